@@ -1,0 +1,50 @@
+/* Canopy's own runtime extensions, apart from CANN's compatible surface. */
+#ifndef CANOPY_CANOPY_RUNTIME_H_
+#define CANOPY_CANOPY_RUNTIME_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+#include "acl/acl_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A task run by the device engine in stream order. It returns 0 or an error
+ * code; on failure it should set the message with canopySetRecentErrMsg, and
+ * the code and message surface at the stream's next synchronisation. */
+typedef int32_t (*canopyTaskFn)(void *userData);
+/* Called once after the task has run (or when it is dropped unrun). */
+typedef void (*canopyTaskRelease)(void *userData);
+
+/* Enqueues `run(userData)` on `stream` (NULL: the current default stream) and
+ * returns at once. `name` must outlive the task (a string literal). */
+ACL_FUNC_VISIBILITY aclError canopyLaunchTask(aclrtStream stream, const char *name, canopyTaskFn run,
+                                              canopyTaskRelease release, void *userData);
+
+/* Replaces the calling thread's aclGetRecentErrMsg() text. */
+ACL_FUNC_VISIBILITY void canopySetRecentErrMsg(const char *message);
+
+/* 1 when [ptr, ptr + bytes) lies in live device memory (aclrtMalloc or a
+ * mapped virtual range), else 0. */
+ACL_FUNC_VISIBILITY int canopyIsDeviceMemory(const void *ptr, size_t bytes);
+
+/* 1 when the calling thread is a device engine running a task. */
+ACL_FUNC_VISIBILITY int canopyOnEngineThread(void);
+
+/* Stream-ordered caching allocator for workspaces and temporaries: a block
+ * freed on a stream is reused by later work on that stream at once, and by
+ * other streams once the freeing stream has passed the free. Sizes are
+ * rounded up to 512 bytes; blocks come from aclrtMalloc on the stream's device. */
+ACL_FUNC_VISIBILITY aclError canopyMallocAsync(void **ptr, size_t size, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError canopyFreeAsync(void *ptr, aclrtStream stream);
+/* Returns every cached, unused block to the device (synchronises first). */
+ACL_FUNC_VISIBILITY aclError canopyReleaseCachedMemory(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_CANOPY_RUNTIME_H_ */

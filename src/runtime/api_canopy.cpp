@@ -1,0 +1,77 @@
+// Canopy's own runtime extensions (include/canopy/canopy_runtime.h).
+#include "api_common.h"
+#include "caching_allocator.h"
+#include "canopy/canopy_runtime.h"
+#include "engine.h"
+#include "memory_registry.h"
+
+using namespace canopy::runtime;
+
+namespace {
+
+struct UserTask {
+  canopyTaskFn run;
+  canopyTaskRelease release;
+  void* user_data;
+};
+
+int32_t RunUserTask(void* payload) {
+  const auto& task = *static_cast<UserTask*>(payload);
+  return task.run(task.user_data);
+}
+
+void ReleaseUserTask(void* payload) {
+  const auto& task = *static_cast<UserTask*>(payload);
+  if (task.release != nullptr) task.release(task.user_data);
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run,
+                          canopyTaskRelease release, void* userData) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(run);
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  queue->Enqueue(Task::Compute(name != nullptr ? name : "task", RunUserTask,
+                               UserTask{run, release, userData}, ReleaseUserTask));
+  return ACL_SUCCESS;
+}
+
+void canopySetRecentErrMsg(const char* message) { SetRecentError(message != nullptr ? message : ""); }
+
+int canopyIsDeviceMemory(const void* ptr, size_t bytes) {
+  return MemoryRegistry::Get().IsDeviceRange(ptr, bytes) ? 1 : 0;
+}
+
+int canopyOnEngineThread(void) { return Engine::CurrentThreadIsEngine() ? 1 : 0; }
+
+aclError canopyMallocAsync(void** ptr, size_t size, aclrtStream stream) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(ptr);
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "canopyMallocAsync: argument 'size' is 0");
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  return CachingAllocator::Get().Allocate(ptr, size, *queue);
+}
+
+aclError canopyFreeAsync(void* ptr, aclrtStream stream) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(ptr);
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  return CachingAllocator::Get().Free(ptr, *queue);
+}
+
+aclError canopyReleaseCachedMemory(void) {
+  CANOPY_REQUIRE_INIT();
+  if (Context* context = Runtime::Get().current_context()) {
+    for (const auto& stream : Runtime::Get().StreamsOfDevice(context->device().id())) stream->Synchronize(-1);
+  }
+  CachingAllocator::Get().ReleaseCached();
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

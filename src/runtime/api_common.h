@@ -1,0 +1,64 @@
+// Shared prologue of the runtime's C entry points: initialisation and argument
+// checks that set the recent error message and return the documented code.
+#pragma once
+
+#include <memory>
+
+#include "acl/acl.h"
+#include "error_message.h"
+#include "runtime.h"
+#include "stream.h"
+
+namespace canopy::runtime {
+
+// Code for a handle (stream, event, context) that is not live.
+inline constexpr aclError kInvalidHandle = ACL_ERROR_INVALID_PARAM;
+
+inline aclError RequireInitialized(const char* function) {
+  if (Runtime::Get().initialized()) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_UNINITIALIZE, "%s: acl is not initialized (call aclInit first)", function);
+}
+
+// Resolves a stream handle; nullptr means the current context's default stream.
+inline aclError ResolveStream(const char* function, aclrtStream handle,
+                              std::shared_ptr<Stream>& stream) {
+  stream = Runtime::Get().FindStream(handle);
+  if (stream) return ACL_SUCCESS;
+  if (handle == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                "%s: no current context for the default stream (call aclrtSetDevice first)",
+                function);
+  }
+  return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, handle);
+}
+
+// Converts a host-side wait into the API's status, surfacing asynchronous failures.
+inline aclError ReportSync(const char* function, const SyncResult& result, aclError timeout_code) {
+  switch (result.kind) {
+    case SyncResult::Kind::kDone:
+      return ACL_SUCCESS;
+    case SyncResult::Kind::kTimeout:
+      return Fail(timeout_code, "%s: timed out waiting for the stream", function);
+    case SyncResult::Kind::kFailed:
+      SetRecentErrorF("%s: asynchronous work failed: %s", function, result.message.c_str());
+      return result.error;
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace canopy::runtime
+
+#define CANOPY_RETURN_IF_ERROR(expr)                   \
+  do {                                                 \
+    if (const aclError canopy_status_ = (expr); canopy_status_ != ACL_SUCCESS) \
+      return canopy_status_;                           \
+  } while (0)
+
+#define CANOPY_REQUIRE_INIT() CANOPY_RETURN_IF_ERROR(::canopy::runtime::RequireInitialized(__func__))
+
+#define CANOPY_REQUIRE_NOT_NULL(arg)                                                        \
+  do {                                                                                      \
+    if ((arg) == nullptr)                                                                   \
+      return ::canopy::runtime::Fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is null", \
+                                     __func__, #arg);                                       \
+  } while (0)

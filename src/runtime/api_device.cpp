@@ -1,0 +1,242 @@
+// Devices, contexts, SoC name, memory info and peer access.
+#include "api_common.h"
+
+using namespace canopy::runtime;
+
+namespace {
+
+aclError ResolveDevice(const char* function, int32_t device_id, Device*& device) {
+  device = Runtime::Get().device(device_id);
+  if (device != nullptr) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))",
+              function, device_id, Runtime::Get().config().device_count);
+}
+
+Context* CurrentContext() { return Runtime::Get().current_context(); }
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(count);
+  *count = static_cast<uint32_t>(Runtime::Get().config().device_count);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  CANOPY_REQUIRE_INIT();
+  Device* device;
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
+  Runtime& runtime = Runtime::Get();
+  std::lock_guard lock(runtime.lifecycle_mutex);
+  if (device->primary_context == nullptr) {
+    device->primary_context = runtime.CreateContext(*device, /*primary=*/true);
+  }
+  ++device->primary_references;
+  runtime.set_current_context(device->primary_context);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDevice(int32_t* deviceId) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(deviceId);
+  Context* context = CurrentContext();
+  if (context == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                "aclrtGetDevice: no device is set on this thread (call aclrtSetDevice first)");
+  }
+  *deviceId = context->device().id();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  CANOPY_REQUIRE_INIT();
+  Device* device;
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
+  Runtime& runtime = Runtime::Get();
+  {
+    std::lock_guard lock(runtime.lifecycle_mutex);
+    if (device->primary_references > 0) --device->primary_references;
+  }
+  // A reset drains the device. Streams, events and memory stay valid: clients
+  // (llama.cpp's CANN backend) destroy and free them after resetting and expect
+  // success, so releasing them here would turn a clean teardown into errors.
+  for (const auto& stream : runtime.StreamsOfDevice(deviceId)) stream->Synchronize(-1);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeDevice() {
+  CANOPY_REQUIRE_INIT();
+  Context* context = CurrentContext();
+  if (context == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                "aclrtSynchronizeDevice: no device is set on this thread");
+  }
+  // Every stream of every context on the device: the whole device drains.
+  aclError first_error = ACL_SUCCESS;
+  std::string first_message;
+  const int32_t device_id = context->device().id();
+  for (const auto& stream : Runtime::Get().StreamsOfDevice(device_id)) {
+    const aclError status = ReportSync(__func__, stream->Synchronize(-1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (status != ACL_SUCCESS && first_error == ACL_SUCCESS) {
+      first_error = status;
+      first_message = RecentError();
+    }
+  }
+  if (first_error != ACL_SUCCESS) SetRecentError(first_message);
+  return first_error;
+}
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+  CANOPY_REQUIRE_INIT();
+  Context* context = CurrentContext();
+  if (context == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDeviceWithTimeout: no device is set");
+  }
+  if (timeout < -1) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtSynchronizeDeviceWithTimeout: timeout must be -1 or >= 0, got %d", timeout);
+  }
+  const int64_t deadline = timeout < 0 ? -1 : NowNs() + int64_t{timeout} * 1000000;
+  for (const auto& stream : Runtime::Get().StreamsOfDevice(context->device().id())) {
+    const int64_t left_ms = deadline < 0 ? -1 : std::max<int64_t>(0, (deadline - NowNs()) / 1000000);
+    CANOPY_RETURN_IF_ERROR(ReportSync(__func__, stream->Synchronize(left_ms), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT));
+  }
+  return ACL_SUCCESS;
+}
+
+const char* aclrtGetSocName() {
+  if (!Runtime::Get().initialized()) {
+    SetRecentError("aclrtGetSocName: acl is not initialized (call aclInit first)");
+    return nullptr;
+  }
+  return Runtime::Get().config().soc_name.c_str();
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(free);
+  CANOPY_REQUIRE_NOT_NULL(total);
+  Context* context = CurrentContext();
+  if (context == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetMemInfo: no device is set on this thread");
+  }
+  if (static_cast<int>(attr) < 0 || static_cast<int>(attr) > static_cast<int>(ACL_HBM_MEM_P2P_NORMAL)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr %d is not an aclrtMemAttr",
+                static_cast<int>(attr));
+  }
+  // Canopy's device memory is one pool: every attribute reports it.
+  const Device& device = context->device();
+  *total = device.total_memory();
+  *free = device.total_memory() - device.used_memory();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(context);
+  Device* device;
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
+  Runtime& runtime = Runtime::Get();
+  std::lock_guard lock(runtime.lifecycle_mutex);
+  Context* created = runtime.CreateContext(*device, /*primary=*/false);
+  runtime.set_current_context(created);
+  *context = created;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(context);
+  Runtime& runtime = Runtime::Get();
+  std::lock_guard lock(runtime.lifecycle_mutex);
+  if (!runtime.IsLiveContext(context)) {
+    return Fail(kInvalidHandle, "aclrtDestroyContext: argument 'context' (%p) is not a live context",
+                context);
+  }
+  if (static_cast<Context*>(context)->primary()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtDestroyContext: the default context of a device is released by "
+                "aclrtResetDevice, not destroyed");
+  }
+  runtime.DestroyContext(static_cast<Context*>(context));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(context);
+  if (!Runtime::Get().IsLiveContext(context)) {
+    return Fail(kInvalidHandle,
+                "aclrtSetCurrentContext: argument 'context' (%p) is not a live context", context);
+  }
+  Runtime::Get().set_current_context(static_cast<Context*>(context));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(context);
+  Context* current = CurrentContext();
+  if (current == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context is current");
+  }
+  *context = current;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(canAccessPeer);
+  Device* device;
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, device));
+  if (deviceId == peerDeviceId) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtDeviceCanAccessPeer: deviceId and peerDeviceId are both %d", deviceId);
+  }
+  // Every Canopy device lives in the same host memory.
+  *canAccessPeer = 1;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  CANOPY_REQUIRE_INIT();
+  Device* peer;
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
+  if (flags != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDeviceEnablePeerAccess: flags must be 0, got %u", flags);
+  }
+  Context* context = CurrentContext();
+  if (context == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceEnablePeerAccess: no device is set");
+  }
+  if (context->device().id() == peerDeviceId) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtDeviceEnablePeerAccess: device %d cannot be its own peer", peerDeviceId);
+  }
+  std::lock_guard lock(Runtime::Get().lifecycle_mutex);
+  context->device().peers_enabled.insert(peerDeviceId);  // enabling twice is harmless
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  CANOPY_REQUIRE_INIT();
+  Device* peer;
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
+  Context* context = CurrentContext();
+  if (context == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceDisablePeerAccess: no device is set");
+  }
+  std::lock_guard lock(Runtime::Get().lifecycle_mutex);
+  if (context->device().peers_enabled.erase(peerDeviceId) == 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtDeviceDisablePeerAccess: peer access to device %d was not enabled",
+                peerDeviceId);
+  }
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

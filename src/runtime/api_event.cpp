@@ -1,0 +1,161 @@
+// Events: record, wait, reset, query, synchronise and elapsed time.
+#include <utility>
+
+#include "api_common.h"
+#include "event.h"
+
+using namespace canopy::runtime;
+
+namespace {
+
+// A retained event: released when the guard leaves scope unless handed to a task.
+class EventRef {
+ public:
+  EventRef() = default;
+  EventRef(const EventRef&) = delete;
+  EventRef& operator=(const EventRef&) = delete;
+  ~EventRef() {
+    if (event_ != nullptr) event_->Release();
+  }
+  Event* get() const { return event_; }
+  Event* operator->() const { return event_; }
+  Event* Detach() { return std::exchange(event_, nullptr); }
+  void Reset(Event* event) { event_ = event; }
+
+ private:
+  Event* event_ = nullptr;
+};
+
+aclError ResolveEvent(const char* function, const char* argument, aclrtEvent handle, EventRef& event) {
+  if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is null", function, argument);
+  event.Reset(Runtime::Get().FindEventRetained(handle));
+  if (event.get() != nullptr) return ACL_SUCCESS;
+  return Fail(kInvalidHandle, "%s: argument '%s' (%p) is not a live event", function, argument, handle);
+}
+
+aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event, aclrtStream stream) {
+  CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  EventRef target;
+  CANOPY_RETURN_IF_ERROR(ResolveEvent(function, "event", event, target));
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(function, stream, queue));
+  Task task;
+  task.kind = kind;
+  task.name = function;
+  if (kind == TaskKind::kEventRecord) task.generation = target->BeginRecord();
+  if (kind == TaskKind::kEventWait) task.generation = target->LatestRecord();
+  task.event = target.Detach();  // the task owns this reference now
+  queue->Enqueue(task);
+  return ACL_SUCCESS;
+}
+
+aclError CreateEvent(const char* function, aclrtEvent* event, uint32_t flag) {
+  CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'event' is null", function);
+  auto* created = new Event(flag);
+  Runtime::Get().RegisterEvent(created);
+  *event = created;
+  return ACL_SUCCESS;
+}
+
+aclError SynchronizeEvent(const char* function, aclrtEvent event, int64_t timeout_ms) {
+  CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  EventRef target;
+  CANOPY_RETURN_IF_ERROR(ResolveEvent(function, "event", event, target));
+  if (!target->Wait(target->LatestRecord(), timeout_ms)) {
+    return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: timed out after %lld ms", function,
+                static_cast<long long>(timeout_ms));
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtCreateEvent(aclrtEvent* event) { return CreateEvent(__func__, event, ACL_EVENT_TIME_LINE); }
+
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+  constexpr uint32_t kKnownFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                   ACL_EVENT_TIME_LINE;
+  if ((flag & ~kKnownFlags) != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEventWithFlag: unknown flag bits 0x%x",
+                flag & ~kKnownFlags);
+  }
+  return CreateEvent(__func__, event, flag);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  return aclrtCreateEventWithFlag(event, flag);
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(event);
+  Event* removed = Runtime::Get().UnregisterEvent(event);
+  if (removed == nullptr) {
+    return Fail(kInvalidHandle, "aclrtDestroyEvent: argument 'event' (%p) is not a live event", event);
+  }
+  removed->Release();  // queued records and waits keep their own references
+  return ACL_SUCCESS;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  return EnqueueEventTask(__func__, TaskKind::kEventRecord, event, stream);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  return EnqueueEventTask(__func__, TaskKind::kEventReset, event, stream);
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  return EnqueueEventTask(__func__, TaskKind::kEventWait, event, stream);
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return SynchronizeEvent(__func__, event, -1); }
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  if (timeout < -1) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtSynchronizeEventWithTimeout: timeout must be -1 (forever) or >= 0 ms, got %d",
+                timeout);
+  }
+  return SynchronizeEvent(__func__, event, timeout);
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(status);
+  EventRef target;
+  CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
+  *status = target->AllRecordsComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                         : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(status);
+  EventRef target;
+  CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
+  *status = target->AllRecordsComplete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(ms);
+  EventRef start, end;
+  CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "startEvent", startEvent, start));
+  CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "endEvent", endEvent, end));
+  if (!start->AllRecordsComplete() || !end->AllRecordsComplete() || !start->EverCompleted() ||
+      !end->EverCompleted()) {
+    return Fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                "aclrtEventElapsedTime: both events must have been recorded and completed");
+  }
+  constexpr double kNsPerMs = 1e6;
+  *ms = static_cast<float>(static_cast<double>(end->TimestampNs() - start->TimestampNs()) / kNsPerMs);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

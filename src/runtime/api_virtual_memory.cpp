@@ -1,0 +1,258 @@
+// The virtual-memory API, for real: a reservation is PROT_NONE address space,
+// a physical allocation is a memfd counted against device memory, and mapping
+// puts the memfd's pages into the reservation with MAP_FIXED.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <map>
+#include <mutex>
+
+#include "api_common.h"
+#include "memory_registry.h"
+
+using namespace canopy::runtime;
+
+namespace {
+
+// Mapping granularity (huge-page sized, as on the NPU).
+constexpr size_t kGranularity = size_t{2} << 20;
+
+struct PhysicalAllocation {
+  int fd = -1;
+  size_t size = 0;
+  int32_t device_id = 0;
+  int mappings = 0;
+};
+
+struct Reservation {
+  size_t size = 0;
+  std::map<uintptr_t, std::pair<size_t, PhysicalAllocation*>> mappings;  // base -> (size, physical)
+};
+
+class VirtualMemory {
+ public:
+  static VirtualMemory& Get() {
+    static auto* vm = new VirtualMemory();
+    return *vm;
+  }
+  std::mutex mutex;
+  std::map<uintptr_t, Reservation> reservations;  // base -> reservation
+  std::map<const void*, PhysicalAllocation*> physicals;
+
+  // The reservation containing [address, address + size), or nullptr.
+  Reservation* Containing(uintptr_t address, size_t size, uintptr_t& base) {
+    auto it = reservations.upper_bound(address);
+    if (it == reservations.begin()) return nullptr;
+    --it;
+    if (address - it->first > it->second.size || size > it->second.size - (address - it->first)) {
+      return nullptr;
+    }
+    base = it->first;
+    return &it->second;
+  }
+};
+
+bool IsMultipleOfGranularity(size_t value) { return value % kGranularity == 0; }
+
+void* MapNone(void* at, size_t size, bool fixed) {
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (fixed ? MAP_FIXED : 0);
+  void* p = mmap(at, size, PROT_NONE, flags, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
+                                          size_t* granularity) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(prop);
+  CANOPY_REQUIRE_NOT_NULL(granularity);
+  if (option != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM && option != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemGetAllocationGranularity: option %d is not valid",
+                static_cast<int>(option));
+  }
+  *granularity = kGranularity;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
+                                uint64_t flags) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(virPtr);
+  (void)flags;  // page-size hints: every Canopy page is the same
+  if (size == 0 || !IsMultipleOfGranularity(size)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtReserveMemAddress: size (%zu) must be a non-zero multiple of the granularity (%zu)",
+                size, kGranularity);
+  }
+  const size_t align = alignment == 0 ? kGranularity : alignment;
+  if ((align & (align - 1)) != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress: alignment (%zu) must be a power of two",
+                alignment);
+  }
+  // Over-reserve, then trim to the requested alignment.
+  void* raw = MapNone(expectPtr, size + align, false);
+  if (raw == nullptr) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtReserveMemAddress: cannot reserve %zu bytes", size);
+  }
+  const auto raw_base = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t base = (raw_base + align - 1) & ~(uintptr_t{align} - 1);
+  if (base > raw_base) munmap(raw, base - raw_base);
+  const uintptr_t tail = base + size;
+  if (raw_base + size + align > tail) munmap(reinterpret_cast<void*>(tail), raw_base + size + align - tail);
+  VirtualMemory& vm = VirtualMemory::Get();
+  std::lock_guard lock(vm.mutex);
+  vm.reservations[base] = Reservation{size, {}};
+  *virPtr = reinterpret_cast<void*>(base);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtReleaseMemAddress(void* virPtr) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(virPtr);
+  VirtualMemory& vm = VirtualMemory::Get();
+  std::lock_guard lock(vm.mutex);
+  auto it = vm.reservations.find(reinterpret_cast<uintptr_t>(virPtr));
+  if (it == vm.reservations.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReleaseMemAddress: %p is not a reserved address", virPtr);
+  }
+  if (!it->second.mappings.empty()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtReleaseMemAddress: %zu mapping(s) are still inside the range; unmap them first",
+                it->second.mappings.size());
+  }
+  munmap(virPtr, it->second.size);
+  vm.reservations.erase(it);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
+                             uint64_t flags) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(handle);
+  CANOPY_REQUIRE_NOT_NULL(prop);
+  (void)flags;
+  if (size == 0 || !IsMultipleOfGranularity(size)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMallocPhysical: size (%zu) must be a non-zero multiple of the granularity (%zu)",
+                size, kGranularity);
+  }
+  const auto device_id = static_cast<int32_t>(prop->location.id);
+  Device* device = Runtime::Get().device(device_id);
+  if (device == nullptr) {
+    return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtMallocPhysical: prop->location.id %d is not a device",
+                device_id);
+  }
+  if (!device->Reserve(size)) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "aclrtMallocPhysical: out of device memory: %zu bytes requested, %zu free on device %d",
+                size, device->total_memory() - device->used_memory(), device_id);
+  }
+  const int fd = memfd_create("canopy-physical", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    if (fd >= 0) close(fd);
+    device->Unreserve(size);
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocPhysical: the host could not provide %zu bytes",
+                size);
+  }
+  auto* physical = new PhysicalAllocation{fd, size, device_id, 0};
+  VirtualMemory& vm = VirtualMemory::Get();
+  std::lock_guard lock(vm.mutex);
+  vm.physicals[physical] = physical;
+  *handle = physical;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(handle);
+  VirtualMemory& vm = VirtualMemory::Get();
+  std::lock_guard lock(vm.mutex);
+  auto it = vm.physicals.find(handle);
+  if (it == vm.physicals.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFreePhysical: %p is not a live physical allocation", handle);
+  }
+  PhysicalAllocation* physical = it->second;
+  if (physical->mappings > 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtFreePhysical: the allocation is still mapped %d time(s); unmap it first",
+                physical->mappings);
+  }
+  close(physical->fd);
+  if (Device* device = Runtime::Get().device(physical->device_id)) device->Unreserve(physical->size);
+  vm.physicals.erase(it);
+  delete physical;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(virPtr);
+  CANOPY_REQUIRE_NOT_NULL(handle);
+  (void)flags;
+  VirtualMemory& vm = VirtualMemory::Get();
+  std::lock_guard lock(vm.mutex);
+  auto physical_it = vm.physicals.find(handle);
+  if (physical_it == vm.physicals.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMapMem: handle %p is not a live physical allocation", handle);
+  }
+  PhysicalAllocation* physical = physical_it->second;
+  if (size == 0 || !IsMultipleOfGranularity(size) || !IsMultipleOfGranularity(offset) ||
+      offset > physical->size || size > physical->size - offset) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMapMem: size %zu at offset %zu does not fit the %zu-byte physical allocation "
+                "in granularity (%zu) steps",
+                size, offset, physical->size, kGranularity);
+  }
+  const auto address = reinterpret_cast<uintptr_t>(virPtr);
+  uintptr_t base = 0;
+  Reservation* reservation = vm.Containing(address, size, base);
+  if (reservation == nullptr || (address - base) % kGranularity != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMapMem: [%p, +%zu) is not a granularity-aligned range inside one reservation",
+                virPtr, size);
+  }
+  auto next = reservation->mappings.lower_bound(address);
+  const bool overlaps_next = next != reservation->mappings.end() && next->first < address + size;
+  bool overlaps_previous = false;
+  if (next != reservation->mappings.begin()) {
+    auto previous = std::prev(next);
+    overlaps_previous = previous->first + previous->second.first > address;
+  }
+  if (overlaps_next || overlaps_previous) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMapMem: [%p, +%zu) overlaps an existing mapping", virPtr, size);
+  }
+  void* mapped = mmap(virPtr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, physical->fd,
+                      static_cast<off_t>(offset));
+  if (mapped == MAP_FAILED) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMapMem: mapping [%p, +%zu) failed", virPtr, size);
+  }
+  reservation->mappings[address] = {size, physical};
+  ++physical->mappings;
+  MemoryRegistry::Get().Add({address, size, physical->device_id, MemoryKind::kMapped});
+  return ACL_SUCCESS;
+}
+
+aclError aclrtUnmapMem(void* virPtr) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(virPtr);
+  VirtualMemory& vm = VirtualMemory::Get();
+  std::lock_guard lock(vm.mutex);
+  const auto address = reinterpret_cast<uintptr_t>(virPtr);
+  uintptr_t base = 0;
+  Reservation* reservation = vm.Containing(address, 1, base);
+  auto it = reservation != nullptr ? reservation->mappings.find(address) : decltype(reservation->mappings.end()){};
+  if (reservation == nullptr || it == reservation->mappings.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtUnmapMem: %p is not the start of a mapping", virPtr);
+  }
+  const auto [size, physical] = it->second;
+  MemoryRegistry::Get().Remove(virPtr, MemoryKind::kMapped);
+  MapNone(virPtr, size, true);  // back to reserved, inaccessible address space
+  --physical->mappings;
+  reservation->mappings.erase(it);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

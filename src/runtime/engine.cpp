@@ -1,0 +1,151 @@
+#include "engine.h"
+
+#include <algorithm>
+
+#include "error_message.h"
+#include "event.h"
+#include "host_callback_pool.h"
+#include "report_router.h"
+#include "runtime.h"
+#include "stream.h"
+
+namespace canopy::runtime {
+namespace {
+// An idle engine polls this many times before it sleeps: a task that arrives
+// right after the previous one then starts without a futex wake-up.
+constexpr int kIdleSpins = 4000;
+thread_local bool is_engine_thread = false;
+}  // namespace
+
+bool Engine::CurrentThreadIsEngine() { return is_engine_thread; }
+
+Engine::Engine(int32_t device_id) : device_id_(device_id), thread_([this] { Run(); }) {}
+
+Engine::~Engine() {
+  stopping_.store(true);
+  WakeUp();
+  thread_.join();
+}
+
+void Engine::AddStream(std::shared_ptr<Stream> stream) {
+  std::lock_guard lock(mutex_);
+  streams_.push_back(std::move(stream));
+  streams_version_.fetch_add(1);
+}
+
+void Engine::RemoveStream(const Stream* stream) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(streams_, [&](const auto& s) { return s.get() == stream; });
+  streams_version_.fetch_add(1);
+}
+
+void Engine::WakeUp() {
+  std::lock_guard lock(mutex_);
+  wake_cv_.notify_one();
+}
+
+void Engine::Run() {
+  is_engine_thread = true;
+  std::vector<std::shared_ptr<Stream>> snapshot;
+  uint64_t snapshot_version = ~uint64_t{0};
+  size_t start = 0;
+  int idle_rounds = 0;
+  while (!stopping_.load(std::memory_order_acquire)) {
+    const uint64_t seen = signals_.load(std::memory_order_seq_cst);
+    if (streams_version_.load(std::memory_order_acquire) != snapshot_version) {
+      std::lock_guard lock(mutex_);
+      snapshot = streams_;
+      snapshot_version = streams_version_.load();
+    }
+    bool progressed = false;
+    const size_t count = snapshot.size();
+    for (size_t i = 0; i < count; ++i) {
+      const auto& stream = snapshot[(start + i) % count];
+      Task task;
+      if (stream->TakeRunnable(task)) {
+        Execute(stream, task);
+        progressed = true;
+      }
+    }
+    ++start;
+    if (progressed) {
+      idle_rounds = 0;
+      continue;
+    }
+    if (++idle_rounds < kIdleSpins) {
+      if (signals_.load(std::memory_order_seq_cst) == seen) __builtin_ia32_pause();
+      continue;
+    }
+    idle_rounds = 0;
+    std::unique_lock lock(mutex_);
+    sleeping_.store(true, std::memory_order_seq_cst);
+    wake_cv_.wait(lock, [&] {
+      return signals_.load(std::memory_order_seq_cst) != seen || stopping_.load() ||
+             streams_version_.load() != snapshot_version;
+    });
+    sleeping_.store(false, std::memory_order_seq_cst);
+  }
+  snapshot.clear();
+}
+
+void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
+  switch (task.kind) {
+    case TaskKind::kCompute: {
+      int32_t status = 0;
+      try {
+        status = task.compute(task.PayloadPtr());
+      } catch (...) {
+        status = kInternalTaskError;
+        SetRecentErrorF("task '%s' on device %d threw an exception", task.name, device_id_);
+      }
+      if (task.release != nullptr) task.release(task.PayloadPtr());
+      stream->Finish(status, status != 0 ? RecentError() : nullptr);
+      return;
+    }
+    case TaskKind::kEventRecord:
+      task.event->Complete(task.generation);
+      task.event->Release();
+      stream->Finish(0, nullptr);
+      return;
+    case TaskKind::kEventReset:
+      task.event->Reset();
+      task.event->Release();
+      stream->Finish(0, nullptr);
+      return;
+    case TaskKind::kEventWait:  // retired by Stream::TakeRunnable
+      stream->Finish(0, nullptr);
+      return;
+    case TaskKind::kHostFunc: {
+      stream->HoldForHost();
+      HostFn fn = task.host_fn;
+      void* user_data = task.Payload<void*>();
+      HostCallbackPool::Get().Submit([stream, fn, user_data] {
+        fn(user_data);
+        stream->ReleaseFromHost(0, nullptr);
+      });
+      return;
+    }
+    case TaskKind::kReport: {
+      const bool blocking = task.blocking;
+      if (blocking) stream->HoldForHost();
+      const bool delivered =
+          ReportRouter::Get().Deliver(stream->report_thread(),
+                                      PendingReport{task.host_fn, task.Payload<void*>(),
+                                                    blocking ? stream : nullptr});
+      if (!delivered) {
+        SetRecentErrorF("aclrtLaunchCallback: the thread subscribed to this stream was "
+                        "unsubscribed before the callback ran");
+        if (blocking) {
+          stream->ReleaseFromHost(kCallbackLostError, RecentError());
+        } else {
+          stream->Finish(kCallbackLostError, RecentError());
+        }
+      } else if (!blocking) {
+        stream->Finish(0, nullptr);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace canopy::runtime

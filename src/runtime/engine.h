@@ -1,0 +1,58 @@
+// A device's compute engine: one thread that runs the tasks of all the device's
+// streams, one head task per stream in turn, so a long queue on one stream never
+// starves another and a stream blocked on an event or a host callback is skipped.
+// Kernels parallelise internally over the shared OpenMP pool.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "task.h"
+
+namespace canopy::runtime {
+
+class Stream;
+
+class Engine {
+ public:
+  explicit Engine(int32_t device_id);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  ~Engine();  // stops the thread; streams must have been drained
+
+  void AddStream(std::shared_ptr<Stream> stream);
+  void RemoveStream(const Stream* stream);
+
+  // Something changed (new task, event completed, host callback returned): look again.
+  void Notify() {
+    signals_.fetch_add(1, std::memory_order_seq_cst);
+    if (sleeping_.load(std::memory_order_seq_cst)) WakeUp();
+  }
+
+  // True on the engine's own thread (a kernel may not wait for its own stream).
+  bool OnEngineThread() const { return std::this_thread::get_id() == thread_.get_id(); }
+  // True on any device engine's thread.
+  static bool CurrentThreadIsEngine();
+
+ private:
+  void Run();
+  void Execute(const std::shared_ptr<Stream>& stream, Task& task);
+  void WakeUp();
+
+  const int32_t device_id_;
+  std::atomic<uint64_t> signals_{0};
+  std::atomic<bool> sleeping_{false};
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_cv_;
+  std::vector<std::shared_ptr<Stream>> streams_;  // guarded by mutex_
+  std::atomic<uint64_t> streams_version_{0};
+  std::thread thread_;
+};
+
+}  // namespace canopy::runtime

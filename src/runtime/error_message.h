@@ -1,0 +1,24 @@
+// The thread-local "most recent error" that aclGetRecentErrMsg() returns.
+#pragma once
+
+#include <string>
+
+namespace canopy::runtime {
+
+// Replaces the calling thread's recent error message.
+void SetRecentError(std::string message);
+
+// printf-style convenience; the result names the function, the argument and the reason.
+void SetRecentErrorF(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// The calling thread's recent error message; never null, "" when there is none.
+const char* RecentError();
+
+// Sets the message and returns `code`, so a check reads `return Fail(code, ...)`.
+template <typename Code, typename... Args>
+Code Fail(Code code, const char* format, Args... args) {
+  SetRecentErrorF(format, args...);
+  return code;
+}
+
+}  // namespace canopy::runtime

@@ -1,0 +1,34 @@
+// Threads that run host functions (aclrtLaunchHostFunc). The pool grows when
+// every thread is busy, so a callback that blocks never delays another stream's.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace canopy::runtime {
+
+class HostCallbackPool {
+ public:
+  static HostCallbackPool& Get();
+
+  void Submit(std::function<void()> work);
+  // Joins every thread (aclFinalize); the pool restarts on the next Submit.
+  void Shutdown();
+
+ private:
+  HostCallbackPool() = default;
+  void Worker();
+
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::deque<std::function<void()>> pending_;
+  std::vector<std::thread> threads_;
+  size_t idle_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace canopy::runtime

@@ -1,0 +1,50 @@
+// Every live device allocation, pinned host allocation and mapped virtual range,
+// so that a pointer handed to the API can be checked cheaply: a lookup is one
+// ordered-map search under a shared lock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <shared_mutex>
+
+namespace canopy::runtime {
+
+enum class MemoryKind : uint8_t {
+  kDevice,  // aclrtMalloc
+  kHost,    // aclrtMallocHost (pinned host memory)
+  kMapped,  // a physical allocation mapped into a reserved range (aclrtMapMem)
+};
+
+struct Allocation {
+  uintptr_t base = 0;
+  size_t size = 0;
+  int32_t device_id = 0;
+  MemoryKind kind = MemoryKind::kDevice;
+
+  bool Contains(uintptr_t address, size_t bytes) const {
+    return address >= base && bytes <= size && address - base <= size - bytes;
+  }
+};
+
+class MemoryRegistry {
+ public:
+  static MemoryRegistry& Get();
+
+  void Add(const Allocation& allocation);
+  // Removes the allocation that starts exactly at `base` with the given kind.
+  std::optional<Allocation> Remove(const void* base, MemoryKind kind);
+  // The allocation containing [address, address + bytes), if any.
+  std::optional<Allocation> Find(const void* address, size_t bytes = 1) const;
+  // True when the range lies inside one live device-side allocation (device or mapped).
+  bool IsDeviceRange(const void* address, size_t bytes) const;
+  size_t Count() const;
+
+ private:
+  MemoryRegistry() = default;
+  mutable std::shared_mutex mutex_;
+  std::map<uintptr_t, Allocation> allocations_;
+};
+
+}  // namespace canopy::runtime

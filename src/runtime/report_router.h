@@ -1,0 +1,53 @@
+// aclrtSubscribeReport / aclrtLaunchCallback / aclrtProcessReport: callbacks
+// launched on a subscribed stream are queued for the subscribed thread, which
+// runs them when it calls aclrtProcessReport.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "task.h"
+
+namespace canopy::runtime {
+
+class Stream;
+
+struct PendingReport {
+  HostFn fn = nullptr;
+  void* user_data = nullptr;
+  std::shared_ptr<Stream> blocked_stream;  // set when the stream waits for the callback
+};
+
+class ReportRouter {
+ public:
+  static ReportRouter& Get();
+
+  // Counts subscriptions per thread: a thread may serve several streams.
+  void Subscribe(uint64_t thread_id);
+  // Returns false when the thread was not subscribed.
+  bool Unsubscribe(uint64_t thread_id);
+  bool IsSubscribed(uint64_t thread_id);
+  // Queues a callback for the thread; false when it is no longer subscribed.
+  bool Deliver(uint64_t thread_id, PendingReport report);
+
+  enum class ProcessResult { kProcessed, kTimeout, kNotSubscribed };
+  // Runs one callback queued for the calling thread; timeout_ms < 0 waits forever.
+  ProcessResult ProcessOne(uint64_t thread_id, int64_t timeout_ms);
+
+ private:
+  struct Mailbox {
+    int subscriptions = 0;
+    std::deque<PendingReport> queue;
+    std::condition_variable arrived;
+  };
+  ReportRouter() = default;
+
+  std::mutex mutex_;
+  std::unordered_map<uint64_t, std::unique_ptr<Mailbox>> mailboxes_;
+};
+
+}  // namespace canopy::runtime

@@ -1,0 +1,138 @@
+// Process-wide runtime state: initialisation, configuration, devices, contexts
+// and the tables that turn client handles back into live objects (a stale or
+// foreign handle is an error code, never a dereference).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace canopy::runtime {
+
+class Engine;
+class Event;
+class Stream;
+class Context;
+
+// Codes the runtime reports for failures inside asynchronous work.
+inline constexpr int32_t kInternalTaskError = ACL_ERROR_RT_INTERNAL_ERROR;
+inline constexpr int32_t kCallbackLostError = ACL_ERROR_THREAD_NOT_SUBSCRIBE;
+
+// Steady-clock nanoseconds, the time base of event timestamps.
+int64_t NowNs();
+
+struct RuntimeConfig {
+  int32_t device_count = 1;
+  std::string soc_name = "Ascend910B3";
+  size_t device_memory = 0;  // bytes per device
+  static RuntimeConfig FromEnvironment();
+};
+
+class Device {
+ public:
+  Device(int32_t id, size_t total_memory);
+  ~Device();
+
+  int32_t id() const { return id_; }
+  size_t total_memory() const { return total_memory_; }
+  size_t used_memory() const { return used_memory_.load(std::memory_order_relaxed); }
+  // Counts `bytes` against the device's memory; false when it would not fit.
+  bool Reserve(size_t bytes);
+  void Unreserve(size_t bytes);
+
+  // The engine lives from aclInit to aclFinalize.
+  Engine& engine() { return *engine_; }
+
+  Context* primary_context = nullptr;
+  int32_t primary_references = 0;     // aclrtSetDevice calls not yet reset
+  std::set<int32_t> peers_enabled;    // aclrtDeviceEnablePeerAccess
+
+ private:
+  const int32_t id_;
+  const size_t total_memory_;
+  std::atomic<size_t> used_memory_{0};
+  std::unique_ptr<Engine> engine_;
+};
+
+class Context {
+ public:
+  Context(Device& device, bool primary);
+  ~Context();  // drains and releases every stream of the context
+
+  Device& device() const { return device_; }
+  bool primary() const { return primary_; }
+  const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
+  // Streams created while this context was current, the default stream first.
+  std::vector<std::shared_ptr<Stream>> streams() const;
+  std::shared_ptr<Stream> CreateStream(uint32_t flags, uint32_t priority);
+  void RemoveStream(const Stream* stream);
+
+ private:
+  Device& device_;
+  const bool primary_;
+  std::shared_ptr<Stream> default_stream_;
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<Stream>> streams_;
+};
+
+class Runtime {
+ public:
+  static Runtime& Get();
+
+  // aclInit / aclFinalize.
+  aclError Initialize();
+  aclError Finalize();
+  bool initialized() const { return initialized_.load(std::memory_order_acquire); }
+
+  const RuntimeConfig& config() const { return config_; }
+  Device* device(int32_t id);  // null when out of range or not initialised
+
+  // The calling thread's current context (may be null).
+  Context* current_context();
+  void set_current_context(Context* context);
+
+  // Handle tables; shared_mutex-protected lookups.
+  std::shared_ptr<Stream> FindStream(aclrtStream handle);
+  Event* FindEventRetained(aclrtEvent handle);  // adds a reference the caller releases
+  bool IsLiveContext(aclrtContext handle);
+
+  void RegisterStream(const std::shared_ptr<Stream>& stream);
+  void UnregisterStream(const Stream* stream);
+  void RegisterEvent(Event* event);
+  Event* UnregisterEvent(aclrtEvent handle);  // returns the table's reference
+  Context* CreateContext(Device& device, bool primary);
+  void DestroyContext(Context* context);
+
+  void NotifyAllEngines();
+  // Every stream of every live context on the device.
+  std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
+
+  // Determinism and other aclrtSetSysParamOpt values.
+  std::atomic<int64_t> deterministic{0};
+
+  // Guards device bring-up and teardown (SetDevice, ResetDevice, contexts).
+  std::mutex lifecycle_mutex;
+
+ private:
+  Runtime() = default;
+
+  std::atomic<bool> initialized_{false};
+  RuntimeConfig config_;
+  std::vector<std::unique_ptr<Device>> devices_;
+
+  std::shared_mutex handles_mutex_;
+  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;
+  std::unordered_set<const void*> events_;
+  std::unordered_set<const void*> contexts_;
+};
+
+}  // namespace canopy::runtime
