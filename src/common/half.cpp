@@ -1,0 +1,100 @@
+#include "half.h"
+
+#include <immintrin.h>
+
+namespace canopy {
+namespace {
+
+bool CpuHasF16c() {
+  static const bool has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  return has;
+}
+
+__attribute__((target("avx,f16c"))) void HalfToFloatF16c(const uint16_t* src, float* dst, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+  }
+  for (; i < n; ++i) dst[i] = _cvtsh_ss(src[i]);
+}
+
+__attribute__((target("avx,f16c"))) void FloatToHalfF16c(const float* src, uint16_t* dst, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), h);
+  }
+  for (; i < n; ++i) dst[i] = _cvtss_sh(src[i], _MM_FROUND_TO_NEAREST_INT);
+}
+
+float HalfToFloatPortable(uint16_t h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
+  uint32_t exponent = (h >> 10) & 0x1fu;
+  uint32_t mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0x1f) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    bits = sign;
+  } else {  // subnormal: normalise
+    exponent = 113;
+    while ((mantissa & 0x400u) == 0) {
+      mantissa <<= 1;
+      --exponent;
+    }
+    bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+  }
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+uint16_t FloatToHalfPortable(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN
+  if (magnitude >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
+  if (magnitude < 0x38800000u) {  // subnormal or zero in fp16
+    if (magnitude < 0x33000000u) return sign;  // rounds to zero
+    const uint32_t exponent = magnitude >> 23;
+    const uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
+    const uint32_t shift = 126 - exponent;  // 14 + (112 - exponent) + 1 - 1
+    uint32_t half_mantissa = mantissa >> (shift - 0);
+    const uint32_t remainder = mantissa & ((1u << shift) - 1);
+    const uint32_t halfway = 1u << (shift - 1);
+    if (remainder > halfway || (remainder == halfway && (half_mantissa & 1u))) ++half_mantissa;
+    return static_cast<uint16_t>(sign | half_mantissa);
+  }
+  uint32_t rounded = magnitude + 0xfffu + ((magnitude >> 13) & 1u);
+  return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
+}
+
+}  // namespace
+
+float HalfToFloat(uint16_t bits) { return HalfToFloatPortable(bits); }
+uint16_t FloatToHalf(float value) { return FloatToHalfPortable(value); }
+
+void HalfToFloatN(const uint16_t* src, float* dst, int64_t n) {
+  if (CpuHasF16c()) return HalfToFloatF16c(src, dst, n);
+  for (int64_t i = 0; i < n; ++i) dst[i] = HalfToFloatPortable(src[i]);
+}
+
+void FloatToHalfN(const float* src, uint16_t* dst, int64_t n) {
+  if (CpuHasF16c()) return FloatToHalfF16c(src, dst, n);
+  for (int64_t i = 0; i < n; ++i) dst[i] = FloatToHalfPortable(src[i]);
+}
+
+void Bf16ToFloatN(const uint16_t* src, float* dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = Bf16ToFloat(src[i]);
+}
+
+void FloatToBf16N(const float* src, uint16_t* dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = FloatToBf16(src[i]);
+}
+
+}  // namespace canopy

@@ -1,0 +1,327 @@
+#include "elementwise.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "common/dtype.h"
+
+namespace canopy::kernels {
+namespace {
+
+// Elements converted per chunk: three buffers of the widest compute type fit in L1.
+constexpr int64_t kChunk = 512;
+// Below this many elements an op runs on one thread: waking the pool costs more.
+constexpr int64_t kParallelThreshold = 32768;
+
+// ---- load / store between storage dtypes and the compute type ---------------
+
+template <typename Src, typename T>
+void LoadTyped(const char* src, int64_t stride, int64_t n, T* dst) {
+  const auto* s = reinterpret_cast<const Src*>(src);
+  if (stride == 1) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = Convert<T>(s[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = Convert<T>(s[i * stride]);
+  }
+}
+
+template <typename Dst, typename T>
+void StoreTyped(const T* src, char* dst, int64_t stride, int64_t n) {
+  auto* d = reinterpret_cast<Dst*>(dst);
+  if (stride == 1) {
+    for (int64_t i = 0; i < n; ++i) d[i] = Convert<Dst>(src[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i * stride] = Convert<Dst>(src[i]);
+  }
+}
+
+// Calls f(tag) with a value of the storage type of `dtype`.
+template <typename F>
+void VisitStorage(aclDataType dtype, F&& f) {
+  switch (dtype) {
+    case ACL_FLOAT: return f(float{});
+    case ACL_FLOAT16: return f(Half{});
+    case ACL_BF16: return f(BFloat16{});
+    case ACL_DOUBLE: return f(double{});
+    case ACL_INT8: return f(int8_t{});
+    case ACL_UINT8: return f(uint8_t{});
+    case ACL_INT16: return f(int16_t{});
+    case ACL_UINT16: return f(uint16_t{});
+    case ACL_INT32: return f(int32_t{});
+    case ACL_UINT32: return f(uint32_t{});
+    case ACL_INT64: return f(int64_t{});
+    case ACL_UINT64: return f(uint64_t{});
+    case ACL_BOOL: return f(Bool8{});
+    case ACL_COMPLEX64: return f(std::complex<float>{});
+    case ACL_COMPLEX128: return f(std::complex<double>{});
+    default: return;  // rejected in phase 1
+  }
+}
+
+template <typename T>
+void Load(aclDataType dtype, const char* src, int64_t stride, int64_t n, T* dst) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (stride == 1 && dtype == ACL_FLOAT16) return HalfToFloatN(reinterpret_cast<const uint16_t*>(src), dst, n);
+    if (stride == 1 && dtype == ACL_BF16) return Bf16ToFloatN(reinterpret_cast<const uint16_t*>(src), dst, n);
+  }
+  VisitStorage(dtype, [&](auto tag) { LoadTyped<decltype(tag)>(src, stride, n, dst); });
+}
+
+template <typename T>
+void Store(const T* src, aclDataType dtype, char* dst, int64_t stride, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (stride == 1 && dtype == ACL_FLOAT16) return FloatToHalfN(src, reinterpret_cast<uint16_t*>(dst), n);
+    if (stride == 1 && dtype == ACL_BF16) return FloatToBf16N(src, reinterpret_cast<uint16_t*>(dst), n);
+  }
+  VisitStorage(dtype, [&](auto tag) { StoreTyped<decltype(tag)>(src, dst, stride, n); });
+}
+
+template <typename T>
+constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                  ? ACL_FLOAT
+                                     : std::is_same_v<T, double>               ? ACL_DOUBLE
+                                     : std::is_same_v<T, int64_t>              ? ACL_INT64
+                                     : std::is_same_v<T, std::complex<float>>  ? ACL_COMPLEX64
+                                                                               : ACL_COMPLEX128;
+
+// ---- arithmetic on chunks ---------------------------------------------------
+
+template <typename T>
+void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alpha) {
+  switch (op) {
+    case ElementwiseOp::kCopy:
+      if (out != a) std::memmove(out, a, sizeof(T) * n);
+      return;
+    case ElementwiseOp::kFill:
+      std::fill(out, out + n, alpha);
+      return;
+    case ElementwiseOp::kAdd:
+      if (alpha == T(1)) {
+        for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = a[i] + alpha * b[i];
+      }
+      return;
+    case ElementwiseOp::kSub:
+      if (alpha == T(1)) {
+        for (int64_t i = 0; i < n; ++i) out[i] = a[i] - b[i];
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = a[i] - alpha * b[i];
+      }
+      return;
+    case ElementwiseOp::kMul:
+      for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+      return;
+    case ElementwiseOp::kDiv:
+      if constexpr (std::is_integral_v<T>) {  // planners divide in floating point; guard anyway
+        for (int64_t i = 0; i < n; ++i) out[i] = b[i] == 0 ? T(0) : a[i] / b[i];
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = a[i] / b[i];
+      }
+      return;
+    case ElementwiseOp::kDivTrunc:
+    case ElementwiseOp::kDivFloor:
+      if constexpr (std::is_floating_point_v<T>) {
+        if (op == ElementwiseOp::kDivTrunc) {
+          for (int64_t i = 0; i < n; ++i) out[i] = std::trunc(a[i] / b[i]);
+        } else {
+          for (int64_t i = 0; i < n; ++i) out[i] = std::floor(a[i] / b[i]);
+        }
+      } else {  // complex operands are rejected in phase 1; integers divide in floating point
+        Compute(ElementwiseOp::kDiv, a, b, out, n, alpha);
+      }
+      return;
+  }
+}
+
+const char* OpName(ElementwiseOp op) {
+  switch (op) {
+    case ElementwiseOp::kCopy: return "copy";
+    case ElementwiseOp::kFill: return "fill";
+    case ElementwiseOp::kAdd: return "add";
+    case ElementwiseOp::kSub: return "sub";
+    case ElementwiseOp::kMul: return "mul";
+    case ElementwiseOp::kDiv: return "div";
+    case ElementwiseOp::kDivTrunc: return "div_trunc";
+    case ElementwiseOp::kDivFloor: return "div_floor";
+  }
+  return "?";
+}
+
+const char* ComputeName(ComputeType c) {
+  switch (c) {
+    case ComputeType::kF32: return "f32";
+    case ComputeType::kF64: return "f64";
+    case ComputeType::kI64: return "i64";
+    case ComputeType::kC64: return "c64";
+    case ComputeType::kC128: return "c128";
+  }
+  return "?";
+}
+
+class ElementwiseStep final : public Step {
+ public:
+  explicit ElementwiseStep(const ElementwiseDesc& desc) : desc_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    int64_t total = 1;
+    for (int d = 0; d < desc_.rank; ++d) total *= desc_.shape[d];
+    if (total == 0) return ACLNN_SUCCESS;
+    switch (desc_.compute) {
+      case ComputeType::kF32: RunAll<float>(context, total); break;
+      case ComputeType::kF64: RunAll<double>(context, total); break;
+      case ComputeType::kI64: RunAll<int64_t>(context, total); break;
+      case ComputeType::kC64: RunAll<std::complex<float>>(context, total); break;
+      case ComputeType::kC128: RunAll<std::complex<double>>(context, total); break;
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "elementwise " << OpName(desc_.op) << " in " << ComputeName(desc_.compute) << " over [";
+    for (int d = 0; d < desc_.rank; ++d) text << (d ? "," : "") << desc_.shape[d];
+    text << "] -> " << DtypeName(desc_.out.dtype);
+    return text.str();
+  }
+
+ private:
+  template <typename T>
+  void RunAll(const RunContext& context, int64_t total) const {
+    const int threads = total >= kParallelThreshold ? omp_get_max_threads() : 1;
+    if (threads <= 1) {
+      RunRange<T>(context, 0, total);
+      return;
+    }
+#pragma omp parallel num_threads(threads)
+    {
+      // Static contiguous ranges: the same split every run.
+      const int64_t count = omp_get_num_threads();
+      const int64_t id = omp_get_thread_num();
+      const int64_t begin = total * id / count;
+      const int64_t end = total * (id + 1) / count;
+      if (end > begin) RunRange<T>(context, begin, end);
+    }
+  }
+
+  template <typename T>
+  void RunRange(const RunContext& context, int64_t begin, int64_t end) const {
+    const int rank = desc_.rank;
+    const int inner = rank - 1;
+    const int inputs = desc_.num_inputs;
+    char* out_base = context.Resolve(desc_.out.buffer);
+    const char* in_base[2] = {};
+    for (int k = 0; k < inputs; ++k) in_base[k] = context.Resolve(desc_.inputs[k].buffer);
+    const size_t out_size = DtypeSize(desc_.out.dtype);
+    size_t in_size[2] = {};
+    for (int k = 0; k < inputs; ++k) in_size[k] = DtypeSize(desc_.inputs[k].dtype);
+
+    alignas(64) T buffers[3][kChunk];
+    const T alpha = desc_.op == ElementwiseOp::kFill ? desc_.scalar.As<T>() : desc_.alpha.As<T>();
+    const bool scalar_b = inputs == 1 && desc_.op != ElementwiseOp::kCopy;
+    if (scalar_b) std::fill(buffers[1], buffers[1] + kChunk, desc_.scalar.As<T>());
+
+    int64_t index[kMaxRank];
+    int64_t rest = begin;
+    for (int d = rank - 1; d >= 0; --d) {
+      index[d] = rest % desc_.shape[d];
+      rest /= desc_.shape[d];
+    }
+    for (int64_t position = begin; position < end;) {
+      const int64_t length = std::min({desc_.shape[inner] - index[inner], end - position, kChunk});
+      const T* operands[2] = {nullptr, scalar_b ? buffers[1] : nullptr};
+      for (int k = 0; k < inputs; ++k) {
+        const StridedOperand& in = desc_.inputs[k];
+        int64_t offset = 0;
+        for (int d = 0; d < rank; ++d) offset += index[d] * in.strides[d];
+        const char* src = in_base[k] + offset * static_cast<int64_t>(in_size[k]);
+        if (in.dtype == kNativeDtype<T> && in.strides[inner] == 1) {
+          operands[k] = reinterpret_cast<const T*>(src);
+        } else {
+          Load<T>(in.dtype, src, in.strides[inner], length, buffers[k]);
+          operands[k] = buffers[k];
+        }
+      }
+      int64_t out_offset = 0;
+      for (int d = 0; d < rank; ++d) out_offset += index[d] * desc_.out.strides[d];
+      char* dst = out_base + out_offset * static_cast<int64_t>(out_size);
+      const bool direct = desc_.out.dtype == kNativeDtype<T> && desc_.out.strides[inner] == 1;
+      T* result = direct ? reinterpret_cast<T*>(dst) : buffers[2];
+      Compute<T>(desc_.op, operands[0], operands[1], result, length, alpha);
+      if (!direct) Store<T>(result, desc_.out.dtype, dst, desc_.out.strides[inner], length);
+
+      position += length;
+      index[inner] += length;
+      for (int d = inner; d > 0 && index[d] == desc_.shape[d]; --d) {
+        index[d] = 0;
+        ++index[d - 1];
+      }
+    }
+  }
+
+  ElementwiseDesc desc_;
+};
+
+// Merges adjacent dimensions that every operand walks contiguously and drops
+// size-1 dimensions, so the inner loop runs as long as possible.
+ElementwiseDesc Coalesce(const ElementwiseDesc& in) {
+  ElementwiseDesc out = in;
+  StridedOperand* operands[3] = {&out.out, &out.inputs[0], &out.inputs[1]};
+  const StridedOperand* sources[3] = {&in.out, &in.inputs[0], &in.inputs[1]};
+  const int count = 1 + in.num_inputs;
+  int rank = 0;
+  for (int d = 0; d < in.rank; ++d) {
+    if (in.shape[d] == 1) continue;
+    bool merge = rank > 0;
+    for (int k = 0; k < count && merge; ++k) {
+      merge = operands[k]->strides[rank - 1] == sources[k]->strides[d] * in.shape[d];
+    }
+    if (merge) {
+      out.shape[rank - 1] *= in.shape[d];
+      for (int k = 0; k < count; ++k) operands[k]->strides[rank - 1] = sources[k]->strides[d];
+    } else {
+      out.shape[rank] = in.shape[d];
+      for (int k = 0; k < count; ++k) operands[k]->strides[rank] = sources[k]->strides[d];
+      ++rank;
+    }
+  }
+  if (rank == 0) {  // a single element (or a rank-0 tensor)
+    out.shape[0] = 1;
+    for (int k = 0; k < count; ++k) operands[k]->strides[0] = 1;
+    rank = 1;
+  }
+  for (int d = rank; d < kMaxRank; ++d) out.shape[d] = 0;
+  out.rank = rank;
+  return out;
+}
+
+}  // namespace
+
+ComputeType ComputeTypeOf(aclDataType dtype) {
+  switch (CategoryOf(dtype)) {
+    case DtypeCategory::kFloat: return dtype == ACL_DOUBLE ? ComputeType::kF64 : ComputeType::kF32;
+    case DtypeCategory::kComplex: return dtype == ACL_COMPLEX128 ? ComputeType::kC128 : ComputeType::kC64;
+    default: return ComputeType::kI64;
+  }
+}
+
+ComputeType CastComputeType(aclDataType src, aclDataType dst) {
+  if (IsComplex(src) || IsComplex(dst)) {
+    return src == ACL_COMPLEX128 || dst == ACL_COMPLEX128 || src == ACL_DOUBLE || dst == ACL_DOUBLE
+               ? ComputeType::kC128
+               : ComputeType::kC64;
+  }
+  const bool src_float = IsFloating(src), dst_float = IsFloating(dst);
+  if (!src_float && !dst_float) return ComputeType::kI64;  // integers and bool, bit-exact
+  // Same-precision float copies stay in f32; anything with f64 or an integer side goes through f64.
+  if (src_float && dst_float && src != ACL_DOUBLE && dst != ACL_DOUBLE) return ComputeType::kF32;
+  return ComputeType::kF64;
+}
+
+std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc) {
+  return std::make_unique<ElementwiseStep>(Coalesce(desc));
+}
+
+}  // namespace canopy::kernels

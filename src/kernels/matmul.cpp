@@ -1,0 +1,121 @@
+#include "matmul.h"
+
+#include <mutex>
+#include <sstream>
+
+#include "common/dtype.h"
+#include "oneapi/dnnl/dnnl.hpp"
+
+namespace canopy::kernels {
+namespace {
+
+dnnl::engine& CpuEngine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+// One oneDNN stream per executing thread (device engines run kernels on their own thread).
+dnnl::stream& ThreadStream() {
+  thread_local dnnl::stream stream(CpuEngine());
+  return stream;
+}
+
+dnnl::memory::data_type DnnlType(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BF16: return dnnl::memory::data_type::bf16;
+    case ACL_FLOAT16: return dnnl::memory::data_type::f16;
+    default: return dnnl::memory::data_type::f32;
+  }
+}
+
+dnnl::memory::desc DescOf(const MatmulOperand& operand) {
+  return dnnl::memory::desc(dnnl::memory::dims(operand.dims.begin(), operand.dims.end()), DnnlType(operand.dtype),
+                            dnnl::memory::dims(operand.strides.begin(), operand.strides.end()));
+}
+
+std::string DimsToString(const std::vector<int64_t>& dims) {
+  std::ostringstream text;
+  for (size_t i = 0; i < dims.size(); ++i) text << (i ? "x" : "") << dims[i];
+  return text.str();
+}
+
+class MatmulStep final : public Step {
+ public:
+  MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
+             dnnl::memory::desc dst, std::string implementation)
+      : desc_(desc), primitive_(std::move(primitive)), src_md_(src), weights_md_(weights), dst_md_(dst),
+        implementation_(std::move(implementation)) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    try {
+      dnnl::engine& engine = CpuEngine();
+      dnnl::memory src(src_md_, engine, context.Resolve(desc_.src.buffer));
+      dnnl::memory weights(weights_md_, engine, context.Resolve(desc_.weights.buffer));
+      dnnl::memory dst(dst_md_, engine, context.Resolve(desc_.dst.buffer));
+      dnnl::stream& stream = ThreadStream();
+      primitive_.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+      stream.wait();
+    } catch (const dnnl::error& e) {
+      SetErrorMessage("matmul failed in oneDNN: %s", e.what());
+      return ACLNN_ERR_INNER;
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "matmul (oneDNN " << implementation_ << ") " << DimsToString(desc_.src.dims) << " "
+         << DtypeName(desc_.src.dtype) << " @ " << DimsToString(desc_.weights.dims) << " "
+         << DtypeName(desc_.weights.dtype) << " -> " << DtypeName(desc_.dst.dtype);
+    if (desc_.alpha != 1.0f || desc_.beta != 0.0f) text << " alpha=" << desc_.alpha << " beta=" << desc_.beta;
+    return text.str();
+  }
+
+ private:
+  MatmulDesc desc_;
+  dnnl::matmul primitive_;
+  dnnl::memory::desc src_md_, weights_md_, dst_md_;
+  std::string implementation_;
+};
+
+}  // namespace
+
+bool MatmulSupportsDtype(aclDataType dtype) {
+  if (dtype == ACL_FLOAT) return true;
+  if (dtype != ACL_BF16 && dtype != ACL_FLOAT16) return false;
+  // Probe once: does oneDNN have a native implementation on this CPU?
+  static const bool bf16 = [] {
+    std::string reason;
+    MatmulDesc probe;
+    for (MatmulOperand* operand : {&probe.src, &probe.weights, &probe.dst}) {
+      operand->dtype = ACL_BF16;
+      operand->dims = {16, 16};
+      operand->strides = {16, 1};
+    }
+    return MakeMatmulStep(probe, reason) != nullptr;
+  }();
+  return dtype == ACL_BF16 && bf16;  // fp16 is converted to f32 where the CPU lacks fp16 matrix units
+}
+
+std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, std::string& reason) {
+  try {
+    const auto src = DescOf(desc.src), weights = DescOf(desc.weights), dst = DescOf(desc.dst);
+    dnnl::primitive_attr attr;
+    if (desc.alpha != 1.0f) attr.set_output_scales(0, {desc.alpha});
+    if (desc.beta != 0.0f) {
+      dnnl::post_ops post_ops;
+      post_ops.append_sum(desc.beta);
+      attr.set_post_ops(post_ops);
+    }
+    const dnnl::matmul::desc operation(src, weights, dst);
+    const dnnl::matmul::primitive_desc primitive_desc(operation, attr, CpuEngine());
+    std::string implementation = primitive_desc.impl_info_str();
+    return std::make_unique<MatmulStep>(desc, dnnl::matmul(primitive_desc), src, weights, dst,
+                                        std::move(implementation));
+  } catch (const dnnl::error& e) {
+    reason = e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace canopy::kernels

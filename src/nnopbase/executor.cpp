@@ -1,0 +1,102 @@
+#include "executor.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+#include "canopy/canopy_runtime.h"
+
+namespace canopy {
+namespace {
+
+// A queued run of an executor: what the task needs when the engine reaches it.
+struct Launch {
+  aclOpExecutor* executor;
+  void* workspace;
+  std::vector<void*> slots;  // addresses as bound when phase 2 was called
+};
+
+aclnnStatus RunSteps(aclOpExecutor& executor, void* workspace, const std::vector<void*>& slots) {
+  const RunContext context(workspace, slots);
+  for (const auto& step : executor.steps) {
+    const aclnnStatus status = step->Run(context);
+    if (status != ACLNN_SUCCESS) return status;
+  }
+  return ACLNN_SUCCESS;
+}
+
+int32_t RunSingle(void* user_data) {
+  auto* executor = static_cast<aclOpExecutor*>(user_data);
+  return RunSteps(*executor, executor->bound_workspace, executor->slot_addresses);
+}
+
+void ReleaseSingle(void* user_data) { ReleaseExecutor(static_cast<aclOpExecutor*>(user_data)); }
+
+int32_t RunRepeated(void* user_data) {
+  auto* launch = static_cast<Launch*>(user_data);
+  return RunSteps(*launch->executor, launch->workspace, launch->slots);
+}
+
+void ReleaseRepeated(void* user_data) {
+  auto* launch = static_cast<Launch*>(user_data);
+  ReleaseExecutor(launch->executor);
+  delete launch;
+}
+
+}  // namespace
+
+void SetErrorMessage(const char* format, ...) {
+  char buffer[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  va_end(args);
+  canopySetRecentErrMsg(buffer);
+}
+
+void ReleaseExecutor(aclOpExecutor* executor) {
+  if (executor->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete executor;
+}
+
+aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
+                           aclOpExecutor* executor, aclrtStream stream) {
+  if (executor == nullptr) {
+    SetErrorMessage("%s: argument 'executor' is null", op_name);
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  // A non-repeatable executor is consumed by this call whatever happens.
+  const auto fail = [&](aclnnStatus status) {
+    if (!executor->repeatable) ReleaseExecutor(executor);
+    return status;
+  };
+  if (workspace_size > 0 && workspace == nullptr) {
+    SetErrorMessage("%s: workspaceSize is %llu but workspace is null", op_name,
+                    static_cast<unsigned long long>(workspace_size));
+    return fail(ACLNN_ERR_PARAM_NULLPTR);
+  }
+  if (workspace_size < executor->workspace_size) {
+    SetErrorMessage("%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", op_name,
+                    static_cast<unsigned long long>(workspace_size),
+                    static_cast<unsigned long long>(executor->workspace_size));
+    return fail(ACLNN_ERR_PARAM_INVALID);
+  }
+  if (executor->steps.empty()) return fail(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
+
+  aclError queued;
+  if (executor->repeatable) {
+    executor->references.fetch_add(1, std::memory_order_relaxed);
+    auto* launch = new Launch{executor, workspace, executor->slot_addresses};
+    queued = canopyLaunchTask(stream, executor->op_name, RunRepeated, ReleaseRepeated, launch);
+    if (queued != ACL_SUCCESS) ReleaseRepeated(launch);
+  } else {
+    executor->bound_workspace = workspace;
+    queued = canopyLaunchTask(stream, executor->op_name, RunSingle, ReleaseSingle, executor);
+    if (queued != ACL_SUCCESS) ReleaseExecutor(executor);
+  }
+  if (queued != ACL_SUCCESS) {
+    SetErrorMessage("%s: could not enqueue on the stream (acl error %d)", op_name, queued);
+    return ACLNN_ERR_RUNTIME_ERROR;
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy

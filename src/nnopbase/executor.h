@@ -1,0 +1,87 @@
+// aclOpExecutor: what phase 1 planned, as a table of steps that phase 2 runs on
+// a stream. Steps address memory through slots (the storage base of each tensor
+// the op was given, which aclSet*TensorAddr may rebind) and the workspace.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnn/aclnn_base.h"
+#include "meta_objects.h"
+
+#define CANOPY_EXPORT __attribute__((visibility("default")))
+
+namespace canopy {
+
+// Where an operand's first byte lives: a slot's base address (or the
+// workspace when slot == kWorkspaceSlot) plus a byte offset.
+struct BufferRef {
+  static constexpr int32_t kWorkspaceSlot = -1;
+  int32_t slot = kWorkspaceSlot;
+  int64_t byte_offset = 0;
+};
+
+class RunContext {
+ public:
+  RunContext(void* workspace, const std::vector<void*>& slots) : workspace_(workspace), slots_(slots) {}
+  char* Resolve(BufferRef ref) const {
+    char* base = static_cast<char*>(ref.slot == BufferRef::kWorkspaceSlot ? workspace_ : slots_[ref.slot]);
+    return base + ref.byte_offset;
+  }
+
+ private:
+  void* workspace_;
+  const std::vector<void*>& slots_;
+};
+
+// One unit of planned work. Run() may only compute: every decision was made in phase 1.
+class Step {
+ public:
+  virtual ~Step() = default;
+  // Returns ACLNN_SUCCESS or a status, after setting the recent error message.
+  virtual aclnnStatus Run(const RunContext& context) const = 0;
+  // One line for CANOPY_VERBOSE and error messages: kernel and shapes.
+  virtual std::string Describe() const = 0;
+};
+
+// A parameter of the op's prototype as the executor-reuse API numbers them:
+// a tensor is one slot, a tensor list one slot per element (-1: was null).
+struct ParameterSlots {
+  bool is_list = false;
+  std::vector<int32_t> slots;
+};
+
+}  // namespace canopy
+
+struct aclOpExecutor {
+  const char* op_name = "";  // "aclnnAdd": a string literal
+  std::vector<std::unique_ptr<canopy::Step>> steps;
+  uint64_t workspace_size = 0;
+  bool repeatable = false;
+  std::vector<void*> slot_addresses;
+  std::vector<canopy::ParameterSlots> inputs;
+  std::vector<canopy::ParameterSlots> outputs;
+  // The client's reference plus one per queued launch; the last one frees.
+  std::atomic<int32_t> references{1};
+  // Workspace of the single launch of a non-repeatable executor.
+  void* bound_workspace = nullptr;
+};
+
+namespace canopy {
+
+// Phase 2, shared by every op: checks the workspace, enqueues the executor on
+// the stream as one task and returns. Frees a non-repeatable executor (also on
+// failure, as CANN does).
+CANOPY_EXPORT aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
+                                         aclOpExecutor* executor, aclrtStream stream);
+
+// Sets aclGetRecentErrMsg() text for the calling thread.
+CANOPY_EXPORT void SetErrorMessage(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// Drops one reference; frees the executor at the last.
+CANOPY_EXPORT void ReleaseExecutor(aclOpExecutor* executor);
+
+}  // namespace canopy

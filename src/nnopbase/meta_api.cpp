@@ -1,0 +1,280 @@
+// aclTensor, aclScalar, the arrays and lists: creation, getters, destruction.
+#include <cstring>
+#include <new>
+
+#include "common/dtype.h"
+#include "executor.h"
+
+using canopy::SetErrorMessage;
+
+namespace {
+
+// Contiguous row-major strides (in elements) of a shape.
+std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+// Fills `tensor`; false (and a message) when the description is unusable.
+bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view_dims, uint64_t view_rank,
+                    aclDataType dtype, const int64_t* stride, int64_t offset, aclFormat format,
+                    const int64_t* storage_dims, uint64_t storage_rank, void* data) {
+  constexpr uint64_t kMaxRank = 64;  // far beyond any op's limit; guards absurd sizes
+  if ((view_dims == nullptr && view_rank > 0) || (storage_dims == nullptr && storage_rank > 0)) {
+    SetErrorMessage("%s: dims are null but their count is non-zero", function);
+    return false;
+  }
+  if (view_rank > kMaxRank || storage_rank > kMaxRank) {
+    SetErrorMessage("%s: rank %llu exceeds %llu", function, static_cast<unsigned long long>(view_rank),
+                    static_cast<unsigned long long>(kMaxRank));
+    return false;
+  }
+  if (offset < 0) {
+    SetErrorMessage("%s: offset %lld is negative", function, static_cast<long long>(offset));
+    return false;
+  }
+  tensor.view_shape.assign(view_dims, view_dims + view_rank);
+  for (int64_t d : tensor.view_shape) {
+    if (d < 0) {
+      SetErrorMessage("%s: view dimension %lld is negative", function, static_cast<long long>(d));
+      return false;
+    }
+  }
+  if (stride != nullptr) {
+    tensor.strides.assign(stride, stride + view_rank);
+  } else {
+    tensor.strides = ContiguousStrides(tensor.view_shape);
+  }
+  tensor.storage_shape.assign(storage_dims, storage_dims + storage_rank);
+  tensor.offset = offset;
+  tensor.dtype = dtype;
+  tensor.format = format;
+  tensor.data = data;
+  return true;
+}
+
+template <typename T>
+aclnnStatus RequireArgs(const char* function, const void* object, const T* out) {
+  if (object == nullptr || out == nullptr) {
+    SetErrorMessage("%s: argument '%s' is null", function, object == nullptr ? "object" : "output");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  return ACLNN_SUCCESS;
+}
+
+// The getters hand out arrays the caller releases with delete[], as CANN's do.
+aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** out, uint64_t* count) {
+  *out = new (std::nothrow) int64_t[values.empty() ? 1 : values.size()];
+  if (*out == nullptr) return ACLNN_ERR_INNER;
+  std::copy(values.begin(), values.end(), *out);
+  *count = values.size();
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
+                           uint64_t storageDimsNum, void* tensorData) {
+  auto* tensor = new aclTensor();
+  if (!DescribeTensor(__func__, *tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                      storageDimsNum, tensorData)) {
+    delete tensor;
+    return nullptr;
+  }
+  return tensor;
+}
+
+aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                          const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
+                          uint64_t storageDimsNum, void* tensorDataAddr) {
+  if (tensor == nullptr) {
+    SetErrorMessage("aclInitTensor: argument 'tensor' is null");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  aclTensor updated;
+  if (!DescribeTensor(__func__, updated, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+                      storageDimsNum, tensorDataAddr)) {
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  *tensor = std::move(updated);
+  return ACLNN_SUCCESS;
+}
+
+aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  const size_t size = canopy::DtypeSize(dataType);
+  if (value == nullptr || size == 0) {
+    SetErrorMessage("aclCreateScalar: %s", value == nullptr ? "argument 'value' is null"
+                                                             : "the data type cannot hold a scalar");
+    return nullptr;
+  }
+  auto* scalar = new aclScalar();
+  scalar->dtype = dataType;
+  std::memcpy(scalar->value, value, size);
+  return scalar;
+}
+
+aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
+  if (value == nullptr && size > 0) return nullptr;
+  return new aclIntArray{std::vector<int64_t>(value, value + size)};
+}
+
+aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
+  if (value == nullptr && size > 0) return nullptr;
+  return new aclFloatArray{std::vector<float>(value, value + size)};
+}
+
+aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
+  if (value == nullptr && size > 0) return nullptr;
+  return new aclBoolArray{std::vector<bool>(value, value + size)};
+}
+
+aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
+  if (value == nullptr && size > 0) return nullptr;
+  auto* list = new aclTensorList();
+  for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
+  return list;
+}
+
+aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
+  if (value == nullptr && size > 0) return nullptr;
+  auto* list = new aclScalarList();
+  for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
+  return list;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  delete scalar;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+  delete array;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) {
+  delete array;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
+  delete array;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
+  if (array == nullptr) return ACLNN_SUCCESS;
+  for (const aclTensor* tensor : array->tensors) delete tensor;
+  delete array;
+  return ACLNN_SUCCESS;
+}
+aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
+  if (array == nullptr) return ACLNN_SUCCESS;
+  for (const aclScalar* scalar : array->scalars) delete scalar;
+  delete array;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, viewDims); s != ACLNN_SUCCESS) return s;
+  if (aclnnStatus s = RequireArgs(__func__, tensor, viewDimsNum); s != ACLNN_SUCCESS) return s;
+  return CopyOut(tensor->view_shape, viewDims, viewDimsNum);
+}
+
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, storageDims); s != ACLNN_SUCCESS) return s;
+  if (aclnnStatus s = RequireArgs(__func__, tensor, storageDimsNum); s != ACLNN_SUCCESS) return s;
+  return CopyOut(tensor->storage_shape, storageDims, storageDimsNum);
+}
+
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, stridesValue); s != ACLNN_SUCCESS) return s;
+  if (aclnnStatus s = RequireArgs(__func__, tensor, stridesNum); s != ACLNN_SUCCESS) return s;
+  return CopyOut(tensor->strides, stridesValue, stridesNum);
+}
+
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, offset); s != ACLNN_SUCCESS) return s;
+  *offset = tensor->offset;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, format); s != ACLNN_SUCCESS) return s;
+  *format = tensor->format;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, dataType); s != ACLNN_SUCCESS) return s;
+  *dataType = tensor->dtype;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+  if (aclnnStatus s = RequireArgs(__func__, array, size); s != ACLNN_SUCCESS) return s;
+  *size = array->values.size();
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size) {
+  if (aclnnStatus s = RequireArgs(__func__, array, size); s != ACLNN_SUCCESS) return s;
+  *size = array->values.size();
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
+  if (aclnnStatus s = RequireArgs(__func__, array, size); s != ACLNN_SUCCESS) return s;
+  *size = array->values.size();
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size) {
+  if (aclnnStatus s = RequireArgs(__func__, tensorList, size); s != ACLNN_SUCCESS) return s;
+  *size = tensorList->tensors.size();
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetScalarListSize(const aclScalarList* scalarList, uint64_t* size) {
+  if (aclnnStatus s = RequireArgs(__func__, scalarList, size); s != ACLNN_SUCCESS) return s;
+  *size = scalarList->scalars.size();
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
+  if (tensor == nullptr) {
+    SetErrorMessage("aclSetRawTensorAddr: argument 'tensor' is null");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  tensor->data = addr;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
+  if (aclnnStatus s = RequireArgs(__func__, tensor, addr); s != ACLNN_SUCCESS) return s;
+  *addr = tensor->data;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDumpOpTensors(const char* opType, const char* opName, aclTensor** tensors, size_t /*inputTensorNum*/,
+                             size_t /*outputTensorNum*/, aclrtStream stream) {
+  if (opType == nullptr || opName == nullptr || tensors == nullptr || stream == nullptr) {
+    SetErrorMessage("aclDumpOpTensors: opType, opName, tensors and stream must not be null");
+    return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  return ACLNN_SUCCESS;  // dumping is off unless configured, and Canopy has no dump config
+}
+
+aclnnStatus aclnnInit(const char* /*configPath*/) { return ACLNN_SUCCESS; }
+
+aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }
+
+}  // extern "C"

@@ -1,0 +1,291 @@
+#include "plan.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/half.h"
+
+namespace canopy::ops {
+namespace {
+
+// Workspace regions start on cache-line boundaries.
+constexpr uint64_t kWorkspaceAlignment = 64;
+
+bool VerboseEnabled() {
+  static const bool enabled = [] {
+    const char* value = std::getenv("CANOPY_VERBOSE");
+    return value != nullptr && *value != '\0' && std::strcmp(value, "0") != 0;
+  }();
+  return enabled;
+}
+
+kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
+  const TensorRef view = BroadcastTo(t, shape);
+  kernels::StridedOperand operand;
+  operand.buffer = view.buffer;
+  operand.dtype = view.dtype;
+  for (size_t d = 0; d < view.strides.size(); ++d) operand.strides[d] = view.strides[d];
+  return operand;
+}
+
+}  // namespace
+
+int64_t TensorRef::NumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+bool TensorRef::IsContiguous() const {
+  int64_t expected = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] != 1 && strides[i] != expected) return false;
+    expected *= shape[i];
+  }
+  return true;
+}
+
+std::string ShapeToString(const Shape& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) text += ",";
+    text += std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+Shape ContiguousStrides(const Shape& shape) {
+  Shape strides(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+bool BroadcastShapes(const Shape& a, const Shape& b, Shape& out) {
+  const size_t rank = std::max(a.size(), b.size());
+  Shape result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) return false;
+    result[i] = da == 1 ? db : da;
+  }
+  out = std::move(result);
+  return true;
+}
+
+TensorRef BroadcastTo(const TensorRef& t, const Shape& shape) {
+  TensorRef view = t;
+  view.shape = shape;
+  view.strides.assign(shape.size(), 0);
+  const size_t lead = shape.size() - t.shape.size();
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    view.strides[lead + i] = t.shape[i] == 1 && shape[lead + i] != 1 ? 0 : t.strides[i];
+  }
+  return view;
+}
+
+ScalarValue ValueOf(const aclScalar& scalar) {
+  const auto read = [&](auto tag) {
+    decltype(tag) v;
+    std::memcpy(&v, scalar.value, sizeof(v));
+    return v;
+  };
+  switch (scalar.dtype) {
+    case ACL_BOOL: return ScalarValue::Integer(scalar.value[0] != 0 ? 1 : 0);
+    case ACL_INT8: return ScalarValue::Integer(read(int8_t{}));
+    case ACL_UINT8: return ScalarValue::Integer(read(uint8_t{}));
+    case ACL_INT16: return ScalarValue::Integer(read(int16_t{}));
+    case ACL_UINT16: return ScalarValue::Integer(read(uint16_t{}));
+    case ACL_INT32: return ScalarValue::Integer(read(int32_t{}));
+    case ACL_UINT32: return ScalarValue::Integer(read(uint32_t{}));
+    case ACL_INT64: return ScalarValue::Integer(read(int64_t{}));
+    case ACL_UINT64: return ScalarValue::Integer(static_cast<int64_t>(read(uint64_t{})));
+    case ACL_FLOAT16: return ScalarValue::Real(HalfToFloat(read(uint16_t{})));
+    case ACL_BF16: return ScalarValue::Real(Bf16ToFloat(read(uint16_t{})));
+    case ACL_FLOAT: return ScalarValue::Real(read(float{}));
+    case ACL_DOUBLE: return ScalarValue::Real(read(double{}));
+    case ACL_COMPLEX64: {
+      const auto v = read(std::complex<float>{});
+      return ScalarValue::Complex(v.real(), v.imag());
+    }
+    case ACL_COMPLEX128: {
+      const auto v = read(std::complex<double>{});
+      return ScalarValue::Complex(v.real(), v.imag());
+    }
+    default: return ScalarValue::Integer(0);
+  }
+}
+
+Plan::Plan(const char* op_name) : op_(op_name), executor_(std::make_unique<aclOpExecutor>()) {
+  executor_->op_name = op_name;
+}
+
+Plan::~Plan() = default;
+
+aclnnStatus Plan::Reject(aclnnStatus status, const char* format, ...) {
+  char reason[768];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(reason, sizeof(reason), format, args);
+  va_end(args);
+  SetErrorMessage("%sGetWorkspaceSize: %s", op_, reason);
+  if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize rejected: %s\n", op_, reason);
+  return status;
+}
+
+aclnnStatus Plan::CheckNotNull(const char* name, const void* pointer) {
+  if (pointer != nullptr) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' is null", name);
+}
+
+aclnnStatus Plan::CheckDtype(const char* name, aclDataType dtype, DtypeSet allowed) {
+  if (allowed.Contains(dtype)) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has dtype %s; supported: %s", name, DtypeName(dtype),
+                allowed.ToString().c_str());
+}
+
+aclnnStatus Plan::CheckRank(const char* name, const aclTensor* tensor, int64_t min_rank, int64_t max_rank) {
+  const int64_t rank = tensor->rank();
+  if (rank >= min_rank && rank <= max_rank) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has rank %lld; it must be in [%lld, %lld]", name,
+                static_cast<long long>(rank), static_cast<long long>(min_rank), static_cast<long long>(max_rank));
+}
+
+aclnnStatus Plan::CheckShape(const char* name, const aclTensor* tensor, const Shape& expected) {
+  if (tensor->view_shape == expected) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; expected %s", name,
+                ShapeToString(tensor->view_shape).c_str(), ShapeToString(expected).c_str());
+}
+
+aclnnStatus Plan::CheckBroadcast(const char* a_name, const Shape& a, const char* b_name, const Shape& b,
+                                 Shape& out) {
+  if (BroadcastShapes(a, b, out)) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "shapes of '%s' %s and '%s' %s cannot be broadcast", a_name,
+                ShapeToString(a).c_str(), b_name, ShapeToString(b).c_str());
+}
+
+aclnnStatus Plan::CheckCastable(aclDataType from, const char* name, aclDataType to) {
+  if (CanCast(from, to)) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "the result dtype %s cannot be cast to '%s' dtype %s", DtypeName(from),
+                name, DtypeName(to));
+}
+
+aclnnStatus Plan::CheckPromotable(const char* a_name, aclDataType a, const char* b_name, aclDataType b,
+                                  aclDataType& promoted) {
+  promoted = PromoteTypes(a, b);
+  if (promoted != ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "dtypes of '%s' (%s) and '%s' (%s) cannot be promoted", a_name,
+                DtypeName(a), b_name, DtypeName(b));
+}
+
+aclnnStatus Plan::CheckPlainFormat(const char* name, const aclTensor* tensor) {
+  switch (tensor->format) {
+    case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC: case ACL_FORMAT_HWCN: case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL: case ACL_FORMAT_UNDEFINED:
+      return ACLNN_SUCCESS;
+    default:
+      return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has private format %d; only plain formats are supported",
+                    name, static_cast<int>(tensor->format));
+  }
+}
+
+int32_t Plan::SlotOf(const aclTensor* tensor) {
+  for (size_t i = 0; i < slot_tensors_.size(); ++i) {
+    if (slot_tensors_[i] == tensor) return static_cast<int32_t>(i);
+  }
+  slot_tensors_.push_back(tensor);
+  executor_->slot_addresses.push_back(tensor->data);
+  return static_cast<int32_t>(slot_tensors_.size() - 1);
+}
+
+TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
+  TensorRef ref;
+  ref.buffer.slot = slot;
+  ref.buffer.byte_offset = tensor->offset * static_cast<int64_t>(DtypeSize(tensor->dtype));
+  ref.dtype = tensor->dtype;
+  ref.shape = tensor->view_shape;
+  ref.strides = tensor->strides;
+  return ref;
+}
+
+TensorRef Plan::Input(const aclTensor* tensor) {
+  const int32_t slot = SlotOf(tensor);
+  executor_->inputs.push_back({false, {slot}});
+  return RefOf(tensor, slot);
+}
+
+TensorRef Plan::Output(const aclTensor* tensor) {
+  const int32_t slot = SlotOf(tensor);
+  executor_->outputs.push_back({false, {slot}});
+  return RefOf(tensor, slot);
+}
+
+void Plan::SkipInput() { executor_->inputs.push_back({false, {-1}}); }
+
+TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
+  TensorRef ref;
+  ref.buffer.slot = BufferRef::kWorkspaceSlot;
+  ref.buffer.byte_offset = static_cast<int64_t>(workspace_bytes_);
+  ref.dtype = dtype;
+  ref.shape = shape;
+  ref.strides = ContiguousStrides(shape);
+  const uint64_t bytes = static_cast<uint64_t>(ref.NumElements()) * DtypeSize(dtype);
+  workspace_bytes_ += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
+  return ref;
+}
+
+void Plan::Copy(const TensorRef& src, const TensorRef& dst) {
+  Elementwise(ElementwiseOp::kCopy, kernels::CastComputeType(src.dtype, dst.dtype), {src}, dst,
+              ScalarValue::Integer(1));
+}
+
+TensorRef Plan::Contiguous(const TensorRef& src, aclDataType dtype) {
+  if (src.dtype == dtype && src.IsContiguous()) return src;
+  TensorRef copy = Temporary(dtype, src.shape);
+  Copy(src, copy);
+  return copy;
+}
+
+void Plan::Fill(const TensorRef& dst, ScalarValue value) {
+  Elementwise(ElementwiseOp::kFill, kernels::ComputeTypeOf(dst.dtype), {}, dst, ScalarValue::Integer(1), value);
+}
+
+void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
+                       const TensorRef& out, ScalarValue alpha, ScalarValue scalar) {
+  if (out.NumElements() == 0) return;
+  kernels::ElementwiseDesc desc;
+  desc.op = op;
+  desc.compute = compute;
+  desc.rank = static_cast<int>(out.shape.size());
+  for (int d = 0; d < desc.rank; ++d) desc.shape[d] = out.shape[d];
+  desc.out = OperandOf(out, out.shape);
+  desc.num_inputs = static_cast<int>(inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) desc.inputs[k] = OperandOf(inputs[k], out.shape);
+  desc.alpha = alpha;
+  desc.scalar = scalar;
+  AddStep(kernels::MakeElementwiseStep(desc));
+}
+
+void Plan::AddStep(std::unique_ptr<Step> step) { executor_->steps.push_back(std::move(step)); }
+
+aclOpExecutor* Plan::Finish(uint64_t* workspace_size) {
+  executor_->workspace_size = workspace_bytes_;
+  *workspace_size = workspace_bytes_;
+  if (VerboseEnabled()) {
+    std::fprintf(stderr, "canopy: %sGetWorkspaceSize: %zu step(s), workspace %llu bytes\n", op_,
+                 executor_->steps.size(), static_cast<unsigned long long>(workspace_bytes_));
+    for (size_t i = 0; i < executor_->steps.size(); ++i) {
+      std::fprintf(stderr, "canopy:   step %zu: %s\n", i, executor_->steps[i]->Describe().c_str());
+    }
+  }
+  return executor_.release();
+}
+
+}  // namespace canopy::ops

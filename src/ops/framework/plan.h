@@ -1,0 +1,97 @@
+// Phase 1's building blocks. An op's GetWorkspaceSize is a short recipe over a
+// Plan: argument checks that reject with CANN's status and a message naming the
+// op, the argument and the reason; operands registered in prototype order (the
+// numbering executor reuse relies on); shared blocks (cast, contiguous copy,
+// broadcast, fill, strided write) that book workspace and add steps only when needed.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "kernels/elementwise.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::ops {
+
+using Shape = std::vector<int64_t>;
+using kernels::ComputeType;
+using kernels::ElementwiseOp;
+using kernels::ScalarValue;
+
+// An operand as the executor sees it: where it lives, its dtype and its view.
+struct TensorRef {
+  BufferRef buffer;
+  aclDataType dtype = ACL_FLOAT;
+  Shape shape;
+  Shape strides;  // in elements
+
+  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  int64_t NumElements() const;
+  bool IsContiguous() const;
+};
+
+std::string ShapeToString(const Shape& shape);
+Shape ContiguousStrides(const Shape& shape);
+// NumPy broadcasting; false when the shapes are incompatible.
+bool BroadcastShapes(const Shape& a, const Shape& b, Shape& out);
+// `t` viewed with `shape`: right-aligned, stride 0 where t has extent 1.
+TensorRef BroadcastTo(const TensorRef& t, const Shape& shape);
+// The value of a host scalar, exactly.
+ScalarValue ValueOf(const aclScalar& scalar);
+
+class Plan {
+ public:
+  explicit Plan(const char* op_name);
+  ~Plan();
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  const char* op() const { return op_; }
+
+  // ---- checks: on failure each sets the message and returns the status.
+  aclnnStatus Reject(aclnnStatus status, const char* format, ...) __attribute__((format(printf, 3, 4)));
+  aclnnStatus CheckNotNull(const char* name, const void* pointer);
+  aclnnStatus CheckDtype(const char* name, aclDataType dtype, DtypeSet allowed);
+  aclnnStatus CheckRank(const char* name, const aclTensor* tensor, int64_t min_rank, int64_t max_rank);
+  aclnnStatus CheckShape(const char* name, const aclTensor* tensor, const Shape& expected);
+  aclnnStatus CheckBroadcast(const char* a_name, const Shape& a, const char* b_name, const Shape& b, Shape& out);
+  aclnnStatus CheckCastable(aclDataType from, const char* name, aclDataType to);
+  aclnnStatus CheckPromotable(const char* a_name, aclDataType a, const char* b_name, aclDataType b,
+                              aclDataType& promoted);
+  // Private NPU layouts (FRACTAL_NZ, NC1HWC0, ...) mean nothing to a CPU kernel.
+  aclnnStatus CheckPlainFormat(const char* name, const aclTensor* tensor);
+
+  // ---- operands, in the op's prototype order.
+  TensorRef Input(const aclTensor* tensor);
+  TensorRef Output(const aclTensor* tensor);  // an input given again (in-place) shares its slot
+  // Parameters a recipe skips (e.g. a null optional tensor) still take their index.
+  void SkipInput();
+  TensorRef Temporary(aclDataType dtype, const Shape& shape);
+
+  // ---- building blocks.
+  // dst = src converted to dst's dtype and broadcast to dst's shape, written through dst's strides.
+  void Copy(const TensorRef& src, const TensorRef& dst);
+  // src itself when it is contiguous in `dtype`, else a contiguous converted copy in the workspace.
+  TensorRef Contiguous(const TensorRef& src, aclDataType dtype);
+  void Fill(const TensorRef& dst, ScalarValue value);
+  // out = op(a, b) with a, b broadcast to out's shape (b absent: `scalar` is b).
+  void Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
+                   const TensorRef& out, ScalarValue alpha, ScalarValue scalar = {});
+  void AddStep(std::unique_ptr<Step> step);
+
+  // Hands the executor over; the workspace size covers every booked temporary.
+  aclOpExecutor* Finish(uint64_t* workspace_size);
+
+ private:
+  int32_t SlotOf(const aclTensor* tensor);
+  TensorRef RefOf(const aclTensor* tensor, int32_t slot) const;
+
+  const char* op_;
+  std::unique_ptr<aclOpExecutor> executor_;
+  uint64_t workspace_bytes_ = 0;
+  std::vector<const aclTensor*> slot_tensors_;
+};
+
+}  // namespace canopy::ops

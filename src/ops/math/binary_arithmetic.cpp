@@ -1,0 +1,129 @@
+#include "binary_arithmetic.h"
+
+#include "ops/framework/aclnn_op.h"
+
+namespace canopy::ops {
+namespace {
+
+constexpr int64_t kMaxRank = 8;
+
+bool IsDivision(ElementwiseOp kind) {
+  return kind == ElementwiseOp::kDiv || kind == ElementwiseOp::kDivTrunc || kind == ElementwiseOp::kDivFloor;
+}
+
+// The dtype the arithmetic runs in. Division of integers or bools is true division.
+ComputeType ComputeFor(ElementwiseOp kind, aclDataType dtype) {
+  if (IsDivision(kind) && !IsFloating(dtype) && !IsComplex(dtype)) return ComputeType::kF64;
+  return kernels::ComputeTypeOf(dtype);
+}
+
+// Alpha must be representable in the compute dtype (CANN: bool math takes only integral alpha).
+aclnnStatus CheckAlpha(Plan& plan, const aclScalar* alpha, aclDataType promoted) {
+  if (promoted == ACL_BOOL) {
+    if (IsIntegral(alpha->dtype) || IsBool(alpha->dtype)) return ACLNN_SUCCESS;
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "alpha of dtype %s cannot scale a BOOL result",
+                       DtypeName(alpha->dtype));
+  }
+  if (CanCast(alpha->dtype, promoted)) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "alpha of dtype %s cannot be cast to the result dtype %s",
+                     DtypeName(alpha->dtype), DtypeName(promoted));
+}
+
+aclnnStatus CheckScalarDtype(Plan& plan, const char* name, const aclScalar* scalar) {
+  if (CategoryOf(scalar->dtype) != DtypeCategory::kInvalid) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "scalar '%s' has unsupported dtype %s", name, DtypeName(scalar->dtype));
+}
+
+// CANN's dtype for tensor (op) scalar: the tensor's dtype wins unless the scalar
+// brings complex or floating point into integer or bool math.
+aclnnStatus ScalarComputeDtype(Plan& plan, ElementwiseOp kind, aclDataType self, aclDataType scalar,
+                               aclDataType& dtype) {
+  if (IsDivision(kind)) {
+    dtype = IsFloating(self) || IsComplex(self) ? self : ACL_FLOAT;
+    if (IsComplex(scalar)) return plan.CheckPromotable("self", dtype, "other", scalar, dtype);
+    return ACLNN_SUCCESS;
+  }
+  if (IsComplex(self) || IsComplex(scalar)) return plan.CheckPromotable("self", self, "other", scalar, dtype);
+  if (IsFloating(self)) {
+    dtype = self;
+    return ACLNN_SUCCESS;
+  }
+  if (IsFloating(scalar)) {
+    dtype = ACL_FLOAT;  // integer or bool tensor with a floating scalar computes in float
+    return ACLNN_SUCCESS;
+  }
+  if (IsBool(self)) return plan.CheckPromotable("self", self, "other", scalar, dtype);
+  dtype = self;
+  return ACLNN_SUCCESS;
+}
+
+ScalarValue AlphaOf(BinaryArithmetic op, const aclScalar* alpha) {
+  return op.has_alpha ? ValueOf(*alpha) : ScalarValue::Integer(1);
+}
+
+}  // namespace
+
+aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* self, const aclTensor* other,
+                             const aclScalar* alpha, const aclTensor* out, bool in_place) {
+  const char* self_name = in_place ? "selfRef" : "self";
+  const char* out_name = in_place ? "selfRef" : "out";
+  CANOPY_CHECK(plan.CheckNotNull(self_name, self));
+  CANOPY_CHECK(plan.CheckNotNull("other", other));
+  if (op.has_alpha) CANOPY_CHECK(plan.CheckNotNull("alpha", alpha));
+  CANOPY_CHECK(plan.CheckNotNull(out_name, out));
+  CANOPY_CHECK(plan.CheckDtype(self_name, self->dtype, kArithmeticDtypes));
+  CANOPY_CHECK(plan.CheckDtype("other", other->dtype, kArithmeticDtypes));
+  if (!in_place) CANOPY_CHECK(plan.CheckDtype(out_name, out->dtype, kArithmeticDtypes));
+  aclDataType promoted;
+  CANOPY_CHECK(plan.CheckPromotable(self_name, self->dtype, "other", other->dtype, promoted));
+  CANOPY_CHECK(plan.CheckCastable(promoted, out_name, out->dtype));
+  CANOPY_CHECK(plan.CheckRank(self_name, self, 0, kMaxRank));
+  CANOPY_CHECK(plan.CheckRank("other", other, 0, kMaxRank));
+  CANOPY_CHECK(plan.CheckRank(out_name, out, 0, kMaxRank));
+  Shape shape;
+  CANOPY_CHECK(plan.CheckBroadcast(self_name, self->view_shape, "other", other->view_shape, shape));
+  CANOPY_CHECK(plan.CheckShape(out_name, out, shape));
+  if (op.has_alpha) {
+    CANOPY_CHECK(CheckScalarDtype(plan, "alpha", alpha));
+    CANOPY_CHECK(CheckAlpha(plan, alpha, promoted));
+  }
+
+  const TensorRef a = plan.Input(self);
+  const TensorRef b = plan.Input(other);
+  const TensorRef result = plan.Output(out);
+  plan.Elementwise(op.kind, ComputeFor(op.kind, promoted), {a, b}, result, AlphaOf(op, alpha));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* self, const aclScalar* other,
+                             const aclScalar* alpha, const aclTensor* out, bool in_place) {
+  const char* self_name = in_place ? "selfRef" : "self";
+  const char* out_name = in_place ? "selfRef" : "out";
+  CANOPY_CHECK(plan.CheckNotNull(self_name, self));
+  CANOPY_CHECK(plan.CheckNotNull("other", other));
+  if (op.has_alpha) CANOPY_CHECK(plan.CheckNotNull("alpha", alpha));
+  CANOPY_CHECK(plan.CheckNotNull(out_name, out));
+  CANOPY_CHECK(plan.CheckDtype(self_name, self->dtype, kArithmeticDtypes));
+  if (!in_place) CANOPY_CHECK(plan.CheckDtype(out_name, out->dtype, kArithmeticDtypes));
+  CANOPY_CHECK(CheckScalarDtype(plan, "other", other));
+  aclDataType compute;
+  CANOPY_CHECK(ScalarComputeDtype(plan, op.kind, self->dtype, other->dtype, compute));
+  if (IsDivision(op.kind)) {
+    CANOPY_CHECK(plan.CheckCastable(self->dtype, out_name, out->dtype));
+  } else {
+    CANOPY_CHECK(plan.CheckCastable(compute, out_name, out->dtype));
+  }
+  CANOPY_CHECK(plan.CheckRank(self_name, self, 0, kMaxRank));
+  CANOPY_CHECK(plan.CheckShape(out_name, out, self->view_shape));
+  if (op.has_alpha) {
+    CANOPY_CHECK(CheckScalarDtype(plan, "alpha", alpha));
+    CANOPY_CHECK(CheckAlpha(plan, alpha, compute));
+  }
+
+  const TensorRef a = plan.Input(self);
+  const TensorRef result = plan.Output(out);
+  plan.Elementwise(op.kind, ComputeFor(op.kind, compute), {a}, result, AlphaOf(op, alpha), ValueOf(*other));
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops

@@ -1,0 +1,47 @@
+// aclnnCast: out = self converted to `dtype`.
+#include "aclnnop/aclnn_cast.h"
+
+#include "ops/framework/aclnn_op.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr int64_t kMaxRank = 8;
+constexpr DtypeSet kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE, ACL_INT8,   ACL_UINT8,
+                                  ACL_INT16,   ACL_UINT16, ACL_INT32,  ACL_UINT32, ACL_INT64,
+                                  ACL_UINT64,  ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+aclnnStatus PlanCast(Plan& plan, const aclTensor* self, aclDataType dtype, const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckNotNull("self", self));
+  CANOPY_CHECK(plan.CheckNotNull("out", out));
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kCastDtypes));
+  CANOPY_CHECK(plan.CheckDtype("dtype", dtype, kCastDtypes));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kCastDtypes));
+  CANOPY_CHECK(plan.CheckRank("self", self, 0, kMaxRank));
+  CANOPY_CHECK(plan.CheckShape("out", out, self->view_shape));
+  CANOPY_CHECK(plan.CheckPlainFormat("self", self));
+  CANOPY_CHECK(plan.CheckPlainFormat("out", out));
+
+  const TensorRef src = plan.Input(self);
+  const TensorRef dst = plan.Output(out);
+  if (out->dtype == dtype) {
+    plan.Copy(src, dst);
+  } else {
+    // CANN converts to `dtype` first and then copies into `out`: keep both roundings.
+    const TensorRef converted = plan.Temporary(dtype, src.shape);
+    plan.Copy(src, converted);
+    plan.Copy(converted, dst);
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
+                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return RunPhase1("aclnnCast", workspaceSize, executor, [&](Plan& plan) { return PlanCast(plan, self, dtype, out); });
+}
+
+CANOPY_ACLNN_PHASE2(Cast)

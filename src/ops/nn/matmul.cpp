@@ -1,0 +1,128 @@
+// aclnnMatmul (torch.matmul semantics), aclnnMm (2-D) and aclnnBatchMatMul (3-D).
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mm.h"
+#include "matmul_planner.h"
+#include "ops/framework/aclnn_op.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr int64_t kMatmulMaxRank = 6;
+
+aclnnStatus CheckOperands(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                          int8_t cube_math_type) {
+  CANOPY_CHECK(plan.CheckNotNull("self", self));
+  CANOPY_CHECK(plan.CheckNotNull("mat2", mat2));
+  CANOPY_CHECK(plan.CheckNotNull("out", out));
+  CANOPY_CHECK(CheckMatmulOperand(plan, "self", self));
+  CANOPY_CHECK(CheckMatmulOperand(plan, "mat2", mat2));
+  CANOPY_CHECK(CheckMatmulOperand(plan, "out", out));
+  CANOPY_CHECK(plan.CheckCastable(PromoteTypes(self->dtype, mat2->dtype), "out", out->dtype));
+  return CheckCubeMathType(plan, cube_math_type);
+}
+
+aclnnStatus PlanMatmul(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                       int8_t cube_math_type) {
+  CANOPY_CHECK(CheckOperands(plan, self, mat2, out, cube_math_type));
+  CANOPY_CHECK(plan.CheckRank("self", self, 1, kMatmulMaxRank));
+  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 1, kMatmulMaxRank));
+  const Shape& s = self->view_shape;
+  const Shape& m = mat2->view_shape;
+  const int64_t k_self = s.back();
+  const int64_t k_mat2 = m.size() == 1 ? m[0] : m[m.size() - 2];
+  if (k_self != k_mat2) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self %s and mat2 %s do not agree on K (%lld vs %lld)",
+                       ShapeToString(s).c_str(), ShapeToString(m).c_str(), static_cast<long long>(k_self),
+                       static_cast<long long>(k_mat2));
+  }
+  // Batch dimensions broadcast; 1-D operands gain (and the result loses) a matrix dimension.
+  const Shape self_batch(s.begin(), s.end() - std::min<size_t>(s.size(), 2));
+  const Shape mat2_batch(m.begin(), m.end() - std::min<size_t>(m.size(), 2));
+  Shape batch;
+  CANOPY_CHECK(plan.CheckBroadcast("self batch", self_batch, "mat2 batch", mat2_batch, batch));
+  Shape expected = batch;
+  if (s.size() > 1) expected.push_back(s[s.size() - 2]);
+  if (m.size() > 1) expected.push_back(m.back());
+  CANOPY_CHECK(plan.CheckShape("out", out, expected));
+
+  TensorRef a = plan.Input(self);
+  TensorRef b = plan.Input(mat2);
+  TensorRef result = plan.Output(out);
+  if (s.size() == 1) {
+    a = Unsqueeze(a, 0);
+    result = Unsqueeze(result, result.shape.size() - (m.size() > 1 ? 1 : 0));
+  }
+  if (m.size() == 1) {
+    b = Unsqueeze(b, 1);
+    result = Unsqueeze(result, result.shape.size());
+  }
+  return PlanProduct(plan, a, b, result, cube_math_type);
+}
+
+aclnnStatus PlanMm(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                   int8_t cube_math_type) {
+  CANOPY_CHECK(CheckOperands(plan, self, mat2, out, cube_math_type));
+  CANOPY_CHECK(plan.CheckRank("self", self, 2, 2));
+  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 2, 2));
+  if (self->view_shape[1] != mat2->view_shape[0]) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self %s and mat2 %s cannot be multiplied",
+                       ShapeToString(self->view_shape).c_str(), ShapeToString(mat2->view_shape).c_str());
+  }
+  CANOPY_CHECK(plan.CheckShape("out", out, {self->view_shape[0], mat2->view_shape[1]}));
+  const TensorRef a = plan.Input(self);
+  const TensorRef b = plan.Input(mat2);
+  return PlanProduct(plan, a, b, plan.Output(out), cube_math_type);
+}
+
+aclnnStatus PlanBatchMatMul(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                            int8_t cube_math_type) {
+  CANOPY_CHECK(CheckOperands(plan, self, mat2, out, cube_math_type));
+  CANOPY_CHECK(plan.CheckRank("self", self, 3, 3));
+  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 3, 3));
+  const Shape& s = self->view_shape;
+  const Shape& m = mat2->view_shape;
+  if (s[2] != m[1]) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self %s and mat2 %s do not agree on K",
+                       ShapeToString(s).c_str(), ShapeToString(m).c_str());
+  }
+  if (s[0] != m[0] && s[0] != 1 && m[0] != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "batch sizes %lld and %lld are neither equal nor 1",
+                       static_cast<long long>(s[0]), static_cast<long long>(m[0]));
+  }
+  CANOPY_CHECK(plan.CheckShape("out", out, {std::max(s[0], m[0]), s[1], m[2]}));
+  const TensorRef a = plan.Input(self);
+  const TensorRef b = plan.Input(mat2);
+  return PlanProduct(plan, a, b, plan.Output(out), cube_math_type);
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
+                                        int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return RunPhase1("aclnnMatmul", workspaceSize, executor,
+                   [&](Plan& plan) { return PlanMatmul(plan, self, mat2, out, cubeMathType); });
+}
+
+aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
+                                    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return RunPhase1("aclnnMm", workspaceSize, executor,
+                   [&](Plan& plan) { return PlanMm(plan, self, mat2, out, cubeMathType); });
+}
+
+aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
+                                             int8_t cubeMathType, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return RunPhase1("aclnnBatchMatMul", workspaceSize, executor,
+                   [&](Plan& plan) { return PlanBatchMatMul(plan, self, mat2, out, cubeMathType); });
+}
+
+}  // extern "C"
+
+CANOPY_ACLNN_PHASE2(Matmul)
+CANOPY_ACLNN_PHASE2(Mm)
+CANOPY_ACLNN_PHASE2(BatchMatMul)

@@ -1,0 +1,138 @@
+#include "matmul_planner.h"
+
+#include "kernels/matmul.h"
+#include "ops/framework/aclnn_op.h"
+
+namespace canopy::ops {
+namespace {
+
+constexpr int8_t kUseFp16 = 2;
+constexpr int8_t kMinCubeMathType = 0;
+constexpr int8_t kMaxCubeMathType = 4;
+
+// Leading extent-1 dimensions up to `rank`.
+TensorRef PadRank(const TensorRef& t, size_t rank) {
+  TensorRef padded = t;
+  while (padded.shape.size() < rank) padded = Unsqueeze(padded, 0);
+  return padded;
+}
+
+kernels::MatmulOperand OperandOf(const TensorRef& t) {
+  return {t.buffer, t.dtype, t.shape, t.strides};
+}
+
+// The dtype the product runs in: CANN promotes to f32 when either side is f32 or
+// fp16 meets bf16; cubeMathType 2 rounds the operands to fp16 first.
+aclDataType ProductDtype(aclDataType a, aclDataType b) {
+  if (a == b) return a;
+  return ACL_FLOAT;
+}
+
+}  // namespace
+
+aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type) {
+  if (cube_math_type >= kMinCubeMathType && cube_math_type <= kMaxCubeMathType) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                     "cubeMathType %d is not one of 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), 2 (USE_FP16), "
+                     "3 (USE_HF32), 4 (USE_FP32_ADD)",
+                     static_cast<int>(cube_math_type));
+}
+
+aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* tensor) {
+  CANOPY_CHECK(plan.CheckDtype(name, tensor->dtype, kMatmulDtypes));
+  return plan.CheckPlainFormat(name, tensor);
+}
+
+TensorRef Unsqueeze(const TensorRef& t, size_t position) {
+  TensorRef result = t;
+  // The new dimension has extent 1, so its stride is free: pick the contiguous one.
+  int64_t stride = 1;
+  if (position < t.shape.size()) stride = t.strides[position] * std::max<int64_t>(t.shape[position], 1);
+  result.shape.insert(result.shape.begin() + static_cast<int64_t>(position), 1);
+  result.strides.insert(result.strides.begin() + static_cast<int64_t>(position), stride);
+  return result;
+}
+
+aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in, const TensorRef& out,
+                        int8_t cube_math_type, const ProductTerms& terms) {
+  if (out.NumElements() == 0) return ACLNN_SUCCESS;
+  const size_t rank = out.shape.size();
+  TensorRef a = PadRank(a_in, rank);
+  TensorRef b = PadRank(b_in, rank);
+  const int64_t k = a.shape[rank - 1];
+
+  // What the product is computed in, and what oneDNN is handed.
+  aclDataType product = ProductDtype(a.dtype, b.dtype);
+  if (cube_math_type == kUseFp16 && product == ACL_FLOAT) {
+    a = plan.Contiguous(a, ACL_FLOAT16);
+    b = plan.Contiguous(b, ACL_FLOAT16);
+    product = ACL_FLOAT16;
+  }
+  const aclDataType engine_dtype = kernels::MatmulSupportsDtype(product) ? product : ACL_FLOAT;
+  if (a.dtype != engine_dtype) a = plan.Contiguous(a, engine_dtype);
+  if (b.dtype != engine_dtype) b = plan.Contiguous(b, engine_dtype);
+
+  // oneDNN writes f32 or the engine dtype; anything else is staged in f32.
+  const bool direct_out = out.dtype == ACL_FLOAT || out.dtype == engine_dtype;
+  TensorRef dst = direct_out ? out : plan.Temporary(ACL_FLOAT, out.shape);
+
+  float beta = terms.beta;
+  if (terms.bias != nullptr && beta != 0.0f) {
+    // The bias goes into dst first; the product then accumulates onto it.
+    const bool bias_is_dst = terms.bias->buffer.slot == dst.buffer.slot &&
+                             terms.bias->buffer.byte_offset == dst.buffer.byte_offset &&
+                             terms.bias->shape == dst.shape && terms.bias->strides == dst.strides &&
+                             terms.bias->dtype == dst.dtype;
+    if (!bias_is_dst) plan.Copy(*terms.bias, dst);
+  } else {
+    beta = 0.0f;
+  }
+
+  if (k == 0) {  // an empty sum: only the bias term remains
+    if (beta == 0.0f) {
+      plan.Fill(dst, ScalarValue::Integer(0));
+    } else if (beta != 1.0f) {
+      plan.Elementwise(ElementwiseOp::kMul, kernels::ComputeTypeOf(dst.dtype), {dst}, dst, ScalarValue::Integer(1),
+                       ScalarValue::Real(beta));
+    }
+    if (!direct_out) plan.Copy(dst, out);
+    return ACLNN_SUCCESS;
+  }
+
+  kernels::MatmulDesc desc{OperandOf(a), OperandOf(b), OperandOf(dst), terms.alpha, beta};
+  std::string reason;
+  auto step = kernels::MakeMatmulStep(desc, reason);
+  if (!step) {
+    // Candidate 2: dense operands with their batch broadcast spelled out, and a
+    // dense output: the layout every oneDNN build takes.
+    Shape a_shape(out.shape.begin(), out.shape.end() - 2), b_shape = a_shape;
+    a_shape.insert(a_shape.end(), a.shape.end() - 2, a.shape.end());
+    b_shape.insert(b_shape.end(), b.shape.end() - 2, b.shape.end());
+    a = plan.Contiguous(BroadcastTo(a, a_shape), engine_dtype);
+    b = plan.Contiguous(BroadcastTo(b, b_shape), engine_dtype);
+    if (!dst.IsContiguous()) {
+      TensorRef dense = plan.Temporary(dst.dtype, dst.shape);
+      if (beta != 0.0f) plan.Copy(dst, dense);
+      desc.dst = OperandOf(dense);
+      desc.src = OperandOf(a);
+      desc.weights = OperandOf(b);
+      step = kernels::MakeMatmulStep(desc, reason);
+      if (step) {
+        plan.AddStep(std::move(step));
+        plan.Copy(dense, dst);
+        if (!direct_out) plan.Copy(dst, out);
+        return ACLNN_SUCCESS;
+      }
+    } else {
+      desc.src = OperandOf(a);
+      desc.weights = OperandOf(b);
+      step = kernels::MakeMatmulStep(desc, reason);
+    }
+  }
+  if (!step) return plan.Reject(ACLNN_ERR_INNER, "no matmul implementation: %s", reason.c_str());
+  plan.AddStep(std::move(step));
+  if (!direct_out) plan.Copy(dst, out);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops

@@ -1,0 +1,33 @@
+// The recipe shared by Matmul, Mm, BatchMatMul and Addmm: checks for
+// cubeMathType and dtypes, and the planning of one batched product through
+// oneDNN, with conversions, contiguous copies and a staged output only when the
+// operands need them.
+#pragma once
+
+#include "ops/framework/plan.h"
+
+namespace canopy::ops {
+
+inline constexpr DtypeSet kMatmulDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+// cubeMathType: 0 keep dtype, 1 allow fp32 down-precision, 2 use fp16, 3 use hf32, 4 fp32 add.
+aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type);
+
+// Checks dtype and format of one matmul operand.
+aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* tensor);
+
+// `t` with a new dimension of extent 1 inserted at `position`.
+TensorRef Unsqueeze(const TensorRef& t, size_t position);
+
+struct ProductTerms {
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  const TensorRef* bias = nullptr;  // beta * bias is added (broadcast to out); null: none
+};
+
+// out = alpha * (a @ b) + beta * bias, where a is (..., M, K), b is (..., K, N) and
+// out is (..., M, N) with batch dimensions that broadcast (extent 1).
+aclnnStatus PlanProduct(Plan& plan, const TensorRef& a, const TensorRef& b, const TensorRef& out,
+                        int8_t cube_math_type, const ProductTerms& terms = {});
+
+}  // namespace canopy::ops
