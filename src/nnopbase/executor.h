@@ -58,7 +58,8 @@ struct ParameterSlots {
 
 struct aclOpExecutor {
   const char* op_name = "";  // "aclnnAdd": a string literal
-  std::vector<std::unique_ptr<canopy::Step>> steps;
+  // Shared, immutable steps: the plan cache hands the same ones to many executors.
+  std::vector<std::shared_ptr<const canopy::Step>> steps;
   uint64_t workspace_size = 0;
   bool repeatable = false;
   std::vector<void*> slot_addresses;

@@ -1,17 +1,51 @@
 // The two C entry points of every op. Phase 1 runs the op's recipe on a Plan
-// behind the checks every op shares; phase 2 is the same one line for all ops.
+// behind the checks and the plan cache every op shares; phase 2 is the same one
+// line for all ops.
 #pragma once
+
+#include <cstdio>
+#include <type_traits>
 
 #include "plan.h"
 
 namespace canopy::ops {
 
-template <typename Recipe>
-aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor, Recipe&& recipe) {
+template <typename T>
+void AddToKey(PlanKey& key, const T& argument) {
+  if constexpr (std::is_pointer_v<T>) {
+    using Pointee = std::remove_cv_t<std::remove_pointer_t<T>>;
+    static_assert(std::is_same_v<Pointee, aclTensor> || std::is_same_v<Pointee, aclScalar>,
+                  "phase-1 arguments are tensors, scalars or integral attributes");
+    key.Add(static_cast<const Pointee*>(argument));
+  } else {
+    static_assert(std::is_integral_v<T> || std::is_enum_v<T>);
+    key.Add(static_cast<int64_t>(argument));
+  }
+}
+
+// Runs phase 1: the output-pointer checks, then a plan-cache lookup keyed by
+// `arguments` (every input of the op that the recipe reads), then the recipe.
+template <typename Recipe, typename... Arguments>
+aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor, Recipe&& recipe,
+                      const Arguments&... arguments) {
   Plan plan(op_name);
   if (aclnnStatus s = plan.CheckNotNull("workspaceSize", workspace_size); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = plan.CheckNotNull("executor", executor); s != ACLNN_SUCCESS) return s;
+  PlanKey key(op_name);
+  const bool cacheable = PlanCacheEnabled();
+  if (cacheable) {
+    (AddToKey(key, arguments), ...);
+    if (auto cached = PlanCache::Get().Find(key)) {
+      *executor = PlanCache::Instantiate(op_name, *cached, key);
+      *workspace_size = cached->workspace_size;
+      if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", op_name);
+      return ACLNN_SUCCESS;
+    }
+  }
   if (aclnnStatus s = recipe(plan); s != ACLNN_SUCCESS) return s;
+  if (cacheable) {
+    if (auto cached = plan.ToCachedPlan(key)) PlanCache::Get().Insert(key, std::move(cached));
+  }
   *executor = plan.Finish(workspace_size);
   return ACLNN_SUCCESS;
 }
@@ -26,8 +60,8 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   }
 
 // Returns from the enclosing recipe when a check fails.
-#define CANOPY_CHECK(expr)                                                        \
-  do {                                                                            \
+#define CANOPY_CHECK(expr)                                                                      \
+  do {                                                                                          \
     if (const aclnnStatus canopy_check_status_ = (expr); canopy_check_status_ != ACLNN_SUCCESS) \
-      return canopy_check_status_;                                                \
+      return canopy_check_status_;                                                              \
   } while (0)

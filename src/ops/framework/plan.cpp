@@ -1,5 +1,6 @@
 #include "plan.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -8,10 +9,6 @@
 #include "common/half.h"
 
 namespace canopy::ops {
-namespace {
-
-// Workspace regions start on cache-line boundaries.
-constexpr uint64_t kWorkspaceAlignment = 64;
 
 bool VerboseEnabled() {
   static const bool enabled = [] {
@@ -20,6 +17,11 @@ bool VerboseEnabled() {
   }();
   return enabled;
 }
+
+namespace {
+
+// Workspace regions start on cache-line boundaries.
+constexpr uint64_t kWorkspaceAlignment = 64;
 
 kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
   const TensorRef view = BroadcastTo(t, shape);
@@ -274,6 +276,21 @@ void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<
 }
 
 void Plan::AddStep(std::unique_ptr<Step> step) { executor_->steps.push_back(std::move(step)); }
+
+std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) const {
+  auto cached = std::make_shared<CachedPlan>();
+  cached->steps = executor_->steps;
+  cached->workspace_size = workspace_bytes_;
+  cached->inputs = executor_->inputs;
+  cached->outputs = executor_->outputs;
+  const auto& arguments = key.tensors();
+  for (const aclTensor* tensor : slot_tensors_) {
+    const auto it = std::find(arguments.begin(), arguments.end(), tensor);
+    if (it == arguments.end()) return nullptr;
+    cached->slot_sources.push_back(static_cast<int32_t>(it - arguments.begin()));
+  }
+  return cached;
+}
 
 aclOpExecutor* Plan::Finish(uint64_t* workspace_size) {
   executor_->workspace_size = workspace_bytes_;

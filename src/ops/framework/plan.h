@@ -12,6 +12,7 @@
 #include "common/dtype.h"
 #include "kernels/elementwise.h"
 #include "nnopbase/executor.h"
+#include "plan_cache.h"
 
 namespace canopy::ops {
 
@@ -40,6 +41,9 @@ bool BroadcastShapes(const Shape& a, const Shape& b, Shape& out);
 TensorRef BroadcastTo(const TensorRef& t, const Shape& shape);
 // The value of a host scalar, exactly.
 ScalarValue ValueOf(const aclScalar& scalar);
+
+// CANOPY_VERBOSE: log each phase-1 decision (steps, cache hits, rejections) to stderr.
+bool VerboseEnabled();
 
 class Plan {
  public:
@@ -83,6 +87,9 @@ class Plan {
 
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);
+  // What a later identical call may reuse: the steps and where each slot's address comes from.
+  // Null when a slot's tensor is not among the key's arguments.
+  std::shared_ptr<const CachedPlan> ToCachedPlan(const PlanKey& key) const;
 
  private:
   int32_t SlotOf(const aclTensor* tensor);

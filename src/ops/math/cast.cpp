@@ -41,7 +41,7 @@ aclnnStatus PlanCast(Plan& plan, const aclTensor* self, aclDataType dtype, const
 
 extern "C" aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnCast", workspaceSize, executor, [&](Plan& plan) { return PlanCast(plan, self, dtype, out); });
+  return RunPhase1("aclnnCast", workspaceSize, executor, [&](Plan& plan) { return PlanCast(plan, self, dtype, out); }, self, dtype, out);
 }
 
 CANOPY_ACLNN_PHASE2(Cast)

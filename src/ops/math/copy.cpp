@@ -39,7 +39,7 @@ aclnnStatus PlanInplaceCopy(Plan& plan, const aclTensor* self, const aclTensor* 
 extern "C" aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
   return RunPhase1("aclnnInplaceCopy", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanInplaceCopy(plan, selfRef, src); });
+                   [&](Plan& plan) { return PlanInplaceCopy(plan, selfRef, src); }, selfRef, src);
 }
 
 CANOPY_ACLNN_PHASE2(InplaceCopy)

@@ -42,13 +42,13 @@ aclnnStatus PlanFillScalar(Plan& plan, const aclTensor* self, const aclScalar* v
 extern "C" {
 
 aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceZero", workspaceSize, executor, [&](Plan& plan) { return PlanZero(plan, selfRef); });
+  return RunPhase1("aclnnInplaceZero", workspaceSize, executor, [&](Plan& plan) { return PlanZero(plan, selfRef); }, selfRef);
 }
 
 aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,
                                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
   return RunPhase1("aclnnInplaceFillScalar", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanFillScalar(plan, selfRef, value); });
+                   [&](Plan& plan) { return PlanFillScalar(plan, selfRef, value); }, selfRef, value);
 }
 
 }  // extern "C"

@@ -71,7 +71,7 @@ aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* m
                                        int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
   return RunPhase1("aclnnAddmm", workspaceSize, executor, [&](Plan& plan) {
     return PlanAddmm(plan, self, mat1, mat2, beta, alpha, out, cubeMathType, false);
-  });
+  }, self, mat1, mat2, beta, alpha, out, cubeMathType);
 }
 
 aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2,
@@ -79,7 +79,7 @@ aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const ac
                                               uint64_t* workspaceSize, aclOpExecutor** executor) {
   return RunPhase1("aclnnInplaceAddmm", workspaceSize, executor, [&](Plan& plan) {
     return PlanAddmm(plan, selfRef, mat1, mat2, beta, alpha, selfRef, cubeMathType, true);
-  });
+  }, selfRef, mat1, mat2, beta, alpha, cubeMathType);
 }
 
 }  // extern "C"

@@ -105,20 +105,20 @@ extern "C" {
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                         int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
   return RunPhase1("aclnnMatmul", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanMatmul(plan, self, mat2, out, cubeMathType); });
+                   [&](Plan& plan) { return PlanMatmul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
 }
 
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                     int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
   return RunPhase1("aclnnMm", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanMm(plan, self, mat2, out, cubeMathType); });
+                   [&](Plan& plan) { return PlanMm(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
 }
 
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                              int8_t cubeMathType, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
   return RunPhase1("aclnnBatchMatMul", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBatchMatMul(plan, self, mat2, out, cubeMathType); });
+                   [&](Plan& plan) { return PlanBatchMatMul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
 }
 
 }  // extern "C"
