@@ -28,6 +28,34 @@ __attribute__((target("avx,f16c"))) void FloatToHalfF16c(const float* src, uint1
   for (; i < n; ++i) dst[i] = _cvtss_sh(src[i], _MM_FROUND_TO_NEAREST_INT);
 }
 
+bool CpuHasAvx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl");
+  return has;
+}
+
+// Round to nearest even, NaN stays NaN, denormals kept: bit-identical to
+// FloatToBf16 (the AVX512-BF16 instruction would flush denormals to zero).
+__attribute__((target("avx512f,avx512bw,avx512vl"), optimize("O3"))) void FloatToBf16Avx512(const float* src,
+                                                                                          uint16_t* dst, int64_t n) {
+  const auto* bits = reinterpret_cast<const uint32_t*>(src);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t b = bits[i];
+    const uint32_t rounded = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
+    const uint32_t quiet_nan = (b >> 16) | 0x40u;
+    dst[i] = static_cast<uint16_t>((b & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded);
+  }
+}
+
+__attribute__((target("avx512f"))) void Bf16ToFloatAvx512(const uint16_t* src, float* dst, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+    _mm512_storeu_si512(dst + i, _mm512_slli_epi32(wide, 16));
+  }
+  for (; i < n; ++i) dst[i] = Bf16ToFloat(src[i]);
+}
+
 float HalfToFloatPortable(uint16_t h) {
   const uint32_t sign = uint32_t{h & 0x8000u} << 16;
   uint32_t exponent = (h >> 10) & 0x1fu;
@@ -90,10 +118,12 @@ void FloatToHalfN(const float* src, uint16_t* dst, int64_t n) {
 }
 
 void Bf16ToFloatN(const uint16_t* src, float* dst, int64_t n) {
+  if (CpuHasAvx512()) return Bf16ToFloatAvx512(src, dst, n);
   for (int64_t i = 0; i < n; ++i) dst[i] = Bf16ToFloat(src[i]);
 }
 
 void FloatToBf16N(const float* src, uint16_t* dst, int64_t n) {
+  if (CpuHasAvx512()) return FloatToBf16Avx512(src, dst, n);
   for (int64_t i = 0; i < n; ++i) dst[i] = FloatToBf16(src[i]);
 }
 
