@@ -1,0 +1,414 @@
+// Matmul (torch.matmul semantics, 1-D to 6-D with batch broadcast), Mm,
+// BatchMatMul and Addmm / InplaceAddmm against a float64 reference with a
+// K-scaled tolerance: f32, f16 and bf16, every cubeMathType, transposed and
+// strided operands, strided outputs, K = 0 and empty results.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mm.h"
+#include "op_test_support.h"
+#include "reference.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr int8_t kKeepDtype = 0, kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3, kUseFp32Add = 4;
+constexpr double kHf32Roundoff = 0x1p-11;  // HF32 keeps 10 mantissa bits, like f16
+const Range kMatrixRange{-1, 1};
+const View c = View::kContiguous;
+
+// What the math mode does to the precision of a product of `a` and `b`
+// (fact sheet, "cubeMathType" on A2).
+MatmulPrecision PrecisionFor(aclDataType a, aclDataType b, aclDataType out, int8_t cubeMathType) {
+  const bool anyF32 = a == ACL_FLOAT || b == ACL_FLOAT;
+  const aclDataType promoted = anyF32 ? ACL_FLOAT : (a == b ? a : ACL_FLOAT);
+  MatmulPrecision precision{out, promoted, 0.0};
+  if (promoted == ACL_FLOAT && (cubeMathType == kAllowFp32DownPrecision || cubeMathType == kUseHf32)) {
+    precision.inputRoundoff = kHf32Roundoff;
+  }
+  if (cubeMathType == kUseFp16 && promoted != ACL_BF16) {
+    precision.inputRoundoff = UnitRoundoff(ACL_FLOAT16);
+    precision.resultRounding = ACL_FLOAT16;
+  }
+  return precision;
+}
+
+// ---- Matmul / Mm / BatchMatMul ------------------------------------------------------------------
+
+enum class MatmulOp { kMatmul, kMm, kBatchMatMul };
+
+const char* MatmulOpName(MatmulOp op) {
+  switch (op) {
+    case MatmulOp::kMatmul: return "Matmul";
+    case MatmulOp::kMm: return "Mm";
+    case MatmulOp::kBatchMatMul: return "BatchMatMul";
+  }
+  return "?";
+}
+
+struct MatmulCase {
+  std::string name;
+  MatmulOp op;
+  Shape self, mat2;
+  aclDataType selfDtype = ACL_FLOAT;
+  aclDataType mat2Dtype = ACL_FLOAT;
+  aclDataType outDtype = ACL_FLOAT;
+  int8_t cubeMathType = kKeepDtype;
+  View selfView = View::kContiguous;
+  View mat2View = View::kContiguous;
+  View outView = View::kContiguous;
+};
+
+void PrintTo(const MatmulCase& x, std::ostream* os) { *os << x.name; }
+
+struct ShapeRow {
+  const char* name;
+  Shape self, mat2;
+};
+
+// torch.matmul shapes: 1-D operands, batch broadcast, ranks up to 6.
+const std::vector<ShapeRow>& MatmulShapes() {
+  static const std::vector<ShapeRow> rows = {
+      {"dot", {16}, {16}},
+      {"vector_matrix", {16}, {16, 8}},
+      {"matrix_vector", {8, 16}, {16}},
+      {"matrix_matrix", {8, 16}, {16, 12}},
+      {"batch_matrix", {3, 8, 16}, {16, 12}},
+      {"matrix_batch", {8, 16}, {3, 16, 12}},
+      {"vector_batch", {16}, {3, 16, 12}},
+      {"batch_vector", {3, 8, 16}, {16}},
+      {"batch_batch", {3, 8, 16}, {3, 16, 12}},
+      {"batch1_broadcast", {1, 8, 16}, {4, 16, 12}},
+      {"rank4_broadcast", {2, 1, 8, 16}, {3, 16, 12}},
+      {"rank5_broadcast", {2, 1, 3, 4, 8}, {1, 2, 1, 8, 5}},
+      {"rank6_broadcast", {1, 2, 1, 2, 4, 8}, {2, 1, 2, 1, 8, 3}},
+      {"rank6_with_vector", {2, 1, 2, 1, 4, 8}, {8}},
+      {"large_k", {32, 256}, {256, 24}},
+      {"large", {128, 256}, {256, 96}},
+  };
+  return rows;
+}
+
+std::vector<MatmulCase> MatmulCases() {
+  std::vector<MatmulCase> cases;
+  const MatmulOp mm = MatmulOp::kMatmul;
+  for (const ShapeRow& s : MatmulShapes()) {
+    cases.push_back({std::string("Matmul_f32_") + s.name, mm, s.self, s.mat2});
+  }
+  for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
+    for (const char* name : {"matrix_matrix", "batch_matrix", "rank4_broadcast", "vector_matrix", "large"}) {
+      for (const ShapeRow& s : MatmulShapes()) {
+        if (std::string(s.name) == name) {
+          cases.push_back({std::string("Matmul_") + Name(dt) + "_" + s.name, mm, s.self, s.mat2, dt, dt, dt});
+        }
+      }
+    }
+  }
+  // Mixed dtypes and a wider out.
+  cases.push_back({"Matmul_f16_inputs_f32_out", mm, {8, 64}, {64, 12}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT});
+  cases.push_back({"Matmul_bf16_inputs_f32_out", mm, {8, 64}, {64, 12}, ACL_BF16, ACL_BF16, ACL_FLOAT});
+  cases.push_back({"Matmul_f16_times_f32", mm, {8, 64}, {64, 12}, ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT});
+  cases.push_back({"Matmul_f32_times_f16", mm, {3, 8, 64}, {64, 12}, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT});
+  // Every math mode on every dtype.
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+      cases.push_back({std::string("Matmul_cube") + std::to_string(cube) + "_" + Name(dt), mm, {2, 16, 64}, {64, 24},
+                       dt, dt, dt, cube});
+    }
+  }
+  // Strided operands and outputs.
+  cases.push_back({"Matmul_transposed_mat2", mm, {8, 32}, {32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c,
+                   View::kTransposed});
+  cases.push_back({"Matmul_transposed_self", mm, {8, 32}, {32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
+                   View::kTransposed, c});
+  cases.push_back({"Matmul_transposed_both_f16", mm, {8, 32}, {32, 12}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, 0,
+                   View::kTransposed, View::kTransposed});
+  cases.push_back({"Matmul_transposed_batch_bf16", mm, {3, 8, 32}, {3, 32, 12}, ACL_BF16, ACL_BF16, ACL_BF16, 0,
+                   View::kTransposed, View::kTransposed});
+  cases.push_back({"Matmul_stepped_inputs_and_out", mm, {2, 8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
+                   View::kStepped, View::kStepped, View::kStepped});
+  cases.push_back({"Matmul_offsets", mm, {8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kOffset,
+                   View::kOffset, View::kOffset});
+  cases.push_back({"Matmul_transposed_out", mm, {8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c, c,
+                   View::kTransposed});
+  cases.push_back({"Matmul_broadcast_view_mat2", mm, {3, 8, 16}, {3, 16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c,
+                   View::kBroadcast});
+  cases.push_back({"Matmul_vector_stepped", mm, {16}, {16, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kStepped,
+                   View::kTransposed});
+  cases.push_back({"Matmul_reversed_rank3", mm, {4, 8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
+                   View::kReversed, c});
+  // K = 0 fills out with zeros; an empty out is a no-op.
+  cases.push_back({"Matmul_k0_gives_zeros", mm, {4, 0}, {0, 5}});
+  cases.push_back({"Matmul_k0_batch_gives_zeros", mm, {2, 3, 0}, {0, 4}});
+  cases.push_back({"Matmul_empty_m", mm, {0, 16}, {16, 8}});
+  cases.push_back({"Matmul_empty_batch", mm, {0, 4, 16}, {16, 8}});
+
+  const MatmulOp m2 = MatmulOp::kMm;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back({std::string("Mm_") + Name(dt), m2, {24, 40}, {40, 20}, dt, dt, dt});
+    cases.push_back({std::string("Mm_large_") + Name(dt), m2, {64, 256}, {256, 128}, dt, dt, dt});
+    for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+      cases.push_back({std::string("Mm_cube") + std::to_string(cube) + "_" + Name(dt), m2, {16, 48}, {48, 8}, dt, dt,
+                       dt, cube});
+    }
+  }
+  cases.push_back({"Mm_f16_inputs_f32_out", m2, {16, 48}, {48, 8}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT});
+  cases.push_back({"Mm_transposed_self", m2, {16, 48}, {48, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
+                   View::kTransposed, c});
+  cases.push_back({"Mm_transposed_mat2_f16", m2, {16, 48}, {48, 8}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, 0, c,
+                   View::kTransposed});
+  cases.push_back({"Mm_stepped_out", m2, {16, 48}, {48, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kStepped,
+                   View::kOffset, View::kStepped});
+  cases.push_back({"Mm_square_1", m2, {1, 1}, {1, 1}});
+  cases.push_back({"Mm_k0_gives_zeros", m2, {3, 0}, {0, 4}});
+  cases.push_back({"Mm_empty_n", m2, {3, 5}, {5, 0}});
+
+  const MatmulOp b = MatmulOp::kBatchMatMul;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back({std::string("BatchMatMul_") + Name(dt), b, {3, 8, 32}, {3, 32, 12}, dt, dt, dt});
+    cases.push_back({std::string("BatchMatMul_mat2_batch1_") + Name(dt), b, {3, 8, 32}, {1, 32, 12}, dt, dt, dt});
+    cases.push_back({std::string("BatchMatMul_self_batch1_") + Name(dt), b, {1, 8, 32}, {4, 32, 12}, dt, dt, dt});
+    for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+      cases.push_back({std::string("BatchMatMul_cube") + std::to_string(cube) + "_" + Name(dt), b, {2, 8, 64},
+                       {2, 64, 8}, dt, dt, dt, cube});
+    }
+  }
+  cases.push_back({"BatchMatMul_large", b, {4, 64, 128}, {4, 128, 64}});
+  cases.push_back({"BatchMatMul_transposed_inner", b, {3, 8, 32}, {3, 32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
+                   View::kTransposed, View::kTransposed});
+  cases.push_back({"BatchMatMul_reversed_self_stepped_out", b, {3, 8, 32}, {3, 32, 12}, ACL_FLOAT, ACL_FLOAT,
+                   ACL_FLOAT, 0, View::kReversed, c, View::kStepped});
+  cases.push_back({"BatchMatMul_f16_inputs_f32_out", b, {2, 8, 32}, {2, 32, 12}, ACL_FLOAT16, ACL_FLOAT16,
+                   ACL_FLOAT});
+  cases.push_back({"BatchMatMul_k0_gives_zeros", b, {2, 3, 0}, {2, 0, 4}});
+  cases.push_back({"BatchMatMul_empty_batch", b, {0, 3, 4}, {0, 4, 5}});
+  return cases;
+}
+
+aclnnStatus MatmulPhase1(MatmulOp op, aclTensor* self, aclTensor* mat2, aclTensor* out, int8_t cube,
+                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  switch (op) {
+    case MatmulOp::kMatmul: return aclnnMatmulGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
+    case MatmulOp::kMm: return aclnnMmGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
+    case MatmulOp::kBatchMatMul:
+      return aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
+  }
+  return -1;
+}
+
+Phase2 MatmulPhase2(MatmulOp op) {
+  switch (op) {
+    case MatmulOp::kMatmul: return aclnnMatmul;
+    case MatmulOp::kMm: return aclnnMm;
+    case MatmulOp::kBatchMatMul: return aclnnBatchMatMul;
+  }
+  return nullptr;
+}
+
+class MatmulTest : public ::testing::TestWithParam<MatmulCase> {};
+
+TEST_P(MatmulTest, MatchesReference) {
+  const MatmulCase& x = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor self(x.selfDtype, x.self, x.selfView);
+  DeviceTensor mat2(x.mat2Dtype, x.mat2, x.mat2View);
+  const Values a = self.FillRandom(rng, kMatrixRange);
+  const Values bValues = mat2.FillRandom(rng, kMatrixRange);
+  Shape outShape;
+  const std::optional<Expected> want = ReferenceMatmul(
+      a, x.self, bValues, x.mat2, PrecisionFor(x.selfDtype, x.mat2Dtype, x.outDtype, x.cubeMathType), &outShape);
+  ASSERT_TRUE(want.has_value()) << "bad test case: shapes do not multiply";
+  DeviceTensor out(x.outDtype, outShape, x.outView);
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return MatmulPhase1(x.op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), x.cubeMathType,
+                            workspaceSize, executor);
+      },
+      MatmulPhase2(x.op));
+  ASSERT_TRUE(run.ok()) << MatmulOpName(x.op) << ": " << Describe(run);
+  ExpectNear(out.ReadView(), *want, x.name + " out " + ShapeString(outShape));
+  ExpectOutsideViewUnchanged(out, before, "out storage");
+  ExpectExact(self.ReadView(), a, "self must not change");
+  ExpectExact(mat2.ReadView(), bValues, "mat2 must not change");
+  if (NumElements(outShape) == 0) {
+    EXPECT_EQ(run.workspaceSize, 0u) << "an empty result needs no workspace";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, MatmulTest, ::testing::ValuesIn(MatmulCases()),
+                         [](const ::testing::TestParamInfo<MatmulCase>& info) { return SanitizeName(info.param.name); });
+
+// ---- Addmm / InplaceAddmm -----------------------------------------------------------------------
+
+struct AddmmCase {
+  std::string name;
+  Shape self;
+  int64_t m, k, n;
+  aclDataType dtype = ACL_FLOAT;     // self, mat1, mat2
+  aclDataType outDtype = ACL_FLOAT;  // out (InplaceAddmm: ignored, selfRef is the out)
+  Value beta = 1.0, alpha = 1.0;
+  aclDataType scalarDtype = ACL_FLOAT;
+  int8_t cubeMathType = kKeepDtype;
+  bool inplace = false;
+  View mat1View = View::kContiguous;
+  View mat2View = View::kContiguous;
+  View selfView = View::kContiguous;
+  View outView = View::kContiguous;
+};
+
+void PrintTo(const AddmmCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<AddmmCase> AddmmCases() {
+  std::vector<AddmmCase> cases;
+  constexpr int64_t M = 12, K = 40, N = 10;
+  struct SelfShape {
+    const char* name;
+    Shape shape;
+  };
+  const std::vector<SelfShape> selfShapes = {{"N", {N}}, {"1xN", {1, N}}, {"Mx1", {M, 1}}, {"MxN", {M, N}}};
+  struct Coefficients {
+    const char* name;
+    Value beta, alpha;
+    aclDataType dtype;
+  };
+  const std::vector<Coefficients> coefficients = {
+      {"beta1_alpha1_f32", 1.0, 1.0, ACL_FLOAT},     {"beta0.5_alpha2_f64", 0.5, 2.0, ACL_DOUBLE},
+      {"beta0_alpha1.5_f16", 0.0, 1.5, ACL_FLOAT16}, {"beta-1_alpha3_s32", -1.0, 3.0, ACL_INT32},
+      {"beta2_alpha-1_s64", 2.0, -1.0, ACL_INT64},   {"beta1_alpha0_s8", 1.0, 0.0, ACL_INT8},
+      {"beta3_alpha1_u8", 3.0, 1.0, ACL_UINT8},      {"beta-2_alpha2_s16", -2.0, 2.0, ACL_INT16},
+  };
+  for (const SelfShape& s : selfShapes) {
+    for (const Coefficients& k : coefficients) {
+      cases.push_back({std::string("Addmm_self_") + s.name + "_" + k.name, s.shape, M, K, N, ACL_FLOAT, ACL_FLOAT,
+                       k.beta, k.alpha, k.dtype});
+    }
+  }
+  for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
+    for (const SelfShape& s : selfShapes) {
+      cases.push_back({std::string("Addmm_") + Name(dt) + "_self_" + s.name, s.shape, M, K, N, dt, dt, 0.5, 2.0});
+    }
+  }
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+      AddmmCase x{std::string("Addmm_cube") + std::to_string(cube) + "_" + Name(dt), {N}, M, K, N, dt, dt, 1.0, 1.0};
+      x.cubeMathType = cube;
+      cases.push_back(x);
+    }
+  }
+  AddmmCase large{"Addmm_large", {96}, 64, 256, 96, ACL_FLOAT, ACL_FLOAT, 1.0, 1.0};
+  cases.push_back(large);
+  AddmmCase largeHalf{"Addmm_large_f16", {96}, 64, 256, 96, ACL_FLOAT16, ACL_FLOAT16, 1.0, 1.0};
+  cases.push_back(largeHalf);
+  AddmmCase f16ToF32{"Addmm_f16_into_f32_out", {N}, M, K, N, ACL_FLOAT16, ACL_FLOAT, 1.0, 1.0};
+  cases.push_back(f16ToF32);
+
+  auto with = [&](AddmmCase x, auto&& change) {
+    change(x);
+    cases.push_back(x);
+  };
+  const AddmmCase base{"", {M, N}, M, K, N, ACL_FLOAT, ACL_FLOAT, 0.5, 2.0};
+  with(base, [](AddmmCase& x) { x.name = "Addmm_transposed_mat1"; x.mat1View = View::kTransposed; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_transposed_mat2"; x.mat2View = View::kTransposed; });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_transposed_both_f16";
+    x.dtype = x.outDtype = ACL_FLOAT16;
+    x.mat1View = x.mat2View = View::kTransposed;
+  });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_stepped_self_and_out"; x.selfView = x.outView = View::kStepped; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_offsets"; x.mat1View = x.mat2View = x.outView = View::kOffset; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_transposed_out"; x.outView = View::kTransposed; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_broadcast_view_self"; x.selfView = View::kBroadcast; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_k0_gives_beta_self"; x.k = 0; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_k0_row_self"; x.k = 0; x.self = {N}; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_empty_m"; x.m = 0; x.self = {N}; });
+  with(base, [](AddmmCase& x) { x.name = "Addmm_empty_n"; x.n = 0; x.self = {1, 0}; });
+  // InplaceAddmm: selfRef is [M, N] and is the output.
+  with(base, [](AddmmCase& x) { x.name = "InplaceAddmm"; x.inplace = true; });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm_f16_beta0";
+    x.inplace = true;
+    x.dtype = x.outDtype = ACL_FLOAT16;
+    x.beta = 0.0;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm_bf16_s32_coefficients";
+    x.inplace = true;
+    x.dtype = x.outDtype = ACL_BF16;
+    x.scalarDtype = ACL_INT32;
+    x.beta = 2.0;
+    x.alpha = -1.0;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm_transposed_self_and_mat2";
+    x.inplace = true;
+    x.selfView = x.mat2View = View::kTransposed;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm_cube1";
+    x.inplace = true;
+    x.cubeMathType = kAllowFp32DownPrecision;
+  });
+  with(base, [](AddmmCase& x) { x.name = "InplaceAddmm_k0"; x.inplace = true; x.k = 0; });
+  return cases;
+}
+
+class AddmmTest : public ::testing::TestWithParam<AddmmCase> {};
+
+TEST_P(AddmmTest, MatchesReference) {
+  const AddmmCase& x = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor self(x.dtype, x.self, x.selfView);
+  DeviceTensor mat1(x.dtype, {x.m, x.k}, x.mat1View);
+  DeviceTensor mat2(x.dtype, {x.k, x.n}, x.mat2View);
+  const Values selfValues = self.FillRandom(rng, kMatrixRange);
+  const Values a = mat1.FillRandom(rng, kMatrixRange);
+  const Values b = mat2.FillRandom(rng, kMatrixRange);
+  std::unique_ptr<DeviceTensor> separateOut;
+  const DeviceTensor* out = &self;
+  if (!x.inplace) {
+    separateOut = std::make_unique<DeviceTensor>(x.outDtype, Shape{x.m, x.n}, x.outView);
+    separateOut->Poison();
+    out = separateOut.get();
+  }
+  const std::vector<uint8_t> before = out->DownloadBytes();
+  const Value beta = ConvertValue(x.beta, x.scalarDtype), alpha = ConvertValue(x.alpha, x.scalarDtype);
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        aclTensor* selfTensor = args.Tensor(self);
+        aclTensor* mat1Tensor = args.Tensor(mat1);
+        aclTensor* mat2Tensor = args.Tensor(mat2);
+        aclScalar* betaScalar = args.Scalar(x.scalarDtype, beta);
+        aclScalar* alphaScalar = args.Scalar(x.scalarDtype, alpha);
+        if (x.inplace) {
+          return aclnnInplaceAddmmGetWorkspaceSize(selfTensor, mat1Tensor, mat2Tensor, betaScalar, alphaScalar,
+                                                   x.cubeMathType, workspaceSize, executor);
+        }
+        return aclnnAddmmGetWorkspaceSize(selfTensor, mat1Tensor, mat2Tensor, betaScalar, alphaScalar,
+                                          args.Tensor(*out), x.cubeMathType, workspaceSize, executor);
+      },
+      x.inplace ? aclnnInplaceAddmm : aclnnAddmm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const Expected want = ReferenceAddmm(selfValues, x.self, a, {x.m, x.k}, b, {x.k, x.n}, beta, alpha,
+                                       PrecisionFor(x.dtype, x.dtype, out->dtype(), x.cubeMathType));
+  ExpectNear(out->ReadView(), want, x.name);
+  ExpectOutsideViewUnchanged(*out, before, "out storage");
+  if (!x.inplace) ExpectExact(self.ReadView(), selfValues, "self must not change");
+  if (x.m * x.n == 0) {
+    EXPECT_EQ(run.workspaceSize, 0u) << "an empty result needs no workspace";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, AddmmTest, ::testing::ValuesIn(AddmmCases()),
+                         [](const ::testing::TestParamInfo<AddmmCase>& info) { return SanitizeName(info.param.name); });
+
+}  // namespace
+}  // namespace canopy_test

@@ -1,0 +1,838 @@
+// Test support for the aclnn operator suites; see op_test_support.h.
+#include "op_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace canopy_test {
+namespace {
+
+constexpr int64_t kViewOffsetElements = 5;  // kOffset views start this far into the buffer
+constexpr int64_t kViewTailElements = 3;    // and leave this much unused storage behind them
+constexpr size_t kMinAllocationBytes = 64;  // aclrtMalloc rejects size 0
+constexpr uint8_t kPoisonByte = 0xA5;
+constexpr int kMaxReportedMismatches = 8;
+constexpr int kMaxRedraws = 1000;
+// Generated 64-bit integers stay where a double holds them exactly.
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+
+const std::vector<DtypeInfo>& DtypeTable() {
+  static const std::vector<DtypeInfo> table = {
+      {ACL_FLOAT, "f32", 4, DtypeKind::kFloat},        {ACL_FLOAT16, "f16", 2, DtypeKind::kFloat},
+      {ACL_BF16, "bf16", 2, DtypeKind::kFloat},        {ACL_DOUBLE, "f64", 8, DtypeKind::kFloat},
+      {ACL_INT8, "s8", 1, DtypeKind::kSigned},         {ACL_UINT8, "u8", 1, DtypeKind::kUnsigned},
+      {ACL_INT16, "s16", 2, DtypeKind::kSigned},       {ACL_UINT16, "u16", 2, DtypeKind::kUnsigned},
+      {ACL_INT32, "s32", 4, DtypeKind::kSigned},       {ACL_UINT32, "u32", 4, DtypeKind::kUnsigned},
+      {ACL_INT64, "s64", 8, DtypeKind::kSigned},       {ACL_UINT64, "u64", 8, DtypeKind::kUnsigned},
+      {ACL_BOOL, "bool", 1, DtypeKind::kBool},         {ACL_COMPLEX64, "c64", 8, DtypeKind::kComplex},
+      {ACL_COMPLEX128, "c128", 16, DtypeKind::kComplex},
+  };
+  return table;
+}
+
+// Rounds `value` to a binary format with `fractionBits` stored mantissa bits,
+// smallest normal exponent `minExponent` and largest exponent `maxExponent`
+// (round to nearest even; overflow gives infinity).
+double RoundToFormat(double value, int fractionBits, int minExponent, int maxExponent) {
+  if (!std::isfinite(value) || value == 0.0) return value;
+  int exponent = std::ilogb(value);
+  if (exponent < minExponent) exponent = minExponent;  // subnormal spacing
+  const double quantum = std::ldexp(1.0, exponent - fractionBits);
+  const double rounded = std::nearbyint(value / quantum) * quantum;
+  const double maxFinite = std::ldexp(2.0 - std::ldexp(1.0, -fractionBits), maxExponent);
+  if (std::fabs(rounded) > maxFinite) return std::copysign(std::numeric_limits<double>::infinity(), value);
+  return rounded;
+}
+
+constexpr int kHalfFractionBits = 10, kHalfMinExponent = -14, kHalfMaxExponent = 15, kHalfBias = 15;
+constexpr int kBf16FractionBits = 7, kBf16MinExponent = -126, kBf16MaxExponent = 127;
+
+// GCC 12 at -O2 folds (double)(float)x to x inside the complex case of
+// ConvertValue's switch; the volatile keeps the rounding.
+double RoundToFloat(double v) {
+  volatile float narrow = static_cast<float>(v);
+  return narrow;
+}
+
+double RoundHalf(double v) { return RoundToFormat(v, kHalfFractionBits, kHalfMinExponent, kHalfMaxExponent); }
+double RoundBf16(double v) { return RoundToFormat(v, kBf16FractionBits, kBf16MinExponent, kBf16MaxExponent); }
+
+template <typename T>
+double IntegerValue(double real) {
+  if (std::isnan(real)) return 0;
+  const double truncated = std::trunc(real);
+  const double lo = std::max(static_cast<double>(std::numeric_limits<T>::lowest()), -kMaxExactInteger);
+  const double hi = std::min(static_cast<double>(std::numeric_limits<T>::max()), kMaxExactInteger);
+  return std::clamp(truncated, lo, hi);
+}
+
+template <typename T>
+void StoreInteger(double real, void* dst) {
+  const T v = static_cast<T>(IntegerValue<T>(real));
+  std::memcpy(dst, &v, sizeof(T));
+}
+
+template <typename T>
+double LoadInteger(const void* src) {
+  T v;
+  std::memcpy(&v, src, sizeof(T));
+  return static_cast<double>(v);
+}
+
+void CheckAcl(aclError error, const char* what) {
+  if (error != ACL_SUCCESS) {
+    const char* message = aclGetRecentErrMsg();
+    ADD_FAILURE() << what << " failed with " << error << ": " << (message ? message : "");
+  }
+}
+
+}  // namespace
+
+// ---- Data types ---------------------------------------------------------------------------------
+
+const DtypeInfo& Info(aclDataType dtype) {
+  for (const DtypeInfo& info : DtypeTable()) {
+    if (info.dtype == dtype) return info;
+  }
+  static const DtypeInfo unknown{ACL_DT_UNDEFINED, "unknown", 0, DtypeKind::kBool};
+  ADD_FAILURE() << "test support does not know dtype " << static_cast<int>(dtype);
+  return unknown;
+}
+
+const char* Name(aclDataType dtype) {
+  for (const DtypeInfo& info : DtypeTable()) {
+    if (info.dtype == dtype) return info.name;
+  }
+  switch (dtype) {
+    case ACL_COMPLEX32: return "c32";
+    case ACL_INT4: return "s4";
+    case ACL_FLOAT8_E5M2: return "f8e5m2";
+    case ACL_FLOAT8_E4M3FN: return "f8e4m3";
+    case ACL_STRING: return "string";
+    default: return "other";
+  }
+}
+
+bool IsKnownDtype(aclDataType dtype) {
+  return std::any_of(DtypeTable().begin(), DtypeTable().end(),
+                     [dtype](const DtypeInfo& info) { return info.dtype == dtype; });
+}
+
+// Dtypes the suite cannot encode (c32, fp8, ...) still get storage, for the
+// rejection tests.
+size_t ElementBytes(aclDataType dtype) {
+  if (IsKnownDtype(dtype)) return Info(dtype).bytes;
+  switch (dtype) {
+    case ACL_COMPLEX32: return 4;
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0:
+    case ACL_INT4: return 1;
+    default: return 8;
+  }
+}
+bool IsBool(aclDataType dtype) { return dtype == ACL_BOOL; }
+bool IsIntegral(aclDataType dtype) {
+  const DtypeKind kind = Info(dtype).kind;
+  return kind == DtypeKind::kSigned || kind == DtypeKind::kUnsigned;
+}
+bool IsUnsigned(aclDataType dtype) { return Info(dtype).kind == DtypeKind::kUnsigned; }
+bool IsRealFloat(aclDataType dtype) { return Info(dtype).kind == DtypeKind::kFloat; }
+bool IsComplex(aclDataType dtype) { return Info(dtype).kind == DtypeKind::kComplex; }
+bool IsFloating(aclDataType dtype) { return IsRealFloat(dtype) || IsComplex(dtype); }
+
+double UnitRoundoff(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+    case ACL_COMPLEX64: return std::ldexp(1.0, -24);
+    case ACL_FLOAT16: return std::ldexp(1.0, -11);
+    case ACL_BF16: return std::ldexp(1.0, -8);
+    case ACL_DOUBLE:
+    case ACL_COMPLEX128: return std::ldexp(1.0, -53);
+    default: return 0.0;
+  }
+}
+
+const std::vector<aclDataType>& AllDtypes() {
+  static const std::vector<aclDataType> all = [] {
+    std::vector<aclDataType> dtypes;
+    for (const DtypeInfo& info : DtypeTable()) dtypes.push_back(info.dtype);
+    return dtypes;
+  }();
+  return all;
+}
+
+// ---- fp16 / bf16 --------------------------------------------------------------------------------
+
+uint16_t DoubleToHalf(double value) {
+  constexpr uint16_t kSignBit = 0x8000, kInfinity = 0x7C00, kQuietNan = 0x7E00;
+  const uint16_t sign = std::signbit(value) ? kSignBit : 0;
+  if (std::isnan(value)) return sign | kQuietNan;
+  const double rounded = std::fabs(RoundHalf(value));
+  if (std::isinf(rounded)) return sign | kInfinity;
+  if (rounded == 0.0) return sign;
+  const int exponent = std::ilogb(rounded);
+  if (exponent < kHalfMinExponent) {  // subnormal: a multiple of 2^-24
+    return sign | static_cast<uint16_t>(std::ldexp(rounded, -(kHalfMinExponent - kHalfFractionBits)));
+  }
+  const auto fraction = static_cast<uint16_t>(std::ldexp(std::ldexp(rounded, -exponent) - 1.0, kHalfFractionBits));
+  return sign | static_cast<uint16_t>((exponent + kHalfBias) << kHalfFractionBits) | fraction;
+}
+
+double HalfToDouble(uint16_t bits) {
+  const bool negative = (bits & 0x8000) != 0;
+  const int exponentBits = (bits >> kHalfFractionBits) & 0x1F;
+  const int fraction = bits & 0x3FF;
+  double magnitude;
+  if (exponentBits == 0) {
+    magnitude = std::ldexp(fraction, kHalfMinExponent - kHalfFractionBits);
+  } else if (exponentBits == 0x1F) {
+    magnitude = fraction ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  } else {
+    magnitude = std::ldexp(1.0 + std::ldexp(fraction, -kHalfFractionBits), exponentBits - kHalfBias);
+  }
+  return negative ? -magnitude : magnitude;
+}
+
+uint16_t DoubleToBf16(double value) {
+  if (std::isnan(value)) return std::signbit(value) ? 0xFFC0 : 0x7FC0;
+  // The rounded value is exactly representable in f32; bf16 is its top half.
+  const auto f = static_cast<float>(RoundBf16(value));
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+double Bf16ToDouble(uint16_t bits) {
+  const uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &wide, sizeof(f));
+  return f;
+}
+
+Value ConvertValue(Value value, aclDataType dtype) {
+  const double re = value.real();
+  switch (dtype) {
+    case ACL_BOOL: return (value.real() != 0.0 || value.imag() != 0.0) ? 1.0 : 0.0;
+    case ACL_INT8: return IntegerValue<int8_t>(re);
+    case ACL_UINT8: return IntegerValue<uint8_t>(re);
+    case ACL_INT16: return IntegerValue<int16_t>(re);
+    case ACL_UINT16: return IntegerValue<uint16_t>(re);
+    case ACL_INT32: return IntegerValue<int32_t>(re);
+    case ACL_UINT32: return IntegerValue<uint32_t>(re);
+    case ACL_INT64: return IntegerValue<int64_t>(re);
+    case ACL_UINT64: return IntegerValue<uint64_t>(re);
+    case ACL_FLOAT: return RoundToFloat(re);
+    case ACL_FLOAT16: return RoundHalf(re);
+    case ACL_BF16: return RoundBf16(re);
+    case ACL_DOUBLE: return re;
+    case ACL_COMPLEX64: return {RoundToFloat(value.real()), RoundToFloat(value.imag())};
+    case ACL_COMPLEX128: return value;
+    default: ADD_FAILURE() << "ConvertValue: unsupported dtype " << Name(dtype); return 0.0;
+  }
+}
+
+void EncodeValue(Value value, aclDataType dtype, void* dst) {
+  const Value v = ConvertValue(value, dtype);
+  switch (dtype) {
+    case ACL_BOOL: {
+      const uint8_t b = v.real() != 0.0 ? 1 : 0;
+      std::memcpy(dst, &b, 1);
+      return;
+    }
+    case ACL_INT8: StoreInteger<int8_t>(v.real(), dst); return;
+    case ACL_UINT8: StoreInteger<uint8_t>(v.real(), dst); return;
+    case ACL_INT16: StoreInteger<int16_t>(v.real(), dst); return;
+    case ACL_UINT16: StoreInteger<uint16_t>(v.real(), dst); return;
+    case ACL_INT32: StoreInteger<int32_t>(v.real(), dst); return;
+    case ACL_UINT32: StoreInteger<uint32_t>(v.real(), dst); return;
+    case ACL_INT64: StoreInteger<int64_t>(v.real(), dst); return;
+    case ACL_UINT64: StoreInteger<uint64_t>(v.real(), dst); return;
+    case ACL_FLOAT: {
+      const auto f = static_cast<float>(v.real());
+      std::memcpy(dst, &f, sizeof(f));
+      return;
+    }
+    case ACL_FLOAT16: {
+      const uint16_t h = DoubleToHalf(v.real());
+      std::memcpy(dst, &h, sizeof(h));
+      return;
+    }
+    case ACL_BF16: {
+      const uint16_t h = DoubleToBf16(v.real());
+      std::memcpy(dst, &h, sizeof(h));
+      return;
+    }
+    case ACL_DOUBLE: {
+      const double d = v.real();
+      std::memcpy(dst, &d, sizeof(d));
+      return;
+    }
+    case ACL_COMPLEX64: {
+      const float parts[2] = {static_cast<float>(v.real()), static_cast<float>(v.imag())};
+      std::memcpy(dst, parts, sizeof(parts));
+      return;
+    }
+    case ACL_COMPLEX128: {
+      const double parts[2] = {v.real(), v.imag()};
+      std::memcpy(dst, parts, sizeof(parts));
+      return;
+    }
+    default: ADD_FAILURE() << "EncodeValue: unsupported dtype " << Name(dtype);
+  }
+}
+
+Value DecodeValue(const void* src, aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BOOL: {
+      uint8_t b;
+      std::memcpy(&b, src, 1);
+      return b != 0 ? 1.0 : 0.0;
+    }
+    case ACL_INT8: return LoadInteger<int8_t>(src);
+    case ACL_UINT8: return LoadInteger<uint8_t>(src);
+    case ACL_INT16: return LoadInteger<int16_t>(src);
+    case ACL_UINT16: return LoadInteger<uint16_t>(src);
+    case ACL_INT32: return LoadInteger<int32_t>(src);
+    case ACL_UINT32: return LoadInteger<uint32_t>(src);
+    case ACL_INT64: return LoadInteger<int64_t>(src);
+    case ACL_UINT64: return LoadInteger<uint64_t>(src);
+    case ACL_FLOAT: {
+      float f;
+      std::memcpy(&f, src, sizeof(f));
+      return static_cast<double>(f);
+    }
+    case ACL_FLOAT16: {
+      uint16_t h;
+      std::memcpy(&h, src, sizeof(h));
+      return HalfToDouble(h);
+    }
+    case ACL_BF16: {
+      uint16_t h;
+      std::memcpy(&h, src, sizeof(h));
+      return Bf16ToDouble(h);
+    }
+    case ACL_DOUBLE: {
+      double d;
+      std::memcpy(&d, src, sizeof(d));
+      return d;
+    }
+    case ACL_COMPLEX64: {
+      float parts[2];
+      std::memcpy(parts, src, sizeof(parts));
+      return {parts[0], parts[1]};
+    }
+    case ACL_COMPLEX128: {
+      double parts[2];
+      std::memcpy(parts, src, sizeof(parts));
+      return {parts[0], parts[1]};
+    }
+    default: ADD_FAILURE() << "DecodeValue: unsupported dtype " << Name(dtype); return 0.0;
+  }
+}
+
+// ---- Shapes and views ---------------------------------------------------------------------------
+
+int64_t NumElements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Shape ContiguousStrides(const Shape& shape) {
+  Shape strides(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+std::string ShapeString(const Shape& shape) {
+  std::ostringstream out;
+  out << '[';
+  for (size_t i = 0; i < shape.size(); ++i) out << (i ? "," : "") << shape[i];
+  out << ']';
+  return out.str();
+}
+
+const char* ViewName(View view) {
+  switch (view) {
+    case View::kContiguous: return "contiguous";
+    case View::kOffset: return "offset";
+    case View::kTransposed: return "transposed";
+    case View::kReversed: return "reversed";
+    case View::kStepped: return "stepped";
+    case View::kBroadcast: return "broadcast";
+  }
+  return "?";
+}
+
+int64_t Layout::StorageElements() const { return NumElements(storageShape); }
+
+std::vector<int64_t> Layout::ElementIndices() const {
+  const int64_t count = NumElements(shape);
+  std::vector<int64_t> indices;
+  if (count <= 0) return indices;
+  indices.reserve(static_cast<size_t>(count));
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t position = offset;
+    for (size_t d = 0; d < shape.size(); ++d) position += index[d] * strides[d];
+    indices.push_back(position);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return indices;
+}
+
+Layout MakeLayout(const Shape& shape, View view) {
+  Layout layout;
+  layout.shape = shape;
+  const size_t rank = shape.size();
+  switch (view) {
+    case View::kContiguous:
+      layout.strides = ContiguousStrides(shape);
+      layout.storageShape = shape;
+      break;
+    case View::kOffset:
+      layout.strides = ContiguousStrides(shape);
+      layout.offset = kViewOffsetElements;
+      layout.storageShape = {NumElements(shape) + kViewOffsetElements + kViewTailElements};
+      break;
+    case View::kTransposed:
+      if (rank < 2) return MakeLayout(shape, View::kContiguous);
+      layout.storageShape = shape;
+      std::swap(layout.storageShape[rank - 1], layout.storageShape[rank - 2]);
+      layout.strides = ContiguousStrides(layout.storageShape);
+      std::swap(layout.strides[rank - 1], layout.strides[rank - 2]);
+      break;
+    case View::kReversed: {
+      layout.storageShape.assign(shape.rbegin(), shape.rend());
+      const Shape storageStrides = ContiguousStrides(layout.storageShape);
+      layout.strides.assign(storageStrides.rbegin(), storageStrides.rend());
+      break;
+    }
+    case View::kStepped: {
+      // Each dim takes every other element of a storage dim of 2 * size + 1.
+      layout.offset = 1;
+      layout.storageShape.resize(rank);
+      for (size_t d = 0; d < rank; ++d) layout.storageShape[d] = 2 * shape[d] + 1;
+      layout.strides = ContiguousStrides(layout.storageShape);
+      for (int64_t& stride : layout.strides) stride *= 2;
+      if (rank == 0) layout.storageShape = {2};
+      break;
+    }
+    case View::kBroadcast: {
+      layout.storageShape = shape;
+      for (size_t d = 0; d < rank; d += 2) {
+        if (shape[d] > 1) layout.storageShape[d] = 1;
+      }
+      layout.strides = ContiguousStrides(layout.storageShape);
+      for (size_t d = 0; d < rank; d += 2) {
+        if (shape[d] > 1) layout.strides[d] = 0;
+      }
+      break;
+    }
+  }
+  return layout;
+}
+
+// ---- Random data --------------------------------------------------------------------------------
+
+Rng Rng::ForCurrentTest() {
+  uint64_t seed = 0x5eed'ca40'97ULL;
+  if (const char* env = std::getenv("CANOPY_TEST_SEED")) seed = std::strtoull(env, nullptr, 0);
+  if (const auto* test = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    seed ^= std::hash<std::string>{}(std::string(test->test_suite_name()) + "." + test->name());
+  }
+  return Rng(seed);
+}
+
+double Rng::Uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine_); }
+
+Value Rng::Draw(aclDataType dtype, const Range& range) {
+  const DtypeKind kind = Info(dtype).kind;
+  for (int attempt = 0; attempt < kMaxRedraws; ++attempt) {
+    Value v;
+    switch (kind) {
+      case DtypeKind::kBool:
+        if (range.hi < 1) return 0.0;
+        if (range.lo >= 1) return 1.0;
+        v = std::bernoulli_distribution(0.5)(engine_) ? 1.0 : 0.0;
+        break;
+      case DtypeKind::kSigned:
+      case DtypeKind::kUnsigned: {
+        const double typeLo = ConvertValue(-kMaxExactInteger, dtype).real();
+        const double typeHi = ConvertValue(kMaxExactInteger, dtype).real();
+        const auto lo = static_cast<int64_t>(std::ceil(std::max(range.lo, typeLo)));
+        const auto hi = static_cast<int64_t>(std::floor(std::min(range.hi, typeHi)));
+        v = static_cast<double>(std::uniform_int_distribution<int64_t>(lo, hi)(engine_));
+        break;
+      }
+      case DtypeKind::kFloat: v = ConvertValue(Uniform(range.lo, range.hi), dtype); break;
+      case DtypeKind::kComplex:
+        v = ConvertValue(Value(Uniform(range.lo, range.hi), Uniform(range.lo, range.hi)), dtype);
+        break;
+    }
+    if (std::abs(v) >= range.minAbs) return v;
+  }
+  ADD_FAILURE() << "Rng::Draw: range [" << range.lo << ", " << range.hi << "] has nothing with |v| >= "
+                << range.minAbs << " for " << Name(dtype);
+  return ConvertValue(range.hi, dtype);
+}
+
+Values RandomValues(Rng& rng, aclDataType dtype, int64_t count, const Range& range) {
+  Values values(static_cast<size_t>(std::max<int64_t>(count, 0)));
+  for (Value& v : values) v = rng.Draw(dtype, range);
+  if (range.zeroEvery > 0) {
+    for (size_t i = range.zeroEvery - 1; i < values.size(); i += range.zeroEvery) values[i] = 0.0;
+  }
+  const bool allZero = std::all_of(values.begin(), values.end(), [](Value v) { return v == 0.0; });
+  if (allZero && !values.empty() && !range.allowAllZero) {
+    const double nonZero = range.hi != 0.0 ? range.hi : range.lo;
+    values[0] = ConvertValue(nonZero != 0.0 ? nonZero : 1.0, dtype);
+  }
+  return values;
+}
+
+// ---- Device tensors -----------------------------------------------------------------------------
+
+std::vector<uint8_t> PoisonElement(aclDataType dtype) {
+  std::vector<uint8_t> bytes(ElementBytes(dtype), kPoisonByte);
+  auto put = [&bytes](size_t at, auto pattern) { std::memcpy(bytes.data() + at, &pattern, sizeof(pattern)); };
+  switch (dtype) {
+    case ACL_FLOAT: put(0, uint32_t{0x7FC0A5A5}); break;
+    case ACL_COMPLEX64: put(0, uint32_t{0x7FC0A5A5}); put(4, uint32_t{0x7FC0A5A5}); break;
+    case ACL_DOUBLE: put(0, uint64_t{0x7FF8A5A5A5A5A5A5}); break;
+    case ACL_COMPLEX128: put(0, uint64_t{0x7FF8A5A5A5A5A5A5}); put(8, uint64_t{0x7FF8A5A5A5A5A5A5}); break;
+    case ACL_FLOAT16: put(0, uint16_t{0x7EA5}); break;
+    case ACL_BF16: put(0, uint16_t{0x7FE5}); break;
+    default: break;
+  }
+  return bytes;
+}
+
+DeviceTensor::DeviceTensor(aclDataType dtype, Layout layout) : dtype_(dtype), layout_(std::move(layout)) {
+  bytes_ = std::max(static_cast<size_t>(std::max<int64_t>(layout_.StorageElements(), 0)) * ElementBytes(dtype),
+                    kMinAllocationBytes);
+  CheckAcl(aclrtMalloc(&data_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+}
+
+DeviceTensor::DeviceTensor(aclDataType dtype, const Shape& shape, View view)
+    : DeviceTensor(dtype, MakeLayout(shape, view)) {}
+
+DeviceTensor::~DeviceTensor() {
+  if (data_ != nullptr) CheckAcl(aclrtFree(data_), "aclrtFree");
+}
+
+aclTensor* DeviceTensor::CreateDescriptor(aclFormat format) const {
+  // Clients pass real arrays even for rank 0; the null + 0 form is tested on its own.
+  static const int64_t kNoDims[1] = {0};
+  const Layout& l = layout_;
+  aclTensor* tensor = aclCreateTensor(l.shape.empty() ? kNoDims : l.shape.data(), l.shape.size(), dtype_,
+                                      l.strides.empty() ? kNoDims : l.strides.data(), l.offset, format,
+                                      l.storageShape.empty() ? kNoDims : l.storageShape.data(),
+                                      l.storageShape.size(), data_);
+  EXPECT_NE(tensor, nullptr) << "aclCreateTensor " << ShapeString(l.shape) << " " << Name(dtype_);
+  return tensor;
+}
+
+void DeviceTensor::UploadBytes(const std::vector<uint8_t>& bytes) {
+  if (bytes.empty()) return;
+  CheckAcl(aclrtMemcpy(data_, bytes_, bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy H2D");
+}
+
+std::vector<uint8_t> DeviceTensor::DownloadBytes() const {
+  std::vector<uint8_t> bytes(bytes_);
+  CheckAcl(aclrtMemcpy(bytes.data(), bytes.size(), data_, bytes_, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy D2H");
+  return bytes;
+}
+
+void DeviceTensor::UploadStorage(const Values& storage) {
+  std::vector<uint8_t> bytes = DownloadBytes();
+  const size_t element = ElementBytes(dtype_);
+  for (size_t i = 0; i < storage.size() && (i + 1) * element <= bytes.size(); ++i) {
+    EncodeValue(storage[i], dtype_, bytes.data() + i * element);
+  }
+  UploadBytes(bytes);
+}
+
+Values DeviceTensor::DownloadStorage() const {
+  const std::vector<uint8_t> bytes = DownloadBytes();
+  const size_t element = ElementBytes(dtype_);
+  Values storage(static_cast<size_t>(std::max<int64_t>(layout_.StorageElements(), 0)));
+  for (size_t i = 0; i < storage.size(); ++i) storage[i] = DecodeValue(bytes.data() + i * element, dtype_);
+  return storage;
+}
+
+Values DeviceTensor::FillRandom(Rng& rng, const Range& range) {
+  Values storage = RandomValues(rng, dtype_, layout_.StorageElements(), range);
+  const std::vector<int64_t> indices = layout_.ElementIndices();
+  const bool viewAllZero =
+      std::all_of(indices.begin(), indices.end(), [&](int64_t i) { return storage[i] == 0.0; });
+  if (viewAllZero && !indices.empty() && !range.allowAllZero) {
+    storage[indices.front()] = ConvertValue(range.hi != 0.0 ? range.hi : 1.0, dtype_);
+  }
+  UploadStorage(storage);
+  Values logical;
+  logical.reserve(indices.size());
+  for (int64_t i : indices) logical.push_back(storage[i]);
+  return logical;
+}
+
+void DeviceTensor::WriteView(const Values& logical) {
+  std::vector<uint8_t> bytes = DownloadBytes();
+  const std::vector<int64_t> indices = layout_.ElementIndices();
+  const size_t element = ElementBytes(dtype_);
+  for (size_t i = 0; i < indices.size() && i < logical.size(); ++i) {
+    EncodeValue(logical[i], dtype_, bytes.data() + indices[i] * element);
+  }
+  UploadBytes(bytes);
+}
+
+Values DeviceTensor::ReadView() const {
+  const std::vector<uint8_t> bytes = DownloadBytes();
+  const std::vector<int64_t> indices = layout_.ElementIndices();
+  const size_t element = ElementBytes(dtype_);
+  Values logical;
+  logical.reserve(indices.size());
+  for (int64_t i : indices) logical.push_back(DecodeValue(bytes.data() + i * element, dtype_));
+  return logical;
+}
+
+void DeviceTensor::Poison() {
+  const std::vector<uint8_t> element = PoisonElement(dtype_);
+  std::vector<uint8_t> bytes(bytes_, kPoisonByte);
+  for (size_t at = 0; at + element.size() <= bytes.size(); at += element.size()) {
+    std::memcpy(bytes.data() + at, element.data(), element.size());
+  }
+  UploadBytes(bytes);
+}
+
+void ExpectOutsideViewUnchanged(const DeviceTensor& tensor, const std::vector<uint8_t>& before,
+                                const std::string& what) {
+  const std::vector<uint8_t> after = tensor.DownloadBytes();
+  const std::vector<int64_t> viewIndices = tensor.layout().ElementIndices();
+  const std::set<int64_t> inView(viewIndices.begin(), viewIndices.end());
+  const size_t element = ElementBytes(tensor.dtype());
+  int changed = 0;
+  int64_t firstChanged = -1;
+  const int64_t storage = tensor.layout().StorageElements();
+  for (int64_t i = 0; i < storage; ++i) {
+    if (inView.count(i)) continue;
+    if (std::memcmp(after.data() + i * element, before.data() + i * element, element) != 0) {
+      if (changed++ == 0) firstChanged = i;
+    }
+  }
+  EXPECT_EQ(changed, 0) << what << ": " << changed << " storage element(s) outside the view were written (first at "
+                        << firstChanged << ")";
+}
+
+// ---- One op call --------------------------------------------------------------------------------
+
+OpArgs::~OpArgs() {
+  DestroyDescriptors();
+  ReleaseDeviceTensors();
+}
+
+aclTensor* OpArgs::Tensor(const DeviceTensor& tensor, aclFormat format) {
+  aclTensor* descriptor = tensor.CreateDescriptor(format);
+  tensors_.push_back(descriptor);
+  return descriptor;
+}
+
+aclScalar* OpArgs::Scalar(aclDataType dtype, Value value) {
+  alignas(16) uint8_t buffer[16] = {};
+  EncodeValue(value, dtype, buffer);
+  aclScalar* scalar = aclCreateScalar(buffer, dtype);
+  EXPECT_NE(scalar, nullptr) << "aclCreateScalar " << Name(dtype);
+  scalars_.push_back(scalar);
+  return scalar;
+}
+
+aclTensor* OpArgs::NewTensor(aclDataType dtype, const Shape& shape, View view, aclFormat format) {
+  static Rng rng(0xC0FFEE);
+  owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
+  if (IsKnownDtype(dtype)) owned_.back()->FillRandom(rng, Range{});
+  return Tensor(*owned_.back(), format);
+}
+
+aclIntArray* OpArgs::IntArray(const std::vector<int64_t>& values) {
+  aclIntArray* array = aclCreateIntArray(values.data(), values.size());
+  arrays_.push_back(array);
+  return array;
+}
+
+void OpArgs::DestroyDescriptors() {
+  for (aclTensor* t : tensors_) {
+    if (t != nullptr) {
+      EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+    }
+  }
+  for (aclScalar* s : scalars_) {
+    if (s != nullptr) {
+      EXPECT_EQ(aclDestroyScalar(s), ACLNN_SUCCESS);
+    }
+  }
+  for (aclIntArray* a : arrays_) {
+    if (a != nullptr) {
+      EXPECT_EQ(aclDestroyIntArray(a), ACLNN_SUCCESS);
+    }
+  }
+  tensors_.clear();
+  scalars_.clear();
+  arrays_.clear();
+}
+
+void OpArgs::ReleaseDeviceTensors() { owned_.clear(); }
+
+OpRun RunOp(const Phase1& phase1, Phase2 phase2) {
+  OpRun run;
+  OpArgs args;
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  run.phase1 = phase1(args, &workspaceSize, &executor);
+  run.workspaceSize = workspaceSize;
+  if (run.phase1 != ACLNN_SUCCESS) {
+    const char* message = aclGetRecentErrMsg();
+    run.message = message ? message : "";
+    return run;
+  }
+  void* workspace = nullptr;
+  if (workspaceSize > 0) CheckAcl(aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST), "workspace");
+  run.phase2 = phase2(workspace, workspaceSize, executor, TestStream());
+  args.DestroyDescriptors();  // as clients do, before the work has run
+  run.sync = aclrtSynchronizeStream(TestStream());
+  if (run.phase2 != ACLNN_SUCCESS || run.sync != ACL_SUCCESS) {
+    const char* message = aclGetRecentErrMsg();
+    run.message = message ? message : "";
+  }
+  if (workspace != nullptr) CheckAcl(aclrtFree(workspace), "aclrtFree(workspace)");
+  return run;
+}
+
+std::string Describe(const OpRun& run) {
+  std::ostringstream out;
+  out << "phase1=" << run.phase1 << " workspace=" << run.workspaceSize << " phase2=" << run.phase2
+      << " sync=" << run.sync << " message='" << run.message << "'";
+  return out.str();
+}
+
+// ---- Device and stream --------------------------------------------------------------------------
+
+namespace {
+
+struct TestRuntime {
+  std::once_flag once;
+  aclrtStream stream = nullptr;
+  bool initialised = false;
+};
+
+TestRuntime& GetTestRuntime() {
+  static TestRuntime runtime;
+  return runtime;
+}
+
+class AclEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { TestStream(); }
+  void TearDown() override {
+    TestRuntime& runtime = GetTestRuntime();
+    if (!runtime.initialised) return;
+    CheckAcl(aclrtDestroyStream(runtime.stream), "aclrtDestroyStream");
+    CheckAcl(aclrtResetDevice(0), "aclrtResetDevice");
+    CheckAcl(aclFinalize(), "aclFinalize");
+    runtime.initialised = false;
+  }
+};
+
+[[maybe_unused]] ::testing::Environment* const kAclEnvironment =
+    ::testing::AddGlobalTestEnvironment(new AclEnvironment);
+
+}  // namespace
+
+aclrtStream TestStream() {
+  TestRuntime& runtime = GetTestRuntime();
+  std::call_once(runtime.once, [&runtime] {
+    CheckAcl(aclInit(nullptr), "aclInit");
+    CheckAcl(aclrtSetDevice(0), "aclrtSetDevice(0)");
+    CheckAcl(aclrtCreateStream(&runtime.stream), "aclrtCreateStream");
+    runtime.initialised = true;
+  });
+  return runtime.stream;
+}
+
+DeviceBuffer::DeviceBuffer(size_t bytes) {
+  CheckAcl(aclrtMalloc(&data_, std::max(bytes, kMinAllocationBytes), ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (data_ != nullptr) CheckAcl(aclrtFree(data_), "aclrtFree");
+}
+
+// ---- Comparison ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string ValueString(Value v) {
+  std::ostringstream out;
+  out.precision(10);
+  if (v.imag() == 0.0) {
+    out << v.real();
+  } else {
+    out << '(' << v.real() << (v.imag() < 0 ? "" : "+") << v.imag() << "i)";
+  }
+  return out.str();
+}
+
+// One real component: NaN matches only NaN, infinities only themselves.
+bool ComponentMatches(double got, double want, double tolerance) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (got == want) return true;
+  if (std::isinf(got) || std::isinf(want) || tolerance == 0.0 || std::isnan(tolerance)) return false;
+  return std::fabs(got - want) <= tolerance;
+}
+
+}  // namespace
+
+void ExpectNear(const Values& got, const Expected& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.values.size()) << what << ": element count";
+  int mismatches = 0;
+  std::ostringstream report;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const Value g = got[i], w = want.values[i];
+    const double tolerance = i < want.tolerance.size() ? want.tolerance[i] : 0.0;
+    const bool match =
+        ComponentMatches(g.real(), w.real(), tolerance) && ComponentMatches(g.imag(), w.imag(), tolerance);
+    if (!match && mismatches++ < kMaxReportedMismatches) {
+      report << "\n  [" << i << "] got " << ValueString(g) << " want " << ValueString(w) << " (tolerance "
+             << tolerance << ")";
+    }
+  }
+  EXPECT_EQ(mismatches, 0) << what << ": " << mismatches << " of " << got.size() << " elements differ"
+                           << report.str();
+}
+
+void ExpectExact(const Values& got, const Values& want, const std::string& what) {
+  ExpectNear(got, Expected{want, std::vector<double>(want.size(), 0.0)}, what);
+}
+
+std::string SanitizeName(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  return out;
+}
+
+}  // namespace canopy_test

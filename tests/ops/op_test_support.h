@@ -1,0 +1,270 @@
+// Test support for the aclnn operator suites: dtypes and their host
+// encodings, device tensors with arbitrary views, seeded random data, and the
+// two-phase call a client makes (phase 1, workspace, phase 2, destroy the
+// descriptors, synchronise). Everything goes through the public C API.
+#ifndef CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
+#define CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+
+namespace canopy_test {
+
+using Shape = std::vector<int64_t>;
+// Every element value travels as a complex double: real dtypes use the real
+// part only, which holds every value of every supported dtype exactly
+// (64-bit integers are kept inside +-2^53 by the generators).
+using Value = std::complex<double>;
+using Values = std::vector<Value>;
+
+// ---- Data types ---------------------------------------------------------------------------------
+
+enum class DtypeKind { kBool, kSigned, kUnsigned, kFloat, kComplex };
+
+struct DtypeInfo {
+  aclDataType dtype;
+  const char* name;  // short name used in test names: f32, bf16, s8, c64, ...
+  size_t bytes;
+  DtypeKind kind;
+};
+
+const DtypeInfo& Info(aclDataType dtype);
+const char* Name(aclDataType dtype);
+bool IsKnownDtype(aclDataType dtype);  // one of AllDtypes()
+size_t ElementBytes(aclDataType dtype);
+bool IsBool(aclDataType dtype);
+bool IsIntegral(aclDataType dtype);  // signed or unsigned integer, not bool
+bool IsUnsigned(aclDataType dtype);
+bool IsRealFloat(aclDataType dtype);
+bool IsComplex(aclDataType dtype);
+bool IsFloating(aclDataType dtype);  // real float or complex
+// Half the spacing of 1.0 in the dtype (f32: 2^-24); 0 for exact dtypes.
+double UnitRoundoff(aclDataType dtype);
+
+// The 15 dtypes the suite knows how to encode.
+const std::vector<aclDataType>& AllDtypes();
+
+// ---- fp16 / bf16 (round to nearest, ties to even) ----------------------------------------------
+
+uint16_t DoubleToHalf(double value);
+double HalfToDouble(uint16_t bits);
+uint16_t DoubleToBf16(double value);
+double Bf16ToDouble(uint16_t bits);
+
+// The value `value` becomes when converted to `dtype` the way a C cast /
+// PyTorch .to() does: complex to real keeps the real part, float to integer
+// truncates toward zero, anything to bool tests for non-zero, floats round to
+// nearest even.
+Value ConvertValue(Value value, aclDataType dtype);
+
+void EncodeValue(Value value, aclDataType dtype, void* dst);
+Value DecodeValue(const void* src, aclDataType dtype);
+
+// ---- Shapes and views ---------------------------------------------------------------------------
+
+int64_t NumElements(const Shape& shape);
+Shape ContiguousStrides(const Shape& shape);
+std::string ShapeString(const Shape& shape);
+
+// How a logical tensor sits in its storage.
+enum class View {
+  kContiguous,
+  kOffset,      // contiguous, starting a few elements into the buffer
+  kTransposed,  // last two dims swapped in memory (rank >= 2, else contiguous)
+  kReversed,    // every dim permuted (storage holds the reversed shape)
+  kStepped,     // every dim sliced with step 2, non-zero offset
+  kBroadcast,   // stride 0 on every even dim (inputs only)
+};
+const char* ViewName(View view);
+
+struct Layout {
+  Shape shape;         // logical (view) shape
+  Shape strides;       // in elements
+  int64_t offset = 0;  // in elements
+  Shape storageShape;  // physical shape handed to aclCreateTensor
+  int64_t StorageElements() const;
+  // Storage index of each logical element, in row-major logical order.
+  std::vector<int64_t> ElementIndices() const;
+};
+Layout MakeLayout(const Shape& shape, View view);
+
+// ---- Random data ----------------------------------------------------------------------------------
+
+// A value range for generated data. Integers are drawn from [ceil(lo),
+// floor(hi)]; minAbs > 0 keeps values away from zero (divisors).
+// zeroEvery > 0 puts an exact zero at every zeroEvery-th element.
+struct Range {
+  double lo = -2;
+  double hi = 2;
+  double minAbs = 0;
+  int zeroEvery = 0;
+  bool allowAllZero = false;  // e.g. an all-false bool operand chosen on purpose
+};
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : engine_(seed), seed_(seed) {}
+  // Seeded from the running test's full name (and CANOPY_TEST_SEED if set).
+  static Rng ForCurrentTest();
+  Value Draw(aclDataType dtype, const Range& range);
+  double Uniform(double lo, double hi);
+  uint64_t seed() const { return seed_; }
+
+ private:
+  std::mt19937_64 engine_;
+  uint64_t seed_;
+};
+
+// `count` values of `dtype` drawn from `range`, already quantised to the dtype
+// and never all zero (unless range.allowAllZero).
+Values RandomValues(Rng& rng, aclDataType dtype, int64_t count, const Range& range);
+
+// ---- Device tensors -----------------------------------------------------------------------------
+
+// A device buffer plus the view an aclTensor describes. Descriptors are made
+// fresh for every op call (clients destroy theirs right after phase 2).
+class DeviceTensor {
+ public:
+  DeviceTensor(aclDataType dtype, Layout layout);
+  DeviceTensor(aclDataType dtype, const Shape& shape, View view = View::kContiguous);
+  ~DeviceTensor();
+  DeviceTensor(const DeviceTensor&) = delete;
+  DeviceTensor& operator=(const DeviceTensor&) = delete;
+
+  aclDataType dtype() const { return dtype_; }
+  const Layout& layout() const { return layout_; }
+  const Shape& shape() const { return layout_.shape; }
+  int64_t numel() const { return NumElements(layout_.shape); }
+  void* data() const { return data_; }
+  size_t bytes() const { return bytes_; }
+
+  aclTensor* CreateDescriptor(aclFormat format = ACL_FORMAT_ND) const;
+
+  // Whole-storage access (the buffer behind the view).
+  void UploadBytes(const std::vector<uint8_t>& bytes);
+  std::vector<uint8_t> DownloadBytes() const;
+  void UploadStorage(const Values& storage);
+  Values DownloadStorage() const;
+
+  // Fill the whole storage with random values; returns the logical view.
+  Values FillRandom(Rng& rng, const Range& range);
+  // Write `logical` (row-major over the view) into the view elements.
+  void WriteView(const Values& logical);
+  Values ReadView() const;
+  // NaN for float and complex dtypes, 0xA5 bytes otherwise.
+  void Poison();
+
+ private:
+  aclDataType dtype_;
+  Layout layout_;
+  void* data_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// The poison byte pattern Poison() writes for `dtype`, one element.
+std::vector<uint8_t> PoisonElement(aclDataType dtype);
+
+// Expects every storage element outside the view to still hold `before`'s bytes.
+void ExpectOutsideViewUnchanged(const DeviceTensor& tensor, const std::vector<uint8_t>& before,
+                                const std::string& what);
+
+// ---- One op call, as a client makes it --------------------------------------------------------
+
+// The descriptors (and throw-away device tensors) of one op call. Descriptors
+// are destroyed right after phase 2; device tensors live until the stream has
+// been synchronised.
+class OpArgs {
+ public:
+  OpArgs() = default;
+  ~OpArgs();
+  OpArgs(const OpArgs&) = delete;
+  OpArgs& operator=(const OpArgs&) = delete;
+
+  aclTensor* Tensor(const DeviceTensor& tensor, aclFormat format = ACL_FORMAT_ND);
+  aclScalar* Scalar(aclDataType dtype, Value value);
+  // A new random device tensor owned by this call.
+  aclTensor* NewTensor(aclDataType dtype, const Shape& shape, View view = View::kContiguous,
+                       aclFormat format = ACL_FORMAT_ND);
+  aclIntArray* IntArray(const std::vector<int64_t>& values);
+
+  void DestroyDescriptors();
+  void ReleaseDeviceTensors();
+
+ private:
+  std::vector<aclTensor*> tensors_;
+  std::vector<aclScalar*> scalars_;
+  std::vector<aclIntArray*> arrays_;
+  std::vector<std::unique_ptr<DeviceTensor>> owned_;
+};
+
+using Phase1 = std::function<aclnnStatus(OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor)>;
+using Phase2 = aclnnStatus (*)(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                               aclrtStream stream);
+
+struct OpRun {
+  aclnnStatus phase1 = -1;
+  aclnnStatus phase2 = -1;
+  uint64_t workspaceSize = 0;
+  aclError sync = -1;
+  std::string message;  // aclGetRecentErrMsg() after a phase-1 failure
+  bool ok() const { return phase1 == ACLNN_SUCCESS && phase2 == ACLNN_SUCCESS && sync == ACL_SUCCESS; }
+};
+
+// Phase 1, workspace from aclrtMalloc when > 0, phase 2 on the test stream,
+// descriptors destroyed at once, then one synchronisation.
+OpRun RunOp(const Phase1& phase1, Phase2 phase2);
+
+std::string Describe(const OpRun& run);
+
+// ---- The process-wide device and stream --------------------------------------------------------
+
+// aclInit + aclrtSetDevice(0) + one stream, made once (a gtest Environment
+// tears them down).
+aclrtStream TestStream();
+
+// RAII device allocation.
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  void* get() const { return data_; }
+  void* release() {
+    void* data = data_;
+    data_ = nullptr;
+    return data;
+  }
+
+ private:
+  void* data_ = nullptr;
+};
+
+// ---- Comparison ---------------------------------------------------------------------------------
+
+// Expected values with a per-element absolute tolerance (0 = exact).
+struct Expected {
+  Values values;
+  std::vector<double> tolerance;
+};
+
+// Compares `got` with `want` element by element (real and imaginary parts
+// each within the tolerance); NaN matches only NaN and an infinity only
+// itself. Reports the first few mismatches.
+void ExpectNear(const Values& got, const Expected& want, const std::string& what);
+void ExpectExact(const Values& got, const Values& want, const std::string& what);
+
+// A readable gtest parameter name: keeps [A-Za-z0-9_], maps the rest to '_'.
+std::string SanitizeName(const std::string& name);
+
+}  // namespace canopy_test
+
+#endif  // CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
