@@ -61,6 +61,20 @@ ScalarValue AlphaOf(BinaryArithmetic op, const aclScalar* alpha) {
   return op.has_alpha ? ValueOf(*alpha) : ScalarValue::Integer(1);
 }
 
+// Runs the arithmetic into `out`. Bool arithmetic yields a bool (true + true is
+// true), so a bool result headed for a wider `out` is staged as bool first.
+void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, const std::vector<TensorRef>& inputs,
+                   const TensorRef& out, ScalarValue alpha, ScalarValue scalar = {}) {
+  const ComputeType compute = ComputeFor(op.kind, compute_dtype);
+  if (compute_dtype == ACL_BOOL && !IsDivision(op.kind) && out.dtype != ACL_BOOL) {
+    const TensorRef result = plan.Temporary(ACL_BOOL, out.shape);
+    plan.Elementwise(op.kind, compute, inputs, result, alpha, scalar);
+    plan.Copy(result, out);
+    return;
+  }
+  plan.Elementwise(op.kind, compute, inputs, out, alpha, scalar);
+}
+
 }  // namespace
 
 aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* self, const aclTensor* other,
@@ -91,7 +105,7 @@ aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* s
   const TensorRef a = plan.Input(self);
   const TensorRef b = plan.Input(other);
   const TensorRef result = plan.Output(out);
-  plan.Elementwise(op.kind, ComputeFor(op.kind, promoted), {a, b}, result, AlphaOf(op, alpha));
+  AddArithmetic(plan, op, promoted, {a, b}, result, AlphaOf(op, alpha));
   return ACLNN_SUCCESS;
 }
 
@@ -122,7 +136,7 @@ aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* s
 
   const TensorRef a = plan.Input(self);
   const TensorRef result = plan.Output(out);
-  plan.Elementwise(op.kind, ComputeFor(op.kind, compute), {a}, result, AlphaOf(op, alpha), ValueOf(*other));
+  AddArithmetic(plan, op, compute, {a}, result, AlphaOf(op, alpha), ValueOf(*other));
   return ACLNN_SUCCESS;
 }
 
