@@ -20,7 +20,9 @@ typedef int32_t (*canopyTaskFn)(void *userData);
 typedef void (*canopyTaskRelease)(void *userData);
 
 /* Enqueues `run(userData)` on `stream` (NULL: the current default stream) and
- * returns at once. `name` must outlive the task (a string literal). */
+ * returns at once. `name` must outlive the task (a string literal). When the
+ * call fails nothing is queued and `release` is not called: userData is still
+ * the caller's. */
 ACL_FUNC_VISIBILITY aclError canopyLaunchTask(aclrtStream stream, const char *name, canopyTaskFn run,
                                               canopyTaskRelease release, void *userData);
 

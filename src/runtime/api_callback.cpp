@@ -18,21 +18,19 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   task.name = "aclrtLaunchHostFunc";
   task.host_fn = fn;
   task.Payload<void*>() = args;
-  queue->Enqueue(task);
-  return ACL_SUCCESS;
+  return Submit(__func__, *queue, task);
 }
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  if (queue->report_thread() != 0) {
-    return Fail(ACL_ERROR_REPEAT_SUBSCRIBE,
+  if (!queue->SubscribeReportThread(threadId)) {
+    return Fail(ACL_ERROR_RT_STREAM_SUBSCRIBE,
                 "aclrtSubscribeReport: the stream is already subscribed by thread %llu",
                 static_cast<unsigned long long>(queue->report_thread()));
   }
   ReportRouter::Get().Subscribe(threadId);
-  queue->set_report_thread(threadId);
   return ACL_SUCCESS;
 }
 
@@ -40,14 +38,16 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  if (queue->report_thread() != threadId) {
-    return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+  if (threadId == 0 || queue->report_thread() != threadId) {
+    return Fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
                 "aclrtUnSubscribeReport: thread %llu is not subscribed to this stream",
                 static_cast<unsigned long long>(threadId));
   }
-  // Callbacks already launched on the stream are delivered before the subscription ends.
-  queue->Synchronize(-1);
-  queue->set_report_thread(0);
+  // Callbacks already launched on the stream reach the thread before the
+  // subscription ends; it still runs them in aclrtProcessReport.
+  CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *queue));
+  queue->Synchronize(-1, /*consume_error=*/false);
+  queue->ClearReportThread();
   ReportRouter::Get().Unsubscribe(threadId);
   return ACL_SUCCESS;
 }
@@ -55,16 +55,21 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
                              aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
-  CANOPY_REQUIRE_NOT_NULL(fn);
+  if (fn == nullptr) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtLaunchCallback: argument 'fn' is null");
+  }
   if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: blockType %d is not valid",
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtLaunchCallback: argument 'blockType' (%d) is not ACL_CALLBACK_NO_BLOCK or "
+                "ACL_CALLBACK_BLOCK",
                 static_cast<int>(blockType));
   }
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
   if (queue->report_thread() == 0) {
-    return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
-                "aclrtLaunchCallback: no thread is subscribed to the stream (aclrtSubscribeReport)");
+    return Fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
+                "aclrtLaunchCallback: no thread is subscribed to the stream (call "
+                "aclrtSubscribeReport first)");
   }
   Task task;
   task.kind = TaskKind::kReport;
@@ -72,26 +77,27 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   task.host_fn = fn;
   task.blocking = blockType == ACL_CALLBACK_BLOCK;
   task.Payload<void*>() = userData;
-  queue->Enqueue(task);
-  return ACL_SUCCESS;
+  return Submit(__func__, *queue, task);
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
   CANOPY_REQUIRE_INIT();
-  if (timeout < -1) {
+  if (timeout == 0 || timeout < -1) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtProcessReport: timeout must be -1 (forever) or >= 0 ms, got %d", timeout);
+                "aclrtProcessReport: argument 'timeout' must be -1 (forever) or > 0 ms, got %d",
+                timeout);
   }
   const auto self = static_cast<uint64_t>(pthread_self());
   switch (ReportRouter::Get().ProcessOne(self, timeout)) {
     case ReportRouter::ProcessResult::kProcessed:
       return ACL_SUCCESS;
     case ReportRouter::ProcessResult::kTimeout:
-      return Fail(ACL_ERROR_WAIT_CALLBACK_TIMEOUT, "aclrtProcessReport: no callback arrived within %d ms",
-                  timeout);
+      return Fail(ACL_ERROR_RT_REPORT_TIMEOUT,
+                  "aclrtProcessReport: no callback arrived within %d ms", timeout);
     case ReportRouter::ProcessResult::kNotSubscribed:
-      return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
-                  "aclrtProcessReport: the calling thread is not subscribed to any stream");
+      return Fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                  "aclrtProcessReport: the calling thread is not subscribed to any stream "
+                  "(aclrtSubscribeReport)");
   }
   return ACL_SUCCESS;
 }

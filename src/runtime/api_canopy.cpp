@@ -35,9 +35,9 @@ aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run
   CANOPY_REQUIRE_NOT_NULL(run);
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  queue->Enqueue(Task::Compute(name != nullptr ? name : "task", RunUserTask,
-                               UserTask{run, release, userData}, ReleaseUserTask));
-  return ACL_SUCCESS;
+  Task task = Task::Compute(name != nullptr ? name : "canopyLaunchTask", RunUserTask,
+                            UserTask{run, release, userData}, ReleaseUserTask);
+  return Submit(__func__, *queue, task);
 }
 
 void canopySetRecentErrMsg(const char* message) { SetRecentError(message != nullptr ? message : ""); }
@@ -67,8 +67,12 @@ aclError canopyFreeAsync(void* ptr, aclrtStream stream) {
 
 aclError canopyReleaseCachedMemory(void) {
   CANOPY_REQUIRE_INIT();
+  // Cached blocks become free once the streams that freed them pass the free;
+  // errors of that work stay on their streams for the client's next synchronisation.
   if (Context* context = Runtime::Get().current_context()) {
-    for (const auto& stream : Runtime::Get().StreamsOfDevice(context->device().id())) stream->Synchronize(-1);
+    const auto streams = Runtime::Get().StreamsOfDevice(context->device().id());
+    for (const auto& stream : streams) CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *stream));
+    for (const auto& stream : streams) stream->Synchronize(-1, /*consume_error=*/false);
   }
   CachingAllocator::Get().ReleaseCached();
   return ACL_SUCCESS;

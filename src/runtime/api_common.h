@@ -5,7 +5,10 @@
 #include <memory>
 
 #include "acl/acl.h"
+#include "engine.h"
 #include "error_message.h"
+#include "event.h"
+#include "host_callback_pool.h"
 #include "runtime.h"
 #include "stream.h"
 
@@ -30,6 +33,32 @@ inline aclError ResolveStream(const char* function, aclrtStream handle,
                 function);
   }
   return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, handle);
+}
+
+// A host wait on `stream` from its own engine, or from the host callback that
+// holds it, could never finish: refuse it instead of deadlocking.
+inline aclError CheckMayWait(const char* function, const Stream& stream) {
+  if (stream.engine().OnEngineThread()) {
+    return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                "%s: called from a task running on the same device; waiting would deadlock",
+                function);
+  }
+  if (HostCallbackPool::HeldByCurrentThread() == &stream) {
+    return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                "%s: called from a host callback of the same stream; the stream waits for the "
+                "callback, so waiting would deadlock",
+                function);
+  }
+  return ACL_SUCCESS;
+}
+
+// Queues `task`. When the stream is being destroyed the call fails, as for any
+// stream that is no longer live: the event reference the task held is dropped,
+// but the payload still belongs to the caller (its release is not called).
+inline aclError Submit(const char* function, Stream& stream, Task& task) {
+  if (stream.Enqueue(task)) return ACL_SUCCESS;
+  if (task.event != nullptr) task.event->Release();
+  return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is being destroyed", function, stream.handle());
 }
 
 // Converts a host-side wait into the API's status, surfacing asynchronous failures.

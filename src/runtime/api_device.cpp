@@ -51,21 +51,33 @@ aclError aclrtGetDevice(int32_t* deviceId) {
   return ACL_SUCCESS;
 }
 
-aclError aclrtResetDevice(int32_t deviceId) {
-  CANOPY_REQUIRE_INIT();
+namespace {
+
+// Drops one aclrtSetDevice reference (all of them when `force`); the last one
+// releases the default context, draining its streams first. Memory stays valid.
+aclError ResetDevice(const char* function, int32_t device_id, bool force) {
+  CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   Device* device;
-  CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
+  CANOPY_RETURN_IF_ERROR(ResolveDevice(function, device_id, device));
   Runtime& runtime = Runtime::Get();
+  Context* released = nullptr;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
     if (device->primary_references > 0) --device->primary_references;
+    if (force) device->primary_references = 0;
+    if (device->primary_references == 0 && device->primary_context != nullptr) {
+      released = runtime.DetachContext(device->primary_context);
+    }
   }
-  // A reset drains the device. Streams, events and memory stay valid: clients
-  // (llama.cpp's CANN backend) destroy and free them after resetting and expect
-  // success, so releasing them here would turn a clean teardown into errors.
-  for (const auto& stream : runtime.StreamsOfDevice(deviceId)) stream->Synchronize(-1);
+  delete released;  // outside the lock: draining may run host callbacks that use the API
   return ACL_SUCCESS;
 }
+
+}  // namespace
+
+aclError aclrtResetDevice(int32_t deviceId) { return ResetDevice(__func__, deviceId, false); }
+
+aclError aclrtResetDeviceForce(int32_t deviceId) { return ResetDevice(__func__, deviceId, true); }
 
 aclError aclrtSynchronizeDevice() {
   CANOPY_REQUIRE_INIT();
@@ -78,7 +90,9 @@ aclError aclrtSynchronizeDevice() {
   aclError first_error = ACL_SUCCESS;
   std::string first_message;
   const int32_t device_id = context->device().id();
-  for (const auto& stream : Runtime::Get().StreamsOfDevice(device_id)) {
+  const auto streams = Runtime::Get().StreamsOfDevice(device_id);
+  for (const auto& stream : streams) CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *stream));
+  for (const auto& stream : streams) {
     const aclError status = ReportSync(__func__, stream->Synchronize(-1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     if (status != ACL_SUCCESS && first_error == ACL_SUCCESS) {
       first_error = status;
@@ -95,12 +109,16 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDeviceWithTimeout: no device is set");
   }
-  if (timeout < -1) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtSynchronizeDeviceWithTimeout: timeout must be -1 or >= 0, got %d", timeout);
+  if (timeout == 0 || timeout < -1) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "aclrtSynchronizeDeviceWithTimeout: argument 'timeout' must be -1 (forever) or > 0 ms, "
+                "got %d",
+                timeout);
   }
   const int64_t deadline = timeout < 0 ? -1 : NowNs() + int64_t{timeout} * 1000000;
-  for (const auto& stream : Runtime::Get().StreamsOfDevice(context->device().id())) {
+  const auto streams = Runtime::Get().StreamsOfDevice(context->device().id());
+  for (const auto& stream : streams) CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *stream));
+  for (const auto& stream : streams) {
     const int64_t left_ms = deadline < 0 ? -1 : std::max<int64_t>(0, (deadline - NowNs()) / 1000000);
     CANOPY_RETURN_IF_ERROR(ReportSync(__func__, stream->Synchronize(left_ms), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT));
   }
@@ -123,11 +141,14 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetMemInfo: no device is set on this thread");
   }
-  if (static_cast<int>(attr) < 0 || static_cast<int>(attr) > static_cast<int>(ACL_HBM_MEM_P2P_NORMAL)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr %d is not an aclrtMemAttr",
-                static_cast<int>(attr));
+  // Canopy's device memory is one pool: every attribute reports it. CANN answers
+  // an attribute the device does not have with zeros.
+  constexpr int kLastMemAttr = 17;  // ACL_MEM_P2P_HUGE1G
+  if (static_cast<int>(attr) < 0 || static_cast<int>(attr) > kLastMemAttr) {
+    *free = 0;
+    *total = 0;
+    return ACL_SUCCESS;
   }
-  // Canopy's device memory is one pool: every attribute reports it.
   const Device& device = context->device();
   *total = device.total_memory();
   *free = device.total_memory() - device.used_memory();
@@ -143,7 +164,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   std::lock_guard lock(runtime.lifecycle_mutex);
   Context* created = runtime.CreateContext(*device, /*primary=*/false);
   runtime.set_current_context(created);
-  *context = created;
+  *context = created->handle();
   return ACL_SUCCESS;
 }
 
@@ -151,28 +172,34 @@ aclError aclrtDestroyContext(aclrtContext context) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   Runtime& runtime = Runtime::Get();
-  std::lock_guard lock(runtime.lifecycle_mutex);
-  if (!runtime.IsLiveContext(context)) {
-    return Fail(kInvalidHandle, "aclrtDestroyContext: argument 'context' (%p) is not a live context",
-                context);
+  Context* released = nullptr;
+  {
+    std::lock_guard lock(runtime.lifecycle_mutex);
+    Context* target = runtime.FindContext(context);
+    if (target == nullptr) {
+      return Fail(kInvalidHandle,
+                  "aclrtDestroyContext: argument 'context' (%p) is not a live context", context);
+    }
+    if (target->primary()) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "aclrtDestroyContext: the default context of a device is released by "
+                  "aclrtResetDevice, not destroyed");
+    }
+    released = runtime.DetachContext(target);
   }
-  if (static_cast<Context*>(context)->primary()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtDestroyContext: the default context of a device is released by "
-                "aclrtResetDevice, not destroyed");
-  }
-  runtime.DestroyContext(static_cast<Context*>(context));
+  delete released;  // drains its streams
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  if (!Runtime::Get().IsLiveContext(context)) {
+  Context* target = Runtime::Get().FindContext(context);
+  if (target == nullptr) {
     return Fail(kInvalidHandle,
                 "aclrtSetCurrentContext: argument 'context' (%p) is not a live context", context);
   }
-  Runtime::Get().set_current_context(static_cast<Context*>(context));
+  Runtime::Get().set_current_context(target);
   return ACL_SUCCESS;
 }
 
@@ -183,7 +210,7 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
   if (current == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context is current");
   }
-  *context = current;
+  *context = current->handle();
   return ACL_SUCCESS;
 }
 
@@ -207,7 +234,8 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   Device* peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
   if (flags != 0) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDeviceEnablePeerAccess: flags must be 0, got %u", flags);
+    return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                "aclrtDeviceEnablePeerAccess: argument 'flags' is reserved and must be 0, got %u", flags);
   }
   Context* context = CurrentContext();
   if (context == nullptr) {

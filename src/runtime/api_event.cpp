@@ -45,16 +45,24 @@ aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event,
   if (kind == TaskKind::kEventRecord) task.generation = target->BeginRecord();
   if (kind == TaskKind::kEventWait) task.generation = target->LatestRecord();
   task.event = target.Detach();  // the task owns this reference now
-  queue->Enqueue(task);
-  return ACL_SUCCESS;
+  return Submit(function, *queue, task);
+}
+
+// ACL_EVENT_EXTERNAL and ACL_EVENT_IPC must stand alone; IPC only through ExWithFlag.
+aclError CheckEventFlags(const char* function, uint32_t flag, bool allow_ipc) {
+  constexpr uint32_t kCombinable = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                   ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY;
+  const bool alone = flag == ACL_EVENT_EXTERNAL || (allow_ipc && flag == ACL_EVENT_IPC);
+  if (alone || (flag & ~kCombinable) == 0) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              "%s: argument 'flag' (0x%x) is not a valid combination of ACL_EVENT_* flags", function,
+              flag);
 }
 
 aclError CreateEvent(const char* function, aclrtEvent* event, uint32_t flag) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'event' is null", function);
-  auto* created = new Event(flag);
-  Runtime::Get().RegisterEvent(created);
-  *event = created;
+  *event = Runtime::Get().RegisterEvent(new Event(flag));
   return ACL_SUCCESS;
 }
 
@@ -76,17 +84,15 @@ extern "C" {
 aclError aclrtCreateEvent(aclrtEvent* event) { return CreateEvent(__func__, event, ACL_EVENT_TIME_LINE); }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-  constexpr uint32_t kKnownFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
-                                   ACL_EVENT_TIME_LINE;
-  if ((flag & ~kKnownFlags) != 0) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateEventWithFlag: unknown flag bits 0x%x",
-                flag & ~kKnownFlags);
-  }
+  CANOPY_REQUIRE_INIT();
+  CANOPY_RETURN_IF_ERROR(CheckEventFlags(__func__, flag, /*allow_ipc=*/false));
   return CreateEvent(__func__, event, flag);
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-  return aclrtCreateEventWithFlag(event, flag);
+  CANOPY_REQUIRE_INIT();
+  CANOPY_RETURN_IF_ERROR(CheckEventFlags(__func__, flag, /*allow_ipc=*/true));
+  return CreateEvent(__func__, event, flag);
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
@@ -115,9 +121,11 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 aclError aclrtSynchronizeEvent(aclrtEvent event) { return SynchronizeEvent(__func__, event, -1); }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-  if (timeout < -1) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtSynchronizeEventWithTimeout: timeout must be -1 (forever) or >= 0 ms, got %d",
+  CANOPY_REQUIRE_INIT();
+  if (timeout == 0 || timeout < -1) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "aclrtSynchronizeEventWithTimeout: argument 'timeout' must be -1 (forever) or > 0 ms, "
+                "got %d",
                 timeout);
   }
   return SynchronizeEvent(__func__, event, timeout);

@@ -3,6 +3,24 @@
 
 using namespace canopy::runtime;
 
+namespace {
+
+// ACL_OPT_DETERMINISTIC: 0 off, 1 deterministic, 2 strong and 3 batch consistency.
+constexpr int64_t kDeterministicModes = 4;
+// The other options are switches: 0 or 1.
+constexpr int64_t kSwitchValues = 2;
+// ACL_OPT_STRONG_CONSISTENCY, spelled as a number: the name is deprecated.
+constexpr int kStrongConsistencyOpt = 2;
+
+aclError CheckSysParam(const char* function, aclSysParamOpt opt) {
+  const int index = static_cast<int>(opt);
+  if (index >= 0 && index < Runtime::kSysParamCount) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opt' (%d) is not an aclSysParamOpt", function,
+              index);
+}
+
+}  // namespace
+
 extern "C" {
 
 aclError aclInit(const char* /*configPath: dump/profiling configuration, not used*/) {
@@ -11,31 +29,28 @@ aclError aclInit(const char* /*configPath: dump/profiling configuration, not use
 
 aclError aclFinalize() { return Runtime::Get().Finalize(); }
 
-const char* aclGetRecentErrMsg() { return RecentError(); }
+const char* aclGetRecentErrMsg() { return TakeRecentError(); }
 
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   CANOPY_REQUIRE_INIT();
-  if (opt != ACL_OPT_DETERMINISTIC) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetSysParamOpt: option %d is not supported",
-                static_cast<int>(opt));
-  }
-  if (value != 0 && value != 1) {
+  CANOPY_RETURN_IF_ERROR(CheckSysParam(__func__, opt));
+  const bool deterministic_like =
+      opt == ACL_OPT_DETERMINISTIC || static_cast<int>(opt) == kStrongConsistencyOpt;
+  const int64_t limit = deterministic_like ? kDeterministicModes : kSwitchValues;
+  if (value < 0 || value >= limit) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtSetSysParamOpt: ACL_OPT_DETERMINISTIC takes 0 or 1, got %lld",
-                static_cast<long long>(value));
+                "aclrtSetSysParamOpt: argument 'value' (%lld) is out of range [0, %lld) for option %d",
+                static_cast<long long>(value), static_cast<long long>(limit), static_cast<int>(opt));
   }
-  Runtime::Get().deterministic.store(value);
+  Runtime::Get().sys_params[static_cast<int>(opt)].store(value);
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(value);
-  if (opt != ACL_OPT_DETERMINISTIC) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt: option %d is not supported",
-                static_cast<int>(opt));
-  }
-  *value = Runtime::Get().deterministic.load();
+  CANOPY_RETURN_IF_ERROR(CheckSysParam(__func__, opt));
+  *value = Runtime::Get().sys_params[static_cast<int>(opt)].load();  // 0 until set
   return ACL_SUCCESS;
 }
 

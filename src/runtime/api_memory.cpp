@@ -1,7 +1,9 @@
 // Device and pinned host memory, copies and fills, synchronous and queued.
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 
 #include "api_common.h"
 #include "copy_kernels.h"
@@ -15,6 +17,9 @@ namespace {
 constexpr size_t kDeviceAlignment = 64;
 // Large blocks come straight from mmap: page aligned, zero-filled lazily, returned on free.
 constexpr size_t kMmapThreshold = size_t{256} << 10;
+// aclrtMemcpy2d limits from CANN's documentation.
+constexpr size_t kMaxCopy2dWidth = 5000000;
+constexpr size_t kMaxCopy2dHeight = size_t{5} << 20;
 
 void* AllocateBytes(size_t size) {
   if (size >= kMmapThreshold) {
@@ -33,6 +38,42 @@ void FreeBytes(void* p, size_t size) {
   }
 }
 
+// ---- Freeing while work is queued -------------------------------------------
+// aclrtFree does not wait for the device (CANN frees at once and so do we, as
+// far as the client can tell). Work already queued may still touch the block,
+// so the bytes go back to the system only when every stream that was busy at
+// the free has passed it: a late kernel never touches unmapped memory.
+
+struct DeferredRelease {
+  std::atomic<int> references;
+  void* memory;
+  size_t size;
+};
+
+void DropReference(DeferredRelease* release) {
+  if (release->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    FreeBytes(release->memory, release->size);
+    delete release;
+  }
+}
+
+int32_t RunNothing(void*) { return ACL_SUCCESS; }
+void DropReferenceTask(void* payload) { DropReference(*static_cast<DeferredRelease**>(payload)); }
+
+void ReleaseWhenStreamsPass(void* memory, size_t size) {
+  auto* release = new DeferredRelease{{1}, memory, size};  // our own reference
+  for (const auto& stream : Runtime::Get().StreamsOfDevice(-1)) {
+    if (stream->Idle()) continue;
+    release->references.fetch_add(1, std::memory_order_relaxed);
+    if (!stream->Enqueue(Task::Compute("aclrtFree", RunNothing, release, DropReferenceTask))) {
+      release->references.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+  DropReference(release);
+}
+
+// ---- Allocation ---------------------------------------------------------------
+
 Device* CurrentDevice(const char* function, aclError& status) {
   Context* context = Runtime::Get().current_context();
   if (context == nullptr) {
@@ -44,11 +85,11 @@ Device* CurrentDevice(const char* function, aclError& status) {
   return &context->device();
 }
 
-aclError MallocDevice(const char* function, void** devPtr, size_t size, int policy) {
+// Every aclrtMemMallocPolicy value is accepted: CANN treats unknown ones as the default.
+aclError MallocDevice(const char* function, void** devPtr, size_t size) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'devPtr' is null", function);
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", function);
-  if (policy < 0) return Fail(ACL_ERROR_INVALID_PARAM, "%s: policy %d is not valid", function, policy);
   aclError status;
   Device* device = CurrentDevice(function, status);
   if (device == nullptr) return status;
@@ -63,55 +104,90 @@ aclError MallocDevice(const char* function, void** devPtr, size_t size, int poli
     device->Unreserve(size);
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: the host could not provide %zu bytes", function, size);
   }
-  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, device->id(), MemoryKind::kDevice});
+  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, device->id(), MemoryKind::kDevice,
+                             Runtime::Get().epoch()});
   *devPtr = memory;
   return ACL_SUCCESS;
 }
 
-// Checks that [pointer, pointer + count) is device memory when `device_side`.
-aclError CheckSide(const char* function, const char* argument, const void* pointer, size_t count,
-                   bool device_side) {
-  if (!device_side || MemoryRegistry::Get().IsDeviceRange(pointer, count)) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_INVALID_PARAM,
-              "%s: argument '%s' [%p, +%zu bytes) is not inside a live device allocation", function,
-              argument, pointer, count);
-}
+// ---- Copies -----------------------------------------------------------------
 
-struct CopySides {
-  bool dst_device;
-  bool src_device;
+enum class Side : uint8_t {
+  kDevice,      // inside a live device allocation (aclrtMalloc or a mapped range)
+  kPinnedHost,  // inside an aclrtMallocHost allocation
+  kPageable,    // any other host memory
 };
 
-aclError SidesOf(const char* function, aclrtMemcpyKind kind, const void* dst, const void* src, CopySides& sides) {
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: sides = {false, false}; return ACL_SUCCESS;
-    case ACL_MEMCPY_HOST_TO_DEVICE: sides = {true, false}; return ACL_SUCCESS;
-    case ACL_MEMCPY_DEVICE_TO_HOST: sides = {false, true}; return ACL_SUCCESS;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: sides = {true, true}; return ACL_SUCCESS;
-    case ACL_MEMCPY_DEFAULT:
-      // The runtime tells the sides apart by the registry, as unified addressing does.
-      sides = {MemoryRegistry::Get().IsDeviceRange(dst, 1), MemoryRegistry::Get().IsDeviceRange(src, 1)};
-      return ACL_SUCCESS;
-    default:
-      return Fail(ACL_ERROR_INVALID_PARAM, "%s: kind %d is not a supported aclrtMemcpyKind", function,
-                  static_cast<int>(kind));
-  }
+Side SideOf(const void* pointer, size_t bytes) {
+  const MemoryRegistry& registry = MemoryRegistry::Get();
+  if (registry.IsDeviceRange(pointer, bytes)) return Side::kDevice;
+  if (registry.IsPinnedHostRange(pointer, bytes)) return Side::kPinnedHost;
+  return Side::kPageable;
 }
 
+struct CopyPlan {
+  Side dst = Side::kPageable;
+  Side src = Side::kPageable;
+  bool host_to_host = false;  // neither side is device memory
+  bool pageable() const { return dst == Side::kPageable || src == Side::kPageable; }
+};
+
+aclError CheckDeviceSide(const char* function, const char* argument, const void* pointer, size_t span,
+                         Side side) {
+  if (side == Side::kDevice) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              "%s: argument '%s' [%p, +%zu bytes) is not inside a live device allocation", function,
+              argument, pointer, span);
+}
+
+// Works out where each side lives and checks that the sides `kind` names as
+// device memory are: a device pointer outside every live allocation is an error.
+aclError PlanCopy(const char* function, aclrtMemcpyKind kind, void* dst, size_t dst_span,
+                  const void* src, size_t src_span, bool allow_buffered, CopyPlan& plan) {
+  plan.dst = SideOf(dst, dst_span);
+  plan.src = SideOf(src, src_span);
+  bool dst_device = false, src_device = false;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: break;
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      if (!allow_buffered) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not supported here",
+                    function, static_cast<int>(kind));
+      }
+      dst_device = true;
+      break;
+    case ACL_MEMCPY_HOST_TO_DEVICE: dst_device = true; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: src_device = true; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_device = src_device = true; break;
+    case ACL_MEMCPY_DEFAULT:  // the direction follows from the addresses, as with unified addressing
+      dst_device = plan.dst == Side::kDevice;
+      src_device = plan.src == Side::kDevice;
+      break;
+    default:
+      return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not a supported aclrtMemcpyKind",
+                  function, static_cast<int>(kind));
+  }
+  if (dst_device) CANOPY_RETURN_IF_ERROR(CheckDeviceSide(function, "dst", dst, dst_span, plan.dst));
+  if (src_device) CANOPY_RETURN_IF_ERROR(CheckDeviceSide(function, "src", src, src_span, plan.src));
+  plan.host_to_host = !dst_device && !src_device;
+  return ACL_SUCCESS;
+}
+
+// Shared checks of aclrtMemcpy and aclrtMemcpyAsync. `skip` is set when there is nothing to do.
 aclError CheckCopy(const char* function, void* dst, size_t destMax, const void* src, size_t count,
-                   aclrtMemcpyKind kind) {
+                   aclrtMemcpyKind kind, CopyPlan& plan, bool& skip) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  skip = count == 0;  // CANN returns at once, whatever the pointers
+  if (skip) return ACL_SUCCESS;
   if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'dst' is null", function);
   if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'src' is null", function);
   if (count > destMax) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "%s: count (%zu) is larger than destMax (%zu)", function,
-                count, destMax);
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than 'destMax' (%zu)",
+                function, count, destMax);
   }
-  CopySides sides;
-  CANOPY_RETURN_IF_ERROR(SidesOf(function, kind, dst, src, sides));
-  if (count == 0) return ACL_SUCCESS;
-  CANOPY_RETURN_IF_ERROR(CheckSide(function, "dst", dst, count, sides.dst_device));
-  return CheckSide(function, "src", src, count, sides.src_device);
+  CANOPY_RETURN_IF_ERROR(PlanCopy(function, kind, dst, count, src, count, /*allow_buffered=*/true, plan));
+  skip = dst == src;
+  return ACL_SUCCESS;
 }
 
 struct CopyArgs {
@@ -138,6 +214,8 @@ int32_t RunCopy(void* payload) {
   ParallelCopy(args.dst, args.src, args.count);
   return ACL_SUCCESS;
 }
+// A staged copy owns its source buffer.
+void FreeStagedSource(void* payload) { std::free(const_cast<void*>(static_cast<CopyArgs*>(payload)->src)); }
 int32_t RunFill(void* payload) {
   const auto& args = *static_cast<FillArgs*>(payload);
   ParallelFill(args.dst, args.value, args.count);
@@ -149,60 +227,92 @@ int32_t RunCopy2d(void* payload) {
   return ACL_SUCCESS;
 }
 
-aclError CheckFill(const char* function, void* devPtr, size_t maxCount, size_t count) {
+// Queued copies with pageable host memory cannot run later (the client may
+// reuse the memory at once), so, as CANN does, they wait for the stream and
+// copy before returning.
+aclError DrainForPageableCopy(const char* function, Stream& stream) {
+  CANOPY_RETURN_IF_ERROR(CheckMayWait(function, stream));
+  stream.Synchronize(-1, /*consume_error=*/false);  // failures stay for the next synchronisation
+  return ACL_SUCCESS;
+}
+
+aclError CheckAsyncHostToHost(const char* function, const CopyPlan& plan) {
+  if (!plan.host_to_host) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+              "%s: a queued host-to-host copy is not supported; use aclrtMemcpy", function);
+}
+
+// ---- Fills ------------------------------------------------------------------
+
+aclError CheckFill(const char* function, void* devPtr, size_t maxCount, size_t count, bool& skip) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  skip = count == 0;
+  if (skip) return ACL_SUCCESS;
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'devPtr' is null", function);
   if (count > maxCount) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "%s: count (%zu) is larger than maxCount (%zu)", function,
-                count, maxCount);
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than 'maxCount' (%zu)",
+                function, count, maxCount);
   }
-  if (count == 0) return ACL_SUCCESS;
   // Memset accepts device memory and pinned host memory.
-  if (!MemoryRegistry::Get().Find(devPtr, count)) {
+  if (SideOf(devPtr, count) == Side::kPageable) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "%s: argument 'devPtr' [%p, +%zu bytes) is not inside a live allocation", function,
-                devPtr, count);
+                "%s: argument 'devPtr' [%p, +%zu bytes) is not inside a live device or "
+                "aclrtMallocHost allocation",
+                function, devPtr, count);
   }
   return ACL_SUCCESS;
 }
 
+// ---- 2-D copies ---------------------------------------------------------------
+
 aclError CheckCopy2d(const char* function, void* dst, size_t dpitch, const void* src, size_t spitch,
-                     size_t width, size_t height, aclrtMemcpyKind kind) {
+                     size_t width, size_t height, aclrtMemcpyKind kind, CopyPlan& plan, bool& skip) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  skip = width == 0 || height == 0;
+  if (skip) return ACL_SUCCESS;
   if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'dst' is null", function);
   if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'src' is null", function);
   if (width > dpitch || width > spitch) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "%s: width (%zu) must not exceed dpitch (%zu) or spitch (%zu)", function, width,
+                "%s: argument 'width' (%zu) exceeds 'dpitch' (%zu) or 'spitch' (%zu)", function, width,
                 dpitch, spitch);
   }
-  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
-      kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_HOST_TO_HOST && kind != ACL_MEMCPY_DEFAULT) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "%s: kind %d is not supported", function, static_cast<int>(kind));
+  if (width > kMaxCopy2dWidth || height > kMaxCopy2dHeight) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "%s: width %zu x height %zu exceeds the limits (%zu x %zu)", function, width, height,
+                kMaxCopy2dWidth, kMaxCopy2dHeight);
   }
-  if (width == 0 || height == 0) return ACL_SUCCESS;
-  CopySides sides;
-  CANOPY_RETURN_IF_ERROR(SidesOf(function, kind, dst, src, sides));
-  const size_t dst_span = dpitch * (height - 1) + width;
-  const size_t src_span = spitch * (height - 1) + width;
-  CANOPY_RETURN_IF_ERROR(CheckSide(function, "dst", dst, dst_span, sides.dst_device));
-  return CheckSide(function, "src", src, src_span, sides.src_device);
+  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+      kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%s: argument 'kind' (%d) must be HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or "
+                "DEFAULT",
+                function, static_cast<int>(kind));
+  }
+  size_t dst_span, src_span;
+  if (__builtin_mul_overflow(dpitch, height - 1, &dst_span) ||
+      __builtin_add_overflow(dst_span, width, &dst_span) ||
+      __builtin_mul_overflow(spitch, height - 1, &src_span) ||
+      __builtin_add_overflow(src_span, width, &src_span)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s: pitch x height overflows the address space", function);
+  }
+  return PlanCopy(function, kind, dst, dst_span, src, src_span, /*allow_buffered=*/false, plan);
 }
 
 }  // namespace
 
 extern "C" {
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return MallocDevice(__func__, devPtr, size, static_cast<int>(policy));
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+  return MallocDevice(__func__, devPtr, size);
 }
 
-aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return MallocDevice(__func__, devPtr, size, static_cast<int>(policy));
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+  return MallocDevice(__func__, devPtr, size);
 }
 
-aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return MallocDevice(__func__, devPtr, size, static_cast<int>(policy));
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+  return MallocDevice(__func__, devPtr, size);
 }
 
 aclError aclrtFree(void* devPtr) {
@@ -211,12 +321,14 @@ aclError aclrtFree(void* devPtr) {
   auto allocation = MemoryRegistry::Get().Remove(devPtr, MemoryKind::kDevice);
   if (!allocation) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtFree: %p is not the start of a live aclrtMalloc allocation (never allocated, "
-                "already freed, or an interior pointer)",
+                "aclrtFree: argument 'devPtr' (%p) is not the start of a live aclrtMalloc allocation "
+                "(never allocated, already freed, or an interior pointer)",
                 devPtr);
   }
-  FreeBytes(devPtr, allocation->size);
-  if (Device* device = Runtime::Get().device(allocation->device_id)) device->Unreserve(allocation->size);
+  if (allocation->epoch == Runtime::Get().epoch()) {
+    if (Device* device = Runtime::Get().device(allocation->device_id)) device->Unreserve(allocation->size);
+  }
+  ReleaseWhenStreamsPass(devPtr, allocation->size);
   return ACL_SUCCESS;
 }
 
@@ -228,7 +340,8 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   if (memory == nullptr) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: the host could not provide %zu bytes", size);
   }
-  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, -1, MemoryKind::kHost});
+  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, -1, MemoryKind::kHost,
+                             Runtime::Get().epoch()});
   *hostPtr = memory;
   return ACL_SUCCESS;
 }
@@ -239,57 +352,94 @@ aclError aclrtFreeHost(void* hostPtr) {
   auto allocation = MemoryRegistry::Get().Remove(hostPtr, MemoryKind::kHost);
   if (!allocation) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtFreeHost: %p is not the start of a live aclrtMallocHost allocation", hostPtr);
+                "aclrtFreeHost: argument 'hostPtr' (%p) is not the start of a live aclrtMallocHost "
+                "allocation",
+                hostPtr);
   }
-  FreeBytes(hostPtr, allocation->size);
+  ReleaseWhenStreamsPass(hostPtr, allocation->size);
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-  CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind));
-  ParallelCopy(dst, src, count);
+  CopyPlan plan;
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind, plan, skip));
+  if (!skip) ParallelCopy(dst, src, count);
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind));
+  CopyPlan plan;
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind, plan, skip));
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  queue->Enqueue(Task::Compute("aclrtMemcpyAsync", RunCopy, CopyArgs{dst, src, count}));
-  return ACL_SUCCESS;
+  if (skip) return ACL_SUCCESS;
+  CANOPY_RETURN_IF_ERROR(CheckAsyncHostToHost(__func__, plan));
+  if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+    // The host data is staged now, so the caller may reuse its buffer at once.
+    void* staged = std::malloc(count);
+    if (staged == nullptr) {
+      return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: cannot stage %zu bytes", count);
+    }
+    std::memcpy(staged, src, count);
+    Task task = Task::Compute("aclrtMemcpyAsync", RunCopy, CopyArgs{dst, staged, count}, FreeStagedSource);
+    const aclError status = Submit(__func__, *queue, task);
+    if (status != ACL_SUCCESS) std::free(staged);
+    return status;
+  }
+  if (plan.pageable()) {
+    CANOPY_RETURN_IF_ERROR(DrainForPageableCopy(__func__, *queue));
+    ParallelCopy(dst, src, count);
+    return ACL_SUCCESS;
+  }
+  Task task = Task::Compute("aclrtMemcpyAsync", RunCopy, CopyArgs{dst, src, count});
+  return Submit(__func__, *queue, task);
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-  CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count));
-  ParallelFill(devPtr, static_cast<uint8_t>(value), count);
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count, skip));
+  if (!skip) ParallelFill(devPtr, static_cast<uint8_t>(value), count);
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
-  CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count));
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count, skip));
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  queue->Enqueue(Task::Compute("aclrtMemsetAsync", RunFill,
-                               FillArgs{devPtr, count, static_cast<uint8_t>(value)}));
-  return ACL_SUCCESS;
+  if (skip) return ACL_SUCCESS;
+  Task task = Task::Compute("aclrtMemsetAsync", RunFill, FillArgs{devPtr, count, static_cast<uint8_t>(value)});
+  return Submit(__func__, *queue, task);
 }
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind) {
-  CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind));
-  ParallelCopy2d(dst, dpitch, src, spitch, width, height);
+  CopyPlan plan;
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind, plan, skip));
+  if (!skip) ParallelCopy2d(dst, dpitch, src, spitch, width, height);
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                             size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
-  CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind));
+  CopyPlan plan;
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind, plan, skip));
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  queue->Enqueue(Task::Compute("aclrtMemcpy2dAsync", RunCopy2d,
-                               Copy2dArgs{dst, dpitch, src, spitch, width, height}));
-  return ACL_SUCCESS;
+  if (skip) return ACL_SUCCESS;
+  CANOPY_RETURN_IF_ERROR(CheckAsyncHostToHost(__func__, plan));
+  if (plan.pageable()) {
+    CANOPY_RETURN_IF_ERROR(DrainForPageableCopy(__func__, *queue));
+    ParallelCopy2d(dst, dpitch, src, spitch, width, height);
+    return ACL_SUCCESS;
+  }
+  Task task = Task::Compute("aclrtMemcpy2dAsync", RunCopy2d, Copy2dArgs{dst, dpitch, src, spitch, width, height});
+  return Submit(__func__, *queue, task);
 }
 
 }  // extern "C"

@@ -1,10 +1,15 @@
 // Streams: creation, destruction, synchronisation and queries.
+#include <algorithm>
+
 #include "api_common.h"
 #include "engine.h"
 
 using namespace canopy::runtime;
 
 namespace {
+
+// Stream priorities run from 0 (highest) to 7; CANN clamps larger values.
+constexpr uint32_t kLowestPriority = 7;
 
 aclError CreateStream(const char* function, aclrtStream* stream, uint32_t priority, uint32_t flags) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
@@ -14,7 +19,26 @@ aclError CreateStream(const char* function, aclrtStream* stream, uint32_t priori
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                 "%s: no current context (call aclrtSetDevice or aclrtCreateContext first)", function);
   }
-  *stream = context->CreateStream(flags, priority).get();
+  *stream = context->CreateStream(flags, std::min(priority, kLowestPriority))->handle();
+  return ACL_SUCCESS;
+}
+
+aclError DestroyStream(const char* function, aclrtStream stream, bool discard_pending) {
+  CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
+  if (stream == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%s: argument 'stream' is null (the default stream cannot be destroyed)", function);
+  }
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(function, stream, target));
+  if (target == target->context()->default_stream()) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s: the default stream of a context cannot be destroyed",
+                function);
+  }
+  if (!discard_pending) CANOPY_RETURN_IF_ERROR(CheckMayWait(function, *target));
+  if (!target->context()->DestroyStream(target, discard_pending)) {
+    return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, stream);
+  }
   return ACL_SUCCESS;
 }
 
@@ -25,50 +49,35 @@ extern "C" {
 aclError aclrtCreateStream(aclrtStream* stream) { return CreateStream(__func__, stream, 0, 0); }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
-  constexpr uint32_t kMaxPriority = 7;
-  if (priority > kMaxPriority) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtCreateStreamWithConfig: priority must be 0..%u, got %u", kMaxPriority, priority);
-  }
+  // Every flag combination runs as a plain in-order stream on the CPU.
   return CreateStream(__func__, stream, priority, flag);
 }
 
-aclError aclrtDestroyStream(aclrtStream stream) {
-  CANOPY_REQUIRE_INIT();
-  CANOPY_REQUIRE_NOT_NULL(stream);
-  std::shared_ptr<Stream> target;
-  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
-  if (target == target->context()->default_stream()) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: the default stream cannot be destroyed");
-  }
-  // Pending work finishes first: destroying never drops queued tasks.
-  target->Synchronize(-1);
-  target->context()->RemoveStream(target.get());
-  return ACL_SUCCESS;
-}
+// Pending work finishes first: destroying never drops queued tasks.
+aclError aclrtDestroyStream(aclrtStream stream) { return DestroyStream(__func__, stream, false); }
 
-aclError aclrtDestroyStreamForce(aclrtStream stream) { return aclrtDestroyStream(stream); }
+// Drops the tasks that have not started; one already running finishes.
+aclError aclrtDestroyStreamForce(aclrtStream stream) { return DestroyStream(__func__, stream, true); }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
-  if (target->engine().OnEngineThread()) {
-    return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
-                "aclrtSynchronizeStream: called from inside a task of the same device (deadlock)");
-  }
+  CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
   return ReportSync(__func__, target->Synchronize(-1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   CANOPY_REQUIRE_INIT();
-  if (timeout < -1) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtSynchronizeStreamWithTimeout: timeout must be -1 (forever) or >= 0 ms, got %d",
+  if (timeout == 0 || timeout < -1) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                "aclrtSynchronizeStreamWithTimeout: argument 'timeout' must be -1 (forever) or > 0 ms, "
+                "got %d",
                 timeout);
   }
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
   return ReportSync(__func__, target->Synchronize(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
@@ -78,6 +87,33 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   *status = target->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(priority);
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  *priority = target->priority();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(flags);
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  *flags = target->flags();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(leastPriority);
+  CANOPY_REQUIRE_NOT_NULL(greatestPriority);
+  *leastPriority = static_cast<int32_t>(kLowestPriority);
+  *greatestPriority = 0;
   return ACL_SUCCESS;
 }
 

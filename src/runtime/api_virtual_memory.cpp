@@ -20,9 +20,61 @@ constexpr size_t kGranularity = size_t{2} << 20;
 struct PhysicalAllocation {
   int fd = -1;
   size_t size = 0;
-  int32_t device_id = 0;
+  int32_t device_id = -1;  // -1: host memory, not counted against a device
+  uint32_t epoch = 0;      // Runtime::epoch() at allocation
   int mappings = 0;
+  bool freed = false;      // aclrtFreePhysical came while mapped: release at the last unmap
 };
+
+// Gives the memory back: closes the memfd and returns the bytes to the device.
+void ReleasePhysical(PhysicalAllocation* physical) {
+  close(physical->fd);
+  if (physical->device_id >= 0 && physical->epoch == Runtime::Get().epoch()) {
+    if (Device* device = Runtime::Get().device(physical->device_id)) device->Unreserve(physical->size);
+  }
+  delete physical;
+}
+
+// Physical memory properties CANN accepts; DDR attributes only for host locations.
+aclError CheckPhysicalProp(const aclrtPhysicalMemProp& prop) {
+  if (prop.handleType != ACL_MEM_HANDLE_TYPE_NONE) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMallocPhysical: prop->handleType (%d) must be ACL_MEM_HANDLE_TYPE_NONE",
+                static_cast<int>(prop.handleType));
+  }
+  if (prop.allocationType != ACL_MEM_ALLOCATION_TYPE_PINNED) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMallocPhysical: prop->allocationType (%d) must be ACL_MEM_ALLOCATION_TYPE_PINNED",
+                static_cast<int>(prop.allocationType));
+  }
+  const auto type = prop.location.type;
+  if (type != ACL_MEM_LOCATION_TYPE_DEVICE && type != ACL_MEM_LOCATION_TYPE_HOST &&
+      type != ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMallocPhysical: prop->location.type (%d) must be HOST, DEVICE or HOST_NUMA",
+                static_cast<int>(type));
+  }
+  bool device_attr = false, host_attr = false;
+  switch (prop.memAttr) {
+    case ACL_MEM_NORMAL: case ACL_MEM_HUGE: case ACL_MEM_HUGE1G:
+    case ACL_MEM_P2P_NORMAL: case ACL_MEM_P2P_HUGE: case ACL_MEM_P2P_HUGE1G:
+      device_attr = host_attr = true;
+      break;
+    case ACL_HBM_MEM_HUGE: case ACL_HBM_MEM_NORMAL: case ACL_HBM_MEM_HUGE1G:
+      device_attr = true;
+      break;
+    case ACL_DDR_MEM_HUGE: case ACL_DDR_MEM_NORMAL: case ACL_DDR_MEM_P2P_HUGE: case ACL_DDR_MEM_P2P_NORMAL:
+      host_attr = true;
+      break;
+    default:
+      break;
+  }
+  const bool on_device = type == ACL_MEM_LOCATION_TYPE_DEVICE;
+  if (on_device ? device_attr : host_attr) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              "aclrtMallocPhysical: prop->memAttr (%d) is not supported for a %s location",
+              static_cast<int>(prop.memAttr), on_device ? "device" : "host");
+}
 
 struct Reservation {
   size_t size = 0;
@@ -81,7 +133,11 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
                                 uint64_t flags) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
-  (void)flags;  // page-size hints: every Canopy page is the same
+  // Flags are reserved: 0, or 1 which CANN tolerates for compatibility.
+  if (flags > 1) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress: argument 'flags' (%llu) must be 0",
+                static_cast<unsigned long long>(flags));
+  }
   if (size == 0 || !IsMultipleOfGranularity(size)) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtReserveMemAddress: size (%zu) must be a non-zero multiple of the granularity (%zu)",
@@ -133,31 +189,41 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(handle);
   CANOPY_REQUIRE_NOT_NULL(prop);
-  (void)flags;
+  if (flags != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical: argument 'flags' (%llu) must be 0",
+                static_cast<unsigned long long>(flags));
+  }
   if (size == 0 || !IsMultipleOfGranularity(size)) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtMallocPhysical: size (%zu) must be a non-zero multiple of the granularity (%zu)",
+                "aclrtMallocPhysical: argument 'size' (%zu) must be a non-zero multiple of the "
+                "granularity (%zu)",
                 size, kGranularity);
   }
-  const auto device_id = static_cast<int32_t>(prop->location.id);
-  Device* device = Runtime::Get().device(device_id);
-  if (device == nullptr) {
-    return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtMallocPhysical: prop->location.id %d is not a device",
-                device_id);
-  }
-  if (!device->Reserve(size)) {
-    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                "aclrtMallocPhysical: out of device memory: %zu bytes requested, %zu free on device %d",
-                size, device->total_memory() - device->used_memory(), device_id);
+  CANOPY_RETURN_IF_ERROR(CheckPhysicalProp(*prop));
+  Device* device = nullptr;
+  if (prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE) {
+    const auto device_id = static_cast<int32_t>(prop->location.id);
+    device = Runtime::Get().device(device_id);
+    if (device == nullptr) {
+      return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
+                  "aclrtMallocPhysical: prop->location.id (%d) is not a device", device_id);
+    }
+    if (!device->Reserve(size)) {
+      return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                  "aclrtMallocPhysical: out of device memory: %zu bytes requested, %zu free on "
+                  "device %d",
+                  size, device->total_memory() - device->used_memory(), device_id);
+    }
   }
   const int fd = memfd_create("canopy-physical", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
     if (fd >= 0) close(fd);
-    device->Unreserve(size);
+    if (device != nullptr) device->Unreserve(size);
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocPhysical: the host could not provide %zu bytes",
                 size);
   }
-  auto* physical = new PhysicalAllocation{fd, size, device_id, 0};
+  auto* physical = new PhysicalAllocation{fd, size, device != nullptr ? device->id() : -1,
+                                          Runtime::Get().epoch(), 0, false};
   VirtualMemory& vm = VirtualMemory::Get();
   std::lock_guard lock(vm.mutex);
   vm.physicals[physical] = physical;
@@ -172,18 +238,17 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   std::lock_guard lock(vm.mutex);
   auto it = vm.physicals.find(handle);
   if (it == vm.physicals.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFreePhysical: %p is not a live physical allocation", handle);
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtFreePhysical: argument 'handle' (%p) is not a live physical allocation", handle);
   }
   PhysicalAllocation* physical = it->second;
-  if (physical->mappings > 0) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtFreePhysical: the allocation is still mapped %d time(s); unmap it first",
-                physical->mappings);
-  }
-  close(physical->fd);
-  if (Device* device = Runtime::Get().device(physical->device_id)) device->Unreserve(physical->size);
   vm.physicals.erase(it);
-  delete physical;
+  // Still mapped: CANN releases the memory when the last mapping goes.
+  if (physical->mappings > 0) {
+    physical->freed = true;
+  } else {
+    ReleasePhysical(physical);
+  }
   return ACL_SUCCESS;
 }
 
@@ -191,7 +256,10 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   CANOPY_REQUIRE_NOT_NULL(handle);
-  (void)flags;
+  if (flags != 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMapMem: argument 'flags' (%llu) must be 0",
+                static_cast<unsigned long long>(flags));
+  }
   VirtualMemory& vm = VirtualMemory::Get();
   std::lock_guard lock(vm.mutex);
   auto physical_it = vm.physicals.find(handle);
@@ -199,12 +267,12 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMapMem: handle %p is not a live physical allocation", handle);
   }
   PhysicalAllocation* physical = physical_it->second;
-  if (size == 0 || !IsMultipleOfGranularity(size) || !IsMultipleOfGranularity(offset) ||
-      offset > physical->size || size > physical->size - offset) {
+  // CANN maps a physical allocation whole: offset 0, size equal to its size.
+  if (offset != 0 || size != physical->size) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtMapMem: size %zu at offset %zu does not fit the %zu-byte physical allocation "
-                "in granularity (%zu) steps",
-                size, offset, physical->size, kGranularity);
+                "aclrtMapMem: arguments 'size' (%zu) and 'offset' (%zu) must be the physical "
+                "allocation's size (%zu) and 0",
+                size, offset, physical->size);
   }
   const auto address = reinterpret_cast<uintptr_t>(virPtr);
   uintptr_t base = 0;
@@ -231,7 +299,7 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
   }
   reservation->mappings[address] = {size, physical};
   ++physical->mappings;
-  MemoryRegistry::Get().Add({address, size, physical->device_id, MemoryKind::kMapped});
+  MemoryRegistry::Get().Add({address, size, physical->device_id, MemoryKind::kMapped, physical->epoch});
   return ACL_SUCCESS;
 }
 
@@ -250,8 +318,8 @@ aclError aclrtUnmapMem(void* virPtr) {
   const auto [size, physical] = it->second;
   MemoryRegistry::Get().Remove(virPtr, MemoryKind::kMapped);
   MapNone(virPtr, size, true);  // back to reserved, inaccessible address space
-  --physical->mappings;
   reservation->mappings.erase(it);
+  if (--physical->mappings == 0 && physical->freed) ReleasePhysical(physical);
   return ACL_SUCCESS;
 }
 

@@ -1,5 +1,8 @@
 #include "caching_allocator.h"
 
+#include <limits>
+#include <vector>
+
 #include "error_message.h"
 #include "event.h"
 #include "stream.h"
@@ -34,12 +37,15 @@ void CachingAllocator::Discard(Block& block) {
 }
 
 aclError CachingAllocator::Allocate(void** ptr, size_t size, Stream& stream) {
+  if (size > std::numeric_limits<size_t>::max() - kRoundingBytes) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "canopyMallocAsync: argument 'size' (%zu) is too large",
+                size);
+  }
   const size_t rounded = (size + kRoundingBytes - 1) / kRoundingBytes * kRoundingBytes;
-  Block block;
   {
     std::lock_guard lock(mutex_);
+    Block block;
     if (TakeCached(rounded, stream, block)) {
-      Discard(block);
       block.stream = &stream;
       in_use_[block.ptr] = block;
       *ptr = block.ptr;
@@ -59,47 +65,56 @@ aclError CachingAllocator::Allocate(void** ptr, size_t size, Stream& stream) {
 }
 
 aclError CachingAllocator::Free(void* ptr, Stream& stream) {
-  Block block;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = in_use_.find(ptr);
-    if (it == in_use_.end()) {
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  "canopyFreeAsync: %p was not allocated by canopyMallocAsync or is already free", ptr);
-    }
-    block = it->second;
-    in_use_.erase(it);
+  std::lock_guard lock(mutex_);
+  auto it = in_use_.find(ptr);
+  if (it == in_use_.end()) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "canopyFreeAsync: argument 'ptr' (%p) was not allocated by canopyMallocAsync or is "
+                "already free",
+                ptr);
   }
-  // The event tells other streams when this stream has passed the free.
-  block.stream = &stream;
-  block.freed = new Event(0);
-  block.generation = block.freed->BeginRecord();
+  Block& block = it->second;
+  // The block's event tells other streams when this stream has passed the free;
+  // it is made once per block and recorded again at every free.
+  if (block.freed == nullptr) block.freed = new Event(0);
   Task record;
   record.kind = TaskKind::kEventRecord;
   record.name = "canopyFreeAsync";
   record.event = block.freed;
-  record.generation = block.generation;
+  record.generation = block.freed->BeginRecord();
   block.freed->Retain();  // the task's reference
-  stream.Enqueue(record);
-  std::lock_guard lock(mutex_);
+  if (!stream.Enqueue(record)) {
+    block.freed->Release();
+    // The record will never run: mark it reached so the block stays usable.
+    block.freed->Complete(record.generation);
+    return Fail(ACL_ERROR_INVALID_PARAM, "canopyFreeAsync: argument 'stream' (%p) is being destroyed",
+                stream.handle());
+  }
+  block.stream = &stream;
+  block.generation = record.generation;
   free_.emplace(block.size, block);
+  in_use_.erase(it);
   return ACL_SUCCESS;
 }
 
 size_t CachingAllocator::ReleaseCached() {
   size_t released = 0;
-  std::lock_guard lock(mutex_);
-  for (auto it = free_.begin(); it != free_.end();) {
-    Block& block = it->second;
-    if (!block.freed->IsComplete(block.generation)) {
-      ++it;
-      continue;
+  std::vector<void*> to_free;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = free_.begin(); it != free_.end();) {
+      Block& block = it->second;
+      if (!block.freed->IsComplete(block.generation)) {
+        ++it;
+        continue;
+      }
+      Discard(block);
+      to_free.push_back(block.ptr);
+      released += block.size;
+      it = free_.erase(it);
     }
-    Discard(block);
-    aclrtFree(block.ptr);
-    released += block.size;
-    it = free_.erase(it);
   }
+  for (void* ptr : to_free) aclrtFree(ptr);
   return released;
 }
 

@@ -5,24 +5,35 @@
 #include <algorithm>
 #include <cstring>
 
+// ThreadSanitizer cannot see libgomp's fork and join (libgomp is not built
+// with it), so every hand-over between an OpenMP team and its forking thread
+// would look like a race and suppressing those would hide the runtime's own.
+// Under TSan the copies therefore run on the calling thread.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kOpenMpAllowed = false;
+#else
+constexpr bool kOpenMpAllowed = true;
+#endif
+
 namespace canopy::runtime {
 namespace {
 // Below this a single thread saturates what the copy can gain from more.
 constexpr size_t kParallelThresholdBytes = size_t{1} << 20;
 constexpr size_t kChunkAlignment = 4096;
 
+// Runs body(begin, end) over [0, count) split into one static chunk per thread.
 template <typename Body>
-void ForChunks(size_t bytes, Body body) {
-  const int threads = bytes < kParallelThresholdBytes ? 1 : omp_get_max_threads();
+void ParallelChunks(size_t count, size_t alignment, bool parallel, Body body) {
+  const int threads = parallel && kOpenMpAllowed ? omp_get_max_threads() : 1;
   if (threads <= 1) {
-    body(size_t{0}, bytes);
+    body(size_t{0}, count);
     return;
   }
-  const size_t chunk = (bytes / threads + kChunkAlignment - 1) / kChunkAlignment * kChunkAlignment;
+  const size_t chunk = (count / threads + alignment) / alignment * alignment;
 #pragma omp parallel num_threads(threads)
   {
-    const size_t begin = std::min(bytes, chunk * static_cast<size_t>(omp_get_thread_num()));
-    const size_t end = std::min(bytes, begin + chunk);
+    const size_t begin = std::min(count, chunk * static_cast<size_t>(omp_get_thread_num()));
+    const size_t end = std::min(count, begin + chunk);
     if (end > begin) body(begin, end);
   }
 }
@@ -37,23 +48,30 @@ void ParallelCopy(void* dst, const void* src, size_t bytes) {
     std::memmove(d, s, bytes);
     return;
   }
-  ForChunks(bytes, [&](size_t begin, size_t end) { std::memcpy(d + begin, s + begin, end - begin); });
+  ParallelChunks(bytes, kChunkAlignment, bytes >= kParallelThresholdBytes,
+                 [&](size_t begin, size_t end) { std::memcpy(d + begin, s + begin, end - begin); });
 }
 
 void ParallelFill(void* dst, uint8_t value, size_t bytes) {
   auto* d = static_cast<unsigned char*>(dst);
-  ForChunks(bytes, [&](size_t begin, size_t end) { std::memset(d + begin, value, end - begin); });
+  ParallelChunks(bytes, kChunkAlignment, bytes >= kParallelThresholdBytes,
+                 [&](size_t begin, size_t end) { std::memset(d + begin, value, end - begin); });
 }
 
 void ParallelCopy2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
                     size_t height) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  const bool parallel = width * height >= kParallelThresholdBytes;
-#pragma omp parallel for if (parallel) schedule(static)
-  for (size_t row = 0; row < height; ++row) {
-    std::memmove(d + row * dst_pitch, s + row * src_pitch, width);
-  }
+  // Rows may overlap when source and destination share an allocation: then one
+  // thread copies them in order, row by row with memmove.
+  if (height == 0) return;
+  const size_t dst_span = dst_pitch * (height - 1) + width;
+  const size_t src_span = src_pitch * (height - 1) + width;
+  const bool overlap = d < s + src_span && s < d + dst_span;
+  const bool parallel = !overlap && width * height >= kParallelThresholdBytes;
+  ParallelChunks(height, 1, parallel, [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) std::memmove(d + row * dst_pitch, s + row * src_pitch, width);
+  });
 }
 
 }  // namespace canopy::runtime

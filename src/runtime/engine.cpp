@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include <algorithm>
+#include <string>
 
 #include "error_message.h"
 #include "event.h"
@@ -11,32 +12,55 @@
 
 namespace canopy::runtime {
 namespace {
-// An idle engine polls this many times before it sleeps: a task that arrives
-// right after the previous one then starts without a futex wake-up.
+// An idle engine polls its signal counter this many times before it sleeps: a
+// task that arrives right after the previous one then starts without a futex
+// wake-up. Polling reads one atomic; it never touches the streams' locks.
 constexpr int kIdleSpins = 4000;
 thread_local bool is_engine_thread = false;
+
+std::string TaskFailureMessage(const char* name, int32_t status) {
+  const char* detail = RecentError();
+  std::string message = "task '";
+  message += name;
+  message += "' failed with error ";
+  message += std::to_string(status);
+  if (*detail != '\0') {
+    message += ": ";
+    message += detail;
+  }
+  return message;
+}
 }  // namespace
 
 bool Engine::CurrentThreadIsEngine() { return is_engine_thread; }
 
 Engine::Engine(int32_t device_id) : device_id_(device_id), thread_([this] { Run(); }) {}
 
-Engine::~Engine() {
-  stopping_.store(true);
+Engine::~Engine() { Stop(); }
+
+void Engine::Stop() {
+  if (!thread_.joinable()) return;
+  stopping_.store(true, std::memory_order_seq_cst);
   WakeUp();
   thread_.join();
 }
 
 void Engine::AddStream(std::shared_ptr<Stream> stream) {
-  std::lock_guard lock(mutex_);
-  streams_.push_back(std::move(stream));
-  streams_version_.fetch_add(1);
+  {
+    std::lock_guard lock(mutex_);
+    streams_.push_back(std::move(stream));
+    streams_version_.fetch_add(1);
+  }
+  Notify();
 }
 
 void Engine::RemoveStream(const Stream* stream) {
-  std::lock_guard lock(mutex_);
-  std::erase_if(streams_, [&](const auto& s) { return s.get() == stream; });
-  streams_version_.fetch_add(1);
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(streams_, [&](const auto& s) { return s.get() == stream; });
+    streams_version_.fetch_add(1);
+  }
+  Notify();
 }
 
 void Engine::WakeUp() {
@@ -49,7 +73,6 @@ void Engine::Run() {
   std::vector<std::shared_ptr<Stream>> snapshot;
   uint64_t snapshot_version = ~uint64_t{0};
   size_t start = 0;
-  int idle_rounds = 0;
   while (!stopping_.load(std::memory_order_acquire)) {
     const uint64_t seen = signals_.load(std::memory_order_seq_cst);
     if (streams_version_.load(std::memory_order_acquire) != snapshot_version) {
@@ -57,6 +80,7 @@ void Engine::Run() {
       snapshot = streams_;
       snapshot_version = streams_version_.load();
     }
+    // One head task per stream per round, so no stream starves another.
     bool progressed = false;
     const size_t count = snapshot.size();
     for (size_t i = 0; i < count; ++i) {
@@ -68,15 +92,16 @@ void Engine::Run() {
       }
     }
     ++start;
-    if (progressed) {
-      idle_rounds = 0;
-      continue;
+    if (progressed) continue;
+
+    // Nothing could run. Every change that can make a stream runnable (an
+    // enqueue, a completed event, a returned host callback) bumps signals_.
+    bool signalled = false;
+    for (int spin = 0; spin < kIdleSpins && !signalled; ++spin) {
+      __builtin_ia32_pause();
+      signalled = signals_.load(std::memory_order_seq_cst) != seen;
     }
-    if (++idle_rounds < kIdleSpins) {
-      if (signals_.load(std::memory_order_seq_cst) == seen) __builtin_ia32_pause();
-      continue;
-    }
-    idle_rounds = 0;
+    if (signalled) continue;
     std::unique_lock lock(mutex_);
     sleeping_.store(true, std::memory_order_seq_cst);
     wake_cv_.wait(lock, [&] {
@@ -91,15 +116,21 @@ void Engine::Run() {
 void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
   switch (task.kind) {
     case TaskKind::kCompute: {
+      // A failing task names its reason in the recent error; start from a clean slate.
+      ClearRecentError();
       int32_t status = 0;
       try {
         status = task.compute(task.PayloadPtr());
       } catch (...) {
         status = kInternalTaskError;
-        SetRecentErrorF("task '%s' on device %d threw an exception", task.name, device_id_);
+        SetRecentError("the task threw a C++ exception");
       }
       if (task.release != nullptr) task.release(task.PayloadPtr());
-      stream->Finish(status, status != 0 ? RecentError() : nullptr);
+      if (status == 0) {
+        stream->Finish(0, nullptr);
+      } else {
+        stream->Finish(status, TaskFailureMessage(task.name, status).c_str());
+      }
       return;
     }
     case TaskKind::kEventRecord:
@@ -120,7 +151,7 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
       HostFn fn = task.host_fn;
       void* user_data = task.Payload<void*>();
       HostCallbackPool::Get().Submit([stream, fn, user_data] {
-        fn(user_data);
+        HostCallbackPool::RunHolding(stream.get(), fn, user_data);
         stream->ReleaseFromHost(0, nullptr);
       });
       return;
@@ -133,12 +164,13 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
                                       PendingReport{task.host_fn, task.Payload<void*>(),
                                                     blocking ? stream : nullptr});
       if (!delivered) {
-        SetRecentErrorF("aclrtLaunchCallback: the thread subscribed to this stream was "
-                        "unsubscribed before the callback ran");
+        const std::string message =
+            "aclrtLaunchCallback: the thread subscribed to this stream was unsubscribed "
+            "before the callback ran";
         if (blocking) {
-          stream->ReleaseFromHost(kCallbackLostError, RecentError());
+          stream->ReleaseFromHost(kCallbackLostError, message.c_str());
         } else {
-          stream->Finish(kCallbackLostError, RecentError());
+          stream->Finish(kCallbackLostError, message.c_str());
         }
       } else if (!blocking) {
         stream->Finish(0, nullptr);

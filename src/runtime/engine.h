@@ -25,6 +25,9 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
   ~Engine();  // stops the thread; streams must have been drained
 
+  // Stops and joins the thread (idempotent); queued work is left where it is.
+  void Stop();
+
   void AddStream(std::shared_ptr<Stream> stream);
   void RemoveStream(const Stream* stream);
 

@@ -5,13 +5,16 @@
 
 namespace canopy::runtime {
 namespace {
+// Large enough for a function name, a pointer range and a reason.
+constexpr size_t kMessageBytes = 1024;
 thread_local std::string recent_error;
+thread_local std::string taken_error;  // what the last aclGetRecentErrMsg returned
 }  // namespace
 
 void SetRecentError(std::string message) { recent_error = std::move(message); }
 
 void SetRecentErrorF(const char* format, ...) {
-  char buffer[1024];
+  char buffer[kMessageBytes];
   va_list args;
   va_start(args, format);
   std::vsnprintf(buffer, sizeof(buffer), format, args);
@@ -20,5 +23,13 @@ void SetRecentErrorF(const char* format, ...) {
 }
 
 const char* RecentError() { return recent_error.c_str(); }
+
+void ClearRecentError() { recent_error.clear(); }
+
+const char* TakeRecentError() {
+  taken_error.swap(recent_error);
+  recent_error.clear();
+  return taken_error.c_str();
+}
 
 }  // namespace canopy::runtime

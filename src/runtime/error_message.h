@@ -13,6 +13,11 @@ void SetRecentErrorF(const char* format, ...) __attribute__((format(printf, 1, 2
 
 // The calling thread's recent error message; never null, "" when there is none.
 const char* RecentError();
+void ClearRecentError();
+
+// aclGetRecentErrMsg: hands the message over and clears it, as CANN does. The
+// text stays valid until the thread's next call; "" (never null) when none.
+const char* TakeRecentError();
 
 // Sets the message and returns `code`, so a check reads `return Fail(code, ...)`.
 template <typename Code, typename... Args>

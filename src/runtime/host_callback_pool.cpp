@@ -1,6 +1,18 @@
 #include "host_callback_pool.h"
 
 namespace canopy::runtime {
+namespace {
+thread_local const Stream* held_stream = nullptr;
+}  // namespace
+
+void HostCallbackPool::RunHolding(const Stream* stream, HostFn fn, void* user_data) {
+  const Stream* previous = held_stream;
+  held_stream = stream;
+  fn(user_data);
+  held_stream = previous;
+}
+
+const Stream* HostCallbackPool::HeldByCurrentThread() { return held_stream; }
 
 HostCallbackPool& HostCallbackPool::Get() {
   static auto* pool = new HostCallbackPool();  // outlives static destructors

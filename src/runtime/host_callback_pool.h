@@ -9,7 +9,11 @@
 #include <thread>
 #include <vector>
 
+#include "task.h"
+
 namespace canopy::runtime {
+
+class Stream;
 
 class HostCallbackPool {
  public:
@@ -18,6 +22,12 @@ class HostCallbackPool {
   void Submit(std::function<void()> work);
   // Joins every thread (aclFinalize); the pool restarts on the next Submit.
   void Shutdown();
+
+  // Runs a host callback that holds `stream`; while it runs, the calling
+  // thread knows which stream it holds (waiting for that stream would deadlock).
+  static void RunHolding(const Stream* stream, HostFn fn, void* user_data);
+  // The stream held by the host callback running on this thread, or null.
+  static const Stream* HeldByCurrentThread();
 
  private:
   HostCallbackPool() = default;

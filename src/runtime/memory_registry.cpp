@@ -1,5 +1,6 @@
 #include "memory_registry.h"
 
+#include <limits>
 #include <mutex>
 
 namespace canopy::runtime {
@@ -35,21 +36,30 @@ std::optional<Allocation> MemoryRegistry::Find(const void* address, size_t bytes
 
 bool MemoryRegistry::IsDeviceRange(const void* address, size_t bytes) const {
   uintptr_t begin = reinterpret_cast<uintptr_t>(address);
-  const uintptr_t end = begin + (bytes == 0 ? 1 : bytes);
+  if (bytes == 0) bytes = 1;
+  if (bytes > std::numeric_limits<uintptr_t>::max() - begin) return false;
+  const uintptr_t end = begin + bytes;
   std::shared_lock lock(mutex_);
   auto it = allocations_.upper_bound(begin);
   if (it == allocations_.begin()) return false;
   --it;
-  // A range may run across virtual-memory mappings that sit back to back.
-  while (it != allocations_.end() && it->second.kind != MemoryKind::kHost && it->first <= begin &&
-         begin < it->first + it->second.size) {
+  if (it->second.kind == MemoryKind::kHost || !it->second.Contains(begin, 1)) return false;
+  // A range may run on across virtual-memory mappings that sit back to back.
+  while (true) {
     const uintptr_t allocation_end = it->first + it->second.size;
     if (end <= allocation_end) return true;
     if (it->second.kind != MemoryKind::kMapped) return false;
-    begin = allocation_end;
     ++it;
+    if (it == allocations_.end() || it->first != allocation_end ||
+        it->second.kind != MemoryKind::kMapped) {
+      return false;
+    }
   }
-  return false;
+}
+
+bool MemoryRegistry::IsPinnedHostRange(const void* address, size_t bytes) const {
+  const auto found = Find(address, bytes == 0 ? 1 : bytes);
+  return found && found->kind == MemoryKind::kHost;
 }
 
 size_t MemoryRegistry::Count() const {

@@ -22,6 +22,7 @@ struct Allocation {
   size_t size = 0;
   int32_t device_id = 0;
   MemoryKind kind = MemoryKind::kDevice;
+  uint32_t epoch = 0;  // Runtime::epoch() when allocated: whose accounting it is in
 
   bool Contains(uintptr_t address, size_t bytes) const {
     return address >= base && bytes <= size && address - base <= size - bytes;
@@ -37,8 +38,11 @@ class MemoryRegistry {
   std::optional<Allocation> Remove(const void* base, MemoryKind kind);
   // The allocation containing [address, address + bytes), if any.
   std::optional<Allocation> Find(const void* address, size_t bytes = 1) const;
-  // True when the range lies inside one live device-side allocation (device or mapped).
+  // True when the range lies inside one live device-side allocation (device or
+  // mapped; back-to-back mappings count as one range).
   bool IsDeviceRange(const void* address, size_t bytes) const;
+  // True when the range lies inside one live aclrtMallocHost allocation.
+  bool IsPinnedHostRange(const void* address, size_t bytes) const;
   size_t Count() const;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "host_callback_pool.h"
 #include "stream.h"
 
 namespace canopy::runtime {
@@ -23,6 +24,7 @@ bool ReportRouter::Unsubscribe(uint64_t thread_id) {
   auto it = mailboxes_.find(thread_id);
   if (it == mailboxes_.end() || it->second->subscriptions == 0) return false;
   --it->second->subscriptions;
+  it->second->arrived.notify_all();  // a thread waiting forever learns it is done
   return true;
 }
 
@@ -46,20 +48,20 @@ ReportRouter::ProcessResult ReportRouter::ProcessOne(uint64_t thread_id, int64_t
   {
     std::unique_lock lock(mutex_);
     auto it = mailboxes_.find(thread_id);
-    if (it == mailboxes_.end() || it->second->subscriptions == 0) {
-      return ProcessResult::kNotSubscribed;
-    }
+    if (it == mailboxes_.end()) return ProcessResult::kNotSubscribed;
     Mailbox& mailbox = *it->second;  // mailboxes are never erased, so this stays valid
-    const auto ready = [&] { return !mailbox.queue.empty(); };
+    // Callbacks delivered before an unsubscribe still run.
+    const auto ready = [&] { return !mailbox.queue.empty() || mailbox.subscriptions == 0; };
     if (timeout_ms < 0) {
       mailbox.arrived.wait(lock, ready);
     } else if (!mailbox.arrived.wait_for(lock, std::chrono::milliseconds(timeout_ms), ready)) {
       return ProcessResult::kTimeout;
     }
+    if (mailbox.queue.empty()) return ProcessResult::kNotSubscribed;
     report = std::move(mailbox.queue.front());
     mailbox.queue.pop_front();
   }
-  report.fn(report.user_data);
+  HostCallbackPool::RunHolding(report.blocked_stream.get(), report.fn, report.user_data);
   if (report.blocked_stream) report.blocked_stream->ReleaseFromHost(0, nullptr);
   return ProcessResult::kProcessed;
 }

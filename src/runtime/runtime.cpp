@@ -5,17 +5,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <utility>
 
 #include "engine.h"
 #include "error_message.h"
 #include "event.h"
+#include "caching_allocator.h"
 #include "host_callback_pool.h"
 #include "stream.h"
 
 namespace canopy::runtime {
 namespace {
-
-thread_local Context* thread_current_context = nullptr;
 
 // Parses "123", "64M", "16G" into bytes; 0 when malformed.
 size_t ParseBytes(const char* text) {
@@ -74,7 +74,14 @@ bool Device::Reserve(size_t bytes) {
   return true;
 }
 
-void Device::Unreserve(size_t bytes) { used_memory_.fetch_sub(bytes, std::memory_order_relaxed); }
+void Device::Unreserve(size_t bytes) {
+  // Never below zero, whatever a client frees.
+  size_t used = used_memory_.load(std::memory_order_relaxed);
+  size_t next;
+  do {
+    next = used >= bytes ? used - bytes : 0;
+  } while (!used_memory_.compare_exchange_weak(used, next, std::memory_order_relaxed));
+}
 
 Device::Device(int32_t id, size_t total_memory)
     : id_(id), total_memory_(total_memory), engine_(std::make_unique<Engine>(id)) {}
@@ -83,16 +90,20 @@ Device::~Device() = default;
 
 // ---- Context ---------------------------------------------------------------
 
-Context::Context(Device& device, bool primary) : device_(device), primary_(primary) {
+Context::Context(Device& device, bool primary, aclrtContext handle)
+    : device_(device), primary_(primary), handle_(handle) {
   default_stream_ = CreateStream(0, 0);
 }
 
 Context::~Context() {
-  for (const auto& stream : streams()) {
-    stream->Synchronize(-1);
-    device_.engine().RemoveStream(stream.get());
-    Runtime::Get().UnregisterStream(stream.get());
+  const auto all = streams();
+  for (const auto& stream : all) {
+    Runtime::Get().UnregisterStream(*stream);
+    stream->Close();
   }
+  // Drain every stream before removing any: one may wait on another's event.
+  for (const auto& stream : all) stream->Synchronize(-1, /*consume_error=*/false);
+  for (const auto& stream : all) device_.engine().RemoveStream(stream.get());
 }
 
 std::vector<std::shared_ptr<Stream>> Context::streams() const {
@@ -111,14 +122,36 @@ std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority)
   return stream;
 }
 
-void Context::RemoveStream(const Stream* stream) {
-  device_.engine().RemoveStream(stream);
-  Runtime::Get().UnregisterStream(stream);
+bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending) {
+  if (!Runtime::Get().UnregisterStream(*stream)) return false;
+  stream->Close();
+  if (discard_pending) {
+    // A host callback already running keeps the stream object alive until it returns.
+    stream->DiscardPending();
+  } else {
+    stream->Synchronize(-1, /*consume_error=*/false);
+  }
+  device_.engine().RemoveStream(stream.get());
   std::lock_guard lock(mutex_);
-  std::erase_if(streams_, [&](const auto& s) { return s.get() == stream; });
+  std::erase_if(streams_, [&](const auto& s) { return s == stream; });
+  return true;
 }
 
 // ---- Runtime ---------------------------------------------------------------
+
+namespace {
+// The thread's current context and its handle: a context created later at the
+// same address is not mistaken for a destroyed one.
+struct CurrentContext {
+  Context* context = nullptr;
+  aclrtContext handle = nullptr;
+};
+// Handles look like pointers but are not canonical x86-64 addresses, so a
+// client that dereferences one faults at once instead of reading garbage.
+constexpr uintptr_t kHandleBase = uintptr_t{0xca} << 48;
+constexpr uintptr_t kHandleStride = 16;
+thread_local CurrentContext thread_current;
+}  // namespace
 
 Runtime& Runtime::Get() {
   static auto* runtime = new Runtime();  // never destroyed: threads may outlive main()
@@ -131,34 +164,55 @@ aclError Runtime::Initialize() {
     return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: acl is already initialized");
   }
   config_ = RuntimeConfig::FromEnvironment();
-  devices_.clear();
+  std::vector<std::unique_ptr<Device>> devices;
   for (int32_t id = 0; id < config_.device_count; ++id) {
-    devices_.push_back(std::make_unique<Device>(id, config_.device_memory));
+    devices.push_back(std::make_unique<Device>(id, config_.device_memory));
   }
+  devices_ = std::move(devices);
+  for (auto& value : sys_params) value.store(0);
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
+  finalize_armed_ = true;
   initialized_.store(true, std::memory_order_release);
   return ACL_SUCCESS;
 }
 
 aclError Runtime::Finalize() {
-  std::lock_guard lock(lifecycle_mutex);
-  if (!initialized()) {
-    return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: acl is not initialized or already finalized");
-  }
-  std::vector<const void*> contexts;
+  std::vector<Context*> contexts;
   {
-    std::shared_lock handles(handles_mutex_);
-    contexts.assign(contexts_.begin(), contexts_.end());
+    std::lock_guard lock(lifecycle_mutex);
+    if (!initialized()) {
+      if (!std::exchange(finalize_armed_, false)) {
+        return Fail(ACL_ERROR_REPEAT_FINALIZE,
+                    "aclFinalize: acl is not initialized or already finalized");
+      }
+      return ACL_SUCCESS;
+    }
+    std::vector<Context*> live;
+    {
+      std::shared_lock handles(handles_mutex_);
+      for (const auto& [handle, context] : contexts_) live.push_back(context);
+    }
+    for (Context* context : live) {
+      if (Context* detached = DetachContext(context)) contexts.push_back(detached);
+    }
   }
-  for (const void* context : contexts) DestroyContext(static_cast<Context*>(const_cast<void*>(context)));
+  // Deleting a context drains its streams; host callbacks may still call the API meanwhile.
+  for (Context* context : contexts) delete context;
+
+  std::lock_guard lock(lifecycle_mutex);
+  CachingAllocator::Get().ReleaseCached();
   HostCallbackPool::Get().Shutdown();
   {
     std::unique_lock handles(handles_mutex_);
-    for (const void* event : events_) static_cast<Event*>(const_cast<void*>(event))->Release();
+    for (const auto& [handle, event] : events_) event->Release();
     events_.clear();
   }
-  thread_current_context = nullptr;
+  thread_current = {};
+  finalize_armed_ = false;
   initialized_.store(false, std::memory_order_release);
-  devices_.clear();  // joins the engines; every stream has drained
+  // Stop every engine before destroying any: an engine may still notify the others.
+  for (auto& device : devices_) device->engine().Stop();
+  devices_.clear();
   return ACL_SUCCESS;
 }
 
@@ -168,13 +222,20 @@ Device* Runtime::device(int32_t id) {
 }
 
 Context* Runtime::current_context() {
-  if (thread_current_context != nullptr && !IsLiveContext(thread_current_context)) {
-    thread_current_context = nullptr;
+  CurrentContext& current = thread_current;
+  if (current.context == nullptr) return nullptr;
+  {
+    std::shared_lock lock(handles_mutex_);
+    auto it = contexts_.find(current.handle);
+    if (it != contexts_.end() && it->second == current.context) return current.context;
   }
-  return thread_current_context;
+  current = {};
+  return nullptr;
 }
 
-void Runtime::set_current_context(Context* context) { thread_current_context = context; }
+void Runtime::set_current_context(Context* context) {
+  thread_current = {context, context != nullptr ? context->handle() : nullptr};
+}
 
 std::shared_ptr<Stream> Runtime::FindStream(aclrtStream handle) {
   if (handle == nullptr) {
@@ -188,64 +249,76 @@ std::shared_ptr<Stream> Runtime::FindStream(aclrtStream handle) {
 
 Event* Runtime::FindEventRetained(aclrtEvent handle) {
   std::shared_lock lock(handles_mutex_);
-  if (!events_.contains(handle)) return nullptr;
-  auto* event = static_cast<Event*>(handle);
-  event->Retain();
-  return event;
+  auto it = events_.find(handle);
+  if (it == events_.end()) return nullptr;
+  it->second->Retain();
+  return it->second;
 }
 
-bool Runtime::IsLiveContext(aclrtContext handle) {
+Context* Runtime::FindContext(aclrtContext handle) {
   std::shared_lock lock(handles_mutex_);
-  return contexts_.contains(handle);
+  auto it = contexts_.find(handle);
+  return it != contexts_.end() ? it->second : nullptr;
+}
+
+void* Runtime::NewHandle() {
+  const uint64_t index = next_handle_.fetch_add(1, std::memory_order_relaxed) + 1;
+  return reinterpret_cast<void*>(kHandleBase + index * kHandleStride);
 }
 
 void Runtime::RegisterStream(const std::shared_ptr<Stream>& stream) {
+  stream->set_handle(NewHandle());
   std::unique_lock lock(handles_mutex_);
-  streams_[stream.get()] = stream;
+  streams_[stream->handle()] = stream;
 }
 
-void Runtime::UnregisterStream(const Stream* stream) {
+bool Runtime::UnregisterStream(const Stream& stream) {
   std::unique_lock lock(handles_mutex_);
-  streams_.erase(stream);
+  return streams_.erase(stream.handle()) > 0;
 }
 
-void Runtime::RegisterEvent(Event* event) {
+aclrtEvent Runtime::RegisterEvent(Event* event) {
+  aclrtEvent handle = NewHandle();
   std::unique_lock lock(handles_mutex_);
-  events_.insert(event);
+  events_[handle] = event;
+  return handle;
 }
 
 Event* Runtime::UnregisterEvent(aclrtEvent handle) {
   std::unique_lock lock(handles_mutex_);
-  if (events_.erase(handle) == 0) return nullptr;
-  return static_cast<Event*>(handle);
+  auto it = events_.find(handle);
+  if (it == events_.end()) return nullptr;
+  Event* event = it->second;
+  events_.erase(it);
+  return event;
 }
 
 Context* Runtime::CreateContext(Device& device, bool primary) {
-  auto* context = new Context(device, primary);
+  auto* context = new Context(device, primary, NewHandle());
   std::unique_lock lock(handles_mutex_);
-  contexts_.insert(context);
+  contexts_[context->handle()] = context;
   return context;
 }
 
-void Runtime::DestroyContext(Context* context) {
+Context* Runtime::DetachContext(Context* context) {
   {
     std::unique_lock lock(handles_mutex_);
-    if (contexts_.erase(context) == 0) return;
+    if (contexts_.erase(context->handle()) == 0) return nullptr;
   }
   Device& device = context->device();
   if (device.primary_context == context) {
     device.primary_context = nullptr;
     device.primary_references = 0;
   }
-  if (thread_current_context == context) thread_current_context = nullptr;
-  delete context;
+  if (thread_current.context == context) thread_current = {};
+  return context;
 }
 
 std::vector<std::shared_ptr<Stream>> Runtime::StreamsOfDevice(int32_t device_id) {
   std::vector<std::shared_ptr<Stream>> result;
   std::shared_lock lock(handles_mutex_);
   for (const auto& [handle, stream] : streams_) {
-    if (stream->device_id() == device_id) result.push_back(stream);
+    if (device_id < 0 || stream->device_id() == device_id) result.push_back(stream);
   }
   return result;
 }

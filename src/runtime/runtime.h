@@ -25,7 +25,7 @@ class Context;
 
 // Codes the runtime reports for failures inside asynchronous work.
 inline constexpr int32_t kInternalTaskError = ACL_ERROR_RT_INTERNAL_ERROR;
-inline constexpr int32_t kCallbackLostError = ACL_ERROR_THREAD_NOT_SUBSCRIBE;
+inline constexpr int32_t kCallbackLostError = ACL_ERROR_RT_THREAD_SUBSCRIBE;
 
 // Steady-clock nanoseconds, the time base of event timestamps.
 int64_t NowNs();
@@ -52,6 +52,7 @@ class Device {
   // The engine lives from aclInit to aclFinalize.
   Engine& engine() { return *engine_; }
 
+  // Guarded by Runtime::lifecycle_mutex.
   Context* primary_context = nullptr;
   int32_t primary_references = 0;     // aclrtSetDevice calls not yet reset
   std::set<int32_t> peers_enabled;    // aclrtDeviceEnablePeerAccess
@@ -65,20 +66,24 @@ class Device {
 
 class Context {
  public:
-  Context(Device& device, bool primary);
+  Context(Device& device, bool primary, aclrtContext handle);
   ~Context();  // drains and releases every stream of the context
 
   Device& device() const { return device_; }
   bool primary() const { return primary_; }
+  aclrtContext handle() const { return handle_; }
   const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
   // Streams created while this context was current, the default stream first.
   std::vector<std::shared_ptr<Stream>> streams() const;
   std::shared_ptr<Stream> CreateStream(uint32_t flags, uint32_t priority);
-  void RemoveStream(const Stream* stream);
+  // aclrtDestroyStream(Force): false when another thread destroyed it first.
+  // Waits for the queued work unless `discard_pending`, which drops what has not started.
+  bool DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending);
 
  private:
   Device& device_;
   const bool primary_;
+  const aclrtContext handle_;
   std::shared_ptr<Stream> default_stream_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<Stream>> streams_;
@@ -92,32 +97,42 @@ class Runtime {
   aclError Initialize();
   aclError Finalize();
   bool initialized() const { return initialized_.load(std::memory_order_acquire); }
+  // Counts aclInit calls that started the runtime; memory accounting of an
+  // earlier initialisation does not leak into a later one.
+  uint32_t epoch() const { return epoch_.load(std::memory_order_acquire); }
 
   const RuntimeConfig& config() const { return config_; }
   Device* device(int32_t id);  // null when out of range or not initialised
+  int32_t device_count() const { return static_cast<int32_t>(devices_.size()); }
 
   // The calling thread's current context (may be null).
   Context* current_context();
   void set_current_context(Context* context);
 
-  // Handle tables; shared_mutex-protected lookups.
+  // Handle tables; shared_mutex-protected lookups. Handles are unique values
+  // that are never reused and never dereferenced, so a stale handle can never
+  // alias a newer object: it is simply not in the table.
   std::shared_ptr<Stream> FindStream(aclrtStream handle);
   Event* FindEventRetained(aclrtEvent handle);  // adds a reference the caller releases
-  bool IsLiveContext(aclrtContext handle);
+  Context* FindContext(aclrtContext handle);    // null when not live
 
-  void RegisterStream(const std::shared_ptr<Stream>& stream);
-  void UnregisterStream(const Stream* stream);
-  void RegisterEvent(Event* event);
-  Event* UnregisterEvent(aclrtEvent handle);  // returns the table's reference
+  void RegisterStream(const std::shared_ptr<Stream>& stream);  // gives it its handle
+  bool UnregisterStream(const Stream& stream);  // false when it was not registered
+  aclrtEvent RegisterEvent(Event* event);       // takes the table's reference
+  Event* UnregisterEvent(aclrtEvent handle);    // returns the table's reference
+
+  // Contexts: create under lifecycle_mutex; Detach under lifecycle_mutex, then
+  // delete the returned context outside it (deleting drains its streams).
   Context* CreateContext(Device& device, bool primary);
-  void DestroyContext(Context* context);
+  Context* DetachContext(Context* context);  // null when not live
 
   void NotifyAllEngines();
-  // Every stream of every live context on the device.
+  // Every stream of every live context on the device (all devices when device_id < 0).
   std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
 
-  // Determinism and other aclrtSetSysParamOpt values.
-  std::atomic<int64_t> deterministic{0};
+  // aclrtSetSysParamOpt values, indexed by aclSysParamOpt.
+  static constexpr int kSysParamCount = 4;
+  std::atomic<int64_t> sys_params[kSysParamCount] = {};
 
   // Guards device bring-up and teardown (SetDevice, ResetDevice, contexts).
   std::mutex lifecycle_mutex;
@@ -126,13 +141,19 @@ class Runtime {
   Runtime() = default;
 
   std::atomic<bool> initialized_{false};
+  // aclFinalize without a preceding aclInit succeeds once (CANN tears down
+  // whatever exists); a second one reports ACL_ERROR_REPEAT_FINALIZE.
+  bool finalize_armed_ = true;
+  std::atomic<uint32_t> epoch_{0};
+  void* NewHandle();
+  std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;
   std::vector<std::unique_ptr<Device>> devices_;
 
   std::shared_mutex handles_mutex_;
-  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;
-  std::unordered_set<const void*> events_;
-  std::unordered_set<const void*> contexts_;
+  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;  // by handle
+  std::unordered_map<const void*, Event*> events_;                    // by handle
+  std::unordered_map<const void*, Context*> contexts_;                // by handle
 };
 
 }  // namespace canopy::runtime

@@ -1,11 +1,21 @@
 #include "stream.h"
 
 #include <chrono>
+#include <vector>
 
 #include "engine.h"
 #include "event.h"
 
 namespace canopy::runtime {
+namespace {
+
+// A task that will never run still owns resources (events, executors).
+void DropTask(Task& task) {
+  if (task.release != nullptr) task.release(task.PayloadPtr());
+  if (task.event != nullptr) task.event->Release();
+}
+
+}  // namespace
 
 Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags,
                uint32_t priority)
@@ -13,38 +23,58 @@ Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t fla
       priority_(priority) {}
 
 Stream::~Stream() {
-  // Tasks that never ran still own resources (events, executors).
-  for (Task& task : queue_) {
-    if (task.release != nullptr) task.release(task.PayloadPtr());
-    if (task.event != nullptr) task.event->Release();
-  }
+  for (Task& task : queue_) DropTask(task);
 }
 
-void Stream::Enqueue(const Task& task) {
+bool Stream::Enqueue(const Task& task) {
   {
     std::lock_guard lock(mutex_);
+    if (closed_) return false;
     queue_.push_back(task);
     ++enqueued_;
   }
   engine_.Notify();
+  return true;
+}
+
+void Stream::Close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+}
+
+void Stream::DiscardPending() {
+  std::deque<Task> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    dropped.swap(queue_);
+  }
+  for (Task& task : dropped) DropTask(task);
+  if (!dropped.empty()) MarkFinished(dropped.size());
 }
 
 bool Stream::TakeRunnable(Task& task) {
-  std::lock_guard lock(mutex_);
-  while (!held_for_host_ && !queue_.empty()) {
-    Task& head = queue_.front();
-    if (head.kind == TaskKind::kEventWait) {
-      if (!head.event->IsComplete(head.generation)) return false;
-      head.event->Release();
+  uint64_t retired = 0;
+  bool taken = false;
+  {
+    std::lock_guard lock(mutex_);
+    while (!held_for_host_ && !queue_.empty()) {
+      Task& head = queue_.front();
+      if (head.kind == TaskKind::kEventWait) {
+        if (!head.event->IsComplete(head.generation)) break;
+        head.event->Release();
+        queue_.pop_front();
+        ++retired;
+        continue;
+      }
+      task = head;
       queue_.pop_front();
-      finished_.fetch_add(1, std::memory_order_acq_rel);
-      continue;
+      taken = true;
+      break;
     }
-    task = head;
-    queue_.pop_front();
-    return true;
   }
-  return false;
+  // A retired wait may be the last task a host thread is waiting for.
+  if (retired > 0) MarkFinished(retired);
+  return taken;
 }
 
 void Stream::RecordFailure(int32_t status, const char* message) {
@@ -55,13 +85,21 @@ void Stream::RecordFailure(int32_t status, const char* message) {
   }
 }
 
-void Stream::Finish(int32_t status, const char* message) {
-  if (status != 0) RecordFailure(status, message);
-  finished_.fetch_add(1, std::memory_order_seq_cst);
+void Stream::NotifyWaiters() {
   if (waiters_.load(std::memory_order_seq_cst) > 0) {
     std::lock_guard lock(wait_mutex_);
     finished_cv_.notify_all();
   }
+}
+
+void Stream::MarkFinished(uint64_t count) {
+  finished_.fetch_add(count, std::memory_order_seq_cst);
+  NotifyWaiters();
+}
+
+void Stream::Finish(int32_t status, const char* message) {
+  if (status != 0) RecordFailure(status, message);
+  MarkFinished(1);
 }
 
 void Stream::HoldForHost() {
@@ -83,7 +121,7 @@ bool Stream::Idle() const {
   return finished_.load(std::memory_order_acquire) >= enqueued_;
 }
 
-SyncResult Stream::Synchronize(int64_t timeout_ms) {
+SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
   uint64_t target;
   {
     std::lock_guard lock(mutex_);
@@ -106,6 +144,7 @@ SyncResult Stream::Synchronize(int64_t timeout_ms) {
       return result;
     }
   }
+  if (!consume_error) return result;
   std::lock_guard lock(error_mutex_);
   if (sticky_error_ != 0) {
     result.kind = SyncResult::Kind::kFailed;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "acl/acl.h"
 #include "task.h"
 
 namespace canopy::runtime {
@@ -35,11 +36,22 @@ class Stream {
   uint32_t flags() const { return flags_; }
   uint32_t priority() const { return priority_; }
   Engine& engine() const { return engine_; }
+  // The client's handle (aclrtStream); set once at registration.
+  aclrtStream handle() const { return handle_; }
+  void set_handle(aclrtStream handle) { handle_ = handle; }
 
-  void Enqueue(const Task& task);
+  // False when the stream has been closed (it is being destroyed): the task
+  // is not queued and the caller still owns what it holds.
+  bool Enqueue(const Task& task);
+  // Refuses new work; what is queued still runs.
+  void Close();
+  // Drops every queued task that has not started (aclrtDestroyStreamForce).
+  void DiscardPending();
 
   // Host side: waits until everything enqueued before the call has finished.
-  SyncResult Synchronize(int64_t timeout_ms);
+  // With `consume_error` the first asynchronous failure since the last
+  // synchronisation is reported and cleared; internal drains leave it for the client.
+  SyncResult Synchronize(int64_t timeout_ms, bool consume_error = true);
   // True when everything enqueued so far has finished.
   bool Idle() const;
 
@@ -53,21 +65,31 @@ class Stream {
   void ReleaseFromHost(int32_t status, const char* message);
 
   // aclrtSubscribeReport: the thread that receives this stream's callbacks (0 = none).
-  void set_report_thread(uint64_t thread_id) { report_thread_.store(thread_id); }
+  // Returns false when another thread is already subscribed.
+  bool SubscribeReportThread(uint64_t thread_id) {
+    uint64_t none = 0;
+    return report_thread_.compare_exchange_strong(none, thread_id);
+  }
+  void ClearReportThread() { report_thread_.store(0); }
   uint64_t report_thread() const { return report_thread_.load(); }
 
  private:
   void RecordFailure(int32_t status, const char* message);
+  void NotifyWaiters();
+  // Adds `count` retired tasks and wakes host waiters.
+  void MarkFinished(uint64_t count);
 
   Engine& engine_;
   Context* const context_;
   const int32_t device_id_;
   const uint32_t flags_;
   const uint32_t priority_;
+  aclrtStream handle_ = nullptr;
 
   mutable std::mutex mutex_;
   std::deque<Task> queue_;
   bool held_for_host_ = false;
+  bool closed_ = false;
   uint64_t enqueued_ = 0;
   std::atomic<uint64_t> finished_{0};
   std::atomic<uint64_t> report_thread_{0};
