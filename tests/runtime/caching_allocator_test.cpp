@@ -1,0 +1,82 @@
+// canopyMallocAsync / canopyFreeAsync: a block freed on a stream is reused by
+// that stream at once and by other streams only once the free has passed.
+#include "runtime_test_util.h"
+
+namespace {
+
+using namespace canopy_test;
+
+TEST(CachingAllocator, ArgumentChecks) {
+  void* block = nullptr;
+  ACL_EXPECT_ERROR(canopyMallocAsync(nullptr, 64, nullptr), ACL_ERROR_INVALID_PARAM, "canopyMallocAsync");
+  ACL_EXPECT_ERROR(canopyMallocAsync(&block, 0, nullptr), ACL_ERROR_INVALID_PARAM, "canopyMallocAsync");
+  int not_a_stream = 0;
+  ACL_EXPECT_ERROR(canopyMallocAsync(&block, 64, &not_a_stream), ACL_ERROR_INVALID_PARAM, "canopyMallocAsync");
+  ACL_EXPECT_ERROR(canopyFreeAsync(nullptr, nullptr), ACL_ERROR_INVALID_PARAM, "canopyFreeAsync");
+  int foreign = 0;
+  ACL_EXPECT_ERROR(canopyFreeAsync(&foreign, nullptr), ACL_ERROR_INVALID_PARAM, "canopyFreeAsync");
+  ACL_ASSERT_OK(canopyMallocAsync(&block, 1000, nullptr));
+  EXPECT_EQ(canopyIsDeviceMemory(block, 1024), 1);  // rounded up to 512 bytes
+  ACL_ASSERT_OK(canopyFreeAsync(block, nullptr));
+  ACL_EXPECT_ERROR(canopyFreeAsync(block, nullptr), ACL_ERROR_INVALID_PARAM, "canopyFreeAsync");  // twice
+  ACL_EXPECT_OK(aclrtSynchronizeStream(nullptr));
+}
+
+TEST(CachingAllocator, SameStreamReusesAtOnce) {
+  ScopedStream stream;
+  StreamBlocker blocker(stream);  // nothing on the stream has run yet
+  void* first = nullptr;
+  ACL_ASSERT_OK(canopyMallocAsync(&first, 3000, stream));
+  ACL_ASSERT_OK(canopyFreeAsync(first, stream));
+  void* second = nullptr;
+  ACL_ASSERT_OK(canopyMallocAsync(&second, 2800, stream));  // same 3072-byte class
+  EXPECT_EQ(second, first);  // stream order makes the reuse safe
+  ACL_ASSERT_OK(canopyFreeAsync(second, stream));
+}
+
+TEST(CachingAllocator, OtherStreamsReuseOnlyAfterTheFreeHasPassed) {
+  ScopedStream owner, other;
+  void* block = nullptr;
+  void* elsewhere = nullptr;
+  {
+    StreamBlocker blocker(owner);
+    ACL_ASSERT_OK(canopyMallocAsync(&block, 1 << 16, owner));
+    ACL_ASSERT_OK(canopyFreeAsync(block, owner));
+    // The owner has not reached the free: another stream must not get the block.
+    ACL_ASSERT_OK(canopyMallocAsync(&elsewhere, 1 << 16, other));
+    EXPECT_NE(elsewhere, block);
+  }
+  ACL_ASSERT_OK(aclrtSynchronizeStream(owner));
+  void* reused = nullptr;
+  ACL_ASSERT_OK(canopyMallocAsync(&reused, 1 << 16, other));
+  EXPECT_EQ(reused, block);
+  ACL_ASSERT_OK(canopyFreeAsync(reused, other));
+  ACL_ASSERT_OK(canopyFreeAsync(elsewhere, other));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(other));
+}
+
+TEST(CachingAllocator, HotLoopsDoNotGrowDeviceMemory) {
+  ScopedStream stream;
+  ACL_ASSERT_OK(canopyReleaseCachedMemory());
+  size_t free_before = 0, total = 0;
+  ACL_ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_before, &total));
+  for (int i = 0; i < 1000; ++i) {
+    void* a = nullptr;
+    void* b = nullptr;
+    ACL_ASSERT_OK(canopyMallocAsync(&a, 1 << 20, stream));
+    ACL_ASSERT_OK(canopyMallocAsync(&b, 4096 + i, stream));
+    ACL_ASSERT_OK(aclrtMemsetAsync(a, 1 << 20, i, 64, stream));
+    ACL_ASSERT_OK(canopyFreeAsync(b, stream));
+    ACL_ASSERT_OK(canopyFreeAsync(a, stream));
+  }
+  ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+  size_t free_during = 0;
+  ACL_ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_during, &total));
+  EXPECT_GE(free_during + (size_t{4} << 20), free_before);  // a handful of blocks, not a thousand
+  ACL_ASSERT_OK(canopyReleaseCachedMemory());
+  size_t free_after = 0;
+  ACL_ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_after, &total));
+  EXPECT_EQ(free_after, free_before);
+}
+
+}  // namespace

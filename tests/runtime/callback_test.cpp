@@ -1,0 +1,167 @@
+// aclrtSubscribeReport / aclrtLaunchCallback / aclrtProcessReport /
+// aclrtUnSubscribeReport, and host functions on the runtime's own threads.
+#include <pthread.h>
+
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime_test_util.h"
+
+namespace {
+
+using namespace canopy_test;
+
+// A user thread that serves callbacks the way CANN's samples do.
+class ReportThread {
+ public:
+  ReportThread() {
+    thread_ = std::thread([this] {
+      id_.store(static_cast<uint64_t>(pthread_self()));
+      while (!stop_.load()) {
+        const aclError status = aclrtProcessReport(20);
+        if (status == ACL_SUCCESS) processed_.fetch_add(1);
+      }
+    });
+    EXPECT_TRUE(WaitUntil([&] { return id_.load() != 0; }));
+  }
+  ~ReportThread() {
+    stop_.store(true);
+    thread_.join();
+  }
+  uint64_t id() const { return id_.load(); }
+  int processed() const { return processed_.load(); }
+
+ private:
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> id_{0};
+  std::atomic<int> processed_{0};
+};
+
+struct CallbackLog {
+  std::mutex mutex;
+  std::vector<std::string> steps;
+  std::vector<uint64_t> threads;
+  void Add(const char* step) {
+    std::lock_guard lock(mutex);
+    steps.push_back(step);
+    threads.push_back(static_cast<uint64_t>(pthread_self()));
+  }
+  // Copies taken under the lock: a no-block callback may still be running.
+  std::vector<std::string> Steps() {
+    std::lock_guard lock(mutex);
+    return steps;
+  }
+  std::vector<uint64_t> Threads() {
+    std::lock_guard lock(mutex);
+    return threads;
+  }
+};
+struct Entry {
+  CallbackLog* log;
+  const char* step;
+};
+void SlowCallback(void* arg) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto* entry = static_cast<Entry*>(arg);
+  entry->log->Add(entry->step);
+}
+void QuickCallback(void* arg) {
+  auto* entry = static_cast<Entry*>(arg);
+  entry->log->Add(entry->step);
+}
+int32_t TaskStep(void* arg) {
+  QuickCallback(arg);
+  return 0;
+}
+
+TEST(Callback, SubscribeLaunchProcessUnsubscribe) {
+  ReportThread reporter;
+  ScopedStream stream;
+  ACL_ASSERT_OK(aclrtSubscribeReport(reporter.id(), stream));
+  CallbackLog log;
+  Entry blocking{&log, "blocking"}, after{&log, "after"}, nonblocking{&log, "nonblocking"};
+  ACL_ASSERT_OK(aclrtLaunchCallback(SlowCallback, &blocking, ACL_CALLBACK_BLOCK, stream));
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "after", TaskStep, nullptr, &after));
+  ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &nonblocking, ACL_CALLBACK_NO_BLOCK, stream));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+  // The blocking callback held the stream: the task after it ran later.
+  auto steps = log.Steps();
+  ASSERT_GE(steps.size(), 2u);
+  EXPECT_EQ(steps[0], "blocking");
+  EXPECT_EQ(steps[1], "after");
+  EXPECT_EQ(log.Threads()[0], reporter.id());  // callbacks run on the subscribed thread
+  // Callbacks launched before the unsubscribe still run.
+  ACL_ASSERT_OK(aclrtUnSubscribeReport(reporter.id(), stream));
+  ASSERT_TRUE(WaitUntil([&] { return reporter.processed() == 2; }));
+  steps = log.Steps();
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[2], "nonblocking");
+  EXPECT_EQ(log.Threads()[2], reporter.id());
+}
+
+TEST(Callback, OneThreadServesSeveralStreams) {
+  ReportThread reporter;
+  ScopedStream a, b;
+  ACL_ASSERT_OK(aclrtSubscribeReport(reporter.id(), a));
+  ACL_ASSERT_OK(aclrtSubscribeReport(reporter.id(), b));
+  CallbackLog log;
+  Entry on_a{&log, "a"}, on_b{&log, "b"};
+  for (int i = 0; i < 10; ++i) {
+    ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &on_a, ACL_CALLBACK_BLOCK, a));
+    ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &on_b, ACL_CALLBACK_BLOCK, b));
+  }
+  ACL_ASSERT_OK(aclrtSynchronizeStream(a));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(b));
+  EXPECT_EQ(log.Steps().size(), 20u);
+  ACL_EXPECT_OK(aclrtUnSubscribeReport(reporter.id(), a));
+  ACL_EXPECT_OK(aclrtUnSubscribeReport(reporter.id(), b));
+}
+
+TEST(Callback, ArgumentAndStateChecks) {
+  ScopedStream stream;
+  CallbackLog log;
+  Entry entry{&log, "x"};
+  ACL_EXPECT_ERROR(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, stream),
+                   ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback");
+  const auto self = static_cast<uint64_t>(pthread_self());
+  // The calling thread is not subscribed to anything.
+  ACL_EXPECT_ERROR(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE, "aclrtProcessReport");
+  ACL_ASSERT_OK(aclrtSubscribeReport(self, stream));
+  ACL_EXPECT_ERROR(aclrtSubscribeReport(self + 1, stream), ACL_ERROR_RT_STREAM_SUBSCRIBE, "aclrtSubscribeReport");
+  ACL_EXPECT_ERROR(aclrtProcessReport(10), ACL_ERROR_RT_REPORT_TIMEOUT, "aclrtProcessReport");
+  ACL_EXPECT_ERROR(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM, "aclrtProcessReport");
+  ACL_EXPECT_ERROR(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM, "aclrtProcessReport");
+  ACL_EXPECT_ERROR(aclrtLaunchCallback(nullptr, &entry, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_RT_PARAM_INVALID,
+                   "aclrtLaunchCallback");
+  ACL_EXPECT_ERROR(aclrtLaunchCallback(QuickCallback, &entry, static_cast<aclrtCallbackBlockType>(5), stream),
+                   ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback");
+  // The subscribed thread may run the callback itself.
+  ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_NO_BLOCK, stream));
+  ACL_EXPECT_OK(aclrtProcessReport(-1));
+  EXPECT_EQ(log.Steps().size(), 1u);
+  ACL_EXPECT_ERROR(aclrtUnSubscribeReport(self + 1, stream), ACL_ERROR_RT_STREAM_NO_CB_REG,
+                   "aclrtUnSubscribeReport");
+  ACL_EXPECT_OK(aclrtUnSubscribeReport(self, stream));
+  ACL_EXPECT_ERROR(aclrtUnSubscribeReport(self, stream), ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtUnSubscribeReport");
+  ACL_EXPECT_ERROR(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE, "aclrtProcessReport");
+}
+
+TEST(Callback, HostFunctionsRunOnCallbackThreadsAndDoNotBlockOtherStreams) {
+  ScopedStream held, other;
+  CallbackLog log;
+  Entry step{&log, "other"};
+  {
+    StreamBlocker blocker(held);  // a host function that blocks
+    ASSERT_TRUE(blocker.WaitEntered());
+    ACL_ASSERT_OK(aclrtLaunchHostFunc(other, QuickCallback, &step));
+    ACL_ASSERT_OK(aclrtSynchronizeStream(other));  // ran while the first one still blocks
+    EXPECT_FALSE(blocker.left());
+  }
+  ASSERT_EQ(log.Threads().size(), 1u);
+  EXPECT_NE(log.Threads()[0], static_cast<uint64_t>(pthread_self()));
+}
+
+}  // namespace
