@@ -8,14 +8,11 @@
 #include "host_callback_pool.h"
 #include "report_router.h"
 #include "runtime.h"
+#include "spin_wait.h"
 #include "stream.h"
 
 namespace canopy::runtime {
 namespace {
-// An idle engine polls its signal counter this many times before it sleeps: a
-// task that arrives right after the previous one then starts without a futex
-// wake-up. Polling reads one atomic; it never touches the streams' locks.
-constexpr int kIdleSpins = 4000;
 thread_local bool is_engine_thread = false;
 
 std::string TaskFailureMessage(const char* name, int32_t status) {
@@ -95,13 +92,10 @@ void Engine::Run() {
     if (progressed) continue;
 
     // Nothing could run. Every change that can make a stream runnable (an
-    // enqueue, a completed event, a returned host callback) bumps signals_.
-    bool signalled = false;
-    for (int spin = 0; spin < kIdleSpins && !signalled; ++spin) {
-      __builtin_ia32_pause();
-      signalled = signals_.load(std::memory_order_seq_cst) != seen;
-    }
-    if (signalled) continue;
+    // enqueue, a completed event, a returned host callback) bumps signals_, so
+    // polling reads one atomic and never touches the streams' locks. A task
+    // that arrives soon after the last one then starts without a futex wake-up.
+    if (SpinUntil([&] { return signals_.load(std::memory_order_seq_cst) != seen; }, kEngineSpinNs)) continue;
     std::unique_lock lock(mutex_);
     sleeping_.store(true, std::memory_order_seq_cst);
     wake_cv_.wait(lock, [&] {

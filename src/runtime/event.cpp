@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "runtime.h"
+#include "spin_wait.h"
 
 namespace canopy::runtime {
 
@@ -24,6 +25,7 @@ void Event::Reset() { timestamp_ns_.store(0, std::memory_order_release); }
 
 bool Event::Wait(uint64_t generation, int64_t timeout_ms) {
   if (IsComplete(generation)) return true;
+  if (SpinUntil([&] { return IsComplete(generation); }, kHostSpinNs)) return true;
   std::unique_lock lock(mutex_);
   waiters_.fetch_add(1, std::memory_order_seq_cst);
   const auto done = [&] { return IsComplete(generation); };

@@ -1,10 +1,10 @@
 #include "stream.h"
 
 #include <chrono>
-#include <vector>
 
 #include "engine.h"
 #include "event.h"
+#include "spin_wait.h"
 
 namespace canopy::runtime {
 namespace {
@@ -23,7 +23,7 @@ Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t fla
       priority_(priority) {}
 
 Stream::~Stream() {
-  for (Task& task : queue_) DropTask(task);
+  queue_.ForEach(DropTask);
 }
 
 bool Stream::Enqueue(const Task& task) {
@@ -43,12 +43,12 @@ void Stream::Close() {
 }
 
 void Stream::DiscardPending() {
-  std::deque<Task> dropped;
+  TaskQueue dropped;
   {
     std::lock_guard lock(mutex_);
     dropped.swap(queue_);
   }
-  for (Task& task : dropped) DropTask(task);
+  dropped.ForEach(DropTask);
   if (!dropped.empty()) MarkFinished(dropped.size());
 }
 
@@ -129,6 +129,9 @@ SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
   }
   const auto done = [&] { return finished_.load(std::memory_order_seq_cst) >= target; };
   SyncResult result;
+  // Short waits are common (a small kernel, an empty host function): poll for a
+  // moment first, so neither side pays for a futex sleep and wake-up.
+  if (!done()) SpinUntil(done, kHostSpinNs);
   if (!done()) {
     std::unique_lock lock(wait_mutex_);
     waiters_.fetch_add(1, std::memory_order_seq_cst);

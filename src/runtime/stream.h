@@ -5,12 +5,12 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <mutex>
 #include <string>
 
 #include "acl/acl.h"
 #include "task.h"
+#include "task_queue.h"
 
 namespace canopy::runtime {
 
@@ -87,7 +87,7 @@ class Stream {
   aclrtStream handle_ = nullptr;
 
   mutable std::mutex mutex_;
-  std::deque<Task> queue_;
+  TaskQueue queue_;
   bool held_for_host_ = false;
   bool closed_ = false;
   uint64_t enqueued_ = 0;

@@ -1,0 +1,36 @@
+// Short busy-waits before a thread blocks. Sleeping on a futex and being woken
+// costs several microseconds on each side (more in a VM), and most waits for a
+// small piece of work end sooner than that. The budgets are time, not
+// iteration counts, because `pause` costs anywhere from 3 to 140 cycles.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime.h"
+
+namespace canopy::runtime {
+
+// A host thread waiting for a stream or event polls this long first. Kept
+// short: on a machine with more busy threads than cores the spinning thread
+// may hold the core the engine needs, so the spin bounds that delay too.
+inline constexpr int64_t kHostSpinNs = 5000;
+// An idle engine polls this long for new work before it sleeps, covering the
+// gap while a client plans and enqueues its next operation.
+inline constexpr int64_t kEngineSpinNs = 50000;
+// The clock is read once per this many polls.
+inline constexpr int kPollsPerClockRead = 32;
+
+// Polls `done` for up to `budget_ns`; returns its last value.
+template <typename Done>
+bool SpinUntil(const Done& done, int64_t budget_ns) {
+  const int64_t deadline = NowNs() + budget_ns;
+  while (true) {
+    for (int poll = 0; poll < kPollsPerClockRead; ++poll) {
+      if (done()) return true;
+      __builtin_ia32_pause();
+    }
+    if (NowNs() >= deadline) return done();
+  }
+}
+
+}  // namespace canopy::runtime
