@@ -198,10 +198,12 @@ aclError Runtime::Finalize() {
   }
   // Deleting a context drains its streams; host callbacks may still call the API meanwhile.
   for (Context* context : contexts) delete context;
+  // Joins the callback threads, outside the lock: a host function of a stream
+  // destroyed with aclrtDestroyStreamForce may still be running and use the API.
+  HostCallbackPool::Get().Shutdown();
 
   std::lock_guard lock(lifecycle_mutex);
   CachingAllocator::Get().ReleaseCached();
-  HostCallbackPool::Get().Shutdown();
   {
     std::unique_lock handles(handles_mutex_);
     for (const auto& [handle, event] : events_) event->Release();
