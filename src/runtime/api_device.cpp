@@ -115,11 +115,11 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
                 "got %d",
                 timeout);
   }
-  const int64_t deadline = timeout < 0 ? -1 : NowNs() + int64_t{timeout} * 1000000;
+  const int64_t deadline = timeout < 0 ? -1 : NowNs() + int64_t{timeout} * kNsPerMs;
   const auto streams = Runtime::Get().StreamsOfDevice(context->device().id());
   for (const auto& stream : streams) CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *stream));
   for (const auto& stream : streams) {
-    const int64_t left_ms = deadline < 0 ? -1 : std::max<int64_t>(0, (deadline - NowNs()) / 1000000);
+    const int64_t left_ms = deadline < 0 ? -1 : std::max<int64_t>(0, (deadline - NowNs()) / kNsPerMs);
     CANOPY_RETURN_IF_ERROR(ReportSync(__func__, stream->Synchronize(left_ms), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT));
   }
   return ACL_SUCCESS;

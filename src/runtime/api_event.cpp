@@ -161,8 +161,8 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
     return Fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
                 "aclrtEventElapsedTime: both events must have been recorded and completed");
   }
-  constexpr double kNsPerMs = 1e6;
-  *ms = static_cast<float>(static_cast<double>(end->TimestampNs() - start->TimestampNs()) / kNsPerMs);
+  *ms = static_cast<float>(static_cast<double>(end->TimestampNs() - start->TimestampNs()) /
+                           static_cast<double>(kNsPerMs));
   return ACL_SUCCESS;
 }
 

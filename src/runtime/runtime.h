@@ -29,6 +29,7 @@ inline constexpr int32_t kCallbackLostError = ACL_ERROR_RT_THREAD_SUBSCRIBE;
 
 // Steady-clock nanoseconds, the time base of event timestamps.
 int64_t NowNs();
+inline constexpr int64_t kNsPerMs = 1000000;
 
 struct RuntimeConfig {
   int32_t device_count = 1;
