@@ -229,8 +229,8 @@ typedef enum {
 
 /* Where a buffer lives. */
 typedef enum {
-    ACL_MEMTYPE_DEVICE                  = 0,
-    ACL_MEMTYPE_HOST                    = 1,
+    ACL_MEMTYPE_DEVICE                   = 0,
+    ACL_MEMTYPE_HOST                     = 1,
     ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2,
 } aclMemType;
 
