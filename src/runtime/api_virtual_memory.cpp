@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -138,16 +139,18 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress: argument 'flags' (%llu) must be 0",
                 static_cast<unsigned long long>(flags));
   }
-  if (size == 0 || !IsMultipleOfGranularity(size)) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtReserveMemAddress: size (%zu) must be a non-zero multiple of the granularity (%zu)",
-                size, kGranularity);
-  }
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress: argument 'size' is 0");
   const size_t align = alignment == 0 ? kGranularity : alignment;
   if ((align & (align - 1)) != 0) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress: alignment (%zu) must be a power of two",
-                alignment);
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtReserveMemAddress: argument 'alignment' (%zu) must be 0 or a power of two", alignment);
   }
+  // Any size is accepted (llama.cpp reserves the free memory, in bytes); the
+  // range is rounded up to whole granules, the unit of mapping.
+  if (size > std::numeric_limits<size_t>::max() - kGranularity - align) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtReserveMemAddress: cannot reserve %zu bytes", size);
+  }
+  size = (size + kGranularity - 1) / kGranularity * kGranularity;
   // Over-reserve, then trim to the requested alignment.
   void* raw = MapNone(expectPtr, size + align, false);
   if (raw == nullptr) {

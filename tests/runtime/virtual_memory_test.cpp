@@ -105,6 +105,28 @@ TEST(VirtualMemory, TwoChunksBackToBackBehaveAsOneRange) {
   EXPECT_EQ(free_after, free_before);
 }
 
+TEST(VirtualMemory, ReservationOfAnySizeAsLlamaCppMakesIt) {
+  // llama.cpp reserves the device's free memory in bytes, not a granule multiple,
+  // then maps granule-sized chunks one after the other from the start.
+  const size_t chunk = Granularity();
+  size_t free_bytes = 0, total = 0;
+  ACL_ASSERT_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  void* base = nullptr;
+  ACL_ASSERT_OK(aclrtReserveMemAddress(&base, free_bytes - 12345, 0, nullptr, 1));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(base) % chunk, 0u);
+  aclrtPhysicalMemProp prop = DeviceProp(0);
+  aclrtDrvMemHandle handle = nullptr;
+  ACL_ASSERT_OK(aclrtMallocPhysical(&handle, chunk, &prop, 0));
+  ACL_ASSERT_OK(aclrtMapMem(base, chunk, 0, handle, 0));
+  ACL_ASSERT_OK(aclrtMemset(base, chunk, 1, chunk));
+  ACL_ASSERT_OK(aclrtUnmapMem(base));
+  ACL_ASSERT_OK(aclrtFreePhysical(handle));
+  ACL_ASSERT_OK(aclrtReleaseMemAddress(base));
+  void* odd = nullptr;
+  ACL_ASSERT_OK(aclrtReserveMemAddress(&odd, chunk + 1, 0, nullptr, 0));  // rounded up to two granules
+  ACL_ASSERT_OK(aclrtReleaseMemAddress(odd));
+}
+
 TEST(VirtualMemory, OnePhysicalAllocationSeenThroughTwoRanges) {
   const size_t chunk = Granularity();
   aclrtPhysicalMemProp prop = DeviceProp(0);
@@ -136,8 +158,8 @@ TEST(VirtualMemory, ArgumentChecks) {
                    "aclrtReserveMemAddress");
   ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, 0, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM,
                    "aclrtReserveMemAddress");
-  ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, chunk + 1, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM,
-                   "aclrtReserveMemAddress");
+  ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, chunk, 3, nullptr, 0), ACL_ERROR_INVALID_PARAM,
+                   "aclrtReserveMemAddress");  // alignment not a power of two
   ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, chunk, 0, nullptr, 7), ACL_ERROR_INVALID_PARAM,
                    "aclrtReserveMemAddress");
   ACL_EXPECT_ERROR(aclrtReleaseMemAddress(nullptr), ACL_ERROR_INVALID_PARAM, "aclrtReleaseMemAddress");
