@@ -5,12 +5,19 @@
 #include <memory>
 
 #include "acl/acl.h"
+#include "capture.h"
 #include "engine.h"
 #include "error_message.h"
 #include "event.h"
 #include "host_callback_pool.h"
 #include "runtime.h"
 #include "stream.h"
+
+#define CANOPY_RETURN_IF_ERROR_INLINE(expr)                                     \
+  do {                                                                          \
+    if (const aclError canopy_inline_status_ = (expr); canopy_inline_status_ != ACL_SUCCESS) \
+      return canopy_inline_status_;                                             \
+  } while (0)
 
 namespace canopy::runtime {
 
@@ -38,6 +45,8 @@ inline aclError ResolveStream(const char* function, aclrtStream handle,
 // A host wait on `stream` from its own engine, or from the host callback that
 // holds it, could never finish: refuse it instead of deadlocking.
 inline aclError CheckMayWait(const char* function, const Stream& stream) {
+  // Waiting on a capturing stream is illegal: its work has not been enqueued.
+  CANOPY_RETURN_IF_ERROR_INLINE(CaptureRegistry::Get().CheckStreamNotCapturing(function, stream));
   if (stream.engine().OnEngineThread()) {
     return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
                 "%s: called from a task running on the same device; waiting would deadlock",
@@ -56,6 +65,11 @@ inline aclError CheckMayWait(const char* function, const Stream& stream) {
 // stream that is no longer live: the event reference the task held is dropped,
 // but the payload still belongs to the caller (its release is not called).
 inline aclError Submit(const char* function, Stream& stream, Task& task) {
+  // A capturing stream records the task into its model instead of running it.
+  if (aclError status; CaptureRegistry::Get().Record(function, stream, task, &status)) {
+    if (status != ACL_SUCCESS && task.event != nullptr) task.event->Release();
+    return status;
+  }
   if (stream.Enqueue(task)) return ACL_SUCCESS;
   if (task.event != nullptr) task.event->Release();
   return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is being destroyed", function, stream.handle());

@@ -39,6 +39,11 @@ aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event,
   CANOPY_RETURN_IF_ERROR(ResolveEvent(function, "event", event, target));
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(function, stream, queue));
+  // Under capture the model records the event task; no generation is taken until replay.
+  if (aclError status;
+      CaptureRegistry::Get().RecordEvent(function, *queue, kind, target.get(), stream == nullptr, &status)) {
+    return status;
+  }
   Task task;
   task.kind = kind;
   task.name = function;
@@ -70,6 +75,7 @@ aclError SynchronizeEvent(const char* function, aclrtEvent event, int64_t timeou
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(function, "event", event, target));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(function, target.get()));
   if (!target->Wait(target->LatestRecord(), timeout_ms)) {
     return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: timed out after %lld ms", function,
                 static_cast<long long>(timeout_ms));
@@ -136,6 +142,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   CANOPY_REQUIRE_NOT_NULL(status);
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
   *status = target->AllRecordsComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
                                          : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
@@ -146,6 +153,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   CANOPY_REQUIRE_NOT_NULL(status);
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
   *status = target->AllRecordsComplete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
@@ -156,6 +164,8 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
   EventRef start, end;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "startEvent", startEvent, start));
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "endEvent", endEvent, end));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, start.get()));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, end.get()));
   if (!start->AllRecordsComplete() || !end->AllRecordsComplete() || !start->EverCompleted() ||
       !end->EverCompleted()) {
     return Fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,

@@ -361,6 +361,8 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  // Synchronous copies and fills are "unsafe" while a capture forbids them.
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind, plan, skip));
@@ -399,6 +401,8 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  // Synchronous copies and fills are "unsafe" while a capture forbids them.
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count, skip));
   if (!skip) ParallelFill(devPtr, static_cast<uint8_t>(value), count);
@@ -417,6 +421,8 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind) {
+  // Synchronous copies and fills are "unsafe" while a capture forbids them.
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind, plan, skip));

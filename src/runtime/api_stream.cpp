@@ -35,6 +35,7 @@ aclError DestroyStream(const char* function, aclrtStream stream, bool discard_pe
     return Fail(ACL_ERROR_INVALID_PARAM, "%s: the default stream of a context cannot be destroyed",
                 function);
   }
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(function, *target));
   if (!discard_pending) CANOPY_RETURN_IF_ERROR(CheckMayWait(function, *target));
   if (!target->context()->DestroyStream(target, discard_pending)) {
     return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, stream);
@@ -86,6 +87,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   CANOPY_REQUIRE_NOT_NULL(status);
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(__func__, *target));
   *status = target->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }

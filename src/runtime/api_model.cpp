@@ -1,0 +1,168 @@
+// Model run instances: aclmdlRICapture*, replay (aclmdlRIExecute[Async]),
+// destruction and a readable dump.
+#include <cstdio>
+
+#include "api_common.h"
+#include "capture.h"
+
+using namespace canopy::runtime;
+
+namespace {
+
+const char* KindName(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::kCompute: return "compute";
+    case TaskKind::kHostFunc: return "host function";
+    case TaskKind::kReport: return "callback";
+    case TaskKind::kEventRecord: return "event record";
+    case TaskKind::kEventReset: return "event reset";
+    case TaskKind::kEventWait: return "event wait";
+  }
+  return "?";
+}
+
+int32_t RunNothing(void*) { return ACL_SUCCESS; }
+
+// The last task of a replay: the model may be destroyed once it has run.
+void FinishReplay(void* payload) {
+  (*static_cast<ModelInstance**>(payload))->pending_replays.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+aclError ResolveModel(const char* function, aclmdlRI handle, std::shared_ptr<ModelInstance>& model) {
+  if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' is null", function);
+  model = ModelTable::Get().Find(handle);
+  if (model) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' (%p) is not a live model", function, handle);
+}
+
+// Queues every captured task on `stream`, in capture order. Payloads stay the
+// model's; events are recorded and waited afresh, as the capture saw them.
+aclError Replay(const char* function, ModelInstance& model, Stream& stream) {
+  model.pending_replays.fetch_add(1, std::memory_order_acq_rel);
+  for (const CapturedTask& captured : model.tasks) {
+    if (captured.event_internal) continue;  // capture order already satisfies it
+    Task task = captured.task;
+    task.release = nullptr;
+    if (task.event != nullptr) {
+      task.event->Retain();
+      if (task.kind == TaskKind::kEventRecord) task.generation = task.event->BeginRecord();
+      if (task.kind == TaskKind::kEventWait) task.generation = task.event->LatestRecord();
+    }
+    if (!stream.Enqueue(task)) {
+      if (task.event != nullptr) task.event->Release();
+      model.pending_replays.fetch_sub(1, std::memory_order_acq_rel);
+      return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
+    }
+  }
+  ModelInstance* self = &model;
+  if (!stream.Enqueue(Task::Compute("aclmdlRIExecuteAsync", RunNothing, self, FinishReplay))) {
+    model.pending_replays.fetch_sub(1, std::memory_order_acq_rel);
+    return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+  CANOPY_REQUIRE_INIT();
+  if (stream == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureBegin: the default stream cannot be captured");
+  }
+  if (mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclmdlRICaptureBegin: mode %d is not an aclmdlRICaptureMode",
+                static_cast<int>(mode));
+  }
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  return CaptureRegistry::Get().Begin(*target, mode);
+}
+
+aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+  CANOPY_REQUIRE_INIT();
+  if (status == nullptr && modelRI == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureGetInfo: 'status' and 'modelRI' are both null");
+  }
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  return CaptureRegistry::Get().GetInfo(*target, status, modelRI);
+}
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(mode);
+  if (*mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || *mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclmdlRICaptureThreadExchangeMode: mode %d is not valid",
+                static_cast<int>(*mode));
+  }
+  *mode = CaptureRegistry::ExchangeThreadMode(*mode);
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(modelRI);
+  if (stream == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureEnd: the default stream cannot be captured");
+  }
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  return CaptureRegistry::Get().End(*target, modelRI);
+}
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+  CANOPY_REQUIRE_INIT();
+  std::shared_ptr<ModelInstance> model;
+  CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(__func__, *target));
+  return Replay(__func__, *model, *target);
+}
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+  CANOPY_REQUIRE_INIT();
+  if (timeout == 0 || timeout < -1) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIExecute: timeout must be -1 (forever) or > 0 ms, got %d",
+                timeout);
+  }
+  std::shared_ptr<ModelInstance> model;
+  CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
+  std::shared_ptr<Stream> target;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, nullptr, target));
+  CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
+  CANOPY_RETURN_IF_ERROR(Replay(__func__, *model, *target));
+  return ReportSync(__func__, target->Synchronize(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+  CANOPY_REQUIRE_INIT();
+  std::shared_ptr<ModelInstance> model;
+  CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
+  if (model->pending_replays.load(std::memory_order_acquire) > 0) {
+    return Fail(ACL_ERROR_RT_MODEL_RUNNING,
+                "aclmdlRIDestroy: %d replay(s) of the model are still queued; synchronise their stream first",
+                model->pending_replays.load());
+  }
+  ModelTable::Get().Remove(modelRI);
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
+  CANOPY_REQUIRE_INIT();
+  std::shared_ptr<ModelInstance> model;
+  CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
+  std::printf("aclmdlRI %p: %zu task(s) captured on %d stream(s)\n", modelRI, model->tasks.size(),
+              model->stream_count);
+  for (size_t i = 0; i < model->tasks.size(); ++i) {
+    const CapturedTask& captured = model->tasks[i];
+    std::printf("  #%zu stream %d: %s %s%s\n", i, captured.stream_index, KindName(captured.task.kind),
+                captured.task.name, captured.event_internal ? " (within the model)" : "");
+  }
+  std::fflush(stdout);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

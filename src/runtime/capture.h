@@ -1,0 +1,112 @@
+// Stream capture into model run instances (aclmdlRI): while a stream captures,
+// what is enqueued on it is recorded instead of run; a stream that waits on an
+// event recorded in the capture joins it. A model replays its tasks in capture
+// order (a valid order for every dependency the capture saw) on any stream.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "task.h"
+
+namespace canopy::runtime {
+
+class Event;
+class Stream;
+
+// A recorded task and what replay needs to know about it.
+struct CapturedTask {
+  Task task;
+  int32_t stream_index = 0;      // which captured stream enqueued it
+  bool event_internal = false;   // a wait on an event recorded inside the capture
+};
+
+// aclmdlRI: owns the captured tasks' payloads (executors, events) until destroyed.
+class ModelInstance {
+ public:
+  ModelInstance() = default;
+  ModelInstance(const ModelInstance&) = delete;
+  ModelInstance& operator=(const ModelInstance&) = delete;
+  ~ModelInstance();
+
+  std::vector<CapturedTask> tasks;
+  int32_t stream_count = 1;
+  // Replays queued and not yet finished; destroying then is refused.
+  std::atomic<int32_t> pending_replays{0};
+};
+
+// The state of one capture, shared by the streams that take part in it.
+struct CaptureSession {
+  std::shared_ptr<ModelInstance> model = std::make_shared<ModelInstance>();
+  aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+  std::thread::id thread;
+  Stream* origin = nullptr;
+  bool invalidated = false;
+  std::vector<Stream*> streams;  // origin first
+  struct RecordedEvent {
+    Event* event;
+    int32_t stream_index;
+    size_t task_index;
+  };
+  std::vector<RecordedEvent> recorded_events;
+  std::vector<int32_t> joined_by_wait;  // stream indices whose last record another stream waited on
+};
+
+class CaptureRegistry {
+ public:
+  static CaptureRegistry& Get();
+
+  // Cheap test on every enqueue: is any capture active at all?
+  bool AnyActive() const { return active_.load(std::memory_order_acquire) > 0; }
+
+  aclError Begin(Stream& stream, aclmdlRICaptureMode mode);
+  aclError End(Stream& stream, aclmdlRI* model);
+  aclError GetInfo(Stream& stream, aclmdlRICaptureStatus* status, aclmdlRI* model);
+
+  // Enqueue hook: true when the stream captures (the task was recorded, or
+  // refused with *status set); false when it should be queued normally.
+  bool Record(const char* function, Stream& stream, const Task& task, aclError* status);
+  // Event hook for record/wait/reset, before any generation is taken.
+  bool RecordEvent(const char* function, Stream& stream, TaskKind kind, Event* event, bool is_default_stream,
+                   aclError* status);
+
+  // Calls that are illegal while `stream` captures: the capture is invalidated.
+  aclError CheckStreamNotCapturing(const char* function, const Stream& stream);
+  aclError CheckEventNotCaptured(const char* function, Event* event);
+  // aclrtMemcpy / aclrtMemset / aclrtMemcpy2d under GLOBAL or this thread's THREAD_LOCAL capture.
+  aclError CheckUnsafeCallAllowed(const char* function);
+
+  // The calling thread's mode for aclmdlRICaptureThreadExchangeMode.
+  static aclmdlRICaptureMode ExchangeThreadMode(aclmdlRICaptureMode mode);
+
+ private:
+  CaptureRegistry() = default;
+  CaptureSession* SessionOf(const Stream& stream) const;
+  void Invalidate(CaptureSession& session);
+
+  mutable std::mutex mutex_;
+  std::atomic<int32_t> active_{0};
+  std::vector<std::shared_ptr<CaptureSession>> sessions_;
+  std::vector<std::pair<const Stream*, CaptureSession*>> members_;
+};
+
+// The models handed to clients, so a stale aclmdlRI is an error, not a crash.
+class ModelTable {
+ public:
+  static ModelTable& Get();
+  aclmdlRI Add(std::shared_ptr<ModelInstance> model);
+  std::shared_ptr<ModelInstance> Find(aclmdlRI handle);
+  // Removes and returns the model; null when unknown.
+  std::shared_ptr<ModelInstance> Remove(aclmdlRI handle);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<ModelInstance>> models_;
+};
+
+}  // namespace canopy::runtime
