@@ -1,9 +1,33 @@
 #!/usr/bin/env bash
-# Builds Canopy and runs the whole test suite.
+# Builds Canopy and runs the whole test suite: a Release build, then the same
+# suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the runtime and
+# concurrency suites under ThreadSanitizer. CANOPY_SKIP_SANITIZERS=1 runs only
+# the first stage (quick local runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install_deps.sh
+
+stage() { printf '\n=== %s ===\n' "$*"; }
+
+stage "Release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2
 ctest --test-dir build --output-on-failure --timeout 1200
+
+if [[ "${CANOPY_SKIP_SANITIZERS:-0}" == 1 ]]; then
+  exit 0
+fi
+
+stage "AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=address,undefined \
+  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
+cmake --build build-asan -j2
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure --timeout 1800
+
+stage "ThreadSanitizer: runtime and concurrency"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
+  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
+cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test
+ctest --test-dir build-tsan -L runtime --output-on-failure --timeout 1800
