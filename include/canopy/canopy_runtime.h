@@ -45,6 +45,16 @@ ACL_FUNC_VISIBILITY aclError canopyFreeAsync(void *ptr, aclrtStream stream);
 /* Returns every cached, unused block to the device (synchronises first). */
 ACL_FUNC_VISIBILITY aclError canopyReleaseCachedMemory(void);
 
+/* Tracing (CANOPY_TRACE=FILE writes a Chrome/Perfetto JSON trace). */
+ACL_FUNC_VISIBILITY int canopyTraceEnabled(void);
+/* Nanoseconds on the trace's clock. */
+ACL_FUNC_VISIBILITY int64_t canopyTraceNowNs(void);
+/* A span on the calling thread (inside a running task: on that task's stream).
+ * `name` and `category` must outlive the process (string literals); `argsJson`
+ * is a JSON object or NULL. */
+ACL_FUNC_VISIBILITY void canopyTraceSpan(const char *name, const char *category, int64_t beginNs, int64_t endNs,
+                                         const char *argsJson);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,10 +17,13 @@ struct Launch {
 
 aclnnStatus RunSteps(aclOpExecutor& executor, void* workspace, const std::vector<void*>& slots) {
   const RunContext context(workspace, slots);
+  const bool tracing = canopyTraceEnabled() != 0;
+  const int64_t begin_ns = tracing ? canopyTraceNowNs() : 0;
   for (const auto& step : executor.steps) {
     const aclnnStatus status = step->Run(context);
     if (status != ACLNN_SUCCESS) return status;
   }
+  if (tracing) canopyTraceSpan(executor.op_name, "kernel", begin_ns, canopyTraceNowNs(), executor.trace_args.c_str());
   return ACLNN_SUCCESS;
 }
 
@@ -80,6 +83,8 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
     return fail(ACLNN_ERR_PARAM_INVALID);
   }
   if (executor->steps.empty()) return fail(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
+  const int64_t begin_ns = canopyTraceEnabled() != 0 ? canopyTraceNowNs() : 0;
+  const char* name = executor->op_name;
 
   aclError queued;
   if (executor->repeatable) {
@@ -96,6 +101,7 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
     SetErrorMessage("%s: could not enqueue on the stream (acl error %d)", op_name, queued);
     return ACLNN_ERR_RUNTIME_ERROR;
   }
+  if (begin_ns != 0) canopyTraceSpan(name, "phase2", begin_ns, canopyTraceNowNs(), nullptr);
   return ACLNN_SUCCESS;
 }
 

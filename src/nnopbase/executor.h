@@ -69,6 +69,8 @@ struct aclOpExecutor {
   std::atomic<int32_t> references{1};
   // Workspace of the single launch of a non-repeatable executor.
   void* bound_workspace = nullptr;
+  // Shapes and dtypes as a JSON object, filled only while tracing.
+  std::string trace_args;
 };
 
 namespace canopy {

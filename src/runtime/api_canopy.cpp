@@ -4,6 +4,7 @@
 #include "canopy/canopy_runtime.h"
 #include "engine.h"
 #include "memory_registry.h"
+#include "trace.h"
 
 using namespace canopy::runtime;
 
@@ -76,6 +77,15 @@ aclError canopyReleaseCachedMemory(void) {
   }
   CachingAllocator::Get().ReleaseCached();
   return ACL_SUCCESS;
+}
+
+int canopyTraceEnabled(void) { return Tracer::Enabled() ? 1 : 0; }
+
+int64_t canopyTraceNowNs(void) { return NowNs(); }
+
+void canopyTraceSpan(const char* name, const char* category, int64_t beginNs, int64_t endNs, const char* argsJson) {
+  if (!Tracer::Enabled() || name == nullptr || category == nullptr) return;
+  Tracer::Get().Span(name, category, Tracer::CurrentTrack(), beginNs, endNs, argsJson != nullptr ? argsJson : "");
 }
 
 }  // extern "C"

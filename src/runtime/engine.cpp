@@ -10,6 +10,7 @@
 #include "runtime.h"
 #include "spin_wait.h"
 #include "stream.h"
+#include "trace.h"
 
 namespace canopy::runtime {
 namespace {
@@ -113,11 +114,22 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
       // A failing task names its reason in the recent error; start from a clean slate.
       ClearRecentError();
       int32_t status = 0;
+      const bool tracing = Tracer::Enabled();
+      const Tracer::Track track{device_id_, stream->trace_id()};
+      int64_t begin_ns = 0;
+      if (tracing) {
+        Tracer::SetCurrentTrack(track);
+        begin_ns = NowNs();
+      }
       try {
         status = task.compute(task.PayloadPtr());
       } catch (...) {
         status = kInternalTaskError;
         SetRecentError("the task threw a C++ exception");
+      }
+      if (tracing) {
+        Tracer::Get().Span(task.name, "task", track, begin_ns, NowNs());
+        Tracer::SetCurrentTrack({});
       }
       if (task.release != nullptr) task.release(task.PayloadPtr());
       if (status == 0) {
@@ -128,6 +140,7 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
       return;
     }
     case TaskKind::kEventRecord:
+      if (Tracer::Enabled()) Tracer::Get().Instant("event record", "event", {device_id_, stream->trace_id()}, NowNs());
       task.event->Complete(task.generation);
       task.event->Release();
       stream->Finish(0, nullptr);
@@ -144,8 +157,12 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
       stream->HoldForHost();
       HostFn fn = task.host_fn;
       void* user_data = task.Payload<void*>();
-      HostCallbackPool::Get().Submit([stream, fn, user_data] {
+      HostCallbackPool::Get().Submit([stream, fn, user_data, device = device_id_] {
+        const int64_t begin_ns = Tracer::Enabled() ? NowNs() : 0;
         HostCallbackPool::RunHolding(stream.get(), fn, user_data);
+        if (Tracer::Enabled()) {
+          Tracer::Get().Span("host function", "callback", {device, stream->trace_id()}, begin_ns, NowNs());
+        }
         stream->ReleaseFromHost(0, nullptr);
       });
       return;

@@ -13,6 +13,7 @@
 #include "caching_allocator.h"
 #include "host_callback_pool.h"
 #include "stream.h"
+#include "trace.h"
 
 namespace canopy::runtime {
 namespace {
@@ -159,6 +160,7 @@ Runtime& Runtime::Get() {
 }
 
 aclError Runtime::Initialize() {
+  Tracer::EnableFromEnvironment();
   std::lock_guard lock(lifecycle_mutex);
   if (initialized()) {
     return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: acl is already initialized");
@@ -177,6 +179,7 @@ aclError Runtime::Initialize() {
 }
 
 aclError Runtime::Finalize() {
+  if (Tracer::Enabled()) Tracer::Get().Flush();
   std::vector<Context*> contexts;
   {
     std::lock_guard lock(lifecycle_mutex);

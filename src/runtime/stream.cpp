@@ -4,10 +4,14 @@
 
 #include "engine.h"
 #include "event.h"
+#include "runtime.h"
 #include "spin_wait.h"
+#include "trace.h"
 
 namespace canopy::runtime {
 namespace {
+
+std::atomic<uint32_t> next_trace_id{1};
 
 // A task that will never run still owns resources (events, executors).
 void DropTask(Task& task) {
@@ -20,13 +24,14 @@ void DropTask(Task& task) {
 Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags,
                uint32_t priority)
     : engine_(engine), context_(context), device_id_(device_id), flags_(flags),
-      priority_(priority) {}
+      priority_(priority), trace_id_(next_trace_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Stream::~Stream() {
   queue_.ForEach(DropTask);
 }
 
 bool Stream::Enqueue(const Task& task) {
+  if (Tracer::Enabled()) Tracer::Get().Instant(task.name, "enqueue", {}, NowNs());
   {
     std::lock_guard lock(mutex_);
     if (closed_) return false;
@@ -61,6 +66,7 @@ bool Stream::TakeRunnable(Task& task) {
       Task& head = queue_.front();
       if (head.kind == TaskKind::kEventWait) {
         if (!head.event->IsComplete(head.generation)) break;
+      if (Tracer::Enabled()) Tracer::Get().Instant("event wait satisfied", "event", {device_id_, trace_id_}, NowNs());
         head.event->Release();
         queue_.pop_front();
         ++retired;

@@ -36,6 +36,8 @@ class Stream {
   uint32_t flags() const { return flags_; }
   uint32_t priority() const { return priority_; }
   Engine& engine() const { return engine_; }
+  // A small number naming the stream in traces (its thread id there).
+  uint32_t trace_id() const { return trace_id_; }
   // The client's handle (aclrtStream); set once at registration.
   aclrtStream handle() const { return handle_; }
   void set_handle(aclrtStream handle) { handle_ = handle; }
@@ -84,6 +86,7 @@ class Stream {
   const int32_t device_id_;
   const uint32_t flags_;
   const uint32_t priority_;
+  const uint32_t trace_id_;
   aclrtStream handle_ = nullptr;
 
   mutable std::mutex mutex_;

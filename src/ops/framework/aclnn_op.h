@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "canopy/canopy_runtime.h"
 #include "plan.h"
 
 namespace canopy::ops {
@@ -28,17 +29,25 @@ void AddToKey(PlanKey& key, const T& argument) {
 template <typename Recipe, typename... Arguments>
 aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor, Recipe&& recipe,
                       const Arguments&... arguments) {
+  const bool tracing = canopyTraceEnabled() != 0;
+  const int64_t begin_ns = tracing ? canopyTraceNowNs() : 0;
   Plan plan(op_name);
   if (aclnnStatus s = plan.CheckNotNull("workspaceSize", workspace_size); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = plan.CheckNotNull("executor", executor); s != ACLNN_SUCCESS) return s;
   PlanKey key(op_name);
   const bool cacheable = PlanCacheEnabled();
+  if (cacheable || tracing) (AddToKey(key, arguments), ...);
+  const auto traced = [&](bool cache_hit) {
+    if (!tracing) return;
+    (*executor)->trace_args = TraceArgs(key, cache_hit);
+    canopyTraceSpan(op_name, "phase1", begin_ns, canopyTraceNowNs(), (*executor)->trace_args.c_str());
+  };
   if (cacheable) {
-    (AddToKey(key, arguments), ...);
     if (auto cached = PlanCache::Get().Find(key)) {
       *executor = PlanCache::Instantiate(op_name, *cached, key);
       *workspace_size = cached->workspace_size;
       if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", op_name);
+      traced(true);
       return ACLNN_SUCCESS;
     }
   }
@@ -47,6 +56,7 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
     if (auto cached = plan.ToCachedPlan(key)) PlanCache::Get().Insert(key, std::move(cached));
   }
   *executor = plan.Finish(workspace_size);
+  traced(false);
   return ACLNN_SUCCESS;
 }
 

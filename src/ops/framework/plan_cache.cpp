@@ -56,6 +56,25 @@ void PlanKey::Add(const aclScalar* scalar) {
 
 void PlanKey::Add(int64_t attribute) { Append(&attribute, sizeof(attribute)); }
 
+std::string TraceArgs(const PlanKey& key, bool cache_hit) {
+  std::string tensors;
+  for (const aclTensor* tensor : key.tensors()) {
+    if (!tensors.empty()) tensors += ' ';
+    if (tensor == nullptr) {
+      tensors += "null";
+      continue;
+    }
+    tensors += DtypeName(tensor->dtype);
+    tensors += '[';
+    for (size_t d = 0; d < tensor->view_shape.size(); ++d) {
+      if (d > 0) tensors += ',';
+      tensors += std::to_string(tensor->view_shape[d]);
+    }
+    tensors += ']';
+  }
+  return "{\"tensors\":\"" + tensors + "\",\"plan\":\"" + (cache_hit ? "cache hit" : "planned") + "\"}";
+}
+
 PlanCache& PlanCache::Get() {
   static auto* cache = new PlanCache();
   return *cache;

@@ -61,4 +61,7 @@ class PlanCache {
 
 bool PlanCacheEnabled();
 
+// {"inputs":"FLOAT[2,3] ...","plan":"hit"}: the key's tensors for trace events.
+std::string TraceArgs(const PlanKey& key, bool cache_hit);
+
 }  // namespace canopy::ops
