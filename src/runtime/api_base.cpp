@@ -1,0 +1,116 @@
+// The small helpers of acl_base.h (data type sizes, fp16 conversion, data
+// buffers, logging) and the version and run-mode queries.
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "api_common.h"
+#include "common/half.h"
+
+using namespace canopy::runtime;
+
+struct aclDataBuffer {
+  void* data;
+  size_t size;
+};
+
+namespace {
+
+// Elements narrower than a byte report the size of the byte that holds them, as CANN does.
+size_t ElementBytes(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BOOL: case ACL_INT8: case ACL_UINT8: case ACL_INT4: case ACL_UINT1: case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: case ACL_FLOAT6_E3M2:
+    case ACL_FLOAT6_E2M3: case ACL_FLOAT4_E2M1: case ACL_FLOAT4_E1M2:
+      return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
+    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
+    default: return 0;  // ACL_STRING, ACL_DT_UNDEFINED and unknown values
+  }
+}
+
+constexpr const char* kVersion = "8.5.0";  // the CANN release whose API Canopy follows
+constexpr int32_t kVersionNumber = 80500000;
+
+}  // namespace
+
+extern "C" {
+
+size_t aclDataTypeSize(aclDataType dataType) { return ElementBytes(dataType); }
+
+float aclFloat16ToFloat(aclFloat16 value) { return canopy::HalfToFloat(value); }
+
+aclFloat16 aclFloatToFloat16(float value) { return canopy::FloatToHalf(value); }
+
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) { return new aclDataBuffer{data, size}; }
+
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+  CANOPY_REQUIRE_NOT_NULL(dataBuffer);
+  delete dataBuffer;
+  return ACL_SUCCESS;
+}
+
+aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+  CANOPY_REQUIRE_NOT_NULL(dataBuffer);
+  dataBuffer->data = data;
+  dataBuffer->size = size;
+  return ACL_SUCCESS;
+}
+
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+  return dataBuffer != nullptr ? dataBuffer->data : nullptr;
+}
+
+uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+  return dataBuffer != nullptr ? static_cast<uint32_t>(dataBuffer->size) : 0;
+}
+
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+  return dataBuffer != nullptr ? dataBuffer->size : 0;
+}
+
+void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) {
+  static const char* const kLevels[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+  const int level = static_cast<int>(logLevel);
+  char message[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(message, sizeof(message), fmt != nullptr ? fmt : "", args);
+  va_end(args);
+  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", level >= 0 && level < 4 ? kLevels[level] : "LOG",
+               file != nullptr ? file : "?", line, func != nullptr ? func : "?", message);
+}
+
+aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  CANOPY_REQUIRE_NOT_NULL(runMode);
+  *runMode = ACL_HOST;  // the program runs on the host, the "device" is this CPU
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
+  CANOPY_REQUIRE_NOT_NULL(majorVersion);
+  CANOPY_REQUIRE_NOT_NULL(minorVersion);
+  CANOPY_REQUIRE_NOT_NULL(patchVersion);
+  *majorVersion = ACL_MAJOR_VERSION;
+  *minorVersion = ACL_MINOR_VERSION;
+  *patchVersion = ACL_PATCH_VERSION;
+  return ACL_SUCCESS;
+}
+
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+  CANOPY_REQUIRE_NOT_NULL(pkgName);
+  CANOPY_REQUIRE_NOT_NULL(versionStr);
+  std::strcpy(versionStr, kVersion);
+  return ACL_SUCCESS;
+}
+
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+  CANOPY_REQUIRE_NOT_NULL(pkgName);
+  CANOPY_REQUIRE_NOT_NULL(versionNum);
+  *versionNum = kVersionNumber;
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"
