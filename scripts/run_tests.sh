@@ -15,6 +15,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2
 ctest --test-dir build --output-on-failure --timeout 1200
 
+stage "The same suite in checker mode: a clean program reports nothing"
+CANOPY_CHECK=1 ctest --test-dir build --output-on-failure --timeout 1200
+
 if [[ "${CANOPY_SKIP_SANITIZERS:-0}" == 1 ]]; then
   exit 0
 fi

@@ -45,6 +45,26 @@ ACL_FUNC_VISIBILITY aclError canopyFreeAsync(void *ptr, aclrtStream stream);
 /* Returns every cached, unused block to the device (synchronises first). */
 ACL_FUNC_VISIBILITY aclError canopyReleaseCachedMemory(void);
 
+/* Checker mode (also CANOPY_CHECK=1, or CANOPY_CHECK=abort to abort at the
+ * first report): 0 off, 1 report, 2 report and abort. */
+ACL_FUNC_VISIBILITY int canopyCheckEnabled(void);
+ACL_FUNC_VISIBILITY void canopySetCheckMode(int mode);
+
+/* One memory range a task reads or writes. */
+typedef struct canopyMemoryAccess {
+  const void *begin;
+  size_t bytes;
+  int write;
+  const char *argument; /* the argument's name, for reports */
+} canopyMemoryAccess;
+
+/* In checker mode, checks the accesses of a task about to be enqueued on
+ * `stream`: each range must lie in live device memory, and no other stream
+ * may touch it unordered (one side writing). Returns ACL_SUCCESS, or
+ * ACL_ERROR_INVALID_PARAM after a report. Outside checker mode: ACL_SUCCESS. */
+ACL_FUNC_VISIBILITY aclError canopyCheckAccesses(aclrtStream stream, const char *opName,
+                                                 const canopyMemoryAccess *accesses, size_t count);
+
 /* Tracing (CANOPY_TRACE=FILE writes a Chrome/Perfetto JSON trace). */
 ACL_FUNC_VISIBILITY int canopyTraceEnabled(void);
 /* Nanoseconds on the trace's clock. */

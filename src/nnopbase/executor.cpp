@@ -83,6 +83,21 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
     return fail(ACLNN_ERR_PARAM_INVALID);
   }
   if (executor->steps.empty()) return fail(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
+  if (canopyCheckEnabled() != 0) {
+    std::vector<canopyMemoryAccess> accesses;
+    accesses.reserve(executor->accesses.size() + 1);
+    for (const TensorAccess& access : executor->accesses) {
+      const char* base = static_cast<const char*>(executor->slot_addresses[access.slot]);
+      accesses.push_back({base + access.begin, static_cast<size_t>(access.end - access.begin), access.write ? 1 : 0,
+                          access.argument});
+    }
+    if (executor->workspace_size > 0) {
+      accesses.push_back({workspace, static_cast<size_t>(executor->workspace_size), 1, "workspace"});
+    }
+    if (canopyCheckAccesses(stream, op_name, accesses.data(), accesses.size()) != ACL_SUCCESS) {
+      return fail(ACLNN_ERR_PARAM_INVALID);
+    }
+  }
   const int64_t begin_ns = canopyTraceEnabled() != 0 ? canopyTraceNowNs() : 0;
   const char* name = executor->op_name;
 

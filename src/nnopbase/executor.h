@@ -47,6 +47,16 @@ class Step {
   virtual std::string Describe() const = 0;
 };
 
+// The bytes a tensor argument's view spans, relative to its slot's address:
+// what checker mode verifies against live allocations and other streams.
+struct TensorAccess {
+  int32_t slot = 0;
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool write = false;
+  const char* argument = "";
+};
+
 // A parameter of the op's prototype as the executor-reuse API numbers them:
 // a tensor is one slot, a tensor list one slot per element (-1: was null).
 struct ParameterSlots {
@@ -65,6 +75,7 @@ struct aclOpExecutor {
   std::vector<void*> slot_addresses;
   std::vector<canopy::ParameterSlots> inputs;
   std::vector<canopy::ParameterSlots> outputs;
+  std::vector<canopy::TensorAccess> accesses;
   // The client's reference plus one per queued launch; the last one frees.
   std::atomic<int32_t> references{1};
   // Workspace of the single launch of a non-repeatable executor.

@@ -1,6 +1,7 @@
 // Canopy's own runtime extensions (include/canopy/canopy_runtime.h).
 #include "api_common.h"
 #include "caching_allocator.h"
+#include "checker.h"
 #include "canopy/canopy_runtime.h"
 #include "engine.h"
 #include "memory_registry.h"
@@ -86,6 +87,28 @@ int64_t canopyTraceNowNs(void) { return NowNs(); }
 void canopyTraceSpan(const char* name, const char* category, int64_t beginNs, int64_t endNs, const char* argsJson) {
   if (!Tracer::Enabled() || name == nullptr || category == nullptr) return;
   Tracer::Get().Span(name, category, Tracer::CurrentTrack(), beginNs, endNs, argsJson != nullptr ? argsJson : "");
+}
+
+int canopyCheckEnabled(void) { return Checker::Enabled() ? 1 : 0; }
+
+void canopySetCheckMode(int mode) { Checker::SetMode(mode < 0 ? 0 : mode > 2 ? 2 : mode); }
+
+aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canopyMemoryAccess* accesses,
+                             size_t count) {
+  if (!Checker::Enabled()) return ACL_SUCCESS;
+  CANOPY_REQUIRE_INIT();
+  if (accesses == nullptr && count > 0) CANOPY_REQUIRE_NOT_NULL(accesses);
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  // Captured work only runs when replayed, where its addresses are no longer checked.
+  if (CaptureRegistry::Get().AnyActive()) return ACL_SUCCESS;
+  std::vector<MemoryAccess> converted(count);
+  for (size_t i = 0; i < count; ++i) {
+    converted[i] = {reinterpret_cast<uintptr_t>(accesses[i].begin), accesses[i].bytes, accesses[i].write != 0,
+                    accesses[i].argument != nullptr ? accesses[i].argument : "?"};
+  }
+  const char* op = opName != nullptr ? opName : "task";
+  return Checker::Get().CheckTask(op, op, queue, converted.data(), converted.size());
 }
 
 }  // extern "C"

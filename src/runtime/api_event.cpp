@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "api_common.h"
+#include "checker.h"
 #include "event.h"
 
 using namespace canopy::runtime;
@@ -44,6 +45,10 @@ aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event,
       CaptureRegistry::Get().RecordEvent(function, *queue, kind, target.get(), stream == nullptr, &status)) {
     return status;
   }
+  if (Checker::Enabled()) {
+    if (kind == TaskKind::kEventRecord) Checker::Get().OnEventRecord(*queue, target.get());
+    if (kind == TaskKind::kEventWait) Checker::Get().OnStreamWaitEvent(*queue, target.get());
+  }
   Task task;
   task.kind = kind;
   task.name = function;
@@ -80,6 +85,7 @@ aclError SynchronizeEvent(const char* function, aclrtEvent event, int64_t timeou
     return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: timed out after %lld ms", function,
                 static_cast<long long>(timeout_ms));
   }
+  if (Checker::Enabled()) Checker::Get().OnHostSynchronized(target.get());
   return ACL_SUCCESS;
 }
 
@@ -108,6 +114,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   if (removed == nullptr) {
     return Fail(kInvalidHandle, "aclrtDestroyEvent: argument 'event' (%p) is not a live event", event);
   }
+  if (Checker::Enabled()) Checker::Get().ForgetEvent(removed);
   removed->Release();  // queued records and waits keep their own references
   return ACL_SUCCESS;
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "api_common.h"
+#include "checker.h"
 #include "copy_kernels.h"
 #include "memory_registry.h"
 
@@ -131,6 +132,17 @@ struct CopyPlan {
   bool host_to_host = false;  // neither side is device memory
   bool pageable() const { return dst == Side::kPageable || src == Side::kPageable; }
 };
+
+// Checker mode: the device sides of a queued copy, read and written.
+aclError CheckQueuedCopy(const char* function, const std::shared_ptr<Stream>& stream, const CopyPlan& plan,
+                         void* dst, size_t dst_span, const void* src, size_t src_span) {
+  if (!Checker::Enabled()) return ACL_SUCCESS;
+  MemoryAccess accesses[2];
+  size_t count = 0;
+  if (plan.src == Side::kDevice) accesses[count++] = {reinterpret_cast<uintptr_t>(src), src_span, false, "src"};
+  if (plan.dst == Side::kDevice) accesses[count++] = {reinterpret_cast<uintptr_t>(dst), dst_span, true, "dst"};
+  return Checker::Get().CheckTask(function, function, stream, accesses, count);
+}
 
 aclError CheckDeviceSide(const char* function, const char* argument, const void* pointer, size_t span,
                          Side side) {
@@ -318,6 +330,11 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy /*po
 aclError aclrtFree(void* devPtr) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(devPtr);
+  if (Checker::Enabled()) {
+    if (auto live = MemoryRegistry::Get().Find(devPtr, 1); live && live->base == reinterpret_cast<uintptr_t>(devPtr)) {
+      CANOPY_RETURN_IF_ERROR(Checker::Get().CheckFree(__func__, live->base, live->size));
+    }
+  }
   auto allocation = MemoryRegistry::Get().Remove(devPtr, MemoryKind::kDevice);
   if (!allocation) {
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -396,6 +413,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     ParallelCopy(dst, src, count);
     return ACL_SUCCESS;
   }
+  CANOPY_RETURN_IF_ERROR(CheckQueuedCopy(__func__, queue, plan, dst, count, src, count));
   Task task = Task::Compute("aclrtMemcpyAsync", RunCopy, CopyArgs{dst, src, count});
   return Submit(__func__, *queue, task);
 }
@@ -415,6 +433,10 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
   if (skip) return ACL_SUCCESS;
+  if (Checker::Enabled()) {
+    const MemoryAccess access{reinterpret_cast<uintptr_t>(devPtr), count, true, "devPtr", /*host_allowed=*/true};
+    CANOPY_RETURN_IF_ERROR(Checker::Get().CheckTask(__func__, __func__, queue, &access, 1));
+  }
   Task task = Task::Compute("aclrtMemsetAsync", RunFill, FillArgs{devPtr, count, static_cast<uint8_t>(value)});
   return Submit(__func__, *queue, task);
 }
@@ -444,6 +466,8 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
     ParallelCopy2d(dst, dpitch, src, spitch, width, height);
     return ACL_SUCCESS;
   }
+  CANOPY_RETURN_IF_ERROR(CheckQueuedCopy(__func__, queue, plan, dst, dpitch * (height - 1) + width, src,
+                                         spitch * (height - 1) + width));
   Task task = Task::Compute("aclrtMemcpy2dAsync", RunCopy2d, Copy2dArgs{dst, dpitch, src, spitch, width, height});
   return Submit(__func__, *queue, task);
 }

@@ -13,6 +13,7 @@
 #include "caching_allocator.h"
 #include "host_callback_pool.h"
 #include "stream.h"
+#include "checker.h"
 #include "trace.h"
 
 namespace canopy::runtime {
@@ -161,6 +162,7 @@ Runtime& Runtime::Get() {
 
 aclError Runtime::Initialize() {
   Tracer::EnableFromEnvironment();
+  Checker::ConfigureFromEnvironment();
   std::lock_guard lock(lifecycle_mutex);
   if (initialized()) {
     return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: acl is already initialized");

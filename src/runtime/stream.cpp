@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "checker.h"
 #include "engine.h"
 #include "event.h"
 #include "runtime.h"
@@ -122,6 +123,11 @@ void Stream::ReleaseFromHost(int32_t status, const char* message) {
   engine_.Notify();
 }
 
+uint64_t Stream::EnqueuedCount() const {
+  std::lock_guard lock(mutex_);
+  return enqueued_;
+}
+
 bool Stream::Idle() const {
   std::lock_guard lock(mutex_);
   return finished_.load(std::memory_order_acquire) >= enqueued_;
@@ -153,6 +159,8 @@ SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
       return result;
     }
   }
+  // The host has seen everything up to here complete: the checker orders later work after it.
+  if (Checker::Enabled()) Checker::Get().OnHostSynchronized(*this);
   if (!consume_error) return result;
   std::lock_guard lock(error_mutex_);
   if (sticky_error_ != 0) {

@@ -56,6 +56,10 @@ class Stream {
   SyncResult Synchronize(int64_t timeout_ms, bool consume_error = true);
   // True when everything enqueued so far has finished.
   bool Idle() const;
+  // Tasks enqueued so far, and tasks finished so far (in order): a task is done
+  // once FinishedCount() reaches the EnqueuedCount() it was given.
+  uint64_t EnqueuedCount() const;
+  uint64_t FinishedCount() const { return finished_.load(std::memory_order_acquire); }
 
   // Engine side: takes the head task if it may start now. Event waits that are
   // satisfied are retired on the way; returns false when empty or blocked.

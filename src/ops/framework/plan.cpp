@@ -217,15 +217,25 @@ TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
   return ref;
 }
 
-TensorRef Plan::Input(const aclTensor* tensor) {
+void Plan::RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name) {
+  if (tensor->NumElements() == 0) return;
+  const int64_t element = static_cast<int64_t>(DtypeSize(tensor->dtype));
+  int64_t last = tensor->offset;
+  for (size_t d = 0; d < tensor->view_shape.size(); ++d) last += (tensor->view_shape[d] - 1) * tensor->strides[d];
+  executor_->accesses.push_back({slot, tensor->offset * element, (last + 1) * element, write, name});
+}
+
+TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
   executor_->inputs.push_back({false, {slot}});
+  RecordAccess(tensor, slot, false, name);
   return RefOf(tensor, slot);
 }
 
-TensorRef Plan::Output(const aclTensor* tensor) {
+TensorRef Plan::Output(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
   executor_->outputs.push_back({false, {slot}});
+  RecordAccess(tensor, slot, true, name);
   return RefOf(tensor, slot);
 }
 
@@ -283,6 +293,7 @@ std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) const {
   cached->workspace_size = workspace_bytes_;
   cached->inputs = executor_->inputs;
   cached->outputs = executor_->outputs;
+  cached->accesses = executor_->accesses;
   const auto& arguments = key.tensors();
   for (const aclTensor* tensor : slot_tensors_) {
     const auto it = std::find(arguments.begin(), arguments.end(), tensor);

@@ -68,8 +68,9 @@ class Plan {
   aclnnStatus CheckPlainFormat(const char* name, const aclTensor* tensor);
 
   // ---- operands, in the op's prototype order.
-  TensorRef Input(const aclTensor* tensor);
-  TensorRef Output(const aclTensor* tensor);  // an input given again (in-place) shares its slot
+  // `name` is the argument's name in the op's prototype, for checker reports.
+  TensorRef Input(const aclTensor* tensor, const char* name);
+  TensorRef Output(const aclTensor* tensor, const char* name);  // an input given again shares its slot
   // Parameters a recipe skips (e.g. a null optional tensor) still take their index.
   void SkipInput();
   TensorRef Temporary(aclDataType dtype, const Shape& shape);
@@ -93,6 +94,7 @@ class Plan {
 
  private:
   int32_t SlotOf(const aclTensor* tensor);
+  void RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name);
   TensorRef RefOf(const aclTensor* tensor, int32_t slot) const;
 
   const char* op_;

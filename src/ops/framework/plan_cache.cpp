@@ -106,6 +106,7 @@ aclOpExecutor* PlanCache::Instantiate(const char* op_name, const CachedPlan& pla
   executor->workspace_size = plan.workspace_size;
   executor->inputs = plan.inputs;
   executor->outputs = plan.outputs;
+  executor->accesses = plan.accesses;
   executor->slot_addresses.reserve(plan.slot_sources.size());
   for (int32_t source : plan.slot_sources) executor->slot_addresses.push_back(key.tensors()[source]->data);
   return executor;

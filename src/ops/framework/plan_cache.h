@@ -40,6 +40,7 @@ struct CachedPlan {
   std::vector<int32_t> slot_sources;  // per slot: index into PlanKey::tensors()
   std::vector<ParameterSlots> inputs;
   std::vector<ParameterSlots> outputs;
+  std::vector<TensorAccess> accesses;
 };
 
 class PlanCache {

@@ -102,9 +102,9 @@ aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* s
     CANOPY_CHECK(CheckAlpha(plan, alpha, promoted));
   }
 
-  const TensorRef a = plan.Input(self);
-  const TensorRef b = plan.Input(other);
-  const TensorRef result = plan.Output(out);
+  const TensorRef a = plan.Input(self, self_name);
+  const TensorRef b = plan.Input(other, "other");
+  const TensorRef result = plan.Output(out, out_name);
   AddArithmetic(plan, op, promoted, {a, b}, result, AlphaOf(op, alpha));
   return ACLNN_SUCCESS;
 }
@@ -134,8 +134,8 @@ aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* s
     CANOPY_CHECK(CheckAlpha(plan, alpha, compute));
   }
 
-  const TensorRef a = plan.Input(self);
-  const TensorRef result = plan.Output(out);
+  const TensorRef a = plan.Input(self, self_name);
+  const TensorRef result = plan.Output(out, out_name);
   AddArithmetic(plan, op, compute, {a}, result, AlphaOf(op, alpha), ValueOf(*other));
   return ACLNN_SUCCESS;
 }

@@ -24,8 +24,8 @@ aclnnStatus PlanCast(Plan& plan, const aclTensor* self, aclDataType dtype, const
   CANOPY_CHECK(plan.CheckPlainFormat("self", self));
   CANOPY_CHECK(plan.CheckPlainFormat("out", out));
 
-  const TensorRef src = plan.Input(self);
-  const TensorRef dst = plan.Output(out);
+  const TensorRef src = plan.Input(self, "self");
+  const TensorRef dst = plan.Output(out, "out");
   if (out->dtype == dtype) {
     plan.Copy(src, dst);
   } else {

@@ -27,9 +27,9 @@ aclnnStatus PlanInplaceCopy(Plan& plan, const aclTensor* self, const aclTensor* 
                        ShapeToString(src->view_shape).c_str(), ShapeToString(self->view_shape).c_str());
   }
   // Prototype order: selfRef is input 0 (and output 0), src input 1.
-  plan.Input(self);
-  const TensorRef from = plan.Input(src);
-  const TensorRef to = plan.Output(self);
+  plan.Input(self, "selfRef");
+  const TensorRef from = plan.Input(src, "src");
+  const TensorRef to = plan.Output(self, "selfRef");
   plan.Copy(from, to);
   return ACLNN_SUCCESS;
 }

@@ -19,8 +19,8 @@ constexpr DtypeSet kFillDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8,      ACL_IN
 aclnnStatus PlanZero(Plan& plan, const aclTensor* self) {
   CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
   CANOPY_CHECK(plan.CheckDtype("selfRef", self->dtype, kZeroDtypes));
-  plan.Input(self);
-  plan.Fill(plan.Output(self), ScalarValue::Integer(0));
+  plan.Input(self, "selfRef");
+  plan.Fill(plan.Output(self, "selfRef"), ScalarValue::Integer(0));
   return ACLNN_SUCCESS;
 }
 
@@ -32,8 +32,8 @@ aclnnStatus PlanFillScalar(Plan& plan, const aclTensor* self, const aclScalar* v
   CANOPY_CHECK(plan.CheckRank("selfRef", self, 0, kMaxRank));
   aclDataType promoted;
   CANOPY_CHECK(plan.CheckPromotable("selfRef", self->dtype, "value", value->dtype, promoted));
-  plan.Input(self);
-  plan.Fill(plan.Output(self), ValueOf(*value));
+  plan.Input(self, "selfRef");
+  plan.Fill(plan.Output(self, "selfRef"), ValueOf(*value));
   return ACLNN_SUCCESS;
 }
 

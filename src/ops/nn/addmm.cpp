@@ -53,10 +53,10 @@ aclnnStatus PlanAddmm(Plan& plan, const aclTensor* self, const aclTensor* mat1, 
   CANOPY_CHECK(plan.CheckShape(in_place ? "selfRef" : "out", out, shape));
   CANOPY_CHECK(plan.CheckCastable(PromoteTypes(mat1->dtype, mat2->dtype), "out", out->dtype));
 
-  const TensorRef bias = plan.Input(self);
-  const TensorRef a = plan.Input(mat1);
-  const TensorRef b = plan.Input(mat2);
-  const TensorRef result = plan.Output(out);
+  const TensorRef bias = plan.Input(self, self_name);
+  const TensorRef a = plan.Input(mat1, "mat1");
+  const TensorRef b = plan.Input(mat2, "mat2");
+  const TensorRef result = plan.Output(out, in_place ? "selfRef" : "out");
   const TensorRef broadcast_bias = BroadcastTo(bias, shape);
   ProductTerms terms{ScaleOf(alpha), ScaleOf(beta), &broadcast_bias};
   return PlanProduct(plan, a, b, result, cube_math_type, terms);

@@ -48,9 +48,9 @@ aclnnStatus PlanMatmul(Plan& plan, const aclTensor* self, const aclTensor* mat2,
   if (m.size() > 1) expected.push_back(m.back());
   CANOPY_CHECK(plan.CheckShape("out", out, expected));
 
-  TensorRef a = plan.Input(self);
-  TensorRef b = plan.Input(mat2);
-  TensorRef result = plan.Output(out);
+  TensorRef a = plan.Input(self, "self");
+  TensorRef b = plan.Input(mat2, "mat2");
+  TensorRef result = plan.Output(out, "out");
   if (s.size() == 1) {
     a = Unsqueeze(a, 0);
     result = Unsqueeze(result, result.shape.size() - (m.size() > 1 ? 1 : 0));
@@ -72,9 +72,9 @@ aclnnStatus PlanMm(Plan& plan, const aclTensor* self, const aclTensor* mat2, con
                        ShapeToString(self->view_shape).c_str(), ShapeToString(mat2->view_shape).c_str());
   }
   CANOPY_CHECK(plan.CheckShape("out", out, {self->view_shape[0], mat2->view_shape[1]}));
-  const TensorRef a = plan.Input(self);
-  const TensorRef b = plan.Input(mat2);
-  return PlanProduct(plan, a, b, plan.Output(out), cube_math_type);
+  const TensorRef a = plan.Input(self, "self");
+  const TensorRef b = plan.Input(mat2, "mat2");
+  return PlanProduct(plan, a, b, plan.Output(out, "out"), cube_math_type);
 }
 
 aclnnStatus PlanBatchMatMul(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
@@ -93,9 +93,9 @@ aclnnStatus PlanBatchMatMul(Plan& plan, const aclTensor* self, const aclTensor* 
                        static_cast<long long>(s[0]), static_cast<long long>(m[0]));
   }
   CANOPY_CHECK(plan.CheckShape("out", out, {std::max(s[0], m[0]), s[1], m[2]}));
-  const TensorRef a = plan.Input(self);
-  const TensorRef b = plan.Input(mat2);
-  return PlanProduct(plan, a, b, plan.Output(out), cube_math_type);
+  const TensorRef a = plan.Input(self, "self");
+  const TensorRef b = plan.Input(mat2, "mat2");
+  return PlanProduct(plan, a, b, plan.Output(out, "out"), cube_math_type);
 }
 
 }  // namespace
