@@ -15,6 +15,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2
 ctest --test-dir build --output-on-failure --timeout 1200
 
+stage "Long stress: 8 threads x 8 streams x 10^5 tasks with events and host functions"
+CANOPY_STRESS_TASKS=100000 CANOPY_DEVICE_COUNT=2 CANOPY_DEVICE_MEMORY=1G ./build/bin/runtime_stress_test
+
 stage "The same suite in checker mode: a clean program reports nothing"
 CANOPY_CHECK=1 ctest --test-dir build --output-on-failure --timeout 1200
 
