@@ -1,0 +1,51 @@
+// The one list of drivers.
+#include <cstdio>
+
+#include "driver.h"
+
+namespace canopy_bench {
+namespace {
+
+constexpr Driver kDrivers[] = {
+    {"matmul", "matmul",
+     "ops matmul, mm, bmm, addmm; problem MxKxN or BxMxKxN (B: batch); --dt=f32|bf16|f16, --bias=n|mn", nullptr,
+     RunMatmulDriver},
+    {"eltwise", "add",
+     "ops add, sub, mul, div, cast; problem 16M or 1024x1024 (K, M, G: powers of 1024); "
+     "--dt=f32|f16|bf16, cast: --sdt= --ddt=",
+     nullptr, RunEltwiseDriver},
+    {"overhead", "all",
+     "framework costs; problem 'all' or one of phase1-miss, phase1-hit, phase2, enqueue, tiny, tiny-client, sync, "
+     "event, streams, onednn-tiny (--reps: rounds)",
+     "all", RunOverheadDriver},
+};
+
+}  // namespace
+
+const Driver* FindDriver(const std::string& name) {
+  for (const Driver& driver : kDrivers) {
+    if (name == driver.name) return &driver;
+  }
+  return nullptr;
+}
+
+void PrintDrivers() {
+  for (const Driver& driver : kDrivers) std::printf("  --driver=%-9s %s\n", driver.name, driver.usage);
+}
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  size_t position = 0;
+  while (position <= text.size()) {
+    const size_t comma = std::min(text.find(',', position), text.size());
+    if (comma > position) items.push_back(text.substr(position, comma - position));
+    position = comma + 1;
+  }
+  return items;
+}
+
+std::vector<std::string> OpsOf(const Settings& settings, const Driver& driver) {
+  return settings.ops.empty() ? SplitList(driver.default_ops) : settings.ops;
+}
+
+}  // namespace canopy_bench

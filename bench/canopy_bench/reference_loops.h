@@ -1,0 +1,22 @@
+// The elementwise reference: a plain loop on all OpenMP threads (static
+// contiguous ranges, as Canopy splits work) over the same bytes, computing in
+// f32 with the CPU's own conversions for f16 (vcvtph2ps / vcvtps2ph) and bf16
+// (shift / round-to-nearest-even), 16 lanes at a time where AVX-512 exists.
+#pragma once
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+
+namespace canopy_bench {
+
+enum class BinaryOp { kAdd, kSub, kMul, kDiv };
+
+// out = a (op) b over n elements, all of `dtype` (f32, f16 or bf16).
+// False when the dtype has no reference loop.
+bool PlainBinaryLoop(BinaryOp op, aclDataType dtype, const void* a, const void* b, void* out, int64_t n);
+
+// out = src converted, between f32, f16 and bf16.
+bool PlainCastLoop(aclDataType src_dtype, aclDataType dst_dtype, const void* src, void* out, int64_t n);
+
+}  // namespace canopy_bench
