@@ -42,22 +42,38 @@ void StoreTyped(const T* src, char* dst, int64_t stride, int64_t n) {
 template <typename F>
 void VisitStorage(aclDataType dtype, F&& f) {
   switch (dtype) {
-    case ACL_FLOAT: return f(float{});
-    case ACL_FLOAT16: return f(Half{});
-    case ACL_BF16: return f(BFloat16{});
-    case ACL_DOUBLE: return f(double{});
-    case ACL_INT8: return f(int8_t{});
-    case ACL_UINT8: return f(uint8_t{});
-    case ACL_INT16: return f(int16_t{});
-    case ACL_UINT16: return f(uint16_t{});
-    case ACL_INT32: return f(int32_t{});
-    case ACL_UINT32: return f(uint32_t{});
-    case ACL_INT64: return f(int64_t{});
-    case ACL_UINT64: return f(uint64_t{});
-    case ACL_BOOL: return f(Bool8{});
-    case ACL_COMPLEX64: return f(std::complex<float>{});
-    case ACL_COMPLEX128: return f(std::complex<double>{});
-    default: return;  // rejected in phase 1
+    case ACL_FLOAT:
+      return f(float{});
+    case ACL_FLOAT16:
+      return f(Half{});
+    case ACL_BF16:
+      return f(BFloat16{});
+    case ACL_DOUBLE:
+      return f(double{});
+    case ACL_INT8:
+      return f(int8_t{});
+    case ACL_UINT8:
+      return f(uint8_t{});
+    case ACL_INT16:
+      return f(int16_t{});
+    case ACL_UINT16:
+      return f(uint16_t{});
+    case ACL_INT32:
+      return f(int32_t{});
+    case ACL_UINT32:
+      return f(uint32_t{});
+    case ACL_INT64:
+      return f(int64_t{});
+    case ACL_UINT64:
+      return f(uint64_t{});
+    case ACL_BOOL:
+      return f(Bool8{});
+    case ACL_COMPLEX64:
+      return f(std::complex<float>{});
+    case ACL_COMPLEX128:
+      return f(std::complex<double>{});
+    default:
+      return;  // rejected in phase 1
   }
 }
 
@@ -80,11 +96,11 @@ void Store(const T* src, aclDataType dtype, char* dst, int64_t stride, int64_t n
 }
 
 template <typename T>
-constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                  ? ACL_FLOAT
-                                     : std::is_same_v<T, double>               ? ACL_DOUBLE
-                                     : std::is_same_v<T, int64_t>              ? ACL_INT64
-                                     : std::is_same_v<T, std::complex<float>>  ? ACL_COMPLEX64
-                                                                               : ACL_COMPLEX128;
+constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                 ? ACL_FLOAT
+                                     : std::is_same_v<T, double>              ? ACL_DOUBLE
+                                     : std::is_same_v<T, int64_t>             ? ACL_INT64
+                                     : std::is_same_v<T, std::complex<float>> ? ACL_COMPLEX64
+                                                                              : ACL_COMPLEX128;
 
 // ---- arithmetic on chunks ---------------------------------------------------
 
@@ -138,25 +154,38 @@ void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alph
 
 const char* OpName(ElementwiseOp op) {
   switch (op) {
-    case ElementwiseOp::kCopy: return "copy";
-    case ElementwiseOp::kFill: return "fill";
-    case ElementwiseOp::kAdd: return "add";
-    case ElementwiseOp::kSub: return "sub";
-    case ElementwiseOp::kMul: return "mul";
-    case ElementwiseOp::kDiv: return "div";
-    case ElementwiseOp::kDivTrunc: return "div_trunc";
-    case ElementwiseOp::kDivFloor: return "div_floor";
+    case ElementwiseOp::kCopy:
+      return "copy";
+    case ElementwiseOp::kFill:
+      return "fill";
+    case ElementwiseOp::kAdd:
+      return "add";
+    case ElementwiseOp::kSub:
+      return "sub";
+    case ElementwiseOp::kMul:
+      return "mul";
+    case ElementwiseOp::kDiv:
+      return "div";
+    case ElementwiseOp::kDivTrunc:
+      return "div_trunc";
+    case ElementwiseOp::kDivFloor:
+      return "div_floor";
   }
   return "?";
 }
 
 const char* ComputeName(ComputeType c) {
   switch (c) {
-    case ComputeType::kF32: return "f32";
-    case ComputeType::kF64: return "f64";
-    case ComputeType::kI64: return "i64";
-    case ComputeType::kC64: return "c64";
-    case ComputeType::kC128: return "c128";
+    case ComputeType::kF32:
+      return "f32";
+    case ComputeType::kF64:
+      return "f64";
+    case ComputeType::kI64:
+      return "i64";
+    case ComputeType::kC64:
+      return "c64";
+    case ComputeType::kC128:
+      return "c128";
   }
   return "?";
 }
@@ -170,11 +199,21 @@ class ElementwiseStep final : public Step {
     for (int d = 0; d < desc_.rank; ++d) total *= desc_.shape[d];
     if (total == 0) return ACLNN_SUCCESS;
     switch (desc_.compute) {
-      case ComputeType::kF32: RunAll<float>(context, total); break;
-      case ComputeType::kF64: RunAll<double>(context, total); break;
-      case ComputeType::kI64: RunAll<int64_t>(context, total); break;
-      case ComputeType::kC64: RunAll<std::complex<float>>(context, total); break;
-      case ComputeType::kC128: RunAll<std::complex<double>>(context, total); break;
+      case ComputeType::kF32:
+        RunAll<float>(context, total);
+        break;
+      case ComputeType::kF64:
+        RunAll<double>(context, total);
+        break;
+      case ComputeType::kI64:
+        RunAll<int64_t>(context, total);
+        break;
+      case ComputeType::kC64:
+        RunAll<std::complex<float>>(context, total);
+        break;
+      case ComputeType::kC128:
+        RunAll<std::complex<double>>(context, total);
+        break;
     }
     return ACLNN_SUCCESS;
   }
@@ -229,29 +268,34 @@ class ElementwiseStep final : public Step {
       index[d] = rest % desc_.shape[d];
       rest /= desc_.shape[d];
     }
+    const bool copy = desc_.op == ElementwiseOp::kCopy;
     for (int64_t position = begin; position < end;) {
       const int64_t length = std::min({desc_.shape[inner] - index[inner], end - position, kChunk});
-      const T* operands[2] = {nullptr, scalar_b ? buffers[1] : nullptr};
-      for (int k = 0; k < inputs; ++k) {
-        const StridedOperand& in = desc_.inputs[k];
-        int64_t offset = 0;
-        for (int d = 0; d < rank; ++d) offset += index[d] * in.strides[d];
-        const char* src = in_base[k] + offset * static_cast<int64_t>(in_size[k]);
-        if (in.dtype == kNativeDtype<T> && in.strides[inner] == 1) {
-          operands[k] = reinterpret_cast<const T*>(src);
-        } else {
-          Load<T>(in.dtype, src, in.strides[inner], length, buffers[k]);
-          operands[k] = buffers[k];
-        }
-      }
       int64_t out_offset = 0;
       for (int d = 0; d < rank; ++d) out_offset += index[d] * desc_.out.strides[d];
       char* dst = out_base + out_offset * static_cast<int64_t>(out_size);
       const bool direct = desc_.out.dtype == kNativeDtype<T> && desc_.out.strides[inner] == 1;
-      T* result = direct ? reinterpret_cast<T*>(dst) : buffers[2];
-      Compute<T>(desc_.op, operands[0], operands[1], result, length, alpha);
-      if (!direct) Store<T>(result, desc_.out.dtype, dst, desc_.out.strides[inner], length);
-
+      if (copy) {
+        // A conversion goes straight from source to destination: one pass, no staging
+        // copy, the compute type only in between when neither side is in it.
+        const StridedOperand& in = desc_.inputs[0];
+        int64_t offset = 0;
+        for (int d = 0; d < rank; ++d) offset += index[d] * in.strides[d];
+        const char* src = in_base[0] + offset * static_cast<int64_t>(in_size[0]);
+        const bool direct_in = in.dtype == kNativeDtype<T> && in.strides[inner] == 1;
+        if (direct && direct_in) {
+          if (dst != src) std::memmove(dst, src, sizeof(T) * length);
+        } else if (direct) {
+          Load<T>(in.dtype, src, in.strides[inner], length, reinterpret_cast<T*>(dst));
+        } else if (direct_in) {
+          Store<T>(reinterpret_cast<const T*>(src), desc_.out.dtype, dst, desc_.out.strides[inner], length);
+        } else {
+          Load<T>(in.dtype, src, in.strides[inner], length, buffers[0]);
+          Store<T>(buffers[0], desc_.out.dtype, dst, desc_.out.strides[inner], length);
+        }
+      } else {
+        ComputeChunk<T>(in_base, in_size, index, length, dst, direct, buffers, scalar_b, alpha);
+      }
       position += length;
       index[inner] += length;
       for (int d = inner; d > 0 && index[d] == desc_.shape[d]; --d) {
@@ -259,6 +303,31 @@ class ElementwiseStep final : public Step {
         ++index[d - 1];
       }
     }
+  }
+
+  // One chunk of arithmetic: operands converted into the compute type where
+  // they are not already in it, the result converted out where needed.
+  template <typename T>
+  void ComputeChunk(const char* const* in_base, const size_t* in_size, const int64_t* index, int64_t length, char* dst,
+                    bool direct, T (*buffers)[kChunk], bool scalar_b, T alpha) const {
+    const int rank = desc_.rank;
+    const int inner = rank - 1;
+    const T* operands[2] = {nullptr, scalar_b ? buffers[1] : nullptr};
+    for (int k = 0; k < desc_.num_inputs; ++k) {
+      const StridedOperand& in = desc_.inputs[k];
+      int64_t offset = 0;
+      for (int d = 0; d < rank; ++d) offset += index[d] * in.strides[d];
+      const char* src = in_base[k] + offset * static_cast<int64_t>(in_size[k]);
+      if (in.dtype == kNativeDtype<T> && in.strides[inner] == 1) {
+        operands[k] = reinterpret_cast<const T*>(src);
+      } else {
+        Load<T>(in.dtype, src, in.strides[inner], length, buffers[k]);
+        operands[k] = buffers[k];
+      }
+    }
+    T* result = direct ? reinterpret_cast<T*>(dst) : buffers[2];
+    Compute<T>(desc_.op, operands[0], operands[1], result, length, alpha);
+    if (!direct) Store<T>(result, desc_.out.dtype, dst, desc_.out.strides[inner], length);
   }
 
   ElementwiseDesc desc_;
@@ -301,17 +370,19 @@ ElementwiseDesc Coalesce(const ElementwiseDesc& in) {
 
 ComputeType ComputeTypeOf(aclDataType dtype) {
   switch (CategoryOf(dtype)) {
-    case DtypeCategory::kFloat: return dtype == ACL_DOUBLE ? ComputeType::kF64 : ComputeType::kF32;
-    case DtypeCategory::kComplex: return dtype == ACL_COMPLEX128 ? ComputeType::kC128 : ComputeType::kC64;
-    default: return ComputeType::kI64;
+    case DtypeCategory::kFloat:
+      return dtype == ACL_DOUBLE ? ComputeType::kF64 : ComputeType::kF32;
+    case DtypeCategory::kComplex:
+      return dtype == ACL_COMPLEX128 ? ComputeType::kC128 : ComputeType::kC64;
+    default:
+      return ComputeType::kI64;
   }
 }
 
 ComputeType CastComputeType(aclDataType src, aclDataType dst) {
   if (IsComplex(src) || IsComplex(dst)) {
-    return src == ACL_COMPLEX128 || dst == ACL_COMPLEX128 || src == ACL_DOUBLE || dst == ACL_DOUBLE
-               ? ComputeType::kC128
-               : ComputeType::kC64;
+    return src == ACL_COMPLEX128 || dst == ACL_COMPLEX128 || src == ACL_DOUBLE || dst == ACL_DOUBLE ? ComputeType::kC128
+                                                                                                    : ComputeType::kC64;
   }
   const bool src_float = IsFloating(src), dst_float = IsFloating(dst);
   if (!src_float && !dst_float) return ComputeType::kI64;  // integers and bool, bit-exact
