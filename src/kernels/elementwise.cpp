@@ -104,8 +104,11 @@ constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                 ? 
 
 // ---- arithmetic on chunks ---------------------------------------------------
 
+// The loops, written once; inlined into a baseline and (for f32/f64) an
+// AVX-512 build of the same code, chosen at run time.
 template <typename T>
-void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alpha) {
+__attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n,
+                                                        T alpha) {
   switch (op) {
     case ElementwiseOp::kCopy:
       if (out != a) std::memmove(out, a, sizeof(T) * n);
@@ -146,10 +149,36 @@ void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alph
           for (int64_t i = 0; i < n; ++i) out[i] = std::floor(a[i] / b[i]);
         }
       } else {  // complex operands are rejected in phase 1; integers divide in floating point
-        Compute(ElementwiseOp::kDiv, a, b, out, n, alpha);
+        ComputeLoops(ElementwiseOp::kDiv, a, b, out, n, alpha);
       }
       return;
   }
+}
+
+bool CpuHasAvx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                          __builtin_cpu_supports("avx512bw");
+  return has;
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(ElementwiseOp op, const float* a,
+                                                                        const float* b, float* out, int64_t n,
+                                                                        float alpha) {
+  ComputeLoops(op, a, b, out, n, alpha);
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(ElementwiseOp op, const double* a,
+                                                                        const double* b, double* out, int64_t n,
+                                                                        double alpha) {
+  ComputeLoops(op, a, b, out, n, alpha);
+}
+
+template <typename T>
+void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alpha) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (CpuHasAvx512()) return ComputeAvx512(op, a, b, out, n, alpha);
+  }
+  ComputeLoops(op, a, b, out, n, alpha);
 }
 
 const char* OpName(ElementwiseOp op) {
