@@ -93,7 +93,8 @@ void Stream::RecordFailure(int32_t status, const char* message) {
 }
 
 void Stream::NotifyWaiters() {
-  if (waiters_.load(std::memory_order_seq_cst) > 0) {
+  if (waiters_.load(std::memory_order_seq_cst) > 0 &&
+      finished_.load(std::memory_order_seq_cst) >= wake_at_.load(std::memory_order_seq_cst)) {
     std::lock_guard lock(wait_mutex_);
     finished_cv_.notify_all();
   }
@@ -146,6 +147,8 @@ SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
   if (!done()) SpinUntil(done, kHostSpinNs);
   if (!done()) {
     std::unique_lock lock(wait_mutex_);
+    const auto registered = wait_targets_.insert(target);
+    wake_at_.store(*wait_targets_.begin(), std::memory_order_seq_cst);
     waiters_.fetch_add(1, std::memory_order_seq_cst);
     bool reached = true;
     if (timeout_ms < 0) {
@@ -154,6 +157,8 @@ SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
       reached = finished_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
     }
     waiters_.fetch_sub(1, std::memory_order_seq_cst);
+    wait_targets_.erase(registered);
+    wake_at_.store(wait_targets_.empty() ? ~uint64_t{0} : *wait_targets_.begin(), std::memory_order_seq_cst);
     if (!reached) {
       result.kind = SyncResult::Kind::kTimeout;
       return result;

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "acl/acl.h"
@@ -104,6 +105,10 @@ class Stream {
   std::atomic<int32_t> waiters_{0};
   std::mutex wait_mutex_;
   std::condition_variable finished_cv_;
+  // What the host threads wait for (guarded by wait_mutex_), and the smallest of
+  // it: the engine wakes them only when a target is reached, not after every task.
+  std::multiset<uint64_t> wait_targets_;
+  std::atomic<uint64_t> wake_at_{~uint64_t{0}};
 
   // The first failure since the last synchronisation, reported there.
   std::mutex error_mutex_;
