@@ -2,6 +2,7 @@
 
 #include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 #include "common/dtype.h"
 #include "oneapi/dnnl/dnnl.hpp"
@@ -42,9 +43,9 @@ std::string DimsToString(const std::vector<int64_t>& dims) {
 class MatmulStep final : public Step {
  public:
   MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
-             dnnl::memory::desc dst, std::string implementation)
+             dnnl::memory::desc dst, dnnl::memory::desc bias, std::string implementation)
       : desc_(desc), primitive_(std::move(primitive)), src_md_(src), weights_md_(weights), dst_md_(dst),
-        implementation_(std::move(implementation)) {}
+        bias_md_(bias), implementation_(std::move(implementation)) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     try {
@@ -53,7 +54,12 @@ class MatmulStep final : public Step {
       dnnl::memory weights(weights_md_, engine, context.Resolve(desc_.weights.buffer));
       dnnl::memory dst(dst_md_, engine, context.Resolve(desc_.dst.buffer));
       dnnl::stream& stream = ThreadStream();
-      primitive_.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+      std::unordered_map<int, dnnl::memory> arguments = {
+          {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+      if (desc_.has_bias) {
+        arguments.emplace(DNNL_ARG_BIAS, dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
+      }
+      primitive_.execute(stream, arguments);
       stream.wait();
     } catch (const dnnl::error& e) {
       SetErrorMessage("matmul failed in oneDNN: %s", e.what());
@@ -68,13 +74,14 @@ class MatmulStep final : public Step {
          << DtypeName(desc_.src.dtype) << " @ " << DimsToString(desc_.weights.dims) << " "
          << DtypeName(desc_.weights.dtype) << " -> " << DtypeName(desc_.dst.dtype);
     if (desc_.alpha != 1.0f || desc_.beta != 0.0f) text << " alpha=" << desc_.alpha << " beta=" << desc_.beta;
+    if (desc_.has_bias) text << " + bias " << DimsToString(desc_.bias.dims) << " " << DtypeName(desc_.bias.dtype);
     return text.str();
   }
 
  private:
   MatmulDesc desc_;
   dnnl::matmul primitive_;
-  dnnl::memory::desc src_md_, weights_md_, dst_md_;
+  dnnl::memory::desc src_md_, weights_md_, dst_md_, bias_md_;
   std::string implementation_;
 };
 
@@ -107,10 +114,12 @@ std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, std::string& reason
       post_ops.append_sum(desc.beta);
       attr.set_post_ops(post_ops);
     }
-    const dnnl::matmul::desc operation(src, weights, dst);
+    const dnnl::memory::desc bias = desc.has_bias ? DescOf(desc.bias) : dnnl::memory::desc();
+    const dnnl::matmul::desc operation =
+        desc.has_bias ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
     const dnnl::matmul::primitive_desc primitive_desc(operation, attr, CpuEngine());
     std::string implementation = primitive_desc.impl_info_str();
-    return std::make_unique<MatmulStep>(desc, dnnl::matmul(primitive_desc), src, weights, dst,
+    return std::make_unique<MatmulStep>(desc, dnnl::matmul(primitive_desc), src, weights, dst, bias,
                                         std::move(implementation));
   } catch (const dnnl::error& e) {
     reason = e.what();

@@ -23,6 +23,9 @@ struct MatmulDesc {
   MatmulOperand dst;      // (..., M, N)
   float alpha = 1.0f;
   float beta = 0.0f;  // non-zero: accumulate into what dst holds
+  // Optional (..., 1, N) row added before alpha scales: dst = alpha * (src @ weights + bias).
+  bool has_bias = false;
+  MatmulOperand bias;
 };
 
 // Dtypes oneDNN multiplies natively on this CPU (f32 always; bf16 where supported).

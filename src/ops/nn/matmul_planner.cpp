@@ -28,6 +28,55 @@ aclDataType ProductDtype(aclDataType a, aclDataType b) {
   return ACL_FLOAT;
 }
 
+kernels::MatmulDesc ProductDesc(const TensorRef& a, const TensorRef& b, const TensorRef& dst, float alpha,
+                                float beta) {
+  kernels::MatmulDesc desc;
+  desc.src = OperandOf(a);
+  desc.weights = OperandOf(b);
+  desc.dst = OperandOf(dst);
+  desc.alpha = alpha;
+  desc.beta = beta;
+  return desc;
+}
+
+// Candidate 1 for a bias that repeats one row ([N] or [1, N], as Linear layers
+// have): oneDNN adds it inside the product, instead of it being copied into
+// every row of dst first and accumulated onto. dst = alpha * (a @ b + bias * beta / alpha).
+bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const TensorRef& dst, aclDataType engine_dtype,
+                 const ProductTerms& terms) {
+  if (terms.bias == nullptr || terms.beta == 0.0f || terms.alpha == 0.0f) return false;
+  const TensorRef& bias = *terms.bias;
+  const size_t rank = bias.shape.size();
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    if (bias.strides[d] != 0 && bias.shape[d] != 1) return false;  // not one repeated row
+  }
+  const int64_t n = bias.shape[rank - 1];
+  TensorRef row = bias;
+  row.shape = {n};
+  row.strides = {bias.strides[rank - 1]};
+  const float scale = terms.beta / terms.alpha;
+  const bool usable = scale == 1.0f && row.strides[0] == 1 && (row.dtype == ACL_FLOAT || row.dtype == engine_dtype);
+  if (!usable) {
+    TensorRef scaled = plan.Temporary(ACL_FLOAT, {n});
+    plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {row}, scaled, ScalarValue::Integer(1),
+                     ScalarValue::Real(scale));
+    row = scaled;
+  }
+  kernels::MatmulDesc desc = ProductDesc(a, b, dst, terms.alpha, 0.0f);
+  desc.has_bias = true;
+  desc.bias.buffer = row.buffer;
+  desc.bias.dtype = row.dtype;
+  desc.bias.dims.assign(rank, 1);
+  desc.bias.dims[rank - 1] = n;
+  desc.bias.strides.assign(rank, n);
+  desc.bias.strides[rank - 1] = 1;
+  std::string reason;
+  auto step = kernels::MakeMatmulStep(desc, reason);
+  if (!step) return false;  // the general path (copy, then accumulate) follows
+  plan.AddStep(std::move(step));
+  return true;
+}
+
 }  // namespace
 
 aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type) {
@@ -77,6 +126,10 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   TensorRef dst = direct_out ? out : plan.Temporary(ACL_FLOAT, out.shape);
 
   float beta = terms.beta;
+  if (k > 0 && FuseRowBias(plan, a, b, dst, engine_dtype, terms)) {
+    if (!direct_out) plan.Copy(dst, out);
+    return ACLNN_SUCCESS;
+  }
   if (terms.bias != nullptr && beta != 0.0f) {
     // The bias goes into dst first; the product then accumulates onto it.
     const bool bias_is_dst = terms.bias->buffer.slot == dst.buffer.slot &&
@@ -99,7 +152,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     return ACLNN_SUCCESS;
   }
 
-  kernels::MatmulDesc desc{OperandOf(a), OperandOf(b), OperandOf(dst), terms.alpha, beta};
+  kernels::MatmulDesc desc = ProductDesc(a, b, dst, terms.alpha, beta);
   std::string reason;
   auto step = kernels::MakeMatmulStep(desc, reason);
   if (!step) {
