@@ -81,7 +81,7 @@ aclError Checker::CheckTask(const char* function, const char* op, const std::sha
     const MemoryAccess& access = accesses[i];
     if (access.bytes == 0) continue;
     const uintptr_t end = access.begin + access.bytes;
-    for (const Record& earlier : history_) {
+    for (const auto& [key, earlier] : history_) {
       if (earlier.stream_id == id || earlier.end <= access.begin || end <= earlier.begin) continue;
       if (!earlier.write && !access.write) continue;
       const auto seen = clock.find(earlier.stream_id);
@@ -101,10 +101,16 @@ aclError Checker::CheckTask(const char* function, const char* op, const std::sha
   for (size_t i = 0; i < count; ++i) {
     const MemoryAccess& access = accesses[i];
     if (access.bytes == 0) continue;
-    history_.push_back({access.begin, access.begin + access.bytes, access.write, id, time, sequence, op,
-                        access.argument, stream});
+    const uintptr_t end = access.begin + access.bytes;
+    history_[RecordKey{id, access.begin, end, access.write}] =
+        Record{access.begin, end, access.write, id, time, sequence, op, access.argument, stream};
   }
-  while (history_.size() > kHistoryLimit) history_.pop_front();
+  if (history_.size() > kHistoryLimit) {
+    std::erase_if(history_, [](const auto& entry) {
+      const auto owner = entry.second.stream.lock();
+      return !owner || owner->FinishedCount() >= entry.second.sequence;
+    });
+  }
   return ACL_SUCCESS;
 }
 
@@ -121,16 +127,27 @@ void Checker::OnStreamWaitEvent(const Stream& stream, const Event* event) {
   if (it != event_clocks_.end()) Merge(stream_clocks_[stream.trace_id()], it->second);
 }
 
+void Checker::PruneSynchronized() {
+  std::erase_if(history_, [&](const auto& entry) {
+    const auto seen = host_clock_.find(entry.second.stream_id);
+    return seen != host_clock_.end() && seen->second >= entry.second.time;
+  });
+}
+
 void Checker::OnHostSynchronized(const Stream& stream) {
   std::lock_guard lock(mutex_);
   const auto it = stream_clocks_.find(stream.trace_id());
-  if (it != stream_clocks_.end()) Merge(host_clock_, it->second);
+  if (it == stream_clocks_.end()) return;
+  Merge(host_clock_, it->second);
+  PruneSynchronized();
 }
 
 void Checker::OnHostSynchronized(const Event* event) {
   std::lock_guard lock(mutex_);
   const auto it = event_clocks_.find(event);
-  if (it != event_clocks_.end()) Merge(host_clock_, it->second);
+  if (it == event_clocks_.end()) return;
+  Merge(host_clock_, it->second);
+  PruneSynchronized();
 }
 
 void Checker::ForgetEvent(const Event* event) {
@@ -141,7 +158,7 @@ void Checker::ForgetEvent(const Event* event) {
 aclError Checker::CheckFree(const char* function, uintptr_t base, size_t bytes) {
   std::lock_guard lock(mutex_);
   const uintptr_t end = base + bytes;
-  for (const Record& record : history_) {
+  for (const auto& [key, record] : history_) {
     if (record.end <= base || end <= record.begin) continue;
     const auto stream = record.stream.lock();
     if (!stream || stream->FinishedCount() >= record.sequence) continue;
@@ -154,7 +171,7 @@ aclError Checker::CheckFree(const char* function, uintptr_t base, size_t bytes) 
     return Report(ACL_ERROR_INVALID_PARAM, message);
   }
   // The memory is gone: what was done to it cannot race with its next owner.
-  std::erase_if(history_, [&](const Record& record) { return record.begin < end && base < record.end; });
+  std::erase_if(history_, [&](const auto& entry) { return entry.second.begin < end && base < entry.second.end; });
   return ACL_SUCCESS;
 }
 

@@ -13,7 +13,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -68,7 +68,23 @@ class Checker {
     const char* argument;
     std::weak_ptr<Stream> stream;
   };
-  static constexpr size_t kHistoryLimit = 16384;
+  // One record per (stream, range, direction): a newer access of the same kind
+  // by the same stream supersedes the older, which stream order puts before it.
+  struct RecordKey {
+    uint32_t stream_id;
+    uintptr_t begin;
+    uintptr_t end;
+    bool write;
+    bool operator==(const RecordKey&) const = default;
+  };
+  struct RecordKeyHash {
+    size_t operator()(const RecordKey& k) const {
+      return std::hash<uintptr_t>()(k.begin) * 31 + std::hash<uintptr_t>()(k.end) * 7 + k.stream_id * 2 + k.write;
+    }
+  };
+  // Beyond this many live records, those whose task has finished are dropped
+  // (a race with them can then go unseen; the host normally syncs long before).
+  static constexpr size_t kHistoryLimit = 65536;
 
   Checker() = default;
   static void Merge(Clock& into, const Clock& from);
@@ -79,7 +95,9 @@ class Checker {
   std::unordered_map<uint32_t, Clock> stream_clocks_;
   std::unordered_map<const Event*, Clock> event_clocks_;
   Clock host_clock_;
-  std::deque<Record> history_;
+  std::unordered_map<RecordKey, Record, RecordKeyHash> history_;
+  // Drops records every future task is ordered after (the host has waited for them).
+  void PruneSynchronized();
 };
 
 }  // namespace canopy::runtime
