@@ -3,22 +3,12 @@
 #include <new>
 
 #include "common/dtype.h"
+#include "common/shape.h"
 #include "executor.h"
 
 using canopy::SetErrorMessage;
 
 namespace {
-
-// Contiguous row-major strides (in elements) of a shape.
-std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size());
-  int64_t stride = 1;
-  for (size_t i = shape.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= std::max<int64_t>(shape[i], 1);
-  }
-  return strides;
-}
 
 // Fills `tensor`; false (and a message) when the description is unusable.
 bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view_dims, uint64_t view_rank,
@@ -48,7 +38,7 @@ bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view
   if (stride != nullptr) {
     tensor.strides.assign(stride, stride + view_rank);
   } else {
-    tensor.strides = ContiguousStrides(tensor.view_shape);
+    tensor.strides = canopy::ContiguousStrides(tensor.view_shape);
   }
   tensor.storage_shape.assign(storage_dims, storage_dims + storage_rank);
   tensor.offset = offset;

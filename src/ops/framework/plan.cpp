@@ -58,16 +58,6 @@ std::string ShapeToString(const Shape& shape) {
   return text + "]";
 }
 
-Shape ContiguousStrides(const Shape& shape) {
-  Shape strides(shape.size());
-  int64_t stride = 1;
-  for (size_t i = shape.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= std::max<int64_t>(shape[i], 1);
-  }
-  return strides;
-}
-
 bool BroadcastShapes(const Shape& a, const Shape& b, Shape& out) {
   const size_t rank = std::max(a.size(), b.size());
   Shape result(rank);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/dtype.h"
+#include "common/shape.h"
 #include "kernels/elementwise.h"
 #include "nnopbase/executor.h"
 #include "plan_cache.h"
@@ -34,7 +35,6 @@ struct TensorRef {
 };
 
 std::string ShapeToString(const Shape& shape);
-Shape ContiguousStrides(const Shape& shape);
 // NumPy broadcasting; false when the shapes are incompatible.
 bool BroadcastShapes(const Shape& a, const Shape& b, Shape& out);
 // `t` viewed with `shape`: right-aligned, stride 0 where t has extent 1.

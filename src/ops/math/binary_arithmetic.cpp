@@ -75,10 +75,9 @@ void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, c
   plan.Elementwise(op.kind, compute, inputs, out, alpha, scalar);
 }
 
-}  // namespace
-
-aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* self, const aclTensor* other,
-                             const aclScalar* alpha, const aclTensor* out, bool in_place) {
+// What every form checks first: the arguments are there, self and out have supported dtypes.
+aclnnStatus CheckPresentAndSupported(Plan& plan, BinaryArithmetic op, const aclTensor* self, const void* other,
+                                     const aclScalar* alpha, const aclTensor* out, bool in_place) {
   const char* self_name = in_place ? "selfRef" : "self";
   const char* out_name = in_place ? "selfRef" : "out";
   CANOPY_CHECK(plan.CheckNotNull(self_name, self));
@@ -86,8 +85,18 @@ aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* s
   if (op.has_alpha) CANOPY_CHECK(plan.CheckNotNull("alpha", alpha));
   CANOPY_CHECK(plan.CheckNotNull(out_name, out));
   CANOPY_CHECK(plan.CheckDtype(self_name, self->dtype, kArithmeticDtypes));
-  CANOPY_CHECK(plan.CheckDtype("other", other->dtype, kArithmeticDtypes));
   if (!in_place) CANOPY_CHECK(plan.CheckDtype(out_name, out->dtype, kArithmeticDtypes));
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* self, const aclTensor* other,
+                             const aclScalar* alpha, const aclTensor* out, bool in_place) {
+  const char* self_name = in_place ? "selfRef" : "self";
+  const char* out_name = in_place ? "selfRef" : "out";
+  CANOPY_CHECK(CheckPresentAndSupported(plan, op, self, other, alpha, out, in_place));
+  CANOPY_CHECK(plan.CheckDtype("other", other->dtype, kArithmeticDtypes));
   aclDataType promoted;
   CANOPY_CHECK(plan.CheckPromotable(self_name, self->dtype, "other", other->dtype, promoted));
   CANOPY_CHECK(plan.CheckCastable(promoted, out_name, out->dtype));
@@ -113,12 +122,7 @@ aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* s
                              const aclScalar* alpha, const aclTensor* out, bool in_place) {
   const char* self_name = in_place ? "selfRef" : "self";
   const char* out_name = in_place ? "selfRef" : "out";
-  CANOPY_CHECK(plan.CheckNotNull(self_name, self));
-  CANOPY_CHECK(plan.CheckNotNull("other", other));
-  if (op.has_alpha) CANOPY_CHECK(plan.CheckNotNull("alpha", alpha));
-  CANOPY_CHECK(plan.CheckNotNull(out_name, out));
-  CANOPY_CHECK(plan.CheckDtype(self_name, self->dtype, kArithmeticDtypes));
-  if (!in_place) CANOPY_CHECK(plan.CheckDtype(out_name, out->dtype, kArithmeticDtypes));
+  CANOPY_CHECK(CheckPresentAndSupported(plan, op, self, other, alpha, out, in_place));
   CANOPY_CHECK(CheckScalarDtype(plan, "other", other));
   aclDataType compute;
   CANOPY_CHECK(ScalarComputeDtype(plan, op.kind, self->dtype, other->dtype, compute));
