@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the toolkit into a temporary prefix and uses it as a CANN client
+# would: the tree's layout, set_env.sh, a client built only against it, and
+# dlopen of libopapi.so alone.
+set -euo pipefail
+build_dir=$1
+source_dir=$2
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+for path in include/acl/acl.h include/acl/acl_rt.h include/acl/acl_base.h include/aclnn/acl_meta.h \
+            include/aclnn/aclnn_base.h include/aclnnop/aclnn_add.h include/aclnnop/aclnn_matmul.h \
+            include/canopy/canopy_runtime.h lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so \
+            lib64/libacl_op_compiler.so set_env.sh bin/canopy-bench; do
+  [[ -e "$prefix/$path" ]] || { echo "missing from the installed tree: $path" >&2; exit 1; }
+done
+readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libnnopbase.so' || { echo "libopapi does not NEED libnnopbase" >&2; exit 1; }
+readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libascendcl.so' || { echo "libopapi does not NEED libascendcl" >&2; exit 1; }
+
+# set_env.sh exports what CANN's does.
+(
+  unset ASCEND_TOOLKIT_HOME ASCEND_HOME_PATH
+  # shellcheck disable=SC1091
+  source "$prefix/set_env.sh"
+  [[ "$ASCEND_TOOLKIT_HOME" == "$prefix" && "$ASCEND_HOME_PATH" == "$prefix" ]] || { echo "set_env.sh: wrong homes" >&2; exit 1; }
+  [[ ":$LD_LIBRARY_PATH:" == *":$prefix/lib64:"* ]] || { echo "set_env.sh: lib64 not on LD_LIBRARY_PATH" >&2; exit 1; }
+
+  # A client built against nothing but the installed tree, as CANN's examples are.
+  g++ -std=c++17 -O1 -I"$ASCEND_TOOLKIT_HOME/include" "$source_dir/examples/matmul_add_pipeline.cpp" \
+      -L"$ASCEND_TOOLKIT_HOME/lib64" -lopapi -lnnopbase -lascendcl -lacl_op_compiler -o "$prefix/client"
+  "$prefix/client" 64 48 32 | tail -1
+  g++ -std=c++17 "$source_dir/tests/install/dlopen_check.cpp" -ldl -o "$prefix/dlopen_check"
+  "$prefix/dlopen_check"
+)
+echo "installed toolkit: ok"
