@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "api_common.h"
+#include "caching_allocator.h"
 #include "checker.h"
 #include "copy_kernels.h"
 #include "memory_registry.h"
@@ -330,6 +331,12 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy /*po
 aclError aclrtFree(void* devPtr) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(devPtr);
+  if (CachingAllocator::Get().Owns(devPtr)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtFree: argument 'devPtr' (%p) belongs to the stream-ordered pool; release it with "
+                "canopyFreeAsync",
+                devPtr);
+  }
   if (Checker::Enabled()) {
     if (auto live = MemoryRegistry::Get().Find(devPtr, 1); live && live->base == reinterpret_cast<uintptr_t>(devPtr)) {
       CANOPY_RETURN_IF_ERROR(Checker::Get().CheckFree(__func__, live->base, live->size));

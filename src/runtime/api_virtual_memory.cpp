@@ -309,6 +309,13 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
 aclError aclrtUnmapMem(void* virPtr) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
+  // Queued work may still touch the range, and unmapping makes it fault at once:
+  // let every stream the calling thread may wait for drain first.
+  for (const auto& stream : Runtime::Get().StreamsOfDevice(-1)) {
+    const bool would_deadlock =
+        stream->engine().OnEngineThread() || HostCallbackPool::HeldByCurrentThread() == stream.get();
+    if (!would_deadlock) stream->Synchronize(-1, /*consume_error=*/false);
+  }
   VirtualMemory& vm = VirtualMemory::Get();
   std::lock_guard lock(vm.mutex);
   const auto address = reinterpret_cast<uintptr_t>(virPtr);

@@ -118,4 +118,13 @@ size_t CachingAllocator::ReleaseCached() {
   return released;
 }
 
+bool CachingAllocator::Owns(const void* ptr) {
+  std::lock_guard lock(mutex_);
+  if (in_use_.contains(const_cast<void*>(ptr))) return true;
+  for (const auto& [size, block] : free_) {
+    if (block.ptr == ptr) return true;
+  }
+  return false;
+}
+
 }  // namespace canopy::runtime

@@ -31,6 +31,8 @@ class CachingAllocator {
   aclError Free(void* ptr, Stream& stream);
   // Frees every cached block whose free has completed; returns bytes released.
   size_t ReleaseCached();
+  // True when `ptr` is a block of the pool (handed out or cached): aclrtFree must not take it.
+  bool Owns(const void* ptr);
 
  private:
   struct Block {

@@ -29,6 +29,7 @@ Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t fla
 
 Stream::~Stream() {
   queue_.ForEach(DropTask);
+  for (Task& task : discarded_) DropTask(task);
 }
 
 bool Stream::Enqueue(const Task& task) {
@@ -54,8 +55,19 @@ void Stream::DiscardPending() {
     std::lock_guard lock(mutex_);
     dropped.swap(queue_);
   }
-  dropped.ForEach(DropTask);
-  if (!dropped.empty()) MarkFinished(dropped.size());
+  if (dropped.empty()) return;
+  // A dropped record will never happen: complete it, so nothing waits for it forever.
+  dropped.ForEach([](Task& task) {
+    if (task.kind == TaskKind::kEventRecord) task.event->Complete(task.generation);
+  });
+  // What the dropped tasks own (deferred frees among it) is released only once no
+  // task of this stream can still be running: in the destructor, which runs after
+  // the engine and any host callback holding the stream have let go of it.
+  {
+    std::lock_guard lock(mutex_);
+    dropped.ForEach([&](Task& task) { discarded_.push_back(task); });
+  }
+  MarkFinished(dropped.size());
 }
 
 bool Stream::TakeRunnable(Task& task) {

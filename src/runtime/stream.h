@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "acl/acl.h"
 #include "task.h"
@@ -97,6 +98,7 @@ class Stream {
   mutable std::mutex mutex_;
   TaskQueue queue_;
   bool held_for_host_ = false;
+  std::vector<Task> discarded_;  // dropped by DiscardPending, released at destruction
   bool closed_ = false;
   uint64_t enqueued_ = 0;
   std::atomic<uint64_t> finished_{0};
