@@ -109,6 +109,24 @@ constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                 ? 
 template <typename T>
 __attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n,
                                                         T alpha) {
+  if constexpr (std::is_integral_v<T>) {
+    // Integer results wrap, as on the device; unsigned arithmetic keeps that defined.
+    using U = std::make_unsigned_t<T>;
+    const U ua = static_cast<U>(alpha);
+    switch (op) {
+      case ElementwiseOp::kAdd:
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) + ua * static_cast<U>(b[i]));
+        return;
+      case ElementwiseOp::kSub:
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) - ua * static_cast<U>(b[i]));
+        return;
+      case ElementwiseOp::kMul:
+        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) * static_cast<U>(b[i]));
+        return;
+      default:
+        break;
+    }
+  }
   switch (op) {
     case ElementwiseOp::kCopy:
       if (out != a) std::memmove(out, a, sizeof(T) * n);

@@ -1,5 +1,6 @@
 // aclTensor, aclScalar, the arrays and lists: creation, getters, destruction.
 #include <cstring>
+#include <limits>
 #include <new>
 
 #include "common/dtype.h"
@@ -38,6 +39,15 @@ bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view
   if (stride != nullptr) {
     tensor.strides.assign(stride, stride + view_rank);
   } else {
+    // Derived strides are products of the extents: they must fit in int64.
+    int64_t elements = 1;
+    for (int64_t d : tensor.view_shape) {
+      if (d > 0 && elements > std::numeric_limits<int64_t>::max() / d) {
+        SetErrorMessage("%s: the view's element count does not fit in int64", function);
+        return false;
+      }
+      elements *= std::max<int64_t>(d, 1);
+    }
     tensor.strides = canopy::ContiguousStrides(tensor.view_shape);
   }
   tensor.storage_shape.assign(storage_dims, storage_dims + storage_rank);
@@ -112,29 +122,44 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
 }
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
-  if (value == nullptr && size > 0) return nullptr;
+  if (value == nullptr && size > 0) {
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateIntArray", static_cast<unsigned long long>(size));
+    return nullptr;
+  }
   return new aclIntArray{std::vector<int64_t>(value, value + size)};
 }
 
 aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
-  if (value == nullptr && size > 0) return nullptr;
+  if (value == nullptr && size > 0) {
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateFloatArray", static_cast<unsigned long long>(size));
+    return nullptr;
+  }
   return new aclFloatArray{std::vector<float>(value, value + size)};
 }
 
 aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
-  if (value == nullptr && size > 0) return nullptr;
+  if (value == nullptr && size > 0) {
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateBoolArray", static_cast<unsigned long long>(size));
+    return nullptr;
+  }
   return new aclBoolArray{std::vector<bool>(value, value + size)};
 }
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
-  if (value == nullptr && size > 0) return nullptr;
+  if (value == nullptr && size > 0) {
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateTensorList", static_cast<unsigned long long>(size));
+    return nullptr;
+  }
   auto* list = new aclTensorList();
   for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
   return list;
 }
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
-  if (value == nullptr && size > 0) return nullptr;
+  if (value == nullptr && size > 0) {
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateScalarList", static_cast<unsigned long long>(size));
+    return nullptr;
+  }
   auto* list = new aclScalarList();
   for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
   return list;

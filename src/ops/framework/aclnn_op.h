@@ -11,6 +11,18 @@
 
 namespace canopy::ops {
 
+// Every tensor argument's view must be addressable before any recipe looks at it.
+template <typename T>
+aclnnStatus CheckRepresentable(Plan& plan, const T& argument) {
+  if constexpr (std::is_pointer_v<T>) {
+    using Pointee = std::remove_cv_t<std::remove_pointer_t<T>>;
+    if constexpr (std::is_same_v<Pointee, aclTensor>) {
+      if (argument != nullptr) return plan.CheckViewRepresentable(argument);
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 template <typename T>
 void AddToKey(PlanKey& key, const T& argument) {
   if constexpr (std::is_pointer_v<T>) {
@@ -34,6 +46,9 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   Plan plan(op_name);
   if (aclnnStatus s = plan.CheckNotNull("workspaceSize", workspace_size); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = plan.CheckNotNull("executor", executor); s != ACLNN_SUCCESS) return s;
+  aclnnStatus representable = ACLNN_SUCCESS;
+  ((representable = representable != ACLNN_SUCCESS ? representable : CheckRepresentable(plan, arguments)), ...);
+  if (representable != ACLNN_SUCCESS) return representable;
   PlanKey key(op_name);
   const bool cacheable = PlanCacheEnabled();
   if (cacheable || tracing) (AddToKey(key, arguments), ...);

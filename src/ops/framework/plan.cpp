@@ -176,6 +176,39 @@ aclnnStatus Plan::CheckPromotable(const char* a_name, aclDataType a, const char*
                 DtypeName(a), b_name, DtypeName(b));
 }
 
+aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
+  constexpr int64_t kLimit = int64_t{1} << 62;  // leaves room for byte offsets of 16-byte elements
+  if (tensor->rank() > kernels::kMaxRank) {
+    return Reject(ACLNN_ERR_PARAM_INVALID, "a tensor of rank %lld exceeds the supported %d dimensions",
+                  static_cast<long long>(tensor->rank()), kernels::kMaxRank);
+  }
+  const int64_t element = std::max<int64_t>(1, static_cast<int64_t>(DtypeSize(tensor->dtype)));
+  int64_t count = 1;
+  int64_t last = tensor->offset;  // index of the view's last element
+  bool empty = false;
+  for (size_t d = 0; d < tensor->view_shape.size(); ++d) {
+    const int64_t extent = tensor->view_shape[d];
+    const int64_t stride = tensor->strides[d];
+    if (extent == 0) empty = true;
+    if (extent < 0 || (extent > 1 && (stride < 0 || stride > kLimit)) || (extent > 0 && count > kLimit / extent)) {
+      return Reject(ACLNN_ERR_PARAM_INVALID, "a tensor view %s with strides %s is too large to address",
+                    ShapeToString(tensor->view_shape).c_str(), ShapeToString(tensor->strides).c_str());
+    }
+    count *= std::max<int64_t>(extent, 1);
+    if (extent > 1 && stride > 0 && (extent - 1 > (kLimit - last) / stride)) {
+      return Reject(ACLNN_ERR_PARAM_INVALID, "a tensor view %s with strides %s and offset %lld is too large to address",
+                    ShapeToString(tensor->view_shape).c_str(), ShapeToString(tensor->strides).c_str(),
+                    static_cast<long long>(tensor->offset));
+    }
+    if (extent > 1) last += (extent - 1) * stride;
+  }
+  if (!empty && (tensor->offset < 0 || last > kLimit / element)) {
+    return Reject(ACLNN_ERR_PARAM_INVALID, "a tensor view ending at element %lld does not fit in the address space",
+                  static_cast<long long>(last));
+  }
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus Plan::CheckPlainFormat(const char* name, const aclTensor* tensor) {
   switch (tensor->format) {
     case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_NCDHW:

@@ -64,6 +64,10 @@ class Plan {
   aclnnStatus CheckCastable(aclDataType from, const char* name, aclDataType to);
   aclnnStatus CheckPromotable(const char* a_name, aclDataType a, const char* b_name, aclDataType b,
                               aclDataType& promoted);
+  // The view's element count, its last element and their byte offsets fit in
+  // int64, and its rank in what the kernels can address. Run on every tensor
+  // argument before the recipe.
+  aclnnStatus CheckViewRepresentable(const aclTensor* tensor);
   // Private NPU layouts (FRACTAL_NZ, NC1HWC0, ...) mean nothing to a CPU kernel.
   aclnnStatus CheckPlainFormat(const char* name, const aclTensor* tensor);
 

@@ -25,6 +25,9 @@ template <typename Operand>
 aclnnStatus PlanDivMod(Plan& plan, const aclTensor* self, const Operand* other, int mode, const aclTensor* out,
                        bool in_place) {
   BinaryArithmetic op{};
+  CANOPY_CHECK(plan.CheckNotNull(in_place ? "selfRef" : "self", self));
+  CANOPY_CHECK(plan.CheckNotNull("other", other));
+  CANOPY_CHECK(plan.CheckNotNull(in_place ? "selfRef" : "out", out));
   CANOPY_CHECK(DivModOp(plan, mode, op));
   if (mode != 0 && self != nullptr && other != nullptr) {
     aclDataType other_dtype = other->dtype;

@@ -19,6 +19,7 @@ constexpr DtypeSet kFillDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8,      ACL_IN
 aclnnStatus PlanZero(Plan& plan, const aclTensor* self) {
   CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
   CANOPY_CHECK(plan.CheckDtype("selfRef", self->dtype, kZeroDtypes));
+  CANOPY_CHECK(plan.CheckRank("selfRef", self, 0, kMaxRank));
   plan.Input(self, "selfRef");
   plan.Fill(plan.Output(self, "selfRef"), ScalarValue::Integer(0));
   return ACLNN_SUCCESS;

@@ -1,5 +1,7 @@
 #include "matmul_planner.h"
 
+#include <limits>
+
 #include "kernels/matmul.h"
 #include "ops/framework/aclnn_op.h"
 
@@ -17,8 +19,16 @@ TensorRef PadRank(const TensorRef& t, size_t rank) {
   return padded;
 }
 
+// oneDNN reads every stride, even of extent-1 dimensions, whose strides a view may
+// set to anything: give those the dense value, which names the same elements.
 kernels::MatmulOperand OperandOf(const TensorRef& t) {
-  return {t.buffer, t.dtype, t.shape, t.strides};
+  kernels::MatmulOperand operand{t.buffer, t.dtype, t.shape, t.strides};
+  int64_t dense = 1;
+  for (size_t d = t.shape.size(); d-- > 0;) {
+    if (t.shape[d] == 1) operand.strides[d] = dense;
+    dense = std::max<int64_t>(dense, operand.strides[d] * std::max<int64_t>(t.shape[d], 1));
+  }
+  return operand;
 }
 
 // The dtype the product runs in: CANN promotes to f32 when either side is f32 or
@@ -89,6 +99,14 @@ aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type) {
 
 aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* tensor) {
   CANOPY_CHECK(plan.CheckDtype(name, tensor->dtype, kMatmulDtypes));
+  // oneDNN's blocking heuristics work in 32-bit extents.
+  constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
+  for (int64_t extent : tensor->view_shape) {
+    if (extent > kMaxExtent) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has an extent of %lld; at most %lld is supported",
+                         name, static_cast<long long>(extent), static_cast<long long>(kMaxExtent));
+    }
+  }
   return plan.CheckPlainFormat(name, tensor);
 }
 
