@@ -29,6 +29,15 @@ bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view
     SetErrorMessage("%s: offset %lld is negative", function, static_cast<long long>(offset));
     return false;
   }
+  // C clients may pass any integer; only enumerator values may be stored in the enums.
+  constexpr int kFirstDtype = ACL_DT_UNDEFINED, kLastDtype = ACL_FLOAT4_E1M2;
+  constexpr int kFirstFormat = ACL_FORMAT_UNDEFINED, kLastFormat = ACL_FORMAT_FRACTAL_NZ_C0_8;
+  const int raw_dtype = static_cast<int>(dtype), raw_format = static_cast<int>(format);
+  if (raw_dtype < kFirstDtype || raw_dtype > kLastDtype || raw_format < kFirstFormat || raw_format > kLastFormat) {
+    SetErrorMessage("%s: dtype %d or format %d is not a value of aclDataType / aclFormat", function, raw_dtype,
+                    raw_format);
+    return false;
+  }
   tensor.view_shape.assign(view_dims, view_dims + view_rank);
   for (int64_t d : tensor.view_shape) {
     if (d < 0) {
@@ -109,6 +118,11 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
 }
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  const int raw_dtype = static_cast<int>(dataType);
+  if (raw_dtype < ACL_DT_UNDEFINED || raw_dtype > ACL_FLOAT4_E1M2) {
+    SetErrorMessage("aclCreateScalar: dtype %d is not a value of aclDataType", raw_dtype);
+    return nullptr;
+  }
   const size_t size = canopy::DtypeSize(dataType);
   if (value == nullptr || size == 0) {
     SetErrorMessage("aclCreateScalar: %s", value == nullptr ? "argument 'value' is null"

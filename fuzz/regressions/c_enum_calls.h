@@ -1,0 +1,19 @@
+/* The meta API called from C with plain ints for enum parameters (see K7). */
+#ifndef CANOPY_FUZZ_REGRESSIONS_C_ENUM_CALLS_H_
+#define CANOPY_FUZZ_REGRESSIONS_C_ENUM_CALLS_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+aclScalar *canopy_regression_create_scalar(void *value, int dataType);
+aclTensor *canopy_regression_create_tensor(const int64_t *dims, uint64_t rank, int dataType, int format);
+int canopy_regression_get_data_type(const aclTensor *tensor, int *dataType);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_FUZZ_REGRESSIONS_C_ENUM_CALLS_H_ */

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each one for a
+# number of executions, as recorded in docs/reliability.md ("Fuzzing").
+#
+#   fuzz/run_fuzzers.sh                      # the recorded campaign
+#   fuzz/run_fuzzers.sh 20000 5000 5000      # a quick check: runs per target
+#
+# Environment: CANOPY_FUZZ_BUILD (build dir, default build-fuzz),
+# CANOPY_FUZZ_WORK (corpora and crash files, default $CANOPY_FUZZ_BUILD/fuzz-work),
+# CANOPY_FUZZ_KNOWN_BUGS (see docs/reliability.md: re-enable detours around known bugs).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${CANOPY_FUZZ_BUILD:-$root/build-fuzz}"
+work="${CANOPY_FUZZ_WORK:-$build/fuzz-work}"
+runs_meta="${1:-1000000}"
+runs_op="${2:-1000000}"
+runs_runtime="${3:-500000}"
+
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCANOPY_BUILD_FUZZERS=ON -DCANOPY_BUILD_TESTS=OFF \
+  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF -DCANOPY_SANITIZE=address,undefined >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_meta_api fuzz_op_phase1 fuzz_runtime_sequence
+
+status=0
+run() {
+  local target="$1" runs="$2"
+  local dir="$work/$target"
+  mkdir -p "$dir/corpus"
+  echo "== $target: $runs runs (log: $dir/log)"
+  local start
+  start=$(date +%s)
+  # New inputs go to $dir/corpus; the committed seeds are only read.
+  if (cd "$dir" && "$build/bin/$target" -runs="$runs" -max_len=1024 -timeout=10 -rss_limit_mb=4096 \
+        -print_final_stats=1 "$dir/corpus" "$root/fuzz/corpus/$target" >"$dir/log" 2>&1); then
+    :
+  else
+    status=1
+    echo "   FAILED: see $dir/log and the crash-*/timeout-*/leak-* files in $dir"
+  fi
+  grep -E "^stat::number_of_executed_units|^Done" "$dir/log" | sed 's/^/   /'
+  echo "   $(( $(date +%s) - start )) s"
+}
+
+run fuzz_meta_api "$runs_meta"
+run fuzz_op_phase1 "$runs_op"
+run fuzz_runtime_sequence "$runs_runtime"
+exit "$status"
