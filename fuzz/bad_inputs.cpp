@@ -176,6 +176,22 @@ void Ops() {
   Row("aclnnAddGetWorkspaceSize", "executor NULL", discard(aclnnAddGetWorkspaceSize(f23, f23, one, f23, &ws, nullptr)));
   Row("aclnnAddGetWorkspaceSize", "self UINT16", discard(aclnnAddGetWorkspaceSize(u23, u23, one, u23, &ws, &ex)));
   Row("aclnnAddGetWorkspaceSize", "self STRING", discard(aclnnAddGetWorkspaceSize(s23, f23, one, f23, &ws, &ex)));
+  const int64_t reversed_strides[] = {-3, 1};
+  const int64_t storage[] = {static_cast<int64_t>(kBufferBytes)};
+  const int64_t dims23[] = {2, 3};
+  aclTensor* reversed = aclCreateTensor(dims23, 2, ACL_FLOAT, reversed_strides, 3, ACL_FORMAT_ND, storage, 1,
+                                        device_buffer);
+  Row("aclnnAddGetWorkspaceSize", "self with a negative stride",
+      discard(aclnnAddGetWorkspaceSize(reversed, f23, one, f23, &ws, &ex)));
+  Row("aclnnInplaceFillScalarGetWorkspaceSize", "value NULL, selfRef with a negative stride (K16)",
+      discard(aclnnInplaceFillScalarGetWorkspaceSize(reversed, nullptr, &ws, &ex)));
+  aclDestroyTensor(reversed);
+  const int64_t huge_dims[] = {16, std::numeric_limits<int64_t>::max()};
+  const int64_t zero_strides[] = {0, 0};
+  aclTensor* huge = aclCreateTensor(huge_dims, 2, ACL_FLOAT, zero_strides, 0, ACL_FORMAT_ND, storage, 1, device_buffer);
+  Row("aclnnAddsGetWorkspaceSize", "self [16, 2^63-1] (stride 0): element count overflows",
+      discard(aclnnAddsGetWorkspaceSize(huge, one, one, huge, &ws, &ex)));
+  aclDestroyTensor(huge);
   Row("aclnnAddGetWorkspaceSize", "[2,3] + [3,2]", discard(aclnnAddGetWorkspaceSize(f23, f32, one, f23, &ws, &ex)));
   Row("aclnnAddGetWorkspaceSize", "out [2,2] for [2,3]", discard(aclnnAddGetWorkspaceSize(f23, f23, one, f22, &ws, &ex)));
   Row("aclnnAddGetWorkspaceSize", "rank 9", discard(aclnnAddGetWorkspaceSize(f9, f9, one, f9, &ws, &ex)));
@@ -190,7 +206,7 @@ void Ops() {
   Row("aclnnInplaceCopyGetWorkspaceSize", "src [2,3] into selfRef [2,2]",
       discard(aclnnInplaceCopyGetWorkspaceSize(f22, f23, &ws, &ex)));
   Row("aclnnInplaceZeroGetWorkspaceSize", "selfRef STRING", discard(aclnnInplaceZeroGetWorkspaceSize(s23, &ws, &ex)));
-  Row("aclnnInplaceZeroGetWorkspaceSize", "selfRef rank 9 (accepted: no rank limit, see K8)",
+  Row("aclnnInplaceZeroGetWorkspaceSize", "selfRef rank 9",
       discard(aclnnInplaceZeroGetWorkspaceSize(f9, &ws, &ex)));
   Row("aclnnInplaceFillScalarGetWorkspaceSize", "FLOAT selfRef, UINT16 value",
       discard(aclnnInplaceFillScalarGetWorkspaceSize(f23, u16_scalar, &ws, &ex)));

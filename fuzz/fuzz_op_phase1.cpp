@@ -895,6 +895,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   DrawCase(in, c);
   const OpInfo& op = *c.info;
   if (Verbose()) Describe(c);
+  // Known bug K18: the view check skips the offset of an empty view, and phase 1
+  // then turns that offset into bytes (Plan::RefOf) with signed overflow.
+  if (AvoidKnownBug(18)) {
+    for (const Operand& o : c.operands) {
+      int64_t bytes;
+      const bool empty = std::find(o.shape.begin(), o.shape.end(), 0) != o.shape.end();
+      if (o.tensor != nullptr && empty && __builtin_mul_overflow(o.offset, int64_t{16}, &bytes)) return 0;
+    }
+  }
 
   // Sometimes the output pointers themselves are null.
   const int pointers = in.ConsumeIntegralInRange(0, 31);
@@ -908,8 +917,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                       op.name, pointers == 0 ? "workspaceSize" : "executor", status);
   }
   if (status != ACLNN_SUCCESS) {
-    RequireErrorMessage(op.name, status);
-    if (RequiredArgumentIsNull(c) && !(op.has_mode && (c.mode < 0 || c.mode > 2))) {
+    const char* message = aclGetRecentErrMsg();
+    CANOPY_FUZZ_CHECK(message != nullptr && message[0] != '\0', "aclnn%sGetWorkspaceSize returned %d without a message",
+                      op.name, status);
+    // Known bug K16: the check that every view is addressable (6116891) runs
+    // before the op's null checks, so a NULL argument next to such a view is 161002.
+    const bool view_check_first = AvoidKnownBug(16) && status == ACLNN_ERR_PARAM_INVALID &&
+                                  (std::strstr(message, "too large to address") != nullptr ||
+                                   std::strstr(message, "does not fit in the address space") != nullptr ||
+                                   std::strstr(message, "exceeds the supported") != nullptr);
+    if (RequiredArgumentIsNull(c) && !(op.has_mode && (c.mode < 0 || c.mode > 2)) && !view_check_first) {
       CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_NULLPTR, "aclnn%s: a null argument gave %d, not 161001",
                         op.name, status);
     }

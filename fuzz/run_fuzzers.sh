@@ -30,7 +30,7 @@ run() {
   local start
   start=$(date +%s)
   # New inputs go to $dir/corpus; the committed seeds are only read.
-  if (cd "$dir" && "$build/bin/$target" -runs="$runs" -max_len=1024 -timeout=10 -rss_limit_mb=4096 \
+  if (cd "$dir" && "$build/bin/$target" -runs="$runs" -max_len=1024 -len_control=20 -timeout=10 -rss_limit_mb=4096 \
         -print_final_stats=1 "$dir/corpus" "$root/fuzz/corpus/$target" >"$dir/log" 2>&1); then
     :
   else

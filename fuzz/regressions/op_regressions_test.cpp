@@ -323,5 +323,46 @@ TEST(FuzzRegressionK11, MmWithAHugeExtentIsRefusedNotACrash) {
   });
 }
 
+// K16: the check that every tensor view is addressable (Plan::CheckViewRepresentable,
+// added by 6116891 and run by RunPhase1 before the op's recipe) comes before the
+// op's null checks: a NULL value next to a selfRef with a negative stride gives
+// 161002, where CANN reports the NULL first (161001).
+TEST(FuzzRegressionK16, NullArgumentsAreReportedBeforeViewChecks) {
+  ExpectNoCrash([] {
+    DeviceTensor self({16, 16}, ACL_BF16, {-16, 1}, /*offset=*/240);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(aclnnInplaceFillScalarGetWorkspaceSize(self.tensor, nullptr, &workspace_size, &executor),
+              ACLNN_ERR_PARAM_NULLPTR);
+    (void)aclGetRecentErrMsg();
+  });
+}
+
+// K18: the view check of 6116891 skips the offset of an empty view, and phase 1
+// still turns that offset into a byte offset (Plan::RefOf: offset * 16 for
+// COMPLEX128) with signed overflow. Found as aclnnDivs on [0,12,64] with offset
+// 3797859073999025332; an empty view must be a no-op or a refusal, never UB.
+TEST(FuzzRegressionK18, EmptyViewWithAHugeOffsetIsNotUndefined) {
+  ExpectNoCrash([] {
+    const int64_t dims[] = {0, 12, 64};
+    const int64_t strides[] = {768, 64, 1};
+    const int64_t storage[] = {4096};
+    int word = 0;
+    aclTensor* self = aclCreateTensor(dims, 3, ACL_COMPLEX128, strides, int64_t{3797859073999025332}, ACL_FORMAT_ND,
+                                      storage, 1, &word);
+    ASSERT_NE(self, nullptr);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = aclnnInplaceZeroGetWorkspaceSize(self, &workspace_size, &executor);
+    EXPECT_TRUE(status == ACLNN_SUCCESS || status == ACLNN_ERR_PARAM_INVALID) << status;
+    if (status == ACLNN_SUCCESS) {
+      aclSetAclOpExecutorRepeatable(executor);
+      aclDestroyAclOpExecutor(executor);
+    }
+    (void)aclGetRecentErrMsg();
+    aclDestroyTensor(self);
+  });
+}
+
 }  // namespace
 }  // namespace canopy::fuzz_regressions

@@ -155,5 +155,28 @@ TEST(FuzzRegressionK15, ForceDestroyDoesNotReleaseMemoryARunningTaskUses) {
   });
 }
 
+// K17: aclrtSynchronizeDevice waits only for the streams still registered, so a
+// task still running on a stream destroyed with aclrtDestroyStreamForce (and the
+// release of what that stream dropped) outlives it. A device synchronisation
+// must cover all of the device's work.
+std::atomic<bool> slow_host_function_done{false};
+
+void SlowHostFunction(void*) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  slow_host_function_done = true;
+}
+
+TEST(FuzzRegressionK17, SynchronizeDeviceWaitsForWorkOfForceDestroyedStreams) {
+  ExpectNoCrash([] {
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchHostFunc(stream, SlowHostFunction, nullptr), ACL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the host function is running
+    ASSERT_EQ(aclrtDestroyStreamForce(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    EXPECT_TRUE(slow_host_function_done) << "aclrtSynchronizeDevice returned while device work was still running";
+  });
+}
+
 }  // namespace
 }  // namespace canopy::fuzz_regressions
