@@ -11,6 +11,15 @@
 
 namespace canopy::ops {
 
+template <typename T>
+bool IsNullPointer(const T& argument) {
+  if constexpr (std::is_pointer_v<T>) {
+    return argument == nullptr;
+  } else {
+    return false;
+  }
+}
+
 // Every tensor argument's view must be addressable before any recipe looks at it.
 template <typename T>
 aclnnStatus CheckRepresentable(Plan& plan, const T& argument) {
@@ -46,8 +55,13 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   Plan plan(op_name);
   if (aclnnStatus s = plan.CheckNotNull("workspaceSize", workspace_size); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = plan.CheckNotNull("executor", executor); s != ACLNN_SUCCESS) return s;
+  // Null arguments are the recipe's to report (161001), before any view is looked at.
+  bool any_null = false;
+  ((any_null = any_null || IsNullPointer(arguments)), ...);
   aclnnStatus representable = ACLNN_SUCCESS;
-  ((representable = representable != ACLNN_SUCCESS ? representable : CheckRepresentable(plan, arguments)), ...);
+  if (!any_null) {
+    ((representable = representable != ACLNN_SUCCESS ? representable : CheckRepresentable(plan, arguments)), ...);
+  }
   if (representable != ACLNN_SUCCESS) return representable;
   PlanKey key(op_name);
   const bool cacheable = PlanCacheEnabled();
