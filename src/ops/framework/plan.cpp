@@ -202,7 +202,7 @@ aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
     }
     if (extent > 1) last += (extent - 1) * stride;
   }
-  if (!empty && (tensor->offset < 0 || last > kLimit / element)) {
+  if (tensor->offset < 0 || tensor->offset > kLimit / element || (!empty && last > kLimit / element)) {
     return Reject(ACLNN_ERR_PARAM_INVALID, "a tensor view ending at element %lld does not fit in the address space",
                   static_cast<long long>(last));
   }
