@@ -866,21 +866,6 @@ void RunPhase2(FuzzedDataProvider& in, Case& c, aclOpExecutor* executor, uint64_
   if (rebound) CheckUntouched(c, image, b.mirror);
 }
 
-// True unless the view provably never maps two elements to one address.
-bool MayOverlapItself(const Operand& o) {
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (|stride|, extent) of extents above 1
-  for (size_t i = 0; i < o.shape.size(); ++i) {
-    if (o.shape[i] > 1) dims.emplace_back(o.strides[i] < 0 ? -o.strides[i] : o.strides[i], o.shape[i]);
-  }
-  std::sort(dims.begin(), dims.end());
-  int64_t reach = 0;  // furthest element reachable through the smaller strides
-  for (const auto& [stride, extent] : dims) {
-    if (stride <= reach) return true;
-    reach += stride * (extent - 1);  // no overflow: the view lies inside the buffer
-  }
-  return false;
-}
-
 // Phase 2 runs when every tensor the op uses lies inside the buffer.
 bool Runnable(const Case& c) {
   for (const std::vector<int>* group : {&c.inputs, &c.outputs}) {
@@ -888,9 +873,6 @@ bool Runnable(const Case& c) {
       if (index < 0 || c.T(index) == nullptr || !c.O(index)->fits) return false;
     }
   }
-  // Known bug K19: the matmul family accepts an output that overlaps itself (a 0
-  // stride on an extent above 1), and oneDNN then fails at run time (561000).
-  if (AvoidKnownBug(19) && IsMatmulFamily(c.info->family) && MayOverlapItself(*c.O(c.out))) return false;
   return true;
 }
 

@@ -47,12 +47,10 @@ T PickFrom(FuzzedDataProvider& in, const T (&values)[N]) {
 
 // Dtypes and formats travel as ints and reach the API through common/c_calls.c,
 // as from a C client: values outside the C++ enum's range are legal there.
-// Known bug K7: Canopy loads such values as C++ enums (undefined behaviour,
-// UBSan -fsanitize=enum), so they are only tried when K7 is enabled.
-inline bool TryOutOfRangeEnums() { return !AvoidKnownBug(7); }
+// Canopy must never load such a value as the C++ enum (UBSan -fsanitize=enum; K7).
 
 inline int PickOddDtype(FuzzedDataProvider& in) {
-  if (TryOutOfRangeEnums() && in.ConsumeIntegralInRange(0, 7) == 0) return PickFrom(in, kOutOfRangeEnumValues);
+  if (in.ConsumeIntegralInRange(0, 7) == 0) return PickFrom(in, kOutOfRangeEnumValues);
   return PickFrom(in, kOddDtypeValues);
 }
 
@@ -65,7 +63,7 @@ inline int PickDtype(FuzzedDataProvider& in) {
 inline int PickFormat(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange(0, 15)) {
     case 0:
-      if (TryOutOfRangeEnums() && in.ConsumeBool()) return PickFrom(in, kOutOfRangeEnumValues);
+      if (in.ConsumeBool()) return PickFrom(in, kOutOfRangeEnumValues);
       return PickFrom(in, kOddFormatValues);
     case 1:
     case 2: return PickFrom(in, kPlainFormats);

@@ -14,3 +14,10 @@ int canopy_regression_get_data_type(const aclTensor *tensor, int *dataType) {
   if (status == 0) *dataType = (int)dtype;
   return status;
 }
+
+aclnnStatus canopy_regression_cast_workspace(const aclTensor *self, int dtype, aclTensor *out, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor) {
+  return aclnnCastGetWorkspaceSize(self, dtype, out, workspaceSize, executor);
+}
+
+size_t canopy_regression_data_type_size(int dataType) { return aclDataTypeSize(dataType); }

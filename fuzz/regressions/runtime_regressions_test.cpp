@@ -166,16 +166,34 @@ void SlowHostFunction(void*) {
   slow_host_function_done = true;
 }
 
-// Open (docs/reliability.md, K17): not fixed yet, so not run.
-TEST(FuzzRegressionK17, DISABLED_SynchronizeDeviceWaitsForWorkOfForceDestroyedStreams) {
+std::atomic<int> dropped_task_releases{0};
+
+int32_t NeverRunTask(void*) { return 0; }
+void CountRelease(void*) { ++dropped_task_releases; }
+
+TEST(FuzzRegressionK17, SynchronizeDeviceWaitsForWorkOfForceDestroyedStreams) {
   ExpectNoCrash([] {
-    aclrtStream stream = nullptr;
-    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-    ASSERT_EQ(aclrtLaunchHostFunc(stream, SlowHostFunction, nullptr), ACL_SUCCESS);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the host function is running
-    ASSERT_EQ(aclrtDestroyStreamForce(stream), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
-    EXPECT_TRUE(slow_host_function_done) << "aclrtSynchronizeDevice returned while device work was still running";
+    for (bool with_timeout : {false, true}) {
+      slow_host_function_done = false;
+      dropped_task_releases = 0;
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchHostFunc(stream, SlowHostFunction, nullptr), ACL_SUCCESS);
+      // Queued behind the host function, so dropped by the force-destroy.
+      ASSERT_EQ(canopyLaunchTask(stream, "dropped", NeverRunTask, CountRelease, nullptr), ACL_SUCCESS);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the host function is running
+      ASSERT_EQ(aclrtDestroyStreamForce(stream), ACL_SUCCESS);
+      if (with_timeout) {
+        // A deadline shorter than the running work expires; a long one covers it.
+        EXPECT_EQ(aclrtSynchronizeDeviceWithTimeout(10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        EXPECT_STRNE(aclGetRecentErrMsg(), "");
+        ASSERT_EQ(aclrtSynchronizeDeviceWithTimeout(10000), ACL_SUCCESS);
+      } else {
+        ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+      }
+      EXPECT_TRUE(slow_host_function_done) << "the device synchronisation returned while device work was still running";
+      EXPECT_EQ(dropped_task_releases.load(), 1) << "the dropped task was not released by the synchronisation";
+    }
   });
 }
 

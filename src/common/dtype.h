@@ -3,8 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 
@@ -56,6 +58,19 @@ class DtypeSet {
   }
   uint64_t bits_ = 0;
 };
+
+// A C caller may pass any int where an enum is declared, but reading a value
+// outside the C++ enum's range as that enum is undefined behaviour: entry points
+// read the argument's bits instead and check them before using the enum.
+template <typename Enum>
+int RawEnumValue(const Enum& value) {
+  static_assert(std::is_enum_v<Enum> && sizeof(Enum) == sizeof(int));
+  int raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+inline bool IsDtypeValue(int raw) { return raw >= ACL_DT_UNDEFINED && raw <= ACL_FLOAT4_E1M2; }
+inline bool IsFormatValue(int raw) { return raw >= ACL_FORMAT_UNDEFINED && raw <= ACL_FORMAT_FRACTAL_NZ_C0_8; }
 
 // PyTorch-style promotion of two tensor dtypes as CANN documents it;
 // ACL_DT_UNDEFINED when the pair cannot be promoted.

@@ -18,4 +18,23 @@ inline std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape)
   return strides;
 }
 
+// True when no two elements of the view share an address. Sufficient test:
+// ordered by stride, each dimension's stride exceeds the span of all smaller
+// ones. Views it cannot prove distinct (a stride 0 on an extent above 1, or
+// interleaved dimensions) count as overlapping. Strides must be non-negative.
+inline bool ElementsAreDistinct(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return true;  // no elements at all
+    if (shape[i] > 1) order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return strides[x] < strides[y]; });
+  int64_t span = 0;  // the largest offset reachable with the dimensions seen so far
+  for (size_t i : order) {
+    if (strides[i] <= span) return false;
+    span += strides[i] * (shape[i] - 1);
+  }
+  return true;
+}
+
 }  // namespace canopy

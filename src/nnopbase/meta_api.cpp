@@ -13,7 +13,7 @@ namespace {
 
 // Fills `tensor`; false (and a message) when the description is unusable.
 bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view_dims, uint64_t view_rank,
-                    aclDataType dtype, const int64_t* stride, int64_t offset, aclFormat format,
+                    int raw_dtype, const int64_t* stride, int64_t offset, int raw_format,
                     const int64_t* storage_dims, uint64_t storage_rank, void* data) {
   constexpr uint64_t kMaxRank = 64;  // far beyond any op's limit; guards absurd sizes
   if ((view_dims == nullptr && view_rank > 0) || (storage_dims == nullptr && storage_rank > 0)) {
@@ -30,10 +30,7 @@ bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view
     return false;
   }
   // C clients may pass any integer; only enumerator values may be stored in the enums.
-  constexpr int kFirstDtype = ACL_DT_UNDEFINED, kLastDtype = ACL_FLOAT4_E1M2;
-  constexpr int kFirstFormat = ACL_FORMAT_UNDEFINED, kLastFormat = ACL_FORMAT_FRACTAL_NZ_C0_8;
-  const int raw_dtype = static_cast<int>(dtype), raw_format = static_cast<int>(format);
-  if (raw_dtype < kFirstDtype || raw_dtype > kLastDtype || raw_format < kFirstFormat || raw_format > kLastFormat) {
+  if (!canopy::IsDtypeValue(raw_dtype) || !canopy::IsFormatValue(raw_format)) {
     SetErrorMessage("%s: dtype %d or format %d is not a value of aclDataType / aclFormat", function, raw_dtype,
                     raw_format);
     return false;
@@ -61,8 +58,8 @@ bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view
   }
   tensor.storage_shape.assign(storage_dims, storage_dims + storage_rank);
   tensor.offset = offset;
-  tensor.dtype = dtype;
-  tensor.format = format;
+  tensor.dtype = static_cast<aclDataType>(raw_dtype);
+  tensor.format = static_cast<aclFormat>(raw_format);
   tensor.data = data;
   return true;
 }
@@ -93,7 +90,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
                            uint64_t storageDimsNum, void* tensorData) {
   auto* tensor = new aclTensor();
-  if (!DescribeTensor(__func__, *tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+  if (!DescribeTensor(__func__, *tensor, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
+                      canopy::RawEnumValue(format), storageDims,
                       storageDimsNum, tensorData)) {
     delete tensor;
     return nullptr;
@@ -109,7 +107,8 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
     return ACLNN_ERR_PARAM_NULLPTR;
   }
   aclTensor updated;
-  if (!DescribeTensor(__func__, updated, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
+  if (!DescribeTensor(__func__, updated, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
+                      canopy::RawEnumValue(format), storageDims,
                       storageDimsNum, tensorDataAddr)) {
     return ACLNN_ERR_PARAM_INVALID;
   }
@@ -118,8 +117,8 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
 }
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
-  const int raw_dtype = static_cast<int>(dataType);
-  if (raw_dtype < ACL_DT_UNDEFINED || raw_dtype > ACL_FLOAT4_E1M2) {
+  const int raw_dtype = canopy::RawEnumValue(dataType);
+  if (!canopy::IsDtypeValue(raw_dtype)) {
     SetErrorMessage("aclCreateScalar: dtype %d is not a value of aclDataType", raw_dtype);
     return nullptr;
   }

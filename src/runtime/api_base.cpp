@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "api_common.h"
+#include "common/dtype.h"
 #include "common/half.h"
 
 using namespace canopy::runtime;
@@ -38,7 +39,10 @@ constexpr int32_t kVersionNumber = 80500000;
 
 extern "C" {
 
-size_t aclDataTypeSize(aclDataType dataType) { return ElementBytes(dataType); }
+size_t aclDataTypeSize(aclDataType dataType) {
+  const int raw = canopy::RawEnumValue(dataType);  // a C caller may pass any int
+  return canopy::IsDtypeValue(raw) ? ElementBytes(static_cast<aclDataType>(raw)) : 0;
+}
 
 float aclFloat16ToFloat(aclFloat16 value) { return canopy::HalfToFloat(value); }
 

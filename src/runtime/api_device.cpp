@@ -53,6 +53,20 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 
 namespace {
 
+// Work still running on streams destroyed with aclrtDestroyStreamForce is the
+// device's work too. Their failures are nobody's to report any more; what they
+// dropped is released as soon as they are idle. `deadline_ns` < 0: no limit.
+aclError WaitForRetiredStreams(const char* function, int32_t device_id, int64_t deadline_ns) {
+  for (const auto& stream : Runtime::Get().RetiredStreamsOfDevice(device_id)) {
+    CANOPY_RETURN_IF_ERROR(CheckMayWait(function, *stream));
+    const int64_t left_ms = deadline_ns < 0 ? -1 : std::max<int64_t>(0, (deadline_ns - NowNs()) / kNsPerMs);
+    CANOPY_RETURN_IF_ERROR(
+        ReportSync(function, stream->Synchronize(left_ms, /*consume_error=*/false), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT));
+    stream->ReleaseDiscarded();
+  }
+  return ACL_SUCCESS;
+}
+
 // Drops one aclrtSetDevice reference (all of them when `force`); the last one
 // releases the default context, draining its streams first. Memory stays valid.
 aclError ResetDevice(const char* function, int32_t device_id, bool force) {
@@ -70,6 +84,8 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
     }
   }
   delete released;  // outside the lock: draining may run host callbacks that use the API
+  // The device's last user is gone: so is all of its work.
+  if (released != nullptr) return WaitForRetiredStreams(function, device_id, -1);
   return ACL_SUCCESS;
 }
 
@@ -99,8 +115,11 @@ aclError aclrtSynchronizeDevice() {
       first_message = RecentError();
     }
   }
-  if (first_error != ACL_SUCCESS) SetRecentError(first_message);
-  return first_error;
+  if (first_error != ACL_SUCCESS) {
+    SetRecentError(first_message);
+    return first_error;
+  }
+  return WaitForRetiredStreams(__func__, device_id, -1);
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
@@ -122,7 +141,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     const int64_t left_ms = deadline < 0 ? -1 : std::max<int64_t>(0, (deadline - NowNs()) / kNsPerMs);
     CANOPY_RETURN_IF_ERROR(ReportSync(__func__, stream->Synchronize(left_ms), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT));
   }
-  return ACL_SUCCESS;
+  return WaitForRetiredStreams(__func__, context->device().id(), deadline);
 }
 
 const char* aclrtGetSocName() {

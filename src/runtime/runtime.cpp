@@ -128,8 +128,9 @@ bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_
   if (!Runtime::Get().UnregisterStream(*stream)) return false;
   stream->Close();
   if (discard_pending) {
-    // A host callback already running keeps the stream object alive until it returns.
+    // A task already running keeps the stream object alive until it returns.
     stream->DiscardPending();
+    Runtime::Get().RetireStream(stream);
   } else {
     stream->Synchronize(-1, /*consume_error=*/false);
   }
@@ -326,6 +327,24 @@ std::vector<std::shared_ptr<Stream>> Runtime::StreamsOfDevice(int32_t device_id)
   std::shared_lock lock(handles_mutex_);
   for (const auto& [handle, stream] : streams_) {
     if (device_id < 0 || stream->device_id() == device_id) result.push_back(stream);
+  }
+  return result;
+}
+
+void Runtime::RetireStream(const std::shared_ptr<Stream>& stream) {
+  std::unique_lock lock(handles_mutex_);
+  std::erase_if(retired_streams_, [](const auto& weak) { return weak.expired(); });
+  retired_streams_.push_back(stream);
+}
+
+std::vector<std::shared_ptr<Stream>> Runtime::RetiredStreamsOfDevice(int32_t device_id) {
+  std::vector<std::shared_ptr<Stream>> result;
+  std::unique_lock lock(handles_mutex_);
+  std::erase_if(retired_streams_, [](const auto& weak) { return weak.expired(); });
+  for (const auto& weak : retired_streams_) {
+    if (auto stream = weak.lock(); stream != nullptr && (device_id < 0 || stream->device_id() == device_id)) {
+      result.push_back(std::move(stream));
+    }
   }
   return result;
 }

@@ -127,6 +127,12 @@ class Runtime {
   Context* CreateContext(Device& device, bool primary);
   Context* DetachContext(Context* context);  // null when not live
 
+  // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
+  // still run: a device synchronisation waits for them too. The list holds them
+  // weakly, so a stream leaves it when its last task has let go of it.
+  void RetireStream(const std::shared_ptr<Stream>& stream);
+  std::vector<std::shared_ptr<Stream>> RetiredStreamsOfDevice(int32_t device_id);
+
   void NotifyAllEngines();
   // Every stream of every live context on the device (all devices when device_id < 0).
   std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
@@ -155,6 +161,7 @@ class Runtime {
   std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;  // by handle
   std::unordered_map<const void*, Event*> events_;                    // by handle
   std::unordered_map<const void*, Context*> contexts_;                // by handle
+  std::vector<std::weak_ptr<Stream>> retired_streams_;
 };
 
 }  // namespace canopy::runtime

@@ -70,6 +70,15 @@ void Stream::DiscardPending() {
   MarkFinished(dropped.size());
 }
 
+void Stream::ReleaseDiscarded() {
+  std::vector<Task> discarded;
+  {
+    std::lock_guard lock(mutex_);
+    discarded.swap(discarded_);
+  }
+  for (Task& task : discarded) DropTask(task);
+}
+
 bool Stream::TakeRunnable(Task& task) {
   uint64_t retired = 0;
   bool taken = false;

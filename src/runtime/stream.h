@@ -51,6 +51,9 @@ class Stream {
   void Close();
   // Drops every queued task that has not started (aclrtDestroyStreamForce).
   void DiscardPending();
+  // Releases what DiscardPending dropped; only once no task of the stream runs
+  // (after a completed Synchronize), else the destructor does it.
+  void ReleaseDiscarded();
 
   // Host side: waits until everything enqueued before the call has finished.
   // With `consume_error` the first asynchronous failure since the last

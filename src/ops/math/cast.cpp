@@ -13,10 +13,15 @@ constexpr DtypeSet kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE, ACL_INT8,
                                   ACL_INT16,   ACL_UINT16, ACL_INT32,  ACL_UINT32, ACL_INT64,
                                   ACL_UINT64,  ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
-aclnnStatus PlanCast(Plan& plan, const aclTensor* self, aclDataType dtype, const aclTensor* out) {
+// `raw_dtype` is the int a C caller passed: only an enumerator may be read as aclDataType.
+aclnnStatus PlanCast(Plan& plan, const aclTensor* self, int raw_dtype, const aclTensor* out) {
   CANOPY_CHECK(plan.CheckNotNull("self", self));
   CANOPY_CHECK(plan.CheckNotNull("out", out));
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kCastDtypes));
+  if (!IsDtypeValue(raw_dtype)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dtype' is %d, not a value of aclDataType", raw_dtype);
+  }
+  const auto dtype = static_cast<aclDataType>(raw_dtype);
   CANOPY_CHECK(plan.CheckDtype("dtype", dtype, kCastDtypes));
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kCastDtypes));
   CANOPY_CHECK(plan.CheckRank("self", self, 0, kMaxRank));
@@ -41,7 +46,10 @@ aclnnStatus PlanCast(Plan& plan, const aclTensor* self, aclDataType dtype, const
 
 extern "C" aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnCast", workspaceSize, executor, [&](Plan& plan) { return PlanCast(plan, self, dtype, out); }, self, dtype, out);
+  const int raw_dtype = RawEnumValue(dtype);
+  return RunPhase1(
+      "aclnnCast", workspaceSize, executor, [&](Plan& plan) { return PlanCast(plan, self, raw_dtype, out); }, self,
+      raw_dtype, out);
 }
 
 CANOPY_ACLNN_PHASE2(Cast)

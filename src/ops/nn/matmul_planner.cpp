@@ -123,6 +123,15 @@ TensorRef Unsqueeze(const TensorRef& t, size_t position) {
 aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in, const TensorRef& out,
                         int8_t cube_math_type, const ProductTerms& terms) {
   if (out.NumElements() == 0) return ACLNN_SUCCESS;
+  if (!ElementsAreDistinct(out.shape, out.strides)) {
+    // oneDNN cannot write a view whose elements share addresses: compute densely,
+    // then store it through the view as a strided copy does (one of the values
+    // that share an address lands there, as on the NPU).
+    const TensorRef dense = plan.Temporary(out.dtype, out.shape);
+    CANOPY_CHECK(PlanProduct(plan, a_in, b_in, dense, cube_math_type, terms));
+    plan.Copy(dense, out);
+    return ACLNN_SUCCESS;
+  }
   const size_t rank = out.shape.size();
   TensorRef a = PadRank(a_in, rank);
   TensorRef b = PadRank(b_in, rank);
