@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/dtype.h"
+#include "fused_float.h"
 
 namespace canopy::kernels {
 namespace {
@@ -237,9 +238,51 @@ const char* ComputeName(ComputeType c) {
   return "?";
 }
 
+// Which one-pass loop of fused_float.h serves a step, if any: every operand
+// contiguous along the inner dimension and stored as f32 / fp16 / bf16.
+enum class FusedPath : uint8_t { kNone, kConvert, kBinary };
+
+FusedPath ChooseFusedPath(const ElementwiseDesc& d) {
+  if (d.compute != ComputeType::kF32 || !FusedFloatAvailable()) return FusedPath::kNone;
+  const int inner = d.rank - 1;
+  if (d.out.strides[inner] != 1 || !IsFusedFloatStorage(d.out.dtype)) return FusedPath::kNone;
+  for (int k = 0; k < d.num_inputs; ++k) {
+    if (d.inputs[k].strides[inner] != 1 || !IsFusedFloatStorage(d.inputs[k].dtype)) return FusedPath::kNone;
+  }
+  switch (d.op) {
+    case ElementwiseOp::kCopy:
+      return FusedPath::kConvert;
+    case ElementwiseOp::kAdd:
+    case ElementwiseOp::kSub:
+    case ElementwiseOp::kMul:
+    case ElementwiseOp::kDiv:
+      // 16-bit storage only: f32 arithmetic already runs in place at memory speed.
+      if (d.out.dtype == ACL_FLOAT) return FusedPath::kNone;
+      for (int k = 0; k < d.num_inputs; ++k) {
+        if (d.inputs[k].dtype != d.out.dtype) return FusedPath::kNone;
+      }
+      return FusedPath::kBinary;
+    default:
+      return FusedPath::kNone;
+  }
+}
+
+FusedBinaryOp FusedOpOf(ElementwiseOp op) {
+  switch (op) {
+    case ElementwiseOp::kSub:
+      return FusedBinaryOp::kSub;
+    case ElementwiseOp::kMul:
+      return FusedBinaryOp::kMul;
+    case ElementwiseOp::kDiv:
+      return FusedBinaryOp::kDiv;
+    default:
+      return FusedBinaryOp::kAdd;
+  }
+}
+
 class ElementwiseStep final : public Step {
  public:
-  explicit ElementwiseStep(const ElementwiseDesc& desc) : desc_(desc) {}
+  explicit ElementwiseStep(const ElementwiseDesc& desc) : desc_(desc), fused_(ChooseFusedPath(desc)) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     int64_t total = 1;
@@ -270,6 +313,7 @@ class ElementwiseStep final : public Step {
     text << "elementwise " << OpName(desc_.op) << " in " << ComputeName(desc_.compute) << " over [";
     for (int d = 0; d < desc_.rank; ++d) text << (d ? "," : "") << desc_.shape[d];
     text << "] -> " << DtypeName(desc_.out.dtype);
+    if (fused_ != FusedPath::kNone) text << " (one pass)";
     return text.str();
   }
 
@@ -316,13 +360,28 @@ class ElementwiseStep final : public Step {
       rest /= desc_.shape[d];
     }
     const bool copy = desc_.op == ElementwiseOp::kCopy;
+    // The one-pass loops need no buffers, so they take whole rows.
+    const int64_t max_length = fused_ == FusedPath::kNone ? kChunk : end - begin;
     for (int64_t position = begin; position < end;) {
-      const int64_t length = std::min({desc_.shape[inner] - index[inner], end - position, kChunk});
+      const int64_t length = std::min({desc_.shape[inner] - index[inner], end - position, max_length});
       int64_t out_offset = 0;
       for (int d = 0; d < rank; ++d) out_offset += index[d] * desc_.out.strides[d];
       char* dst = out_base + out_offset * static_cast<int64_t>(out_size);
       const bool direct = desc_.out.dtype == kNativeDtype<T> && desc_.out.strides[inner] == 1;
-      if (copy) {
+      if (fused_ != FusedPath::kNone) {
+        const char* src[2] = {};
+        for (int k = 0; k < inputs; ++k) {
+          int64_t offset = 0;
+          for (int d = 0; d < rank; ++d) offset += index[d] * desc_.inputs[k].strides[d];
+          src[k] = in_base[k] + offset * static_cast<int64_t>(in_size[k]);
+        }
+        if (fused_ == FusedPath::kConvert) {
+          FusedConvert(desc_.inputs[0].dtype, src[0], desc_.out.dtype, dst, length);
+        } else {
+          FusedBinary(FusedOpOf(desc_.op), desc_.out.dtype, src[0], src[1], desc_.scalar.As<float>(), dst, length,
+                      desc_.alpha.As<float>());
+        }
+      } else if (copy) {
         // A conversion goes straight from source to destination: one pass, no staging
         // copy, the compute type only in between when neither side is in it.
         const StridedOperand& in = desc_.inputs[0];
@@ -378,6 +437,7 @@ class ElementwiseStep final : public Step {
   }
 
   ElementwiseDesc desc_;
+  FusedPath fused_;
 };
 
 // Merges adjacent dimensions that every operand walks contiguously and drops
