@@ -142,6 +142,21 @@ std::vector<MatmulCase> MatmulCases() {
                    View::kTransposed});
   cases.push_back({"Matmul_reversed_rank3", mm, {4, 8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
                    View::kReversed, c});
+  // Few rows (M <= 16) with fp16 weights take the skinny kernel, which streams
+  // mat2 as stored: rows of mat2 or (transposed) columns, K across several row
+  // blocks and with a tail of fewer than 16, N with a partial 64-column panel, M
+  // in full and partial row groups, fp16 and f32 activations and outputs.
+  for (int64_t rows : {1, 5, 7, 16}) {
+    for (View mat2View : {c, View::kTransposed, View::kStepped}) {
+      const std::string view = mat2View == c ? "rows" : mat2View == View::kTransposed ? "columns" : "stepped";
+      cases.push_back({"Matmul_skinny_f16_m" + std::to_string(rows) + "_" + view, mm, {rows, 601}, {601, 83},
+                       ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, kKeepDtype, c, mat2View});
+    }
+  }
+  cases.push_back({"Matmul_skinny_f32_times_f16", mm, {3, 1, 300}, {300, 70}, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT});
+  cases.push_back({"Matmul_skinny_f16_strided_self_and_out", mm, {6, 40}, {40, 33}, ACL_FLOAT16, ACL_FLOAT16,
+                   ACL_FLOAT, kKeepDtype, View::kStepped, View::kTransposed, View::kTransposed});
+  cases.push_back({"Matmul_skinny_f32_cube_fp16", mm, {2, 520}, {520, 17}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kUseFp16});
   // K = 0 fills out with zeros; an empty out is a no-op.
   cases.push_back({"Matmul_k0_gives_zeros", mm, {4, 0}, {0, 5}});
   cases.push_back({"Matmul_k0_batch_gives_zeros", mm, {2, 3, 0}, {0, 4}});
@@ -295,6 +310,17 @@ std::vector<AddmmCase> AddmmCases() {
     for (const SelfShape& s : selfShapes) {
       cases.push_back({std::string("Addmm_") + Name(dt) + "_self_" + s.name, s.shape, M, K, N, dt, dt, 0.5, 2.0});
     }
+  }
+  // fp16 with few rows (the skinny kernel): beta and alpha applied by it, K over
+  // several row blocks, mat2 as rows and as columns.
+  for (View mat2View : {c, View::kTransposed}) {
+    const char* view = mat2View == c ? "rows" : "columns";
+    cases.push_back({std::string("Addmm_skinny_f16_mat2_") + view + "_self_MxN", {5, 70}, 5, 300, 70, ACL_FLOAT16,
+                     ACL_FLOAT16, 0.5, 2.0, ACL_FLOAT, kKeepDtype, false, c, mat2View});
+    cases.push_back({std::string("Addmm_skinny_f16_mat2_") + view + "_self_N", {70}, 1, 300, 70, ACL_FLOAT16,
+                     ACL_FLOAT, -1.0, 0.5, ACL_FLOAT, kKeepDtype, false, c, mat2View});
+    cases.push_back({std::string("InplaceAddmm_skinny_f16_mat2_") + view, {16, 20}, 16, 33, 20, ACL_FLOAT16,
+                     ACL_FLOAT16, 1.5, -1.0, ACL_FLOAT, kKeepDtype, true, c, mat2View});
   }
   for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {

@@ -1,8 +1,11 @@
 #include "matmul_planner.h"
 
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "kernels/matmul.h"
+#include "kernels/skinny_matmul.h"
 #include "ops/framework/aclnn_op.h"
 
 namespace canopy::ops {
@@ -87,6 +90,62 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
   return true;
 }
 
+// The skinny kernel streams B as stored and beats oneDNN at M <= 16 in every
+// storage it reads (docs/perf.md, "Skinny products"): 1.4-2.5x at M = 1, where
+// oneDNN leaves most of the bandwidth unused, and fp16 B is never converted to
+// f32 in full. CANOPY_SKINNY_MATMUL=0 turns it off (to compare).
+bool SkinnyKernelServes(aclDataType b_dtype) {
+  static const bool enabled = [] {
+    const char* value = std::getenv("CANOPY_SKINNY_MATMUL");
+    return value == nullptr || std::string(value) != "0";
+  }();
+  return enabled && (b_dtype == ACL_FLOAT16 || b_dtype == ACL_FLOAT || b_dtype == ACL_BF16);
+}
+
+// Few rows against B of one matrix, in a storage the skinny kernel streams
+// directly: decode and small-batch projections, bound by reading B once.
+bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& out) {
+  const size_t rank = out.shape.size();
+  for (size_t d = 0; d + 2 < rank; ++d) {
+    if (out.shape[d] != 1) return false;
+  }
+  const int64_t m = out.shape[rank - 2];
+  if (m < 1 || m > kernels::kSkinnyMaxRows || a.shape[rank - 1] == 0) return false;
+  if (!SkinnyKernelServes(b.dtype)) return false;
+  // Extent-1 dimensions may carry any stride; that of a dense layout names the same elements.
+  const int64_t stride_k = b.shape[rank - 2] == 1 ? b.shape[rank - 1] : b.strides[rank - 2];
+  const int64_t stride_n = b.shape[rank - 1] == 1 ? 1 : b.strides[rank - 1];
+  return kernels::SkinnyMatmulSupports(b.dtype, stride_k, stride_n);
+}
+
+// dst (f32, [.., M, N]) = alpha * a @ b + beta * dst through the skinny kernel.
+void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, const TensorRef& dst, float alpha,
+                      float beta) {
+  const size_t rank = dst.shape.size();
+  const TensorRef a = a_in.dtype == ACL_FLOAT && (a_in.shape[rank - 1] == 1 || a_in.strides[rank - 1] == 1)
+                          ? a_in
+                          : plan.Contiguous(a_in, ACL_FLOAT);
+  kernels::SkinnyMatmulDesc desc;
+  desc.m = dst.shape[rank - 2];
+  desc.n = dst.shape[rank - 1];
+  desc.k = a.shape[rank - 1];
+  desc.a = a.buffer;
+  desc.a_row_stride = a.strides[rank - 2];
+  desc.b = b.buffer;
+  desc.b_dtype = b.dtype;
+  desc.b_stride_k = b.shape[rank - 2] == 1 ? desc.n : b.strides[rank - 2];
+  desc.b_stride_n = b.shape[rank - 1] == 1 ? 1 : b.strides[rank - 1];
+  desc.c = dst.buffer;
+  desc.c_row_stride = dst.strides[rank - 2];
+  desc.alpha = alpha;
+  desc.beta = beta;
+  BufferRef scratch;
+  if (const int64_t bytes = kernels::SkinnyMatmulScratchBytes(desc); bytes > 0) {
+    scratch = plan.Temporary(ACL_FLOAT, {bytes / static_cast<int64_t>(sizeof(float))}).buffer;
+  }
+  plan.AddStep(kernels::MakeSkinnyMatmulStep(desc, scratch));
+}
+
 }  // namespace
 
 aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type) {
@@ -144,16 +203,20 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     b = plan.Contiguous(b, ACL_FLOAT16);
     product = ACL_FLOAT16;
   }
-  const aclDataType engine_dtype = kernels::MatmulSupportsDtype(product) ? product : ACL_FLOAT;
-  if (a.dtype != engine_dtype) a = plan.Contiguous(a, engine_dtype);
-  if (b.dtype != engine_dtype) b = plan.Contiguous(b, engine_dtype);
+  // The skinny kernel reads B as it is stored and computes in f32.
+  const bool skinny = UseSkinnyKernel(a, b, out);
+  const aclDataType engine_dtype = !skinny && kernels::MatmulSupportsDtype(product) ? product : ACL_FLOAT;
+  if (!skinny) {
+    if (a.dtype != engine_dtype) a = plan.Contiguous(a, engine_dtype);
+    if (b.dtype != engine_dtype) b = plan.Contiguous(b, engine_dtype);
+  }
 
   // oneDNN writes f32 or the engine dtype; anything else is staged in f32.
   const bool direct_out = out.dtype == ACL_FLOAT || out.dtype == engine_dtype;
   TensorRef dst = direct_out ? out : plan.Temporary(ACL_FLOAT, out.shape);
 
   float beta = terms.beta;
-  if (k > 0 && FuseRowBias(plan, a, b, dst, engine_dtype, terms)) {
+  if (k > 0 && !skinny && FuseRowBias(plan, a, b, dst, engine_dtype, terms)) {
     if (!direct_out) plan.Copy(dst, out);
     return ACLNN_SUCCESS;
   }
@@ -175,6 +238,16 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
       plan.Elementwise(ElementwiseOp::kMul, kernels::ComputeTypeOf(dst.dtype), {dst}, dst, ScalarValue::Integer(1),
                        ScalarValue::Real(beta));
     }
+    if (!direct_out) plan.Copy(dst, out);
+    return ACLNN_SUCCESS;
+  }
+
+  if (skinny) {
+    const bool unit_columns = dst.shape[rank - 1] == 1 || dst.strides[rank - 1] == 1;
+    const TensorRef c = unit_columns ? dst : plan.Temporary(ACL_FLOAT, dst.shape);
+    if (!unit_columns && beta != 0.0f) plan.Copy(dst, c);
+    AddSkinnyProduct(plan, a, b, c, terms.alpha, beta);
+    if (!unit_columns) plan.Copy(c, dst);
     if (!direct_out) plan.Copy(dst, out);
     return ACLNN_SUCCESS;
   }

@@ -1,0 +1,83 @@
+// Sixteen f32 lanes loaded from and stored to f32, fp16 or bf16 memory, for
+// kernels that keep 16-bit data in memory and compute in f32 registers. Each
+// storage is a struct with Load (widen) and Store (round to nearest even), plain
+// and masked; kernels are templates over it, compiled with CANOPY_AVX512_TARGET.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+// GCC 12 reports the deliberately undefined pass-through operand inside its own
+// AVX-512 conversion intrinsics (_mm512_undefined_*) as maybe-uninitialized.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#define CANOPY_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,fma")))
+#define CANOPY_AVX512 CANOPY_AVX512_TARGET __attribute__((always_inline)) inline
+
+namespace canopy::kernels::avx512 {
+
+// AVX-512 F/BW/VL and FMA: what every kernel built on these lanes needs.
+inline bool Available() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma");
+  return has;
+}
+
+// One lane group per storage: Load widens 16 elements to f32, Store rounds them
+// back; the masked forms handle the tail without touching bytes past it.
+struct F32 {
+  using Element = float;
+  CANOPY_AVX512 static __m512 Load(const Element* p) { return _mm512_loadu_ps(p); }
+  CANOPY_AVX512 static __m512 Load(const Element* p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
+  CANOPY_AVX512 static void Store(Element* p, __m512 v) { _mm512_storeu_ps(p, v); }
+  CANOPY_AVX512 static void Store(Element* p, __m512 v, __mmask16 m) { _mm512_mask_storeu_ps(p, m, v); }
+};
+
+struct F16 {
+  using Element = uint16_t;
+  CANOPY_AVX512 static __m512 Load(const Element* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  CANOPY_AVX512 static __m512 Load(const Element* p, __mmask16 m) {
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p));
+  }
+  CANOPY_AVX512 static __m256i Round(__m512 v) { return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT); }
+  CANOPY_AVX512 static void Store(Element* p, __m512 v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), Round(v));
+  }
+  CANOPY_AVX512 static void Store(Element* p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
+};
+
+struct Bf16 {
+  using Element = uint16_t;
+  CANOPY_AVX512 static __m512 Widen(__m256i bits) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16));
+  }
+  CANOPY_AVX512 static __m512 Load(const Element* p) {
+    return Widen(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  CANOPY_AVX512 static __m512 Load(const Element* p, __mmask16 m) { return Widen(_mm256_maskz_loadu_epi16(m, p)); }
+  // Round to nearest even in integer arithmetic, as FloatToBf16 does (the
+  // AVX512-BF16 instruction would flush subnormals); NaN gets its quiet bit.
+  CANOPY_AVX512 static __m256i Round(__m512 v) {
+    const __m512i bits = _mm512_castps_si512(v);
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
+    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(bits, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff))), 16);
+    const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(0x40));
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)),
+                                                  _mm512_set1_epi32(0x7f800000));
+    return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
+  }
+  CANOPY_AVX512 static void Store(Element* p, __m512 v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), Round(v));
+  }
+  CANOPY_AVX512 static void Store(Element* p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
+};
+
+// The lowest `left` lanes (0 < left < 16).
+inline __mmask16 TailMask(int64_t left) { return static_cast<__mmask16>((1u << left) - 1); }
+
+}  // namespace canopy::kernels::avx512
