@@ -13,15 +13,21 @@ namespace {
 
 using avx512::TailMask;
 
-// B with unit stride along N: blocks of kRowBlock rows, swept 64 columns (four
-// vectors) at a time, so the rows of a block are read as parallel contiguous
-// runs; a block of a thread's columns stays in L2 while further groups of A's
-// rows pass over it. Partial sums between row blocks live in a scratch copy of
-// C's shape. The block height was measured (docs/perf.md, "Skinny products").
+// B with unit stride along N: blocks of RowBlockFor(m) rows, swept 64 columns
+// (four vectors) at a time, so the rows of a block are read as parallel
+// contiguous runs, prefetched kPrefetchBytes ahead (the hardware prefetchers
+// lose each run at every page boundary); a block of a thread's columns stays
+// in L2 while further groups of A's rows pass over it. Partial sums between
+// row blocks live in a scratch copy of C's shape. The constants were measured
+// (docs/perf.md, "Skinny products").
 constexpr int kPanelVectors = 4;
 constexpr int64_t kPanelColumns = 16 * kPanelVectors;
-constexpr int64_t kRowBlock = 16;
 constexpr int kMaxPanelRows = 6;  // 6 x 4 accumulators + 4 B vectors + 1 A broadcast <= 32 registers
+constexpr int64_t kPrefetchBytes = 512;
+// Short blocks keep the parallel row streams few; with more than one group of
+// A's rows the partial sums (an f32 load and store per block and group) would
+// cost more than reading B, so the blocks grow.
+inline int64_t RowBlockFor(int64_t m) { return m <= kMaxPanelRows ? 16 : 64; }
 
 // B with unit stride along K: each output is a dot product of a row of A and a
 // row of B^T; four B^T rows at a time against up to four A rows.
@@ -38,6 +44,12 @@ CANOPY_AVX512 void PanelProducts(const float* a, int64_t lda, const typename S::
                                  const __mmask16* masks, __m512 (&acc)[MR][kPanelVectors]) {
   for (int64_t k = 0; k < rows; ++k) {
     const typename S::Element* row = b + k * ldb;
+    if constexpr (!kMasked) {
+      // The hardware prefetchers lose a row's stream at every page boundary.
+      const char* ahead = reinterpret_cast<const char*>(row) + kPrefetchBytes;
+#pragma GCC unroll 4
+      for (size_t line = 0; line < sizeof(typename S::Element); ++line) _mm_prefetch(ahead + 64 * line, _MM_HINT_T0);
+    }
     __m512 bv[kPanelVectors];
 #pragma GCC unroll 4
     for (int j = 0; j < kPanelVectors; ++j) bv[j] = kMasked ? S::Load(row + 16 * j, masks[j]) : S::Load(row + 16 * j);
@@ -193,8 +205,9 @@ class SkinnyMatmulStep final : public Step {
     const auto* b = reinterpret_cast<const typename S::Element*>(context.Resolve(d_.b));
     auto* c = reinterpret_cast<float*>(context.Resolve(d_.c));
     auto* partial = reinterpret_cast<float*>(context.Resolve(partial_));
-    for (int64_t k0 = 0; k0 < d_.k; k0 += kRowBlock) {
-      const int64_t rows = std::min(kRowBlock, d_.k - k0);
+    const int64_t row_block = RowBlockFor(d_.m);
+    for (int64_t k0 = 0; k0 < d_.k; k0 += row_block) {
+      const int64_t rows = std::min(row_block, d_.k - k0);
       const bool first = k0 == 0, last = k0 + rows == d_.k;
       for (int64_t m0 = 0; m0 < d_.m; m0 += kMaxPanelRows) {
         const int group = static_cast<int>(std::min<int64_t>(kMaxPanelRows, d_.m - m0));

@@ -90,16 +90,23 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
   return true;
 }
 
-// The skinny kernel streams B as stored and beats oneDNN at M <= 16 in every
-// storage it reads (docs/perf.md, "Skinny products"): 1.4-2.5x at M = 1, where
-// oneDNN leaves most of the bandwidth unused, and fp16 B is never converted to
-// f32 in full. CANOPY_SKINNY_MATMUL=0 turns it off (to compare).
-bool SkinnyKernelServes(aclDataType b_dtype) {
+// The skinny kernel streams B as stored: 1.4-2.5x oneDNN at M = 1, where oneDNN
+// leaves most of the bandwidth unused, and fp16 B is never converted to f32 in
+// full (docs/perf.md, "Skinny products"). For bf16 oneDNN multiplies with
+// vdpbf16ps, twice the f32 FMA rate: it stays ahead at M > 4 while B fits in
+// cache, and the skinny kernel takes over once B streams from memory.
+// CANOPY_SKINNY_MATMUL=0 turns the kernel off (to compare).
+bool SkinnyKernelServes(aclDataType b_dtype, int64_t m, int64_t b_bytes) {
   static const bool enabled = [] {
     const char* value = std::getenv("CANOPY_SKINNY_MATMUL");
     return value == nullptr || std::string(value) != "0";
   }();
-  return enabled && (b_dtype == ACL_FLOAT16 || b_dtype == ACL_FLOAT || b_dtype == ACL_BF16);
+  // Where B stops fitting in cache between calls (half a Zen CCD's 32 MiB L3; VMs
+  // report the host's total through sysconf, so it is not asked).
+  constexpr int64_t kCachedWeightBytes = int64_t{16} << 20;
+  if (!enabled) return false;
+  if (b_dtype == ACL_FLOAT16 || b_dtype == ACL_FLOAT) return true;
+  return b_dtype == ACL_BF16 && (m <= 4 || b_bytes > kCachedWeightBytes);
 }
 
 // Few rows against B of one matrix, in a storage the skinny kernel streams
@@ -111,7 +118,8 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
   }
   const int64_t m = out.shape[rank - 2];
   if (m < 1 || m > kernels::kSkinnyMaxRows || a.shape[rank - 1] == 0) return false;
-  if (!SkinnyKernelServes(b.dtype)) return false;
+  const int64_t b_bytes = b.shape[rank - 2] * b.shape[rank - 1] * static_cast<int64_t>(DtypeSize(b.dtype));
+  if (!SkinnyKernelServes(b.dtype, m, b_bytes)) return false;
   // Extent-1 dimensions may carry any stride; that of a dense layout names the same elements.
   const int64_t stride_k = b.shape[rank - 2] == 1 ? b.shape[rank - 1] : b.strides[rank - 2];
   const int64_t stride_n = b.shape[rank - 1] == 1 ? 1 : b.strides[rank - 1];
