@@ -19,7 +19,7 @@ aclnnStatus RunSteps(aclOpExecutor& executor, void* workspace, const std::vector
   const RunContext context(workspace, slots);
   const bool tracing = canopyTraceEnabled() != 0;
   const int64_t begin_ns = tracing ? canopyTraceNowNs() : 0;
-  for (const auto& step : executor.steps) {
+  for (const auto& step : executor.plan->steps) {
     const aclnnStatus status = step->Run(context);
     if (status != ACLNN_SUCCESS) return status;
   }
@@ -76,23 +76,23 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
                     static_cast<unsigned long long>(workspace_size));
     return fail(ACLNN_ERR_PARAM_NULLPTR);
   }
-  if (workspace_size < executor->workspace_size) {
+  if (workspace_size < executor->plan->workspace_size) {
     SetErrorMessage("%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", op_name,
                     static_cast<unsigned long long>(workspace_size),
-                    static_cast<unsigned long long>(executor->workspace_size));
+                    static_cast<unsigned long long>(executor->plan->workspace_size));
     return fail(ACLNN_ERR_PARAM_INVALID);
   }
-  if (executor->steps.empty()) return fail(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
+  if (executor->plan->steps.empty()) return fail(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
   if (canopyCheckEnabled() != 0) {
     std::vector<canopyMemoryAccess> accesses;
-    accesses.reserve(executor->accesses.size() + 1);
-    for (const TensorAccess& access : executor->accesses) {
+    accesses.reserve(executor->plan->accesses.size() + 1);
+    for (const TensorAccess& access : executor->plan->accesses) {
       const char* base = static_cast<const char*>(executor->slot_addresses[access.slot]);
       accesses.push_back({base + access.begin, static_cast<size_t>(access.end - access.begin), access.write ? 1 : 0,
                           access.argument});
     }
-    if (executor->workspace_size > 0) {
-      accesses.push_back({workspace, static_cast<size_t>(executor->workspace_size), 1, "workspace"});
+    if (executor->plan->workspace_size > 0) {
+      accesses.push_back({workspace, static_cast<size_t>(executor->plan->workspace_size), 1, "workspace"});
     }
     if (canopyCheckAccesses(stream, op_name, accesses.data(), accesses.size()) != ACL_SUCCESS) {
       return fail(ACLNN_ERR_PARAM_INVALID);

@@ -64,18 +64,24 @@ struct ParameterSlots {
   std::vector<int32_t> slots;
 };
 
+// What phase 1 planned, immutable once planned: the plan cache hands one to
+// every executor of an identical call, so a cache hit copies nothing but a pointer.
+struct ExecutorPlan {
+  std::vector<std::unique_ptr<const Step>> steps;
+  uint64_t workspace_size = 0;
+  std::vector<ParameterSlots> inputs;
+  std::vector<ParameterSlots> outputs;
+  std::vector<TensorAccess> accesses;
+};
+
 }  // namespace canopy
 
 struct aclOpExecutor {
   const char* op_name = "";  // "aclnnAdd": a string literal
-  // Shared, immutable steps: the plan cache hands the same ones to many executors.
-  std::vector<std::shared_ptr<const canopy::Step>> steps;
-  uint64_t workspace_size = 0;
+  std::shared_ptr<const canopy::ExecutorPlan> plan;
   bool repeatable = false;
+  // This executor's own part: the address of each slot (tensor argument).
   std::vector<void*> slot_addresses;
-  std::vector<canopy::ParameterSlots> inputs;
-  std::vector<canopy::ParameterSlots> outputs;
-  std::vector<canopy::TensorAccess> accesses;
   // The client's reference plus one per queued launch; the last one frees.
   std::atomic<int32_t> references{1};
   // Workspace of the single launch of a non-repeatable executor.

@@ -93,35 +93,35 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
   if (executor == nullptr) return Rebind(__func__, executor, {}, index, tensor, addr);
-  return Rebind(__func__, executor, Flatten({&executor->inputs}), index, tensor, addr);
+  return Rebind(__func__, executor, Flatten({&executor->plan->inputs}), index, tensor, addr);
 }
 
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
   if (executor == nullptr) return Rebind(__func__, executor, {}, index, tensor, addr);
-  return Rebind(__func__, executor, Flatten({&executor->outputs}), index, tensor, addr);
+  return Rebind(__func__, executor, Flatten({&executor->plan->outputs}), index, tensor, addr);
 }
 
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
   if (executor == nullptr) return Rebind(__func__, executor, {}, index, tensor, addr);
-  return Rebind(__func__, executor, Flatten({&executor->inputs, &executor->outputs}), index, tensor, addr);
+  return Rebind(__func__, executor, Flatten({&executor->plan->inputs, &executor->plan->outputs}), index, tensor, addr);
 }
 
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
                                          aclTensorList* tensors, void* addr) {
   if (executor == nullptr) return RebindDynamic(__func__, executor, {}, irIndex, relativeIndex, tensors, addr);
-  return RebindDynamic(__func__, executor, {&executor->inputs}, irIndex, relativeIndex, tensors, addr);
+  return RebindDynamic(__func__, executor, {&executor->plan->inputs}, irIndex, relativeIndex, tensors, addr);
 }
 
 aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
                                           aclTensorList* tensors, void* addr) {
   if (executor == nullptr) return RebindDynamic(__func__, executor, {}, irIndex, relativeIndex, tensors, addr);
-  return RebindDynamic(__func__, executor, {&executor->outputs}, irIndex, relativeIndex, tensors, addr);
+  return RebindDynamic(__func__, executor, {&executor->plan->outputs}, irIndex, relativeIndex, tensors, addr);
 }
 
 aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
                                     aclTensorList* tensors, void* addr) {
   if (executor == nullptr) return RebindDynamic(__func__, executor, {}, irIndex, relativeIndex, tensors, addr);
-  return RebindDynamic(__func__, executor, {&executor->inputs, &executor->outputs}, irIndex, relativeIndex,
+  return RebindDynamic(__func__, executor, {&executor->plan->inputs, &executor->plan->outputs}, irIndex, relativeIndex,
                        tensors, addr);
 }
 

@@ -84,7 +84,7 @@ void Engine::Run() {
     for (size_t i = 0; i < count; ++i) {
       const auto& stream = snapshot[(start + i) % count];
       Task task;
-      if (stream->TakeRunnable(task)) {
+      if (stream->HasQueued() && stream->TakeRunnable(task)) {
         Execute(stream, task);
         progressed = true;
       }

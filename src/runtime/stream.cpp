@@ -38,6 +38,7 @@ bool Stream::Enqueue(const Task& task) {
     std::lock_guard lock(mutex_);
     if (closed_) return false;
     queue_.push_back(task);
+    queued_.store(queue_.size(), std::memory_order_seq_cst);
     ++enqueued_;
   }
   engine_.Notify();
@@ -54,6 +55,7 @@ void Stream::DiscardPending() {
   {
     std::lock_guard lock(mutex_);
     dropped.swap(queue_);
+    queued_.store(0, std::memory_order_seq_cst);
   }
   if (dropped.empty()) return;
   // A dropped record will never happen: complete it, so nothing waits for it forever.
@@ -99,6 +101,7 @@ bool Stream::TakeRunnable(Task& task) {
       taken = true;
       break;
     }
+    queued_.store(queue_.size(), std::memory_order_seq_cst);
   }
   // A retired wait may be the last task a host thread is waiting for.
   if (retired > 0) MarkFinished(retired);

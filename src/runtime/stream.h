@@ -66,6 +66,10 @@ class Stream {
   uint64_t EnqueuedCount() const;
   uint64_t FinishedCount() const { return finished_.load(std::memory_order_acquire); }
 
+  // Engine side, without the lock: false when nothing is queued. An enqueue
+  // stores the count before it signals the engine, so a stream skipped here
+  // is looked at again in the engine's next round.
+  bool HasQueued() const { return queued_.load(std::memory_order_seq_cst) != 0; }
   // Engine side: takes the head task if it may start now. Event waits that are
   // satisfied are retired on the way; returns false when empty or blocked.
   bool TakeRunnable(Task& task);
@@ -100,6 +104,7 @@ class Stream {
 
   mutable std::mutex mutex_;
   TaskQueue queue_;
+  std::atomic<size_t> queued_{0};  // queue_.size(), readable without mutex_
   bool held_for_host_ = false;
   std::vector<Task> discarded_;  // dropped by DiscardPending, released at destruction
   bool closed_ = false;

@@ -63,7 +63,10 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
     ((representable = representable != ACLNN_SUCCESS ? representable : CheckRepresentable(plan, arguments)), ...);
   }
   if (representable != ACLNN_SUCCESS) return representable;
-  PlanKey key(op_name);
+  // One key per thread, reused: its buffers keep their capacity, so a hit
+  // allocates only the executor. (No recipe runs another op's phase 1.)
+  thread_local PlanKey key;
+  key.Reset(op_name);
   const bool cacheable = PlanCacheEnabled();
   if (cacheable || tracing) (AddToKey(key, arguments), ...);
   const auto traced = [&](bool cache_hit) {
@@ -74,7 +77,7 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   if (cacheable) {
     if (auto cached = PlanCache::Get().Find(key)) {
       *executor = PlanCache::Instantiate(op_name, *cached, key);
-      *workspace_size = cached->workspace_size;
+      *workspace_size = cached->plan->workspace_size;
       if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", op_name);
       traced(true);
       return ACLNN_SUCCESS;

@@ -114,8 +114,11 @@ ScalarValue ValueOf(const aclScalar& scalar) {
   }
 }
 
-Plan::Plan(const char* op_name) : op_(op_name), executor_(std::make_unique<aclOpExecutor>()) {
-  executor_->op_name = op_name;
+Plan::Plan(const char* op_name) : op_(op_name) {}
+
+ExecutorPlan& Plan::Built() {
+  if (built_ == nullptr) built_ = std::make_shared<ExecutorPlan>();
+  return *built_;
 }
 
 Plan::~Plan() = default;
@@ -226,7 +229,7 @@ int32_t Plan::SlotOf(const aclTensor* tensor) {
     if (slot_tensors_[i] == tensor) return static_cast<int32_t>(i);
   }
   slot_tensors_.push_back(tensor);
-  executor_->slot_addresses.push_back(tensor->data);
+  slot_addresses_.push_back(tensor->data);
   return static_cast<int32_t>(slot_tensors_.size() - 1);
 }
 
@@ -245,24 +248,24 @@ void Plan::RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const
   const int64_t element = static_cast<int64_t>(DtypeSize(tensor->dtype));
   int64_t last = tensor->offset;
   for (size_t d = 0; d < tensor->view_shape.size(); ++d) last += (tensor->view_shape[d] - 1) * tensor->strides[d];
-  executor_->accesses.push_back({slot, tensor->offset * element, (last + 1) * element, write, name});
+  Built().accesses.push_back({slot, tensor->offset * element, (last + 1) * element, write, name});
 }
 
 TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
-  executor_->inputs.push_back({false, {slot}});
+  Built().inputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, false, name);
   return RefOf(tensor, slot);
 }
 
 TensorRef Plan::Output(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
-  executor_->outputs.push_back({false, {slot}});
+  Built().outputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, true, name);
   return RefOf(tensor, slot);
 }
 
-void Plan::SkipInput() { executor_->inputs.push_back({false, {-1}}); }
+void Plan::SkipInput() { Built().inputs.push_back({false, {-1}}); }
 
 TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
   TensorRef ref;
@@ -308,35 +311,37 @@ void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<
   AddStep(kernels::MakeElementwiseStep(desc));
 }
 
-void Plan::AddStep(std::unique_ptr<Step> step) { executor_->steps.push_back(std::move(step)); }
+void Plan::AddStep(std::unique_ptr<Step> step) { Built().steps.push_back(std::move(step)); }
 
-std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) const {
+std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
   auto cached = std::make_shared<CachedPlan>();
-  cached->steps = executor_->steps;
-  cached->workspace_size = workspace_bytes_;
-  cached->inputs = executor_->inputs;
-  cached->outputs = executor_->outputs;
-  cached->accesses = executor_->accesses;
   const auto& arguments = key.tensors();
   for (const aclTensor* tensor : slot_tensors_) {
     const auto it = std::find(arguments.begin(), arguments.end(), tensor);
     if (it == arguments.end()) return nullptr;
     cached->slot_sources.push_back(static_cast<int32_t>(it - arguments.begin()));
   }
+  Built().workspace_size = workspace_bytes_;
+  cached->plan = built_;  // shared with the executor Finish hands out; neither changes it
   return cached;
 }
 
 aclOpExecutor* Plan::Finish(uint64_t* workspace_size) {
-  executor_->workspace_size = workspace_bytes_;
+  ExecutorPlan& built = Built();
+  built.workspace_size = workspace_bytes_;
   *workspace_size = workspace_bytes_;
   if (VerboseEnabled()) {
-    std::fprintf(stderr, "canopy: %sGetWorkspaceSize: %zu step(s), workspace %llu bytes\n", op_,
-                 executor_->steps.size(), static_cast<unsigned long long>(workspace_bytes_));
-    for (size_t i = 0; i < executor_->steps.size(); ++i) {
-      std::fprintf(stderr, "canopy:   step %zu: %s\n", i, executor_->steps[i]->Describe().c_str());
+    std::fprintf(stderr, "canopy: %sGetWorkspaceSize: %zu step(s), workspace %llu bytes\n", op_, built.steps.size(),
+                 static_cast<unsigned long long>(workspace_bytes_));
+    for (size_t i = 0; i < built.steps.size(); ++i) {
+      std::fprintf(stderr, "canopy:   step %zu: %s\n", i, built.steps[i]->Describe().c_str());
     }
   }
-  return executor_.release();
+  auto* executor = new aclOpExecutor();
+  executor->op_name = op_;
+  executor->plan = built_;
+  executor->slot_addresses = std::move(slot_addresses_);
+  return executor;
 }
 
 }  // namespace canopy::ops

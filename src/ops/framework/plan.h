@@ -94,15 +94,20 @@ class Plan {
   aclOpExecutor* Finish(uint64_t* workspace_size);
   // What a later identical call may reuse: the steps and where each slot's address comes from.
   // Null when a slot's tensor is not among the key's arguments.
-  std::shared_ptr<const CachedPlan> ToCachedPlan(const PlanKey& key) const;
+  std::shared_ptr<const CachedPlan> ToCachedPlan(const PlanKey& key);
 
  private:
   int32_t SlotOf(const aclTensor* tensor);
   void RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name);
   TensorRef RefOf(const aclTensor* tensor, int32_t slot) const;
 
+  // What is being planned, made on first use: a Plan that only checks (a plan-cache
+  // hit, a rejection) allocates nothing.
+  ExecutorPlan& Built();
+
   const char* op_;
-  std::unique_ptr<aclOpExecutor> executor_;
+  std::shared_ptr<ExecutorPlan> built_;
+  std::vector<void*> slot_addresses_;
   uint64_t workspace_bytes_ = 0;
   std::vector<const aclTensor*> slot_tensors_;
 };

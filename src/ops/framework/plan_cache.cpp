@@ -18,8 +18,9 @@ bool PlanCacheEnabled() {
   return enabled;
 }
 
-PlanKey::PlanKey(const char* op_name) {
-  bytes_.reserve(256);
+void PlanKey::Reset(const char* op_name) {
+  bytes_.clear();
+  tensors_.clear();
   bytes_.append(op_name);
   bytes_.push_back('\0');
 }
@@ -102,11 +103,7 @@ void PlanCache::Insert(const PlanKey& key, std::shared_ptr<const CachedPlan> pla
 aclOpExecutor* PlanCache::Instantiate(const char* op_name, const CachedPlan& plan, const PlanKey& key) {
   auto* executor = new aclOpExecutor();
   executor->op_name = op_name;
-  executor->steps = plan.steps;
-  executor->workspace_size = plan.workspace_size;
-  executor->inputs = plan.inputs;
-  executor->outputs = plan.outputs;
-  executor->accesses = plan.accesses;
+  executor->plan = plan.plan;
   executor->slot_addresses.reserve(plan.slot_sources.size());
   for (int32_t source : plan.slot_sources) executor->slot_addresses.push_back(key.tensors()[source]->data);
   return executor;

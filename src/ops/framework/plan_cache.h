@@ -18,7 +18,10 @@ namespace canopy::ops {
 // The identity of a phase 1 call, minus the addresses.
 class PlanKey {
  public:
-  explicit PlanKey(const char* op_name);
+  PlanKey() = default;
+  explicit PlanKey(const char* op_name) { Reset(op_name); }
+  // Starts a new key, keeping the buffers' capacity (phase 1 reuses one per thread).
+  void Reset(const char* op_name);
 
   void Add(const aclTensor* tensor);
   void Add(const aclScalar* scalar);
@@ -35,12 +38,8 @@ class PlanKey {
 };
 
 struct CachedPlan {
-  std::vector<std::shared_ptr<const Step>> steps;
-  uint64_t workspace_size = 0;
+  std::shared_ptr<const ExecutorPlan> plan;
   std::vector<int32_t> slot_sources;  // per slot: index into PlanKey::tensors()
-  std::vector<ParameterSlots> inputs;
-  std::vector<ParameterSlots> outputs;
-  std::vector<TensorAccess> accesses;
 };
 
 class PlanCache {
