@@ -197,5 +197,37 @@ TEST(FuzzRegressionK17, SynchronizeDeviceWaitsForWorkOfForceDestroyedStreams) {
   });
 }
 
+// K20 (fuzz_runtime_sequence, task-release invariant, once K17's detour was
+// gone): aclrtDestroyStreamForce of a stream with nothing running released what
+// its dropped tasks own only when the last owner of the stream let go of it,
+// which is the device engine's copy of its stream list, refreshed when the engine
+// next looks (never, while it runs a long task of another stream; and no device
+// synchronisation of the right device may follow).
+std::atomic<bool> engine_blocked{false};
+std::atomic<bool> unblock_engine{false};
+
+int32_t BlockEngine(void*) {
+  engine_blocked = true;
+  while (!unblock_engine) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return 0;
+}
+
+TEST(FuzzRegressionK20, ForceDestroyOfAStreamWithNothingRunningReleasesAtOnce) {
+  ExpectNoCrash([] {
+    aclrtStream busy = nullptr, dropping = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&busy), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&dropping), ACL_SUCCESS);
+    ASSERT_EQ(canopyLaunchTask(busy, "blocker", BlockEngine, nullptr, nullptr), ACL_SUCCESS);
+    while (!engine_blocked) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    dropped_task_releases = 0;
+    ASSERT_EQ(canopyLaunchTask(dropping, "dropped", NeverRunTask, CountRelease, nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStreamForce(dropping), ACL_SUCCESS);
+    EXPECT_EQ(dropped_task_releases.load(), 1) << "the dropped task's release waited for the engine";
+    unblock_engine = true;
+    EXPECT_EQ(aclrtSynchronizeStream(busy), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(busy), ACL_SUCCESS);
+  });
+}
+
 }  // namespace
 }  // namespace canopy::fuzz_regressions

@@ -84,8 +84,8 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
     }
   }
   delete released;  // outside the lock: draining may run host callbacks that use the API
-  // The device's last user is gone: so is all of its work.
-  if (released != nullptr) return WaitForRetiredStreams(function, device_id, -1);
+  // The device's last user is gone (or the reset is forced): so is all of its work.
+  if (released != nullptr || force) return WaitForRetiredStreams(function, device_id, -1);
   return ACL_SUCCESS;
 }
 

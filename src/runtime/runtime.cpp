@@ -128,9 +128,16 @@ bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_
   if (!Runtime::Get().UnregisterStream(*stream)) return false;
   stream->Close();
   if (discard_pending) {
-    // A task already running keeps the stream object alive until it returns.
+    // A task already running keeps the stream object alive until it returns;
+    // device synchronisations wait for it. With none running, what the dropped
+    // tasks own is released now rather than whenever the last owner (the engine's
+    // snapshot of its streams, a report subscription) lets go of the stream.
     stream->DiscardPending();
-    Runtime::Get().RetireStream(stream);
+    if (stream->Idle()) {
+      stream->ReleaseDiscarded();
+    } else {
+      Runtime::Get().RetireStream(stream);
+    }
   } else {
     stream->Synchronize(-1, /*consume_error=*/false);
   }
