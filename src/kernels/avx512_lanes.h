@@ -77,7 +77,10 @@ struct Bf16 {
   CANOPY_AVX512 static void Store(Element* p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
 };
 
-// The lowest `left` lanes (0 < left < 16).
-inline __mmask16 TailMask(int64_t left) { return static_cast<__mmask16>((1u << left) - 1); }
+// The lowest `left` lanes: none for left <= 0, all 16 from 16 on.
+inline __mmask16 LanesBelow(int64_t left) {
+  if (left <= 0) return 0;
+  return left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+}
 
 }  // namespace canopy::kernels::avx512

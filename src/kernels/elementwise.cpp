@@ -174,12 +174,6 @@ __attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const 
   }
 }
 
-bool CpuHasAvx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                          __builtin_cpu_supports("avx512bw");
-  return has;
-}
-
 __attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(ElementwiseOp op, const float* a,
                                                                         const float* b, float* out, int64_t n,
                                                                         float alpha) {
@@ -195,7 +189,7 @@ __attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(Elementw
 template <typename T>
 void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alpha) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (CpuHasAvx512()) return ComputeAvx512(op, a, b, out, n, alpha);
+    if (Avx512Available()) return ComputeAvx512(op, a, b, out, n, alpha);
   }
   ComputeLoops(op, a, b, out, n, alpha);
 }
@@ -243,7 +237,7 @@ const char* ComputeName(ComputeType c) {
 enum class FusedPath : uint8_t { kNone, kConvert, kBinary };
 
 FusedPath ChooseFusedPath(const ElementwiseDesc& d) {
-  if (d.compute != ComputeType::kF32 || !FusedFloatAvailable()) return FusedPath::kNone;
+  if (d.compute != ComputeType::kF32 || !Avx512Available()) return FusedPath::kNone;
   const int inner = d.rank - 1;
   if (d.out.strides[inner] != 1 || !IsFusedFloatStorage(d.out.dtype)) return FusedPath::kNone;
   for (int k = 0; k < d.num_inputs; ++k) {

@@ -10,7 +10,7 @@ namespace {
 using avx512::Bf16;
 using avx512::F16;
 using avx512::F32;
-using avx512::TailMask;
+using avx512::LanesBelow;
 
 // Full groups of 16, then one masked tail.
 template <typename From, typename To>
@@ -20,7 +20,7 @@ CANOPY_AVX512_TARGET void Convert(const void* src, void* dst, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) To::Store(d + i, From::Load(s + i));
   if (i < n) {
-    const __mmask16 m = TailMask(n - i);
+    const __mmask16 m = LanesBelow(n - i);
     To::Store(d + i, From::Load(s + i, m), m);
   }
 }
@@ -37,14 +37,14 @@ CANOPY_AVX512 void BinaryLoop(const void* a_data, const void* b_data, float b_sc
     const __m512 bv = _mm512_set1_ps(b_scalar);
     for (; i + 16 <= n; i += 16) S::Store(out + i, op(S::Load(a + i), bv));
     if (i < n) {
-      const __mmask16 m = TailMask(n - i);
+      const __mmask16 m = LanesBelow(n - i);
       S::Store(out + i, op(S::Load(a + i, m), bv), m);
     }
     return;
   }
   for (; i + 16 <= n; i += 16) S::Store(out + i, op(S::Load(a + i), S::Load(b + i)));
   if (i < n) {
-    const __mmask16 m = TailMask(n - i);
+    const __mmask16 m = LanesBelow(n - i);
     // Masked-off lanes load 0; their quotient is never stored.
     S::Store(out + i, op(S::Load(a + i, m), S::Load(b + i, m)), m);
   }
@@ -104,7 +104,7 @@ void ConvertFrom(const void* src, aclDataType to, void* dst, int64_t n) {
 
 }  // namespace
 
-bool FusedFloatAvailable() { return avx512::Available(); }
+bool Avx512Available() { return avx512::Available(); }
 
 void FusedConvert(aclDataType from, const void* src, aclDataType to, void* dst, int64_t n) {
   switch (from) {

@@ -12,8 +12,9 @@
 
 namespace canopy::kernels {
 
-// Whether the fused loops can run here (AVX-512 F/BW/VL).
-bool FusedFloatAvailable();
+// Whether the CPU has AVX-512 F/BW/VL and FMA: the fused loops and the AVX-512
+// builds of the elementwise loops need it.
+bool Avx512Available();
 // Whether `dtype` is a storage the fused loops read and write.
 inline bool IsFusedFloatStorage(aclDataType dtype) {
   return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;

@@ -11,7 +11,7 @@
 namespace canopy::kernels {
 namespace {
 
-using avx512::TailMask;
+using avx512::LanesBelow;
 
 // B with unit stride along N: blocks of RowBlockFor(m) rows, swept 64 columns
 // (four vectors) at a time, so the rows of a block are read as parallel
@@ -76,7 +76,7 @@ CANOPY_AVX512_TARGET void PanelRows(const float* a, int64_t lda, const typename 
 #pragma GCC unroll 4
     for (int j = 0; j < kPanelVectors; ++j) {
       const int64_t left = columns - n0 - 16 * j;
-      masks[j] = left >= 16 ? static_cast<__mmask16>(0xffff) : left <= 0 ? 0 : TailMask(left);
+      masks[j] = LanesBelow(left);
     }
     __m512 acc[MR][kPanelVectors];
 #pragma GCC unroll 16
@@ -118,7 +118,7 @@ CANOPY_AVX512_TARGET void DotBlock(const float* a, int64_t lda, const typename S
     for (int j = 0; j < kDotColumns; ++j) acc[m][j] = _mm512_setzero_ps();
   }
   for (int64_t k = 0; k < k_total; k += 16) {
-    const __mmask16 mask = k + 16 <= k_total ? static_cast<__mmask16>(0xffff) : TailMask(k_total - k);
+    const __mmask16 mask = LanesBelow(k_total - k);
     __m512 bv[kDotColumns];
 #pragma GCC unroll 4
     for (int j = 0; j < kDotColumns; ++j) bv[j] = S::Load(bt[j] + k, mask);

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
@@ -109,6 +111,14 @@ bool SkinnyKernelServes(aclDataType b_dtype, int64_t m, int64_t b_bytes) {
   return b_dtype == ACL_BF16 && (m <= 4 || b_bytes > kCachedWeightBytes);
 }
 
+// B's (K, N) strides as the skinny kernel reads them: an extent-1 dimension may
+// carry any stride, and that of a dense layout names the same elements.
+std::pair<int64_t, int64_t> SkinnyStridesOf(const TensorRef& b) {
+  const size_t rank = b.shape.size();
+  return {b.shape[rank - 2] == 1 ? b.shape[rank - 1] : b.strides[rank - 2],
+          b.shape[rank - 1] == 1 ? 1 : b.strides[rank - 1]};
+}
+
 // Few rows against B of one matrix, in a storage the skinny kernel streams
 // directly: decode and small-batch projections, bound by reading B once.
 bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& out) {
@@ -120,9 +130,7 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
   if (m < 1 || m > kernels::kSkinnyMaxRows || a.shape[rank - 1] == 0) return false;
   const int64_t b_bytes = b.shape[rank - 2] * b.shape[rank - 1] * static_cast<int64_t>(DtypeSize(b.dtype));
   if (!SkinnyKernelServes(b.dtype, m, b_bytes)) return false;
-  // Extent-1 dimensions may carry any stride; that of a dense layout names the same elements.
-  const int64_t stride_k = b.shape[rank - 2] == 1 ? b.shape[rank - 1] : b.strides[rank - 2];
-  const int64_t stride_n = b.shape[rank - 1] == 1 ? 1 : b.strides[rank - 1];
+  const auto [stride_k, stride_n] = SkinnyStridesOf(b);
   return kernels::SkinnyMatmulSupports(b.dtype, stride_k, stride_n);
 }
 
@@ -141,8 +149,7 @@ void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, con
   desc.a_row_stride = a.strides[rank - 2];
   desc.b = b.buffer;
   desc.b_dtype = b.dtype;
-  desc.b_stride_k = b.shape[rank - 2] == 1 ? desc.n : b.strides[rank - 2];
-  desc.b_stride_n = b.shape[rank - 1] == 1 ? 1 : b.strides[rank - 1];
+  std::tie(desc.b_stride_k, desc.b_stride_n) = SkinnyStridesOf(b);
   desc.c = dst.buffer;
   desc.c_row_stride = dst.strides[rank - 2];
   desc.alpha = alpha;
