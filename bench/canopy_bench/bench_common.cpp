@@ -9,7 +9,6 @@
 #include <cstring>
 #include <limits>
 #include <random>
-#include <thread>
 #include <utility>
 
 namespace canopy_bench {
@@ -392,52 +391,71 @@ TimedCall TimeCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace) {
 
 PairTiming MeasurePair(const Settings& settings, const CanopyCall& call, DeviceBuffer& workspace,
                        const std::function<double()>& reference) {
-  // Canopy and the reference strictly alternate (the order flips every pair), so
-  // the load of a shared machine hits both alike. A short pause at each switch
-  // lets the OpenMP team of the side that just ran stop spinning (libgomp's
-  // idle workers spin before they sleep) so it does not steal the other's cores.
-  constexpr auto kSettle = std::chrono::milliseconds(1);
-  constexpr double kSettleUs = 1000;
-  std::vector<double> canopy, canopy_wall, ref;
-  const auto run_canopy = [&](bool keep) {
-    const TimedCall t = TimeCanopyOnce(call, workspace);
-    if (keep) {
+  // Canopy and the reference alternate in short bursts (the order flips every
+  // round), so the slow drifts of a shared machine hit both alike. The first run
+  // of each burst is not kept: it wakes that side's OpenMP team, idle while the
+  // other side ran, and meets the cache the other side left. On this 2-vCPU VM a
+  // woken worker often waits milliseconds on the CPU its master runs on while the
+  // other CPU idles (perf sched: 0.3 ms mean, 2.6 ms max wake-up delay), which
+  // made strictly alternating single runs (the scheme before) up to 2x slower on
+  // both sides, by chance more on one than the other. A burst's later runs see
+  // the steady state an application calling op after op sees (docs/perf.md).
+  constexpr int kKeptPerBurst = 2;
+  std::vector<double> canopy, canopy_wall, ref, pair_ratios;
+  const auto canopy_burst = [&](int kept) {
+    TimeCanopyOnce(call, workspace);
+    double sum = 0;
+    for (int i = 0; i < kept; ++i) {
+      const TimedCall t = TimeCanopyOnce(call, workspace);
       canopy.push_back(t.device_us);
       canopy_wall.push_back(t.wall_us);
+      sum += t.device_us;
     }
+    return sum / kept;
   };
-  const auto run_reference = [&](bool keep) {
-    const double us = reference();
-    if (keep) ref.push_back(us);
+  const auto reference_burst = [&] {
+    reference();
+    double sum = 0;
+    for (int i = 0; i < kKeptPerBurst; ++i) {
+      const double us = reference();
+      ref.push_back(us);
+      sum += us;
+    }
+    return sum / kKeptPerBurst;
   };
   constexpr int kMaxRepetitions = 2000;
   double estimate_us = 0;
   for (int i = 0; i < std::max(1, settings.warmup); ++i) estimate_us = TimeCanopyOnce(call, workspace).wall_us;
   if (reference) {
-    for (int i = 0; i < settings.warmup; ++i) run_reference(false);
+    for (int i = 0; i < settings.warmup; ++i) reference();
   }
+  // Repetitions count kept runs of each side, as without bursts.
   int repetitions = std::max(1, settings.repetitions);
   if (estimate_us > 0) {
-    const double wanted = settings.min_seconds * 1e6 / (estimate_us + (reference ? 2 * kSettleUs : 0));
+    const double run_us = estimate_us * (kKeptPerBurst + 1) / kKeptPerBurst * (reference ? 2 : 1);
+    const double wanted = settings.min_seconds * 1e6 / run_us;
     repetitions = std::max(repetitions, static_cast<int>(std::min<double>(wanted, kMaxRepetitions)));
   }
-  for (int i = 0; i < repetitions; ++i) {
-    const bool canopy_first = i % 2 == 0;
-    if (canopy_first) run_canopy(true);
-    if (reference) {
-      std::this_thread::sleep_for(kSettle);
-      run_reference(true);
-      std::this_thread::sleep_for(kSettle);
+  if (!reference) {
+    // Nothing to alternate with: one burst, one warm-up run.
+    canopy_burst(repetitions);
+  } else {
+    const int rounds = (repetitions + kKeptPerBurst - 1) / kKeptPerBurst;
+    for (int round = 0; round < rounds; ++round) {
+      double canopy_us = 0, reference_us = 0;
+      if (round % 2 == 0) {
+        canopy_us = canopy_burst(kKeptPerBurst);
+        reference_us = reference_burst();
+      } else {
+        reference_us = reference_burst();
+        canopy_us = canopy_burst(kKeptPerBurst);
+      }
+      if (canopy_us > 0 && reference_us > 0) pair_ratios.push_back(reference_us / canopy_us);
     }
-    if (!canopy_first) run_canopy(true);
   }
   const auto best = [](const std::vector<double>& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); };
-  // Each pair ran back to back, under about the same load: the median of their
+  // Each round ran back to back, under about the same load: the median of their
   // ratios is the least noisy comparison a shared machine allows.
-  std::vector<double> pair_ratios;
-  for (size_t i = 0; i < ref.size() && i < canopy.size(); ++i) {
-    if (canopy[i] > 0 && ref[i] > 0) pair_ratios.push_back(ref[i] / canopy[i]);
-  }
   return {Median(canopy), best(canopy), Median(canopy_wall), Median(ref), best(ref), Median(pair_ratios)};
 }
 

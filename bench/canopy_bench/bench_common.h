@@ -252,8 +252,9 @@ struct PairTiming {
   double paired_ratio = 0;
 };
 
-// Warm-up, then Canopy and the reference alternately in rounds (so slow drifts
-// of a shared machine hit both alike); medians of all repetitions.
+// Warm-up, then Canopy and the reference alternately in short bursts (so slow
+// drifts of a shared machine hit both alike), each burst's first run not kept;
+// medians of all kept repetitions and of the per-round ratios.
 // `reference` may be empty.
 PairTiming MeasurePair(const Settings& settings, const CanopyCall& call, DeviceBuffer& workspace,
                        const std::function<double()>& reference);

@@ -4,8 +4,8 @@
     summarize.py run1.csv run2.csv ... > tables.md
 
 Each problem's Canopy/reference ratio is the median over the runs of the
-per-run paired ratio (the median over adjacent Canopy/reference repetitions of
-their rate ratio); the spread (min..max over runs) shows how noisy the machine
+per-run paired ratio (the median over rounds of the ratio of the Canopy and
+reference bursts' mean times); the spread (min..max over runs) shows how noisy the machine
 was. Rates are medians over the runs of the per-run medians.
 """
 import csv

@@ -36,6 +36,12 @@ ACL_FUNC_VISIBILITY int canopyIsDeviceMemory(const void *ptr, size_t bytes);
 /* 1 when the calling thread is a device engine running a task. */
 ACL_FUNC_VISIBILITY int canopyOnEngineThread(void);
 
+/* A kernel running on a device engine calls this right before it forks an
+ * OpenMP team (or runs a oneDNN primitive that does): the first call binds the
+ * engine and its OpenMP workers one per CPU (CANOPY_BIND_THREADS=0: not).
+ * Cheap after the first call; no effect on other threads. */
+ACL_FUNC_VISIBILITY void canopyPrepareComputeTeam(void);
+
 /* Stream-ordered caching allocator for workspaces and temporaries: a block
  * freed on a stream is reused by later work on that stream at once, and by
  * other streams once the freeing stream has passed the free. Sizes are

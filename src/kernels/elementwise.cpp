@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
 #include "fused_float.h"
 
@@ -319,6 +320,7 @@ class ElementwiseStep final : public Step {
       RunRange<T>(context, 0, total);
       return;
     }
+    canopyPrepareComputeTeam();
 #pragma omp parallel num_threads(threads)
     {
       // Static contiguous ranges: the same split every run.

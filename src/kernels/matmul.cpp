@@ -4,6 +4,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
@@ -59,6 +60,7 @@ class MatmulStep final : public Step {
       if (desc_.has_bias) {
         arguments.emplace(DNNL_ARG_BIAS, dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
       }
+      canopyPrepareComputeTeam();
       primitive_.execute(stream, arguments);
       stream.wait();
     } catch (const dnnl::error& e) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "avx512_lanes.h"
+#include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
 
 namespace canopy::kernels {
@@ -195,6 +196,7 @@ class SkinnyMatmulStep final : public Step {
       run(0, 1);
       return;
     }
+    canopyPrepareComputeTeam();
 #pragma omp parallel num_threads(threads)
     run(omp_get_thread_num(), omp_get_num_threads());
   }

@@ -50,6 +50,8 @@ int canopyIsDeviceMemory(const void* ptr, size_t bytes) {
 
 int canopyOnEngineThread(void) { return Engine::CurrentThreadIsEngine() ? 1 : 0; }
 
+void canopyPrepareComputeTeam(void) { Engine::PrepareComputeTeam(); }
+
 aclError canopyMallocAsync(void** ptr, size_t size, aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(ptr);

@@ -5,15 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
-// ThreadSanitizer cannot see libgomp's fork and join (libgomp is not built
-// with it), so every hand-over between an OpenMP team and its forking thread
-// would look like a race and suppressing those would hide the runtime's own.
-// Under TSan the copies therefore run on the calling thread.
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kOpenMpAllowed = false;
-#else
-constexpr bool kOpenMpAllowed = true;
-#endif
+#include "engine.h"
+#include "openmp_policy.h"
 
 namespace canopy::runtime {
 namespace {
@@ -30,6 +23,7 @@ void ParallelChunks(size_t count, size_t alignment, bool parallel, Body body) {
     return;
   }
   const size_t chunk = (count / threads + alignment) / alignment * alignment;
+  Engine::PrepareComputeTeam();
 #pragma omp parallel num_threads(threads)
   {
     const size_t begin = std::min(count, chunk * static_cast<size_t>(omp_get_thread_num()));

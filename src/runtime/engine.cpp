@@ -1,8 +1,11 @@
 #include "engine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
+#include "common/env.h"
+#include "compute_team.h"
 #include "error_message.h"
 #include "event.h"
 #include "host_callback_pool.h"
@@ -15,6 +18,8 @@
 namespace canopy::runtime {
 namespace {
 thread_local bool is_engine_thread = false;
+thread_local int32_t engine_device = -1;
+thread_local bool compute_team_prepared = false;
 
 std::string TaskFailureMessage(const char* name, int32_t status) {
   const char* detail = RecentError();
@@ -31,6 +36,13 @@ std::string TaskFailureMessage(const char* name, int32_t status) {
 }  // namespace
 
 bool Engine::CurrentThreadIsEngine() { return is_engine_thread; }
+
+void Engine::PrepareComputeTeam() {
+  if (!is_engine_thread || compute_team_prepared) return;
+  compute_team_prepared = true;
+  const std::string placement = BindComputeTeam(engine_device);
+  if (EnvSwitch("CANOPY_VERBOSE", false)) std::fprintf(stderr, "canopy: device %d: %s\n", engine_device, placement.c_str());
+}
 
 Engine::Engine(int32_t device_id) : device_id_(device_id), thread_([this] { Run(); }) {}
 
@@ -68,6 +80,7 @@ void Engine::WakeUp() {
 
 void Engine::Run() {
   is_engine_thread = true;
+  engine_device = device_id_;
   std::vector<std::shared_ptr<Stream>> snapshot;
   uint64_t snapshot_version = ~uint64_t{0};
   size_t start = 0;

@@ -41,6 +41,11 @@ class Engine {
   bool OnEngineThread() const { return std::this_thread::get_id() == thread_.get_id(); }
   // True on any device engine's thread.
   static bool CurrentThreadIsEngine();
+  // On an engine thread about to fork an OpenMP team: binds the engine's team
+  // the first time (BindComputeTeam). Waiting until then keeps a process whose
+  // work never forks from holding a second OpenMP team, which would shorten
+  // the spinning of the client's own team (see compute_team.h). Elsewhere a no-op.
+  static void PrepareComputeTeam();
 
  private:
   void Run();

@@ -6,15 +6,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/env.h"
 #include "common/half.h"
 
 namespace canopy::ops {
 
 bool VerboseEnabled() {
-  static const bool enabled = [] {
-    const char* value = std::getenv("CANOPY_VERBOSE");
-    return value != nullptr && *value != '\0' && std::strcmp(value, "0") != 0;
-  }();
+  static const bool enabled = EnvSwitch("CANOPY_VERBOSE", false);
   return enabled;
 }
 

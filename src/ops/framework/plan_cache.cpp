@@ -1,9 +1,7 @@
 #include "plan_cache.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "common/dtype.h"
+#include "common/env.h"
 
 namespace canopy::ops {
 namespace {
@@ -11,10 +9,7 @@ constexpr int64_t kNullMarker = -1;
 }  // namespace
 
 bool PlanCacheEnabled() {
-  static const bool enabled = [] {
-    const char* value = std::getenv("CANOPY_PLAN_CACHE");
-    return value == nullptr || std::strcmp(value, "0") != 0;
-  }();
+  static const bool enabled = EnvSwitch("CANOPY_PLAN_CACHE", true);
   return enabled;
 }
 

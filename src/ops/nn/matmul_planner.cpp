@@ -1,11 +1,11 @@
 #include "matmul_planner.h"
 
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "common/env.h"
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
 #include "ops/framework/aclnn_op.h"
@@ -99,10 +99,7 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
 // cache, and the skinny kernel takes over once B streams from memory.
 // CANOPY_SKINNY_MATMUL=0 turns the kernel off (to compare).
 bool SkinnyKernelServes(aclDataType b_dtype, int64_t m, int64_t b_bytes) {
-  static const bool enabled = [] {
-    const char* value = std::getenv("CANOPY_SKINNY_MATMUL");
-    return value == nullptr || std::string(value) != "0";
-  }();
+  static const bool enabled = EnvSwitch("CANOPY_SKINNY_MATMUL", true);
   // Where B stops fitting in cache between calls (half a Zen CCD's 32 MiB L3; VMs
   // report the host's total through sysconf, so it is not asked).
   constexpr int64_t kCachedWeightBytes = int64_t{16} << 20;

@@ -1,0 +1,61 @@
+#include "compute_team.h"
+
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <vector>
+
+#include "common/env.h"
+#include "openmp_policy.h"
+
+namespace canopy::runtime {
+namespace {
+
+std::vector<int> AllowedCpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+bool BindCurrentThread(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+}
+
+}  // namespace
+
+std::string BindComputeTeam(int32_t device_id) {
+  if (!kOpenMpAllowed) return "compute threads not bound (no OpenMP team under ThreadSanitizer)";
+  if (!EnvSwitch("CANOPY_BIND_THREADS", true)) return "compute threads not bound (CANOPY_BIND_THREADS=0)";
+  if (omp_get_proc_bind() != omp_proc_bind_false) return "compute threads not bound (OMP_PROC_BIND binds them)";
+  const std::vector<int> cpus = AllowedCpus();
+  const int threads = omp_get_max_threads();
+  const auto available = static_cast<int>(cpus.size());
+  if (threads < 2 || threads > available) {
+    return "compute threads not bound (" + std::to_string(threads) + " threads, " + std::to_string(available) +
+           " CPUs)";
+  }
+  // libgomp hands a master's later teams the same pool threads in the same
+  // order, so binding them once binds every team this engine forks.
+  std::atomic<int> bound{0};
+#pragma omp parallel num_threads(threads)
+  {
+    // From the last CPU down: a client that binds its own threads (OMP_PROC_BIND)
+    // puts its main thread on the first, and the engine should not share it.
+    const int slot = available - 1 - (omp_get_thread_num() + device_id) % available;
+    if (BindCurrentThread(cpus[static_cast<size_t>(slot)])) bound.fetch_add(1);
+  }
+  return "compute threads: " + std::to_string(bound.load()) + " of " + std::to_string(threads) +
+         " bound to their own CPU";
+}
+
+}  // namespace canopy::runtime

@@ -1,0 +1,181 @@
+// Where a device engine's compute threads run: once the engine first forks an
+// OpenMP team, each is bound to its own CPU (the engine on the process's last
+// allowed CPU, its OpenMP workers below it, shifted by the device id), unless
+// binding does not apply. In the lifecycle binary: every test gets fresh engines.
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "runtime_test_util.h"
+
+namespace {
+
+using namespace canopy_test;
+
+std::vector<int> CpusOfCurrentThread() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+std::vector<int> CpusOfProcess() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
+struct Placement {
+  std::vector<int> engine;
+  std::vector<std::vector<int>> team;  // by OpenMP thread number
+};
+
+int32_t RecordPlacement(void* data) {
+  auto& placement = *static_cast<Placement*>(data);
+  placement.engine = CpusOfCurrentThread();
+  // TSan cannot follow libgomp's fork and join; the runtime opens no team there.
+  if constexpr (!kThreadSanitizer) {
+    const int threads = omp_get_max_threads();
+    placement.team.assign(static_cast<size_t>(threads), {});
+#pragma omp parallel num_threads(threads)
+    placement.team[static_cast<size_t>(omp_get_thread_num())] = CpusOfCurrentThread();
+  }
+  return 0;
+}
+
+int32_t PrepareThenRecord(void* data) {
+  canopyPrepareComputeTeam();
+  return RecordPlacement(data);
+}
+
+// Records where `device`'s engine runs; `prepare` first does what a kernel
+// does before it forks a team.
+Placement PlacementOn(int32_t device, bool prepare) {
+  Placement placement;
+  EXPECT_EQ(aclrtSetDevice(device), ACL_SUCCESS) << RecentMessage();
+  aclrtStream stream = nullptr;
+  EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS) << RecentMessage();
+  const canopyTaskFn record = prepare ? PrepareThenRecord : RecordPlacement;
+  EXPECT_EQ(canopyLaunchTask(stream, "placement", record, nullptr, &placement), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentMessage();
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS) << RecentMessage();
+  return placement;
+}
+
+bool BindingApplies(int threads, size_t cpus) {
+  const char* bind = std::getenv("CANOPY_BIND_THREADS");
+  if (bind != nullptr && std::strcmp(bind, "0") == 0) return false;
+  return !kThreadSanitizer && omp_get_proc_bind() == omp_proc_bind_false && threads >= 2 &&
+         static_cast<size_t>(threads) <= cpus;
+}
+
+// Every test starts from a fresh aclInit, so the engines' threads are new.
+class ComputeTeamTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("CANOPY_DEVICE_COUNT", "2", 1);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << RecentMessage();
+    cpus_ = CpusOfProcess();
+    ASSERT_FALSE(cpus_.empty());
+    threads_ = omp_get_max_threads();
+    binds_ = BindingApplies(threads_, cpus_.size());
+  }
+  void TearDown() override {
+    aclFinalize();
+    unsetenv("CANOPY_DEVICE_COUNT");
+  }
+
+  // Thread `thread` of `device`'s team: the (thread + device)-th CPU from the last.
+  int ExpectedCpu(int32_t device, int thread) const {
+    const auto n = static_cast<int>(cpus_.size());
+    return cpus_[static_cast<size_t>(n - 1 - (thread + device) % n)];
+  }
+
+  void ExpectBound(int32_t device, const Placement& placement) const {
+    SCOPED_TRACE(device);
+    EXPECT_EQ(placement.engine, std::vector<int>{ExpectedCpu(device, 0)});
+    ASSERT_EQ(placement.team.size(), static_cast<size_t>(threads_));
+    std::set<int> distinct;
+    for (int thread = 0; thread < threads_; ++thread) {
+      const std::vector<int>& cpus = placement.team[static_cast<size_t>(thread)];
+      EXPECT_EQ(cpus, std::vector<int>{ExpectedCpu(device, thread)}) << thread;
+      if (cpus.size() == 1) distinct.insert(cpus[0]);
+    }
+    EXPECT_EQ(distinct.size(), static_cast<size_t>(threads_)) << "no two team threads share a CPU";
+  }
+
+  std::vector<int> cpus_;
+  int threads_ = 0;
+  bool binds_ = false;
+};
+
+TEST_F(ComputeTeamTest, EachThreadOfAPreparedTeamHasItsOwnCpu) {
+  for (int32_t device = 0; device < 2; ++device) {
+    const Placement placement = PlacementOn(device, true);
+    if (binds_) {
+      ExpectBound(device, placement);
+    } else {
+      EXPECT_EQ(placement.engine, cpus_) << "binding does not apply: the engine keeps the process's CPUs";
+    }
+  }
+}
+
+TEST_F(ComputeTeamTest, NothingIsBoundBeforeATeamIsNeeded) {
+  // Tasks that fork no team leave the engine alone, so a client whose work
+  // never forks keeps the only OpenMP team of the process.
+  const Placement placement = PlacementOn(0, false);
+  EXPECT_EQ(placement.engine, cpus_);
+}
+
+TEST_F(ComputeTeamTest, ALargeDeviceCopyPreparesTheTeam) {
+  // The runtime's own parallel copy (from 1 MiB) forks the engine's team.
+  constexpr size_t kBytes = size_t{4} << 20;
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << RecentMessage();
+  void* a = nullptr;
+  void* b = nullptr;
+  ACL_ASSERT_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ACL_ASSERT_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ACL_ASSERT_OK(aclrtMemset(a, kBytes, 0x5a, kBytes));
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  ACL_ASSERT_OK(aclrtMemcpyAsync(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(static_cast<unsigned char*>(b)[kBytes - 1], 0x5a);
+  ACL_ASSERT_OK(aclrtDestroyStream(stream));
+  const Placement placement = PlacementOn(0, false);
+  if (binds_) {
+    ExpectBound(0, placement);
+  } else {
+    EXPECT_EQ(placement.engine, cpus_);
+  }
+  ACL_EXPECT_OK(aclrtFree(a));
+  ACL_EXPECT_OK(aclrtFree(b));
+}
+
+TEST_F(ComputeTeamTest, ClientThreadIsNeverBound) {
+  PlacementOn(0, true);
+  EXPECT_EQ(CpusOfCurrentThread(), cpus_);
+}
+
+}  // namespace
