@@ -11,6 +11,8 @@
 #include <random>
 #include <utility>
 
+#include "canopy/canopy_runtime.h"
+
 namespace canopy_bench {
 
 // ---- failure handling -----------------------------------------------------------
@@ -333,6 +335,28 @@ AclSession::AclSession() {
   BENCH_CHECK_ACL(aclrtCreateStream(&stream_));
   BENCH_CHECK_ACL(aclrtCreateEvent(&start_));
   BENCH_CHECK_ACL(aclrtCreateEvent(&end_));
+}
+
+namespace {
+struct EngineWork {
+  const std::function<double()>* work;
+  double result = 0;
+};
+
+int32_t RunEngineWork(void* data) {
+  auto& job = *static_cast<EngineWork*>(data);
+  canopyPrepareComputeTeam();  // as Canopy's kernels do before they fork
+  job.result = (*job.work)();
+  return 0;
+}
+}  // namespace
+
+double RunOnEngine(const std::function<double()>& work) {
+  AclSession& acl = AclSession::Get();
+  EngineWork job{&work};
+  BENCH_CHECK_ACL(canopyLaunchTask(acl.stream(), "canopy-bench reference", RunEngineWork, nullptr, &job));
+  BENCH_CHECK_ACL(aclrtSynchronizeStream(acl.stream()));
+  return job.result;
 }
 
 aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message) {

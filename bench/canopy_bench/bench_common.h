@@ -229,6 +229,14 @@ struct CanopyCall {
   std::function<aclnnStatus(void*, uint64_t, aclOpExecutor*, aclrtStream)> phase2;
 };
 
+// Runs `work` as a task on the device engine's thread (a Canopy stream) and
+// waits for it; returns what `work` returned. The references and the machine
+// measurements run there so that, like an application that leaves its compute
+// to Canopy, the process forks OpenMP teams from one thread only: a second
+// team makes libgomp put idle workers to sleep at once, which slows every fork
+// of both (docs/perf.md, "OpenMP teams of other threads").
+double RunOnEngine(const std::function<double()>& work);
+
 // Runs the call once and synchronises; the workspace grows as needed.
 // Returns the status of the first phase that failed (and sets `message`), else 0.
 aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message);

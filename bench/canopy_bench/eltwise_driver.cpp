@@ -219,11 +219,13 @@ void RunOne(const Settings& settings, const Job& job, const std::string& problem
     void* ro = ref_out->get();
     const Job* j = &job;
     reference_once = [=] {
-      const auto start = Clock::now();
-      const bool ran = binary ? PlainBinaryLoop(BinaryOf(j->op), j->src->acl, ra, rb, ro, n)
-                              : PlainCastLoop(j->src->acl, j->dst->acl, ra, ro, n);
-      if (!ran) return 0.0;
-      return MicrosecondsBetween(start, Clock::now());
+      return RunOnEngine([=] {
+        const auto start = Clock::now();
+        const bool ran = binary ? PlainBinaryLoop(BinaryOf(j->op), j->src->acl, ra, rb, ro, n)
+                                : PlainCastLoop(j->src->acl, j->dst->acl, ra, ro, n);
+        if (!ran) return 0.0;
+        return MicrosecondsBetween(start, Clock::now());
+      });
     };
   }
   const PairTiming timing = MeasurePair(settings, call, workspace, reference_once);

@@ -178,7 +178,13 @@ class CommandLine {
     if (session_.machine().measured) return;
     std::printf("measuring the machine...\n");
     std::fflush(stdout);
-    session_.set_machine(MeasureMachine());
+    // On the engine's thread, where the kernels and references fork their teams.
+    MachinePeak machine;
+    RunOnEngine([&] {
+      machine = MeasureMachine();
+      return 0.0;
+    });
+    session_.set_machine(machine);
     PrintMachine(session_.machine());
   }
 

@@ -364,7 +364,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
       reference.Fill(DNNL_ARG_WEIGHTS, b_ref);
       if (shapes.bias.size() == 1) reference.Fill(DNNL_ARG_BIAS, bias_ref);
       if (shapes.bias.size() == 2) reference.Fill(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, bias_ref);
-      reference_once = [&] { return reference.RunOnce(); };
+      reference_once = [&] { return RunOnEngine([&] { return reference.RunOnce(); }); };
       result.reference_name += " " + reference.implementation();
     } else {
       result.reference_name = "none: " + reason;

@@ -4,11 +4,13 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "api_common.h"
 #include "caching_allocator.h"
 #include "checker.h"
 #include "copy_kernels.h"
+#include "engine.h"
 #include "memory_registry.h"
 
 using namespace canopy::runtime;
@@ -75,6 +77,18 @@ void ReleaseWhenStreamsPass(void* memory, size_t size) {
 }
 
 // ---- Allocation ---------------------------------------------------------------
+
+// A synchronous copy or fill: on the current device's engine and its OpenMP
+// team when a device is set (the caller's thread forks no team of its own:
+// src/runtime/compute_team.h), else on the caller's thread alone.
+void RunOnCurrentDevice(const std::function<void()>& work) {
+  Context* context = Runtime::Get().current_context();
+  if (context == nullptr) {
+    work();
+    return;
+  }
+  context->device().engine().RunBetweenTasks(work);
+}
 
 Device* CurrentDevice(const char* function, aclError& status) {
   Context* context = Runtime::Get().current_context();
@@ -390,7 +404,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind, plan, skip));
-  if (!skip) ParallelCopy(dst, src, count);
+  if (!skip) RunOnCurrentDevice([&] { ParallelCopy(dst, src, count); });
   return ACL_SUCCESS;
 }
 
@@ -417,7 +431,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   }
   if (plan.pageable()) {
     CANOPY_RETURN_IF_ERROR(DrainForPageableCopy(__func__, *queue));
-    ParallelCopy(dst, src, count);
+    queue->engine().RunBetweenTasks([&] { ParallelCopy(dst, src, count); });
     return ACL_SUCCESS;
   }
   CANOPY_RETURN_IF_ERROR(CheckQueuedCopy(__func__, queue, plan, dst, count, src, count));
@@ -430,7 +444,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count, skip));
-  if (!skip) ParallelFill(devPtr, static_cast<uint8_t>(value), count);
+  if (!skip) RunOnCurrentDevice([&] { ParallelFill(devPtr, static_cast<uint8_t>(value), count); });
   return ACL_SUCCESS;
 }
 
@@ -455,7 +469,7 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind, plan, skip));
-  if (!skip) ParallelCopy2d(dst, dpitch, src, spitch, width, height);
+  if (!skip) RunOnCurrentDevice([&] { ParallelCopy2d(dst, dpitch, src, spitch, width, height); });
   return ACL_SUCCESS;
 }
 
@@ -470,7 +484,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
   CANOPY_RETURN_IF_ERROR(CheckAsyncHostToHost(__func__, plan));
   if (plan.pageable()) {
     CANOPY_RETURN_IF_ERROR(DrainForPageableCopy(__func__, *queue));
-    ParallelCopy2d(dst, dpitch, src, spitch, width, height);
+    queue->engine().RunBetweenTasks([&] { ParallelCopy2d(dst, dpitch, src, spitch, width, height); });
     return ACL_SUCCESS;
   }
   CANOPY_RETURN_IF_ERROR(CheckQueuedCopy(__func__, queue, plan, dst, dpitch * (height - 1) + width, src,

@@ -11,14 +11,15 @@ namespace canopy::runtime {
 // the process's last allowed CPU, its workers to the ones below, all shifted
 // down by `device_id` so that two devices' engines do not start on one CPU.
 //
-// Why: once any other thread of the process has forked an OpenMP team (a
-// client using OpenMP, or oneDNN called from the client's thread), libgomp has
-// more threads than CPUs and lets idle workers spin only a hundred pauses
-// before they sleep; every fork and barrier then wakes a sleeping worker, and
-// the scheduler tends to wake it on the CPU of the thread that woke it. The
-// team's two halves then time-share one CPU while the other idles: oneDNN's
-// 512^3 f32 matmul took 1.05 ms instead of 0.55 on the 2-vCPU machine
-// (docs/perf.md, "OpenMP teams of other threads"). Bound threads cannot stack.
+// Why: once another thread of the process has forked an OpenMP team too (a
+// client using OpenMP, or calling oneDNN itself), libgomp manages more threads
+// than there are CPUs and lets idle workers spin only briefly before they
+// sleep; every fork and barrier then wakes a sleeping worker, and the
+// scheduler often wakes it on the CPU of the thread that woke it, where it
+// stays. The team's halves then time-share one CPU while the other idles: a
+// 512^3 f32 aclnnMm took 1.07-1.13 ms instead of 0.53-0.56 on the 2-vCPU
+// machine in most processes; bound, 0.65-0.70 (docs/perf.md, "OpenMP teams of
+// other threads"). Bound threads cannot stack.
 //
 // Nothing is bound when CANOPY_BIND_THREADS=0, when OMP_PROC_BIND already
 // binds, when the team would have more threads than the process may use CPUs,

@@ -15,9 +15,16 @@ constexpr size_t kParallelThresholdBytes = size_t{1} << 20;
 constexpr size_t kChunkAlignment = 4096;
 
 // Runs body(begin, end) over [0, count) split into one static chunk per thread.
+// Only a device engine forks a team for it: a synchronous copy runs on the
+// client's thread, and a team forked there would be a second OpenMP team in the
+// process, which makes libgomp put every idle worker to sleep at once and so
+// slows every later fork of the engine's team (docs/perf.md, "OpenMP teams of
+// other threads"). One thread already saturates memcpy on the 2-core machine
+// (19.9 GB/s each way on one thread and on two).
 template <typename Body>
 void ParallelChunks(size_t count, size_t alignment, bool parallel, Body body) {
-  const int threads = parallel && kOpenMpAllowed ? omp_get_max_threads() : 1;
+  const bool may_fork = parallel && kOpenMpAllowed && Engine::CurrentThreadIsEngine();
+  const int threads = may_fork ? omp_get_max_threads() : 1;
   if (threads <= 1) {
     body(size_t{0}, count);
     return;

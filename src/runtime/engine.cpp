@@ -53,6 +53,45 @@ void Engine::Stop() {
   stopping_.store(true, std::memory_order_seq_cst);
   WakeUp();
   thread_.join();
+  RunRequests();  // whatever arrived while the thread was leaving
+}
+
+void Engine::RunBetweenTasks(const std::function<void()>& work) {
+  Request request{&work};
+  {
+    std::lock_guard lock(mutex_);
+    // An engine thread (a user task calling a synchronous copy) runs it itself:
+    // waiting for an engine, its own or another, could wait forever.
+    if (is_engine_thread || stopping_.load()) {
+      request.done = true;
+    } else {
+      requests_.push_back(&request);
+      has_requests_.store(true, std::memory_order_seq_cst);
+    }
+  }
+  if (request.done) {
+    work();
+    return;
+  }
+  Notify();
+  std::unique_lock lock(mutex_);
+  request_done_cv_.wait(lock, [&] { return request.done; });
+}
+
+void Engine::RunRequests() {
+  std::deque<Request*> taken;
+  {
+    std::lock_guard lock(mutex_);
+    taken.swap(requests_);
+    has_requests_.store(false, std::memory_order_seq_cst);
+  }
+  if (taken.empty()) return;
+  for (Request* request : taken) (*request->work)();
+  {
+    std::lock_guard lock(mutex_);
+    for (Request* request : taken) request->done = true;
+  }
+  request_done_cv_.notify_all();
 }
 
 void Engine::AddStream(std::shared_ptr<Stream> stream) {
@@ -86,6 +125,7 @@ void Engine::Run() {
   size_t start = 0;
   while (!stopping_.load(std::memory_order_acquire)) {
     const uint64_t seen = signals_.load(std::memory_order_seq_cst);
+    if (has_requests_.load(std::memory_order_seq_cst)) RunRequests();
     if (streams_version_.load(std::memory_order_acquire) != snapshot_version) {
       std::lock_guard lock(mutex_);
       snapshot = streams_;

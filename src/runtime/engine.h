@@ -7,6 +7,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -37,6 +39,13 @@ class Engine {
     if (sleeping_.load(std::memory_order_seq_cst)) WakeUp();
   }
 
+  // Runs `work` on the engine's thread and its OpenMP team between two tasks (of
+  // any stream; queued tasks are not waited for) and returns when it is done.
+  // Synchronous copies use it so that the client's thread forks no OpenMP team
+  // of its own (compute_team.h says what a second team costs). On any engine's
+  // thread, or once the engine has stopped, `work` runs on the caller.
+  void RunBetweenTasks(const std::function<void()>& work);
+
   // True on the engine's own thread (a kernel may not wait for its own stream).
   bool OnEngineThread() const { return std::this_thread::get_id() == thread_.get_id(); }
   // True on any device engine's thread.
@@ -51,6 +60,12 @@ class Engine {
   void Run();
   void Execute(const std::shared_ptr<Stream>& stream, Task& task);
   void WakeUp();
+  void RunRequests();
+
+  struct Request {
+    const std::function<void()>* work;
+    bool done = false;
+  };
 
   const int32_t device_id_;
   std::atomic<uint64_t> signals_{0};
@@ -60,6 +75,9 @@ class Engine {
   std::condition_variable wake_cv_;
   std::vector<std::shared_ptr<Stream>> streams_;  // guarded by mutex_
   std::atomic<uint64_t> streams_version_{0};
+  std::deque<Request*> requests_;  // guarded by mutex_
+  std::atomic<bool> has_requests_{false};
+  std::condition_variable request_done_cv_;
   std::thread thread_;
 };
 

@@ -173,6 +173,28 @@ TEST_F(ComputeTeamTest, ALargeDeviceCopyPreparesTheTeam) {
   ACL_EXPECT_OK(aclrtFree(b));
 }
 
+TEST_F(ComputeTeamTest, ASynchronousCopyRunsOnTheEngine) {
+  // aclrtMemcpy hands its parallel copy to the device's engine, so the
+  // client's thread forks no OpenMP team; the engine's team gets bound.
+  constexpr size_t kBytes = size_t{4} << 20;
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << RecentMessage();
+  void* a = nullptr;
+  void* b = nullptr;
+  ACL_ASSERT_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ACL_ASSERT_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::memset(a, 0x3c, kBytes);
+  ACL_ASSERT_OK(aclrtMemcpy(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  EXPECT_EQ(static_cast<unsigned char*>(b)[kBytes / 2], 0x3c);
+  const Placement placement = PlacementOn(0, false);
+  if (binds_) {
+    ExpectBound(0, placement);
+  } else {
+    EXPECT_EQ(placement.engine, cpus_);
+  }
+  ACL_EXPECT_OK(aclrtFree(a));
+  ACL_EXPECT_OK(aclrtFree(b));
+}
+
 TEST_F(ComputeTeamTest, ClientThreadIsNeverBound) {
   PlacementOn(0, true);
   EXPECT_EQ(CpusOfCurrentThread(), cpus_);

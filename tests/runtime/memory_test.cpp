@@ -110,6 +110,51 @@ TEST(Memory, SynchronousCopiesOfEveryKind) {
   ACL_ASSERT_OK(aclrtMemcpy(a.as<char>() + 100, 50, pattern.data(), 50, ACL_MEMCPY_HOST_TO_DEVICE));
 }
 
+// Synchronous copies and fills run on the device's engine between tasks: a
+// stream held by a host function does not hold them up.
+TEST(Memory, SynchronousCopiesPassABlockedStream) {
+  constexpr size_t kBytes = 3 << 20;
+  const auto pattern = Pattern(kBytes, 2);
+  DeviceBuffer a(kBytes), b(kBytes);
+  ScopedStream stream;
+  StreamBlocker blocker(stream.get());
+  ASSERT_TRUE(blocker.WaitEntered());
+  ACL_ASSERT_OK(aclrtMemcpy(a.get(), kBytes, pattern.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  ACL_ASSERT_OK(aclrtMemcpy(b.get(), kBytes, a.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+  ACL_ASSERT_OK(aclrtMemset(a.get(), kBytes, 7, kBytes));
+  EXPECT_EQ(std::memcmp(b.get(), pattern.data(), kBytes), 0);
+  EXPECT_EQ(a.as<unsigned char>()[kBytes - 1], 7);
+  EXPECT_FALSE(blocker.left());
+}
+
+// A task on the engine that makes a synchronous copy runs it itself (waiting
+// for its own engine would never end).
+struct CopyInTask {
+  void* dst;
+  const void* src;
+  size_t bytes;
+  aclError status = ACL_ERROR_INTERNAL_ERROR;
+};
+
+int32_t CopyFromTask(void* data) {
+  auto& job = *static_cast<CopyInTask*>(data);
+  job.status = aclrtMemcpy(job.dst, job.bytes, job.src, job.bytes, ACL_MEMCPY_DEVICE_TO_DEVICE);
+  return 0;
+}
+
+TEST(Memory, SynchronousCopyInsideATask) {
+  constexpr size_t kBytes = 3 << 20;
+  const auto pattern = Pattern(kBytes, 3);
+  DeviceBuffer a(kBytes), b(kBytes);
+  ACL_ASSERT_OK(aclrtMemcpy(a.get(), kBytes, pattern.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  ScopedStream stream;
+  CopyInTask job{b.get(), a.get(), kBytes};
+  ACL_ASSERT_OK(canopyLaunchTask(stream.get(), "copy", CopyFromTask, nullptr, &job));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(stream.get()));
+  EXPECT_EQ(job.status, ACL_SUCCESS);
+  EXPECT_EQ(std::memcmp(b.get(), pattern.data(), kBytes), 0);
+}
+
 TEST(Memory, CopyArgumentChecks) {
   constexpr size_t kBytes = 4096;
   DeviceBuffer device(kBytes);
