@@ -49,19 +49,23 @@ double ApplyDouble(BinaryOp op, double a, double b) {
   return 0;
 }
 
-// A buffer for the reference loop, first touched by the threads that use it.
+// A buffer for the reference loop, first touched by the threads that use it
+// (the engine's team, where the loop runs: RunOnEngine).
 class HostBuffer {
  public:
   explicit HostBuffer(size_t bytes)
       : data_(static_cast<unsigned char*>(
             std::aligned_alloc(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment))) {
     unsigned char* data = data_.get();
+    RunOnEngine([&] {
 #pragma omp parallel
-    {
-      const size_t count = omp_get_num_threads(), id = omp_get_thread_num();
-      const size_t begin = bytes * id / count, end = bytes * (id + 1) / count;
-      std::memset(data + begin, 0, end - begin);
-    }
+      {
+        const size_t count = omp_get_num_threads(), id = omp_get_thread_num();
+        const size_t begin = bytes * id / count, end = bytes * (id + 1) / count;
+        std::memset(data + begin, 0, end - begin);
+      }
+      return 0.0;
+    });
   }
   unsigned char* get() const { return data_.get(); }
 
