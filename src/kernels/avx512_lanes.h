@@ -62,14 +62,16 @@ struct Bf16 {
   CANOPY_AVX512 static __m512 Load(const Element* p, __mmask16 m) { return Widen(_mm256_maskz_loadu_epi16(m, p)); }
   // Round to nearest even in integer arithmetic, as FloatToBf16 does (the
   // AVX512-BF16 instruction would flush subnormals); NaN gets its quiet bit.
+  // NaN lanes take the quiet bit instead of the rounding increment, so one shift
+  // serves both (three fewer instructions than blending two shifted results:
+  // f32->bf16 casts became compute-bound at 85 GB/s).
   CANOPY_AVX512 static __m256i Round(__m512 v) {
     const __m512i bits = _mm512_castps_si512(v);
     const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(bits, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff))), 16);
-    const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(0x40));
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff)),
-                                                  _mm512_set1_epi32(0x7f800000));
-    return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(nan, rounded, quiet));
+    const __m512i rounded = _mm512_add_epi32(bits, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff)));
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    const __m512i result = _mm512_mask_or_epi32(rounded, nan, bits, _mm512_set1_epi32(0x400000));
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(result, 16));
   }
   CANOPY_AVX512 static void Store(Element* p, __m512 v) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), Round(v));
