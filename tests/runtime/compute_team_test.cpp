@@ -102,8 +102,28 @@ class ComputeTeamTest : public ::testing::Test {
     binds_ = BindingApplies(threads_, cpus_.size());
   }
   void TearDown() override {
+    for (void* memory : allocations_) EXPECT_EQ(aclrtFree(memory), ACL_SUCCESS) << RecentMessage();
     aclFinalize();
     unsetenv("CANOPY_DEVICE_COUNT");
+  }
+
+  // Device memory freed at the end of the test.
+  void* Malloc(size_t bytes) {
+    void* memory = nullptr;
+    EXPECT_EQ(aclrtMalloc(&memory, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << RecentMessage();
+    if (memory != nullptr) allocations_.push_back(memory);
+    return memory;
+  }
+
+  // Where `device`'s team runs once it has forked: bound where binding
+  // applies, else on the process's CPUs.
+  void ExpectPlacedAfterFork(int32_t device, bool prepare) const {
+    const Placement placement = PlacementOn(device, prepare);
+    if (binds_) {
+      ExpectBound(device, placement);
+    } else {
+      EXPECT_EQ(placement.engine, cpus_) << "binding does not apply: the engine keeps the process's CPUs";
+    }
   }
 
   // Thread `thread` of `device`'s team: the (thread + device)-th CPU from the last.
@@ -128,17 +148,11 @@ class ComputeTeamTest : public ::testing::Test {
   std::vector<int> cpus_;
   int threads_ = 0;
   bool binds_ = false;
+  std::vector<void*> allocations_;
 };
 
 TEST_F(ComputeTeamTest, EachThreadOfAPreparedTeamHasItsOwnCpu) {
-  for (int32_t device = 0; device < 2; ++device) {
-    const Placement placement = PlacementOn(device, true);
-    if (binds_) {
-      ExpectBound(device, placement);
-    } else {
-      EXPECT_EQ(placement.engine, cpus_) << "binding does not apply: the engine keeps the process's CPUs";
-    }
-  }
+  for (int32_t device = 0; device < 2; ++device) ExpectPlacedAfterFork(device, true);
 }
 
 TEST_F(ComputeTeamTest, NothingIsBoundBeforeATeamIsNeeded) {
@@ -152,25 +166,17 @@ TEST_F(ComputeTeamTest, ALargeDeviceCopyPreparesTheTeam) {
   // The runtime's own parallel copy (from 1 MiB) forks the engine's team.
   constexpr size_t kBytes = size_t{4} << 20;
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << RecentMessage();
-  void* a = nullptr;
-  void* b = nullptr;
-  ACL_ASSERT_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ACL_ASSERT_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ACL_ASSERT_OK(aclrtMemset(a, kBytes, 0x5a, kBytes));
+  void* a = Malloc(kBytes);
+  void* b = Malloc(kBytes);
+  ASSERT_TRUE(a != nullptr && b != nullptr);
+  std::memset(a, 0x5a, kBytes);
   aclrtStream stream = nullptr;
   ACL_ASSERT_OK(aclrtCreateStream(&stream));
   ACL_ASSERT_OK(aclrtMemcpyAsync(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
   ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
   EXPECT_EQ(static_cast<unsigned char*>(b)[kBytes - 1], 0x5a);
   ACL_ASSERT_OK(aclrtDestroyStream(stream));
-  const Placement placement = PlacementOn(0, false);
-  if (binds_) {
-    ExpectBound(0, placement);
-  } else {
-    EXPECT_EQ(placement.engine, cpus_);
-  }
-  ACL_EXPECT_OK(aclrtFree(a));
-  ACL_EXPECT_OK(aclrtFree(b));
+  ExpectPlacedAfterFork(0, false);
 }
 
 TEST_F(ComputeTeamTest, ASynchronousCopyRunsOnTheEngine) {
@@ -178,21 +184,13 @@ TEST_F(ComputeTeamTest, ASynchronousCopyRunsOnTheEngine) {
   // client's thread forks no OpenMP team; the engine's team gets bound.
   constexpr size_t kBytes = size_t{4} << 20;
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS) << RecentMessage();
-  void* a = nullptr;
-  void* b = nullptr;
-  ACL_ASSERT_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ACL_ASSERT_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  void* a = Malloc(kBytes);
+  void* b = Malloc(kBytes);
+  ASSERT_TRUE(a != nullptr && b != nullptr);
   std::memset(a, 0x3c, kBytes);
   ACL_ASSERT_OK(aclrtMemcpy(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
   EXPECT_EQ(static_cast<unsigned char*>(b)[kBytes / 2], 0x3c);
-  const Placement placement = PlacementOn(0, false);
-  if (binds_) {
-    ExpectBound(0, placement);
-  } else {
-    EXPECT_EQ(placement.engine, cpus_);
-  }
-  ACL_EXPECT_OK(aclrtFree(a));
-  ACL_EXPECT_OK(aclrtFree(b));
+  ExpectPlacedAfterFork(0, false);
 }
 
 TEST_F(ComputeTeamTest, ClientThreadIsNeverBound) {
