@@ -41,7 +41,9 @@ void Engine::PrepareComputeTeam() {
   if (!is_engine_thread || compute_team_prepared) return;
   compute_team_prepared = true;
   const std::string placement = BindComputeTeam(engine_device);
-  if (EnvSwitch("CANOPY_VERBOSE", false)) std::fprintf(stderr, "canopy: device %d: %s\n", engine_device, placement.c_str());
+  if (EnvSwitch("CANOPY_VERBOSE", false)) {
+    std::fprintf(stderr, "canopy: device %d: %s\n", engine_device, placement.c_str());
+  }
 }
 
 Engine::Engine(int32_t device_id) : device_id_(device_id), thread_([this] { Run(); }) {}

@@ -6,9 +6,9 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <cstdint>
 #include <set>
 #include <vector>
 
