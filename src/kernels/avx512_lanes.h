@@ -61,10 +61,10 @@ struct Bf16 {
   }
   CANOPY_AVX512 static __m512 Load(const Element* p, __mmask16 m) { return Widen(_mm256_maskz_loadu_epi16(m, p)); }
   // Round to nearest even in integer arithmetic, as FloatToBf16 does (the
-  // AVX512-BF16 instruction would flush subnormals); NaN gets its quiet bit.
-  // NaN lanes take the quiet bit instead of the rounding increment, so one shift
-  // serves both (three fewer instructions than blending two shifted results:
-  // f32->bf16 casts became compute-bound at 85 GB/s).
+  // AVX512-BF16 instruction would flush subnormals). NaN lanes take the quiet
+  // bit instead of the rounding increment, so one shift serves both (blending
+  // two shifted results cost three more instructions, enough to make f32->bf16
+  // casts compute-bound at 85 GB/s).
   CANOPY_AVX512 static __m256i Round(__m512 v) {
     const __m512i bits = _mm512_castps_si512(v);
     const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));

@@ -15,12 +15,12 @@ constexpr size_t kParallelThresholdBytes = size_t{1} << 20;
 constexpr size_t kChunkAlignment = 4096;
 
 // Runs body(begin, end) over [0, count) split into one static chunk per thread.
-// Only a device engine forks a team for it: a synchronous copy runs on the
-// client's thread, and a team forked there would be a second OpenMP team in the
-// process, which makes libgomp put every idle worker to sleep at once and so
-// slows every later fork of the engine's team (docs/perf.md, "OpenMP teams of
-// other threads"). One thread already saturates memcpy on the 2-core machine
-// (19.9 GB/s each way on one thread and on two).
+// Only a device engine forks a team for it (synchronous copies are handed to
+// the engine: Engine::RunBetweenTasks). Anywhere else, a copy with no device set
+// or one left over when an engine stops, it runs on the calling thread alone: a
+// team forked there would be a second OpenMP team in the process, which makes
+// libgomp put idle workers to sleep at once and slows every later fork of the
+// engine's team (compute_team.h).
 template <typename Body>
 void ParallelChunks(size_t count, size_t alignment, bool parallel, Body body) {
   const bool may_fork = parallel && kOpenMpAllowed && Engine::CurrentThreadIsEngine();
