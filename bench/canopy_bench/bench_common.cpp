@@ -417,13 +417,13 @@ PairTiming MeasurePair(const Settings& settings, const CanopyCall& call, DeviceB
                        const std::function<double()>& reference) {
   // Canopy and the reference alternate in short bursts (the order flips every
   // round), so the slow drifts of a shared machine hit both alike. The first run
-  // of each burst is not kept: it wakes that side's OpenMP team, idle while the
-  // other side ran, and meets the cache the other side left. On this 2-vCPU VM a
-  // woken worker often waits milliseconds on the CPU its master runs on while the
-  // other CPU idles (perf sched: 0.3 ms mean, 2.6 ms max wake-up delay), which
-  // made strictly alternating single runs (the scheme before) up to 2x slower on
-  // both sides, by chance more on one than the other. A burst's later runs see
-  // the steady state an application calling op after op sees (docs/perf.md).
+  // of each burst is not kept: it meets the cache the other side left and, after
+  // a pause, OpenMP workers that went to sleep. Strictly alternating single runs
+  // with pauses (the scheme before) timed every run in that state; while the
+  // reference still ran on the client's own OpenMP team that made both sides up
+  // to 2x slower, by chance more one than the other (docs/perf.md, "OpenMP teams
+  // of other threads"). A burst's later runs see what an application calling op
+  // after op sees.
   constexpr int kKeptPerBurst = 2;
   std::vector<double> canopy, canopy_wall, ref, pair_ratios;
   const auto canopy_burst = [&](int kept) {
