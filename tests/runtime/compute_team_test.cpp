@@ -18,26 +18,26 @@ namespace {
 
 using namespace canopy_test;
 
-std::vector<int> CpusOfCurrentThread() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
+// The CPUs in `set`, or none when the call that filled it failed.
+std::vector<int> CpusIn(const cpu_set_t& set, bool filled) {
   std::vector<int> cpus;
-  if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) != 0) return cpus;
+  if (!filled) return cpus;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
     if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
   }
   return cpus;
 }
 
+std::vector<int> CpusOfCurrentThread() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return CpusIn(set, pthread_getaffinity_np(pthread_self(), sizeof(set), &set) == 0);
+}
+
 std::vector<int> CpusOfProcess() {
   cpu_set_t set;
   CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  return cpus;
+  return CpusIn(set, sched_getaffinity(0, sizeof(set), &set) == 0);
 }
 
 #if defined(__SANITIZE_THREAD__)
