@@ -25,12 +25,12 @@ int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
 }
 
-#define CHECK(expr)                                                                       \
-  do {                                                                                    \
-    if (const aclError status_ = (expr); status_ != ACL_SUCCESS) {                        \
-      std::fprintf(stderr, "%s failed: %d %s\n", #expr, status_, aclGetRecentErrMsg());   \
-      std::exit(1);                                                                       \
-    }                                                                                     \
+#define CHECK(expr)                                                                     \
+  do {                                                                                  \
+    if (const aclError status_ = (expr); status_ != ACL_SUCCESS) {                      \
+      std::fprintf(stderr, "%s failed: %d %s\n", #expr, status_, aclGetRecentErrMsg()); \
+      std::exit(1);                                                                     \
+    }                                                                                   \
   } while (0)
 
 int32_t NoOp(void*) { return 0; }
@@ -61,8 +61,7 @@ Stats Summarise(std::vector<double> samples) {
 }
 
 void PrintRow(const char* what, const Stats& stats, const char* note) {
-  std::printf("| %-44s | %10.0f | %10.0f | %10.0f | %s\n", what, stats.median_ns, stats.p90_ns, stats.mean_ns,
-              note);
+  std::printf("| %-44s | %10.0f | %10.0f | %10.0f | %s\n", what, stats.median_ns, stats.p90_ns, stats.mean_ns, note);
 }
 
 // Batches of `batch` calls; each sample is the per-call average of one batch.
@@ -99,7 +98,8 @@ int main(int argc, char** argv) {
     Gate gate;
     CHECK(aclrtLaunchHostFunc(stream, Gate::Wait, &gate));
     const int batches = std::max(1, iterations / 10);
-    const Stats task = PerCall(batches, kBatch, [&] { CHECK(canopyLaunchTask(stream, "noop", NoOp, nullptr, nullptr)); });
+    const Stats task =
+        PerCall(batches, kBatch, [&] { CHECK(canopyLaunchTask(stream, "noop", NoOp, nullptr, nullptr)); });
     const Stats record = PerCall(batches, kBatch, [&] { CHECK(aclrtRecordEvent(event, stream)); });
     gate.open.set_value();
     CHECK(aclrtSynchronizeStream(stream));
@@ -155,7 +155,8 @@ int main(int argc, char** argv) {
   // 7. The same through a host function (runs on a callback thread).
   {
     const Stats loop = PerCall(std::max(1, iterations / 100), 100, [&] {
-      CHECK(aclrtLaunchHostFunc(stream, [](void*) {}, nullptr));
+      CHECK(aclrtLaunchHostFunc(
+          stream, [](void*) {}, nullptr));
       CHECK(aclrtSynchronizeStream(stream));
     });
     PrintRow("empty host function + synchronise, in a loop", loop, "per iteration");

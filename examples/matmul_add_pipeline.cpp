@@ -16,13 +16,13 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_matmul.h"
 
-#define CHECK_ACL(expr)                                                                          \
-  do {                                                                                           \
-    const auto status_ = (expr);                                                                 \
-    if (status_ != 0) {                                                                          \
+#define CHECK_ACL(expr)                                                                                     \
+  do {                                                                                                      \
+    const auto status_ = (expr);                                                                            \
+    if (status_ != 0) {                                                                                     \
       std::fprintf(stderr, "%s failed: %d (%s)\n", #expr, static_cast<int>(status_), aclGetRecentErrMsg()); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
+      std::exit(1);                                                                                         \
+    }                                                                                                       \
   } while (0)
 
 namespace {
@@ -148,8 +148,8 @@ int main(int argc, char** argv) {
   CHECK_ACL(aclrtEventElapsedTime(&add_ms, after_matmul, end));
 
   std::vector<float> d(m * n);
-  CHECK_ACL(aclrtMemcpy(d.data(), d.size() * sizeof(float), d_device, d.size() * sizeof(float),
-                        ACL_MEMCPY_DEVICE_TO_HOST));
+  CHECK_ACL(
+      aclrtMemcpy(d.data(), d.size() * sizeof(float), d_device, d.size() * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST));
 
   // ---- Check against a float64 reference.
   double max_error = 0;
@@ -167,8 +167,8 @@ int main(int argc, char** argv) {
               status_after_enqueue == ACL_EVENT_RECORDED_STATUS_COMPLETE ? "already complete" : "still pending");
   std::printf("  Matmul: phase 1 %.1f us, phase 2 %.1f us, ran %.3f ms on the stream = %.1f GFLOP/s\n",
               matmul_phase1_us, matmul_phase2_us, matmul_ms, 2.0 * m * n * k / (matmul_ms * 1e6));
-  std::printf("  Add:    phase 1 %.1f us, phase 2 %.1f us, ran %.3f ms on the stream\n", add_phase1_us,
-              add_phase2_us, add_ms);
+  std::printf("  Add:    phase 1 %.1f us, phase 2 %.1f us, ran %.3f ms on the stream\n", add_phase1_us, add_phase2_us,
+              add_ms);
   std::printf("  aclrtSynchronizeStream waited %.1f us\n", wait_us);
   std::printf("  max relative error vs float64: %.3g (tolerance %.3g): %s\n", max_error, tolerance,
               correct ? "PASS" : "FAIL");

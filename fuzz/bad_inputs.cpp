@@ -43,12 +43,14 @@ void Row(const char* call, const char* input, long long status) {
   // Addresses and thread ids differ from run to run: keep the table stable.
   std::string stable;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text.compare(i, 2, "0x") == 0 && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+    if (text.compare(i, 2, "0x") == 0 && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       stable += "0x…";
       for (i += 2; i + 1 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])); ++i) {
       }
     } else if (std::isdigit(static_cast<unsigned char>(text[i])) && i + 12 < text.size() &&
-               std::all_of(text.begin() + static_cast<std::ptrdiff_t>(i), text.begin() + static_cast<std::ptrdiff_t>(i) + 12,
+               std::all_of(text.begin() + static_cast<std::ptrdiff_t>(i),
+                           text.begin() + static_cast<std::ptrdiff_t>(i) + 12,
                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
       stable += "N";  // a thread id
       while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) ++i;
@@ -134,7 +136,8 @@ void MetaApi() {
   aclOpExecutor* executor = nullptr;
   aclnnInplaceZeroGetWorkspaceSize(real, &workspace_size, &executor);
   aclSetAclOpExecutorRepeatable(executor);
-  Row("aclSetInputTensorAddr", "index 5 of an op with 1 input", aclSetInputTensorAddr(executor, 5, real, device_buffer));
+  Row("aclSetInputTensorAddr", "index 5 of an op with 1 input",
+      aclSetInputTensorAddr(executor, 5, real, device_buffer));
   Row("aclSetOutputTensorAddr", "tensor NULL", aclSetOutputTensorAddr(executor, 0, nullptr, device_buffer));
   aclDestroyAclOpExecutor(executor);
   aclDestroyTensor(real);
@@ -179,8 +182,8 @@ void Ops() {
   const int64_t reversed_strides[] = {-3, 1};
   const int64_t storage[] = {static_cast<int64_t>(kBufferBytes)};
   const int64_t dims23[] = {2, 3};
-  aclTensor* reversed = aclCreateTensor(dims23, 2, ACL_FLOAT, reversed_strides, 3, ACL_FORMAT_ND, storage, 1,
-                                        device_buffer);
+  aclTensor* reversed =
+      aclCreateTensor(dims23, 2, ACL_FLOAT, reversed_strides, 3, ACL_FORMAT_ND, storage, 1, device_buffer);
   Row("aclnnAddGetWorkspaceSize", "self with a negative stride",
       discard(aclnnAddGetWorkspaceSize(reversed, f23, one, f23, &ws, &ex)));
   Row("aclnnInplaceFillScalarGetWorkspaceSize", "value NULL, selfRef with a negative stride (K16)",
@@ -193,7 +196,8 @@ void Ops() {
       discard(aclnnAddsGetWorkspaceSize(huge, one, one, huge, &ws, &ex)));
   aclDestroyTensor(huge);
   Row("aclnnAddGetWorkspaceSize", "[2,3] + [3,2]", discard(aclnnAddGetWorkspaceSize(f23, f32, one, f23, &ws, &ex)));
-  Row("aclnnAddGetWorkspaceSize", "out [2,2] for [2,3]", discard(aclnnAddGetWorkspaceSize(f23, f23, one, f22, &ws, &ex)));
+  Row("aclnnAddGetWorkspaceSize", "out [2,2] for [2,3]",
+      discard(aclnnAddGetWorkspaceSize(f23, f23, one, f22, &ws, &ex)));
   Row("aclnnAddGetWorkspaceSize", "rank 9", discard(aclnnAddGetWorkspaceSize(f9, f9, one, f9, &ws, &ex)));
   Row("aclnnAddGetWorkspaceSize", "FLOAT result into INT32 out",
       discard(aclnnAddGetWorkspaceSize(f23, f23, one, i23, &ws, &ex)));
@@ -201,21 +205,25 @@ void Ops() {
       discard(aclnnAddGetWorkspaceSize(b23, b23, one, b23, &ws, &ex)));
   Row("aclnnAddsGetWorkspaceSize", "FLOAT tensor, UINT16 scalar (accepted: the tensor's dtype wins)",
       discard(aclnnAddsGetWorkspaceSize(f23, u16_scalar, one, f23, &ws, &ex)));
-  Row("aclnnCastGetWorkspaceSize", "dtype ACL_STRING", discard(aclnnCastGetWorkspaceSize(f23, ACL_STRING, f23, &ws, &ex)));
-  Row("aclnnCastGetWorkspaceSize", "out [3,2] for [2,3]", discard(aclnnCastGetWorkspaceSize(f23, ACL_FLOAT, f32, &ws, &ex)));
+  Row("aclnnCastGetWorkspaceSize", "dtype ACL_STRING",
+      discard(aclnnCastGetWorkspaceSize(f23, ACL_STRING, f23, &ws, &ex)));
+  Row("aclnnCastGetWorkspaceSize", "out [3,2] for [2,3]",
+      discard(aclnnCastGetWorkspaceSize(f23, ACL_FLOAT, f32, &ws, &ex)));
   Row("aclnnInplaceCopyGetWorkspaceSize", "src [2,3] into selfRef [2,2]",
       discard(aclnnInplaceCopyGetWorkspaceSize(f22, f23, &ws, &ex)));
   Row("aclnnInplaceZeroGetWorkspaceSize", "selfRef STRING", discard(aclnnInplaceZeroGetWorkspaceSize(s23, &ws, &ex)));
-  Row("aclnnInplaceZeroGetWorkspaceSize", "selfRef rank 9",
-      discard(aclnnInplaceZeroGetWorkspaceSize(f9, &ws, &ex)));
+  Row("aclnnInplaceZeroGetWorkspaceSize", "selfRef rank 9", discard(aclnnInplaceZeroGetWorkspaceSize(f9, &ws, &ex)));
   Row("aclnnInplaceFillScalarGetWorkspaceSize", "FLOAT selfRef, UINT16 value",
       discard(aclnnInplaceFillScalarGetWorkspaceSize(f23, u16_scalar, &ws, &ex)));
   Row("aclnnDivModGetWorkspaceSize", "mode 3", discard(aclnnDivModGetWorkspaceSize(f23, f23, 3, f23, &ws, &ex)));
   Row("aclnnMatmulGetWorkspaceSize", "[2,3] @ [2,3] (K mismatch)",
       discard(aclnnMatmulGetWorkspaceSize(f23, f23, f22, 0, &ws, &ex)));
-  Row("aclnnMatmulGetWorkspaceSize", "INT32 operands", discard(aclnnMatmulGetWorkspaceSize(i23, f32, f22, 0, &ws, &ex)));
-  Row("aclnnMatmulGetWorkspaceSize", "self FRACTAL_NZ", discard(aclnnMatmulGetWorkspaceSize(nz, f32, f22, 0, &ws, &ex)));
-  Row("aclnnMatmulGetWorkspaceSize", "cubeMathType 5", discard(aclnnMatmulGetWorkspaceSize(f23, f32, f22, 5, &ws, &ex)));
+  Row("aclnnMatmulGetWorkspaceSize", "INT32 operands",
+      discard(aclnnMatmulGetWorkspaceSize(i23, f32, f22, 0, &ws, &ex)));
+  Row("aclnnMatmulGetWorkspaceSize", "self FRACTAL_NZ",
+      discard(aclnnMatmulGetWorkspaceSize(nz, f32, f22, 0, &ws, &ex)));
+  Row("aclnnMatmulGetWorkspaceSize", "cubeMathType 5",
+      discard(aclnnMatmulGetWorkspaceSize(f23, f32, f22, 5, &ws, &ex)));
   Row("aclnnMatmulGetWorkspaceSize", "rank 8 self", discard(aclnnMatmulGetWorkspaceSize(f1, f32, f22, 0, &ws, &ex)));
   Row("aclnnMmGetWorkspaceSize", "3-D self", discard(aclnnMmGetWorkspaceSize(f234, f34, f22, 0, &ws, &ex)));
   Row("aclnnBatchMatMulGetWorkspaceSize", "batch 2 with batch 3",
@@ -259,7 +267,8 @@ void Runtime() {
   std::vector<char> host(8192);
   Row("aclrtMalloc", "size 0", aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
   Row("aclrtMalloc", "devPtr NULL", aclrtMalloc(nullptr, 16, ACL_MEM_MALLOC_HUGE_FIRST));
-  Row("aclrtMalloc", "2^40 bytes (device has 256 MiB here)", aclrtMalloc(&p, size_t{1} << 40, ACL_MEM_MALLOC_HUGE_FIRST));
+  Row("aclrtMalloc", "2^40 bytes (device has 256 MiB here)",
+      aclrtMalloc(&p, size_t{1} << 40, ACL_MEM_MALLOC_HUGE_FIRST));
   Row("aclrtMalloc", "SIZE_MAX bytes", aclrtMalloc(&p, std::numeric_limits<size_t>::max(), ACL_MEM_MALLOC_HUGE_FIRST));
   Row("aclrtFree", "NULL", aclrtFree(nullptr));
   Row("aclrtFree", "an interior pointer", aclrtFree(static_cast<char*>(block) + 64));
@@ -279,9 +288,10 @@ void Runtime() {
       aclrtMemcpy(host.data(), 16, host.data() + 64, 16, ACL_MEMCPY_HOST_TO_DEVICE));
   Row("aclrtMemcpy", "HOST_TO_DEVICE past the end of the block",
       aclrtMemcpy(static_cast<char*>(block) + 4090, 16, host.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE));
-  Row("aclrtMemcpy", "DEVICE_TO_HOST from a freed block", aclrtMemcpy(host.data(), 16, twice, 16, ACL_MEMCPY_DEVICE_TO_HOST));
-  Row("aclrtMemcpyAsync", "HOST_TO_HOST", aclrtMemcpyAsync(host.data(), 16, host.data() + 64, 16,
-                                                          ACL_MEMCPY_HOST_TO_HOST, nullptr));
+  Row("aclrtMemcpy", "DEVICE_TO_HOST from a freed block",
+      aclrtMemcpy(host.data(), 16, twice, 16, ACL_MEMCPY_DEVICE_TO_HOST));
+  Row("aclrtMemcpyAsync", "HOST_TO_HOST",
+      aclrtMemcpyAsync(host.data(), 16, host.data() + 64, 16, ACL_MEMCPY_HOST_TO_HOST, nullptr));
   Row("aclrtMemset", "pageable host memory", aclrtMemset(host.data(), 16, 0, 16));
   Row("aclrtMemset", "count > maxCount", aclrtMemset(block, 16, 0, 32));
   Row("aclrtMemsetAsync", "a freed block", aclrtMemsetAsync(twice, 16, 0, 16, nullptr));
@@ -390,7 +400,8 @@ void Runtime() {
   Row("aclrtMallocPhysical", "location MANAGED", aclrtMallocPhysical(&handle, kGranularity, &bad, 0));
   bad = prop;
   bad.memAttr = ACL_DDR_MEM_HUGE;
-  Row("aclrtMallocPhysical", "a DDR attribute on a device location", aclrtMallocPhysical(&handle, kGranularity, &bad, 0));
+  Row("aclrtMallocPhysical", "a DDR attribute on a device location",
+      aclrtMallocPhysical(&handle, kGranularity, &bad, 0));
   bad = prop;
   bad.location.id = 7;
   Row("aclrtMallocPhysical", "device 7", aclrtMallocPhysical(&handle, kGranularity, &bad, 0));

@@ -43,11 +43,16 @@ struct TensorDescription {
 
 uint64_t PickRank(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange(0, 31)) {
-    case 0: return 64;
-    case 1: return 65;  // just past Canopy's limit
-    case 2: return in.ConsumeIntegralInRange<uint64_t>(10, 70);
-    case 3: return std::numeric_limits<uint64_t>::max();  // only ever passed with null dims
-    default: return in.ConsumeIntegralInRange<uint64_t>(0, 9);
+    case 0:
+      return 64;
+    case 1:
+      return 65;  // just past Canopy's limit
+    case 2:
+      return in.ConsumeIntegralInRange<uint64_t>(10, 70);
+    case 3:
+      return std::numeric_limits<uint64_t>::max();  // only ever passed with null dims
+    default:
+      return in.ConsumeIntegralInRange<uint64_t>(0, 9);
   }
 }
 
@@ -84,9 +89,15 @@ TensorDescription PickDescription(FuzzedDataProvider& in) {
   }
   static int dummy_device_word;  // tensors are never executed here: any address will do
   switch (in.ConsumeIntegralInRange(0, 3)) {
-    case 0: d.data = nullptr; break;
-    case 1: d.data = reinterpret_cast<void*>(uintptr_t{0x1000}); break;
-    default: d.data = &dummy_device_word; break;
+    case 0:
+      d.data = nullptr;
+      break;
+    case 1:
+      d.data = reinterpret_cast<void*>(uintptr_t{0x1000});
+      break;
+    default:
+      d.data = &dummy_device_word;
+      break;
   }
   return d;
 }
@@ -155,14 +166,14 @@ void CheckNullGetters(const aclTensor* tensor) {
   expect_null_error("aclGetDataType(t, null)", canopy_fuzz_get_data_type(tensor, nullptr));
   expect_null_error("aclGetRawTensorAddr(t, null)", aclGetRawTensorAddr(tensor, nullptr));
   expect_null_error("aclSetRawTensorAddr(null)", aclSetRawTensorAddr(nullptr, nullptr));
-  expect_null_error("aclInitTensor(null)", aclInitTensor(nullptr, nullptr, 0, ACL_FLOAT, nullptr, 0,
-                                                           ACL_FORMAT_ND, nullptr, 0, nullptr));
+  expect_null_error("aclInitTensor(null)",
+                    aclInitTensor(nullptr, nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, nullptr));
 }
 
 aclTensor* CreateTensor(const TensorDescription& d) {
   return canopy_fuzz_create_tensor(d.view_null ? nullptr : d.view.data(), d.view_count, d.dtype,
-                         d.strides_null ? nullptr : d.strides.data(), d.offset, d.format,
-                         d.storage_null ? nullptr : d.storage.data(), d.storage_count, d.data);
+                                   d.strides_null ? nullptr : d.strides.data(), d.offset, d.format,
+                                   d.storage_null ? nullptr : d.storage.data(), d.storage_count, d.data);
 }
 
 class Session {
@@ -179,18 +190,44 @@ class Session {
 
   void Step(FuzzedDataProvider& in) {
     switch (in.ConsumeIntegralInRange(0, 13)) {
-      case 0: case 1: case 2: CreateTensorStep(in); break;
-      case 3: InitTensorStep(in); break;
-      case 4: ReadBackStep(in); break;
-      case 5: CreateScalarStep(in); break;
-      case 6: CreateArrayStep(in); break;
-      case 7: CreateTensorListStep(in); break;
-      case 8: CreateScalarListStep(in); break;
-      case 9: SizesStep(); break;
-      case 10: DestroyStep(in); break;
-      case 11: NullStep(); break;
-      case 12: RawAddressStep(in); break;
-      default: CreateTensorStep(in); break;
+      case 0:
+      case 1:
+      case 2:
+        CreateTensorStep(in);
+        break;
+      case 3:
+        InitTensorStep(in);
+        break;
+      case 4:
+        ReadBackStep(in);
+        break;
+      case 5:
+        CreateScalarStep(in);
+        break;
+      case 6:
+        CreateArrayStep(in);
+        break;
+      case 7:
+        CreateTensorListStep(in);
+        break;
+      case 8:
+        CreateScalarListStep(in);
+        break;
+      case 9:
+        SizesStep();
+        break;
+      case 10:
+        DestroyStep(in);
+        break;
+      case 11:
+        NullStep();
+        break;
+      case 12:
+        RawAddressStep(in);
+        break;
+      default:
+        CreateTensorStep(in);
+        break;
     }
   }
 
@@ -201,7 +238,8 @@ class Session {
 
   bool Full() const {
     return tensors_.size() + scalars_.size() + int_arrays_.size() + float_arrays_.size() + bool_arrays_.size() +
-               tensor_lists_.size() + scalar_lists_.size() >= kMaxLiveObjects;
+               tensor_lists_.size() + scalar_lists_.size() >=
+           kMaxLiveObjects;
   }
 
   void CreateTensorStep(FuzzedDataProvider& in) {
@@ -228,8 +266,8 @@ class Session {
     ClearErrorMessage();
     const aclnnStatus status =
         canopy_fuzz_init_tensor(tensor, d.view_null ? nullptr : d.view.data(), d.view_count, d.dtype,
-                      d.strides_null ? nullptr : d.strides.data(), d.offset, d.format,
-                      d.storage_null ? nullptr : d.storage.data(), d.storage_count, d.data);
+                                d.strides_null ? nullptr : d.strides.data(), d.offset, d.format,
+                                d.storage_null ? nullptr : d.storage.data(), d.storage_count, d.data);
     CANOPY_FUZZ_CHECK(IsDocumentedAclnnStatus(status), "aclInitTensor returned %d", status);
     if (MustReject(d)) CANOPY_FUZZ_CHECK(status != ACLNN_SUCCESS, "aclInitTensor accepted what it must refuse");
     if (status != ACLNN_SUCCESS) {
@@ -272,7 +310,7 @@ class Session {
     ClearErrorMessage();
     const bool null_values = in.ConsumeIntegralInRange(0, 7) == 0;
     const uint64_t size = in.ConsumeIntegralInRange(0, 15) == 0 ? std::numeric_limits<uint64_t>::max()
-                                                                 : in.ConsumeIntegralInRange<uint64_t>(0, kMaxArraySize);
+                                                                : in.ConsumeIntegralInRange<uint64_t>(0, kMaxArraySize);
     // A real array cannot hold 2^64 entries: the huge size is only ever passed with null values.
     const uint64_t real_size = size > kMaxArraySize ? 0 : size;
     const bool pass_null = null_values || size > kMaxArraySize;
@@ -282,8 +320,9 @@ class Session {
         std::vector<int64_t> values(real_size);
         for (auto& v : values) v = in.ConsumeIntegral<int64_t>();
         aclIntArray* array = aclCreateIntArray(pass_null ? nullptr : values.data(), size);
-        if (pass_null && size > 0) CANOPY_FUZZ_CHECK(array == nullptr, "aclCreateIntArray(null, %llu) succeeded",
-                                                     static_cast<unsigned long long>(size));
+        if (pass_null && size > 0)
+          CANOPY_FUZZ_CHECK(array == nullptr, "aclCreateIntArray(null, %llu) succeeded",
+                            static_cast<unsigned long long>(size));
         if (array == nullptr) return RequireArrayMessage("aclCreateIntArray");
         CANOPY_FUZZ_CHECK(aclGetIntArraySize(array, &got) == ACLNN_SUCCESS && got == size, "int array size");
         Keep(int_arrays_, array, aclDestroyIntArray);
@@ -415,12 +454,24 @@ class Session {
           tensors_.erase(tensors_.begin() + static_cast<std::ptrdiff_t>(pick));
         }
         break;
-      case 1: DestroyOne(in, scalars_, aclDestroyScalar); break;
-      case 2: DestroyOne(in, int_arrays_, aclDestroyIntArray); break;
-      case 3: DestroyOne(in, float_arrays_, aclDestroyFloatArray); break;
-      case 4: DestroyOne(in, bool_arrays_, aclDestroyBoolArray); break;
-      case 5: DestroyOne(in, tensor_lists_, aclDestroyTensorList); break;
-      default: DestroyOne(in, scalar_lists_, aclDestroyScalarList); break;
+      case 1:
+        DestroyOne(in, scalars_, aclDestroyScalar);
+        break;
+      case 2:
+        DestroyOne(in, int_arrays_, aclDestroyIntArray);
+        break;
+      case 3:
+        DestroyOne(in, float_arrays_, aclDestroyFloatArray);
+        break;
+      case 4:
+        DestroyOne(in, bool_arrays_, aclDestroyBoolArray);
+        break;
+      case 5:
+        DestroyOne(in, tensor_lists_, aclDestroyTensorList);
+        break;
+      default:
+        DestroyOne(in, scalar_lists_, aclDestroyScalarList);
+        break;
     }
   }
 

@@ -77,10 +77,36 @@ struct OpInfo {
 };
 
 enum Op {
-  kAdd, kAdds, kInplaceAdd, kInplaceAdds, kSub, kSubs, kInplaceSub, kInplaceSubs,
-  kMul, kMuls, kInplaceMul, kInplaceMuls, kDiv, kDivs, kInplaceDiv, kInplaceDivs,
-  kDivMod, kDivMods, kInplaceDivMod, kInplaceDivMods, kCast, kInplaceCopy, kInplaceZero,
-  kInplaceFillScalar, kMatmul, kMm, kBatchMatMul, kAddmm, kInplaceAddmm, kOpCount
+  kAdd,
+  kAdds,
+  kInplaceAdd,
+  kInplaceAdds,
+  kSub,
+  kSubs,
+  kInplaceSub,
+  kInplaceSubs,
+  kMul,
+  kMuls,
+  kInplaceMul,
+  kInplaceMuls,
+  kDiv,
+  kDivs,
+  kInplaceDiv,
+  kInplaceDivs,
+  kDivMod,
+  kDivMods,
+  kInplaceDivMod,
+  kInplaceDivMods,
+  kCast,
+  kInplaceCopy,
+  kInplaceZero,
+  kInplaceFillScalar,
+  kMatmul,
+  kMm,
+  kBatchMatMul,
+  kAddmm,
+  kInplaceAddmm,
+  kOpCount
 };
 
 // Order matches enum Op.
@@ -124,12 +150,28 @@ bool IsMatmulFamily(Family f) {
 
 int64_t ElementSize(int dtype) {
   switch (dtype) {
-    case ACL_BOOL: case ACL_INT8: case ACL_UINT8: return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;  // not a dtype any op here may accept
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8:
+      return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+      return 4;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;  // not a dtype any op here may accept
   }
 }
 
@@ -170,15 +212,19 @@ Shape Broadcastable(FuzzedDataProvider& in, const Shape& target) {
 // Sometimes replace a drawn shape with an unrelated one.
 Shape MaybeMutate(FuzzedDataProvider& in, Shape shape) {
   switch (in.ConsumeIntegralInRange(0, 23)) {
-    case 0: return PickShape(in, 9);
+    case 0:
+      return PickShape(in, 9);
     case 1:
       if (!shape.empty()) shape[in.ConsumeIntegralInRange<size_t>(0, shape.size() - 1)] = PickDim(in);
       return shape;
-    case 2: shape.push_back(PickExtent(in)); return shape;
+    case 2:
+      shape.push_back(PickExtent(in));
+      return shape;
     case 3:
       if (!shape.empty()) shape.erase(shape.begin());
       return shape;
-    default: return shape;
+    default:
+      return shape;
   }
 }
 
@@ -275,9 +321,15 @@ Operand MakeOperand(FuzzedDataProvider& in, Shape shape, int problem_dtype) {
   bool pass_strides = true;
   o.strides = contiguous;
   switch (in.ConsumeIntegralInRange(0, 11)) {
-    case 0: case 1: case 2: case 3: pass_strides = false; break;  // contiguous, derived by Canopy
-    case 4: break;                                             // contiguous, spelled out
-    case 5:                                                    // column-major (transposed storage)
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+      pass_strides = false;
+      break;  // contiguous, derived by Canopy
+    case 4:
+      break;  // contiguous, spelled out
+    case 5:   // column-major (transposed storage)
       if (!overflow) {
         int64_t stride = 1;
         for (size_t i = 0; i < o.shape.size(); ++i) {
@@ -319,8 +371,14 @@ Operand MakeOperand(FuzzedDataProvider& in, Shape shape, int problem_dtype) {
   }
   void* data = nullptr;
   switch (in.ConsumeIntegralInRange(0, 31)) {
-    case 0: data = nullptr; o.data_offset = -1; break;
-    case 1: data = reinterpret_cast<void*>(uintptr_t{0x1000}); o.data_offset = -1; break;  // never run
+    case 0:
+      data = nullptr;
+      o.data_offset = -1;
+      break;
+    case 1:
+      data = reinterpret_cast<void*>(uintptr_t{0x1000});
+      o.data_offset = -1;
+      break;  // never run
     default: {
       const int64_t regions = kBufferBytes / kRegionAlignment;
       o.data_offset = in.ConsumeBool() ? 0 : in.ConsumeIntegralInRange<int64_t>(0, regions - 1) * kRegionAlignment;
@@ -337,12 +395,12 @@ Operand MakeOperand(FuzzedDataProvider& in, Shape shape, int problem_dtype) {
   // Storage: one dimension covering the view, or something arbitrary (Canopy ignores it).
   Shape storage = {in.ConsumeIntegralInRange<int64_t>(0, kBufferBytes)};
   if (in.ConsumeIntegralInRange(0, 7) == 0) storage = PickShape(in, 4);
-  o.tensor = canopy_fuzz_create_tensor(o.shape.data(), o.shape.size(), o.dtype,
-                                       pass_strides ? o.strides.data() : nullptr, o.offset, o.format,
-                                       storage.data(), storage.size(), data);
+  o.tensor =
+      canopy_fuzz_create_tensor(o.shape.data(), o.shape.size(), o.dtype, pass_strides ? o.strides.data() : nullptr,
+                                o.offset, o.format, storage.data(), storage.size(), data);
   if (o.tensor == nullptr) {
     ClearErrorMessage();  // rejected at creation (negative extent or offset, ...): the op gets null
-    o.fits = true;       // nothing to place
+    o.fits = true;        // nothing to place
   }
   return o;
 }
@@ -356,7 +414,7 @@ struct Case {
   std::vector<Operand> operands;  // owned tensors, destroyed once
   // Arguments by role; several roles may name one operand (aliasing).
   int self = -1, other = -1, mat2 = -1, out = -1;  // indices into operands; -1: null
-  aclScalar* scalar_other = nullptr;  // Adds/Subs/Muls/Divs other, FillScalar value, Addmm beta
+  aclScalar* scalar_other = nullptr;               // Adds/Subs/Muls/Divs other, FillScalar value, Addmm beta
   aclScalar* alpha = nullptr;
   bool scalar_other_required = false, alpha_required = false;
   int cast_dtype = ACL_FLOAT;
@@ -457,8 +515,8 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
     case Family::kBinary: {
       const Shape shape = PickShape(in, kElementwiseMaxRank);
       c.self = MaybeNull(in, c.Add(MakeOperand(in, MaybeMutate(in, shape), dtype)));
-      c.other = MaybeNull(in, MaybeAlias(in, c.Add(MakeOperand(in, MaybeMutate(in, Broadcastable(in, shape)), dtype)),
-                                         c.self));
+      c.other = MaybeNull(
+          in, MaybeAlias(in, c.Add(MakeOperand(in, MaybeMutate(in, Broadcastable(in, shape)), dtype)), c.self));
       if (!c.info->in_place) {
         c.out = MaybeNull(in, MaybeAlias(in, c.Add(MakeOperand(in, MaybeMutate(in, shape), dtype)), c.self));
       }
@@ -513,16 +571,28 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
   }
   c.cast_dtype = in.ConsumeBool() ? dtype : PickDtype(in);
   c.mode = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<int>() : in.ConsumeIntegralInRange(0, 2);
-  c.cube_math_type = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<int8_t>()
-                                                           : in.ConsumeIntegralInRange<int8_t>(0, 4);
+  c.cube_math_type =
+      in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<int8_t>() : in.ConsumeIntegralInRange<int8_t>(0, 4);
 
   // Prototype order of the tensors, as the executor-reuse API numbers them.
   switch (family) {
-    case Family::kBinary: c.inputs = {c.self, c.other}; break;
-    case Family::kCopy: c.inputs = {c.self, c.other}; break;
-    case Family::kAddmm: c.inputs = {c.self, c.other, c.mat2}; break;
-    case Family::kMatmul: case Family::kMm: case Family::kBatchMatMul: c.inputs = {c.self, c.mat2}; break;
-    default: c.inputs = {c.self}; break;
+    case Family::kBinary:
+      c.inputs = {c.self, c.other};
+      break;
+    case Family::kCopy:
+      c.inputs = {c.self, c.other};
+      break;
+    case Family::kAddmm:
+      c.inputs = {c.self, c.other, c.mat2};
+      break;
+    case Family::kMatmul:
+    case Family::kMm:
+    case Family::kBatchMatMul:
+      c.inputs = {c.self, c.mat2};
+      break;
+    default:
+      c.inputs = {c.self};
+      break;
   }
   c.outputs = {c.out};
 }
@@ -539,36 +609,66 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
   uint64_t* ws = workspace_size;
   aclOpExecutor** ex = executor;
   switch (c.op) {
-    case kAdd: return aclnnAddGetWorkspaceSize(self, other, alpha, out, ws, ex);
-    case kAdds: return aclnnAddsGetWorkspaceSize(self, s, alpha, out, ws, ex);
-    case kInplaceAdd: return aclnnInplaceAddGetWorkspaceSize(self, other, alpha, ws, ex);
-    case kInplaceAdds: return aclnnInplaceAddsGetWorkspaceSize(self, s, alpha, ws, ex);
-    case kSub: return aclnnSubGetWorkspaceSize(self, other, alpha, out, ws, ex);
-    case kSubs: return aclnnSubsGetWorkspaceSize(self, s, alpha, out, ws, ex);
-    case kInplaceSub: return aclnnInplaceSubGetWorkspaceSize(self, other, alpha, ws, ex);
-    case kInplaceSubs: return aclnnInplaceSubsGetWorkspaceSize(self, s, alpha, ws, ex);
-    case kMul: return aclnnMulGetWorkspaceSize(self, other, out, ws, ex);
-    case kMuls: return aclnnMulsGetWorkspaceSize(self, s, out, ws, ex);
-    case kInplaceMul: return aclnnInplaceMulGetWorkspaceSize(self, other, ws, ex);
-    case kInplaceMuls: return aclnnInplaceMulsGetWorkspaceSize(self, s, ws, ex);
-    case kDiv: return aclnnDivGetWorkspaceSize(self, other, out, ws, ex);
-    case kDivs: return aclnnDivsGetWorkspaceSize(self, s, out, ws, ex);
-    case kInplaceDiv: return aclnnInplaceDivGetWorkspaceSize(self, other, ws, ex);
-    case kInplaceDivs: return aclnnInplaceDivsGetWorkspaceSize(self, s, ws, ex);
-    case kDivMod: return aclnnDivModGetWorkspaceSize(self, other, mode, out, ws, ex);
-    case kDivMods: return aclnnDivModsGetWorkspaceSize(self, s, mode, out, ws, ex);
-    case kInplaceDivMod: return aclnnInplaceDivModGetWorkspaceSize(self, other, mode, ws, ex);
-    case kInplaceDivMods: return aclnnInplaceDivModsGetWorkspaceSize(self, s, mode, ws, ex);
-    case kCast: return canopy_fuzz_cast_get_workspace_size(self, c.cast_dtype, out, ws, ex);
-    case kInplaceCopy: return aclnnInplaceCopyGetWorkspaceSize(self, other, ws, ex);
-    case kInplaceZero: return aclnnInplaceZeroGetWorkspaceSize(self, ws, ex);
-    case kInplaceFillScalar: return aclnnInplaceFillScalarGetWorkspaceSize(self, s, ws, ex);
-    case kMatmul: return aclnnMatmulGetWorkspaceSize(self, mat2, out, cube, ws, ex);
-    case kMm: return aclnnMmGetWorkspaceSize(self, mat2, out, cube, ws, ex);
-    case kBatchMatMul: return aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cube, ws, ex);
-    case kAddmm: return aclnnAddmmGetWorkspaceSize(self, other, mat2, s, alpha, out, cube, ws, ex);
-    case kInplaceAddmm: return aclnnInplaceAddmmGetWorkspaceSize(self, other, mat2, s, alpha, cube, ws, ex);
-    case kOpCount: break;
+    case kAdd:
+      return aclnnAddGetWorkspaceSize(self, other, alpha, out, ws, ex);
+    case kAdds:
+      return aclnnAddsGetWorkspaceSize(self, s, alpha, out, ws, ex);
+    case kInplaceAdd:
+      return aclnnInplaceAddGetWorkspaceSize(self, other, alpha, ws, ex);
+    case kInplaceAdds:
+      return aclnnInplaceAddsGetWorkspaceSize(self, s, alpha, ws, ex);
+    case kSub:
+      return aclnnSubGetWorkspaceSize(self, other, alpha, out, ws, ex);
+    case kSubs:
+      return aclnnSubsGetWorkspaceSize(self, s, alpha, out, ws, ex);
+    case kInplaceSub:
+      return aclnnInplaceSubGetWorkspaceSize(self, other, alpha, ws, ex);
+    case kInplaceSubs:
+      return aclnnInplaceSubsGetWorkspaceSize(self, s, alpha, ws, ex);
+    case kMul:
+      return aclnnMulGetWorkspaceSize(self, other, out, ws, ex);
+    case kMuls:
+      return aclnnMulsGetWorkspaceSize(self, s, out, ws, ex);
+    case kInplaceMul:
+      return aclnnInplaceMulGetWorkspaceSize(self, other, ws, ex);
+    case kInplaceMuls:
+      return aclnnInplaceMulsGetWorkspaceSize(self, s, ws, ex);
+    case kDiv:
+      return aclnnDivGetWorkspaceSize(self, other, out, ws, ex);
+    case kDivs:
+      return aclnnDivsGetWorkspaceSize(self, s, out, ws, ex);
+    case kInplaceDiv:
+      return aclnnInplaceDivGetWorkspaceSize(self, other, ws, ex);
+    case kInplaceDivs:
+      return aclnnInplaceDivsGetWorkspaceSize(self, s, ws, ex);
+    case kDivMod:
+      return aclnnDivModGetWorkspaceSize(self, other, mode, out, ws, ex);
+    case kDivMods:
+      return aclnnDivModsGetWorkspaceSize(self, s, mode, out, ws, ex);
+    case kInplaceDivMod:
+      return aclnnInplaceDivModGetWorkspaceSize(self, other, mode, ws, ex);
+    case kInplaceDivMods:
+      return aclnnInplaceDivModsGetWorkspaceSize(self, s, mode, ws, ex);
+    case kCast:
+      return canopy_fuzz_cast_get_workspace_size(self, c.cast_dtype, out, ws, ex);
+    case kInplaceCopy:
+      return aclnnInplaceCopyGetWorkspaceSize(self, other, ws, ex);
+    case kInplaceZero:
+      return aclnnInplaceZeroGetWorkspaceSize(self, ws, ex);
+    case kInplaceFillScalar:
+      return aclnnInplaceFillScalarGetWorkspaceSize(self, s, ws, ex);
+    case kMatmul:
+      return aclnnMatmulGetWorkspaceSize(self, mat2, out, cube, ws, ex);
+    case kMm:
+      return aclnnMmGetWorkspaceSize(self, mat2, out, cube, ws, ex);
+    case kBatchMatMul:
+      return aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cube, ws, ex);
+    case kAddmm:
+      return aclnnAddmmGetWorkspaceSize(self, other, mat2, s, alpha, out, cube, ws, ex);
+    case kInplaceAddmm:
+      return aclnnInplaceAddmmGetWorkspaceSize(self, other, mat2, s, alpha, cube, ws, ex);
+    case kOpCount:
+      break;
   }
   return ACLNN_SUCCESS;
 }
@@ -640,7 +740,9 @@ bool ExpectedOutputShape(const Case& c, Shape& expected) {
     case Family::kBinaryScalar:
     case Family::kCast:
     case Family::kZero:
-    case Family::kFill: expected = self->shape; return true;
+    case Family::kFill:
+      expected = self->shape;
+      return true;
     case Family::kMm:
       if (self->shape.size() != 2 || mat2->shape.size() != 2 || self->shape[1] != mat2->shape[0]) return false;
       expected = {self->shape[0], mat2->shape[1]};
@@ -696,8 +798,8 @@ void CheckAccepted(const Case& c) {
                                     [](int64_t e) { return e <= std::numeric_limits<int32_t>::max(); }),
                         "%s accepted an extent past 2^31 - 1", op.name);  // K11
     } else {
-      CANOPY_FUZZ_CHECK(static_cast<int64_t>(o.shape.size()) <= kElementwiseMaxRank, "%s accepted rank %zu",
-                        op.name, o.shape.size());  // InplaceZero too (K8)
+      CANOPY_FUZZ_CHECK(static_cast<int64_t>(o.shape.size()) <= kElementwiseMaxRank, "%s accepted rank %zu", op.name,
+                        o.shape.size());  // InplaceZero too (K8)
     }
     CANOPY_FUZZ_CHECK(!ElementCountOverflows(o), "%s accepted a view whose element count overflows", op.name);
   }
@@ -763,8 +865,7 @@ void DiscardExecutor(FuzzedDataProvider& in, const Case& c, aclOpExecutor* execu
     case 1:
       if (workspace_size > 0) {  // a workspace that is too small
         const aclnnStatus status = op.phase2(TheBuffers().mirror, workspace_size - 1, executor, TheBuffers().stream);
-        CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_INVALID, "aclnn%s(small workspace) returned %d", op.name,
-                          status);
+        CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_INVALID, "aclnn%s(small workspace) returned %d", op.name, status);
         RequireErrorMessage(op.name, status);
         return;
       }
@@ -778,7 +879,8 @@ void DiscardExecutor(FuzzedDataProvider& in, const Case& c, aclOpExecutor* execu
       ClearErrorMessage();
       return;
     }
-    default: break;
+    default:
+      break;
   }
   CANOPY_FUZZ_CHECK(aclSetAclOpExecutorRepeatable(executor) == ACLNN_SUCCESS, "aclSetAclOpExecutorRepeatable");
   CANOPY_FUZZ_CHECK(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "aclDestroyAclOpExecutor");
@@ -801,9 +903,8 @@ void Rebind(FuzzedDataProvider& in, const Case& c, aclOpExecutor* executor) {
   }
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     const int index = c.outputs[i];
-    const aclnnStatus status = combined
-                                   ? aclSetTensorAddr(executor, c.inputs.size() + i, c.T(index), mirror_of(index))
-                                   : aclSetOutputTensorAddr(executor, i, c.T(index), mirror_of(index));
+    const aclnnStatus status = combined ? aclSetTensorAddr(executor, c.inputs.size() + i, c.T(index), mirror_of(index))
+                                        : aclSetOutputTensorAddr(executor, i, c.T(index), mirror_of(index));
     CANOPY_FUZZ_CHECK(status == ACLNN_SUCCESS, "aclnn%s: rebinding output %zu returned %d", c.info->name, i, status);
   }
   aclTensor* any = c.T(c.inputs[0]);
@@ -901,19 +1002,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   ClearErrorMessage();
-  const aclnnStatus status = RunPhase1(c, pointers == 0 ? nullptr : &workspace_size, pointers == 1 ? nullptr : &executor);
+  const aclnnStatus status =
+      RunPhase1(c, pointers == 0 ? nullptr : &workspace_size, pointers == 1 ? nullptr : &executor);
   CANOPY_FUZZ_CHECK(IsDocumentedAclnnStatus(status), "aclnn%sGetWorkspaceSize returned %d", op.name, status);
   if (pointers <= 1) {
-    CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_NULLPTR, "aclnn%sGetWorkspaceSize with a null %s returned %d",
-                      op.name, pointers == 0 ? "workspaceSize" : "executor", status);
+    CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_NULLPTR, "aclnn%sGetWorkspaceSize with a null %s returned %d", op.name,
+                      pointers == 0 ? "workspaceSize" : "executor", status);
   }
   if (status != ACLNN_SUCCESS) {
     const char* message = aclGetRecentErrMsg();
     CANOPY_FUZZ_CHECK(message != nullptr && message[0] != '\0', "aclnn%sGetWorkspaceSize returned %d without a message",
                       op.name, status);
     if (RequiredArgumentIsNull(c) && !(op.has_mode && (c.mode < 0 || c.mode > 2))) {
-      CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_NULLPTR, "aclnn%s: a null argument gave %d, not 161001",
-                        op.name, status);
+      CANOPY_FUZZ_CHECK(status == ACLNN_ERR_PARAM_NULLPTR, "aclnn%s: a null argument gave %d, not 161001", op.name,
+                        status);
     }
     return 0;
   }

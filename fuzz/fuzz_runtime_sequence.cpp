@@ -17,9 +17,9 @@
 #include <pthread.h>
 
 #include <algorithm>
-#include <cstdarg>
 #include <atomic>
 #include <chrono>
+#include <cstdarg>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -34,10 +34,10 @@ using namespace canopy::fuzz;
 namespace {
 
 constexpr int kMaxSteps = 64;
-constexpr size_t kMaxLive = 12;                       // of each kind of handle
-constexpr size_t kHostBytes = size_t{64} << 10;       // each pageable host buffer
-constexpr size_t kMaxAllocation = size_t{1} << 20;    // ordinary aclrtMalloc sizes
-constexpr size_t kGranularity = size_t{2} << 20;      // the VMM granularity Canopy reports
+constexpr size_t kMaxLive = 12;                     // of each kind of handle
+constexpr size_t kHostBytes = size_t{64} << 10;     // each pageable host buffer
+constexpr size_t kMaxAllocation = size_t{1} << 20;  // ordinary aclrtMalloc sizes
+constexpr size_t kGranularity = size_t{2} << 20;    // the VMM granularity Canopy reports
 constexpr int32_t kShortTimeoutMs = 5;
 constexpr const char* kDeviceCount = "2";  // device 1 is borrowed by programs and released after each
 
@@ -141,7 +141,7 @@ struct Reservation {
 
 struct StreamState {
   aclrtStream handle;
-  uint64_t subscriber = 0;      // the thread aclrtSubscribeReport bound to it, as far as we know
+  uint64_t subscriber = 0;  // the thread aclrtSubscribeReport bound to it, as far as we know
 };
 
 // Things that are not (or no longer) valid, for the API to reject.
@@ -163,38 +163,102 @@ class Program {
 
   void Step() {
     switch (in_.ConsumeIntegralInRange(0, 31)) {
-      case 0: CreateStream(); break;
-      case 1: DestroyStream(); break;
-      case 2: SynchronizeStream(); break;
-      case 3: QueryStream(); break;
-      case 4: CreateEvent(); break;
-      case 5: DestroyEvent(); break;
-      case 6: RecordOrWait(); break;
-      case 7: SynchronizeEvent(); break;
-      case 8: QueryEvent(); break;
-      case 9: LaunchHostFunction(); break;
-      case 10: LaunchTask(); break;
-      case 11: Subscribe(); break;
-      case 12: LaunchCallback(); break;
-      case 13: ProcessReport(); break;
-      case 14: Malloc(); break;
-      case 15: Free(); break;
-      case 16: MallocHost(); break;
-      case 17: Copy(); break;
-      case 18: Copy(); break;
-      case 19: Fill(); break;
-      case 20: Copy2d(); break;
-      case 21: PoolAllocate(); break;
-      case 22: PoolFree(); break;
-      case 23: Reserve(); break;
-      case 24: Physical(); break;
-      case 25: Map(); break;
-      case 26: Unmap(); break;
-      case 27: Context(); break;
-      case 28: Device(); break;
-      case 29: SynchronizeDevice(); break;
-      case 30: Queries(); break;
-      default: ElapsedTime(); break;
+      case 0:
+        CreateStream();
+        break;
+      case 1:
+        DestroyStream();
+        break;
+      case 2:
+        SynchronizeStream();
+        break;
+      case 3:
+        QueryStream();
+        break;
+      case 4:
+        CreateEvent();
+        break;
+      case 5:
+        DestroyEvent();
+        break;
+      case 6:
+        RecordOrWait();
+        break;
+      case 7:
+        SynchronizeEvent();
+        break;
+      case 8:
+        QueryEvent();
+        break;
+      case 9:
+        LaunchHostFunction();
+        break;
+      case 10:
+        LaunchTask();
+        break;
+      case 11:
+        Subscribe();
+        break;
+      case 12:
+        LaunchCallback();
+        break;
+      case 13:
+        ProcessReport();
+        break;
+      case 14:
+        Malloc();
+        break;
+      case 15:
+        Free();
+        break;
+      case 16:
+        MallocHost();
+        break;
+      case 17:
+        Copy();
+        break;
+      case 18:
+        Copy();
+        break;
+      case 19:
+        Fill();
+        break;
+      case 20:
+        Copy2d();
+        break;
+      case 21:
+        PoolAllocate();
+        break;
+      case 22:
+        PoolFree();
+        break;
+      case 23:
+        Reserve();
+        break;
+      case 24:
+        Physical();
+        break;
+      case 25:
+        Map();
+        break;
+      case 26:
+        Unmap();
+        break;
+      case 27:
+        Context();
+        break;
+      case 28:
+        Device();
+        break;
+      case 29:
+        SynchronizeDevice();
+        break;
+      case 30:
+        Queries();
+        break;
+      default:
+        ElapsedTime();
+        break;
     }
   }
 
@@ -210,10 +274,14 @@ class Program {
   // A stream handle: default, live, destroyed, or not a stream at all.
   aclrtStream PickStream() {
     switch (in_.ConsumeIntegralInRange(0, 15)) {
-      case 0: return nullptr;
-      case 1: return PickOf(dead_streams_, static_cast<aclrtStream>(nullptr));
-      case 2: return &foreign_word;
-      case 3: return PickOf(events_, static_cast<aclrtEvent>(nullptr));  // an event, not a stream
+      case 0:
+        return nullptr;
+      case 1:
+        return PickOf(dead_streams_, static_cast<aclrtStream>(nullptr));
+      case 2:
+        return &foreign_word;
+      case 3:
+        return PickOf(events_, static_cast<aclrtEvent>(nullptr));  // an event, not a stream
       default:
         if (streams_.empty()) return nullptr;
         return streams_[in_.ConsumeIntegralInRange<size_t>(0, streams_.size() - 1)].handle;
@@ -222,10 +290,14 @@ class Program {
 
   aclrtEvent PickEvent() {
     switch (in_.ConsumeIntegralInRange(0, 15)) {
-      case 0: return nullptr;
-      case 1: return PickOf(dead_events_, static_cast<aclrtEvent>(nullptr));
-      case 2: return &foreign_word;
-      default: return PickOf(events_, static_cast<aclrtEvent>(nullptr));
+      case 0:
+        return nullptr;
+      case 1:
+        return PickOf(dead_events_, static_cast<aclrtEvent>(nullptr));
+      case 2:
+        return &foreign_word;
+      default:
+        return PickOf(events_, static_cast<aclrtEvent>(nullptr));
     }
   }
 
@@ -240,10 +312,15 @@ class Program {
   void* PickAnyDevicePointer(size_t& room) {
     room = 0;
     switch (in_.ConsumeIntegralInRange(0, 11)) {
-      case 0: return nullptr;
-      case 1: return PickOf(freed_, static_cast<void*>(nullptr));  // freed: stale
-      case 2: room = kHostBytes; return host_a_.data();               // pageable host memory
-      case 3: return &foreign_word;
+      case 0:
+        return nullptr;
+      case 1:
+        return PickOf(freed_, static_cast<void*>(nullptr));  // freed: stale
+      case 2:
+        room = kHostBytes;
+        return host_a_.data();  // pageable host memory
+      case 3:
+        return &foreign_word;
       case 4:
         if (!mappings_.empty()) {
           const Mapping& m = mappings_[in_.ConsumeIntegralInRange<size_t>(0, mappings_.size() - 1)];
@@ -268,7 +345,8 @@ class Program {
       default: {
         if (device_.empty()) return nullptr;
         const Block& b = device_[in_.ConsumeIntegralInRange<size_t>(0, device_.size() - 1)];
-        const size_t interior = in_.ConsumeIntegralInRange(0, 3) == 0 ? in_.ConsumeIntegralInRange<size_t>(0, b.size) : 0;
+        const size_t interior =
+            in_.ConsumeIntegralInRange(0, 3) == 0 ? in_.ConsumeIntegralInRange<size_t>(0, b.size) : 0;
         room = b.size - interior;
         return static_cast<char*>(b.ptr) + interior;
       }
@@ -278,8 +356,12 @@ class Program {
   // A pointer the harness vouches for: valid host or device memory with `room` bytes.
   void* PickValidPointer(size_t& room) {
     switch (in_.ConsumeIntegralInRange(0, 5)) {
-      case 0: room = kHostBytes; return host_a_.data();
-      case 1: room = kHostBytes; return host_b_.data();
+      case 0:
+        room = kHostBytes;
+        return host_a_.data();
+      case 1:
+        room = kHostBytes;
+        return host_b_.data();
       case 2:
         if (!pinned_.empty()) {
           const Block& b = pinned_[in_.ConsumeIntegralInRange<size_t>(0, pinned_.size() - 1)];
@@ -301,19 +383,27 @@ class Program {
 
   size_t PickCount(size_t room) {
     switch (in_.ConsumeIntegralInRange(0, 7)) {
-      case 0: return 0;
-      case 1: return room;
-      case 2: return room + 1;  // one past: the API must refuse when it can tell
-      default: return room == 0 ? 0 : in_.ConsumeIntegralInRange<size_t>(1, std::min<size_t>(room, 4096));
+      case 0:
+        return 0;
+      case 1:
+        return room;
+      case 2:
+        return room + 1;  // one past: the API must refuse when it can tell
+      default:
+        return room == 0 ? 0 : in_.ConsumeIntegralInRange<size_t>(1, std::min<size_t>(room, 4096));
     }
   }
 
   int32_t PickTimeout() {
     switch (in_.ConsumeIntegralInRange(0, 4)) {
-      case 0: return 0;   // invalid
-      case 1: return -2;  // invalid
-      case 2: return -1;  // forever: only where nothing can block for long
-      default: return in_.ConsumeIntegralInRange<int32_t>(1, kShortTimeoutMs);
+      case 0:
+        return 0;  // invalid
+      case 1:
+        return -2;  // invalid
+      case 2:
+        return -1;  // forever: only where nothing can block for long
+      default:
+        return in_.ConsumeIntegralInRange<int32_t>(1, kShortTimeoutMs);
     }
   }
 
@@ -326,7 +416,8 @@ class Program {
     if (in_.ConsumeBool()) {
       status = CALL(aclrtCreateStream(in_.ConsumeIntegralInRange(0, 15) == 0 ? nullptr : &stream));
     } else {
-      status = CALL(aclrtCreateStreamWithConfig(&stream, in_.ConsumeIntegral<uint32_t>(), in_.ConsumeIntegral<uint32_t>()));
+      status =
+          CALL(aclrtCreateStreamWithConfig(&stream, in_.ConsumeIntegral<uint32_t>(), in_.ConsumeIntegral<uint32_t>()));
     }
     Note("stream %p", stream);
     if (status == ACL_SUCCESS && stream != nullptr) streams_.push_back({stream});
@@ -368,9 +459,15 @@ class Program {
     aclrtStreamStatus status;
     uint32_t value = 0;
     switch (in_.ConsumeIntegralInRange(0, 3)) {
-      case 0: CALL(aclrtStreamQuery(stream, in_.ConsumeBool() ? &status : nullptr)); break;
-      case 1: CALL(aclrtStreamGetPriority(stream, in_.ConsumeBool() ? &value : nullptr)); break;
-      case 2: CALL(aclrtStreamGetFlags(stream, in_.ConsumeBool() ? &value : nullptr)); break;
+      case 0:
+        CALL(aclrtStreamQuery(stream, in_.ConsumeBool() ? &status : nullptr));
+        break;
+      case 1:
+        CALL(aclrtStreamGetPriority(stream, in_.ConsumeBool() ? &value : nullptr));
+        break;
+      case 2:
+        CALL(aclrtStreamGetFlags(stream, in_.ConsumeBool() ? &value : nullptr));
+        break;
       default: {
         int32_t least = 0, greatest = 0;
         CALL(aclrtDeviceGetStreamPriorityRange(&least, in_.ConsumeBool() ? &greatest : nullptr));
@@ -386,10 +483,18 @@ class Program {
     aclrtEvent event = nullptr;
     aclError status;
     switch (in_.ConsumeIntegralInRange(0, 3)) {
-      case 0: status = CALL(aclrtCreateEvent(in_.ConsumeIntegralInRange(0, 15) == 0 ? nullptr : &event)); break;
-      case 1: status = CALL(aclrtCreateEventWithFlag(&event, in_.ConsumeIntegralInRange<uint32_t>(0, 0x7f))); break;
-      case 2: status = CALL(aclrtCreateEventExWithFlag(&event, in_.ConsumeIntegralInRange<uint32_t>(0, 0x7f))); break;
-      default: status = CALL(aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC)); break;
+      case 0:
+        status = CALL(aclrtCreateEvent(in_.ConsumeIntegralInRange(0, 15) == 0 ? nullptr : &event));
+        break;
+      case 1:
+        status = CALL(aclrtCreateEventWithFlag(&event, in_.ConsumeIntegralInRange<uint32_t>(0, 0x7f)));
+        break;
+      case 2:
+        status = CALL(aclrtCreateEventExWithFlag(&event, in_.ConsumeIntegralInRange<uint32_t>(0, 0x7f)));
+        break;
+      default:
+        status = CALL(aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC));
+        break;
     }
     if (status == ACL_SUCCESS && event != nullptr) events_.push_back(event);
   }
@@ -408,8 +513,12 @@ class Program {
       case 0:
         CALL(aclrtRecordEvent(event, stream));
         break;
-      case 1: CALL(aclrtStreamWaitEvent(stream, event)); break;
-      default: CALL(aclrtResetEvent(event, stream)); break;
+      case 1:
+        CALL(aclrtStreamWaitEvent(stream, event));
+        break;
+      default:
+        CALL(aclrtResetEvent(event, stream));
+        break;
     }
   }
 
@@ -459,9 +568,14 @@ class Program {
     const aclrtStream stream = PickStream();
     uint64_t thread = Reporter().id.load();
     switch (in_.ConsumeIntegralInRange(0, 5)) {
-      case 0: thread = SelfThreadId(); break;
-      case 1: thread = in_.ConsumeIntegral<uint64_t>(); break;  // a thread that does not exist
-      default: break;
+      case 0:
+        thread = SelfThreadId();
+        break;
+      case 1:
+        thread = in_.ConsumeIntegral<uint64_t>();
+        break;  // a thread that does not exist
+      default:
+        break;
     }
     if (in_.ConsumeIntegralInRange(0, 2) == 0) {
       if (CALL(aclrtUnSubscribeReport(thread, stream)) == ACL_SUCCESS) {
@@ -499,18 +613,34 @@ class Program {
     void* ptr = nullptr;
     size_t size;
     switch (in_.ConsumeIntegralInRange(0, 9)) {
-      case 0: size = 0; break;
-      case 1: size = size_t{1} << 40; break;  // more than the device has
-      case 2: size = std::numeric_limits<size_t>::max(); break;
-      default: size = in_.ConsumeIntegralInRange<size_t>(1, kMaxAllocation); break;
+      case 0:
+        size = 0;
+        break;
+      case 1:
+        size = size_t{1} << 40;
+        break;  // more than the device has
+      case 2:
+        size = std::numeric_limits<size_t>::max();
+        break;
+      default:
+        size = in_.ConsumeIntegralInRange<size_t>(1, kMaxAllocation);
+        break;
     }
     const auto policy = static_cast<aclrtMemMallocPolicy>(in_.ConsumeIntegralInRange(0, 7));
     aclError status;
     switch (in_.ConsumeIntegralInRange(0, 3)) {
-      case 0: status = CALL(aclrtMallocAlign32(&ptr, size, policy)); break;
-      case 1: status = CALL(aclrtMallocCached(&ptr, size, policy)); break;
-      case 2: status = CALL(aclrtMalloc(in_.ConsumeIntegralInRange(0, 7) == 0 ? nullptr : &ptr, size, policy)); break;
-      default: status = CALL(aclrtMalloc(&ptr, size, policy)); break;
+      case 0:
+        status = CALL(aclrtMallocAlign32(&ptr, size, policy));
+        break;
+      case 1:
+        status = CALL(aclrtMallocCached(&ptr, size, policy));
+        break;
+      case 2:
+        status = CALL(aclrtMalloc(in_.ConsumeIntegralInRange(0, 7) == 0 ? nullptr : &ptr, size, policy));
+        break;
+      default:
+        status = CALL(aclrtMalloc(&ptr, size, policy));
+        break;
     }
     Note("malloc %zu -> %p", size, ptr);
     if (status == ACL_SUCCESS && ptr != nullptr) {
@@ -524,7 +654,8 @@ class Program {
 
   void MallocHost() {
     void* ptr = nullptr;
-    const size_t size = in_.ConsumeIntegralInRange(0, 7) == 0 ? 0 : in_.ConsumeIntegralInRange<size_t>(1, kMaxAllocation);
+    const size_t size =
+        in_.ConsumeIntegralInRange(0, 7) == 0 ? 0 : in_.ConsumeIntegralInRange<size_t>(1, kMaxAllocation);
     if (CALL(aclrtMallocHost(&ptr, size)) == ACL_SUCCESS) {
       if (pinned_.size() >= kMaxLive) {
         CALL(aclrtFreeHost(ptr));
@@ -557,7 +688,8 @@ class Program {
   void PoolAllocate() {
     if (pool_.size() >= kMaxLive) return;
     void* ptr = nullptr;
-    const size_t size = in_.ConsumeIntegralInRange(0, 15) == 0 ? 0 : in_.ConsumeIntegralInRange<size_t>(1, kMaxAllocation);
+    const size_t size =
+        in_.ConsumeIntegralInRange(0, 15) == 0 ? 0 : in_.ConsumeIntegralInRange<size_t>(1, kMaxAllocation);
     const aclrtStream stream = PickStream();
     if (CALL(canopyMallocAsync(&ptr, size, stream)) == ACL_SUCCESS) pool_.push_back({ptr, size});
     Note("pool %zu on %p -> %p", size, stream, ptr);
@@ -630,10 +762,18 @@ class Program {
     size_t dpitch = width + in_.ConsumeIntegralInRange<size_t>(0, 64);
     size_t spitch = width + in_.ConsumeIntegralInRange<size_t>(0, 64);
     switch (in_.ConsumeIntegralInRange(0, 7)) {
-      case 0: dpitch = width == 0 ? 0 : width - 1; break;  // narrower than a row
-      case 1: height = size_t{6} << 20; break;             // past the documented limit
-      case 2: spitch = std::numeric_limits<size_t>::max() / 2; height = 3; break;  // span overflows
-      default: break;
+      case 0:
+        dpitch = width == 0 ? 0 : width - 1;
+        break;  // narrower than a row
+      case 1:
+        height = size_t{6} << 20;
+        break;  // past the documented limit
+      case 2:
+        spitch = std::numeric_limits<size_t>::max() / 2;
+        height = 3;
+        break;  // span overflows
+      default:
+        break;
     }
     // Sides the API trusts hold the whole span, or the copy is not attempted.
     const auto span = [&](size_t pitch) { return height == 0 ? 0 : pitch * (height - 1) + width; };
@@ -666,19 +806,34 @@ class Program {
     if (reservations_.size() >= kMaxLive / 2) return;
     size_t size = kGranularity * in_.ConsumeIntegralInRange<size_t>(1, 4);
     switch (in_.ConsumeIntegralInRange(0, 9)) {
-      case 0: size = 0; break;
-      case 1: size = kGranularity + 1; break;
-      case 2: size = std::numeric_limits<size_t>::max() / kGranularity * kGranularity; break;
-      default: break;
+      case 0:
+        size = 0;
+        break;
+      case 1:
+        size = kGranularity + 1;
+        break;
+      case 2:
+        size = std::numeric_limits<size_t>::max() / kGranularity * kGranularity;
+        break;
+      default:
+        break;
     }
     size_t alignment = 0;
     switch (in_.ConsumeIntegralInRange(0, 7)) {
-      case 0: alignment = 3; break;
-      case 1: alignment = kGranularity * 2; break;
-      case 2: alignment = size_t{1} << 63; break;
-      default: break;
+      case 0:
+        alignment = 3;
+        break;
+      case 1:
+        alignment = kGranularity * 2;
+        break;
+      case 2:
+        alignment = size_t{1} << 63;
+        break;
+      default:
+        break;
     }
-    void* expect = in_.ConsumeIntegralInRange(0, 7) == 0 ? reinterpret_cast<void*>(in_.ConsumeIntegral<uintptr_t>()) : nullptr;
+    void* expect =
+        in_.ConsumeIntegralInRange(0, 7) == 0 ? reinterpret_cast<void*>(in_.ConsumeIntegral<uintptr_t>()) : nullptr;
     const uint64_t flags = in_.ConsumeIntegralInRange(0, 7) == 0 ? in_.ConsumeIntegral<uint64_t>() : 0;
     void* base = nullptr;
     if (CALL(aclrtReserveMemAddress(&base, size, alignment, expect, flags)) == ACL_SUCCESS) {
@@ -692,9 +847,9 @@ class Program {
                                      ? physicals_[in_.ConsumeIntegralInRange<size_t>(0, physicals_.size() - 1)].handle
                                      : PickOf(dead_physicals_, static_cast<aclrtDrvMemHandle>(&foreign_word));
       if (CALL(aclrtFreePhysical(handle)) == ACL_SUCCESS) {
-        physicals_.erase(std::remove_if(physicals_.begin(), physicals_.end(),
-                                        [&](const Mapping& p) { return p.handle == handle; }),
-                         physicals_.end());
+        physicals_.erase(
+            std::remove_if(physicals_.begin(), physicals_.end(), [&](const Mapping& p) { return p.handle == handle; }),
+            physicals_.end());
         dead_physicals_.push_back(handle);
       }
       return;
@@ -707,7 +862,7 @@ class Program {
         in_.ConsumeIntegralInRange(0, 3) == 0 ? in_.ConsumeIntegralInRange(0, 4) : ACL_MEM_LOCATION_TYPE_DEVICE);
     prop.location.id = in_.ConsumeIntegralInRange(0, 7) == 0 ? in_.ConsumeIntegralInRange<uint32_t>(0, 3) : 0;
     prop.memAttr = static_cast<aclrtMemAttr>(in_.ConsumeIntegralInRange(0, 3) == 0 ? in_.ConsumeIntegralInRange(0, 17)
-                                                                                    : ACL_HBM_MEM_HUGE);
+                                                                                   : ACL_HBM_MEM_HUGE);
     size_t size = kGranularity * in_.ConsumeIntegralInRange<size_t>(1, 2);
     if (in_.ConsumeIntegralInRange(0, 7) == 0) size = in_.ConsumeBool() ? 0 : kGranularity - 1;
     if (in_.ConsumeIntegralInRange(0, 15) == 0) size = size_t{1} << 40;  // more than the device has
@@ -718,9 +873,8 @@ class Program {
       physicals_.push_back({nullptr, handle, size});
     }
     size_t granularity = 0;
-    CALL(aclrtMemGetAllocationGranularity(&prop,
-                                          static_cast<aclrtMemGranularityOptions>(in_.ConsumeIntegralInRange(0, 2)),
-                                          &granularity));
+    CALL(aclrtMemGetAllocationGranularity(
+        &prop, static_cast<aclrtMemGranularityOptions>(in_.ConsumeIntegralInRange(0, 2)), &granularity));
   }
 
   void Map() {
@@ -729,7 +883,8 @@ class Program {
     if (!reservations_.empty() && in_.ConsumeIntegralInRange(0, 7) != 0) {
       const Reservation& r = reservations_[in_.ConsumeIntegralInRange<size_t>(0, reservations_.size() - 1)];
       const size_t slots = r.size / kGranularity;
-      address = static_cast<char*>(r.base) + kGranularity * in_.ConsumeIntegralInRange<size_t>(0, slots == 0 ? 0 : slots - 1) +
+      address = static_cast<char*>(r.base) +
+                kGranularity * in_.ConsumeIntegralInRange<size_t>(0, slots == 0 ? 0 : slots - 1) +
                 (in_.ConsumeIntegralInRange(0, 7) == 0 ? 4096 : 0);
     }
     aclrtDrvMemHandle handle = &foreign_word;
@@ -760,9 +915,9 @@ class Program {
     // Queued copies and fills on the range may still be pending (K14, fixed in fa31538).
     Note("unmap %p", address);
     if (CALL(aclrtUnmapMem(address)) == ACL_SUCCESS) {
-      mappings_.erase(std::remove_if(mappings_.begin(), mappings_.end(),
-                                     [&](const Mapping& m) { return m.address == address; }),
-                      mappings_.end());
+      mappings_.erase(
+          std::remove_if(mappings_.begin(), mappings_.end(), [&](const Mapping& m) { return m.address == address; }),
+          mappings_.end());
     }
   }
 
@@ -774,7 +929,7 @@ class Program {
         if (contexts_.size() >= 4) return;
         aclrtContext context = nullptr;
         const int32_t device = in_.ConsumeIntegralInRange(0, 7) == 0 ? in_.ConsumeIntegralInRange(-1, 3)
-                                                                      : in_.ConsumeIntegralInRange(0, 1);
+                                                                     : in_.ConsumeIntegralInRange(0, 1);
         if (CALL(aclrtCreateContext(&context, device)) == ACL_SUCCESS) contexts_.push_back(context);
         break;
       }
@@ -803,10 +958,12 @@ class Program {
   }
 
   void Device() {
-    const int32_t device = in_.ConsumeIntegralInRange(0, 7) == 0 ? in_.ConsumeIntegralInRange(-1, 3)
-                                                                  : in_.ConsumeIntegralInRange(0, 1);
+    const int32_t device =
+        in_.ConsumeIntegralInRange(0, 7) == 0 ? in_.ConsumeIntegralInRange(-1, 3) : in_.ConsumeIntegralInRange(0, 1);
     switch (in_.ConsumeIntegralInRange(0, 6)) {
-      case 0: CALL(aclrtSetDevice(device)); break;
+      case 0:
+        CALL(aclrtSetDevice(device));
+        break;
       case 1:
         CALL(aclrtResetDevice(device));
         RefreshStreams();
@@ -825,8 +982,12 @@ class Program {
         CALL(aclrtDeviceCanAccessPeer(&can, device, in_.ConsumeIntegralInRange(-1, 2)));
         break;
       }
-      case 5: CALL(aclrtDeviceEnablePeerAccess(device, in_.ConsumeIntegralInRange(0, 3) == 0 ? 1 : 0)); break;
-      default: CALL(aclrtDeviceDisablePeerAccess(device)); break;
+      case 5:
+        CALL(aclrtDeviceEnablePeerAccess(device, in_.ConsumeIntegralInRange(0, 3) == 0 ? 1 : 0));
+        break;
+      default:
+        CALL(aclrtDeviceDisablePeerAccess(device));
+        break;
     }
   }
 
@@ -851,8 +1012,12 @@ class Program {
         CALL(aclrtSetSysParamOpt(static_cast<aclSysParamOpt>(in_.ConsumeIntegralInRange(0, 3)),
                                  in_.ConsumeIntegralInRange<int64_t>(-1, 5)));
         break;
-      case 2: CALL(aclrtGetSysParamOpt(static_cast<aclSysParamOpt>(in_.ConsumeIntegralInRange(0, 3)), &value)); break;
-      case 3: CALL(aclrtGetDeviceCount(in_.ConsumeIntegralInRange(0, 7) == 0 ? nullptr : &count)); break;
+      case 2:
+        CALL(aclrtGetSysParamOpt(static_cast<aclSysParamOpt>(in_.ConsumeIntegralInRange(0, 3)), &value));
+        break;
+      case 3:
+        CALL(aclrtGetDeviceCount(in_.ConsumeIntegralInRange(0, 7) == 0 ? nullptr : &count));
+        break;
       default:
         if (aclrtGetSocName() == nullptr) RequireErrorMessage("aclrtGetSocName", -1);
         break;
@@ -914,7 +1079,8 @@ class Program {
     pinned_.clear();
     for (const Mapping& m : mappings_) CANOPY_FUZZ_CHECK(aclrtUnmapMem(m.address) == ACL_SUCCESS, "aclrtUnmapMem");
     mappings_.clear();
-    for (const Mapping& p : physicals_) CANOPY_FUZZ_CHECK(aclrtFreePhysical(p.handle) == ACL_SUCCESS, "aclrtFreePhysical");
+    for (const Mapping& p : physicals_)
+      CANOPY_FUZZ_CHECK(aclrtFreePhysical(p.handle) == ACL_SUCCESS, "aclrtFreePhysical");
     physicals_.clear();
     for (const Reservation& r : reservations_) {
       CANOPY_FUZZ_CHECK(aclrtReleaseMemAddress(r.base) == ACL_SUCCESS, "aclrtReleaseMemAddress");
@@ -934,8 +1100,8 @@ class Program {
                       static_cast<unsigned long long>(tasks_released.load() - tasks_released_at_start_));
     size_t free = 0, total = 0;
     CANOPY_FUZZ_CHECK(aclrtGetMemInfo(ACL_HBM_MEM, &free, &total) == ACL_SUCCESS, "aclrtGetMemInfo");
-    CANOPY_FUZZ_CHECK(free == free_at_start_ && total == total_, "device memory leaked: %zu of %zu bytes free, %zu before",
-                      free, total, free_at_start_);
+    CANOPY_FUZZ_CHECK(free == free_at_start_ && total == total_,
+                      "device memory leaked: %zu of %zu bytes free, %zu before", free, total, free_at_start_);
   }
 
   FuzzedDataProvider& in_;

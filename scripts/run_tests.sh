@@ -10,6 +10,9 @@ bash scripts/install_deps.sh
 
 stage() { printf '\n=== %s ===\n' "$*"; }
 
+stage "Formatting (clang-format)"
+bash scripts/check_format.sh
+
 stage "Release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2

@@ -3,9 +3,9 @@
  * a value outside the enum's range without undefined behaviour of its own. */
 #include "common/c_calls.h"
 
-aclTensor *canopy_fuzz_create_tensor(const int64_t *viewDims, uint64_t viewDimsNum, int dataType,
-                                     const int64_t *stride, int64_t offset, int format,
-                                     const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData) {
+aclTensor *canopy_fuzz_create_tensor(const int64_t *viewDims, uint64_t viewDimsNum, int dataType, const int64_t *stride,
+                                     int64_t offset, int format, const int64_t *storageDims, uint64_t storageDimsNum,
+                                     void *tensorData) {
   return aclCreateTensor(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
                          tensorData);
 }
@@ -13,8 +13,8 @@ aclTensor *canopy_fuzz_create_tensor(const int64_t *viewDims, uint64_t viewDimsN
 aclnnStatus canopy_fuzz_init_tensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum, int dataType,
                                     const int64_t *stride, int64_t offset, int format, const int64_t *storageDims,
                                     uint64_t storageDimsNum, void *tensorData) {
-  return aclInitTensor(tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
-                       storageDimsNum, tensorData);
+  return aclInitTensor(tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
+                       tensorData);
 }
 
 aclScalar *canopy_fuzz_create_scalar(void *value, int dataType) { return aclCreateScalar(value, dataType); }

@@ -9,9 +9,9 @@
 extern "C" {
 #endif
 
-aclTensor *canopy_fuzz_create_tensor(const int64_t *viewDims, uint64_t viewDimsNum, int dataType,
-                                     const int64_t *stride, int64_t offset, int format,
-                                     const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData);
+aclTensor *canopy_fuzz_create_tensor(const int64_t *viewDims, uint64_t viewDimsNum, int dataType, const int64_t *stride,
+                                     int64_t offset, int format, const int64_t *storageDims, uint64_t storageDimsNum,
+                                     void *tensorData);
 aclnnStatus canopy_fuzz_init_tensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum, int dataType,
                                     const int64_t *stride, int64_t offset, int format, const int64_t *storageDims,
                                     uint64_t storageDimsNum, void *tensorData);

@@ -32,8 +32,8 @@ inline void FailAt(const char* file, int line, const char* condition, const char
   std::abort();
 }
 
-#define CANOPY_FUZZ_CHECK(condition, ...) \
-  do {                                    \
+#define CANOPY_FUZZ_CHECK(condition, ...)                                                  \
+  do {                                                                                     \
     if (!(condition)) ::canopy::fuzz::FailAt(__FILE__, __LINE__, #condition, __VA_ARGS__); \
   } while (0)
 

@@ -385,9 +385,9 @@ TEST(FuzzRegressionK19, MatmulIntoAnOverlappingOutputRuns) {
       mat2.Write<float>({-2.0f});
       uint64_t workspace_size = 0;
       aclOpExecutor* executor = nullptr;
-      ASSERT_EQ(aclnnMatmulGetWorkspaceSize(self.tensor, mat2.tensor, out.tensor, cube_math_type, &workspace_size,
-                                            &executor),
-                ACLNN_SUCCESS)
+      ASSERT_EQ(
+          aclnnMatmulGetWorkspaceSize(self.tensor, mat2.tensor, out.tensor, cube_math_type, &workspace_size, &executor),
+          ACLNN_SUCCESS)
           << aclGetRecentErrMsg();
       ASSERT_EQ(RunPhase2(aclnnMatmul, executor, workspace_size), ACL_SUCCESS) << aclGetRecentErrMsg();
       // Every element of the product is 3 × 1.5 × −2; all of them share out's one address.

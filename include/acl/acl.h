@@ -9,8 +9,8 @@
 #ifndef CANOPY_ACL_ACL_H_
 #define CANOPY_ACL_ACL_H_
 
-#include "acl_rt.h"
-#include "acl_op.h"
 #include "acl_mdl.h"
+#include "acl_op.h"
+#include "acl_rt.h"
 
 #endif /* CANOPY_ACL_ACL_H_ */

@@ -8,7 +8,7 @@
 #define CANOPY_ACL_ACL_BASE_H_
 
 #include "acl_base_rt.h"
-#include "error_codes/rt_error_codes.h"
 #include "error_codes/ge_error_codes.h"
+#include "error_codes/rt_error_codes.h"
 
 #endif /* CANOPY_ACL_ACL_BASE_H_ */

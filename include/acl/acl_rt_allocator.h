@@ -23,29 +23,22 @@ typedef void *(*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
 ACL_FUNC_VISIBILITY aclrtAllocatorDesc aclrtAllocatorCreateDesc(void);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc,
-    aclrtAllocatorAllocFunc func);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc,
-    aclrtAllocatorFreeFunc func);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc,
-    aclrtAllocatorAllocAdviseFunc func);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
-    aclrtAllocatorDesc allocatorDesc,
-    aclrtAllocatorGetAddrFromBlockFunc func);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                              aclrtAllocatorAllocFunc func);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                             aclrtAllocatorFreeFunc func);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                                    aclrtAllocatorAllocAdviseFunc func);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                                         aclrtAllocatorGetAddrFromBlockFunc func);
 
 /* Binding a descriptor to a stream. */
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
-ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(
-    aclrtStream stream,
-    aclrtAllocatorDesc *allocatorDesc,
-    aclrtAllocator *allocator,
-    aclrtAllocatorAllocFunc *allocFunc,
-    aclrtAllocatorFreeFunc *freeFunc,
-    aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
-    aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
+                                                       aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
+                                                       aclrtAllocatorFreeFunc *freeFunc,
+                                                       aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+                                                       aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorUnregister(aclrtStream stream);
 
 #ifdef __cplusplus

@@ -46,11 +46,9 @@ constexpr aclnnStatus OK = 0;
  * (viewDimsNum entries, NULL means contiguous); offset: element offset of
  * the first view element from tensorData; storageDims/storageDimsNum:
  * physical shape of the buffer; tensorData: device buffer address. */
-ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum,
-                                               aclDataType dataType, const int64_t *stride,
-                                               int64_t offset, aclFormat format,
-                                               const int64_t *storageDims, uint64_t storageDimsNum,
-                                               void *tensorData);
+ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                               const int64_t *stride, int64_t offset, aclFormat format,
+                                               const int64_t *storageDims, uint64_t storageDimsNum, void *tensorData);
 
 /* The value pointed to by value (host memory) is copied. */
 ACL_FUNC_VISIBILITY aclScalar *aclCreateScalar(void *value, aclDataType dataType);
@@ -79,8 +77,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalarList(const aclScalarList *array)
 
 /* The three array getters allocate *viewDims / *storageDims /
  * *stridesValue; the caller owns and releases that memory. */
-ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims,
-                                                uint64_t *viewDimsNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum);
 ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
                                                    uint64_t *storageDimsNum);
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue,
@@ -96,10 +93,9 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetScalarListSize(const aclScalarList *scalar
 
 /* Re-initialise every attribute of an existing tensor (same parameter
  * meaning as aclCreateTensor). */
-ACL_FUNC_VISIBILITY aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims,
-                                              uint64_t viewDimsNum, aclDataType dataType,
-                                              const int64_t *stride, int64_t offset, aclFormat format,
-                                              const int64_t *storageDims, uint64_t storageDimsNum,
+ACL_FUNC_VISIBILITY aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum,
+                                              aclDataType dataType, const int64_t *stride, int64_t offset,
+                                              aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
                                               void *tensorDataAddr);
 
 /* ---- Executor reuse -------------------------------------------------- */
@@ -110,41 +106,39 @@ ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *exe
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 
 /* Reserved aliases of the lower-case aclSet*TensorAddr functions below. */
-ACL_FUNC_VISIBILITY aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor, const size_t index,
-                                                      aclTensor *tensor, void *addr);
-ACL_FUNC_VISIBILITY aclnnStatus AclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index,
-                                                       aclTensor *tensor, void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                      void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus AclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                       void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex,
-                                                             const size_t relativeIndex,
-                                                             aclTensorList *tensors, void *addr);
+                                                             const size_t relativeIndex, aclTensorList *tensors,
+                                                             void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex,
-                                                              const size_t relativeIndex,
-                                                              aclTensorList *tensors, void *addr);
-ACL_FUNC_VISIBILITY aclnnStatus AclSetTensorAddr(aclOpExecutor *executor, const size_t index,
-                                                 aclTensor *tensor, void *addr);
+                                                              const size_t relativeIndex, aclTensorList *tensors,
+                                                              void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus AclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                 void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex,
-                                                        const size_t relativeIndex,
-                                                        aclTensorList *tensors, void *addr);
+                                                        const size_t relativeIndex, aclTensorList *tensors, void *addr);
 
 /* Update the device address of a tensor captured by a reusable executor.
  * index counts inputs (Input), outputs (Output) or inputs followed by
  * outputs (plain).  The Dynamic variants address element relativeIndex
  * of the tensor list at prototype position irIndex. */
-ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index,
-                                                      aclTensor *tensor, void *addr);
-ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index,
-                                                       aclTensor *tensor, void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                      void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                       void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex,
-                                                             const size_t relativeIndex,
-                                                             aclTensorList *tensors, void *addr);
+                                                             const size_t relativeIndex, aclTensorList *tensors,
+                                                             void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex,
-                                                              const size_t relativeIndex,
-                                                              aclTensorList *tensors, void *addr);
-ACL_FUNC_VISIBILITY aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index,
-                                                 aclTensor *tensor, void *addr);
+                                                              const size_t relativeIndex, aclTensorList *tensors,
+                                                              void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor,
+                                                 void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex,
-                                                        const size_t relativeIndex,
-                                                        aclTensorList *tensors, void *addr);
+                                                        const size_t relativeIndex, aclTensorList *tensors, void *addr);
 
 /* ---- Raw data address ------------------------------------------------ */
 
@@ -156,9 +150,8 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, voi
 
 /* tensors holds inputTensorNum inputs followed by outputTensorNum
  * outputs. */
-ACL_FUNC_VISIBILITY aclnnStatus aclDumpOpTensors(const char *opType, const char *opName,
-                                                 aclTensor **tensors, size_t inputTensorNum,
-                                                 size_t outputTensorNum, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclDumpOpTensors(const char *opType, const char *opName, aclTensor **tensors,
+                                                 size_t inputTensorNum, size_t outputTensorNum, aclrtStream stream);
 
 #ifdef __cplusplus
 }

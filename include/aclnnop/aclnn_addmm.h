@@ -16,9 +16,8 @@ extern "C" {
 /* cubeMathType: see aclnn_matmul.h. */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat1,
                                                            const aclTensor *mat2, const aclScalar *beta,
-                                                           const aclScalar *alpha, aclTensor *out,
-                                                           int8_t cubeMathType, uint64_t *workspaceSize,
-                                                           aclOpExecutor **executor);
+                                                           const aclScalar *alpha, aclTensor *out, int8_t cubeMathType,
+                                                           uint64_t *workspaceSize, aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAddmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                            aclrtStream stream);
 
@@ -26,8 +25,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnAddmm(void *workspace, uint64_t workspaceSi
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *mat1,
                                                                   const aclTensor *mat2, const aclScalar *beta,
                                                                   const aclScalar *alpha, int8_t cubeMathType,
-                                                                  uint64_t *workspaceSize,
-                                                                  aclOpExecutor **executor);
+                                                                  uint64_t *workspaceSize, aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                                   aclrtStream stream);
 

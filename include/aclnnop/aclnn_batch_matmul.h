@@ -16,19 +16,17 @@ extern "C" {
 /* cubeMathType: see aclnn_matmul.h. */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2,
                                                                  aclTensor *out, int8_t cubeMathType,
-                                                                 uint64_t *workspaceSize,
-                                                                 aclOpExecutor **executor);
+                                                                 uint64_t *workspaceSize, aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                                  aclrtStream stream);
 
 /* Variant taking mat2 in the FRACTAL_NZ weight layout. */
-ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMulWeightNzGetWorkspaceSize(const aclTensor *self,
-                                                                         const aclTensor *mat2, aclTensor *out,
-                                                                         int8_t cubeMathType,
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMulWeightNzGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2,
+                                                                         aclTensor *out, int8_t cubeMathType,
                                                                          uint64_t *workspaceSize,
                                                                          aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMulWeightNz(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                         aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMulWeightNz(void *workspace, uint64_t workspaceSize,
+                                                         aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -24,8 +24,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceS
 /* Variant taking mat2 in the FRACTAL_NZ weight layout. */
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMatmulWeightNzGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2,
                                                                     aclTensor *out, int8_t cubeMathType,
-                                                                    uint64_t *workspaceSize,
-                                                                    aclOpExecutor **executor);
+                                                                    uint64_t *workspaceSize, aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMatmulWeightNz(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                                     aclrtStream stream);
 

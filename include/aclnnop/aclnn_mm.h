@@ -14,9 +14,9 @@ extern "C" {
 #endif
 
 /* cubeMathType: see aclnn_matmul.h. */
-ACL_FUNC_VISIBILITY aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2,
-                                                        aclTensor *out, int8_t cubeMathType,
-                                                        uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                                        int8_t cubeMathType, uint64_t *workspaceSize,
+                                                        aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                         aclrtStream stream);
 

@@ -6,54 +6,114 @@ namespace canopy {
 
 size_t DtypeSize(aclDataType dtype) {
   switch (dtype) {
-    case ACL_BOOL: case ACL_INT8: case ACL_UINT8: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
-    case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0:
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0:
       return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;
   }
 }
 
 DtypeCategory CategoryOf(aclDataType dtype) {
   switch (dtype) {
-    case ACL_BOOL: return DtypeCategory::kBool;
-    case ACL_INT8: case ACL_INT16: case ACL_INT32: case ACL_INT64: return DtypeCategory::kSigned;
-    case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64: return DtypeCategory::kUnsigned;
-    case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_DOUBLE: return DtypeCategory::kFloat;
-    case ACL_COMPLEX32: case ACL_COMPLEX64: case ACL_COMPLEX128: return DtypeCategory::kComplex;
-    default: return DtypeCategory::kInvalid;
+    case ACL_BOOL:
+      return DtypeCategory::kBool;
+    case ACL_INT8:
+    case ACL_INT16:
+    case ACL_INT32:
+    case ACL_INT64:
+      return DtypeCategory::kSigned;
+    case ACL_UINT8:
+    case ACL_UINT16:
+    case ACL_UINT32:
+    case ACL_UINT64:
+      return DtypeCategory::kUnsigned;
+    case ACL_FLOAT:
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_DOUBLE:
+      return DtypeCategory::kFloat;
+    case ACL_COMPLEX32:
+    case ACL_COMPLEX64:
+    case ACL_COMPLEX128:
+      return DtypeCategory::kComplex;
+    default:
+      return DtypeCategory::kInvalid;
   }
 }
 
 const char* DtypeName(aclDataType dtype) {
   switch (dtype) {
-    case ACL_FLOAT: return "FLOAT";
-    case ACL_FLOAT16: return "FLOAT16";
-    case ACL_INT8: return "INT8";
-    case ACL_INT32: return "INT32";
-    case ACL_UINT8: return "UINT8";
-    case ACL_INT16: return "INT16";
-    case ACL_UINT16: return "UINT16";
-    case ACL_UINT32: return "UINT32";
-    case ACL_INT64: return "INT64";
-    case ACL_UINT64: return "UINT64";
-    case ACL_DOUBLE: return "DOUBLE";
-    case ACL_BOOL: return "BOOL";
-    case ACL_STRING: return "STRING";
-    case ACL_COMPLEX64: return "COMPLEX64";
-    case ACL_COMPLEX128: return "COMPLEX128";
-    case ACL_BF16: return "BF16";
-    case ACL_INT4: return "INT4";
-    case ACL_UINT1: return "UINT1";
-    case ACL_COMPLEX32: return "COMPLEX32";
-    case ACL_HIFLOAT8: return "HIFLOAT8";
-    case ACL_FLOAT8_E5M2: return "FLOAT8_E5M2";
-    case ACL_FLOAT8_E4M3FN: return "FLOAT8_E4M3FN";
-    case ACL_DT_UNDEFINED: return "UNDEFINED";
-    default: return "UNKNOWN";
+    case ACL_FLOAT:
+      return "FLOAT";
+    case ACL_FLOAT16:
+      return "FLOAT16";
+    case ACL_INT8:
+      return "INT8";
+    case ACL_INT32:
+      return "INT32";
+    case ACL_UINT8:
+      return "UINT8";
+    case ACL_INT16:
+      return "INT16";
+    case ACL_UINT16:
+      return "UINT16";
+    case ACL_UINT32:
+      return "UINT32";
+    case ACL_INT64:
+      return "INT64";
+    case ACL_UINT64:
+      return "UINT64";
+    case ACL_DOUBLE:
+      return "DOUBLE";
+    case ACL_BOOL:
+      return "BOOL";
+    case ACL_STRING:
+      return "STRING";
+    case ACL_COMPLEX64:
+      return "COMPLEX64";
+    case ACL_COMPLEX128:
+      return "COMPLEX128";
+    case ACL_BF16:
+      return "BF16";
+    case ACL_INT4:
+      return "INT4";
+    case ACL_UINT1:
+      return "UINT1";
+    case ACL_COMPLEX32:
+      return "COMPLEX32";
+    case ACL_HIFLOAT8:
+      return "HIFLOAT8";
+    case ACL_FLOAT8_E5M2:
+      return "FLOAT8_E5M2";
+    case ACL_FLOAT8_E4M3FN:
+      return "FLOAT8_E4M3FN";
+    case ACL_DT_UNDEFINED:
+      return "UNDEFINED";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -73,23 +133,35 @@ namespace {
 // Rank of a dtype within its kind for promotion; wider wins.
 int FloatRank(aclDataType d) {
   switch (d) {
-    case ACL_FLOAT16: case ACL_BF16: return 1;
-    case ACL_FLOAT: return 2;
-    case ACL_DOUBLE: return 3;
-    default: return 0;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+      return 1;
+    case ACL_FLOAT:
+      return 2;
+    case ACL_DOUBLE:
+      return 3;
+    default:
+      return 0;
   }
 }
 
 aclDataType PromoteSignedAndU8(aclDataType a, aclDataType b) {
   auto width = [](aclDataType d) -> int {
     switch (d) {
-      case ACL_BOOL: return 0;
-      case ACL_UINT8: return 1;
-      case ACL_INT8: return 1;
-      case ACL_INT16: return 2;
-      case ACL_INT32: return 4;
-      case ACL_INT64: return 8;
-      default: return -1;
+      case ACL_BOOL:
+        return 0;
+      case ACL_UINT8:
+        return 1;
+      case ACL_INT8:
+        return 1;
+      case ACL_INT16:
+        return 2;
+      case ACL_INT32:
+        return 4;
+      case ACL_INT64:
+        return 8;
+      default:
+        return -1;
     }
   };
   if (a == b) return a;
@@ -114,12 +186,18 @@ aclDataType PromoteTypes(aclDataType a, aclDataType b) {
     // The complex type must hold the other operand's precision.
     auto complex_rank = [](aclDataType d) {
       switch (d) {
-        case ACL_COMPLEX32: return 1;
-        case ACL_COMPLEX64: return 2;
-        case ACL_COMPLEX128: return 3;
-        case ACL_FLOAT: return 2;
-        case ACL_DOUBLE: return 3;
-        default: return 0;  // f16, bf16, integers, bool: any complex holds them
+        case ACL_COMPLEX32:
+          return 1;
+        case ACL_COMPLEX64:
+          return 2;
+        case ACL_COMPLEX128:
+          return 3;
+        case ACL_FLOAT:
+          return 2;
+        case ACL_DOUBLE:
+          return 3;
+        default:
+          return 0;  // f16, bf16, integers, bool: any complex holds them
       }
     };
     const int rank = std::max(complex_rank(a), complex_rank(b));

@@ -29,15 +29,15 @@ __attribute__((target("avx,f16c"))) void FloatToHalfF16c(const float* src, uint1
 }
 
 bool CpuHasAvx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vl");
+  static const bool has =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   return has;
 }
 
 // Round to nearest even, NaN stays NaN, denormals kept: bit-identical to
 // FloatToBf16 (the AVX512-BF16 instruction would flush denormals to zero).
 __attribute__((target("avx512f,avx512bw,avx512vl"), optimize("O3"))) void FloatToBf16Avx512(const float* src,
-                                                                                          uint16_t* dst, int64_t n) {
+                                                                                            uint16_t* dst, int64_t n) {
   const auto* bits = reinterpret_cast<const uint32_t*>(src);
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t b = bits[i];
@@ -48,7 +48,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), optimize("O3"))) void FloatT
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl"), optimize("O3"))) void Bf16ToFloatAvx512(const uint16_t* src,
-                                                                                          float* dst, int64_t n) {
+                                                                                            float* dst, int64_t n) {
   auto* bits = reinterpret_cast<uint32_t*>(dst);
   for (int64_t i = 0; i < n; ++i) bits[i] = uint32_t{src[i]} << 16;
 }
@@ -82,10 +82,10 @@ uint16_t FloatToHalfPortable(float value) {
   std::memcpy(&bits, &value, sizeof(bits));
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
   const uint32_t magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN
+  if (magnitude > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);   // NaN
   if (magnitude >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
-  if (magnitude < 0x38800000u) {  // subnormal or zero in fp16
-    if (magnitude < 0x33000000u) return sign;  // rounds to zero
+  if (magnitude < 0x38800000u) {                                               // subnormal or zero in fp16
+    if (magnitude < 0x33000000u) return sign;                                  // rounds to zero
     const uint32_t exponent = magnitude >> 23;
     const uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
     const uint32_t shift = 126 - exponent;  // 14 + (112 - exponent) + 1 - 1

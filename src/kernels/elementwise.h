@@ -16,12 +16,12 @@ inline constexpr int kMaxRank = 16;
 enum class ComputeType : uint8_t { kF32, kF64, kI64, kC64, kC128 };
 
 enum class ElementwiseOp : uint8_t {
-  kCopy,  // out = a (with conversion): cast, contiguous copies, broadcast copies
-  kFill,  // out = scalar
-  kAdd,   // out = a + alpha * b
-  kSub,   // out = a - alpha * b
-  kMul,   // out = a * b
-  kDiv,   // out = a / b
+  kCopy,      // out = a (with conversion): cast, contiguous copies, broadcast copies
+  kFill,      // out = scalar
+  kAdd,       // out = a + alpha * b
+  kSub,       // out = a - alpha * b
+  kMul,       // out = a * b
+  kDiv,       // out = a / b
   kDivTrunc,  // out = trunc(a / b)
   kDivFloor,  // out = floor(a / b)
 };

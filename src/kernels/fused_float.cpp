@@ -73,9 +73,8 @@ struct DivOp {
 };
 
 template <typename S>
-CANOPY_AVX512_TARGET void Binary(FusedBinaryOp op, const void* a, const void* b,
-                                                                       float b_scalar, void* out, int64_t n,
-                                                                       float alpha) {
+CANOPY_AVX512_TARGET void Binary(FusedBinaryOp op, const void* a, const void* b, float b_scalar, void* out, int64_t n,
+                                 float alpha) {
   switch (op) {
     case FusedBinaryOp::kAdd:
       if (alpha == 1.0f) return BinaryLoop<S>(a, b, b_scalar, out, n, AddOp{});

@@ -24,9 +24,12 @@ dnnl::stream& ThreadStream() {
 
 dnnl::memory::data_type DnnlType(aclDataType dtype) {
   switch (dtype) {
-    case ACL_BF16: return dnnl::memory::data_type::bf16;
-    case ACL_FLOAT16: return dnnl::memory::data_type::f16;
-    default: return dnnl::memory::data_type::f32;
+    case ACL_BF16:
+      return dnnl::memory::data_type::bf16;
+    case ACL_FLOAT16:
+      return dnnl::memory::data_type::f16;
+    default:
+      return dnnl::memory::data_type::f32;
   }
 }
 
@@ -45,8 +48,13 @@ class MatmulStep final : public Step {
  public:
   MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
              dnnl::memory::desc dst, dnnl::memory::desc bias, std::string implementation)
-      : desc_(desc), primitive_(std::move(primitive)), src_md_(src), weights_md_(weights), dst_md_(dst),
-        bias_md_(bias), implementation_(std::move(implementation)) {}
+      : desc_(desc),
+        primitive_(std::move(primitive)),
+        src_md_(src),
+        weights_md_(weights),
+        dst_md_(dst),
+        bias_md_(bias),
+        implementation_(std::move(implementation)) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     try {

@@ -69,8 +69,8 @@ CANOPY_AVX512 void PanelProducts(const float* a, int64_t lda, const typename S::
 // writes C = alpha * sum + beta * C, the others write `partial`.
 template <typename S, int MR>
 CANOPY_AVX512_TARGET void PanelRows(const float* a, int64_t lda, const typename S::Element* b, int64_t ldb,
-                                    int64_t rows, int64_t columns, float* partial, int64_t ldp, float* c,
-                                    int64_t ldc, bool first, bool last, float alpha, float beta) {
+                                    int64_t rows, int64_t columns, float* partial, int64_t ldp, float* c, int64_t ldc,
+                                    bool first, bool last, float alpha, float beta) {
   const __m512 alpha_v = _mm512_set1_ps(alpha), beta_v = _mm512_set1_ps(beta);
   for (int64_t n0 = 0; n0 < columns; n0 += kPanelColumns) {
     __mmask16 masks[kPanelVectors];
@@ -169,8 +169,8 @@ class SkinnyMatmulStep final : public Step {
 
   std::string Describe() const override {
     std::ostringstream text;
-    text << "skinny matmul " << d_.m << "x" << d_.k << " f32 @ " << d_.k << "x" << d_.n << " "
-         << DtypeName(d_.b_dtype) << (d_.b_stride_n == 1 ? " (rows of B)" : " (columns of B)") << " -> f32";
+    text << "skinny matmul " << d_.m << "x" << d_.k << " f32 @ " << d_.k << "x" << d_.n << " " << DtypeName(d_.b_dtype)
+         << (d_.b_stride_n == 1 ? " (rows of B)" : " (columns of B)") << " -> f32";
     if (d_.alpha != 1.0f || d_.beta != 0.0f) text << " alpha=" << d_.alpha << " beta=" << d_.beta;
     return text.str();
   }

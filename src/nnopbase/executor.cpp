@@ -60,8 +60,8 @@ void ReleaseExecutor(aclOpExecutor* executor) {
   if (executor->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete executor;
 }
 
-aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
-                           aclOpExecutor* executor, aclrtStream stream) {
+aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                           aclrtStream stream) {
   if (executor == nullptr) {
     SetErrorMessage("%s: argument 'executor' is null", op_name);
     return ACLNN_ERR_PARAM_NULLPTR;
@@ -88,8 +88,8 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
     accesses.reserve(executor->plan->accesses.size() + 1);
     for (const TensorAccess& access : executor->plan->accesses) {
       const char* base = static_cast<const char*>(executor->slot_addresses[access.slot]);
-      accesses.push_back({base + access.begin, static_cast<size_t>(access.end - access.begin), access.write ? 1 : 0,
-                          access.argument});
+      accesses.push_back(
+          {base + access.begin, static_cast<size_t>(access.end - access.begin), access.write ? 1 : 0, access.argument});
     }
     if (executor->plan->workspace_size > 0) {
       accesses.push_back({workspace, static_cast<size_t>(executor->plan->workspace_size), 1, "workspace"});

@@ -16,20 +16,19 @@ std::vector<int32_t> Flatten(std::initializer_list<const std::vector<ParameterSl
   return slots;
 }
 
-aclnnStatus Rebind(const char* function, aclOpExecutor* executor, const std::vector<int32_t>& slots,
-                   size_t index, aclTensor* tensor, void* addr) {
+aclnnStatus Rebind(const char* function, aclOpExecutor* executor, const std::vector<int32_t>& slots, size_t index,
+                   aclTensor* tensor, void* addr) {
   if (executor == nullptr || tensor == nullptr) {
     SetErrorMessage("%s: argument '%s' is null", function, executor == nullptr ? "executor" : "tensor");
     return ACLNN_ERR_INNER_NULLPTR;
   }
   if (index >= slots.size()) {
-    SetErrorMessage("%s: index %zu is out of range: %s has %zu such tensor(s)", function, index,
-                    executor->op_name, slots.size());
+    SetErrorMessage("%s: index %zu is out of range: %s has %zu such tensor(s)", function, index, executor->op_name,
+                    slots.size());
     return ACLNN_ERR_PARAM_INVALID;
   }
   if (slots[index] < 0) {
-    SetErrorMessage("%s: tensor %zu of %s was null in phase 1 and cannot be bound", function, index,
-                    executor->op_name);
+    SetErrorMessage("%s: tensor %zu of %s was null in phase 1 and cannot be bound", function, index, executor->op_name);
     return ACLNN_ERR_PARAM_INVALID;
   }
   tensor->data = addr;
@@ -55,8 +54,8 @@ aclnnStatus RebindDynamic(const char* function, aclOpExecutor* executor,
   }
   const ParameterSlots& parameter = *parameters[ir_index];
   if (relative_index >= parameter.slots.size() || relative_index >= tensors->tensors.size()) {
-    SetErrorMessage("%s: relativeIndex %zu is out of range for a list of %zu tensor(s)", function,
-                    relative_index, parameter.slots.size());
+    SetErrorMessage("%s: relativeIndex %zu is out of range for a list of %zu tensor(s)", function, relative_index,
+                    parameter.slots.size());
     return ACLNN_ERR_PARAM_INVALID;
   }
   if (parameter.slots[relative_index] < 0) {

@@ -13,8 +13,8 @@ namespace {
 
 // Fills `tensor`; false (and a message) when the description is unusable.
 bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view_dims, uint64_t view_rank,
-                    int raw_dtype, const int64_t* stride, int64_t offset, int raw_format,
-                    const int64_t* storage_dims, uint64_t storage_rank, void* data) {
+                    int raw_dtype, const int64_t* stride, int64_t offset, int raw_format, const int64_t* storage_dims,
+                    uint64_t storage_rank, void* data) {
   constexpr uint64_t kMaxRank = 64;  // far beyond any op's limit; guards absurd sizes
   if ((view_dims == nullptr && view_rank > 0) || (storage_dims == nullptr && storage_rank > 0)) {
     SetErrorMessage("%s: dims are null but their count is non-zero", function);
@@ -86,13 +86,12 @@ aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** out, uint64_t*
 
 extern "C" {
 
-aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
-                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
-                           uint64_t storageDimsNum, void* tensorData) {
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
+                           int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
+                           void* tensorData) {
   auto* tensor = new aclTensor();
   if (!DescribeTensor(__func__, *tensor, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
-                      canopy::RawEnumValue(format), storageDims,
-                      storageDimsNum, tensorData)) {
+                      canopy::RawEnumValue(format), storageDims, storageDimsNum, tensorData)) {
     delete tensor;
     return nullptr;
   }
@@ -108,8 +107,7 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
   }
   aclTensor updated;
   if (!DescribeTensor(__func__, updated, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
-                      canopy::RawEnumValue(format), storageDims,
-                      storageDimsNum, tensorDataAddr)) {
+                      canopy::RawEnumValue(format), storageDims, storageDimsNum, tensorDataAddr)) {
     return ACLNN_ERR_PARAM_INVALID;
   }
   *tensor = std::move(updated);
@@ -124,8 +122,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   }
   const size_t size = canopy::DtypeSize(dataType);
   if (value == nullptr || size == 0) {
-    SetErrorMessage("aclCreateScalar: %s", value == nullptr ? "argument 'value' is null"
-                                                             : "the data type cannot hold a scalar");
+    SetErrorMessage("aclCreateScalar: %s",
+                    value == nullptr ? "argument 'value' is null" : "the data type cannot hold a scalar");
     return nullptr;
   }
   auto* scalar = new aclScalar();
@@ -136,7 +134,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateIntArray", static_cast<unsigned long long>(size));
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateIntArray",
+                    static_cast<unsigned long long>(size));
     return nullptr;
   }
   return new aclIntArray{std::vector<int64_t>(value, value + size)};
@@ -144,7 +143,8 @@ aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
 
 aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateFloatArray", static_cast<unsigned long long>(size));
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateFloatArray",
+                    static_cast<unsigned long long>(size));
     return nullptr;
   }
   return new aclFloatArray{std::vector<float>(value, value + size)};
@@ -152,7 +152,8 @@ aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
 
 aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateBoolArray", static_cast<unsigned long long>(size));
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateBoolArray",
+                    static_cast<unsigned long long>(size));
     return nullptr;
   }
   return new aclBoolArray{std::vector<bool>(value, value + size)};
@@ -160,7 +161,8 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateTensorList", static_cast<unsigned long long>(size));
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateTensorList",
+                    static_cast<unsigned long long>(size));
     return nullptr;
   }
   auto* list = new aclTensorList();
@@ -170,7 +172,8 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateScalarList", static_cast<unsigned long long>(size));
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateScalarList",
+                    static_cast<unsigned long long>(size));
     return nullptr;
   }
   auto* list = new aclScalarList();

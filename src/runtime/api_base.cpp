@@ -20,15 +20,39 @@ namespace {
 // Elements narrower than a byte report the size of the byte that holds them, as CANN does.
 size_t ElementBytes(aclDataType dtype) {
   switch (dtype) {
-    case ACL_BOOL: case ACL_INT8: case ACL_UINT8: case ACL_INT4: case ACL_UINT1: case ACL_HIFLOAT8:
-    case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: case ACL_FLOAT6_E3M2:
-    case ACL_FLOAT6_E2M3: case ACL_FLOAT4_E2M1: case ACL_FLOAT4_E1M2:
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_INT4:
+    case ACL_UINT1:
+    case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0:
+    case ACL_FLOAT6_E3M2:
+    case ACL_FLOAT6_E2M3:
+    case ACL_FLOAT4_E2M1:
+    case ACL_FLOAT4_E1M2:
       return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;  // ACL_STRING, ACL_DT_UNDEFINED and unknown values
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;  // ACL_STRING, ACL_DT_UNDEFINED and unknown values
   }
 }
 
@@ -71,9 +95,7 @@ uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
   return dataBuffer != nullptr ? static_cast<uint32_t>(dataBuffer->size) : 0;
 }
 
-size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-  return dataBuffer != nullptr ? dataBuffer->size : 0;
-}
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) { return dataBuffer != nullptr ? dataBuffer->size : 0; }
 
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) {
   static const char* const kLevels[] = {"DEBUG", "INFO", "WARNING", "ERROR"};

@@ -26,8 +26,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
   if (!queue->SubscribeReportThread(threadId)) {
-    return Fail(ACL_ERROR_RT_STREAM_SUBSCRIBE,
-                "aclrtSubscribeReport: the stream is already subscribed by thread %llu",
+    return Fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, "aclrtSubscribeReport: the stream is already subscribed by thread %llu",
                 static_cast<unsigned long long>(queue->report_thread()));
   }
   ReportRouter::Get().Subscribe(threadId);
@@ -39,8 +38,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
   if (threadId == 0 || queue->report_thread() != threadId) {
-    return Fail(ACL_ERROR_RT_STREAM_NO_CB_REG,
-                "aclrtUnSubscribeReport: thread %llu is not subscribed to this stream",
+    return Fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtUnSubscribeReport: thread %llu is not subscribed to this stream",
                 static_cast<unsigned long long>(threadId));
   }
   // Callbacks already launched on the stream reach the thread before the
@@ -52,8 +50,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   return ACL_SUCCESS;
 }
 
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
-                             aclrtStream stream) {
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
   if (fn == nullptr) {
     return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtLaunchCallback: argument 'fn' is null");
@@ -84,16 +81,14 @@ aclError aclrtProcessReport(int32_t timeout) {
   CANOPY_REQUIRE_INIT();
   if (timeout == 0 || timeout < -1) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtProcessReport: argument 'timeout' must be -1 (forever) or > 0 ms, got %d",
-                timeout);
+                "aclrtProcessReport: argument 'timeout' must be -1 (forever) or > 0 ms, got %d", timeout);
   }
   const auto self = static_cast<uint64_t>(pthread_self());
   switch (ReportRouter::Get().ProcessOne(self, timeout)) {
     case ReportRouter::ProcessResult::kProcessed:
       return ACL_SUCCESS;
     case ReportRouter::ProcessResult::kTimeout:
-      return Fail(ACL_ERROR_RT_REPORT_TIMEOUT,
-                  "aclrtProcessReport: no callback arrived within %d ms", timeout);
+      return Fail(ACL_ERROR_RT_REPORT_TIMEOUT, "aclrtProcessReport: no callback arrived within %d ms", timeout);
     case ReportRouter::ProcessResult::kNotSubscribed:
       return Fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
                   "aclrtProcessReport: the calling thread is not subscribed to any stream "

@@ -1,8 +1,8 @@
 // Canopy's own runtime extensions (include/canopy/canopy_runtime.h).
 #include "api_common.h"
 #include "caching_allocator.h"
-#include "checker.h"
 #include "canopy/canopy_runtime.h"
+#include "checker.h"
 #include "engine.h"
 #include "memory_registry.h"
 #include "trace.h"
@@ -31,14 +31,14 @@ void ReleaseUserTask(void* payload) {
 
 extern "C" {
 
-aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run,
-                          canopyTaskRelease release, void* userData) {
+aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run, canopyTaskRelease release,
+                          void* userData) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(run);
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  Task task = Task::Compute(name != nullptr ? name : "canopyLaunchTask", RunUserTask,
-                            UserTask{run, release, userData}, ReleaseUserTask);
+  Task task = Task::Compute(name != nullptr ? name : "canopyLaunchTask", RunUserTask, UserTask{run, release, userData},
+                            ReleaseUserTask);
   return Submit(__func__, *queue, task);
 }
 
@@ -95,8 +95,7 @@ int canopyCheckEnabled(void) { return Checker::Enabled() ? 1 : 0; }
 
 void canopySetCheckMode(int mode) { Checker::SetMode(mode < 0 ? 0 : mode > 2 ? 2 : mode); }
 
-aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canopyMemoryAccess* accesses,
-                             size_t count) {
+aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canopyMemoryAccess* accesses, size_t count) {
   if (!Checker::Enabled()) return ACL_SUCCESS;
   CANOPY_REQUIRE_INIT();
   if (accesses == nullptr && count > 0) CANOPY_REQUIRE_NOT_NULL(accesses);

@@ -13,10 +13,10 @@
 #include "runtime.h"
 #include "stream.h"
 
-#define CANOPY_RETURN_IF_ERROR_INLINE(expr)                                     \
-  do {                                                                          \
+#define CANOPY_RETURN_IF_ERROR_INLINE(expr)                                                  \
+  do {                                                                                       \
     if (const aclError canopy_inline_status_ = (expr); canopy_inline_status_ != ACL_SUCCESS) \
-      return canopy_inline_status_;                                             \
+      return canopy_inline_status_;                                                          \
   } while (0)
 
 namespace canopy::runtime {
@@ -30,13 +30,11 @@ inline aclError RequireInitialized(const char* function) {
 }
 
 // Resolves a stream handle; nullptr means the current context's default stream.
-inline aclError ResolveStream(const char* function, aclrtStream handle,
-                              std::shared_ptr<Stream>& stream) {
+inline aclError ResolveStream(const char* function, aclrtStream handle, std::shared_ptr<Stream>& stream) {
   stream = Runtime::Get().FindStream(handle);
   if (stream) return ACL_SUCCESS;
   if (handle == nullptr) {
-    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
-                "%s: no current context for the default stream (call aclrtSetDevice first)",
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no current context for the default stream (call aclrtSetDevice first)",
                 function);
   }
   return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, handle);
@@ -49,8 +47,7 @@ inline aclError CheckMayWait(const char* function, const Stream& stream) {
   CANOPY_RETURN_IF_ERROR_INLINE(CaptureRegistry::Get().CheckStreamNotCapturing(function, stream));
   if (stream.engine().OnEngineThread()) {
     return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
-                "%s: called from a task running on the same device; waiting would deadlock",
-                function);
+                "%s: called from a task running on the same device; waiting would deadlock", function);
   }
   if (HostCallbackPool::HeldByCurrentThread() == &stream) {
     return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
@@ -91,17 +88,15 @@ inline aclError ReportSync(const char* function, const SyncResult& result, aclEr
 
 }  // namespace canopy::runtime
 
-#define CANOPY_RETURN_IF_ERROR(expr)                   \
-  do {                                                 \
-    if (const aclError canopy_status_ = (expr); canopy_status_ != ACL_SUCCESS) \
-      return canopy_status_;                           \
+#define CANOPY_RETURN_IF_ERROR(expr)                                                                  \
+  do {                                                                                                \
+    if (const aclError canopy_status_ = (expr); canopy_status_ != ACL_SUCCESS) return canopy_status_; \
   } while (0)
 
 #define CANOPY_REQUIRE_INIT() CANOPY_RETURN_IF_ERROR(::canopy::runtime::RequireInitialized(__func__))
 
-#define CANOPY_REQUIRE_NOT_NULL(arg)                                                        \
-  do {                                                                                      \
-    if ((arg) == nullptr)                                                                   \
-      return ::canopy::runtime::Fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is null", \
-                                     __func__, #arg);                                       \
+#define CANOPY_REQUIRE_NOT_NULL(arg)                                                                        \
+  do {                                                                                                      \
+    if ((arg) == nullptr)                                                                                   \
+      return ::canopy::runtime::Fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' is null", __func__, #arg); \
   } while (0)

@@ -8,8 +8,8 @@ namespace {
 aclError ResolveDevice(const char* function, int32_t device_id, Device*& device) {
   device = Runtime::Get().device(device_id);
   if (device != nullptr) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))",
-              function, device_id, Runtime::Get().config().device_count);
+  return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))", function, device_id,
+              Runtime::Get().config().device_count);
 }
 
 Context* CurrentContext() { return Runtime::Get().current_context(); }
@@ -99,8 +99,7 @@ aclError aclrtSynchronizeDevice() {
   CANOPY_REQUIRE_INIT();
   Context* context = CurrentContext();
   if (context == nullptr) {
-    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
-                "aclrtSynchronizeDevice: no device is set on this thread");
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice: no device is set on this thread");
   }
   // Every stream of every context on the device: the whole device drains.
   aclError first_error = ACL_SUCCESS;
@@ -196,8 +195,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
     std::lock_guard lock(runtime.lifecycle_mutex);
     Context* target = runtime.FindContext(context);
     if (target == nullptr) {
-      return Fail(kInvalidHandle,
-                  "aclrtDestroyContext: argument 'context' (%p) is not a live context", context);
+      return Fail(kInvalidHandle, "aclrtDestroyContext: argument 'context' (%p) is not a live context", context);
     }
     if (target->primary()) {
       return Fail(ACL_ERROR_INVALID_PARAM,
@@ -215,8 +213,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
   CANOPY_REQUIRE_NOT_NULL(context);
   Context* target = Runtime::Get().FindContext(context);
   if (target == nullptr) {
-    return Fail(kInvalidHandle,
-                "aclrtSetCurrentContext: argument 'context' (%p) is not a live context", context);
+    return Fail(kInvalidHandle, "aclrtSetCurrentContext: argument 'context' (%p) is not a live context", context);
   }
   Runtime::Get().set_current_context(target);
   return ACL_SUCCESS;
@@ -240,8 +237,7 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, device));
   if (deviceId == peerDeviceId) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtDeviceCanAccessPeer: deviceId and peerDeviceId are both %d", deviceId);
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer: deviceId and peerDeviceId are both %d", deviceId);
   }
   // Every Canopy device lives in the same host memory.
   *canAccessPeer = 1;
@@ -261,8 +257,7 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceEnablePeerAccess: no device is set");
   }
   if (context->device().id() == peerDeviceId) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtDeviceEnablePeerAccess: device %d cannot be its own peer", peerDeviceId);
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDeviceEnablePeerAccess: device %d cannot be its own peer", peerDeviceId);
   }
   std::lock_guard lock(Runtime::Get().lifecycle_mutex);
   context->device().peers_enabled.insert(peerDeviceId);  // enabling twice is harmless
@@ -279,8 +274,7 @@ aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
   }
   std::lock_guard lock(Runtime::Get().lifecycle_mutex);
   if (context->device().peers_enabled.erase(peerDeviceId) == 0) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtDeviceDisablePeerAccess: peer access to device %d was not enabled",
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDeviceDisablePeerAccess: peer access to device %d was not enabled",
                 peerDeviceId);
   }
   return ACL_SUCCESS;

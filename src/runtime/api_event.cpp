@@ -60,13 +60,12 @@ aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event,
 
 // ACL_EVENT_EXTERNAL and ACL_EVENT_IPC must stand alone; IPC only through ExWithFlag.
 aclError CheckEventFlags(const char* function, uint32_t flag, bool allow_ipc) {
-  constexpr uint32_t kCombinable = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
-                                   ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY;
+  constexpr uint32_t kCombinable =
+      ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY;
   const bool alone = flag == ACL_EVENT_EXTERNAL || (allow_ipc && flag == ACL_EVENT_IPC);
   if (alone || (flag & ~kCombinable) == 0) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_INVALID_PARAM,
-              "%s: argument 'flag' (0x%x) is not a valid combination of ACL_EVENT_* flags", function,
-              flag);
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'flag' (0x%x) is not a valid combination of ACL_EVENT_* flags",
+              function, flag);
 }
 
 aclError CreateEvent(const char* function, aclrtEvent* event, uint32_t flag) {
@@ -150,8 +149,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
-  *status = target->AllRecordsComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                         : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  *status = target->AllRecordsComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
@@ -173,8 +171,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "endEvent", endEvent, end));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, start.get()));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, end.get()));
-  if (!start->AllRecordsComplete() || !end->AllRecordsComplete() || !start->EverCompleted() ||
-      !end->EverCompleted()) {
+  if (!start->AllRecordsComplete() || !end->AllRecordsComplete() || !start->EverCompleted() || !end->EverCompleted()) {
     return Fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
                 "aclrtEventElapsedTime: both events must have been recorded and completed");
   }

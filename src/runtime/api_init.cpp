@@ -15,8 +15,7 @@ constexpr int kStrongConsistencyOpt = 2;
 aclError CheckSysParam(const char* function, aclSysParamOpt opt) {
   const int index = static_cast<int>(opt);
   if (index >= 0 && index < Runtime::kSysParamCount) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opt' (%d) is not an aclSysParamOpt", function,
-              index);
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'opt' (%d) is not an aclSysParamOpt", function, index);
 }
 
 }  // namespace
@@ -34,8 +33,7 @@ const char* aclGetRecentErrMsg() { return TakeRecentError(); }
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   CANOPY_REQUIRE_INIT();
   CANOPY_RETURN_IF_ERROR(CheckSysParam(__func__, opt));
-  const bool deterministic_like =
-      opt == ACL_OPT_DETERMINISTIC || static_cast<int>(opt) == kStrongConsistencyOpt;
+  const bool deterministic_like = opt == ACL_OPT_DETERMINISTIC || static_cast<int>(opt) == kStrongConsistencyOpt;
   const int64_t limit = deterministic_like ? kDeterministicModes : kSwitchValues;
   if (value < 0 || value >= limit) {
     return Fail(ACL_ERROR_INVALID_PARAM,

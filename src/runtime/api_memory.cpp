@@ -93,8 +93,7 @@ void RunOnCurrentDevice(const std::function<void()>& work) {
 Device* CurrentDevice(const char* function, aclError& status) {
   Context* context = Runtime::Get().current_context();
   if (context == nullptr) {
-    status = Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no device is set on this thread (call aclrtSetDevice)",
-                  function);
+    status = Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no device is set on this thread (call aclrtSetDevice)", function);
     return nullptr;
   }
   status = ACL_SUCCESS;
@@ -111,17 +110,16 @@ aclError MallocDevice(const char* function, void** devPtr, size_t size) {
   if (device == nullptr) return status;
   if (!device->Reserve(size)) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                "%s: out of device memory: %zu bytes requested, %zu of %zu bytes free on device %d",
-                function, size, device->total_memory() - device->used_memory(),
-                device->total_memory(), device->id());
+                "%s: out of device memory: %zu bytes requested, %zu of %zu bytes free on device %d", function, size,
+                device->total_memory() - device->used_memory(), device->total_memory(), device->id());
   }
   void* memory = AllocateBytes(size);
   if (memory == nullptr) {
     device->Unreserve(size);
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: the host could not provide %zu bytes", function, size);
   }
-  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, device->id(), MemoryKind::kDevice,
-                             Runtime::Get().epoch()});
+  MemoryRegistry::Get().Add(
+      {reinterpret_cast<uintptr_t>(memory), size, device->id(), MemoryKind::kDevice, Runtime::Get().epoch()});
   *devPtr = memory;
   return ACL_SUCCESS;
 }
@@ -149,8 +147,8 @@ struct CopyPlan {
 };
 
 // Checker mode: the device sides of a queued copy, read and written.
-aclError CheckQueuedCopy(const char* function, const std::shared_ptr<Stream>& stream, const CopyPlan& plan,
-                         void* dst, size_t dst_span, const void* src, size_t src_span) {
+aclError CheckQueuedCopy(const char* function, const std::shared_ptr<Stream>& stream, const CopyPlan& plan, void* dst,
+                         size_t dst_span, const void* src, size_t src_span) {
   if (!Checker::Enabled()) return ACL_SUCCESS;
   MemoryAccess accesses[2];
   size_t count = 0;
@@ -159,40 +157,45 @@ aclError CheckQueuedCopy(const char* function, const std::shared_ptr<Stream>& st
   return Checker::Get().CheckTask(function, function, stream, accesses, count);
 }
 
-aclError CheckDeviceSide(const char* function, const char* argument, const void* pointer, size_t span,
-                         Side side) {
+aclError CheckDeviceSide(const char* function, const char* argument, const void* pointer, size_t span, Side side) {
   if (side == Side::kDevice) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_INVALID_PARAM,
-              "%s: argument '%s' [%p, +%zu bytes) is not inside a live device allocation", function,
-              argument, pointer, span);
+  return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument '%s' [%p, +%zu bytes) is not inside a live device allocation",
+              function, argument, pointer, span);
 }
 
 // Works out where each side lives and checks that the sides `kind` names as
 // device memory are: a device pointer outside every live allocation is an error.
-aclError PlanCopy(const char* function, aclrtMemcpyKind kind, void* dst, size_t dst_span,
-                  const void* src, size_t src_span, bool allow_buffered, CopyPlan& plan) {
+aclError PlanCopy(const char* function, aclrtMemcpyKind kind, void* dst, size_t dst_span, const void* src,
+                  size_t src_span, bool allow_buffered, CopyPlan& plan) {
   plan.dst = SideOf(dst, dst_span);
   plan.src = SideOf(src, src_span);
   bool dst_device = false, src_device = false;
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: break;
+    case ACL_MEMCPY_HOST_TO_HOST:
+      break;
     case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
       if (!allow_buffered) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not supported here",
-                    function, static_cast<int>(kind));
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not supported here", function,
+                    static_cast<int>(kind));
       }
       dst_device = true;
       break;
-    case ACL_MEMCPY_HOST_TO_DEVICE: dst_device = true; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: src_device = true; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_device = src_device = true; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      dst_device = true;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      src_device = true;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      dst_device = src_device = true;
+      break;
     case ACL_MEMCPY_DEFAULT:  // the direction follows from the addresses, as with unified addressing
       dst_device = plan.dst == Side::kDevice;
       src_device = plan.src == Side::kDevice;
       break;
     default:
-      return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not a supported aclrtMemcpyKind",
-                  function, static_cast<int>(kind));
+      return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'kind' (%d) is not a supported aclrtMemcpyKind", function,
+                  static_cast<int>(kind));
   }
   if (dst_device) CANOPY_RETURN_IF_ERROR(CheckDeviceSide(function, "dst", dst, dst_span, plan.dst));
   if (src_device) CANOPY_RETURN_IF_ERROR(CheckDeviceSide(function, "src", src, src_span, plan.src));
@@ -201,16 +204,16 @@ aclError PlanCopy(const char* function, aclrtMemcpyKind kind, void* dst, size_t 
 }
 
 // Shared checks of aclrtMemcpy and aclrtMemcpyAsync. `skip` is set when there is nothing to do.
-aclError CheckCopy(const char* function, void* dst, size_t destMax, const void* src, size_t count,
-                   aclrtMemcpyKind kind, CopyPlan& plan, bool& skip) {
+aclError CheckCopy(const char* function, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                   CopyPlan& plan, bool& skip) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   skip = count == 0;  // CANN returns at once, whatever the pointers
   if (skip) return ACL_SUCCESS;
   if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'dst' is null", function);
   if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'src' is null", function);
   if (count > destMax) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than 'destMax' (%zu)",
-                function, count, destMax);
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than 'destMax' (%zu)", function,
+                count, destMax);
   }
   CANOPY_RETURN_IF_ERROR(PlanCopy(function, kind, dst, count, src, count, /*allow_buffered=*/true, plan));
   skip = dst == src;
@@ -265,8 +268,8 @@ aclError DrainForPageableCopy(const char* function, Stream& stream) {
 
 aclError CheckAsyncHostToHost(const char* function, const CopyPlan& plan) {
   if (!plan.host_to_host) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-              "%s: a queued host-to-host copy is not supported; use aclrtMemcpy", function);
+  return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a queued host-to-host copy is not supported; use aclrtMemcpy",
+              function);
 }
 
 // ---- Fills ------------------------------------------------------------------
@@ -277,8 +280,8 @@ aclError CheckFill(const char* function, void* devPtr, size_t maxCount, size_t c
   if (skip) return ACL_SUCCESS;
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'devPtr' is null", function);
   if (count > maxCount) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than 'maxCount' (%zu)",
-                function, count, maxCount);
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'count' (%zu) is larger than 'maxCount' (%zu)", function,
+                count, maxCount);
   }
   // Memset accepts device memory and pinned host memory.
   if (SideOf(devPtr, count) == Side::kPageable) {
@@ -292,35 +295,31 @@ aclError CheckFill(const char* function, void* devPtr, size_t maxCount, size_t c
 
 // ---- 2-D copies ---------------------------------------------------------------
 
-aclError CheckCopy2d(const char* function, void* dst, size_t dpitch, const void* src, size_t spitch,
-                     size_t width, size_t height, aclrtMemcpyKind kind, CopyPlan& plan, bool& skip) {
+aclError CheckCopy2d(const char* function, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                     size_t height, aclrtMemcpyKind kind, CopyPlan& plan, bool& skip) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   skip = width == 0 || height == 0;
   if (skip) return ACL_SUCCESS;
   if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'dst' is null", function);
   if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'src' is null", function);
   if (width > dpitch || width > spitch) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "%s: argument 'width' (%zu) exceeds 'dpitch' (%zu) or 'spitch' (%zu)", function, width,
-                dpitch, spitch);
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'width' (%zu) exceeds 'dpitch' (%zu) or 'spitch' (%zu)",
+                function, width, dpitch, spitch);
   }
   if (width > kMaxCopy2dWidth || height > kMaxCopy2dHeight) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID,
-                "%s: width %zu x height %zu exceeds the limits (%zu x %zu)", function, width, height,
-                kMaxCopy2dWidth, kMaxCopy2dHeight);
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: width %zu x height %zu exceeds the limits (%zu x %zu)", function,
+                width, height, kMaxCopy2dWidth, kMaxCopy2dHeight);
   }
-  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
-      kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT) {
+  if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
+      kind != ACL_MEMCPY_DEFAULT) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "%s: argument 'kind' (%d) must be HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or "
                 "DEFAULT",
                 function, static_cast<int>(kind));
   }
   size_t dst_span, src_span;
-  if (__builtin_mul_overflow(dpitch, height - 1, &dst_span) ||
-      __builtin_add_overflow(dst_span, width, &dst_span) ||
-      __builtin_mul_overflow(spitch, height - 1, &src_span) ||
-      __builtin_add_overflow(src_span, width, &src_span)) {
+  if (__builtin_mul_overflow(dpitch, height - 1, &dst_span) || __builtin_add_overflow(dst_span, width, &dst_span) ||
+      __builtin_mul_overflow(spitch, height - 1, &src_span) || __builtin_add_overflow(src_span, width, &src_span)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "%s: pitch x height overflows the address space", function);
   }
   return PlanCopy(function, kind, dst, dst_span, src, src_span, /*allow_buffered=*/false, plan);
@@ -378,8 +377,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   if (memory == nullptr) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: the host could not provide %zu bytes", size);
   }
-  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, -1, MemoryKind::kHost,
-                             Runtime::Get().epoch()});
+  MemoryRegistry::Get().Add({reinterpret_cast<uintptr_t>(memory), size, -1, MemoryKind::kHost, Runtime::Get().epoch()});
   *hostPtr = memory;
   return ACL_SUCCESS;
 }
@@ -408,8 +406,8 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
   return ACL_SUCCESS;
 }
 
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
-                          aclrtMemcpyKind kind, aclrtStream stream) {
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind, plan, skip));
@@ -462,8 +460,8 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   return Submit(__func__, *queue, task);
 }
 
-aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                       size_t height, aclrtMemcpyKind kind) {
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind) {
   // Synchronous copies and fills are "unsafe" while a capture forbids them.
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   CopyPlan plan;
@@ -473,8 +471,8 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   return ACL_SUCCESS;
 }
 
-aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind, plan, skip));
@@ -487,8 +485,8 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
     queue->engine().RunBetweenTasks([&] { ParallelCopy2d(dst, dpitch, src, spitch, width, height); });
     return ACL_SUCCESS;
   }
-  CANOPY_RETURN_IF_ERROR(CheckQueuedCopy(__func__, queue, plan, dst, dpitch * (height - 1) + width, src,
-                                         spitch * (height - 1) + width));
+  CANOPY_RETURN_IF_ERROR(
+      CheckQueuedCopy(__func__, queue, plan, dst, dpitch * (height - 1) + width, src, spitch * (height - 1) + width));
   Task task = Task::Compute("aclrtMemcpy2dAsync", RunCopy2d, Copy2dArgs{dst, dpitch, src, spitch, width, height});
   return Submit(__func__, *queue, task);
 }

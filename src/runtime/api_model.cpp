@@ -11,12 +11,18 @@ namespace {
 
 const char* KindName(TaskKind kind) {
   switch (kind) {
-    case TaskKind::kCompute: return "compute";
-    case TaskKind::kHostFunc: return "host function";
-    case TaskKind::kReport: return "callback";
-    case TaskKind::kEventRecord: return "event record";
-    case TaskKind::kEventReset: return "event reset";
-    case TaskKind::kEventWait: return "event wait";
+    case TaskKind::kCompute:
+      return "compute";
+    case TaskKind::kHostFunc:
+      return "host function";
+    case TaskKind::kReport:
+      return "callback";
+    case TaskKind::kEventRecord:
+      return "event record";
+    case TaskKind::kEventReset:
+      return "event reset";
+    case TaskKind::kEventWait:
+      return "event wait";
   }
   return "?";
 }
@@ -125,8 +131,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
   CANOPY_REQUIRE_INIT();
   if (timeout == 0 || timeout < -1) {
-    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIExecute: timeout must be -1 (forever) or > 0 ms, got %d",
-                timeout);
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIExecute: timeout must be -1 (forever) or > 0 ms, got %d", timeout);
   }
   std::shared_ptr<ModelInstance> model;
   CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
@@ -154,8 +159,7 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<ModelInstance> model;
   CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
-  std::printf("aclmdlRI %p: %zu task(s) captured on %d stream(s)\n", modelRI, model->tasks.size(),
-              model->stream_count);
+  std::printf("aclmdlRI %p: %zu task(s) captured on %d stream(s)\n", modelRI, model->tasks.size(), model->stream_count);
   for (size_t i = 0; i < model->tasks.size(); ++i) {
     const CapturedTask& captured = model->tasks[i];
     std::printf("  #%zu stream %d: %s %s%s\n", i, captured.stream_index, KindName(captured.task.kind),

@@ -16,8 +16,8 @@ aclError CreateStream(const char* function, aclrtStream* stream, uint32_t priori
   if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stream' is null", function);
   Context* context = Runtime::Get().current_context();
   if (context == nullptr) {
-    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
-                "%s: no current context (call aclrtSetDevice or aclrtCreateContext first)", function);
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no current context (call aclrtSetDevice or aclrtCreateContext first)",
+                function);
   }
   *stream = context->CreateStream(flags, std::min(priority, kLowestPriority))->handle();
   return ACL_SUCCESS;
@@ -26,14 +26,13 @@ aclError CreateStream(const char* function, aclrtStream* stream, uint32_t priori
 aclError DestroyStream(const char* function, aclrtStream stream, bool discard_pending) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   if (stream == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "%s: argument 'stream' is null (the default stream cannot be destroyed)", function);
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stream' is null (the default stream cannot be destroyed)",
+                function);
   }
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(function, stream, target));
   if (target == target->context()->default_stream()) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "%s: the default stream of a context cannot be destroyed",
-                function);
+    return Fail(ACL_ERROR_INVALID_PARAM, "%s: the default stream of a context cannot be destroyed", function);
   }
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(function, *target));
   if (!discard_pending) CANOPY_RETURN_IF_ERROR(CheckMayWait(function, *target));

@@ -24,7 +24,7 @@ struct PhysicalAllocation {
   int32_t device_id = -1;  // -1: host memory, not counted against a device
   uint32_t epoch = 0;      // Runtime::epoch() at allocation
   int mappings = 0;
-  bool freed = false;      // aclrtFreePhysical came while mapped: release at the last unmap
+  bool freed = false;  // aclrtFreePhysical came while mapped: release at the last unmap
 };
 
 // Gives the memory back: closes the memfd and returns the bytes to the device.
@@ -39,8 +39,7 @@ void ReleasePhysical(PhysicalAllocation* physical) {
 // Physical memory properties CANN accepts; DDR attributes only for host locations.
 aclError CheckPhysicalProp(const aclrtPhysicalMemProp& prop) {
   if (prop.handleType != ACL_MEM_HANDLE_TYPE_NONE) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtMallocPhysical: prop->handleType (%d) must be ACL_MEM_HANDLE_TYPE_NONE",
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical: prop->handleType (%d) must be ACL_MEM_HANDLE_TYPE_NONE",
                 static_cast<int>(prop.handleType));
   }
   if (prop.allocationType != ACL_MEM_ALLOCATION_TYPE_PINNED) {
@@ -57,14 +56,23 @@ aclError CheckPhysicalProp(const aclrtPhysicalMemProp& prop) {
   }
   bool device_attr = false, host_attr = false;
   switch (prop.memAttr) {
-    case ACL_MEM_NORMAL: case ACL_MEM_HUGE: case ACL_MEM_HUGE1G:
-    case ACL_MEM_P2P_NORMAL: case ACL_MEM_P2P_HUGE: case ACL_MEM_P2P_HUGE1G:
+    case ACL_MEM_NORMAL:
+    case ACL_MEM_HUGE:
+    case ACL_MEM_HUGE1G:
+    case ACL_MEM_P2P_NORMAL:
+    case ACL_MEM_P2P_HUGE:
+    case ACL_MEM_P2P_HUGE1G:
       device_attr = host_attr = true;
       break;
-    case ACL_HBM_MEM_HUGE: case ACL_HBM_MEM_NORMAL: case ACL_HBM_MEM_HUGE1G:
+    case ACL_HBM_MEM_HUGE:
+    case ACL_HBM_MEM_NORMAL:
+    case ACL_HBM_MEM_HUGE1G:
       device_attr = true;
       break;
-    case ACL_DDR_MEM_HUGE: case ACL_DDR_MEM_NORMAL: case ACL_DDR_MEM_P2P_HUGE: case ACL_DDR_MEM_P2P_NORMAL:
+    case ACL_DDR_MEM_HUGE:
+    case ACL_DDR_MEM_NORMAL:
+    case ACL_DDR_MEM_P2P_HUGE:
+    case ACL_DDR_MEM_P2P_NORMAL:
       host_attr = true;
       break;
     default:
@@ -72,8 +80,7 @@ aclError CheckPhysicalProp(const aclrtPhysicalMemProp& prop) {
   }
   const bool on_device = type == ACL_MEM_LOCATION_TYPE_DEVICE;
   if (on_device ? device_attr : host_attr) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_INVALID_PARAM,
-              "aclrtMallocPhysical: prop->memAttr (%d) is not supported for a %s location",
+  return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical: prop->memAttr (%d) is not supported for a %s location",
               static_cast<int>(prop.memAttr), on_device ? "device" : "host");
 }
 
@@ -130,8 +137,7 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGr
   return ACL_SUCCESS;
 }
 
-aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
-                                uint64_t flags) {
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   // Flags are reserved: 0, or 1 which CANN tolerates for compatibility.
@@ -187,8 +193,7 @@ aclError aclrtReleaseMemAddress(void* virPtr) {
   return ACL_SUCCESS;
 }
 
-aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
-                             uint64_t flags) {
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(handle);
   CANOPY_REQUIRE_NOT_NULL(prop);
@@ -208,8 +213,8 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
     const auto device_id = static_cast<int32_t>(prop->location.id);
     device = Runtime::Get().device(device_id);
     if (device == nullptr) {
-      return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
-                  "aclrtMallocPhysical: prop->location.id (%d) is not a device", device_id);
+      return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtMallocPhysical: prop->location.id (%d) is not a device",
+                  device_id);
     }
     if (!device->Reserve(size)) {
       return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -222,11 +227,10 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
     if (fd >= 0) close(fd);
     if (device != nullptr) device->Unreserve(size);
-    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocPhysical: the host could not provide %zu bytes",
-                size);
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocPhysical: the host could not provide %zu bytes", size);
   }
-  auto* physical = new PhysicalAllocation{fd, size, device != nullptr ? device->id() : -1,
-                                          Runtime::Get().epoch(), 0, false};
+  auto* physical =
+      new PhysicalAllocation{fd, size, device != nullptr ? device->id() : -1, Runtime::Get().epoch(), 0, false};
   VirtualMemory& vm = VirtualMemory::Get();
   std::lock_guard lock(vm.mutex);
   vm.physicals[physical] = physical;
@@ -241,8 +245,8 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   std::lock_guard lock(vm.mutex);
   auto it = vm.physicals.find(handle);
   if (it == vm.physicals.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtFreePhysical: argument 'handle' (%p) is not a live physical allocation", handle);
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFreePhysical: argument 'handle' (%p) is not a live physical allocation",
+                handle);
   }
   PhysicalAllocation* physical = it->second;
   vm.physicals.erase(it);
@@ -282,8 +286,7 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
   Reservation* reservation = vm.Containing(address, size, base);
   if (reservation == nullptr || (address - base) % kGranularity != 0) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtMapMem: [%p, +%zu) is not a granularity-aligned range inside one reservation",
-                virPtr, size);
+                "aclrtMapMem: [%p, +%zu) is not a granularity-aligned range inside one reservation", virPtr, size);
   }
   auto next = reservation->mappings.lower_bound(address);
   const bool overlaps_next = next != reservation->mappings.end() && next->first < address + size;
@@ -295,8 +298,8 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
   if (overlaps_next || overlaps_previous) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMapMem: [%p, +%zu) overlaps an existing mapping", virPtr, size);
   }
-  void* mapped = mmap(virPtr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, physical->fd,
-                      static_cast<off_t>(offset));
+  void* mapped =
+      mmap(virPtr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, physical->fd, static_cast<off_t>(offset));
   if (mapped == MAP_FAILED) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMapMem: mapping [%p, +%zu) failed", virPtr, size);
   }

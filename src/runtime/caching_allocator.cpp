@@ -38,8 +38,7 @@ void CachingAllocator::Discard(Block& block) {
 
 aclError CachingAllocator::Allocate(void** ptr, size_t size, Stream& stream) {
   if (size > std::numeric_limits<size_t>::max() - kRoundingBytes) {
-    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "canopyMallocAsync: argument 'size' (%zu) is too large",
-                size);
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "canopyMallocAsync: argument 'size' (%zu) is too large", size);
   }
   const size_t rounded = (size + kRoundingBytes - 1) / kRoundingBytes * kRoundingBytes;
   {
@@ -87,8 +86,7 @@ aclError CachingAllocator::Free(void* ptr, Stream& stream) {
     block.freed->Release();
     // The record will never run: mark it reached so the block stays usable.
     block.freed->Complete(record.generation);
-    return Fail(ACL_ERROR_INVALID_PARAM, "canopyFreeAsync: argument 'stream' (%p) is being destroyed",
-                stream.handle());
+    return Fail(ACL_ERROR_INVALID_PARAM, "canopyFreeAsync: argument 'stream' (%p) is being destroyed", stream.handle());
   }
   block.stream = &stream;
   block.generation = record.generation;

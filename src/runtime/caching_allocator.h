@@ -48,7 +48,7 @@ class CachingAllocator {
   static void Discard(Block& block);
 
   std::mutex mutex_;
-  std::multimap<size_t, Block> free_;           // by size
+  std::multimap<size_t, Block> free_;  // by size
   std::unordered_map<void*, Block> in_use_;
 };
 

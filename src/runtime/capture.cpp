@@ -114,7 +114,7 @@ aclError CaptureRegistry::GetInfo(Stream& stream, aclmdlRICaptureStatus* status,
   std::lock_guard lock(mutex_);
   CaptureSession* session = SessionOf(stream);
   if (status != nullptr) {
-    *status = session == nullptr   ? ACL_MODEL_RI_CAPTURE_STATUS_NONE
+    *status = session == nullptr     ? ACL_MODEL_RI_CAPTURE_STATUS_NONE
               : session->invalidated ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
                                      : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
   }
@@ -129,8 +129,7 @@ bool CaptureRegistry::Record(const char* function, Stream& stream, const Task& t
   CaptureSession* session = SessionOf(stream);
   if (session == nullptr) return false;
   if (session->invalidated) {
-    *status = Fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture has been invalidated",
-                   function);
+    *status = Fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture has been invalidated", function);
     return true;
   }
   session->model->tasks.push_back({task, IndexOf(*session, stream), false});
@@ -168,8 +167,7 @@ bool CaptureRegistry::RecordEvent(const char* function, Stream& stream, TaskKind
   }
   if (session == nullptr) return false;
   if (session->invalidated) {
-    *status = Fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture has been invalidated",
-                   function);
+    *status = Fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture has been invalidated", function);
     return true;
   }
   Task task;

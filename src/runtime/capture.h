@@ -22,8 +22,8 @@ class Stream;
 // A recorded task and what replay needs to know about it.
 struct CapturedTask {
   Task task;
-  int32_t stream_index = 0;      // which captured stream enqueued it
-  bool event_internal = false;   // a wait on an event recorded inside the capture
+  int32_t stream_index = 0;     // which captured stream enqueued it
+  bool event_internal = false;  // a wait on an event recorded inside the capture
 };
 
 // aclmdlRI: owns the captured tasks' payloads (executors, events) until destroyed.

@@ -90,9 +90,8 @@ aclError Checker::CheckTask(const char* function, const char* op, const std::sha
       std::snprintf(message, sizeof(message),
                     "race: %s %s argument '%s' [%#lx, +%zu bytes) on stream #%u while %s %s argument '%s' "
                     "[%#lx, +%zu bytes) on stream #%u with no event ordering them",
-                    op, access.write ? "writes" : "reads", access.argument,
-                    static_cast<unsigned long>(access.begin), access.bytes, id, earlier.op,
-                    earlier.write ? "writes" : "reads", earlier.argument,
+                    op, access.write ? "writes" : "reads", access.argument, static_cast<unsigned long>(access.begin),
+                    access.bytes, id, earlier.op, earlier.write ? "writes" : "reads", earlier.argument,
                     static_cast<unsigned long>(earlier.begin), static_cast<size_t>(earlier.end - earlier.begin),
                     earlier.stream_id);
       return Report(ACL_ERROR_INVALID_PARAM, message);

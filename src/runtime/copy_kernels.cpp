@@ -59,8 +59,7 @@ void ParallelFill(void* dst, uint8_t value, size_t bytes) {
                  [&](size_t begin, size_t end) { std::memset(d + begin, value, end - begin); });
 }
 
-void ParallelCopy2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
-                    size_t height) {
+void ParallelCopy2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width, size_t height) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   // Rows may overlap when source and destination share an allocation: then one

@@ -225,10 +225,8 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
     case TaskKind::kReport: {
       const bool blocking = task.blocking;
       if (blocking) stream->HoldForHost();
-      const bool delivered =
-          ReportRouter::Get().Deliver(stream->report_thread(),
-                                      PendingReport{task.host_fn, task.Payload<void*>(),
-                                                    blocking ? stream : nullptr});
+      const bool delivered = ReportRouter::Get().Deliver(
+          stream->report_thread(), PendingReport{task.host_fn, task.Payload<void*>(), blocking ? stream : nullptr});
       if (!delivered) {
         const std::string message =
             "aclrtLaunchCallback: the thread subscribed to this stream was unsubscribed "

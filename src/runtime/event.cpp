@@ -10,8 +10,7 @@ namespace canopy::runtime {
 void Event::Complete(uint64_t generation) {
   timestamp_ns_.store(NowNs(), std::memory_order_release);
   uint64_t current = completed_.load(std::memory_order_acquire);
-  while (current < generation &&
-         !completed_.compare_exchange_weak(current, generation, std::memory_order_acq_rel)) {
+  while (current < generation && !completed_.compare_exchange_weak(current, generation, std::memory_order_acq_rel)) {
   }
   if (waiters_.load(std::memory_order_seq_cst) > 0) {
     std::lock_guard lock(mutex_);

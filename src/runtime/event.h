@@ -28,9 +28,7 @@ class Event {
   // Engine side: aclrtResetEvent reached its place in the stream.
   void Reset();
 
-  bool IsComplete(uint64_t generation) const {
-    return completed_.load(std::memory_order_acquire) >= generation;
-  }
+  bool IsComplete(uint64_t generation) const { return completed_.load(std::memory_order_acquire) >= generation; }
   // True once every record queued so far has been reached (and trivially when none was).
   bool AllRecordsComplete() const { return IsComplete(LatestRecord()); }
   bool EverCompleted() const { return timestamp_ns_.load(std::memory_order_acquire) != 0; }

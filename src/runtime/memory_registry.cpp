@@ -50,8 +50,7 @@ bool MemoryRegistry::IsDeviceRange(const void* address, size_t bytes) const {
     if (end <= allocation_end) return true;
     if (it->second.kind != MemoryKind::kMapped) return false;
     ++it;
-    if (it == allocations_.end() || it->first != allocation_end ||
-        it->second.kind != MemoryKind::kMapped) {
+    if (it == allocations_.end() || it->first != allocation_end || it->second.kind != MemoryKind::kMapped) {
       return false;
     }
   }

@@ -7,13 +7,13 @@
 #include <cstdlib>
 #include <utility>
 
+#include "caching_allocator.h"
+#include "checker.h"
 #include "engine.h"
 #include "error_message.h"
 #include "event.h"
-#include "caching_allocator.h"
 #include "host_callback_pool.h"
 #include "stream.h"
-#include "checker.h"
 #include "trace.h"
 
 namespace canopy::runtime {
@@ -25,11 +25,19 @@ size_t ParseBytes(const char* text) {
   const unsigned long long value = std::strtoull(text, &end, 10);
   if (end == text) return 0;
   switch (*end) {
-    case 'k': case 'K': return value << 10;
-    case 'm': case 'M': return value << 20;
-    case 'g': case 'G': return value << 30;
-    case '\0': return value;
-    default: return 0;
+    case 'k':
+    case 'K':
+      return value << 10;
+    case 'm':
+    case 'M':
+      return value << 20;
+    case 'g':
+    case 'G':
+      return value << 30;
+    case '\0':
+      return value;
+    default:
+      return 0;
   }
 }
 
@@ -43,8 +51,7 @@ size_t PhysicalMemoryBytes() {
 }  // namespace
 
 int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -195,8 +202,7 @@ aclError Runtime::Finalize() {
     std::lock_guard lock(lifecycle_mutex);
     if (!initialized()) {
       if (!std::exchange(finalize_armed_, false)) {
-        return Fail(ACL_ERROR_REPEAT_FINALIZE,
-                    "aclFinalize: acl is not initialized or already finalized");
+        return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: acl is not initialized or already finalized");
       }
       return ACL_SUCCESS;
     }

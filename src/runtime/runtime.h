@@ -55,8 +55,8 @@ class Device {
 
   // Guarded by Runtime::lifecycle_mutex.
   Context* primary_context = nullptr;
-  int32_t primary_references = 0;     // aclrtSetDevice calls not yet reset
-  std::set<int32_t> peers_enabled;    // aclrtDeviceEnablePeerAccess
+  int32_t primary_references = 0;   // aclrtSetDevice calls not yet reset
+  std::set<int32_t> peers_enabled;  // aclrtDeviceEnablePeerAccess
 
  private:
   const int32_t id_;
@@ -118,9 +118,9 @@ class Runtime {
   Context* FindContext(aclrtContext handle);    // null when not live
 
   void RegisterStream(const std::shared_ptr<Stream>& stream);  // gives it its handle
-  bool UnregisterStream(const Stream& stream);  // false when it was not registered
-  aclrtEvent RegisterEvent(Event* event);       // takes the table's reference
-  Event* UnregisterEvent(aclrtEvent handle);    // returns the table's reference
+  bool UnregisterStream(const Stream& stream);                 // false when it was not registered
+  aclrtEvent RegisterEvent(Event* event);                      // takes the table's reference
+  Event* UnregisterEvent(aclrtEvent handle);                   // returns the table's reference
 
   // Contexts: create under lifecycle_mutex; Detach under lifecycle_mutex, then
   // delete the returned context outside it (deleting drains its streams).

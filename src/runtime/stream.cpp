@@ -22,10 +22,13 @@ void DropTask(Task& task) {
 
 }  // namespace
 
-Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags,
-               uint32_t priority)
-    : engine_(engine), context_(context), device_id_(device_id), flags_(flags),
-      priority_(priority), trace_id_(next_trace_id.fetch_add(1, std::memory_order_relaxed)) {}
+Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority)
+    : engine_(engine),
+      context_(context),
+      device_id_(device_id),
+      flags_(flags),
+      priority_(priority),
+      trace_id_(next_trace_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Stream::~Stream() {
   queue_.ForEach(DropTask);
@@ -90,7 +93,7 @@ bool Stream::TakeRunnable(Task& task) {
       Task& head = queue_.front();
       if (head.kind == TaskKind::kEventWait) {
         if (!head.event->IsComplete(head.generation)) break;
-      if (Tracer::Enabled()) Tracer::Get().Instant("event wait satisfied", "event", {device_id_, trace_id_}, NowNs());
+        if (Tracer::Enabled()) Tracer::Get().Instant("event wait satisfied", "event", {device_id_, trace_id_}, NowNs());
         head.event->Release();
         queue_.pop_front();
         ++retired;

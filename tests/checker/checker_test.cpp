@@ -132,8 +132,8 @@ TEST_F(CheckerTest, WorkspaceSmallerThanPhaseOneAskedFor) {
 TEST_F(CheckerTest, MemoryFreedWhileQueuedWorkStillUsesIt) {
   std::promise<void> gate;
   std::shared_future<void> opened = gate.get_future().share();
-  ASSERT_EQ(aclrtLaunchHostFunc(first_, [](void* f) { static_cast<std::shared_future<void>*>(f)->wait(); },
-                                &opened),
+  ASSERT_EQ(aclrtLaunchHostFunc(
+                first_, [](void* f) { static_cast<std::shared_future<void>*>(f)->wait(); }, &opened),
             ACL_SUCCESS);
   EXPECT_EQ(Add(a_, b_, c_, first_), ACLNN_SUCCESS);
   EXPECT_EQ(aclrtFree(b_), ACL_ERROR_INVALID_PARAM);
@@ -145,7 +145,7 @@ TEST_F(CheckerTest, MemoryFreedWhileQueuedWorkStillUsesIt) {
 }
 
 TEST_F(CheckerTest, UnorderedWriteAndReadOnTwoStreamsIsARace) {
-  EXPECT_EQ(Add(a_, b_, c_, first_), ACLNN_SUCCESS);   // writes c
+  EXPECT_EQ(Add(a_, b_, c_, first_), ACLNN_SUCCESS);             // writes c
   EXPECT_EQ(Add(c_, b_, a_, second_), ACLNN_ERR_PARAM_INVALID);  // reads c, no event between
   ExpectReport({"race", "argument 'out'"});
 }

@@ -166,16 +166,16 @@ TEST_F(CaptureTest, CrossStreamForkAndJoinThroughEvents) {
   ASSERT_EQ(aclrtCreateEvent(&done), ACL_SUCCESS);
 
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
-  EnqueueAdd(a, b, left, stream_);                  // left = a + b      (capturing stream)
+  EnqueueAdd(a, b, left, stream_);  // left = a + b      (capturing stream)
   ASSERT_EQ(aclrtRecordEvent(fork, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtStreamWaitEvent(side_, fork), ACL_SUCCESS);  // side_ joins the capture
   aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
   ASSERT_EQ(aclmdlRICaptureGetInfo(side_, &status, nullptr), ACL_SUCCESS);
   EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
-  EnqueueMul(left, c, right, side_);                // right = left * c  (forked stream)
+  EnqueueMul(left, c, right, side_);  // right = left * c  (forked stream)
   ASSERT_EQ(aclrtRecordEvent(join, side_), ACL_SUCCESS);
   ASSERT_EQ(aclrtStreamWaitEvent(stream_, join), ACL_SUCCESS);
-  EnqueueAdd(right, left, result, stream_);         // result = right + left
+  EnqueueAdd(right, left, result, stream_);  // result = right + left
   ASSERT_EQ(aclrtRecordEvent(done, stream_), ACL_SUCCESS);
   aclmdlRI model = nullptr;
   aclmdlRI wrong = nullptr;
@@ -238,9 +238,9 @@ TEST_F(CaptureTest, UnsafeCallsFollowTheCaptureModes) {
   DeviceVector d;
   std::vector<float> host(kElements, 1.0f);
   auto copy_from_other_thread = [&] {
-    return std::async(std::launch::async, [&] {
-             return aclrtMemcpy(d.data, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE);
-           }).get();
+    return std::async(std::launch::async,
+                      [&] { return aclrtMemcpy(d.data, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE); })
+        .get();
   };
   // Relaxed: nobody is restricted.
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
@@ -261,8 +261,7 @@ TEST_F(CaptureTest, UnsafeCallsFollowTheCaptureModes) {
                                     aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
                                     EXPECT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
                                     EXPECT_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
-                                    return aclrtMemcpy(d.data, kBytes, host.data(), kBytes,
-                                                       ACL_MEMCPY_HOST_TO_DEVICE);
+                                    return aclrtMemcpy(d.data, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE);
                                   }).get();
   EXPECT_EQ(relaxed_thread, ACL_SUCCESS);
   EXPECT_EQ(copy_from_other_thread(), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
@@ -277,7 +276,9 @@ TEST_F(CaptureTest, HostFunctionsAndEventsAreReplayed) {
   ASSERT_EQ(aclrtCreateEvent(&end), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(start, stream_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtLaunchHostFunc(stream_, [](void*) { ++calls; }, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchHostFunc(
+                stream_, [](void*) { ++calls; }, nullptr),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(end, stream_), ACL_SUCCESS);
   float ms = 0;
   EXPECT_EQ(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_EVENT_CAPTURED);
@@ -287,7 +288,9 @@ TEST_F(CaptureTest, HostFunctionsAndEventsAreReplayed) {
 
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(start, stream_), ACL_SUCCESS);
-  ASSERT_EQ(aclrtLaunchHostFunc(stream_, [](void*) { ++calls; }, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchHostFunc(
+                stream_, [](void*) { ++calls; }, nullptr),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(end, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
   EXPECT_EQ(calls.load(), 0);
@@ -312,8 +315,8 @@ TEST_F(CaptureTest, DestroyingAModelWithAQueuedReplayIsRefusedThenSucceeds) {
 
   std::promise<void> gate;
   std::shared_future<void> opened = gate.get_future().share();
-  ASSERT_EQ(aclrtLaunchHostFunc(target_, [](void* f) { static_cast<std::shared_future<void>*>(f)->wait(); },
-                                &opened),
+  ASSERT_EQ(aclrtLaunchHostFunc(
+                target_, [](void* f) { static_cast<std::shared_future<void>*>(f)->wait(); }, &opened),
             ACL_SUCCESS);
   ASSERT_EQ(aclmdlRIExecuteAsync(model, target_), ACL_SUCCESS);
   EXPECT_EQ(aclmdlRIDestroy(model), ACL_ERROR_RT_MODEL_RUNNING);

@@ -47,8 +47,8 @@ struct Buffer {
       } else {  // keep the top 16 bits: a valid bf16, and a finite fp16 for |v| < 1 after masking
         uint32_t bits;
         std::memcpy(&bits, &v, 4);
-        const uint16_t half = t == ACL_BF16 ? static_cast<uint16_t>(bits >> 16)
-                                            : static_cast<uint16_t>(0x3800 | (bits & 0x83ff));
+        const uint16_t half =
+            t == ACL_BF16 ? static_cast<uint16_t>(bits >> 16) : static_cast<uint16_t>(0x3800 | (bits & 0x83ff));
         std::memcpy(&host[2 * i], &half, 2);
       }
     }
@@ -102,8 +102,7 @@ int main(int argc, char** argv) {
     std::printf("div %d %016" PRIx64 "\n", dt, out.Hash());
     Buffer cast(ACL_FLOAT, {kLarge}, 4);
     aclTensor* tc = cast.Tensor();
-    Run([&](uint64_t* w, aclOpExecutor** e) { return aclnnCastGetWorkspaceSize(ta, ACL_FLOAT, tc, w, e); },
-        aclnnCast);
+    Run([&](uint64_t* w, aclOpExecutor** e) { return aclnnCastGetWorkspaceSize(ta, ACL_FLOAT, tc, w, e); }, aclnnCast);
     std::printf("cast %d %016" PRIx64 "\n", dt, cast.Hash());
     for (aclTensor* t : {ta, tb, to, tc}) aclDestroyTensor(t);
   }
@@ -117,9 +116,8 @@ int main(int argc, char** argv) {
           aclnnMatmul);
       std::printf("matmul %d %lldx%lldx%lld %016" PRIx64 "\n", dt, static_cast<long long>(s[0]),
                   static_cast<long long>(s[1]), static_cast<long long>(s[2]), out.Hash());
-      Run([&](uint64_t* w, aclOpExecutor** e) {
-            return aclnnAddmmGetWorkspaceSize(tbias, ta, tb, beta, alpha, to, 0, w, e);
-          },
+      Run([&](uint64_t* w,
+              aclOpExecutor** e) { return aclnnAddmmGetWorkspaceSize(tbias, ta, tb, beta, alpha, to, 0, w, e); },
           aclnnAddmm);
       std::printf("addmm %d %lldx%lldx%lld %016" PRIx64 "\n", dt, static_cast<long long>(s[0]),
                   static_cast<long long>(s[1]), static_cast<long long>(s[2]), out.Hash());

@@ -11,8 +11,8 @@
 namespace {
 
 std::string RunProbe(int threads, int deterministic) {
-  const std::string command = "OMP_NUM_THREADS=" + std::to_string(threads) + " " CANOPY_DETERMINISM_PROBE " " +
-                              std::to_string(deterministic);
+  const std::string command =
+      "OMP_NUM_THREADS=" + std::to_string(threads) + " " CANOPY_DETERMINISM_PROBE " " + std::to_string(deterministic);
   std::string output;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return "popen failed";

@@ -56,7 +56,9 @@ TEST(Trace, RecordsPhasesTasksCallbacksAndEvents) {
     aclDestroyScalar(value);
     aclDestroyScalar(alpha);
   }
-  ASSERT_EQ(aclrtLaunchHostFunc(stream, [](void*) {}, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchHostFunc(
+                stream, [](void*) {}, nullptr),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtRecordEvent(event, stream), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);

@@ -23,8 +23,8 @@ namespace {
 const std::vector<aclDataType>& CastDtypes() { return AllDtypes(); }  // all 15
 const std::vector<aclDataType>& CopyDtypes() { return AllDtypes(); }  // all 15
 const std::vector<aclDataType>& ZeroDtypes() {
-  static const std::vector<aclDataType> dtypes = {ACL_INT8,    ACL_INT32, ACL_INT64,  ACL_UINT8, ACL_FLOAT16,
-                                                  ACL_FLOAT,   ACL_BOOL,  ACL_DOUBLE, ACL_INT16, ACL_UINT16,
+  static const std::vector<aclDataType> dtypes = {ACL_INT8,       ACL_INT32,     ACL_INT64,  ACL_UINT8, ACL_FLOAT16,
+                                                  ACL_FLOAT,      ACL_BOOL,      ACL_DOUBLE, ACL_INT16, ACL_UINT16,
                                                   ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
   return dtypes;
 }
@@ -73,14 +73,14 @@ std::vector<CastCase> CastCases() {
   cases.push_back({"rank0_f64_to_s32", ACL_DOUBLE, ACL_INT32, {}});
   cases.push_back({"rank0_offset_f32_to_u8", ACL_FLOAT, ACL_UINT8, {}, View::kOffset, View::kOffset});
   cases.push_back({"rank8_f32_to_bf16", ACL_FLOAT, ACL_BF16, {2, 1, 2, 1, 2, 1, 2, 2}});
-  cases.push_back({"rank8_stepped_s64_to_f16", ACL_INT64, ACL_FLOAT16, {2, 1, 2, 1, 2, 1, 2, 2}, View::kStepped,
-                   View::kStepped});
+  cases.push_back(
+      {"rank8_stepped_s64_to_f16", ACL_INT64, ACL_FLOAT16, {2, 1, 2, 1, 2, 1, 2, 2}, View::kStepped, View::kStepped});
   cases.push_back({"empty_f32_to_s32", ACL_FLOAT, ACL_INT32, {0, 3}});
   cases.push_back({"empty_rank3_c64_to_f16", ACL_COMPLEX64, ACL_FLOAT16, {2, 0, 3}});
   // Large enough for the vectorised conversions and their tails.
   const std::vector<std::pair<aclDataType, aclDataType>> largePairs = {
-      {ACL_FLOAT, ACL_FLOAT16}, {ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_BF16},  {ACL_BF16, ACL_FLOAT},
-      {ACL_FLOAT16, ACL_BF16},  {ACL_FLOAT, ACL_INT32},   {ACL_INT32, ACL_FLOAT}, {ACL_DOUBLE, ACL_FLOAT},
+      {ACL_FLOAT, ACL_FLOAT16}, {ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_BF16},   {ACL_BF16, ACL_FLOAT},
+      {ACL_FLOAT16, ACL_BF16},  {ACL_FLOAT, ACL_INT32},   {ACL_INT32, ACL_FLOAT},  {ACL_DOUBLE, ACL_FLOAT},
       {ACL_UINT8, ACL_FLOAT},   {ACL_FLOAT, ACL_BOOL},    {ACL_BOOL, ACL_FLOAT16}, {ACL_INT64, ACL_INT8},
   };
   for (const auto& [src, dst] : largePairs) {
@@ -128,11 +128,11 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 // Values at the edges of f16 / bf16 / f32: exact ties (round to even),
 // subnormals, the largest finite values and just past them, infinities, NaN.
 const std::vector<double> kFloatEdges = {
-    0.0,       -0.0,        1.0,          -1.0,           0.1,         -2.5,
-    65504.0,   65519.0,     65520.0,      1e5,            6e-5,        0x1p-24,
-    0x1.8p-24, 0x1p-25,     1e-8,         1 + 0x1p-11,    1 + 0x3p-11, -(1 + 0x1p-11),
-    1 + 0x1p-8, 1 + 0x3p-8, 257.0,        259.0,          1e30,        1e39,
-    -1e-40,    0x1p-149,    kInf,         -kInf,          kNan,        3.4028234663852886e38,
+    0.0,        -0.0,       1.0,     -1.0,        0.1,         -2.5,
+    65504.0,    65519.0,    65520.0, 1e5,         6e-5,        0x1p-24,
+    0x1.8p-24,  0x1p-25,    1e-8,    1 + 0x1p-11, 1 + 0x3p-11, -(1 + 0x1p-11),
+    1 + 0x1p-8, 1 + 0x3p-8, 257.0,   259.0,       1e30,        1e39,
+    -1e-40,     0x1p-149,   kInf,    -kInf,       kNan,        3.4028234663852886e38,
 };
 // Float to integer (values every float dtype holds): truncation toward zero;
 // NaN becomes 0.
@@ -220,10 +220,10 @@ std::vector<CopyCase> CopyCases() {
   cases.push_back({"broadcast_and_cast_s64_into_f16", ACL_FLOAT16, ACL_INT64, {4, 3, 2}, {1, 2}});
   cases.push_back({"broadcast_and_cast_bool_into_s32", ACL_INT32, ACL_BOOL, m, {1, 1}});
   cases.push_back({"self_transposed", ACL_FLOAT, ACL_FLOAT, {4, 6}, {4, 6}, View::kTransposed, c});
-  cases.push_back({"self_stepped_src_transposed", ACL_FLOAT, ACL_FLOAT16, {4, 6}, {4, 6}, View::kStepped,
-                   View::kTransposed});
-  cases.push_back({"self_offset_src_stepped_s32_into_f16", ACL_FLOAT16, ACL_INT32, {4, 6}, {4, 6}, View::kOffset,
-                   View::kStepped});
+  cases.push_back(
+      {"self_stepped_src_transposed", ACL_FLOAT, ACL_FLOAT16, {4, 6}, {4, 6}, View::kStepped, View::kTransposed});
+  cases.push_back(
+      {"self_offset_src_stepped_s32_into_f16", ACL_FLOAT16, ACL_INT32, {4, 6}, {4, 6}, View::kOffset, View::kStepped});
   cases.push_back({"self_reversed_rank3", ACL_INT16, ACL_INT8, {2, 3, 4}, {2, 3, 4}, View::kReversed, c});
   cases.push_back({"src_broadcast_view", ACL_FLOAT, ACL_DOUBLE, {4, 6}, {4, 6}, c, View::kBroadcast});
   cases.push_back({"self_stepped_broadcast_src", ACL_UINT8, ACL_FLOAT, {4, 6}, {6}, View::kStepped, View::kStepped});
@@ -231,8 +231,8 @@ std::vector<CopyCase> CopyCases() {
   cases.push_back({"rank8", ACL_FLOAT, ACL_BF16, {2, 1, 2, 1, 2, 1, 2, 2}, {2, 1, 2, 1, 2, 1, 2, 2}});
   cases.push_back({"rank8_broadcast", ACL_FLOAT16, ACL_FLOAT, {2, 1, 2, 1, 2, 1, 2, 2}, {2, 2}});
   cases.push_back({"large_broadcast_f32_into_f16", ACL_FLOAT16, ACL_FLOAT, {130, 257}, {257}});
-  cases.push_back({"large_transposed_bf16_into_f32", ACL_FLOAT, ACL_BF16, {130, 257}, {130, 257}, c,
-                   View::kTransposed});
+  cases.push_back(
+      {"large_transposed_bf16_into_f32", ACL_FLOAT, ACL_BF16, {130, 257}, {130, 257}, c, View::kTransposed});
   cases.push_back({"large_same_dtype_s32", ACL_INT32, ACL_INT32, {130, 257}, {130, 257}});
   cases.push_back({"empty", ACL_FLOAT, ACL_FLOAT, {0, 5}, {5}});
   cases.push_back({"empty_cast", ACL_INT32, ACL_FLOAT16, {3, 0}, {3, 0}});
@@ -370,16 +370,26 @@ std::vector<FillCase> FillScalarCases() {
     Value v;
   };
   const std::vector<MixedRow> mixed = {
-      {ACL_FLOAT, ACL_INT32, 3.0},   {ACL_INT32, ACL_FLOAT, 3.0},      {ACL_FLOAT16, ACL_DOUBLE, 0.5},
-      {ACL_BOOL, ACL_INT8, 1.0},     {ACL_INT64, ACL_BOOL, 1.0},       {ACL_COMPLEX64, ACL_FLOAT, 1.5},
-      {ACL_BF16, ACL_INT64, -2.0},   {ACL_UINT8, ACL_INT16, 7.0},      {ACL_DOUBLE, ACL_FLOAT16, -0.75},
-      {ACL_INT8, ACL_DOUBLE, -5.0},  {ACL_COMPLEX128, ACL_COMPLEX64, Value(1.0, 2.0)},
+      {ACL_FLOAT, ACL_INT32, 3.0},
+      {ACL_INT32, ACL_FLOAT, 3.0},
+      {ACL_FLOAT16, ACL_DOUBLE, 0.5},
+      {ACL_BOOL, ACL_INT8, 1.0},
+      {ACL_INT64, ACL_BOOL, 1.0},
+      {ACL_COMPLEX64, ACL_FLOAT, 1.5},
+      {ACL_BF16, ACL_INT64, -2.0},
+      {ACL_UINT8, ACL_INT16, 7.0},
+      {ACL_DOUBLE, ACL_FLOAT16, -0.75},
+      {ACL_INT8, ACL_DOUBLE, -5.0},
+      {ACL_COMPLEX128, ACL_COMPLEX64, Value(1.0, 2.0)},
       {ACL_FLOAT, ACL_FLOAT, 0.0},
   };
   for (const MixedRow& r : mixed) {
-    cases.push_back({std::string("value_") + Name(r.value) + "_into_" + Name(r.self) +
-                         (r.v == 0.0 ? "_zero" : ""),
-                     r.self, {3, 5}, c, r.value, r.v});
+    cases.push_back({std::string("value_") + Name(r.value) + "_into_" + Name(r.self) + (r.v == 0.0 ? "_zero" : ""),
+                     r.self,
+                     {3, 5},
+                     c,
+                     r.value,
+                     r.v});
   }
   for (const LayoutRow& row : FillLayouts()) {
     cases.push_back({row.name, row.dtype, row.shape, row.view, row.dtype, NaturalFillValue(row.dtype)});

@@ -18,8 +18,8 @@ namespace canopy_test {
 
 // Atlas A2 dtype list shared by self, other, alpha and out of Add, Sub, Mul, Div.
 inline const std::vector<aclDataType>& ElementwiseDtypes() {
-  static const std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32,
-                                                  ACL_INT64, ACL_INT16,   ACL_INT8,   ACL_UINT8,
+  static const std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16,    ACL_DOUBLE,    ACL_INT32,
+                                                  ACL_INT64, ACL_INT16,      ACL_INT8,      ACL_UINT8,
                                                   ACL_BOOL,  ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
   return dtypes;
 }
@@ -47,17 +47,24 @@ inline Range OperandRange(BinaryOp op, aclDataType dtype, bool isOther) {
   }
   if (IsUnsigned(dtype)) {
     switch (op) {
-      case BinaryOp::kAdd: return isOther ? Range{0, 20} : Range{0, 60};
-      case BinaryOp::kSub: return isOther ? Range{0, 20} : Range{64, 120};
-      case BinaryOp::kMul: return Range{0, 11};
-      case BinaryOp::kDiv: return isOther ? Range{1, 10, 1} : Range{0, 200};
+      case BinaryOp::kAdd:
+        return isOther ? Range{0, 20} : Range{0, 60};
+      case BinaryOp::kSub:
+        return isOther ? Range{0, 20} : Range{64, 120};
+      case BinaryOp::kMul:
+        return Range{0, 11};
+      case BinaryOp::kDiv:
+        return isOther ? Range{1, 10, 1} : Range{0, 200};
     }
   }
   switch (op) {
     case BinaryOp::kAdd:
-    case BinaryOp::kSub: return Range{-20, 20};
-    case BinaryOp::kMul: return Range{-11, 11};
-    case BinaryOp::kDiv: return isOther ? Range{-10, 10, 1} : Range{-100, 100};
+    case BinaryOp::kSub:
+      return Range{-20, 20};
+    case BinaryOp::kMul:
+      return Range{-11, 11};
+    case BinaryOp::kDiv:
+      return isOther ? Range{-10, 10, 1} : Range{-100, 100};
   }
   return Range{};
 }
@@ -83,10 +90,14 @@ inline std::pair<aclDataType, Value> DefaultAlpha(aclDataType compute) {
 inline aclnnStatus TensorOpPhase1(BinaryOp op, aclTensor* self, aclTensor* other, aclScalar* alpha, aclTensor* out,
                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
   switch (op) {
-    case BinaryOp::kAdd: return aclnnAddGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
-    case BinaryOp::kSub: return aclnnSubGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
-    case BinaryOp::kMul: return aclnnMulGetWorkspaceSize(self, other, out, workspaceSize, executor);
-    case BinaryOp::kDiv: return aclnnDivGetWorkspaceSize(self, other, out, workspaceSize, executor);
+    case BinaryOp::kAdd:
+      return aclnnAddGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
+    case BinaryOp::kSub:
+      return aclnnSubGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
+    case BinaryOp::kMul:
+      return aclnnMulGetWorkspaceSize(self, other, out, workspaceSize, executor);
+    case BinaryOp::kDiv:
+      return aclnnDivGetWorkspaceSize(self, other, out, workspaceSize, executor);
   }
   return -1;
 }
@@ -94,10 +105,14 @@ inline aclnnStatus TensorOpPhase1(BinaryOp op, aclTensor* self, aclTensor* other
 inline aclnnStatus InplaceTensorOpPhase1(BinaryOp op, aclTensor* selfRef, aclTensor* other, aclScalar* alpha,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
   switch (op) {
-    case BinaryOp::kAdd: return aclnnInplaceAddGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
-    case BinaryOp::kSub: return aclnnInplaceSubGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
-    case BinaryOp::kMul: return aclnnInplaceMulGetWorkspaceSize(selfRef, other, workspaceSize, executor);
-    case BinaryOp::kDiv: return aclnnInplaceDivGetWorkspaceSize(selfRef, other, workspaceSize, executor);
+    case BinaryOp::kAdd:
+      return aclnnInplaceAddGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
+    case BinaryOp::kSub:
+      return aclnnInplaceSubGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
+    case BinaryOp::kMul:
+      return aclnnInplaceMulGetWorkspaceSize(selfRef, other, workspaceSize, executor);
+    case BinaryOp::kDiv:
+      return aclnnInplaceDivGetWorkspaceSize(selfRef, other, workspaceSize, executor);
   }
   return -1;
 }
@@ -105,10 +120,14 @@ inline aclnnStatus InplaceTensorOpPhase1(BinaryOp op, aclTensor* selfRef, aclTen
 inline aclnnStatus ScalarOpPhase1(BinaryOp op, aclTensor* self, aclScalar* other, aclScalar* alpha, aclTensor* out,
                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
   switch (op) {
-    case BinaryOp::kAdd: return aclnnAddsGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
-    case BinaryOp::kSub: return aclnnSubsGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
-    case BinaryOp::kMul: return aclnnMulsGetWorkspaceSize(self, other, out, workspaceSize, executor);
-    case BinaryOp::kDiv: return aclnnDivsGetWorkspaceSize(self, other, out, workspaceSize, executor);
+    case BinaryOp::kAdd:
+      return aclnnAddsGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
+    case BinaryOp::kSub:
+      return aclnnSubsGetWorkspaceSize(self, other, alpha, out, workspaceSize, executor);
+    case BinaryOp::kMul:
+      return aclnnMulsGetWorkspaceSize(self, other, out, workspaceSize, executor);
+    case BinaryOp::kDiv:
+      return aclnnDivsGetWorkspaceSize(self, other, out, workspaceSize, executor);
   }
   return -1;
 }
@@ -116,30 +135,42 @@ inline aclnnStatus ScalarOpPhase1(BinaryOp op, aclTensor* self, aclScalar* other
 inline aclnnStatus InplaceScalarOpPhase1(BinaryOp op, aclTensor* selfRef, aclScalar* other, aclScalar* alpha,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
   switch (op) {
-    case BinaryOp::kAdd: return aclnnInplaceAddsGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
-    case BinaryOp::kSub: return aclnnInplaceSubsGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
-    case BinaryOp::kMul: return aclnnInplaceMulsGetWorkspaceSize(selfRef, other, workspaceSize, executor);
-    case BinaryOp::kDiv: return aclnnInplaceDivsGetWorkspaceSize(selfRef, other, workspaceSize, executor);
+    case BinaryOp::kAdd:
+      return aclnnInplaceAddsGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
+    case BinaryOp::kSub:
+      return aclnnInplaceSubsGetWorkspaceSize(selfRef, other, alpha, workspaceSize, executor);
+    case BinaryOp::kMul:
+      return aclnnInplaceMulsGetWorkspaceSize(selfRef, other, workspaceSize, executor);
+    case BinaryOp::kDiv:
+      return aclnnInplaceDivsGetWorkspaceSize(selfRef, other, workspaceSize, executor);
   }
   return -1;
 }
 
 inline Phase2 TensorOpPhase2(BinaryOp op, bool inplace) {
   switch (op) {
-    case BinaryOp::kAdd: return inplace ? aclnnInplaceAdd : aclnnAdd;
-    case BinaryOp::kSub: return inplace ? aclnnInplaceSub : aclnnSub;
-    case BinaryOp::kMul: return inplace ? aclnnInplaceMul : aclnnMul;
-    case BinaryOp::kDiv: return inplace ? aclnnInplaceDiv : aclnnDiv;
+    case BinaryOp::kAdd:
+      return inplace ? aclnnInplaceAdd : aclnnAdd;
+    case BinaryOp::kSub:
+      return inplace ? aclnnInplaceSub : aclnnSub;
+    case BinaryOp::kMul:
+      return inplace ? aclnnInplaceMul : aclnnMul;
+    case BinaryOp::kDiv:
+      return inplace ? aclnnInplaceDiv : aclnnDiv;
   }
   return nullptr;
 }
 
 inline Phase2 ScalarOpPhase2(BinaryOp op, bool inplace) {
   switch (op) {
-    case BinaryOp::kAdd: return inplace ? aclnnInplaceAdds : aclnnAdds;
-    case BinaryOp::kSub: return inplace ? aclnnInplaceSubs : aclnnSubs;
-    case BinaryOp::kMul: return inplace ? aclnnInplaceMuls : aclnnMuls;
-    case BinaryOp::kDiv: return inplace ? aclnnInplaceDivs : aclnnDivs;
+    case BinaryOp::kAdd:
+      return inplace ? aclnnInplaceAdds : aclnnAdds;
+    case BinaryOp::kSub:
+      return inplace ? aclnnInplaceSubs : aclnnSubs;
+    case BinaryOp::kMul:
+      return inplace ? aclnnInplaceMuls : aclnnMuls;
+    case BinaryOp::kDiv:
+      return inplace ? aclnnInplaceDivs : aclnnDivs;
   }
   return nullptr;
 }

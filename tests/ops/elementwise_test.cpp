@@ -52,17 +52,34 @@ std::string TripleName(const DtypeTriple& t) {
 const std::vector<DtypeTriple>& PromotionTriples() {
   static const std::vector<DtypeTriple> triples = {
       // promotion (out = promoted dtype)
-      {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT}, {ACL_BF16, ACL_FLOAT16, ACL_FLOAT},
-      {ACL_INT8, ACL_UINT8, ACL_INT16},    {ACL_UINT8, ACL_INT8, ACL_INT16},    {ACL_BOOL, ACL_FLOAT16, ACL_FLOAT16},
-      {ACL_INT32, ACL_BOOL, ACL_INT32},    {ACL_UINT8, ACL_BOOL, ACL_UINT8},    {ACL_INT64, ACL_BF16, ACL_BF16},
-      {ACL_INT32, ACL_DOUBLE, ACL_DOUBLE}, {ACL_INT16, ACL_INT32, ACL_INT32},   {ACL_COMPLEX64, ACL_DOUBLE, ACL_COMPLEX128},
-      {ACL_FLOAT, ACL_COMPLEX64, ACL_COMPLEX64}, {ACL_INT8, ACL_COMPLEX128, ACL_COMPLEX128},
-      {ACL_BOOL, ACL_INT8, ACL_INT8},      {ACL_FLOAT16, ACL_INT32, ACL_FLOAT16},
+      {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT},
+      {ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT},
+      {ACL_BF16, ACL_FLOAT16, ACL_FLOAT},
+      {ACL_INT8, ACL_UINT8, ACL_INT16},
+      {ACL_UINT8, ACL_INT8, ACL_INT16},
+      {ACL_BOOL, ACL_FLOAT16, ACL_FLOAT16},
+      {ACL_INT32, ACL_BOOL, ACL_INT32},
+      {ACL_UINT8, ACL_BOOL, ACL_UINT8},
+      {ACL_INT64, ACL_BF16, ACL_BF16},
+      {ACL_INT32, ACL_DOUBLE, ACL_DOUBLE},
+      {ACL_INT16, ACL_INT32, ACL_INT32},
+      {ACL_COMPLEX64, ACL_DOUBLE, ACL_COMPLEX128},
+      {ACL_FLOAT, ACL_COMPLEX64, ACL_COMPLEX64},
+      {ACL_INT8, ACL_COMPLEX128, ACL_COMPLEX128},
+      {ACL_BOOL, ACL_INT8, ACL_INT8},
+      {ACL_FLOAT16, ACL_INT32, ACL_FLOAT16},
       // the promoted result cast into a different out dtype
-      {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_FLOAT, ACL_FLOAT16}, {ACL_FLOAT, ACL_FLOAT, ACL_DOUBLE},
-      {ACL_BF16, ACL_BF16, ACL_FLOAT},      {ACL_INT64, ACL_INT64, ACL_INT8},    {ACL_BOOL, ACL_BOOL, ACL_INT32},
-      {ACL_FLOAT, ACL_FLOAT, ACL_COMPLEX64}, {ACL_INT8, ACL_INT8, ACL_FLOAT16},  {ACL_UINT8, ACL_UINT8, ACL_DOUBLE},
-      {ACL_COMPLEX64, ACL_COMPLEX64, ACL_COMPLEX128}, {ACL_DOUBLE, ACL_DOUBLE, ACL_FLOAT},
+      {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT},
+      {ACL_FLOAT, ACL_FLOAT, ACL_FLOAT16},
+      {ACL_FLOAT, ACL_FLOAT, ACL_DOUBLE},
+      {ACL_BF16, ACL_BF16, ACL_FLOAT},
+      {ACL_INT64, ACL_INT64, ACL_INT8},
+      {ACL_BOOL, ACL_BOOL, ACL_INT32},
+      {ACL_FLOAT, ACL_FLOAT, ACL_COMPLEX64},
+      {ACL_INT8, ACL_INT8, ACL_FLOAT16},
+      {ACL_UINT8, ACL_UINT8, ACL_DOUBLE},
+      {ACL_COMPLEX64, ACL_COMPLEX64, ACL_COMPLEX128},
+      {ACL_DOUBLE, ACL_DOUBLE, ACL_FLOAT},
       {ACL_INT16, ACL_UINT8, ACL_BF16},
   };
   return triples;
@@ -72,8 +89,8 @@ const std::vector<DtypeTriple>& PromotionTriples() {
 // (s32 / s32 into a float out is left out: the device divides in int32 there.)
 const std::vector<DtypeTriple>& IntegerDivisionTriples() {
   static const std::vector<DtypeTriple> triples = {
-      {ACL_INT16, ACL_INT16, ACL_FLOAT}, {ACL_INT8, ACL_UINT8, ACL_FLOAT}, {ACL_UINT8, ACL_UINT8, ACL_FLOAT},
-      {ACL_INT64, ACL_INT32, ACL_DOUBLE}, {ACL_BOOL, ACL_INT8, ACL_FLOAT}, {ACL_INT32, ACL_INT32, ACL_INT64},
+      {ACL_INT16, ACL_INT16, ACL_FLOAT},  {ACL_INT8, ACL_UINT8, ACL_FLOAT}, {ACL_UINT8, ACL_UINT8, ACL_FLOAT},
+      {ACL_INT64, ACL_INT32, ACL_DOUBLE}, {ACL_BOOL, ACL_INT8, ACL_FLOAT},  {ACL_INT32, ACL_INT32, ACL_INT64},
       {ACL_INT16, ACL_INT8, ACL_INT16},
   };
   return triples;
@@ -128,17 +145,24 @@ std::vector<BinaryCase> BinaryCases() {
     const std::string p = Prefix(op);
     for (aclDataType dt : ElementwiseDtypes()) {
       cases.push_back({p + "_dtype_" + Name(dt), op, dt, dt, dt, kMatrix, kMatrix});
-      cases.push_back({p + "_inplace_dtype_" + Name(dt), op, dt, dt, dt, kMatrix, {5}, View::kContiguous,
-                       View::kContiguous, View::kContiguous, Form::kInplace});
+      cases.push_back({p + "_inplace_dtype_" + Name(dt),
+                       op,
+                       dt,
+                       dt,
+                       dt,
+                       kMatrix,
+                       {5},
+                       View::kContiguous,
+                       View::kContiguous,
+                       View::kContiguous,
+                       Form::kInplace});
     }
     for (const DtypeTriple& t : PromotionTriples()) {
-      cases.push_back({p + "_mixed_" + TripleName(t), op, t.self, t.other, t.out, kMatrix,
-                       kMatrix});
+      cases.push_back({p + "_mixed_" + TripleName(t), op, t.self, t.other, t.out, kMatrix, kMatrix});
     }
     if (op == BinaryOp::kDiv) {
       for (const DtypeTriple& t : IntegerDivisionTriples()) {
-        cases.push_back({p + "_intdiv_" + TripleName(t), op, t.self, t.other, t.out, kMatrix,
-                         kMatrix});
+        cases.push_back({p + "_intdiv_" + TripleName(t), op, t.self, t.other, t.out, kMatrix, kMatrix});
       }
     }
     for (const ShapePair& s : BroadcastShapePairs()) {
@@ -148,24 +172,56 @@ std::vector<BinaryCase> BinaryCases() {
     }
     for (const ViewTriple& v : ViewTriples()) {
       for (aclDataType dt : {ACL_FLOAT, ACL_BF16, ACL_INT32, ACL_COMPLEX64}) {
-        cases.push_back({p + "_view_" + v.name + "_" + Name(dt), op, dt, dt, dt, v.shape, v.shape, v.self, v.other,
-                         v.out});
+        cases.push_back(
+            {p + "_view_" + v.name + "_" + Name(dt), op, dt, dt, dt, v.shape, v.shape, v.self, v.other, v.out});
       }
     }
     // Large enough for the vectorised and multi-threaded paths, with odd tails.
     for (aclDataType dt : ElementwiseDtypes()) {
       cases.push_back({p + "_large_" + Name(dt), op, dt, dt, dt, {300, 257}, {257}});
     }
-    cases.push_back({p + "_large_transposed_stepped_f32", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {256, 301}, {256, 301},
-                     View::kTransposed, View::kStepped, View::kStepped});
-    cases.push_back({p + "_large_broadcast_view_f16_bf16", op, ACL_FLOAT16, ACL_BF16, ACL_FLOAT, {200, 203},
-                     {200, 203}, View::kBroadcast, View::kTransposed});
+    cases.push_back({p + "_large_transposed_stepped_f32",
+                     op,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     {256, 301},
+                     {256, 301},
+                     View::kTransposed,
+                     View::kStepped,
+                     View::kStepped});
+    cases.push_back({p + "_large_broadcast_view_f16_bf16",
+                     op,
+                     ACL_FLOAT16,
+                     ACL_BF16,
+                     ACL_FLOAT,
+                     {200, 203},
+                     {200, 203},
+                     View::kBroadcast,
+                     View::kTransposed});
     cases.push_back({p + "_large_column_broadcast_s32", op, ACL_INT32, ACL_INT32, ACL_INT32, {300, 1}, {1, 257}});
-    cases.push_back({p + "_large_inplace_f16", op, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, {300, 257}, {257},
-                     View::kContiguous, View::kContiguous, View::kContiguous, Form::kInplace});
+    cases.push_back({p + "_large_inplace_f16",
+                     op,
+                     ACL_FLOAT16,
+                     ACL_FLOAT16,
+                     ACL_FLOAT16,
+                     {300, 257},
+                     {257},
+                     View::kContiguous,
+                     View::kContiguous,
+                     View::kContiguous,
+                     Form::kInplace});
     // Broadcasting and strides together, with a dtype change on the way.
-    cases.push_back({p + "_view_broadcast_transposed_f16_f32", op, ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT, {3, 1, 5},
-                     {4, 5}, View::kStepped, View::kTransposed, View::kStepped});
+    cases.push_back({p + "_view_broadcast_transposed_f16_f32",
+                     op,
+                     ACL_FLOAT16,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     {3, 1, 5},
+                     {4, 5},
+                     View::kStepped,
+                     View::kTransposed,
+                     View::kStepped});
     // Empty tensors: success, workspace 0, nothing written.
     cases.push_back({p + "_empty_rows", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {0, 3}, {3}});
     cases.push_back({p + "_empty_both", op, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, {2, 0}, {2, 0}});
@@ -173,30 +229,73 @@ std::vector<BinaryCase> BinaryCases() {
     cases.push_back({p + "_empty_rank3", op, ACL_FLOAT, ACL_INT8, ACL_FLOAT, {3, 0, 2}, {1, 2}});
     // In-place forms and outputs that alias inputs.
     const View c = View::kContiguous;
-    cases.push_back({p + "_inplace_broadcast_rows", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 4}, {4}, c, c, c,
+    cases.push_back(
+        {p + "_inplace_broadcast_rows", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 4}, {4}, c, c, c, Form::kInplace});
+    cases.push_back(
+        {p + "_inplace_rank0_other", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 4}, {}, c, c, c, Form::kInplace});
+    cases.push_back({p + "_inplace_f16_self_f32_other",
+                     op,
+                     ACL_FLOAT16,
+                     ACL_FLOAT,
+                     ACL_FLOAT16,
+                     {3, 4},
+                     {3, 4},
+                     c,
+                     c,
+                     c,
                      Form::kInplace});
-    cases.push_back({p + "_inplace_rank0_other", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 4}, {}, c, c, c,
+    cases.push_back(
+        {p + "_inplace_s8_self_u8_other", op, ACL_INT8, ACL_UINT8, ACL_INT8, {3, 4}, {1, 4}, c, c, c, Form::kInplace});
+    cases.push_back({p + "_inplace_transposed_self",
+                     op,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     {4, 6},
+                     {4, 6},
+                     View::kTransposed,
+                     View::kStepped,
+                     c,
                      Form::kInplace});
-    cases.push_back({p + "_inplace_f16_self_f32_other", op, ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16, {3, 4}, {3, 4}, c,
-                     c, c, Form::kInplace});
-    cases.push_back({p + "_inplace_s8_self_u8_other", op, ACL_INT8, ACL_UINT8, ACL_INT8, {3, 4}, {1, 4}, c, c, c,
+    cases.push_back({p + "_inplace_stepped_self_rank3",
+                     op,
+                     ACL_INT32,
+                     ACL_INT32,
+                     ACL_INT32,
+                     {2, 3, 4},
+                     {3, 1},
+                     View::kStepped,
+                     c,
+                     c,
                      Form::kInplace});
-    cases.push_back({p + "_inplace_transposed_self", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {4, 6}, {4, 6},
-                     View::kTransposed, View::kStepped, c, Form::kInplace});
-    cases.push_back({p + "_inplace_stepped_self_rank3", op, ACL_INT32, ACL_INT32, ACL_INT32, {2, 3, 4}, {3, 1},
-                     View::kStepped, c, c, Form::kInplace});
-    cases.push_back({p + "_inplace_rank0_self", op, ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, {}, {}, c, c, c,
-                     Form::kInplace});
-    cases.push_back({p + "_inplace_empty", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {0, 4}, {4}, c, c, c,
-                     Form::kInplace});
-    cases.push_back({p + "_out_is_self", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 4}, {4}, c, c, c,
+    cases.push_back(
+        {p + "_inplace_rank0_self", op, ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, {}, {}, c, c, c, Form::kInplace});
+    cases.push_back({p + "_inplace_empty", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {0, 4}, {4}, c, c, c, Form::kInplace});
+    cases.push_back({p + "_out_is_self", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 4}, {4}, c, c, c, Form::kOutIsSelf});
+    cases.push_back({p + "_out_is_self_transposed",
+                     op,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     {4, 6},
+                     {4, 6},
+                     View::kTransposed,
+                     c,
+                     c,
                      Form::kOutIsSelf});
-    cases.push_back({p + "_out_is_self_transposed", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {4, 6}, {4, 6},
-                     View::kTransposed, c, c, Form::kOutIsSelf});
-    cases.push_back({p + "_out_is_other", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {4}, {3, 4}, c, c, c,
+    cases.push_back(
+        {p + "_out_is_other", op, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {4}, {3, 4}, c, c, c, Form::kOutIsOther});
+    cases.push_back({p + "_out_is_other_s32",
+                     op,
+                     ACL_INT32,
+                     ACL_INT32,
+                     ACL_INT32,
+                     {4, 6},
+                     {4, 6},
+                     c,
+                     View::kStepped,
+                     c,
                      Form::kOutIsOther});
-    cases.push_back({p + "_out_is_other_s32", op, ACL_INT32, ACL_INT32, ACL_INT32, {4, 6}, {4, 6}, c,
-                     View::kStepped, c, Form::kOutIsOther});
   }
   // alpha: every dtype class, castable to the compute dtype.
   struct AlphaRow {
@@ -205,19 +304,27 @@ std::vector<BinaryCase> BinaryCases() {
     const char* name;
   };
   const std::vector<AlphaRow> alphas = {
-      {ACL_FLOAT, ACL_FLOAT, -0.5, "neg_half"},     {ACL_FLOAT, ACL_DOUBLE, 0.25, "f64"},
-      {ACL_FLOAT, ACL_INT32, 3.0, "s32"},           {ACL_FLOAT16, ACL_FLOAT16, 2.0, "f16"},
-      {ACL_BF16, ACL_INT64, -3.0, "s64"},           {ACL_INT32, ACL_INT64, -3.0, "s64"},
-      {ACL_INT8, ACL_BOOL, 1.0, "bool"},            {ACL_INT32, ACL_INT32, 0.0, "zero"},
-      {ACL_COMPLEX64, ACL_COMPLEX64, Value(0.5, 1.0), "c64"}, {ACL_COMPLEX128, ACL_DOUBLE, 2.5, "f64"},
-      {ACL_DOUBLE, ACL_FLOAT, 1.25, "f32"},         {ACL_UINT8, ACL_UINT8, 3.0, "u8"},
-      {ACL_BOOL, ACL_BOOL, 1.0, "bool"},            {ACL_FLOAT, ACL_FLOAT16, 0.75, "f16"},
-      {ACL_INT16, ACL_INT8, -2.0, "s8"},            {ACL_COMPLEX64, ACL_FLOAT, -1.5, "f32"},
+      {ACL_FLOAT, ACL_FLOAT, -0.5, "neg_half"},
+      {ACL_FLOAT, ACL_DOUBLE, 0.25, "f64"},
+      {ACL_FLOAT, ACL_INT32, 3.0, "s32"},
+      {ACL_FLOAT16, ACL_FLOAT16, 2.0, "f16"},
+      {ACL_BF16, ACL_INT64, -3.0, "s64"},
+      {ACL_INT32, ACL_INT64, -3.0, "s64"},
+      {ACL_INT8, ACL_BOOL, 1.0, "bool"},
+      {ACL_INT32, ACL_INT32, 0.0, "zero"},
+      {ACL_COMPLEX64, ACL_COMPLEX64, Value(0.5, 1.0), "c64"},
+      {ACL_COMPLEX128, ACL_DOUBLE, 2.5, "f64"},
+      {ACL_DOUBLE, ACL_FLOAT, 1.25, "f32"},
+      {ACL_UINT8, ACL_UINT8, 3.0, "u8"},
+      {ACL_BOOL, ACL_BOOL, 1.0, "bool"},
+      {ACL_FLOAT, ACL_FLOAT16, 0.75, "f16"},
+      {ACL_INT16, ACL_INT8, -2.0, "s8"},
+      {ACL_COMPLEX64, ACL_FLOAT, -1.5, "f32"},
   };
   for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub}) {
     for (const AlphaRow& a : alphas) {
-      BinaryCase c{Prefix(op) + "_alpha_" + a.name + "_on_" + Name(a.dtype), op, a.dtype, a.dtype, a.dtype,
-                   kMatrix, kMatrix};
+      BinaryCase c{
+          Prefix(op) + "_alpha_" + a.name + "_on_" + Name(a.dtype), op, a.dtype, a.dtype, a.dtype, kMatrix, kMatrix};
       c.alpha = std::make_pair(a.alphaDtype, a.alpha);
       cases.push_back(c);
     }
@@ -251,8 +358,12 @@ TEST_P(BinaryOpTest, MatchesReference) {
       out = separateOut.get();
       break;
     case Form::kInplace:
-    case Form::kOutIsSelf: out = &self; break;
-    case Form::kOutIsOther: out = &other; break;
+    case Form::kOutIsSelf:
+      out = &self;
+      break;
+    case Form::kOutIsOther:
+      out = &other;
+      break;
   }
   ASSERT_EQ(out->dtype(), c.out) << "bad test case: the aliased tensor must have the out dtype";
   const std::vector<uint8_t> outBefore = out->DownloadBytes();
@@ -285,7 +396,9 @@ TEST_P(BinaryOpTest, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, BinaryOpTest, ::testing::ValuesIn(BinaryCases()),
-                         [](const ::testing::TestParamInfo<BinaryCase>& info) { return SanitizeName(info.param.name); });
+                         [](const ::testing::TestParamInfo<BinaryCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 // ---- IEEE special values ------------------------------------------------------------------------
 
@@ -316,11 +429,17 @@ std::vector<SpecialCase> SpecialCases() {
       {"div_infinities", BinaryOp::kDiv, {kInf, 1, -1, kNan, -kInf, 3}, {kInf, kInf, -kInf, 2, 4, -kInf}, false},
       {"divs_by_zero", BinaryOp::kDiv, {1, -1, 0, kNan, kInf, -3}, {0}, true},
       {"divs_by_negative_zero", BinaryOp::kDiv, {1, -1, 0, -kInf}, {-0.0}, true},
-      {"add_infinities_nan", BinaryOp::kAdd, {kInf, -kInf, kNan, kInf, 1, 60000}, {-kInf, 1, 1, kInf, kNan, 60000},
+      {"add_infinities_nan",
+       BinaryOp::kAdd,
+       {kInf, -kInf, kNan, kInf, 1, 60000},
+       {-kInf, 1, 1, kInf, kNan, 60000},
        false},
       {"adds_nan", BinaryOp::kAdd, {1, -2, kInf, 0}, {kNan}, true},
       {"sub_infinities", BinaryOp::kSub, {kInf, kInf, kNan, -kInf, 0}, {kInf, 1, 0, kInf, kNan}, false},
-      {"mul_zero_times_infinity", BinaryOp::kMul, {0, kInf, kNan, -kInf, 1e30, -0.0}, {kInf, -2, 0, -kInf, 1e30, 5},
+      {"mul_zero_times_infinity",
+       BinaryOp::kMul,
+       {0, kInf, kNan, -kInf, 1e30, -0.0},
+       {kInf, -2, 0, -kInf, 1e30, 5},
        false},
       {"muls_infinity", BinaryOp::kMul, {0, 1, -1, kNan}, {kInf}, true},
   };
@@ -366,10 +485,10 @@ TEST_P(SpecialValuesTest, FollowIeee) {
       x.otherIsScalar ? ScalarOpPhase2(x.op, false) : TensorOpPhase2(x.op, false));
   ASSERT_TRUE(run.ok()) << Describe(run);
   Values quantisedSelf = self.ReadView(), quantisedOther = other.ReadView();
-  const Expected want = x.otherIsScalar
-                            ? ReferenceBinary(x.op, quantisedSelf, shape, {ConvertValue(x.other[0], x.dtype)}, {},
-                                              1.0, x.dtype, x.dtype)
-                            : ReferenceBinary(x.op, quantisedSelf, shape, quantisedOther, shape, 1.0, x.dtype, x.dtype);
+  const Expected want =
+      x.otherIsScalar
+          ? ReferenceBinary(x.op, quantisedSelf, shape, {ConvertValue(x.other[0], x.dtype)}, {}, 1.0, x.dtype, x.dtype)
+          : ReferenceBinary(x.op, quantisedSelf, shape, quantisedOther, shape, 1.0, x.dtype, x.dtype);
   ExpectNear(out.ReadView(), want, x.name);
 }
 

@@ -66,9 +66,9 @@ class RepeatableAdd : public ::testing::Test {
     self_ = args_.Tensor(selfA_);
     other_ = args_.Tensor(otherA_);
     out_ = args_.Tensor(outA_);
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(self_, other_, args_.Scalar(ACL_FLOAT, kAlpha), out_, &workspaceSize_,
-                                       &executor_),
-              ACLNN_SUCCESS)
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(self_, other_, args_.Scalar(ACL_FLOAT, kAlpha), out_, &workspaceSize_, &executor_),
+        ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     workspace_ = std::make_unique<DeviceBuffer>(workspaceSize_);
@@ -148,8 +148,7 @@ TEST_F(RepeatableAdd, RejectsIndicesOutOfRange) {
       << "Add has two input tensors (alpha is a scalar)";
   EXPECT_EQ(aclSetOutputTensorAddr(executor_, 1, out_, outB_.data()), ACLNN_ERR_PARAM_INVALID)
       << "Add has one output tensor";
-  EXPECT_EQ(aclSetTensorAddr(executor_, 3, out_, outB_.data()), ACLNN_ERR_PARAM_INVALID)
-      << "Add has three tensors";
+  EXPECT_EQ(aclSetTensorAddr(executor_, 3, out_, outB_.data()), ACLNN_ERR_PARAM_INVALID) << "Add has three tensors";
   EXPECT_EQ(aclSetInputTensorAddr(executor_, 1000, self_, selfB_.data()), ACLNN_ERR_PARAM_INVALID);
   // The executor is still usable with its original addresses.
   RunAndCheck(selfA_, otherA_, outA_, "after rejected rebinds");
@@ -242,11 +241,10 @@ TEST(RepeatableExecutor, AddsHasOneInputTensor) {
   DeviceBuffer workspace(workspaceSize);
   const Values s = self2.FillRandom(rng, Range{});
   out2.Poison();
-  ASSERT_EQ(aclnnAdds(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdds(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()), ACLNN_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
-  ExpectNear(out2.ReadView(),
-             ReferenceBinary(BinaryOp::kAdd, s, kShape, {2.0}, {}, kAlpha, ACL_FLOAT, ACL_FLOAT), "Adds");
+  ExpectNear(out2.ReadView(), ReferenceBinary(BinaryOp::kAdd, s, kShape, {2.0}, {}, kAlpha, ACL_FLOAT, ACL_FLOAT),
+             "Adds");
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
 }
 
@@ -282,8 +280,7 @@ TEST(PlanCache, SameShapesWithOtherScalarsAddressesAndOffsets) {
         },
         aclnnAdd);
     ASSERT_TRUE(run.ok()) << Describe(run);
-    ExpectNear(out.ReadView(),
-               ReferenceBinary(BinaryOp::kAdd, s, shape, o, shape, alpha, ACL_FLOAT, ACL_FLOAT),
+    ExpectNear(out.ReadView(), ReferenceBinary(BinaryOp::kAdd, s, shape, o, shape, alpha, ACL_FLOAT, ACL_FLOAT),
                "alpha " + std::to_string(alpha));
   }
   // Same shape and strides, different view offsets into same-sized storage.
@@ -383,8 +380,7 @@ TEST(Phase2, OnlyEnqueuesTheWork) {
                                      args.Tensor(out), &workspaceSize, &executor),
             ACLNN_SUCCESS);
   DeviceBuffer workspace(workspaceSize);
-  ASSERT_EQ(aclnnAdd(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()), ACLNN_SUCCESS);
   args.DestroyDescriptors();
   EXPECT_EQ(out.DownloadBytes(), poisoned) << "phase 2 ran the op instead of enqueueing it behind the gate";
   gate.Open();

@@ -44,9 +44,12 @@ enum class MatmulOp { kMatmul, kMm, kBatchMatMul };
 
 const char* MatmulOpName(MatmulOp op) {
   switch (op) {
-    case MatmulOp::kMatmul: return "Matmul";
-    case MatmulOp::kMm: return "Mm";
-    case MatmulOp::kBatchMatMul: return "BatchMatMul";
+    case MatmulOp::kMatmul:
+      return "Matmul";
+    case MatmulOp::kMm:
+      return "Mm";
+    case MatmulOp::kBatchMatMul:
+      return "BatchMatMul";
   }
   return "?";
 }
@@ -117,31 +120,87 @@ std::vector<MatmulCase> MatmulCases() {
   // Every math mode on every dtype.
   for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
-      cases.push_back({std::string("Matmul_cube") + std::to_string(cube) + "_" + Name(dt), mm, {2, 16, 64}, {64, 24},
-                       dt, dt, dt, cube});
+      cases.push_back({std::string("Matmul_cube") + std::to_string(cube) + "_" + Name(dt),
+                       mm,
+                       {2, 16, 64},
+                       {64, 24},
+                       dt,
+                       dt,
+                       dt,
+                       cube});
     }
   }
   // Strided operands and outputs.
-  cases.push_back({"Matmul_transposed_mat2", mm, {8, 32}, {32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c,
+  cases.push_back(
+      {"Matmul_transposed_mat2", mm, {8, 32}, {32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c, View::kTransposed});
+  cases.push_back(
+      {"Matmul_transposed_self", mm, {8, 32}, {32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kTransposed, c});
+  cases.push_back({"Matmul_transposed_both_f16",
+                   mm,
+                   {8, 32},
+                   {32, 12},
+                   ACL_FLOAT16,
+                   ACL_FLOAT16,
+                   ACL_FLOAT16,
+                   0,
+                   View::kTransposed,
                    View::kTransposed});
-  cases.push_back({"Matmul_transposed_self", mm, {8, 32}, {32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
-                   View::kTransposed, c});
-  cases.push_back({"Matmul_transposed_both_f16", mm, {8, 32}, {32, 12}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, 0,
-                   View::kTransposed, View::kTransposed});
-  cases.push_back({"Matmul_transposed_batch_bf16", mm, {3, 8, 32}, {3, 32, 12}, ACL_BF16, ACL_BF16, ACL_BF16, 0,
-                   View::kTransposed, View::kTransposed});
-  cases.push_back({"Matmul_stepped_inputs_and_out", mm, {2, 8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
-                   View::kStepped, View::kStepped, View::kStepped});
-  cases.push_back({"Matmul_offsets", mm, {8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kOffset,
-                   View::kOffset, View::kOffset});
-  cases.push_back({"Matmul_transposed_out", mm, {8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c, c,
+  cases.push_back({"Matmul_transposed_batch_bf16",
+                   mm,
+                   {3, 8, 32},
+                   {3, 32, 12},
+                   ACL_BF16,
+                   ACL_BF16,
+                   ACL_BF16,
+                   0,
+                   View::kTransposed,
                    View::kTransposed});
-  cases.push_back({"Matmul_broadcast_view_mat2", mm, {3, 8, 16}, {3, 16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c,
+  cases.push_back({"Matmul_stepped_inputs_and_out",
+                   mm,
+                   {2, 8, 16},
+                   {16, 12},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   View::kStepped,
+                   View::kStepped,
+                   View::kStepped});
+  cases.push_back({"Matmul_offsets",
+                   mm,
+                   {8, 16},
+                   {16, 12},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   View::kOffset,
+                   View::kOffset,
+                   View::kOffset});
+  cases.push_back(
+      {"Matmul_transposed_out", mm, {8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, c, c, View::kTransposed});
+  cases.push_back({"Matmul_broadcast_view_mat2",
+                   mm,
+                   {3, 8, 16},
+                   {3, 16, 12},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   c,
                    View::kBroadcast});
-  cases.push_back({"Matmul_vector_stepped", mm, {16}, {16, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kStepped,
+  cases.push_back({"Matmul_vector_stepped",
+                   mm,
+                   {16},
+                   {16, 8},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   View::kStepped,
                    View::kTransposed});
-  cases.push_back({"Matmul_reversed_rank3", mm, {4, 8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
-                   View::kReversed, c});
+  cases.push_back(
+      {"Matmul_reversed_rank3", mm, {4, 8, 16}, {16, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kReversed, c});
   // Few rows (M <= 16) with fp16 weights take the skinny kernel, which streams
   // mat2 as stored: rows of mat2 or (transposed) columns, K across several row
   // blocks and with a tail of fewer than 16, N with a partial 64-column panel, M
@@ -149,13 +208,30 @@ std::vector<MatmulCase> MatmulCases() {
   for (int64_t rows : {1, 5, 7, 16}) {
     for (View mat2View : {c, View::kTransposed, View::kStepped}) {
       const std::string view = mat2View == c ? "rows" : mat2View == View::kTransposed ? "columns" : "stepped";
-      cases.push_back({"Matmul_skinny_f16_m" + std::to_string(rows) + "_" + view, mm, {rows, 601}, {601, 83},
-                       ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, kKeepDtype, c, mat2View});
+      cases.push_back({"Matmul_skinny_f16_m" + std::to_string(rows) + "_" + view,
+                       mm,
+                       {rows, 601},
+                       {601, 83},
+                       ACL_FLOAT16,
+                       ACL_FLOAT16,
+                       ACL_FLOAT16,
+                       kKeepDtype,
+                       c,
+                       mat2View});
     }
   }
   cases.push_back({"Matmul_skinny_f32_times_f16", mm, {3, 1, 300}, {300, 70}, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT});
-  cases.push_back({"Matmul_skinny_f16_strided_self_and_out", mm, {6, 40}, {40, 33}, ACL_FLOAT16, ACL_FLOAT16,
-                   ACL_FLOAT, kKeepDtype, View::kStepped, View::kTransposed, View::kTransposed});
+  cases.push_back({"Matmul_skinny_f16_strided_self_and_out",
+                   mm,
+                   {6, 40},
+                   {40, 33},
+                   ACL_FLOAT16,
+                   ACL_FLOAT16,
+                   ACL_FLOAT,
+                   kKeepDtype,
+                   View::kStepped,
+                   View::kTransposed,
+                   View::kTransposed});
   cases.push_back({"Matmul_skinny_f32_cube_fp16", mm, {2, 520}, {520, 17}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kUseFp16});
   // K = 0 fills out with zeros; an empty out is a no-op.
   cases.push_back({"Matmul_k0_gives_zeros", mm, {4, 0}, {0, 5}});
@@ -168,17 +244,34 @@ std::vector<MatmulCase> MatmulCases() {
     cases.push_back({std::string("Mm_") + Name(dt), m2, {24, 40}, {40, 20}, dt, dt, dt});
     cases.push_back({std::string("Mm_large_") + Name(dt), m2, {64, 256}, {256, 128}, dt, dt, dt});
     for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
-      cases.push_back({std::string("Mm_cube") + std::to_string(cube) + "_" + Name(dt), m2, {16, 48}, {48, 8}, dt, dt,
-                       dt, cube});
+      cases.push_back(
+          {std::string("Mm_cube") + std::to_string(cube) + "_" + Name(dt), m2, {16, 48}, {48, 8}, dt, dt, dt, cube});
     }
   }
   cases.push_back({"Mm_f16_inputs_f32_out", m2, {16, 48}, {48, 8}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT});
-  cases.push_back({"Mm_transposed_self", m2, {16, 48}, {48, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
-                   View::kTransposed, c});
-  cases.push_back({"Mm_transposed_mat2_f16", m2, {16, 48}, {48, 8}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, 0, c,
+  cases.push_back(
+      {"Mm_transposed_self", m2, {16, 48}, {48, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kTransposed, c});
+  cases.push_back({"Mm_transposed_mat2_f16",
+                   m2,
+                   {16, 48},
+                   {48, 8},
+                   ACL_FLOAT16,
+                   ACL_FLOAT16,
+                   ACL_FLOAT16,
+                   0,
+                   c,
                    View::kTransposed});
-  cases.push_back({"Mm_stepped_out", m2, {16, 48}, {48, 8}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0, View::kStepped,
-                   View::kOffset, View::kStepped});
+  cases.push_back({"Mm_stepped_out",
+                   m2,
+                   {16, 48},
+                   {48, 8},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   View::kStepped,
+                   View::kOffset,
+                   View::kStepped});
   cases.push_back({"Mm_square_1", m2, {1, 1}, {1, 1}});
   cases.push_back({"Mm_k0_gives_zeros", m2, {3, 0}, {0, 4}});
   cases.push_back({"Mm_empty_n", m2, {3, 5}, {5, 0}});
@@ -189,17 +282,39 @@ std::vector<MatmulCase> MatmulCases() {
     cases.push_back({std::string("BatchMatMul_mat2_batch1_") + Name(dt), b, {3, 8, 32}, {1, 32, 12}, dt, dt, dt});
     cases.push_back({std::string("BatchMatMul_self_batch1_") + Name(dt), b, {1, 8, 32}, {4, 32, 12}, dt, dt, dt});
     for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
-      cases.push_back({std::string("BatchMatMul_cube") + std::to_string(cube) + "_" + Name(dt), b, {2, 8, 64},
-                       {2, 64, 8}, dt, dt, dt, cube});
+      cases.push_back({std::string("BatchMatMul_cube") + std::to_string(cube) + "_" + Name(dt),
+                       b,
+                       {2, 8, 64},
+                       {2, 64, 8},
+                       dt,
+                       dt,
+                       dt,
+                       cube});
     }
   }
   cases.push_back({"BatchMatMul_large", b, {4, 64, 128}, {4, 128, 64}});
-  cases.push_back({"BatchMatMul_transposed_inner", b, {3, 8, 32}, {3, 32, 12}, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, 0,
-                   View::kTransposed, View::kTransposed});
-  cases.push_back({"BatchMatMul_reversed_self_stepped_out", b, {3, 8, 32}, {3, 32, 12}, ACL_FLOAT, ACL_FLOAT,
-                   ACL_FLOAT, 0, View::kReversed, c, View::kStepped});
-  cases.push_back({"BatchMatMul_f16_inputs_f32_out", b, {2, 8, 32}, {2, 32, 12}, ACL_FLOAT16, ACL_FLOAT16,
-                   ACL_FLOAT});
+  cases.push_back({"BatchMatMul_transposed_inner",
+                   b,
+                   {3, 8, 32},
+                   {3, 32, 12},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   View::kTransposed,
+                   View::kTransposed});
+  cases.push_back({"BatchMatMul_reversed_self_stepped_out",
+                   b,
+                   {3, 8, 32},
+                   {3, 32, 12},
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   0,
+                   View::kReversed,
+                   c,
+                   View::kStepped});
+  cases.push_back({"BatchMatMul_f16_inputs_f32_out", b, {2, 8, 32}, {2, 32, 12}, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT});
   cases.push_back({"BatchMatMul_k0_gives_zeros", b, {2, 3, 0}, {2, 0, 4}});
   cases.push_back({"BatchMatMul_empty_batch", b, {0, 3, 4}, {0, 4, 5}});
   return cases;
@@ -208,8 +323,10 @@ std::vector<MatmulCase> MatmulCases() {
 aclnnStatus MatmulPhase1(MatmulOp op, aclTensor* self, aclTensor* mat2, aclTensor* out, int8_t cube,
                          uint64_t* workspaceSize, aclOpExecutor** executor) {
   switch (op) {
-    case MatmulOp::kMatmul: return aclnnMatmulGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
-    case MatmulOp::kMm: return aclnnMmGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
+    case MatmulOp::kMatmul:
+      return aclnnMatmulGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
+    case MatmulOp::kMm:
+      return aclnnMmGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
     case MatmulOp::kBatchMatMul:
       return aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cube, workspaceSize, executor);
   }
@@ -218,9 +335,12 @@ aclnnStatus MatmulPhase1(MatmulOp op, aclTensor* self, aclTensor* mat2, aclTenso
 
 Phase2 MatmulPhase2(MatmulOp op) {
   switch (op) {
-    case MatmulOp::kMatmul: return aclnnMatmul;
-    case MatmulOp::kMm: return aclnnMm;
-    case MatmulOp::kBatchMatMul: return aclnnBatchMatMul;
+    case MatmulOp::kMatmul:
+      return aclnnMatmul;
+    case MatmulOp::kMm:
+      return aclnnMm;
+    case MatmulOp::kBatchMatMul:
+      return aclnnBatchMatMul;
   }
   return nullptr;
 }
@@ -244,8 +364,8 @@ TEST_P(MatmulTest, MatchesReference) {
   const std::vector<uint8_t> before = out.DownloadBytes();
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-        return MatmulPhase1(x.op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), x.cubeMathType,
-                            workspaceSize, executor);
+        return MatmulPhase1(x.op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), x.cubeMathType, workspaceSize,
+                            executor);
       },
       MatmulPhase2(x.op));
   ASSERT_TRUE(run.ok()) << MatmulOpName(x.op) << ": " << Describe(run);
@@ -259,7 +379,9 @@ TEST_P(MatmulTest, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, MatmulTest, ::testing::ValuesIn(MatmulCases()),
-                         [](const ::testing::TestParamInfo<MatmulCase>& info) { return SanitizeName(info.param.name); });
+                         [](const ::testing::TestParamInfo<MatmulCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 // ---- Addmm / InplaceAddmm -----------------------------------------------------------------------
 
@@ -315,12 +437,48 @@ std::vector<AddmmCase> AddmmCases() {
   // several row blocks, mat2 as rows and as columns.
   for (View mat2View : {c, View::kTransposed}) {
     const char* view = mat2View == c ? "rows" : "columns";
-    cases.push_back({std::string("Addmm_skinny_f16_mat2_") + view + "_self_MxN", {5, 70}, 5, 300, 70, ACL_FLOAT16,
-                     ACL_FLOAT16, 0.5, 2.0, ACL_FLOAT, kKeepDtype, false, c, mat2View});
-    cases.push_back({std::string("Addmm_skinny_f16_mat2_") + view + "_self_N", {70}, 1, 300, 70, ACL_FLOAT16,
-                     ACL_FLOAT, -1.0, 0.5, ACL_FLOAT, kKeepDtype, false, c, mat2View});
-    cases.push_back({std::string("InplaceAddmm_skinny_f16_mat2_") + view, {16, 20}, 16, 33, 20, ACL_FLOAT16,
-                     ACL_FLOAT16, 1.5, -1.0, ACL_FLOAT, kKeepDtype, true, c, mat2View});
+    cases.push_back({std::string("Addmm_skinny_f16_mat2_") + view + "_self_MxN",
+                     {5, 70},
+                     5,
+                     300,
+                     70,
+                     ACL_FLOAT16,
+                     ACL_FLOAT16,
+                     0.5,
+                     2.0,
+                     ACL_FLOAT,
+                     kKeepDtype,
+                     false,
+                     c,
+                     mat2View});
+    cases.push_back({std::string("Addmm_skinny_f16_mat2_") + view + "_self_N",
+                     {70},
+                     1,
+                     300,
+                     70,
+                     ACL_FLOAT16,
+                     ACL_FLOAT,
+                     -1.0,
+                     0.5,
+                     ACL_FLOAT,
+                     kKeepDtype,
+                     false,
+                     c,
+                     mat2View});
+    cases.push_back({std::string("InplaceAddmm_skinny_f16_mat2_") + view,
+                     {16, 20},
+                     16,
+                     33,
+                     20,
+                     ACL_FLOAT16,
+                     ACL_FLOAT16,
+                     1.5,
+                     -1.0,
+                     ACL_FLOAT,
+                     kKeepDtype,
+                     true,
+                     c,
+                     mat2View});
   }
   for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
@@ -341,23 +499,59 @@ std::vector<AddmmCase> AddmmCases() {
     cases.push_back(x);
   };
   const AddmmCase base{"", {M, N}, M, K, N, ACL_FLOAT, ACL_FLOAT, 0.5, 2.0};
-  with(base, [](AddmmCase& x) { x.name = "Addmm_transposed_mat1"; x.mat1View = View::kTransposed; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_transposed_mat2"; x.mat2View = View::kTransposed; });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_transposed_mat1";
+    x.mat1View = View::kTransposed;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_transposed_mat2";
+    x.mat2View = View::kTransposed;
+  });
   with(base, [](AddmmCase& x) {
     x.name = "Addmm_transposed_both_f16";
     x.dtype = x.outDtype = ACL_FLOAT16;
     x.mat1View = x.mat2View = View::kTransposed;
   });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_stepped_self_and_out"; x.selfView = x.outView = View::kStepped; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_offsets"; x.mat1View = x.mat2View = x.outView = View::kOffset; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_transposed_out"; x.outView = View::kTransposed; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_broadcast_view_self"; x.selfView = View::kBroadcast; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_k0_gives_beta_self"; x.k = 0; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_k0_row_self"; x.k = 0; x.self = {N}; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_empty_m"; x.m = 0; x.self = {N}; });
-  with(base, [](AddmmCase& x) { x.name = "Addmm_empty_n"; x.n = 0; x.self = {1, 0}; });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_stepped_self_and_out";
+    x.selfView = x.outView = View::kStepped;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_offsets";
+    x.mat1View = x.mat2View = x.outView = View::kOffset;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_transposed_out";
+    x.outView = View::kTransposed;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_broadcast_view_self";
+    x.selfView = View::kBroadcast;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_k0_gives_beta_self";
+    x.k = 0;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_k0_row_self";
+    x.k = 0;
+    x.self = {N};
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_empty_m";
+    x.m = 0;
+    x.self = {N};
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_empty_n";
+    x.n = 0;
+    x.self = {1, 0};
+  });
   // InplaceAddmm: selfRef is [M, N] and is the output.
-  with(base, [](AddmmCase& x) { x.name = "InplaceAddmm"; x.inplace = true; });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm";
+    x.inplace = true;
+  });
   with(base, [](AddmmCase& x) {
     x.name = "InplaceAddmm_f16_beta0";
     x.inplace = true;
@@ -382,7 +576,11 @@ std::vector<AddmmCase> AddmmCases() {
     x.inplace = true;
     x.cubeMathType = kAllowFp32DownPrecision;
   });
-  with(base, [](AddmmCase& x) { x.name = "InplaceAddmm_k0"; x.inplace = true; x.k = 0; });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm_k0";
+    x.inplace = true;
+    x.k = 0;
+  });
   return cases;
 }
 

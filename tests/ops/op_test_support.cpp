@@ -26,13 +26,13 @@ constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 
 const std::vector<DtypeInfo>& DtypeTable() {
   static const std::vector<DtypeInfo> table = {
-      {ACL_FLOAT, "f32", 4, DtypeKind::kFloat},        {ACL_FLOAT16, "f16", 2, DtypeKind::kFloat},
-      {ACL_BF16, "bf16", 2, DtypeKind::kFloat},        {ACL_DOUBLE, "f64", 8, DtypeKind::kFloat},
-      {ACL_INT8, "s8", 1, DtypeKind::kSigned},         {ACL_UINT8, "u8", 1, DtypeKind::kUnsigned},
-      {ACL_INT16, "s16", 2, DtypeKind::kSigned},       {ACL_UINT16, "u16", 2, DtypeKind::kUnsigned},
-      {ACL_INT32, "s32", 4, DtypeKind::kSigned},       {ACL_UINT32, "u32", 4, DtypeKind::kUnsigned},
-      {ACL_INT64, "s64", 8, DtypeKind::kSigned},       {ACL_UINT64, "u64", 8, DtypeKind::kUnsigned},
-      {ACL_BOOL, "bool", 1, DtypeKind::kBool},         {ACL_COMPLEX64, "c64", 8, DtypeKind::kComplex},
+      {ACL_FLOAT, "f32", 4, DtypeKind::kFloat},          {ACL_FLOAT16, "f16", 2, DtypeKind::kFloat},
+      {ACL_BF16, "bf16", 2, DtypeKind::kFloat},          {ACL_DOUBLE, "f64", 8, DtypeKind::kFloat},
+      {ACL_INT8, "s8", 1, DtypeKind::kSigned},           {ACL_UINT8, "u8", 1, DtypeKind::kUnsigned},
+      {ACL_INT16, "s16", 2, DtypeKind::kSigned},         {ACL_UINT16, "u16", 2, DtypeKind::kUnsigned},
+      {ACL_INT32, "s32", 4, DtypeKind::kSigned},         {ACL_UINT32, "u32", 4, DtypeKind::kUnsigned},
+      {ACL_INT64, "s64", 8, DtypeKind::kSigned},         {ACL_UINT64, "u64", 8, DtypeKind::kUnsigned},
+      {ACL_BOOL, "bool", 1, DtypeKind::kBool},           {ACL_COMPLEX64, "c64", 8, DtypeKind::kComplex},
       {ACL_COMPLEX128, "c128", 16, DtypeKind::kComplex},
   };
   return table;
@@ -112,12 +112,18 @@ const char* Name(aclDataType dtype) {
     if (info.dtype == dtype) return info.name;
   }
   switch (dtype) {
-    case ACL_COMPLEX32: return "c32";
-    case ACL_INT4: return "s4";
-    case ACL_FLOAT8_E5M2: return "f8e5m2";
-    case ACL_FLOAT8_E4M3FN: return "f8e4m3";
-    case ACL_STRING: return "string";
-    default: return "other";
+    case ACL_COMPLEX32:
+      return "c32";
+    case ACL_INT4:
+      return "s4";
+    case ACL_FLOAT8_E5M2:
+      return "f8e5m2";
+    case ACL_FLOAT8_E4M3FN:
+      return "f8e4m3";
+    case ACL_STRING:
+      return "string";
+    default:
+      return "other";
   }
 }
 
@@ -131,12 +137,15 @@ bool IsKnownDtype(aclDataType dtype) {
 size_t ElementBytes(aclDataType dtype) {
   if (IsKnownDtype(dtype)) return Info(dtype).bytes;
   switch (dtype) {
-    case ACL_COMPLEX32: return 4;
+    case ACL_COMPLEX32:
+      return 4;
     case ACL_FLOAT8_E5M2:
     case ACL_FLOAT8_E4M3FN:
     case ACL_FLOAT8_E8M0:
-    case ACL_INT4: return 1;
-    default: return 8;
+    case ACL_INT4:
+      return 1;
+    default:
+      return 8;
   }
 }
 bool IsBool(aclDataType dtype) { return dtype == ACL_BOOL; }
@@ -152,12 +161,17 @@ bool IsFloating(aclDataType dtype) { return IsRealFloat(dtype) || IsComplex(dtyp
 double UnitRoundoff(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT:
-    case ACL_COMPLEX64: return std::ldexp(1.0, -24);
-    case ACL_FLOAT16: return std::ldexp(1.0, -11);
-    case ACL_BF16: return std::ldexp(1.0, -8);
+    case ACL_COMPLEX64:
+      return std::ldexp(1.0, -24);
+    case ACL_FLOAT16:
+      return std::ldexp(1.0, -11);
+    case ACL_BF16:
+      return std::ldexp(1.0, -8);
     case ACL_DOUBLE:
-    case ACL_COMPLEX128: return std::ldexp(1.0, -53);
-    default: return 0.0;
+    case ACL_COMPLEX128:
+      return std::ldexp(1.0, -53);
+    default:
+      return 0.0;
   }
 }
 
@@ -221,22 +235,39 @@ double Bf16ToDouble(uint16_t bits) {
 Value ConvertValue(Value value, aclDataType dtype) {
   const double re = value.real();
   switch (dtype) {
-    case ACL_BOOL: return (value.real() != 0.0 || value.imag() != 0.0) ? 1.0 : 0.0;
-    case ACL_INT8: return IntegerValue<int8_t>(re);
-    case ACL_UINT8: return IntegerValue<uint8_t>(re);
-    case ACL_INT16: return IntegerValue<int16_t>(re);
-    case ACL_UINT16: return IntegerValue<uint16_t>(re);
-    case ACL_INT32: return IntegerValue<int32_t>(re);
-    case ACL_UINT32: return IntegerValue<uint32_t>(re);
-    case ACL_INT64: return IntegerValue<int64_t>(re);
-    case ACL_UINT64: return IntegerValue<uint64_t>(re);
-    case ACL_FLOAT: return RoundToFloat(re);
-    case ACL_FLOAT16: return RoundHalf(re);
-    case ACL_BF16: return RoundBf16(re);
-    case ACL_DOUBLE: return re;
-    case ACL_COMPLEX64: return {RoundToFloat(value.real()), RoundToFloat(value.imag())};
-    case ACL_COMPLEX128: return value;
-    default: ADD_FAILURE() << "ConvertValue: unsupported dtype " << Name(dtype); return 0.0;
+    case ACL_BOOL:
+      return (value.real() != 0.0 || value.imag() != 0.0) ? 1.0 : 0.0;
+    case ACL_INT8:
+      return IntegerValue<int8_t>(re);
+    case ACL_UINT8:
+      return IntegerValue<uint8_t>(re);
+    case ACL_INT16:
+      return IntegerValue<int16_t>(re);
+    case ACL_UINT16:
+      return IntegerValue<uint16_t>(re);
+    case ACL_INT32:
+      return IntegerValue<int32_t>(re);
+    case ACL_UINT32:
+      return IntegerValue<uint32_t>(re);
+    case ACL_INT64:
+      return IntegerValue<int64_t>(re);
+    case ACL_UINT64:
+      return IntegerValue<uint64_t>(re);
+    case ACL_FLOAT:
+      return RoundToFloat(re);
+    case ACL_FLOAT16:
+      return RoundHalf(re);
+    case ACL_BF16:
+      return RoundBf16(re);
+    case ACL_DOUBLE:
+      return re;
+    case ACL_COMPLEX64:
+      return {RoundToFloat(value.real()), RoundToFloat(value.imag())};
+    case ACL_COMPLEX128:
+      return value;
+    default:
+      ADD_FAILURE() << "ConvertValue: unsupported dtype " << Name(dtype);
+      return 0.0;
   }
 }
 
@@ -248,14 +279,30 @@ void EncodeValue(Value value, aclDataType dtype, void* dst) {
       std::memcpy(dst, &b, 1);
       return;
     }
-    case ACL_INT8: StoreInteger<int8_t>(v.real(), dst); return;
-    case ACL_UINT8: StoreInteger<uint8_t>(v.real(), dst); return;
-    case ACL_INT16: StoreInteger<int16_t>(v.real(), dst); return;
-    case ACL_UINT16: StoreInteger<uint16_t>(v.real(), dst); return;
-    case ACL_INT32: StoreInteger<int32_t>(v.real(), dst); return;
-    case ACL_UINT32: StoreInteger<uint32_t>(v.real(), dst); return;
-    case ACL_INT64: StoreInteger<int64_t>(v.real(), dst); return;
-    case ACL_UINT64: StoreInteger<uint64_t>(v.real(), dst); return;
+    case ACL_INT8:
+      StoreInteger<int8_t>(v.real(), dst);
+      return;
+    case ACL_UINT8:
+      StoreInteger<uint8_t>(v.real(), dst);
+      return;
+    case ACL_INT16:
+      StoreInteger<int16_t>(v.real(), dst);
+      return;
+    case ACL_UINT16:
+      StoreInteger<uint16_t>(v.real(), dst);
+      return;
+    case ACL_INT32:
+      StoreInteger<int32_t>(v.real(), dst);
+      return;
+    case ACL_UINT32:
+      StoreInteger<uint32_t>(v.real(), dst);
+      return;
+    case ACL_INT64:
+      StoreInteger<int64_t>(v.real(), dst);
+      return;
+    case ACL_UINT64:
+      StoreInteger<uint64_t>(v.real(), dst);
+      return;
     case ACL_FLOAT: {
       const auto f = static_cast<float>(v.real());
       std::memcpy(dst, &f, sizeof(f));
@@ -286,7 +333,8 @@ void EncodeValue(Value value, aclDataType dtype, void* dst) {
       std::memcpy(dst, parts, sizeof(parts));
       return;
     }
-    default: ADD_FAILURE() << "EncodeValue: unsupported dtype " << Name(dtype);
+    default:
+      ADD_FAILURE() << "EncodeValue: unsupported dtype " << Name(dtype);
   }
 }
 
@@ -297,14 +345,22 @@ Value DecodeValue(const void* src, aclDataType dtype) {
       std::memcpy(&b, src, 1);
       return b != 0 ? 1.0 : 0.0;
     }
-    case ACL_INT8: return LoadInteger<int8_t>(src);
-    case ACL_UINT8: return LoadInteger<uint8_t>(src);
-    case ACL_INT16: return LoadInteger<int16_t>(src);
-    case ACL_UINT16: return LoadInteger<uint16_t>(src);
-    case ACL_INT32: return LoadInteger<int32_t>(src);
-    case ACL_UINT32: return LoadInteger<uint32_t>(src);
-    case ACL_INT64: return LoadInteger<int64_t>(src);
-    case ACL_UINT64: return LoadInteger<uint64_t>(src);
+    case ACL_INT8:
+      return LoadInteger<int8_t>(src);
+    case ACL_UINT8:
+      return LoadInteger<uint8_t>(src);
+    case ACL_INT16:
+      return LoadInteger<int16_t>(src);
+    case ACL_UINT16:
+      return LoadInteger<uint16_t>(src);
+    case ACL_INT32:
+      return LoadInteger<int32_t>(src);
+    case ACL_UINT32:
+      return LoadInteger<uint32_t>(src);
+    case ACL_INT64:
+      return LoadInteger<int64_t>(src);
+    case ACL_UINT64:
+      return LoadInteger<uint64_t>(src);
     case ACL_FLOAT: {
       float f;
       std::memcpy(&f, src, sizeof(f));
@@ -335,7 +391,9 @@ Value DecodeValue(const void* src, aclDataType dtype) {
       std::memcpy(parts, src, sizeof(parts));
       return {parts[0], parts[1]};
     }
-    default: ADD_FAILURE() << "DecodeValue: unsupported dtype " << Name(dtype); return 0.0;
+    default:
+      ADD_FAILURE() << "DecodeValue: unsupported dtype " << Name(dtype);
+      return 0.0;
   }
 }
 
@@ -367,12 +425,18 @@ std::string ShapeString(const Shape& shape) {
 
 const char* ViewName(View view) {
   switch (view) {
-    case View::kContiguous: return "contiguous";
-    case View::kOffset: return "offset";
-    case View::kTransposed: return "transposed";
-    case View::kReversed: return "reversed";
-    case View::kStepped: return "stepped";
-    case View::kBroadcast: return "broadcast";
+    case View::kContiguous:
+      return "contiguous";
+    case View::kOffset:
+      return "offset";
+    case View::kTransposed:
+      return "transposed";
+    case View::kReversed:
+      return "reversed";
+    case View::kStepped:
+      return "stepped";
+    case View::kBroadcast:
+      return "broadcast";
   }
   return "?";
 }
@@ -481,15 +545,17 @@ Value Rng::Draw(aclDataType dtype, const Range& range) {
         v = static_cast<double>(std::uniform_int_distribution<int64_t>(lo, hi)(engine_));
         break;
       }
-      case DtypeKind::kFloat: v = ConvertValue(Uniform(range.lo, range.hi), dtype); break;
+      case DtypeKind::kFloat:
+        v = ConvertValue(Uniform(range.lo, range.hi), dtype);
+        break;
       case DtypeKind::kComplex:
         v = ConvertValue(Value(Uniform(range.lo, range.hi), Uniform(range.lo, range.hi)), dtype);
         break;
     }
     if (std::abs(v) >= range.minAbs) return v;
   }
-  ADD_FAILURE() << "Rng::Draw: range [" << range.lo << ", " << range.hi << "] has nothing with |v| >= "
-                << range.minAbs << " for " << Name(dtype);
+  ADD_FAILURE() << "Rng::Draw: range [" << range.lo << ", " << range.hi << "] has nothing with |v| >= " << range.minAbs
+                << " for " << Name(dtype);
   return ConvertValue(range.hi, dtype);
 }
 
@@ -513,13 +579,28 @@ std::vector<uint8_t> PoisonElement(aclDataType dtype) {
   std::vector<uint8_t> bytes(ElementBytes(dtype), kPoisonByte);
   auto put = [&bytes](size_t at, auto pattern) { std::memcpy(bytes.data() + at, &pattern, sizeof(pattern)); };
   switch (dtype) {
-    case ACL_FLOAT: put(0, uint32_t{0x7FC0A5A5}); break;
-    case ACL_COMPLEX64: put(0, uint32_t{0x7FC0A5A5}); put(4, uint32_t{0x7FC0A5A5}); break;
-    case ACL_DOUBLE: put(0, uint64_t{0x7FF8A5A5A5A5A5A5}); break;
-    case ACL_COMPLEX128: put(0, uint64_t{0x7FF8A5A5A5A5A5A5}); put(8, uint64_t{0x7FF8A5A5A5A5A5A5}); break;
-    case ACL_FLOAT16: put(0, uint16_t{0x7EA5}); break;
-    case ACL_BF16: put(0, uint16_t{0x7FE5}); break;
-    default: break;
+    case ACL_FLOAT:
+      put(0, uint32_t{0x7FC0A5A5});
+      break;
+    case ACL_COMPLEX64:
+      put(0, uint32_t{0x7FC0A5A5});
+      put(4, uint32_t{0x7FC0A5A5});
+      break;
+    case ACL_DOUBLE:
+      put(0, uint64_t{0x7FF8A5A5A5A5A5A5});
+      break;
+    case ACL_COMPLEX128:
+      put(0, uint64_t{0x7FF8A5A5A5A5A5A5});
+      put(8, uint64_t{0x7FF8A5A5A5A5A5A5});
+      break;
+    case ACL_FLOAT16:
+      put(0, uint16_t{0x7EA5});
+      break;
+    case ACL_BF16:
+      put(0, uint16_t{0x7FE5});
+      break;
+    default:
+      break;
   }
   return bytes;
 }
@@ -541,10 +622,10 @@ aclTensor* DeviceTensor::CreateDescriptor(aclFormat format) const {
   // Clients pass real arrays even for rank 0; the null + 0 form is tested on its own.
   static const int64_t kNoDims[1] = {0};
   const Layout& l = layout_;
-  aclTensor* tensor = aclCreateTensor(l.shape.empty() ? kNoDims : l.shape.data(), l.shape.size(), dtype_,
-                                      l.strides.empty() ? kNoDims : l.strides.data(), l.offset, format,
-                                      l.storageShape.empty() ? kNoDims : l.storageShape.data(),
-                                      l.storageShape.size(), data_);
+  aclTensor* tensor =
+      aclCreateTensor(l.shape.empty() ? kNoDims : l.shape.data(), l.shape.size(), dtype_,
+                      l.strides.empty() ? kNoDims : l.strides.data(), l.offset, format,
+                      l.storageShape.empty() ? kNoDims : l.storageShape.data(), l.storageShape.size(), data_);
   EXPECT_NE(tensor, nullptr) << "aclCreateTensor " << ShapeString(l.shape) << " " << Name(dtype_);
   return tensor;
 }
@@ -580,8 +661,7 @@ Values DeviceTensor::DownloadStorage() const {
 Values DeviceTensor::FillRandom(Rng& rng, const Range& range) {
   Values storage = RandomValues(rng, dtype_, layout_.StorageElements(), range);
   const std::vector<int64_t> indices = layout_.ElementIndices();
-  const bool viewAllZero =
-      std::all_of(indices.begin(), indices.end(), [&](int64_t i) { return storage[i] == 0.0; });
+  const bool viewAllZero = std::all_of(indices.begin(), indices.end(), [&](int64_t i) { return storage[i] == 0.0; });
   if (viewAllZero && !indices.empty() && !range.allowAllZero) {
     storage[indices.front()] = ConvertValue(range.hi != 0.0 ? range.hi : 1.0, dtype_);
   }
@@ -817,12 +897,11 @@ void ExpectNear(const Values& got, const Expected& want, const std::string& what
     const bool match =
         ComponentMatches(g.real(), w.real(), tolerance) && ComponentMatches(g.imag(), w.imag(), tolerance);
     if (!match && mismatches++ < kMaxReportedMismatches) {
-      report << "\n  [" << i << "] got " << ValueString(g) << " want " << ValueString(w) << " (tolerance "
-             << tolerance << ")";
+      report << "\n  [" << i << "] got " << ValueString(g) << " want " << ValueString(w) << " (tolerance " << tolerance
+             << ")";
     }
   }
-  EXPECT_EQ(mismatches, 0) << what << ": " << mismatches << " of " << got.size() << " elements differ"
-                           << report.str();
+  EXPECT_EQ(mismatches, 0) << what << ": " << mismatches << " of " << got.size() << " elements differ" << report.str();
 }
 
 void ExpectExact(const Values& got, const Values& want, const std::string& what) {

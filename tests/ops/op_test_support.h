@@ -206,8 +206,7 @@ class OpArgs {
 };
 
 using Phase1 = std::function<aclnnStatus(OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor)>;
-using Phase2 = aclnnStatus (*)(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                               aclrtStream stream);
+using Phase2 = aclnnStatus (*)(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 struct OpRun {
   aclnnStatus phase1 = -1;

@@ -121,10 +121,14 @@ Values BroadcastTo(const Values& values, const Shape& from, const Shape& to) {
 
 const char* BinaryOpName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "Add";
-    case BinaryOp::kSub: return "Sub";
-    case BinaryOp::kMul: return "Mul";
-    case BinaryOp::kDiv: return "Div";
+    case BinaryOp::kAdd:
+      return "Add";
+    case BinaryOp::kSub:
+      return "Sub";
+    case BinaryOp::kMul:
+      return "Mul";
+    case BinaryOp::kDiv:
+      return "Div";
   }
   return "?";
 }
@@ -191,8 +195,7 @@ double MatmulTolerance(const MatmulPrecision& precision, int64_t k, double value
   constexpr double kAccumulatorRoundoff = 0x1p-24;  // f32 accumulation
   const double outputRounding = 2.0 * (UnitRoundoff(precision.out) + UnitRoundoff(precision.resultRounding));
   return outputRounding * std::fabs(value) +
-         (4.0 * precision.inputRoundoff + static_cast<double>(std::max<int64_t>(k, 1)) * kAccumulatorRoundoff) *
-             scale +
+         (4.0 * precision.inputRoundoff + static_cast<double>(std::max<int64_t>(k, 1)) * kAccumulatorRoundoff) * scale +
          1e-300;
 }
 

@@ -36,9 +36,9 @@ Expected ReferenceBinary(BinaryOp op, const Values& self, const Shape& selfShape
 Expected ReferenceCast(const Values& src, aclDataType to);
 
 struct MatmulPrecision {
-  aclDataType out;                 // dtype of the result tensor
-  aclDataType resultRounding;      // dtype the kernel may round the result to before `out`
-  double inputRoundoff = 0;        // roundoff applied to inputs by the math mode (HF32/FP16), 0 if none
+  aclDataType out;             // dtype of the result tensor
+  aclDataType resultRounding;  // dtype the kernel may round the result to before `out`
+  double inputRoundoff = 0;    // roundoff applied to inputs by the math mode (HF32/FP16), 0 if none
 };
 
 // torch.matmul semantics (1-D operands, batch broadcast) in float64.

@@ -75,130 +75,180 @@ const std::vector<NullableOp>& NullableOps() {
   using W = uint64_t*;
   using E = aclOpExecutor**;
   static const std::vector<NullableOp> ops = {
-      {"Add", "add", {"self", "other", "alpha", "out", "workspaceSize", "executor"},
+      {"Add",
+       "add",
+       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnAddGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
        },
        aclnnAdd},
-      {"Adds", "add", {"self", "other", "alpha", "out", "workspaceSize", "executor"},
+      {"Adds",
+       "add",
+       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnAddsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
        },
        aclnnAdds},
-      {"InplaceAdd", "add", {"selfRef", "other", "alpha", "workspaceSize", "executor"},
+      {"InplaceAdd",
+       "add",
+       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceAddGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, w), n(4, e));
        },
        aclnnInplaceAdd},
-      {"InplaceAdds", "add", {"selfRef", "other", "alpha", "workspaceSize", "executor"},
+      {"InplaceAdds",
+       "add",
+       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceAddsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, w), n(4, e));
        },
        aclnnInplaceAdds},
-      {"Sub", "sub", {"self", "other", "alpha", "out", "workspaceSize", "executor"},
+      {"Sub",
+       "sub",
+       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnSubGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
        },
        aclnnSub},
-      {"Subs", "sub", {"self", "other", "alpha", "out", "workspaceSize", "executor"},
+      {"Subs",
+       "sub",
+       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnSubsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
        },
        aclnnSubs},
-      {"InplaceSub", "sub", {"selfRef", "other", "alpha", "workspaceSize", "executor"},
+      {"InplaceSub",
+       "sub",
+       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceSubGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, w), n(4, e));
        },
        aclnnInplaceSub},
-      {"InplaceSubs", "sub", {"selfRef", "other", "alpha", "workspaceSize", "executor"},
+      {"InplaceSubs",
+       "sub",
+       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceSubsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, w), n(4, e));
        },
        aclnnInplaceSubs},
-      {"Mul", "mul", {"self", "other", "out", "workspaceSize", "executor"},
+      {"Mul",
+       "mul",
+       {"self", "other", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnMulGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, F32(a)), n(3, w), n(4, e));
        },
        aclnnMul},
-      {"Muls", "mul", {"self", "other", "out", "workspaceSize", "executor"},
+      {"Muls",
+       "mul",
+       {"self", "other", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnMulsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, F32(a)), n(3, w), n(4, e));
        },
        aclnnMuls},
-      {"InplaceMul", "mul", {"selfRef", "other", "workspaceSize", "executor"},
+      {"InplaceMul",
+       "mul",
+       {"selfRef", "other", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceMulGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, w), n(3, e));
        },
        aclnnInplaceMul},
-      {"InplaceMuls", "mul", {"selfRef", "other", "workspaceSize", "executor"},
+      {"InplaceMuls",
+       "mul",
+       {"selfRef", "other", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceMulsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, w), n(3, e));
        },
        aclnnInplaceMuls},
-      {"Div", "div", {"self", "other", "out", "workspaceSize", "executor"},
+      {"Div",
+       "div",
+       {"self", "other", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnDivGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, F32(a)), n(3, w), n(4, e));
        },
        aclnnDiv},
-      {"Divs", "div", {"self", "other", "out", "workspaceSize", "executor"},
+      {"Divs",
+       "div",
+       {"self", "other", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnDivsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, F32(a)), n(3, w), n(4, e));
        },
        aclnnDivs},
-      {"InplaceDiv", "div", {"selfRef", "other", "workspaceSize", "executor"},
+      {"InplaceDiv",
+       "div",
+       {"selfRef", "other", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceDivGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, w), n(3, e));
        },
        aclnnInplaceDiv},
-      {"InplaceDivs", "div", {"selfRef", "other", "workspaceSize", "executor"},
+      {"InplaceDivs",
+       "div",
+       {"selfRef", "other", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceDivsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, w), n(3, e));
        },
        aclnnInplaceDivs},
-      {"Cast", "cast", {"self", "out", "workspaceSize", "executor"},
+      {"Cast",
+       "cast",
+       {"self", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnCastGetWorkspaceSize(n(0, F32(a)), ACL_FLOAT16, n(1, a.NewTensor(ACL_FLOAT16, {2, 3})), n(2, w),
                                           n(3, e));
        },
        aclnnCast},
-      {"InplaceCopy", "copy", {"selfRef", "src", "workspaceSize", "executor"},
+      {"InplaceCopy",
+       "copy",
+       {"selfRef", "src", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceCopyGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, w), n(3, e));
        },
        aclnnInplaceCopy},
-      {"InplaceZero", "zero", {"selfRef", "workspaceSize", "executor"},
+      {"InplaceZero",
+       "zero",
+       {"selfRef", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) { return aclnnInplaceZeroGetWorkspaceSize(n(0, F32(a)), n(1, w), n(2, e)); },
        aclnnInplaceZero},
-      {"InplaceFillScalar", "fill", {"selfRef", "value", "workspaceSize", "executor"},
+      {"InplaceFillScalar",
+       "fill",
+       {"selfRef", "value", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceFillScalarGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, w), n(3, e));
        },
        aclnnInplaceFillScalar},
-      {"Matmul", "matmul", {"self", "mat2", "out", "workspaceSize", "executor"},
+      {"Matmul",
+       "matmul",
+       {"self", "mat2", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnMatmulGetWorkspaceSize(n(0, F32(a, {2, 3})), n(1, F32(a, {3, 4})), n(2, F32(a, {2, 4})), 0,
                                             n(3, w), n(4, e));
        },
        aclnnMatmul},
-      {"Mm", "mm", {"self", "mat2", "out", "workspaceSize", "executor"},
+      {"Mm",
+       "mm",
+       {"self", "mat2", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnMmGetWorkspaceSize(n(0, F32(a, {2, 3})), n(1, F32(a, {3, 4})), n(2, F32(a, {2, 4})), 0, n(3, w),
                                         n(4, e));
        },
        aclnnMm},
-      {"BatchMatMul", "matmul", {"self", "mat2", "out", "workspaceSize", "executor"},
+      {"BatchMatMul",
+       "matmul",
+       {"self", "mat2", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnBatchMatMulGetWorkspaceSize(n(0, F32(a, {2, 2, 3})), n(1, F32(a, {2, 3, 4})),
                                                  n(2, F32(a, {2, 2, 4})), 0, n(3, w), n(4, e));
        },
        aclnnBatchMatMul},
-      {"Addmm", "addmm", {"self", "mat1", "mat2", "beta", "alpha", "out", "workspaceSize", "executor"},
+      {"Addmm",
+       "addmm",
+       {"self", "mat1", "mat2", "beta", "alpha", "out", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
-         return aclnnAddmmGetWorkspaceSize(n(0, F32(a, {4})), n(1, F32(a, {2, 3})), n(2, F32(a, {3, 4})),
-                                           n(3, One(a)), n(4, One(a)), n(5, F32(a, {2, 4})), 0, n(6, w), n(7, e));
+         return aclnnAddmmGetWorkspaceSize(n(0, F32(a, {4})), n(1, F32(a, {2, 3})), n(2, F32(a, {3, 4})), n(3, One(a)),
+                                           n(4, One(a)), n(5, F32(a, {2, 4})), 0, n(6, w), n(7, e));
        },
        aclnnAddmm},
-      {"InplaceAddmm", "addmm", {"selfRef", "mat1", "mat2", "beta", "alpha", "workspaceSize", "executor"},
+      {"InplaceAddmm",
+       "addmm",
+       {"selfRef", "mat1", "mat2", "beta", "alpha", "workspaceSize", "executor"},
        [](A& a, const N& n, W w, E e) {
          return aclnnInplaceAddmmGetWorkspaceSize(n(0, F32(a, {2, 4})), n(1, F32(a, {2, 3})), n(2, F32(a, {3, 4})),
                                                   n(3, One(a)), n(4, One(a)), 0, n(5, w), n(6, e));
@@ -233,11 +283,10 @@ class NullArgumentTest : public ::testing::TestWithParam<NullCase> {};
 TEST_P(NullArgumentTest, IsRejectedWith161001) {
   const NullCase& x = GetParam();
   const NullableOp& op = NullableOps()[x.op];
-  const OpRun run = RunOp(
-      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-        return op.phase1(args, NullArg{x.arg}, workspaceSize, executor);
-      },
-      op.phase2);
+  const OpRun run =
+      RunOp([&](OpArgs& args, uint64_t* workspaceSize,
+                aclOpExecutor** executor) { return op.phase1(args, NullArg{x.arg}, workspaceSize, executor); },
+            op.phase2);
   if (x.arg < 0) {
     EXPECT_TRUE(run.ok()) << "the unmodified call must succeed: " << Describe(run);
   } else {
@@ -276,91 +325,125 @@ aclScalar* S(A& a, aclDataType dtype, Value value) { return a.Scalar(dtype, valu
 // Add, Sub (alpha) and Mul, Div (no alpha) share these rows; `op` picks the call.
 enum class Family { kAdd, kSub, kMul, kDiv };
 
-aclnnStatus TensorCall(Family f, A& a, aclTensor* self, aclTensor* other, aclScalar* alpha, aclTensor* out, W w,
-                       E e) {
+aclnnStatus TensorCall(Family f, A& a, aclTensor* self, aclTensor* other, aclScalar* alpha, aclTensor* out, W w, E e) {
   switch (f) {
-    case Family::kAdd: return aclnnAddGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
-    case Family::kSub: return aclnnSubGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
-    case Family::kMul: return aclnnMulGetWorkspaceSize(self, other, out, w, e);
-    case Family::kDiv: return aclnnDivGetWorkspaceSize(self, other, out, w, e);
+    case Family::kAdd:
+      return aclnnAddGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
+    case Family::kSub:
+      return aclnnSubGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
+    case Family::kMul:
+      return aclnnMulGetWorkspaceSize(self, other, out, w, e);
+    case Family::kDiv:
+      return aclnnDivGetWorkspaceSize(self, other, out, w, e);
   }
   return -1;
 }
 
-aclnnStatus ScalarCall(Family f, A& a, aclTensor* self, aclScalar* other, aclScalar* alpha, aclTensor* out, W w,
-                       E e) {
+aclnnStatus ScalarCall(Family f, A& a, aclTensor* self, aclScalar* other, aclScalar* alpha, aclTensor* out, W w, E e) {
   switch (f) {
-    case Family::kAdd: return aclnnAddsGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
-    case Family::kSub: return aclnnSubsGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
-    case Family::kMul: return aclnnMulsGetWorkspaceSize(self, other, out, w, e);
-    case Family::kDiv: return aclnnDivsGetWorkspaceSize(self, other, out, w, e);
+    case Family::kAdd:
+      return aclnnAddsGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
+    case Family::kSub:
+      return aclnnSubsGetWorkspaceSize(self, other, alpha ? alpha : One(a), out, w, e);
+    case Family::kMul:
+      return aclnnMulsGetWorkspaceSize(self, other, out, w, e);
+    case Family::kDiv:
+      return aclnnDivsGetWorkspaceSize(self, other, out, w, e);
   }
   return -1;
 }
 
 aclnnStatus InplaceTensorCall(Family f, A& a, aclTensor* self, aclTensor* other, aclScalar* alpha, W w, E e) {
   switch (f) {
-    case Family::kAdd: return aclnnInplaceAddGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
-    case Family::kSub: return aclnnInplaceSubGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
-    case Family::kMul: return aclnnInplaceMulGetWorkspaceSize(self, other, w, e);
-    case Family::kDiv: return aclnnInplaceDivGetWorkspaceSize(self, other, w, e);
+    case Family::kAdd:
+      return aclnnInplaceAddGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
+    case Family::kSub:
+      return aclnnInplaceSubGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
+    case Family::kMul:
+      return aclnnInplaceMulGetWorkspaceSize(self, other, w, e);
+    case Family::kDiv:
+      return aclnnInplaceDivGetWorkspaceSize(self, other, w, e);
   }
   return -1;
 }
 
 aclnnStatus InplaceScalarCall(Family f, A& a, aclTensor* self, aclScalar* other, aclScalar* alpha, W w, E e) {
   switch (f) {
-    case Family::kAdd: return aclnnInplaceAddsGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
-    case Family::kSub: return aclnnInplaceSubsGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
-    case Family::kMul: return aclnnInplaceMulsGetWorkspaceSize(self, other, w, e);
-    case Family::kDiv: return aclnnInplaceDivsGetWorkspaceSize(self, other, w, e);
+    case Family::kAdd:
+      return aclnnInplaceAddsGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
+    case Family::kSub:
+      return aclnnInplaceSubsGetWorkspaceSize(self, other, alpha ? alpha : One(a), w, e);
+    case Family::kMul:
+      return aclnnInplaceMulsGetWorkspaceSize(self, other, w, e);
+    case Family::kDiv:
+      return aclnnInplaceDivsGetWorkspaceSize(self, other, w, e);
   }
   return -1;
 }
 
 const char* FamilyName(Family f) {
   switch (f) {
-    case Family::kAdd: return "Add";
-    case Family::kSub: return "Sub";
-    case Family::kMul: return "Mul";
-    case Family::kDiv: return "Div";
+    case Family::kAdd:
+      return "Add";
+    case Family::kSub:
+      return "Sub";
+    case Family::kMul:
+      return "Mul";
+    case Family::kDiv:
+      return "Div";
   }
   return "?";
 }
 
 Phase2 TensorPhase2(Family f) {
   switch (f) {
-    case Family::kAdd: return aclnnAdd;
-    case Family::kSub: return aclnnSub;
-    case Family::kMul: return aclnnMul;
-    case Family::kDiv: return aclnnDiv;
+    case Family::kAdd:
+      return aclnnAdd;
+    case Family::kSub:
+      return aclnnSub;
+    case Family::kMul:
+      return aclnnMul;
+    case Family::kDiv:
+      return aclnnDiv;
   }
   return nullptr;
 }
 Phase2 ScalarPhase2(Family f) {
   switch (f) {
-    case Family::kAdd: return aclnnAdds;
-    case Family::kSub: return aclnnSubs;
-    case Family::kMul: return aclnnMuls;
-    case Family::kDiv: return aclnnDivs;
+    case Family::kAdd:
+      return aclnnAdds;
+    case Family::kSub:
+      return aclnnSubs;
+    case Family::kMul:
+      return aclnnMuls;
+    case Family::kDiv:
+      return aclnnDivs;
   }
   return nullptr;
 }
 Phase2 InplaceTensorPhase2(Family f) {
   switch (f) {
-    case Family::kAdd: return aclnnInplaceAdd;
-    case Family::kSub: return aclnnInplaceSub;
-    case Family::kMul: return aclnnInplaceMul;
-    case Family::kDiv: return aclnnInplaceDiv;
+    case Family::kAdd:
+      return aclnnInplaceAdd;
+    case Family::kSub:
+      return aclnnInplaceSub;
+    case Family::kMul:
+      return aclnnInplaceMul;
+    case Family::kDiv:
+      return aclnnInplaceDiv;
   }
   return nullptr;
 }
 Phase2 InplaceScalarPhase2(Family f) {
   switch (f) {
-    case Family::kAdd: return aclnnInplaceAdds;
-    case Family::kSub: return aclnnInplaceSubs;
-    case Family::kMul: return aclnnInplaceMuls;
-    case Family::kDiv: return aclnnInplaceDivs;
+    case Family::kAdd:
+      return aclnnInplaceAdds;
+    case Family::kSub:
+      return aclnnInplaceSubs;
+    case Family::kMul:
+      return aclnnInplaceMuls;
+    case Family::kDiv:
+      return aclnnInplaceDivs;
   }
   return nullptr;
 }
@@ -371,12 +454,12 @@ void AddElementwiseCases(std::vector<InvalidCase>& cases) {
     const std::string p = FamilyName(f);
     const bool alpha = f == Family::kAdd || f == Family::kSub;
     auto tensor = [&](std::string name, std::function<aclnnStatus(A&, W, E)> call) {
-      cases.push_back({p + "_" + name, FamilyName(f), [call](A& a, W w, E e) { return call(a, w, e); },
-                       TensorPhase2(f)});
+      cases.push_back(
+          {p + "_" + name, FamilyName(f), [call](A& a, W w, E e) { return call(a, w, e); }, TensorPhase2(f)});
     };
     auto scalar = [&](std::string name, std::function<aclnnStatus(A&, W, E)> call) {
-      cases.push_back({p + "s_" + name, FamilyName(f), [call](A& a, W w, E e) { return call(a, w, e); },
-                       ScalarPhase2(f)});
+      cases.push_back(
+          {p + "s_" + name, FamilyName(f), [call](A& a, W w, E e) { return call(a, w, e); }, ScalarPhase2(f)});
     };
     auto inplace = [&](std::string name, std::function<aclnnStatus(A&, W, E)> call) {
       cases.push_back({"Inplace" + p + "_" + name, FamilyName(f), [call](A& a, W w, E e) { return call(a, w, e); },
@@ -441,8 +524,7 @@ void AddElementwiseCases(std::vector<InvalidCase>& cases) {
     }
     if (alpha) {
       tensor("alpha_f32_on_s32", [=](A& a, W w, E e) {
-        return TensorCall(f, a, T(a, ACL_INT32, m), T(a, ACL_INT32, m), S(a, ACL_FLOAT, 1.5), T(a, ACL_INT32, m), w,
-                          e);
+        return TensorCall(f, a, T(a, ACL_INT32, m), T(a, ACL_INT32, m), S(a, ACL_FLOAT, 1.5), T(a, ACL_INT32, m), w, e);
       });
       tensor("alpha_f32_on_bool", [=](A& a, W w, E e) {
         return TensorCall(f, a, T(a, ACL_BOOL, m), T(a, ACL_BOOL, m), S(a, ACL_FLOAT, 1.0), T(a, ACL_BOOL, m), w, e);
@@ -477,8 +559,7 @@ void AddElementwiseCases(std::vector<InvalidCase>& cases) {
     }
     if (alpha) {
       scalar("alpha_f32_on_s32", [=](A& a, W w, E e) {
-        return ScalarCall(f, a, T(a, ACL_INT32, m), S(a, ACL_INT32, 2), S(a, ACL_FLOAT, 1.5), T(a, ACL_INT32, m), w,
-                          e);
+        return ScalarCall(f, a, T(a, ACL_INT32, m), S(a, ACL_INT32, 2), S(a, ACL_FLOAT, 1.5), T(a, ACL_INT32, m), w, e);
       });
     }
 
@@ -531,8 +612,7 @@ void AddElementwiseCases(std::vector<InvalidCase>& cases) {
 }
 
 void AddCastCopyFillCases(std::vector<InvalidCase>& cases) {
-  auto add = [&](std::string name, const char* keyword, Phase2 phase2,
-                 std::function<aclnnStatus(A&, W, E)> call) {
+  auto add = [&](std::string name, const char* keyword, Phase2 phase2, std::function<aclnnStatus(A&, W, E)> call) {
     cases.push_back({name, keyword, [call](A& a, W w, E e) { return call(a, w, e); }, phase2});
   };
   const Shape m = {2, 3};
@@ -573,9 +653,8 @@ void AddCastCopyFillCases(std::vector<InvalidCase>& cases) {
     return aclnnInplaceCopyGetWorkspaceSize(T(a, ACL_COMPLEX32, m), T(a, ACL_FLOAT, m), w, e);
   });
   for (aclDataType dt : {ACL_UINT32, ACL_UINT64, ACL_COMPLEX32}) {
-    add(std::string("InplaceZero_dtype_") + Name(dt), "Zero", aclnnInplaceZero, [=](A& a, W w, E e) {
-      return aclnnInplaceZeroGetWorkspaceSize(T(a, dt, m), w, e);
-    });
+    add(std::string("InplaceZero_dtype_") + Name(dt), "Zero", aclnnInplaceZero,
+        [=](A& a, W w, E e) { return aclnnInplaceZeroGetWorkspaceSize(T(a, dt, m), w, e); });
   }
   add("InplaceFillScalar_dtype_c32", "Fill", aclnnInplaceFillScalar, [=](A& a, W w, E e) {
     return aclnnInplaceFillScalarGetWorkspaceSize(T(a, ACL_COMPLEX32, m), S(a, ACL_FLOAT, 1), w, e);
@@ -593,8 +672,7 @@ void AddCastCopyFillCases(std::vector<InvalidCase>& cases) {
 }
 
 void AddMatmulCases(std::vector<InvalidCase>& cases) {
-  auto add = [&](std::string name, const char* keyword, Phase2 phase2,
-                 std::function<aclnnStatus(A&, W, E)> call) {
+  auto add = [&](std::string name, const char* keyword, Phase2 phase2, std::function<aclnnStatus(A&, W, E)> call) {
     cases.push_back({name, keyword, [call](A& a, W w, E e) { return call(a, w, e); }, phase2});
   };
   const aclDataType f = ACL_FLOAT;
@@ -681,8 +759,7 @@ void AddMatmulCases(std::vector<InvalidCase>& cases) {
 
   auto inplaceAddmm = [&](std::string name, Shape self, Shape mat1, Shape mat2, int8_t cube = 0) {
     add("InplaceAddmm_" + name, "Addmm", aclnnInplaceAddmm, [=](A& a, W w, E e) {
-      return aclnnInplaceAddmmGetWorkspaceSize(T(a, f, self), T(a, f, mat1), T(a, f, mat2), One(a), One(a), cube, w,
-                                               e);
+      return aclnnInplaceAddmmGetWorkspaceSize(T(a, f, self), T(a, f, mat1), T(a, f, mat2), One(a), One(a), cube, w, e);
     });
   };
   inplaceAddmm("self_is_row", {4}, {2, 3}, {3, 4});

@@ -75,16 +75,26 @@ struct ScalarRow {
 // Scalars of another dtype, for Adds / Subs / Muls.
 const std::vector<ScalarRow>& MixedRows() {
   static const std::vector<ScalarRow> rows = {
-      {ACL_FLOAT16, ACL_FLOAT, 0.75, ACL_FLOAT16},   {ACL_FLOAT, ACL_DOUBLE, 1.25, ACL_FLOAT},
-      {ACL_BF16, ACL_INT32, 3.0, ACL_BF16},          {ACL_FLOAT, ACL_INT64, -2.0, ACL_FLOAT},
-      {ACL_DOUBLE, ACL_FLOAT16, 0.5, ACL_DOUBLE},    {ACL_FLOAT, ACL_BOOL, 1.0, ACL_FLOAT},
-      {ACL_BF16, ACL_FLOAT, -1.5, ACL_BF16},         {ACL_INT32, ACL_FLOAT, 0.75, ACL_FLOAT},
-      {ACL_INT8, ACL_DOUBLE, 1.25, ACL_DOUBLE},      {ACL_INT32, ACL_DOUBLE, 1.25, ACL_FLOAT},
-      {ACL_UINT8, ACL_INT32, 3.0, ACL_UINT8},        {ACL_INT16, ACL_BOOL, 1.0, ACL_INT16},
-      {ACL_INT64, ACL_INT8, -2.0, ACL_INT64},        {ACL_BOOL, ACL_INT32, 3.0, ACL_INT32},
-      {ACL_BOOL, ACL_FLOAT, 0.5, ACL_FLOAT},         {ACL_FLOAT, ACL_COMPLEX64, Value(1.0, -0.5), ACL_COMPLEX64},
-      {ACL_COMPLEX64, ACL_DOUBLE, 1.25, ACL_COMPLEX128}, {ACL_INT32, ACL_COMPLEX128, Value(0.5, 2.0), ACL_COMPLEX128},
-      {ACL_COMPLEX128, ACL_INT32, 2.0, ACL_COMPLEX128}, {ACL_FLOAT16, ACL_FLOAT16, 0.75, ACL_FLOAT},
+      {ACL_FLOAT16, ACL_FLOAT, 0.75, ACL_FLOAT16},
+      {ACL_FLOAT, ACL_DOUBLE, 1.25, ACL_FLOAT},
+      {ACL_BF16, ACL_INT32, 3.0, ACL_BF16},
+      {ACL_FLOAT, ACL_INT64, -2.0, ACL_FLOAT},
+      {ACL_DOUBLE, ACL_FLOAT16, 0.5, ACL_DOUBLE},
+      {ACL_FLOAT, ACL_BOOL, 1.0, ACL_FLOAT},
+      {ACL_BF16, ACL_FLOAT, -1.5, ACL_BF16},
+      {ACL_INT32, ACL_FLOAT, 0.75, ACL_FLOAT},
+      {ACL_INT8, ACL_DOUBLE, 1.25, ACL_DOUBLE},
+      {ACL_INT32, ACL_DOUBLE, 1.25, ACL_FLOAT},
+      {ACL_UINT8, ACL_INT32, 3.0, ACL_UINT8},
+      {ACL_INT16, ACL_BOOL, 1.0, ACL_INT16},
+      {ACL_INT64, ACL_INT8, -2.0, ACL_INT64},
+      {ACL_BOOL, ACL_INT32, 3.0, ACL_INT32},
+      {ACL_BOOL, ACL_FLOAT, 0.5, ACL_FLOAT},
+      {ACL_FLOAT, ACL_COMPLEX64, Value(1.0, -0.5), ACL_COMPLEX64},
+      {ACL_COMPLEX64, ACL_DOUBLE, 1.25, ACL_COMPLEX128},
+      {ACL_INT32, ACL_COMPLEX128, Value(0.5, 2.0), ACL_COMPLEX128},
+      {ACL_COMPLEX128, ACL_INT32, 2.0, ACL_COMPLEX128},
+      {ACL_FLOAT16, ACL_FLOAT16, 0.75, ACL_FLOAT},
       {ACL_INT32, ACL_INT32, 2.0, ACL_INT64},
   };
   return rows;
@@ -93,12 +103,18 @@ const std::vector<ScalarRow>& MixedRows() {
 // Scalars of another dtype for Divs (integer tensors divide in f32).
 const std::vector<ScalarRow>& DivRows() {
   static const std::vector<ScalarRow> rows = {
-      {ACL_FLOAT16, ACL_FLOAT, 0.5, ACL_FLOAT16},   {ACL_FLOAT, ACL_INT32, -2.0, ACL_FLOAT},
-      {ACL_BF16, ACL_DOUBLE, 1.25, ACL_BF16},       {ACL_INT32, ACL_FLOAT, 0.75, ACL_FLOAT},
-      {ACL_INT16, ACL_INT32, 3.0, ACL_FLOAT},       {ACL_UINT8, ACL_UINT8, 4.0, ACL_FLOAT},
-      {ACL_INT8, ACL_INT64, -3.0, ACL_DOUBLE},      {ACL_BOOL, ACL_FLOAT, 0.5, ACL_FLOAT},
-      {ACL_INT32, ACL_INT32, 3.0, ACL_INT32},       {ACL_COMPLEX64, ACL_FLOAT, 2.0, ACL_COMPLEX64},
-      {ACL_FLOAT, ACL_COMPLEX64, Value(1.0, -0.5), ACL_COMPLEX64}, {ACL_DOUBLE, ACL_FLOAT16, -0.5, ACL_DOUBLE},
+      {ACL_FLOAT16, ACL_FLOAT, 0.5, ACL_FLOAT16},
+      {ACL_FLOAT, ACL_INT32, -2.0, ACL_FLOAT},
+      {ACL_BF16, ACL_DOUBLE, 1.25, ACL_BF16},
+      {ACL_INT32, ACL_FLOAT, 0.75, ACL_FLOAT},
+      {ACL_INT16, ACL_INT32, 3.0, ACL_FLOAT},
+      {ACL_UINT8, ACL_UINT8, 4.0, ACL_FLOAT},
+      {ACL_INT8, ACL_INT64, -3.0, ACL_DOUBLE},
+      {ACL_BOOL, ACL_FLOAT, 0.5, ACL_FLOAT},
+      {ACL_INT32, ACL_INT32, 3.0, ACL_INT32},
+      {ACL_COMPLEX64, ACL_FLOAT, 2.0, ACL_COMPLEX64},
+      {ACL_FLOAT, ACL_COMPLEX64, Value(1.0, -0.5), ACL_COMPLEX64},
+      {ACL_DOUBLE, ACL_FLOAT16, -0.5, ACL_DOUBLE},
       {ACL_INT64, ACL_INT8, 4.0, ACL_INT64},
   };
   return rows;
@@ -126,28 +142,69 @@ std::vector<ScalarCase> ScalarCases() {
     const Value s = NaturalScalar(op, ACL_FLOAT);
     const View c = View::kContiguous;
     cases.push_back({p + "_view_stepped_self", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {4, 6}, View::kStepped, c});
-    cases.push_back({p + "_view_transposed_self_stepped_out", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {4, 6},
-                     View::kTransposed, View::kStepped});
-    cases.push_back({p + "_view_offsets_s32", op, ACL_INT32, ACL_INT32, NaturalScalar(op, ACL_INT32), ACL_INT32,
-                     {4, 6}, View::kOffset, View::kOffset});
-    cases.push_back({p + "_view_broadcast_self", op, ACL_FLOAT16, ACL_FLOAT16, s, ACL_FLOAT16, {4, 6},
-                     View::kBroadcast, c});
-    cases.push_back({p + "_view_reversed_rank3_c64", op, ACL_COMPLEX64, ACL_COMPLEX64, Value(0.5, -1.25),
-                     ACL_COMPLEX64, {2, 3, 4}, View::kReversed, View::kTransposed});
+    cases.push_back({p + "_view_transposed_self_stepped_out",
+                     op,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     s,
+                     ACL_FLOAT,
+                     {4, 6},
+                     View::kTransposed,
+                     View::kStepped});
+    cases.push_back({p + "_view_offsets_s32",
+                     op,
+                     ACL_INT32,
+                     ACL_INT32,
+                     NaturalScalar(op, ACL_INT32),
+                     ACL_INT32,
+                     {4, 6},
+                     View::kOffset,
+                     View::kOffset});
+    cases.push_back(
+        {p + "_view_broadcast_self", op, ACL_FLOAT16, ACL_FLOAT16, s, ACL_FLOAT16, {4, 6}, View::kBroadcast, c});
+    cases.push_back({p + "_view_reversed_rank3_c64",
+                     op,
+                     ACL_COMPLEX64,
+                     ACL_COMPLEX64,
+                     Value(0.5, -1.25),
+                     ACL_COMPLEX64,
+                     {2, 3, 4},
+                     View::kReversed,
+                     View::kTransposed});
     cases.push_back({p + "_rank0", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {}});
-    cases.push_back({p + "_rank0_offset", op, ACL_INT64, ACL_INT64, NaturalScalar(op, ACL_INT64), ACL_INT64, {},
-                     View::kOffset, View::kOffset});
+    cases.push_back({p + "_rank0_offset",
+                     op,
+                     ACL_INT64,
+                     ACL_INT64,
+                     NaturalScalar(op, ACL_INT64),
+                     ACL_INT64,
+                     {},
+                     View::kOffset,
+                     View::kOffset});
     cases.push_back({p + "_rank8", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {2, 1, 2, 1, 2, 1, 2, 2}});
-    cases.push_back({p + "_rank8_stepped", op, ACL_BF16, ACL_FLOAT, s, ACL_BF16, {2, 1, 2, 1, 2, 1, 2, 2},
-                     View::kStepped, View::kStepped});
+    cases.push_back({p + "_rank8_stepped",
+                     op,
+                     ACL_BF16,
+                     ACL_FLOAT,
+                     s,
+                     ACL_BF16,
+                     {2, 1, 2, 1, 2, 1, 2, 2},
+                     View::kStepped,
+                     View::kStepped});
     for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_DOUBLE, ACL_INT8, ACL_COMPLEX64}) {
       cases.push_back({p + "_large_" + Name(dt), op, dt, dt, NaturalScalar(op, dt), dt, {300, 257}});
     }
-    cases.push_back({p + "_large_transposed_f32", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {256, 301},
-                     View::kTransposed, View::kStepped});
+    cases.push_back({p + "_large_transposed_f32",
+                     op,
+                     ACL_FLOAT,
+                     ACL_FLOAT,
+                     s,
+                     ACL_FLOAT,
+                     {256, 301},
+                     View::kTransposed,
+                     View::kStepped});
     cases.push_back({p + "_empty", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {0, 4}});
-    cases.push_back({p + "_empty_rank3", op, ACL_INT32, ACL_INT32, NaturalScalar(op, ACL_INT32), ACL_INT32,
-                     {3, 0, 2}});
+    cases.push_back({p + "_empty_rank3", op, ACL_INT32, ACL_INT32, NaturalScalar(op, ACL_INT32), ACL_INT32, {3, 0, 2}});
     // In-place with a scalar of another dtype, and on strided views.
     const std::vector<ScalarRow> inplaceRows = {
         {ACL_FLOAT16, ACL_FLOAT, op == BinaryOp::kDiv ? 0.5 : 0.75, ACL_FLOAT16},
@@ -163,8 +220,8 @@ std::vector<ScalarCase> ScalarCases() {
     ScalarCase strided{p + "_inplace_transposed", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {4, 6}, View::kTransposed};
     strided.inplace = true;
     cases.push_back(strided);
-    ScalarCase stepped{p + "_inplace_stepped_rank3", op, ACL_INT16, ACL_INT16, NaturalScalar(op, ACL_INT16),
-                       ACL_INT16, {2, 3, 4}, View::kStepped};
+    ScalarCase stepped{p + "_inplace_stepped_rank3", op,        ACL_INT16, ACL_INT16,
+                       NaturalScalar(op, ACL_INT16), ACL_INT16, {2, 3, 4}, View::kStepped};
     stepped.inplace = true;
     cases.push_back(stepped);
     ScalarCase empty{p + "_inplace_empty", op, ACL_FLOAT, ACL_FLOAT, s, ACL_FLOAT, {2, 0}};
@@ -189,8 +246,8 @@ std::vector<ScalarCase> ScalarCases() {
         {ACL_DOUBLE, ACL_INT32, 3.0, ACL_INT16, 3.0},
     };
     for (const AlphaRow& r : rows) {
-      ScalarCase c{p + "_alpha_" + Name(r.alphaDtype) + "_on_" + Name(r.dtype), op, r.dtype, r.scalarDtype, r.scalar,
-                   r.dtype};
+      ScalarCase c{
+          p + "_alpha_" + Name(r.alphaDtype) + "_on_" + Name(r.dtype), op, r.dtype, r.scalarDtype, r.scalar, r.dtype};
       c.alpha = std::make_pair(r.alphaDtype, r.alpha);
       cases.push_back(c);
       if (!IsComplex(r.dtype)) {
@@ -236,8 +293,8 @@ TEST_P(ScalarOpTest, MatchesReference) {
   ASSERT_TRUE(run.ok()) << Describe(run);
 
   const Values scalarValue = {ConvertValue(c.scalar, c.scalarDtype)};
-  const Expected want = ReferenceBinary(c.op, selfValues, c.shape, scalarValue, {},
-                                        HasAlpha(c.op) ? alpha : Value(1.0), compute, c.out);
+  const Expected want =
+      ReferenceBinary(c.op, selfValues, c.shape, scalarValue, {}, HasAlpha(c.op) ? alpha : Value(1.0), compute, c.out);
   ExpectNear(out->ReadView(), want, c.name);
   ExpectOutsideViewUnchanged(*out, outBefore, c.name + " out storage");
   if (!c.inplace) ExpectExact(self.ReadView(), selfValues, "self must not change");
@@ -247,7 +304,9 @@ TEST_P(ScalarOpTest, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ScalarOpTest, ::testing::ValuesIn(ScalarCases()),
-                         [](const ::testing::TestParamInfo<ScalarCase>& info) { return SanitizeName(info.param.name); });
+                         [](const ::testing::TestParamInfo<ScalarCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace canopy_test

@@ -30,7 +30,7 @@ TEST(CachingAllocator, SameStreamReusesAtOnce) {
   ACL_ASSERT_OK(canopyFreeAsync(first, stream));
   void* second = nullptr;
   ACL_ASSERT_OK(canopyMallocAsync(&second, 2800, stream));  // same 3072-byte class
-  EXPECT_EQ(second, first);  // stream order makes the reuse safe
+  EXPECT_EQ(second, first);                                 // stream order makes the reuse safe
   ACL_ASSERT_OK(canopyFreeAsync(second, stream));
 }
 

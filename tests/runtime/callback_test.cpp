@@ -142,8 +142,7 @@ TEST(Callback, ArgumentAndStateChecks) {
   ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_NO_BLOCK, stream));
   ACL_EXPECT_OK(aclrtProcessReport(-1));
   EXPECT_EQ(log.Steps().size(), 1u);
-  ACL_EXPECT_ERROR(aclrtUnSubscribeReport(self + 1, stream), ACL_ERROR_RT_STREAM_NO_CB_REG,
-                   "aclrtUnSubscribeReport");
+  ACL_EXPECT_ERROR(aclrtUnSubscribeReport(self + 1, stream), ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtUnSubscribeReport");
   ACL_EXPECT_OK(aclrtUnSubscribeReport(self, stream));
   ACL_EXPECT_ERROR(aclrtUnSubscribeReport(self, stream), ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtUnSubscribeReport");
   ACL_EXPECT_ERROR(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE, "aclrtProcessReport");

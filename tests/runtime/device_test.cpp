@@ -49,11 +49,9 @@ TEST(Device, ThreadWithoutDeviceHasNoContext) {
     ACL_EXPECT_ERROR(aclrtCreateStream(&stream), ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream");
     ACL_EXPECT_ERROR(aclrtSynchronizeStream(nullptr), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeStream");
     void* memory = nullptr;
-    ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL,
-                     "aclrtMalloc");
+    ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL, "aclrtMalloc");
     size_t free_bytes, total;
-    ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total), ACL_ERROR_RT_CONTEXT_NULL,
-                     "aclrtGetMemInfo");
+    ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total), ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetMemInfo");
     ACL_EXPECT_ERROR(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice");
     // Contexts can be shared between threads.
     ACL_EXPECT_OK(aclrtSetCurrentContext(main_context));
@@ -93,14 +91,13 @@ TEST(Device, MemInfoFollowsAllocations) {
   EXPECT_EQ(none_free, 0u);
   EXPECT_EQ(none_total, 0u);
   ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, nullptr, &total), ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo");
-  ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, &free_after, nullptr), ACL_ERROR_INVALID_PARAM,
-                   "aclrtGetMemInfo");
+  ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, &free_after, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo");
 }
 
 TEST(Device, AllocationBeyondDeviceMemoryFails) {
   void* memory = nullptr;
-  ACL_EXPECT_ERROR(aclrtMalloc(&memory, kDeviceMemory + 1, ACL_MEM_MALLOC_HUGE_FIRST),
-                   ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc");
+  ACL_EXPECT_ERROR(aclrtMalloc(&memory, kDeviceMemory + 1, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   "aclrtMalloc");
   EXPECT_EQ(memory, nullptr);
   ACL_EXPECT_ERROR(aclrtMalloc(&memory, ~size_t{0}, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION,
                    "aclrtMalloc");
@@ -194,18 +191,14 @@ TEST(Device, PeerAccess) {
   ACL_ASSERT_OK(aclrtDeviceCanAccessPeer(&can, 1, 0));
   EXPECT_EQ(can, 1);
   ACL_EXPECT_ERROR(aclrtDeviceCanAccessPeer(&can, 0, 0), ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer");
-  ACL_EXPECT_ERROR(aclrtDeviceCanAccessPeer(&can, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID,
-                   "aclrtDeviceCanAccessPeer");
-  ACL_EXPECT_ERROR(aclrtDeviceCanAccessPeer(nullptr, 0, 1), ACL_ERROR_INVALID_PARAM,
-                   "aclrtDeviceCanAccessPeer");
+  ACL_EXPECT_ERROR(aclrtDeviceCanAccessPeer(&can, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtDeviceCanAccessPeer");
+  ACL_EXPECT_ERROR(aclrtDeviceCanAccessPeer(nullptr, 0, 1), ACL_ERROR_INVALID_PARAM, "aclrtDeviceCanAccessPeer");
   // Enabling twice is harmless: llama.cpp enables before every peer copy.
   ACL_EXPECT_OK(aclrtDeviceEnablePeerAccess(1, 0));
   ACL_EXPECT_OK(aclrtDeviceEnablePeerAccess(1, 0));
-  ACL_EXPECT_ERROR(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED,
-                   "aclrtDeviceEnablePeerAccess");
+  ACL_EXPECT_ERROR(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_FEATURE_UNSUPPORTED, "aclrtDeviceEnablePeerAccess");
   ACL_EXPECT_ERROR(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM, "aclrtDeviceEnablePeerAccess");
-  ACL_EXPECT_ERROR(aclrtDeviceEnablePeerAccess(9, 0), ACL_ERROR_RT_INVALID_DEVICEID,
-                   "aclrtDeviceEnablePeerAccess");
+  ACL_EXPECT_ERROR(aclrtDeviceEnablePeerAccess(9, 0), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtDeviceEnablePeerAccess");
   ACL_EXPECT_OK(aclrtDeviceDisablePeerAccess(1));
   ACL_EXPECT_ERROR(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM, "aclrtDeviceDisablePeerAccess");
 }
@@ -336,14 +329,12 @@ TEST(Device, SysParamOpt) {
     EXPECT_EQ(value, mode);
   }
   ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_INVALID_PARAM, "aclrtSetSysParamOpt");
-  ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_INVALID_PARAM,
-                   "aclrtSetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_INVALID_PARAM, "aclrtSetSysParamOpt");
   ACL_EXPECT_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
   ACL_EXPECT_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 0));
   ACL_EXPECT_ERROR(aclrtSetSysParamOpt(static_cast<aclSysParamOpt>(42), 0), ACL_ERROR_INVALID_PARAM,
                    "aclrtSetSysParamOpt");
-  ACL_EXPECT_ERROR(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr), ACL_ERROR_INVALID_PARAM,
-                   "aclrtGetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt");
 }
 
 TEST(Device, RecentErrorIsPerThreadAndNeverNull) {

@@ -21,8 +21,8 @@ TEST(Event, CreateAndDestroyChecks) {
     ACL_ASSERT_OK(aclrtCreateEventWithFlag(&event, flag));
     ACL_EXPECT_OK(aclrtDestroyEvent(event));
   }
-  ACL_EXPECT_ERROR(aclrtCreateEventWithFlag(&event, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC),
-                   ACL_ERROR_INVALID_PARAM, "aclrtCreateEventWithFlag");  // EXTERNAL stands alone
+  ACL_EXPECT_ERROR(aclrtCreateEventWithFlag(&event, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM,
+                   "aclrtCreateEventWithFlag");  // EXTERNAL stands alone
   ACL_EXPECT_ERROR(aclrtCreateEventWithFlag(&event, ACL_EVENT_IPC), ACL_ERROR_INVALID_PARAM,
                    "aclrtCreateEventWithFlag");  // IPC only through ExWithFlag
   ACL_EXPECT_ERROR(aclrtCreateEventWithFlag(&event, 0x1000), ACL_ERROR_INVALID_PARAM, "aclrtCreateEventWithFlag");
@@ -97,8 +97,7 @@ TEST(Event, ElapsedTimeCoversTheWorkBetweenTheRecords) {
   // After a reset the event has no timestamp until it is recorded again.
   ACL_ASSERT_OK(aclrtResetEvent(end, stream));
   ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
-  ACL_EXPECT_ERROR(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_EVENT_NOT_COMPLETE,
-                   "aclrtEventElapsedTime");
+  ACL_EXPECT_ERROR(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "aclrtEventElapsedTime");
   ACL_ASSERT_OK(aclrtRecordEvent(end, stream));
   ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
   ACL_ASSERT_OK(aclrtEventElapsedTime(&ms, start, end));

@@ -42,28 +42,23 @@ TEST_F(LifecycleTest, CallsBeforeInitAreRejected) {
   ACL_EXPECT_ERROR(aclrtResetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtResetDevice");
   aclrtStream stream = nullptr;
   ACL_EXPECT_ERROR(aclrtCreateStream(&stream), ACL_ERROR_UNINITIALIZE, "aclrtCreateStream");
-  ACL_EXPECT_ERROR(aclrtCreateStreamWithConfig(&stream, 0, 0), ACL_ERROR_UNINITIALIZE,
-                   "aclrtCreateStreamWithConfig");
+  ACL_EXPECT_ERROR(aclrtCreateStreamWithConfig(&stream, 0, 0), ACL_ERROR_UNINITIALIZE, "aclrtCreateStreamWithConfig");
   ACL_EXPECT_ERROR(aclrtSynchronizeStream(nullptr), ACL_ERROR_UNINITIALIZE, "aclrtSynchronizeStream");
   aclrtEvent event = nullptr;
   ACL_EXPECT_ERROR(aclrtCreateEvent(&event), ACL_ERROR_UNINITIALIZE, "aclrtCreateEvent");
   ACL_EXPECT_ERROR(aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC), ACL_ERROR_UNINITIALIZE,
                    "aclrtCreateEventWithFlag");
   void* memory = nullptr;
-  ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE,
-                   "aclrtMalloc");
+  ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclrtMalloc");
   ACL_EXPECT_ERROR(aclrtMallocHost(&memory, 64), ACL_ERROR_UNINITIALIZE, "aclrtMallocHost");
   char bytes[16] = {};
-  ACL_EXPECT_ERROR(aclrtMemcpy(bytes, 8, bytes + 8, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_UNINITIALIZE,
-                   "aclrtMemcpy");
-  ACL_EXPECT_ERROR(aclrtLaunchHostFunc(nullptr, canopy_test::IncrementCounter, nullptr),
-                   ACL_ERROR_UNINITIALIZE, "aclrtLaunchHostFunc");
+  ACL_EXPECT_ERROR(aclrtMemcpy(bytes, 8, bytes + 8, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_UNINITIALIZE, "aclrtMemcpy");
+  ACL_EXPECT_ERROR(aclrtLaunchHostFunc(nullptr, canopy_test::IncrementCounter, nullptr), ACL_ERROR_UNINITIALIZE,
+                   "aclrtLaunchHostFunc");
   size_t free_bytes = 0, total_bytes = 0;
-  ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes), ACL_ERROR_UNINITIALIZE,
-                   "aclrtGetMemInfo");
+  ACL_EXPECT_ERROR(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes), ACL_ERROR_UNINITIALIZE, "aclrtGetMemInfo");
   int64_t value = 0;
-  ACL_EXPECT_ERROR(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_ERROR_UNINITIALIZE,
-                   "aclrtGetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_ERROR_UNINITIALIZE, "aclrtGetSysParamOpt");
   EXPECT_EQ(aclrtGetSocName(), nullptr);
   EXPECT_NE(RecentMessage().find("aclrtGetSocName"), std::string::npos);
   // The message is handed over once: a second read finds nothing, but never NULL.
@@ -85,8 +80,7 @@ TEST_F(LifecycleTest, InitTwiceIsHarmlessAndFinalizeTwiceRepeats) {
   ACL_EXPECT_ERROR(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize");
   // Everything after aclFinalize is rejected as before aclInit.
   ACL_EXPECT_ERROR(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtSetDevice");
-  ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE,
-                   "aclrtMalloc");
+  ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclrtMalloc");
 }
 
 struct DrainCounters {
@@ -200,14 +194,14 @@ TEST_F(LifecycleTest, AllocationBeyondDeviceMemoryFailsCleanly) {
   ACL_ASSERT_OK(aclrtSetDevice(0));
   constexpr size_t kMiB = size_t{1} << 20;
   void* too_big = nullptr;
-  ACL_EXPECT_ERROR(aclrtMalloc(&too_big, 65 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST),
-                   ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc");
+  ACL_EXPECT_ERROR(aclrtMalloc(&too_big, 65 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   "aclrtMalloc");
   EXPECT_EQ(too_big, nullptr);
   void* first = nullptr;
   ACL_ASSERT_OK(aclrtMalloc(&first, 40 * kMiB, ACL_MEM_MALLOC_HUGE_FIRST));
   void* second = nullptr;
-  ACL_EXPECT_ERROR(aclrtMalloc(&second, 40 * kMiB, ACL_MEM_MALLOC_NORMAL_ONLY),
-                   ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc");
+  ACL_EXPECT_ERROR(aclrtMalloc(&second, 40 * kMiB, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_ERROR_RT_MEMORY_ALLOCATION,
+                   "aclrtMalloc");
   // Physical memory for the virtual-memory API counts against the same budget.
   aclrtPhysicalMemProp prop = {};
   prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
@@ -216,8 +210,7 @@ TEST_F(LifecycleTest, AllocationBeyondDeviceMemoryFailsCleanly) {
   prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
   prop.location.id = 0;
   size_t granularity = 0;
-  ACL_ASSERT_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
-                                                 &granularity));
+  ACL_ASSERT_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &granularity));
   aclrtDrvMemHandle handle = nullptr;
   const size_t physical_size = (32 * kMiB + granularity - 1) / granularity * granularity;
   ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, physical_size, &prop, 0), ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -228,8 +221,7 @@ TEST_F(LifecycleTest, AllocationBeyondDeviceMemoryFailsCleanly) {
   ACL_EXPECT_OK(aclrtFree(second));
   // The caching allocator reports the same failure.
   void* cached = nullptr;
-  ACL_EXPECT_ERROR(canopyMallocAsync(&cached, 65 * kMiB, nullptr), ACL_ERROR_RT_MEMORY_ALLOCATION,
-                   "aclrtMalloc");
+  ACL_EXPECT_ERROR(canopyMallocAsync(&cached, 65 * kMiB, nullptr), ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc");
   ACL_EXPECT_OK(aclrtResetDevice(0));
   ACL_EXPECT_OK(aclFinalize());
 }

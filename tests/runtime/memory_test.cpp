@@ -30,11 +30,17 @@ TEST(Memory, MallocChecksArguments) {
 }
 
 TEST(Memory, EveryPolicyGivesAlignedUsableMemory) {
-  const aclrtMemMallocPolicy policies[] = {
-      ACL_MEM_MALLOC_HUGE_FIRST,      ACL_MEM_MALLOC_HUGE_ONLY,       ACL_MEM_MALLOC_NORMAL_ONLY,
-      ACL_MEM_MALLOC_HUGE_FIRST_P2P,  ACL_MEM_MALLOC_HUGE_ONLY_P2P,   ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
-      ACL_MEM_MALLOC_HUGE1G_ONLY,     ACL_MEM_MALLOC_HUGE1G_ONLY_P2P, ACL_MEM_TYPE_LOW_BAND_WIDTH,
-      ACL_MEM_TYPE_HIGH_BAND_WIDTH,   static_cast<aclrtMemMallocPolicy>(77)};
+  const aclrtMemMallocPolicy policies[] = {ACL_MEM_MALLOC_HUGE_FIRST,
+                                           ACL_MEM_MALLOC_HUGE_ONLY,
+                                           ACL_MEM_MALLOC_NORMAL_ONLY,
+                                           ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+                                           ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+                                           ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+                                           ACL_MEM_MALLOC_HUGE1G_ONLY,
+                                           ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+                                           ACL_MEM_TYPE_LOW_BAND_WIDTH,
+                                           ACL_MEM_TYPE_HIGH_BAND_WIDTH,
+                                           static_cast<aclrtMemMallocPolicy>(77)};
   for (aclrtMemMallocPolicy policy : policies) {
     for (size_t size : {size_t{1}, size_t{100}, size_t{4096}, size_t{3} << 20}) {
       void* memory = nullptr;
@@ -190,17 +196,17 @@ TEST(Memory, CopyArgumentChecks) {
   void* freed = nullptr;
   ACL_ASSERT_OK(aclrtMalloc(&freed, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   ACL_ASSERT_OK(aclrtFree(freed));
-  ACL_EXPECT_ERROR(aclrtMemcpy(freed, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_INVALID_PARAM, "aclrtMemcpy");
+  ACL_EXPECT_ERROR(aclrtMemcpy(freed, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM,
+                   "aclrtMemcpy");
   ACL_EXPECT_ERROR(aclrtMemcpyAsync(freed, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, nullptr),
                    ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync");
   // A queued host-to-host copy does not exist on an NPU.
   ACL_EXPECT_ERROR(aclrtMemcpyAsync(pinned.get(), kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_HOST, nullptr),
                    ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtMemcpyAsync");
   int not_a_stream = 0;
-  ACL_EXPECT_ERROR(aclrtMemcpyAsync(device.get(), kBytes, pinned.get(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE,
-                                    &not_a_stream),
-                   ACL_ERROR_INVALID_PARAM, "stream");
+  ACL_EXPECT_ERROR(
+      aclrtMemcpyAsync(device.get(), kBytes, pinned.get(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, &not_a_stream),
+      ACL_ERROR_INVALID_PARAM, "stream");
 }
 
 TEST(Memory, QueuedCopiesRunInStreamOrder) {
@@ -286,8 +292,7 @@ TEST(Memory, QueuedCopyWithPageableMemoryCompletesBeforeReturning) {
   {
     StreamBlocker blocker(stream);
     std::vector<unsigned char> staged(256, 3);
-    ACL_ASSERT_OK(aclrtMemcpyAsync(device.get(), 256, staged.data(), 256, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
-                                   stream));
+    ACL_ASSERT_OK(aclrtMemcpyAsync(device.get(), 256, staged.data(), 256, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, stream));
     std::fill(staged.begin(), staged.end(), 4);
     EXPECT_FALSE(blocker.left());
   }
@@ -317,12 +322,10 @@ TEST(Memory, Memset) {
   ACL_EXPECT_OK(aclrtMemset(nullptr, 0, 0, 0));  // count 0: nothing to do
   ACL_EXPECT_ERROR(aclrtMemset(nullptr, 10, 0, 10), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
   ACL_EXPECT_ERROR(aclrtMemset(device.get(), 10, 0, 11), ACL_ERROR_RT_PARAM_INVALID, "aclrtMemset");
-  ACL_EXPECT_ERROR(aclrtMemsetAsync(device.get(), 10, 0, 11, stream), ACL_ERROR_RT_PARAM_INVALID,
-                   "aclrtMemsetAsync");
+  ACL_EXPECT_ERROR(aclrtMemsetAsync(device.get(), 10, 0, 11, stream), ACL_ERROR_RT_PARAM_INVALID, "aclrtMemsetAsync");
   std::vector<unsigned char> pageable(64);
   ACL_EXPECT_ERROR(aclrtMemset(pageable.data(), 64, 0, 64), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
-  ACL_EXPECT_ERROR(aclrtMemset(device.as<char>() + kBytes - 8, 16, 0, 16), ACL_ERROR_INVALID_PARAM,
-                   "aclrtMemset");
+  ACL_EXPECT_ERROR(aclrtMemset(device.as<char>() + kBytes - 8, 16, 0, 16), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
   ACL_EXPECT_ERROR(aclrtMemsetAsync(device.get(), kBytes, 0, kBytes, &pageable), ACL_ERROR_INVALID_PARAM,
                    "aclrtMemsetAsync");
 }
@@ -334,8 +337,8 @@ TEST(Memory, Copy2d) {
   std::iota(image.begin(), image.end(), 0);
   DeviceBuffer device(kDevicePitch * kHeight);
   ACL_ASSERT_OK(aclrtMemset(device.get(), device.size(), 0xff, device.size()));
-  ACL_ASSERT_OK(aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), kHostPitch, kWidth, kHeight,
-                              ACL_MEMCPY_HOST_TO_DEVICE));
+  ACL_ASSERT_OK(
+      aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), kHostPitch, kWidth, kHeight, ACL_MEMCPY_HOST_TO_DEVICE));
   for (size_t row = 0; row < kHeight; ++row) {
     for (size_t col = 0; col < kDevicePitch; ++col) {
       const unsigned char expected = col < kWidth ? image[row * kHostPitch + col] : 0xff;
@@ -360,21 +363,20 @@ TEST(Memory, Copy2d) {
 
   // Argument checks.
   ACL_EXPECT_OK(aclrtMemcpy2d(nullptr, 0, nullptr, 0, 0, 3, ACL_MEMCPY_HOST_TO_DEVICE));
-  ACL_EXPECT_ERROR(aclrtMemcpy2d(nullptr, kDevicePitch, image.data(), kHostPitch, kWidth, kHeight,
-                                 ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");
-  ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), 6, image.data(), kHostPitch, kWidth, kHeight,
-                                 ACL_MEMCPY_HOST_TO_DEVICE),
+  ACL_EXPECT_ERROR(
+      aclrtMemcpy2d(nullptr, kDevicePitch, image.data(), kHostPitch, kWidth, kHeight, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");
+  ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), 6, image.data(), kHostPitch, kWidth, kHeight, ACL_MEMCPY_HOST_TO_DEVICE),
                    ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");  // width > dpitch
-  ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), 6, kWidth, kHeight,
-                                 ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");  // width > spitch
+  ACL_EXPECT_ERROR(
+      aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), 6, kWidth, kHeight, ACL_MEMCPY_HOST_TO_DEVICE),
+      ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");  // width > spitch
   ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), kHostPitch, kWidth, kHeight + 1,
                                  ACL_MEMCPY_HOST_TO_DEVICE),
                    ACL_ERROR_INVALID_PARAM, "dst");  // runs past the device allocation
-  ACL_EXPECT_ERROR(aclrtMemcpy2d(image.data(), kHostPitch, image.data(), kHostPitch, kWidth, kHeight,
-                                 ACL_MEMCPY_HOST_TO_HOST),
-                   ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");
+  ACL_EXPECT_ERROR(
+      aclrtMemcpy2d(image.data(), kHostPitch, image.data(), kHostPitch, kWidth, kHeight, ACL_MEMCPY_HOST_TO_HOST),
+      ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");
   ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), size_t{6} << 20, image.data(), size_t{6} << 20, 5000001, 1,
                                  ACL_MEMCPY_HOST_TO_DEVICE),
                    ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy2d");

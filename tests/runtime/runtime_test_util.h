@@ -26,19 +26,18 @@ inline std::string RecentMessage() {
 #define ACL_EXPECT_OK(expr) EXPECT_EQ((expr), ACL_SUCCESS) << ::canopy_test::RecentMessage()
 
 // Expects `expr` to fail with `code` and a message that names `function`.
-#define ACL_EXPECT_ERROR(expr, code, function)                                              \
-  do {                                                                                      \
-    const aclError canopy_test_status_ = (expr);                                            \
-    EXPECT_EQ(canopy_test_status_, (code)) << #expr;                                        \
-    const std::string canopy_test_message_ = ::canopy_test::RecentMessage();                \
-    EXPECT_NE(canopy_test_message_.find(function), std::string::npos)                       \
-        << #expr << " gave message: " << canopy_test_message_;                               \
+#define ACL_EXPECT_ERROR(expr, code, function)                               \
+  do {                                                                       \
+    const aclError canopy_test_status_ = (expr);                             \
+    EXPECT_EQ(canopy_test_status_, (code)) << #expr;                         \
+    const std::string canopy_test_message_ = ::canopy_test::RecentMessage(); \
+    EXPECT_NE(canopy_test_message_.find(function), std::string::npos)        \
+        << #expr << " gave message: " << canopy_test_message_;               \
   } while (0)
 
 // Polls `done` until it holds; gives up after `limit` so a broken runtime fails
 // the test instead of hanging it. Never used to assert on timing.
-inline bool WaitUntil(const std::function<bool()>& done,
-                      std::chrono::milliseconds limit = std::chrono::seconds(30)) {
+inline bool WaitUntil(const std::function<bool()>& done, std::chrono::milliseconds limit = std::chrono::seconds(30)) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   while (!done()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
@@ -68,7 +67,9 @@ class StreamBlocker {
   void Release() {
     if (!released_.exchange(true)) open_.set_value();
   }
-  bool WaitEntered() { return WaitUntil([&] { return entered_.load(); }); }
+  bool WaitEntered() {
+    return WaitUntil([&] { return entered_.load(); });
+  }
   bool entered() const { return entered_.load(); }
   bool left() const { return left_.load(); }
 
@@ -137,7 +138,9 @@ class DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   void* get() const { return data_; }
   template <typename T>
-  T* as() const { return static_cast<T*>(data_); }
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
   size_t size() const { return size_; }
 
  private:
@@ -160,7 +163,9 @@ class HostBuffer {
   HostBuffer& operator=(const HostBuffer&) = delete;
   void* get() const { return data_; }
   template <typename T>
-  T* as() const { return static_cast<T*>(data_); }
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
   size_t size() const { return size_; }
 
  private:

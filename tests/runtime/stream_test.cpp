@@ -15,8 +15,7 @@ using namespace canopy_test;
 
 TEST(Stream, CreateAndDestroyChecks) {
   ACL_EXPECT_ERROR(aclrtCreateStream(nullptr), ACL_ERROR_INVALID_PARAM, "aclrtCreateStream");
-  ACL_EXPECT_ERROR(aclrtCreateStreamWithConfig(nullptr, 0, 0), ACL_ERROR_INVALID_PARAM,
-                   "aclrtCreateStreamWithConfig");
+  ACL_EXPECT_ERROR(aclrtCreateStreamWithConfig(nullptr, 0, 0), ACL_ERROR_INVALID_PARAM, "aclrtCreateStreamWithConfig");
   aclrtStream stream = nullptr;
   ACL_ASSERT_OK(aclrtCreateStreamWithConfig(&stream, 3, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC));
   uint32_t priority = 99, flags = 0;
@@ -82,7 +81,8 @@ TEST(Stream, RunsTasksInOrder) {
 
 TEST(Stream, DefaultStreamIsNull) {
   std::atomic<int> counter{0};
-  for (int i = 0; i < 10; ++i) ACL_ASSERT_OK(canopyLaunchTask(nullptr, "count", IncrementCounterTask, nullptr, &counter));
+  for (int i = 0; i < 10; ++i)
+    ACL_ASSERT_OK(canopyLaunchTask(nullptr, "count", IncrementCounterTask, nullptr, &counter));
   ACL_ASSERT_OK(aclrtSynchronizeStream(nullptr));
   EXPECT_EQ(counter.load(), 10);
   aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
@@ -265,9 +265,8 @@ TEST(Stream, FailureInQueuedWorkIsReportedAtTheNextSynchronisation) {
   // Internal waits (querying, destroying another stream) do not swallow it.
   ACL_ASSERT_OK(canopyLaunchTask(stream, "kept", FailSilently, nullptr, &log));
   aclrtStreamStatus status;
-  ASSERT_TRUE(WaitUntil([&] {
-    return aclrtStreamQuery(stream, &status) == ACL_SUCCESS && status == ACL_STREAM_STATUS_COMPLETE;
-  }));
+  ASSERT_TRUE(WaitUntil(
+      [&] { return aclrtStreamQuery(stream, &status) == ACL_SUCCESS && status == ACL_STREAM_STATUS_COMPLETE; }));
   EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 1000), ACL_ERROR_RT_INTERNAL_ERROR);
   EXPECT_NE(RecentMessage().find("kept"), std::string::npos);
 }
@@ -277,8 +276,8 @@ TEST(Stream, LaunchTaskChecks) {
                    "canopyLaunchTask");
   int not_a_stream = 0;
   FailureLog log;
-  ACL_EXPECT_ERROR(canopyLaunchTask(&not_a_stream, "x", CountAfterFailure, CountRelease, &log),
-                   ACL_ERROR_INVALID_PARAM, "canopyLaunchTask");
+  ACL_EXPECT_ERROR(canopyLaunchTask(&not_a_stream, "x", CountAfterFailure, CountRelease, &log), ACL_ERROR_INVALID_PARAM,
+                   "canopyLaunchTask");
   EXPECT_EQ(log.released.load(), 0);  // a task that was not queued is still the caller's
   ACL_EXPECT_ERROR(aclrtLaunchHostFunc(nullptr, nullptr, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc");
 }

@@ -21,12 +21,12 @@ const int kTasksPerStream = [] {
   const int tasks = value != nullptr ? std::atoi(value) : 0;
   return tasks > 0 ? tasks : 10000;
 }();
-constexpr int kEventEvery = 1000;       // iterations between cross-stream event edges
+constexpr int kEventEvery = 1000;  // iterations between cross-stream event edges
 constexpr int kHostFunctionEvery = 500;
 
 // What one thread has seen happen on one stream.
 struct Lane {
-  uint32_t next = 0;                   // touched only by the engine, in stream order
+  uint32_t next = 0;  // touched only by the engine, in stream order
   std::atomic<int> out_of_order{0};
 };
 
@@ -102,7 +102,7 @@ TEST(Stress, ManyThreadsManyStreamsEventsAndHostFunctions) {
           ++launched;
         }
       }
-      check(aclrtDestroyStream(own));  // drains its waits and host functions
+      check(aclrtDestroyStream(own));                              // drains its waits and host functions
       for (auto& event : events) check(aclrtDestroyEvent(event));  // records may still be queued
       host_functions_launched.fetch_add(launched);
     });

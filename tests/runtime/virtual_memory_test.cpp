@@ -156,8 +156,7 @@ TEST(VirtualMemory, ArgumentChecks) {
   void* base = nullptr;
   ACL_EXPECT_ERROR(aclrtReserveMemAddress(nullptr, chunk, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM,
                    "aclrtReserveMemAddress");
-  ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, 0, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM,
-                   "aclrtReserveMemAddress");
+  ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, 0, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM, "aclrtReserveMemAddress");
   ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, chunk, 3, nullptr, 0), ACL_ERROR_INVALID_PARAM,
                    "aclrtReserveMemAddress");  // alignment not a power of two
   ACL_EXPECT_ERROR(aclrtReserveMemAddress(&base, chunk, 0, nullptr, 7), ACL_ERROR_INVALID_PARAM,
@@ -170,13 +169,11 @@ TEST(VirtualMemory, ArgumentChecks) {
   ACL_EXPECT_ERROR(aclrtMallocPhysical(nullptr, chunk, &prop, 0), ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical");
   ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk, nullptr, 0), ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical");
   ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, 0, &prop, 0), ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical");
-  ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk / 2, &prop, 0), ACL_ERROR_INVALID_PARAM,
-                   "aclrtMallocPhysical");
+  ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk / 2, &prop, 0), ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical");
   ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk, &prop, 1), ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical");
   aclrtPhysicalMemProp bad = prop;
   bad.location.id = 5;
-  ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk, &bad, 0), ACL_ERROR_RT_INVALID_DEVICEID,
-                   "aclrtMallocPhysical");
+  ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk, &bad, 0), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtMallocPhysical");
   bad = prop;
   bad.handleType = ACL_MEM_HANDLE_TYPE_POSIX;
   ACL_EXPECT_ERROR(aclrtMallocPhysical(&handle, chunk, &bad, 0), ACL_ERROR_INVALID_PARAM, "aclrtMallocPhysical");

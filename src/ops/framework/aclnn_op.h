@@ -95,10 +95,10 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
 }  // namespace canopy::ops
 
 // Defines aclnn<Name>(workspace, workspaceSize, executor, stream).
-#define CANOPY_ACLNN_PHASE2(Name)                                                                         \
-  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,   \
-                                     aclrtStream stream) {                                                \
-    return ::canopy::LaunchExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);          \
+#define CANOPY_ACLNN_PHASE2(Name)                                                                      \
+  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
+                                     aclrtStream stream) {                                             \
+    return ::canopy::LaunchExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);        \
   }
 
 // Returns from the enclosing recipe when a check fails.

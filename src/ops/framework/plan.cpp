@@ -87,19 +87,32 @@ ScalarValue ValueOf(const aclScalar& scalar) {
     return v;
   };
   switch (scalar.dtype) {
-    case ACL_BOOL: return ScalarValue::Integer(scalar.value[0] != 0 ? 1 : 0);
-    case ACL_INT8: return ScalarValue::Integer(read(int8_t{}));
-    case ACL_UINT8: return ScalarValue::Integer(read(uint8_t{}));
-    case ACL_INT16: return ScalarValue::Integer(read(int16_t{}));
-    case ACL_UINT16: return ScalarValue::Integer(read(uint16_t{}));
-    case ACL_INT32: return ScalarValue::Integer(read(int32_t{}));
-    case ACL_UINT32: return ScalarValue::Integer(read(uint32_t{}));
-    case ACL_INT64: return ScalarValue::Integer(read(int64_t{}));
-    case ACL_UINT64: return ScalarValue::Integer(static_cast<int64_t>(read(uint64_t{})));
-    case ACL_FLOAT16: return ScalarValue::Real(HalfToFloat(read(uint16_t{})));
-    case ACL_BF16: return ScalarValue::Real(Bf16ToFloat(read(uint16_t{})));
-    case ACL_FLOAT: return ScalarValue::Real(read(float{}));
-    case ACL_DOUBLE: return ScalarValue::Real(read(double{}));
+    case ACL_BOOL:
+      return ScalarValue::Integer(scalar.value[0] != 0 ? 1 : 0);
+    case ACL_INT8:
+      return ScalarValue::Integer(read(int8_t{}));
+    case ACL_UINT8:
+      return ScalarValue::Integer(read(uint8_t{}));
+    case ACL_INT16:
+      return ScalarValue::Integer(read(int16_t{}));
+    case ACL_UINT16:
+      return ScalarValue::Integer(read(uint16_t{}));
+    case ACL_INT32:
+      return ScalarValue::Integer(read(int32_t{}));
+    case ACL_UINT32:
+      return ScalarValue::Integer(read(uint32_t{}));
+    case ACL_INT64:
+      return ScalarValue::Integer(read(int64_t{}));
+    case ACL_UINT64:
+      return ScalarValue::Integer(static_cast<int64_t>(read(uint64_t{})));
+    case ACL_FLOAT16:
+      return ScalarValue::Real(HalfToFloat(read(uint16_t{})));
+    case ACL_BF16:
+      return ScalarValue::Real(Bf16ToFloat(read(uint16_t{})));
+    case ACL_FLOAT:
+      return ScalarValue::Real(read(float{}));
+    case ACL_DOUBLE:
+      return ScalarValue::Real(read(double{}));
     case ACL_COMPLEX64: {
       const auto v = read(std::complex<float>{});
       return ScalarValue::Complex(v.real(), v.imag());
@@ -108,7 +121,8 @@ ScalarValue ValueOf(const aclScalar& scalar) {
       const auto v = read(std::complex<double>{});
       return ScalarValue::Complex(v.real(), v.imag());
     }
-    default: return ScalarValue::Integer(0);
+    default:
+      return ScalarValue::Integer(0);
   }
 }
 
@@ -156,8 +170,7 @@ aclnnStatus Plan::CheckShape(const char* name, const aclTensor* tensor, const Sh
                 ShapeToString(tensor->view_shape).c_str(), ShapeToString(expected).c_str());
 }
 
-aclnnStatus Plan::CheckBroadcast(const char* a_name, const Shape& a, const char* b_name, const Shape& b,
-                                 Shape& out) {
+aclnnStatus Plan::CheckBroadcast(const char* a_name, const Shape& a, const char* b_name, const Shape& b, Shape& out) {
   if (BroadcastShapes(a, b, out)) return ACLNN_SUCCESS;
   return Reject(ACLNN_ERR_PARAM_INVALID, "shapes of '%s' %s and '%s' %s cannot be broadcast", a_name,
                 ShapeToString(a).c_str(), b_name, ShapeToString(b).c_str());
@@ -165,16 +178,16 @@ aclnnStatus Plan::CheckBroadcast(const char* a_name, const Shape& a, const char*
 
 aclnnStatus Plan::CheckCastable(aclDataType from, const char* name, aclDataType to) {
   if (CanCast(from, to)) return ACLNN_SUCCESS;
-  return Reject(ACLNN_ERR_PARAM_INVALID, "the result dtype %s cannot be cast to '%s' dtype %s", DtypeName(from),
-                name, DtypeName(to));
+  return Reject(ACLNN_ERR_PARAM_INVALID, "the result dtype %s cannot be cast to '%s' dtype %s", DtypeName(from), name,
+                DtypeName(to));
 }
 
 aclnnStatus Plan::CheckPromotable(const char* a_name, aclDataType a, const char* b_name, aclDataType b,
                                   aclDataType& promoted) {
   promoted = PromoteTypes(a, b);
   if (promoted != ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
-  return Reject(ACLNN_ERR_PARAM_INVALID, "dtypes of '%s' (%s) and '%s' (%s) cannot be promoted", a_name,
-                DtypeName(a), b_name, DtypeName(b));
+  return Reject(ACLNN_ERR_PARAM_INVALID, "dtypes of '%s' (%s) and '%s' (%s) cannot be promoted", a_name, DtypeName(a),
+                b_name, DtypeName(b));
 }
 
 aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
@@ -212,9 +225,15 @@ aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
 
 aclnnStatus Plan::CheckPlainFormat(const char* name, const aclTensor* tensor) {
   switch (tensor->format) {
-    case ACL_FORMAT_ND: case ACL_FORMAT_NCHW: case ACL_FORMAT_NHWC: case ACL_FORMAT_NCDHW:
-    case ACL_FORMAT_NDHWC: case ACL_FORMAT_HWCN: case ACL_FORMAT_NC:
-    case ACL_FORMAT_NCL: case ACL_FORMAT_UNDEFINED:
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+    case ACL_FORMAT_UNDEFINED:
       return ACLNN_SUCCESS;
     default:
       return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has private format %d; only plain formats are supported",

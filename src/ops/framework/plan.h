@@ -86,8 +86,8 @@ class Plan {
   TensorRef Contiguous(const TensorRef& src, aclDataType dtype);
   void Fill(const TensorRef& dst, ScalarValue value);
   // out = op(a, b) with a, b broadcast to out's shape (b absent: `scalar` is b).
-  void Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
-                   const TensorRef& out, ScalarValue alpha, ScalarValue scalar = {});
+  void Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs, const TensorRef& out,
+                   ScalarValue alpha, ScalarValue scalar = {});
   void AddStep(std::unique_ptr<Step> step);
 
   // Hands the executor over; the workspace size covers every booked temporary.

@@ -9,8 +9,8 @@ using namespace canopy::ops;
 namespace {
 
 constexpr int64_t kMaxRank = 8;
-constexpr DtypeSet kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE, ACL_INT8,   ACL_UINT8,
-                                  ACL_INT16,   ACL_UINT16, ACL_INT32,  ACL_UINT32, ACL_INT64,
+constexpr DtypeSet kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE,    ACL_INT8,       ACL_UINT8,
+                                  ACL_INT16,   ACL_UINT16, ACL_INT32,     ACL_UINT32,     ACL_INT64,
                                   ACL_UINT64,  ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
 // `raw_dtype` is the int a C caller passed: only an enumerator may be read as aclDataType.

@@ -9,9 +9,9 @@ using namespace canopy::ops;
 namespace {
 
 constexpr int64_t kMaxRank = 8;
-constexpr DtypeSet kCopyDtypes = {ACL_INT8,   ACL_INT16,  ACL_INT32,     ACL_INT64,      ACL_UINT8,
-                                  ACL_FLOAT16, ACL_FLOAT, ACL_BOOL,      ACL_DOUBLE,     ACL_COMPLEX64,
-                                  ACL_COMPLEX128, ACL_UINT16, ACL_UINT32, ACL_UINT64,    ACL_BF16};
+constexpr DtypeSet kCopyDtypes = {ACL_INT8,       ACL_INT16,  ACL_INT32,  ACL_INT64,  ACL_UINT8,
+                                  ACL_FLOAT16,    ACL_FLOAT,  ACL_BOOL,   ACL_DOUBLE, ACL_COMPLEX64,
+                                  ACL_COMPLEX128, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BF16};
 
 aclnnStatus PlanInplaceCopy(Plan& plan, const aclTensor* self, const aclTensor* src) {
   CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
@@ -38,8 +38,9 @@ aclnnStatus PlanInplaceCopy(Plan& plan, const aclTensor* self, const aclTensor* 
 
 extern "C" aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
                                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceCopy", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanInplaceCopy(plan, selfRef, src); }, selfRef, src);
+  return RunPhase1(
+      "aclnnInplaceCopy", workspaceSize, executor, [&](Plan& plan) { return PlanInplaceCopy(plan, selfRef, src); },
+      selfRef, src);
 }
 
 CANOPY_ACLNN_PHASE2(InplaceCopy)

@@ -14,10 +14,17 @@ constexpr BinaryArithmetic kDiv{ElementwiseOp::kDiv, /*has_alpha=*/false};
 
 aclnnStatus DivModOp(Plan& plan, int mode, BinaryArithmetic& op) {
   switch (mode) {
-    case 0: op = {ElementwiseOp::kDiv, false}; return ACLNN_SUCCESS;
-    case 1: op = {ElementwiseOp::kDivTrunc, false}; return ACLNN_SUCCESS;
-    case 2: op = {ElementwiseOp::kDivFloor, false}; return ACLNN_SUCCESS;
-    default: return plan.Reject(ACLNN_ERR_PARAM_INVALID, "mode %d is not 0 (true), 1 (trunc) or 2 (floor)", mode);
+    case 0:
+      op = {ElementwiseOp::kDiv, false};
+      return ACLNN_SUCCESS;
+    case 1:
+      op = {ElementwiseOp::kDivTrunc, false};
+      return ACLNN_SUCCESS;
+    case 2:
+      op = {ElementwiseOp::kDivFloor, false};
+      return ACLNN_SUCCESS;
+    default:
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "mode %d is not 0 (true), 1 (trunc) or 2 (floor)", mode);
   }
 }
 
@@ -48,52 +55,58 @@ extern "C" {
 
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnDiv", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBinaryTensor(plan, kDiv, self, other, nullptr, out, false); }, self, other, out);
+  return RunPhase1(
+      "aclnnDiv", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryTensor(plan, kDiv, self, other, nullptr, out, false); }, self, other, out);
 }
 
 aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnDivs", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBinaryScalar(plan, kDiv, self, other, nullptr, out, false); }, self, other, out);
+  return RunPhase1(
+      "aclnnDivs", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryScalar(plan, kDiv, self, other, nullptr, out, false); }, self, other, out);
 }
 
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceDiv", workspaceSize, executor, [&](Plan& plan) {
-    return PlanBinaryTensor(plan, kDiv, selfRef, other, nullptr, selfRef, true);
-  }, selfRef, other);
+  return RunPhase1(
+      "aclnnInplaceDiv", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryTensor(plan, kDiv, selfRef, other, nullptr, selfRef, true); }, selfRef, other);
 }
 
 aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceDivs", workspaceSize, executor, [&](Plan& plan) {
-    return PlanBinaryScalar(plan, kDiv, selfRef, other, nullptr, selfRef, true);
-  }, selfRef, other);
+  return RunPhase1(
+      "aclnnInplaceDivs", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryScalar(plan, kDiv, selfRef, other, nullptr, selfRef, true); }, selfRef, other);
 }
 
 aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnDivMod", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanDivMod(plan, self, other, mode, out, false); }, self, other, mode, out);
+  return RunPhase1(
+      "aclnnDivMod", workspaceSize, executor,
+      [&](Plan& plan) { return PlanDivMod(plan, self, other, mode, out, false); }, self, other, mode, out);
 }
 
 aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnDivMods", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanDivMod(plan, self, other, mode, out, false); }, self, other, mode, out);
+  return RunPhase1(
+      "aclnnDivMods", workspaceSize, executor,
+      [&](Plan& plan) { return PlanDivMod(plan, self, other, mode, out, false); }, self, other, mode, out);
 }
 
 aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode,
                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceDivMod", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanDivMod(plan, selfRef, other, mode, selfRef, true); }, selfRef, other, mode);
+  return RunPhase1(
+      "aclnnInplaceDivMod", workspaceSize, executor,
+      [&](Plan& plan) { return PlanDivMod(plan, selfRef, other, mode, selfRef, true); }, selfRef, other, mode);
 }
 
 aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode,
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceDivMods", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanDivMod(plan, selfRef, other, mode, selfRef, true); }, selfRef, other, mode);
+  return RunPhase1(
+      "aclnnInplaceDivMods", workspaceSize, executor,
+      [&](Plan& plan) { return PlanDivMod(plan, selfRef, other, mode, selfRef, true); }, selfRef, other, mode);
 }
 
 }  // extern "C"

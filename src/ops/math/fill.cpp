@@ -9,12 +9,11 @@ using namespace canopy::ops;
 namespace {
 
 constexpr int64_t kMaxRank = 8;
-constexpr DtypeSet kZeroDtypes = {ACL_INT8,  ACL_INT32,  ACL_INT64,  ACL_UINT8,      ACL_FLOAT16,
-                                  ACL_FLOAT, ACL_BOOL,   ACL_DOUBLE, ACL_INT16,      ACL_UINT16,
-                                  ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
-constexpr DtypeSet kFillDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8,      ACL_INT8,  ACL_INT16,
-                                  ACL_INT32, ACL_INT64,   ACL_DOUBLE,     ACL_COMPLEX64, ACL_COMPLEX128,
-                                  ACL_BOOL,  ACL_BF16,    ACL_UINT16,     ACL_UINT32, ACL_UINT64};
+constexpr DtypeSet kZeroDtypes = {ACL_INT8,   ACL_INT32, ACL_INT64,  ACL_UINT8,      ACL_FLOAT16,   ACL_FLOAT, ACL_BOOL,
+                                  ACL_DOUBLE, ACL_INT16, ACL_UINT16, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
+constexpr DtypeSet kFillDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8,  ACL_INT8,      ACL_INT16,
+                                  ACL_INT32, ACL_INT64,   ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128,
+                                  ACL_BOOL,  ACL_BF16,    ACL_UINT16, ACL_UINT32,    ACL_UINT64};
 
 aclnnStatus PlanZero(Plan& plan, const aclTensor* self) {
   CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
@@ -43,13 +42,15 @@ aclnnStatus PlanFillScalar(Plan& plan, const aclTensor* self, const aclScalar* v
 extern "C" {
 
 aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceZero", workspaceSize, executor, [&](Plan& plan) { return PlanZero(plan, selfRef); }, selfRef);
+  return RunPhase1(
+      "aclnnInplaceZero", workspaceSize, executor, [&](Plan& plan) { return PlanZero(plan, selfRef); }, selfRef);
 }
 
-aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,
-                                                   uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceFillScalar", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanFillScalar(plan, selfRef, value); }, selfRef, value);
+aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return RunPhase1(
+      "aclnnInplaceFillScalar", workspaceSize, executor,
+      [&](Plan& plan) { return PlanFillScalar(plan, selfRef, value); }, selfRef, value);
 }
 
 }  // extern "C"

@@ -14,26 +14,34 @@ extern "C" {
 
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnSub", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBinaryTensor(plan, kSub, self, other, alpha, out, false); }, self, other, alpha, out);
+  return RunPhase1(
+      "aclnnSub", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryTensor(plan, kSub, self, other, alpha, out, false); }, self, other, alpha,
+      out);
 }
 
 aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnSubs", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBinaryScalar(plan, kSub, self, other, alpha, out, false); }, self, other, alpha, out);
+  return RunPhase1(
+      "aclnnSubs", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryScalar(plan, kSub, self, other, alpha, out, false); }, self, other, alpha,
+      out);
 }
 
 aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceSub", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBinaryTensor(plan, kSub, selfRef, other, alpha, selfRef, true); }, selfRef, other, alpha);
+  return RunPhase1(
+      "aclnnInplaceSub", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryTensor(plan, kSub, selfRef, other, alpha, selfRef, true); }, selfRef, other,
+      alpha);
 }
 
 aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceSubs", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBinaryScalar(plan, kSub, selfRef, other, alpha, selfRef, true); }, selfRef, other, alpha);
+  return RunPhase1(
+      "aclnnInplaceSubs", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBinaryScalar(plan, kSub, selfRef, other, alpha, selfRef, true); }, selfRef, other,
+      alpha);
 }
 
 }  // extern "C"

@@ -9,8 +9,8 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr DtypeSet kScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16,
-                                   ACL_INT32, ACL_INT64,   ACL_UINT8};
+constexpr DtypeSet kScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8,
+                                   ACL_INT16, ACL_INT32,   ACL_INT64,  ACL_UINT8};
 
 float ScaleOf(const aclScalar* scalar) {
   const ScalarValue value = ValueOf(*scalar);
@@ -40,8 +40,8 @@ aclnnStatus PlanAddmm(Plan& plan, const aclTensor* self, const aclTensor* mat1, 
   const Shape& m1 = mat1->view_shape;
   const Shape& m2 = mat2->view_shape;
   if (m1[1] != m2[0]) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "mat1 %s and mat2 %s cannot be multiplied",
-                       ShapeToString(m1).c_str(), ShapeToString(m2).c_str());
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "mat1 %s and mat2 %s cannot be multiplied", ShapeToString(m1).c_str(),
+                       ShapeToString(m2).c_str());
   }
   const Shape shape = {m1[0], m2[1]};
   Shape broadcast;
@@ -69,17 +69,19 @@ extern "C" {
 aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
                                        const aclScalar* beta, const aclScalar* alpha, aclTensor* out,
                                        int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnAddmm", workspaceSize, executor, [&](Plan& plan) {
-    return PlanAddmm(plan, self, mat1, mat2, beta, alpha, out, cubeMathType, false);
-  }, self, mat1, mat2, beta, alpha, out, cubeMathType);
+  return RunPhase1(
+      "aclnnAddmm", workspaceSize, executor,
+      [&](Plan& plan) { return PlanAddmm(plan, self, mat1, mat2, beta, alpha, out, cubeMathType, false); }, self, mat1,
+      mat2, beta, alpha, out, cubeMathType);
 }
 
 aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2,
                                               const aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType,
                                               uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnInplaceAddmm", workspaceSize, executor, [&](Plan& plan) {
-    return PlanAddmm(plan, selfRef, mat1, mat2, beta, alpha, selfRef, cubeMathType, true);
-  }, selfRef, mat1, mat2, beta, alpha, cubeMathType);
+  return RunPhase1(
+      "aclnnInplaceAddmm", workspaceSize, executor,
+      [&](Plan& plan) { return PlanAddmm(plan, selfRef, mat1, mat2, beta, alpha, selfRef, cubeMathType, true); },
+      selfRef, mat1, mat2, beta, alpha, cubeMathType);
 }
 
 }  // extern "C"

@@ -85,8 +85,8 @@ aclnnStatus PlanBatchMatMul(Plan& plan, const aclTensor* self, const aclTensor* 
   const Shape& s = self->view_shape;
   const Shape& m = mat2->view_shape;
   if (s[2] != m[1]) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self %s and mat2 %s do not agree on K",
-                       ShapeToString(s).c_str(), ShapeToString(m).c_str());
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self %s and mat2 %s do not agree on K", ShapeToString(s).c_str(),
+                       ShapeToString(m).c_str());
   }
   if (s[0] != m[0] && s[0] != 1 && m[0] != 1) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "batch sizes %lld and %lld are neither equal nor 1",
@@ -104,21 +104,23 @@ extern "C" {
 
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                         int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnMatmul", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanMatmul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
+  return RunPhase1(
+      "aclnnMatmul", workspaceSize, executor,
+      [&](Plan& plan) { return PlanMatmul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
 }
 
-aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
-                                    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1("aclnnMm", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanMm(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
+aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType,
+                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return RunPhase1(
+      "aclnnMm", workspaceSize, executor, [&](Plan& plan) { return PlanMm(plan, self, mat2, out, cubeMathType); }, self,
+      mat2, out, cubeMathType);
 }
 
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
-                                             int8_t cubeMathType, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-  return RunPhase1("aclnnBatchMatMul", workspaceSize, executor,
-                   [&](Plan& plan) { return PlanBatchMatMul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
+                                             int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return RunPhase1(
+      "aclnnBatchMatMul", workspaceSize, executor,
+      [&](Plan& plan) { return PlanBatchMatMul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
 }
 
 }  // extern "C"

@@ -43,8 +43,7 @@ aclDataType ProductDtype(aclDataType a, aclDataType b) {
   return ACL_FLOAT;
 }
 
-kernels::MatmulDesc ProductDesc(const TensorRef& a, const TensorRef& b, const TensorRef& dst, float alpha,
-                                float beta) {
+kernels::MatmulDesc ProductDesc(const TensorRef& a, const TensorRef& b, const TensorRef& dst, float alpha, float beta) {
   kernels::MatmulDesc desc;
   desc.src = OperandOf(a);
   desc.weights = OperandOf(b);
@@ -234,10 +233,9 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   }
   if (terms.bias != nullptr && beta != 0.0f) {
     // The bias goes into dst first; the product then accumulates onto it.
-    const bool bias_is_dst = terms.bias->buffer.slot == dst.buffer.slot &&
-                             terms.bias->buffer.byte_offset == dst.buffer.byte_offset &&
-                             terms.bias->shape == dst.shape && terms.bias->strides == dst.strides &&
-                             terms.bias->dtype == dst.dtype;
+    const bool bias_is_dst =
+        terms.bias->buffer.slot == dst.buffer.slot && terms.bias->buffer.byte_offset == dst.buffer.byte_offset &&
+        terms.bias->shape == dst.shape && terms.bias->strides == dst.strides && terms.bias->dtype == dst.dtype;
     if (!bias_is_dst) plan.Copy(*terms.bias, dst);
   } else {
     beta = 0.0f;

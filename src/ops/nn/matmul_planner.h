@@ -27,7 +27,7 @@ struct ProductTerms {
 
 // out = alpha * (a @ b) + beta * bias, where a is (..., M, K), b is (..., K, N) and
 // out is (..., M, N) with batch dimensions that broadcast (extent 1).
-aclnnStatus PlanProduct(Plan& plan, const TensorRef& a, const TensorRef& b, const TensorRef& out,
-                        int8_t cube_math_type, const ProductTerms& terms = {});
+aclnnStatus PlanProduct(Plan& plan, const TensorRef& a, const TensorRef& b, const TensorRef& out, int8_t cube_math_type,
+                        const ProductTerms& terms = {});
 
 }  // namespace canopy::ops
