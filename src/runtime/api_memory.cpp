@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "api_common.h"
 #include "caching_allocator.h"
@@ -17,13 +18,27 @@ using namespace canopy::runtime;
 
 namespace {
 
-// Device memory is at least this aligned (cache line; AVX-512 loads).
-constexpr size_t kDeviceAlignment = 64;
+// Device memory is at least this aligned. CANN documents 64 bytes, but real
+// devices hand out far coarser addresses and clients size their buffers on that
+// (ggml-cann assumes 128): 512 covers them and every AVX-512 / AMX access.
+constexpr size_t kDeviceAlignment = 512;
 // Large blocks come straight from mmap: page aligned, zero-filled lazily, returned on free.
 constexpr size_t kMmapThreshold = size_t{256} << 10;
 // aclrtMemcpy2d limits from CANN's documentation.
 constexpr size_t kMaxCopy2dWidth = 5000000;
 constexpr size_t kMaxCopy2dHeight = size_t{5} << 20;
+
+// CANN's size rounding: aclrtMalloc rounds the size up to a multiple of 32 bytes
+// and adds 32, aclrtMallocAlign32 only rounds up. The padding is part of the
+// allocation (accounted, registered, addressable), so a client that overruns its
+// request by a few bytes behaves as on hardware. 0 when the size overflows.
+enum class SizeRounding : uint8_t { kAlignUpPlus32, kAlignUp };
+size_t RoundedAllocationSize(size_t size, SizeRounding rounding) {
+  constexpr size_t kGranule = 32;
+  const size_t extra = rounding == SizeRounding::kAlignUpPlus32 ? kGranule : 0;
+  if (size > std::numeric_limits<size_t>::max() - kGranule - extra) return 0;
+  return (size + kGranule - 1) / kGranule * kGranule + extra;
+}
 
 void* AllocateBytes(size_t size) {
   if (size >= kMmapThreshold) {
@@ -101,10 +116,14 @@ Device* CurrentDevice(const char* function, aclError& status) {
 }
 
 // Every aclrtMemMallocPolicy value is accepted: CANN treats unknown ones as the default.
-aclError MallocDevice(const char* function, void** devPtr, size_t size) {
+aclError MallocDevice(const char* function, void** devPtr, size_t requested, SizeRounding rounding) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'devPtr' is null", function);
-  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", function);
+  if (requested == 0) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'size' is 0", function);
+  const size_t size = RoundedAllocationSize(requested, rounding);
+  if (size == 0) {
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: argument 'size' (%zu) is too large", function, requested);
+  }
   aclError status;
   Device* device = CurrentDevice(function, status);
   if (device == nullptr) return status;
@@ -330,15 +349,15 @@ aclError CheckCopy2d(const char* function, void* dst, size_t dpitch, const void*
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
-  return MallocDevice(__func__, devPtr, size);
+  return MallocDevice(__func__, devPtr, size, SizeRounding::kAlignUpPlus32);
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
-  return MallocDevice(__func__, devPtr, size);
+  return MallocDevice(__func__, devPtr, size, SizeRounding::kAlignUp);
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
-  return MallocDevice(__func__, devPtr, size);
+  return MallocDevice(__func__, devPtr, size, SizeRounding::kAlignUpPlus32);
 }
 
 aclError aclrtFree(void* devPtr) {

@@ -1,9 +1,11 @@
 // aclrtMalloc/Free, pinned host memory, copies (1-D, 2-D, every kind, queued
 // and synchronous) and fills, with the exact codes for bad arguments.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "canopy/canopy_runtime.h"
@@ -45,16 +47,20 @@ TEST(Memory, EveryPolicyGivesAlignedUsableMemory) {
     for (size_t size : {size_t{1}, size_t{100}, size_t{4096}, size_t{3} << 20}) {
       void* memory = nullptr;
       ACL_ASSERT_OK(aclrtMalloc(&memory, size, policy));
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(memory) % 64, 0u) << "policy " << policy << " size " << size;
-      EXPECT_EQ(canopyIsDeviceMemory(memory, size), 1);
-      EXPECT_EQ(canopyIsDeviceMemory(memory, size + 1), 0);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(memory) % 512, 0u) << "policy " << policy << " size " << size;
+      // CANN's rounding: up to a multiple of 32 bytes, plus 32; the padding is addressable.
+      const size_t padded = (size + 31) / 32 * 32 + 32;
+      EXPECT_EQ(canopyIsDeviceMemory(memory, padded), 1) << size;
+      EXPECT_EQ(canopyIsDeviceMemory(memory, padded + 1), 0) << size;
       std::memset(memory, 0xab, size);  // device memory is host-addressable on Canopy
       ACL_EXPECT_OK(aclrtFree(memory));
     }
   }
   void* aligned = nullptr;
   ACL_ASSERT_OK(aclrtMallocAlign32(&aligned, 1000, ACL_MEM_MALLOC_NORMAL_ONLY));
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 32, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 512, 0u);
+  EXPECT_EQ(canopyIsDeviceMemory(aligned, 1024), 1);  // rounded up to 32 bytes, no extra 32
+  EXPECT_EQ(canopyIsDeviceMemory(aligned, 1025), 0);
   ACL_EXPECT_OK(aclrtFree(aligned));
   void* cached = nullptr;
   ACL_ASSERT_OK(aclrtMallocCached(&cached, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -64,6 +70,24 @@ TEST(Memory, EveryPolicyGivesAlignedUsableMemory) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(host) % 64, 0u);
   EXPECT_EQ(canopyIsDeviceMemory(host, 1), 0);  // pinned host memory is not device memory
   ACL_EXPECT_OK(aclrtFreeHost(host));
+}
+
+// ggml-cann sizes its buffers for 128-byte-aligned allocations (real devices give
+// that and more): many small allocations, every one 512-aligned, none overlapping.
+TEST(Memory, SmallAllocationsAreAlignedLikeHardware) {
+  std::vector<std::pair<uintptr_t, size_t>> blocks;
+  for (size_t i = 0; i < 2000; ++i) {
+    const size_t size = 1 + (i * 37) % 3000;
+    void* memory = nullptr;
+    ACL_ASSERT_OK(aclrtMalloc(&memory, size, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(memory) % 512, 0u) << "allocation " << i << " of " << size << " bytes";
+    blocks.emplace_back(reinterpret_cast<uintptr_t>(memory), (size + 31) / 32 * 32 + 32);
+  }
+  std::sort(blocks.begin(), blocks.end());
+  for (size_t i = 1; i < blocks.size(); ++i) {
+    EXPECT_LE(blocks[i - 1].first + blocks[i - 1].second, blocks[i].first) << "allocations overlap";
+  }
+  for (const auto& [base, size] : blocks) ACL_EXPECT_OK(aclrtFree(reinterpret_cast<void*>(base)));
 }
 
 TEST(Memory, FreeRejectsWhatItNeverGave) {
@@ -185,8 +209,8 @@ TEST(Memory, CopyArgumentChecks) {
                    ACL_ERROR_INVALID_PARAM, "dst");
   ACL_EXPECT_ERROR(aclrtMemcpy(host.data(), kBytes, host.data() + 1, kBytes - 1, ACL_MEMCPY_DEVICE_TO_HOST),
                    ACL_ERROR_INVALID_PARAM, "src");
-  ACL_EXPECT_ERROR(aclrtMemcpy(device.as<char>() + 1, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                   ACL_ERROR_INVALID_PARAM, "aclrtMemcpy");  // runs past the end
+  ACL_EXPECT_ERROR(aclrtMemcpy(device.as<char>() + 64, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
+                   ACL_ERROR_INVALID_PARAM, "aclrtMemcpy");  // runs past the end and its 32-byte padding
   // A host-to-host copy takes any memory; dst == src is a no-op.
   ACL_EXPECT_OK(aclrtMemcpy(device.get(), kBytes, device.get(), kBytes, ACL_MEMCPY_HOST_TO_HOST));
   HostBuffer pinned(kBytes);
@@ -325,7 +349,7 @@ TEST(Memory, Memset) {
   ACL_EXPECT_ERROR(aclrtMemsetAsync(device.get(), 10, 0, 11, stream), ACL_ERROR_RT_PARAM_INVALID, "aclrtMemsetAsync");
   std::vector<unsigned char> pageable(64);
   ACL_EXPECT_ERROR(aclrtMemset(pageable.data(), 64, 0, 64), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
-  ACL_EXPECT_ERROR(aclrtMemset(device.as<char>() + kBytes - 8, 16, 0, 16), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
+  ACL_EXPECT_ERROR(aclrtMemset(device.as<char>() + kBytes + 24, 16, 0, 16), ACL_ERROR_INVALID_PARAM, "aclrtMemset");
   ACL_EXPECT_ERROR(aclrtMemsetAsync(device.get(), kBytes, 0, kBytes, &pageable), ACL_ERROR_INVALID_PARAM,
                    "aclrtMemsetAsync");
 }
@@ -371,7 +395,7 @@ TEST(Memory, Copy2d) {
   ACL_EXPECT_ERROR(
       aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), 6, kWidth, kHeight, ACL_MEMCPY_HOST_TO_DEVICE),
       ACL_ERROR_INVALID_PARAM, "aclrtMemcpy2d");  // width > spitch
-  ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), kHostPitch, kWidth, kHeight + 1,
+  ACL_EXPECT_ERROR(aclrtMemcpy2d(device.get(), kDevicePitch, image.data(), kHostPitch, kWidth, kHeight + 8,
                                  ACL_MEMCPY_HOST_TO_DEVICE),
                    ACL_ERROR_INVALID_PARAM, "dst");  // runs past the device allocation
   ACL_EXPECT_ERROR(
