@@ -1,35 +1,53 @@
 #include "error_message.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 namespace canopy::runtime {
 namespace {
-// Large enough for a function name, a pointer range and a reason.
-constexpr size_t kMessageBytes = 1024;
-thread_local std::string recent_error;
-thread_local std::string taken_error;  // what the last aclGetRecentErrMsg returned
+
+// Large enough for a function name, pointer ranges and a reason (checker
+// reports list several ranges); longer messages are truncated.
+constexpr size_t kMessageBytes = 4096;
+
+// Fixed buffers rather than strings: no allocation, so no exception, on any path.
+struct MessageBuffer {
+  char text[kMessageBytes] = {};
+
+  void Assign(std::string_view message) noexcept {
+    const size_t length = std::min(message.size(), kMessageBytes - 1);
+    std::memmove(text, message.data(), length);
+    text[length] = '\0';
+  }
+};
+
+thread_local MessageBuffer recent_error;
+thread_local MessageBuffer taken_error;  // what the last aclGetRecentErrMsg returned
+
 }  // namespace
 
-void SetRecentError(std::string message) { recent_error = std::move(message); }
+void SetRecentError(std::string_view message) noexcept { recent_error.Assign(message); }
 
-void SetRecentErrorF(const char* format, ...) {
+void SetRecentErrorF(const char* format, ...) noexcept {
+  // Formatted aside first: an argument may be the current message itself.
   char buffer[kMessageBytes];
   va_list args;
   va_start(args, format);
   std::vsnprintf(buffer, sizeof(buffer), format, args);
   va_end(args);
-  recent_error = buffer;
+  recent_error.Assign(buffer);
 }
 
-const char* RecentError() { return recent_error.c_str(); }
+const char* RecentError() noexcept { return recent_error.text; }
 
-void ClearRecentError() { recent_error.clear(); }
+void ClearRecentError() noexcept { recent_error.text[0] = '\0'; }
 
-const char* TakeRecentError() {
-  taken_error.swap(recent_error);
-  recent_error.clear();
-  return taken_error.c_str();
+const char* TakeRecentError() noexcept {
+  std::memcpy(taken_error.text, recent_error.text, kMessageBytes);
+  recent_error.text[0] = '\0';
+  return taken_error.text;
 }
 
 }  // namespace canopy::runtime

@@ -1,23 +1,25 @@
 // The thread-local "most recent error" that aclGetRecentErrMsg() returns.
+// Setting it never allocates and never throws, so an exception handler at the C
+// boundary can report an out-of-memory condition (src/common/c_boundary.h).
 #pragma once
 
-#include <string>
+#include <string_view>
 
 namespace canopy::runtime {
 
-// Replaces the calling thread's recent error message.
-void SetRecentError(std::string message);
+// Replaces the calling thread's recent error message (truncated to 4 KiB).
+void SetRecentError(std::string_view message) noexcept;
 
 // printf-style convenience; the result names the function, the argument and the reason.
-void SetRecentErrorF(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void SetRecentErrorF(const char* format, ...) noexcept __attribute__((format(printf, 1, 2)));
 
 // The calling thread's recent error message; never null, "" when there is none.
-const char* RecentError();
-void ClearRecentError();
+const char* RecentError() noexcept;
+void ClearRecentError() noexcept;
 
 // aclGetRecentErrMsg: hands the message over and clears it, as CANN does. The
 // text stays valid until the thread's next call; "" (never null) when none.
-const char* TakeRecentError();
+const char* TakeRecentError() noexcept;
 
 // Sets the message and returns `code`, so a check reads `return Fail(code, ...)`.
 template <typename Code, typename... Args>
