@@ -27,6 +27,8 @@ namespace canopy_test {
 namespace {
 
 constexpr int64_t kMebi = int64_t{1} << 20;
+// Large enough that elementwise kernels split the work across threads.
+constexpr int64_t kQuarterMebi = kMebi / 4;
 
 // One device allocation that several views look into. `original` keeps the
 // values the storage held before the op, for the reference.
@@ -292,6 +294,21 @@ TEST(ElementwiseAliasing, InplaceCopyShiftedByOne) {
       "x[1:] = x[:-1]");
 }
 
+// x.copy_(x.T) for a square x: every pair of mirrored elements swaps, none is read after its overwrite.
+TEST(ElementwiseAliasing, InplaceCopyFromOwnTranspose) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t n = 97;
+  Storage x(ACL_FLOAT, n * n, rng);
+  aclTensor* dst = x.Contiguous({n, n});
+  aclTensor* src = x.View({n, n}, {1, n}, 0);
+  RunOnce([&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceCopyGetWorkspaceSize(dst, src, w, e); },
+          aclnnInplaceCopy, {dst, src});
+  const Values got = x.Read();
+  ExpectClose(
+      n * n, [&](int64_t i) { return got[i].real(); }, [&](int64_t i) { return x.Original((i % n) * n + i / n); }, 0,
+      "x = x^T");
+}
+
 // Cast of 1 Mi f32 elements to f16 into the memory self occupies: from its
 // start (threads race ahead of each other) and from its middle (even one
 // thread overwrites elements it has yet to read).
@@ -315,7 +332,7 @@ TEST(ElementwiseAliasing, InplaceCastF32ToF16SharesSelfMemory) {
 // x[1:] += x[:-1] (InplaceAdd) and out=x[1:] of Add(x[:-1], y): no running sum. f32 and f16 (fused loop).
 TEST(ElementwiseAliasing, AddIntoShiftedView) {
   Rng rng = Rng::ForCurrentTest();
-  const int64_t n = kMebi + 3;
+  const int64_t n = kQuarterMebi + 3;
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16}) {
     SCOPED_TRACE(Name(dtype));
     const double tolerance = dtype == ACL_FLOAT ? 1e-6 : 1e-3;
@@ -382,15 +399,16 @@ TEST(ElementwiseAliasing, AddIntoTransposedAndFromBroadcastView) {
   }
   {
     // Stepped views: out is every second element, self every second element from the next one.
-    Storage x(ACL_FLOAT, 2 * kMebi + 2, rng), y(ACL_FLOAT, kMebi, rng);
-    aclTensor* self = x.View({kMebi}, {2}, 0);
-    aclTensor* other = y.Contiguous({kMebi});
-    aclTensor* out = x.View({kMebi}, {2}, 2);
+    const int64_t m = kQuarterMebi;
+    Storage x(ACL_FLOAT, 2 * m + 2, rng), y(ACL_FLOAT, m, rng);
+    aclTensor* self = x.View({m}, {2}, 0);
+    aclTensor* other = y.Contiguous({m});
+    aclTensor* out = x.View({m}, {2}, 2);
     RunOnce([&](uint64_t* w, aclOpExecutor** e) { return aclnnAddGetWorkspaceSize(self, other, One(), out, w, e); },
             aclnnAdd, {self, other, out});
     const Values got = x.Read();
     ExpectClose(
-        kMebi, [&](int64_t i) { return got[2 * i + 2].real(); },
+        m, [&](int64_t i) { return got[2 * i + 2].real(); },
         [&](int64_t i) { return x.Original(2 * i) + y.Original(i); }, 1e-6, "x[2::2] = x[0:-2:2] + y");
   }
 }
@@ -429,7 +447,7 @@ TEST(ElementwiseAliasing, SameViewStaysInPlace) {
 // A repeatable Add planned on separate buffers, then rebound so that out is x[1:] and self x[:-1].
 TEST(AliasingRebinding, RepeatableExecutorReboundOntoOverlap) {
   Rng rng = Rng::ForCurrentTest();
-  const int64_t n = kMebi;
+  const int64_t n = kQuarterMebi;
   Storage x(ACL_FLOAT, n + 1, rng), y(ACL_FLOAT, n, rng), elsewhere(ACL_FLOAT, n + 1, rng);
   aclTensor* self = x.Contiguous({n}, 0);
   aclTensor* other = y.Contiguous({n});
@@ -458,6 +476,42 @@ TEST(AliasingRebinding, RepeatableExecutorReboundOntoOverlap) {
       n + 1, [&](int64_t i) { return got[i].real(); },
       [&](int64_t i) { return i == 0 ? x.Original(0) : x.Original(i - 1) + y.Original(i - 1); }, 1e-6,
       "rebound x[1:] = x[:-1] + y");
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  for (aclTensor* t : {self, other, out}) aclDestroyTensor(t);
+  if (workspace != nullptr) aclrtFree(workspace);
+}
+
+// A repeatable Add planned with out = x[1:] over self = x[:-1], run, then rebound elsewhere.
+TEST(AliasingRebinding, RepeatableExecutorReboundOffOverlap) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t n = 4 * 1024 + 5;
+  Storage x(ACL_FLOAT, n + 1, rng), y(ACL_FLOAT, n, rng), elsewhere(ACL_FLOAT, n + 1, rng);
+  aclTensor* self = x.Contiguous({n}, 0);
+  aclTensor* other = y.Contiguous({n});
+  aclTensor* out = x.Contiguous({n}, 1);
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(self, other, One(), out, &workspaceSize, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  void* workspace = nullptr;
+  if (workspaceSize > 0) {
+    ASSERT_EQ(aclrtMalloc(&workspace, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclnnAdd(workspace, workspaceSize, executor, TestStream()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  const Values first = x.Read();
+  ExpectClose(
+      n + 1, [&](int64_t i) { return first[i].real(); },
+      [&](int64_t i) { return i == 0 ? x.Original(0) : x.Original(i - 1) + y.Original(i - 1); }, 1e-6,
+      "planned x[1:] = x[:-1] + y");
+  ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, out, elsewhere.data()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(workspace, workspaceSize, executor, TestStream()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  const Values second = elsewhere.Read();
+  ExpectClose(
+      n, [&](int64_t i) { return second[i + 1].real(); }, [&](int64_t i) { return first[i].real() + y.Original(i); },
+      1e-6, "rebound elsewhere[1:] = x[:-1] + y");
+  EXPECT_EQ(second[0].real(), elsewhere.Original(0));
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
   for (aclTensor* t : {self, other, out}) aclDestroyTensor(t);
   if (workspace != nullptr) aclrtFree(workspace);
@@ -499,7 +553,7 @@ TEST(AliasingRebinding, RepeatableMmReboundOntoSelf) {
 // called with out overlapping self (a plan-cache hit for the key without addresses).
 TEST(AliasingRebinding, PlanCacheReuseWithOverlap) {
   Rng rng = Rng::ForCurrentTest();
-  const int64_t n = kMebi;
+  const int64_t n = kQuarterMebi;
   for (int round = 0; round < 2; ++round) {
     SCOPED_TRACE(round == 0 ? "separate buffers" : "overlapping");
     Storage x(ACL_FLOAT, n + 1, rng), y(ACL_FLOAT, n, rng), elsewhere(ACL_FLOAT, n + 1, rng);
