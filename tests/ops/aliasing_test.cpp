@@ -517,6 +517,38 @@ TEST(AliasingRebinding, RepeatableExecutorReboundOffOverlap) {
   if (workspace != nullptr) aclrtFree(workspace);
 }
 
+// Planned with no addresses at all, then bound: self = x[:-1], other = y, out = x[1:].
+TEST(AliasingRebinding, PlannedUnboundThenBoundOntoOverlap) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t n = kQuarterMebi;
+  Storage x(ACL_FLOAT, n + 1, rng), y(ACL_FLOAT, n, rng);
+  const Shape shape = {n}, strides = {1}, storage = {n + 1};
+  aclTensor* self =
+      aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, storage.data(), 1, nullptr);
+  aclTensor* other =
+      aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, nullptr);
+  aclTensor* out =
+      aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 1, ACL_FORMAT_ND, storage.data(), 1, nullptr);
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(self, other, One(), out, &workspaceSize, &executor), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(workspaceSize, 0u);  // nothing overlaps yet
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetInputTensorAddr(executor, 0, self, x.data()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetInputTensorAddr(executor, 1, other, y.data()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, out, x.data()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, executor, TestStream()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS) << aclGetRecentErrMsg();
+  const Values got = x.Read();
+  ExpectClose(
+      n + 1, [&](int64_t i) { return got[i].real(); },
+      [&](int64_t i) { return i == 0 ? x.Original(0) : x.Original(i - 1) + y.Original(i - 1); }, 1e-6,
+      "bound x[1:] = x[:-1] + y");
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  for (aclTensor* t : {self, other, out}) aclDestroyTensor(t);
+}
+
 // A repeatable Mm rebound so that out is self's memory.
 TEST(AliasingRebinding, RepeatableMmReboundOntoSelf) {
   Rng rng = Rng::ForCurrentTest();

@@ -106,6 +106,8 @@ class OutputGuardStep final : public Step {
     for (size_t i = 0; i < inputs_.size(); ++i) {
       const Input& in = inputs_[i];
       const char* in_base = static_cast<const char*>(bases[in.view.buffer.slot]);
+      // Not bound yet (phase 1 of an executor whose addresses come later): nothing to book.
+      if (in_base == nullptr || out_base == nullptr) continue;
       if (!Intersect(out_base + out.begin, out_base + out.end, in_base + in.begin, in_base + in.end)) continue;
       const bool same =
           SameLayout(out_base + out.view.buffer.byte_offset, out.view, in_base + in.view.buffer.byte_offset, in.view);
