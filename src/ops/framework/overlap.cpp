@@ -68,7 +68,8 @@ bool Intersect(const char* a_begin, const char* a_end, const char* b_begin, cons
 }
 
 // The guard around a plan's steps. Immutable after phase 1, shared by every
-// executor of a cached plan: all per-run state lives on the stack of Run().
+// executor of a cached plan: per-run state lives in Run() (the slot table in a
+// per-thread buffer, as steps never run a guard inside a guard).
 class OutputGuardStep final : public Step {
  public:
   struct Output {
@@ -99,8 +100,9 @@ class OutputGuardStep final : public Step {
         outputs_(std::move(outputs)),
         in_place_safe_(std::move(in_place_safe)) {}
 
-  // Whether output `o` must be staged with the slots bound at `bases`.
-  bool NeedsStaging(size_t o, const std::vector<void*>& bases) const {
+  // The input that makes output `o` need staging with the slots bound at
+  // `bases`, or null when it can be written in place.
+  const char* NeedsStaging(size_t o, const std::vector<void*>& bases) const {
     const Output& out = outputs_[o];
     const char* out_base = static_cast<const char*>(bases[out.parameter_slot]);
     for (size_t i = 0; i < inputs_.size(); ++i) {
@@ -111,9 +113,9 @@ class OutputGuardStep final : public Step {
       if (!Intersect(out_base + out.begin, out_base + out.end, in_base + in.begin, in_base + in.end)) continue;
       const bool same =
           SameLayout(out_base + out.view.buffer.byte_offset, out.view, in_base + in.view.buffer.byte_offset, in.view);
-      if (!same || in_place_safe_[i * outputs_.size() + o] == 0) return true;
+      if (!same || in_place_safe_[i * outputs_.size() + o] == 0) return in.name;
     }
-    return false;
+    return nullptr;
   }
 
   aclnnStatus Run(const RunContext& context) const override {
@@ -127,7 +129,8 @@ class OutputGuardStep final : public Step {
     std::vector<size_t> staged;
     std::vector<std::unique_ptr<char[], void (*)(char*)>> allocated;
     for (size_t o = 0; o < outputs_.size(); ++o) {
-      if (!NeedsStaging(o, slots)) continue;
+      const char* input = NeedsStaging(o, slots);
+      if (input == nullptr) continue;
       const Output& out = outputs_[o];
       char* staging = out.staging_offset >= 0 ? workspace + out.staging_offset : nullptr;
       if (staging == nullptr) {
@@ -140,8 +143,8 @@ class OutputGuardStep final : public Step {
         }
         allocated.emplace_back(staging, [](char* p) { ::operator delete (p, std::align_val_t{kStagingAlignment}); });
         if (canopyCheckEnabled() != 0) {
-          std::fprintf(stderr, "canopy: check: %s: output '%s' was rebound onto memory an input uses; staged\n", op_,
-                       out.name);
+          std::fprintf(stderr, "canopy: check: %s: output '%s' was rebound onto memory input '%s' uses; staged\n", op_,
+                       out.name, input);
         }
       }
       slots[out.view.buffer.slot] = staging - out.begin;
@@ -282,7 +285,8 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
   }
   std::vector<int64_t> booked;
   for (size_t o = 0; o < output_records.size(); ++o) {
-    if (!guard->NeedsStaging(o, bases)) {
+    const char* input = guard->NeedsStaging(o, bases);
+    if (input == nullptr) {
       booked.push_back(-1);
       continue;
     }
@@ -291,9 +295,9 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
     booked.push_back(region.buffer.byte_offset);
     if (canopyCheckEnabled() != 0) {
       std::fprintf(stderr,
-                   "canopy: check: %sGetWorkspaceSize: output '%s' overlaps an input in memory (other than as the "
-                   "same view of an elementwise op); computed in the workspace and copied back\n",
-                   plan.op(), record.name);
+                   "canopy: check: %sGetWorkspaceSize: output '%s' overlaps input '%s' in memory (other than as "
+                   "the same view of an elementwise op); computed in the workspace and copied back\n",
+                   plan.op(), record.name, input);
     }
   }
   guard->BookStaging(booked);
