@@ -106,6 +106,28 @@ constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                 ? 
 
 // ---- arithmetic on chunks ---------------------------------------------------
 
+// Exact integer division rounded toward zero, as C++ `/`. CANN leaves a zero
+// divisor undefined; here it gives 0 (as NumPy does), and MIN / -1 wraps to
+// MIN, so no input can raise SIGFPE.
+template <typename T>
+inline T TruncDivide(T a, T b) {
+  if (b == 0) return T(0);
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return static_cast<T>(std::make_unsigned_t<T>(0) - static_cast<std::make_unsigned_t<T>>(a));
+  }
+  return a / b;
+}
+
+// Exact integer division rounded toward negative infinity (Python's //).
+template <typename T>
+inline T FloorDivide(T a, T b) {
+  const T quotient = TruncDivide(a, b);
+  if constexpr (std::is_signed_v<T>) {
+    if (b != 0 && b != -1 && a % b != 0 && ((a < 0) != (b < 0))) return quotient - 1;
+  }
+  return quotient;
+}
+
 // The loops, written once; inlined into a baseline and (for f32/f64) an
 // AVX-512 build of the same code, chosen at run time.
 template <typename T>
@@ -124,6 +146,13 @@ __attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const 
         return;
       case ElementwiseOp::kMul:
         for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(static_cast<U>(a[i]) * static_cast<U>(b[i]));
+        return;
+      case ElementwiseOp::kDiv:
+      case ElementwiseOp::kDivTrunc:
+        for (int64_t i = 0; i < n; ++i) out[i] = TruncDivide(a[i], b[i]);
+        return;
+      case ElementwiseOp::kDivFloor:
+        for (int64_t i = 0; i < n; ++i) out[i] = FloorDivide(a[i], b[i]);
         return;
       default:
         break;
@@ -154,11 +183,7 @@ __attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const 
       for (int64_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
       return;
     case ElementwiseOp::kDiv:
-      if constexpr (std::is_integral_v<T>) {  // planners divide in floating point; guard anyway
-        for (int64_t i = 0; i < n; ++i) out[i] = b[i] == 0 ? T(0) : a[i] / b[i];
-      } else {
-        for (int64_t i = 0; i < n; ++i) out[i] = a[i] / b[i];
-      }
+      for (int64_t i = 0; i < n; ++i) out[i] = a[i] / b[i];
       return;
     case ElementwiseOp::kDivTrunc:
     case ElementwiseOp::kDivFloor:
@@ -168,7 +193,7 @@ __attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const 
         } else {
           for (int64_t i = 0; i < n; ++i) out[i] = std::floor(a[i] / b[i]);
         }
-      } else {  // complex operands are rejected in phase 1; integers divide in floating point
+      } else {  // complex operands are rejected in phase 1
         ComputeLoops(ElementwiseOp::kDiv, a, b, out, n, alpha);
       }
       return;

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "canopy/canopy_runtime.h"
+#include "overlap.h"
 #include "plan.h"
 
 namespace canopy::ops {
@@ -69,6 +70,7 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   key.Reset(op_name);
   const bool cacheable = PlanCacheEnabled();
   if (cacheable || tracing) (AddToKey(key, arguments), ...);
+  if (cacheable) AddOverlapPattern(key);
   const auto traced = [&](bool cache_hit) {
     if (!tracing) return;
     (*executor)->trace_args = TraceArgs(key, cache_hit);

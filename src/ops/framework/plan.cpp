@@ -8,6 +8,7 @@
 
 #include "common/env.h"
 #include "common/half.h"
+#include "overlap.h"
 
 namespace canopy::ops {
 
@@ -28,6 +29,21 @@ kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
   operand.dtype = view.dtype;
   for (size_t d = 0; d < view.strides.size(); ++d) operand.strides[d] = view.strides[d];
   return operand;
+}
+
+std::unique_ptr<Step> MakeStep(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
+                               const TensorRef& out, ScalarValue alpha, ScalarValue scalar) {
+  kernels::ElementwiseDesc desc;
+  desc.op = op;
+  desc.compute = compute;
+  desc.rank = static_cast<int>(out.shape.size());
+  for (int d = 0; d < desc.rank; ++d) desc.shape[d] = out.shape[d];
+  desc.out = OperandOf(out, out.shape);
+  desc.num_inputs = static_cast<int>(inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) desc.inputs[k] = OperandOf(inputs[k], out.shape);
+  desc.alpha = alpha;
+  desc.scalar = scalar;
+  return kernels::MakeElementwiseStep(desc);
 }
 
 }  // namespace
@@ -124,6 +140,11 @@ ScalarValue ValueOf(const aclScalar& scalar) {
     default:
       return ScalarValue::Integer(0);
   }
+}
+
+std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst) {
+  return MakeStep(ElementwiseOp::kCopy, kernels::CastComputeType(src.dtype, dst.dtype), {src}, dst,
+                  ScalarValue::Integer(1), {});
 }
 
 Plan::Plan(const char* op_name) : op_(op_name) {}
@@ -245,9 +266,26 @@ int32_t Plan::SlotOf(const aclTensor* tensor) {
   for (size_t i = 0; i < slot_tensors_.size(); ++i) {
     if (slot_tensors_[i] == tensor) return static_cast<int32_t>(i);
   }
+  return NewSlot(tensor);
+}
+
+int32_t Plan::NewSlot(const aclTensor* tensor) {
   slot_tensors_.push_back(tensor);
   slot_addresses_.push_back(tensor->data);
   return static_cast<int32_t>(slot_tensors_.size() - 1);
+}
+
+OverlapGuard& Plan::Overlaps() {
+  if (overlaps_ == nullptr) overlaps_ = std::make_unique<OverlapGuard>();
+  return *overlaps_;
+}
+
+void Plan::Seal() {
+  if (sealed_) return;
+  sealed_ = true;
+  if (overlaps_ == nullptr) return;
+  ExecutorPlan& built = Built();
+  built.steps = overlaps_->Seal(*this, std::move(built.steps), slot_addresses_);
 }
 
 TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
@@ -272,14 +310,18 @@ TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
   Built().inputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, false, name);
-  return RefOf(tensor, slot);
+  const TensorRef ref = RefOf(tensor, slot);
+  Overlaps().AddInput(ref, name);
+  return ref;
 }
 
 TensorRef Plan::Output(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
   Built().outputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, true, name);
-  return RefOf(tensor, slot);
+  const TensorRef write = RefOf(tensor, NewSlot(tensor));
+  Overlaps().AddOutput(RefOf(tensor, slot), write, name);
+  return write;
 }
 
 void Plan::SkipInput() { Built().inputs.push_back({false, {-1}}); }
@@ -315,20 +357,14 @@ void Plan::Fill(const TensorRef& dst, ScalarValue value) {
 void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
                        const TensorRef& out, ScalarValue alpha, ScalarValue scalar) {
   if (out.NumElements() == 0) return;
-  kernels::ElementwiseDesc desc;
-  desc.op = op;
-  desc.compute = compute;
-  desc.rank = static_cast<int>(out.shape.size());
-  for (int d = 0; d < desc.rank; ++d) desc.shape[d] = out.shape[d];
-  desc.out = OperandOf(out, out.shape);
-  desc.num_inputs = static_cast<int>(inputs.size());
-  for (size_t k = 0; k < inputs.size(); ++k) desc.inputs[k] = OperandOf(inputs[k], out.shape);
-  desc.alpha = alpha;
-  desc.scalar = scalar;
-  AddStep(kernels::MakeElementwiseStep(desc));
+  Built().steps.push_back(MakeStep(op, compute, inputs, out, alpha, scalar));
+  Overlaps().AddElementwiseStep(inputs, out);
 }
 
-void Plan::AddStep(std::unique_ptr<Step> step) { Built().steps.push_back(std::move(step)); }
+void Plan::AddStep(std::unique_ptr<Step> step) {
+  Built().steps.push_back(std::move(step));
+  Overlaps().AddOpaqueStep();
+}
 
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
   auto cached = std::make_shared<CachedPlan>();
@@ -338,12 +374,14 @@ std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
     if (it == arguments.end()) return nullptr;
     cached->slot_sources.push_back(static_cast<int32_t>(it - arguments.begin()));
   }
+  Seal();
   Built().workspace_size = workspace_bytes_;
   cached->plan = built_;  // shared with the executor Finish hands out; neither changes it
   return cached;
 }
 
 aclOpExecutor* Plan::Finish(uint64_t* workspace_size) {
+  Seal();
   ExecutorPlan& built = Built();
   built.workspace_size = workspace_bytes_;
   *workspace_size = workspace_bytes_;

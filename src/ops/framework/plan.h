@@ -42,6 +42,11 @@ TensorRef BroadcastTo(const TensorRef& t, const Shape& shape);
 // The value of a host scalar, exactly.
 ScalarValue ValueOf(const aclScalar& scalar);
 
+// A step that writes src into dst (converted, broadcast, through dst's strides).
+std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst);
+
+class OverlapGuard;
+
 // CANOPY_VERBOSE: log each phase-1 decision (steps, cache hits, rejections) to stderr.
 bool VerboseEnabled();
 
@@ -74,7 +79,10 @@ class Plan {
   // ---- operands, in the op's prototype order.
   // `name` is the argument's name in the op's prototype, for checker reports.
   TensorRef Input(const aclTensor* tensor, const char* name);
-  TensorRef Output(const aclTensor* tensor, const char* name);  // an input given again shares its slot
+  // An input given again shares its slot. The output is written through a write
+  // slot of its own (see overlap.h): reads of the same tensor registered as an
+  // input see its values before the op even where the op must be staged.
+  TensorRef Output(const aclTensor* tensor, const char* name);
   // Parameters a recipe skips (e.g. a null optional tensor) still take their index.
   void SkipInput();
   TensorRef Temporary(aclDataType dtype, const Shape& shape);
@@ -88,6 +96,8 @@ class Plan {
   // out = op(a, b) with a, b broadcast to out's shape (b absent: `scalar` is b).
   void Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs, const TensorRef& out,
                    ScalarValue alpha, ScalarValue scalar = {});
+  // A step the framework cannot see into: it is taken to read every input and
+  // write every output, so an output overlapping an input in any way is staged.
   void AddStep(std::unique_ptr<Step> step);
 
   // Hands the executor over; the workspace size covers every booked temporary.
@@ -98,6 +108,11 @@ class Plan {
 
  private:
   int32_t SlotOf(const aclTensor* tensor);
+  int32_t NewSlot(const aclTensor* tensor);
+  OverlapGuard& Overlaps();
+  // Wraps the steps in the overlap guard and books its staging; once, before
+  // the plan is handed out or cached.
+  void Seal();
   void RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name);
   TensorRef RefOf(const aclTensor* tensor, int32_t slot) const;
 
@@ -110,6 +125,8 @@ class Plan {
   std::vector<void*> slot_addresses_;
   uint64_t workspace_bytes_ = 0;
   std::vector<const aclTensor*> slot_tensors_;
+  std::unique_ptr<OverlapGuard> overlaps_;
+  bool sealed_ = false;
 };
 
 }  // namespace canopy::ops

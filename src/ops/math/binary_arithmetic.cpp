@@ -11,8 +11,16 @@ bool IsDivision(ElementwiseOp kind) {
   return kind == ElementwiseOp::kDiv || kind == ElementwiseOp::kDivTrunc || kind == ElementwiseOp::kDivFloor;
 }
 
-// The dtype the arithmetic runs in. Division of integers or bools is true division.
+// Division rounded to an integer (DivMod trunc / floor), which integers compute exactly.
+bool IsRoundingDivision(ElementwiseOp kind) {
+  return kind == ElementwiseOp::kDivTrunc || kind == ElementwiseOp::kDivFloor;
+}
+
+// The dtype the arithmetic runs in. True division of integers or bools runs in
+// f64; trunc and floor division of integers are exact integer division (f64
+// would round operands beyond 2^53).
 ComputeType ComputeFor(ElementwiseOp kind, aclDataType dtype) {
+  if (IsRoundingDivision(kind) && IsIntegral(dtype)) return ComputeType::kI64;
   if (IsDivision(kind) && !IsFloating(dtype) && !IsComplex(dtype)) return ComputeType::kF64;
   return kernels::ComputeTypeOf(dtype);
 }
@@ -38,6 +46,10 @@ aclnnStatus CheckScalarDtype(Plan& plan, const char* name, const aclScalar* scal
 // brings complex or floating point into integer or bool math.
 aclnnStatus ScalarComputeDtype(Plan& plan, ElementwiseOp kind, aclDataType self, aclDataType scalar,
                                aclDataType& dtype) {
+  if (IsRoundingDivision(kind) && IsIntegral(self) && (IsIntegral(scalar) || IsBool(scalar))) {
+    dtype = self;  // an integer tensor divided and rounded by an integer stays exact
+    return ACLNN_SUCCESS;
+  }
   if (IsDivision(kind)) {
     dtype = IsFloating(self) || IsComplex(self) ? self : ACL_FLOAT;
     if (IsComplex(scalar)) return plan.CheckPromotable("self", dtype, "other", scalar, dtype);

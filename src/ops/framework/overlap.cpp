@@ -1,0 +1,344 @@
+#include "overlap.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <new>
+#include <sstream>
+
+#include "canopy/canopy_runtime.h"
+#include "common/dtype.h"
+
+namespace canopy::ops {
+
+// A registered view, relative to its slot's base address.
+struct OverlapGuard::Record {
+  TensorRef view;     // inputs: the input; outputs: the view on the write slot
+  int32_t slot = 0;   // the slot clients bind (for an output, not its write slot)
+  int64_t begin = 0;  // bytes [begin, end) the view touches, from the slot's base
+  int64_t end = 0;
+  bool empty = false;
+  const char* name = "";
+  std::unique_ptr<const Step> snapshot;   // outputs: parameter view -> write view
+  std::unique_ptr<const Step> copy_back;  // outputs: write view -> parameter view
+};
+
+struct OverlapGuard::StepOperands {
+  bool opaque = false;
+  std::vector<TensorRef> inputs;
+  TensorRef out;
+};
+
+namespace {
+
+constexpr int64_t kNoStep = std::numeric_limits<int64_t>::max();
+// Staging regions start on cache-line boundaries, like the workspace's.
+constexpr size_t kStagingAlignment = 64;
+
+bool SameView(const TensorRef& a, const TensorRef& b) {
+  return a.buffer.slot == b.buffer.slot && a.buffer.byte_offset == b.buffer.byte_offset && a.dtype == b.dtype &&
+         a.shape == b.shape && a.strides == b.strides;
+}
+
+// Same element layout at the given absolute first-element addresses; strides
+// along extent-1 dimensions do not matter.
+bool SameLayout(const char* a_first, const TensorRef& a, const char* b_first, const TensorRef& b) {
+  if (a_first != b_first || a.dtype != b.dtype || a.shape != b.shape) return false;
+  for (size_t d = 0; d < a.shape.size(); ++d) {
+    if (a.shape[d] != 1 && a.strides[d] != b.strides[d]) return false;
+  }
+  return true;
+}
+
+// The bytes a view spans from its slot's base: [begin, end).
+void SpanOf(const TensorRef& view, int64_t& begin, int64_t& end, bool& empty) {
+  const int64_t element = static_cast<int64_t>(DtypeSize(view.dtype));
+  int64_t last = 0;
+  empty = false;
+  for (size_t d = 0; d < view.shape.size(); ++d) {
+    if (view.shape[d] == 0) empty = true;
+    if (view.shape[d] > 1) last += (view.shape[d] - 1) * view.strides[d];
+  }
+  begin = view.buffer.byte_offset;
+  end = begin + (last + 1) * element;
+}
+
+bool Intersect(const char* a_begin, const char* a_end, const char* b_begin, const char* b_end) {
+  return a_begin < b_end && b_begin < a_end;
+}
+
+// The guard around a plan's steps. Immutable after phase 1, shared by every
+// executor of a cached plan: per-run state lives in Run() (the slot table in a
+// per-thread buffer, as steps never run a guard inside a guard).
+class OutputGuardStep final : public Step {
+ public:
+  struct Output {
+    TensorRef view;  // on the write slot
+    int32_t parameter_slot = 0;
+    int64_t begin = 0;
+    int64_t end = 0;
+    int64_t staging_offset = -1;  // in the workspace; -1: not booked
+    const Step* snapshot = nullptr;
+    const Step* copy_back = nullptr;
+    const char* name = "";
+  };
+  struct Input {
+    TensorRef view;
+    int64_t begin = 0;
+    int64_t end = 0;
+    const char* name = "";
+  };
+
+  OutputGuardStep(const char* op, size_t slot_count, std::vector<std::unique_ptr<const Step>> steps,
+                  std::vector<std::unique_ptr<const Step>> copies, std::vector<Input> inputs,
+                  std::vector<Output> outputs, std::vector<uint8_t> in_place_safe)
+      : op_(op),
+        slot_count_(slot_count),
+        steps_(std::move(steps)),
+        copies_(std::move(copies)),
+        inputs_(std::move(inputs)),
+        outputs_(std::move(outputs)),
+        in_place_safe_(std::move(in_place_safe)) {}
+
+  // The input that makes output `o` need staging with the slots bound at
+  // `bases`, or null when it can be written in place.
+  const char* NeedsStaging(size_t o, const std::vector<void*>& bases) const {
+    const Output& out = outputs_[o];
+    const char* out_base = static_cast<const char*>(bases[out.parameter_slot]);
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      const Input& in = inputs_[i];
+      const char* in_base = static_cast<const char*>(bases[in.view.buffer.slot]);
+      // Not bound yet (phase 1 of an executor whose addresses come later): nothing to book.
+      if (in_base == nullptr || out_base == nullptr) continue;
+      if (!Intersect(out_base + out.begin, out_base + out.end, in_base + in.begin, in_base + in.end)) continue;
+      const bool same =
+          SameLayout(out_base + out.view.buffer.byte_offset, out.view, in_base + in.view.buffer.byte_offset, in.view);
+      if (!same || in_place_safe_[i * outputs_.size() + o] == 0) return in.name;
+    }
+    return nullptr;
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    // The slot addresses of this run; write slots follow their parameter slot.
+    thread_local std::vector<void*> slots;
+    slots.resize(slot_count_);
+    for (size_t s = 0; s < slot_count_; ++s) slots[s] = context.Resolve({static_cast<int32_t>(s), 0});
+    char* workspace = context.Resolve({BufferRef::kWorkspaceSlot, 0});
+    for (const Output& out : outputs_) slots[out.view.buffer.slot] = slots[out.parameter_slot];
+
+    std::vector<size_t> staged;
+    std::vector<std::unique_ptr<char[], void (*)(char*)>> allocated;
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      const char* input = NeedsStaging(o, slots);
+      if (input == nullptr) continue;
+      const Output& out = outputs_[o];
+      char* staging = out.staging_offset >= 0 ? workspace + out.staging_offset : nullptr;
+      if (staging == nullptr) {
+        // Rebound into an overlap phase 1 did not see: the rare path allocates.
+        staging = static_cast<char*>(::operator new (static_cast<size_t>(out.end - out.begin),
+                                                     std::align_val_t{kStagingAlignment}, std::nothrow));
+        if (staging == nullptr) {
+          SetErrorMessage("%s: no memory to stage output '%s', which overlaps an input", op_, out.name);
+          return ACLNN_ERR_INNER;
+        }
+        allocated.emplace_back(staging, [](char* p) { ::operator delete (p, std::align_val_t{kStagingAlignment}); });
+        if (canopyCheckEnabled() != 0) {
+          std::fprintf(stderr, "canopy: check: %s: output '%s' was rebound onto memory input '%s' uses; staged\n", op_,
+                       out.name, input);
+        }
+      }
+      slots[out.view.buffer.slot] = staging - out.begin;
+      staged.push_back(o);
+    }
+
+    const RunContext run(workspace, slots);
+    for (size_t o : staged) {
+      if (aclnnStatus s = outputs_[o].snapshot->Run(run); s != ACLNN_SUCCESS) return s;
+    }
+    for (const auto& step : steps_) {
+      if (aclnnStatus s = step->Run(run); s != ACLNN_SUCCESS) return s;
+    }
+    for (size_t o : staged) {
+      if (aclnnStatus s = outputs_[o].copy_back->Run(run); s != ACLNN_SUCCESS) return s;
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  // Phase 1 only, before the plan is shared: where each output's staging region lies (-1: none).
+  void BookStaging(const std::vector<int64_t>& offsets) {
+    for (size_t o = 0; o < outputs_.size(); ++o) outputs_[o].staging_offset = offsets[o];
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "output overlap guard (" << outputs_.size() << " output(s)) over:";
+    for (const auto& step : steps_) text << "\n    " << step->Describe();
+    return text.str();
+  }
+
+ private:
+  const char* op_;
+  size_t slot_count_;
+  std::vector<std::unique_ptr<const Step>> steps_;
+  std::vector<std::unique_ptr<const Step>> copies_;  // owns the outputs' snapshot and copy-back steps
+  std::vector<Input> inputs_;
+  std::vector<Output> outputs_;
+  std::vector<uint8_t> in_place_safe_;  // [input][output]
+};
+
+}  // namespace
+
+OverlapGuard::OverlapGuard() = default;
+OverlapGuard::~OverlapGuard() = default;
+
+void OverlapGuard::AddInput(const TensorRef& input, const char* name) {
+  Record record;
+  record.view = input;
+  record.slot = input.buffer.slot;
+  record.name = name;
+  SpanOf(input, record.begin, record.end, record.empty);
+  inputs_.push_back(std::move(record));
+}
+
+void OverlapGuard::AddOutput(const TensorRef& parameter, const TensorRef& write, const char* name) {
+  Record record;
+  record.view = write;
+  record.slot = parameter.buffer.slot;
+  record.name = name;
+  SpanOf(write, record.begin, record.end, record.empty);
+  if (!record.empty) {
+    record.snapshot = MakeCopyStep(parameter, write);
+    record.copy_back = MakeCopyStep(write, parameter);
+  }
+  outputs_.push_back(std::move(record));
+}
+
+void OverlapGuard::AddElementwiseStep(const std::vector<TensorRef>& inputs, const TensorRef& out) {
+  steps_.push_back({false, inputs, out});
+}
+
+void OverlapGuard::AddOpaqueStep() { steps_.push_back({true, {}, {}}); }
+
+// Whether input `i` may be exactly output `o`'s view in place: no step reads
+// the input after a step has written the output, and the step that does both
+// is elementwise over exactly these two views (each element read, then written).
+bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
+  const Record& in = inputs_[i];
+  const Record& out = outputs_[o];
+  int64_t last_read = -1;
+  int64_t first_write = kNoStep;
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const StepOperands& step = steps_[k];
+    const bool reads = step.opaque || std::any_of(step.inputs.begin(), step.inputs.end(),
+                                                  [&](const TensorRef& t) { return t.buffer.slot == in.slot; });
+    const bool writes = step.opaque || step.out.buffer.slot == out.view.buffer.slot;
+    if (reads) last_read = static_cast<int64_t>(k);
+    if (writes && first_write == kNoStep) first_write = static_cast<int64_t>(k);
+  }
+  if (last_read < first_write) return true;
+  if (last_read > first_write) return false;
+  const StepOperands& step = steps_[static_cast<size_t>(last_read)];
+  if (step.opaque || !SameView(step.out, out.view)) return false;
+  return std::all_of(step.inputs.begin(), step.inputs.end(),
+                     [&](const TensorRef& t) { return t.buffer.slot != in.slot || SameView(t, in.view); });
+}
+
+std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vector<std::unique_ptr<const Step>> steps,
+                                                            const std::vector<void*>& addresses) {
+  const bool any_output = std::any_of(outputs_.begin(), outputs_.end(), [](const Record& r) { return !r.empty; });
+  if (steps.empty() || !any_output) return steps;
+
+  std::vector<OutputGuardStep::Input> inputs;
+  std::vector<size_t> input_records;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (inputs_[i].empty) continue;
+    inputs.push_back({inputs_[i].view, inputs_[i].begin, inputs_[i].end, inputs_[i].name});
+    input_records.push_back(i);
+  }
+  std::vector<OutputGuardStep::Output> outputs;
+  std::vector<size_t> output_records;
+  std::vector<std::unique_ptr<const Step>> copies;
+  for (size_t o = 0; o < outputs_.size(); ++o) {
+    Record& record = outputs_[o];
+    if (record.empty) continue;
+    outputs.push_back({record.view, record.slot, record.begin, record.end, -1, record.snapshot.get(),
+                       record.copy_back.get(), record.name});
+    output_records.push_back(o);
+    copies.push_back(std::move(record.snapshot));
+    copies.push_back(std::move(record.copy_back));
+  }
+  std::vector<uint8_t> in_place_safe(inputs.size() * outputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      in_place_safe[i * outputs.size() + o] = InPlaceSafe(input_records[i], output_records[o]) ? 1 : 0;
+    }
+  }
+  auto guard = std::make_unique<OutputGuardStep>(plan.op(), addresses.size(), std::move(steps), std::move(copies),
+                                                 std::move(inputs), std::move(outputs), std::move(in_place_safe));
+
+  // Book staging for what overlaps at phase 1's addresses; a cached plan is
+  // only reused for calls with the same overlap pattern.
+  std::vector<void*> bases = addresses;
+  for (size_t o = 0; o < output_records.size(); ++o) {
+    const Record& record = outputs_[output_records[o]];
+    bases[record.view.buffer.slot] = bases[record.slot];
+  }
+  std::vector<int64_t> booked;
+  for (size_t o = 0; o < output_records.size(); ++o) {
+    const char* input = guard->NeedsStaging(o, bases);
+    if (input == nullptr) {
+      booked.push_back(-1);
+      continue;
+    }
+    const Record& record = outputs_[output_records[o]];
+    const TensorRef region = plan.Temporary(ACL_UINT8, {record.end - record.begin});
+    booked.push_back(region.buffer.byte_offset);
+    if (canopyCheckEnabled() != 0) {
+      std::fprintf(stderr,
+                   "canopy: check: %sGetWorkspaceSize: output '%s' overlaps input '%s' in memory (other than as "
+                   "the same view of an elementwise op); computed in the workspace and copied back\n",
+                   plan.op(), record.name, input);
+    }
+  }
+  guard->BookStaging(booked);
+  std::vector<std::unique_ptr<const Step>> wrapped;
+  wrapped.push_back(std::move(guard));
+  return wrapped;
+}
+
+void AddOverlapPattern(PlanKey& key) {
+  const auto& tensors = key.tensors();
+  struct Span {
+    const char* begin = nullptr;
+    const char* end = nullptr;
+  };
+  constexpr size_t kMaxInline = 16;
+  Span spans[kMaxInline];
+  const size_t count = std::min(tensors.size(), kMaxInline);
+  for (size_t i = 0; i < count; ++i) {
+    const aclTensor* t = tensors[i];
+    if (t == nullptr || t->data == nullptr || t->NumElements() == 0) continue;
+    const int64_t element = static_cast<int64_t>(DtypeSize(t->dtype));
+    int64_t last = t->offset;
+    for (size_t d = 0; d < t->view_shape.size(); ++d) last += (t->view_shape[d] - 1) * t->strides[d];
+    spans[i].begin = static_cast<const char*>(t->data) + t->offset * element;
+    spans[i].end = static_cast<const char*>(t->data) + (last + 1) * element;
+  }
+  // Pairs of distinct descriptors that overlap: 1 partly, 2 as the same view.
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t j = i + 1; j < count; ++j) {
+      if (spans[i].begin == nullptr || spans[j].begin == nullptr || tensors[i] == tensors[j]) continue;
+      if (!Intersect(spans[i].begin, spans[i].end, spans[j].begin, spans[j].end)) continue;
+      const aclTensor* a = tensors[i];
+      const aclTensor* b = tensors[j];
+      const bool same = spans[i].begin == spans[j].begin && a->dtype == b->dtype && a->view_shape == b->view_shape &&
+                        a->strides == b->strides;
+      key.Add(static_cast<int64_t>((i << 32) | (j << 8) | (same ? 2 : 1)));
+    }
+  }
+  // Tensors beyond the first kMaxInline are not told apart: the guard's check at
+  // run time still stages them, through memory it allocates then.
+  key.Add(int64_t{-1});
+}
+
+}  // namespace canopy::ops
