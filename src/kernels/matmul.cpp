@@ -47,13 +47,16 @@ std::string DimsToString(const std::vector<int64_t>& dims) {
 class MatmulStep final : public Step {
  public:
   MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
-             dnnl::memory::desc dst, dnnl::memory::desc bias, std::string implementation)
+             dnnl::memory::desc dst, dnnl::memory::desc bias, dnnl::memory::desc scratchpad, BufferRef scratchpad_at,
+             std::string implementation)
       : desc_(desc),
         primitive_(std::move(primitive)),
         src_md_(src),
         weights_md_(weights),
         dst_md_(dst),
         bias_md_(bias),
+        scratchpad_md_(scratchpad),
+        scratchpad_(scratchpad_at),
         implementation_(std::move(implementation)) {}
 
   aclnnStatus Run(const RunContext& context) const override {
@@ -67,6 +70,9 @@ class MatmulStep final : public Step {
           {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
       if (desc_.has_bias) {
         arguments.emplace(DNNL_ARG_BIAS, dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
+      }
+      if (scratchpad_md_.get_size() > 0) {
+        arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_md_, engine, context.Resolve(scratchpad_)));
       }
       canopyPrepareComputeTeam();
       primitive_.execute(stream, arguments);
@@ -91,7 +97,8 @@ class MatmulStep final : public Step {
  private:
   MatmulDesc desc_;
   dnnl::matmul primitive_;
-  dnnl::memory::desc src_md_, weights_md_, dst_md_, bias_md_;
+  dnnl::memory::desc src_md_, weights_md_, dst_md_, bias_md_, scratchpad_md_;
+  BufferRef scratchpad_;  // in this call's workspace
   std::string implementation_;
 };
 
@@ -109,15 +116,17 @@ bool MatmulSupportsDtype(aclDataType dtype) {
       operand->dims = {16, 16};
       operand->strides = {16, 1};
     }
-    return MakeMatmulStep(probe, reason) != nullptr;
+    return MakeMatmulStep(
+               probe, [](int64_t) { return BufferRef{}; }, reason) != nullptr;  // never runs
   }();
   return dtype == ACL_BF16 && bf16;  // fp16 is converted to f32 where the CPU lacks fp16 matrix units
 }
 
-std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, std::string& reason) {
+std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBooking& book, std::string& reason) {
   try {
     const auto src = DescOf(desc.src), weights = DescOf(desc.weights), dst = DescOf(desc.dst);
     dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (desc.alpha != 1.0f) attr.set_output_scales(0, {desc.alpha});
     if (desc.beta != 0.0f) {
       dnnl::post_ops post_ops;
@@ -129,7 +138,11 @@ std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, std::string& reason
         desc.has_bias ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
     const dnnl::matmul::primitive_desc primitive_desc(operation, attr, CpuEngine());
     std::string implementation = primitive_desc.impl_info_str();
-    return std::make_unique<MatmulStep>(desc, dnnl::matmul(primitive_desc), src, weights, dst, bias,
+    dnnl::matmul primitive(primitive_desc);
+    const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();
+    const size_t scratchpad_bytes = scratchpad.get_size();
+    const BufferRef scratchpad_at = scratchpad_bytes > 0 ? book(static_cast<int64_t>(scratchpad_bytes)) : BufferRef{};
+    return std::make_unique<MatmulStep>(desc, std::move(primitive), src, weights, dst, bias, scratchpad, scratchpad_at,
                                         std::move(implementation));
   } catch (const dnnl::error& e) {
     reason = e.what();

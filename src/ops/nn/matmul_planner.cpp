@@ -53,6 +53,12 @@ kernels::MatmulDesc ProductDesc(const TensorRef& a, const TensorRef& b, const Te
   return desc;
 }
 
+// A oneDNN step whose scratchpad is booked in the call's workspace.
+std::unique_ptr<Step> MatmulStepFor(Plan& plan, const kernels::MatmulDesc& desc, std::string& reason) {
+  return kernels::MakeMatmulStep(
+      desc, [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; }, reason);
+}
+
 // Candidate 1 for a bias that repeats one row ([N] or [1, N], as Linear layers
 // have): oneDNN adds it inside the product, instead of it being copied into
 // every row of dst first and accumulated onto. dst = alpha * (a @ b + bias * beta / alpha).
@@ -85,7 +91,7 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
   desc.bias.strides.assign(rank, n);
   desc.bias.strides[rank - 1] = 1;
   std::string reason;
-  auto step = kernels::MakeMatmulStep(desc, reason);
+  auto step = MatmulStepFor(plan, desc, reason);
   if (!step) return false;  // the general path (copy, then accumulate) follows
   plan.AddStep(std::move(step));
   return true;
@@ -264,7 +270,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
 
   kernels::MatmulDesc desc = ProductDesc(a, b, dst, terms.alpha, beta);
   std::string reason;
-  auto step = kernels::MakeMatmulStep(desc, reason);
+  auto step = MatmulStepFor(plan, desc, reason);
   if (!step) {
     // Candidate 2: dense operands with their batch broadcast spelled out, and a
     // dense output: the layout every oneDNN build takes.
@@ -279,7 +285,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
       desc.dst = OperandOf(dense);
       desc.src = OperandOf(a);
       desc.weights = OperandOf(b);
-      step = kernels::MakeMatmulStep(desc, reason);
+      step = MatmulStepFor(plan, desc, reason);
       if (step) {
         plan.AddStep(std::move(step));
         plan.Copy(dense, dst);
@@ -289,7 +295,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     } else {
       desc.src = OperandOf(a);
       desc.weights = OperandOf(b);
-      step = kernels::MakeMatmulStep(desc, reason);
+      step = MatmulStepFor(plan, desc, reason);
     }
   }
   if (!step) return plan.Reject(ACLNN_ERR_INNER, "no matmul implementation: %s", reason.c_str());
