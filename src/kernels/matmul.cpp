@@ -1,5 +1,6 @@
 #include "matmul.h"
 
+#include <cassert>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -44,6 +45,14 @@ std::string DimsToString(const std::vector<int64_t>& dims) {
   return text.str();
 }
 
+// A bias after alpha is a binary post-op, after the sum post-op where beta has one.
+int PostOpBiasIndex(const MatmulDesc& desc) { return desc.beta != 0.0f ? 1 : 0; }
+
+int BiasArgument(const MatmulDesc& desc) {
+  if (!desc.bias_after_alpha) return DNNL_ARG_BIAS;
+  return DNNL_ARG_ATTR_MULTIPLE_POST_OP(PostOpBiasIndex(desc)) | DNNL_ARG_SRC_1;
+}
+
 class MatmulStep final : public Step {
  public:
   MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
@@ -69,7 +78,7 @@ class MatmulStep final : public Step {
       std::unordered_map<int, dnnl::memory> arguments = {
           {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
       if (desc_.has_bias) {
-        arguments.emplace(DNNL_ARG_BIAS, dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
+        arguments.emplace(BiasArgument(desc_), dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
       }
       if (scratchpad_md_.get_size() > 0) {
         arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_md_, engine, context.Resolve(scratchpad_)));
@@ -90,7 +99,10 @@ class MatmulStep final : public Step {
          << DtypeName(desc_.src.dtype) << " @ " << DimsToString(desc_.weights.dims) << " "
          << DtypeName(desc_.weights.dtype) << " -> " << DtypeName(desc_.dst.dtype);
     if (desc_.alpha != 1.0f || desc_.beta != 0.0f) text << " alpha=" << desc_.alpha << " beta=" << desc_.beta;
-    if (desc_.has_bias) text << " + bias " << DimsToString(desc_.bias.dims) << " " << DtypeName(desc_.bias.dtype);
+    if (desc_.has_bias) {
+      text << " + bias " << DimsToString(desc_.bias.dims) << " " << DtypeName(desc_.bias.dtype)
+           << (desc_.bias_after_alpha ? " after alpha" : "");
+    }
     return text.str();
   }
 
@@ -127,15 +139,19 @@ std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBook
     const auto src = DescOf(desc.src), weights = DescOf(desc.weights), dst = DescOf(desc.dst);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    // oneDNN computes post_ops(output_scale * (src @ weights + bias)).
     if (desc.alpha != 1.0f) attr.set_output_scales(0, {desc.alpha});
-    if (desc.beta != 0.0f) {
-      dnnl::post_ops post_ops;
-      post_ops.append_sum(desc.beta);
-      attr.set_post_ops(post_ops);
-    }
     const dnnl::memory::desc bias = desc.has_bias ? DescOf(desc.bias) : dnnl::memory::desc();
+    dnnl::post_ops post_ops;
+    if (desc.beta != 0.0f) post_ops.append_sum(desc.beta);
+    const bool bias_in_product = desc.has_bias && !desc.bias_after_alpha;
+    if (desc.has_bias && !bias_in_product) {
+      assert(post_ops.len() == PostOpBiasIndex(desc));
+      post_ops.append_binary(dnnl::algorithm::binary_add, bias);
+    }
+    if (post_ops.len() > 0) attr.set_post_ops(post_ops);
     const dnnl::matmul::desc operation =
-        desc.has_bias ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
+        bias_in_product ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
     const dnnl::matmul::primitive_desc primitive_desc(operation, attr, CpuEngine());
     std::string implementation = primitive_desc.impl_info_str();
     dnnl::matmul primitive(primitive_desc);

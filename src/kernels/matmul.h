@@ -24,8 +24,10 @@ struct MatmulDesc {
   MatmulOperand dst;      // (..., M, N)
   float alpha = 1.0f;
   float beta = 0.0f;  // non-zero: accumulate into what dst holds
-  // Optional (..., 1, N) row added before alpha scales: dst = alpha * (src @ weights + bias).
+  // Optional (..., 1, N) row, added before alpha scales (dst = alpha * (src @ weights
+  // + bias)) or, with `bias_after_alpha`, after (dst = alpha * (src @ weights) + bias).
   bool has_bias = false;
+  bool bias_after_alpha = false;
   MatmulOperand bias;
 };
 
