@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -30,7 +29,6 @@
 namespace canopy_test {
 namespace {
 
-constexpr int kIterations = 30;
 // Far beyond what the runs need; a hang fails instead of stalling CI.
 constexpr auto kWatchdog = std::chrono::seconds(300);
 constexpr double kF32Roundoff = 0x1p-24;
@@ -224,81 +222,85 @@ int64_t CountWrong(const Values& got, const Reference& want, std::string& worst)
   return wrong;
 }
 
-// One client thread: its own stream on `device` and its own data; every
-// problem kIterations times, in the same order as the other threads, the
-// workspace reused from call to call as clients do.
-void RunClient(int32_t device, uint64_t seed, Outcome& outcome) {
-  if (aclrtSetDevice(device) != ACL_SUCCESS) {
-    outcome.Report("aclrtSetDevice(" + std::to_string(device) + ") failed: " + aclGetRecentErrMsg());
-    return;
-  }
-  aclrtStream stream = nullptr;
-  if (aclrtCreateStream(&stream) != ACL_SUCCESS) {
-    outcome.Report(std::string("aclrtCreateStream failed: ") + aclGetRecentErrMsg());
-    aclrtResetDevice(device);
-    return;
-  }
-  {
-    Rng rng(seed);
-    std::vector<Prepared> prepared;
-    for (const Problem& p : Problems()) prepared.push_back(Prepare(p, rng));
-    std::unique_ptr<DeviceBuffer> workspace;
-    uint64_t workspaceCapacity = 0;
-    for (int iteration = 0; iteration < kIterations; ++iteration) {
-      for (const Prepared& x : prepared) {
-        const std::string what = std::string(OpName(x.problem.op)) + " on device " + std::to_string(device) +
-                                 ", iteration " + std::to_string(iteration);
-        x.out->Poison();
-        OpArgs args;
-        uint64_t workspaceSize = 0;
-        aclOpExecutor* executor = nullptr;
-        if (PlanOp(x, args, &workspaceSize, &executor) != ACLNN_SUCCESS) {
-          outcome.Report(what + ": phase 1 failed: " + aclGetRecentErrMsg());
-          ++outcome.wrongResults;
-          continue;
-        }
-        if (workspaceSize > workspaceCapacity) {
-          workspace = std::make_unique<DeviceBuffer>(workspaceSize);
-          workspaceCapacity = workspaceSize;
-        }
-        const aclnnStatus launched =
-            Phase2Of(x.problem.op)(workspaceSize > 0 ? workspace->get() : nullptr, workspaceSize, executor, stream);
-        args.DestroyDescriptors();
-        if (launched != ACLNN_SUCCESS || aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
-          outcome.Report(what + ": phase 2 failed: " + aclGetRecentErrMsg());
-          ++outcome.wrongResults;
-          continue;
-        }
-        ++outcome.runs;
-        std::string worst;
-        if (const int64_t wrong = CountWrong(x.out->ReadView(), x.reference, worst); wrong > 0) {
-          ++outcome.wrongResults;
-          outcome.Report(what + ": " + std::to_string(wrong) + " wrong elements; worst " + worst);
-        }
-      }
+// A client thread's device, stream and workspace; what it saw goes to `outcome`.
+class Client {
+ public:
+  Client(int32_t device, Outcome& outcome) : device_(device), outcome_(outcome) {
+    if (aclrtSetDevice(device) != ACL_SUCCESS) {
+      outcome.Report("aclrtSetDevice(" + std::to_string(device) + ") failed: " + aclGetRecentErrMsg());
+      return;
+    }
+    deviceSet_ = true;
+    if (aclrtCreateStream(&stream_) != ACL_SUCCESS) {
+      outcome.Report(std::string("aclrtCreateStream failed: ") + aclGetRecentErrMsg());
+      stream_ = nullptr;
     }
   }
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(device);
-}
-
-// Runs one client thread per entry of `devices` at once; fails (and ends the
-// process, since hung threads cannot be joined) if they are not done in time.
-void RunClients(const std::vector<int32_t>& devices) {
-  uint32_t count = 0;
-  ASSERT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
-  for (int32_t device : devices) {
-    ASSERT_LT(static_cast<uint32_t>(device), count) << "run through ctest, which sets CANOPY_DEVICE_COUNT=2";
+  ~Client() {
+    workspace_.reset();
+    if (stream_ != nullptr) aclrtDestroyStream(stream_);
+    if (deviceSet_) aclrtResetDevice(device_);
   }
-  std::vector<Outcome> outcomes(devices.size());
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  bool ready() const { return stream_ != nullptr; }
+
+  // One call of `x`'s op as a client makes it (the workspace reused from call
+  // to call), checked against the reference; `afterPhase1` runs between the phases.
+  void Run(const Prepared& x, const std::string& what, const std::function<void()>& afterPhase1 = {}) {
+    x.out->Poison();
+    OpArgs args;
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus planned = PlanOp(x, args, &workspaceSize, &executor);
+    if (afterPhase1) afterPhase1();
+    if (planned != ACLNN_SUCCESS) {
+      Fail(what + ": phase 1 failed: " + aclGetRecentErrMsg());
+      return;
+    }
+    if (workspaceSize > workspaceCapacity_) {
+      workspace_ = std::make_unique<DeviceBuffer>(workspaceSize);
+      workspaceCapacity_ = workspaceSize;
+    }
+    const aclnnStatus launched =
+        Phase2Of(x.problem.op)(workspaceSize > 0 ? workspace_->get() : nullptr, workspaceSize, executor, stream_);
+    args.DestroyDescriptors();
+    if (launched != ACLNN_SUCCESS || aclrtSynchronizeStream(stream_) != ACL_SUCCESS) {
+      Fail(what + ": phase 2 failed: " + aclGetRecentErrMsg());
+      return;
+    }
+    ++outcome_.runs;
+    std::string worst;
+    if (const int64_t wrong = CountWrong(x.out->ReadView(), x.reference, worst); wrong > 0) {
+      Fail(what + ": " + std::to_string(wrong) + " wrong elements; worst " + worst);
+    }
+  }
+
+ private:
+  void Fail(const std::string& report) {
+    ++outcome_.wrongResults;
+    outcome_.Report(report);
+  }
+
+  int32_t device_;
+  Outcome& outcome_;
+  bool deviceSet_ = false;
+  aclrtStream stream_ = nullptr;
+  std::unique_ptr<DeviceBuffer> workspace_;
+  uint64_t workspaceCapacity_ = 0;
+};
+
+// Runs the bodies on threads of their own at once; fails (and ends the process,
+// since hung threads cannot be joined) if they are not done in time.
+void RunThreads(const std::vector<std::function<void()>>& bodies) {
   std::mutex mutex;
   std::condition_variable done;
   size_t finished = 0;
   std::vector<std::thread> threads;
-  const uint64_t seed = Rng::ForCurrentTest().seed();
-  for (size_t t = 0; t < devices.size(); ++t) {
-    threads.emplace_back([&, t] {
-      RunClient(devices[t], seed + t, outcomes[t]);
+  for (const auto& body : bodies) {
+    threads.emplace_back([&] {
+      body();
       std::lock_guard lock(mutex);
       ++finished;
       done.notify_all();
@@ -313,19 +315,61 @@ void RunClients(const std::vector<int32_t>& devices) {
     }
   }
   for (std::thread& thread : threads) thread.join();
+}
+
+void ExpectDevices(const std::vector<int32_t>& devices) {
+  uint32_t count = 0;
+  ASSERT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+  for (int32_t device : devices) {
+    ASSERT_LT(static_cast<uint32_t>(device), count) << "run through ctest, which sets CANOPY_DEVICE_COUNT=2";
+  }
+}
+
+void ExpectClean(const std::vector<Outcome>& outcomes, int runs, uint64_t seed) {
   for (size_t t = 0; t < outcomes.size(); ++t) {
     const Outcome& outcome = outcomes[t];
-    EXPECT_EQ(outcome.runs, kIterations * static_cast<int>(Problems().size())) << "client " << t;
-    EXPECT_EQ(outcome.wrongResults, 0) << "client " << t << " on device " << devices[t] << ", seed " << seed + t;
+    EXPECT_EQ(outcome.runs, runs) << "client " << t;
+    EXPECT_EQ(outcome.wrongResults, 0) << "client " << t << ", seed " << seed + t;
     for (const std::string& report : outcome.reports) ADD_FAILURE() << "client " << t << ": " << report;
   }
 }
 
-TEST(ConcurrentOps, SameOpsOnTwoDevicesAtOnce) { RunClients({0, 1}); }
+// One client thread per entry of `devices`, each with its own stream on that
+// device and its own data: every problem `iterations` times, in the same order
+// on every thread, so all of them run the same cached plans at once.
+void RunClients(const std::vector<int32_t>& devices, int iterations) {
+  ExpectDevices(devices);
+  if (::testing::Test::HasFatalFailure()) return;
+  std::vector<Outcome> outcomes(devices.size());
+  const uint64_t seed = Rng::ForCurrentTest().seed();
+  std::vector<std::function<void()>> bodies;
+  for (size_t t = 0; t < devices.size(); ++t) {
+    bodies.push_back([&, t] {
+      Client client(devices[t], outcomes[t]);
+      if (!client.ready()) return;
+      Rng rng(seed + t);
+      std::vector<Prepared> prepared;
+      for (const Problem& p : Problems()) prepared.push_back(Prepare(p, rng));
+      for (int iteration = 0; iteration < iterations; ++iteration) {
+        for (const Prepared& x : prepared) {
+          client.Run(x, std::string(OpName(x.problem.op)) + " on device " + std::to_string(devices[t]) +
+                            ", iteration " + std::to_string(iteration));
+        }
+      }
+    });
+  }
+  RunThreads(bodies);
+  ExpectClean(outcomes, iterations * static_cast<int>(Problems().size()), seed);
+}
 
-TEST(ConcurrentOps, SameOpsOnStreamsOfOneDeviceAtOnce) { RunClients({0, 0, 0}); }
+// The devices' engines run the same primitives at the same time: enough
+// iterations that overlapping runs are certain.
+TEST(ConcurrentOps, SameOpsOnTwoDevicesAtOnce) { RunClients({0, 1}, 30); }
 
-TEST(ConcurrentOps, SameOpsOnTwoStreamsOfEachOfTwoDevices) { RunClients({0, 1, 0, 1}); }
+// One engine runs the streams' tasks in turn; the threads plan at once.
+TEST(ConcurrentOps, SameOpsOnStreamsOfOneDeviceAtOnce) { RunClients({0, 0, 0}, 8); }
+
+TEST(ConcurrentOps, SameOpsOnTwoStreamsOfEachOfTwoDevices) { RunClients({0, 1, 0, 1}, 15); }
 
 }  // namespace
 }  // namespace canopy_test
