@@ -1,5 +1,6 @@
 #include "matmul.h"
 
+#include <cassert>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -44,16 +45,27 @@ std::string DimsToString(const std::vector<int64_t>& dims) {
   return text.str();
 }
 
+// A bias after alpha is a binary post-op, after the sum post-op where beta has one.
+int PostOpBiasIndex(const MatmulDesc& desc) { return desc.beta != 0.0f ? 1 : 0; }
+
+int BiasArgument(const MatmulDesc& desc) {
+  if (!desc.bias_after_alpha) return DNNL_ARG_BIAS;
+  return DNNL_ARG_ATTR_MULTIPLE_POST_OP(PostOpBiasIndex(desc)) | DNNL_ARG_SRC_1;
+}
+
 class MatmulStep final : public Step {
  public:
   MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
-             dnnl::memory::desc dst, dnnl::memory::desc bias, std::string implementation)
+             dnnl::memory::desc dst, dnnl::memory::desc bias, dnnl::memory::desc scratchpad, BufferRef scratchpad_at,
+             std::string implementation)
       : desc_(desc),
         primitive_(std::move(primitive)),
         src_md_(src),
         weights_md_(weights),
         dst_md_(dst),
         bias_md_(bias),
+        scratchpad_md_(scratchpad),
+        scratchpad_(scratchpad_at),
         implementation_(std::move(implementation)) {}
 
   aclnnStatus Run(const RunContext& context) const override {
@@ -66,7 +78,10 @@ class MatmulStep final : public Step {
       std::unordered_map<int, dnnl::memory> arguments = {
           {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
       if (desc_.has_bias) {
-        arguments.emplace(DNNL_ARG_BIAS, dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
+        arguments.emplace(BiasArgument(desc_), dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
+      }
+      if (scratchpad_md_.get_size() > 0) {
+        arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_md_, engine, context.Resolve(scratchpad_)));
       }
       canopyPrepareComputeTeam();
       primitive_.execute(stream, arguments);
@@ -84,14 +99,18 @@ class MatmulStep final : public Step {
          << DtypeName(desc_.src.dtype) << " @ " << DimsToString(desc_.weights.dims) << " "
          << DtypeName(desc_.weights.dtype) << " -> " << DtypeName(desc_.dst.dtype);
     if (desc_.alpha != 1.0f || desc_.beta != 0.0f) text << " alpha=" << desc_.alpha << " beta=" << desc_.beta;
-    if (desc_.has_bias) text << " + bias " << DimsToString(desc_.bias.dims) << " " << DtypeName(desc_.bias.dtype);
+    if (desc_.has_bias) {
+      text << " + bias " << DimsToString(desc_.bias.dims) << " " << DtypeName(desc_.bias.dtype)
+           << (desc_.bias_after_alpha ? " after alpha" : "");
+    }
     return text.str();
   }
 
  private:
   MatmulDesc desc_;
   dnnl::matmul primitive_;
-  dnnl::memory::desc src_md_, weights_md_, dst_md_, bias_md_;
+  dnnl::memory::desc src_md_, weights_md_, dst_md_, bias_md_, scratchpad_md_;
+  BufferRef scratchpad_;  // in this call's workspace
   std::string implementation_;
 };
 
@@ -109,27 +128,37 @@ bool MatmulSupportsDtype(aclDataType dtype) {
       operand->dims = {16, 16};
       operand->strides = {16, 1};
     }
-    return MakeMatmulStep(probe, reason) != nullptr;
+    return MakeMatmulStep(
+               probe, [](int64_t) { return BufferRef{}; }, reason) != nullptr;  // never runs
   }();
   return dtype == ACL_BF16 && bf16;  // fp16 is converted to f32 where the CPU lacks fp16 matrix units
 }
 
-std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, std::string& reason) {
+std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBooking& book, std::string& reason) {
   try {
     const auto src = DescOf(desc.src), weights = DescOf(desc.weights), dst = DescOf(desc.dst);
     dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    // oneDNN computes post_ops(output_scale * (src @ weights + bias)).
     if (desc.alpha != 1.0f) attr.set_output_scales(0, {desc.alpha});
-    if (desc.beta != 0.0f) {
-      dnnl::post_ops post_ops;
-      post_ops.append_sum(desc.beta);
-      attr.set_post_ops(post_ops);
-    }
     const dnnl::memory::desc bias = desc.has_bias ? DescOf(desc.bias) : dnnl::memory::desc();
+    dnnl::post_ops post_ops;
+    if (desc.beta != 0.0f) post_ops.append_sum(desc.beta);
+    const bool bias_in_product = desc.has_bias && !desc.bias_after_alpha;
+    if (desc.has_bias && !bias_in_product) {
+      assert(post_ops.len() == PostOpBiasIndex(desc));
+      post_ops.append_binary(dnnl::algorithm::binary_add, bias);
+    }
+    if (post_ops.len() > 0) attr.set_post_ops(post_ops);
     const dnnl::matmul::desc operation =
-        desc.has_bias ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
+        bias_in_product ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
     const dnnl::matmul::primitive_desc primitive_desc(operation, attr, CpuEngine());
     std::string implementation = primitive_desc.impl_info_str();
-    return std::make_unique<MatmulStep>(desc, dnnl::matmul(primitive_desc), src, weights, dst, bias,
+    dnnl::matmul primitive(primitive_desc);
+    const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();
+    const size_t scratchpad_bytes = scratchpad.get_size();
+    const BufferRef scratchpad_at = scratchpad_bytes > 0 ? book(static_cast<int64_t>(scratchpad_bytes)) : BufferRef{};
+    return std::make_unique<MatmulStep>(desc, std::move(primitive), src, weights, dst, bias, scratchpad, scratchpad_at,
                                         std::move(implementation));
   } catch (const dnnl::error& e) {
     reason = e.what();

@@ -2,6 +2,7 @@
 // over any number of batch dimensions (extent 1 broadcasts) and strided views.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,16 +24,24 @@ struct MatmulDesc {
   MatmulOperand dst;      // (..., M, N)
   float alpha = 1.0f;
   float beta = 0.0f;  // non-zero: accumulate into what dst holds
-  // Optional (..., 1, N) row added before alpha scales: dst = alpha * (src @ weights + bias).
+  // Optional (..., 1, N) row, added before alpha scales (dst = alpha * (src @ weights
+  // + bias)) or, with `bias_after_alpha`, after (dst = alpha * (src @ weights) + bias).
   bool has_bias = false;
+  bool bias_after_alpha = false;
   MatmulOperand bias;
 };
 
 // Dtypes oneDNN multiplies natively on this CPU (f32 always; bf16 where supported).
 bool MatmulSupportsDtype(aclDataType dtype);
 
+// Books `bytes` of the call's workspace for a step and says where they are.
+using WorkspaceBooking = std::function<BufferRef(int64_t bytes)>;
+
 // The step, or null with `reason` set when oneDNN has no implementation for this
-// layout (the caller then makes operands contiguous and asks again).
-std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, std::string& reason);
+// layout (the caller then makes operands contiguous and asks again). oneDNN's
+// scratchpad goes into the workspace through `book`: a cached plan's primitive
+// runs on several streams and devices at once, and a primitive's own
+// scratchpad would be shared by those runs.
+std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBooking& book, std::string& reason);
 
 }  // namespace canopy::kernels

@@ -487,6 +487,41 @@ std::vector<AddmmCase> AddmmCases() {
       cases.push_back(x);
     }
   }
+  // Extreme and zero coefficients: beta / alpha is far outside f32's range, so
+  // no step may form it; each term alone stays representable. 12 rows run on
+  // the skinny kernel, 64 on oneDNN (which fuses a row bias).
+  const std::vector<Coefficients> extremes = {
+      {"beta1e20_alpha1e-20", 1e20, 1e-20, ACL_FLOAT},
+      {"beta1e-20_alpha1e20", 1e-20, 1e20, ACL_FLOAT},
+      {"beta-3e30_alpha1e-30", -3e30, 1e-30, ACL_DOUBLE},
+      {"beta2_alpha0", 2.0, 0.0, ACL_FLOAT},
+      {"beta0_alpha2", 0.0, 2.0, ACL_FLOAT},
+      {"beta0_alpha0", 0.0, 0.0, ACL_FLOAT},
+      {"beta0.5_alpha-0.5", 0.5, -0.5, ACL_FLOAT},
+  };
+  for (int64_t rows : {M, int64_t{64}}) {
+    const Shape full = {rows, N}, column = {rows, 1};
+    const std::vector<SelfShape> shapes = {{"N", {N}}, {"1xN", {1, N}}, {"Mx1", column}, {"MxN", full}};
+    for (const SelfShape& s : shapes) {
+      for (const Coefficients& k : extremes) {
+        cases.push_back({std::string("Addmm_extreme_M") + std::to_string(rows) + "_self_" + s.name + "_" + k.name,
+                         s.shape, rows, K, N, ACL_FLOAT, ACL_FLOAT, k.beta, k.alpha, k.dtype});
+      }
+    }
+  }
+  // bf16 (the native bf16 product; fp16's range holds no such result).
+  for (const Coefficients& k : {extremes[0], extremes[2]}) {
+    cases.push_back({std::string("Addmm_extreme_bf16_into_f32_") + k.name,
+                     {N},
+                     64,
+                     K,
+                     N,
+                     ACL_BF16,
+                     ACL_FLOAT,
+                     k.beta,
+                     k.alpha,
+                     k.dtype});
+  }
   AddmmCase large{"Addmm_large", {96}, 64, 256, 96, ACL_FLOAT, ACL_FLOAT, 1.0, 1.0};
   cases.push_back(large);
   AddmmCase largeHalf{"Addmm_large_f16", {96}, 64, 256, 96, ACL_FLOAT16, ACL_FLOAT16, 1.0, 1.0};

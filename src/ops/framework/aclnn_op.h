@@ -86,10 +86,12 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
     }
   }
   if (aclnnStatus s = recipe(plan); s != ACLNN_SUCCESS) return s;
+  *executor = plan.Finish(workspace_size);
+  // Other threads read the plan from the moment it is in the cache, so it is
+  // finished (Finish writes its workspace size) before it is published.
   if (cacheable) {
     if (auto cached = plan.ToCachedPlan(key)) PlanCache::Get().Insert(key, std::move(cached));
   }
-  *executor = plan.Finish(workspace_size);
   traced(false);
   return ACLNN_SUCCESS;
 }

@@ -53,12 +53,21 @@ kernels::MatmulDesc ProductDesc(const TensorRef& a, const TensorRef& b, const Te
   return desc;
 }
 
+// A oneDNN step whose scratchpad is booked in the call's workspace.
+std::unique_ptr<Step> MatmulStepFor(Plan& plan, const kernels::MatmulDesc& desc, std::string& reason) {
+  return kernels::MakeMatmulStep(
+      desc, [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; }, reason);
+}
+
 // Candidate 1 for a bias that repeats one row ([N] or [1, N], as Linear layers
 // have): oneDNN adds it inside the product, instead of it being copied into
-// every row of dst first and accumulated onto. dst = alpha * (a @ b + bias * beta / alpha).
+// every row of dst first and accumulated onto. With alpha == beta it is oneDNN's
+// bias, dst = alpha * (a @ b + bias); otherwise beta * bias is added after alpha
+// scales the product. (Folding beta / alpha into the bias would leave f32's
+// range for extreme coefficients: alpha = 1e-20, beta = 1e20.)
 bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const TensorRef& dst, aclDataType engine_dtype,
                  const ProductTerms& terms) {
-  if (terms.bias == nullptr || terms.beta == 0.0f || terms.alpha == 0.0f) return false;
+  if (terms.bias == nullptr || terms.beta == 0.0f) return false;
   const TensorRef& bias = *terms.bias;
   const size_t rank = bias.shape.size();
   for (size_t d = 0; d + 1 < rank; ++d) {
@@ -68,25 +77,30 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
   TensorRef row = bias;
   row.shape = {n};
   row.strides = {bias.strides[rank - 1]};
-  const float scale = terms.beta / terms.alpha;
-  const bool usable = scale == 1.0f && row.strides[0] == 1 && (row.dtype == ACL_FLOAT || row.dtype == engine_dtype);
-  if (!usable) {
-    TensorRef scaled = plan.Temporary(ACL_FLOAT, {n});
-    plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {row}, scaled, ScalarValue::Integer(1),
-                     ScalarValue::Real(scale));
-    row = scaled;
-  }
+  const bool inside = terms.alpha == terms.beta;
+  const float row_scale = inside ? 1.0f : terms.beta;
+  // A bias inside the product may be in the engine dtype; a post-op one is read as f32.
+  const bool usable =
+      row_scale == 1.0f && row.strides[0] == 1 && (row.dtype == ACL_FLOAT || (inside && row.dtype == engine_dtype));
+  const TensorRef fused = usable ? row : plan.Temporary(ACL_FLOAT, {n});
   kernels::MatmulDesc desc = ProductDesc(a, b, dst, terms.alpha, 0.0f);
   desc.has_bias = true;
-  desc.bias.buffer = row.buffer;
-  desc.bias.dtype = row.dtype;
+  desc.bias_after_alpha = !inside;
+  desc.bias.buffer = fused.buffer;
+  desc.bias.dtype = fused.dtype;
   desc.bias.dims.assign(rank, 1);
   desc.bias.dims[rank - 1] = n;
   desc.bias.strides.assign(rank, n);
   desc.bias.strides[rank - 1] = 1;
   std::string reason;
-  auto step = kernels::MakeMatmulStep(desc, reason);
+  auto step = MatmulStepFor(plan, desc, reason);
   if (!step) return false;  // the general path (copy, then accumulate) follows
+  if (!usable && row_scale == 1.0f) {
+    plan.Copy(row, fused);
+  } else if (!usable) {
+    plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {row}, fused, ScalarValue::Integer(1),
+                     ScalarValue::Real(row_scale));
+  }
   plan.AddStep(std::move(step));
   return true;
 }
@@ -264,7 +278,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
 
   kernels::MatmulDesc desc = ProductDesc(a, b, dst, terms.alpha, beta);
   std::string reason;
-  auto step = kernels::MakeMatmulStep(desc, reason);
+  auto step = MatmulStepFor(plan, desc, reason);
   if (!step) {
     // Candidate 2: dense operands with their batch broadcast spelled out, and a
     // dense output: the layout every oneDNN build takes.
@@ -279,7 +293,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
       desc.dst = OperandOf(dense);
       desc.src = OperandOf(a);
       desc.weights = OperandOf(b);
-      step = kernels::MakeMatmulStep(desc, reason);
+      step = MatmulStepFor(plan, desc, reason);
       if (step) {
         plan.AddStep(std::move(step));
         plan.Copy(dense, dst);
@@ -289,7 +303,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     } else {
       desc.src = OperandOf(a);
       desc.weights = OperandOf(b);
-      step = kernels::MakeMatmulStep(desc, reason);
+      step = MatmulStepFor(plan, desc, reason);
     }
   }
   if (!step) return plan.Reject(ACLNN_ERR_INNER, "no matmul implementation: %s", reason.c_str());
