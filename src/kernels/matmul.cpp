@@ -1,6 +1,5 @@
 #include "matmul.h"
 
-#include <cassert>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -145,10 +144,7 @@ std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBook
     dnnl::post_ops post_ops;
     if (desc.beta != 0.0f) post_ops.append_sum(desc.beta);
     const bool bias_in_product = desc.has_bias && !desc.bias_after_alpha;
-    if (desc.has_bias && !bias_in_product) {
-      assert(post_ops.len() == PostOpBiasIndex(desc));
-      post_ops.append_binary(dnnl::algorithm::binary_add, bias);
-    }
+    if (desc.has_bias && !bias_in_product) post_ops.append_binary(dnnl::algorithm::binary_add, bias);
     if (post_ops.len() > 0) attr.set_post_ops(post_ops);
     const dnnl::matmul::desc operation =
         bias_in_product ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
