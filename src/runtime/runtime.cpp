@@ -291,6 +291,17 @@ void Runtime::RegisterStream(const std::shared_ptr<Stream>& stream) {
   stream->set_handle(NewHandle());
   std::unique_lock lock(handles_mutex_);
   streams_[stream->handle()] = stream;
+  std::erase_if(all_streams_, [](const auto& weak) { return weak.expired(); });
+  all_streams_.push_back(stream);
+}
+
+std::vector<std::shared_ptr<Stream>> Runtime::StreamsThatMayRun() {
+  std::vector<std::shared_ptr<Stream>> result;
+  std::shared_lock lock(handles_mutex_);
+  for (const auto& weak : all_streams_) {
+    if (auto stream = weak.lock()) result.push_back(std::move(stream));
+  }
+  return result;  // released by the caller, outside the lock: the last reference may destroy a stream
 }
 
 bool Runtime::UnregisterStream(const Stream& stream) {

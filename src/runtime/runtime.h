@@ -133,6 +133,12 @@ class Runtime {
   void RetireStream(const std::shared_ptr<Stream>& stream);
   std::vector<std::shared_ptr<Stream>> RetiredStreamsOfDevice(int32_t device_id);
 
+  // Every stream object that still exists: registered, being drained by
+  // aclrtDestroyStream, force-destroyed with a task still running, or held by
+  // something else. A stream object outlives every task of its own, so this is a
+  // superset of the streams that may still run a task (after_queued_work.h).
+  std::vector<std::shared_ptr<Stream>> StreamsThatMayRun();
+
   void NotifyAllEngines();
   // Every stream of every live context on the device (all devices when device_id < 0).
   std::vector<std::shared_ptr<Stream>> StreamsOfDevice(int32_t device_id);
@@ -162,6 +168,7 @@ class Runtime {
   std::unordered_map<const void*, Event*> events_;                    // by handle
   std::unordered_map<const void*, Context*> contexts_;                // by handle
   std::vector<std::weak_ptr<Stream>> retired_streams_;
+  std::vector<std::weak_ptr<Stream>> all_streams_;  // every stream ever registered, pruned when expired
 };
 
 }  // namespace canopy::runtime
