@@ -77,6 +77,10 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
   Context* released = nullptr;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
+    const bool releases = device->primary_context != nullptr && (force || device->primary_references <= 1);
+    if (releases) {
+      CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(function, &device->engine(), device->primary_context));
+    }
     if (device->primary_references > 0) --device->primary_references;
     if (force) device->primary_references = 0;
     if (device->primary_references == 0 && device->primary_context != nullptr) {
@@ -202,6 +206,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
                   "aclrtDestroyContext: the default context of a device is released by "
                   "aclrtResetDevice, not destroyed");
     }
+    CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, &target->device().engine(), target));
     released = runtime.DetachContext(target);
   }
   delete released;  // drains its streams
