@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "caching_allocator.h"
+#include "capture.h"
 #include "checker.h"
 #include "engine.h"
 #include "error_message.h"
@@ -108,6 +109,7 @@ Context::~Context() {
   const auto all = streams();
   for (const auto& stream : all) {
     Runtime::Get().UnregisterStream(*stream);
+    CaptureRegistry::Get().ForgetStream(*stream);
     stream->Close();
   }
   // Drain every stream before removing any: one may wait on another's event.
@@ -133,6 +135,7 @@ std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority)
 
 bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending) {
   if (!Runtime::Get().UnregisterStream(*stream)) return false;
+  CaptureRegistry::Get().ForgetStream(*stream);
   stream->Close();
   if (discard_pending) {
     // A task already running keeps the stream object alive until it returns;

@@ -117,6 +117,9 @@ class Runtime {
   Event* FindEventRetained(aclrtEvent handle);  // adds a reference the caller releases
   Context* FindContext(aclrtContext handle);    // null when not live
 
+  // A fresh handle value for any table (streams, events, contexts, models).
+  void* NewHandle();
+
   void RegisterStream(const std::shared_ptr<Stream>& stream);  // gives it its handle
   bool UnregisterStream(const Stream& stream);                 // false when it was not registered
   aclrtEvent RegisterEvent(Event* event);                      // takes the table's reference
@@ -158,7 +161,6 @@ class Runtime {
   // whatever exists); a second one reports ACL_ERROR_REPEAT_FINALIZE.
   bool finalize_armed_ = true;
   std::atomic<uint32_t> epoch_{0};
-  void* NewHandle();
   std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;
   std::vector<std::unique_ptr<Device>> devices_;
