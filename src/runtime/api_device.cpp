@@ -32,7 +32,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
   if (device->primary_context == nullptr) {
-    device->primary_context = runtime.CreateContext(*device, /*primary=*/true);
+    device->primary_context = runtime.CreateContext(__func__, *device, /*primary=*/true);
+    if (device->primary_context == nullptr) return ACL_ERROR_UNINITIALIZE;
   }
   ++device->primary_references;
   runtime.set_current_context(device->primary_context);
@@ -184,7 +185,8 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
-  Context* created = runtime.CreateContext(*device, /*primary=*/false);
+  Context* created = runtime.CreateContext(__func__, *device, /*primary=*/false);
+  if (created == nullptr) return ACL_ERROR_UNINITIALIZE;
   runtime.set_current_context(created);
   *context = created->handle();
   return ACL_SUCCESS;

@@ -4,6 +4,7 @@
 
 #include "api_common.h"
 #include "capture.h"
+#include "checker.h"
 
 using namespace canopy::runtime;
 
@@ -50,10 +51,24 @@ aclError ResolveModel(const char* function, aclmdlRI handle, std::shared_ptr<Mod
 // Queues every captured task of the model `handle` names on `stream`, in capture
 // order. Payloads stay the model's; events are recorded and waited afresh, as
 // the capture saw them.
-aclError Replay(const char* function, aclmdlRI handle, Stream& stream) {
+aclError Replay(const char* function, aclmdlRI handle, const std::shared_ptr<Stream>& target) {
   if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' is null", function);
   std::shared_ptr<ModelInstance> model = ModelTable::Get().BeginReplay(handle);
   if (!model) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' (%p) is not a live model", function, handle);
+  Stream& stream = *target;
+  // Checker mode: every range a replayed task touches must still be live (and
+  // not race other streams), or the replay is refused before any of it is queued.
+  if (Checker::Enabled()) {
+    for (const CapturedTask& captured : model->tasks) {
+      if (captured.accesses.empty()) continue;
+      if (const aclError status = Checker::Get().CheckTask(function, captured.op, target, captured.accesses.data(),
+                                                           captured.accesses.size());
+          status != ACL_SUCCESS) {
+        ModelTable::Get().EndReplay(*model);
+        return status;
+      }
+    }
+  }
   // The hold is let go after the replay's last task, also when the stream is
   // closed midway: tasks queued by then may still run.
   const Task finish = Task::Compute("aclmdlRIExecuteAsync", RunNothing, new ReplayHold{model}, FinishReplay);
@@ -136,7 +151,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(__func__, *target));
-  return Replay(__func__, modelRI, *target);
+  return Replay(__func__, modelRI, target);
 }
 
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
@@ -149,7 +164,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, nullptr, target));
   CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
-  CANOPY_RETURN_IF_ERROR(Replay(__func__, modelRI, *target));
+  CANOPY_RETURN_IF_ERROR(Replay(__func__, modelRI, target));
   return ReportSync(__func__, target->Synchronize(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 

@@ -135,8 +135,28 @@ bool CaptureRegistry::Record(const char* function, Stream& stream, const Task& t
     *status = Fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture has been invalidated", function);
     return true;
   }
-  session->model->tasks.push_back({task, IndexOf(*session, stream), false});
+  CapturedTask captured;
+  captured.task = task;
+  captured.stream_index = IndexOf(*session, stream);
+  const auto stashed = std::find_if(session->stashed.begin(), session->stashed.end(),
+                                    [&](const auto& entry) { return entry.stream == &stream; });
+  if (stashed != session->stashed.end()) {
+    captured.op = stashed->op;
+    captured.accesses = std::move(stashed->accesses);
+    session->stashed.erase(stashed);
+  }
+  session->model->tasks.push_back(std::move(captured));
   *status = ACL_SUCCESS;
+  return true;
+}
+
+bool CaptureRegistry::StashAccesses(const Stream& stream, const char* op, const MemoryAccess* accesses, size_t count) {
+  if (!AnyActive()) return false;
+  std::lock_guard lock(mutex_);
+  CaptureSession* session = SessionOf(stream);
+  if (session == nullptr) return false;
+  std::erase_if(session->stashed, [&](const auto& entry) { return entry.stream == &stream; });
+  session->stashed.push_back({&stream, op, std::vector<MemoryAccess>(accesses, accesses + count)});
   return true;
 }
 
@@ -180,7 +200,11 @@ bool CaptureRegistry::RecordEvent(const char* function, Stream& stream, TaskKind
   event->Retain();  // the model's reference
   const int32_t index = IndexOf(*session, stream);
   const bool internal = kind == TaskKind::kEventWait && recorded_in == session && record != nullptr;
-  session->model->tasks.push_back({task, index, internal});
+  CapturedTask captured;
+  captured.task = task;
+  captured.stream_index = index;
+  captured.event_internal = internal;
+  session->model->tasks.push_back(std::move(captured));
   if (kind == TaskKind::kEventRecord) {
     session->recorded_events.push_back({event, index, session->model->tasks.size() - 1});
   }

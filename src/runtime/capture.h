@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "checker.h"
 #include "task.h"
 
 namespace canopy::runtime {
@@ -26,6 +27,9 @@ struct CapturedTask {
   Task task;
   int32_t stream_index = 0;     // which captured stream enqueued it
   bool event_internal = false;  // a wait on an event recorded inside the capture
+  // Checker mode: the device ranges the task touches, checked at every replay.
+  const char* op = "";
+  std::vector<MemoryAccess> accesses;
 };
 
 // aclmdlRI: owns the captured tasks' payloads (executors, events) until destroyed.
@@ -63,6 +67,13 @@ struct CaptureSession {
   };
   std::vector<RecordedEvent> recorded_events;
   std::vector<int32_t> joined_by_wait;  // stream indices whose last record another stream waited on
+  // Checker mode: accesses checked for a stream's next task, attached to it when it is recorded.
+  struct StashedAccesses {
+    const Stream* stream;
+    const char* op;
+    std::vector<MemoryAccess> accesses;
+  };
+  std::vector<StashedAccesses> stashed;
 };
 
 class CaptureRegistry {
@@ -88,6 +99,10 @@ class CaptureRegistry {
   // it began there (nobody can end it any more), so nothing keeps its address and
   // a later stream at the same address is not mistaken for it.
   void ForgetStream(const Stream& stream);
+
+  // Checker mode: when `stream` captures, keeps the accesses for the task about to
+  // be recorded (replays check them) and returns true; false otherwise.
+  bool StashAccesses(const Stream& stream, const char* op, const MemoryAccess* accesses, size_t count);
 
   // canopyFreeAsync on a capturing stream: every replay's tasks still use the
   // block, so `release` runs when the model is destroyed (or the capture fails).

@@ -209,6 +209,12 @@ aclError Runtime::Finalize() {
       }
       return ACL_SUCCESS;
     }
+    if (finalizing_) {
+      return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: another thread is already finalizing acl");
+    }
+    // From here until the end no context can be created: the lock is let go
+    // below while the streams drain.
+    finalizing_ = true;
     std::vector<Context*> live;
     {
       std::shared_lock handles(handles_mutex_);
@@ -233,6 +239,7 @@ aclError Runtime::Finalize() {
   }
   thread_current = {};
   finalize_armed_ = false;
+  finalizing_ = false;
   initialized_.store(false, std::memory_order_release);
   // Stop every engine before destroying any: an engine may still notify the others.
   for (auto& device : devices_) device->engine().Stop();
@@ -328,7 +335,11 @@ Event* Runtime::UnregisterEvent(aclrtEvent handle) {
   return event;
 }
 
-Context* Runtime::CreateContext(Device& device, bool primary) {
+Context* Runtime::CreateContext(const char* function, Device& device, bool primary) {
+  if (finalizing_) {
+    Fail(ACL_ERROR_UNINITIALIZE, "%s: aclFinalize is tearing down acl on another thread", function);
+    return nullptr;
+  }
   auto* context = new Context(device, primary, NewHandle());
   std::unique_lock lock(handles_mutex_);
   contexts_[context->handle()] = context;

@@ -127,7 +127,9 @@ class Runtime {
 
   // Contexts: create under lifecycle_mutex; Detach under lifecycle_mutex, then
   // delete the returned context outside it (deleting drains its streams).
-  Context* CreateContext(Device& device, bool primary);
+  // CreateContext is null (recent error set) while aclFinalize tears down: it
+  // drains without the lock, and a context made then would outlive its device.
+  Context* CreateContext(const char* function, Device& device, bool primary);
   Context* DetachContext(Context* context);  // null when not live
 
   // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
@@ -160,6 +162,7 @@ class Runtime {
   // aclFinalize without a preceding aclInit succeeds once (CANN tears down
   // whatever exists); a second one reports ACL_ERROR_REPEAT_FINALIZE.
   bool finalize_armed_ = true;
+  bool finalizing_ = false;  // guarded by lifecycle_mutex: from aclFinalize's start to its end
   std::atomic<uint32_t> epoch_{0};
   std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;

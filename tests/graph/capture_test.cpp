@@ -375,16 +375,18 @@ TEST_F(CaptureTest, DestroyRacingReplaysNeverFreesAModelInUse) {
   EnqueueAdd(x, one, x, stream_);
   aclmdlRI model = nullptr;
   ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  constexpr int kReplays = 200;  // bounded, so the queued ones drain and the destroy gets through
   std::atomic<int> accepted{0};
-  std::atomic<bool> gone{false};
   std::thread replayer([&] {
-    while (!gone.load()) {
+    for (int i = 0; i < kReplays; ++i) {
       if (aclmdlRIExecuteAsync(model, target_) == ACL_SUCCESS) accepted.fetch_add(1);
     }
   });
   aclError status = ACL_ERROR_RT_MODEL_RUNNING;
-  while (status == ACL_ERROR_RT_MODEL_RUNNING) status = aclmdlRIDestroy(model);
-  gone.store(true);
+  while (status == ACL_ERROR_RT_MODEL_RUNNING) {
+    status = aclmdlRIDestroy(model);
+    std::this_thread::yield();
+  }
   replayer.join();
   EXPECT_EQ(status, ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(target_), ACL_SUCCESS);

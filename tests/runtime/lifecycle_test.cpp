@@ -320,4 +320,38 @@ TEST_F(LifecycleTest, LifecycleCallsFromAHostFunctionOfTheirOwnDeviceAreRefused)
   ACL_EXPECT_OK(aclFinalize());
 }
 
+// aclFinalize drains the streams without its lock held (host functions may call
+// the API meanwhile); a racing aclrtSetDevice / aclrtCreateContext must not slip
+// a new context into the teardown (before the fix it did, and the context
+// outlived its device).
+TEST_F(LifecycleTest, SetDeviceDuringFinalizeIsRefused) {
+  ACL_ASSERT_OK(aclInit(nullptr));
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  std::atomic<bool> raced{false};
+  ACL_ASSERT_OK(aclrtLaunchHostFunc(
+      nullptr,
+      [](void* flag) { canopy_test::WaitUntil([&] { return static_cast<std::atomic<bool>*>(flag)->load(); }); },
+      &raced));
+  std::atomic<aclError> finalized{-1};
+  std::thread finalizer([&] { finalized.store(aclFinalize()); });
+  // Once the default context is gone from the table, aclFinalize is draining it.
+  aclrtContext current = nullptr;
+  EXPECT_TRUE(canopy_test::WaitUntil([&] { return aclrtGetCurrentContext(&current) != ACL_SUCCESS; }));
+  const aclError set = aclrtSetDevice(0);
+  const std::string set_message = RecentMessage();
+  aclrtContext created = nullptr;
+  const aclError create = aclrtCreateContext(&created, 0);
+  raced.store(true);
+  finalizer.join();
+  EXPECT_EQ(finalized.load(), ACL_SUCCESS);
+  EXPECT_EQ(set, ACL_ERROR_UNINITIALIZE);
+  EXPECT_NE(set_message.find("aclFinalize"), std::string::npos) << set_message;
+  EXPECT_EQ(create, ACL_ERROR_UNINITIALIZE);
+  // The next initialisation starts clean.
+  ACL_ASSERT_OK(aclInit(nullptr));
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  ACL_EXPECT_OK(aclrtResetDevice(0));
+  ACL_EXPECT_OK(aclFinalize());
+}
+
 }  // namespace
