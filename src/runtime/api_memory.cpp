@@ -254,6 +254,8 @@ int32_t RunCopy2d(void* payload) {
 // reuse the memory at once), so, as CANN does, they wait for the stream and
 // copy before returning.
 aclError DrainForPageableCopy(const char* function, Stream& stream) {
+  // CANN's capture modes restrict these as they restrict aclrtMemcpy ("unsafe functions").
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(function));
   CANOPY_RETURN_IF_ERROR(CheckMayWait(function, stream));
   stream.Synchronize(-1, /*consume_error=*/false);  // failures stay for the next synchronisation
   return ACL_SUCCESS;

@@ -269,6 +269,34 @@ TEST_F(CaptureTest, UnsafeCallsFollowTheCaptureModes) {
   EXPECT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
 }
 
+// CANN counts queued copies with pageable (not page-locked) host memory among
+// the unsafe functions a capture mode restricts, as aclrtMemcpy: under a GLOBAL
+// capture one on another stream fails with ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+// and invalidates the capture; with pinned memory it is an ordinary queued copy.
+TEST_F(CaptureTest, PageableQueuedCopiesAreUnsafeDuringAGlobalCapture) {
+  DeviceVector d;
+  std::vector<float> pageable(kElements, 1.0f);
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, kBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpyAsync(d.data, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, target_), ACL_SUCCESS);
+  aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  EXPECT_EQ(aclrtMemcpyAsync(d.data, kBytes, pageable.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, target_),
+            ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  EXPECT_EQ(aclrtMemcpy2dAsync(pageable.data(), kBytes, d.data, kBytes, kBytes, 1, ACL_MEMCPY_DEVICE_TO_HOST, target_),
+            ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+  aclmdlRI model = nullptr;
+  EXPECT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+  // With the capture over, the same copy is fine again.
+  EXPECT_EQ(aclrtMemcpyAsync(d.data, kBytes, pageable.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, target_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(target_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+}
+
 TEST_F(CaptureTest, HostFunctionsAndEventsAreReplayed) {
   static std::atomic<int> calls{0};
   calls = 0;
