@@ -101,8 +101,6 @@ aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canop
   if (accesses == nullptr && count > 0) CANOPY_REQUIRE_NOT_NULL(accesses);
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
-  // Captured work only runs when replayed, where its addresses are no longer checked.
-  if (CaptureRegistry::Get().AnyActive()) return ACL_SUCCESS;
   std::vector<MemoryAccess> converted(count);
   for (size_t i = 0; i < count; ++i) {
     converted[i] = {reinterpret_cast<uintptr_t>(accesses[i].begin), accesses[i].bytes, accesses[i].write != 0,

@@ -58,6 +58,29 @@ inline aclError CheckMayWait(const char* function, const Stream& stream) {
   return ACL_SUCCESS;
 }
 
+// aclrtDestroyContext, aclrtResetDevice and aclFinalize drain streams: called
+// from a host function of one of them, or from a task on the engine that runs
+// them, they would wait for themselves. Refuse them as CheckMayWait refuses a
+// synchronisation. `context` null: every stream of `engine`'s device; `engine`
+// null: every stream of every device.
+inline aclError CheckNotInsideDrainedWork(const char* function, const Engine* engine, const Context* context) {
+  const Stream* held = HostCallbackPool::HeldByCurrentThread();
+  const bool engine_thread = engine != nullptr ? engine->OnEngineThread() : Engine::CurrentThreadIsEngine();
+  const bool held_drained = held != nullptr && (context == nullptr ? engine == nullptr || &held->engine() == engine
+                                                                   : held->context() == context);
+  if (held_drained) {
+    return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                "%s: called from a host function of a stream it would drain; the stream waits for the host "
+                "function, so this would deadlock (call it from another thread)",
+                function);
+  }
+  if (engine_thread) {
+    return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                "%s: called from a task running on the device it would drain; waiting would deadlock", function);
+  }
+  return ACL_SUCCESS;
+}
+
 // Queues `task`. When the stream is being destroyed the call fails, as for any
 // stream that is no longer live: the event reference the task held is dropped,
 // but the payload still belongs to the caller (its release is not called).

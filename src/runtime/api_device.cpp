@@ -32,7 +32,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
   if (device->primary_context == nullptr) {
-    device->primary_context = runtime.CreateContext(*device, /*primary=*/true);
+    device->primary_context = runtime.CreateContext(__func__, *device, /*primary=*/true);
+    if (device->primary_context == nullptr) return ACL_ERROR_UNINITIALIZE;
   }
   ++device->primary_references;
   runtime.set_current_context(device->primary_context);
@@ -77,6 +78,10 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
   Context* released = nullptr;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
+    const bool releases = device->primary_context != nullptr && (force || device->primary_references <= 1);
+    if (releases) {
+      CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(function, &device->engine(), device->primary_context));
+    }
     if (device->primary_references > 0) --device->primary_references;
     if (force) device->primary_references = 0;
     if (device->primary_references == 0 && device->primary_context != nullptr) {
@@ -180,7 +185,8 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
-  Context* created = runtime.CreateContext(*device, /*primary=*/false);
+  Context* created = runtime.CreateContext(__func__, *device, /*primary=*/false);
+  if (created == nullptr) return ACL_ERROR_UNINITIALIZE;
   runtime.set_current_context(created);
   *context = created->handle();
   return ACL_SUCCESS;
@@ -202,6 +208,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
                   "aclrtDestroyContext: the default context of a device is released by "
                   "aclrtResetDevice, not destroyed");
     }
+    CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, &target->device().engine(), target));
     released = runtime.DetachContext(target);
   }
   delete released;  // drains its streams

@@ -26,7 +26,11 @@ aclError aclInit(const char* /*configPath: dump/profiling configuration, not use
   return Runtime::Get().Initialize();
 }
 
-aclError aclFinalize() { return Runtime::Get().Finalize(); }
+aclError aclFinalize() {
+  // Finalizing drains every stream and joins the host-function threads.
+  CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, nullptr, nullptr));
+  return Runtime::Get().Finalize();
+}
 
 const char* aclGetRecentErrMsg() { return TakeRecentError(); }
 

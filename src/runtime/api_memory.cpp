@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 
+#include "after_queued_work.h"
 #include "api_common.h"
 #include "caching_allocator.h"
 #include "checker.h"
@@ -57,38 +58,11 @@ void FreeBytes(void* p, size_t size) {
   }
 }
 
-// ---- Freeing while work is queued -------------------------------------------
 // aclrtFree does not wait for the device (CANN frees at once and so do we, as
 // far as the client can tell). Work already queued may still touch the block,
-// so the bytes go back to the system only when every stream that was busy at
-// the free has passed it: a late kernel never touches unmapped memory.
-
-struct DeferredRelease {
-  std::atomic<int> references;
-  void* memory;
-  size_t size;
-};
-
-void DropReference(DeferredRelease* release) {
-  if (release->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    FreeBytes(release->memory, release->size);
-    delete release;
-  }
-}
-
-int32_t RunNothing(void*) { return ACL_SUCCESS; }
-void DropReferenceTask(void* payload) { DropReference(*static_cast<DeferredRelease**>(payload)); }
-
-void ReleaseWhenStreamsPass(void* memory, size_t size) {
-  auto* release = new DeferredRelease{{1}, memory, size};  // our own reference
-  for (const auto& stream : Runtime::Get().StreamsOfDevice(-1)) {
-    if (stream->Idle()) continue;
-    release->references.fetch_add(1, std::memory_order_relaxed);
-    if (!stream->Enqueue(Task::Compute("aclrtFree", RunNothing, release, DropReferenceTask))) {
-      release->references.fetch_sub(1, std::memory_order_relaxed);
-    }
-  }
-  DropReference(release);
+// so the bytes go back to the system only once that work has passed the free.
+void FreeAfterQueuedWork(const char* function, void* memory, size_t size) {
+  RunAfterQueuedWork(function, [memory, size] { FreeBytes(memory, size); });
 }
 
 // ---- Allocation ---------------------------------------------------------------
@@ -280,6 +254,8 @@ int32_t RunCopy2d(void* payload) {
 // reuse the memory at once), so, as CANN does, they wait for the stream and
 // copy before returning.
 aclError DrainForPageableCopy(const char* function, Stream& stream) {
+  // CANN's capture modes restrict these as they restrict aclrtMemcpy ("unsafe functions").
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(function));
   CANOPY_RETURN_IF_ERROR(CheckMayWait(function, stream));
   stream.Synchronize(-1, /*consume_error=*/false);  // failures stay for the next synchronisation
   return ACL_SUCCESS;
@@ -384,7 +360,7 @@ aclError aclrtFree(void* devPtr) {
   if (allocation->epoch == Runtime::Get().epoch()) {
     if (Device* device = Runtime::Get().device(allocation->device_id)) device->Unreserve(allocation->size);
   }
-  ReleaseWhenStreamsPass(devPtr, allocation->size);
+  FreeAfterQueuedWork(__func__, devPtr, allocation->size);
   return ACL_SUCCESS;
 }
 
@@ -411,7 +387,7 @@ aclError aclrtFreeHost(void* hostPtr) {
                 "allocation",
                 hostPtr);
   }
-  ReleaseWhenStreamsPass(hostPtr, allocation->size);
+  FreeAfterQueuedWork(__func__, hostPtr, allocation->size);
   return ACL_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 
 #include "api_common.h"
 #include "capture.h"
+#include "checker.h"
 
 using namespace canopy::runtime;
 
@@ -29,9 +30,15 @@ const char* KindName(TaskKind kind) {
 
 int32_t RunNothing(void*) { return ACL_SUCCESS; }
 
-// The last task of a replay: the model may be destroyed once it has run.
+// A queued replay keeps its model alive and counted until its last task has run
+// (or been dropped): the model's payloads are what the replay's tasks use.
+struct ReplayHold {
+  std::shared_ptr<ModelInstance> model;
+};
 void FinishReplay(void* payload) {
-  (*static_cast<ModelInstance**>(payload))->pending_replays.fetch_sub(1, std::memory_order_acq_rel);
+  ReplayHold* hold = *static_cast<ReplayHold**>(payload);
+  ModelTable::Get().EndReplay(*hold->model);
+  delete hold;
 }
 
 aclError ResolveModel(const char* function, aclmdlRI handle, std::shared_ptr<ModelInstance>& model) {
@@ -41,11 +48,35 @@ aclError ResolveModel(const char* function, aclmdlRI handle, std::shared_ptr<Mod
   return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' (%p) is not a live model", function, handle);
 }
 
-// Queues every captured task on `stream`, in capture order. Payloads stay the
-// model's; events are recorded and waited afresh, as the capture saw them.
-aclError Replay(const char* function, ModelInstance& model, Stream& stream) {
-  model.pending_replays.fetch_add(1, std::memory_order_acq_rel);
-  for (const CapturedTask& captured : model.tasks) {
+// Queues every captured task of the model `handle` names on `stream`, in capture
+// order. Payloads stay the model's; events are recorded and waited afresh, as
+// the capture saw them.
+aclError Replay(const char* function, aclmdlRI handle, const std::shared_ptr<Stream>& target) {
+  if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' is null", function);
+  std::shared_ptr<ModelInstance> model = ModelTable::Get().BeginReplay(handle);
+  if (!model) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'modelRI' (%p) is not a live model", function, handle);
+  Stream& stream = *target;
+  // Checker mode: every range a replayed task touches must still be live (and
+  // not race other streams), or the replay is refused before any of it is queued.
+  if (Checker::Enabled()) {
+    for (const CapturedTask& captured : model->tasks) {
+      if (captured.accesses.empty()) continue;
+      if (const aclError status = Checker::Get().CheckTask(function, captured.op, target, captured.accesses.data(),
+                                                           captured.accesses.size());
+          status != ACL_SUCCESS) {
+        ModelTable::Get().EndReplay(*model);
+        return status;
+      }
+    }
+  }
+  // The hold is let go after the replay's last task, also when the stream is
+  // closed midway: tasks queued by then may still run.
+  const Task finish = Task::Compute("aclmdlRIExecuteAsync", RunNothing, new ReplayHold{model}, FinishReplay);
+  const auto refuse = [&] {
+    stream.EnqueueOrReleaseAfterLastTask(finish);
+    return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
+  };
+  for (const CapturedTask& captured : model->tasks) {
     if (captured.event_internal) continue;  // capture order already satisfies it
     Task task = captured.task;
     task.release = nullptr;
@@ -56,15 +87,10 @@ aclError Replay(const char* function, ModelInstance& model, Stream& stream) {
     }
     if (!stream.Enqueue(task)) {
       if (task.event != nullptr) task.event->Release();
-      model.pending_replays.fetch_sub(1, std::memory_order_acq_rel);
-      return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
+      return refuse();
     }
   }
-  ModelInstance* self = &model;
-  if (!stream.Enqueue(Task::Compute("aclmdlRIExecuteAsync", RunNothing, self, FinishReplay))) {
-    model.pending_replays.fetch_sub(1, std::memory_order_acq_rel);
-    return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
-  }
+  if (!stream.Enqueue(finish)) return refuse();
   return ACL_SUCCESS;
 }
 
@@ -125,7 +151,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(__func__, *target));
-  return Replay(__func__, *model, *target);
+  return Replay(__func__, modelRI, target);
 }
 
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
@@ -138,7 +164,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, nullptr, target));
   CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
-  CANOPY_RETURN_IF_ERROR(Replay(__func__, *model, *target));
+  CANOPY_RETURN_IF_ERROR(Replay(__func__, modelRI, target));
   return ReportSync(__func__, target->Synchronize(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
@@ -146,12 +172,15 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<ModelInstance> model;
   CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
-  if (model->pending_replays.load(std::memory_order_acquire) > 0) {
-    return Fail(ACL_ERROR_RT_MODEL_RUNNING,
-                "aclmdlRIDestroy: %d replay(s) of the model are still queued; synchronise their stream first",
-                model->pending_replays.load());
+  int32_t pending = 0;
+  if (!ModelTable::Get().Remove(modelRI, &pending)) {
+    if (pending > 0) {
+      return Fail(ACL_ERROR_RT_MODEL_RUNNING,
+                  "aclmdlRIDestroy: %d replay(s) of the model are still queued; synchronise their stream first",
+                  pending);
+    }
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIDestroy: argument 'modelRI' (%p) is not a live model", modelRI);
   }
-  ModelTable::Get().Remove(modelRI);
   return ACL_SUCCESS;
 }
 

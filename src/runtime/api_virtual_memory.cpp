@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "after_queued_work.h"
 #include "api_common.h"
 #include "memory_registry.h"
 
@@ -84,6 +85,12 @@ aclError CheckPhysicalProp(const aclrtPhysicalMemProp& prop) {
               static_cast<int>(prop.memAttr), on_device ? "device" : "host");
 }
 
+void* MapNone(void* at, size_t size, bool fixed) {
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (fixed ? MAP_FIXED : 0);
+  void* p = mmap(at, size, PROT_NONE, flags, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
 struct Reservation {
   size_t size = 0;
   std::map<uintptr_t, std::pair<size_t, PhysicalAllocation*>> mappings;  // base -> (size, physical)
@@ -98,6 +105,15 @@ class VirtualMemory {
   std::mutex mutex;
   std::map<uintptr_t, Reservation> reservations;  // base -> reservation
   std::map<const void*, PhysicalAllocation*> physicals;
+  // Ranges unmapped while queued work may still touch them: they keep their
+  // pages until that work has passed (Reprotect). The token tells a later unmap
+  // of the same granules from this one.
+  struct PendingUnmap {
+    size_t size;
+    uint64_t token;
+  };
+  std::map<uintptr_t, PendingUnmap> pending_unmaps;  // base -> pending
+  uint64_t next_token = 0;
 
   // The reservation containing [address, address + size), or nullptr.
   Reservation* Containing(uintptr_t address, size_t size, uintptr_t& base) {
@@ -110,15 +126,47 @@ class VirtualMemory {
     base = it->first;
     return &it->second;
   }
+
+  // The deferred half of aclrtUnmapMem: makes [address, address + size) reserved,
+  // inaccessible address space again, except granules mapped anew since or
+  // unmapped again later (whose own re-protection is still to come). Nothing when
+  // the reservation has been released (its deferred munmap covers the range).
+  void Reprotect(uintptr_t address, uint64_t token) {
+    std::lock_guard lock(mutex);
+    const auto pending = pending_unmaps.find(address);
+    if (pending == pending_unmaps.end() || pending->second.token != token) return;
+    const size_t size = pending->second.size;
+    pending_unmaps.erase(pending);
+    uintptr_t base = 0;
+    Reservation* reservation = Containing(address, size, base);
+    if (reservation == nullptr) return;
+    const auto keep = [&](uintptr_t granule) {
+      auto mapping = reservation->mappings.upper_bound(granule);
+      if (mapping != reservation->mappings.begin() &&
+          granule < std::prev(mapping)->first + std::prev(mapping)->second.first) {
+        return true;
+      }
+      for (const auto& [other, later] : pending_unmaps) {
+        if (later.token > token && other <= granule && granule < other + later.size) return true;
+      }
+      return false;
+    };
+    uintptr_t run_begin = 0;
+    size_t run_bytes = 0;
+    for (uintptr_t granule = address; granule < address + size; granule += kGranularity) {
+      if (!keep(granule)) {
+        if (run_bytes == 0) run_begin = granule;
+        run_bytes += kGranularity;
+        continue;
+      }
+      if (run_bytes > 0) MapNone(reinterpret_cast<void*>(run_begin), run_bytes, true);
+      run_bytes = 0;
+    }
+    if (run_bytes > 0) MapNone(reinterpret_cast<void*>(run_begin), run_bytes, true);
+  }
 };
 
 bool IsMultipleOfGranularity(size_t value) { return value % kGranularity == 0; }
-
-void* MapNone(void* at, size_t size, bool fixed) {
-  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (fixed ? MAP_FIXED : 0);
-  void* p = mmap(at, size, PROT_NONE, flags, -1, 0);
-  return p == MAP_FAILED ? nullptr : p;
-}
 
 }  // namespace
 
@@ -178,18 +226,28 @@ aclError aclrtReleaseMemAddress(void* virPtr) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   VirtualMemory& vm = VirtualMemory::Get();
-  std::lock_guard lock(vm.mutex);
-  auto it = vm.reservations.find(reinterpret_cast<uintptr_t>(virPtr));
-  if (it == vm.reservations.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReleaseMemAddress: %p is not a reserved address", virPtr);
+  const auto base = reinterpret_cast<uintptr_t>(virPtr);
+  size_t size = 0;
+  {
+    std::lock_guard lock(vm.mutex);
+    auto it = vm.reservations.find(base);
+    if (it == vm.reservations.end()) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtReleaseMemAddress: %p is not a reserved address", virPtr);
+    }
+    if (!it->second.mappings.empty()) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "aclrtReleaseMemAddress: %zu mapping(s) are still inside the range; unmap them first",
+                  it->second.mappings.size());
+    }
+    size = it->second.size;
+    vm.reservations.erase(it);
+    // The range's pending re-protections are moot: the deferred munmap below covers them.
+    std::erase_if(vm.pending_unmaps,
+                  [&](const auto& entry) { return entry.first >= base && entry.first < base + size; });
   }
-  if (!it->second.mappings.empty()) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtReleaseMemAddress: %zu mapping(s) are still inside the range; unmap them first",
-                it->second.mappings.size());
-  }
-  munmap(virPtr, it->second.size);
-  vm.reservations.erase(it);
+  // Work queued before an unmap may still use the old pages: the address space
+  // (and so no new reservation at it) is given back only after that work.
+  RunAfterQueuedWork(__func__, [virPtr, size] { munmap(virPtr, size); });
   return ACL_SUCCESS;
 }
 
@@ -312,27 +370,28 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
 aclError aclrtUnmapMem(void* virPtr) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
-  // Queued work may still touch the range, and unmapping makes it fault at once:
-  // let every stream the calling thread may wait for drain first.
-  for (const auto& stream : Runtime::Get().StreamsOfDevice(-1)) {
-    const bool would_deadlock =
-        stream->engine().OnEngineThread() || HostCallbackPool::HeldByCurrentThread() == stream.get();
-    if (!would_deadlock) stream->Synchronize(-1, /*consume_error=*/false);
-  }
   VirtualMemory& vm = VirtualMemory::Get();
-  std::lock_guard lock(vm.mutex);
   const auto address = reinterpret_cast<uintptr_t>(virPtr);
-  uintptr_t base = 0;
-  Reservation* reservation = vm.Containing(address, 1, base);
-  auto it = reservation != nullptr ? reservation->mappings.find(address) : decltype(reservation->mappings.end()){};
-  if (reservation == nullptr || it == reservation->mappings.end()) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtUnmapMem: %p is not the start of a mapping", virPtr);
+  uint64_t token = 0;
+  {
+    std::lock_guard lock(vm.mutex);
+    uintptr_t base = 0;
+    Reservation* reservation = vm.Containing(address, 1, base);
+    auto it = reservation != nullptr ? reservation->mappings.find(address) : decltype(reservation->mappings.end()){};
+    if (reservation == nullptr || it == reservation->mappings.end()) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtUnmapMem: %p is not the start of a mapping", virPtr);
+    }
+    const auto [size, physical] = it->second;
+    MemoryRegistry::Get().Remove(virPtr, MemoryKind::kMapped);
+    reservation->mappings.erase(it);
+    token = ++vm.next_token;
+    vm.pending_unmaps[address] = {size, token};
+    // Closing the memfd now is safe: the pages stay until the range is re-protected.
+    if (--physical->mappings == 0 && physical->freed) ReleasePhysical(physical);
   }
-  const auto [size, physical] = it->second;
-  MemoryRegistry::Get().Remove(virPtr, MemoryKind::kMapped);
-  MapNone(virPtr, size, true);  // back to reserved, inaccessible address space
-  reservation->mappings.erase(it);
-  if (--physical->mappings == 0 && physical->freed) ReleasePhysical(physical);
+  // Queued work may still touch the range, and re-protecting it would make that
+  // work fault: as aclrtFree, defer it until the work has passed, waiting for nothing.
+  RunAfterQueuedWork(__func__, [address, token] { VirtualMemory::Get().Reprotect(address, token); });
   return ACL_SUCCESS;
 }
 

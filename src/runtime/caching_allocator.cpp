@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "capture.h"
 #include "error_message.h"
 #include "event.h"
 #include "stream.h"
@@ -23,7 +24,8 @@ bool CachingAllocator::TakeCached(size_t size, const Stream& stream, Block& bloc
       candidate = it;
       break;
     }
-    if (candidate == free_.end() && cached.freed->IsComplete(cached.generation)) candidate = it;
+    const bool passed = cached.freed == nullptr || cached.freed->IsComplete(cached.generation);
+    if (candidate == free_.end() && passed) candidate = it;
   }
   if (candidate == free_.end()) return false;
   block = candidate->second;
@@ -63,15 +65,43 @@ aclError CachingAllocator::Allocate(void** ptr, size_t size, Stream& stream) {
   return ACL_SUCCESS;
 }
 
-aclError CachingAllocator::Free(void* ptr, Stream& stream) {
+void CachingAllocator::ReturnUnused(Block block) {
   std::lock_guard lock(mutex_);
-  auto it = in_use_.find(ptr);
-  if (it == in_use_.end()) {
+  kept_by_models_.erase(block.ptr);
+  Discard(block);
+  block.stream = nullptr;
+  free_.emplace(block.size, block);
+}
+
+aclError CachingAllocator::Free(void* ptr, Stream& stream) {
+  const auto not_ours = [&] {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "canopyFreeAsync: argument 'ptr' (%p) was not allocated by canopyMallocAsync or is "
                 "already free",
                 ptr);
+  };
+  if (CaptureRegistry::Get().AnyActive()) {
+    // A free during capture follows capture semantics: the captured work uses the
+    // block at every replay, so it belongs to the model until the model is gone.
+    Block block;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = in_use_.find(ptr);
+      if (it == in_use_.end()) return not_ours();
+      block = it->second;
+      in_use_.erase(it);
+      kept_by_models_.insert(ptr);
+    }
+    if (CaptureRegistry::Get().KeepUntilModelDestroyed(stream, [block] { Get().ReturnUnused(block); })) {
+      return ACL_SUCCESS;
+    }
+    std::lock_guard lock(mutex_);
+    kept_by_models_.erase(ptr);
+    in_use_[ptr] = block;  // the stream does not capture: the ordinary free below
   }
+  std::lock_guard lock(mutex_);
+  auto it = in_use_.find(ptr);
+  if (it == in_use_.end()) return not_ours();
   Block& block = it->second;
   // The block's event tells other streams when this stream has passed the free;
   // it is made once per block and recorded again at every free.
@@ -102,7 +132,7 @@ size_t CachingAllocator::ReleaseCached() {
     std::lock_guard lock(mutex_);
     for (auto it = free_.begin(); it != free_.end();) {
       Block& block = it->second;
-      if (!block.freed->IsComplete(block.generation)) {
+      if (block.freed != nullptr && !block.freed->IsComplete(block.generation)) {
         ++it;
         continue;
       }
@@ -118,7 +148,7 @@ size_t CachingAllocator::ReleaseCached() {
 
 bool CachingAllocator::Owns(const void* ptr) {
   std::lock_guard lock(mutex_);
-  if (in_use_.contains(const_cast<void*>(ptr))) return true;
+  if (in_use_.contains(const_cast<void*>(ptr)) || kept_by_models_.contains(const_cast<void*>(ptr))) return true;
   for (const auto& [size, block] : free_) {
     if (block.ptr == ptr) return true;
   }

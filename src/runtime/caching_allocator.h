@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "acl/acl.h"
 
@@ -40,16 +41,19 @@ class CachingAllocator {
     size_t size = 0;
     int32_t device_id = 0;
     const Stream* stream = nullptr;  // the stream that last freed (or allocated) it
-    Event* freed = nullptr;          // completes when that stream passes the free
+    Event* freed = nullptr;          // completes when that stream passes the free; null: nothing to wait for
     uint64_t generation = 0;
   };
   CachingAllocator() = default;
   bool TakeCached(size_t size, const Stream& stream, Block& block);
+  // A block no queued work uses any more (its capture's model is gone): free for any stream.
+  void ReturnUnused(Block block);
   static void Discard(Block& block);
 
   std::mutex mutex_;
   std::multimap<size_t, Block> free_;  // by size
   std::unordered_map<void*, Block> in_use_;
+  std::unordered_set<void*> kept_by_models_;  // freed during a capture, the model not yet destroyed
 };
 
 }  // namespace canopy::runtime

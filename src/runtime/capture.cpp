@@ -4,6 +4,7 @@
 
 #include "error_message.h"
 #include "event.h"
+#include "runtime.h"
 #include "stream.h"
 
 namespace canopy::runtime {
@@ -24,6 +25,7 @@ ModelInstance::~ModelInstance() {
     if (task.release != nullptr) task.release(task.PayloadPtr());
     if (task.event != nullptr) task.event->Release();
   }
+  for (const auto& release : on_destroy) release();
 }
 
 CaptureRegistry& CaptureRegistry::Get() {
@@ -46,6 +48,7 @@ aclError CaptureRegistry::Begin(Stream& stream, aclmdlRICaptureMode mode) {
     return Fail(ACL_ERROR_RT_STREAM_CAPTURED, "aclmdlRICaptureBegin: the stream is already capturing");
   }
   auto session = std::make_shared<CaptureSession>();
+  session->model->handle = Runtime::Get().NewHandle();
   session->mode = mode;
   session->thread = std::this_thread::get_id();
   session->origin = &stream;
@@ -119,7 +122,7 @@ aclError CaptureRegistry::GetInfo(Stream& stream, aclmdlRICaptureStatus* status,
                                      : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
   }
   // The model under construction is identified by its instance until the capture ends.
-  if (model != nullptr) *model = session != nullptr ? session->model.get() : nullptr;
+  if (model != nullptr) *model = session != nullptr ? session->model->handle : nullptr;
   return ACL_SUCCESS;
 }
 
@@ -132,8 +135,28 @@ bool CaptureRegistry::Record(const char* function, Stream& stream, const Task& t
     *status = Fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture has been invalidated", function);
     return true;
   }
-  session->model->tasks.push_back({task, IndexOf(*session, stream), false});
+  CapturedTask captured;
+  captured.task = task;
+  captured.stream_index = IndexOf(*session, stream);
+  const auto stashed = std::find_if(session->stashed.begin(), session->stashed.end(),
+                                    [&](const auto& entry) { return entry.stream == &stream; });
+  if (stashed != session->stashed.end()) {
+    captured.op = stashed->op;
+    captured.accesses = std::move(stashed->accesses);
+    session->stashed.erase(stashed);
+  }
+  session->model->tasks.push_back(std::move(captured));
   *status = ACL_SUCCESS;
+  return true;
+}
+
+bool CaptureRegistry::StashAccesses(const Stream& stream, const char* op, const MemoryAccess* accesses, size_t count) {
+  if (!AnyActive()) return false;
+  std::lock_guard lock(mutex_);
+  CaptureSession* session = SessionOf(stream);
+  if (session == nullptr) return false;
+  std::erase_if(session->stashed, [&](const auto& entry) { return entry.stream == &stream; });
+  session->stashed.push_back({&stream, op, std::vector<MemoryAccess>(accesses, accesses + count)});
   return true;
 }
 
@@ -177,11 +200,48 @@ bool CaptureRegistry::RecordEvent(const char* function, Stream& stream, TaskKind
   event->Retain();  // the model's reference
   const int32_t index = IndexOf(*session, stream);
   const bool internal = kind == TaskKind::kEventWait && recorded_in == session && record != nullptr;
-  session->model->tasks.push_back({task, index, internal});
+  CapturedTask captured;
+  captured.task = task;
+  captured.stream_index = index;
+  captured.event_internal = internal;
+  session->model->tasks.push_back(std::move(captured));
   if (kind == TaskKind::kEventRecord) {
     session->recorded_events.push_back({event, index, session->model->tasks.size() - 1});
   }
   *status = ACL_SUCCESS;
+  return true;
+}
+
+void CaptureRegistry::ForgetStream(const Stream& stream) {
+  if (!AnyActive()) return;
+  std::shared_ptr<CaptureSession> dropped;  // released outside the lock: its model owns payloads
+  {
+    std::lock_guard lock(mutex_);
+    CaptureSession* session = SessionOf(stream);
+    if (session == nullptr) return;
+    Invalidate(*session);
+    if (session->origin == &stream) {
+      std::erase_if(members_, [&](const auto& member) { return member.second == session; });
+      const auto it =
+          std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& s) { return s.get() == session; });
+      dropped = std::move(*it);
+      sessions_.erase(it);
+      active_.fetch_sub(1, std::memory_order_acq_rel);
+    } else {
+      std::erase_if(members_, [&](const auto& member) { return member.first == &stream; });
+      for (Stream*& member : session->streams) {
+        if (member == &stream) member = nullptr;
+      }
+    }
+  }
+}
+
+bool CaptureRegistry::KeepUntilModelDestroyed(const Stream& stream, std::function<void()> release) {
+  if (!AnyActive()) return false;
+  std::lock_guard lock(mutex_);
+  CaptureSession* session = SessionOf(stream);
+  if (session == nullptr) return false;
+  session->model->on_destroy.push_back(std::move(release));
   return true;
 }
 
@@ -244,23 +304,40 @@ ModelTable& ModelTable::Get() {
 
 aclmdlRI ModelTable::Add(std::shared_ptr<ModelInstance> model) {
   std::lock_guard lock(mutex_);
-  models_.push_back(std::move(model));
-  return models_.back().get();
+  const aclmdlRI handle = model->handle;
+  models_[handle] = std::move(model);
+  return handle;
 }
 
 std::shared_ptr<ModelInstance> ModelTable::Find(aclmdlRI handle) {
   std::lock_guard lock(mutex_);
-  for (const auto& model : models_) {
-    if (model.get() == handle) return model;
-  }
-  return nullptr;
+  const auto it = models_.find(handle);
+  return it != models_.end() ? it->second : nullptr;
 }
 
-std::shared_ptr<ModelInstance> ModelTable::Remove(aclmdlRI handle) {
+std::shared_ptr<ModelInstance> ModelTable::BeginReplay(aclmdlRI handle) {
   std::lock_guard lock(mutex_);
-  const auto it = std::find_if(models_.begin(), models_.end(), [&](const auto& m) { return m.get() == handle; });
+  const auto it = models_.find(handle);
   if (it == models_.end()) return nullptr;
-  auto model = std::move(*it);
+  ++it->second->pending_replays;
+  return it->second;
+}
+
+void ModelTable::EndReplay(ModelInstance& model) {
+  std::lock_guard lock(mutex_);
+  --model.pending_replays;
+}
+
+std::shared_ptr<ModelInstance> ModelTable::Remove(aclmdlRI handle, int32_t* pending) {
+  std::lock_guard lock(mutex_);
+  *pending = 0;
+  const auto it = models_.find(handle);
+  if (it == models_.end()) return nullptr;
+  if (it->second->pending_replays > 0) {
+    *pending = it->second->pending_replays;
+    return nullptr;
+  }
+  auto model = std::move(it->second);
   models_.erase(it);
   return model;
 }

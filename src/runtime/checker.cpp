@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capture.h"
 #include "error_message.h"
 #include "memory_registry.h"
 #include "stream.h"
@@ -70,6 +71,8 @@ aclError Checker::CheckTask(const char* function, const char* op, const std::sha
     }
     return Report(ACL_ERROR_INVALID_PARAM, message);
   }
+  // Captured work runs only when replayed: each replay checks it on its own stream.
+  if (CaptureRegistry::Get().StashAccesses(*stream, op, accesses, count)) return ACL_SUCCESS;
 
   std::lock_guard lock(mutex_);
   const uint32_t id = stream->trace_id();

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "caching_allocator.h"
+#include "capture.h"
 #include "checker.h"
 #include "engine.h"
 #include "error_message.h"
@@ -108,6 +109,7 @@ Context::~Context() {
   const auto all = streams();
   for (const auto& stream : all) {
     Runtime::Get().UnregisterStream(*stream);
+    CaptureRegistry::Get().ForgetStream(*stream);
     stream->Close();
   }
   // Drain every stream before removing any: one may wait on another's event.
@@ -133,6 +135,7 @@ std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority)
 
 bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending) {
   if (!Runtime::Get().UnregisterStream(*stream)) return false;
+  CaptureRegistry::Get().ForgetStream(*stream);
   stream->Close();
   if (discard_pending) {
     // A task already running keeps the stream object alive until it returns;
@@ -206,6 +209,12 @@ aclError Runtime::Finalize() {
       }
       return ACL_SUCCESS;
     }
+    if (finalizing_) {
+      return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: another thread is already finalizing acl");
+    }
+    // From here until the end no context can be created: the lock is let go
+    // below while the streams drain.
+    finalizing_ = true;
     std::vector<Context*> live;
     {
       std::shared_lock handles(handles_mutex_);
@@ -230,6 +239,7 @@ aclError Runtime::Finalize() {
   }
   thread_current = {};
   finalize_armed_ = false;
+  finalizing_ = false;
   initialized_.store(false, std::memory_order_release);
   // Stop every engine before destroying any: an engine may still notify the others.
   for (auto& device : devices_) device->engine().Stop();
@@ -291,6 +301,17 @@ void Runtime::RegisterStream(const std::shared_ptr<Stream>& stream) {
   stream->set_handle(NewHandle());
   std::unique_lock lock(handles_mutex_);
   streams_[stream->handle()] = stream;
+  std::erase_if(all_streams_, [](const auto& weak) { return weak.expired(); });
+  all_streams_.push_back(stream);
+}
+
+std::vector<std::shared_ptr<Stream>> Runtime::StreamsThatMayRun() {
+  std::vector<std::shared_ptr<Stream>> result;
+  std::shared_lock lock(handles_mutex_);
+  for (const auto& weak : all_streams_) {
+    if (auto stream = weak.lock()) result.push_back(std::move(stream));
+  }
+  return result;  // released by the caller, outside the lock: the last reference may destroy a stream
 }
 
 bool Runtime::UnregisterStream(const Stream& stream) {
@@ -314,7 +335,11 @@ Event* Runtime::UnregisterEvent(aclrtEvent handle) {
   return event;
 }
 
-Context* Runtime::CreateContext(Device& device, bool primary) {
+Context* Runtime::CreateContext(const char* function, Device& device, bool primary) {
+  if (finalizing_) {
+    Fail(ACL_ERROR_UNINITIALIZE, "%s: aclFinalize is tearing down acl on another thread", function);
+    return nullptr;
+  }
   auto* context = new Context(device, primary, NewHandle());
   std::unique_lock lock(handles_mutex_);
   contexts_[context->handle()] = context;

@@ -117,6 +117,9 @@ class Runtime {
   Event* FindEventRetained(aclrtEvent handle);  // adds a reference the caller releases
   Context* FindContext(aclrtContext handle);    // null when not live
 
+  // A fresh handle value for any table (streams, events, contexts, models).
+  void* NewHandle();
+
   void RegisterStream(const std::shared_ptr<Stream>& stream);  // gives it its handle
   bool UnregisterStream(const Stream& stream);                 // false when it was not registered
   aclrtEvent RegisterEvent(Event* event);                      // takes the table's reference
@@ -124,7 +127,9 @@ class Runtime {
 
   // Contexts: create under lifecycle_mutex; Detach under lifecycle_mutex, then
   // delete the returned context outside it (deleting drains its streams).
-  Context* CreateContext(Device& device, bool primary);
+  // CreateContext is null (recent error set) while aclFinalize tears down: it
+  // drains without the lock, and a context made then would outlive its device.
+  Context* CreateContext(const char* function, Device& device, bool primary);
   Context* DetachContext(Context* context);  // null when not live
 
   // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
@@ -132,6 +137,12 @@ class Runtime {
   // weakly, so a stream leaves it when its last task has let go of it.
   void RetireStream(const std::shared_ptr<Stream>& stream);
   std::vector<std::shared_ptr<Stream>> RetiredStreamsOfDevice(int32_t device_id);
+
+  // Every stream object that still exists: registered, being drained by
+  // aclrtDestroyStream, force-destroyed with a task still running, or held by
+  // something else. A stream object outlives every task of its own, so this is a
+  // superset of the streams that may still run a task (after_queued_work.h).
+  std::vector<std::shared_ptr<Stream>> StreamsThatMayRun();
 
   void NotifyAllEngines();
   // Every stream of every live context on the device (all devices when device_id < 0).
@@ -151,8 +162,8 @@ class Runtime {
   // aclFinalize without a preceding aclInit succeeds once (CANN tears down
   // whatever exists); a second one reports ACL_ERROR_REPEAT_FINALIZE.
   bool finalize_armed_ = true;
+  bool finalizing_ = false;  // guarded by lifecycle_mutex: from aclFinalize's start to its end
   std::atomic<uint32_t> epoch_{0};
-  void* NewHandle();
   std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;
   std::vector<std::unique_ptr<Device>> devices_;
@@ -162,6 +173,7 @@ class Runtime {
   std::unordered_map<const void*, Event*> events_;                    // by handle
   std::unordered_map<const void*, Context*> contexts_;                // by handle
   std::vector<std::weak_ptr<Stream>> retired_streams_;
+  std::vector<std::weak_ptr<Stream>> all_streams_;  // every stream ever registered, pruned when expired
 };
 
 }  // namespace canopy::runtime

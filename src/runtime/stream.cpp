@@ -48,6 +48,20 @@ bool Stream::Enqueue(const Task& task) {
   return true;
 }
 
+void Stream::EnqueueOrReleaseAfterLastTask(const Task& task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) {
+      discarded_.push_back(task);
+      return;
+    }
+  }
+  if (!Enqueue(task)) {  // closed in between
+    std::lock_guard lock(mutex_);
+    discarded_.push_back(task);
+  }
+}
+
 void Stream::Close() {
   std::lock_guard lock(mutex_);
   closed_ = true;

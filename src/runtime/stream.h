@@ -47,6 +47,11 @@ class Stream {
   // False when the stream has been closed (it is being destroyed): the task
   // is not queued and the caller still owns what it holds.
   bool Enqueue(const Task& task);
+  // Runtime-internal work that must follow everything queued so far (deferred
+  // frees): queued as usual while the stream is open; once it is closed the task
+  // never runs and is released, as DiscardPending's are, when no task of the
+  // stream can still be running.
+  void EnqueueOrReleaseAfterLastTask(const Task& task);
   // Refuses new work; what is queued still runs.
   void Close();
   // Drops every queued task that has not started (aclrtDestroyStreamForce).

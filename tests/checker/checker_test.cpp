@@ -167,6 +167,38 @@ TEST_F(CheckerTest, ReadsOnTwoStreamsDoNotRace) {
   EXPECT_EQ(aclrtFree(scratch), ACL_SUCCESS);
 }
 
+// A capture on one stream does not switch the checker off for the others.
+TEST_F(CheckerTest, OpsOnOtherStreamsAreCheckedWhileAStreamCaptures) {
+  ASSERT_EQ(aclmdlRICaptureBegin(first_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  std::vector<float> host(kElements, 1.0f);
+  EXPECT_EQ(Add(host.data(), b_, c_, second_), ACLNN_ERR_PARAM_INVALID);
+  ExpectReport({"argument 'self'", "is not device memory"});
+  EXPECT_EQ(Add(a_, b_, c_, first_), ACLNN_SUCCESS) << aclGetRecentErrMsg();  // captured, checked at replay
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(first_, &model), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+// A replay whose captured op reads memory freed since the capture is reported and
+// refused, not run (before the fix it read unmapped memory: SIGSEGV).
+TEST_F(CheckerTest, ReplayAfterFreeingAnInputIsReportedAndRefused) {
+  void* input = nullptr;
+  constexpr size_t kMapped = 1 << 20;  // mmap-backed: reading it after the free would fault
+  ASSERT_EQ(aclrtMalloc(&input, kMapped, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(input, kMapped, 0, kMapped), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(first_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  EXPECT_EQ(Add(input, b_, c_, first_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(first_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, second_), ACL_SUCCESS) << aclGetRecentErrMsg();  // fine while live
+  ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(input), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, second_), ACL_ERROR_INVALID_PARAM);
+  ExpectReport({"aclmdlRIExecuteAsync", "argument 'self'", "is not device memory"});
+  ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
 TEST(CheckerAbort, AbortModeStopsAtTheFirstReport) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // the runtime has threads of its own
   EXPECT_DEATH(

@@ -12,6 +12,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
+#include "canopy/canopy_runtime.h"
 
 namespace {
 
@@ -268,6 +269,34 @@ TEST_F(CaptureTest, UnsafeCallsFollowTheCaptureModes) {
   EXPECT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
 }
 
+// CANN counts queued copies with pageable (not page-locked) host memory among
+// the unsafe functions a capture mode restricts, as aclrtMemcpy: under a GLOBAL
+// capture one on another stream fails with ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+// and invalidates the capture; with pinned memory it is an ordinary queued copy.
+TEST_F(CaptureTest, PageableQueuedCopiesAreUnsafeDuringAGlobalCapture) {
+  DeviceVector d;
+  std::vector<float> pageable(kElements, 1.0f);
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, kBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpyAsync(d.data, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, target_), ACL_SUCCESS);
+  aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  EXPECT_EQ(aclrtMemcpyAsync(d.data, kBytes, pageable.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, target_),
+            ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  EXPECT_EQ(aclrtMemcpy2dAsync(pageable.data(), kBytes, d.data, kBytes, kBytes, 1, ACL_MEMCPY_DEVICE_TO_HOST, target_),
+            ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+  aclmdlRI model = nullptr;
+  EXPECT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+  // With the capture over, the same copy is fine again.
+  EXPECT_EQ(aclrtMemcpyAsync(d.data, kBytes, pageable.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, target_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(target_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+}
+
 TEST_F(CaptureTest, HostFunctionsAndEventsAreReplayed) {
   static std::atomic<int> calls{0};
   calls = 0;
@@ -338,6 +367,120 @@ TEST_F(CaptureTest, ArgumentErrors) {
   EXPECT_EQ(aclmdlRIExecuteAsync(&dummy, target_), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlRIDestroy(&dummy), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlRIExecute(&dummy, 0), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+// A destroyed model's handle stays dead: it never names a model captured later,
+// so destroying it twice cannot destroy that one.
+TEST_F(CaptureTest, ADestroyedModelHandleNeverNamesALaterModel) {
+  DeviceVector x, one;
+  x.Upload(std::vector<float>(kElements, 0.0f));
+  one.Upload(std::vector<float>(kElements, 1.0f));
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EnqueueAdd(x, one, x, stream_);
+  aclmdlRI first = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &first), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(first), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EnqueueAdd(x, one, x, stream_);
+  aclmdlRI second = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &second), ACL_SUCCESS);
+  EXPECT_NE(second, first);
+  EXPECT_EQ(aclmdlRIDestroy(first), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIExecuteAsync(first, target_), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlRIExecuteAsync(second, target_), ACL_SUCCESS);  // still alive
+  ASSERT_EQ(aclrtSynchronizeStream(target_), ACL_SUCCESS);
+  EXPECT_EQ(x.Download(), std::vector<float>(kElements, 1.0f));
+  EXPECT_EQ(aclmdlRIDestroy(second), ACL_SUCCESS);
+}
+
+// aclmdlRIDestroy racing replays on another thread: each replay is either
+// refused (the model is gone) or runs whole, never on a destroyed model.
+TEST_F(CaptureTest, DestroyRacingReplaysNeverFreesAModelInUse) {
+  DeviceVector x, one;
+  x.Upload(std::vector<float>(kElements, 0.0f));
+  one.Upload(std::vector<float>(kElements, 1.0f));
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EnqueueAdd(x, one, x, stream_);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  constexpr int kReplays = 200;  // bounded, so the queued ones drain and the destroy gets through
+  std::atomic<int> accepted{0};
+  std::thread replayer([&] {
+    for (int i = 0; i < kReplays; ++i) {
+      if (aclmdlRIExecuteAsync(model, target_) == ACL_SUCCESS) accepted.fetch_add(1);
+    }
+  });
+  aclError status = ACL_ERROR_RT_MODEL_RUNNING;
+  while (status == ACL_ERROR_RT_MODEL_RUNNING) {
+    status = aclmdlRIDestroy(model);
+    std::this_thread::yield();
+  }
+  replayer.join();
+  EXPECT_EQ(status, ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(target_), ACL_SUCCESS);
+  EXPECT_EQ(x.Download(), std::vector<float>(kElements, static_cast<float>(accepted.load())));
+}
+
+// A capture left open when its context is destroyed ends with it: nothing
+// captures afterwards (a later stream at the same address included), and the
+// GLOBAL capture no longer forbids synchronous copies.
+TEST_F(CaptureTest, DestroyingAContextEndsTheCapturesOfItsStreams) {
+  aclrtContext original = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&original), ACL_SUCCESS);
+  aclrtContext doomed = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&doomed, 0), ACL_SUCCESS);
+  aclrtStream capturing = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&capturing), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(capturing, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyContext(doomed), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetCurrentContext(original), ACL_SUCCESS);
+  DeviceVector a, b, out;
+  const std::vector<float> ha = Random(21), hb = Random(22);
+  a.Upload(ha);  // a synchronous copy: refused while a GLOBAL capture is active
+  b.Upload(hb);
+  std::vector<double> want(kElements);
+  for (int64_t i = 0; i < kElements; ++i) want[i] = static_cast<double>(ha[i]) + hb[i];
+  for (int round = 0; round < 8; ++round) {  // new streams, some likely at the old address
+    out.Upload(std::vector<float>(kElements, kPoison));
+    aclrtStream fresh = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&fresh), ACL_SUCCESS);
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    ASSERT_EQ(aclmdlRICaptureGetInfo(fresh, &status, nullptr), ACL_SUCCESS);
+    EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    EnqueueAdd(a, b, out, fresh);
+    ASSERT_EQ(aclrtSynchronizeStream(fresh), ACL_SUCCESS);
+    const std::vector<float> got = out.Download();
+    for (int64_t i = 0; i < kElements; ++i) ASSERT_NEAR(got[i], want[i], 1e-5) << i;
+    ASSERT_EQ(aclrtDestroyStream(fresh), ACL_SUCCESS);
+  }
+}
+
+// canopyFreeAsync on a capturing stream: the block still belongs to the captured
+// work, so no other stream gets it before the model is gone.
+TEST_F(CaptureTest, ABlockFreedDuringCaptureIsNotReusedByAnotherStreamWhileTheModelLives) {
+  DeviceVector a, one;
+  a.Upload(Random(31));
+  one.Upload(std::vector<float>(kElements, 1.0f));
+  void* block = nullptr;
+  ASSERT_EQ(canopyMallocAsync(&block, kBytes, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  DeviceVector scratch_view;  // the captured add writes the block
+  void* own = scratch_view.data;
+  scratch_view.data = block;
+  EnqueueAdd(a, one, scratch_view, stream_);
+  scratch_view.data = own;
+  ASSERT_EQ(canopyFreeAsync(block, stream_), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);  // whatever it enqueued has run
+  void* other = nullptr;
+  ASSERT_EQ(canopyMallocAsync(&other, kBytes, target_), ACL_SUCCESS);
+  EXPECT_NE(other, block);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, side_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(side_), ACL_SUCCESS);
+  ASSERT_EQ(canopyFreeAsync(other, target_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(target_), ACL_SUCCESS);
 }
 
 }  // namespace

@@ -79,4 +79,26 @@ TEST(CachingAllocator, HotLoopsDoNotGrowDeviceMemory) {
   EXPECT_EQ(free_after, free_before);
 }
 
+// canopyReleaseCachedMemory after the stream that freed a block was force-destroyed
+// while its task still used the block: the release must wait for that task.
+TEST(CachingAllocator, ReleaseCachedMemoryWaitsForATaskOfAForceDestroyedStream) {
+  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
+  canopySetCheckMode(0);
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  constexpr size_t kBytes = 1 << 20;  // mmap-backed: touching it after munmap would crash
+  GatedWrite gate;
+  gate.bytes = kBytes;
+  ACL_ASSERT_OK(canopyMallocAsync(&gate.block, kBytes, stream));
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "gated write", GatedWrite::Run, nullptr, &gate));
+  ACL_ASSERT_OK(canopyFreeAsync(gate.block, stream));
+  ASSERT_TRUE(gate.WaitStarted());
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+  ACL_ASSERT_OK(canopyReleaseCachedMemory());
+  gate.open.store(true);
+  ACL_EXPECT_OK(aclrtSynchronizeDevice());
+  EXPECT_TRUE(gate.wrote.load());
+  canopySetCheckMode(check_mode);
+}
+
 }  // namespace

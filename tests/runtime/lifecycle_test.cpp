@@ -2,6 +2,7 @@
 // runtime finalized, so the tests are independent of their order.
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -259,6 +260,96 @@ TEST_F(LifecycleTest, ResetDeviceReleasesTheDefaultContextAtTheLastReference) {
   ACL_ASSERT_OK(aclrtLaunchHostFunc(nullptr, canopy_test::IncrementCounter, &counter));
   ACL_ASSERT_OK(aclrtSynchronizeStream(nullptr));
   EXPECT_EQ(counter.load(), 3);
+  ACL_EXPECT_OK(aclrtResetDevice(0));
+  ACL_EXPECT_OK(aclFinalize());
+}
+
+// A host function that calls a lifecycle function and records what it returned.
+struct LifecycleCall {
+  std::function<aclError()> call;
+  std::atomic<aclError> status{-1};
+  std::atomic<bool> returned{false};
+  std::string message;
+  static void Run(void* self) {
+    auto* call = static_cast<LifecycleCall*>(self);
+    call->status.store(call->call());
+    call->message = RecentMessage();
+    call->returned.store(true);
+  }
+};
+
+// aclrtDestroyContext / aclrtResetDevice / aclFinalize of the host function's own
+// device wait for that host function: they are refused, as aclrtSynchronizeStream
+// is, instead of deadlocking (before the fix the host function never returned).
+TEST_F(LifecycleTest, LifecycleCallsFromAHostFunctionOfTheirOwnDeviceAreRefused) {
+  ACL_ASSERT_OK(aclInit(nullptr));
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  aclrtContext primary = nullptr;
+  ACL_ASSERT_OK(aclrtGetCurrentContext(&primary));
+  aclrtContext created = nullptr;
+  ACL_ASSERT_OK(aclrtCreateContext(&created, 0));
+  aclrtStream stream = nullptr;  // a stream of the created context
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  struct Case {
+    const char* function;
+    aclrtStream stream;
+    std::function<aclError()> call;
+  };
+  const Case cases[] = {
+      {"aclrtDestroyContext", stream, [&] { return aclrtDestroyContext(created); }},
+      {"aclrtResetDevice", nullptr, [] { return aclrtResetDevice(0); }},
+      {"aclrtResetDeviceForce", nullptr, [] { return aclrtResetDeviceForce(0); }},
+      {"aclFinalize", stream, [] { return aclFinalize(); }},
+  };
+  for (const Case& test : cases) {
+    SCOPED_TRACE(test.function);
+    ACL_ASSERT_OK(aclrtSetCurrentContext(test.stream == nullptr ? primary : created));
+    LifecycleCall call;
+    call.call = test.call;
+    ACL_ASSERT_OK(aclrtLaunchHostFunc(test.stream, LifecycleCall::Run, &call));
+    ASSERT_TRUE(canopy_test::WaitUntil([&] { return call.returned.load(); })) << "the host function deadlocked";
+    EXPECT_EQ(call.status.load(), ACL_ERROR_RT_INTERNAL_ERROR);
+    EXPECT_NE(call.message.find(test.function), std::string::npos) << call.message;
+    EXPECT_NE(call.message.find("host function"), std::string::npos) << call.message;
+    ACL_EXPECT_OK(aclrtSynchronizeStream(test.stream));
+  }
+  // Everything still works and is released from the client's own thread.
+  ACL_EXPECT_OK(aclrtDestroyStream(stream));
+  ACL_EXPECT_OK(aclrtDestroyContext(created));
+  ACL_EXPECT_OK(aclrtResetDevice(0));
+  ACL_EXPECT_OK(aclFinalize());
+}
+
+// aclFinalize drains the streams without its lock held (host functions may call
+// the API meanwhile); a racing aclrtSetDevice / aclrtCreateContext must not slip
+// a new context into the teardown (before the fix it did, and the context
+// outlived its device).
+TEST_F(LifecycleTest, SetDeviceDuringFinalizeIsRefused) {
+  ACL_ASSERT_OK(aclInit(nullptr));
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  std::atomic<bool> raced{false};
+  ACL_ASSERT_OK(aclrtLaunchHostFunc(
+      nullptr,
+      [](void* flag) { canopy_test::WaitUntil([&] { return static_cast<std::atomic<bool>*>(flag)->load(); }); },
+      &raced));
+  std::atomic<aclError> finalized{-1};
+  std::thread finalizer([&] { finalized.store(aclFinalize()); });
+  // Once the default context is gone from the table, aclFinalize is draining it.
+  aclrtContext current = nullptr;
+  EXPECT_TRUE(canopy_test::WaitUntil([&] { return aclrtGetCurrentContext(&current) != ACL_SUCCESS; }));
+  const aclError set = aclrtSetDevice(0);
+  const std::string set_message = RecentMessage();
+  aclrtContext created = nullptr;
+  const aclError create = aclrtCreateContext(&created, 0);
+  raced.store(true);
+  finalizer.join();
+  EXPECT_EQ(finalized.load(), ACL_SUCCESS);
+  EXPECT_EQ(set, ACL_ERROR_UNINITIALIZE);
+  EXPECT_NE(set_message.find("aclFinalize"), std::string::npos) << set_message;
+  EXPECT_EQ(create, ACL_ERROR_UNINITIALIZE);
+  // The next initialisation starts clean.
+  ACL_ASSERT_OK(aclInit(nullptr));
+  ACL_ASSERT_OK(aclrtSetDevice(0));
   ACL_EXPECT_OK(aclrtResetDevice(0));
   ACL_EXPECT_OK(aclFinalize());
 }

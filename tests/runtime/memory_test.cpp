@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -423,6 +424,53 @@ TEST(Memory, FreeWhileQueuedWorkStillUsesTheBlock) {
     ACL_EXPECT_ERROR(aclrtFree(block), ACL_ERROR_INVALID_PARAM, "aclrtFree");
   }
   ACL_EXPECT_OK(aclrtSynchronizeStream(stream));
+  canopySetCheckMode(check_mode);
+}
+
+// A block freed while a task of a force-destroyed stream still runs on it: the
+// stream is no longer registered, but its running task must still find the block
+// mapped (before the fix the free unmapped it under the task: SIGSEGV).
+TEST(Memory, FreeAfterForceDestroyWhileItsTaskStillUsesTheBlock) {
+  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
+  canopySetCheckMode(0);  // a use after free on purpose
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  constexpr size_t kBytes = 1 << 20;  // mmap-backed: touching it after munmap would crash
+  GatedWrite gate;
+  gate.bytes = kBytes;
+  ACL_ASSERT_OK(aclrtMalloc(&gate.block, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "gated write", GatedWrite::Run, nullptr, &gate));
+  ASSERT_TRUE(gate.WaitStarted());
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+  ACL_ASSERT_OK(aclrtFree(gate.block));
+  gate.open.store(true);
+  ACL_EXPECT_OK(aclrtSynchronizeDevice());  // waits for the force-destroyed stream's task
+  EXPECT_TRUE(gate.wrote.load());
+  canopySetCheckMode(check_mode);
+}
+
+// The same while another thread is inside aclrtDestroyStream, draining the stream.
+TEST(Memory, FreeWhileAnotherThreadDrainsTheStreamThatUsesTheBlock) {
+  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
+  canopySetCheckMode(0);
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  constexpr size_t kBytes = 1 << 20;
+  GatedWrite gate;
+  gate.bytes = kBytes;
+  ACL_ASSERT_OK(aclrtMalloc(&gate.block, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "gated write", GatedWrite::Run, nullptr, &gate));
+  ASSERT_TRUE(gate.WaitStarted());
+  std::atomic<aclError> destroyed{-1};
+  std::thread destroyer([&] { destroyed.store(aclrtDestroyStream(stream)); });
+  // Once the handle is gone the other thread is draining the stream.
+  aclrtStreamStatus status;
+  EXPECT_TRUE(WaitUntil([&] { return aclrtStreamQuery(stream, &status) != ACL_SUCCESS; }));
+  ACL_EXPECT_OK(aclrtFree(gate.block));
+  gate.open.store(true);
+  destroyer.join();
+  EXPECT_EQ(destroyed.load(), ACL_SUCCESS);
+  EXPECT_TRUE(gate.wrote.load());
   canopySetCheckMode(check_mode);
 }
 

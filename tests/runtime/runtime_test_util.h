@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <functional>
 #include <future>
 #include <string>
@@ -87,6 +88,31 @@ class StreamBlocker {
   std::atomic<bool> entered_{false};
   std::atomic<bool> left_{false};
   bool launched_ = false;
+};
+
+// A task (canopyLaunchTask) that, once running on the engine, waits until the
+// test opens it and then fills `bytes` of `block`: the test controls exactly
+// when a running task touches memory. Launch with canopyLaunchTask(stream,
+// "gated write", GatedWrite::Run, nullptr, &gate). The wait is bounded, so a
+// test that never opens the gate fails instead of hanging.
+struct GatedWrite {
+  void* block = nullptr;
+  size_t bytes = 0;
+  std::atomic<bool> started{false};
+  std::atomic<bool> open{false};
+  std::atomic<bool> wrote{false};
+
+  static int32_t Run(void* self) {
+    auto* gate = static_cast<GatedWrite*>(self);
+    gate->started.store(true);
+    if (!WaitUntil([&] { return gate->open.load(); })) return ACL_ERROR_RT_INTERNAL_ERROR;
+    std::memset(gate->block, 0x5a, gate->bytes);
+    gate->wrote.store(true);
+    return 0;
+  }
+  bool WaitStarted() {
+    return WaitUntil([&] { return started.load(); });
+  }
 };
 
 // Restores the thread's current context when it leaves scope.

@@ -1,6 +1,9 @@
 // The virtual-memory API, for real: reserve address space, back it with
 // physical allocations, copy across the seam between two mappings.
+#include <chrono>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <vector>
 
 #include "runtime_test_util.h"
@@ -225,6 +228,82 @@ TEST(VirtualMemory, PhysicalMemoryOnTheSecondDevice) {
   ACL_ASSERT_OK(aclrtUnmapMem(base));
   ACL_ASSERT_OK(aclrtReleaseMemAddress(base));
   ACL_ASSERT_OK(aclrtFreePhysical(handle));
+}
+
+// A mapped range whose physical memory, reservation and mapping are created and
+// torn down by the test.
+struct MappedRange {
+  void* base = nullptr;
+  aclrtDrvMemHandle physical = nullptr;
+  size_t size = 0;
+  void Map() {
+    size = Granularity();
+    aclrtPhysicalMemProp prop = DeviceProp(0);
+    ACL_ASSERT_OK(aclrtReserveMemAddress(&base, size, 0, nullptr, 0));
+    ACL_ASSERT_OK(aclrtMallocPhysical(&physical, size, &prop, 0));
+    ACL_ASSERT_OK(aclrtMapMem(base, size, 0, physical, 0));
+  }
+  void Release() {
+    ACL_EXPECT_OK(aclrtFreePhysical(physical));
+    ACL_EXPECT_OK(aclrtReleaseMemAddress(base));
+  }
+};
+
+// Runs aclrtUnmapMem on another thread; false when it has not returned within the
+// limit (then `on_timeout` unblocks it and the status is still collected).
+bool UnmapReturnsWithoutWaiting(void* base, const std::function<void()>& on_timeout) {
+  auto unmapped = std::async(std::launch::async, [base] { return aclrtUnmapMem(base); });
+  const bool returned = unmapped.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  if (!returned) on_timeout();
+  EXPECT_EQ(unmapped.get(), ACL_SUCCESS) << RecentMessage();
+  return returned;
+}
+
+// A host function on an unrelated stream that waits for the caller must not
+// deadlock aclrtUnmapMem (before the fix it synchronised every stream).
+TEST(VirtualMemory, UnmapDoesNotWaitForAHostFunctionOnAnotherStream) {
+  MappedRange range;
+  ASSERT_NO_FATAL_FAILURE(range.Map());
+  ScopedStream other;
+  StreamBlocker blocker(other);  // opened only after the unmap returns
+  ASSERT_TRUE(blocker.WaitEntered());
+  EXPECT_TRUE(UnmapReturnsWithoutWaiting(range.base, [&] { blocker.Release(); }));
+  blocker.Release();
+  range.Release();
+}
+
+// Unmapping (and releasing the reservation) while a task still writes the range:
+// the call returns at once, the range stays usable until the task has passed,
+// and this holds for a stream force-destroyed meanwhile as well.
+TEST(VirtualMemory, UnmapWhileATaskStillWritesTheRangeWaitsForNothing) {
+  for (const bool force_destroy : {false, true}) {
+    SCOPED_TRACE(force_destroy ? "force-destroyed stream" : "live stream");
+    const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
+    canopySetCheckMode(0);  // a use after unmap on purpose
+    MappedRange range;
+    ASSERT_NO_FATAL_FAILURE(range.Map());
+    aclrtStream stream = nullptr;
+    ACL_ASSERT_OK(aclrtCreateStream(&stream));
+    GatedWrite gate;
+    gate.block = range.base;
+    gate.bytes = range.size;
+    ACL_ASSERT_OK(canopyLaunchTask(stream, "gated write", GatedWrite::Run, nullptr, &gate));
+    ASSERT_TRUE(gate.WaitStarted());
+    if (force_destroy) {
+      ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+    }
+    EXPECT_TRUE(UnmapReturnsWithoutWaiting(range.base, [&] { gate.open.store(true); }));
+    range.Release();
+    gate.open.store(true);
+    if (force_destroy) {
+      ACL_EXPECT_OK(aclrtSynchronizeDevice());
+    } else {
+      ACL_EXPECT_OK(aclrtSynchronizeStream(stream));
+      ACL_EXPECT_OK(aclrtDestroyStream(stream));
+    }
+    EXPECT_TRUE(gate.wrote.load());
+    canopySetCheckMode(check_mode);
+  }
 }
 
 }  // namespace
