@@ -225,9 +225,11 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
     case TaskKind::kReport: {
       const bool blocking = task.blocking;
       if (blocking) stream->HoldForHost();
-      const bool delivered = ReportRouter::Get().Deliver(
+      const auto delivered = ReportRouter::Get().Deliver(
           stream->report_thread(), PendingReport{task.host_fn, task.Payload<void*>(), blocking ? stream : nullptr});
-      if (!delivered) {
+      if (delivered == ReportRouter::DeliverResult::kStreamDiscarding) {
+        stream->ReleaseFromHost(0, nullptr);  // dropped with the stream's other pending tasks
+      } else if (delivered == ReportRouter::DeliverResult::kNotSubscribed) {
         const std::string message =
             "aclrtLaunchCallback: the thread subscribed to this stream was unsubscribed "
             "before the callback ran";

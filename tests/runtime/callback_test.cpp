@@ -2,6 +2,7 @@
 // aclrtUnSubscribeReport, and host functions on the runtime's own threads.
 #include <pthread.h>
 
+#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -161,6 +162,78 @@ TEST(Callback, HostFunctionsRunOnCallbackThreadsAndDoNotBlockOtherStreams) {
   }
   ASSERT_EQ(log.Threads().size(), 1u);
   EXPECT_NE(log.Threads()[0], static_cast<uint64_t>(pthread_self()));
+}
+
+// A thread that subscribes nothing itself and never calls aclrtProcessReport.
+class SilentThread {
+ public:
+  SilentThread()
+      : thread_([this] {
+          id_.store(static_cast<uint64_t>(pthread_self()));
+          stop_future_.wait();
+        }) {
+    EXPECT_TRUE(WaitUntil([&] { return id_.load() != 0; }));
+  }
+  ~SilentThread() {
+    stop_.set_value();
+    thread_.join();
+  }
+  uint64_t id() const { return id_.load(); }
+
+ private:
+  std::promise<void> stop_;
+  std::shared_future<void> stop_future_{stop_.get_future().share()};
+  std::atomic<uint64_t> id_{0};
+  std::thread thread_;
+};
+
+TEST(Callback, DestroyForceDropsABlockingCallbackNobodyProcessed) {
+  SilentThread silent;
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  ACL_ASSERT_OK(aclrtSubscribeReport(silent.id(), stream));
+  CallbackLog log;
+  Entry entry{&log, "never"};
+  ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, stream));
+  std::atomic<int> after{0};
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "after the callback", IncrementCounterTask, nullptr, &after));
+  // Gives the engine time to hand the callback to the silent thread.
+  ACL_EXPECT_ERROR(aclrtSynchronizeStreamWithTimeout(stream, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "aclrtSynchronizeStreamWithTimeout");
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+  // The device's work includes the destroyed stream's: it must not wait for the callback.
+  ACL_EXPECT_OK(aclrtSynchronizeDeviceWithTimeout(30000));
+  EXPECT_TRUE(log.Steps().empty());
+  EXPECT_EQ(after.load(), 0);
+}
+
+TEST(Callback, AThreadServesTheStreamsOfOneDeviceOnly) {
+  ReportThread reporter;
+  ScopedStream on_device0;
+  ACL_ASSERT_OK(aclrtSubscribeReport(reporter.id(), on_device0));
+  ContextGuard guard;
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  {
+    ScopedStream on_device1;
+    ACL_EXPECT_ERROR(aclrtSubscribeReport(reporter.id(), on_device1), ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                     "aclrtSubscribeReport");
+    // The refusal left no subscription behind.
+    CallbackLog log;
+    Entry entry{&log, "x"};
+    ACL_EXPECT_ERROR(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, on_device1),
+                     ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback");
+  }
+  ACL_EXPECT_OK(aclrtResetDevice(1));
+  ACL_ASSERT_OK(aclrtSetCurrentContext(guard.saved()));
+  ACL_EXPECT_OK(aclrtUnSubscribeReport(reporter.id(), on_device0));
+  // Once it serves no stream, it may serve another device's.
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  {
+    ScopedStream on_device1;
+    ACL_EXPECT_OK(aclrtSubscribeReport(reporter.id(), on_device1));
+    ACL_EXPECT_OK(aclrtUnSubscribeReport(reporter.id(), on_device1));
+  }
+  ACL_EXPECT_OK(aclrtResetDevice(1));
 }
 
 }  // namespace
