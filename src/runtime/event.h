@@ -74,7 +74,10 @@ class Event {
   // does every host waiter's check of it: a waiter either sees the completion
   // or is already waiting when it is notified, whatever the CPU's ordering.
   // floor_ and the size of done_above_floor_ are also readable without the
-  // lock (acquire) so that polling stays cheap.
+  // lock (acquire) so that polling stays cheap; the engine, which polls, is
+  // woken by Runtime::NotifyAllEngines after the change (a seq_cst signal).
+  // Lock order: mutex_ may be taken under a stream's lock (TakeRunnable) and
+  // takes no other lock itself.
   mutable std::mutex mutex_;
   std::condition_variable completed_cv_;
   std::atomic<uint64_t> floor_{0};       // every generation <= floor_ is done

@@ -21,36 +21,32 @@ HostCallbackPool& HostCallbackPool::Get() {
   return *pool;
 }
 
-void HostCallbackPool::JoinExited() {
-  Threads exited;
+bool HostCallbackPool::Submit(std::function<void()> work, std::string& error) {
+  Threads exited;  // joined below, outside the lock (they cannot join themselves)
+  bool submitted = true;
   {
     std::lock_guard lock(mutex_);
     exited.swap(exited_);
+    pending_.push_back(std::move(work));
+    if (idle_ >= pending_.size()) {
+      work_cv_.notify_one();
+    } else {
+      const auto self = threads_.emplace(threads_.end());
+      try {
+        // The worker touches `self` only under mutex_, which is held until it is set.
+        *self = std::thread([this, self] { Worker(self); });
+      } catch (const std::system_error& failure) {
+        // Every thread is busy, possibly each with a host function waiting for
+        // this one: waiting for one to come free could wait forever. Refuse it.
+        threads_.erase(self);
+        pending_.pop_back();
+        error = failure.what();
+        submitted = false;
+      }
+    }
   }
   for (auto& thread : exited) thread.join();
-}
-
-bool HostCallbackPool::Submit(std::function<void()> work, std::string& error) {
-  JoinExited();
-  std::lock_guard lock(mutex_);
-  pending_.push_back(std::move(work));
-  if (idle_ >= pending_.size()) {
-    work_cv_.notify_one();
-    return true;
-  }
-  const auto self = threads_.emplace(threads_.end());
-  try {
-    // The worker touches `self` only under mutex_, which is held until it is set.
-    *self = std::thread([this, self] { Worker(self); });
-  } catch (const std::system_error& failure) {
-    // Every thread is busy, possibly each with a host function waiting for
-    // this one: waiting for one to come free could wait forever. Refuse it.
-    threads_.erase(self);
-    pending_.pop_back();
-    error = failure.what();
-    return false;
-  }
-  return true;
+  return submitted;
 }
 
 void HostCallbackPool::Worker(Threads::iterator self) {
@@ -62,7 +58,14 @@ void HostCallbackPool::Worker(Threads::iterator self) {
     if (stopping_ && pending_.empty()) return;  // Shutdown joins it
     if (!woken) {
       if (idle_ < kKeptIdle) continue;  // the last idle threads stay
+      // A thread cannot join itself: it leaves itself to be joined by the next
+      // one to exit (or Submit, or Shutdown) and joins those that left before
+      // it, so at most one exited thread's stack is held at any time.
+      Threads earlier;
+      earlier.swap(exited_);
       exited_.splice(exited_.end(), threads_, self);
+      lock.unlock();
+      for (auto& thread : earlier) thread.join();
       return;
     }
     auto work = std::move(pending_.front());

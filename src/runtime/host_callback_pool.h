@@ -49,8 +49,6 @@ class HostCallbackPool {
 
   HostCallbackPool() = default;
   void Worker(Threads::iterator self);
-  // Joins the threads that have exited on their own (they cannot join themselves).
-  void JoinExited();
 
   std::mutex mutex_;
   std::condition_variable work_cv_;
