@@ -197,6 +197,11 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
   EventRef start, end;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "startEvent", startEvent, start));
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "endEvent", endEvent, end));
+  // CANN documents IPC events as unusable for elapsed time.
+  if (start->flags() == ACL_EVENT_IPC || end->flags() == ACL_EVENT_IPC) {
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtEventElapsedTime: not supported for an IPC event (ACL_EVENT_IPC)");
+  }
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, start.get()));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, end.get()));
   if (!start->LatestComplete() || !end->LatestComplete() || !start->EverCompleted() || !end->EverCompleted()) {

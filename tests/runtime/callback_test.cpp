@@ -211,6 +211,34 @@ TEST(Callback, DestroyForceDropsABlockingCallbackNobodyProcessed) {
   EXPECT_EQ(after.load(), 0);
 }
 
+TEST(Callback, ResetDeviceAfterDestroyForceDoesNotWaitForAnUnprocessedCallback) {
+  SilentThread silent;
+  ContextGuard guard;
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  ACL_ASSERT_OK(aclrtSubscribeReport(silent.id(), stream));
+  CallbackLog log;
+  Entry entry{&log, "never"};
+  ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, stream));
+  ACL_EXPECT_ERROR(aclrtSynchronizeStreamWithTimeout(stream, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "aclrtSynchronizeStreamWithTimeout");
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+  std::atomic<bool> reset{false};
+  std::thread watchdog([&] {
+    // aclrtResetDevice has no timeout: fail (rather than hang) if it never returns.
+    if (!WaitUntil([&] { return reset.load(); }, std::chrono::seconds(60))) {
+      ADD_FAILURE() << "aclrtResetDevice waited for a callback nobody will run";
+      std::abort();
+    }
+  });
+  ACL_EXPECT_OK(aclrtResetDevice(1));
+  reset.store(true);
+  watchdog.join();
+  EXPECT_TRUE(log.Steps().empty());
+  ACL_ASSERT_OK(aclrtSetCurrentContext(guard.saved()));
+}
+
 TEST(Callback, AThreadServesTheStreamsOfOneDeviceOnly) {
   ReportThread reporter;
   ScopedStream on_device0;

@@ -223,6 +223,18 @@ TEST(EventOrdering, ResetAndQueryAreNotSupportedOnEventsCreatedExWithFlag) {
     EXPECT_EQ(recorded, ACL_EVENT_RECORDED_STATUS_COMPLETE);
     ACL_EXPECT_OK(aclrtDestroyEvent(event));
   }
+  // IPC events give no elapsed time either.
+  aclrtEvent ipc = nullptr, timed = nullptr;
+  ACL_ASSERT_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+  ACL_ASSERT_OK(aclrtCreateEvent(&timed));
+  ACL_ASSERT_OK(aclrtRecordEvent(ipc, stream));
+  ACL_ASSERT_OK(aclrtRecordEvent(timed, stream));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+  float ms = 0.0f;
+  ACL_EXPECT_ERROR(aclrtEventElapsedTime(&ms, ipc, timed), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtEventElapsedTime");
+  ACL_EXPECT_ERROR(aclrtEventElapsedTime(&ms, timed, ipc), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtEventElapsedTime");
+  ACL_EXPECT_OK(aclrtDestroyEvent(ipc));
+  ACL_EXPECT_OK(aclrtDestroyEvent(timed));
   // The same flags through aclrtCreateEventWithFlag: both calls are fine.
   aclrtEvent event = nullptr;
   ACL_ASSERT_OK(aclrtCreateEventWithFlag(&event, ACL_EVENT_SYNC));
