@@ -25,11 +25,17 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  if (!ReportRouter::Get().Subscribe(threadId, queue->device_id())) {
+    return Fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                "aclrtSubscribeReport: thread %llu already serves streams of another device; one thread serves "
+                "the streams of one device only",
+                static_cast<unsigned long long>(threadId));
+  }
   if (!queue->SubscribeReportThread(threadId)) {
+    ReportRouter::Get().Unsubscribe(threadId);
     return Fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, "aclrtSubscribeReport: the stream is already subscribed by thread %llu",
                 static_cast<unsigned long long>(queue->report_thread()));
   }
-  ReportRouter::Get().Subscribe(threadId);
   return ACL_SUCCESS;
 }
 
@@ -45,8 +51,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   // subscription ends; it still runs them in aclrtProcessReport.
   CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *queue));
   queue->Synchronize(-1, /*consume_error=*/false);
-  queue->ClearReportThread();
-  ReportRouter::Get().Unsubscribe(threadId);
+  queue->EndReportSubscription();
   return ACL_SUCCESS;
 }
 

@@ -34,10 +34,22 @@ aclError ResolveEvent(const char* function, const char* argument, aclrtEvent han
   return Fail(kInvalidHandle, "%s: argument '%s' (%p) is not a live event", function, argument, handle);
 }
 
+// CANN refuses aclrtResetEvent and aclrtQueryEvent on events made by
+// aclrtCreateEventExWithFlag (IPC events among them) as not supported.
+aclError CheckNotExCreated(const char* function, const Event& event) {
+  if (!event.ex_created()) return ACL_SUCCESS;
+  if (event.flags() == ACL_EVENT_IPC) {
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported for an IPC event (ACL_EVENT_IPC)", function);
+  }
+  return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported for an event created by aclrtCreateEventExWithFlag",
+              function);
+}
+
 aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event, aclrtStream stream) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(function, "event", event, target));
+  if (kind == TaskKind::kEventReset) CANOPY_RETURN_IF_ERROR(CheckNotExCreated(function, *target.get()));
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(function, stream, queue));
   // Under capture the model records the event task; no generation is taken until replay.
@@ -52,7 +64,7 @@ aclError EnqueueEventTask(const char* function, TaskKind kind, aclrtEvent event,
   Task task;
   task.kind = kind;
   task.name = function;
-  if (kind == TaskKind::kEventRecord) task.generation = target->BeginRecord();
+  // A record takes its generation in Stream::Enqueue, only once it is queued.
   if (kind == TaskKind::kEventWait) task.generation = target->LatestRecord();
   task.event = target.Detach();  // the task owns this reference now
   return Submit(function, *queue, task);
@@ -68,11 +80,24 @@ aclError CheckEventFlags(const char* function, uint32_t flag, bool allow_ipc) {
               function, flag);
 }
 
-aclError CreateEvent(const char* function, aclrtEvent* event, uint32_t flag) {
+aclError CreateEvent(const char* function, aclrtEvent* event, uint32_t flag, bool ex_created = false) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'event' is null", function);
-  *event = Runtime::Get().RegisterEvent(new Event(flag));
+  *event = Runtime::Get().RegisterEvent(new Event(flag, ex_created));
   return ACL_SUCCESS;
+}
+
+// A host callback waiting for a record queued behind it on the stream it holds
+// would wait forever: that stream moves on only once the callback returns.
+aclError CheckMayWaitForRecord(const char* function, const Event& event, uint64_t generation) {
+  const Stream* held = HostCallbackPool::HeldByCurrentThread();
+  if (held == nullptr || event.IsComplete(generation) || !held->HasQueuedRecord(&event, generation)) {
+    return ACL_SUCCESS;
+  }
+  return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+              "%s: called from a host callback of the stream on which the event is recorded after the "
+              "callback; the stream waits for the callback, so waiting would deadlock",
+              function);
 }
 
 aclError SynchronizeEvent(const char* function, aclrtEvent event, int64_t timeout_ms) {
@@ -80,7 +105,9 @@ aclError SynchronizeEvent(const char* function, aclrtEvent event, int64_t timeou
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(function, "event", event, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(function, target.get()));
-  if (!target->Wait(target->LatestRecord(), timeout_ms)) {
+  const uint64_t generation = target->LatestRecord();
+  CANOPY_RETURN_IF_ERROR(CheckMayWaitForRecord(function, *target.get(), generation));
+  if (!target->Wait(generation, timeout_ms)) {
     return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: timed out after %lld ms", function,
                 static_cast<long long>(timeout_ms));
   }
@@ -103,7 +130,7 @@ aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
   CANOPY_REQUIRE_INIT();
   CANOPY_RETURN_IF_ERROR(CheckEventFlags(__func__, flag, /*allow_ipc=*/true));
-  return CreateEvent(__func__, event, flag);
+  return CreateEvent(__func__, event, flag, /*ex_created=*/true);
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
@@ -149,7 +176,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
-  *status = target->AllRecordsComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  *status = target->LatestComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
@@ -158,8 +185,9 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   CANOPY_REQUIRE_NOT_NULL(status);
   EventRef target;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
+  CANOPY_RETURN_IF_ERROR(CheckNotExCreated(__func__, *target.get()));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
-  *status = target->AllRecordsComplete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  *status = target->LatestComplete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
@@ -169,9 +197,14 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
   EventRef start, end;
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "startEvent", startEvent, start));
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "endEvent", endEvent, end));
+  // CANN documents IPC events as unusable for elapsed time.
+  if (start->flags() == ACL_EVENT_IPC || end->flags() == ACL_EVENT_IPC) {
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtEventElapsedTime: not supported for an IPC event (ACL_EVENT_IPC)");
+  }
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, start.get()));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, end.get()));
-  if (!start->AllRecordsComplete() || !end->AllRecordsComplete() || !start->EverCompleted() || !end->EverCompleted()) {
+  if (!start->LatestComplete() || !end->LatestComplete() || !start->EverCompleted() || !end->EverCompleted()) {
     return Fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
                 "aclrtEventElapsedTime: both events must have been recorded and completed");
   }

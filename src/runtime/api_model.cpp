@@ -82,7 +82,7 @@ aclError Replay(const char* function, aclmdlRI handle, const std::shared_ptr<Str
     task.release = nullptr;
     if (task.event != nullptr) {
       task.event->Retain();
-      if (task.kind == TaskKind::kEventRecord) task.generation = task.event->BeginRecord();
+      // A record takes its generation in Stream::Enqueue, only if it is queued.
       if (task.kind == TaskKind::kEventWait) task.generation = task.event->LatestRecord();
     }
     if (!stream.Enqueue(task)) {

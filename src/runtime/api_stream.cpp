@@ -39,6 +39,9 @@ aclError DestroyStream(const char* function, aclrtStream stream, bool discard_pe
   if (!target->context()->DestroyStream(target, discard_pending)) {
     return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, stream);
   }
+  // Now, not whenever the last reference to the stream goes: the report thread
+  // may subscribe to another device's streams once it serves none of this one.
+  target->EndReportSubscription();
   return ACL_SUCCESS;
 }
 

@@ -110,16 +110,14 @@ aclError CachingAllocator::Free(void* ptr, Stream& stream) {
   record.kind = TaskKind::kEventRecord;
   record.name = "canopyFreeAsync";
   record.event = block.freed;
-  record.generation = block.freed->BeginRecord();
   block.freed->Retain();  // the task's reference
-  if (!stream.Enqueue(record)) {
-    block.freed->Release();
-    // The record will never run: mark it reached so the block stays usable.
-    block.freed->Complete(record.generation);
+  uint64_t generation = 0;
+  if (!stream.Enqueue(record, &generation)) {
+    block.freed->Release();  // a refused record takes no generation
     return Fail(ACL_ERROR_INVALID_PARAM, "canopyFreeAsync: argument 'stream' (%p) is being destroyed", stream.handle());
   }
   block.stream = &stream;
-  block.generation = record.generation;
+  block.generation = generation;
   free_.emplace(block.size, block);
   in_use_.erase(it);
   return ACL_SUCCESS;

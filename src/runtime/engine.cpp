@@ -21,6 +21,9 @@ thread_local bool is_engine_thread = false;
 thread_local int32_t engine_device = -1;
 thread_local bool compute_team_prepared = false;
 
+// A host function whose thread the system refused to start.
+constexpr int32_t kHostThreadError = ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+
 std::string TaskFailureMessage(const char* name, int32_t status) {
   const char* detail = RecentError();
   std::string message = "task '";
@@ -212,22 +215,33 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
       stream->HoldForHost();
       HostFn fn = task.host_fn;
       void* user_data = task.Payload<void*>();
-      HostCallbackPool::Get().Submit([stream, fn, user_data, device = device_id_] {
-        const int64_t begin_ns = Tracer::Enabled() ? NowNs() : 0;
-        HostCallbackPool::RunHolding(stream.get(), fn, user_data);
-        if (Tracer::Enabled()) {
-          Tracer::Get().Span("host function", "callback", {device, stream->trace_id()}, begin_ns, NowNs());
-        }
-        stream->ReleaseFromHost(0, nullptr);
-      });
+      std::string error;
+      const bool submitted = HostCallbackPool::Get().Submit(
+          [stream, fn, user_data, device = device_id_] {
+            const int64_t begin_ns = Tracer::Enabled() ? NowNs() : 0;
+            HostCallbackPool::RunHolding(stream.get(), fn, user_data);
+            if (Tracer::Enabled()) {
+              Tracer::Get().Span("host function", "callback", {device, stream->trace_id()}, begin_ns, NowNs());
+            }
+            stream->ReleaseFromHost(0, nullptr);
+          },
+          error);
+      if (!submitted) {
+        // Like a failed kernel: sticky on the stream, reported at its next synchronisation.
+        const std::string message =
+            "aclrtLaunchHostFunc: no thread could be started to run the host function (" + error + "); it did not run";
+        stream->ReleaseFromHost(kHostThreadError, message.c_str());
+      }
       return;
     }
     case TaskKind::kReport: {
       const bool blocking = task.blocking;
       if (blocking) stream->HoldForHost();
-      const bool delivered = ReportRouter::Get().Deliver(
+      const auto delivered = ReportRouter::Get().Deliver(
           stream->report_thread(), PendingReport{task.host_fn, task.Payload<void*>(), blocking ? stream : nullptr});
-      if (!delivered) {
+      if (delivered == ReportRouter::DeliverResult::kStreamDiscarding) {
+        stream->ReleaseFromHost(0, nullptr);  // dropped with the stream's other pending tasks
+      } else if (delivered == ReportRouter::DeliverResult::kNotSubscribed) {
         const std::string message =
             "aclrtLaunchCallback: the thread subscribed to this stream was unsubscribed "
             "before the callback ran";

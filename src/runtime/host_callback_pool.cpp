@@ -1,5 +1,7 @@
 #include "host_callback_pool.h"
 
+#include <system_error>
+
 namespace canopy::runtime {
 namespace {
 thread_local const Stream* held_stream = nullptr;
@@ -19,23 +21,53 @@ HostCallbackPool& HostCallbackPool::Get() {
   return *pool;
 }
 
-void HostCallbackPool::Submit(std::function<void()> work) {
-  std::lock_guard lock(mutex_);
-  pending_.push_back(std::move(work));
-  if (idle_ < pending_.size()) {
-    threads_.emplace_back([this] { Worker(); });
-  } else {
-    work_cv_.notify_one();
+bool HostCallbackPool::Submit(std::function<void()> work, std::string& error) {
+  Threads exited;  // joined below, outside the lock (they cannot join themselves)
+  bool submitted = true;
+  {
+    std::lock_guard lock(mutex_);
+    exited.swap(exited_);
+    pending_.push_back(std::move(work));
+    if (idle_ >= pending_.size()) {
+      work_cv_.notify_one();
+    } else {
+      const auto self = threads_.emplace(threads_.end());
+      try {
+        // The worker touches `self` only under mutex_, which is held until it is set.
+        *self = std::thread([this, self] { Worker(self); });
+      } catch (const std::system_error& failure) {
+        // Every thread is busy, possibly each with a host function waiting for
+        // this one: waiting for one to come free could wait forever. Refuse it.
+        threads_.erase(self);
+        pending_.pop_back();
+        error = failure.what();
+        submitted = false;
+      }
+    }
   }
+  for (auto& thread : exited) thread.join();
+  return submitted;
 }
 
-void HostCallbackPool::Worker() {
+void HostCallbackPool::Worker(Threads::iterator self) {
   std::unique_lock lock(mutex_);
   while (true) {
     ++idle_;
-    work_cv_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    const bool woken = work_cv_.wait_for(lock, kIdleExit, [&] { return stopping_ || !pending_.empty(); });
     --idle_;
-    if (pending_.empty()) return;  // stopping and nothing left
+    if (stopping_ && pending_.empty()) return;  // Shutdown joins it
+    if (!woken) {
+      if (idle_ < kKeptIdle) continue;  // the last idle threads stay
+      // A thread cannot join itself: it leaves itself to be joined by the next
+      // one to exit (or Submit, or Shutdown) and joins those that left before
+      // it, so at most one exited thread's stack is held at any time.
+      Threads earlier;
+      earlier.swap(exited_);
+      exited_.splice(exited_.end(), threads_, self);
+      lock.unlock();
+      for (auto& thread : earlier) thread.join();
+      return;
+    }
     auto work = std::move(pending_.front());
     pending_.pop_front();
     lock.unlock();
@@ -45,11 +77,12 @@ void HostCallbackPool::Worker() {
 }
 
 void HostCallbackPool::Shutdown() {
-  std::vector<std::thread> threads;
+  Threads threads;
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
     threads.swap(threads_);
+    threads.splice(threads.end(), exited_);
     work_cv_.notify_all();
   }
   for (auto& thread : threads) thread.join();

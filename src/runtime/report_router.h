@@ -26,13 +26,20 @@ class ReportRouter {
  public:
   static ReportRouter& Get();
 
-  // Counts subscriptions per thread: a thread may serve several streams.
-  void Subscribe(uint64_t thread_id);
+  // Counts subscriptions per thread: a thread may serve several streams, all
+  // of one device (CANN's rule). False when it serves another device's streams.
+  bool Subscribe(uint64_t thread_id, int32_t device_id);
   // Returns false when the thread was not subscribed.
   bool Unsubscribe(uint64_t thread_id);
   bool IsSubscribed(uint64_t thread_id);
-  // Queues a callback for the thread; false when it is no longer subscribed.
-  bool Deliver(uint64_t thread_id, PendingReport report);
+  enum class DeliverResult { kDelivered, kNotSubscribed, kStreamDiscarding };
+  // Queues a callback for the thread. A blocking callback of a stream being
+  // force-destroyed (Stream::discarding) is refused: it is dropped like any
+  // task that has not started.
+  DeliverResult Deliver(uint64_t thread_id, PendingReport report);
+  // aclrtDestroyStreamForce: drops the blocking callbacks of `stream` that no
+  // report thread has taken yet and lets the stream go on.
+  void DropBlockedReports(const Stream& stream);
 
   enum class ProcessResult { kProcessed, kTimeout, kNotSubscribed };
   // Runs one callback queued for the calling thread; timeout_ms < 0 waits forever.
@@ -41,6 +48,7 @@ class ReportRouter {
  private:
   struct Mailbox {
     int subscriptions = 0;
+    int32_t device_id = -1;  // the device of the streams served, while subscriptions > 0
     std::deque<PendingReport> queue;
     std::condition_variable arrived;
   };

@@ -5,6 +5,7 @@
 #include "checker.h"
 #include "engine.h"
 #include "event.h"
+#include "report_router.h"
 #include "runtime.h"
 #include "spin_wait.h"
 #include "trace.h"
@@ -31,16 +32,22 @@ Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t fla
       trace_id_(next_trace_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Stream::~Stream() {
+  EndReportSubscription();
   queue_.ForEach(DropTask);
   for (Task& task : discarded_) DropTask(task);
 }
 
-bool Stream::Enqueue(const Task& task) {
+bool Stream::Enqueue(const Task& task, uint64_t* record_generation) {
   if (Tracer::Enabled()) Tracer::Get().Instant(task.name, "enqueue", {}, NowNs());
   {
     std::lock_guard lock(mutex_);
     if (closed_) return false;
     queue_.push_back(task);
+    if (task.kind == TaskKind::kEventRecord) {
+      const uint64_t generation = task.event->BeginRecord();
+      queue_.back().generation = generation;
+      if (record_generation != nullptr) *record_generation = generation;
+    }
     queued_.store(queue_.size(), std::memory_order_seq_cst);
     ++enqueued_;
   }
@@ -73,11 +80,17 @@ void Stream::DiscardPending() {
     std::lock_guard lock(mutex_);
     dropped.swap(queue_);
     queued_.store(0, std::memory_order_seq_cst);
+    // Set with the queue already empty: whoever sees it and lets the stream go
+    // on (a refused callback delivery) finds nothing left to run.
+    discarding_.store(true, std::memory_order_release);
   }
+  // A blocking callback already handed to a report thread that has not run it
+  // has not started either: drop it, or the stream would wait for it forever.
+  ReportRouter::Get().DropBlockedReports(*this);
   if (dropped.empty()) return;
-  // A dropped record will never happen: complete it, so nothing waits for it forever.
+  // A dropped record will never happen: resolve it, so nothing waits for it forever.
   dropped.ForEach([](Task& task) {
-    if (task.kind == TaskKind::kEventRecord) task.event->Complete(task.generation);
+    if (task.kind == TaskKind::kEventRecord) task.event->Abandon(task.generation);
   });
   // What the dropped tasks own (deferred frees among it) is released only once no
   // task of this stream can still be running: in the destructor, which runs after
@@ -96,6 +109,20 @@ void Stream::ReleaseDiscarded() {
     discarded.swap(discarded_);
   }
   for (Task& task : discarded) DropTask(task);
+}
+
+void Stream::EndReportSubscription() {
+  const uint64_t thread_id = report_thread_.exchange(0);
+  if (thread_id != 0) ReportRouter::Get().Unsubscribe(thread_id);
+}
+
+bool Stream::HasQueuedRecord(const Event* event, uint64_t generation) const {
+  std::lock_guard lock(mutex_);
+  bool found = false;
+  queue_.ForEach([&](const Task& task) {
+    found = found || (task.kind == TaskKind::kEventRecord && task.event == event && task.generation == generation);
+  });
+  return found;
 }
 
 bool Stream::TakeRunnable(Task& task) {

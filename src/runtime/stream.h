@@ -45,8 +45,10 @@ class Stream {
   void set_handle(aclrtStream handle) { handle_ = handle; }
 
   // False when the stream has been closed (it is being destroyed): the task
-  // is not queued and the caller still owns what it holds.
-  bool Enqueue(const Task& task);
+  // is not queued and the caller still owns what it holds. An event record
+  // takes its generation here, once it is sure to be queued (a refused record
+  // takes none); `record_generation`, when given, receives it.
+  bool Enqueue(const Task& task, uint64_t* record_generation = nullptr);
   // Runtime-internal work that must follow everything queued so far (deferred
   // frees): queued as usual while the stream is open; once it is closed the task
   // never runs and is released, as DiscardPending's are, when no task of the
@@ -54,8 +56,12 @@ class Stream {
   void EnqueueOrReleaseAfterLastTask(const Task& task);
   // Refuses new work; what is queued still runs.
   void Close();
-  // Drops every queued task that has not started (aclrtDestroyStreamForce).
+  // Drops every queued task that has not started (aclrtDestroyStreamForce),
+  // blocking callbacks not yet run by their report thread among them.
   void DiscardPending();
+  // True once DiscardPending has begun: a blocking callback delivered from now
+  // on is dropped instead (ReportRouter checks it under its lock).
+  bool discarding() const { return discarding_.load(std::memory_order_acquire); }
   // Releases what DiscardPending dropped; only once no task of the stream runs
   // (after a completed Synchronize), else the destructor does it.
   void ReleaseDiscarded();
@@ -70,6 +76,9 @@ class Stream {
   // once FinishedCount() reaches the EnqueuedCount() it was given.
   uint64_t EnqueuedCount() const;
   uint64_t FinishedCount() const { return finished_.load(std::memory_order_acquire); }
+
+  // True when a record of `generation` of `event` is queued and not yet reached.
+  bool HasQueuedRecord(const Event* event, uint64_t generation) const;
 
   // Engine side, without the lock: false when nothing is queued. An enqueue
   // stores the count before it signals the engine, so a stream skipped here
@@ -90,7 +99,9 @@ class Stream {
     uint64_t none = 0;
     return report_thread_.compare_exchange_strong(none, thread_id);
   }
-  void ClearReportThread() { report_thread_.store(0); }
+  // Ends the subscription, if any (aclrtUnSubscribeReport, or the stream's
+  // destruction: a destroyed stream leaves no subscription behind).
+  void EndReportSubscription();
   uint64_t report_thread() const { return report_thread_.load(); }
 
  private:
@@ -113,6 +124,7 @@ class Stream {
   bool held_for_host_ = false;
   std::vector<Task> discarded_;  // dropped by DiscardPending, released at destruction
   bool closed_ = false;
+  std::atomic<bool> discarding_{false};
   uint64_t enqueued_ = 0;
   std::atomic<uint64_t> finished_{0};
   std::atomic<uint64_t> report_thread_{0};

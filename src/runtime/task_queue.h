@@ -22,6 +22,7 @@ class TaskQueue {
     ++size_;
   }
   Task& front() { return slots_[head_]; }
+  Task& back() { return slots_[(head_ + size_ - 1) & (slots_.size() - 1)]; }
   void pop_front() {
     head_ = (head_ + 1) & (slots_.size() - 1);
     --size_;
@@ -30,6 +31,10 @@ class TaskQueue {
   // Visits the queued tasks in order.
   template <typename Visit>
   void ForEach(Visit visit) {
+    for (size_t i = 0; i < size_; ++i) visit(slots_[(head_ + i) & (slots_.size() - 1)]);
+  }
+  template <typename Visit>
+  void ForEach(Visit visit) const {
     for (size_t i = 0; i < size_; ++i) visit(slots_[(head_ + i) & (slots_.size() - 1)]);
   }
   void clear() {

@@ -1,7 +1,12 @@
 // aclrtSubscribeReport / aclrtLaunchCallback / aclrtProcessReport /
 // aclrtUnSubscribeReport, and host functions on the runtime's own threads.
+#include <dirent.h>
 #include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -161,6 +166,191 @@ TEST(Callback, HostFunctionsRunOnCallbackThreadsAndDoNotBlockOtherStreams) {
   }
   ASSERT_EQ(log.Threads().size(), 1u);
   EXPECT_NE(log.Threads()[0], static_cast<uint64_t>(pthread_self()));
+}
+
+// A thread that subscribes nothing itself and never calls aclrtProcessReport.
+class SilentThread {
+ public:
+  SilentThread()
+      : thread_([this] {
+          id_.store(static_cast<uint64_t>(pthread_self()));
+          stop_future_.wait();
+        }) {
+    EXPECT_TRUE(WaitUntil([&] { return id_.load() != 0; }));
+  }
+  ~SilentThread() {
+    stop_.set_value();
+    thread_.join();
+  }
+  uint64_t id() const { return id_.load(); }
+
+ private:
+  std::promise<void> stop_;
+  std::shared_future<void> stop_future_{stop_.get_future().share()};
+  std::atomic<uint64_t> id_{0};
+  std::thread thread_;
+};
+
+TEST(Callback, DestroyForceDropsABlockingCallbackNobodyProcessed) {
+  SilentThread silent;
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  ACL_ASSERT_OK(aclrtSubscribeReport(silent.id(), stream));
+  CallbackLog log;
+  Entry entry{&log, "never"};
+  ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, stream));
+  std::atomic<int> after{0};
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "after the callback", IncrementCounterTask, nullptr, &after));
+  // Gives the engine time to hand the callback to the silent thread.
+  ACL_EXPECT_ERROR(aclrtSynchronizeStreamWithTimeout(stream, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "aclrtSynchronizeStreamWithTimeout");
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+  // The device's work includes the destroyed stream's: it must not wait for the callback.
+  ACL_EXPECT_OK(aclrtSynchronizeDeviceWithTimeout(30000));
+  EXPECT_TRUE(log.Steps().empty());
+  EXPECT_EQ(after.load(), 0);
+}
+
+TEST(Callback, ResetDeviceAfterDestroyForceDoesNotWaitForAnUnprocessedCallback) {
+  SilentThread silent;
+  ContextGuard guard;
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  aclrtStream stream = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&stream));
+  ACL_ASSERT_OK(aclrtSubscribeReport(silent.id(), stream));
+  CallbackLog log;
+  Entry entry{&log, "never"};
+  ACL_ASSERT_OK(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, stream));
+  ACL_EXPECT_ERROR(aclrtSynchronizeStreamWithTimeout(stream, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "aclrtSynchronizeStreamWithTimeout");
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+  std::atomic<bool> reset{false};
+  std::thread watchdog([&] {
+    // aclrtResetDevice has no timeout: fail (rather than hang) if it never returns.
+    if (!WaitUntil([&] { return reset.load(); }, std::chrono::seconds(60))) {
+      ADD_FAILURE() << "aclrtResetDevice waited for a callback nobody will run";
+      std::abort();
+    }
+  });
+  ACL_EXPECT_OK(aclrtResetDevice(1));
+  reset.store(true);
+  watchdog.join();
+  EXPECT_TRUE(log.Steps().empty());
+  ACL_ASSERT_OK(aclrtSetCurrentContext(guard.saved()));
+}
+
+TEST(Callback, AThreadServesTheStreamsOfOneDeviceOnly) {
+  ReportThread reporter;
+  ScopedStream on_device0;
+  ACL_ASSERT_OK(aclrtSubscribeReport(reporter.id(), on_device0));
+  ContextGuard guard;
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  {
+    ScopedStream on_device1;
+    ACL_EXPECT_ERROR(aclrtSubscribeReport(reporter.id(), on_device1), ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                     "aclrtSubscribeReport");
+    // The refusal left no subscription behind.
+    CallbackLog log;
+    Entry entry{&log, "x"};
+    ACL_EXPECT_ERROR(aclrtLaunchCallback(QuickCallback, &entry, ACL_CALLBACK_BLOCK, on_device1),
+                     ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback");
+  }
+  ACL_EXPECT_OK(aclrtResetDevice(1));
+  ACL_ASSERT_OK(aclrtSetCurrentContext(guard.saved()));
+  ACL_EXPECT_OK(aclrtUnSubscribeReport(reporter.id(), on_device0));
+  // Once it serves no stream, it may serve another device's.
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  {
+    ScopedStream on_device1;
+    ACL_EXPECT_OK(aclrtSubscribeReport(reporter.id(), on_device1));
+    ACL_EXPECT_OK(aclrtUnSubscribeReport(reporter.id(), on_device1));
+  }
+  ACL_EXPECT_OK(aclrtResetDevice(1));
+}
+
+size_t ThreadsInProcess() {
+  size_t count = 0;
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return 0;
+  while (dirent* entry = readdir(tasks)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  closedir(tasks);
+  return count;
+}
+
+TEST(Callback, IdleHostFunctionThreadsExit) {
+  constexpr int kStreams = 64;
+  const size_t before = ThreadsInProcess();
+  ASSERT_GT(before, 0u);
+  {
+    std::vector<std::unique_ptr<ScopedStream>> streams;
+    std::vector<std::unique_ptr<StreamBlocker>> blockers;
+    for (int i = 0; i < kStreams; ++i) {
+      streams.push_back(std::make_unique<ScopedStream>());
+      blockers.push_back(std::make_unique<StreamBlocker>(*streams.back()));
+    }
+    // Every host function blocks at once: each has a thread of its own.
+    for (auto& blocker : blockers) ASSERT_TRUE(blocker->WaitEntered());
+    EXPECT_GT(ThreadsInProcess(), static_cast<size_t>(kStreams));
+    for (auto& blocker : blockers) blocker->Release();
+    for (auto& stream : streams) ACL_ASSERT_OK(aclrtSynchronizeStream(*stream));
+  }
+  // Idle, the threads go away again (all but one kept for the next host function).
+  EXPECT_TRUE(WaitUntil([&] { return ThreadsInProcess() <= before + 1; }, std::chrono::seconds(60)))
+      << ThreadsInProcess() << " threads, " << before << " before";
+  // The pool still works afterwards.
+  ScopedStream stream;
+  std::atomic<int> counter{0};
+  ACL_ASSERT_OK(aclrtLaunchHostFunc(stream, IncrementCounter, &counter));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(counter.load(), 1);
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// Run in a child process: with the address space nearly full no new thread can
+// be started. Exits 0 when the host function's failure was reported as an error.
+[[noreturn]] void HostFunctionWithoutThreads() {
+  aclrtStream stream = nullptr;
+  if (aclrtCreateStream(&stream) != ACL_SUCCESS) _exit(10);
+  std::atomic<int> counter{0};
+  // The engine's thread and its memory are in place before the limit.
+  if (canopyLaunchTask(stream, "warm up", IncrementCounterTask, nullptr, &counter) != ACL_SUCCESS) _exit(11);
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) _exit(12);
+  long pages = 0;
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  if (pages == 0) _exit(13);
+  rlimit saved{};
+  getrlimit(RLIMIT_AS, &saved);
+  // Room for small allocations, none for a thread's stack.
+  const rlimit tight{static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (1u << 20), saved.rlim_max};
+  if (setrlimit(RLIMIT_AS, &tight) != 0) _exit(14);
+  if (aclrtLaunchHostFunc(stream, IncrementCounter, &counter) != ACL_SUCCESS) _exit(15);
+  const aclError status = aclrtSynchronizeStream(stream);
+  const std::string message = RecentMessage();
+  setrlimit(RLIMIT_AS, &saved);
+  if (status != ACL_ERROR_RT_RESOURCE_ALLOC_FAIL) _exit(16);
+  if (message.find("aclrtLaunchHostFunc") == std::string::npos) _exit(17);
+  if (counter.load() != 1) _exit(18);  // the host function did not run
+  // With threads available again the stream and the pool carry on.
+  if (aclrtLaunchHostFunc(stream, IncrementCounter, &counter) != ACL_SUCCESS) _exit(19);
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) _exit(20);
+  if (counter.load() != 2) _exit(21);
+  _exit(0);
+}
+
+TEST(CallbackDeathTest, AHostFunctionThreadThatCannotStartIsAnErrorNotAnAbort) {
+  if (kSanitized) GTEST_SKIP() << "sanitizers reserve address space; the limit cannot be set";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process, runtime started anew
+  EXPECT_EXIT(HostFunctionWithoutThreads(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
