@@ -33,6 +33,8 @@ Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t fla
 
 Stream::~Stream() {
   EndReportSubscription();
+  // Nothing of the stream runs any more: resolve what a drop left unresolved.
+  ResolveDroppedRecords(~uint64_t{0});
   queue_.ForEach(DropTask);
   for (Task& task : discarded_) DropTask(task);
 }
@@ -88,21 +90,38 @@ void Stream::DiscardPending() {
   // has not started either: drop it, or the stream would wait for it forever.
   ReportRouter::Get().DropBlockedReports(*this);
   if (dropped.empty()) return;
-  // A dropped record will never happen: resolve it, so nothing waits for it forever.
-  dropped.ForEach([](Task& task) {
-    if (task.kind == TaskKind::kEventRecord) task.event->Abandon(task.generation);
-  });
   // What the dropped tasks own (deferred frees among it) is released only once no
   // task of this stream can still be running: in the destructor, which runs after
   // the engine and any host callback holding the stream have let go of it.
+  // A dropped record will never happen: it is resolved, so nothing waits for it
+  // forever, but only once the task running now (if any) has finished, since a
+  // wait on it may guard memory that task still writes (a pool block's free).
   {
     std::lock_guard lock(mutex_);
-    dropped.ForEach([&](Task& task) { discarded_.push_back(task); });
+    dropped.ForEach([&](Task& task) {
+      discarded_.push_back(task);
+      if (task.kind == TaskKind::kEventRecord) unresolved_records_.emplace_back(task.event, task.generation);
+    });
+    abandon_at_ = enqueued_;  // everything queued so far is finished, running, or dropped here
+    if (!unresolved_records_.empty()) has_unresolved_records_.store(true, std::memory_order_seq_cst);
   }
   MarkFinished(dropped.size());
 }
 
+void Stream::ResolveDroppedRecords(uint64_t finished) {
+  std::vector<std::pair<Event*, uint64_t>> records;
+  {
+    std::lock_guard lock(mutex_);
+    if (finished < abandon_at_) return;
+    records.swap(unresolved_records_);
+    has_unresolved_records_.store(false, std::memory_order_seq_cst);
+  }
+  // The dropped tasks in discarded_ still hold their event references.
+  for (const auto& [event, generation] : records) event->Abandon(generation);
+}
+
 void Stream::ReleaseDiscarded() {
+  ResolveDroppedRecords(~uint64_t{0});  // callers make sure nothing of the stream runs
   std::vector<Task> discarded;
   {
     std::lock_guard lock(mutex_);
@@ -169,7 +188,8 @@ void Stream::NotifyWaiters() {
 }
 
 void Stream::MarkFinished(uint64_t count) {
-  finished_.fetch_add(count, std::memory_order_seq_cst);
+  const uint64_t finished = finished_.fetch_add(count, std::memory_order_seq_cst) + count;
+  if (has_unresolved_records_.load(std::memory_order_seq_cst)) ResolveDroppedRecords(finished);
   NotifyWaiters();
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -109,6 +110,8 @@ class Stream {
   void NotifyWaiters();
   // Adds `count` retired tasks and wakes host waiters.
   void MarkFinished(uint64_t count);
+  // Resolves the dropped records once `finished` has passed the tasks running at the drop.
+  void ResolveDroppedRecords(uint64_t finished);
 
   Engine& engine_;
   Context* const context_;
@@ -123,6 +126,13 @@ class Stream {
   std::atomic<size_t> queued_{0};  // queue_.size(), readable without mutex_
   bool held_for_host_ = false;
   std::vector<Task> discarded_;  // dropped by DiscardPending, released at destruction
+  // Event records DiscardPending dropped, resolved (as never reached) only once
+  // the tasks still running at the drop have finished, i.e. when finished_
+  // reaches abandon_at_: until then a block freed behind the running task
+  // (canopyFreeAsync) must not look free to other streams.
+  std::vector<std::pair<Event*, uint64_t>> unresolved_records_;  // guarded by mutex_
+  uint64_t abandon_at_ = 0;                                      // guarded by mutex_
+  std::atomic<bool> has_unresolved_records_{false};
   bool closed_ = false;
   std::atomic<bool> discarding_{false};
   uint64_t enqueued_ = 0;

@@ -101,4 +101,29 @@ TEST(CachingAllocator, ReleaseCachedMemoryWaitsForATaskOfAForceDestroyedStream) 
   canopySetCheckMode(check_mode);
 }
 
+// A block freed behind a running task of a stream that is then force-destroyed
+// is not free yet: the task still writes it. Another stream must not get it
+// before that task has finished (the dropped free's record resolves only then).
+TEST(CachingAllocator, ABlockFreedBehindARunningTaskOfAForceDestroyedStreamIsNotReusedEarly) {
+  aclrtStream doomed = nullptr;
+  ACL_ASSERT_OK(aclrtCreateStream(&doomed));
+  constexpr size_t kBytes = 1 << 20;
+  GatedWrite gate;
+  gate.bytes = kBytes;
+  ACL_ASSERT_OK(canopyMallocAsync(&gate.block, kBytes, doomed));
+  ACL_ASSERT_OK(canopyLaunchTask(doomed, "gated write", GatedWrite::Run, nullptr, &gate));
+  ACL_ASSERT_OK(canopyFreeAsync(gate.block, doomed));
+  ASSERT_TRUE(gate.WaitStarted());
+  ACL_ASSERT_OK(aclrtDestroyStreamForce(doomed));
+  ScopedStream other;
+  void* taken = nullptr;
+  ACL_ASSERT_OK(canopyMallocAsync(&taken, kBytes, other));
+  EXPECT_NE(taken, gate.block) << "another stream got a block that a running task still writes";
+  gate.open.store(true);
+  ACL_EXPECT_OK(aclrtSynchronizeDevice());
+  EXPECT_TRUE(gate.wrote.load());
+  ACL_EXPECT_OK(canopyFreeAsync(taken, other));
+  ACL_EXPECT_OK(aclrtSynchronizeStream(other));
+}
+
 }  // namespace
