@@ -50,6 +50,8 @@ TEST(FuzzRegressionK12, PoolBlockFreedOnAForceDestroyedStreamIsReleased) {
     ASSERT_EQ(canopyMallocAsync(&block, size_t{1} << 20, stream), ACL_SUCCESS);
     ASSERT_EQ(canopyFreeAsync(block, stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtDestroyStreamForce(stream), ACL_SUCCESS);
+    // The block is free once the work running at the destroy (the host function) is done.
+    ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
     ASSERT_EQ(canopyReleaseCachedMemory(), ACL_SUCCESS);
     EXPECT_EQ(FreeDeviceBytes(), free_before) << "the pool block was never given back";
   });

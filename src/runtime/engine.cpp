@@ -63,18 +63,20 @@ void Engine::Stop() {
 
 void Engine::RunBetweenTasks(const std::function<void()>& work) {
   Request request{&work};
+  bool run_here = false;
   {
     std::lock_guard lock(mutex_);
     // An engine thread (a user task calling a synchronous copy) runs it itself:
     // waiting for an engine, its own or another, could wait forever.
-    if (is_engine_thread || stopping_.load()) {
-      request.done = true;
-    } else {
+    run_here = is_engine_thread || stopping_.load();
+    if (!run_here) {
       requests_.push_back(&request);
       has_requests_.store(true, std::memory_order_seq_cst);
     }
   }
-  if (request.done) {
+  // Decided under the lock: once queued, `request.done` belongs to the engine
+  // (it may already be set by now, and reading it here would race and run the work twice).
+  if (run_here) {
     work();
     return;
   }
