@@ -60,7 +60,9 @@ def process(path, apply):
     missing = []
     for m, start, brace, end in reversed(list(definitions(lines))):
         body = "\n".join(lines[start : end + 1])
-        if re.search(r"\)\s*(const\s*)?(noexcept\s*)?try\s*\{", body) and "CANOPY_C_BOUNDARY" in lines[end]:
+        after = lines[end + 1] if end + 1 < len(lines) else ""
+        handled = "CANOPY_C_BOUNDARY" in lines[end] or after.startswith("CANOPY_C_BOUNDARY")
+        if re.search(r"\)\s*try\s*\{", body) and handled:
             continue
         missing.append(f"{path.relative_to(ROOT)}:{start + 1}: {m.group('name')}")
         if not apply:
@@ -74,6 +76,10 @@ def process(path, apply):
             lines[brace] = lines[brace][: lines[brace].rstrip().rfind("{")] + "try {"
             lines[end] = "} " + h + lines[end][1:]
     if apply and missing:
+        include = '#include "common/c_boundary.h"'
+        if include not in lines:
+            last = max(i for i, line in enumerate(lines) if line.startswith('#include "'))
+            lines.insert(last + 1, include)
         path.write_text("\n".join(lines))
     return missing
 
