@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aclnnop/aclnn_add.h"
@@ -473,6 +475,62 @@ TEST(ExecutorMisuse, HandlesAreNeverReusedAcrossThousandsOfExecutors) {
     retired.insert(retired.end(), live.begin(), live.end());
     for (aclOpExecutor* executor : retired) ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_ERR_PARAM_INVALID);
   }
+}
+
+// Threads that plan, launch, reuse and retire executors at once, each on its
+// own stream: the handle table serialises them and no launch is lost or doubled.
+TEST(ExecutorMisuse, ThreadsPlanLaunchAndRetireExecutorsConcurrently) {
+  constexpr int kThreads = 4;
+  constexpr int kIterations = 100;
+  const uint64_t seed = Rng::ForCurrentTest().seed();
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, seed, &failures] {
+      std::string& failure = failures[t];
+      const auto expect = [&failure](bool ok, const std::string& what) {
+        if (!ok && failure.empty()) failure = what + ": " + aclGetRecentErrMsg();
+      };
+      expect(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
+      aclrtStream stream = nullptr;
+      expect(aclrtCreateStream(&stream) == ACL_SUCCESS, "aclrtCreateStream");
+      Rng rng(seed + t);
+      DeviceTensor self(ACL_FLOAT, kShape), other(ACL_FLOAT, kShape), out(ACL_FLOAT, kShape);
+      const Values s = self.FillRandom(rng, Range{});
+      const Values o = other.FillRandom(rng, Range{});
+      OpArgs args;
+      aclTensor* selfTensor = args.Tensor(self);
+      aclTensor* otherTensor = args.Tensor(other);
+      aclTensor* outTensor = args.Tensor(out);
+      aclScalar* alpha = args.Scalar(ACL_FLOAT, kAlpha);
+      for (int i = 0; i < kIterations && failure.empty(); ++i) {
+        uint64_t workspaceSize = 0;
+        aclOpExecutor* executor = nullptr;
+        expect(aclnnAddGetWorkspaceSize(selfTensor, otherTensor, alpha, outTensor, &workspaceSize, &executor) ==
+                   ACLNN_SUCCESS,
+               "phase 1");
+        expect(workspaceSize == 0, "Add of equal shapes needs no workspace");
+        const bool repeatable = i % 2 == 0;
+        if (repeatable) expect(aclSetAclOpExecutorRepeatable(executor) == ACLNN_SUCCESS, "repeatable");
+        expect(aclnnAdd(nullptr, 0, executor, stream) == ACLNN_SUCCESS, "first launch");
+        if (repeatable) {
+          expect(aclnnAdd(nullptr, 0, executor, stream) == ACLNN_SUCCESS, "second launch (repeatable)");
+          expect(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "destroy");
+        }
+        expect(aclnnAdd(nullptr, 0, executor, stream) == ACLNN_ERR_PARAM_INVALID, "launch of a retired handle");
+      }
+      expect(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "synchronise");
+      const Expected reference = AddReference(s, o);
+      const Values result = out.ReadView();
+      expect(result.size() == reference.values.size(), "result size");
+      for (size_t i = 0; i < result.size() && i < reference.values.size(); ++i) {
+        expect(std::abs(result[i] - reference.values[i]) <= reference.tolerance[i], "element " + std::to_string(i));
+      }
+      expect(aclrtDestroyStream(stream) == ACL_SUCCESS, "aclrtDestroyStream");
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
 // Many live tensors, destroyed in random order: each destroy succeeds once, and
