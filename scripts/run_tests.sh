@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds Canopy and runs the whole test suite: a Release build (warnings are
-# errors), the same suite in checker mode and built with clang, then under
-# AddressSanitizer + UndefinedBehaviorSanitizer, then the runtime and
-# concurrency suites under ThreadSanitizer. Every test case is a ctest test of
+# errors), the same suite in checker mode and built with clang, clang-tidy,
+# then the suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the
+# runtime and concurrency suites under ThreadSanitizer. Every test case is a ctest test of
 # its own, run two at a time. CANOPY_SKIP_SANITIZERS=1 stops before the
 # sanitizer stages (quick local runs).
 set -euo pipefail
@@ -31,6 +31,9 @@ CC=clang CXX=clang++ cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCANO
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
 cmake --build build-clang -j2
 ctest --test-dir build-clang -j2 --output-on-failure --timeout 1200
+
+stage "clang-tidy (the checks of .clang-tidy) over the clang build's sources"
+run-clang-tidy -p build-clang -j 2 -quiet
 
 if [[ "${CANOPY_SKIP_SANITIZERS:-0}" == 1 ]]; then
   exit 0

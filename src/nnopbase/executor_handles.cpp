@@ -30,7 +30,7 @@ constexpr const char* kNotLive =
 aclOpExecutor* Encode(uint32_t index, uint64_t generation) {
   const uint64_t value =
       (kTag << kTagShift) | ((generation & kGenerationMask) << kGenerationShift) | (uint64_t{index} << kAlignBits);
-  return reinterpret_cast<aclOpExecutor*>(value);  // NOLINT(performance-no-int-to-ptr): a handle, never dereferenced
+  return reinterpret_cast<aclOpExecutor*>(value);  // a handle, never dereferenced
 }
 
 }  // namespace
