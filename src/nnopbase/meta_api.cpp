@@ -6,6 +6,7 @@
 #include "common/dtype.h"
 #include "common/shape.h"
 #include "executor.h"
+#include "live_objects.h"
 
 using canopy::SetErrorMessage;
 
@@ -73,6 +74,16 @@ aclnnStatus RequireArgs(const char* function, const void* object, const T* out) 
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus NotLive(const char* function, const char* type) {
+  SetErrorMessage("%s: the argument is not a live %s (destroyed already?)", function, type);
+  return ACLNN_ERR_PARAM_INVALID;
+}
+
+// A tensor a client destroyed is reported, not read or written.
+aclnnStatus RequireLive(const char* function, const aclTensor* tensor) {
+  return canopy::LiveTensors().Contains(tensor) ? ACLNN_SUCCESS : NotLive(function, "aclTensor");
+}
+
 // The getters hand out arrays the caller releases with delete[], as CANN's do.
 aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** out, uint64_t* count) {
   *out = new (std::nothrow) int64_t[values.empty() ? 1 : values.size()];
@@ -95,6 +106,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     delete tensor;
     return nullptr;
   }
+  canopy::LiveTensors().Add(tensor);
   return tensor;
 }
 
@@ -105,6 +117,7 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
     SetErrorMessage("aclInitTensor: argument 'tensor' is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
+  if (aclnnStatus s = RequireLive(__func__, tensor); s != ACLNN_SUCCESS) return s;
   aclTensor updated;
   if (!DescribeTensor(__func__, updated, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
                       canopy::RawEnumValue(format), storageDims, storageDimsNum, tensorDataAddr)) {
@@ -167,6 +180,7 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
   }
   auto* list = new aclTensorList();
   for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
+  canopy::LiveTensorLists().Add(list);
   return list;
 }
 
@@ -182,6 +196,8 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  if (!canopy::LiveTensors().Remove(tensor)) return NotLive(__func__, "aclTensor");
   delete tensor;
   return ACLNN_SUCCESS;
 }
@@ -203,7 +219,11 @@ aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
 }
 aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
   if (array == nullptr) return ACLNN_SUCCESS;
-  for (const aclTensor* tensor : array->tensors) delete tensor;
+  if (!canopy::LiveTensorLists().Remove(array)) return NotLive(__func__, "aclTensorList");
+  // A member the client destroyed on its own (or listed twice) is deleted once.
+  for (const aclTensor* tensor : array->tensors) {
+    if (tensor != nullptr && canopy::LiveTensors().Remove(tensor)) delete tensor;
+  }
   delete array;
   return ACLNN_SUCCESS;
 }
@@ -285,6 +305,7 @@ aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
     SetErrorMessage("aclSetRawTensorAddr: argument 'tensor' is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
+  if (aclnnStatus s = RequireLive(__func__, tensor); s != ACLNN_SUCCESS) return s;
   tensor->data = addr;
   return ACLNN_SUCCESS;
 }
