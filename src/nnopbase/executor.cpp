@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "canopy/canopy_runtime.h"
+#include "common/c_boundary.h"
 #include "executor_handles.h"
 
 namespace canopy {
@@ -60,13 +61,14 @@ using canopy::SetErrorMessage;
 
 extern "C" {
 
-void canopyNnopbaseSetErrorMessageV(const char* format, va_list args) {
+void canopyNnopbaseSetErrorMessageV(const char* format, va_list args) try {
   char buffer[1024];
   std::vsnprintf(buffer, sizeof(buffer), format, args);
   canopySetRecentErrMsg(buffer);
 }
+CANOPY_C_BOUNDARY()
 
-aclnnStatus canopyNnopbasePublishExecutor(aclOpExecutor* executor, aclOpExecutor** handle) {
+aclnnStatus canopyNnopbasePublishExecutor(aclOpExecutor* executor, aclOpExecutor** handle) try {
   *handle = ExecutorHandles::Get().Publish(executor);
   if (*handle != nullptr) return ACLNN_SUCCESS;
   SetErrorMessage("%s: no executor handle is left: %s", executor->op_name,
@@ -74,9 +76,10 @@ aclnnStatus canopyNnopbasePublishExecutor(aclOpExecutor* executor, aclOpExecutor
   delete executor;
   return ACLNN_ERR_INNER_CREATE_EXECUTOR;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
-                                         aclOpExecutor* handle, aclrtStream stream) {
+                                         aclOpExecutor* handle, aclrtStream stream) try {
   if (handle == nullptr) {
     SetErrorMessage("%s: argument 'executor' is null", op_name);
     return ACLNN_ERR_PARAM_NULLPTR;
@@ -144,5 +147,6 @@ aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, u
   if (begin_ns != 0) canopyTraceSpan(name, "phase2", begin_ns, canopyTraceNowNs(), nullptr);
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 }  // extern "C"

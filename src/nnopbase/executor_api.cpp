@@ -1,6 +1,7 @@
 // Executor reuse: aclSetAclOpExecutorRepeatable, aclDestroyAclOpExecutor and
 // the aclSet*TensorAddr family that rebinds a repeatable executor's memory.
 // Every call below takes the client's handle; a stale one is reported, not used.
+#include "common/c_boundary.h"
 #include "executor.h"
 #include "executor_handles.h"
 #include "live_objects.h"
@@ -130,7 +131,7 @@ constexpr auto kOutputs = &canopy::ExecutorPlan::outputs;
 
 extern "C" {
 
-aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) try {
   if (executor == nullptr) {
     SetErrorMessage("aclSetAclOpExecutorRepeatable: argument 'executor' is null");
     return ACLNN_ERR_INNER_NULLPTR;
@@ -142,8 +143,9 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   }
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) try {
   if (executor == nullptr) {
     SetErrorMessage("aclDestroyAclOpExecutor: argument 'executor' is null");
     return ACLNN_ERR_INNER_NULLPTR;
@@ -158,33 +160,40 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   canopy::ReleaseExecutor(object);
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) try {
   return Rebind(__func__, executor, {kInputs}, index, tensor, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) try {
   return Rebind(__func__, executor, {kOutputs}, index, tensor, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) try {
   return Rebind(__func__, executor, {kInputs, kOutputs}, index, tensor, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
-                                         aclTensorList* tensors, void* addr) {
+                                         aclTensorList* tensors, void* addr) try {
   return RebindDynamic(__func__, executor, {kInputs}, irIndex, relativeIndex, tensors, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
-                                          aclTensorList* tensors, void* addr) {
+                                          aclTensorList* tensors, void* addr) try {
   return RebindDynamic(__func__, executor, {kOutputs}, irIndex, relativeIndex, tensors, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
-                                    aclTensorList* tensors, void* addr) {
+                                    aclTensorList* tensors, void* addr) try {
   return RebindDynamic(__func__, executor, {kInputs, kOutputs}, irIndex, relativeIndex, tensors, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 // CANN's reserved capitalised spellings behave identically.
 aclnnStatus AclSetInputTensorAddr(aclOpExecutor* e, const size_t i, aclTensor* t, void* a) {
