@@ -130,3 +130,10 @@ class Plan {
 };
 
 }  // namespace canopy::ops
+
+// Returns from the enclosing recipe when a check fails.
+#define CANOPY_CHECK(expr)                                                                      \
+  do {                                                                                          \
+    if (const aclnnStatus canopy_check_status_ = (expr); canopy_check_status_ != ACLNN_SUCCESS) \
+      return canopy_check_status_;                                                              \
+  } while (0)

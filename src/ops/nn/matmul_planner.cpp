@@ -8,7 +8,7 @@
 #include "common/env.h"
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
-#include "ops/framework/aclnn_op.h"
+#include "ops/framework/plan.h"
 
 namespace canopy::ops {
 namespace {
@@ -191,7 +191,7 @@ aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* te
                          name, static_cast<long long>(extent), static_cast<long long>(kMaxExtent));
     }
   }
-  return plan.CheckPlainFormat(name, tensor);
+  return ACLNN_SUCCESS;
 }
 
 TensorRef Unsqueeze(const TensorRef& t, size_t position) {
