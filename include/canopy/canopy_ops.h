@@ -29,7 +29,7 @@ typedef struct canopyOpArg {
   int32_t size;     /* bytes of the value passed (a pointer's size for tensors and scalars) */
 } canopyOpArg;
 
-/* Calls aclnnXxxGetWorkspaceSize with args[i] pointing at the value of argument i
+/* Runs phase 1 exactly as aclnnXxxGetWorkspaceSize does, with args[i] pointing at the value of argument i
  * (for a tensor argument: at an aclTensor * variable). */
 typedef aclnnStatus (*canopyOpPhase1Call)(void *const *args, uint64_t *workspaceSize, aclOpExecutor **executor);
 typedef aclnnStatus (*canopyOpPhase2)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,

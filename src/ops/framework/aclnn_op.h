@@ -74,12 +74,21 @@ auto ToRecipeArg(const T& argument) {
   }
 }
 
-// Reads argument `i` of a packed call (canopyOpPhase1Call).
+// Reads one argument of a packed call (canopyOpPhase1Call) as the recipe takes
+// it. An enum is read as its int: an out-of-range value is never held in the enum type.
 template <typename T>
-std::remove_cv_t<T> UnpackArg(const void* pointer) {
-  std::remove_cv_t<T> value;
-  std::memcpy(&value, pointer, sizeof value);
-  return value;
+auto UnpackRecipeArg(const void* pointer) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_enum_v<U>) {
+    static_assert(sizeof(U) == sizeof(int));
+    int raw;
+    std::memcpy(&raw, pointer, sizeof raw);
+    return raw;
+  } else {
+    U value;
+    std::memcpy(&value, pointer, sizeof value);
+    return value;
+  }
 }
 
 // ---- the phases ----------------------------------------------------------------------------------
@@ -182,36 +191,40 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
 #define CANOPY_OP_RECIPE_ARG(i, arg) , ::canopy::ops::ToRecipeArg(CANOPY_OP_NAME_ arg)
 #define CANOPY_OP_ARG_ROW_(type, name) {#name, #type, ::canopy::ops::ArgKindOf<type>(), sizeof(type)},
 #define CANOPY_OP_ARG_ROW(i, arg) CANOPY_OP_ARG_ROW_ arg
-#define CANOPY_OP_UNPACK_(count, i, type) ::canopy::ops::UnpackArg<type>(args[(count)-1 - (i)]),
+#define CANOPY_OP_UNPACK_(count, i, type) , ::canopy::ops::UnpackRecipeArg<type>(args[(count)-1 - (i)])
 #define CANOPY_OP_UNPACK(i, arg) CANOPY_OP_UNPACK_(canopy_op_arg_count, i, CANOPY_OP_TYPE_ arg)
 
 // Declares op aclnn<Name>: `Recipe` plans it, `Traits` (an OpTraits) describes
 // it, and the rest are its prototype's arguments as (type, name) pairs, in order,
 // without workspaceSize and executor.
-#define CANOPY_ACLNN_OP(Name, Recipe, Traits, ...)                                                                   \
-  extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                              \
-      CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor);           \
-  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,               \
-                                     aclrtStream stream);                                                            \
-  namespace {                                                                                                        \
-  const canopyOpArg canopy_op_args_##Name[] = {CANOPY_OP_FOR_EACH(CANOPY_OP_ARG_ROW, __VA_ARGS__)};                  \
-  aclnnStatus canopy_op_call_##Name(void* const* args, uint64_t* workspaceSize, aclOpExecutor** executor) {          \
-    constexpr int canopy_op_arg_count = CANOPY_OP_COUNT(__VA_ARGS__);                                                \
-    return aclnn##Name##GetWorkspaceSize(CANOPY_OP_FOR_EACH(CANOPY_OP_UNPACK, __VA_ARGS__) workspaceSize, executor); \
-  }                                                                                                                  \
-  const canopyOpInfo canopy_op_info_##Name = ::canopy::ops::MakeOpInfo(                                              \
-      #Name, Traits, canopy_op_args_##Name, CANOPY_OP_COUNT(__VA_ARGS__),                                            \
-      reinterpret_cast<void (*)(void)>(&aclnn##Name##GetWorkspaceSize), &canopy_op_call_##Name, &aclnn##Name);       \
-  const ::canopy::ops::OpRegistrar canopy_op_registrar_##Name{canopy_op_info_##Name};                                \
-  }                                                                                                                  \
-  extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                              \
-      CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor) try {      \
-    return ::canopy::ops::RunPhase1(canopy_op_info_##Name, "aclnn" #Name, workspaceSize, executor,                   \
-                                    &Recipe CANOPY_OP_FOR_EACH(CANOPY_OP_RECIPE_ARG, __VA_ARGS__));                  \
-  }                                                                                                                  \
-  CANOPY_C_BOUNDARY_ACLNN                                                                                            \
-  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,               \
-                                     aclrtStream stream) try {                                                       \
-    return ::canopy::LaunchExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);                      \
-  }                                                                                                                  \
+#define CANOPY_ACLNN_OP(Name, Recipe, Traits, ...)                                                              \
+  extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                         \
+      CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor);      \
+  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,          \
+                                     aclrtStream stream);                                                       \
+  namespace {                                                                                                   \
+  const canopyOpArg canopy_op_args_##Name[] = {CANOPY_OP_FOR_EACH(CANOPY_OP_ARG_ROW, __VA_ARGS__)};             \
+  aclnnStatus canopy_op_call_##Name(void* const* args, uint64_t* workspaceSize, aclOpExecutor** executor);      \
+  const canopyOpInfo canopy_op_info_##Name = ::canopy::ops::MakeOpInfo(                                         \
+      #Name, Traits, canopy_op_args_##Name, CANOPY_OP_COUNT(__VA_ARGS__),                                       \
+      reinterpret_cast<void (*)(void)>(&aclnn##Name##GetWorkspaceSize), &canopy_op_call_##Name, &aclnn##Name);  \
+  const ::canopy::ops::OpRegistrar canopy_op_registrar_##Name{canopy_op_info_##Name};                           \
+  /* The packed call runs the same phase 1 as the entry point. */                                               \
+  aclnnStatus canopy_op_call_##Name(void* const* args, uint64_t* workspaceSize, aclOpExecutor** executor) try { \
+    constexpr int canopy_op_arg_count = CANOPY_OP_COUNT(__VA_ARGS__);                                           \
+    return ::canopy::ops::RunPhase1(canopy_op_info_##Name, "aclnn" #Name, workspaceSize, executor,              \
+                                    &Recipe CANOPY_OP_FOR_EACH(CANOPY_OP_UNPACK, __VA_ARGS__));                 \
+  }                                                                                                             \
+  CANOPY_C_BOUNDARY_ACLNN                                                                                       \
+  }                                                                                                             \
+  extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                         \
+      CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor) try { \
+    return ::canopy::ops::RunPhase1(canopy_op_info_##Name, "aclnn" #Name, workspaceSize, executor,              \
+                                    &Recipe CANOPY_OP_FOR_EACH(CANOPY_OP_RECIPE_ARG, __VA_ARGS__));             \
+  }                                                                                                             \
+  CANOPY_C_BOUNDARY_ACLNN                                                                                       \
+  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,          \
+                                     aclrtStream stream) try {                                                  \
+    return ::canopy::LaunchExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);                 \
+  }                                                                                                             \
   CANOPY_C_BOUNDARY_ACLNN

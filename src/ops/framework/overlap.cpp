@@ -54,12 +54,17 @@ bool SameLayout(const char* a_first, const TensorRef& a, const char* b_first, co
 void SpanOf(const TensorRef& view, int64_t& begin, int64_t& end, bool& empty) {
   const int64_t element = static_cast<int64_t>(DtypeSize(view.dtype));
   int64_t last = 0;
-  empty = false;
+  begin = view.buffer.byte_offset;
+  // An empty view spans nothing, and its strides may be anything (phase 1 checks
+  // that only a non-empty view's last element is addressable).
+  empty = std::find(view.shape.begin(), view.shape.end(), 0) != view.shape.end();
+  if (empty) {
+    end = begin;
+    return;
+  }
   for (size_t d = 0; d < view.shape.size(); ++d) {
-    if (view.shape[d] == 0) empty = true;
     if (view.shape[d] > 1) last += (view.shape[d] - 1) * view.strides[d];
   }
-  begin = view.buffer.byte_offset;
   end = begin + (last + 1) * element;
 }
 
