@@ -209,13 +209,14 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
       #Name, Traits, canopy_op_args_##Name, CANOPY_OP_COUNT(__VA_ARGS__),                                       \
       reinterpret_cast<void (*)(void)>(&aclnn##Name##GetWorkspaceSize), &canopy_op_call_##Name, &aclnn##Name);  \
   const ::canopy::ops::OpRegistrar canopy_op_registrar_##Name{canopy_op_info_##Name};                           \
-  /* The packed call runs the same phase 1 as the entry point. */                                               \
+  /* The packed call runs the same phase 1 as the entry point, and fails as it does. */                         \
   aclnnStatus canopy_op_call_##Name(void* const* args, uint64_t* workspaceSize, aclOpExecutor** executor) try { \
     constexpr int canopy_op_arg_count = CANOPY_OP_COUNT(__VA_ARGS__);                                           \
     return ::canopy::ops::RunPhase1(canopy_op_info_##Name, "aclnn" #Name, workspaceSize, executor,              \
                                     &Recipe CANOPY_OP_FOR_EACH(CANOPY_OP_UNPACK, __VA_ARGS__));                 \
+  } catch (...) {                                                                                               \
+    return ::canopy::AclnnStatusOfCurrentException("aclnn" #Name "GetWorkspaceSize");                           \
   }                                                                                                             \
-  CANOPY_C_BOUNDARY_ACLNN                                                                                       \
   }                                                                                                             \
   extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                         \
       CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor) try { \
