@@ -1,6 +1,8 @@
 // The parts of phase 1 every op shares, compiled once (see aclnn_op.h).
 #include "aclnn_op.h"
 
+#include <cstdio>
+
 namespace canopy::ops::detail {
 
 aclnnStatus CheckTensor(Plan& plan, const canopyOpInfo& op, const char* name, const aclTensor* tensor) {
@@ -9,26 +11,23 @@ aclnnStatus CheckTensor(Plan& plan, const canopyOpInfo& op, const char* name, co
   return plan.CheckViewRepresentable(tensor);
 }
 
-aclnnStatus FinishPhase1(Plan& plan, PlanKey& key, uint64_t* workspace_size, aclOpExecutor** executor,
-                         aclnnStatus (*plan_steps)(Plan&, const void*), const void* context, bool tracing,
-                         int64_t begin_ns) {
-  const char* op_name = plan.op();
-  const bool cacheable = PlanCacheEnabled();
-  if (cacheable) AddOverlapPattern(key);
-  const auto traced = [&](bool cache_hit) {
-    if (!tracing) return;
-    (*executor)->trace_args = TraceArgs(key, cache_hit);
-    canopyTraceSpan(op_name, "phase1", begin_ns, canopyTraceNowNs(), (*executor)->trace_args.c_str());
-  };
-  if (cacheable) {
-    if (auto cached = PlanCache::Get().Find(key)) {
-      *executor = PlanCache::Instantiate(op_name, *cached, key);
-      *workspace_size = cached->plan->workspace_size;
-      if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", op_name);
-      traced(true);
-      return ACLNN_SUCCESS;
-    }
-  }
+namespace {
+
+void Traced(const char* op_name, const PlanKey& key, aclOpExecutor* executor, bool cache_hit, int64_t begin_ns) {
+  executor->trace_args = TraceArgs(key, cache_hit);
+  canopyTraceSpan(op_name, "phase1", begin_ns, canopyTraceNowNs(), executor->trace_args.c_str());
+}
+
+}  // namespace
+
+void ReportCacheHit(const Plan& plan, const PlanKey& key, aclOpExecutor* executor, bool tracing, int64_t begin_ns) {
+  if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", plan.op());
+  if (tracing) Traced(plan.op(), key, executor, true, begin_ns);
+}
+
+aclnnStatus PlanAndPublish(Plan& plan, const PlanKey& key, uint64_t* workspace_size, aclOpExecutor** executor,
+                           aclnnStatus (*plan_steps)(Plan&, const void*), const void* context, bool cacheable,
+                           bool tracing, int64_t begin_ns) {
   if (aclnnStatus s = plan_steps(plan, context); s != ACLNN_SUCCESS) return s;
   *executor = plan.Finish(workspace_size);
   // Other threads read the plan from the moment it is in the cache, so it is
@@ -36,7 +35,7 @@ aclnnStatus FinishPhase1(Plan& plan, PlanKey& key, uint64_t* workspace_size, acl
   if (cacheable) {
     if (auto cached = plan.ToCachedPlan(key)) PlanCache::Get().Insert(key, std::move(cached));
   }
-  traced(false);
+  if (tracing) Traced(plan.op(), key, *executor, false, begin_ns);
   return ACLNN_SUCCESS;
 }
 

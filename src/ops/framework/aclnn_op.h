@@ -95,20 +95,26 @@ auto UnpackRecipeArg(const void* pointer) {
 
 namespace detail {
 
+// (The checks below test inline and call out only to reject: phase 1 on a
+// plan-cache hit is a fraction of a microsecond.)
 template <typename T>
-aclnnStatus CheckPresent(Plan& plan, const canopyOpArg& arg, const T& value) {
+[[gnu::always_inline]] inline aclnnStatus CheckPresent(Plan& plan, const canopyOpArg& arg, const T& value) {
   if constexpr (std::is_pointer_v<T>) {
-    return plan.CheckNotNull(arg.name, value);
-  } else {
-    return ACLNN_SUCCESS;
+    if (value == nullptr) return plan.CheckNotNull(arg.name, value);
   }
+  return ACLNN_SUCCESS;
 }
 
 // The checks every tensor argument gets: format, rank, addressability.
 aclnnStatus CheckTensor(Plan& plan, const canopyOpInfo& op, const char* name, const aclTensor* tensor);
 template <typename T>
-aclnnStatus CheckArgument(Plan& plan, const canopyOpInfo& op, const canopyOpArg& arg, const T& value) {
+[[gnu::always_inline]] inline aclnnStatus CheckArgument(Plan& plan, const canopyOpInfo& op, const canopyOpArg& arg,
+                                                        const T& value) {
   if constexpr (std::is_same_v<T, const aclTensor*>) {
+    const bool format_ok = op.privateFormats != 0 || IsPlainFormat(value->format);
+    if (format_ok && value->rank() <= op.maxRank) {
+      return plan.CheckViewRepresentable(value);
+    }
     return CheckTensor(plan, op, arg.name, value);
   } else {
     return ACLNN_SUCCESS;
@@ -119,11 +125,13 @@ inline void AddToKey(PlanKey& key, const aclTensor* tensor) { key.Add(tensor); }
 inline void AddToKey(PlanKey& key, const aclScalar* scalar) { key.Add(scalar); }
 inline void AddToKey(PlanKey& key, int64_t attribute) { key.Add(attribute); }
 
-// The common tail of phase 1 once the arguments are checked and keyed: the plan
-// cache, then `plan_steps(plan, context)` on a miss. Compiled once, not per op.
-aclnnStatus FinishPhase1(Plan& plan, PlanKey& key, uint64_t* workspace_size, aclOpExecutor** executor,
-                         aclnnStatus (*plan_steps)(Plan&, const void*), const void* context, bool tracing,
-                         int64_t begin_ns);
+// What phase 1 answered from the plan cache logs and traces (CANOPY_VERBOSE, tracing).
+void ReportCacheHit(const Plan& plan, const PlanKey& key, aclOpExecutor* executor, bool tracing, int64_t begin_ns);
+// Phase 1 on a plan-cache miss: `plan_steps(plan, context)` runs the recipe, then
+// the plan is finished and, when `cacheable`, published. Compiled once, not per op.
+aclnnStatus PlanAndPublish(Plan& plan, const PlanKey& key, uint64_t* workspace_size, aclOpExecutor** executor,
+                           aclnnStatus (*plan_steps)(Plan&, const void*), const void* context, bool cacheable,
+                           bool tracing, int64_t begin_ns);
 
 }  // namespace detail
 
@@ -144,21 +152,33 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
   size_t index = 0;
   ((status = status != ACLNN_SUCCESS ? status : detail::CheckPresent(plan, op.args[index], arguments), ++index), ...);
   if (status != ACLNN_SUCCESS) return status;
-  index = 0;
-  ((status = status != ACLNN_SUCCESS ? status : detail::CheckArgument(plan, op, op.args[index], arguments), ++index),
-   ...);
-  if (status != ACLNN_SUCCESS) return status;
   // One key per thread, reused: its buffers keep their capacity, so a hit
   // allocates only the executor. (No recipe runs another op's phase 1.)
   thread_local PlanKey key;
   key.Reset(entry_name);
-  if (PlanCacheEnabled() || tracing) (detail::AddToKey(key, arguments), ...);
+  const bool cacheable = PlanCacheEnabled();
+  if (cacheable || tracing) (detail::AddToKey(key, arguments), ...);
+  if (cacheable) {
+    AddOverlapPattern(key);
+    if (auto cached = PlanCache::Get().Find(key)) {
+      *executor = PlanCache::Instantiate(entry_name, *cached, key);
+      *workspace_size = cached->plan->workspace_size;
+      if (tracing || VerboseEnabled()) detail::ReportCacheHit(plan, key, *executor, tracing, begin_ns);
+      return ACLNN_SUCCESS;
+    }
+  }
+  // A hit skips the tensors' checks: the key holds every property they look at
+  // (dtype, format, rank, shape, strides, offset), and only accepted calls are cached.
+  index = 0;
+  ((status = status != ACLNN_SUCCESS ? status : detail::CheckArgument(plan, op, op.args[index], arguments), ++index),
+   ...);
+  if (status != ACLNN_SUCCESS) return status;
   const auto run_recipe = [&](Plan& p) { return recipe(p, arguments...); };
   using RunRecipe = decltype(run_recipe);
-  return detail::FinishPhase1(
+  return detail::PlanAndPublish(
       plan, key, workspace_size, executor,
-      [](Plan& p, const void* context) { return (*static_cast<const RunRecipe*>(context))(p); }, &run_recipe, tracing,
-      begin_ns);
+      [](Plan& p, const void* context) { return (*static_cast<const RunRecipe*>(context))(p); }, &run_recipe, cacheable,
+      tracing, begin_ns);
 }
 
 }  // namespace canopy::ops

@@ -1,6 +1,7 @@
 #include "overlap.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <new>
@@ -313,27 +314,39 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
 
 void AddOverlapPattern(PlanKey& key) {
   const auto& tensors = key.tensors();
+  // Addresses as integers: the views are not checked yet (a plan-cache hit skips
+  // those checks), so a span is computed only where its arithmetic cannot overflow.
   struct Span {
-    const char* begin = nullptr;
-    const char* end = nullptr;
+    uintptr_t begin = 0;
+    uintptr_t end = 0;
+    bool placed = false;
   };
   constexpr size_t kMaxInline = 16;
   Span spans[kMaxInline];
   const size_t count = std::min(tensors.size(), kMaxInline);
   for (size_t i = 0; i < count; ++i) {
     const aclTensor* t = tensors[i];
-    if (t == nullptr || t->data == nullptr || t->NumElements() == 0) continue;
+    if (t == nullptr || t->data == nullptr) continue;
+    if (std::find(t->view_shape.begin(), t->view_shape.end(), 0) != t->view_shape.end()) continue;  // empty
     const int64_t element = static_cast<int64_t>(DtypeSize(t->dtype));
-    int64_t last = t->offset;
-    for (size_t d = 0; d < t->view_shape.size(); ++d) last += (t->view_shape[d] - 1) * t->strides[d];
-    spans[i].begin = static_cast<const char*>(t->data) + t->offset * element;
-    spans[i].end = static_cast<const char*>(t->data) + (last + 1) * element;
+    int64_t last = t->offset, first_byte = 0, end_byte = 0;
+    bool overflow = t->strides.size() != t->view_shape.size();
+    for (size_t d = 0; d < t->view_shape.size() && !overflow; ++d) {
+      int64_t reach;
+      overflow = __builtin_mul_overflow(t->view_shape[d] - 1, t->strides[d], &reach) ||
+                 __builtin_add_overflow(last, reach, &last);
+    }
+    overflow = overflow || __builtin_mul_overflow(t->offset, element, &first_byte) ||
+               __builtin_add_overflow(last, int64_t{1}, &last) || __builtin_mul_overflow(last, element, &end_byte);
+    if (overflow) continue;  // such a view is rejected on the way to the recipe
+    const auto base = reinterpret_cast<uintptr_t>(t->data);
+    spans[i] = {base + static_cast<uintptr_t>(first_byte), base + static_cast<uintptr_t>(end_byte), true};
   }
   // Pairs of distinct descriptors that overlap: 1 partly, 2 as the same view.
   for (size_t i = 0; i < count; ++i) {
     for (size_t j = i + 1; j < count; ++j) {
-      if (spans[i].begin == nullptr || spans[j].begin == nullptr || tensors[i] == tensors[j]) continue;
-      if (!Intersect(spans[i].begin, spans[i].end, spans[j].begin, spans[j].end)) continue;
+      if (!spans[i].placed || !spans[j].placed || tensors[i] == tensors[j]) continue;
+      if (!(spans[i].begin < spans[j].end && spans[j].begin < spans[i].end)) continue;
       const aclTensor* a = tensors[i];
       const aclTensor* b = tensors[j];
       const bool same = spans[i].begin == spans[j].begin && a->dtype == b->dtype && a->view_shape == b->view_shape &&

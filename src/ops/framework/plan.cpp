@@ -245,21 +245,9 @@ aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
 }
 
 aclnnStatus Plan::CheckPlainFormat(const char* name, const aclTensor* tensor) {
-  switch (tensor->format) {
-    case ACL_FORMAT_ND:
-    case ACL_FORMAT_NCHW:
-    case ACL_FORMAT_NHWC:
-    case ACL_FORMAT_NCDHW:
-    case ACL_FORMAT_NDHWC:
-    case ACL_FORMAT_HWCN:
-    case ACL_FORMAT_NC:
-    case ACL_FORMAT_NCL:
-    case ACL_FORMAT_UNDEFINED:
-      return ACLNN_SUCCESS;
-    default:
-      return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has private format %d; only plain formats are supported",
-                    name, static_cast<int>(tensor->format));
-  }
+  if (IsPlainFormat(tensor->format)) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has private format %d; only plain formats are supported", name,
+                static_cast<int>(tensor->format));
 }
 
 int32_t Plan::SlotOf(const aclTensor* tensor) {

@@ -47,6 +47,25 @@ std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst);
 
 class OverlapGuard;
 
+// The layouts a CPU kernel reads as a strided view; private NPU layouts
+// (FRACTAL_NZ, NC1HWC0, ...) mean nothing to it.
+inline bool IsPlainFormat(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+    case ACL_FORMAT_UNDEFINED:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // CANOPY_VERBOSE: log each phase-1 decision (steps, cache hits, rejections) to stderr.
 bool VerboseEnabled();
 
