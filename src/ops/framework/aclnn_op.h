@@ -7,12 +7,12 @@
 //
 // From that line come both exported entry points with CANN's prototypes
 // (aclnnAddGetWorkspaceSize and aclnnAdd, neither letting a C++ exception out),
-// and the op's row in the registry (canopy/canopy_ops.h). Phase 1 then checks, in
-// this order: workspaceSize and executor, every pointer argument in prototype
-// order (161001 naming the first null one), every tensor's format (private NPU
-// formats are 161002 unless the traits allow them), rank (at most
-// traits.max_rank) and addressability; looks the call up in the plan cache, keyed
-// by exactly the arguments the recipe receives; and only on a miss runs the recipe
+// and the op's row in the registry (canopy/canopy_ops.h). Phase 1 then checks
+// workspaceSize and executor and every pointer argument in prototype order
+// (161001 naming the first null one); looks the call up in the plan cache, keyed
+// by exactly the arguments the recipe receives; and only on a miss checks every
+// tensor's format (private NPU formats are 161002 unless the traits allow them),
+// rank (at most traits.max_rank) and addressability, and runs the recipe
 // PlanAdd(Plan&, self, other, alpha, out). The recipe's parameter types are the
 // prototype's, except that enums arrive as their raw int (a C caller may pass any
 // int) and tensors as const pointers.
