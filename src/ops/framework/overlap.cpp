@@ -25,7 +25,8 @@ struct OverlapGuard::Record {
 };
 
 struct OverlapGuard::StepOperands {
-  bool opaque = false;
+  bool opaque = false;       // reads every input, writes every output
+  bool elementwise = false;  // each element of `out` is written after its inputs' elements are read
   std::vector<TensorRef> inputs;
   TensorRef out;
 };
@@ -220,14 +221,19 @@ void OverlapGuard::AddOutput(const TensorRef& parameter, const TensorRef& write,
 }
 
 void OverlapGuard::AddElementwiseStep(const std::vector<TensorRef>& inputs, const TensorRef& out) {
-  steps_.push_back({false, inputs, out});
+  steps_.push_back({false, true, inputs, out});
 }
 
-void OverlapGuard::AddOpaqueStep() { steps_.push_back({true, {}, {}}); }
+void OverlapGuard::AddOpaqueStep() { steps_.push_back({true, false, {}, {}}); }
+
+void OverlapGuard::AddDeclaredStep(const std::vector<TensorRef>& inputs, const TensorRef& out) {
+  steps_.push_back({false, false, inputs, out});
+}
 
 // Whether input `i` may be exactly output `o`'s view in place: no step reads
 // the input after a step has written the output, and the step that does both
-// is elementwise over exactly these two views (each element read, then written).
+// is elementwise over exactly these two views (each element read, then written);
+// a declared step (a product) that reads the input and writes the output never is.
 bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
   const Record& in = inputs_[i];
   const Record& out = outputs_[o];
@@ -244,7 +250,7 @@ bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
   if (last_read < first_write) return true;
   if (last_read > first_write) return false;
   const StepOperands& step = steps_[static_cast<size_t>(last_read)];
-  if (step.opaque || !SameView(step.out, out.view)) return false;
+  if (!step.elementwise || !SameView(step.out, out.view)) return false;
   return std::all_of(step.inputs.begin(), step.inputs.end(),
                      [&](const TensorRef& t) { return t.buffer.slot != in.slot || SameView(t, in.view); });
 }

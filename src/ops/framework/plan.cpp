@@ -354,6 +354,11 @@ void Plan::AddStep(std::unique_ptr<Step> step) {
   Overlaps().AddOpaqueStep();
 }
 
+void Plan::AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes) {
+  Built().steps.push_back(std::move(step));
+  Overlaps().AddDeclaredStep(reads, writes);
+}
+
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
   auto cached = std::make_shared<CachedPlan>();
   const auto& arguments = key.tensors();

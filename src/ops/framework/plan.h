@@ -118,6 +118,11 @@ class Plan {
   // A step the framework cannot see into: it is taken to read every input and
   // write every output, so an output overlapping an input in any way is staged.
   void AddStep(std::unique_ptr<Step> step);
+  // A step that reads `reads` (in any order, as a matrix product does) and writes
+  // `writes`, possibly reading its earlier contents (accumulating onto it). An
+  // output overlapping one of `reads` is staged; an input the step does not read
+  // (a bias copied into `writes` by an elementwise step first) may stay in place.
+  void AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes);
 
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);
