@@ -20,14 +20,16 @@ namespace {
 std::atomic<bool> g_fail_allocations{false};
 }  // namespace
 
-// Replaces the global allocation functions of the whole process (libopapi included).
-void* operator new(std::size_t size) {
+// Replaces the global allocation functions of the whole process (libopapi
+// included). Not inlined, so the compiler does not pair a `new` it sees with the
+// free() inside this delete (-Wmismatched-new-delete).
+[[gnu::noinline]] void* operator new(std::size_t size) {
   if (g_fail_allocations.load(std::memory_order_relaxed)) throw std::bad_alloc();
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace canopy_test {
 namespace {

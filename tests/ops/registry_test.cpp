@@ -4,9 +4,9 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -21,6 +21,19 @@ std::string ReadFile(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// The Xxx of every aclnnXxxGetWorkspaceSize( in a header's text.
+std::vector<std::string> DeclaredOps(const std::string& text) {
+  std::vector<std::string> names;
+  const std::string suffix = "GetWorkspaceSize(";
+  for (size_t at = text.find(suffix); at != std::string::npos; at = text.find(suffix, at + 1)) {
+    size_t begin = at;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(text[begin - 1])) || text[begin - 1] == '_')) --begin;
+    const std::string identifier = text.substr(begin, at - begin);
+    if (identifier.rfind("aclnn", 0) == 0 && identifier.size() > 5) names.push_back(identifier.substr(5));
+  }
+  return names;
 }
 
 std::set<std::string> RegisteredNames() {
@@ -73,12 +86,9 @@ TEST(OpRegistry, EntryPointsAreTheExportedSymbols) {
 // registered, and each registered op is declared in the header its row names.
 TEST(OpRegistry, ListsEveryExportedOp) {
   const std::filesystem::path include = std::filesystem::path(CANOPY_SOURCE_DIR) / "include";
-  const std::regex declaration(R"(\baclnn(\w+)GetWorkspaceSize\s*\()");
   std::set<std::string> exported;
   for (const auto& entry : std::filesystem::directory_iterator(include / "aclnnop")) {
-    const std::string text = ReadFile(entry.path());
-    for (std::sregex_iterator it(text.begin(), text.end(), declaration), end; it != end; ++it) {
-      const std::string name = (*it)[1];
+    for (const std::string& name : DeclaredOps(ReadFile(entry.path()))) {
       if (dlsym(RTLD_DEFAULT, ("aclnn" + name + "GetWorkspaceSize").c_str()) != nullptr) exported.insert(name);
     }
   }
@@ -97,11 +107,13 @@ TEST(OpRegistry, DocsTableListsExactlyTheRegisteredOps) {
   std::set<std::string> documented;
   std::istringstream lines(text);
   std::string line;
-  const std::regex row(R"(^\| `aclnn\w*\.h` \| ([^|]+) \|)");
+  // Rows of the table: "| `aclnn_xxx.h` | Op, Op, ... | dtypes | notes |".
   while (std::getline(lines, line)) {
-    std::smatch match;
-    if (!std::regex_search(line, match, row)) continue;
-    std::istringstream names(match[1].str());
+    if (line.rfind("| `aclnn", 0) != 0) continue;
+    const size_t first = line.find('|', 1);
+    const size_t second = line.find('|', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    std::istringstream names(line.substr(first + 1, second - first - 1));
     std::string name;
     while (std::getline(names, name, ',')) {
       name.erase(0, name.find_first_not_of(' '));
