@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdarg>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <random>
 #include <utility>
 
+#include "canopy/canopy_ops.h"
 #include "canopy/canopy_runtime.h"
 
 namespace canopy_bench {
@@ -357,6 +359,72 @@ double RunOnEngine(const std::function<double()>& work) {
   BENCH_CHECK_ACL(canopyLaunchTask(acl.stream(), "canopy-bench reference", RunEngineWork, nullptr, &job));
   BENCH_CHECK_ACL(aclrtSynchronizeStream(acl.stream()));
   return job.result;
+}
+
+namespace {
+
+bool SameIgnoringCase(const std::string& a, const char* b) {
+  const size_t n = std::strlen(b);
+  if (a.size() != n) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+const canopyOpInfo* FindRegisteredOp(const std::string& name) {
+  const std::string wanted = name == "bmm" ? "BatchMatMul" : name;
+  for (size_t i = 0; i < canopyOpCount(); ++i) {
+    if (SameIgnoringCase(wanted, canopyOpAt(i)->name)) return canopyOpAt(i);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::vector<aclTensor*>& tensors,
+                                           const std::vector<const aclScalar*>& scalars,
+                                           const std::vector<int64_t>& integers, std::string& error) {
+  const canopyOpInfo* op = FindRegisteredOp(name);
+  if (op == nullptr) {
+    error = "no registered op is named " + name;
+    return nullptr;
+  }
+  constexpr size_t kMaxArguments = 16;
+  if (op->argCount > kMaxArguments) {
+    error = std::string("aclnn") + op->name + " has more arguments than canopy-bench passes";
+    return nullptr;
+  }
+  // One 8-byte cell per argument, read by the packed call as the argument's type.
+  auto cells = std::make_shared<std::vector<uint64_t>>(op->argCount, 0);
+  size_t next_tensor = 0, next_scalar = 0, next_integer = 0;
+  for (size_t i = 0; i < op->argCount; ++i) {
+    void* cell = &(*cells)[i];
+    switch (op->args[i].kind) {
+      case CANOPY_ARG_TENSOR:
+        if (next_tensor == tensors.size()) break;
+        std::memcpy(cell, &tensors[next_tensor++], sizeof(aclTensor*));
+        continue;
+      case CANOPY_ARG_SCALAR:
+        if (next_scalar == scalars.size()) break;
+        std::memcpy(cell, &scalars[next_scalar++], sizeof(aclScalar*));
+        continue;
+      default:  // little-endian: the argument's low `size` bytes
+        if (next_integer == integers.size()) break;
+        std::memcpy(cell, &integers[next_integer++], sizeof(int64_t));
+        continue;
+    }
+    error = std::string("aclnn") + op->name + ": no value for argument '" + op->args[i].name + "'";
+    return nullptr;
+  }
+  auto call = std::make_unique<CanopyCall>();
+  call->phase1 = [op, cells](uint64_t* workspace_size, aclOpExecutor** executor) {
+    void* pointers[kMaxArguments];
+    for (size_t i = 0; i < cells->size(); ++i) pointers[i] = &(*cells)[i];
+    return op->callGetWorkspaceSize(pointers, workspace_size, executor);
+  };
+  call->phase2 = op->run;
+  return call;
 }
 
 aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,14 @@ struct CanopyCall {
   std::function<aclnnStatus(uint64_t*, aclOpExecutor**)> phase1;
   std::function<aclnnStatus(void*, uint64_t, aclOpExecutor*, aclrtStream)> phase2;
 };
+
+// A call of the registered op `name` (canopy/canopy_ops.h; the match ignores
+// case, and "bmm" names BatchMatMul), its arguments taken in prototype order:
+// tensors from `tensors`, scalars from `scalars`, integers and enums from
+// `integers`. Null (with `error` set) when there is no such op or a list runs short.
+std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::vector<aclTensor*>& tensors,
+                                           const std::vector<const aclScalar*>& scalars,
+                                           const std::vector<int64_t>& integers, std::string& error);
 
 // Runs `work` as a task on the device engine's thread (a Canopy stream) and
 // waits for it; returns what `work` returned. The references and the machine

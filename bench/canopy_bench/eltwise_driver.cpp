@@ -8,11 +8,6 @@
 #include <cstring>
 #include <memory>
 
-#include "aclnnop/aclnn_add.h"
-#include "aclnnop/aclnn_cast.h"
-#include "aclnnop/aclnn_div.h"
-#include "aclnnop/aclnn_mul.h"
-#include "aclnnop/aclnn_sub.h"
 #include "driver.h"
 #include "reference_loops.h"
 
@@ -134,21 +129,19 @@ void RunOne(const Settings& settings, const Job& job, const std::string& problem
   aclTensor* y = binary ? b_tensor->get() : nullptr;
   aclTensor* out = out_tensor.get();
   const aclDataType cast_to = job.dst->acl;
-  CanopyCall call;
-  if (job.op == "add") {
-    call = {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnAddGetWorkspaceSize(x, y, alpha, out, ws, e); },
-            aclnnAdd};
-  } else if (job.op == "sub") {
-    call = {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnSubGetWorkspaceSize(x, y, alpha, out, ws, e); },
-            aclnnSub};
-  } else if (job.op == "mul") {
-    call = {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnMulGetWorkspaceSize(x, y, out, ws, e); }, aclnnMul};
-  } else if (job.op == "div") {
-    call = {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnDivGetWorkspaceSize(x, y, out, ws, e); }, aclnnDiv};
-  } else {
-    call = {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnCastGetWorkspaceSize(x, cast_to, out, ws, e); },
-            aclnnCast};
+  // The op from the registry: binary ops take (self, other[, alpha], out), Cast (self, dtype, out).
+  const std::vector<aclTensor*> tensors = binary ? std::vector<aclTensor*>{x, y, out} : std::vector<aclTensor*>{x, out};
+  std::string lookup_error;
+  const std::unique_ptr<CanopyCall> registered = RegisteredCall(job.op, tensors, {alpha}, {cast_to}, lookup_error);
+  if (registered == nullptr) {
+    std::printf("%s: ERROR %s\n", label.c_str(), lookup_error.c_str());
+    result.status = "error";
+    result.note = lookup_error;
+    session.Record(result);
+    aclDestroyScalar(alpha);
+    return;
   }
+  const CanopyCall& call = *registered;
 
   // One operation per element; the traffic is every input read and the output written once.
   result.flops = static_cast<double>(n);

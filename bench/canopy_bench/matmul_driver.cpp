@@ -9,10 +9,6 @@
 #include <memory>
 #include <unordered_map>
 
-#include "aclnnop/aclnn_addmm.h"
-#include "aclnnop/aclnn_batch_matmul.h"
-#include "aclnnop/aclnn_matmul.h"
-#include "aclnnop/aclnn_mm.h"
 #include "driver.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
@@ -89,30 +85,15 @@ struct CanopyOperands {
   }
 };
 
-CanopyCall CallFor(const std::string& op, CanopyOperands& d) {
+// The op from the registry: Matmul, Mm, BatchMatMul take (self, mat2, out,
+// cubeMathType), Addmm (self, mat1, mat2, beta, alpha, out, cubeMathType).
+std::unique_ptr<CanopyCall> CallFor(const std::string& op, CanopyOperands& d, std::string& error) {
   aclTensor* a = d.a_tensor->get();
   aclTensor* b = d.b_tensor->get();
   aclTensor* out = d.out_tensor->get();
-  if (op == "matmul") {
-    return {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(a, b, out, kKeepDtype, ws, e); },
-            aclnnMatmul};
-  }
-  if (op == "mm") {
-    return {[=](uint64_t* ws, aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(a, b, out, kKeepDtype, ws, e); },
-            aclnnMm};
-  }
-  if (op == "bmm") {
-    return {
-        [=](uint64_t* ws, aclOpExecutor** e) { return aclnnBatchMatMulGetWorkspaceSize(a, b, out, kKeepDtype, ws, e); },
-        aclnnBatchMatMul};
-  }
-  aclTensor* bias = d.bias_tensor->get();
-  const aclScalar* alpha = d.alpha;
-  const aclScalar* beta = d.beta;
-  return {[=](uint64_t* ws, aclOpExecutor** e) {
-            return aclnnAddmmGetWorkspaceSize(bias, a, b, beta, alpha, out, kKeepDtype, ws, e);
-          },
-          aclnnAddmm};
+  if (op == "addmm")
+    return RegisteredCall(op, {d.bias_tensor->get(), a, b, out}, {d.beta, d.alpha}, {kKeepDtype}, error);
+  return RegisteredCall(op, {a, b, out}, {}, {kKeepDtype}, error);
 }
 
 // ---- standalone oneDNN: the same matmul, created directly ---------------------------------
@@ -303,7 +284,16 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     d.alpha = aclCreateScalar(&one, ACL_FLOAT);
     d.beta = aclCreateScalar(&one, ACL_FLOAT);
   }
-  const CanopyCall call = CallFor(op, d);
+  std::string lookup_error;
+  const std::unique_ptr<CanopyCall> registered = CallFor(op, d, lookup_error);
+  if (registered == nullptr) {
+    std::printf("%s: ERROR %s\n", label.c_str(), lookup_error.c_str());
+    result.status = "error";
+    result.note = lookup_error;
+    session.Record(result);
+    return;
+  }
+  const CanopyCall& call = *registered;
   DeviceBuffer workspace;
 
   result.flops = kFlopsPerMultiplyAdd * static_cast<double>(p.Batches() * p.m * p.n * p.k);

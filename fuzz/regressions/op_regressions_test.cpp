@@ -396,5 +396,25 @@ TEST(FuzzRegressionK19, MatmulIntoAnOverlappingOutputRuns) {
   });
 }
 
+// K20: the overlap guard measured an empty output's byte span from its strides
+// (ops/framework/overlap.cpp SpanOf): (extent - 1) * stride * element size
+// overflowed for a stride phase 1 rightly ignores, since an empty view touches
+// nothing. An empty view spans no bytes.
+TEST(FuzzRegressionK20, EmptyOutputWithAHugeStrideRuns) {
+  ExpectNoCrash([] {
+    DeviceTensor self({3, 0, 5}, ACL_FLOAT), other({3, 0, 5}, ACL_FLOAT);
+    DeviceTensor out({3, 0, 5}, ACL_FLOAT, {int64_t{1513210983744296257}, 6, 1});
+    float one = 1.0f;
+    aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnAddGetWorkspaceSize(self.tensor, other.tensor, alpha, out.tensor, &workspace_size, &executor),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(RunPhase2(aclnnAdd, executor, workspace_size), ACL_SUCCESS);
+    aclDestroyScalar(alpha);
+  });
+}
+
 }  // namespace
 }  // namespace canopy::fuzz_regressions

@@ -270,6 +270,52 @@ TEST_P(MatmulAliasing, AddmmOutIsMat1AndInplaceAddmmMat2IsSelf) {
   }
 }
 
+// InplaceAddmm (selfRef is both the bias and the output, the same view) stays in
+// place: the product step declares that it reads mat1 and mat2 and accumulates
+// onto out, so only the bias copy touches selfRef and no staging is booked.
+TEST_P(MatmulAliasing, InplaceAddmmSameViewBooksNoStaging) {
+  const int64_t n = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const double beta = 0.5, alpha = 1.5;
+  const float betaValue = static_cast<float>(beta), alphaValue = static_cast<float>(alpha);
+  Storage s(ACL_FLOAT, n * n, rng), m1(ACL_FLOAT, n * n, rng), m2(ACL_FLOAT, n * n, rng);
+  aclTensor* selfRef = s.Contiguous({n, n});
+  aclTensor* mat1 = m1.Contiguous({n, n});
+  aclTensor* mat2 = m2.Contiguous({n, n});
+  aclScalar* betaScalar = aclCreateScalar(const_cast<float*>(&betaValue), ACL_FLOAT);
+  aclScalar* alphaScalar = aclCreateScalar(const_cast<float*>(&alphaValue), ACL_FLOAT);
+  // What the same product books without aliasing (oneDNN's or the skinny kernel's scratch).
+  Storage separate(ACL_FLOAT, n * n, rng);
+  aclTensor* self = s.Contiguous({n, n});
+  aclTensor* out = separate.Contiguous({n, n});
+  aclTensor* mat1Again = m1.Contiguous({n, n});
+  aclTensor* mat2Again = m2.Contiguous({n, n});
+  uint64_t unaliasedWorkspace = 0;
+  RunOnce(
+      [&](uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddmmGetWorkspaceSize(self, mat1Again, mat2Again, betaScalar, alphaScalar, out, 0, w, e);
+      },
+      aclnnAddmm, {self, mat1Again, mat2Again, out}, &unaliasedWorkspace);
+  uint64_t workspaceSize = 0;
+  RunOnce(
+      [&](uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceAddmmGetWorkspaceSize(selfRef, mat1, mat2, betaScalar, alphaScalar, 0, w, e);
+      },
+      aclnnInplaceAddmm, {selfRef, mat1, mat2}, &workspaceSize);
+  aclDestroyScalar(betaScalar);
+  aclDestroyScalar(alphaScalar);
+  EXPECT_EQ(workspaceSize, unaliasedWorkspace) << "selfRef is staged although only the bias copy reads it";
+  const Values got = s.Read();
+  ExpectClose(
+      n * n, [&](int64_t i) { return got[i].real(); },
+      [&](int64_t i) {
+        return beta * s.Original(i) + alpha * Dot([&](int64_t r, int64_t c) { return m1.Original(r * n + c); },
+                                                  [&](int64_t r, int64_t c) { return m2.Original(r * n + c); }, i / n,
+                                                  i % n, n);
+      },
+      kProductTolerance * static_cast<double>(n), "InplaceAddmm in place");
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes, MatmulAliasing, ::testing::Values(int64_t{8}, int64_t{33}, int64_t{128}),
                          [](const ::testing::TestParamInfo<int64_t>& info) {
                            std::ostringstream name;

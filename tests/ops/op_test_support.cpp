@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -808,6 +809,56 @@ std::string Describe(const OpRun& run) {
   out << "phase1=" << run.phase1 << " workspace=" << run.workspaceSize << " phase2=" << run.phase2
       << " sync=" << run.sync << " message='" << run.message << "'";
   return out.str();
+}
+
+// ---- Calls built from the op registry ------------------------------------------------------------
+
+Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
+  return [&op, call](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+    // One 8-byte cell per argument: the packed call reads `size` bytes of each.
+    std::vector<std::array<uint8_t, 8>> cells(op.argCount);
+    std::vector<void*> pointers(op.argCount);
+    for (size_t i = 0; i < op.argCount; ++i) {
+      const canopyOpArg& arg = op.args[i];
+      const int index = static_cast<int>(i);
+      void* pointer = nullptr;
+      int64_t integer = 0;
+      switch (arg.kind) {
+        case CANOPY_ARG_TENSOR:
+          pointer = args.NewTensor(ACL_FLOAT, index == call.rankArg ? call.rankShape : call.shape, View::kContiguous,
+                                   index == call.formatArg ? call.format : ACL_FORMAT_ND);
+          break;
+        case CANOPY_ARG_SCALAR:
+          pointer = args.Scalar(ACL_FLOAT, 1.0);
+          break;
+        default:  // integers and enums: 0 (ACL_FLOAT for a dtype)
+          break;
+      }
+      if (index == call.nullArg) pointer = nullptr;
+      if (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR) {
+        std::memcpy(cells[i].data(), &pointer, sizeof pointer);
+      } else {
+        std::memcpy(cells[i].data(), &integer, sizeof integer);  // little-endian: the low `size` bytes
+      }
+      pointers[i] = cells[i].data();
+    }
+    return op.callGetWorkspaceSize(pointers.data(), workspaceSize, executor);
+  };
+}
+
+Shape RegistryValidShape(const canopyOpInfo& op) {
+  for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}}) {
+    RegistryCall call;
+    call.shape = shape;
+    if (RunOp(RegistryPhase1(op, call), op.run).ok()) return shape;
+  }
+  return {};
+}
+
+std::vector<const canopyOpInfo*> RegisteredOps() {
+  std::vector<const canopyOpInfo*> ops;
+  for (size_t i = 0; i < canopyOpCount(); ++i) ops.push_back(canopyOpAt(i));
+  return ops;
 }
 
 // ---- Device and stream --------------------------------------------------------------------------

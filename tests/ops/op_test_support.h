@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "canopy/canopy_ops.h"
 
 namespace canopy_test {
 
@@ -222,6 +223,28 @@ struct OpRun {
 OpRun RunOp(const Phase1& phase1, Phase2 phase2);
 
 std::string Describe(const OpRun& run);
+
+// ---- Calls built from the op registry (canopy/canopy_ops.h) ------------------------------------
+
+// A phase-1 call of any registered op: every tensor argument an f32 tensor of
+// `shape`, every scalar an f32 1, every integer and enum argument 0, except
+// where a field below says otherwise. Argument indices are prototype positions.
+struct RegistryCall {
+  Shape shape = {2, 2};
+  int nullArg = -1;    // this pointer argument is passed as null
+  int formatArg = -1;  // this tensor argument gets `format`
+  aclFormat format = ACL_FORMAT_ND;
+  int rankArg = -1;  // this tensor argument gets `rankShape`
+  Shape rankShape;
+};
+Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
+
+// The first of [2,2] and [2,2,2] for which RegistryCall succeeds (phase 1 and
+// 2): every op's arguments agree on one of them. Empty when none does.
+Shape RegistryValidShape(const canopyOpInfo& op);
+
+// Every registered op, in order of name.
+std::vector<const canopyOpInfo*> RegisteredOps();
 
 // ---- The process-wide device and stream --------------------------------------------------------
 

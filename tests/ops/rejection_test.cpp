@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -44,260 +45,159 @@ void ExpectRejected(const OpRun& run, aclnnStatus expected, const std::vector<st
   }
 }
 
-// ---- Null pointers ------------------------------------------------------------------------------
-
-// Passes nullptr for the pointer argument at position `index` (-1: none).
-struct NullArg {
-  int index;
-  template <typename Pointee>
-  Pointee* operator()(int position, Pointee* pointer) const {
-    return position == index ? nullptr : pointer;
-  }
-};
-
-using NullablePhase1 = std::function<aclnnStatus(OpArgs&, const NullArg&, uint64_t*, aclOpExecutor**)>;
-
-struct NullableOp {
-  const char* name;
-  const char* keyword;            // what the message must contain to name the op
-  std::vector<const char*> args;  // the pointer parameters, in order
-  NullablePhase1 phase1;          // a valid call with argument `n.index` nulled
-  Phase2 phase2;
-};
+// ---- Checks every op gets from the kit, generated from the op registry -----------------------
 
 aclTensor* F32(OpArgs& a, const Shape& shape = {2, 3}) { return a.NewTensor(ACL_FLOAT, shape); }
 aclScalar* One(OpArgs& a) { return a.Scalar(ACL_FLOAT, 1.0); }
 
-const std::vector<NullableOp>& NullableOps() {
-  using A = OpArgs;
-  using N = NullArg;
-  using W = uint64_t*;
-  using E = aclOpExecutor**;
-  static const std::vector<NullableOp> ops = {
-      {"Add",
-       "add",
-       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnAddGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
-       },
-       aclnnAdd},
-      {"Adds",
-       "add",
-       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnAddsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
-       },
-       aclnnAdds},
-      {"InplaceAdd",
-       "add",
-       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceAddGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, w), n(4, e));
-       },
-       aclnnInplaceAdd},
-      {"InplaceAdds",
-       "add",
-       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceAddsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, w), n(4, e));
-       },
-       aclnnInplaceAdds},
-      {"Sub",
-       "sub",
-       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnSubGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
-       },
-       aclnnSub},
-      {"Subs",
-       "sub",
-       {"self", "other", "alpha", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnSubsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, F32(a)), n(4, w), n(5, e));
-       },
-       aclnnSubs},
-      {"InplaceSub",
-       "sub",
-       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceSubGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, One(a)), n(3, w), n(4, e));
-       },
-       aclnnInplaceSub},
-      {"InplaceSubs",
-       "sub",
-       {"selfRef", "other", "alpha", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceSubsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, One(a)), n(3, w), n(4, e));
-       },
-       aclnnInplaceSubs},
-      {"Mul",
-       "mul",
-       {"self", "other", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnMulGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, F32(a)), n(3, w), n(4, e));
-       },
-       aclnnMul},
-      {"Muls",
-       "mul",
-       {"self", "other", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnMulsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, F32(a)), n(3, w), n(4, e));
-       },
-       aclnnMuls},
-      {"InplaceMul",
-       "mul",
-       {"selfRef", "other", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceMulGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, w), n(3, e));
-       },
-       aclnnInplaceMul},
-      {"InplaceMuls",
-       "mul",
-       {"selfRef", "other", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceMulsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, w), n(3, e));
-       },
-       aclnnInplaceMuls},
-      {"Div",
-       "div",
-       {"self", "other", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnDivGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, F32(a)), n(3, w), n(4, e));
-       },
-       aclnnDiv},
-      {"Divs",
-       "div",
-       {"self", "other", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnDivsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, F32(a)), n(3, w), n(4, e));
-       },
-       aclnnDivs},
-      {"InplaceDiv",
-       "div",
-       {"selfRef", "other", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceDivGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, w), n(3, e));
-       },
-       aclnnInplaceDiv},
-      {"InplaceDivs",
-       "div",
-       {"selfRef", "other", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceDivsGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, w), n(3, e));
-       },
-       aclnnInplaceDivs},
-      {"Cast",
-       "cast",
-       {"self", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnCastGetWorkspaceSize(n(0, F32(a)), ACL_FLOAT16, n(1, a.NewTensor(ACL_FLOAT16, {2, 3})), n(2, w),
-                                          n(3, e));
-       },
-       aclnnCast},
-      {"InplaceCopy",
-       "copy",
-       {"selfRef", "src", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceCopyGetWorkspaceSize(n(0, F32(a)), n(1, F32(a)), n(2, w), n(3, e));
-       },
-       aclnnInplaceCopy},
-      {"InplaceZero",
-       "zero",
-       {"selfRef", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) { return aclnnInplaceZeroGetWorkspaceSize(n(0, F32(a)), n(1, w), n(2, e)); },
-       aclnnInplaceZero},
-      {"InplaceFillScalar",
-       "fill",
-       {"selfRef", "value", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceFillScalarGetWorkspaceSize(n(0, F32(a)), n(1, One(a)), n(2, w), n(3, e));
-       },
-       aclnnInplaceFillScalar},
-      {"Matmul",
-       "matmul",
-       {"self", "mat2", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnMatmulGetWorkspaceSize(n(0, F32(a, {2, 3})), n(1, F32(a, {3, 4})), n(2, F32(a, {2, 4})), 0,
-                                            n(3, w), n(4, e));
-       },
-       aclnnMatmul},
-      {"Mm",
-       "mm",
-       {"self", "mat2", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnMmGetWorkspaceSize(n(0, F32(a, {2, 3})), n(1, F32(a, {3, 4})), n(2, F32(a, {2, 4})), 0, n(3, w),
-                                        n(4, e));
-       },
-       aclnnMm},
-      {"BatchMatMul",
-       "matmul",
-       {"self", "mat2", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnBatchMatMulGetWorkspaceSize(n(0, F32(a, {2, 2, 3})), n(1, F32(a, {2, 3, 4})),
-                                                 n(2, F32(a, {2, 2, 4})), 0, n(3, w), n(4, e));
-       },
-       aclnnBatchMatMul},
-      {"Addmm",
-       "addmm",
-       {"self", "mat1", "mat2", "beta", "alpha", "out", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnAddmmGetWorkspaceSize(n(0, F32(a, {4})), n(1, F32(a, {2, 3})), n(2, F32(a, {3, 4})), n(3, One(a)),
-                                           n(4, One(a)), n(5, F32(a, {2, 4})), 0, n(6, w), n(7, e));
-       },
-       aclnnAddmm},
-      {"InplaceAddmm",
-       "addmm",
-       {"selfRef", "mat1", "mat2", "beta", "alpha", "workspaceSize", "executor"},
-       [](A& a, const N& n, W w, E e) {
-         return aclnnInplaceAddmmGetWorkspaceSize(n(0, F32(a, {2, 4})), n(1, F32(a, {2, 3})), n(2, F32(a, {3, 4})),
-                                                  n(3, One(a)), n(4, One(a)), 0, n(5, w), n(6, e));
-       },
-       aclnnInplaceAddmm},
-  };
-  return ops;
-}
-
-struct NullCase {
-  size_t op;
-  int arg;  // -1: the valid call itself
+// What one generated case changes in an otherwise valid call of a registered op.
+enum class Change {
+  kNone,           // the valid call itself: it must succeed
+  kNull,           // pointer argument `arg` is null (arg == argCount: workspaceSize, argCount + 1: executor)
+  kPrivateFormat,  // tensor argument `arg` is FRACTAL_NZ
+  kRankTooHigh,    // tensor argument `arg` has rank maxRank + 1
 };
 
-std::string NullCaseName(const NullCase& x) {
-  const NullableOp& op = NullableOps()[x.op];
-  return std::string(op.name) + "_" + (x.arg < 0 ? std::string("valid_call") : std::string("null_") + op.args[x.arg]);
+struct KitCase {
+  const canopyOpInfo* op;
+  Change change;
+  size_t arg;
+};
+
+std::string ArgName(const KitCase& x) {
+  if (x.arg < x.op->argCount) return x.op->args[x.arg].name;
+  return x.arg == x.op->argCount ? "workspaceSize" : "executor";
 }
 
-void PrintTo(const NullCase& x, std::ostream* os) { *os << NullCaseName(x); }
+std::string KitCaseName(const KitCase& x) {
+  const std::string op = x.op->name;
+  switch (x.change) {
+    case Change::kNone:
+      return op + "_valid_call";
+    case Change::kNull:
+      return op + "_null_" + ArgName(x);
+    case Change::kPrivateFormat:
+      return op + "_fractal_nz_" + ArgName(x);
+    case Change::kRankTooHigh:
+      return op + "_rank_too_high_" + ArgName(x);
+  }
+  return op;
+}
 
-std::vector<NullCase> NullCases() {
-  std::vector<NullCase> cases;
-  for (size_t op = 0; op < NullableOps().size(); ++op) {
-    for (int arg = -1; arg < static_cast<int>(NullableOps()[op].args.size()); ++arg) cases.push_back({op, arg});
+void PrintTo(const KitCase& x, std::ostream* os) { *os << KitCaseName(x); }
+
+// Every registered op: its valid call, a null for each pointer argument (and for
+// workspaceSize and executor), and for each tensor argument a private format and
+// a rank past the op's limit.
+std::vector<KitCase> KitCases() {
+  std::vector<KitCase> cases;
+  for (const canopyOpInfo* op : RegisteredOps()) {
+    cases.push_back({op, Change::kNone, 0});
+    for (size_t arg = 0; arg < op->argCount + 2; ++arg) {
+      const bool pointer =
+          arg >= op->argCount || op->args[arg].kind == CANOPY_ARG_TENSOR || op->args[arg].kind == CANOPY_ARG_SCALAR;
+      if (pointer) cases.push_back({op, Change::kNull, arg});
+      if (arg < op->argCount && op->args[arg].kind == CANOPY_ARG_TENSOR) {
+        if (op->privateFormats == 0) cases.push_back({op, Change::kPrivateFormat, arg});
+        cases.push_back({op, Change::kRankTooHigh, arg});
+      }
+    }
   }
   return cases;
 }
 
-class NullArgumentTest : public ::testing::TestWithParam<NullCase> {};
+class KitCheckTest : public ::testing::TestWithParam<KitCase> {};
 
-TEST_P(NullArgumentTest, IsRejectedWith161001) {
-  const NullCase& x = GetParam();
-  const NullableOp& op = NullableOps()[x.op];
-  const OpRun run =
-      RunOp([&](OpArgs& args, uint64_t* workspaceSize,
-                aclOpExecutor** executor) { return op.phase1(args, NullArg{x.arg}, workspaceSize, executor); },
-            op.phase2);
-  if (x.arg < 0) {
-    EXPECT_TRUE(run.ok()) << "the unmodified call must succeed: " << Describe(run);
-  } else {
-    // "selfRef" may well be reported as "self".
-    std::string arg = op.args[x.arg];
-    if (arg == "selfRef") arg = "self";
-    ExpectRejected(run, ACLNN_ERR_PARAM_NULLPTR, {op.keyword, arg});
+TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
+  const KitCase& x = GetParam();
+  const canopyOpInfo& op = *x.op;
+  const Shape shape = RegistryValidShape(op);
+  ASSERT_FALSE(shape.empty()) << "no call of " << op.name << " with f32 [2,2] or [2,2,2] tensors succeeds";
+  RegistryCall call;
+  call.shape = shape;
+  const std::string entry = std::string("aclnn") + op.name;
+  const int arg = static_cast<int>(x.arg);
+  std::string quoted = "'";  // built in steps: GCC 12 warns falsely (-Wrestrict) on "'" + name
+  quoted += ArgName(x);
+  quoted += '\'';
+  switch (x.change) {
+    case Change::kNone:
+      EXPECT_TRUE(RunOp(RegistryPhase1(op, call), op.run).ok());
+      return;
+    case Change::kNull: {
+      if (x.arg < op.argCount) {
+        call.nullArg = arg;
+        ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), ACLNN_ERR_PARAM_NULLPTR, {entry, quoted});
+        return;
+      }
+      const bool workspace = x.arg == op.argCount;
+      const Phase1 valid = RegistryPhase1(op, call);
+      const OpRun run = RunOp(
+          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+            return valid(args, workspace ? nullptr : workspaceSize, workspace ? executor : nullptr);
+          },
+          op.run);
+      ExpectRejected(run, ACLNN_ERR_PARAM_NULLPTR, {entry, ArgName(x)});
+      return;
+    }
+    case Change::kPrivateFormat:
+      call.formatArg = arg;
+      call.format = ACL_FORMAT_FRACTAL_NZ;
+      ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), ACLNN_ERR_PARAM_INVALID, {entry, quoted, "format"});
+      return;
+    case Change::kRankTooHigh:
+      call.rankArg = arg;
+      call.rankShape = Shape(static_cast<size_t>(op.maxRank), 1);
+      call.rankShape.push_back(2);
+      ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), ACLNN_ERR_PARAM_INVALID, {entry, quoted, "rank"});
+      return;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, NullArgumentTest, ::testing::ValuesIn(NullCases()),
-                         [](const ::testing::TestParamInfo<NullCase>& info) { return NullCaseName(info.param); });
+INSTANTIATE_TEST_SUITE_P(Registry, KitCheckTest, ::testing::ValuesIn(KitCases()),
+                         [](const ::testing::TestParamInfo<KitCase>& info) { return KitCaseName(info.param); });
+
+// A null required argument is reported first, whatever else is wrong with the
+// call: here the dtype attribute of Cast is invalid too.
+TEST(NullArgumentOrder, NullIsReportedBeforeInvalidAttributes) {
+  const OpRun run = RunOp(
+      [](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        aclDataType invalid;
+        const int raw = 1000;
+        std::memcpy(&invalid, &raw, sizeof raw);
+        return aclnnCastGetWorkspaceSize(F32(a), invalid, nullptr, w, e);
+      },
+      aclnnCast);
+  ExpectRejected(run, ACLNN_ERR_PARAM_NULLPTR, {"aclnnCast", "'out'"});
+}
+
+// The first null argument in prototype order is the one named.
+TEST(NullArgumentOrder, FirstNullArgumentIsNamed) {
+  const OpRun run = RunOp(
+      [](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddmmGetWorkspaceSize(F32(a, {2, 2}), nullptr, F32(a, {2, 2}), nullptr, One(a), nullptr, 0, w, e);
+      },
+      aclnnAddmm);
+  ExpectRejected(run, ACLNN_ERR_PARAM_NULLPTR, {"aclnnAddmm", "'mat1'"});
+}
+
+// Add accepted a FRACTAL_NZ tensor while Cast rejected one: the format check was
+// written into some recipes and not others. The kit now checks every op.
+TEST(PrivateFormat, AddRejectsFractalNzOperands) {
+  for (int position = 0; position < 3; ++position) {
+    const OpRun run = RunOp(
+        [position](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          aclTensor* t[3];
+          for (int i = 0; i < 3; ++i) {
+            t[i] = a.NewTensor(ACL_FLOAT, {16, 16}, View::kContiguous,
+                               i == position ? ACL_FORMAT_FRACTAL_NZ : ACL_FORMAT_ND);
+          }
+          return aclnnAddGetWorkspaceSize(t[0], t[1], One(a), t[2], w, e);
+        },
+        aclnnAdd);
+    ExpectRejected(run, ACLNN_ERR_PARAM_INVALID, {"aclnnAdd", "format"});
+  }
+}
 
 // ---- Invalid parameters -------------------------------------------------------------------------
 

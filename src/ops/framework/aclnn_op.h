@@ -1,113 +1,252 @@
-// The two C entry points of every op. Phase 1 runs the op's recipe on a Plan
-// behind the checks and the plan cache every op shares; phase 2 is the same one
-// line for all ops.
+// The op kit: one declaration per op. An op file writes its recipe (checks and
+// steps on a Plan) and declares the op once:
+//
+//   constexpr OpTraits kAddTraits{.header = "aclnnop/aclnn_add.h", .dtypes = kArithmeticDtypes};
+//   CANOPY_ACLNN_OP(Add, PlanAdd, kAddTraits,
+//                   (const aclTensor*, self), (const aclTensor*, other), (const aclScalar*, alpha), (aclTensor*, out))
+//
+// From that line come both exported entry points with CANN's prototypes
+// (aclnnAddGetWorkspaceSize and aclnnAdd, neither letting a C++ exception out),
+// and the op's row in the registry (canopy/canopy_ops.h). Phase 1 then checks
+// workspaceSize and executor and every pointer argument in prototype order
+// (161001 naming the first null one); looks the call up in the plan cache, keyed
+// by exactly the arguments the recipe receives; and only on a miss checks every
+// tensor's format (private NPU formats are 161002 unless the traits allow them),
+// rank (at most traits.max_rank) and addressability, and runs the recipe
+// PlanAdd(Plan&, self, other, alpha, out). The recipe's parameter types are the
+// prototype's, except that enums arrive as their raw int (a C caller may pass any
+// int) and tensors as const pointers.
 #pragma once
 
-#include <cstdio>
+#include <cstring>
 #include <type_traits>
 
+#include "canopy/canopy_ops.h"
 #include "canopy/canopy_runtime.h"
+#include "common/c_boundary.h"
+#include "op_registry.h"
 #include "overlap.h"
 #include "plan.h"
 
 namespace canopy::ops {
 
+// What an op declares about itself besides its arguments.
+struct OpTraits {
+  const char* header = nullptr;  // "aclnnop/aclnn_add.h", the CANN header declaring it
+  DtypeSet dtypes;               // tensor dtypes it supports (the recipe checks each argument's own rule)
+  int64_t max_rank = 8;          // of every tensor argument
+  bool private_formats = false;  // true: FRACTAL_NZ etc. reach the recipe
+  bool in_place = false;         // it writes its first tensor argument
+};
+
+// The same traits for the in-place form of an op.
+constexpr OpTraits InPlace(OpTraits traits) {
+  traits.in_place = true;
+  return traits;
+}
+
+// ---- argument kinds ----------------------------------------------------------------------------
+
 template <typename T>
-bool IsNullPointer(const T& argument) {
-  if constexpr (std::is_pointer_v<T>) {
-    return argument == nullptr;
+constexpr canopyArgKind ArgKindOf() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_pointer_v<U>) {
+    using Pointee = std::remove_cv_t<std::remove_pointer_t<U>>;
+    static_assert(std::is_same_v<Pointee, aclTensor> || std::is_same_v<Pointee, aclScalar>,
+                  "the kit takes tensors, scalars, integers and enums as phase-1 arguments");
+    return std::is_same_v<Pointee, aclTensor> ? CANOPY_ARG_TENSOR : CANOPY_ARG_SCALAR;
+  } else if constexpr (std::is_enum_v<U>) {
+    return CANOPY_ARG_ENUM;
   } else {
-    return false;
+    static_assert(std::is_integral_v<U> && std::is_signed_v<U>, "unsupported phase-1 argument type");
+    return CANOPY_ARG_INT;
   }
 }
 
-// Every tensor argument's view must be addressable before any recipe looks at it.
+// What the recipe (and the plan-cache key) receives for an argument: tensors and
+// scalars as they are, integers as they are, enums as the int the caller passed.
 template <typename T>
-aclnnStatus CheckRepresentable(Plan& plan, const T& argument) {
+auto ToRecipeArg(const T& argument) {
+  if constexpr (std::is_enum_v<T>) {
+    return RawEnumValue(argument);
+  } else {
+    return argument;
+  }
+}
+
+// Reads one argument of a packed call (canopyOpPhase1Call) as the recipe takes
+// it. An enum is read as its int: an out-of-range value is never held in the enum type.
+template <typename T>
+auto UnpackRecipeArg(const void* pointer) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_enum_v<U>) {
+    static_assert(sizeof(U) == sizeof(int));
+    int raw;
+    std::memcpy(&raw, pointer, sizeof raw);
+    return raw;
+  } else {
+    U value;
+    std::memcpy(&value, pointer, sizeof value);
+    return value;
+  }
+}
+
+// ---- the phases ----------------------------------------------------------------------------------
+
+namespace detail {
+
+// (The checks below test inline and call out only to reject: phase 1 on a
+// plan-cache hit is a fraction of a microsecond.)
+template <typename T>
+[[gnu::always_inline]] inline aclnnStatus CheckPresent(Plan& plan, const canopyOpArg& arg, const T& value) {
   if constexpr (std::is_pointer_v<T>) {
-    using Pointee = std::remove_cv_t<std::remove_pointer_t<T>>;
-    if constexpr (std::is_same_v<Pointee, aclTensor>) {
-      if (argument != nullptr) return plan.CheckViewRepresentable(argument);
-    }
+    if (value == nullptr) return plan.CheckNotNull(arg.name, value);
   }
   return ACLNN_SUCCESS;
 }
 
+// The checks every tensor argument gets: format, rank, addressability.
+aclnnStatus CheckTensor(Plan& plan, const canopyOpInfo& op, const char* name, const aclTensor* tensor);
 template <typename T>
-void AddToKey(PlanKey& key, const T& argument) {
-  if constexpr (std::is_pointer_v<T>) {
-    using Pointee = std::remove_cv_t<std::remove_pointer_t<T>>;
-    static_assert(std::is_same_v<Pointee, aclTensor> || std::is_same_v<Pointee, aclScalar>,
-                  "phase-1 arguments are tensors, scalars or integral attributes");
-    key.Add(static_cast<const Pointee*>(argument));
+[[gnu::always_inline]] inline aclnnStatus CheckArgument(Plan& plan, const canopyOpInfo& op, const canopyOpArg& arg,
+                                                        const T& value) {
+  if constexpr (std::is_same_v<T, const aclTensor*>) {
+    const bool format_ok = op.privateFormats != 0 || IsPlainFormat(value->format);
+    if (format_ok && value->rank() <= op.maxRank) {
+      return plan.CheckViewRepresentable(value);
+    }
+    return CheckTensor(plan, op, arg.name, value);
   } else {
-    static_assert(std::is_integral_v<T> || std::is_enum_v<T>);
-    key.Add(static_cast<int64_t>(argument));
+    return ACLNN_SUCCESS;
   }
 }
 
-// Runs phase 1: the output-pointer checks, then a plan-cache lookup keyed by
-// `arguments` (every input of the op that the recipe reads), then the recipe.
-template <typename Recipe, typename... Arguments>
-aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor, Recipe&& recipe,
-                      const Arguments&... arguments) {
+inline void AddToKey(PlanKey& key, const aclTensor* tensor) { key.Add(tensor); }
+inline void AddToKey(PlanKey& key, const aclScalar* scalar) { key.Add(scalar); }
+inline void AddToKey(PlanKey& key, int64_t attribute) { key.Add(attribute); }
+
+// What phase 1 answered from the plan cache logs and traces (CANOPY_VERBOSE, tracing).
+void ReportCacheHit(const Plan& plan, const PlanKey& key, aclOpExecutor* executor, bool tracing, int64_t begin_ns);
+// Phase 1 on a plan-cache miss: `plan_steps(plan, context)` runs the recipe, then
+// the plan is finished and, when `cacheable`, published. Compiled once, not per op.
+aclnnStatus PlanAndPublish(Plan& plan, const PlanKey& key, uint64_t* workspace_size, aclOpExecutor** executor,
+                           aclnnStatus (*plan_steps)(Plan&, const void*), const void* context, bool cacheable,
+                           bool tracing, int64_t begin_ns);
+
+}  // namespace detail
+
+// Phase 1 of `op`: the checks, the plan cache and, on a miss, `recipe`. The
+// arguments take the recipe's parameter types, so the key holds exactly what the
+// recipe receives.
+template <typename... R>
+aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* workspace_size,
+                      aclOpExecutor** executor, aclnnStatus (*recipe)(Plan&, R...),
+                      std::type_identity_t<R>... arguments) {
+  static_assert(sizeof...(R) > 0);
   const bool tracing = canopyTraceEnabled() != 0;
   const int64_t begin_ns = tracing ? canopyTraceNowNs() : 0;
-  Plan plan(op_name);
+  Plan plan(entry_name);
   if (aclnnStatus s = plan.CheckNotNull("workspaceSize", workspace_size); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = plan.CheckNotNull("executor", executor); s != ACLNN_SUCCESS) return s;
-  // Null arguments are the recipe's to report (161001), before any view is looked at.
-  bool any_null = false;
-  ((any_null = any_null || IsNullPointer(arguments)), ...);
-  aclnnStatus representable = ACLNN_SUCCESS;
-  if (!any_null) {
-    ((representable = representable != ACLNN_SUCCESS ? representable : CheckRepresentable(plan, arguments)), ...);
-  }
-  if (representable != ACLNN_SUCCESS) return representable;
+  aclnnStatus status = ACLNN_SUCCESS;
+  size_t index = 0;
+  ((status = status != ACLNN_SUCCESS ? status : detail::CheckPresent(plan, op.args[index], arguments), ++index), ...);
+  if (status != ACLNN_SUCCESS) return status;
   // One key per thread, reused: its buffers keep their capacity, so a hit
   // allocates only the executor. (No recipe runs another op's phase 1.)
   thread_local PlanKey key;
-  key.Reset(op_name);
+  key.Reset(entry_name);
   const bool cacheable = PlanCacheEnabled();
-  if (cacheable || tracing) (AddToKey(key, arguments), ...);
-  if (cacheable) AddOverlapPattern(key);
-  // The client gets a handle to the executor, not its address (nnopbase/executor_handles.h).
-  const auto publish = [&](aclOpExecutor* created, bool cache_hit) {
-    if (tracing) {
-      created->trace_args = TraceArgs(key, cache_hit);
-      canopyTraceSpan(op_name, "phase1", begin_ns, canopyTraceNowNs(), created->trace_args.c_str());
-    }
-    return PublishExecutor(created, executor);
-  };
+  if (cacheable || tracing) (detail::AddToKey(key, arguments), ...);
   if (cacheable) {
+    AddOverlapPattern(key);
     if (auto cached = PlanCache::Get().Find(key)) {
+      aclOpExecutor* created = PlanCache::Instantiate(entry_name, *cached, key);
       *workspace_size = cached->plan->workspace_size;
-      if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", op_name);
-      return publish(PlanCache::Instantiate(op_name, *cached, key), true);
+      if (tracing || VerboseEnabled()) detail::ReportCacheHit(plan, key, created, tracing, begin_ns);
+      // The client gets a handle to the executor, not its address (nnopbase/executor_handles.h).
+      return PublishExecutor(created, executor);
     }
   }
-  if (aclnnStatus s = recipe(plan); s != ACLNN_SUCCESS) return s;
-  aclOpExecutor* created = plan.Finish(workspace_size);
-  // Other threads read the plan from the moment it is in the cache, so it is
-  // finished (Finish writes its workspace size) before it is published.
-  if (cacheable) {
-    if (auto cached = plan.ToCachedPlan(key)) PlanCache::Get().Insert(key, std::move(cached));
-  }
-  return publish(created, false);
+  // A hit skips the tensors' checks: the key holds every property they look at
+  // (dtype, format, rank, shape, strides, offset), and only accepted calls are cached.
+  index = 0;
+  ((status = status != ACLNN_SUCCESS ? status : detail::CheckArgument(plan, op, op.args[index], arguments), ++index),
+   ...);
+  if (status != ACLNN_SUCCESS) return status;
+  const auto run_recipe = [&](Plan& p) { return recipe(p, arguments...); };
+  using RunRecipe = decltype(run_recipe);
+  return detail::PlanAndPublish(
+      plan, key, workspace_size, executor,
+      [](Plan& p, const void* context) { return (*static_cast<const RunRecipe*>(context))(p); }, &run_recipe, cacheable,
+      tracing, begin_ns);
 }
 
 }  // namespace canopy::ops
 
-// Defines aclnn<Name>(workspace, workspaceSize, executor, stream).
-#define CANOPY_ACLNN_PHASE2(Name)                                                                      \
-  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
-                                     aclrtStream stream) {                                             \
-    return ::canopy::LaunchExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);        \
-  }
+// ---- the declaration macro --------------------------------------------------------------------
 
-// Returns from the enclosing recipe when a check fails.
-#define CANOPY_CHECK(expr)                                                                      \
-  do {                                                                                          \
-    if (const aclnnStatus canopy_check_status_ = (expr); canopy_check_status_ != ACLNN_SUCCESS) \
-      return canopy_check_status_;                                                              \
-  } while (0)
+// CANOPY_OP_FOR_EACH(M, a, b, c) is M(0, a) M(1, b) M(2, c); up to 12 arguments.
+#define CANOPY_OP_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, N, ...) N
+#define CANOPY_OP_COUNT(...) CANOPY_OP_COUNT_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define CANOPY_OP_CAT_(a, b) a##b
+#define CANOPY_OP_CAT(a, b) CANOPY_OP_CAT_(a, b)
+#define CANOPY_OP_EACH_1(M, x) M(0, x)
+#define CANOPY_OP_EACH_2(M, x, ...) M(1, x) CANOPY_OP_EACH_1(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_3(M, x, ...) M(2, x) CANOPY_OP_EACH_2(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_4(M, x, ...) M(3, x) CANOPY_OP_EACH_3(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_5(M, x, ...) M(4, x) CANOPY_OP_EACH_4(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_6(M, x, ...) M(5, x) CANOPY_OP_EACH_5(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_7(M, x, ...) M(6, x) CANOPY_OP_EACH_6(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_8(M, x, ...) M(7, x) CANOPY_OP_EACH_7(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_9(M, x, ...) M(8, x) CANOPY_OP_EACH_8(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_10(M, x, ...) M(9, x) CANOPY_OP_EACH_9(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_11(M, x, ...) M(10, x) CANOPY_OP_EACH_10(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_12(M, x, ...) M(11, x) CANOPY_OP_EACH_11(M, __VA_ARGS__)
+// The index counts down (M(n-1, first) ... M(0, last)); CANOPY_OP_POS turns it into the position.
+#define CANOPY_OP_FOR_EACH(M, ...) CANOPY_OP_CAT(CANOPY_OP_EACH_, CANOPY_OP_COUNT(__VA_ARGS__))(M, __VA_ARGS__)
+
+#define CANOPY_OP_TYPE_(type, name) type
+#define CANOPY_OP_NAME_(type, name) name
+#define CANOPY_OP_PARAM(i, arg) CANOPY_OP_TYPE_ arg CANOPY_OP_NAME_ arg,
+#define CANOPY_OP_RECIPE_ARG(i, arg) , ::canopy::ops::ToRecipeArg(CANOPY_OP_NAME_ arg)
+#define CANOPY_OP_ARG_ROW_(type, name) {#name, #type, ::canopy::ops::ArgKindOf<type>(), sizeof(type)},
+#define CANOPY_OP_ARG_ROW(i, arg) CANOPY_OP_ARG_ROW_ arg
+#define CANOPY_OP_UNPACK_(count, i, type) , ::canopy::ops::UnpackRecipeArg<type>(args[(count)-1 - (i)])
+#define CANOPY_OP_UNPACK(i, arg) CANOPY_OP_UNPACK_(canopy_op_arg_count, i, CANOPY_OP_TYPE_ arg)
+
+// Declares op aclnn<Name>: `Recipe` plans it, `Traits` (an OpTraits) describes
+// it, and the rest are its prototype's arguments as (type, name) pairs, in order,
+// without workspaceSize and executor.
+#define CANOPY_ACLNN_OP(Name, Recipe, Traits, ...)                                                              \
+  extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                         \
+      CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor);      \
+  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,          \
+                                     aclrtStream stream);                                                       \
+  namespace {                                                                                                   \
+  const canopyOpArg canopy_op_args_##Name[] = {CANOPY_OP_FOR_EACH(CANOPY_OP_ARG_ROW, __VA_ARGS__)};             \
+  aclnnStatus canopy_op_call_##Name(void* const* args, uint64_t* workspaceSize, aclOpExecutor** executor);      \
+  const canopyOpInfo canopy_op_info_##Name = ::canopy::ops::MakeOpInfo(                                         \
+      #Name, Traits, canopy_op_args_##Name, CANOPY_OP_COUNT(__VA_ARGS__),                                       \
+      reinterpret_cast<void (*)(void)>(&aclnn##Name##GetWorkspaceSize), &canopy_op_call_##Name, &aclnn##Name);  \
+  const ::canopy::ops::OpRegistrar canopy_op_registrar_##Name{canopy_op_info_##Name};                           \
+  /* The packed call runs the same phase 1 as the entry point, and fails as it does. */                         \
+  aclnnStatus canopy_op_call_##Name(void* const* args, uint64_t* workspaceSize, aclOpExecutor** executor) try { \
+    constexpr int canopy_op_arg_count = CANOPY_OP_COUNT(__VA_ARGS__);                                           \
+    return ::canopy::ops::RunPhase1(canopy_op_info_##Name, "aclnn" #Name, workspaceSize, executor,              \
+                                    &Recipe CANOPY_OP_FOR_EACH(CANOPY_OP_UNPACK, __VA_ARGS__));                 \
+  } catch (...) {                                                                                               \
+    return ::canopy::AclnnStatusOfCurrentException("aclnn" #Name "GetWorkspaceSize");                           \
+  }                                                                                                             \
+  }                                                                                                             \
+  extern "C" aclnnStatus aclnn##Name##GetWorkspaceSize(                                                         \
+      CANOPY_OP_FOR_EACH(CANOPY_OP_PARAM, __VA_ARGS__) uint64_t* workspaceSize, aclOpExecutor** executor) try { \
+    return ::canopy::ops::RunPhase1(canopy_op_info_##Name, "aclnn" #Name, workspaceSize, executor,              \
+                                    &Recipe CANOPY_OP_FOR_EACH(CANOPY_OP_RECIPE_ARG, __VA_ARGS__));             \
+  }                                                                                                             \
+  CANOPY_C_BOUNDARY_ACLNN                                                                                       \
+  extern "C" aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,          \
+                                     aclrtStream stream) try {                                                  \
+    return ::canopy::LaunchExecutor("aclnn" #Name, workspace, workspaceSize, executor, stream);                 \
+  }                                                                                                             \
+  CANOPY_C_BOUNDARY_ACLNN

@@ -1,6 +1,7 @@
 #include "overlap.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <new>
@@ -24,7 +25,8 @@ struct OverlapGuard::Record {
 };
 
 struct OverlapGuard::StepOperands {
-  bool opaque = false;
+  bool opaque = false;       // reads every input, writes every output
+  bool elementwise = false;  // each element of `out` is written after its inputs' elements are read
   std::vector<TensorRef> inputs;
   TensorRef out;
 };
@@ -54,12 +56,17 @@ bool SameLayout(const char* a_first, const TensorRef& a, const char* b_first, co
 void SpanOf(const TensorRef& view, int64_t& begin, int64_t& end, bool& empty) {
   const int64_t element = static_cast<int64_t>(DtypeSize(view.dtype));
   int64_t last = 0;
-  empty = false;
+  begin = view.buffer.byte_offset;
+  // An empty view spans nothing, and its strides may be anything (phase 1 checks
+  // that only a non-empty view's last element is addressable).
+  empty = std::find(view.shape.begin(), view.shape.end(), 0) != view.shape.end();
+  if (empty) {
+    end = begin;
+    return;
+  }
   for (size_t d = 0; d < view.shape.size(); ++d) {
-    if (view.shape[d] == 0) empty = true;
     if (view.shape[d] > 1) last += (view.shape[d] - 1) * view.strides[d];
   }
-  begin = view.buffer.byte_offset;
   end = begin + (last + 1) * element;
 }
 
@@ -214,14 +221,19 @@ void OverlapGuard::AddOutput(const TensorRef& parameter, const TensorRef& write,
 }
 
 void OverlapGuard::AddElementwiseStep(const std::vector<TensorRef>& inputs, const TensorRef& out) {
-  steps_.push_back({false, inputs, out});
+  steps_.push_back({false, true, inputs, out});
 }
 
-void OverlapGuard::AddOpaqueStep() { steps_.push_back({true, {}, {}}); }
+void OverlapGuard::AddOpaqueStep() { steps_.push_back({true, false, {}, {}}); }
+
+void OverlapGuard::AddDeclaredStep(const std::vector<TensorRef>& inputs, const TensorRef& out) {
+  steps_.push_back({false, false, inputs, out});
+}
 
 // Whether input `i` may be exactly output `o`'s view in place: no step reads
 // the input after a step has written the output, and the step that does both
-// is elementwise over exactly these two views (each element read, then written).
+// is elementwise over exactly these two views (each element read, then written);
+// a declared step (a product) that reads the input and writes the output never is.
 bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
   const Record& in = inputs_[i];
   const Record& out = outputs_[o];
@@ -238,7 +250,7 @@ bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
   if (last_read < first_write) return true;
   if (last_read > first_write) return false;
   const StepOperands& step = steps_[static_cast<size_t>(last_read)];
-  if (step.opaque || !SameView(step.out, out.view)) return false;
+  if (!step.elementwise || !SameView(step.out, out.view)) return false;
   return std::all_of(step.inputs.begin(), step.inputs.end(),
                      [&](const TensorRef& t) { return t.buffer.slot != in.slot || SameView(t, in.view); });
 }
@@ -308,27 +320,39 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
 
 void AddOverlapPattern(PlanKey& key) {
   const auto& tensors = key.tensors();
+  // Addresses as integers: the views are not checked yet (a plan-cache hit skips
+  // those checks), so a span is computed only where its arithmetic cannot overflow.
   struct Span {
-    const char* begin = nullptr;
-    const char* end = nullptr;
+    uintptr_t begin = 0;
+    uintptr_t end = 0;
+    bool placed = false;
   };
   constexpr size_t kMaxInline = 16;
   Span spans[kMaxInline];
   const size_t count = std::min(tensors.size(), kMaxInline);
   for (size_t i = 0; i < count; ++i) {
     const aclTensor* t = tensors[i];
-    if (t == nullptr || t->data == nullptr || t->NumElements() == 0) continue;
+    if (t == nullptr || t->data == nullptr) continue;
+    if (std::find(t->view_shape.begin(), t->view_shape.end(), 0) != t->view_shape.end()) continue;  // empty
     const int64_t element = static_cast<int64_t>(DtypeSize(t->dtype));
-    int64_t last = t->offset;
-    for (size_t d = 0; d < t->view_shape.size(); ++d) last += (t->view_shape[d] - 1) * t->strides[d];
-    spans[i].begin = static_cast<const char*>(t->data) + t->offset * element;
-    spans[i].end = static_cast<const char*>(t->data) + (last + 1) * element;
+    int64_t last = t->offset, first_byte = 0, end_byte = 0;
+    bool overflow = t->strides.size() != t->view_shape.size();
+    for (size_t d = 0; d < t->view_shape.size() && !overflow; ++d) {
+      int64_t reach;
+      overflow = __builtin_mul_overflow(t->view_shape[d] - 1, t->strides[d], &reach) ||
+                 __builtin_add_overflow(last, reach, &last);
+    }
+    overflow = overflow || __builtin_mul_overflow(t->offset, element, &first_byte) ||
+               __builtin_add_overflow(last, int64_t{1}, &last) || __builtin_mul_overflow(last, element, &end_byte);
+    if (overflow) continue;  // such a view is rejected on the way to the recipe
+    const auto base = reinterpret_cast<uintptr_t>(t->data);
+    spans[i] = {base + static_cast<uintptr_t>(first_byte), base + static_cast<uintptr_t>(end_byte), true};
   }
   // Pairs of distinct descriptors that overlap: 1 partly, 2 as the same view.
   for (size_t i = 0; i < count; ++i) {
     for (size_t j = i + 1; j < count; ++j) {
-      if (spans[i].begin == nullptr || spans[j].begin == nullptr || tensors[i] == tensors[j]) continue;
-      if (!Intersect(spans[i].begin, spans[i].end, spans[j].begin, spans[j].end)) continue;
+      if (!spans[i].placed || !spans[j].placed || tensors[i] == tensors[j]) continue;
+      if (!(spans[i].begin < spans[j].end && spans[j].begin < spans[i].end)) continue;
       const aclTensor* a = tensors[i];
       const aclTensor* b = tensors[j];
       const bool same = spans[i].begin == spans[j].begin && a->dtype == b->dtype && a->view_shape == b->view_shape &&

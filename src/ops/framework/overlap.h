@@ -42,6 +42,8 @@ class OverlapGuard {
   // A step with operands the framework cannot see (a matrix product, ...): it
   // is taken to read every input and write every output.
   void AddOpaqueStep();
+  // A step that reads `inputs` in any order and writes `out` (see Plan::AddStep).
+  void AddDeclaredStep(const std::vector<TensorRef>& inputs, const TensorRef& out);
 
   // The plan's steps wrapped in the guard, with staging booked for every
   // output that overlaps an input at `addresses` (phase 1's slot addresses).

@@ -245,21 +245,9 @@ aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
 }
 
 aclnnStatus Plan::CheckPlainFormat(const char* name, const aclTensor* tensor) {
-  switch (tensor->format) {
-    case ACL_FORMAT_ND:
-    case ACL_FORMAT_NCHW:
-    case ACL_FORMAT_NHWC:
-    case ACL_FORMAT_NCDHW:
-    case ACL_FORMAT_NDHWC:
-    case ACL_FORMAT_HWCN:
-    case ACL_FORMAT_NC:
-    case ACL_FORMAT_NCL:
-    case ACL_FORMAT_UNDEFINED:
-      return ACLNN_SUCCESS;
-    default:
-      return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has private format %d; only plain formats are supported",
-                    name, static_cast<int>(tensor->format));
-  }
+  if (IsPlainFormat(tensor->format)) return ACLNN_SUCCESS;
+  return Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has private format %d; only plain formats are supported", name,
+                static_cast<int>(tensor->format));
 }
 
 int32_t Plan::SlotOf(const aclTensor* tensor) {
@@ -364,6 +352,11 @@ void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<
 void Plan::AddStep(std::unique_ptr<Step> step) {
   Built().steps.push_back(std::move(step));
   Overlaps().AddOpaqueStep();
+}
+
+void Plan::AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes) {
+  Built().steps.push_back(std::move(step));
+  Overlaps().AddDeclaredStep(reads, writes);
 }
 
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {

@@ -47,6 +47,25 @@ std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst);
 
 class OverlapGuard;
 
+// The layouts a CPU kernel reads as a strided view; private NPU layouts
+// (FRACTAL_NZ, NC1HWC0, ...) mean nothing to it.
+inline bool IsPlainFormat(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_ND:
+    case ACL_FORMAT_NCHW:
+    case ACL_FORMAT_NHWC:
+    case ACL_FORMAT_NCDHW:
+    case ACL_FORMAT_NDHWC:
+    case ACL_FORMAT_HWCN:
+    case ACL_FORMAT_NC:
+    case ACL_FORMAT_NCL:
+    case ACL_FORMAT_UNDEFINED:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // CANOPY_VERBOSE: log each phase-1 decision (steps, cache hits, rejections) to stderr.
 bool VerboseEnabled();
 
@@ -99,6 +118,11 @@ class Plan {
   // A step the framework cannot see into: it is taken to read every input and
   // write every output, so an output overlapping an input in any way is staged.
   void AddStep(std::unique_ptr<Step> step);
+  // A step that reads `reads` (in any order, as a matrix product does) and writes
+  // `writes`, possibly reading its earlier contents (accumulating onto it). An
+  // output overlapping one of `reads` is staged; an input the step does not read
+  // (a bias copied into `writes` by an elementwise step first) may stay in place.
+  void AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes);
 
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);
@@ -130,3 +154,10 @@ class Plan {
 };
 
 }  // namespace canopy::ops
+
+// Returns from the enclosing recipe when a check fails.
+#define CANOPY_CHECK(expr)                                                                      \
+  do {                                                                                          \
+    if (const aclnnStatus canopy_check_status_ = (expr); canopy_check_status_ != ACLNN_SUCCESS) \
+      return canopy_check_status_;                                                              \
+  } while (0)

@@ -1,11 +1,9 @@
 #include "binary_arithmetic.h"
 
-#include "ops/framework/aclnn_op.h"
+#include "ops/framework/plan.h"
 
 namespace canopy::ops {
 namespace {
-
-constexpr int64_t kMaxRank = 8;
 
 bool IsDivision(ElementwiseOp kind) {
   return kind == ElementwiseOp::kDiv || kind == ElementwiseOp::kDivTrunc || kind == ElementwiseOp::kDivFloor;
@@ -87,15 +85,11 @@ void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, c
   plan.Elementwise(op.kind, compute, inputs, out, alpha, scalar);
 }
 
-// What every form checks first: the arguments are there, self and out have supported dtypes.
-aclnnStatus CheckPresentAndSupported(Plan& plan, BinaryArithmetic op, const aclTensor* self, const void* other,
-                                     const aclScalar* alpha, const aclTensor* out, bool in_place) {
+// What every form checks first: self and out have supported dtypes (the kit has
+// checked that the arguments are there).
+aclnnStatus CheckSupported(Plan& plan, const aclTensor* self, const aclTensor* out, bool in_place) {
   const char* self_name = in_place ? "selfRef" : "self";
   const char* out_name = in_place ? "selfRef" : "out";
-  CANOPY_CHECK(plan.CheckNotNull(self_name, self));
-  CANOPY_CHECK(plan.CheckNotNull("other", other));
-  if (op.has_alpha) CANOPY_CHECK(plan.CheckNotNull("alpha", alpha));
-  CANOPY_CHECK(plan.CheckNotNull(out_name, out));
   CANOPY_CHECK(plan.CheckDtype(self_name, self->dtype, kArithmeticDtypes));
   if (!in_place) CANOPY_CHECK(plan.CheckDtype(out_name, out->dtype, kArithmeticDtypes));
   return ACLNN_SUCCESS;
@@ -107,14 +101,11 @@ aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* s
                              const aclScalar* alpha, const aclTensor* out, bool in_place) {
   const char* self_name = in_place ? "selfRef" : "self";
   const char* out_name = in_place ? "selfRef" : "out";
-  CANOPY_CHECK(CheckPresentAndSupported(plan, op, self, other, alpha, out, in_place));
+  CANOPY_CHECK(CheckSupported(plan, self, out, in_place));
   CANOPY_CHECK(plan.CheckDtype("other", other->dtype, kArithmeticDtypes));
   aclDataType promoted;
   CANOPY_CHECK(plan.CheckPromotable(self_name, self->dtype, "other", other->dtype, promoted));
   CANOPY_CHECK(plan.CheckCastable(promoted, out_name, out->dtype));
-  CANOPY_CHECK(plan.CheckRank(self_name, self, 0, kMaxRank));
-  CANOPY_CHECK(plan.CheckRank("other", other, 0, kMaxRank));
-  CANOPY_CHECK(plan.CheckRank(out_name, out, 0, kMaxRank));
   Shape shape;
   CANOPY_CHECK(plan.CheckBroadcast(self_name, self->view_shape, "other", other->view_shape, shape));
   CANOPY_CHECK(plan.CheckShape(out_name, out, shape));
@@ -134,7 +125,7 @@ aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* s
                              const aclScalar* alpha, const aclTensor* out, bool in_place) {
   const char* self_name = in_place ? "selfRef" : "self";
   const char* out_name = in_place ? "selfRef" : "out";
-  CANOPY_CHECK(CheckPresentAndSupported(plan, op, self, other, alpha, out, in_place));
+  CANOPY_CHECK(CheckSupported(plan, self, out, in_place));
   CANOPY_CHECK(CheckScalarDtype(plan, "other", other));
   aclDataType compute;
   CANOPY_CHECK(ScalarComputeDtype(plan, op.kind, self->dtype, other->dtype, compute));
@@ -143,7 +134,6 @@ aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* s
   } else {
     CANOPY_CHECK(plan.CheckCastable(compute, out_name, out->dtype));
   }
-  CANOPY_CHECK(plan.CheckRank(self_name, self, 0, kMaxRank));
   CANOPY_CHECK(plan.CheckShape(out_name, out, self->view_shape));
   if (op.has_alpha) {
     CANOPY_CHECK(CheckScalarDtype(plan, "alpha", alpha));

@@ -23,4 +23,42 @@ aclnnStatus PlanBinaryTensor(Plan& plan, BinaryArithmetic op, const aclTensor* s
 aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* self, const aclScalar* other,
                              const aclScalar* alpha, const aclTensor* out, bool in_place);
 
+// The recipes of the eight prototypes (CANOPY_ACLNN_OP), for arithmetic `kOp`.
+template <ElementwiseOp kOp>
+aclnnStatus AlphaTensorRecipe(Plan& plan, const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
+                              const aclTensor* out) {
+  return PlanBinaryTensor(plan, {kOp, true}, self, other, alpha, out, false);
+}
+template <ElementwiseOp kOp>
+aclnnStatus AlphaScalarRecipe(Plan& plan, const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
+                              const aclTensor* out) {
+  return PlanBinaryScalar(plan, {kOp, true}, self, other, alpha, out, false);
+}
+template <ElementwiseOp kOp>
+aclnnStatus InplaceAlphaTensorRecipe(Plan& plan, const aclTensor* self, const aclTensor* other,
+                                     const aclScalar* alpha) {
+  return PlanBinaryTensor(plan, {kOp, true}, self, other, alpha, self, true);
+}
+template <ElementwiseOp kOp>
+aclnnStatus InplaceAlphaScalarRecipe(Plan& plan, const aclTensor* self, const aclScalar* other,
+                                     const aclScalar* alpha) {
+  return PlanBinaryScalar(plan, {kOp, true}, self, other, alpha, self, true);
+}
+template <ElementwiseOp kOp>
+aclnnStatus TensorRecipe(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
+  return PlanBinaryTensor(plan, {kOp, false}, self, other, nullptr, out, false);
+}
+template <ElementwiseOp kOp>
+aclnnStatus ScalarRecipe(Plan& plan, const aclTensor* self, const aclScalar* other, const aclTensor* out) {
+  return PlanBinaryScalar(plan, {kOp, false}, self, other, nullptr, out, false);
+}
+template <ElementwiseOp kOp>
+aclnnStatus InplaceTensorRecipe(Plan& plan, const aclTensor* self, const aclTensor* other) {
+  return PlanBinaryTensor(plan, {kOp, false}, self, other, nullptr, self, true);
+}
+template <ElementwiseOp kOp>
+aclnnStatus InplaceScalarRecipe(Plan& plan, const aclTensor* self, const aclScalar* other) {
+  return PlanBinaryScalar(plan, {kOp, false}, self, other, nullptr, self, true);
+}
+
 }  // namespace canopy::ops

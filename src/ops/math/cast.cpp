@@ -8,15 +8,12 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr int64_t kMaxRank = 8;
 constexpr DtypeSet kCastDtypes = {ACL_FLOAT16, ACL_FLOAT,  ACL_DOUBLE,    ACL_INT8,       ACL_UINT8,
                                   ACL_INT16,   ACL_UINT16, ACL_INT32,     ACL_UINT32,     ACL_INT64,
                                   ACL_UINT64,  ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
 // `raw_dtype` is the int a C caller passed: only an enumerator may be read as aclDataType.
 aclnnStatus PlanCast(Plan& plan, const aclTensor* self, int raw_dtype, const aclTensor* out) {
-  CANOPY_CHECK(plan.CheckNotNull("self", self));
-  CANOPY_CHECK(plan.CheckNotNull("out", out));
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kCastDtypes));
   if (!IsDtypeValue(raw_dtype)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dtype' is %d, not a value of aclDataType", raw_dtype);
@@ -24,10 +21,7 @@ aclnnStatus PlanCast(Plan& plan, const aclTensor* self, int raw_dtype, const acl
   const auto dtype = static_cast<aclDataType>(raw_dtype);
   CANOPY_CHECK(plan.CheckDtype("dtype", dtype, kCastDtypes));
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kCastDtypes));
-  CANOPY_CHECK(plan.CheckRank("self", self, 0, kMaxRank));
   CANOPY_CHECK(plan.CheckShape("out", out, self->view_shape));
-  CANOPY_CHECK(plan.CheckPlainFormat("self", self));
-  CANOPY_CHECK(plan.CheckPlainFormat("out", out));
 
   const TensorRef src = plan.Input(self, "self");
   const TensorRef dst = plan.Output(out, "out");
@@ -44,12 +38,5 @@ aclnnStatus PlanCast(Plan& plan, const aclTensor* self, int raw_dtype, const acl
 
 }  // namespace
 
-extern "C" aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
-                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
-  const int raw_dtype = RawEnumValue(dtype);
-  return RunPhase1(
-      "aclnnCast", workspaceSize, executor, [&](Plan& plan) { return PlanCast(plan, self, raw_dtype, out); }, self,
-      raw_dtype, out);
-}
-
-CANOPY_ACLNN_PHASE2(Cast)
+CANOPY_ACLNN_OP(Cast, PlanCast, (OpTraits{.header = "aclnnop/aclnn_cast.h", .dtypes = kCastDtypes}),
+                (const aclTensor*, self), (const aclDataType, dtype), (aclTensor*, out))

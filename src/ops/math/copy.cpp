@@ -8,18 +8,13 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr int64_t kMaxRank = 8;
 constexpr DtypeSet kCopyDtypes = {ACL_INT8,       ACL_INT16,  ACL_INT32,  ACL_INT64,  ACL_UINT8,
                                   ACL_FLOAT16,    ACL_FLOAT,  ACL_BOOL,   ACL_DOUBLE, ACL_COMPLEX64,
                                   ACL_COMPLEX128, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BF16};
 
 aclnnStatus PlanInplaceCopy(Plan& plan, const aclTensor* self, const aclTensor* src) {
-  CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
-  CANOPY_CHECK(plan.CheckNotNull("src", src));
   CANOPY_CHECK(plan.CheckDtype("selfRef", self->dtype, kCopyDtypes));
   CANOPY_CHECK(plan.CheckDtype("src", src->dtype, kCopyDtypes));
-  CANOPY_CHECK(plan.CheckRank("selfRef", self, 0, kMaxRank));
-  CANOPY_CHECK(plan.CheckRank("src", src, 0, kMaxRank));
   Shape shape;
   CANOPY_CHECK(plan.CheckBroadcast("selfRef", self->view_shape, "src", src->view_shape, shape));
   if (shape != self->view_shape) {
@@ -36,11 +31,6 @@ aclnnStatus PlanInplaceCopy(Plan& plan, const aclTensor* self, const aclTensor* 
 
 }  // namespace
 
-extern "C" aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
-                                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceCopy", workspaceSize, executor, [&](Plan& plan) { return PlanInplaceCopy(plan, selfRef, src); },
-      selfRef, src);
-}
-
-CANOPY_ACLNN_PHASE2(InplaceCopy)
+CANOPY_ACLNN_OP(InplaceCopy, PlanInplaceCopy,
+                (OpTraits{.header = "aclnnop/aclnn_copy.h", .dtypes = kCopyDtypes, .in_place = true}),
+                (aclTensor*, selfRef), (const aclTensor*, src))

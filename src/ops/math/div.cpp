@@ -10,7 +10,7 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr BinaryArithmetic kDiv{ElementwiseOp::kDiv, /*has_alpha=*/false};
+constexpr OpTraits kDiv{.header = "aclnnop/aclnn_div.h", .dtypes = kArithmeticDtypes};
 
 aclnnStatus DivModOp(Plan& plan, int mode, BinaryArithmetic& op) {
   switch (mode) {
@@ -32,15 +32,9 @@ template <typename Operand>
 aclnnStatus PlanDivMod(Plan& plan, const aclTensor* self, const Operand* other, int mode, const aclTensor* out,
                        bool in_place) {
   BinaryArithmetic op{};
-  CANOPY_CHECK(plan.CheckNotNull(in_place ? "selfRef" : "self", self));
-  CANOPY_CHECK(plan.CheckNotNull("other", other));
-  CANOPY_CHECK(plan.CheckNotNull(in_place ? "selfRef" : "out", out));
   CANOPY_CHECK(DivModOp(plan, mode, op));
-  if (mode != 0 && self != nullptr && other != nullptr) {
-    aclDataType other_dtype = other->dtype;
-    if (IsComplex(self->dtype) || IsComplex(other_dtype)) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "rounding mode %d is not defined for complex operands", mode);
-    }
+  if (mode != 0 && (IsComplex(self->dtype) || IsComplex(other->dtype))) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "rounding mode %d is not defined for complex operands", mode);
   }
   if constexpr (std::is_same_v<Operand, aclTensor>) {
     return PlanBinaryTensor(plan, op, self, other, nullptr, out, in_place);
@@ -49,73 +43,31 @@ aclnnStatus PlanDivMod(Plan& plan, const aclTensor* self, const Operand* other, 
   }
 }
 
+template <typename Operand>
+aclnnStatus DivModRecipe(Plan& plan, const aclTensor* self, const Operand* other, int mode, const aclTensor* out) {
+  return PlanDivMod(plan, self, other, mode, out, false);
+}
+
+template <typename Operand>
+aclnnStatus InplaceDivModRecipe(Plan& plan, const aclTensor* self, const Operand* other, int mode) {
+  return PlanDivMod(plan, self, other, mode, self, true);
+}
+
 }  // namespace
 
-extern "C" {
-
-aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnDiv", workspaceSize, executor,
-      [&](Plan& plan) { return PlanBinaryTensor(plan, kDiv, self, other, nullptr, out, false); }, self, other, out);
-}
-
-aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
-                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnDivs", workspaceSize, executor,
-      [&](Plan& plan) { return PlanBinaryScalar(plan, kDiv, self, other, nullptr, out, false); }, self, other, out);
-}
-
-aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
-                                            aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceDiv", workspaceSize, executor,
-      [&](Plan& plan) { return PlanBinaryTensor(plan, kDiv, selfRef, other, nullptr, selfRef, true); }, selfRef, other);
-}
-
-aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceDivs", workspaceSize, executor,
-      [&](Plan& plan) { return PlanBinaryScalar(plan, kDiv, selfRef, other, nullptr, selfRef, true); }, selfRef, other);
-}
-
-aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out,
-                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnDivMod", workspaceSize, executor,
-      [&](Plan& plan) { return PlanDivMod(plan, self, other, mode, out, false); }, self, other, mode, out);
-}
-
-aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out,
-                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnDivMods", workspaceSize, executor,
-      [&](Plan& plan) { return PlanDivMod(plan, self, other, mode, out, false); }, self, other, mode, out);
-}
-
-aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode,
-                                               uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceDivMod", workspaceSize, executor,
-      [&](Plan& plan) { return PlanDivMod(plan, selfRef, other, mode, selfRef, true); }, selfRef, other, mode);
-}
-
-aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode,
-                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceDivMods", workspaceSize, executor,
-      [&](Plan& plan) { return PlanDivMod(plan, selfRef, other, mode, selfRef, true); }, selfRef, other, mode);
-}
-
-}  // extern "C"
-
-CANOPY_ACLNN_PHASE2(Div)
-CANOPY_ACLNN_PHASE2(Divs)
-CANOPY_ACLNN_PHASE2(InplaceDiv)
-CANOPY_ACLNN_PHASE2(InplaceDivs)
-CANOPY_ACLNN_PHASE2(DivMod)
-CANOPY_ACLNN_PHASE2(DivMods)
-CANOPY_ACLNN_PHASE2(InplaceDivMod)
-CANOPY_ACLNN_PHASE2(InplaceDivMods)
+CANOPY_ACLNN_OP(Div, TensorRecipe<ElementwiseOp::kDiv>, kDiv, (const aclTensor*, self), (const aclTensor*, other),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(Divs, ScalarRecipe<ElementwiseOp::kDiv>, kDiv, (const aclTensor*, self), (const aclScalar*, other),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceDiv, InplaceTensorRecipe<ElementwiseOp::kDiv>, InPlace(kDiv), (aclTensor*, selfRef),
+                (const aclTensor*, other))
+CANOPY_ACLNN_OP(InplaceDivs, InplaceScalarRecipe<ElementwiseOp::kDiv>, InPlace(kDiv), (aclTensor*, selfRef),
+                (const aclScalar*, other))
+CANOPY_ACLNN_OP(DivMod, DivModRecipe<aclTensor>, kDiv, (const aclTensor*, self), (const aclTensor*, other), (int, mode),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(DivMods, DivModRecipe<aclScalar>, kDiv, (const aclTensor*, self), (const aclScalar*, other),
+                (int, mode), (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceDivMod, InplaceDivModRecipe<aclTensor>, InPlace(kDiv), (aclTensor*, selfRef),
+                (const aclTensor*, other), (int, mode))
+CANOPY_ACLNN_OP(InplaceDivMods, InplaceDivModRecipe<aclScalar>, InPlace(kDiv), (aclTensor*, selfRef),
+                (const aclScalar*, other), (int, mode))

@@ -8,7 +8,6 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr int64_t kMaxRank = 8;
 constexpr DtypeSet kZeroDtypes = {ACL_INT8,   ACL_INT32, ACL_INT64,  ACL_UINT8,      ACL_FLOAT16,   ACL_FLOAT, ACL_BOOL,
                                   ACL_DOUBLE, ACL_INT16, ACL_UINT16, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
 constexpr DtypeSet kFillDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8,  ACL_INT8,      ACL_INT16,
@@ -16,20 +15,15 @@ constexpr DtypeSet kFillDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8,  ACL_INT8, 
                                   ACL_BOOL,  ACL_BF16,    ACL_UINT16, ACL_UINT32,    ACL_UINT64};
 
 aclnnStatus PlanZero(Plan& plan, const aclTensor* self) {
-  CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
   CANOPY_CHECK(plan.CheckDtype("selfRef", self->dtype, kZeroDtypes));
-  CANOPY_CHECK(plan.CheckRank("selfRef", self, 0, kMaxRank));
   plan.Input(self, "selfRef");
   plan.Fill(plan.Output(self, "selfRef"), ScalarValue::Integer(0));
   return ACLNN_SUCCESS;
 }
 
 aclnnStatus PlanFillScalar(Plan& plan, const aclTensor* self, const aclScalar* value) {
-  CANOPY_CHECK(plan.CheckNotNull("selfRef", self));
-  CANOPY_CHECK(plan.CheckNotNull("value", value));
   CANOPY_CHECK(plan.CheckDtype("selfRef", self->dtype, kFillDtypes));
   CANOPY_CHECK(plan.CheckDtype("value", value->dtype, kFillDtypes));
-  CANOPY_CHECK(plan.CheckRank("selfRef", self, 0, kMaxRank));
   aclDataType promoted;
   CANOPY_CHECK(plan.CheckPromotable("selfRef", self->dtype, "value", value->dtype, promoted));
   plan.Input(self, "selfRef");
@@ -39,21 +33,9 @@ aclnnStatus PlanFillScalar(Plan& plan, const aclTensor* self, const aclScalar* v
 
 }  // namespace
 
-extern "C" {
-
-aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceZero", workspaceSize, executor, [&](Plan& plan) { return PlanZero(plan, selfRef); }, selfRef);
-}
-
-aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value, uint64_t* workspaceSize,
-                                                   aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceFillScalar", workspaceSize, executor,
-      [&](Plan& plan) { return PlanFillScalar(plan, selfRef, value); }, selfRef, value);
-}
-
-}  // extern "C"
-
-CANOPY_ACLNN_PHASE2(InplaceZero)
-CANOPY_ACLNN_PHASE2(InplaceFillScalar)
+CANOPY_ACLNN_OP(InplaceZero, PlanZero,
+                (OpTraits{.header = "aclnnop/aclnn_zero.h", .dtypes = kZeroDtypes, .in_place = true}),
+                (aclTensor*, selfRef))
+CANOPY_ACLNN_OP(InplaceFillScalar, PlanFillScalar,
+                (OpTraits{.header = "aclnnop/aclnn_fill_scalar.h", .dtypes = kFillDtypes, .in_place = true}),
+                (aclTensor*, selfRef), (const aclScalar*, value))

@@ -9,6 +9,7 @@ using namespace canopy::ops;
 
 namespace {
 
+constexpr OpTraits kAddmm{.header = "aclnnop/aclnn_addmm.h", .dtypes = kMatmulDtypes};
 constexpr DtypeSet kScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8,
                                    ACL_INT16, ACL_INT32,   ACL_INT64,  ACL_UINT8};
 
@@ -21,12 +22,6 @@ aclnnStatus PlanAddmm(Plan& plan, const aclTensor* self, const aclTensor* mat1, 
                       const aclScalar* beta, const aclScalar* alpha, const aclTensor* out, int8_t cube_math_type,
                       bool in_place) {
   const char* self_name = in_place ? "selfRef" : "self";
-  CANOPY_CHECK(plan.CheckNotNull(self_name, self));
-  CANOPY_CHECK(plan.CheckNotNull("mat1", mat1));
-  CANOPY_CHECK(plan.CheckNotNull("mat2", mat2));
-  CANOPY_CHECK(plan.CheckNotNull("beta", beta));
-  CANOPY_CHECK(plan.CheckNotNull("alpha", alpha));
-  CANOPY_CHECK(plan.CheckNotNull("out", out));
   CANOPY_CHECK(CheckMatmulOperand(plan, self_name, self));
   CANOPY_CHECK(CheckMatmulOperand(plan, "mat1", mat1));
   CANOPY_CHECK(CheckMatmulOperand(plan, "mat2", mat2));
@@ -62,29 +57,21 @@ aclnnStatus PlanAddmm(Plan& plan, const aclTensor* self, const aclTensor* mat1, 
   return PlanProduct(plan, a, b, result, cube_math_type, terms);
 }
 
+aclnnStatus AddmmRecipe(Plan& plan, const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
+                        const aclScalar* beta, const aclScalar* alpha, const aclTensor* out, int8_t cube_math_type) {
+  return PlanAddmm(plan, self, mat1, mat2, beta, alpha, out, cube_math_type, false);
+}
+
+aclnnStatus InplaceAddmmRecipe(Plan& plan, const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
+                               const aclScalar* beta, const aclScalar* alpha, int8_t cube_math_type) {
+  return PlanAddmm(plan, self, mat1, mat2, beta, alpha, self, cube_math_type, true);
+}
+
 }  // namespace
 
-extern "C" {
-
-aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2,
-                                       const aclScalar* beta, const aclScalar* alpha, aclTensor* out,
-                                       int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnAddmm", workspaceSize, executor,
-      [&](Plan& plan) { return PlanAddmm(plan, self, mat1, mat2, beta, alpha, out, cubeMathType, false); }, self, mat1,
-      mat2, beta, alpha, out, cubeMathType);
-}
-
-aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2,
-                                              const aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType,
-                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnInplaceAddmm", workspaceSize, executor,
-      [&](Plan& plan) { return PlanAddmm(plan, selfRef, mat1, mat2, beta, alpha, selfRef, cubeMathType, true); },
-      selfRef, mat1, mat2, beta, alpha, cubeMathType);
-}
-
-}  // extern "C"
-
-CANOPY_ACLNN_PHASE2(Addmm)
-CANOPY_ACLNN_PHASE2(InplaceAddmm)
+CANOPY_ACLNN_OP(Addmm, AddmmRecipe, kAddmm, (const aclTensor*, self), (const aclTensor*, mat1),
+                (const aclTensor*, mat2), (const aclScalar*, beta), (const aclScalar*, alpha), (aclTensor*, out),
+                (int8_t, cubeMathType))
+CANOPY_ACLNN_OP(InplaceAddmm, InplaceAddmmRecipe, InPlace(kAddmm), (const aclTensor*, selfRef),
+                (const aclTensor*, mat1), (const aclTensor*, mat2), (const aclScalar*, beta), (const aclScalar*, alpha),
+                (int8_t, cubeMathType))

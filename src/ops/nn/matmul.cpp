@@ -10,13 +10,12 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr int64_t kMatmulMaxRank = 6;
+constexpr OpTraits kMatmul{.header = "aclnnop/aclnn_matmul.h", .dtypes = kMatmulDtypes, .max_rank = 6};
+constexpr OpTraits kMm{.header = "aclnnop/aclnn_mm.h", .dtypes = kMatmulDtypes};
+constexpr OpTraits kBatchMatMul{.header = "aclnnop/aclnn_batch_matmul.h", .dtypes = kMatmulDtypes};
 
 aclnnStatus CheckOperands(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
                           int8_t cube_math_type) {
-  CANOPY_CHECK(plan.CheckNotNull("self", self));
-  CANOPY_CHECK(plan.CheckNotNull("mat2", mat2));
-  CANOPY_CHECK(plan.CheckNotNull("out", out));
   CANOPY_CHECK(CheckMatmulOperand(plan, "self", self));
   CANOPY_CHECK(CheckMatmulOperand(plan, "mat2", mat2));
   CANOPY_CHECK(CheckMatmulOperand(plan, "out", out));
@@ -27,8 +26,8 @@ aclnnStatus CheckOperands(Plan& plan, const aclTensor* self, const aclTensor* ma
 aclnnStatus PlanMatmul(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
                        int8_t cube_math_type) {
   CANOPY_CHECK(CheckOperands(plan, self, mat2, out, cube_math_type));
-  CANOPY_CHECK(plan.CheckRank("self", self, 1, kMatmulMaxRank));
-  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 1, kMatmulMaxRank));
+  CANOPY_CHECK(plan.CheckRank("self", self, 1, kMatmul.max_rank));
+  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 1, kMatmul.max_rank));
   const Shape& s = self->view_shape;
   const Shape& m = mat2->view_shape;
   const int64_t k_self = s.back();
@@ -100,31 +99,9 @@ aclnnStatus PlanBatchMatMul(Plan& plan, const aclTensor* self, const aclTensor* 
 
 }  // namespace
 
-extern "C" {
-
-aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
-                                        int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnMatmul", workspaceSize, executor,
-      [&](Plan& plan) { return PlanMatmul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
-}
-
-aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType,
-                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnMm", workspaceSize, executor, [&](Plan& plan) { return PlanMm(plan, self, mat2, out, cubeMathType); }, self,
-      mat2, out, cubeMathType);
-}
-
-aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
-                                             int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return RunPhase1(
-      "aclnnBatchMatMul", workspaceSize, executor,
-      [&](Plan& plan) { return PlanBatchMatMul(plan, self, mat2, out, cubeMathType); }, self, mat2, out, cubeMathType);
-}
-
-}  // extern "C"
-
-CANOPY_ACLNN_PHASE2(Matmul)
-CANOPY_ACLNN_PHASE2(Mm)
-CANOPY_ACLNN_PHASE2(BatchMatMul)
+CANOPY_ACLNN_OP(Matmul, PlanMatmul, kMatmul, (const aclTensor*, self), (const aclTensor*, mat2), (aclTensor*, out),
+                (int8_t, cubeMathType))
+CANOPY_ACLNN_OP(Mm, PlanMm, kMm, (const aclTensor*, self), (const aclTensor*, mat2), (aclTensor*, out),
+                (int8_t, cubeMathType))
+CANOPY_ACLNN_OP(BatchMatMul, PlanBatchMatMul, kBatchMatMul, (const aclTensor*, self), (const aclTensor*, mat2),
+                (aclTensor*, out), (int8_t, cubeMathType))

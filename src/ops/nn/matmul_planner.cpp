@@ -8,7 +8,7 @@
 #include "common/env.h"
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
-#include "ops/framework/aclnn_op.h"
+#include "ops/framework/plan.h"
 
 namespace canopy::ops {
 namespace {
@@ -168,7 +168,7 @@ void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, con
   if (const int64_t bytes = kernels::SkinnyMatmulScratchBytes(desc); bytes > 0) {
     scratch = plan.Temporary(ACL_FLOAT, {bytes / static_cast<int64_t>(sizeof(float))}).buffer;
   }
-  plan.AddStep(kernels::MakeSkinnyMatmulStep(desc, scratch));
+  plan.AddStep(kernels::MakeSkinnyMatmulStep(desc, scratch), {a, b}, dst);
 }
 
 }  // namespace
@@ -191,7 +191,7 @@ aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* te
                          name, static_cast<long long>(extent), static_cast<long long>(kMaxExtent));
     }
   }
-  return plan.CheckPlainFormat(name, tensor);
+  return ACLNN_SUCCESS;
 }
 
 TensorRef Unsqueeze(const TensorRef& t, size_t position) {
@@ -295,7 +295,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
       desc.weights = OperandOf(b);
       step = MatmulStepFor(plan, desc, reason);
       if (step) {
-        plan.AddStep(std::move(step));
+        plan.AddStep(std::move(step), {a, b}, dense);
         plan.Copy(dense, dst);
         if (!direct_out) plan.Copy(dst, out);
         return ACLNN_SUCCESS;
@@ -307,7 +307,9 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     }
   }
   if (!step) return plan.Reject(ACLNN_ERR_INNER, "no matmul implementation: %s", reason.c_str());
-  plan.AddStep(std::move(step));
+  // The product reads a and b and accumulates onto dst (where a bias was copied):
+  // an input it does not read, such as InplaceAddmm's selfRef, may be dst itself.
+  plan.AddStep(std::move(step), {a, b}, dst);
   if (!direct_out) plan.Copy(dst, out);
   return ACLNN_SUCCESS;
 }

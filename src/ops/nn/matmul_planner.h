@@ -13,7 +13,7 @@ inline constexpr DtypeSet kMatmulDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 // cubeMathType: 0 keep dtype, 1 allow fp32 down-precision, 2 use fp16, 3 use hf32, 4 fp32 add.
 aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type);
 
-// Checks dtype and format of one matmul operand.
+// Checks dtype and extents of one matmul operand (the kit has checked its format).
 aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* tensor);
 
 // `t` with a new dimension of extent 1 inserted at `position`.

@@ -1,0 +1,62 @@
+/* The registry of Canopy's aclnn ops: every op libopapi provides, with its
+ * prototype's arguments, its supported dtypes and properties, and its two entry
+ * points. Tests, fuzzers and canopy-bench list ops from here, so an op added to
+ * libopapi reaches all of them without editing any list. */
+#ifndef CANOPY_CANOPY_OPS_H_
+#define CANOPY_CANOPY_OPS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What an argument of a phase-1 prototype is. */
+typedef enum canopyArgKind {
+  CANOPY_ARG_TENSOR = 1, /* const aclTensor * / aclTensor * */
+  CANOPY_ARG_SCALAR = 2, /* const aclScalar * */
+  CANOPY_ARG_INT = 3,    /* a signed integer of `size` bytes (int8_t, int, int64_t) */
+  CANOPY_ARG_ENUM = 4    /* a C enum (aclDataType, ...) of `size` bytes; any int may be passed */
+} canopyArgKind;
+
+typedef struct canopyOpArg {
+  const char *name; /* as in the CANN prototype: "self", "selfRef", "cubeMathType" */
+  const char *type; /* the C type as declared: "const aclTensor*" */
+  int32_t kind;     /* a canopyArgKind */
+  int32_t size;     /* bytes of the value passed (a pointer's size for tensors and scalars) */
+} canopyOpArg;
+
+/* Runs phase 1 exactly as aclnnXxxGetWorkspaceSize does, with args[i] pointing at the value of argument i
+ * (for a tensor argument: at an aclTensor * variable). */
+typedef aclnnStatus (*canopyOpPhase1Call)(void *const *args, uint64_t *workspaceSize, aclOpExecutor **executor);
+typedef aclnnStatus (*canopyOpPhase2)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      aclrtStream stream);
+
+typedef struct canopyOpInfo {
+  const char *name;   /* "Add": the entry points are aclnnAddGetWorkspaceSize and aclnnAdd */
+  const char *header; /* "aclnnop/aclnn_add.h" */
+  size_t argCount;    /* the prototype's arguments before workspaceSize and executor */
+  const canopyOpArg *args;
+  uint64_t dtypes;                /* bit d set: tensors of aclDataType d are supported (per-argument rules apply) */
+  int32_t maxRank;                /* every tensor argument has at most this rank */
+  int32_t inPlace;                /* 1: the op writes its first tensor argument (selfRef) */
+  int32_t privateFormats;         /* 1: private NPU formats (FRACTAL_NZ, ...) are accepted; else 161002 */
+  void (*getWorkspaceSize)(void); /* the exported aclnnXxxGetWorkspaceSize (cast to its prototype) */
+  canopyOpPhase1Call callGetWorkspaceSize;
+  canopyOpPhase2 run; /* the exported aclnnXxx */
+} canopyOpInfo;
+
+/* The number of registered ops, and each of them in order of name (index < count). */
+ACL_FUNC_VISIBILITY size_t canopyOpCount(void);
+ACL_FUNC_VISIBILITY const canopyOpInfo *canopyOpAt(size_t index);
+/* The op named `name` ("Add", without the aclnn prefix), or NULL. */
+ACL_FUNC_VISIBILITY const canopyOpInfo *canopyFindOp(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_CANOPY_OPS_H_ */
