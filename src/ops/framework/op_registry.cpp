@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "aclnn_op.h"
+#include "common/c_boundary.h"
 
 namespace canopy::ops {
 namespace {
@@ -66,16 +67,19 @@ using canopy::ops::Sorted;
 
 extern "C" {
 
-size_t canopyOpCount(void) { return Sorted().size(); }
+size_t canopyOpCount(void) try { return Sorted().size(); }
+CANOPY_C_BOUNDARY({})
 
-const canopyOpInfo* canopyOpAt(size_t index) { return index < Sorted().size() ? Sorted()[index] : nullptr; }
+const canopyOpInfo* canopyOpAt(size_t index) try { return index < Sorted().size() ? Sorted()[index] : nullptr; }
+CANOPY_C_BOUNDARY(nullptr)
 
-const canopyOpInfo* canopyFindOp(const char* name) {
+const canopyOpInfo* canopyFindOp(const char* name) try {
   if (name == nullptr) return nullptr;
   const auto& ops = Sorted();
   const auto it = std::lower_bound(ops.begin(), ops.end(), name,
                                    [](const canopyOpInfo* op, const char* n) { return std::strcmp(op->name, n) < 0; });
   return it != ops.end() && std::strcmp((*it)->name, name) == 0 ? *it : nullptr;
 }
+CANOPY_C_BOUNDARY(nullptr)
 
 }  // extern "C"
