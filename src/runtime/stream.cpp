@@ -57,6 +57,23 @@ bool Stream::Enqueue(const Task& task, uint64_t* record_generation) {
   return true;
 }
 
+bool Stream::EnqueueAll(const std::vector<Task>& tasks) {
+  if (tasks.empty()) return true;
+  if (Tracer::Enabled()) Tracer::Get().Instant(tasks.front().name, "enqueue", {}, NowNs());
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return false;
+    for (const Task& task : tasks) {
+      queue_.push_back(task);
+      if (task.kind == TaskKind::kEventRecord) queue_.back().generation = task.event->BeginRecord();
+    }
+    queued_.store(queue_.size(), std::memory_order_seq_cst);
+    enqueued_ += tasks.size();
+  }
+  engine_.Notify();
+  return true;
+}
+
 void Stream::EnqueueOrReleaseAfterLastTask(const Task& task) {
   {
     std::lock_guard lock(mutex_);

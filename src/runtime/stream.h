@@ -50,6 +50,10 @@ class Stream {
   // takes its generation here, once it is sure to be queued (a refused record
   // takes none); `record_generation`, when given, receives it.
   bool Enqueue(const Task& task, uint64_t* record_generation = nullptr);
+  // Queues `tasks` back to back, all or none (false when the stream is closed):
+  // no task another thread enqueues lands between them, and a stream closed
+  // meanwhile never runs a part of them. A model replay is one unit, as on hardware.
+  bool EnqueueAll(const std::vector<Task>& tasks);
   // Runtime-internal work that must follow everything queued so far (deferred
   // frees): queued as usual while the stream is open; once it is closed the task
   // never runs and is released, as DiscardPending's are, when no task of the
