@@ -12,7 +12,7 @@ aclError ResolveDevice(const char* function, int32_t device_id, Device*& device)
               Runtime::Get().config().device_count);
 }
 
-Context* CurrentContext() { return Runtime::Get().current_context(); }
+std::shared_ptr<Context> CurrentContext() { return Runtime::Get().current_context(); }
 
 }  // namespace
 
@@ -43,7 +43,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
 aclError aclrtGetDevice(int32_t* deviceId) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(deviceId);
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                 "aclrtGetDevice: no device is set on this thread (call aclrtSetDevice first)");
@@ -75,7 +75,7 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
   Device* device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(function, device_id, device));
   Runtime& runtime = Runtime::Get();
-  Context* released = nullptr;
+  std::shared_ptr<Context> released;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
     const bool releases = device->primary_context != nullptr && (force || device->primary_references <= 1);
@@ -88,7 +88,8 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
       released = runtime.DetachContext(device->primary_context);
     }
   }
-  delete released;  // outside the lock: draining may run host callbacks that use the API
+  // Outside the lock: draining may run host callbacks that use the API.
+  if (released != nullptr) released->Teardown();
   // The device's last user is gone (or the reset is forced): so is all of its work.
   if (released != nullptr || force) return WaitForRetiredStreams(function, device_id, -1);
   return ACL_SUCCESS;
@@ -102,7 +103,7 @@ aclError aclrtResetDeviceForce(int32_t deviceId) { return ResetDevice(__func__, 
 
 aclError aclrtSynchronizeDevice() {
   CANOPY_REQUIRE_INIT();
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice: no device is set on this thread");
   }
@@ -128,7 +129,7 @@ aclError aclrtSynchronizeDevice() {
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   CANOPY_REQUIRE_INIT();
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDeviceWithTimeout: no device is set");
   }
@@ -160,7 +161,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(free);
   CANOPY_REQUIRE_NOT_NULL(total);
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetMemInfo: no device is set on this thread");
   }
@@ -196,10 +197,10 @@ aclError aclrtDestroyContext(aclrtContext context) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   Runtime& runtime = Runtime::Get();
-  Context* released = nullptr;
+  std::shared_ptr<Context> released;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
-    Context* target = runtime.FindContext(context);
+    const auto target = runtime.FindContext(context);
     if (target == nullptr) {
       return Fail(kInvalidHandle, "aclrtDestroyContext: argument 'context' (%p) is not a live context", context);
     }
@@ -208,28 +209,28 @@ aclError aclrtDestroyContext(aclrtContext context) {
                   "aclrtDestroyContext: the default context of a device is released by "
                   "aclrtResetDevice, not destroyed");
     }
-    CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, &target->device().engine(), target));
-    released = runtime.DetachContext(target);
+    CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, &target->device().engine(), target.get()));
+    released = runtime.DetachContext(target.get());
   }
-  delete released;  // drains its streams
+  released->Teardown();  // drains its streams
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  Context* target = Runtime::Get().FindContext(context);
+  const auto target = Runtime::Get().FindContext(context);
   if (target == nullptr) {
     return Fail(kInvalidHandle, "aclrtSetCurrentContext: argument 'context' (%p) is not a live context", context);
   }
-  Runtime::Get().set_current_context(target);
+  Runtime::Get().set_current_context(target.get());
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetCurrentContext(aclrtContext* context) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  Context* current = CurrentContext();
+  const auto current = CurrentContext();
   if (current == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context is current");
   }
@@ -259,7 +260,7 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
     return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                 "aclrtDeviceEnablePeerAccess: argument 'flags' is reserved and must be 0, got %u", flags);
   }
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceEnablePeerAccess: no device is set");
   }
@@ -275,7 +276,7 @@ aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
   CANOPY_REQUIRE_INIT();
   Device* peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceDisablePeerAccess: no device is set");
   }

@@ -71,7 +71,7 @@ void FreeAfterQueuedWork(const char* function, void* memory, size_t size) {
 // team when a device is set (the caller's thread forks no team of its own:
 // src/runtime/compute_team.h), else on the caller's thread alone.
 void RunOnCurrentDevice(const std::function<void()>& work) {
-  Context* context = Runtime::Get().current_context();
+  const auto context = Runtime::Get().current_context();
   if (context == nullptr) {
     work();
     return;
@@ -80,7 +80,7 @@ void RunOnCurrentDevice(const std::function<void()>& work) {
 }
 
 Device* CurrentDevice(const char* function, aclError& status) {
-  Context* context = Runtime::Get().current_context();
+  const auto context = Runtime::Get().current_context();
   if (context == nullptr) {
     status = Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no device is set on this thread (call aclrtSetDevice)", function);
     return nullptr;

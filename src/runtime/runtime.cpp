@@ -105,8 +105,15 @@ Context::Context(Device& device, bool primary, aclrtContext handle)
   default_stream_ = CreateStream(0, 0);
 }
 
-Context::~Context() {
-  const auto all = streams();
+Context::~Context() = default;  // Teardown released the streams
+
+void Context::Teardown() {
+  std::vector<std::shared_ptr<Stream>> all;
+  {
+    std::lock_guard lock(mutex_);
+    torn_down_ = true;
+    all = streams_;
+  }
   for (const auto& stream : all) {
     Runtime::Get().UnregisterStream(*stream);
     CaptureRegistry::Get().ForgetStream(*stream);
@@ -115,6 +122,8 @@ Context::~Context() {
   // Drain every stream before removing any: one may wait on another's event.
   for (const auto& stream : all) stream->Synchronize(-1, /*consume_error=*/false);
   for (const auto& stream : all) device_.engine().RemoveStream(stream.get());
+  std::lock_guard lock(mutex_);
+  streams_.clear();  // the default stream stays referenced: calls holding the context may still read it
 }
 
 std::vector<std::shared_ptr<Stream>> Context::streams() const {
@@ -124,13 +133,23 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 
 std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority) {
   auto stream = std::make_shared<Stream>(device_.engine(), this, device_.id(), flags, priority);
-  {
-    std::lock_guard lock(mutex_);
-    streams_.push_back(stream);
-  }
+  // Complete (handle set, registered, on the engine) before Teardown can see it
+  // in streams_: Teardown unregisters, closes and drains what it finds there.
   device_.engine().AddStream(stream);
   Runtime::Get().RegisterStream(stream);
-  return stream;
+  {
+    std::lock_guard lock(mutex_);
+    if (!torn_down_) {
+      streams_.push_back(stream);
+      return stream;
+    }
+  }
+  // Teardown took its list of streams already: this one would never be drained.
+  // Nobody has its handle yet; take it back.
+  Runtime::Get().UnregisterStream(*stream);
+  stream->Close();
+  device_.engine().RemoveStream(stream.get());
+  return nullptr;
 }
 
 bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending) {
@@ -200,7 +219,7 @@ aclError Runtime::Initialize() {
 
 aclError Runtime::Finalize() {
   if (Tracer::Enabled()) Tracer::Get().Flush();
-  std::vector<Context*> contexts;
+  std::vector<std::shared_ptr<Context>> contexts;
   {
     std::lock_guard lock(lifecycle_mutex);
     if (!initialized()) {
@@ -218,14 +237,15 @@ aclError Runtime::Finalize() {
     std::vector<Context*> live;
     {
       std::shared_lock handles(handles_mutex_);
-      for (const auto& [handle, context] : contexts_) live.push_back(context);
+      for (const auto& [handle, context] : contexts_) live.push_back(context.get());
     }
     for (Context* context : live) {
-      if (Context* detached = DetachContext(context)) contexts.push_back(detached);
+      if (auto detached = DetachContext(context)) contexts.push_back(std::move(detached));
     }
   }
-  // Deleting a context drains its streams; host callbacks may still call the API meanwhile.
-  for (Context* context : contexts) delete context;
+  // Tearing a context down drains its streams; host callbacks may still call the API meanwhile.
+  for (const auto& context : contexts) context->Teardown();
+  contexts.clear();
   // Joins the callback threads, outside the lock: a host function of a stream
   // destroyed with aclrtDestroyStreamForce may still be running and use the API.
   HostCallbackPool::Get().Shutdown();
@@ -252,13 +272,13 @@ Device* Runtime::device(int32_t id) {
   return devices_[id].get();
 }
 
-Context* Runtime::current_context() {
+std::shared_ptr<Context> Runtime::current_context() {
   CurrentContext& current = thread_current;
   if (current.context == nullptr) return nullptr;
   {
     std::shared_lock lock(handles_mutex_);
     auto it = contexts_.find(current.handle);
-    if (it != contexts_.end() && it->second == current.context) return current.context;
+    if (it != contexts_.end() && it->second.get() == current.context) return it->second;
   }
   current = {};
   return nullptr;
@@ -270,7 +290,7 @@ void Runtime::set_current_context(Context* context) {
 
 std::shared_ptr<Stream> Runtime::FindStream(aclrtStream handle) {
   if (handle == nullptr) {
-    Context* context = this->current_context();
+    const auto context = this->current_context();
     return context != nullptr ? context->default_stream() : nullptr;
   }
   std::shared_lock lock(handles_mutex_);
@@ -286,7 +306,7 @@ Event* Runtime::FindEventRetained(aclrtEvent handle) {
   return it->second;
 }
 
-Context* Runtime::FindContext(aclrtContext handle) {
+std::shared_ptr<Context> Runtime::FindContext(aclrtContext handle) {
   std::shared_lock lock(handles_mutex_);
   auto it = contexts_.find(handle);
   return it != contexts_.end() ? it->second : nullptr;
@@ -340,23 +360,27 @@ Context* Runtime::CreateContext(const char* function, Device& device, bool prima
     Fail(ACL_ERROR_UNINITIALIZE, "%s: aclFinalize is tearing down acl on another thread", function);
     return nullptr;
   }
-  auto* context = new Context(device, primary, NewHandle());
+  auto context = std::make_shared<Context>(device, primary, NewHandle());
   std::unique_lock lock(handles_mutex_);
   contexts_[context->handle()] = context;
-  return context;
+  return context.get();
 }
 
-Context* Runtime::DetachContext(Context* context) {
+std::shared_ptr<Context> Runtime::DetachContext(Context* raw) {
+  std::shared_ptr<Context> context;
   {
     std::unique_lock lock(handles_mutex_);
-    if (contexts_.erase(context->handle()) == 0) return nullptr;
+    auto it = contexts_.find(raw->handle());
+    if (it == contexts_.end()) return nullptr;
+    context = std::move(it->second);
+    contexts_.erase(it);
   }
   Device& device = context->device();
-  if (device.primary_context == context) {
+  if (device.primary_context == raw) {
     device.primary_context = nullptr;
     device.primary_references = 0;
   }
-  if (thread_current.context == context) thread_current = {};
+  if (thread_current.context == raw) thread_current = {};
   return context;
 }
 

@@ -65,10 +65,13 @@ class Device {
   std::unique_ptr<Engine> engine_;
 };
 
+// Shared ownership: the handle table holds a context, and so does every API call
+// that uses one (the thread's current context, a stream's), so a context torn
+// down by another thread meanwhile stays a valid object until the call is done.
 class Context {
  public:
   Context(Device& device, bool primary, aclrtContext handle);
-  ~Context();  // drains and releases every stream of the context
+  ~Context();
 
   Device& device() const { return device_; }
   bool primary() const { return primary_; }
@@ -76,10 +79,15 @@ class Context {
   const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
   // Streams created while this context was current, the default stream first.
   std::vector<std::shared_ptr<Stream>> streams() const;
+  // Null once the context is torn down: no stream is made in it any more.
   std::shared_ptr<Stream> CreateStream(uint32_t flags, uint32_t priority);
   // aclrtDestroyStream(Force): false when another thread destroyed it first.
   // Waits for the queued work unless `discard_pending`, which drops what has not started.
   bool DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending);
+  // Drains and releases every stream of the context (aclrtDestroyContext,
+  // aclrtResetDevice, aclFinalize, once it is detached); later CreateStream
+  // calls fail. The object itself lives on while a call still holds it.
+  void Teardown();
 
  private:
   Device& device_;
@@ -88,6 +96,7 @@ class Context {
   std::shared_ptr<Stream> default_stream_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<Stream>> streams_;
+  bool torn_down_ = false;  // guarded by mutex_
 };
 
 class Runtime {
@@ -106,16 +115,16 @@ class Runtime {
   Device* device(int32_t id);  // null when out of range or not initialised
   int32_t device_count() const { return static_cast<int32_t>(devices_.size()); }
 
-  // The calling thread's current context (may be null).
-  Context* current_context();
+  // The calling thread's current context (may be null), held for the call.
+  std::shared_ptr<Context> current_context();
   void set_current_context(Context* context);
 
   // Handle tables; shared_mutex-protected lookups. Handles are unique values
   // that are never reused and never dereferenced, so a stale handle can never
   // alias a newer object: it is simply not in the table.
   std::shared_ptr<Stream> FindStream(aclrtStream handle);
-  Event* FindEventRetained(aclrtEvent handle);  // adds a reference the caller releases
-  Context* FindContext(aclrtContext handle);    // null when not live
+  Event* FindEventRetained(aclrtEvent handle);                // adds a reference the caller releases
+  std::shared_ptr<Context> FindContext(aclrtContext handle);  // null when not live
 
   // A fresh handle value for any table (streams, events, contexts, models).
   void* NewHandle();
@@ -129,8 +138,9 @@ class Runtime {
   // delete the returned context outside it (deleting drains its streams).
   // CreateContext is null (recent error set) while aclFinalize tears down: it
   // drains without the lock, and a context made then would outlive its device.
+  // The caller tears the detached context down (Context::Teardown) outside the lock.
   Context* CreateContext(const char* function, Device& device, bool primary);
-  Context* DetachContext(Context* context);  // null when not live
+  std::shared_ptr<Context> DetachContext(Context* context);  // null when not live
 
   // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
   // still run: a device synchronisation waits for them too. The list holds them
@@ -169,9 +179,9 @@ class Runtime {
   std::vector<std::unique_ptr<Device>> devices_;
 
   std::shared_mutex handles_mutex_;
-  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;  // by handle
-  std::unordered_map<const void*, Event*> events_;                    // by handle
-  std::unordered_map<const void*, Context*> contexts_;                // by handle
+  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;    // by handle
+  std::unordered_map<const void*, Event*> events_;                      // by handle
+  std::unordered_map<const void*, std::shared_ptr<Context>> contexts_;  // by handle
   std::vector<std::weak_ptr<Stream>> retired_streams_;
   std::vector<std::weak_ptr<Stream>> all_streams_;  // every stream ever registered, pruned when expired
 };

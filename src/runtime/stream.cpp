@@ -26,6 +26,7 @@ void DropTask(Task& task) {
 Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority)
     : engine_(engine),
       context_(context),
+      context_handle_(context->handle()),
       device_id_(device_id),
       flags_(flags),
       priority_(priority),

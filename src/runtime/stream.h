@@ -35,7 +35,10 @@ class Stream {
   ~Stream();
 
   int32_t device_id() const { return device_id_; }
+  // The context the stream was made in: compare only, it may be gone. Calls
+  // that use it look it up by context_handle() (Runtime::FindContext).
   Context* context() const { return context_; }
+  aclrtContext context_handle() const { return context_handle_; }
   uint32_t flags() const { return flags_; }
   uint32_t priority() const { return priority_; }
   Engine& engine() const { return engine_; }
@@ -119,6 +122,7 @@ class Stream {
 
   Engine& engine_;
   Context* const context_;
+  const aclrtContext context_handle_;
   const int32_t device_id_;
   const uint32_t flags_;
   const uint32_t priority_;

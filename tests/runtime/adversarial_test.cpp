@@ -62,6 +62,46 @@ TEST(Adversarial, DestroyStreamWhileAnotherThreadDestroysItsContext) {
   }
 }
 
+// Streams made, used and destroyed in a context, and its memory queried, while
+// another thread destroys the context: each call succeeds or answers a code
+// (the context or stream is gone); a stream made in the context either is
+// drained by its destruction or is refused, never left behind half-registered.
+TEST(Adversarial, StreamsComeAndGoWhileAnotherThreadDestroysTheirContext) {
+  ContextGuard guard;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    aclrtContext context = nullptr;
+    ACL_ASSERT_OK(aclrtCreateContext(&context, 1));
+    std::atomic<bool> started{false};
+    std::atomic<int> ran{0}, launched{0};
+    std::thread user([&] {
+      EXPECT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+      started.store(true);
+      for (int i = 0; i < 200; ++i) {
+        aclrtStream stream = nullptr;
+        const aclError created = aclrtCreateStream(&stream);
+        if (created != ACL_SUCCESS) {
+          EXPECT_EQ(created, ACL_ERROR_RT_CONTEXT_NULL) << RecentMessage();
+          break;
+        }
+        if (canopyLaunchTask(stream, "count", IncrementCounterTask, nullptr, &ran) == ACL_SUCCESS) {
+          launched.fetch_add(1);
+        }
+        size_t free = 0, total = 0;
+        const aclError info = aclrtGetMemInfo(ACL_HBM_MEM, &free, &total);
+        EXPECT_TRUE(info == ACL_SUCCESS || info == ACL_ERROR_RT_CONTEXT_NULL) << info;
+        const aclError destroyed = aclrtDestroyStream(stream);
+        EXPECT_TRUE(destroyed == ACL_SUCCESS || destroyed == ACL_ERROR_INVALID_PARAM) << destroyed;
+      }
+    });
+    ASSERT_TRUE(WaitUntil([&] { return started.load(); }));
+    std::this_thread::sleep_for(std::chrono::microseconds(100 * iteration));
+    ACL_EXPECT_OK(aclrtDestroyContext(context));
+    ASSERT_TRUE(RunBounded([&] { user.join(); })) << "a stream call hung";
+    // Every task that was queued ran: either its stream or the context drained it.
+    EXPECT_EQ(ran.load(), launched.load());
+  }
+}
+
 // Every handle kind used after its destruction is an error code, never a crash.
 TEST(Adversarial, HandlesUsedAfterDestroyAreRefused) {
   ContextGuard guard;
