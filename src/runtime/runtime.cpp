@@ -94,7 +94,7 @@ void Device::Unreserve(size_t bytes) {
 }
 
 Device::Device(int32_t id, size_t total_memory)
-    : id_(id), total_memory_(total_memory), engine_(std::make_unique<Engine>(id)) {}
+    : id_(id), total_memory_(total_memory), engine_(std::make_shared<Engine>(id)) {}
 
 Device::~Device() = default;
 
@@ -132,7 +132,7 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority) {
-  auto stream = std::make_shared<Stream>(device_.engine(), this, device_.id(), flags, priority);
+  auto stream = std::make_shared<Stream>(device_.shared_engine(), this, device_.id(), flags, priority);
   // Complete (handle set, registered, on the engine) before Teardown can see it
   // in streams_: Teardown unregisters, closes and drains what it finds there.
   device_.engine().AddStream(stream);

@@ -50,8 +50,11 @@ class Device {
   bool Reserve(size_t bytes);
   void Unreserve(size_t bytes);
 
-  // The engine lives from aclInit to aclFinalize.
+  // The engine runs from aclInit to aclFinalize. Streams share it: a call still
+  // enqueueing on a stream while aclFinalize tears down (it notifies the engine
+  // after queueing) finds a stopped engine, never a freed one.
   Engine& engine() { return *engine_; }
+  const std::shared_ptr<Engine>& shared_engine() const { return engine_; }
 
   // Guarded by Runtime::lifecycle_mutex.
   Context* primary_context = nullptr;
@@ -62,7 +65,7 @@ class Device {
   const int32_t id_;
   const size_t total_memory_;
   std::atomic<size_t> used_memory_{0};
-  std::unique_ptr<Engine> engine_;
+  std::shared_ptr<Engine> engine_;
 };
 
 // Shared ownership: the handle table holds a context, and so does every API call

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -29,7 +30,7 @@ struct SyncResult {
 
 class Stream {
  public:
-  Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority);
+  Stream(std::shared_ptr<Engine> engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream();
@@ -41,7 +42,7 @@ class Stream {
   aclrtContext context_handle() const { return context_handle_; }
   uint32_t flags() const { return flags_; }
   uint32_t priority() const { return priority_; }
-  Engine& engine() const { return engine_; }
+  Engine& engine() const { return *engine_; }
   // A small number naming the stream in traces (its thread id there).
   uint32_t trace_id() const { return trace_id_; }
   // The client's handle (aclrtStream); set once at registration.
@@ -120,7 +121,7 @@ class Stream {
   // Resolves the dropped records once `finished` has passed the tasks running at the drop.
   void ResolveDroppedRecords(uint64_t finished);
 
-  Engine& engine_;
+  const std::shared_ptr<Engine> engine_;  // shared: see Device::shared_engine
   Context* const context_;
   const aclrtContext context_handle_;
   const int32_t device_id_;

@@ -102,6 +102,49 @@ TEST(Adversarial, StreamsComeAndGoWhileAnotherThreadDestroysTheirContext) {
   }
 }
 
+// Threads that set device 1, use its default stream and reset it, while another
+// force-resets the device under them: every call succeeds or answers that no
+// context is current; the queued work of a released context ran.
+TEST(Adversarial, SetUseAndResetADeviceWhileAnotherThreadForceResetsIt) {
+  ContextGuard guard;
+  std::atomic<bool> stop{false};
+  std::atomic<int> launched{0}, ran{0};
+  std::vector<std::thread> users;
+  for (int t = 0; t < 2; ++t) {
+    users.emplace_back([&] {
+      for (int i = 0; i < 100 && !stop.load(); ++i) {
+        EXPECT_EQ(aclrtSetDevice(1), ACL_SUCCESS) << RecentMessage();
+        const aclError status = canopyLaunchTask(nullptr, "count", IncrementCounterTask, nullptr, &ran);
+        // No context (released), or its default stream is being drained.
+        if (status == ACL_SUCCESS) {
+          launched.fetch_add(1);
+        } else {
+          EXPECT_TRUE(status == ACL_ERROR_RT_CONTEXT_NULL || status == ACL_ERROR_INVALID_PARAM)
+              << status << " " << RecentMessage();
+        }
+        size_t free = 0, total = 0;
+        const aclError info = aclrtGetMemInfo(ACL_HBM_MEM, &free, &total);
+        EXPECT_TRUE(info == ACL_SUCCESS || info == ACL_ERROR_RT_CONTEXT_NULL) << info;
+        const aclError reset = aclrtResetDevice(1);
+        EXPECT_EQ(reset, ACL_SUCCESS) << RecentMessage();
+      }
+    });
+  }
+  std::thread resetter([&] {
+    for (int i = 0; i < 20; ++i) {
+      EXPECT_EQ(aclrtResetDeviceForce(1), ACL_SUCCESS) << RecentMessage();
+      std::this_thread::sleep_for(200us);
+    }
+  });
+  EXPECT_TRUE(RunBounded([&] {
+    resetter.join();
+    for (auto& thread : users) thread.join();
+  })) << "a device call hung";
+  stop.store(true);
+  ACL_EXPECT_OK(aclrtResetDeviceForce(1));
+  EXPECT_EQ(ran.load(), launched.load());
+}
+
 // Every handle kind used after its destruction is an error code, never a crash.
 TEST(Adversarial, HandlesUsedAfterDestroyAreRefused) {
   ContextGuard guard;
@@ -395,6 +438,88 @@ TEST(Adversarial, DestroyingAModelWithQueuedReplaysIsRefused) {
   ACL_EXPECT_OK(aclmdlRIDestroy(model));
   EXPECT_EQ(aclmdlRIExecuteAsync(model, replay), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclmdlRIDestroy(model), ACL_ERROR_INVALID_PARAM);
+}
+
+// A capture in a context that another thread destroys while this one is still
+// capturing into it: the capture ends with the context (its stream is gone),
+// later capture calls answer codes, and nothing captured leaks or runs.
+TEST(Adversarial, CaptureWhileAnotherThreadDestroysTheCapturingContext) {
+  ContextGuard guard;
+  for (int iteration = 0; iteration < 10; ++iteration) {
+    aclrtContext context = nullptr;
+    ACL_ASSERT_OK(aclrtCreateContext(&context, 1));
+    aclrtStream stream = nullptr;
+    ACL_ASSERT_OK(aclrtCreateStream(&stream));
+    ACL_ASSERT_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    aclrtEvent event = nullptr;
+    ACL_ASSERT_OK(aclrtCreateEvent(&event));
+    std::atomic<int> ran{0};
+    std::atomic<bool> started{false};
+    std::thread capturer([&] {
+      started.store(true);
+      for (int i = 0; i < 300; ++i) {
+        const aclError launched = canopyLaunchTask(stream, "captured", IncrementCounterTask, nullptr, &ran);
+        const aclError recorded = aclrtRecordEvent(event, stream);
+        // The stream went with its context.
+        EXPECT_TRUE(launched == ACL_SUCCESS || launched == ACL_ERROR_INVALID_PARAM) << launched;
+        EXPECT_TRUE(recorded == ACL_SUCCESS || recorded == ACL_ERROR_INVALID_PARAM) << recorded;
+        if (launched != ACL_SUCCESS || recorded != ACL_SUCCESS) break;
+      }
+      aclmdlRI model = nullptr;
+      const aclError ended = aclmdlRICaptureEnd(stream, &model);
+      if (ended == ACL_SUCCESS) {
+        EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+      }
+    });
+    ASSERT_TRUE(WaitUntil([&] { return started.load(); }));
+    std::this_thread::sleep_for(std::chrono::microseconds(50 * iteration));
+    ACL_EXPECT_OK(aclrtDestroyContext(context));
+    ASSERT_TRUE(RunBounded([&] { capturer.join(); })) << "a capture call hung";
+    EXPECT_EQ(ran.load(), 0) << "captured work ran";
+    // The event was only ever recorded into the capture: nothing to wait for.
+    EXPECT_EQ(aclrtSynchronizeEventWithTimeout(event, 20000), ACL_SUCCESS) << RecentMessage();
+    ACL_EXPECT_OK(aclrtDestroyEvent(event));
+  }
+}
+
+// aclrtSynchronizeDevice on one thread while others force-destroy streams with
+// work running and queued: it returns once the running work is done, and a
+// force-destroyed stream's queued work never runs.
+TEST(Adversarial, SynchronizeDeviceWhileStreamsAreForceDestroyed) {
+  ContextGuard guard;
+  std::atomic<int> dropped_ran{0}, rounds{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> destroyers;
+  for (int t = 0; t < 2; ++t) {
+    destroyers.emplace_back([&] {
+      EXPECT_EQ(aclrtSetCurrentContext(guard.saved()), ACL_SUCCESS);
+      while (!stop.load()) {
+        aclrtStream stream = nullptr;
+        if (aclrtCreateStream(&stream) != ACL_SUCCESS) break;
+        GatedWrite gate;
+        std::vector<unsigned char> block(64);
+        gate.block = block.data();
+        gate.bytes = block.size();
+        EXPECT_EQ(canopyLaunchTask(stream, "gated write", GatedWrite::Run, nullptr, &gate), ACL_SUCCESS);
+        EXPECT_EQ(canopyLaunchTask(stream, "dropped", IncrementCounterTask, nullptr, &dropped_ran), ACL_SUCCESS);
+        EXPECT_TRUE(gate.WaitStarted());
+        EXPECT_EQ(aclrtDestroyStreamForce(stream), ACL_SUCCESS);
+        gate.open.store(true);
+        // The device synchronisation below or this one waits for the gated task.
+        EXPECT_EQ(aclrtSynchronizeDeviceWithTimeout(20000), ACL_SUCCESS) << RecentMessage();
+        EXPECT_TRUE(gate.wrote.load());
+        rounds.fetch_add(1);
+      }
+    });
+  }
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  for (int i = 0; i < 50 || rounds.load() < 40; ++i) {
+    ASSERT_EQ(aclrtSynchronizeDeviceWithTimeout(20000), ACL_SUCCESS) << RecentMessage();
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the destroyers made no progress: " << rounds.load();
+  }
+  stop.store(true);
+  for (auto& thread : destroyers) thread.join();
+  EXPECT_EQ(dropped_ran.load(), 0);
 }
 
 // Frees of blocks that queued work on the other device still reads: the copy
