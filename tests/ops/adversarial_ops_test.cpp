@@ -5,10 +5,12 @@
 // float64 reference on random non-zero data.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -145,6 +147,53 @@ TEST(AdversarialAliasing, OutIsSelfAndOtherShiftedByOne) {
         },
         "x[a] = x[a] + 2 x[a + shift]");
   }
+}
+
+// The same Add shapes planned at once from several threads on their own
+// streams, each call either with out overlapping self (shifted by one) or not:
+// the plan cache hands out plans keyed by the overlap pattern, and whichever
+// plan a call gets, its result is that of the inputs' values before the op.
+TEST(AdversarialAliasing, OverlappingAndSeparateCallsOfOneShapeFromSeveralThreads) {
+  const int64_t n = (1 << 16) + 3;
+  constexpr int kThreads = 3, kCalls = 8;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      for (int call = 0; call < kCalls; ++call) {
+        const bool overlap = ((call + t) % 2) == 0;
+        Floats x(n, 100 * t + call), y(n, 100 * t + call + 50), separate(n, 7);
+        aclTensor* self = x.View({n - 1}, {1}, 0);
+        aclTensor* other = y.View({n - 1}, {1}, 0);
+        aclTensor* out = overlap ? x.View({n - 1}, {1}, 1) : separate.View({n - 1}, {1}, 1);
+        aclScalar* alpha = Alpha(2.0f);
+        uint64_t workspaceSize = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(aclnnAddGetWorkspaceSize(self, other, alpha, out, &workspaceSize, &executor), ACLNN_SUCCESS);
+        aclDestroyTensor(self);
+        aclDestroyTensor(other);
+        aclDestroyTensor(out);
+        aclDestroyScalar(alpha);
+        DeviceBuffer workspace(workspaceSize > 0 ? workspaceSize : 1);
+        ASSERT_EQ(aclnnAdd(workspace.get(), workspaceSize, executor, stream), ACLNN_SUCCESS);
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        const std::vector<float> got = overlap ? x.Read() : separate.Read();
+        for (int64_t i = 1; i < n; ++i) {
+          const double want = x.Original(i - 1) + 2 * y.Original(i - 1);
+          if (!(std::fabs(got[i] - want) <= 1e-6 * (1 + std::fabs(want)))) {
+            if (failures.fetch_add(1) < 5) ADD_FAILURE() << "thread " << t << " call " << call << " element " << i;
+            break;
+          }
+        }
+      }
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
 }
 
 // In-place add into a broadcast self (stride 0 over the rows): self[r, c] +=
