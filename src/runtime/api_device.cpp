@@ -5,7 +5,7 @@ using namespace canopy::runtime;
 
 namespace {
 
-aclError ResolveDevice(const char* function, int32_t device_id, Device*& device) {
+aclError ResolveDevice(const char* function, int32_t device_id, std::shared_ptr<Device>& device) {
   device = Runtime::Get().device(device_id);
   if (device != nullptr) return ACL_SUCCESS;
   return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))", function, device_id,
@@ -27,12 +27,12 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 
 aclError aclrtSetDevice(int32_t deviceId) {
   CANOPY_REQUIRE_INIT();
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
   if (device->primary_context == nullptr) {
-    device->primary_context = runtime.CreateContext(__func__, *device, /*primary=*/true);
+    device->primary_context = runtime.CreateContext(__func__, device, /*primary=*/true);
     if (device->primary_context == nullptr) return ACL_ERROR_UNINITIALIZE;
   }
   ++device->primary_references;
@@ -72,7 +72,7 @@ aclError WaitForRetiredStreams(const char* function, int32_t device_id, int64_t 
 // releases the default context, draining its streams first. Memory stays valid.
 aclError ResetDevice(const char* function, int32_t device_id, bool force) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(function, device_id, device));
   Runtime& runtime = Runtime::Get();
   std::shared_ptr<Context> released;
@@ -182,11 +182,11 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
-  Context* created = runtime.CreateContext(__func__, *device, /*primary=*/false);
+  Context* created = runtime.CreateContext(__func__, device, /*primary=*/false);
   if (created == nullptr) return ACL_ERROR_UNINITIALIZE;
   runtime.set_current_context(created);
   *context = created->handle();
@@ -241,7 +241,7 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(canAccessPeer);
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, device));
   if (deviceId == peerDeviceId) {
@@ -254,7 +254,7 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   CANOPY_REQUIRE_INIT();
-  Device* peer;
+  std::shared_ptr<Device> peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
   if (flags != 0) {
     return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
@@ -274,7 +274,7 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
   CANOPY_REQUIRE_INIT();
-  Device* peer;
+  std::shared_ptr<Device> peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
   const auto context = CurrentContext();
   if (context == nullptr) {

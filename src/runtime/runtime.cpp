@@ -100,8 +100,8 @@ Device::~Device() = default;
 
 // ---- Context ---------------------------------------------------------------
 
-Context::Context(Device& device, bool primary, aclrtContext handle)
-    : device_(device), primary_(primary), handle_(handle) {
+Context::Context(std::shared_ptr<Device> device, bool primary, aclrtContext handle)
+    : device_(std::move(device)), primary_(primary), handle_(handle) {
   default_stream_ = CreateStream(0, 0);
 }
 
@@ -121,7 +121,7 @@ void Context::Teardown() {
   }
   // Drain every stream before removing any: one may wait on another's event.
   for (const auto& stream : all) stream->Synchronize(-1, /*consume_error=*/false);
-  for (const auto& stream : all) device_.engine().RemoveStream(stream.get());
+  for (const auto& stream : all) device_->engine().RemoveStream(stream.get());
   std::lock_guard lock(mutex_);
   streams_.clear();  // the default stream stays referenced: calls holding the context may still read it
 }
@@ -132,10 +132,10 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority) {
-  auto stream = std::make_shared<Stream>(device_.shared_engine(), this, device_.id(), flags, priority);
+  auto stream = std::make_shared<Stream>(device_->shared_engine(), this, device_->id(), flags, priority);
   // Complete (handle set, registered, on the engine) before Teardown can see it
   // in streams_: Teardown unregisters, closes and drains what it finds there.
-  device_.engine().AddStream(stream);
+  device_->engine().AddStream(stream);
   Runtime::Get().RegisterStream(stream);
   {
     std::lock_guard lock(mutex_);
@@ -148,7 +148,7 @@ std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority)
   // Nobody has its handle yet; take it back.
   Runtime::Get().UnregisterStream(*stream);
   stream->Close();
-  device_.engine().RemoveStream(stream.get());
+  device_->engine().RemoveStream(stream.get());
   return nullptr;
 }
 
@@ -170,7 +170,7 @@ bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_
   } else {
     stream->Synchronize(-1, /*consume_error=*/false);
   }
-  device_.engine().RemoveStream(stream.get());
+  device_->engine().RemoveStream(stream.get());
   std::lock_guard lock(mutex_);
   std::erase_if(streams_, [&](const auto& s) { return s == stream; });
   return true;
@@ -205,11 +205,14 @@ aclError Runtime::Initialize() {
     return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: acl is already initialized");
   }
   config_ = RuntimeConfig::FromEnvironment();
-  std::vector<std::unique_ptr<Device>> devices;
+  std::vector<std::shared_ptr<Device>> devices;
   for (int32_t id = 0; id < config_.device_count; ++id) {
-    devices.push_back(std::make_unique<Device>(id, config_.device_memory));
+    devices.push_back(std::make_shared<Device>(id, config_.device_memory));
   }
-  devices_ = std::move(devices);
+  {
+    std::unique_lock lock(devices_mutex_);
+    devices_ = std::move(devices);
+  }
   for (auto& value : sys_params) value.store(0);
   epoch_.fetch_add(1, std::memory_order_acq_rel);
   finalize_armed_ = true;
@@ -261,15 +264,27 @@ aclError Runtime::Finalize() {
   finalize_armed_ = false;
   finalizing_ = false;
   initialized_.store(false, std::memory_order_release);
-  // Stop every engine before destroying any: an engine may still notify the others.
-  for (auto& device : devices_) device->engine().Stop();
-  devices_.clear();
+  // Stop every engine before destroying any: an engine may still notify the
+  // others (NotifyAllEngines takes devices_mutex_, so the engines are stopped
+  // without it). A device a call still holds goes with that call's reference.
+  std::vector<std::shared_ptr<Device>> devices;
+  {
+    std::shared_lock lock(devices_mutex_);
+    devices = devices_;
+  }
+  for (auto& device : devices) device->engine().Stop();
+  {
+    std::unique_lock lock(devices_mutex_);
+    devices_.clear();
+  }
   return ACL_SUCCESS;
 }
 
-Device* Runtime::device(int32_t id) {
-  if (!initialized() || id < 0 || id >= static_cast<int32_t>(devices_.size())) return nullptr;
-  return devices_[id].get();
+std::shared_ptr<Device> Runtime::device(int32_t id) {
+  if (!initialized() || id < 0) return nullptr;
+  std::shared_lock lock(devices_mutex_);
+  if (id >= static_cast<int32_t>(devices_.size())) return nullptr;
+  return devices_[id];
 }
 
 std::shared_ptr<Context> Runtime::current_context() {
@@ -355,7 +370,7 @@ Event* Runtime::UnregisterEvent(aclrtEvent handle) {
   return event;
 }
 
-Context* Runtime::CreateContext(const char* function, Device& device, bool primary) {
+Context* Runtime::CreateContext(const char* function, const std::shared_ptr<Device>& device, bool primary) {
   if (finalizing_) {
     Fail(ACL_ERROR_UNINITIALIZE, "%s: aclFinalize is tearing down acl on another thread", function);
     return nullptr;
@@ -412,6 +427,7 @@ std::vector<std::shared_ptr<Stream>> Runtime::RetiredStreamsOfDevice(int32_t dev
 }
 
 void Runtime::NotifyAllEngines() {
+  std::shared_lock lock(devices_mutex_);
   for (auto& device : devices_) device->engine().Notify();
 }
 

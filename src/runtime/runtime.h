@@ -38,6 +38,8 @@ struct RuntimeConfig {
   static RuntimeConfig FromEnvironment();
 };
 
+// Shared ownership, as contexts: a call that resolved a device (or holds a
+// context of it) keeps it a valid object while aclFinalize drops the runtime's.
 class Device {
  public:
   Device(int32_t id, size_t total_memory);
@@ -73,10 +75,11 @@ class Device {
 // down by another thread meanwhile stays a valid object until the call is done.
 class Context {
  public:
-  Context(Device& device, bool primary, aclrtContext handle);
+  Context(std::shared_ptr<Device> device, bool primary, aclrtContext handle);
   ~Context();
 
-  Device& device() const { return device_; }
+  Device& device() const { return *device_; }
+  const std::shared_ptr<Device>& shared_device() const { return device_; }
   bool primary() const { return primary_; }
   aclrtContext handle() const { return handle_; }
   const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
@@ -93,7 +96,7 @@ class Context {
   void Teardown();
 
  private:
-  Device& device_;
+  const std::shared_ptr<Device> device_;
   const bool primary_;
   const aclrtContext handle_;
   std::shared_ptr<Stream> default_stream_;
@@ -115,8 +118,8 @@ class Runtime {
   uint32_t epoch() const { return epoch_.load(std::memory_order_acquire); }
 
   const RuntimeConfig& config() const { return config_; }
-  Device* device(int32_t id);  // null when out of range or not initialised
-  int32_t device_count() const { return static_cast<int32_t>(devices_.size()); }
+  // Held by the caller for the call; null when out of range or not initialised.
+  std::shared_ptr<Device> device(int32_t id);
 
   // The calling thread's current context (may be null), held for the call.
   std::shared_ptr<Context> current_context();
@@ -142,7 +145,7 @@ class Runtime {
   // CreateContext is null (recent error set) while aclFinalize tears down: it
   // drains without the lock, and a context made then would outlive its device.
   // The caller tears the detached context down (Context::Teardown) outside the lock.
-  Context* CreateContext(const char* function, Device& device, bool primary);
+  Context* CreateContext(const char* function, const std::shared_ptr<Device>& device, bool primary);
   std::shared_ptr<Context> DetachContext(Context* context);  // null when not live
 
   // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
@@ -179,7 +182,10 @@ class Runtime {
   std::atomic<uint32_t> epoch_{0};
   std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;
-  std::vector<std::unique_ptr<Device>> devices_;
+  // Replaced by aclInit and emptied by aclFinalize while other threads may look
+  // devices up: the vector is read and written under devices_mutex_.
+  std::shared_mutex devices_mutex_;
+  std::vector<std::shared_ptr<Device>> devices_;
 
   std::shared_mutex handles_mutex_;
   std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;    // by handle

@@ -2,6 +2,8 @@
 // on other threads, handles used after destroy, event orderings across streams
 // and devices, capture and replay racing with destroy, bursts of host functions.
 // Every wait is bounded; what a race may legitimately answer is listed per call.
+#include <pthread.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -522,6 +524,76 @@ TEST(Adversarial, SynchronizeDeviceWhileStreamsAreForceDestroyed) {
   EXPECT_EQ(dropped_ran.load(), 0);
 }
 
+// A host function that force-destroys its own stream: the work queued behind
+// it never runs, a plain destroy from there is refused (it would wait for
+// itself), and a device synchronisation afterwards ends.
+TEST(Adversarial, AHostFunctionForceDestroysItsOwnStream) {
+  struct Self {
+    aclrtStream stream = nullptr;
+    aclError plain = -1, forced = -1;
+    std::atomic<bool> done{false};
+  } self;
+  ACL_ASSERT_OK(aclrtCreateStream(&self.stream));
+  std::atomic<int> behind{0};
+  ACL_ASSERT_OK(aclrtLaunchHostFunc(
+      self.stream,
+      [](void* data) {
+        auto* me = static_cast<Self*>(data);
+        me->plain = aclrtDestroyStream(me->stream);
+        me->forced = aclrtDestroyStreamForce(me->stream);
+        me->done.store(true);
+      },
+      &self));
+  for (int i = 0; i < 10; ++i)
+    ACL_ASSERT_OK(canopyLaunchTask(self.stream, "behind", IncrementCounterTask, nullptr, &behind));
+  ASSERT_TRUE(WaitUntil([&] { return self.done.load(); }));
+  EXPECT_EQ(self.plain, ACL_ERROR_RT_INTERNAL_ERROR);
+  EXPECT_EQ(self.forced, ACL_SUCCESS);
+  ACL_EXPECT_OK(aclrtSynchronizeDeviceWithTimeout(20000));
+  EXPECT_EQ(behind.load(), 0);
+  EXPECT_EQ(aclrtLaunchHostFunc(self.stream, IncrementCounter, &behind), ACL_ERROR_INVALID_PARAM);
+}
+
+// Blocking callbacks launched in a burst while another thread unsubscribes the
+// thread that serves them: each launched callback runs or is reported lost
+// (ACL_ERROR_RT_THREAD_SUBSCRIBE at the next synchronisation), the stream never
+// waits forever, and launches after the unsubscription are refused.
+TEST(Adversarial, BlockingCallbacksRaceTheirUnsubscription) {
+  ScopedStream stream;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> id{0};
+  std::atomic<int> ran{0};
+  std::thread server([&] {
+    id.store(static_cast<uint64_t>(pthread_self()));
+    while (!stop.load()) aclrtProcessReport(10);
+  });
+  ASSERT_TRUE(WaitUntil([&] { return id.load() != 0; }));
+  ACL_ASSERT_OK(aclrtSubscribeReport(id.load(), stream));
+  std::atomic<int> launched{0};
+  std::thread launcher([&] {
+    for (int i = 0; i < 300; ++i) {
+      const aclError status = aclrtLaunchCallback(IncrementCounter, &ran, ACL_CALLBACK_BLOCK, stream);
+      if (status == ACL_SUCCESS) {
+        launched.fetch_add(1);
+      } else {
+        EXPECT_EQ(status, ACL_ERROR_RT_STREAM_NO_CB_REG) << RecentMessage();
+      }
+    }
+  });
+  std::this_thread::sleep_for(1ms);
+  const bool unsubscribed = RunBounded([&] { EXPECT_EQ(aclrtUnSubscribeReport(id.load(), stream), ACL_SUCCESS); });
+  EXPECT_TRUE(unsubscribed) << "aclrtUnSubscribeReport hung";
+  launcher.join();
+  const aclError synced = aclrtSynchronizeStreamWithTimeout(stream, 20000);
+  EXPECT_TRUE(synced == ACL_SUCCESS || synced == ACL_ERROR_RT_THREAD_SUBSCRIBE) << synced << " " << RecentMessage();
+  stop.store(true);
+  server.join();
+  EXPECT_LE(ran.load(), launched.load());
+  if (synced == ACL_SUCCESS) {
+    EXPECT_EQ(ran.load(), launched.load());
+  }
+}
+
 // Frees of blocks that queued work on the other device still reads: the copy
 // reads what was there when it was queued, never reused memory.
 TEST(Adversarial, FreeWhileAnotherDevicesQueuedCopyReadsTheBlock) {
@@ -570,7 +642,7 @@ TEST(Adversarial, ZzFinalizeWhileOtherThreadsEnqueue) {
   std::atomic<bool> stop{false};
   std::atomic<int> counter{0};
   std::vector<std::thread> threads;
-  for (int t = 0; t < 3; ++t) {
+  for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       aclrtSetCurrentContext(context);
       while (!stop.load()) {
@@ -585,10 +657,20 @@ TEST(Adversarial, ZzFinalizeWhileOtherThreadsEnqueue) {
             aclrtRecordEvent(event, stream);
             aclrtSynchronizeStreamWithTimeout(stream, 1000);
             break;
-          default:
+          case 2:
             aclrtStreamWaitEvent(nullptr, event);
             aclrtSynchronizeEventWithTimeout(event, 1000);
             break;
+          default: {
+            // Device memory and device 1 come and go.
+            void* block = nullptr;
+            if (aclrtMalloc(&block, 4096, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS) aclrtFree(block);
+            size_t free = 0, total = 0;
+            aclrtGetMemInfo(ACL_HBM_MEM, &free, &total);
+            if (aclrtSetDevice(1) == ACL_SUCCESS) aclrtResetDevice(1);
+            aclrtSetCurrentContext(context);
+            break;
+          }
         }
       }
     });
