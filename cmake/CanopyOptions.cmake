@@ -1,9 +1,19 @@
 # Compiler settings shared by every Canopy target.
 
-# canopy_target_defaults(<target>): warnings as errors and sanitizer flags.
+option(CANOPY_WERROR "Treat compiler warnings as errors (CI turns it on)" OFF)
+
+# canopy_target_defaults(<target>): warnings (as errors under CANOPY_WERROR).
 function(canopy_target_defaults target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror)
+  target_compile_options(${target} PRIVATE -Wall -Wextra $<$<BOOL:${CANOPY_WERROR}>:-Werror>)
   target_link_libraries(${target} PRIVATE canopy_headers)
+endfunction()
+
+# canopy_export_c_api(<shared library>): only the C API leaves the library
+# (acl*, Acl*, aclnn*, canopy*); C++ and libstdc++ template instances stay inside.
+function(canopy_export_c_api target)
+  set(map ${CMAKE_SOURCE_DIR}/cmake/exports.map)
+  target_link_options(${target} PRIVATE "-Wl,--version-script=${map}")
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${map})
 endfunction()
 
 if(CANOPY_SANITIZE)

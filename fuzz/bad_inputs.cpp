@@ -139,7 +139,22 @@ void MetaApi() {
   Row("aclSetInputTensorAddr", "index 5 of an op with 1 input",
       aclSetInputTensorAddr(executor, 5, real, device_buffer));
   Row("aclSetOutputTensorAddr", "tensor NULL", aclSetOutputTensorAddr(executor, 0, nullptr, device_buffer));
+  aclTensor* destroyed = Tensor({2, 3}, ACL_FLOAT);
+  aclDestroyTensor(destroyed);
+  Row("aclSetOutputTensorAddr", "a destroyed tensor", aclSetOutputTensorAddr(executor, 0, destroyed, device_buffer));
+  Row("aclDestroyTensor", "destroyed already", aclDestroyTensor(destroyed));
   aclDestroyAclOpExecutor(executor);
+  Row("aclDestroyAclOpExecutor", "destroyed already", aclDestroyAclOpExecutor(executor));
+  Row("aclSetInputTensorAddr", "a destroyed executor", aclSetInputTensorAddr(executor, 0, real, device_buffer));
+  Row("aclnnInplaceZero", "a destroyed repeatable executor", aclnnInplaceZero(nullptr, 0, executor, nullptr));
+  aclnnInplaceZeroGetWorkspaceSize(real, &workspace_size, &executor);
+  aclnnInplaceZero(nullptr, 0, executor, nullptr);
+  aclrtSynchronizeDevice();
+  Row("aclnnInplaceZero", "a non-repeatable executor launched already",
+      aclnnInplaceZero(nullptr, 0, executor, nullptr));
+  int not_an_executor = 0;
+  Row("aclDestroyAclOpExecutor", "a pointer no phase 1 returned",
+      aclDestroyAclOpExecutor(reinterpret_cast<aclOpExecutor*>(&not_an_executor)));
   aclDestroyTensor(real);
 }
 

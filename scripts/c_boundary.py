@@ -3,6 +3,7 @@
 
   scripts/c_boundary.py --check   lists exported definitions without a handler (CI)
   scripts/c_boundary.py --apply   adds the handler to each of them
+  (either takes folders to look in instead of src/)
 
 An exported definition is a top-level function whose name starts with acl,
 canopy or Hccl, defined in a .cpp file under src/ (clang-format style: the
@@ -86,8 +87,9 @@ def process(path, apply):
 
 def main():
     apply = "--apply" in sys.argv
+    roots = [ROOT / arg for arg in sys.argv[1:] if not arg.startswith("--")] or [ROOT / "src"]
     missing = []
-    for path in sorted((ROOT / "src").rglob("*.cpp")):
+    for path in sorted(p for root in roots for p in root.rglob("*.cpp")):
         missing += process(path, apply)
     if missing and not apply:
         print("exported C functions without a C-boundary handler (src/common/c_boundary.h):", file=sys.stderr)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds Canopy and runs the whole test suite: a Release build, then the same
-# suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the runtime and
-# concurrency suites under ThreadSanitizer. CANOPY_SKIP_SANITIZERS=1 runs only
-# the first stage (quick local runs).
+# Builds Canopy and runs the whole test suite: a Release build (warnings are
+# errors), the same suite in checker mode and built with clang, clang-tidy,
+# then the suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the
+# runtime and concurrency suites under ThreadSanitizer. Every test case is a ctest test of
+# its own, run two at a time. CANOPY_SKIP_SANITIZERS=1 stops before the
+# sanitizer stages (quick local runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,19 +12,29 @@ bash scripts/install_deps.sh
 
 stage() { printf '\n=== %s ===\n' "$*"; }
 
-stage "Formatting (clang-format)"
+stage "Formatting (clang-format); every exported C function has its exception handler"
 bash scripts/check_format.sh
+python3 scripts/c_boundary.py --check src/runtime src/nnopbase
 
 stage "Release build and tests"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON >/dev/null
 cmake --build build -j2
-ctest --test-dir build --output-on-failure --timeout 1200
+ctest --test-dir build -j2 --output-on-failure --timeout 1200
 
 stage "Long stress: 8 threads x 8 streams x 10^5 tasks with events and host functions"
 CANOPY_STRESS_TASKS=100000 CANOPY_DEVICE_COUNT=2 CANOPY_DEVICE_MEMORY=1G ./build/bin/runtime_stress_test
 
 stage "The same suite in checker mode: a clean program reports nothing"
-CANOPY_CHECK=1 ctest --test-dir build --output-on-failure --timeout 1200
+CANOPY_CHECK=1 ctest --test-dir build -j2 --output-on-failure --timeout 1200
+
+stage "clang: Release build and tests"
+CC=clang CXX=clang++ cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON \
+  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
+cmake --build build-clang -j2
+ctest --test-dir build-clang -j2 --output-on-failure --timeout 1200
+
+stage "clang-tidy (the checks of .clang-tidy) over the clang build's sources"
+run-clang-tidy -p build-clang -j 2 -quiet
 
 if [[ "${CANOPY_SKIP_SANITIZERS:-0}" == 1 ]]; then
   exit 0
@@ -33,10 +45,10 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=add
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure --timeout 1800
+  ctest --test-dir build-asan -j2 --output-on-failure --timeout 1800
 
 stage "ThreadSanitizer: runtime and concurrency"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test graph_capture_test
-ctest --test-dir build-tsan -L runtime --output-on-failure --timeout 1800
+ctest --test-dir build-tsan -L runtime -j2 --output-on-failure --timeout 1800

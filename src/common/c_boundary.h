@@ -32,19 +32,19 @@ aclnnStatus AclnnStatusOfCurrentException(const char* function) noexcept;
 }  // namespace canopy
 
 // The handler of an exported function returning aclError.
-#define CANOPY_C_BOUNDARY_ACL \
-  catch (...) {               \
+#define CANOPY_C_BOUNDARY_ACL                              \
+  catch (...) {                                            \
     return ::canopy::AclErrorOfCurrentException(__func__); \
   }
 // The handler of an exported function returning aclnnStatus.
-#define CANOPY_C_BOUNDARY_ACLNN \
-  catch (...) {                 \
+#define CANOPY_C_BOUNDARY_ACLNN                               \
+  catch (...) {                                               \
     return ::canopy::AclnnStatusOfCurrentException(__func__); \
   }
 // The handler of an exported function returning `value` on failure (a null
 // pointer, 0) or nothing (pass nothing, for void functions).
-#define CANOPY_C_BOUNDARY(...)                    \
-  catch (...) {                                   \
-    ::canopy::ReportCurrentException(__func__);   \
-    return __VA_ARGS__;                           \
+#define CANOPY_C_BOUNDARY(...)                  \
+  catch (...) {                                 \
+    ::canopy::ReportCurrentException(__func__); \
+    return __VA_ARGS__;                         \
   }

@@ -151,7 +151,6 @@ aclDataType PromoteSignedAndU8(aclDataType a, aclDataType b) {
       case ACL_BOOL:
         return 0;
       case ACL_UINT8:
-        return 1;
       case ACL_INT8:
         return 1;
       case ACL_INT16:

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "canopy/canopy_runtime.h"
+#include "common/c_boundary.h"
+#include "executor_handles.h"
 
 namespace canopy {
 namespace {
@@ -47,46 +49,72 @@ void ReleaseRepeated(void* user_data) {
 
 }  // namespace
 
-void SetErrorMessage(const char* format, ...) {
-  char buffer[1024];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
-  va_end(args);
-  canopySetRecentErrMsg(buffer);
-}
-
 void ReleaseExecutor(aclOpExecutor* executor) {
   if (executor->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete executor;
 }
 
-aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
-                           aclrtStream stream) {
-  if (executor == nullptr) {
+}  // namespace canopy
+
+using canopy::ExecutorHandles;
+using canopy::ReleaseExecutor;
+using canopy::SetErrorMessage;
+
+extern "C" {
+
+void canopyNnopbaseSetErrorMessageV(const char* format, va_list args) try {
+  char buffer[1024];
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  canopySetRecentErrMsg(buffer);
+}
+CANOPY_C_BOUNDARY()
+
+aclnnStatus canopyNnopbasePublishExecutor(aclOpExecutor* executor, aclOpExecutor** handle) try {
+  *handle = ExecutorHandles::Get().Publish(executor);
+  if (*handle != nullptr) return ACLNN_SUCCESS;
+  SetErrorMessage("%s: no executor handle is left: %s", executor->op_name,
+                  "a client holds about a million executors (repeatable ones never destroyed?)");
+  delete executor;
+  return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+}
+CANOPY_C_BOUNDARY_ACLNN
+
+aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
+                                         aclOpExecutor* handle, aclrtStream stream) try {
+  if (handle == nullptr) {
     SetErrorMessage("%s: argument 'executor' is null", op_name);
     return ACLNN_ERR_PARAM_NULLPTR;
   }
-  // A non-repeatable executor is consumed by this call whatever happens.
-  const auto fail = [&](aclnnStatus status) {
-    if (!executor->repeatable) ReleaseExecutor(executor);
+  // A non-repeatable executor is consumed by this call whatever happens: its
+  // handle dies here and this call owns the client's reference. A repeatable
+  // one is borrowed, so that a concurrent aclDestroyAclOpExecutor cannot free it
+  // under this call.
+  bool consumed = false;
+  const char* why = "";
+  aclOpExecutor* executor = ExecutorHandles::Get().LaunchOrBorrow(handle, &consumed, &why);
+  if (executor == nullptr) {
+    SetErrorMessage("%s: argument 'executor' %s", op_name, why);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  const auto finish = [&](aclnnStatus status) {
+    ReleaseExecutor(executor);
     return status;
   };
   if (workspace_size > 0 && workspace == nullptr) {
     SetErrorMessage("%s: workspaceSize is %llu but workspace is null", op_name,
                     static_cast<unsigned long long>(workspace_size));
-    return fail(ACLNN_ERR_PARAM_NULLPTR);
+    return finish(ACLNN_ERR_PARAM_NULLPTR);
   }
   if (workspace_size < executor->plan->workspace_size) {
     SetErrorMessage("%s: workspaceSize %llu is smaller than the %llu bytes phase 1 asked for", op_name,
                     static_cast<unsigned long long>(workspace_size),
                     static_cast<unsigned long long>(executor->plan->workspace_size));
-    return fail(ACLNN_ERR_PARAM_INVALID);
+    return finish(ACLNN_ERR_PARAM_INVALID);
   }
-  if (executor->plan->steps.empty()) return fail(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
+  if (executor->plan->steps.empty()) return finish(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
   if (canopyCheckEnabled() != 0) {
     std::vector<canopyMemoryAccess> accesses;
     accesses.reserve(executor->plan->accesses.size() + 1);
-    for (const TensorAccess& access : executor->plan->accesses) {
+    for (const canopy::TensorAccess& access : executor->plan->accesses) {
       const char* base = static_cast<const char*>(executor->slot_addresses[access.slot]);
       accesses.push_back(
           {base + access.begin, static_cast<size_t>(access.end - access.begin), access.write ? 1 : 0, access.argument});
@@ -95,22 +123,22 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
       accesses.push_back({workspace, static_cast<size_t>(executor->plan->workspace_size), 1, "workspace"});
     }
     if (canopyCheckAccesses(stream, op_name, accesses.data(), accesses.size()) != ACL_SUCCESS) {
-      return fail(ACLNN_ERR_PARAM_INVALID);
+      return finish(ACLNN_ERR_PARAM_INVALID);
     }
   }
   const int64_t begin_ns = canopyTraceEnabled() != 0 ? canopyTraceNowNs() : 0;
   const char* name = executor->op_name;
 
-  aclError queued;
-  if (executor->repeatable) {
-    executor->references.fetch_add(1, std::memory_order_relaxed);
-    auto* launch = new Launch{executor, workspace, executor->slot_addresses};
-    queued = canopyLaunchTask(stream, executor->op_name, RunRepeated, ReleaseRepeated, launch);
-    if (queued != ACL_SUCCESS) ReleaseRepeated(launch);
-  } else {
+  // The queued task takes over this call's reference (the client's or the borrowed one).
+  aclError queued = ACL_SUCCESS;
+  if (consumed) {
     executor->bound_workspace = workspace;
-    queued = canopyLaunchTask(stream, executor->op_name, RunSingle, ReleaseSingle, executor);
+    queued = canopyLaunchTask(stream, name, canopy::RunSingle, canopy::ReleaseSingle, executor);
     if (queued != ACL_SUCCESS) ReleaseExecutor(executor);
+  } else {
+    auto* launch = new canopy::Launch{executor, workspace, executor->slot_addresses};
+    queued = canopyLaunchTask(stream, name, canopy::RunRepeated, canopy::ReleaseRepeated, launch);
+    if (queued != ACL_SUCCESS) canopy::ReleaseRepeated(launch);
   }
   if (queued != ACL_SUCCESS) {
     SetErrorMessage("%s: could not enqueue on the stream (acl error %d)", op_name, queued);
@@ -119,5 +147,6 @@ aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t worksp
   if (begin_ns != 0) canopyTraceSpan(name, "phase2", begin_ns, canopyTraceNowNs(), nullptr);
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-}  // namespace canopy
+}  // extern "C"

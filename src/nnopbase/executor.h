@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdarg>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -76,13 +77,16 @@ struct ExecutorPlan {
 
 }  // namespace canopy
 
+// The executor object: what phase 1 built for one call. Op files create it
+// and fill it in; clients never see its address, only the handle
+// PublishExecutor gives it (see executor_handles.h).
 struct aclOpExecutor {
   const char* op_name = "";  // "aclnnAdd": a string literal
   std::shared_ptr<const canopy::ExecutorPlan> plan;
-  bool repeatable = false;
+  bool repeatable = false;  // guarded by the handle table's mutex
   // This executor's own part: the address of each slot (tensor argument).
   std::vector<void*> slot_addresses;
-  // The client's reference plus one per queued launch; the last one frees.
+  // The client's reference plus one per queued launch or borrow; the last one frees.
   std::atomic<int32_t> references{1};
   // Workspace of the single launch of a non-repeatable executor.
   void* bound_workspace = nullptr;
@@ -90,18 +94,41 @@ struct aclOpExecutor {
   std::string trace_args;
 };
 
+// What libnnopbase exports to libopapi. Only C names leave the libraries (see
+// cmake/exports.map); the C++ spellings below are what op files call.
+extern "C" {
+CANOPY_EXPORT aclnnStatus canopyNnopbasePublishExecutor(aclOpExecutor* executor, aclOpExecutor** handle);
+CANOPY_EXPORT aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
+                                                       aclOpExecutor* handle, aclrtStream stream);
+CANOPY_EXPORT void canopyNnopbaseSetErrorMessageV(const char* format, va_list args);
+}
+
 namespace canopy {
 
-// Phase 2, shared by every op: checks the workspace, enqueues the executor on
-// the stream as one task and returns. Frees a non-repeatable executor (also on
-// failure, as CANN does).
-CANOPY_EXPORT aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size,
-                                         aclOpExecutor* executor, aclrtStream stream);
+// The end of phase 1, shared by every op: gives the client `*handle` for the
+// new `executor`, or frees it and fails (561101) when no handle is left.
+inline aclnnStatus PublishExecutor(aclOpExecutor* executor, aclOpExecutor** handle) {
+  return canopyNnopbasePublishExecutor(executor, handle);
+}
+
+// Phase 2, shared by every op: checks the handle and the workspace, enqueues
+// the executor on the stream as one task and returns. Frees a non-repeatable
+// executor (also on failure, as CANN does); its handle is dead from then on.
+inline aclnnStatus LaunchExecutor(const char* op_name, void* workspace, uint64_t workspace_size, aclOpExecutor* handle,
+                                  aclrtStream stream) {
+  return canopyNnopbaseLaunchExecutor(op_name, workspace, workspace_size, handle, stream);
+}
 
 // Sets aclGetRecentErrMsg() text for the calling thread.
-CANOPY_EXPORT void SetErrorMessage(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline void SetErrorMessage(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline void SetErrorMessage(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  canopyNnopbaseSetErrorMessageV(format, args);
+  va_end(args);
+}
 
-// Drops one reference; frees the executor at the last.
-CANOPY_EXPORT void ReleaseExecutor(aclOpExecutor* executor);
+// Drops one reference; frees the executor at the last (inside libnnopbase).
+void ReleaseExecutor(aclOpExecutor* executor);
 
 }  // namespace canopy

@@ -1,26 +1,75 @@
 // Executor reuse: aclSetAclOpExecutorRepeatable, aclDestroyAclOpExecutor and
 // the aclSet*TensorAddr family that rebinds a repeatable executor's memory.
+// Every call below takes the client's handle; a stale one is reported, not used.
+#include "common/c_boundary.h"
 #include "executor.h"
+#include "executor_handles.h"
+#include "live_objects.h"
 
+using canopy::ExecutorHandles;
 using canopy::ParameterSlots;
 using canopy::SetErrorMessage;
 
 namespace {
 
-// The flattened slot list of a group of parameters (inputs, outputs, or both).
-std::vector<int32_t> Flatten(std::initializer_list<const std::vector<ParameterSlots>*> groups) {
-  std::vector<int32_t> slots;
-  for (const auto* group : groups) {
-    for (const auto& parameter : *group) slots.insert(slots.end(), parameter.slots.begin(), parameter.slots.end());
+using ParameterGroups = std::initializer_list<std::vector<ParameterSlots> canopy::ExecutorPlan::*>;
+
+// The executor behind a client's handle, borrowed for the length of one call.
+class BorrowedExecutor {
+ public:
+  BorrowedExecutor(const char* function, aclOpExecutor* handle) {
+    if (handle == nullptr) {
+      SetErrorMessage("%s: argument 'executor' is null", function);
+      status_ = ACLNN_ERR_INNER_NULLPTR;
+      return;
+    }
+    const char* why = "";
+    executor_ = ExecutorHandles::Get().Borrow(handle, &why);
+    if (executor_ == nullptr) {
+      SetErrorMessage("%s: argument 'executor' %s", function, why);
+      status_ = ACLNN_ERR_PARAM_INVALID;
+    }
   }
-  return slots;
+  ~BorrowedExecutor() {
+    if (executor_ != nullptr) canopy::ReleaseExecutor(executor_);
+  }
+  BorrowedExecutor(const BorrowedExecutor&) = delete;
+  BorrowedExecutor& operator=(const BorrowedExecutor&) = delete;
+
+  aclnnStatus status() const { return status_; }
+  aclOpExecutor& operator*() const { return *executor_; }
+  aclOpExecutor* operator->() const { return executor_; }
+
+ private:
+  aclOpExecutor* executor_ = nullptr;
+  aclnnStatus status_ = ACLNN_SUCCESS;
+};
+
+// The parameters of `groups` (inputs, outputs, or both), in that order.
+std::vector<const ParameterSlots*> ParametersOf(const canopy::ExecutorPlan& plan, ParameterGroups groups) {
+  std::vector<const ParameterSlots*> parameters;
+  for (const auto group : groups) {
+    for (const auto& parameter : plan.*group) parameters.push_back(&parameter);
+  }
+  return parameters;
 }
 
-aclnnStatus Rebind(const char* function, aclOpExecutor* executor, const std::vector<int32_t>& slots, size_t index,
-                   aclTensor* tensor, void* addr) {
-  if (executor == nullptr || tensor == nullptr) {
-    SetErrorMessage("%s: argument '%s' is null", function, executor == nullptr ? "executor" : "tensor");
+aclnnStatus Rebind(const char* function, aclOpExecutor* handle, ParameterGroups groups, size_t index, aclTensor* tensor,
+                   void* addr) {
+  const BorrowedExecutor executor(function, handle);
+  if (executor.status() != ACLNN_SUCCESS) return executor.status();
+  if (tensor == nullptr) {
+    SetErrorMessage("%s: argument 'tensor' is null", function);
     return ACLNN_ERR_INNER_NULLPTR;
+  }
+  if (!canopy::LiveTensors().Contains(tensor)) {
+    SetErrorMessage("%s: argument 'tensor' is not a live aclTensor (destroyed already?)", function);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  // The slots of the tensors of `groups`, flattened: a list parameter counts one per element.
+  std::vector<int32_t> slots;
+  for (const ParameterSlots* parameter : ParametersOf(*executor->plan, groups)) {
+    slots.insert(slots.end(), parameter->slots.begin(), parameter->slots.end());
   }
   if (index >= slots.size()) {
     SetErrorMessage("%s: index %zu is out of range: %s has %zu such tensor(s)", function, index, executor->op_name,
@@ -36,17 +85,19 @@ aclnnStatus Rebind(const char* function, aclOpExecutor* executor, const std::vec
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus RebindDynamic(const char* function, aclOpExecutor* executor,
-                          std::initializer_list<const std::vector<ParameterSlots>*> groups, size_t ir_index,
+aclnnStatus RebindDynamic(const char* function, aclOpExecutor* handle, ParameterGroups groups, size_t ir_index,
                           size_t relative_index, aclTensorList* tensors, void* addr) {
-  if (executor == nullptr || tensors == nullptr) {
-    SetErrorMessage("%s: argument '%s' is null", function, executor == nullptr ? "executor" : "tensors");
+  const BorrowedExecutor executor(function, handle);
+  if (executor.status() != ACLNN_SUCCESS) return executor.status();
+  if (tensors == nullptr) {
+    SetErrorMessage("%s: argument 'tensors' is null", function);
     return ACLNN_ERR_INNER_NULLPTR;
   }
-  std::vector<const ParameterSlots*> parameters;
-  for (const auto* group : groups) {
-    for (const auto& parameter : *group) parameters.push_back(&parameter);
+  if (!canopy::LiveTensorLists().Contains(tensors)) {
+    SetErrorMessage("%s: argument 'tensors' is not a live aclTensorList (destroyed already?)", function);
+    return ACLNN_ERR_PARAM_INVALID;
   }
+  const std::vector<const ParameterSlots*> parameters = ParametersOf(*executor->plan, groups);
   if (ir_index >= parameters.size()) {
     SetErrorMessage("%s: irIndex %zu is out of range: %s has %zu such parameter(s)", function, ir_index,
                     executor->op_name, parameters.size());
@@ -62,67 +113,87 @@ aclnnStatus RebindDynamic(const char* function, aclOpExecutor* executor,
     SetErrorMessage("%s: list element %zu was null in phase 1", function, relative_index);
     return ACLNN_ERR_PARAM_INVALID;
   }
-  if (aclTensor* tensor = tensors->tensors[relative_index]) tensor->data = addr;
+  aclTensor* tensor = tensors->tensors[relative_index];
+  if (tensor != nullptr && !canopy::LiveTensors().Contains(tensor)) {
+    SetErrorMessage("%s: element %zu of 'tensors' is not a live aclTensor (destroyed already?)", function,
+                    relative_index);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  if (tensor != nullptr) tensor->data = addr;
   executor->slot_addresses[parameter.slots[relative_index]] = addr;
   return ACLNN_SUCCESS;
 }
+
+constexpr auto kInputs = &canopy::ExecutorPlan::inputs;
+constexpr auto kOutputs = &canopy::ExecutorPlan::outputs;
 
 }  // namespace
 
 extern "C" {
 
-aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) try {
   if (executor == nullptr) {
     SetErrorMessage("aclSetAclOpExecutorRepeatable: argument 'executor' is null");
     return ACLNN_ERR_INNER_NULLPTR;
   }
-  executor->repeatable = true;
+  const char* why = "";
+  if (!ExecutorHandles::Get().SetRepeatable(executor, &why)) {
+    SetErrorMessage("aclSetAclOpExecutorRepeatable: argument 'executor' %s", why);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) try {
   if (executor == nullptr) {
     SetErrorMessage("aclDestroyAclOpExecutor: argument 'executor' is null");
     return ACLNN_ERR_INNER_NULLPTR;
   }
+  const char* why = "";
+  aclOpExecutor* object = ExecutorHandles::Get().Retire(executor, &why);
+  if (object == nullptr) {
+    SetErrorMessage("aclDestroyAclOpExecutor: argument 'executor' %s", why);
+    return ACLNN_ERR_PARAM_INVALID;
+  }
   // Launches still queued keep it alive until they have run.
-  canopy::ReleaseExecutor(executor);
+  canopy::ReleaseExecutor(object);
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-  if (executor == nullptr) return Rebind(__func__, executor, {}, index, tensor, addr);
-  return Rebind(__func__, executor, Flatten({&executor->plan->inputs}), index, tensor, addr);
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) try {
+  return Rebind(__func__, executor, {kInputs}, index, tensor, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-  if (executor == nullptr) return Rebind(__func__, executor, {}, index, tensor, addr);
-  return Rebind(__func__, executor, Flatten({&executor->plan->outputs}), index, tensor, addr);
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) try {
+  return Rebind(__func__, executor, {kOutputs}, index, tensor, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
-  if (executor == nullptr) return Rebind(__func__, executor, {}, index, tensor, addr);
-  return Rebind(__func__, executor, Flatten({&executor->plan->inputs, &executor->plan->outputs}), index, tensor, addr);
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) try {
+  return Rebind(__func__, executor, {kInputs, kOutputs}, index, tensor, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
-                                         aclTensorList* tensors, void* addr) {
-  if (executor == nullptr) return RebindDynamic(__func__, executor, {}, irIndex, relativeIndex, tensors, addr);
-  return RebindDynamic(__func__, executor, {&executor->plan->inputs}, irIndex, relativeIndex, tensors, addr);
+                                         aclTensorList* tensors, void* addr) try {
+  return RebindDynamic(__func__, executor, {kInputs}, irIndex, relativeIndex, tensors, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
-                                          aclTensorList* tensors, void* addr) {
-  if (executor == nullptr) return RebindDynamic(__func__, executor, {}, irIndex, relativeIndex, tensors, addr);
-  return RebindDynamic(__func__, executor, {&executor->plan->outputs}, irIndex, relativeIndex, tensors, addr);
+                                          aclTensorList* tensors, void* addr) try {
+  return RebindDynamic(__func__, executor, {kOutputs}, irIndex, relativeIndex, tensors, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex, const size_t relativeIndex,
-                                    aclTensorList* tensors, void* addr) {
-  if (executor == nullptr) return RebindDynamic(__func__, executor, {}, irIndex, relativeIndex, tensors, addr);
-  return RebindDynamic(__func__, executor, {&executor->plan->inputs, &executor->plan->outputs}, irIndex, relativeIndex,
-                       tensors, addr);
+                                    aclTensorList* tensors, void* addr) try {
+  return RebindDynamic(__func__, executor, {kInputs, kOutputs}, irIndex, relativeIndex, tensors, addr);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 // CANN's reserved capitalised spellings behave identically.
 aclnnStatus AclSetInputTensorAddr(aclOpExecutor* e, const size_t i, aclTensor* t, void* a) {

@@ -3,9 +3,11 @@
 #include <limits>
 #include <new>
 
+#include "common/c_boundary.h"
 #include "common/dtype.h"
 #include "common/shape.h"
 #include "executor.h"
+#include "live_objects.h"
 
 using canopy::SetErrorMessage;
 
@@ -73,6 +75,16 @@ aclnnStatus RequireArgs(const char* function, const void* object, const T* out) 
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus NotLive(const char* function, const char* type) {
+  SetErrorMessage("%s: the argument is not a live %s (destroyed already?)", function, type);
+  return ACLNN_ERR_PARAM_INVALID;
+}
+
+// A tensor a client destroyed is reported, not read or written.
+aclnnStatus RequireLive(const char* function, const aclTensor* tensor) {
+  return canopy::LiveTensors().Contains(tensor) ? ACLNN_SUCCESS : NotLive(function, "aclTensor");
+}
+
 // The getters hand out arrays the caller releases with delete[], as CANN's do.
 aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** out, uint64_t* count) {
   *out = new (std::nothrow) int64_t[values.empty() ? 1 : values.size()];
@@ -88,23 +100,26 @@ extern "C" {
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
-                           void* tensorData) {
+                           void* tensorData) try {
   auto* tensor = new aclTensor();
   if (!DescribeTensor(__func__, *tensor, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
                       canopy::RawEnumValue(format), storageDims, storageDimsNum, tensorData)) {
     delete tensor;
     return nullptr;
   }
+  canopy::LiveTensors().Add(tensor);
   return tensor;
 }
+CANOPY_C_BOUNDARY(nullptr)
 
 aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                           const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims,
-                          uint64_t storageDimsNum, void* tensorDataAddr) {
+                          uint64_t storageDimsNum, void* tensorDataAddr) try {
   if (tensor == nullptr) {
     SetErrorMessage("aclInitTensor: argument 'tensor' is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
+  if (aclnnStatus s = RequireLive(__func__, tensor); s != ACLNN_SUCCESS) return s;
   aclTensor updated;
   if (!DescribeTensor(__func__, updated, viewDims, viewDimsNum, canopy::RawEnumValue(dataType), stride, offset,
                       canopy::RawEnumValue(format), storageDims, storageDimsNum, tensorDataAddr)) {
@@ -113,8 +128,9 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
   *tensor = std::move(updated);
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+aclScalar* aclCreateScalar(void* value, aclDataType dataType) try {
   const int raw_dtype = canopy::RawEnumValue(dataType);
   if (!canopy::IsDtypeValue(raw_dtype)) {
     SetErrorMessage("aclCreateScalar: dtype %d is not a value of aclDataType", raw_dtype);
@@ -131,8 +147,9 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   std::memcpy(scalar->value, value, size);
   return scalar;
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
+aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) try {
   if (value == nullptr && size > 0) {
     SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateIntArray",
                     static_cast<unsigned long long>(size));
@@ -140,8 +157,9 @@ aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
   }
   return new aclIntArray{std::vector<int64_t>(value, value + size)};
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
+aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) try {
   if (value == nullptr && size > 0) {
     SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateFloatArray",
                     static_cast<unsigned long long>(size));
@@ -149,8 +167,9 @@ aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
   }
   return new aclFloatArray{std::vector<float>(value, value + size)};
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
+aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) try {
   if (value == nullptr && size > 0) {
     SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateBoolArray",
                     static_cast<unsigned long long>(size));
@@ -158,8 +177,9 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
   }
   return new aclBoolArray{std::vector<bool>(value, value + size)};
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
+aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) try {
   if (value == nullptr && size > 0) {
     SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateTensorList",
                     static_cast<unsigned long long>(size));
@@ -167,10 +187,12 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
   }
   auto* list = new aclTensorList();
   for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
+  canopy::LiveTensorLists().Add(list);
   return list;
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
+aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) try {
   if (value == nullptr && size > 0) {
     SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateScalarList",
                     static_cast<unsigned long long>(size));
@@ -180,132 +202,163 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
   for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
   return list;
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) try {
+  if (tensor == nullptr) return ACLNN_SUCCESS;
+  if (!canopy::LiveTensors().Remove(tensor)) return NotLive(__func__, "aclTensor");
   delete tensor;
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+CANOPY_C_BOUNDARY_ACLNN
+aclnnStatus aclDestroyScalar(const aclScalar* scalar) try {
   delete scalar;
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+CANOPY_C_BOUNDARY_ACLNN
+aclnnStatus aclDestroyIntArray(const aclIntArray* array) try {
   delete array;
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) {
+CANOPY_C_BOUNDARY_ACLNN
+aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) try {
   delete array;
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
+CANOPY_C_BOUNDARY_ACLNN
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) try {
   delete array;
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
+CANOPY_C_BOUNDARY_ACLNN
+aclnnStatus aclDestroyTensorList(const aclTensorList* array) try {
   if (array == nullptr) return ACLNN_SUCCESS;
-  for (const aclTensor* tensor : array->tensors) delete tensor;
+  if (!canopy::LiveTensorLists().Remove(array)) return NotLive(__func__, "aclTensorList");
+  // A member the client destroyed on its own (or listed twice) is deleted once.
+  for (const aclTensor* tensor : array->tensors) {
+    if (tensor != nullptr && canopy::LiveTensors().Remove(tensor)) delete tensor;
+  }
   delete array;
   return ACLNN_SUCCESS;
 }
-aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
+CANOPY_C_BOUNDARY_ACLNN
+aclnnStatus aclDestroyScalarList(const aclScalarList* array) try {
   if (array == nullptr) return ACLNN_SUCCESS;
   for (const aclScalar* scalar : array->scalars) delete scalar;
   delete array;
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, viewDims); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = RequireArgs(__func__, tensor, viewDimsNum); s != ACLNN_SUCCESS) return s;
   return CopyOut(tensor->view_shape, viewDims, viewDimsNum);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, storageDims); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = RequireArgs(__func__, tensor, storageDimsNum); s != ACLNN_SUCCESS) return s;
   return CopyOut(tensor->storage_shape, storageDims, storageDimsNum);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, stridesValue); s != ACLNN_SUCCESS) return s;
   if (aclnnStatus s = RequireArgs(__func__, tensor, stridesNum); s != ACLNN_SUCCESS) return s;
   return CopyOut(tensor->strides, stridesValue, stridesNum);
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, offset); s != ACLNN_SUCCESS) return s;
   *offset = tensor->offset;
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, format); s != ACLNN_SUCCESS) return s;
   *format = tensor->format;
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, dataType); s != ACLNN_SUCCESS) return s;
   *dataType = tensor->dtype;
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) try {
   if (aclnnStatus s = RequireArgs(__func__, array, size); s != ACLNN_SUCCESS) return s;
   *size = array->values.size();
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size) {
+aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size) try {
   if (aclnnStatus s = RequireArgs(__func__, array, size); s != ACLNN_SUCCESS) return s;
   *size = array->values.size();
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
+aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) try {
   if (aclnnStatus s = RequireArgs(__func__, array, size); s != ACLNN_SUCCESS) return s;
   *size = array->values.size();
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size) {
+aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size) try {
   if (aclnnStatus s = RequireArgs(__func__, tensorList, size); s != ACLNN_SUCCESS) return s;
   *size = tensorList->tensors.size();
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetScalarListSize(const aclScalarList* scalarList, uint64_t* size) {
+aclnnStatus aclGetScalarListSize(const aclScalarList* scalarList, uint64_t* size) try {
   if (aclnnStatus s = RequireArgs(__func__, scalarList, size); s != ACLNN_SUCCESS) return s;
   *size = scalarList->scalars.size();
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
+aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) try {
   if (tensor == nullptr) {
     SetErrorMessage("aclSetRawTensorAddr: argument 'tensor' is null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
+  if (aclnnStatus s = RequireLive(__func__, tensor); s != ACLNN_SUCCESS) return s;
   tensor->data = addr;
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
+aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) try {
   if (aclnnStatus s = RequireArgs(__func__, tensor, addr); s != ACLNN_SUCCESS) return s;
   *addr = tensor->data;
   return ACLNN_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACLNN
 
 aclnnStatus aclDumpOpTensors(const char* opType, const char* opName, aclTensor** tensors, size_t /*inputTensorNum*/,
-                             size_t /*outputTensorNum*/, aclrtStream stream) {
+                             size_t /*outputTensorNum*/, aclrtStream stream) try {
   if (opType == nullptr || opName == nullptr || tensors == nullptr || stream == nullptr) {
     SetErrorMessage("aclDumpOpTensors: opType, opName, tensors and stream must not be null");
     return ACLNN_ERR_PARAM_NULLPTR;
   }
   return ACLNN_SUCCESS;  // dumping is off unless configured, and Canopy has no dump config
 }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclnnInit(const char* /*configPath*/) { return ACLNN_SUCCESS; }
+aclnnStatus aclnnInit(const char* /*configPath*/) try { return ACLNN_SUCCESS; }
+CANOPY_C_BOUNDARY_ACLNN
 
-aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }
+aclnnStatus aclnnFinalize(void) try { return ACLNN_SUCCESS; }
+CANOPY_C_BOUNDARY_ACLNN
 
 }  // extern "C"

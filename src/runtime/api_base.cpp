@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "api_common.h"
+#include "common/c_boundary.h"
 #include "common/dtype.h"
 #include "common/half.h"
 
@@ -63,41 +64,52 @@ constexpr int32_t kVersionNumber = 80500000;
 
 extern "C" {
 
-size_t aclDataTypeSize(aclDataType dataType) {
+size_t aclDataTypeSize(aclDataType dataType) try {
   const int raw = canopy::RawEnumValue(dataType);  // a C caller may pass any int
   return canopy::IsDtypeValue(raw) ? ElementBytes(static_cast<aclDataType>(raw)) : 0;
 }
+CANOPY_C_BOUNDARY({})
 
-float aclFloat16ToFloat(aclFloat16 value) { return canopy::HalfToFloat(value); }
+float aclFloat16ToFloat(aclFloat16 value) try { return canopy::HalfToFloat(value); }
+CANOPY_C_BOUNDARY({})
 
-aclFloat16 aclFloatToFloat16(float value) { return canopy::FloatToHalf(value); }
+aclFloat16 aclFloatToFloat16(float value) try { return canopy::FloatToHalf(value); }
+CANOPY_C_BOUNDARY({})
 
-aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) { return new aclDataBuffer{data, size}; }
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) try { return new aclDataBuffer{data, size}; }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) try {
   CANOPY_REQUIRE_NOT_NULL(dataBuffer);
   delete dataBuffer;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) try {
   CANOPY_REQUIRE_NOT_NULL(dataBuffer);
   dataBuffer->data = data;
   dataBuffer->size = size;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) try {
   return dataBuffer != nullptr ? dataBuffer->data : nullptr;
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) try {
   return dataBuffer != nullptr ? static_cast<uint32_t>(dataBuffer->size) : 0;
 }
+CANOPY_C_BOUNDARY({})
 
-size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) { return dataBuffer != nullptr ? dataBuffer->size : 0; }
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) try {
+  return dataBuffer != nullptr ? dataBuffer->size : 0;
+}
+CANOPY_C_BOUNDARY({})
 
-void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) {
+void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) try {
   static const char* const kLevels[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
   const int level = static_cast<int>(logLevel);
   char message[1024];
@@ -108,14 +120,16 @@ void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_
   std::fprintf(stderr, "[%s] %s:%u %s: %s\n", level >= 0 && level < 4 ? kLevels[level] : "LOG",
                file != nullptr ? file : "?", line, func != nullptr ? func : "?", message);
 }
+CANOPY_C_BOUNDARY()
 
-aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+aclError aclrtGetRunMode(aclrtRunMode* runMode) try {
   CANOPY_REQUIRE_NOT_NULL(runMode);
   *runMode = ACL_HOST;  // the program runs on the host, the "device" is this CPU
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
+aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) try {
   CANOPY_REQUIRE_NOT_NULL(majorVersion);
   CANOPY_REQUIRE_NOT_NULL(minorVersion);
   CANOPY_REQUIRE_NOT_NULL(patchVersion);
@@ -124,19 +138,22 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
   *patchVersion = ACL_PATCH_VERSION;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr) try {
   CANOPY_REQUIRE_NOT_NULL(pkgName);
   CANOPY_REQUIRE_NOT_NULL(versionStr);
   std::strcpy(versionStr, kVersion);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) try {
   CANOPY_REQUIRE_NOT_NULL(pkgName);
   CANOPY_REQUIRE_NOT_NULL(versionNum);
   *versionNum = kVersionNumber;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

@@ -2,13 +2,14 @@
 #include <pthread.h>
 
 #include "api_common.h"
+#include "common/c_boundary.h"
 #include "report_router.h"
 
 using namespace canopy::runtime;
 
 extern "C" {
 
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(fn);
   std::shared_ptr<Stream> queue;
@@ -20,8 +21,9 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   task.Payload<void*>() = args;
   return Submit(__func__, *queue, task);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
@@ -38,8 +40,9 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   }
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
@@ -54,8 +57,10 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   queue->EndReportSubscription();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   if (fn == nullptr) {
     return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtLaunchCallback: argument 'fn' is null");
@@ -81,8 +86,9 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   task.Payload<void*>() = userData;
   return Submit(__func__, *queue, task);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtProcessReport(int32_t timeout) {
+aclError aclrtProcessReport(int32_t timeout) try {
   CANOPY_REQUIRE_INIT();
   if (timeout == 0 || timeout < -1) {
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -101,5 +107,6 @@ aclError aclrtProcessReport(int32_t timeout) {
   }
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include "caching_allocator.h"
 #include "canopy/canopy_runtime.h"
 #include "checker.h"
+#include "common/c_boundary.h"
 #include "engine.h"
 #include "memory_registry.h"
 #include "trace.h"
@@ -32,7 +33,7 @@ void ReleaseUserTask(void* payload) {
 extern "C" {
 
 aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run, canopyTaskRelease release,
-                          void* userData) {
+                          void* userData) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(run);
   std::shared_ptr<Stream> queue;
@@ -41,18 +42,23 @@ aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run
                             ReleaseUserTask);
   return Submit(__func__, *queue, task);
 }
+CANOPY_C_BOUNDARY_ACL
 
-void canopySetRecentErrMsg(const char* message) { SetRecentError(message != nullptr ? message : ""); }
+void canopySetRecentErrMsg(const char* message) try { SetRecentError(message != nullptr ? message : ""); }
+CANOPY_C_BOUNDARY()
 
-int canopyIsDeviceMemory(const void* ptr, size_t bytes) {
+int canopyIsDeviceMemory(const void* ptr, size_t bytes) try {
   return MemoryRegistry::Get().IsDeviceRange(ptr, bytes) ? 1 : 0;
 }
+CANOPY_C_BOUNDARY({})
 
-int canopyOnEngineThread(void) { return Engine::CurrentThreadIsEngine() ? 1 : 0; }
+int canopyOnEngineThread(void) try { return Engine::CurrentThreadIsEngine() ? 1 : 0; }
+CANOPY_C_BOUNDARY({})
 
-void canopyPrepareComputeTeam(void) { Engine::PrepareComputeTeam(); }
+void canopyPrepareComputeTeam(void) try { Engine::PrepareComputeTeam(); }
+CANOPY_C_BOUNDARY()
 
-aclError canopyMallocAsync(void** ptr, size_t size, aclrtStream stream) {
+aclError canopyMallocAsync(void** ptr, size_t size, aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(ptr);
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "canopyMallocAsync: argument 'size' is 0");
@@ -60,16 +66,18 @@ aclError canopyMallocAsync(void** ptr, size_t size, aclrtStream stream) {
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
   return CachingAllocator::Get().Allocate(ptr, size, *queue);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError canopyFreeAsync(void* ptr, aclrtStream stream) {
+aclError canopyFreeAsync(void* ptr, aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(ptr);
   std::shared_ptr<Stream> queue;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
   return CachingAllocator::Get().Free(ptr, *queue);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError canopyReleaseCachedMemory(void) {
+aclError canopyReleaseCachedMemory(void) try {
   CANOPY_REQUIRE_INIT();
   // Cached blocks become free once the streams that freed them pass the free;
   // errors of that work stay on their streams for the client's next synchronisation.
@@ -81,21 +89,28 @@ aclError canopyReleaseCachedMemory(void) {
   CachingAllocator::Get().ReleaseCached();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-int canopyTraceEnabled(void) { return Tracer::Enabled() ? 1 : 0; }
+int canopyTraceEnabled(void) try { return Tracer::Enabled() ? 1 : 0; }
+CANOPY_C_BOUNDARY({})
 
-int64_t canopyTraceNowNs(void) { return NowNs(); }
+int64_t canopyTraceNowNs(void) try { return NowNs(); }
+CANOPY_C_BOUNDARY({})
 
-void canopyTraceSpan(const char* name, const char* category, int64_t beginNs, int64_t endNs, const char* argsJson) {
+void canopyTraceSpan(const char* name, const char* category, int64_t beginNs, int64_t endNs, const char* argsJson) try {
   if (!Tracer::Enabled() || name == nullptr || category == nullptr) return;
   Tracer::Get().Span(name, category, Tracer::CurrentTrack(), beginNs, endNs, argsJson != nullptr ? argsJson : "");
 }
+CANOPY_C_BOUNDARY()
 
-int canopyCheckEnabled(void) { return Checker::Enabled() ? 1 : 0; }
+int canopyCheckEnabled(void) try { return Checker::Enabled() ? 1 : 0; }
+CANOPY_C_BOUNDARY({})
 
-void canopySetCheckMode(int mode) { Checker::SetMode(mode < 0 ? 0 : mode > 2 ? 2 : mode); }
+void canopySetCheckMode(int mode) try { Checker::SetMode(mode < 0 ? 0 : mode > 2 ? 2 : mode); }
+CANOPY_C_BOUNDARY()
 
-aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canopyMemoryAccess* accesses, size_t count) {
+aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canopyMemoryAccess* accesses,
+                             size_t count) try {
   if (!Checker::Enabled()) return ACL_SUCCESS;
   CANOPY_REQUIRE_INIT();
   if (accesses == nullptr && count > 0) CANOPY_REQUIRE_NOT_NULL(accesses);
@@ -109,5 +124,6 @@ aclError canopyCheckAccesses(aclrtStream stream, const char* opName, const canop
   const char* op = opName != nullptr ? opName : "task";
   return Checker::Get().CheckTask(op, op, queue, converted.data(), converted.size());
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

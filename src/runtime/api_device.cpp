@@ -1,5 +1,6 @@
 // Devices, contexts, SoC name, memory info and peer access.
 #include "api_common.h"
+#include "common/c_boundary.h"
 
 using namespace canopy::runtime;
 
@@ -18,14 +19,15 @@ std::shared_ptr<Context> CurrentContext() { return Runtime::Get().current_contex
 
 extern "C" {
 
-aclError aclrtGetDeviceCount(uint32_t* count) {
+aclError aclrtGetDeviceCount(uint32_t* count) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(count);
   *count = static_cast<uint32_t>(Runtime::Get().config().device_count);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSetDevice(int32_t deviceId) {
+aclError aclrtSetDevice(int32_t deviceId) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
@@ -39,8 +41,9 @@ aclError aclrtSetDevice(int32_t deviceId) {
   runtime.set_current_context(device->primary_context);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtGetDevice(int32_t* deviceId) {
+aclError aclrtGetDevice(int32_t* deviceId) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(deviceId);
   const auto context = CurrentContext();
@@ -51,6 +54,7 @@ aclError aclrtGetDevice(int32_t* deviceId) {
   *deviceId = context->device().id();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 namespace {
 
@@ -97,11 +101,13 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
 
 }  // namespace
 
-aclError aclrtResetDevice(int32_t deviceId) { return ResetDevice(__func__, deviceId, false); }
+aclError aclrtResetDevice(int32_t deviceId) try { return ResetDevice(__func__, deviceId, false); }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtResetDeviceForce(int32_t deviceId) { return ResetDevice(__func__, deviceId, true); }
+aclError aclrtResetDeviceForce(int32_t deviceId) try { return ResetDevice(__func__, deviceId, true); }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSynchronizeDevice() {
+aclError aclrtSynchronizeDevice() try {
   CANOPY_REQUIRE_INIT();
   const auto context = CurrentContext();
   if (context == nullptr) {
@@ -126,8 +132,9 @@ aclError aclrtSynchronizeDevice() {
   }
   return WaitForRetiredStreams(__func__, device_id, -1);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) try {
   CANOPY_REQUIRE_INIT();
   const auto context = CurrentContext();
   if (context == nullptr) {
@@ -148,16 +155,18 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   }
   return WaitForRetiredStreams(__func__, context->device().id(), deadline);
 }
+CANOPY_C_BOUNDARY_ACL
 
-const char* aclrtGetSocName() {
+const char* aclrtGetSocName() try {
   if (!Runtime::Get().initialized()) {
     SetRecentError("aclrtGetSocName: acl is not initialized (call aclInit first)");
     return nullptr;
   }
   return Runtime::Get().config().soc_name.c_str();
 }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(free);
   CANOPY_REQUIRE_NOT_NULL(total);
@@ -178,8 +187,9 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   *free = device.total_memory() - device.used_memory();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   std::shared_ptr<Device> device;
@@ -192,8 +202,9 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   *context = created->handle();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtDestroyContext(aclrtContext context) {
+aclError aclrtDestroyContext(aclrtContext context) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   Runtime& runtime = Runtime::Get();
@@ -215,8 +226,9 @@ aclError aclrtDestroyContext(aclrtContext context) {
   released->Teardown();  // drains its streams
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSetCurrentContext(aclrtContext context) {
+aclError aclrtSetCurrentContext(aclrtContext context) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   const auto target = Runtime::Get().FindContext(context);
@@ -226,8 +238,9 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
   Runtime::Get().set_current_context(target.get());
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtGetCurrentContext(aclrtContext* context) {
+aclError aclrtGetCurrentContext(aclrtContext* context) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   const auto current = CurrentContext();
@@ -237,8 +250,9 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
   *context = current->handle();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(canAccessPeer);
   std::shared_ptr<Device> device;
@@ -251,8 +265,9 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
   *canAccessPeer = 1;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Device> peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
@@ -271,8 +286,9 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   context->device().peers_enabled.insert(peerDeviceId);  // enabling twice is harmless
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Device> peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
@@ -287,5 +303,6 @@ aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
   }
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

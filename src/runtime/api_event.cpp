@@ -3,6 +3,7 @@
 
 #include "api_common.h"
 #include "checker.h"
+#include "common/c_boundary.h"
 #include "event.h"
 
 using namespace canopy::runtime;
@@ -119,21 +120,24 @@ aclError SynchronizeEvent(const char* function, aclrtEvent event, int64_t timeou
 
 extern "C" {
 
-aclError aclrtCreateEvent(aclrtEvent* event) { return CreateEvent(__func__, event, ACL_EVENT_TIME_LINE); }
+aclError aclrtCreateEvent(aclrtEvent* event) try { return CreateEvent(__func__, event, ACL_EVENT_TIME_LINE); }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_RETURN_IF_ERROR(CheckEventFlags(__func__, flag, /*allow_ipc=*/false));
   return CreateEvent(__func__, event, flag);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_RETURN_IF_ERROR(CheckEventFlags(__func__, flag, /*allow_ipc=*/true));
   return CreateEvent(__func__, event, flag, /*ex_created=*/true);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtDestroyEvent(aclrtEvent event) {
+aclError aclrtDestroyEvent(aclrtEvent event) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(event);
   Event* removed = Runtime::Get().UnregisterEvent(event);
@@ -144,22 +148,27 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   removed->Release();  // queued records and waits keep their own references
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) try {
   return EnqueueEventTask(__func__, TaskKind::kEventRecord, event, stream);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) try {
   return EnqueueEventTask(__func__, TaskKind::kEventReset, event, stream);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) try {
   return EnqueueEventTask(__func__, TaskKind::kEventWait, event, stream);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSynchronizeEvent(aclrtEvent event) { return SynchronizeEvent(__func__, event, -1); }
+aclError aclrtSynchronizeEvent(aclrtEvent event) try { return SynchronizeEvent(__func__, event, -1); }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) try {
   CANOPY_REQUIRE_INIT();
   if (timeout == 0 || timeout < -1) {
     return Fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -169,8 +178,9 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
   }
   return SynchronizeEvent(__func__, event, timeout);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(status);
   EventRef target;
@@ -179,8 +189,9 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   *status = target->LatestComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(status);
   EventRef target;
@@ -190,8 +201,9 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   *status = target->LatestComplete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(ms);
   EventRef start, end;
@@ -212,5 +224,6 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
                            static_cast<double>(kNsPerMs));
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

@@ -1,5 +1,6 @@
 // aclInit, aclFinalize, aclGetRecentErrMsg and the system parameters.
 #include "api_common.h"
+#include "common/c_boundary.h"
 
 using namespace canopy::runtime;
 
@@ -22,19 +23,22 @@ aclError CheckSysParam(const char* function, aclSysParamOpt opt) {
 
 extern "C" {
 
-aclError aclInit(const char* /*configPath: dump/profiling configuration, not used*/) {
+aclError aclInit(const char* /*configPath: dump/profiling configuration, not used*/) try {
   return Runtime::Get().Initialize();
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclFinalize() {
+aclError aclFinalize() try {
   // Finalizing drains every stream and joins the host-function threads.
   CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, nullptr, nullptr));
   return Runtime::Get().Finalize();
 }
+CANOPY_C_BOUNDARY_ACL
 
-const char* aclGetRecentErrMsg() { return TakeRecentError(); }
+const char* aclGetRecentErrMsg() try { return TakeRecentError(); }
+CANOPY_C_BOUNDARY(nullptr)
 
-aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_RETURN_IF_ERROR(CheckSysParam(__func__, opt));
   const bool deterministic_like = opt == ACL_OPT_DETERMINISTIC || static_cast<int>(opt) == kStrongConsistencyOpt;
@@ -47,13 +51,15 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   Runtime::Get().sys_params[static_cast<int>(opt)].store(value);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(value);
   CANOPY_RETURN_IF_ERROR(CheckSysParam(__func__, opt));
   *value = Runtime::Get().sys_params[static_cast<int>(opt)].load();  // 0 until set
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

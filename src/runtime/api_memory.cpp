@@ -11,6 +11,7 @@
 #include "api_common.h"
 #include "caching_allocator.h"
 #include "checker.h"
+#include "common/c_boundary.h"
 #include "copy_kernels.h"
 #include "engine.h"
 #include "memory_registry.h"
@@ -324,19 +325,22 @@ aclError CheckCopy2d(const char* function, void* dst, size_t dpitch, const void*
 
 extern "C" {
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) try {
   return MallocDevice(__func__, devPtr, size, SizeRounding::kAlignUpPlus32);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) try {
   return MallocDevice(__func__, devPtr, size, SizeRounding::kAlignUp);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) try {
   return MallocDevice(__func__, devPtr, size, SizeRounding::kAlignUpPlus32);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtFree(void* devPtr) {
+aclError aclrtFree(void* devPtr) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(devPtr);
   if (CachingAllocator::Get().Owns(devPtr)) {
@@ -363,8 +367,9 @@ aclError aclrtFree(void* devPtr) {
   FreeAfterQueuedWork(__func__, devPtr, allocation->size);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMallocHost(void** hostPtr, size_t size) {
+aclError aclrtMallocHost(void** hostPtr, size_t size) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(hostPtr);
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: argument 'size' is 0");
@@ -376,8 +381,9 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   *hostPtr = memory;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtFreeHost(void* hostPtr) {
+aclError aclrtFreeHost(void* hostPtr) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(hostPtr);
   auto allocation = MemoryRegistry::Get().Remove(hostPtr, MemoryKind::kHost);
@@ -390,8 +396,9 @@ aclError aclrtFreeHost(void* hostPtr) {
   FreeAfterQueuedWork(__func__, hostPtr, allocation->size);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) try {
   // Synchronous copies and fills are "unsafe" while a capture forbids them.
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   CopyPlan plan;
@@ -400,9 +407,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
   if (!skip) RunOnCurrentDevice([&] { ParallelCopy(dst, src, count); });
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
-                          aclrtStream stream) {
+                          aclrtStream stream) try {
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy(__func__, dst, destMax, src, count, kind, plan, skip));
@@ -431,8 +439,9 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   Task task = Task::Compute("aclrtMemcpyAsync", RunCopy, CopyArgs{dst, src, count});
   return Submit(__func__, *queue, task);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) try {
   // Synchronous copies and fills are "unsafe" while a capture forbids them.
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   bool skip;
@@ -440,8 +449,9 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   if (!skip) RunOnCurrentDevice([&] { ParallelFill(devPtr, static_cast<uint8_t>(value), count); });
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) try {
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckFill(__func__, devPtr, maxCount, count, skip));
   std::shared_ptr<Stream> queue;
@@ -454,9 +464,10 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   Task task = Task::Compute("aclrtMemsetAsync", RunFill, FillArgs{devPtr, count, static_cast<uint8_t>(value)});
   return Submit(__func__, *queue, task);
 }
+CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                       aclrtMemcpyKind kind) {
+                       aclrtMemcpyKind kind) try {
   // Synchronous copies and fills are "unsafe" while a capture forbids them.
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
   CopyPlan plan;
@@ -465,9 +476,10 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   if (!skip) RunOnCurrentDevice([&] { ParallelCopy2d(dst, dpitch, src, spitch, width, height); });
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                            aclrtMemcpyKind kind, aclrtStream stream) {
+                            aclrtMemcpyKind kind, aclrtStream stream) try {
   CopyPlan plan;
   bool skip;
   CANOPY_RETURN_IF_ERROR(CheckCopy2d(__func__, dst, dpitch, src, spitch, width, height, kind, plan, skip));
@@ -485,5 +497,6 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
   Task task = Task::Compute("aclrtMemcpy2dAsync", RunCopy2d, Copy2dArgs{dst, dpitch, src, spitch, width, height});
   return Submit(__func__, *queue, task);
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 #include "api_common.h"
 #include "capture.h"
 #include "checker.h"
+#include "common/c_boundary.h"
 
 using namespace canopy::runtime;
 
@@ -100,7 +101,7 @@ aclError Replay(const char* function, aclmdlRI handle, const std::shared_ptr<Str
 
 extern "C" {
 
-aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) try {
   CANOPY_REQUIRE_INIT();
   if (stream == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureBegin: the default stream cannot be captured");
@@ -113,8 +114,9 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   return CaptureRegistry::Get().Begin(*target, mode);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) try {
   CANOPY_REQUIRE_INIT();
   if (status == nullptr && modelRI == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureGetInfo: 'status' and 'modelRI' are both null");
@@ -123,8 +125,9 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* statu
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   return CaptureRegistry::Get().GetInfo(*target, status, modelRI);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(mode);
   if (*mode < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || *mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
@@ -134,8 +137,9 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
   *mode = CaptureRegistry::ExchangeThreadMode(*mode);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(modelRI);
   if (stream == nullptr) {
@@ -145,8 +149,9 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   return CaptureRegistry::Get().End(*target, modelRI);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<ModelInstance> model;
   CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
@@ -155,8 +160,9 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(__func__, *target));
   return Replay(__func__, modelRI, target);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) try {
   CANOPY_REQUIRE_INIT();
   if (timeout == 0 || timeout < -1) {
     return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIExecute: timeout must be -1 (forever) or > 0 ms, got %d", timeout);
@@ -169,8 +175,9 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
   CANOPY_RETURN_IF_ERROR(Replay(__func__, modelRI, target));
   return ReportSync(__func__, target->Synchronize(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+aclError aclmdlRIDestroy(aclmdlRI modelRI) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<ModelInstance> model;
   CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
@@ -185,8 +192,9 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   }
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<ModelInstance> model;
   CANOPY_RETURN_IF_ERROR(ResolveModel(__func__, modelRI, model));
@@ -199,5 +207,6 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
   std::fflush(stdout);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

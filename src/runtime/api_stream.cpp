@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "api_common.h"
+#include "common/c_boundary.h"
 #include "engine.h"
 
 using namespace canopy::runtime;
@@ -59,28 +60,33 @@ aclError DestroyStream(const char* function, aclrtStream stream, bool discard_pe
 
 extern "C" {
 
-aclError aclrtCreateStream(aclrtStream* stream) { return CreateStream(__func__, stream, 0, 0); }
+aclError aclrtCreateStream(aclrtStream* stream) try { return CreateStream(__func__, stream, 0, 0); }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) try {
   // Every flag combination runs as a plain in-order stream on the CPU.
   return CreateStream(__func__, stream, priority, flag);
 }
+CANOPY_C_BOUNDARY_ACL
 
 // Pending work finishes first: destroying never drops queued tasks.
-aclError aclrtDestroyStream(aclrtStream stream) { return DestroyStream(__func__, stream, false); }
+aclError aclrtDestroyStream(aclrtStream stream) try { return DestroyStream(__func__, stream, false); }
+CANOPY_C_BOUNDARY_ACL
 
 // Drops the tasks that have not started; one already running finishes.
-aclError aclrtDestroyStreamForce(aclrtStream stream) { return DestroyStream(__func__, stream, true); }
+aclError aclrtDestroyStreamForce(aclrtStream stream) try { return DestroyStream(__func__, stream, true); }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSynchronizeStream(aclrtStream stream) {
+aclError aclrtSynchronizeStream(aclrtStream stream) try {
   CANOPY_REQUIRE_INIT();
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
   return ReportSync(__func__, target->Synchronize(-1), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) try {
   CANOPY_REQUIRE_INIT();
   if (timeout == 0 || timeout < -1) {
     return Fail(ACL_ERROR_RT_PARAM_INVALID,
@@ -93,8 +99,9 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
   CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *target));
   return ReportSync(__func__, target->Synchronize(timeout), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(status);
   std::shared_ptr<Stream> target;
@@ -103,8 +110,9 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   *status = target->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(priority);
   std::shared_ptr<Stream> target;
@@ -112,8 +120,9 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
   *priority = target->priority();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(flags);
   std::shared_ptr<Stream> target;
@@ -121,8 +130,9 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
   *flags = target->flags();
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(leastPriority);
   CANOPY_REQUIRE_NOT_NULL(greatestPriority);
@@ -130,5 +140,6 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* grea
   *greatestPriority = 0;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

@@ -10,6 +10,7 @@
 
 #include "after_queued_work.h"
 #include "api_common.h"
+#include "common/c_boundary.h"
 #include "memory_registry.h"
 
 using namespace canopy::runtime;
@@ -173,7 +174,7 @@ bool IsMultipleOfGranularity(size_t value) { return value % kGranularity == 0; }
 extern "C" {
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
-                                          size_t* granularity) {
+                                          size_t* granularity) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(prop);
   CANOPY_REQUIRE_NOT_NULL(granularity);
@@ -184,8 +185,9 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGr
   *granularity = kGranularity;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   // Flags are reserved: 0, or 1 which CANN tolerates for compatibility.
@@ -221,8 +223,9 @@ aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, vo
   *virPtr = reinterpret_cast<void*>(base);
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtReleaseMemAddress(void* virPtr) {
+aclError aclrtReleaseMemAddress(void* virPtr) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   VirtualMemory& vm = VirtualMemory::Get();
@@ -250,8 +253,10 @@ aclError aclrtReleaseMemAddress(void* virPtr) {
   RunAfterQueuedWork(__func__, [virPtr, size] { munmap(virPtr, size); });
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
+                             uint64_t flags) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(handle);
   CANOPY_REQUIRE_NOT_NULL(prop);
@@ -295,8 +300,9 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
   *handle = physical;
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(handle);
   VirtualMemory& vm = VirtualMemory::Get();
@@ -316,8 +322,9 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   }
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   CANOPY_REQUIRE_NOT_NULL(handle);
@@ -366,8 +373,9 @@ aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle
   MemoryRegistry::Get().Add({address, size, physical->device_id, MemoryKind::kMapped, physical->epoch});
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
-aclError aclrtUnmapMem(void* virPtr) {
+aclError aclrtUnmapMem(void* virPtr) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(virPtr);
   VirtualMemory& vm = VirtualMemory::Get();
@@ -394,5 +402,6 @@ aclError aclrtUnmapMem(void* virPtr) {
   RunAfterQueuedWork(__func__, [address, token] { VirtualMemory::Get().Reprotect(address, token); });
   return ACL_SUCCESS;
 }
+CANOPY_C_BOUNDARY_ACL
 
 }  // extern "C"

@@ -22,9 +22,15 @@ void ClearRecentError() noexcept;
 const char* TakeRecentError() noexcept;
 
 // Sets the message and returns `code`, so a check reads `return Fail(code, ...)`.
+// Without arguments `format` is the message itself (clang's -Wformat-security
+// rejects a non-literal format with no arguments).
 template <typename Code, typename... Args>
 Code Fail(Code code, const char* format, Args... args) {
-  SetRecentErrorF(format, args...);
+  if constexpr (sizeof...(Args) == 0) {
+    SetRecentError(format);
+  } else {
+    SetRecentErrorF(format, args...);
+  }
   return code;
 }
 

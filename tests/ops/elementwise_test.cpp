@@ -369,7 +369,10 @@ TEST_P(BinaryOpTest, MatchesReference) {
   const std::vector<uint8_t> outBefore = out->DownloadBytes();
 
   const aclDataType compute = BinaryComputeDtype(c.op, c.self, c.other);
-  const auto [alphaDtype, alpha] = c.alpha.value_or(DefaultAlpha(compute));
+  // Named variables, not a structured binding: clang 14 cannot capture bindings in a lambda.
+  const std::pair<aclDataType, Value> alphaSpec = c.alpha.value_or(DefaultAlpha(compute));
+  const aclDataType alphaDtype = alphaSpec.first;
+  const Value alpha = alphaSpec.second;
   const bool inplace = c.form == Form::kInplace;
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {

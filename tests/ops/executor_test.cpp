@@ -5,11 +5,15 @@
 // workspaces freed in stream order, one synchronisation) is correct.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aclnnop/aclnn_add.h"
@@ -260,6 +264,297 @@ TEST(RepeatableExecutor, NullExecutorIs561103) {
   EXPECT_EQ(AclSetInputTensorAddr(nullptr, 0, tensor, t.data()), ACLNN_ERR_INNER_NULLPTR);
   EXPECT_EQ(AclSetOutputTensorAddr(nullptr, 0, tensor, t.data()), ACLNN_ERR_INNER_NULLPTR);
   EXPECT_EQ(AclSetTensorAddr(nullptr, 0, tensor, t.data()), ACLNN_ERR_INNER_NULLPTR);
+}
+
+// ---- Misuse of executor handles: an error code and a message, never a crash ----------------------
+
+// Reading the message takes it: call once per failure.
+::testing::AssertionResult RecentMessageContains(const char* text) {
+  const std::string message = aclGetRecentErrMsg();
+  if (message.find(text) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "the recent error message is \"" << message << "\"";
+}
+
+// A non-repeatable Add over A tensors, ready for its phase 2.
+struct SingleAdd {
+  explicit SingleAdd(Rng& rng) {
+    selfValues = self.FillRandom(rng, Range{});
+    otherValues = other.FillRandom(rng, Range{});
+    out.Poison();
+    EXPECT_EQ(aclnnAddGetWorkspaceSize(args.Tensor(self), args.Tensor(other), args.Scalar(ACL_FLOAT, kAlpha),
+                                       args.Tensor(out), &workspaceSize, &executor),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    workspace = std::make_unique<DeviceBuffer>(workspaceSize);
+  }
+  aclnnStatus Launch(aclOpExecutor* which) {
+    return aclnnAdd(WorkspaceOrNull(*workspace, workspaceSize), workspaceSize, which, TestStream());
+  }
+  DeviceTensor self{ACL_FLOAT, kShape}, other{ACL_FLOAT, kShape}, out{ACL_FLOAT, kShape};
+  Values selfValues, otherValues;
+  OpArgs args;
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  std::unique_ptr<DeviceBuffer> workspace;
+};
+
+TEST(ExecutorMisuse, NonRepeatableLaunchedTwiceIs161002) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd add(rng);
+  ASSERT_EQ(add.Launch(add.executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  EXPECT_EQ(add.Launch(add.executor), ACLNN_ERR_PARAM_INVALID) << "phase 2 freed the executor";
+  EXPECT_TRUE(RecentMessageContains("aclnnAdd: argument 'executor' is no longer live"));
+  // Also while the first launch may still be queued.
+  SingleAdd queued(rng);
+  ASSERT_EQ(queued.Launch(queued.executor), ACLNN_SUCCESS);
+  EXPECT_EQ(queued.Launch(queued.executor), ACLNN_ERR_PARAM_INVALID);
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ExpectNear(add.out.ReadView(), AddReference(add.selfValues, add.otherValues), "first executor");
+  ExpectNear(queued.out.ReadView(), AddReference(queued.selfValues, queued.otherValues), "second executor");
+}
+
+// The next phase 1 may get the memory of the executor the last phase 2 freed:
+// the stale handle must not launch the new executor.
+TEST(ExecutorMisuse, StaleHandleDoesNotReachTheNextExecutor) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd first(rng);
+  ASSERT_EQ(first.Launch(first.executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  for (int round = 0; round < 8; ++round) {
+    SingleAdd next(rng);
+    const std::vector<uint8_t> poisoned = next.out.DownloadBytes();
+    EXPECT_NE(next.executor, first.executor) << "a handle is never given out twice";
+    EXPECT_EQ(first.Launch(first.executor), ACLNN_ERR_PARAM_INVALID) << "round " << round;
+    ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+    EXPECT_EQ(next.out.DownloadBytes(), poisoned) << "the stale handle ran the new executor";
+    ASSERT_EQ(next.Launch(next.executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+    ExpectNear(next.out.ReadView(), AddReference(next.selfValues, next.otherValues), "round " + std::to_string(round));
+  }
+}
+
+TEST(ExecutorMisuse, RepeatableLaunchedAfterDestroyIs161002) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd add(rng);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(add.executor), ACLNN_SUCCESS);
+  ASSERT_EQ(add.Launch(add.executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclDestroyAclOpExecutor(add.executor), ACLNN_SUCCESS) << "the queued run keeps it alive";
+  EXPECT_EQ(add.Launch(add.executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("no longer live"));
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ExpectNear(add.out.ReadView(), AddReference(add.selfValues, add.otherValues), "the run queued before destroy");
+  EXPECT_EQ(add.Launch(add.executor), ACLNN_ERR_PARAM_INVALID) << "after the queued run has freed it";
+}
+
+TEST(ExecutorMisuse, DestroyedTwiceIs161002) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd repeatable(rng);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(repeatable.executor), ACLNN_SUCCESS);
+  ASSERT_EQ(aclDestroyAclOpExecutor(repeatable.executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(repeatable.executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("aclDestroyAclOpExecutor"));
+  // A non-repeatable executor is freed by its phase 2: destroying it afterwards is the same mistake.
+  SingleAdd single(rng);
+  ASSERT_EQ(single.Launch(single.executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(single.executor), ACLNN_ERR_PARAM_INVALID);
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ExpectNear(single.out.ReadView(), AddReference(single.selfValues, single.otherValues), "launched executor");
+}
+
+TEST(ExecutorMisuse, RebindOrSetRepeatableWithAStaleExecutorIs161002) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd add(rng);
+  aclTensor* tensor = add.args.Tensor(add.self);
+  aclTensor* member = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                      kShape.size(), add.self.data());
+  aclTensorList* list = aclCreateTensorList(&member, 1);
+  ASSERT_NE(list, nullptr);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(add.executor), ACLNN_SUCCESS);
+  ASSERT_EQ(aclDestroyAclOpExecutor(add.executor), ACLNN_SUCCESS);
+  void* addr = add.other.data();
+  EXPECT_EQ(aclSetInputTensorAddr(add.executor, 0, tensor, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetOutputTensorAddr(add.executor, 0, tensor, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetTensorAddr(add.executor, 0, tensor, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(AclSetInputTensorAddr(add.executor, 0, tensor, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(add.executor, 0, 0, list, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetDynamicOutputTensorAddr(add.executor, 0, 0, list, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetDynamicTensorAddr(add.executor, 0, 0, list, addr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(add.executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("no longer live"));
+  void* raw = nullptr;
+  ASSERT_EQ(aclGetRawTensorAddr(tensor, &raw), ACLNN_SUCCESS);
+  EXPECT_EQ(raw, add.self.data()) << "a rejected rebind leaves the tensor alone";
+  EXPECT_EQ(aclDestroyTensorList(list), ACLNN_SUCCESS);
+}
+
+TEST(ExecutorMisuse, PointerThatIsNoHandleIs161002) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd add(rng);
+  alignas(64) unsigned char notAnExecutor[256] = {};
+  auto* bogus = reinterpret_cast<aclOpExecutor*>(notAnExecutor);
+  EXPECT_EQ(add.Launch(bogus), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("not an executor handle"));
+  EXPECT_EQ(aclDestroyAclOpExecutor(bogus), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(bogus), ACLNN_ERR_PARAM_INVALID);
+  ASSERT_EQ(add.Launch(add.executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  ExpectNear(add.out.ReadView(), AddReference(add.selfValues, add.otherValues), "the real executor");
+}
+
+TEST_F(RepeatableAdd, RebindingADestroyedTensorIs161002) {
+  aclTensor* doomed = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                      kShape.size(), outB_.data());
+  ASSERT_NE(doomed, nullptr);
+  ASSERT_EQ(aclDestroyTensor(doomed), ACLNN_SUCCESS);
+  EXPECT_EQ(aclSetOutputTensorAddr(executor_, 0, doomed, outB_.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("not a live aclTensor"));
+  EXPECT_EQ(aclSetInputTensorAddr(executor_, 0, doomed, selfB_.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetTensorAddr(executor_, 2, doomed, outB_.data()), ACLNN_ERR_PARAM_INVALID);
+  RunAndCheck(selfA_, otherA_, outA_, "the executor keeps its addresses after rejected rebinds");
+}
+
+TEST_F(RepeatableAdd, RebindingThroughADestroyedTensorListIs161002) {
+  aclTensor* member = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                      kShape.size(), selfA_.data());
+  aclTensorList* list = aclCreateTensorList(&member, 1);
+  ASSERT_NE(list, nullptr);
+  ASSERT_EQ(aclDestroyTensorList(list), ACLNN_SUCCESS);
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(executor_, 0, 0, list, selfB_.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("not a live aclTensorList"));
+  EXPECT_EQ(aclSetDynamicOutputTensorAddr(executor_, 0, 0, list, outB_.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclSetDynamicTensorAddr(executor_, 0, 0, list, selfB_.data()), ACLNN_ERR_PARAM_INVALID);
+  // A live list whose member the client destroyed on its own.
+  aclTensor* lone = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                    kShape.size(), selfA_.data());
+  aclTensorList* holder = aclCreateTensorList(&lone, 1);
+  ASSERT_EQ(aclDestroyTensor(lone), ACLNN_SUCCESS);
+  EXPECT_EQ(aclSetDynamicInputTensorAddr(executor_, 0, 0, holder, selfB_.data()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyTensorList(holder), ACLNN_SUCCESS) << "the member destroyed already is not freed again";
+  RunAndCheck(selfA_, otherA_, outA_, "the executor keeps its addresses after rejected rebinds");
+}
+
+TEST(MetaMisuse, DestroyingATensorTwiceIs161002) {
+  aclTensor* tensor = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                      kShape.size(), nullptr);
+  ASSERT_NE(tensor, nullptr);
+  ASSERT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("aclDestroyTensor"));
+  EXPECT_EQ(aclSetRawTensorAddr(tensor, nullptr), ACLNN_ERR_PARAM_INVALID);
+  aclTensorList* list = aclCreateTensorList(nullptr, 0);
+  ASSERT_EQ(aclDestroyTensorList(list), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensorList(list), ACLNN_ERR_PARAM_INVALID);
+}
+
+// Thousands of executors live at once and retired in random order, then as
+// many again: no handle is given out twice, and every retired one stays refused.
+TEST(ExecutorMisuse, HandlesAreNeverReusedAcrossThousandsOfExecutors) {
+  Rng rng = Rng::ForCurrentTest();
+  constexpr int kExecutors = 2500;
+  DeviceTensor self(ACL_FLOAT, kShape), other(ACL_FLOAT, kShape), out(ACL_FLOAT, kShape);
+  OpArgs args;
+  aclTensor* s = args.Tensor(self);
+  aclTensor* o = args.Tensor(other);
+  aclTensor* d = args.Tensor(out);
+  aclScalar* alpha = args.Scalar(ACL_FLOAT, kAlpha);
+  std::mt19937_64 order(rng.seed());
+  std::vector<aclOpExecutor*> retired;
+  for (int generation = 0; generation < 2; ++generation) {
+    std::vector<aclOpExecutor*> live(kExecutors, nullptr);
+    uint64_t workspaceSize = 0;
+    for (aclOpExecutor*& executor : live) {
+      ASSERT_EQ(aclnnAddGetWorkspaceSize(s, o, alpha, d, &workspaceSize, &executor), ACLNN_SUCCESS);
+    }
+    std::vector<aclOpExecutor*> all = live;
+    all.insert(all.end(), retired.begin(), retired.end());
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "a handle was given out twice";
+    std::shuffle(live.begin(), live.end(), order);
+    for (aclOpExecutor* executor : live) ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+    retired.insert(retired.end(), live.begin(), live.end());
+    for (aclOpExecutor* executor : retired) ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_ERR_PARAM_INVALID);
+  }
+}
+
+// Threads that plan, launch, reuse and retire executors at once, each on its
+// own stream: the handle table serialises them and no launch is lost or doubled.
+TEST(ExecutorMisuse, ThreadsPlanLaunchAndRetireExecutorsConcurrently) {
+  constexpr int kThreads = 4;
+  constexpr int kIterations = 100;
+  const uint64_t seed = Rng::ForCurrentTest().seed();
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, seed, &failures] {
+      std::string& failure = failures[t];
+      const auto expect = [&failure](bool ok, const std::string& what) {
+        if (!ok && failure.empty()) failure = what + ": " + aclGetRecentErrMsg();
+      };
+      expect(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
+      aclrtStream stream = nullptr;
+      expect(aclrtCreateStream(&stream) == ACL_SUCCESS, "aclrtCreateStream");
+      Rng rng(seed + t);
+      DeviceTensor self(ACL_FLOAT, kShape), other(ACL_FLOAT, kShape), out(ACL_FLOAT, kShape);
+      const Values s = self.FillRandom(rng, Range{});
+      const Values o = other.FillRandom(rng, Range{});
+      OpArgs args;
+      aclTensor* selfTensor = args.Tensor(self);
+      aclTensor* otherTensor = args.Tensor(other);
+      aclTensor* outTensor = args.Tensor(out);
+      aclScalar* alpha = args.Scalar(ACL_FLOAT, kAlpha);
+      for (int i = 0; i < kIterations && failure.empty(); ++i) {
+        uint64_t workspaceSize = 0;
+        aclOpExecutor* executor = nullptr;
+        expect(aclnnAddGetWorkspaceSize(selfTensor, otherTensor, alpha, outTensor, &workspaceSize, &executor) ==
+                   ACLNN_SUCCESS,
+               "phase 1");
+        expect(workspaceSize == 0, "Add of equal shapes needs no workspace");
+        const bool repeatable = i % 2 == 0;
+        if (repeatable) expect(aclSetAclOpExecutorRepeatable(executor) == ACLNN_SUCCESS, "repeatable");
+        expect(aclnnAdd(nullptr, 0, executor, stream) == ACLNN_SUCCESS, "first launch");
+        if (repeatable) {
+          expect(aclnnAdd(nullptr, 0, executor, stream) == ACLNN_SUCCESS, "second launch (repeatable)");
+          expect(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "destroy");
+        }
+        expect(aclnnAdd(nullptr, 0, executor, stream) == ACLNN_ERR_PARAM_INVALID, "launch of a retired handle");
+      }
+      expect(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "synchronise");
+      const Expected reference = AddReference(s, o);
+      const Values result = out.ReadView();
+      expect(result.size() == reference.values.size(), "result size");
+      for (size_t i = 0; i < result.size() && i < reference.values.size(); ++i) {
+        expect(std::abs(result[i] - reference.values[i]) <= reference.tolerance[i], "element " + std::to_string(i));
+      }
+      expect(aclrtDestroyStream(stream) == ACL_SUCCESS, "aclrtDestroyStream");
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+// Many live tensors, destroyed in random order: each destroy succeeds once, and
+// a rebind or second destroy of one already gone is refused, whatever else is live.
+TEST(MetaMisuse, ManyTensorsDestroyedInAnyOrderExactlyOnce) {
+  Rng rng = Rng::ForCurrentTest();
+  constexpr int kTensors = 5000;
+  std::vector<aclTensor*> tensors;
+  for (int i = 0; i < kTensors; ++i) {
+    tensors.push_back(aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                      kShape.size(), nullptr));
+    ASSERT_NE(tensors.back(), nullptr);
+  }
+  std::mt19937_64 order(rng.seed());
+  std::shuffle(tensors.begin(), tensors.end(), order);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    ASSERT_EQ(aclDestroyTensor(tensors[i]), ACLNN_SUCCESS) << "tensor " << i;
+    // Every tensor destroyed so far stays refused while the others are live.
+    if (i % 97 == 0) {
+      for (size_t j = 0; j <= i; ++j) ASSERT_EQ(aclSetRawTensorAddr(tensors[j], nullptr), ACLNN_ERR_PARAM_INVALID);
+      for (size_t j = i + 1; j < tensors.size(); ++j)
+        ASSERT_EQ(aclSetRawTensorAddr(tensors[j], nullptr), ACLNN_SUCCESS);
+    }
+  }
 }
 
 // ---- Plan cache hazards -------------------------------------------------------------------------

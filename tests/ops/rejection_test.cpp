@@ -26,7 +26,6 @@
 namespace canopy_test {
 namespace {
 
-const View c = View::kContiguous;
 const Shape kRank9 = {1, 1, 1, 1, 1, 1, 1, 1, 2};
 
 std::string Lower(std::string text) {

@@ -280,7 +280,10 @@ TEST_P(ScalarOpTest, MatchesReference) {
   const std::vector<uint8_t> outBefore = out->DownloadBytes();
 
   const aclDataType compute = ScalarComputeDtype(c.op, c.self, c.scalarDtype, c.out);
-  const auto [alphaDtype, alpha] = c.alpha.value_or(DefaultAlpha(compute));
+  // Named variables, not a structured binding: clang 14 cannot capture bindings in a lambda.
+  const std::pair<aclDataType, Value> alphaSpec = c.alpha.value_or(DefaultAlpha(compute));
+  const aclDataType alphaDtype = alphaSpec.first;
+  const Value alpha = alphaSpec.second;
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
         aclTensor* selfTensor = args.Tensor(self);

@@ -71,29 +71,29 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   const bool cacheable = PlanCacheEnabled();
   if (cacheable || tracing) (AddToKey(key, arguments), ...);
   if (cacheable) AddOverlapPattern(key);
-  const auto traced = [&](bool cache_hit) {
-    if (!tracing) return;
-    (*executor)->trace_args = TraceArgs(key, cache_hit);
-    canopyTraceSpan(op_name, "phase1", begin_ns, canopyTraceNowNs(), (*executor)->trace_args.c_str());
+  // The client gets a handle to the executor, not its address (nnopbase/executor_handles.h).
+  const auto publish = [&](aclOpExecutor* created, bool cache_hit) {
+    if (tracing) {
+      created->trace_args = TraceArgs(key, cache_hit);
+      canopyTraceSpan(op_name, "phase1", begin_ns, canopyTraceNowNs(), created->trace_args.c_str());
+    }
+    return PublishExecutor(created, executor);
   };
   if (cacheable) {
     if (auto cached = PlanCache::Get().Find(key)) {
-      *executor = PlanCache::Instantiate(op_name, *cached, key);
       *workspace_size = cached->plan->workspace_size;
       if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize: plan cache hit\n", op_name);
-      traced(true);
-      return ACLNN_SUCCESS;
+      return publish(PlanCache::Instantiate(op_name, *cached, key), true);
     }
   }
   if (aclnnStatus s = recipe(plan); s != ACLNN_SUCCESS) return s;
-  *executor = plan.Finish(workspace_size);
+  aclOpExecutor* created = plan.Finish(workspace_size);
   // Other threads read the plan from the moment it is in the cache, so it is
   // finished (Finish writes its workspace size) before it is published.
   if (cacheable) {
     if (auto cached = plan.ToCachedPlan(key)) PlanCache::Get().Insert(key, std::move(cached));
   }
-  traced(false);
-  return ACLNN_SUCCESS;
+  return publish(created, false);
 }
 
 }  // namespace canopy::ops

@@ -310,7 +310,7 @@ TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
   Built().inputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, false, name);
-  const TensorRef ref = RefOf(tensor, slot);
+  TensorRef ref = RefOf(tensor, slot);
   Overlaps().AddInput(ref, name);
   return ref;
 }
@@ -319,7 +319,7 @@ TensorRef Plan::Output(const aclTensor* tensor, const char* name) {
   const int32_t slot = SlotOf(tensor);
   Built().outputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, true, name);
-  const TensorRef write = RefOf(tensor, NewSlot(tensor));
+  TensorRef write = RefOf(tensor, NewSlot(tensor));
   Overlaps().AddOutput(RefOf(tensor, slot), write, name);
   return write;
 }

@@ -1,0 +1,35 @@
+# canopy_discover_tests(<gtest target> [LABELS <label>...] [ENVIRONMENT <VAR=value>...]
+#                       [TIMEOUT <seconds>] [RUN_SERIAL] [RESOURCE_LOCK <resource>...])
+# Each test case of the binary becomes a ctest test of its own, named
+# <target>.<Suite>.<Case> and labelled <target> (plus LABELS), so a failure
+# names the case and `ctest -j` spreads the cases over the cores. The options
+# apply to every case: RUN_SERIAL for binaries that must have the machine to
+# themselves (CPU affinity, timing), RESOURCE_LOCK for ones that must not run
+# beside each other.
+include(GoogleTest)
+
+function(canopy_discover_tests target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "RUN_SERIAL" "TIMEOUT" "LABELS;ENVIRONMENT;RESOURCE_LOCK")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 900)
+  endif()
+  # Listed when ctest starts (not at build time), so a build never runs its own tests.
+  gtest_discover_tests(${target} TEST_PREFIX "${target}." EXTRA_ARGS --gtest_color=no DISCOVERY_MODE PRE_TEST
+                       DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS)
+  # The properties are set by a script of our own that ctest runs after the
+  # discovery: list values (labels, environment) do not survive the PROPERTIES
+  # argument of gtest_discover_tests in CMake 3.25.
+  set(properties "TIMEOUT ${arg_TIMEOUT} LABELS [==[${target};${arg_LABELS}]==]")
+  if(arg_ENVIRONMENT)
+    string(APPEND properties " ENVIRONMENT [==[${arg_ENVIRONMENT}]==]")
+  endif()
+  if(arg_RUN_SERIAL)
+    string(APPEND properties " RUN_SERIAL TRUE")
+  endif()
+  if(arg_RESOURCE_LOCK)
+    string(APPEND properties " RESOURCE_LOCK [==[${arg_RESOURCE_LOCK}]==]")
+  endif()
+  set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_properties.cmake)
+  file(WRITE ${script} "if(${target}_TESTS)\n  set_tests_properties(\${${target}_TESTS} PROPERTIES ${properties})\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
+endfunction()

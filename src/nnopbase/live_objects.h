@@ -1,0 +1,46 @@
+// Which meta objects (aclTensor, aclTensorList) are alive. Clients hold their
+// addresses and op files dereference them, so these handles cannot be
+// generation-checked; the entry points that take one after phase 1 (rebinding,
+// destroying) look it up here first, so that a destroyed one is an error code
+// instead of a write into freed memory or a double free. (An address the heap
+// has already given to a newer object counts as that object.)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace canopy {
+
+class LiveObjects {
+ public:
+  void Add(const void* object);
+  // False when `object` is not live (never created, or destroyed already).
+  bool Remove(const void* object);
+  bool Contains(const void* object);
+
+ private:
+  // Clients create and destroy descriptors around every op: an open-addressing
+  // set (no allocation per object) behind one of several locks (threads that
+  // create descriptors concurrently rarely meet).
+  static constexpr size_t kShardCount = 16;
+  static constexpr size_t kCacheLine = 64;
+  struct alignas(kCacheLine) Shard {
+    std::mutex mutex;
+    std::vector<uintptr_t> slots;  // 0: empty; linear probing, a power of two long
+    size_t count = 0;
+    size_t Find(uintptr_t key) const;  // the key's slot, or the empty slot where it would go
+    void Grow();
+  };
+  static uint64_t Hash(uintptr_t key);
+  Shard& ShardOf(uint64_t hash);
+  std::array<Shard, kShardCount> shards_;
+};
+
+// The registries of libnnopbase's objects; never destroyed (clients may
+// destroy objects after main() returns).
+LiveObjects& LiveTensors();
+LiveObjects& LiveTensorLists();
+
+}  // namespace canopy
