@@ -116,8 +116,10 @@ void Context::Teardown() {
   }
   for (const auto& stream : all) {
     Runtime::Get().UnregisterStream(*stream);
-    CaptureRegistry::Get().ForgetStream(*stream);
+    // Closed before its capture is forgotten: a call that resolved the stream
+    // earlier and finds no capture any more is refused, not run eagerly.
     stream->Close();
+    CaptureRegistry::Get().ForgetStream(*stream);
   }
   // Drain every stream before removing any: one may wait on another's event.
   for (const auto& stream : all) stream->Synchronize(-1, /*consume_error=*/false);
@@ -154,8 +156,8 @@ std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority)
 
 bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending) {
   if (!Runtime::Get().UnregisterStream(*stream)) return false;
+  stream->Close();  // before the capture is forgotten, as in Teardown
   CaptureRegistry::Get().ForgetStream(*stream);
-  stream->Close();
   if (discard_pending) {
     // A task already running keeps the stream object alive until it returns;
     // device synchronisations wait for it. With none running, what the dropped

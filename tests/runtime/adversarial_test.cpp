@@ -444,10 +444,12 @@ TEST(Adversarial, DestroyingAModelWithQueuedReplaysIsRefused) {
 
 // A capture in a context that another thread destroys while this one is still
 // capturing into it: the capture ends with the context (its stream is gone),
-// later capture calls answer codes, and nothing captured leaks or runs.
+// later capture calls answer codes, and nothing captured leaks or runs. (The
+// teardown forgot the capture before it closed the stream: a launch in between
+// found no capture and ran at once, reported as success.)
 TEST(Adversarial, CaptureWhileAnotherThreadDestroysTheCapturingContext) {
   ContextGuard guard;
-  for (int iteration = 0; iteration < 10; ++iteration) {
+  for (int iteration = 0; iteration < 30; ++iteration) {
     aclrtContext context = nullptr;
     ACL_ASSERT_OK(aclrtCreateContext(&context, 1));
     aclrtStream stream = nullptr;
@@ -474,7 +476,7 @@ TEST(Adversarial, CaptureWhileAnotherThreadDestroysTheCapturingContext) {
       }
     });
     ASSERT_TRUE(WaitUntil([&] { return started.load(); }));
-    std::this_thread::sleep_for(std::chrono::microseconds(50 * iteration));
+    std::this_thread::sleep_for(std::chrono::microseconds(20 * iteration));
     ACL_EXPECT_OK(aclrtDestroyContext(context));
     ASSERT_TRUE(RunBounded([&] { capturer.join(); })) << "a capture call hung";
     EXPECT_EQ(ran.load(), 0) << "captured work ran";
