@@ -81,7 +81,7 @@ aclError canopyReleaseCachedMemory(void) try {
   CANOPY_REQUIRE_INIT();
   // Cached blocks become free once the streams that freed them pass the free;
   // errors of that work stay on their streams for the client's next synchronisation.
-  if (Context* context = Runtime::Get().current_context()) {
+  if (const auto context = Runtime::Get().current_context()) {
     const auto streams = Runtime::Get().StreamsOfDevice(context->device().id());
     for (const auto& stream : streams) CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *stream));
     for (const auto& stream : streams) stream->Synchronize(-1, /*consume_error=*/false);

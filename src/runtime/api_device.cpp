@@ -6,14 +6,14 @@ using namespace canopy::runtime;
 
 namespace {
 
-aclError ResolveDevice(const char* function, int32_t device_id, Device*& device) {
+aclError ResolveDevice(const char* function, int32_t device_id, std::shared_ptr<Device>& device) {
   device = Runtime::Get().device(device_id);
   if (device != nullptr) return ACL_SUCCESS;
   return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))", function, device_id,
               Runtime::Get().config().device_count);
 }
 
-Context* CurrentContext() { return Runtime::Get().current_context(); }
+std::shared_ptr<Context> CurrentContext() { return Runtime::Get().current_context(); }
 
 }  // namespace
 
@@ -29,12 +29,12 @@ CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtSetDevice(int32_t deviceId) try {
   CANOPY_REQUIRE_INIT();
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
   if (device->primary_context == nullptr) {
-    device->primary_context = runtime.CreateContext(__func__, *device, /*primary=*/true);
+    device->primary_context = runtime.CreateContext(__func__, device, /*primary=*/true);
     if (device->primary_context == nullptr) return ACL_ERROR_UNINITIALIZE;
   }
   ++device->primary_references;
@@ -46,7 +46,7 @@ CANOPY_C_BOUNDARY_ACL
 aclError aclrtGetDevice(int32_t* deviceId) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(deviceId);
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                 "aclrtGetDevice: no device is set on this thread (call aclrtSetDevice first)");
@@ -76,10 +76,10 @@ aclError WaitForRetiredStreams(const char* function, int32_t device_id, int64_t 
 // releases the default context, draining its streams first. Memory stays valid.
 aclError ResetDevice(const char* function, int32_t device_id, bool force) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(function, device_id, device));
   Runtime& runtime = Runtime::Get();
-  Context* released = nullptr;
+  std::shared_ptr<Context> released;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
     const bool releases = device->primary_context != nullptr && (force || device->primary_references <= 1);
@@ -92,7 +92,8 @@ aclError ResetDevice(const char* function, int32_t device_id, bool force) {
       released = runtime.DetachContext(device->primary_context);
     }
   }
-  delete released;  // outside the lock: draining may run host callbacks that use the API
+  // Outside the lock: draining may run host callbacks that use the API.
+  if (released != nullptr) released->Teardown();
   // The device's last user is gone (or the reset is forced): so is all of its work.
   if (released != nullptr || force) return WaitForRetiredStreams(function, device_id, -1);
   return ACL_SUCCESS;
@@ -108,7 +109,7 @@ CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtSynchronizeDevice() try {
   CANOPY_REQUIRE_INIT();
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDevice: no device is set on this thread");
   }
@@ -135,7 +136,7 @@ CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) try {
   CANOPY_REQUIRE_INIT();
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtSynchronizeDeviceWithTimeout: no device is set");
   }
@@ -169,7 +170,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(free);
   CANOPY_REQUIRE_NOT_NULL(total);
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetMemInfo: no device is set on this thread");
   }
@@ -191,11 +192,11 @@ CANOPY_C_BOUNDARY_ACL
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();
   std::lock_guard lock(runtime.lifecycle_mutex);
-  Context* created = runtime.CreateContext(__func__, *device, /*primary=*/false);
+  Context* created = runtime.CreateContext(__func__, device, /*primary=*/false);
   if (created == nullptr) return ACL_ERROR_UNINITIALIZE;
   runtime.set_current_context(created);
   *context = created->handle();
@@ -207,10 +208,10 @@ aclError aclrtDestroyContext(aclrtContext context) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
   Runtime& runtime = Runtime::Get();
-  Context* released = nullptr;
+  std::shared_ptr<Context> released;
   {
     std::lock_guard lock(runtime.lifecycle_mutex);
-    Context* target = runtime.FindContext(context);
+    const auto target = runtime.FindContext(context);
     if (target == nullptr) {
       return Fail(kInvalidHandle, "aclrtDestroyContext: argument 'context' (%p) is not a live context", context);
     }
@@ -219,10 +220,10 @@ aclError aclrtDestroyContext(aclrtContext context) try {
                   "aclrtDestroyContext: the default context of a device is released by "
                   "aclrtResetDevice, not destroyed");
     }
-    CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, &target->device().engine(), target));
-    released = runtime.DetachContext(target);
+    CANOPY_RETURN_IF_ERROR(CheckNotInsideDrainedWork(__func__, &target->device().engine(), target.get()));
+    released = runtime.DetachContext(target.get());
   }
-  delete released;  // drains its streams
+  released->Teardown();  // drains its streams
   return ACL_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACL
@@ -230,11 +231,11 @@ CANOPY_C_BOUNDARY_ACL
 aclError aclrtSetCurrentContext(aclrtContext context) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  Context* target = Runtime::Get().FindContext(context);
+  const auto target = Runtime::Get().FindContext(context);
   if (target == nullptr) {
     return Fail(kInvalidHandle, "aclrtSetCurrentContext: argument 'context' (%p) is not a live context", context);
   }
-  Runtime::Get().set_current_context(target);
+  Runtime::Get().set_current_context(target.get());
   return ACL_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACL
@@ -242,7 +243,7 @@ CANOPY_C_BOUNDARY_ACL
 aclError aclrtGetCurrentContext(aclrtContext* context) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(context);
-  Context* current = CurrentContext();
+  const auto current = CurrentContext();
   if (current == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context is current");
   }
@@ -254,7 +255,7 @@ CANOPY_C_BOUNDARY_ACL
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(canAccessPeer);
-  Device* device;
+  std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, device));
   if (deviceId == peerDeviceId) {
@@ -268,13 +269,13 @@ CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) try {
   CANOPY_REQUIRE_INIT();
-  Device* peer;
+  std::shared_ptr<Device> peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
   if (flags != 0) {
     return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                 "aclrtDeviceEnablePeerAccess: argument 'flags' is reserved and must be 0, got %u", flags);
   }
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceEnablePeerAccess: no device is set");
   }
@@ -289,9 +290,9 @@ CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) try {
   CANOPY_REQUIRE_INIT();
-  Device* peer;
+  std::shared_ptr<Device> peer;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, peerDeviceId, peer));
-  Context* context = CurrentContext();
+  const auto context = CurrentContext();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtDeviceDisablePeerAccess: no device is set");
   }

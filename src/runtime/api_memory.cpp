@@ -72,7 +72,7 @@ void FreeAfterQueuedWork(const char* function, void* memory, size_t size) {
 // team when a device is set (the caller's thread forks no team of its own:
 // src/runtime/compute_team.h), else on the caller's thread alone.
 void RunOnCurrentDevice(const std::function<void()>& work) {
-  Context* context = Runtime::Get().current_context();
+  const auto context = Runtime::Get().current_context();
   if (context == nullptr) {
     work();
     return;
@@ -80,14 +80,14 @@ void RunOnCurrentDevice(const std::function<void()>& work) {
   context->device().engine().RunBetweenTasks(work);
 }
 
-Device* CurrentDevice(const char* function, aclError& status) {
-  Context* context = Runtime::Get().current_context();
+std::shared_ptr<Device> CurrentDevice(const char* function, aclError& status) {
+  const auto context = Runtime::Get().current_context();
   if (context == nullptr) {
     status = Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no device is set on this thread (call aclrtSetDevice)", function);
     return nullptr;
   }
   status = ACL_SUCCESS;
-  return &context->device();
+  return context->shared_device();
 }
 
 // Every aclrtMemMallocPolicy value is accepted: CANN treats unknown ones as the default.
@@ -100,7 +100,7 @@ aclError MallocDevice(const char* function, void** devPtr, size_t requested, Siz
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: argument 'size' (%zu) is too large", function, requested);
   }
   aclError status;
-  Device* device = CurrentDevice(function, status);
+  const auto device = CurrentDevice(function, status);
   if (device == nullptr) return status;
   if (!device->Reserve(size)) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -362,7 +362,7 @@ aclError aclrtFree(void* devPtr) try {
                 devPtr);
   }
   if (allocation->epoch == Runtime::Get().epoch()) {
-    if (Device* device = Runtime::Get().device(allocation->device_id)) device->Unreserve(allocation->size);
+    if (const auto device = Runtime::Get().device(allocation->device_id)) device->Unreserve(allocation->size);
   }
   FreeAfterQueuedWork(__func__, devPtr, allocation->size);
   return ACL_SUCCESS;

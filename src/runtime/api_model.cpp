@@ -70,29 +70,31 @@ aclError Replay(const char* function, aclmdlRI handle, const std::shared_ptr<Str
       }
     }
   }
-  // The hold is let go after the replay's last task, also when the stream is
-  // closed midway: tasks queued by then may still run.
-  const Task finish = Task::Compute("aclmdlRIExecuteAsync", RunNothing, new ReplayHold{model}, FinishReplay);
-  const auto refuse = [&] {
-    stream.EnqueueOrReleaseAfterLastTask(finish);
-    return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
-  };
+  // The whole replay is queued at once or not at all: a stream closed meanwhile
+  // (aclrtDestroyStream on another thread) runs none of it, and no task another
+  // thread queues on the stream lands inside it. The hold is let go after the
+  // replay's last task.
+  std::vector<Task> tasks;
+  tasks.reserve(model->tasks.size() + 1);
   for (const CapturedTask& captured : model->tasks) {
     if (captured.event_internal) continue;  // capture order already satisfies it
     Task task = captured.task;
     task.release = nullptr;
     if (task.event != nullptr) {
       task.event->Retain();
-      // A record takes its generation in Stream::Enqueue, only if it is queued.
+      // A record takes its generation in Stream::EnqueueAll, only if it is queued.
       if (task.kind == TaskKind::kEventWait) task.generation = task.event->LatestRecord();
     }
-    if (!stream.Enqueue(task)) {
-      if (task.event != nullptr) task.event->Release();
-      return refuse();
-    }
+    tasks.push_back(task);
   }
-  if (!stream.Enqueue(finish)) return refuse();
-  return ACL_SUCCESS;
+  tasks.push_back(Task::Compute("aclmdlRIExecuteAsync", RunNothing, new ReplayHold{model}, FinishReplay));
+  if (stream.EnqueueAll(tasks)) return ACL_SUCCESS;
+  // Nothing of it was queued: let go of what the tasks hold now.
+  for (Task& task : tasks) {
+    if (task.event != nullptr) task.event->Release();
+    if (task.release != nullptr) task.release(task.PayloadPtr());
+  }
+  return Fail(kInvalidHandle, "%s: the stream is being destroyed", function);
 }
 
 }  // namespace

@@ -15,12 +15,16 @@ constexpr uint32_t kLowestPriority = 7;
 aclError CreateStream(const char* function, aclrtStream* stream, uint32_t priority, uint32_t flags) {
   CANOPY_RETURN_IF_ERROR(RequireInitialized(function));
   if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s: argument 'stream' is null", function);
-  Context* context = Runtime::Get().current_context();
+  const auto context = Runtime::Get().current_context();
   if (context == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: no current context (call aclrtSetDevice or aclrtCreateContext first)",
                 function);
   }
-  *stream = context->CreateStream(flags, std::min(priority, kLowestPriority))->handle();
+  const auto created = context->CreateStream(flags, std::min(priority, kLowestPriority));
+  if (created == nullptr) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context is being destroyed on another thread", function);
+  }
+  *stream = created->handle();
   return ACL_SUCCESS;
 }
 
@@ -32,12 +36,18 @@ aclError DestroyStream(const char* function, aclrtStream stream, bool discard_pe
   }
   std::shared_ptr<Stream> target;
   CANOPY_RETURN_IF_ERROR(ResolveStream(function, stream, target));
-  if (target == target->context()->default_stream()) {
+  // Held for the call: another thread may tear the context down meanwhile.
+  const auto context = Runtime::Get().FindContext(target->context_handle());
+  if (context == nullptr) {
+    return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream (its context is being destroyed)",
+                function, stream);
+  }
+  if (target == context->default_stream()) {
     return Fail(ACL_ERROR_INVALID_PARAM, "%s: the default stream of a context cannot be destroyed", function);
   }
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(function, *target));
   if (!discard_pending) CANOPY_RETURN_IF_ERROR(CheckMayWait(function, *target));
-  if (!target->context()->DestroyStream(target, discard_pending)) {
+  if (!context->DestroyStream(target, discard_pending)) {
     return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is not a live stream", function, stream);
   }
   // Now, not whenever the last reference to the stream goes: the report thread

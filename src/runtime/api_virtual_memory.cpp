@@ -33,7 +33,7 @@ struct PhysicalAllocation {
 void ReleasePhysical(PhysicalAllocation* physical) {
   close(physical->fd);
   if (physical->device_id >= 0 && physical->epoch == Runtime::Get().epoch()) {
-    if (Device* device = Runtime::Get().device(physical->device_id)) device->Unreserve(physical->size);
+    if (const auto device = Runtime::Get().device(physical->device_id)) device->Unreserve(physical->size);
   }
   delete physical;
 }
@@ -271,7 +271,7 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
                 size, kGranularity);
   }
   CANOPY_RETURN_IF_ERROR(CheckPhysicalProp(*prop));
-  Device* device = nullptr;
+  std::shared_ptr<Device> device;
   if (prop->location.type == ACL_MEM_LOCATION_TYPE_DEVICE) {
     const auto device_id = static_cast<int32_t>(prop->location.id);
     device = Runtime::Get().device(device_id);

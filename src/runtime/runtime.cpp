@@ -94,27 +94,38 @@ void Device::Unreserve(size_t bytes) {
 }
 
 Device::Device(int32_t id, size_t total_memory)
-    : id_(id), total_memory_(total_memory), engine_(std::make_unique<Engine>(id)) {}
+    : id_(id), total_memory_(total_memory), engine_(std::make_shared<Engine>(id)) {}
 
 Device::~Device() = default;
 
 // ---- Context ---------------------------------------------------------------
 
-Context::Context(Device& device, bool primary, aclrtContext handle)
-    : device_(device), primary_(primary), handle_(handle) {
+Context::Context(std::shared_ptr<Device> device, bool primary, aclrtContext handle)
+    : device_(std::move(device)), primary_(primary), handle_(handle) {
   default_stream_ = CreateStream(0, 0);
 }
 
-Context::~Context() {
-  const auto all = streams();
+Context::~Context() = default;  // Teardown released the streams
+
+void Context::Teardown() {
+  std::vector<std::shared_ptr<Stream>> all;
+  {
+    std::lock_guard lock(mutex_);
+    torn_down_ = true;
+    all = streams_;
+  }
   for (const auto& stream : all) {
     Runtime::Get().UnregisterStream(*stream);
-    CaptureRegistry::Get().ForgetStream(*stream);
+    // Closed before its capture is forgotten: a call that resolved the stream
+    // earlier and finds no capture any more is refused, not run eagerly.
     stream->Close();
+    CaptureRegistry::Get().ForgetStream(*stream);
   }
   // Drain every stream before removing any: one may wait on another's event.
   for (const auto& stream : all) stream->Synchronize(-1, /*consume_error=*/false);
-  for (const auto& stream : all) device_.engine().RemoveStream(stream.get());
+  for (const auto& stream : all) device_->engine().RemoveStream(stream.get());
+  std::lock_guard lock(mutex_);
+  streams_.clear();  // the default stream stays referenced: calls holding the context may still read it
 }
 
 std::vector<std::shared_ptr<Stream>> Context::streams() const {
@@ -123,20 +134,30 @@ std::vector<std::shared_ptr<Stream>> Context::streams() const {
 }
 
 std::shared_ptr<Stream> Context::CreateStream(uint32_t flags, uint32_t priority) {
-  auto stream = std::make_shared<Stream>(device_.engine(), this, device_.id(), flags, priority);
+  auto stream = std::make_shared<Stream>(device_->shared_engine(), this, device_->id(), flags, priority);
+  // Complete (handle set, registered, on the engine) before Teardown can see it
+  // in streams_: Teardown unregisters, closes and drains what it finds there.
+  device_->engine().AddStream(stream);
+  Runtime::Get().RegisterStream(stream);
   {
     std::lock_guard lock(mutex_);
-    streams_.push_back(stream);
+    if (!torn_down_) {
+      streams_.push_back(stream);
+      return stream;
+    }
   }
-  device_.engine().AddStream(stream);
-  Runtime::Get().RegisterStream(stream);
-  return stream;
+  // Teardown took its list of streams already: this one would never be drained.
+  // Nobody has its handle yet; take it back.
+  Runtime::Get().UnregisterStream(*stream);
+  stream->Close();
+  device_->engine().RemoveStream(stream.get());
+  return nullptr;
 }
 
 bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending) {
   if (!Runtime::Get().UnregisterStream(*stream)) return false;
+  stream->Close();  // before the capture is forgotten, as in Teardown
   CaptureRegistry::Get().ForgetStream(*stream);
-  stream->Close();
   if (discard_pending) {
     // A task already running keeps the stream object alive until it returns;
     // device synchronisations wait for it. With none running, what the dropped
@@ -151,7 +172,7 @@ bool Context::DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_
   } else {
     stream->Synchronize(-1, /*consume_error=*/false);
   }
-  device_.engine().RemoveStream(stream.get());
+  device_->engine().RemoveStream(stream.get());
   std::lock_guard lock(mutex_);
   std::erase_if(streams_, [&](const auto& s) { return s == stream; });
   return true;
@@ -186,11 +207,14 @@ aclError Runtime::Initialize() {
     return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: acl is already initialized");
   }
   config_ = RuntimeConfig::FromEnvironment();
-  std::vector<std::unique_ptr<Device>> devices;
+  std::vector<std::shared_ptr<Device>> devices;
   for (int32_t id = 0; id < config_.device_count; ++id) {
-    devices.push_back(std::make_unique<Device>(id, config_.device_memory));
+    devices.push_back(std::make_shared<Device>(id, config_.device_memory));
   }
-  devices_ = std::move(devices);
+  {
+    std::unique_lock lock(devices_mutex_);
+    devices_ = std::move(devices);
+  }
   for (auto& value : sys_params) value.store(0);
   epoch_.fetch_add(1, std::memory_order_acq_rel);
   finalize_armed_ = true;
@@ -200,7 +224,7 @@ aclError Runtime::Initialize() {
 
 aclError Runtime::Finalize() {
   if (Tracer::Enabled()) Tracer::Get().Flush();
-  std::vector<Context*> contexts;
+  std::vector<std::shared_ptr<Context>> contexts;
   {
     std::lock_guard lock(lifecycle_mutex);
     if (!initialized()) {
@@ -218,14 +242,15 @@ aclError Runtime::Finalize() {
     std::vector<Context*> live;
     {
       std::shared_lock handles(handles_mutex_);
-      for (const auto& [handle, context] : contexts_) live.push_back(context);
+      for (const auto& [handle, context] : contexts_) live.push_back(context.get());
     }
     for (Context* context : live) {
-      if (Context* detached = DetachContext(context)) contexts.push_back(detached);
+      if (auto detached = DetachContext(context)) contexts.push_back(std::move(detached));
     }
   }
-  // Deleting a context drains its streams; host callbacks may still call the API meanwhile.
-  for (Context* context : contexts) delete context;
+  // Tearing a context down drains its streams; host callbacks may still call the API meanwhile.
+  for (const auto& context : contexts) context->Teardown();
+  contexts.clear();
   // Joins the callback threads, outside the lock: a host function of a stream
   // destroyed with aclrtDestroyStreamForce may still be running and use the API.
   HostCallbackPool::Get().Shutdown();
@@ -241,24 +266,36 @@ aclError Runtime::Finalize() {
   finalize_armed_ = false;
   finalizing_ = false;
   initialized_.store(false, std::memory_order_release);
-  // Stop every engine before destroying any: an engine may still notify the others.
-  for (auto& device : devices_) device->engine().Stop();
-  devices_.clear();
+  // Stop every engine before destroying any: an engine may still notify the
+  // others (NotifyAllEngines takes devices_mutex_, so the engines are stopped
+  // without it). A device a call still holds goes with that call's reference.
+  std::vector<std::shared_ptr<Device>> devices;
+  {
+    std::shared_lock lock(devices_mutex_);
+    devices = devices_;
+  }
+  for (auto& device : devices) device->engine().Stop();
+  {
+    std::unique_lock lock(devices_mutex_);
+    devices_.clear();
+  }
   return ACL_SUCCESS;
 }
 
-Device* Runtime::device(int32_t id) {
-  if (!initialized() || id < 0 || id >= static_cast<int32_t>(devices_.size())) return nullptr;
-  return devices_[id].get();
+std::shared_ptr<Device> Runtime::device(int32_t id) {
+  if (!initialized() || id < 0) return nullptr;
+  std::shared_lock lock(devices_mutex_);
+  if (id >= static_cast<int32_t>(devices_.size())) return nullptr;
+  return devices_[id];
 }
 
-Context* Runtime::current_context() {
+std::shared_ptr<Context> Runtime::current_context() {
   CurrentContext& current = thread_current;
   if (current.context == nullptr) return nullptr;
   {
     std::shared_lock lock(handles_mutex_);
     auto it = contexts_.find(current.handle);
-    if (it != contexts_.end() && it->second == current.context) return current.context;
+    if (it != contexts_.end() && it->second.get() == current.context) return it->second;
   }
   current = {};
   return nullptr;
@@ -270,7 +307,7 @@ void Runtime::set_current_context(Context* context) {
 
 std::shared_ptr<Stream> Runtime::FindStream(aclrtStream handle) {
   if (handle == nullptr) {
-    Context* context = this->current_context();
+    const auto context = this->current_context();
     return context != nullptr ? context->default_stream() : nullptr;
   }
   std::shared_lock lock(handles_mutex_);
@@ -286,7 +323,7 @@ Event* Runtime::FindEventRetained(aclrtEvent handle) {
   return it->second;
 }
 
-Context* Runtime::FindContext(aclrtContext handle) {
+std::shared_ptr<Context> Runtime::FindContext(aclrtContext handle) {
   std::shared_lock lock(handles_mutex_);
   auto it = contexts_.find(handle);
   return it != contexts_.end() ? it->second : nullptr;
@@ -335,28 +372,32 @@ Event* Runtime::UnregisterEvent(aclrtEvent handle) {
   return event;
 }
 
-Context* Runtime::CreateContext(const char* function, Device& device, bool primary) {
+Context* Runtime::CreateContext(const char* function, const std::shared_ptr<Device>& device, bool primary) {
   if (finalizing_) {
     Fail(ACL_ERROR_UNINITIALIZE, "%s: aclFinalize is tearing down acl on another thread", function);
     return nullptr;
   }
-  auto* context = new Context(device, primary, NewHandle());
+  auto context = std::make_shared<Context>(device, primary, NewHandle());
   std::unique_lock lock(handles_mutex_);
   contexts_[context->handle()] = context;
-  return context;
+  return context.get();
 }
 
-Context* Runtime::DetachContext(Context* context) {
+std::shared_ptr<Context> Runtime::DetachContext(Context* raw) {
+  std::shared_ptr<Context> context;
   {
     std::unique_lock lock(handles_mutex_);
-    if (contexts_.erase(context->handle()) == 0) return nullptr;
+    auto it = contexts_.find(raw->handle());
+    if (it == contexts_.end()) return nullptr;
+    context = std::move(it->second);
+    contexts_.erase(it);
   }
   Device& device = context->device();
-  if (device.primary_context == context) {
+  if (device.primary_context == raw) {
     device.primary_context = nullptr;
     device.primary_references = 0;
   }
-  if (thread_current.context == context) thread_current = {};
+  if (thread_current.context == raw) thread_current = {};
   return context;
 }
 
@@ -388,6 +429,7 @@ std::vector<std::shared_ptr<Stream>> Runtime::RetiredStreamsOfDevice(int32_t dev
 }
 
 void Runtime::NotifyAllEngines() {
+  std::shared_lock lock(devices_mutex_);
   for (auto& device : devices_) device->engine().Notify();
 }
 

@@ -38,6 +38,8 @@ struct RuntimeConfig {
   static RuntimeConfig FromEnvironment();
 };
 
+// Shared ownership, as contexts: a call that resolved a device (or holds a
+// context of it) keeps it a valid object while aclFinalize drops the runtime's.
 class Device {
  public:
   Device(int32_t id, size_t total_memory);
@@ -50,8 +52,11 @@ class Device {
   bool Reserve(size_t bytes);
   void Unreserve(size_t bytes);
 
-  // The engine lives from aclInit to aclFinalize.
+  // The engine runs from aclInit to aclFinalize. Streams share it: a call still
+  // enqueueing on a stream while aclFinalize tears down (it notifies the engine
+  // after queueing) finds a stopped engine, never a freed one.
   Engine& engine() { return *engine_; }
+  const std::shared_ptr<Engine>& shared_engine() const { return engine_; }
 
   // Guarded by Runtime::lifecycle_mutex.
   Context* primary_context = nullptr;
@@ -62,32 +67,42 @@ class Device {
   const int32_t id_;
   const size_t total_memory_;
   std::atomic<size_t> used_memory_{0};
-  std::unique_ptr<Engine> engine_;
+  std::shared_ptr<Engine> engine_;
 };
 
+// Shared ownership: the handle table holds a context, and so does every API call
+// that uses one (the thread's current context, a stream's), so a context torn
+// down by another thread meanwhile stays a valid object until the call is done.
 class Context {
  public:
-  Context(Device& device, bool primary, aclrtContext handle);
-  ~Context();  // drains and releases every stream of the context
+  Context(std::shared_ptr<Device> device, bool primary, aclrtContext handle);
+  ~Context();
 
-  Device& device() const { return device_; }
+  Device& device() const { return *device_; }
+  const std::shared_ptr<Device>& shared_device() const { return device_; }
   bool primary() const { return primary_; }
   aclrtContext handle() const { return handle_; }
   const std::shared_ptr<Stream>& default_stream() const { return default_stream_; }
   // Streams created while this context was current, the default stream first.
   std::vector<std::shared_ptr<Stream>> streams() const;
+  // Null once the context is torn down: no stream is made in it any more.
   std::shared_ptr<Stream> CreateStream(uint32_t flags, uint32_t priority);
   // aclrtDestroyStream(Force): false when another thread destroyed it first.
   // Waits for the queued work unless `discard_pending`, which drops what has not started.
   bool DestroyStream(const std::shared_ptr<Stream>& stream, bool discard_pending);
+  // Drains and releases every stream of the context (aclrtDestroyContext,
+  // aclrtResetDevice, aclFinalize, once it is detached); later CreateStream
+  // calls fail. The object itself lives on while a call still holds it.
+  void Teardown();
 
  private:
-  Device& device_;
+  const std::shared_ptr<Device> device_;
   const bool primary_;
   const aclrtContext handle_;
   std::shared_ptr<Stream> default_stream_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<Stream>> streams_;
+  bool torn_down_ = false;  // guarded by mutex_
 };
 
 class Runtime {
@@ -103,19 +118,19 @@ class Runtime {
   uint32_t epoch() const { return epoch_.load(std::memory_order_acquire); }
 
   const RuntimeConfig& config() const { return config_; }
-  Device* device(int32_t id);  // null when out of range or not initialised
-  int32_t device_count() const { return static_cast<int32_t>(devices_.size()); }
+  // Held by the caller for the call; null when out of range or not initialised.
+  std::shared_ptr<Device> device(int32_t id);
 
-  // The calling thread's current context (may be null).
-  Context* current_context();
+  // The calling thread's current context (may be null), held for the call.
+  std::shared_ptr<Context> current_context();
   void set_current_context(Context* context);
 
   // Handle tables; shared_mutex-protected lookups. Handles are unique values
   // that are never reused and never dereferenced, so a stale handle can never
   // alias a newer object: it is simply not in the table.
   std::shared_ptr<Stream> FindStream(aclrtStream handle);
-  Event* FindEventRetained(aclrtEvent handle);  // adds a reference the caller releases
-  Context* FindContext(aclrtContext handle);    // null when not live
+  Event* FindEventRetained(aclrtEvent handle);                // adds a reference the caller releases
+  std::shared_ptr<Context> FindContext(aclrtContext handle);  // null when not live
 
   // A fresh handle value for any table (streams, events, contexts, models).
   void* NewHandle();
@@ -129,8 +144,9 @@ class Runtime {
   // delete the returned context outside it (deleting drains its streams).
   // CreateContext is null (recent error set) while aclFinalize tears down: it
   // drains without the lock, and a context made then would outlive its device.
-  Context* CreateContext(const char* function, Device& device, bool primary);
-  Context* DetachContext(Context* context);  // null when not live
+  // The caller tears the detached context down (Context::Teardown) outside the lock.
+  Context* CreateContext(const char* function, const std::shared_ptr<Device>& device, bool primary);
+  std::shared_ptr<Context> DetachContext(Context* context);  // null when not live
 
   // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
   // still run: a device synchronisation waits for them too. The list holds them
@@ -166,12 +182,15 @@ class Runtime {
   std::atomic<uint32_t> epoch_{0};
   std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;
-  std::vector<std::unique_ptr<Device>> devices_;
+  // Replaced by aclInit and emptied by aclFinalize while other threads may look
+  // devices up: the vector is read and written under devices_mutex_.
+  std::shared_mutex devices_mutex_;
+  std::vector<std::shared_ptr<Device>> devices_;
 
   std::shared_mutex handles_mutex_;
-  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;  // by handle
-  std::unordered_map<const void*, Event*> events_;                    // by handle
-  std::unordered_map<const void*, Context*> contexts_;                // by handle
+  std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;    // by handle
+  std::unordered_map<const void*, Event*> events_;                      // by handle
+  std::unordered_map<const void*, std::shared_ptr<Context>> contexts_;  // by handle
   std::vector<std::weak_ptr<Stream>> retired_streams_;
   std::vector<std::weak_ptr<Stream>> all_streams_;  // every stream ever registered, pruned when expired
 };

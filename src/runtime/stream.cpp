@@ -23,9 +23,10 @@ void DropTask(Task& task) {
 
 }  // namespace
 
-Stream::Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority)
-    : engine_(engine),
+Stream::Stream(std::shared_ptr<Engine> engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority)
+    : engine_(std::move(engine)),
       context_(context),
+      context_handle_(context->handle()),
       device_id_(device_id),
       flags_(flags),
       priority_(priority),
@@ -53,7 +54,24 @@ bool Stream::Enqueue(const Task& task, uint64_t* record_generation) {
     queued_.store(queue_.size(), std::memory_order_seq_cst);
     ++enqueued_;
   }
-  engine_.Notify();
+  engine_->Notify();
+  return true;
+}
+
+bool Stream::EnqueueAll(const std::vector<Task>& tasks) {
+  if (tasks.empty()) return true;
+  if (Tracer::Enabled()) Tracer::Get().Instant(tasks.front().name, "enqueue", {}, NowNs());
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return false;
+    for (const Task& task : tasks) {
+      queue_.push_back(task);
+      if (task.kind == TaskKind::kEventRecord) queue_.back().generation = task.event->BeginRecord();
+    }
+    queued_.store(queue_.size(), std::memory_order_seq_cst);
+    enqueued_ += tasks.size();
+  }
+  engine_->Notify();
   return true;
 }
 
@@ -209,7 +227,7 @@ void Stream::ReleaseFromHost(int32_t status, const char* message) {
     held_for_host_ = false;
   }
   Finish(status, message);
-  engine_.Notify();
+  engine_->Notify();
 }
 
 uint64_t Stream::EnqueuedCount() const {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -29,16 +30,19 @@ struct SyncResult {
 
 class Stream {
  public:
-  Stream(Engine& engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority);
+  Stream(std::shared_ptr<Engine> engine, Context* context, int32_t device_id, uint32_t flags, uint32_t priority);
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream();
 
   int32_t device_id() const { return device_id_; }
+  // The context the stream was made in: compare only, it may be gone. Calls
+  // that use it look it up by context_handle() (Runtime::FindContext).
   Context* context() const { return context_; }
+  aclrtContext context_handle() const { return context_handle_; }
   uint32_t flags() const { return flags_; }
   uint32_t priority() const { return priority_; }
-  Engine& engine() const { return engine_; }
+  Engine& engine() const { return *engine_; }
   // A small number naming the stream in traces (its thread id there).
   uint32_t trace_id() const { return trace_id_; }
   // The client's handle (aclrtStream); set once at registration.
@@ -50,6 +54,10 @@ class Stream {
   // takes its generation here, once it is sure to be queued (a refused record
   // takes none); `record_generation`, when given, receives it.
   bool Enqueue(const Task& task, uint64_t* record_generation = nullptr);
+  // Queues `tasks` back to back, all or none (false when the stream is closed):
+  // no task another thread enqueues lands between them, and a stream closed
+  // meanwhile never runs a part of them. A model replay is one unit, as on hardware.
+  bool EnqueueAll(const std::vector<Task>& tasks);
   // Runtime-internal work that must follow everything queued so far (deferred
   // frees): queued as usual while the stream is open; once it is closed the task
   // never runs and is released, as DiscardPending's are, when no task of the
@@ -113,8 +121,9 @@ class Stream {
   // Resolves the dropped records once `finished` has passed the tasks running at the drop.
   void ResolveDroppedRecords(uint64_t finished);
 
-  Engine& engine_;
+  const std::shared_ptr<Engine> engine_;  // shared: see Device::shared_engine
   Context* const context_;
+  const aclrtContext context_handle_;
   const int32_t device_id_;
   const uint32_t flags_;
   const uint32_t priority_;
