@@ -200,16 +200,12 @@ TEST(AdversarialAliasing, OverlappingAndSeparateCallsOfOneShapeFromSeveralThread
 // other[r, c] for every r writes one location `rows` times. The aliasing
 // contract (src/ops/framework/overlap.h: results equal computing from the
 // inputs' values before the op, as CANN computes into an intermediate) says
-// each location ends up as x[c] + other[r, c] for one r. It does not: the
-// guard takes an output that is the same view as an input as safe in place
-// (InPlaceSafe: every element is read by the step that writes it), which does
-// not hold when the view has internal overlap (several elements, one
-// location). Rows race: on 2 threads about a fifth of the columns held neither
-// one row's sum nor the running sum of all rows. The fix belongs in
-// src/ops/framework/overlap.cpp (a view with a zero stride over a dimension of
-// extent > 1 is never safe in place: stage it, or refuse it as PyTorch does),
-// which this helper may not edit; enable once it is fixed there.
-TEST(AdversarialAliasing, DISABLED_InplaceAddIntoBroadcastSelfUsesValuesFromBeforeTheOp) {
+// each location ends up as x[c] + other[r, c] for one r. It did not: the
+// guard took an output that is the same view as an input as safe in place,
+// which does not hold when the view has internal overlap (several elements,
+// one location), so rows raced (about a fifth of the columns held neither one
+// row's sum nor the running sum of all rows). Such an output is now staged.
+TEST(AdversarialAliasing, InplaceAddIntoBroadcastSelfUsesValuesFromBeforeTheOp) {
   const int64_t rows = 8, cols = kElements / 8;
   Floats x(cols, 10), y(rows * cols, 11);
   aclTensor* self = x.View({rows, cols}, {0, 1}, 0);

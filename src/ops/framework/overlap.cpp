@@ -9,6 +9,7 @@
 
 #include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
+#include "common/shape.h"
 
 namespace canopy::ops {
 
@@ -237,6 +238,10 @@ void OverlapGuard::AddDeclaredStep(const std::vector<TensorRef>& inputs, const T
 bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
   const Record& in = inputs_[i];
   const Record& out = outputs_[o];
+  // An output whose elements share addresses (a broadcast self of an in-place
+  // op) is written several times per location: later writes would read values
+  // the op has already changed, so it is computed aside even as the same view.
+  if (!ElementsAreDistinct(out.view.shape, out.view.strides)) return false;
   int64_t last_read = -1;
   int64_t first_write = kNoStep;
   for (size_t k = 0; k < steps_.size(); ++k) {
