@@ -115,6 +115,19 @@ struct GatedWrite {
   }
 };
 
+// Turns checker mode off for a test that does on purpose what the checker
+// reports (freeing memory that queued work still reads), and restores it.
+class CheckerOff {
+ public:
+  CheckerOff() : saved_(canopyCheckEnabled()) { canopySetCheckMode(0); }
+  ~CheckerOff() { canopySetCheckMode(saved_); }
+  CheckerOff(const CheckerOff&) = delete;
+  CheckerOff& operator=(const CheckerOff&) = delete;
+
+ private:
+  const int saved_;
+};
+
 // Restores the thread's current context when it leaves scope.
 class ContextGuard {
  public:
