@@ -70,7 +70,7 @@ std::string ArgName(const KitCase& x) {
 }
 
 std::string KitCaseName(const KitCase& x) {
-  const std::string op = x.op->name;
+  std::string op = x.op->name;
   switch (x.change) {
     case Change::kNone:
       return op + "_valid_call";
