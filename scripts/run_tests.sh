@@ -50,5 +50,6 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 stage "ThreadSanitizer: runtime and concurrency"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
-cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test graph_capture_test
+cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test graph_capture_test \
+  runtime_adversarial_test
 ctest --test-dir build-tsan -L runtime -j2 --output-on-failure --timeout 1800
