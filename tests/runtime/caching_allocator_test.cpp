@@ -82,8 +82,7 @@ TEST(CachingAllocator, HotLoopsDoNotGrowDeviceMemory) {
 // canopyReleaseCachedMemory after the stream that freed a block was force-destroyed
 // while its task still used the block: the release must wait for that task.
 TEST(CachingAllocator, ReleaseCachedMemoryWaitsForATaskOfAForceDestroyedStream) {
-  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
-  canopySetCheckMode(0);
+  CheckerOff unchecked;
   aclrtStream stream = nullptr;
   ACL_ASSERT_OK(aclrtCreateStream(&stream));
   constexpr size_t kBytes = 1 << 20;  // mmap-backed: touching it after munmap would crash
@@ -98,7 +97,6 @@ TEST(CachingAllocator, ReleaseCachedMemoryWaitsForATaskOfAForceDestroyedStream) 
   gate.open.store(true);
   ACL_EXPECT_OK(aclrtSynchronizeDevice());
   EXPECT_TRUE(gate.wrote.load());
-  canopySetCheckMode(check_mode);
 }
 
 // A block freed behind a running task of a stream that is then force-destroyed

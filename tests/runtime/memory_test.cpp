@@ -410,8 +410,7 @@ TEST(Memory, Copy2d) {
 TEST(Memory, FreeWhileQueuedWorkStillUsesTheBlock) {
   // aclrtFree does not wait for the device, but the block outlives the queued work that uses it.
   // (A use-after-free on purpose: checker mode would rightly report it, so it is off here.)
-  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
-  canopySetCheckMode(0);
+  CheckerOff unchecked;
   ScopedStream stream;
   void* block = nullptr;
   constexpr size_t kBytes = 1 << 20;  // mmap-backed: touching it after munmap would crash
@@ -424,15 +423,13 @@ TEST(Memory, FreeWhileQueuedWorkStillUsesTheBlock) {
     ACL_EXPECT_ERROR(aclrtFree(block), ACL_ERROR_INVALID_PARAM, "aclrtFree");
   }
   ACL_EXPECT_OK(aclrtSynchronizeStream(stream));
-  canopySetCheckMode(check_mode);
 }
 
 // A block freed while a task of a force-destroyed stream still runs on it: the
 // stream is no longer registered, but its running task must still find the block
 // mapped (before the fix the free unmapped it under the task: SIGSEGV).
 TEST(Memory, FreeAfterForceDestroyWhileItsTaskStillUsesTheBlock) {
-  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
-  canopySetCheckMode(0);  // a use after free on purpose
+  CheckerOff unchecked;  // a use after free on purpose
   aclrtStream stream = nullptr;
   ACL_ASSERT_OK(aclrtCreateStream(&stream));
   constexpr size_t kBytes = 1 << 20;  // mmap-backed: touching it after munmap would crash
@@ -446,13 +443,11 @@ TEST(Memory, FreeAfterForceDestroyWhileItsTaskStillUsesTheBlock) {
   gate.open.store(true);
   ACL_EXPECT_OK(aclrtSynchronizeDevice());  // waits for the force-destroyed stream's task
   EXPECT_TRUE(gate.wrote.load());
-  canopySetCheckMode(check_mode);
 }
 
 // The same while another thread is inside aclrtDestroyStream, draining the stream.
 TEST(Memory, FreeWhileAnotherThreadDrainsTheStreamThatUsesTheBlock) {
-  const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
-  canopySetCheckMode(0);
+  CheckerOff unchecked;
   aclrtStream stream = nullptr;
   ACL_ASSERT_OK(aclrtCreateStream(&stream));
   constexpr size_t kBytes = 1 << 20;
@@ -471,7 +466,6 @@ TEST(Memory, FreeWhileAnotherThreadDrainsTheStreamThatUsesTheBlock) {
   destroyer.join();
   EXPECT_EQ(destroyed.load(), ACL_SUCCESS);
   EXPECT_TRUE(gate.wrote.load());
-  canopySetCheckMode(check_mode);
 }
 
 }  // namespace

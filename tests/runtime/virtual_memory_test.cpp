@@ -278,8 +278,7 @@ TEST(VirtualMemory, UnmapDoesNotWaitForAHostFunctionOnAnotherStream) {
 TEST(VirtualMemory, UnmapWhileATaskStillWritesTheRangeWaitsForNothing) {
   for (const bool force_destroy : {false, true}) {
     SCOPED_TRACE(force_destroy ? "force-destroyed stream" : "live stream");
-    const int check_mode = canopyCheckEnabled() != 0 ? 1 : 0;
-    canopySetCheckMode(0);  // a use after unmap on purpose
+    CheckerOff unchecked;  // a use after unmap on purpose
     MappedRange range;
     ASSERT_NO_FATAL_FAILURE(range.Map());
     aclrtStream stream = nullptr;
@@ -302,7 +301,6 @@ TEST(VirtualMemory, UnmapWhileATaskStillWritesTheRangeWaitsForNothing) {
       ACL_EXPECT_OK(aclrtDestroyStream(stream));
     }
     EXPECT_TRUE(gate.wrote.load());
-    canopySetCheckMode(check_mode);
   }
 }
 
