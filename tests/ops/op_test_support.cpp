@@ -750,6 +750,13 @@ aclTensor* OpArgs::NewTensor(aclDataType dtype, const Shape& shape, View view, a
   return Tensor(*owned_.back(), format);
 }
 
+aclTensor* OpArgs::NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view, aclFormat format) {
+  static Rng rng(0xC0FFEE);
+  owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
+  owned_.back()->FillRandom(rng, range);
+  return Tensor(*owned_.back(), format);
+}
+
 aclIntArray* OpArgs::IntArray(const std::vector<int64_t>& values) {
   aclIntArray* array = aclCreateIntArray(values.data(), values.size());
   arrays_.push_back(array);
@@ -823,15 +830,26 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
       const int index = static_cast<int>(i);
       void* pointer = nullptr;
       int64_t integer = 0;
+      const std::string name = arg.name;
+      const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
       switch (arg.kind) {
         case CANOPY_ARG_TENSOR:
-          pointer = args.NewTensor(ACL_FLOAT, index == call.rankArg ? call.rankShape : call.shape, View::kContiguous,
-                                   index == call.formatArg ? call.format : ACL_FORMAT_ND);
+          if (index == call.rankArg) {
+            pointer = args.NewTensor(ACL_FLOAT, call.rankShape, View::kContiguous, format);
+          } else if (name == "index" || name == "indices") {
+            pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+          } else {
+            pointer = args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous, format);
+          }
           break;
         case CANOPY_ARG_SCALAR:
-          pointer = args.Scalar(ACL_FLOAT, 1.0);
+          pointer = args.Scalar(ACL_FLOAT, name == "start" ? 0.0
+                                           : name == "end" ? static_cast<double>(NumElements(call.shape))
+                                                           : 1.0);
           break;
         default:  // integers and enums: 0 (ACL_FLOAT for a dtype)
+          if (name == "end") integer = std::numeric_limits<int64_t>::max();
+          if (name == "step") integer = 1;
           break;
       }
       if (index == call.nullArg) pointer = nullptr;

@@ -194,6 +194,9 @@ class OpArgs {
   // A new random device tensor owned by this call.
   aclTensor* NewTensor(aclDataType dtype, const Shape& shape, View view = View::kContiguous,
                        aclFormat format = ACL_FORMAT_ND);
+  // The same with values drawn from `range` (index tensors that must stay in bounds).
+  aclTensor* NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view = View::kContiguous,
+                         aclFormat format = ACL_FORMAT_ND);
   aclIntArray* IntArray(const std::vector<int64_t>& values);
 
   void DestroyDescriptors();
@@ -228,7 +231,11 @@ std::string Describe(const OpRun& run);
 
 // A phase-1 call of any registered op: every tensor argument an f32 tensor of
 // `shape`, every scalar an f32 1, every integer and enum argument 0, except
-// where a field below says otherwise. Argument indices are prototype positions.
+// where a field below says otherwise, and for arguments whose name asks for a
+// value that works: an index tensor ("index", "indices") is int64 of shape
+// [shape[0]] with values in [0, 1]; integer "end" is INT64_MAX (slice to the
+// end) and "step" 1; scalar "start" is 0 and "end" the element count of `shape`.
+// Argument indices are prototype positions.
 struct RegistryCall {
   Shape shape = {2, 2};
   int nullArg = -1;    // this pointer argument is passed as null

@@ -1,0 +1,30 @@
+// Gathering along one dimension by an index tensor, the block GatherV2,
+// IndexSelect and Embedding share: out[pre, k..., post] = src[pre, index[k...], post].
+// Phase 1 cannot see the index values, so the run checks them: a value outside
+// [0, extent) fails the op's stream task with a message naming it (reported by
+// the next aclrtSynchronizeStream and aclGetRecentErrMsg), before anything is written.
+#pragma once
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "ops/framework/plan.h"
+
+namespace canopy::ops {
+
+inline constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
+
+// What a failed index check returns from the stream: the status a kernel that
+// faults on the NPU reports at synchronisation.
+inline constexpr aclnnStatus kIndexOutOfRangeStatus = ACL_ERROR_RT_AICORE_EXCEPTION;
+
+// `out` has src's shape with dimension `dim` replaced by index's shape (a
+// rank-0 index: by one dimension of extent 1). src, index and out are the
+// operands' views; src and out share a dtype, index is int32 or int64.
+void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
+                const TensorRef& out);
+
+// GatherV2's and IndexSelect's operands, registered in prototype order (self,
+// index, out) and gathered; a rank-0 self (and out) as one element, its index
+// values as one dimension. `dim` is normalised.
+void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out);
+
+}  // namespace canopy::ops
