@@ -126,7 +126,7 @@ void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& 
   bool is_staged = false;
   std::optional<TensorRef> target;
   if (index_rank == 0) {
-    target = out;  // out holds the one value's dimension already
+    target = Unsqueeze(out, dim);  // one value: out has no dimension for it
   } else {
     target = Flatten(out, dim, dim + index_rank - 1);
     if (!target) {  // out's strides cannot merge them (a transposed out): gather densely, then copy
@@ -146,8 +146,9 @@ void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const a
   if (self->rank() == 0) {
     src = Unsqueeze(src, 0);
     dst = Unsqueeze(dst, 0);
-    indices = *Reshape(indices, {indices.NumElements()});  // one element: always a view
   }
+  // These ops give a rank-0 index (and any index of a rank-0 self, one value) a dimension of extent 1 in out.
+  if (index->rank() == 0 || self->rank() == 0) indices = *Reshape(indices, {indices.NumElements()});
   PlanGather(plan, src, dim, indices, "index", dst);
 }
 

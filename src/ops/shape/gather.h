@@ -17,14 +17,14 @@ inline constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
 inline constexpr aclnnStatus kIndexOutOfRangeStatus = ACL_ERROR_RT_AICORE_EXCEPTION;
 
 // `out` has src's shape with dimension `dim` replaced by index's shape (a
-// rank-0 index: by one dimension of extent 1). src, index and out are the
+// rank-0 index: dimension `dim` removed, as Embedding has it). src, index and out are the
 // operands' views; src and out share a dtype, index is int32 or int64.
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
                 const TensorRef& out);
 
 // GatherV2's and IndexSelect's operands, registered in prototype order (self,
-// index, out) and gathered; a rank-0 self (and out) as one element, its index
-// values as one dimension. `dim` is normalised.
+// index, out) and gathered: a rank-0 index is one value that keeps dimension
+// dim (extent 1), a rank-0 self (and out) one element. `dim` is normalised.
 void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out);
 
 }  // namespace canopy::ops
