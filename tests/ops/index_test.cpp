@@ -1,4 +1,4 @@
-// GatherV2, IndexSelect and Embedding through the public C API against a plain
+// GatherV2, IndexSelect, Embedding and IndexCopy/InplaceIndexCopy through the public C API against a plain
 // reference: every documented dtype, int32 and int64 indices, duplicates,
 // negative dims, strided and transposed self, index and out, rank-0 and
 // multi-dimensional indices, empty tensors, a plan-cache hit on new addresses,
@@ -12,6 +12,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "op_test_support.h"
 
@@ -345,6 +346,199 @@ TEST(GatherRejects, Embedding) {
   ExpectRejected(Call(e, ACL_FLOAT, {4}, 0, ACL_INT64, {2}, ACL_FLOAT, {2}), "'weight'");
   ExpectRejected(Call(e, ACL_FLOAT, {4, 3}, 0, ACL_INT64, {2}, ACL_FLOAT, {2, 4}), "'out'");
   ExpectRejected(Call(e, ACL_FLOAT, {4, 3}, 0, ACL_INT64, {2, 2}, ACL_FLOAT, {4, 3}), "'out'");
+}
+
+// ---- IndexCopy / InplaceIndexCopy -----------------------------------------------------------------
+
+const std::vector<aclDataType> kIndexCopyDtypes = {ACL_FLOAT,  ACL_BF16,       ACL_FLOAT16,   ACL_INT32,
+                                                   ACL_INT64,  ACL_INT16,      ACL_INT8,      ACL_UINT8,
+                                                   ACL_DOUBLE, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BOOL};
+
+OpRun RunIndexCopy(bool inPlace, aclTensor* self, int64_t dim, aclTensor* index, aclTensor* source, aclTensor* out) {
+  return RunOp(
+      [&](OpArgs&, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return inPlace ? aclnnInplaceIndexCopyGetWorkspaceSize(self, dim, index, source, workspaceSize, executor)
+                       : aclnnIndexCopyGetWorkspaceSize(self, dim, index, source, out, workspaceSize, executor);
+      },
+      inPlace ? aclnnInplaceIndexCopy : aclnnIndexCopy);
+}
+
+struct IndexCopyCase {
+  std::string name;
+  bool inPlace;
+  aclDataType dtype = ACL_FLOAT;
+  Shape self = {5, 4};
+  int64_t dim = 0;
+  Shape index = {3};
+  aclDataType indexDtype = ACL_INT64;
+  View selfView = kContiguous;
+  View sourceView = kContiguous;
+  View outView = kContiguous;
+  std::vector<int64_t> picks = {};  // empty: drawn at random (with duplicates)
+};
+void PrintTo(const IndexCopyCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<IndexCopyCase> IndexCopyCases() {
+  std::vector<IndexCopyCase> cases;
+  for (bool inPlace : {true, false}) {
+    const std::string f = inPlace ? "inplace_" : "out_";
+    for (aclDataType dtype : kIndexCopyDtypes) cases.push_back({f + Name(dtype), inPlace, dtype});
+    cases.push_back({f + "dim1_s32_duplicates_last_wins",
+                     inPlace,
+                     ACL_FLOAT,
+                     {3, 5, 2},
+                     1,
+                     {4},
+                     ACL_INT32,
+                     kContiguous,
+                     kContiguous,
+                     kContiguous,
+                     {2, 0, 2, 4}});
+    cases.push_back({f + "negative_dim", inPlace, ACL_INT32, {3, 5, 2}, -1, {2}});
+    cases.push_back({f + "rank0_index", inPlace, ACL_FLOAT16, {4, 3}, 0, {}});
+    cases.push_back({f + "rank0_self", inPlace, ACL_DOUBLE, {}, 0, {1}});
+    cases.push_back({f + "transposed",
+                     inPlace,
+                     ACL_FLOAT,
+                     {6, 5},
+                     1,
+                     {3},
+                     ACL_INT64,
+                     View::kTransposed,
+                     View::kTransposed,
+                     View::kTransposed});
+    cases.push_back({f + "stepped",
+                     inPlace,
+                     ACL_BF16,
+                     {4, 3, 5},
+                     2,
+                     {4},
+                     ACL_INT32,
+                     View::kStepped,
+                     View::kStepped,
+                     View::kStepped});
+    cases.push_back({f + "empty_index", inPlace, ACL_FLOAT, {3, 4}, 0, {0}});
+    cases.push_back({f + "rank8", inPlace, ACL_FLOAT, {2, 1, 2, 3, 1, 2, 1, 2}, 3, {2}});
+  }
+  return cases;
+}
+
+class IndexCopyTest : public ::testing::TestWithParam<IndexCopyCase> {};
+
+TEST_P(IndexCopyTest, MatchesReference) {
+  const IndexCopyCase& x = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const auto rank = static_cast<int64_t>(x.self.size());
+  const int64_t dim = x.dim < 0 ? x.dim + std::max<int64_t>(rank, 1) : x.dim;
+  const Shape selfShape = x.self.empty() ? Shape{1} : x.self;
+  const int64_t count = NumElements(x.index);
+  Shape sourceShape = x.self;
+  if (!x.self.empty()) sourceShape[dim] = count;
+  DeviceTensor self(x.dtype, x.self, x.selfView);
+  const Values original = self.FillRandom(rng, Range{});
+  DeviceTensor source(x.dtype, sourceShape, x.sourceView);
+  const Values slices = source.FillRandom(rng, Range{});
+  std::vector<int64_t> picks = x.picks;
+  Values encoded;
+  for (int64_t k = 0; k < count; ++k) {
+    if (x.picks.empty()) {
+      picks.push_back(std::min<int64_t>(selfShape[dim] - 1,
+                                        static_cast<int64_t>(rng.Uniform(0, static_cast<double>(selfShape[dim])))));
+    }
+    encoded.push_back(static_cast<double>(picks[k]));
+  }
+  DeviceTensor index(x.indexDtype, x.index);
+  index.WriteView(encoded);
+  DeviceTensor out(x.dtype, x.self, x.outView);
+  out.Poison();
+  const std::vector<uint8_t> before = (x.inPlace ? self : out).DownloadBytes();
+  OpArgs args;
+  const OpRun run = RunIndexCopy(x.inPlace, args.Tensor(self), x.dim, args.Tensor(index), args.Tensor(source),
+                                 x.inPlace ? nullptr : args.Tensor(out));
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // out = self, then each k in order writes source's slice k at picks[k] (duplicates: the last wins).
+  Values want = original;
+  const Shape sliceShape = x.self.empty() ? Shape{1} : sourceShape;
+  for (int64_t i = 0; i < NumElements(sliceShape); ++i) {
+    Shape at = Unravel(i, sliceShape);
+    const int64_t k = at[dim];
+    at[dim] = picks[k];
+    want[Ravel(at, selfShape)] = slices[i];
+  }
+  const DeviceTensor& result = x.inPlace ? self : out;
+  ExpectExact(result.ReadView(), want, x.name);
+  ExpectOutsideViewUnchanged(result, before, "result storage");
+  ExpectExact(source.ReadView(), slices, "source must not change");
+  if (!x.inPlace) ExpectExact(self.ReadView(), original, "selfRef must not change");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, IndexCopyTest, ::testing::ValuesIn(IndexCopyCases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
+// A rank-0 source fills one element of a rank-1 selfRef.
+TEST(IndexCopy, ScalarSourceIntoVector) {
+  DeviceTensor self(ACL_INT64, {4});
+  self.WriteView({1, 2, 3, 4});
+  DeviceTensor source(ACL_INT64, Shape{});
+  source.WriteView({9});
+  DeviceTensor index(ACL_INT32, {1});
+  index.WriteView({2});
+  OpArgs args;
+  const OpRun run = RunIndexCopy(true, args.Tensor(self), 0, args.Tensor(index), args.Tensor(source), nullptr);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(self.ReadView(), {1, 2, 9, 4}, "selfRef");
+}
+
+TEST(IndexCopy, OutOfRangeWritesNothing) {
+  for (bool inPlace : {true, false}) {
+    for (int64_t bad : {int64_t{4}, int64_t{-1}}) {
+      SCOPED_TRACE(std::string(inPlace ? "inplace " : "out ") + std::to_string(bad));
+      DeviceTensor self(ACL_FLOAT, {4, 3});
+      Rng rng = Rng::ForCurrentTest();
+      self.FillRandom(rng, Range{});
+      DeviceTensor source(ACL_FLOAT, {3, 3});
+      source.FillRandom(rng, Range{});
+      DeviceTensor index(ACL_INT64, {3});
+      index.WriteView({0, static_cast<double>(bad), 1});
+      DeviceTensor out(ACL_FLOAT, {4, 3});
+      out.Poison();
+      const std::vector<uint8_t> before = (inPlace ? self : out).DownloadBytes();
+      OpArgs args;
+      const OpRun run = RunIndexCopy(inPlace, args.Tensor(self), 0, args.Tensor(index), args.Tensor(source),
+                                     inPlace ? nullptr : args.Tensor(out));
+      EXPECT_EQ(run.sync, ACL_ERROR_RT_AICORE_EXCEPTION) << Describe(run);
+      EXPECT_NE(run.message.find("out of range"), std::string::npos) << run.message;
+      EXPECT_EQ((inPlace ? self : out).DownloadBytes(), before) << "nothing may be written";
+    }
+  }
+}
+
+OpRun CallIndexCopy(aclDataType selfDtype, const Shape& self, int64_t dim, aclDataType indexDtype, const Shape& index,
+                    aclDataType sourceDtype, const Shape& source, aclDataType outDtype, const Shape& out,
+                    aclFormat outFormat = ACL_FORMAT_ND) {
+  OpArgs a;
+  return RunIndexCopy(false, a.NewTensor(selfDtype, self), dim,
+                      a.NewTensorIn(Range{0, 1, 0, 0, true}, indexDtype, index), a.NewTensor(sourceDtype, source),
+                      a.NewTensor(outDtype, out, kContiguous, outFormat));
+}
+
+TEST(IndexCopyRejects, EachInvalidArgument) {
+  const aclDataType f = ACL_FLOAT;
+  const aclDataType i = ACL_INT64;
+  ExpectRejected(CallIndexCopy(ACL_UINT32, {4, 3}, 0, i, {2}, ACL_UINT32, {2, 3}, ACL_UINT32, {4, 3}), "'selfRef'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, ACL_FLOAT, {2}, f, {2, 3}, f, {4, 3}), "'index'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2}, ACL_FLOAT16, {2, 3}, f, {4, 3}), "'source'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2}, f, {2, 3}, ACL_DOUBLE, {4, 3}), "'outRef'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2}, f, {2, 3}, f, {4, 4}), "'outRef'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2}, f, {2, 3}, f, {4, 3}, ACL_FORMAT_NCHW), "format");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2, 1}, f, {2, 3}, f, {4, 3}), "'index'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {3}, f, {2, 3}, f, {4, 3}), "'index'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2}, f, {2, 4}, f, {4, 3}), "'source'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {2}, f, {2, 3, 1}, f, {4, 3}), "'source'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 2, i, {2}, f, {2, 3}, f, {4, 3}), "'dim'");
+  ExpectRejected(CallIndexCopy(f, {4}, 0, i, {2}, f, {}, f, {4}), "'source'");
+  ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {1}, f, {}, f, {4, 3}), "'source'");
+  EXPECT_TRUE(CallIndexCopy(f, {4, 3}, -2, ACL_INT32, {2}, f, {2, 3}, f, {4, 3}).ok());
 }
 
 }  // namespace

@@ -820,47 +820,55 @@ std::string Describe(const OpRun& run) {
 
 // ---- Calls built from the op registry ------------------------------------------------------------
 
+RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
+  // One 8-byte cell per argument: the packed call reads `size` bytes of each.
+  RegistryArguments packed;
+  auto& cells = packed.cells;
+  auto& pointers = packed.pointers;
+  cells.resize(op.argCount);
+  pointers.resize(op.argCount);
+  for (size_t i = 0; i < op.argCount; ++i) {
+    const canopyOpArg& arg = op.args[i];
+    const int index = static_cast<int>(i);
+    void* pointer = nullptr;
+    int64_t integer = 0;
+    const std::string name = arg.name;
+    const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
+    switch (arg.kind) {
+      case CANOPY_ARG_TENSOR:
+        if (index == call.rankArg) {
+          pointer = args.NewTensor(ACL_FLOAT, call.rankShape, View::kContiguous, format);
+        } else if (name == "index" || name == "indices") {
+          pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+        } else {
+          pointer = args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous, format);
+        }
+        break;
+      case CANOPY_ARG_SCALAR:
+        pointer = args.Scalar(ACL_FLOAT, name == "start" ? 0.0
+                                         : name == "end" ? static_cast<double>(NumElements(call.shape))
+                                                         : 1.0);
+        break;
+      default:  // integers and enums: 0 (ACL_FLOAT for a dtype)
+        if (name == "end") integer = std::numeric_limits<int64_t>::max();
+        if (name == "step") integer = 1;
+        break;
+    }
+    if (index == call.nullArg) pointer = nullptr;
+    if (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR) {
+      std::memcpy(cells[i].data(), &pointer, sizeof pointer);
+    } else {
+      std::memcpy(cells[i].data(), &integer, sizeof integer);  // little-endian: the low `size` bytes
+    }
+    pointers[i] = cells[i].data();
+  }
+  return packed;
+}
+
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
   return [&op, call](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    // One 8-byte cell per argument: the packed call reads `size` bytes of each.
-    std::vector<std::array<uint8_t, 8>> cells(op.argCount);
-    std::vector<void*> pointers(op.argCount);
-    for (size_t i = 0; i < op.argCount; ++i) {
-      const canopyOpArg& arg = op.args[i];
-      const int index = static_cast<int>(i);
-      void* pointer = nullptr;
-      int64_t integer = 0;
-      const std::string name = arg.name;
-      const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
-      switch (arg.kind) {
-        case CANOPY_ARG_TENSOR:
-          if (index == call.rankArg) {
-            pointer = args.NewTensor(ACL_FLOAT, call.rankShape, View::kContiguous, format);
-          } else if (name == "index" || name == "indices") {
-            pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
-          } else {
-            pointer = args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous, format);
-          }
-          break;
-        case CANOPY_ARG_SCALAR:
-          pointer = args.Scalar(ACL_FLOAT, name == "start" ? 0.0
-                                           : name == "end" ? static_cast<double>(NumElements(call.shape))
-                                                           : 1.0);
-          break;
-        default:  // integers and enums: 0 (ACL_FLOAT for a dtype)
-          if (name == "end") integer = std::numeric_limits<int64_t>::max();
-          if (name == "step") integer = 1;
-          break;
-      }
-      if (index == call.nullArg) pointer = nullptr;
-      if (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR) {
-        std::memcpy(cells[i].data(), &pointer, sizeof pointer);
-      } else {
-        std::memcpy(cells[i].data(), &integer, sizeof integer);  // little-endian: the low `size` bytes
-      }
-      pointers[i] = cells[i].data();
-    }
-    return op.callGetWorkspaceSize(pointers.data(), workspaceSize, executor);
+    RegistryArguments packed = PackRegistryArguments(op, call, args);
+    return op.callGetWorkspaceSize(packed.pointers.data(), workspaceSize, executor);
   };
 }
 

@@ -5,6 +5,7 @@
 #ifndef CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
 #define CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
 
+#include <array>
 #include <complex>
 #include <cstdint>
 #include <functional>
@@ -245,6 +246,13 @@ struct RegistryCall {
   Shape rankShape;
 };
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
+// The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
+// (one 8-byte cell per argument; `pointers` point into `cells`).
+struct RegistryArguments {
+  std::vector<std::array<uint8_t, 8>> cells;
+  std::vector<void*> pointers;
+};
+RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
 // The first of [2,2] and [2,2,2] for which RegistryCall succeeds (phase 1 and
 // 2): every op's arguments agree on one of them. Empty when none does.

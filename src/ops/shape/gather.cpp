@@ -60,65 +60,92 @@ class IndexCheckStep final : public Step {
   BufferRef values_;
 };
 
-// out[pre, k, post] = src[pre, values[k], post] for checked dense int64 values.
-class GatherStep final : public Step {
+// Slices along `dim` between a view addressed by the checked dense int64
+// values and a view addressed in order: a gather reads indexed[.., values[k], ..]
+// into ordered[.., k, ..]; a scatter writes ordered[.., k, ..] to
+// indexed[.., values[k], ..] (duplicates: the last k wins, deterministically).
+class IndexedCopyStep final : public Step {
  public:
-  GatherStep(const TensorRef& src, int64_t dim, BufferRef values, const TensorRef& out)
-      : src_(src),
+  enum class Direction : uint8_t { kGather, kScatter };
+
+  IndexedCopyStep(Direction direction, const TensorRef& indexed, int64_t dim, BufferRef values,
+                  const TensorRef& ordered)
+      : direction_(direction),
+        indexed_(indexed),
         dim_(static_cast<size_t>(dim)),
         values_(values),
-        out_(out),
-        pre_(out.shape.begin(), out.shape.begin() + dim),
-        src_pre_(src.strides.begin(), src.strides.begin() + dim),
-        out_pre_(out.strides.begin(), out.strides.begin() + dim) {}
+        ordered_(ordered),
+        pre_(ordered.shape.begin(), ordered.shape.begin() + dim),
+        indexed_pre_(indexed.strides.begin(), indexed.strides.begin() + dim),
+        ordered_pre_(ordered.strides.begin(), ordered.strides.begin() + dim) {}
 
   aclnnStatus Run(const RunContext& context) const override {
-    const char* src = context.Resolve(src_.buffer);
-    char* out = context.Resolve(out_.buffer);
+    char* indexed = context.Resolve(indexed_.buffer);
+    char* ordered = context.Resolve(ordered_.buffer);
     const auto* values = reinterpret_cast<const int64_t*>(context.Resolve(values_));
-    const auto bytes = static_cast<int64_t>(DtypeSize(src_.dtype));
-    const size_t post_rank = out_.shape.size() - dim_ - 1;
-    const int64_t* post_shape = out_.shape.data() + dim_ + 1;
-    const int64_t* src_post = src_.strides.data() + dim_ + 1;
-    const int64_t* out_post = out_.strides.data() + dim_ + 1;
-    const int64_t count = out_.shape[dim_];
-    const int64_t src_step = src_.strides[dim_];
-    const int64_t out_step = out_.strides[dim_];
-    ForEachOffsetPair(pre_, src_pre_, out_pre_, [&](int64_t src_offset, int64_t out_offset) {
+    const auto bytes = static_cast<int64_t>(DtypeSize(ordered_.dtype));
+    const size_t post_rank = ordered_.shape.size() - dim_ - 1;
+    const int64_t* post_shape = ordered_.shape.data() + dim_ + 1;
+    const int64_t* indexed_post = indexed_.strides.data() + dim_ + 1;
+    const int64_t* ordered_post = ordered_.strides.data() + dim_ + 1;
+    const int64_t count = ordered_.shape[dim_];
+    const int64_t indexed_step = indexed_.strides[dim_];
+    const int64_t ordered_step = ordered_.strides[dim_];
+    const bool gather = direction_ == Direction::kGather;
+    ForEachOffsetPair(pre_, indexed_pre_, ordered_pre_, [&](int64_t indexed_offset, int64_t ordered_offset) {
       for (int64_t k = 0; k < count; ++k) {
-        CopyBlock(out + (out_offset + k * out_step) * bytes, out_post,
-                  src + (src_offset + values[k] * src_step) * bytes, src_post, post_shape, post_rank, bytes);
+        char* at_index = indexed + (indexed_offset + values[k] * indexed_step) * bytes;
+        char* in_order = ordered + (ordered_offset + k * ordered_step) * bytes;
+        if (gather) {
+          CopyBlock(in_order, ordered_post, at_index, indexed_post, post_shape, post_rank, bytes);
+        } else {
+          CopyBlock(at_index, indexed_post, in_order, ordered_post, post_shape, post_rank, bytes);
+        }
       }
     });
     return ACLNN_SUCCESS;
   }
 
   std::string Describe() const override {
-    return "gather dim " + std::to_string(dim_) + " " + ShapeToString(src_.shape) + " -> " + ShapeToString(out_.shape) +
-           " " + DtypeName(src_.dtype);
+    return std::string(direction_ == Direction::kGather ? "gather" : "scatter") + " dim " + std::to_string(dim_) + " " +
+           ShapeToString(indexed_.shape) + " <-> " + ShapeToString(ordered_.shape) + " " + DtypeName(ordered_.dtype);
   }
 
  private:
-  TensorRef src_;
+  Direction direction_;
+  TensorRef indexed_;
   size_t dim_;
   BufferRef values_;
-  TensorRef out_;
-  Shape pre_;  // the dimensions before dim, and their strides in src and out
-  Shape src_pre_;
-  Shape out_pre_;
+  TensorRef ordered_;
+  Shape pre_;  // the dimensions before dim, and their strides in both views
+  Shape indexed_pre_;
+  Shape ordered_pre_;
 };
 
 }  // namespace
 
+std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
+                                         int64_t extent) {
+  const int64_t count = index.NumElements();
+  if (count == 0) return std::nullopt;
+  const TensorRef values = plan.Temporary(ACL_INT64, {count});
+  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, values.buffer), {index},
+               values);
+  return values;
+}
+
+void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst, int64_t dim,
+                       const TensorRef& source) {
+  if (source.NumElements() == 0) return;
+  plan.AddStep(std::make_unique<IndexedCopyStep>(IndexedCopyStep::Direction::kScatter, dst, dim, values.buffer, source),
+               {source, values}, dst);
+}
+
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
                 const TensorRef& out) {
-  const int64_t count = index.NumElements();
-  if (count == 0) return;  // nothing is read or written
   // Every value is checked even when `out` is empty: an out-of-range index is never silent.
-  const TensorRef values = plan.Temporary(ACL_INT64, {count});
-  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, src.shape[dim], values.buffer),
-               {index}, values);
-  if (out.NumElements() == 0) return;
+  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim]);
+  if (!values || out.NumElements() == 0) return;
 
   // The gather writes one dimension per index value: out's index dimensions as one.
   const int64_t index_rank = index.rank();
@@ -135,7 +162,9 @@ void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& 
       target = Flatten(staged, dim, dim + index_rank - 1);
     }
   }
-  plan.AddStep(std::make_unique<GatherStep>(src, dim, values.buffer, *target), {src, values}, *target);
+  plan.AddStep(
+      std::make_unique<IndexedCopyStep>(IndexedCopyStep::Direction::kGather, src, dim, values->buffer, *target),
+      {src, *values}, *target);
   if (is_staged) plan.Copy(staged, out);
 }
 
