@@ -596,7 +596,8 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
         pointer = c.T(c.other);
       }
       if (name == "mat2") pointer = c.T(c.mat2);
-      if (name == "out") pointer = c.T(c.out);
+      if (name == "out" || name == "outRef") pointer = c.T(c.out);
+      if (name == "source" || name == "repeats") pointer = c.T(c.other);
     } else if (arg.kind == CANOPY_ARG_SCALAR) {
       pointer = name == "alpha" ? c.alpha : c.scalar_other;  // other, value, beta
     } else if (name == "dtype") {
@@ -605,7 +606,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       integer = c.mode;
     } else if (name == "cubeMathType") {
       integer = c.cube_math_type;
-    } else if (name == "step") {
+    } else if (name == "step" || name == "repeats") {
       integer = 1;
     } else if (name == "end") {
       integer = std::numeric_limits<int64_t>::max();

@@ -838,6 +838,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
       case CANOPY_ARG_TENSOR:
         if (index == call.rankArg) {
           pointer = args.NewTensor(ACL_FLOAT, call.rankShape, View::kContiguous, format);
+        } else if (name == "repeats") {  // one count of 1
+          pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
         } else if (name == "index" || name == "indices") {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else {
@@ -851,7 +853,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         break;
       default:  // integers and enums: 0 (ACL_FLOAT for a dtype)
         if (name == "end") integer = std::numeric_limits<int64_t>::max();
-        if (name == "step") integer = 1;
+        if (name == "step" || name == "repeats") integer = 1;
+        if (name == "outputSize") integer = call.shape[0];
         break;
     }
     if (index == call.nullArg) pointer = nullptr;
@@ -873,7 +876,7 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
 }
 
 Shape RegistryValidShape(const canopyOpInfo& op) {
-  for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}}) {
+  for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}}) {
     RegistryCall call;
     call.shape = shape;
     if (RunOp(RegistryPhase1(op, call), op.run).ok()) return shape;

@@ -234,8 +234,9 @@ std::string Describe(const OpRun& run);
 // `shape`, every scalar an f32 1, every integer and enum argument 0, except
 // where a field below says otherwise, and for arguments whose name asks for a
 // value that works: an index tensor ("index", "indices") is int64 of shape
-// [shape[0]] with values in [0, 1]; integer "end" is INT64_MAX (slice to the
-// end) and "step" 1; scalar "start" is 0 and "end" the element count of `shape`.
+// [shape[0]] with values in [0, 1], a "repeats" tensor int64 [1] holding 1;
+// integer "end" is INT64_MAX (slice to the end), "step" and "repeats" 1,
+// "outputSize" shape[0]; scalar "start" is 0 and "end" the element count of `shape`.
 // Argument indices are prototype positions.
 struct RegistryCall {
   Shape shape = {2, 2};
@@ -254,7 +255,7 @@ struct RegistryArguments {
 };
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
-// The first of [2,2] and [2,2,2] for which RegistryCall succeeds (phase 1 and
+// The first of [2,2], [2,2,2] and [2] for which RegistryCall succeeds (phase 1 and
 // 2): every op's arguments agree on one of them. Empty when none does.
 Shape RegistryValidShape(const canopyOpInfo& op);
 

@@ -1,4 +1,4 @@
-// Slice, Tril/InplaceTril, Triu/InplaceTriu and Arange through the public C API
+// Slice, Tril/InplaceTril, Triu/InplaceTriu, Arange and the RepeatInterleave forms through the public C API
 // against plain references: every documented dtype, strided, transposed and
 // offset inputs and outputs, negative dims, clamped bounds, empty tensors,
 // in-place calls, and each rejection with its status code.
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_arange.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
@@ -427,6 +428,200 @@ TEST(ArangeRejects, EachInvalidArgument) {
   ExpectRejected(RunArange(ACL_DOUBLE, 0, 1e300, 1e-300, ACL_DOUBLE, {4}), invalid, "too many");
   ExpectRejected(RunArange(ACL_DOUBLE, -9e18, 9e18, 1, ACL_INT64, {4}), invalid, "too many");
   EXPECT_TRUE(RunArange(ACL_FLOAT, 0, 4, 1, ACL_FLOAT, {4}).ok());
+}
+
+// ---- RepeatInterleave -----------------------------------------------------------------------------
+
+const std::vector<aclDataType> kRepeatDtypes = {ACL_UINT8, ACL_INT8,    ACL_INT16, ACL_INT32, ACL_INT64,
+                                                ACL_BOOL,  ACL_FLOAT16, ACL_BF16,  ACL_FLOAT};
+
+enum class RepeatForm { kTensor, kTensorWithDim, kInt, kIntWithDim };
+bool HasDim(RepeatForm f) { return f == RepeatForm::kTensorWithDim || f == RepeatForm::kIntWithDim; }
+bool IsTensorForm(RepeatForm f) { return f == RepeatForm::kTensor || f == RepeatForm::kTensorWithDim; }
+const char* RepeatFormName(RepeatForm f) {
+  switch (f) {
+    case RepeatForm::kTensor:
+      return "tensor";
+    case RepeatForm::kTensorWithDim:
+      return "tensor_dim";
+    case RepeatForm::kInt:
+      return "int";
+    case RepeatForm::kIntWithDim:
+      return "int_dim";
+  }
+  return "?";
+}
+
+OpRun RunRepeat(RepeatForm form, aclTensor* self, aclTensor* repeats, int64_t count, int64_t dim, int64_t outputSize,
+                aclTensor* out) {
+  return RunOp(
+      [&](OpArgs&, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        switch (form) {
+          case RepeatForm::kTensor:
+            return aclnnRepeatInterleaveGetWorkspaceSize(self, repeats, outputSize, out, workspaceSize, executor);
+          case RepeatForm::kTensorWithDim:
+            return aclnnRepeatInterleaveWithDimGetWorkspaceSize(self, repeats, dim, outputSize, out, workspaceSize,
+                                                                executor);
+          case RepeatForm::kInt:
+            return aclnnRepeatInterleaveIntGetWorkspaceSize(self, count, outputSize, out, workspaceSize, executor);
+          case RepeatForm::kIntWithDim:
+            return aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(self, count, dim, outputSize, out, workspaceSize,
+                                                                   executor);
+        }
+        return ACLNN_ERR_INNER;
+      },
+      form == RepeatForm::kTensor          ? aclnnRepeatInterleave
+      : form == RepeatForm::kTensorWithDim ? aclnnRepeatInterleaveWithDim
+      : form == RepeatForm::kInt           ? aclnnRepeatInterleaveInt
+                                           : aclnnRepeatInterleaveIntWithDim);
+}
+
+struct RepeatCase {
+  std::string name;
+  RepeatForm form;
+  aclDataType dtype = ACL_FLOAT;
+  Shape self = {3, 4};
+  int64_t dim = 0;
+  std::vector<int64_t> counts = {2};  // one count, or one per slice (tensor forms)
+  Shape countsShape = {1};
+  View selfView = kContiguous;
+  View outView = kContiguous;
+};
+void PrintTo(const RepeatCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<RepeatCase> RepeatCases() {
+  std::vector<RepeatCase> cases;
+  for (RepeatForm form : {RepeatForm::kTensor, RepeatForm::kTensorWithDim, RepeatForm::kInt, RepeatForm::kIntWithDim}) {
+    const std::string f = RepeatFormName(form);
+    for (aclDataType dtype : kRepeatDtypes) cases.push_back({f + "_" + Name(dtype), form, dtype});
+    cases.push_back(
+        {f + "_transposed_self_stepped_out", form, ACL_FLOAT, {4, 3}, 1, {3}, {1}, View::kTransposed, View::kStepped});
+    cases.push_back({f + "_zero_repeats", form, ACL_INT32, {3, 2}, 0, {0}});
+    cases.push_back({f + "_empty_self", form, ACL_FLOAT, {0, 2}, 1, {2}});
+    if (HasDim(form)) {
+      cases.push_back({f + "_negative_dim_rank3", form, ACL_FLOAT16, {2, 3, 4}, -2, {3}});
+    } else {
+      cases.push_back({f + "_rank0_self", form, ACL_FLOAT, {}, 0, {3}});
+    }
+  }
+  cases.push_back({"tensor_per_element", RepeatForm::kTensor, ACL_INT64, {2, 3}, 0, {1, 0, 2, 3, 1, 2}, {6}});
+  cases.push_back({"tensor_rank0_count", RepeatForm::kTensor, ACL_FLOAT, {2, 3}, 0, {2}, {}});
+  cases.push_back({"tensor_dim_per_slice", RepeatForm::kTensorWithDim, ACL_BF16, {3, 4}, 0, {1, 2, 3}, {3}});
+  cases.push_back({"tensor_dim_per_slice_dim1",
+                   RepeatForm::kTensorWithDim,
+                   ACL_INT8,
+                   {3, 4},
+                   1,
+                   {0, 3, 1, 2},
+                   {4},
+                   View::kReversed,
+                   View::kTransposed});
+  return cases;
+}
+
+class RepeatTest : public ::testing::TestWithParam<RepeatCase> {};
+
+TEST_P(RepeatTest, MatchesReference) {
+  const RepeatCase& x = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor self(x.dtype, x.self, x.selfView);
+  const Values values = self.FillRandom(rng, Range{});
+  // The reference works on slices along dim (the flattened self without a dim).
+  const Shape shape = HasDim(x.form) ? x.self : Shape{NumElements(x.self)};
+  const int64_t dim = HasDim(x.form) ? (x.dim < 0 ? x.dim + static_cast<int64_t>(x.self.size()) : x.dim) : 0;
+  std::vector<int64_t> source;  // out slice j comes from slice source[j]
+  for (int64_t i = 0; i < shape[dim]; ++i) {
+    const int64_t r = x.counts.size() == 1 ? x.counts[0] : x.counts[i];
+    for (int64_t t = 0; t < r; ++t) source.push_back(i);
+  }
+  const auto total = static_cast<int64_t>(source.size());
+  Shape outShape = shape;
+  outShape[dim] = total;
+  Values want(static_cast<size_t>(NumElements(outShape)));
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape at = Unravel(i, outShape);
+    at[dim] = source[at[dim]];
+    want[i] = values[Ravel(at, shape)];
+  }
+  DeviceTensor counts(ACL_INT64, x.countsShape);
+  Values encoded;
+  for (int64_t c : x.counts) encoded.push_back(static_cast<double>(c));
+  counts.WriteView(encoded);
+  DeviceTensor out(x.dtype, outShape, x.outView);
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  OpArgs args;
+  const OpRun run = RunRepeat(x.form, args.Tensor(self), IsTensorForm(x.form) ? args.Tensor(counts) : nullptr,
+                              x.counts[0], x.dim, total, args.Tensor(out));
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(out.ReadView(), want, x.name);
+  ExpectOutsideViewUnchanged(out, before, "out storage");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, RepeatTest, ::testing::ValuesIn(RepeatCases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
+// Counts read at run time that do not give outputSize fail the stream task; out stays untouched.
+TEST(RepeatRunTime, BadCountsFailTheStream) {
+  struct Bad {
+    std::vector<int64_t> counts;
+    int64_t outputSize;
+    const char* words;
+  };
+  for (const Bad& bad :
+       {Bad{{1, -1, 2}, 2, "negative"}, Bad{{1, 2, 2}, 4, "more than outputSize"}, Bad{{1, 1, 1}, 4, "sum to 3"}}) {
+    for (RepeatForm form : {RepeatForm::kTensor, RepeatForm::kTensorWithDim}) {
+      SCOPED_TRACE(std::string(RepeatFormName(form)) + " " + bad.words);
+      DeviceTensor self(ACL_FLOAT, {3});
+      Rng rng = Rng::ForCurrentTest();
+      self.FillRandom(rng, Range{});
+      DeviceTensor counts(ACL_INT32, {3});
+      counts.WriteView(
+          {static_cast<double>(bad.counts[0]), static_cast<double>(bad.counts[1]), static_cast<double>(bad.counts[2])});
+      DeviceTensor out(ACL_FLOAT, {bad.outputSize});
+      out.Poison();
+      const std::vector<uint8_t> before = out.DownloadBytes();
+      OpArgs args;
+      const OpRun run = RunRepeat(form, args.Tensor(self), args.Tensor(counts), 0, 0, bad.outputSize, args.Tensor(out));
+      EXPECT_EQ(run.sync, 507015) << Describe(run);  // ACL_ERROR_RT_AICORE_EXCEPTION
+      EXPECT_NE(run.message.find(bad.words), std::string::npos) << run.message;
+      EXPECT_EQ(out.DownloadBytes(), before);
+    }
+  }
+}
+
+OpRun CallRepeat(RepeatForm form, aclDataType dtype, const Shape& self, aclDataType countsDtype,
+                 const Shape& countsShape, int64_t count, int64_t dim, int64_t outputSize, aclDataType outDtype,
+                 const Shape& out) {
+  OpArgs a;
+  return RunRepeat(form, a.NewTensor(dtype, self), a.NewTensorIn(Range{1, 1, 0, 0, false}, countsDtype, countsShape),
+                   count, dim, outputSize, a.NewTensor(outDtype, out));
+}
+
+TEST(RepeatRejects, EachInvalidArgument) {
+  const aclnnStatus invalid = ACLNN_ERR_PARAM_INVALID;
+  const aclDataType f = ACL_FLOAT;
+  const aclDataType i = ACL_INT64;
+  for (RepeatForm form : {RepeatForm::kTensor, RepeatForm::kTensorWithDim, RepeatForm::kInt, RepeatForm::kIntWithDim}) {
+    SCOPED_TRACE(RepeatFormName(form));
+    ExpectRejected(CallRepeat(form, ACL_DOUBLE, {3}, i, {1}, 1, 0, 3, ACL_DOUBLE, {3}), invalid, "'self'");
+    ExpectRejected(CallRepeat(form, f, {3}, i, {1}, 1, 0, 3, ACL_FLOAT16, {3}), invalid, "'out'");
+    ExpectRejected(CallRepeat(form, f, {3}, i, {1}, 1, 0, 3, f, {4}), invalid, "'out'");
+    EXPECT_TRUE(CallRepeat(form, f, {3}, i, {1}, 1, 0, 3, f, {3}).ok());
+  }
+  for (RepeatForm form : {RepeatForm::kInt, RepeatForm::kIntWithDim}) {
+    ExpectRejected(CallRepeat(form, f, {3}, i, {1}, -1, 0, 0, f, {0}), invalid, "'repeats'");
+    ExpectRejected(CallRepeat(form, f, {3}, i, {1}, 2, 0, 5, f, {6}), invalid, "'outputSize'");
+  }
+  for (RepeatForm form : {RepeatForm::kTensor, RepeatForm::kTensorWithDim}) {
+    ExpectRejected(CallRepeat(form, f, {3}, ACL_FLOAT, {1}, 1, 0, 3, f, {3}), invalid, "'repeats'");
+    ExpectRejected(CallRepeat(form, f, {3}, i, {1, 1}, 1, 0, 3, f, {3}), invalid, "'repeats'");
+    ExpectRejected(CallRepeat(form, f, {3}, i, {2}, 1, 0, 3, f, {3}), invalid, "'repeats'");
+  }
+  for (RepeatForm form : {RepeatForm::kTensorWithDim, RepeatForm::kIntWithDim}) {
+    ExpectRejected(CallRepeat(form, f, {3, 2}, i, {1}, 1, 2, 3, f, {3, 2}), invalid, "'dim'");
+    ExpectRejected(CallRepeat(form, f, {}, i, {1}, 1, 0, 1, f, {1}), invalid, "'self'");
+  }
 }
 
 }  // namespace

@@ -134,6 +134,12 @@ std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, con
   return values;
 }
 
+void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out) {
+  if (out.NumElements() == 0) return;
+  plan.AddStep(std::make_unique<IndexedCopyStep>(IndexedCopyStep::Direction::kGather, src, dim, values.buffer, out),
+               {src, values}, out);
+}
+
 void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst, int64_t dim,
                        const TensorRef& source) {
   if (source.NumElements() == 0) return;
@@ -162,9 +168,7 @@ void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& 
       target = Flatten(staged, dim, dim + index_rank - 1);
     }
   }
-  plan.AddStep(
-      std::make_unique<IndexedCopyStep>(IndexedCopyStep::Direction::kGather, src, dim, values->buffer, *target),
-      {src, *values}, *target);
+  PlanGatherByValues(plan, src, dim, *values, *target);
   if (is_staged) plan.Copy(staged, out);
 }
 

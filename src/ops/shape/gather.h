@@ -30,6 +30,11 @@ std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, con
 // dimension `dim` of extent values' count. Duplicate values: the last k wins.
 void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst, int64_t dim, const TensorRef& source);
 
+// out[pre, k, post] = src[pre, values[k], post] for values PlanIndexValues (or
+// another checking step) produced: out has src's shape with dimension `dim` of
+// extent values' count.
+void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out);
+
 // `out` has src's shape with dimension `dim` replaced by index's shape (a
 // rank-0 index: dimension `dim` removed, as Embedding has it). src, index and out are the
 // operands' views; src and out share a dtype, index is int32 or int64.
