@@ -102,8 +102,13 @@ class Plan {
   // slot of its own (see overlap.h): reads of the same tensor registered as an
   // input see its values before the op even where the op must be staged.
   TensorRef Output(const aclTensor* tensor, const char* name);
+  // A tensor-list argument: one parameter with a slot per element, as
+  // aclSetDynamic*TensorAddr numbers them (irIndex the list, relativeIndex the element).
+  std::vector<TensorRef> InputList(const aclTensorList* list, const char* name);
+  std::vector<TensorRef> OutputList(const aclTensorList* list, const char* name);
   // Parameters a recipe skips (e.g. a null optional tensor) still take their index.
   void SkipInput();
+  void SkipOutput();
   TensorRef Temporary(aclDataType dtype, const Shape& shape);
 
   // ---- building blocks.
