@@ -50,7 +50,9 @@ ComputeType ComputeTypeOf(aclDataType dtype);
 // The compute type that converts `src` to `dst` without losing what `dst` can hold.
 ComputeType CastComputeType(aclDataType src, aclDataType dst);
 
-// Builds the step; dimensions that all operands traverse contiguously are merged.
+// Builds the step: dimensions ordered by stride (output first, then inputs), so
+// permuted dense operands run in memory order, then the dimensions that all
+// operands traverse contiguously merged.
 std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc);
 
 }  // namespace canopy::kernels
