@@ -444,6 +444,8 @@ ElementwiseDesc Coalesce(const ElementwiseDesc& in) {
 
 }  // namespace
 
+ElementwiseDesc OrderAndCoalesce(const ElementwiseDesc& desc) { return Coalesce(OrderByStride(desc)); }
+
 ComputeType ComputeTypeOf(aclDataType dtype) {
   switch (CategoryOf(dtype)) {
     case DtypeCategory::kFloat:
@@ -468,7 +470,7 @@ ComputeType CastComputeType(aclDataType src, aclDataType dst) {
 }
 
 std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc) {
-  return std::make_unique<ElementwiseStep>(Coalesce(OrderByStride(desc)));
+  return std::make_unique<ElementwiseStep>(OrderAndCoalesce(desc));
 }
 
 }  // namespace canopy::kernels
