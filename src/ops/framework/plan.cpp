@@ -312,7 +312,37 @@ TensorRef Plan::Output(const aclTensor* tensor, const char* name) {
   return write;
 }
 
+std::vector<TensorRef> Plan::InputList(const aclTensorList* list, const char* name) {
+  ParameterSlots parameter{true, {}};
+  std::vector<TensorRef> refs;
+  for (const aclTensor* tensor : list->tensors) {
+    const int32_t slot = SlotOf(tensor);
+    parameter.slots.push_back(slot);
+    RecordAccess(tensor, slot, false, name);
+    refs.push_back(RefOf(tensor, slot));
+    Overlaps().AddInput(refs.back(), name);
+  }
+  Built().inputs.push_back(std::move(parameter));
+  return refs;
+}
+
+std::vector<TensorRef> Plan::OutputList(const aclTensorList* list, const char* name) {
+  ParameterSlots parameter{true, {}};
+  std::vector<TensorRef> writes;
+  for (const aclTensor* tensor : list->tensors) {
+    const int32_t slot = SlotOf(tensor);
+    parameter.slots.push_back(slot);
+    RecordAccess(tensor, slot, true, name);
+    writes.push_back(RefOf(tensor, NewSlot(tensor)));
+    Overlaps().AddOutput(RefOf(tensor, slot), writes.back(), name);
+  }
+  Built().outputs.push_back(std::move(parameter));
+  return writes;
+}
+
 void Plan::SkipInput() { Built().inputs.push_back({false, {-1}}); }
+
+void Plan::SkipOutput() { Built().outputs.push_back({false, {-1}}); }
 
 TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
   TensorRef ref;
@@ -347,6 +377,23 @@ void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<
   if (out.NumElements() == 0) return;
   Built().steps.push_back(MakeStep(op, compute, inputs, out, alpha, scalar));
   Overlaps().AddElementwiseStep(inputs, out);
+}
+
+void Plan::Unary(UnaryOp op, ComputeType compute, const TensorRef& in, const TensorRef& out, UnaryParams params) {
+  if (out.NumElements() == 0) return;
+  kernels::UnaryDesc desc;
+  desc.op = op;
+  desc.compute = compute;
+  desc.params = params;
+  desc.view.rank = static_cast<int>(out.shape.size());
+  for (size_t d = 0; d < out.shape.size(); ++d) desc.view.shape[d] = out.shape[d];
+  desc.view.out = OperandOf(out, out.shape);
+  desc.view.num_inputs = 1;
+  desc.view.inputs[0] = OperandOf(in, out.shape);
+  Built().steps.push_back(kernels::MakeUnaryStep(desc));
+  // Element i of out is written from element i of in alone: the elementwise
+  // overlap rule applies.
+  Overlaps().AddElementwiseStep({in}, out);
 }
 
 void Plan::AddStep(std::unique_ptr<Step> step) {

@@ -12,6 +12,7 @@
 #include "common/dtype.h"
 #include "common/shape.h"
 #include "kernels/elementwise.h"
+#include "kernels/unary.h"
 #include "nnopbase/executor.h"
 #include "plan_cache.h"
 
@@ -21,6 +22,8 @@ using Shape = std::vector<int64_t>;
 using kernels::ComputeType;
 using kernels::ElementwiseOp;
 using kernels::ScalarValue;
+using kernels::UnaryOp;
+using kernels::UnaryParams;
 
 // An operand as the executor sees it: where it lives, its dtype and its view.
 struct TensorRef {
@@ -102,8 +105,13 @@ class Plan {
   // slot of its own (see overlap.h): reads of the same tensor registered as an
   // input see its values before the op even where the op must be staged.
   TensorRef Output(const aclTensor* tensor, const char* name);
+  // A tensor-list argument: one parameter with a slot per element, as
+  // aclSetDynamic*TensorAddr numbers them (irIndex the list, relativeIndex the element).
+  std::vector<TensorRef> InputList(const aclTensorList* list, const char* name);
+  std::vector<TensorRef> OutputList(const aclTensorList* list, const char* name);
   // Parameters a recipe skips (e.g. a null optional tensor) still take their index.
   void SkipInput();
+  void SkipOutput();
   TensorRef Temporary(aclDataType dtype, const Shape& shape);
 
   // ---- building blocks.
@@ -115,6 +123,9 @@ class Plan {
   // out = op(a, b) with a, b broadcast to out's shape (b absent: `scalar` is b).
   void Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs, const TensorRef& out,
                    ScalarValue alpha, ScalarValue scalar = {});
+  // out = f(in) elementwise, f a row of the unary functor table, computed in
+  // `compute`; in and out have the same shape (any strides, any dtypes).
+  void Unary(UnaryOp op, ComputeType compute, const TensorRef& in, const TensorRef& out, UnaryParams params = {});
   // A step the framework cannot see into: it is taken to read every input and
   // write every output, so an output overlapping an input in any way is staged.
   void AddStep(std::unique_ptr<Step> step);
