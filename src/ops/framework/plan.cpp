@@ -406,6 +406,11 @@ void Plan::AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& rea
   Overlaps().AddDeclaredStep(reads, writes);
 }
 
+void Plan::AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out) {
+  Built().steps.push_back(std::move(step));
+  Overlaps().AddElementwiseStep(inputs, out);
+}
+
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
   auto cached = std::make_shared<CachedPlan>();
   const auto& arguments = key.tensors();

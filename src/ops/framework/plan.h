@@ -134,6 +134,10 @@ class Plan {
   // output overlapping one of `reads` is staged; an input the step does not read
   // (a bias copied into `writes` by an elementwise step first) may stay in place.
   void AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes);
+  // A step that writes each element of `out` from the elements at the same
+  // position of `inputs` only (a masked copy, say): like Elementwise's, it may
+  // run in place on exactly the same view.
+  void AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out);
 
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);
