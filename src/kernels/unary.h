@@ -16,7 +16,9 @@ namespace canopy::kernels {
 // The functor table's rows (name, functor type in unary_functors.h).
 #define CANOPY_UNARY_OPS(X) \
   X(kExp, ExpFn)            \
-  X(kSigmoid, SigmoidFn)
+  X(kSigmoid, SigmoidFn)    \
+  X(kTanh, TanhFn)          \
+  X(kRelu, ReluFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

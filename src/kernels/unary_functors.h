@@ -1,5 +1,6 @@
 // The unary functor table: one struct per op, constructed from its
-// UnaryParams. operator() is the reference: evaluated in float64 (or
+// UnaryParams. kComplex / kIntegers: defined on complex numbers / exact on
+// integers (else integers are seen as float64 values). operator() is the reference: evaluated in float64 (or
 // complex<double>, or int64 for the integer ops) by the portable path, so it
 // is as exact as the C library. Vector(v) is the SIMD kernel, written once over
 // the lane types of simd_lanes.h (16 or 8 f32 lanes) and compiled only in the
@@ -19,6 +20,7 @@
 namespace canopy::kernels {
 
 struct ExpFn {
+  static constexpr bool kComplex = true;
   explicit ExpFn(const UnaryParams&) {}
   template <typename T>
   T operator()(T x) const {
@@ -35,6 +37,7 @@ struct ExpFn {
 // 1 / (1 + e^-x), and for x < 0 the same as e^x / (1 + e^x): e^-x would
 // overflow below -88 (f32) and lose the subnormal results.
 struct SigmoidFn {
+  static constexpr bool kComplex = true;
   explicit SigmoidFn(const UnaryParams&) {}
   template <typename T>
   T operator()(T x) const {
@@ -51,6 +54,36 @@ struct SigmoidFn {
     const V e = Exp(Neg(Abs(x)));
     const V s = Div(V::Set(1.0f), Add(V::Set(1.0f), e));
     return Select(IsNegative(x), Mul(e, s), s);
+  }
+#endif
+};
+
+struct TanhFn {
+  explicit TanhFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return std::tanh(x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Tanh(x);
+  }
+#endif
+};
+
+// x > 0 ? x : 0, NaN kept (torch.relu); exact on integers.
+struct ReluFn {
+  static constexpr bool kIntegers = true;
+  explicit ReluFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x > T(0) || x != x ? x : T(0);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return MaxKeepNan(V::Set(0.0f), x);
   }
 #endif
 };

@@ -8,7 +8,9 @@
 #include <functional>
 
 #include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -28,12 +30,16 @@ struct UnaryRow {
   std::vector<aclDataType> inplaceDtypes;
   Range range;
   std::vector<std::pair<aclDataType, aclDataType>> rejected;  // (self, out), 161002
+  aclDataType inplaceRejected = ACL_INT32;                    // a selfRef dtype the in-place form refuses
+  bool promotesIntegers = true;                               // bool / integer self computes in FLOAT
 };
 
 const std::vector<UnaryRow>& Rows();
 
-// The dtype the op rounds its result to: self's own float dtype, FLOAT for bool and integers.
-aclDataType ResultDtype(aclDataType self) { return IsFloating(self) ? self : ACL_FLOAT; }
+// The dtype the op rounds its result to: self's own, FLOAT for bool and integers where the op promotes them.
+aclDataType ResultDtype(const UnaryRow& row, aclDataType self) {
+  return IsFloating(self) || !row.promotesIntegers ? self : ACL_FLOAT;
+}
 
 // A few units of roundoff of the coarser of result and out, relative, plus the
 // same below the smallest normal (results that underflow).
@@ -46,9 +52,9 @@ double Tolerance(Value want, aclDataType result, aclDataType out) {
 Expected Reference(const UnaryRow& row, const Values& in, aclDataType self, aclDataType out) {
   Expected e;
   for (Value x : in) {
-    const Value want = ConvertValue(ConvertValue(row.reference(x), ResultDtype(self)), out);
+    const Value want = ConvertValue(ConvertValue(row.reference(x), ResultDtype(row, self)), out);
     e.values.push_back(want);
-    e.tolerance.push_back(std::isfinite(std::abs(want)) ? Tolerance(want, ResultDtype(self), out) : 0.0);
+    e.tolerance.push_back(std::isfinite(std::abs(want)) ? Tolerance(want, ResultDtype(row, self), out) : 0.0);
   }
   return e;
 }
@@ -137,10 +143,10 @@ TEST_P(UnaryTest, Rejections) {
   EXPECT_EQ(shape.phase1, ACLNN_ERR_PARAM_INVALID) << row.name << ": out's shape differs from self's";
   const OpRun inplace = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
-        return row.inplace1(args.NewTensor(ACL_INT32, {2, 3}), ws, ex);
+        return row.inplace1(args.NewTensor(row.inplaceRejected, {2, 3}), ws, ex);
       },
       row.inplace2);
-  EXPECT_EQ(inplace.phase1, ACLNN_ERR_PARAM_INVALID) << row.name << ": in place on INT32";
+  EXPECT_EQ(inplace.phase1, ACLNN_ERR_PARAM_INVALID) << row.name << ": in place on " << Name(row.inplaceRejected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ops, UnaryTest, ::testing::ValuesIn([] {
@@ -153,7 +159,9 @@ INSTANTIATE_TEST_SUITE_P(Ops, UnaryTest, ::testing::ValuesIn([] {
 // ---- the rows ---------------------------------------------------------------------------------
 
 constexpr aclDataType F32 = ACL_FLOAT, F16 = ACL_FLOAT16, BF16 = ACL_BF16, F64 = ACL_DOUBLE, C64 = ACL_COMPLEX64,
-                      C128 = ACL_COMPLEX128;
+                      C128 = ACL_COMPLEX128, S8 = ACL_INT8, U8 = ACL_UINT8, S16 = ACL_INT16, S32 = ACL_INT32,
+                      S64 = ACL_INT64, BOOL = ACL_BOOL;
+Value Real(double (*f)(double), Value x) { return f(x.real()); }
 
 const std::vector<UnaryRow>& Rows() {
   static const std::vector<UnaryRow> rows = {
@@ -188,6 +196,39 @@ const std::vector<UnaryRow>& Rows() {
        {F32, F16, BF16, F64, C64, C128},
        {-20, 20},
        {{F64, F64}, {ACL_INT32, F32}, {ACL_BOOL, F32}, {F32, F64}, {C64, C64}}},
+      {"Tanh",
+       aclnnTanhGetWorkspaceSize,
+       aclnnTanh,
+       aclnnInplaceTanhGetWorkspaceSize,
+       aclnnInplaceTanh,
+       [](Value x) { return Real(std::tanh, x); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {BOOL, F32},
+        {U8, F16},
+        {S8, F32},
+        {S16, F32},
+        {S32, BF16},
+        {S64, F32},
+        {F16, F32}},
+       {F32, F16, BF16},
+       {-6, 6},
+       {{F64, F64}, {S32, S32}, {F32, S32}, {C64, C64}, {F32, F64}}},
+      {"Relu",  // its out is `const aclTensor*`
+       [](const aclTensor* self, aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+         return aclnnReluGetWorkspaceSize(self, out, ws, ex);
+       },
+       aclnnRelu,
+       aclnnInplaceReluGetWorkspaceSize,
+       aclnnInplaceRelu,
+       [](Value x) { return Value(x.real() > 0 || std::isnan(x.real()) ? x.real() : 0.0); },
+       {{F32, F32}, {F16, F16}, {BF16, BF16}, {S8, S8}, {S32, S32}, {S64, S64}},
+       {F32, F16, BF16, S8, S32, S64, U8},
+       {-5, 5},
+       {{F32, F16}, {S32, S64}, {F64, F64}, {U8, U8}, {S16, S16}, {BOOL, BOOL}},
+       F64,
+       false},
   };
   return rows;
 }

@@ -17,6 +17,10 @@ aclnnStatus PlanUnary(Plan& plan, const UnaryRule& rule, const aclTensor* self, 
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, rule.self));
   const aclDataType result = ResultDtype(rule, self->dtype);
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, rule.out));
+  if (rule.out_same_dtype && out->dtype != self->dtype) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'out' has dtype %s; it must be self's dtype %s",
+                       DtypeName(out->dtype), DtypeName(self->dtype));
+  }
   CANOPY_CHECK(plan.CheckCastable(result, "out", out->dtype));
   CANOPY_CHECK(plan.CheckShape("out", out, self->view_shape));
 

@@ -19,6 +19,7 @@ struct UnaryRule {
   DtypeSet out;      // its out (empty: any dtype the result casts to)
   DtypeSet inplace;  // the in-place form's selfRef
   UnaryPolicy policy = UnaryPolicy::kSameAsInput;
+  bool out_same_dtype = false;  // out must have self's dtype (else: the result must cast to it)
 };
 
 // out = f(self) (self, out as the prototype names them).
