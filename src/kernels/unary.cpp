@@ -160,7 +160,7 @@ const char* UnaryOpName(UnaryOp op) {
   switch (op) {
 #define CANOPY_UNARY_NAME(name, fn) \
   case UnaryOp::name:               \
-    return #name + 1;
+    return &#name[1]; /* the enumerator without its k */
     CANOPY_UNARY_OPS(CANOPY_UNARY_NAME)
 #undef CANOPY_UNARY_NAME
   }

@@ -18,7 +18,9 @@ namespace canopy::kernels {
   X(kExp, ExpFn)            \
   X(kSigmoid, SigmoidFn)    \
   X(kTanh, TanhFn)          \
-  X(kRelu, ReluFn)
+  X(kRelu, ReluFn)          \
+  X(kAbs, AbsFn)            \
+  X(kNeg, NegFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
 #include "element_types.h"
 #include "unary.h"
@@ -84,6 +85,55 @@ struct ReluFn {
   template <typename V>
   V Vector(V x) const {
     return MaxKeepNan(V::Set(0.0f), x);
+  }
+#endif
+};
+
+// |x|: the magnitude of a complex number (a complex with zero imaginary part:
+// stored to a real dtype it keeps it); integers exact (the minimum wraps).
+struct AbsFn {
+  static constexpr bool kIntegers = true;
+  static constexpr bool kComplex = true;
+  explicit AbsFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (kIsComplex<T>) {
+      return T(std::abs(x));
+    } else if constexpr (std::is_integral_v<T>) {
+      return x < 0 ? Negate(x) : x;
+    } else {
+      return std::fabs(x);
+    }
+  }
+  template <typename T>
+  static T Negate(T x) {
+    return static_cast<T>(std::make_unsigned_t<T>(0) - static_cast<std::make_unsigned_t<T>>(x));
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Abs(x);
+  }
+#endif
+};
+
+// -x; integers wrap as on the device (two's complement).
+struct NegFn {
+  static constexpr bool kIntegers = true;
+  static constexpr bool kComplex = true;
+  explicit NegFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return AbsFn::Negate(x);
+    } else {
+      return -x;
+    }
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Neg(x);
   }
 #endif
 };
