@@ -20,7 +20,11 @@ namespace canopy::kernels {
   X(kTanh, TanhFn)          \
   X(kRelu, ReluFn)          \
   X(kAbs, AbsFn)            \
-  X(kNeg, NegFn)
+  X(kNeg, NegFn)            \
+  X(kSqrt, SqrtFn)          \
+  X(kSin, SinFn)            \
+  X(kCos, CosFn)            \
+  X(kLog, LogFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

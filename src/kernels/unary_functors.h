@@ -138,4 +138,67 @@ struct NegFn {
 #endif
 };
 
+// sqrt (NaN below 0), sin, cos, log (NaN below 0, -inf at 0): the C library's
+// float64 functions for reference, SLEEF's 1.0-ulp vector forms (sqrt: the
+// exact instruction).
+struct SqrtFn {
+  static constexpr bool kComplex = true;
+  explicit SqrtFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return std::sqrt(x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Sqrt(x);
+  }
+#endif
+};
+
+struct SinFn {
+  static constexpr bool kComplex = true;
+  explicit SinFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return std::sin(x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Sin(x);
+  }
+#endif
+};
+
+struct CosFn {
+  static constexpr bool kComplex = true;
+  explicit CosFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return std::cos(x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Cos(x);
+  }
+#endif
+};
+
+struct LogFn {
+  static constexpr bool kComplex = true;
+  explicit LogFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return std::log(x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Log(x);
+  }
+#endif
+};
+
 }  // namespace canopy::kernels

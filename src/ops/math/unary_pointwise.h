@@ -21,6 +21,9 @@ struct UnaryRule {
   DtypeSet inplace = {};  // the in-place form's selfRef (empty: no in-place form)
   UnaryPolicy policy = UnaryPolicy::kSameAsInput;
   bool out_same_dtype = false;  // out must have the result's dtype (else: the result must cast to it)
+  // The prototype's names for self and selfRef (in messages and checker reports).
+  const char* self_name = "self";
+  const char* inplace_name = "selfRef";
 };
 
 // out = f(self) (self, out as the prototype names them).
