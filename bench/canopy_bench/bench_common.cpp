@@ -409,10 +409,14 @@ std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::v
         if (next_scalar == scalars.size()) break;
         std::memcpy(cell, &scalars[next_scalar++], sizeof(aclScalar*));
         continue;
-      default:  // little-endian: the argument's low `size` bytes
+      case CANOPY_ARG_INT:
+      case CANOPY_ARG_ENUM:
+      case CANOPY_ARG_BOOL:  // little-endian: the argument's low `size` bytes
         if (next_integer == integers.size()) break;
         std::memcpy(cell, &integers[next_integer++], sizeof(int64_t));
         continue;
+      default:  // arrays, lists, strings, floats: not passed by this lookup yet
+        break;
     }
     error = std::string("aclnn") + op->name + ": no value for argument '" + op->args[i].name + "'";
     return nullptr;

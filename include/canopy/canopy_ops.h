@@ -16,21 +16,30 @@ extern "C" {
 
 /* What an argument of a phase-1 prototype is. */
 typedef enum canopyArgKind {
-  CANOPY_ARG_TENSOR = 1, /* const aclTensor * / aclTensor * */
-  CANOPY_ARG_SCALAR = 2, /* const aclScalar * */
-  CANOPY_ARG_INT = 3,    /* a signed integer of `size` bytes (int8_t, int, int64_t) */
-  CANOPY_ARG_ENUM = 4    /* a C enum (aclDataType, ...) of `size` bytes; any int may be passed */
+  CANOPY_ARG_TENSOR = 1,      /* const aclTensor * / aclTensor * */
+  CANOPY_ARG_SCALAR = 2,      /* const aclScalar * */
+  CANOPY_ARG_INT = 3,         /* a signed integer of `size` bytes (int8_t, int, int64_t) */
+  CANOPY_ARG_ENUM = 4,        /* a C enum (aclDataType, ...) of `size` bytes; any int may be passed */
+  CANOPY_ARG_INT_ARRAY = 5,   /* const aclIntArray * */
+  CANOPY_ARG_FLOAT_ARRAY = 6, /* const aclFloatArray * */
+  CANOPY_ARG_BOOL_ARRAY = 7,  /* const aclBoolArray * */
+  CANOPY_ARG_TENSOR_LIST = 8, /* const aclTensorList * / aclTensorList * */
+  CANOPY_ARG_SCALAR_LIST = 9, /* const aclScalarList * */
+  CANOPY_ARG_BOOL = 10,       /* bool (1 byte) */
+  CANOPY_ARG_FLOAT = 11,      /* a float or double of `size` bytes */
+  CANOPY_ARG_STRING = 12      /* const char *: a NUL-terminated name (a mode, a reduction) */
 } canopyArgKind;
 
 typedef struct canopyOpArg {
   const char *name; /* as in the CANN prototype: "self", "selfRef", "cubeMathType" */
   const char *type; /* the C type as declared: "const aclTensor*" */
   int32_t kind;     /* a canopyArgKind */
-  int32_t size;     /* bytes of the value passed (a pointer's size for tensors and scalars) */
+  int32_t size;     /* bytes of the value passed (a pointer's size for pointer kinds) */
+  int32_t optional; /* 1: a pointer argument that may be null (an absent bias); else null is 161001 */
 } canopyOpArg;
 
 /* Runs phase 1 exactly as aclnnXxxGetWorkspaceSize does, with args[i] pointing at the value of argument i
- * (for a tensor argument: at an aclTensor * variable). */
+ * (for a pointer argument: at a variable holding the pointer, e.g. an aclTensor *; for a bool: at a bool). */
 typedef aclnnStatus (*canopyOpPhase1Call)(void *const *args, uint64_t *workspaceSize, aclOpExecutor **executor);
 typedef aclnnStatus (*canopyOpPhase2)(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                       aclrtStream stream);

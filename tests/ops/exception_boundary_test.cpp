@@ -34,25 +34,18 @@ std::atomic<bool> g_fail_allocations{false};
 namespace canopy_test {
 namespace {
 
-// Phase 1 of `op` with f32 tensors of `shape`, scalars 1 and integers 0, while
-// every allocation fails.
+// Phase 1 of `op` with the registry's valid call on tensors of `shape` (see
+// RegistryCall), while every allocation fails.
 aclnnStatus Phase1WithoutMemory(const canopyOpInfo& op, const Shape& shape, OpArgs& args, std::string& message) {
-  std::vector<std::array<uint8_t, 8>> cells(op.argCount);
-  std::vector<void*> pointers(op.argCount);
-  for (size_t i = 0; i < op.argCount; ++i) {
-    void* pointer = nullptr;
-    if (op.args[i].kind == CANOPY_ARG_TENSOR) pointer = args.NewTensor(ACL_FLOAT, shape);
-    if (op.args[i].kind == CANOPY_ARG_SCALAR) pointer = args.Scalar(ACL_FLOAT, 1.0);
-    cells[i].fill(0);
-    if (pointer != nullptr) std::memcpy(cells[i].data(), &pointer, sizeof pointer);
-    pointers[i] = cells[i].data();
-  }
+  RegistryCall call;
+  call.shape = shape;
+  RegistryArguments packed = PackRegistryArguments(op, call, args);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   g_fail_allocations = true;
   aclnnStatus status = ACLNN_SUCCESS;
   try {
-    status = op.callGetWorkspaceSize(pointers.data(), &workspace_size, &executor);
+    status = op.callGetWorkspaceSize(packed.pointers.data(), &workspace_size, &executor);
   } catch (...) {
     g_fail_allocations = false;
     ADD_FAILURE() << "an exception left phase 1 of aclnn" << op.name;

@@ -5,6 +5,7 @@
 #ifndef CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
 #define CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
 
+#include <array>
 #include <complex>
 #include <cstdint>
 #include <functional>
@@ -194,7 +195,17 @@ class OpArgs {
   // A new random device tensor owned by this call.
   aclTensor* NewTensor(aclDataType dtype, const Shape& shape, View view = View::kContiguous,
                        aclFormat format = ACL_FORMAT_ND);
+  // The same with values drawn from `range` (index tensors that must stay in bounds).
+  aclTensor* NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view = View::kContiguous,
+                         aclFormat format = ACL_FORMAT_ND);
   aclIntArray* IntArray(const std::vector<int64_t>& values);
+  aclFloatArray* FloatArray(const std::vector<float>& values);
+  aclBoolArray* BoolArray(const std::vector<bool>& values);
+  // A list of descriptors made by Tensor()/NewTensor() of this call.
+  aclTensorList* TensorList(const std::vector<aclTensor*>& tensors);
+  // A list of new scalars (the list owns them, as aclDestroyScalarList frees them);
+  // element `nullIndex` is null instead.
+  aclScalarList* ScalarList(aclDataType dtype, const std::vector<Value>& values, int nullIndex = -1);
 
   void DestroyDescriptors();
   void ReleaseDeviceTensors();
@@ -203,6 +214,10 @@ class OpArgs {
   std::vector<aclTensor*> tensors_;
   std::vector<aclScalar*> scalars_;
   std::vector<aclIntArray*> arrays_;
+  std::vector<aclFloatArray*> float_arrays_;
+  std::vector<aclBoolArray*> bool_arrays_;
+  std::vector<aclTensorList*> tensor_lists_;
+  std::vector<aclScalarList*> scalar_lists_;
   std::vector<std::unique_ptr<DeviceTensor>> owned_;
 };
 
@@ -227,19 +242,37 @@ std::string Describe(const OpRun& run);
 // ---- Calls built from the op registry (canopy/canopy_ops.h) ------------------------------------
 
 // A phase-1 call of any registered op: every tensor argument an f32 tensor of
-// `shape`, every scalar an f32 1, every integer and enum argument 0, except
-// where a field below says otherwise. Argument indices are prototype positions.
+// `shape`, every scalar an f32 1, every integer and enum argument 0 (ACL_FLOAT
+// for a dtype), every bool false, every float or double 1, every int array
+// [0, 1, ..., rank-1] (all dims: a valid dims, permutation or axes list), every
+// float array rank 1s, every bool array rank `true`s, every tensor list two
+// such tensors, every scalar list two f32 1s and every string "none" (the
+// "no reduction" spelling CANN's loss ops use), except where a field below says
+// otherwise, and for arguments whose name asks for a value that works: an index
+// tensor ("index", "indices") is int64 of shape [shape[0]] with values in
+// [0, 1], a "repeats" tensor int64 [1] holding 1; integer "end" is INT64_MAX
+// (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
+// "start" is 0 and "end" the element count of `shape`. Argument indices are
+// prototype positions.
 struct RegistryCall {
   Shape shape = {2, 2};
-  int nullArg = -1;    // this pointer argument is passed as null
-  int formatArg = -1;  // this tensor argument gets `format`
+  int nullArg = -1;         // this pointer argument (optional or not) is passed as null
+  int nullElementArg = -1;  // this tensor or scalar list's second element is null
+  int formatArg = -1;       // this tensor argument gets `format`
   aclFormat format = ACL_FORMAT_ND;
   int rankArg = -1;  // this tensor argument gets `rankShape`
   Shape rankShape;
 };
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
+// The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
+// (one 8-byte cell per argument; `pointers` point into `cells`).
+struct RegistryArguments {
+  std::vector<std::array<uint8_t, 8>> cells;
+  std::vector<void*> pointers;
+};
+RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
-// The first of [2,2] and [2,2,2] for which RegistryCall succeeds (phase 1 and
+// The first of [2,2], [2,2,2] and [2] for which RegistryCall succeeds (phase 1 and
 // 2): every op's arguments agree on one of them. Empty when none does.
 Shape RegistryValidShape(const canopyOpInfo& op);
 

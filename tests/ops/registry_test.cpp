@@ -62,8 +62,16 @@ TEST(OpRegistry, RowsAreCompleteSortedAndFindable) {
     EXPECT_NE(op.callGetWorkspaceSize, nullptr);
     for (size_t a = 0; a < op.argCount; ++a) {
       const canopyOpArg& arg = op.args[a];
-      EXPECT_TRUE(arg.kind >= CANOPY_ARG_TENSOR && arg.kind <= CANOPY_ARG_ENUM) << arg.name;
+      EXPECT_TRUE(arg.kind >= CANOPY_ARG_TENSOR && arg.kind <= CANOPY_ARG_STRING) << arg.name;
       EXPECT_GT(arg.size, 0) << arg.name;
+      // Only pointers can be absent.
+      const bool pointer = arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR ||
+                           arg.kind == CANOPY_ARG_STRING ||
+                           (arg.kind >= CANOPY_ARG_INT_ARRAY && arg.kind <= CANOPY_ARG_SCALAR_LIST);
+      EXPECT_TRUE(arg.optional == 0 || (arg.optional == 1 && pointer)) << arg.name;
+      if (pointer) {
+        EXPECT_EQ(arg.size, static_cast<int32_t>(sizeof(void*))) << arg.name;
+      }
     }
     // In-place ops write their first argument, a tensor named selfRef.
     if (op.inPlace != 0) {

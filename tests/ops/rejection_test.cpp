@@ -54,6 +54,8 @@ aclScalar* One(OpArgs& a) { return a.Scalar(ACL_FLOAT, 1.0); }
 enum class Change {
   kNone,           // the valid call itself: it must succeed
   kNull,           // pointer argument `arg` is null (arg == argCount: workspaceSize, argCount + 1: executor)
+  kNullOptional,   // optional pointer argument `arg` is null: accepted
+  kNullElement,    // list argument `arg` has a null element
   kPrivateFormat,  // tensor argument `arg` is FRACTAL_NZ
   kRankTooHigh,    // tensor argument `arg` has rank maxRank + 1
 };
@@ -76,6 +78,10 @@ std::string KitCaseName(const KitCase& x) {
       return op + "_valid_call";
     case Change::kNull:
       return op + "_null_" + ArgName(x);
+    case Change::kNullOptional:
+      return op + "_absent_" + ArgName(x);
+    case Change::kNullElement:
+      return op + "_null_element_" + ArgName(x);
     case Change::kPrivateFormat:
       return op + "_fractal_nz_" + ArgName(x);
     case Change::kRankTooHigh:
@@ -94,10 +100,16 @@ std::vector<KitCase> KitCases() {
   for (const canopyOpInfo* op : RegisteredOps()) {
     cases.push_back({op, Change::kNone, 0});
     for (size_t arg = 0; arg < op->argCount + 2; ++arg) {
-      const bool pointer =
-          arg >= op->argCount || op->args[arg].kind == CANOPY_ARG_TENSOR || op->args[arg].kind == CANOPY_ARG_SCALAR;
-      if (pointer) cases.push_back({op, Change::kNull, arg});
-      if (arg < op->argCount && op->args[arg].kind == CANOPY_ARG_TENSOR) {
+      const int kind = arg < op->argCount ? op->args[arg].kind : CANOPY_ARG_TENSOR;
+      const bool pointer = kind == CANOPY_ARG_TENSOR || kind == CANOPY_ARG_SCALAR || kind == CANOPY_ARG_STRING ||
+                           (kind >= CANOPY_ARG_INT_ARRAY && kind <= CANOPY_ARG_SCALAR_LIST);
+      const bool optional = arg < op->argCount && op->args[arg].optional != 0;
+      if (pointer) cases.push_back({op, optional ? Change::kNullOptional : Change::kNull, arg});
+      if (kind == CANOPY_ARG_TENSOR_LIST || kind == CANOPY_ARG_SCALAR_LIST) {
+        cases.push_back({op, Change::kNullElement, arg});
+      }
+      const bool tensors = kind == CANOPY_ARG_TENSOR || kind == CANOPY_ARG_TENSOR_LIST;
+      if (arg < op->argCount && tensors) {
         if (op->privateFormats == 0) cases.push_back({op, Change::kPrivateFormat, arg});
         cases.push_back({op, Change::kRankTooHigh, arg});
       }
@@ -112,7 +124,7 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
   const KitCase& x = GetParam();
   const canopyOpInfo& op = *x.op;
   const Shape shape = RegistryValidShape(op);
-  ASSERT_FALSE(shape.empty()) << "no call of " << op.name << " with f32 [2,2] or [2,2,2] tensors succeeds";
+  ASSERT_FALSE(shape.empty()) << "no call of " << op.name << " with f32 [2,2], [2,2,2] or [2] tensors succeeds";
   RegistryCall call;
   call.shape = shape;
   const std::string entry = std::string("aclnn") + op.name;
@@ -140,13 +152,23 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
       ExpectRejected(run, ACLNN_ERR_PARAM_NULLPTR, {entry, ArgName(x)});
       return;
     }
+    case Change::kNullOptional:
+      call.nullArg = arg;
+      EXPECT_TRUE(RunOp(RegistryPhase1(op, call), op.run).ok()) << "an absent optional " << quoted;
+      return;
+    case Change::kNullElement:
+      call.nullElementArg = arg;
+      ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), ACLNN_ERR_PARAM_NULLPTR, {entry, quoted, "element 1"});
+      return;
     case Change::kPrivateFormat:
       call.formatArg = arg;
       call.format = ACL_FORMAT_FRACTAL_NZ;
+      if (op.args[arg].kind == CANOPY_ARG_TENSOR_LIST) quoted.insert(quoted.size() - 1, "[0]");  // its first element
       ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), ACLNN_ERR_PARAM_INVALID, {entry, quoted, "format"});
       return;
     case Change::kRankTooHigh:
       call.rankArg = arg;
+      if (op.args[arg].kind == CANOPY_ARG_TENSOR_LIST) quoted.insert(quoted.size() - 1, "[0]");
       call.rankShape = Shape(static_cast<size_t>(op.maxRank), 1);
       call.rankShape.push_back(2);
       ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), ACLNN_ERR_PARAM_INVALID, {entry, quoted, "rank"});

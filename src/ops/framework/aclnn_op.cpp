@@ -11,6 +11,20 @@ aclnnStatus CheckTensor(Plan& plan, const canopyOpInfo& op, const char* name, co
   return plan.CheckViewRepresentable(tensor);
 }
 
+aclnnStatus RejectNullElement(Plan& plan, const char* name, size_t index) {
+  return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' element %zu is null", name, index);
+}
+
+aclnnStatus CheckTensorList(Plan& plan, const canopyOpInfo& op, const char* name, const aclTensorList* list) {
+  for (size_t i = 0; i < list->tensors.size(); ++i) {
+    // The message names the list and the element: "'tensors[2]' has private format ...".
+    char element[96];
+    std::snprintf(element, sizeof element, "%s[%zu]", name, i);
+    CANOPY_CHECK(CheckTensor(plan, op, element, list->tensors[i]));
+  }
+  return ACLNN_SUCCESS;
+}
+
 namespace {
 
 void Traced(const char* op_name, const PlanKey& key, aclOpExecutor* executor, bool cache_hit, int64_t begin_ns) {

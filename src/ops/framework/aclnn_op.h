@@ -47,14 +47,38 @@ constexpr OpTraits InPlace(OpTraits traits) {
 
 // ---- argument kinds ----------------------------------------------------------------------------
 
+// The pointee of a pointer argument, without const: aclTensor, aclIntArray, char, ...
+template <typename T>
+using PointeeOf = std::remove_cv_t<std::remove_pointer_t<std::remove_cv_t<T>>>;
+
 template <typename T>
 constexpr canopyArgKind ArgKindOf() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_pointer_v<U>) {
-    using Pointee = std::remove_cv_t<std::remove_pointer_t<U>>;
-    static_assert(std::is_same_v<Pointee, aclTensor> || std::is_same_v<Pointee, aclScalar>,
-                  "the kit takes tensors, scalars, integers and enums as phase-1 arguments");
-    return std::is_same_v<Pointee, aclTensor> ? CANOPY_ARG_TENSOR : CANOPY_ARG_SCALAR;
+    using P = PointeeOf<U>;
+    if constexpr (std::is_same_v<P, aclTensor>) {
+      return CANOPY_ARG_TENSOR;
+    } else if constexpr (std::is_same_v<P, aclScalar>) {
+      return CANOPY_ARG_SCALAR;
+    } else if constexpr (std::is_same_v<P, aclIntArray>) {
+      return CANOPY_ARG_INT_ARRAY;
+    } else if constexpr (std::is_same_v<P, aclFloatArray>) {
+      return CANOPY_ARG_FLOAT_ARRAY;
+    } else if constexpr (std::is_same_v<P, aclBoolArray>) {
+      return CANOPY_ARG_BOOL_ARRAY;
+    } else if constexpr (std::is_same_v<P, aclTensorList>) {
+      return CANOPY_ARG_TENSOR_LIST;
+    } else if constexpr (std::is_same_v<P, aclScalarList>) {
+      return CANOPY_ARG_SCALAR_LIST;
+    } else {
+      static_assert(std::is_same_v<P, char> && std::is_const_v<std::remove_pointer_t<U>>,
+                    "pointer arguments are tensors, scalars, arrays, lists or const char* strings");
+      return CANOPY_ARG_STRING;
+    }
+  } else if constexpr (std::is_same_v<U, bool>) {
+    return CANOPY_ARG_BOOL;
+  } else if constexpr (std::is_floating_point_v<U>) {
+    return CANOPY_ARG_FLOAT;
   } else if constexpr (std::is_enum_v<U>) {
     return CANOPY_ARG_ENUM;
   } else {
@@ -63,8 +87,18 @@ constexpr canopyArgKind ArgKindOf() {
   }
 }
 
-// What the recipe (and the plan-cache key) receives for an argument: tensors and
-// scalars as they are, integers as they are, enums as the int the caller passed.
+// `(type, name, optional)` in a declaration: the pointer argument may be null
+// (an absent bias, a mean output not asked for). Null reaches the recipe there;
+// anywhere else it is 161001.
+inline constexpr bool kArgMarker_optional = true;
+template <typename T, bool kOptional>
+constexpr int32_t ArgOptional() {
+  static_assert(!kOptional || std::is_pointer_v<T>, "only a pointer argument can be optional");
+  return kOptional ? 1 : 0;
+}
+
+// What the recipe (and the plan-cache key) receives for an argument: pointers
+// and numbers as they are, enums as the int the caller passed.
 template <typename T>
 auto ToRecipeArg(const T& argument) {
   if constexpr (std::is_enum_v<T>) {
@@ -75,7 +109,8 @@ auto ToRecipeArg(const T& argument) {
 }
 
 // Reads one argument of a packed call (canopyOpPhase1Call) as the recipe takes
-// it. An enum is read as its int: an out-of-range value is never held in the enum type.
+// it. An enum is read as its int: an out-of-range value is never held in the
+// enum type; a bool is read as a byte (any non-zero byte is true).
 template <typename T>
 auto UnpackRecipeArg(const void* pointer) {
   using U = std::remove_cv_t<T>;
@@ -84,6 +119,10 @@ auto UnpackRecipeArg(const void* pointer) {
     int raw;
     std::memcpy(&raw, pointer, sizeof raw);
     return raw;
+  } else if constexpr (std::is_same_v<U, bool>) {
+    unsigned char byte;
+    std::memcpy(&byte, pointer, sizeof byte);
+    return byte != 0;
   } else {
     U value;
     std::memcpy(&value, pointer, sizeof value);
@@ -97,33 +136,89 @@ namespace detail {
 
 // (The checks below test inline and call out only to reject: phase 1 on a
 // plan-cache hit is a fraction of a microsecond.)
+aclnnStatus RejectNullElement(Plan& plan, const char* name, size_t index);
 template <typename T>
 [[gnu::always_inline]] inline aclnnStatus CheckPresent(Plan& plan, const canopyOpArg& arg, const T& value) {
   if constexpr (std::is_pointer_v<T>) {
-    if (value == nullptr) return plan.CheckNotNull(arg.name, value);
+    if (value == nullptr) return arg.optional != 0 ? ACLNN_SUCCESS : plan.CheckNotNull(arg.name, value);
+    // A list is present only with every element: the key and the checks read each one.
+    if constexpr (std::is_same_v<PointeeOf<T>, aclTensorList>) {
+      for (size_t i = 0; i < value->tensors.size(); ++i) {
+        if (value->tensors[i] == nullptr) return RejectNullElement(plan, arg.name, i);
+      }
+    } else if constexpr (std::is_same_v<PointeeOf<T>, aclScalarList>) {
+      for (size_t i = 0; i < value->scalars.size(); ++i) {
+        if (value->scalars[i] == nullptr) return RejectNullElement(plan, arg.name, i);
+      }
+    }
   }
   return ACLNN_SUCCESS;
 }
 
 // The checks every tensor argument gets: format, rank, addressability.
 aclnnStatus CheckTensor(Plan& plan, const canopyOpInfo& op, const char* name, const aclTensor* tensor);
+aclnnStatus CheckTensorList(Plan& plan, const canopyOpInfo& op, const char* name, const aclTensorList* list);
 template <typename T>
 [[gnu::always_inline]] inline aclnnStatus CheckArgument(Plan& plan, const canopyOpInfo& op, const canopyOpArg& arg,
                                                         const T& value) {
-  if constexpr (std::is_same_v<T, const aclTensor*>) {
+  if constexpr (std::is_pointer_v<T> && std::is_same_v<PointeeOf<T>, aclTensor>) {
+    if (value == nullptr) return ACLNN_SUCCESS;  // an optional tensor left out
     const bool format_ok = op.privateFormats != 0 || IsPlainFormat(value->format);
     if (format_ok && value->rank() <= op.maxRank) {
       return plan.CheckViewRepresentable(value);
     }
     return CheckTensor(plan, op, arg.name, value);
+  } else if constexpr (std::is_pointer_v<T> && std::is_same_v<PointeeOf<T>, aclTensorList>) {
+    return value == nullptr ? ACLNN_SUCCESS : CheckTensorList(plan, op, arg.name, value);
   } else {
     return ACLNN_SUCCESS;
   }
 }
 
-inline void AddToKey(PlanKey& key, const aclTensor* tensor) { key.Add(tensor); }
-inline void AddToKey(PlanKey& key, const aclScalar* scalar) { key.Add(scalar); }
-inline void AddToKey(PlanKey& key, int64_t attribute) { key.Add(attribute); }
+// Adds one argument, as the recipe receives it, to the plan-cache key.
+template <typename T>
+[[gnu::always_inline]] inline void AddToKey(PlanKey& key, const T& value) {
+  if constexpr (std::is_pointer_v<T>) {
+    using P = PointeeOf<T>;
+    if constexpr (std::is_same_v<P, aclTensor> || std::is_same_v<P, aclScalar>) {
+      key.Add(value);
+    } else if constexpr (std::is_same_v<P, aclIntArray>) {
+      key.AddIntArray(value);
+    } else if constexpr (std::is_same_v<P, aclFloatArray>) {
+      key.AddFloatArray(value);
+    } else if constexpr (std::is_same_v<P, aclBoolArray>) {
+      key.AddBoolArray(value);
+    } else if constexpr (std::is_same_v<P, aclTensorList>) {
+      key.AddTensorList(value);
+    } else if constexpr (std::is_same_v<P, aclScalarList>) {
+      key.AddScalarList(value);
+    } else {
+      key.AddString(value);
+    }
+  } else if constexpr (std::is_floating_point_v<T>) {
+    key.AddDouble(static_cast<double>(value));
+  } else {
+    key.Add(static_cast<int64_t>(value));  // integers, enums (as int) and bools
+  }
+}
+
+// Adds " name=value" to the key's description (only while tracing).
+template <typename T>
+void DescribeToKey(PlanKey& key, const canopyOpArg& arg, const T& value) {
+  if constexpr (std::is_pointer_v<T>) {
+    if constexpr (std::is_same_v<PointeeOf<T>, char>) {
+      DescribeArgument(key.description(), arg.name, static_cast<const char*>(value));
+    } else {
+      DescribeArgument(key.description(), arg.name, static_cast<const PointeeOf<T>*>(value));
+    }
+  } else if constexpr (std::is_same_v<T, bool>) {
+    DescribeArgument(key.description(), arg.name, value);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    DescribeArgument(key.description(), arg.name, static_cast<double>(value));
+  } else {
+    DescribeArgument(key.description(), arg.name, static_cast<int64_t>(value));
+  }
+}
 
 // What phase 1 answered from the plan cache logs and traces (CANOPY_VERBOSE, tracing).
 void ReportCacheHit(const Plan& plan, const PlanKey& key, aclOpExecutor* executor, bool tracing, int64_t begin_ns);
@@ -158,6 +253,10 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
   key.Reset(entry_name);
   const bool cacheable = PlanCacheEnabled();
   if (cacheable || tracing) (detail::AddToKey(key, arguments), ...);
+  if (tracing) {
+    index = 0;
+    ((detail::DescribeToKey(key, op.args[index], arguments), ++index), ...);
+  }
   if (cacheable) {
     AddOverlapPattern(key);
     if (auto cached = PlanCache::Get().Find(key)) {
@@ -206,12 +305,18 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
 // The index counts down (M(n-1, first) ... M(0, last)); CANOPY_OP_POS turns it into the position.
 #define CANOPY_OP_FOR_EACH(M, ...) CANOPY_OP_CAT(CANOPY_OP_EACH_, CANOPY_OP_COUNT(__VA_ARGS__))(M, __VA_ARGS__)
 
-#define CANOPY_OP_TYPE_(type, name) type
-#define CANOPY_OP_NAME_(type, name) name
+#define CANOPY_OP_TYPE_(type, name, ...) type
+#define CANOPY_OP_NAME_(type, name, ...) name
+// 1 for `(type, name, optional)`; a misspelt marker does not compile.
+#define CANOPY_OP_OPTIONAL_(type, name, ...) \
+  ::canopy::ops::ArgOptional<type, false __VA_OPT__(|| ::canopy::ops::kArgMarker_##__VA_ARGS__)>()
 #define CANOPY_OP_PARAM(i, arg) CANOPY_OP_TYPE_ arg CANOPY_OP_NAME_ arg,
 #define CANOPY_OP_RECIPE_ARG(i, arg) , ::canopy::ops::ToRecipeArg(CANOPY_OP_NAME_ arg)
-#define CANOPY_OP_ARG_ROW_(type, name) {#name, #type, ::canopy::ops::ArgKindOf<type>(), sizeof(type)},
-#define CANOPY_OP_ARG_ROW(i, arg) CANOPY_OP_ARG_ROW_ arg
+#define CANOPY_OP_ARG_ROW(i, arg)                                            \
+  {CANOPY_OP_STR_(CANOPY_OP_NAME_ arg), CANOPY_OP_STR_(CANOPY_OP_TYPE_ arg), \
+   ::canopy::ops::ArgKindOf<CANOPY_OP_TYPE_ arg>(), sizeof(CANOPY_OP_TYPE_ arg), CANOPY_OP_OPTIONAL_ arg},
+#define CANOPY_OP_STR_(x) CANOPY_OP_STR2_(x)
+#define CANOPY_OP_STR2_(x) #x
 #define CANOPY_OP_UNPACK_(count, i, type) , ::canopy::ops::UnpackRecipeArg<type>(args[(count)-1 - (i)])
 #define CANOPY_OP_UNPACK(i, arg) CANOPY_OP_UNPACK_(canopy_op_arg_count, i, CANOPY_OP_TYPE_ arg)
 

@@ -312,7 +312,37 @@ TensorRef Plan::Output(const aclTensor* tensor, const char* name) {
   return write;
 }
 
+std::vector<TensorRef> Plan::InputList(const aclTensorList* list, const char* name) {
+  ParameterSlots parameter{true, {}};
+  std::vector<TensorRef> refs;
+  for (const aclTensor* tensor : list->tensors) {
+    const int32_t slot = SlotOf(tensor);
+    parameter.slots.push_back(slot);
+    RecordAccess(tensor, slot, false, name);
+    refs.push_back(RefOf(tensor, slot));
+    Overlaps().AddInput(refs.back(), name);
+  }
+  Built().inputs.push_back(std::move(parameter));
+  return refs;
+}
+
+std::vector<TensorRef> Plan::OutputList(const aclTensorList* list, const char* name) {
+  ParameterSlots parameter{true, {}};
+  std::vector<TensorRef> writes;
+  for (const aclTensor* tensor : list->tensors) {
+    const int32_t slot = SlotOf(tensor);
+    parameter.slots.push_back(slot);
+    RecordAccess(tensor, slot, true, name);
+    writes.push_back(RefOf(tensor, NewSlot(tensor)));
+    Overlaps().AddOutput(RefOf(tensor, slot), writes.back(), name);
+  }
+  Built().outputs.push_back(std::move(parameter));
+  return writes;
+}
+
 void Plan::SkipInput() { Built().inputs.push_back({false, {-1}}); }
+
+void Plan::SkipOutput() { Built().outputs.push_back({false, {-1}}); }
 
 TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
   TensorRef ref;
@@ -374,6 +404,11 @@ void Plan::AddStep(std::unique_ptr<Step> step) {
 void Plan::AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes) {
   Built().steps.push_back(std::move(step));
   Overlaps().AddDeclaredStep(reads, writes);
+}
+
+void Plan::AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out) {
+  Built().steps.push_back(std::move(step));
+  Overlaps().AddElementwiseStep(inputs, out);
 }
 
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {

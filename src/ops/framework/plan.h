@@ -105,8 +105,13 @@ class Plan {
   // slot of its own (see overlap.h): reads of the same tensor registered as an
   // input see its values before the op even where the op must be staged.
   TensorRef Output(const aclTensor* tensor, const char* name);
+  // A tensor-list argument: one parameter with a slot per element, as
+  // aclSetDynamic*TensorAddr numbers them (irIndex the list, relativeIndex the element).
+  std::vector<TensorRef> InputList(const aclTensorList* list, const char* name);
+  std::vector<TensorRef> OutputList(const aclTensorList* list, const char* name);
   // Parameters a recipe skips (e.g. a null optional tensor) still take their index.
   void SkipInput();
+  void SkipOutput();
   TensorRef Temporary(aclDataType dtype, const Shape& shape);
 
   // ---- building blocks.
@@ -129,6 +134,10 @@ class Plan {
   // output overlapping one of `reads` is staged; an input the step does not read
   // (a bias copied into `writes` by an elementwise step first) may stay in place.
   void AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes);
+  // A step that writes each element of `out` from the elements at the same
+  // position of `inputs` only (a masked copy, say): like Elementwise's, it may
+  // run in place on exactly the same view.
+  void AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out);
 
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);

@@ -1,5 +1,8 @@
 #include "plan_cache.h"
 
+#include <cstdio>
+#include <cstring>
+
 #include "common/dtype.h"
 #include "common/env.h"
 
@@ -16,6 +19,7 @@ bool PlanCacheEnabled() {
 void PlanKey::Reset(const char* op_name) {
   bytes_.clear();
   tensors_.clear();
+  description_.clear();
   bytes_.append(op_name);
   bytes_.push_back('\0');
 }
@@ -52,6 +56,178 @@ void PlanKey::Add(const aclScalar* scalar) {
 
 void PlanKey::Add(int64_t attribute) { Append(&attribute, sizeof(attribute)); }
 
+void PlanKey::AddDouble(double attribute) { Append(&attribute, sizeof(attribute)); }
+
+void PlanKey::AddString(const char* text) {
+  const int64_t length = text == nullptr ? kNullMarker : static_cast<int64_t>(std::strlen(text));
+  Append(&length, sizeof(length));
+  if (text != nullptr) Append(text, static_cast<size_t>(length));
+}
+
+void PlanKey::AddIntArray(const aclIntArray* array) {
+  const int64_t count = array == nullptr ? kNullMarker : static_cast<int64_t>(array->values.size());
+  Append(&count, sizeof(count));
+  if (array != nullptr) Append(array->values.data(), array->values.size() * sizeof(int64_t));
+}
+
+void PlanKey::AddFloatArray(const aclFloatArray* array) {
+  const int64_t count = array == nullptr ? kNullMarker : static_cast<int64_t>(array->values.size());
+  Append(&count, sizeof(count));
+  if (array != nullptr) Append(array->values.data(), array->values.size() * sizeof(float));
+}
+
+void PlanKey::AddBoolArray(const aclBoolArray* array) {
+  const int64_t count = array == nullptr ? kNullMarker : static_cast<int64_t>(array->values.size());
+  Append(&count, sizeof(count));
+  if (array == nullptr) return;
+  for (const bool value : array->values) bytes_.push_back(value ? '\1' : '\0');
+}
+
+void PlanKey::AddTensorList(const aclTensorList* list) {
+  const int64_t count = list == nullptr ? kNullMarker : static_cast<int64_t>(list->tensors.size());
+  Append(&count, sizeof(count));
+  if (list == nullptr) return;
+  for (const aclTensor* tensor : list->tensors) Add(tensor);
+}
+
+void PlanKey::AddScalarList(const aclScalarList* list) {
+  const int64_t count = list == nullptr ? kNullMarker : static_cast<int64_t>(list->scalars.size());
+  Append(&count, sizeof(count));
+  if (list == nullptr) return;
+  for (const aclScalar* scalar : list->scalars) Add(scalar);
+}
+
+namespace {
+
+void DescribeTensor(std::string& out, const aclTensor* tensor) {
+  if (tensor == nullptr) {
+    out += "null";
+    return;
+  }
+  out += DtypeName(tensor->dtype);
+  out += '[';
+  for (size_t d = 0; d < tensor->view_shape.size(); ++d) {
+    if (d > 0) out += ',';
+    out += std::to_string(tensor->view_shape[d]);
+  }
+  out += ']';
+}
+
+void DescribeScalar(std::string& out, const aclScalar* scalar) {
+  if (scalar == nullptr) {
+    out += "null";
+    return;
+  }
+  out += DtypeName(scalar->dtype);
+}
+
+void Named(std::string& out, const char* name) {
+  if (!out.empty()) out += ' ';
+  out += name;
+  out += '=';
+}
+
+// [a,b,c] of any sequence, each element written by `write`.
+template <typename Sequence, typename Write>
+void DescribeSequence(std::string& out, const Sequence& values, Write write) {
+  out += '[';
+  bool first = true;
+  for (const auto& value : values) {
+    if (!first) out += ',';
+    first = false;
+    write(value);
+  }
+  out += ']';
+}
+
+std::string ShortDouble(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+}  // namespace
+
+void DescribeArgument(std::string& out, const char* name, const aclTensor* tensor) {
+  Named(out, name);
+  DescribeTensor(out, tensor);
+}
+
+void DescribeArgument(std::string& out, const char* name, const aclScalar* scalar) {
+  Named(out, name);
+  DescribeScalar(out, scalar);
+}
+
+void DescribeArgument(std::string& out, const char* name, int64_t value) {
+  Named(out, name);
+  out += std::to_string(value);
+}
+
+void DescribeArgument(std::string& out, const char* name, bool value) {
+  Named(out, name);
+  out += value ? "true" : "false";
+}
+
+void DescribeArgument(std::string& out, const char* name, double value) {
+  Named(out, name);
+  out += ShortDouble(value);
+}
+
+void DescribeArgument(std::string& out, const char* name, const char* text) {
+  Named(out, name);
+  if (text == nullptr) {
+    out += "null";
+    return;
+  }
+  // Trace arguments are a JSON string: keep the client's text to plain characters.
+  for (const char* c = text; *c != '\0'; ++c) out += (*c >= 0x20 && *c < 0x7f && *c != '"' && *c != '\\') ? *c : '?';
+}
+
+void DescribeArgument(std::string& out, const char* name, const aclIntArray* array) {
+  Named(out, name);
+  if (array == nullptr) {
+    out += "null";
+    return;
+  }
+  DescribeSequence(out, array->values, [&](int64_t v) { out += std::to_string(v); });
+}
+
+void DescribeArgument(std::string& out, const char* name, const aclFloatArray* array) {
+  Named(out, name);
+  if (array == nullptr) {
+    out += "null";
+    return;
+  }
+  DescribeSequence(out, array->values, [&](float v) { out += ShortDouble(v); });
+}
+
+void DescribeArgument(std::string& out, const char* name, const aclBoolArray* array) {
+  Named(out, name);
+  if (array == nullptr) {
+    out += "null";
+    return;
+  }
+  DescribeSequence(out, array->values, [&](bool v) { out += v ? "true" : "false"; });
+}
+
+void DescribeArgument(std::string& out, const char* name, const aclTensorList* list) {
+  Named(out, name);
+  if (list == nullptr) {
+    out += "null";
+    return;
+  }
+  DescribeSequence(out, list->tensors, [&](const aclTensor* t) { DescribeTensor(out, t); });
+}
+
+void DescribeArgument(std::string& out, const char* name, const aclScalarList* list) {
+  Named(out, name);
+  if (list == nullptr) {
+    out += "null";
+    return;
+  }
+  DescribeSequence(out, list->scalars, [&](const aclScalar* s) { DescribeScalar(out, s); });
+}
+
 std::string TraceArgs(const PlanKey& key, bool cache_hit) {
   std::string tensors;
   for (const aclTensor* tensor : key.tensors()) {
@@ -68,7 +244,8 @@ std::string TraceArgs(const PlanKey& key, bool cache_hit) {
     }
     tensors += ']';
   }
-  return "{\"tensors\":\"" + tensors + "\",\"plan\":\"" + (cache_hit ? "cache hit" : "planned") + "\"}";
+  return "{\"tensors\":\"" + tensors + "\",\"args\":\"" + key.description() + "\",\"plan\":\"" +
+         (cache_hit ? "cache hit" : "planned") + "\"}";
 }
 
 PlanCache& PlanCache::Get() {

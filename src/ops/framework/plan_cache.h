@@ -23,19 +23,47 @@ class PlanKey {
   // Starts a new key, keeping the buffers' capacity (phase 1 reuses one per thread).
   void Reset(const char* op_name);
 
+  // Each argument's encoding is self-delimiting (a count or a null marker
+  // first), so two different argument lists never give the same bytes.
   void Add(const aclTensor* tensor);
   void Add(const aclScalar* scalar);
   void Add(int64_t attribute);
+  void AddDouble(double attribute);  // floats widen exactly
+  void AddString(const char* text);
+  void AddIntArray(const aclIntArray* array);
+  void AddFloatArray(const aclFloatArray* array);
+  void AddBoolArray(const aclBoolArray* array);
+  // The count, then every element as Add(tensor) records it (each joins tensors()).
+  void AddTensorList(const aclTensorList* list);
+  void AddScalarList(const aclScalarList* list);
 
   const std::string& bytes() const { return bytes_; }
-  // The tensor arguments in order (null ones included), to rebind addresses from.
+  // The tensor arguments in order, a list's elements in place of the list
+  // (null ones included), to rebind addresses from.
   const std::vector<const aclTensor*>& tensors() const { return tensors_; }
+  // "name=value ..." of every argument, written only while tracing (DescribeArgument).
+  std::string& description() { return description_; }
+  const std::string& description() const { return description_; }
 
  private:
   void Append(const void* data, size_t size) { bytes_.append(static_cast<const char*>(data), size); }
   std::string bytes_;
   std::vector<const aclTensor*> tensors_;
+  std::string description_;
 };
+
+// Appends " name=value" for one argument to a trace description.
+void DescribeArgument(std::string& out, const char* name, const aclTensor* tensor);
+void DescribeArgument(std::string& out, const char* name, const aclScalar* scalar);
+void DescribeArgument(std::string& out, const char* name, int64_t value);
+void DescribeArgument(std::string& out, const char* name, bool value);
+void DescribeArgument(std::string& out, const char* name, double value);
+void DescribeArgument(std::string& out, const char* name, const char* text);
+void DescribeArgument(std::string& out, const char* name, const aclIntArray* array);
+void DescribeArgument(std::string& out, const char* name, const aclFloatArray* array);
+void DescribeArgument(std::string& out, const char* name, const aclBoolArray* array);
+void DescribeArgument(std::string& out, const char* name, const aclTensorList* list);
+void DescribeArgument(std::string& out, const char* name, const aclScalarList* list);
 
 struct CachedPlan {
   std::shared_ptr<const ExecutorPlan> plan;
@@ -61,7 +89,8 @@ class PlanCache {
 
 bool PlanCacheEnabled();
 
-// {"inputs":"FLOAT[2,3] ...","plan":"hit"}: the key's tensors for trace events.
+// {"tensors":"FLOAT[2,3] ...","args":"self=FLOAT[2,3] dim=[0] ...","plan":"cache hit"}:
+// the key's tensors and every argument's value, for trace events.
 std::string TraceArgs(const PlanKey& key, bool cache_hit);
 
 }  // namespace canopy::ops
