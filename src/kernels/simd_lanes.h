@@ -26,6 +26,13 @@ inline V16 Neg(V16 a) {
 }
 inline V16 Abs(V16 a) { return {_mm512_abs_ps(a.v)}; }
 inline V16 Exp(V16 a) { return {Sleef_expf16_u10avx512f(a.v)}; }
+inline V16 Tanh(V16 a) { return {Sleef_tanhf16_u10avx512f(a.v)}; }
+inline V16 Sqrt(V16 a) { return {_mm512_sqrt_ps(a.v)}; }
+inline V16 Sin(V16 a) { return {Sleef_sinf16_u10avx512f(a.v)}; }
+inline V16 Cos(V16 a) { return {Sleef_cosf16_u10avx512f(a.v)}; }
+inline V16 Log(V16 a) { return {Sleef_logf16_u10avx512f(a.v)}; }
+// max(a, b), b where either is NaN (vmaxps returns its second operand then).
+inline V16 MaxKeepNan(V16 a, V16 b) { return {_mm512_max_ps(a.v, b.v)}; }
 // Lane masks: IsNegative is x < 0 (false for NaN and -0); Select(m, a, b) takes a where m holds.
 inline __mmask16 IsNegative(V16 a) { return _mm512_cmp_ps_mask(a.v, _mm512_setzero_ps(), _CMP_LT_OQ); }
 inline V16 Select(__mmask16 m, V16 a, V16 b) { return {_mm512_mask_blend_ps(m, b.v, a.v)}; }
@@ -44,6 +51,12 @@ inline V8 Div(V8 a, V8 b) { return {_mm256_div_ps(a.v, b.v)}; }
 inline V8 Neg(V8 a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
 inline V8 Abs(V8 a) { return {_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a.v)}; }
 inline V8 Exp(V8 a) { return {Sleef_expf8_u10avx2(a.v)}; }
+inline V8 Tanh(V8 a) { return {Sleef_tanhf8_u10avx2(a.v)}; }
+inline V8 Sqrt(V8 a) { return {_mm256_sqrt_ps(a.v)}; }
+inline V8 Sin(V8 a) { return {Sleef_sinf8_u10avx2(a.v)}; }
+inline V8 Cos(V8 a) { return {Sleef_cosf8_u10avx2(a.v)}; }
+inline V8 Log(V8 a) { return {Sleef_logf8_u10avx2(a.v)}; }
+inline V8 MaxKeepNan(V8 a, V8 b) { return {_mm256_max_ps(a.v, b.v)}; }
 inline __m256 IsNegative(V8 a) { return _mm256_cmp_ps(a.v, _mm256_setzero_ps(), _CMP_LT_OQ); }
 inline V8 Select(__m256 m, V8 a, V8 b) { return {_mm256_blendv_ps(b.v, a.v, m)}; }
 #endif

@@ -24,6 +24,11 @@ template <typename Fn>
 constexpr bool kIntegerFn = requires {
   Fn::kIntegers;
 };
+// Functors defined on complex numbers say so; phase 1 gives the others no complex operand.
+template <typename Fn>
+constexpr bool kComplexFn = requires {
+  Fn::kComplex;
+};
 
 // The reference on a chunk in compute type T: real types evaluate in double,
 // complex ones in complex<double>, integers in int64 where the functor has
@@ -32,6 +37,7 @@ template <typename Fn, typename T>
 void ReferenceChunk(const Fn& fn, const T* src, T* dst, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if constexpr (kIsComplex<T>) {
+      static_assert(kComplexFn<Fn>);
       const std::complex<double> r = fn(std::complex<double>(src[i].real(), src[i].imag()));
       dst[i] = T(static_cast<typename T::value_type>(r.real()), static_cast<typename T::value_type>(r.imag()));
     } else if constexpr (std::is_integral_v<T> && kIntegerFn<Fn>) {
@@ -66,9 +72,11 @@ class UnaryStep final : public Step {
         case ComputeType::kI64:
           return RunRange<int64_t>(context, begin, end);
         case ComputeType::kC64:
-          return RunRange<std::complex<float>>(context, begin, end);
+          if constexpr (kComplexFn<Fn>) RunRange<std::complex<float>>(context, begin, end);
+          return;
         case ComputeType::kC128:
-          return RunRange<std::complex<double>>(context, begin, end);
+          if constexpr (kComplexFn<Fn>) RunRange<std::complex<double>>(context, begin, end);
+          return;
       }
     };
     ParallelFor(total, kParallelGrain, range);
@@ -152,7 +160,7 @@ const char* UnaryOpName(UnaryOp op) {
   switch (op) {
 #define CANOPY_UNARY_NAME(name, fn) \
   case UnaryOp::name:               \
-    return #name + 1;
+    return &#name[1]; /* the enumerator without its k */
     CANOPY_UNARY_OPS(CANOPY_UNARY_NAME)
 #undef CANOPY_UNARY_NAME
   }

@@ -16,7 +16,15 @@ namespace canopy::kernels {
 // The functor table's rows (name, functor type in unary_functors.h).
 #define CANOPY_UNARY_OPS(X) \
   X(kExp, ExpFn)            \
-  X(kSigmoid, SigmoidFn)
+  X(kSigmoid, SigmoidFn)    \
+  X(kTanh, TanhFn)          \
+  X(kRelu, ReluFn)          \
+  X(kAbs, AbsFn)            \
+  X(kNeg, NegFn)            \
+  X(kSqrt, SqrtFn)          \
+  X(kSin, SinFn)            \
+  X(kCos, CosFn)            \
+  X(kLog, LogFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

@@ -7,8 +7,16 @@
 #include <cmath>
 #include <functional>
 
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_tanh.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -28,12 +36,16 @@ struct UnaryRow {
   std::vector<aclDataType> inplaceDtypes;
   Range range;
   std::vector<std::pair<aclDataType, aclDataType>> rejected;  // (self, out), 161002
+  aclDataType inplaceRejected = ACL_INT32;                    // a selfRef dtype the in-place form refuses
+  bool promotesIntegers = true;                               // bool / integer self computes in FLOAT
 };
 
 const std::vector<UnaryRow>& Rows();
 
-// The dtype the op rounds its result to: self's own float dtype, FLOAT for bool and integers.
-aclDataType ResultDtype(aclDataType self) { return IsFloating(self) ? self : ACL_FLOAT; }
+// The dtype the op rounds its result to: self's own, FLOAT for bool and integers where the op promotes them.
+aclDataType ResultDtype(const UnaryRow& row, aclDataType self) {
+  return IsFloating(self) || !row.promotesIntegers ? self : ACL_FLOAT;
+}
 
 // A few units of roundoff of the coarser of result and out, relative, plus the
 // same below the smallest normal (results that underflow).
@@ -46,9 +58,9 @@ double Tolerance(Value want, aclDataType result, aclDataType out) {
 Expected Reference(const UnaryRow& row, const Values& in, aclDataType self, aclDataType out) {
   Expected e;
   for (Value x : in) {
-    const Value want = ConvertValue(ConvertValue(row.reference(x), ResultDtype(self)), out);
+    const Value want = ConvertValue(ConvertValue(row.reference(x), ResultDtype(row, self)), out);
     e.values.push_back(want);
-    e.tolerance.push_back(std::isfinite(std::abs(want)) ? Tolerance(want, ResultDtype(self), out) : 0.0);
+    e.tolerance.push_back(std::isfinite(std::abs(want)) ? Tolerance(want, ResultDtype(row, self), out) : 0.0);
   }
   return e;
 }
@@ -92,7 +104,9 @@ TEST_P(UnaryTest, RankZeroHighRankLargeAndEmpty) {
   RunOutOfPlace(row, dtype, dtype, {3, 0, 2}, View::kContiguous);
 }
 
-TEST_P(UnaryTest, InPlace) {
+class UnaryInplaceTest : public ::testing::TestWithParam<const UnaryRow*> {};
+
+TEST_P(UnaryInplaceTest, InPlace) {
   const UnaryRow& row = *GetParam();
   for (aclDataType dtype : row.inplaceDtypes) {
     for (View view : {View::kContiguous, View::kStepped, View::kTransposed}) {
@@ -121,7 +135,9 @@ TEST_P(UnaryTest, SpecialValues) {
 
 TEST_P(UnaryTest, Rejections) {
   const UnaryRow& row = *GetParam();
-  for (const auto& [selfDtype, outDtype] : row.rejected) {
+  for (const auto& pair : row.rejected) {
+    // Not a structured binding: clang 14 cannot capture bindings in a lambda.
+    const aclDataType selfDtype = pair.first, outDtype = pair.second;
     const OpRun run = RunOp(
         [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
           return row.out1(args.NewTensor(selfDtype, {2, 3}), args.NewTensor(outDtype, {2, 3}), ws, ex);
@@ -135,25 +151,33 @@ TEST_P(UnaryTest, Rejections) {
       },
       row.out2);
   EXPECT_EQ(shape.phase1, ACLNN_ERR_PARAM_INVALID) << row.name << ": out's shape differs from self's";
+  if (row.inplace1 == nullptr) return;
   const OpRun inplace = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
-        return row.inplace1(args.NewTensor(ACL_INT32, {2, 3}), ws, ex);
+        return row.inplace1(args.NewTensor(row.inplaceRejected, {2, 3}), ws, ex);
       },
       row.inplace2);
-  EXPECT_EQ(inplace.phase1, ACLNN_ERR_PARAM_INVALID) << row.name << ": in place on INT32";
+  EXPECT_EQ(inplace.phase1, ACLNN_ERR_PARAM_INVALID) << row.name << ": in place on " << Name(row.inplaceRejected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, UnaryTest, ::testing::ValuesIn([] {
-                           std::vector<const UnaryRow*> rows;
-                           for (const UnaryRow& row : Rows()) rows.push_back(&row);
-                           return rows;
-                         }()),
-                         [](const auto& info) { return std::string(info.param->name); });
+std::vector<const UnaryRow*> RowsWhere(bool inplaceOnly) {
+  std::vector<const UnaryRow*> rows;
+  for (const UnaryRow& row : Rows()) {
+    if (!inplaceOnly || row.inplace1 != nullptr) rows.push_back(&row);
+  }
+  return rows;
+}
+std::string RowName(const ::testing::TestParamInfo<const UnaryRow*>& info) { return info.param->name; }
+
+INSTANTIATE_TEST_SUITE_P(Ops, UnaryTest, ::testing::ValuesIn(RowsWhere(false)), RowName);
+INSTANTIATE_TEST_SUITE_P(Ops, UnaryInplaceTest, ::testing::ValuesIn(RowsWhere(true)), RowName);
 
 // ---- the rows ---------------------------------------------------------------------------------
 
 constexpr aclDataType F32 = ACL_FLOAT, F16 = ACL_FLOAT16, BF16 = ACL_BF16, F64 = ACL_DOUBLE, C64 = ACL_COMPLEX64,
-                      C128 = ACL_COMPLEX128;
+                      C128 = ACL_COMPLEX128, S8 = ACL_INT8, U8 = ACL_UINT8, S16 = ACL_INT16, S32 = ACL_INT32,
+                      S64 = ACL_INT64, BOOL = ACL_BOOL;
+Value Real(double (*f)(double), Value x) { return f(x.real()); }
 
 const std::vector<UnaryRow>& Rows() {
   static const std::vector<UnaryRow> rows = {
@@ -188,6 +212,168 @@ const std::vector<UnaryRow>& Rows() {
        {F32, F16, BF16, F64, C64, C128},
        {-20, 20},
        {{F64, F64}, {ACL_INT32, F32}, {ACL_BOOL, F32}, {F32, F64}, {C64, C64}}},
+      {"Tanh",
+       aclnnTanhGetWorkspaceSize,
+       aclnnTanh,
+       aclnnInplaceTanhGetWorkspaceSize,
+       aclnnInplaceTanh,
+       [](Value x) { return Real(std::tanh, x); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {BOOL, F32},
+        {U8, F16},
+        {S8, F32},
+        {S16, F32},
+        {S32, BF16},
+        {S64, F32},
+        {F16, F32}},
+       {F32, F16, BF16},
+       {-6, 6},
+       {{F64, F64}, {S32, S32}, {F32, S32}, {C64, C64}, {F32, F64}}},
+      {"Relu",  // its out is `const aclTensor*`
+       [](const aclTensor* self, aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+         return aclnnReluGetWorkspaceSize(self, out, ws, ex);
+       },
+       aclnnRelu,
+       aclnnInplaceReluGetWorkspaceSize,
+       aclnnInplaceRelu,
+       [](Value x) { return Value(x.real() > 0 || std::isnan(x.real()) ? x.real() : 0.0); },
+       {{F32, F32}, {F16, F16}, {BF16, BF16}, {S8, S8}, {S32, S32}, {S64, S64}},
+       {F32, F16, BF16, S8, S32, S64, U8},
+       {-5, 5},
+       {{F32, F16}, {S32, S64}, {F64, F64}, {U8, U8}, {S16, S16}, {BOOL, BOOL}},
+       F64,
+       false},
+      {"Abs",
+       aclnnAbsGetWorkspaceSize,
+       aclnnAbs,
+       nullptr,
+       nullptr,
+       [](Value x) { return Value(std::abs(x)); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {F64, F64},
+        {S8, S8},
+        {S16, S16},
+        {S32, S32},
+        {S64, S64},
+        {U8, U8},
+        {BOOL, BOOL},
+        {C64, F32}},
+       {},
+       {-5, 5},
+       {{F32, F16}, {S32, S64}, {C64, C64}, {C128, F64}, {F32, F64}, {ACL_UINT16, ACL_UINT16}},
+       F64,
+       false},
+      {"Neg",
+       aclnnNegGetWorkspaceSize,
+       aclnnNeg,
+       aclnnInplaceNegGetWorkspaceSize,
+       aclnnInplaceNeg,
+       [](Value x) { return -x; },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {F64, F64},
+        {S8, S8},
+        {S32, S32},
+        {S64, S64},
+        {C64, C64},
+        {C128, C128},
+        {F16, F32},
+        {S32, F32},
+        {S8, S64}},
+       {F32, F16, BF16, F64, S8, S32, S64, C64, C128},
+       {-5, 5},
+       {{U8, U8}, {S16, S16}, {BOOL, BOOL}, {F32, S32}, {C64, F32}},
+       U8,
+       false},
+      {"Sqrt",
+       aclnnSqrtGetWorkspaceSize,
+       aclnnSqrt,
+       aclnnInplaceSqrtGetWorkspaceSize,
+       aclnnInplaceSqrt,
+       [](Value x) { return x.imag() == 0 ? Value(std::sqrt(x.real())) : std::sqrt(x); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {F64, F64},
+        {C64, C64},
+        {C128, C128},
+        {S32, F32},
+        {BOOL, F16},
+        {U8, BF16},
+        {S64, F32},
+        {F16, F32}},
+       {F32, F16, BF16, F64, C64, C128},
+       {-1, 50},
+       {{F32, S32}, {C64, F32}, {ACL_UINT16, F32}, {F32, S64}, {S32, S32}},
+       S32},
+      {"Sin",
+       aclnnSinGetWorkspaceSize,
+       aclnnSin,
+       aclnnInplaceSinGetWorkspaceSize,
+       aclnnInplaceSin,
+       [](Value x) { return x.imag() == 0 ? Value(std::sin(x.real())) : std::sin(x); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {F64, F64},
+        {C64, C64},
+        {C128, C128},
+        {S32, F32},
+        {BOOL, F16},
+        {U8, BF16},
+        {S64, F32},
+        {F16, F32}},
+       {F32, F16, BF16},
+       {-10, 10},
+       {{F32, S32}, {C64, F32}, {ACL_UINT16, F32}, {F32, S64}, {S32, S32}},
+       F64},
+      {"Cos",
+       aclnnCosGetWorkspaceSize,
+       aclnnCos,
+       aclnnInplaceCosGetWorkspaceSize,
+       aclnnInplaceCos,
+       [](Value x) { return x.imag() == 0 ? Value(std::cos(x.real())) : std::cos(x); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {F64, F64},
+        {C64, C64},
+        {C128, C128},
+        {S32, F32},
+        {BOOL, F16},
+        {U8, BF16},
+        {S64, F32},
+        {F16, F32}},
+       {F32, F16, BF16, F64, C64, C128},
+       {-10, 10},
+       {{F32, S32}, {C64, F32}, {ACL_UINT16, F32}, {F32, S64}, {S32, S32}},
+       S32},
+      {"Log",
+       aclnnLogGetWorkspaceSize,
+       aclnnLog,
+       aclnnInplaceLogGetWorkspaceSize,
+       aclnnInplaceLog,
+       [](Value x) { return x.imag() == 0 ? Value(std::log(x.real())) : std::log(x); },
+       {{F32, F32},
+        {F16, F16},
+        {BF16, BF16},
+        {F64, F64},
+        {C64, C64},
+        {C128, C128},
+        {S32, F32},
+        {BOOL, F16},
+        {U8, BF16},
+        {S64, F32},
+        {F16, F32}},
+       {F32, F16, BF16, F64, C64, C128},
+       {-1, 50},
+       {{F32, S32}, {C64, F32}, {ACL_UINT16, F32}, {F32, S64}, {S32, S32}},
+       S32},
   };
   return rows;
 }

@@ -11,14 +11,19 @@ namespace canopy::ops {
 enum class UnaryPolicy : uint8_t {
   kPromoteIntegers,  // bool and integer inputs compute in FLOAT (Exp of INT64 gives a float)
   kSameAsInput,      // the result has self's dtype
+  kRealOfComplex,    // the result of a complex self is its real dtype (COMPLEX64 -> FLOAT: Abs)
 };
 
 struct UnaryRule {
-  UnaryOp op;
-  DtypeSet self;     // the out-of-place form's self
-  DtypeSet out;      // its out (empty: any dtype the result casts to)
-  DtypeSet inplace;  // the in-place form's selfRef
+  UnaryOp op = UnaryOp::kExp;
+  DtypeSet self = {};     // the out-of-place form's self
+  DtypeSet out = {};      // its out
+  DtypeSet inplace = {};  // the in-place form's selfRef (empty: no in-place form)
   UnaryPolicy policy = UnaryPolicy::kSameAsInput;
+  bool out_same_dtype = false;  // out must have the result's dtype (else: the result must cast to it)
+  // The prototype's names for self and selfRef (in messages and checker reports).
+  const char* self_name = "self";
+  const char* inplace_name = "selfRef";
 };
 
 // out = f(self) (self, out as the prototype names them).
