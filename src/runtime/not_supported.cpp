@@ -1,0 +1,12 @@
+#include "not_supported.h"
+
+#include "error_message.h"
+
+namespace canopy::runtime {
+
+aclError NotSupported(const char* function, const char* reason) noexcept {
+  SetRecentErrorF("%s: not supported by Canopy: %s", function, reason);
+  return kNotSupported;
+}
+
+}  // namespace canopy::runtime
