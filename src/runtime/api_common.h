@@ -112,6 +112,7 @@ inline aclError ReportSync(const char* function, const SyncResult& result, aclEr
       return Fail(timeout_code, "%s: timed out waiting for the stream", function);
     case SyncResult::Kind::kFailed:
       SetRecentErrorF("%s: asynchronous work failed: %s", function, result.message.c_str());
+      SetLastErrorCode(result.error);
       return result.error;
   }
   return ACL_SUCCESS;

@@ -6,6 +6,7 @@ namespace canopy::runtime {
 
 aclError NotSupported(const char* function, const char* reason) noexcept {
   SetRecentErrorF("%s: not supported by Canopy: %s", function, reason);
+  SetLastErrorCode(kNotSupported);
   return kNotSupported;
 }
 
