@@ -6,7 +6,9 @@ using namespace canopy::runtime;
 
 namespace {
 
-constexpr const char *kReason = "not supported";
+constexpr const char *kReason =
+    "external allocators registered for streams are not supported: Canopy's aclnn operators take their workspace from "
+    "the caller";
 
 }  // namespace
 

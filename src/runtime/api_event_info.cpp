@@ -6,14 +6,18 @@ using namespace canopy::runtime;
 
 namespace {
 
-constexpr const char *kReason = "not supported";
+constexpr const char *kReason =
+    "event ids, timestamps, wait status, counts and IPC handles of hardware events are not supported";
 
 }  // namespace
 
 extern "C" {
 
-aclError aclrtRecordEventWithFlag(aclrtEvent /*event*/, aclrtStream /*stream*/, uint32_t /*flag*/) try {
-  return NotSupported(__func__, kReason);
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) try {
+  if (flag != ACL_EVENT_RECORD_DEFAULT) {
+    return NotSupported(__func__, "records of external events (ACL_EVENT_RECORD_EXTERNAL)");
+  }
+  return aclrtRecordEvent(event, stream);
 }
 CANOPY_C_BOUNDARY_ACL
 

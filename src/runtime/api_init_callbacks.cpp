@@ -1,4 +1,4 @@
-// Reference-counted finalisation, init/finalize callbacks and package versions.
+// Reference-counted finalisation and init/finalize callbacks of CANN component libraries.
 #include "common/c_boundary.h"
 #include "not_supported.h"
 
@@ -6,7 +6,8 @@ using namespace canopy::runtime;
 
 namespace {
 
-constexpr const char *kReason = "not supported";
+constexpr const char *kReason =
+    "init/finalize callbacks of CANN component libraries and reference-counted finalisation are not supported";
 
 }  // namespace
 
@@ -33,11 +34,6 @@ aclError aclFinalizeCallbackRegister(aclRegisterCallbackType /*type*/, aclFinali
 CANOPY_C_BOUNDARY_ACL
 
 aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType /*type*/, aclFinalizeCallbackFunc /*cbFunc*/) try {
-  return NotSupported(__func__, kReason);
-}
-CANOPY_C_BOUNDARY_ACL
-
-aclError aclsysGetCANNVersion(aclCANNPackageName /*name*/, aclCANNPackageVersion * /*version*/) try {
   return NotSupported(__func__, kReason);
 }
 CANOPY_C_BOUNDARY_ACL

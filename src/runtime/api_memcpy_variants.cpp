@@ -1,5 +1,5 @@
-// Copies and fills beyond aclrtMemcpy/aclrtMemset: batches, descriptors, 32-bit fills, reductions and value writes and
-// waits.
+// Copies beyond aclrtMemcpy/aclrtMemcpy2d: batches, descriptors, conditions and offsets, reductions,
+// and value writes and waits on device memory.
 #include "common/c_boundary.h"
 #include "not_supported.h"
 
@@ -7,7 +7,9 @@ using namespace canopy::runtime;
 
 namespace {
 
-constexpr const char *kReason = "not supported";
+constexpr const char *kReason =
+    "batched, descriptor-based, conditional and offset copies, reductions and value writes and waits are not "
+    "supported; use aclrtMemcpy(Async), aclrtMemcpy2d(Async) or aclrtMemset(Async)";
 
 }  // namespace
 
@@ -66,17 +68,6 @@ CANOPY_C_BOUNDARY_ACL
 aclError aclrtMemcpyAsyncWithOffset(void ** /*dst*/, size_t /*destMax*/, size_t /*dstDataOffset*/,
                                     const void ** /*src*/, size_t /*count*/, size_t /*srcDataOffset*/,
                                     aclrtMemcpyKind /*kind*/, aclrtStream /*stream*/) try {
-  return NotSupported(__func__, kReason);
-}
-CANOPY_C_BOUNDARY_ACL
-
-aclError aclrtMemsetD32(void * /*ptr*/, size_t /*memSize*/, uint32_t /*value*/, size_t /*N*/) try {
-  return NotSupported(__func__, kReason);
-}
-CANOPY_C_BOUNDARY_ACL
-
-aclError aclrtMemsetD32Async(void * /*ptr*/, size_t /*memSize*/, uint32_t /*value*/, size_t /*N*/,
-                             aclrtStream /*stream*/) try {
   return NotSupported(__func__, kReason);
 }
 CANOPY_C_BOUNDARY_ACL

@@ -1,5 +1,5 @@
-// Notifies: one-shot cross-stream signals (aclrtCreateNotify, aclrtRecordNotify, aclrtWaitAndResetNotify) and their
-// counting and inter-process variants.
+// Notifies: cross-stream signals whose wait may precede the record (aclrtCreateNotify,
+// aclrtRecordNotify, aclrtWaitAndResetNotify) and their counting and inter-process variants.
 #include "common/c_boundary.h"
 #include "not_supported.h"
 
@@ -7,7 +7,9 @@ using namespace canopy::runtime;
 
 namespace {
 
-constexpr const char *kReason = "not supported";
+constexpr const char *kReason =
+    "a notify's wait may be queued before its record, which Canopy's event-based stream ordering cannot express; use "
+    "events (aclrtRecordEvent, aclrtStreamWaitEvent)";
 
 }  // namespace
 
