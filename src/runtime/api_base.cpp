@@ -140,6 +140,29 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 }
 CANOPY_C_BOUNDARY_ACL
 
+// Every package of the toolkit (runtime, compiler, opp, ...) is Canopy itself,
+// so each reports the CANN release Canopy follows, split into its parts.
+aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) try {
+  CANOPY_REQUIRE_NOT_NULL(version);
+  if (name < ACL_PKG_NAME_CANN || name > ACL_PKG_NAME_DRIVER) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclsysGetCANNVersion: argument 'name' (%d) is not an aclCANNPackageName",
+                static_cast<int>(name));
+  }
+  *version = aclCANNPackageVersion{};
+  std::snprintf(version->version, sizeof(version->version), "%s", kVersion);
+  char* parts[] = {version->majorVersion, version->minorVersion, version->releaseVersion};
+  const char* part = kVersion;
+  for (char* out : parts) {
+    const char* end = std::strchr(part, '.');
+    const size_t length = end != nullptr ? static_cast<size_t>(end - part) : std::strlen(part);
+    std::snprintf(out, ACL_PKG_VERSION_PARTS_MAX_SIZE, "%.*s", static_cast<int>(length), part);
+    if (end == nullptr) break;
+    part = end + 1;
+  }
+  return ACL_SUCCESS;
+}
+CANOPY_C_BOUNDARY_ACL
+
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) try {
   CANOPY_REQUIRE_NOT_NULL(pkgName);
   CANOPY_REQUIRE_NOT_NULL(versionStr);

@@ -29,6 +29,14 @@ inline aclError RequireInitialized(const char* function) {
   return Fail(ACL_ERROR_UNINITIALIZE, "%s: acl is not initialized (call aclInit first)", function);
 }
 
+// Resolves a device id (the devices exist from aclInit to aclFinalize).
+inline aclError ResolveDevice(const char* function, int32_t device_id, std::shared_ptr<Device>& device) {
+  device = Runtime::Get().device(device_id);
+  if (device != nullptr) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))", function, device_id,
+              Runtime::Get().config().device_count);
+}
+
 // Resolves a stream handle; nullptr means the current context's default stream.
 inline aclError ResolveStream(const char* function, aclrtStream handle, std::shared_ptr<Stream>& stream) {
   stream = Runtime::Get().FindStream(handle);
@@ -104,6 +112,7 @@ inline aclError ReportSync(const char* function, const SyncResult& result, aclEr
       return Fail(timeout_code, "%s: timed out waiting for the stream", function);
     case SyncResult::Kind::kFailed:
       SetRecentErrorF("%s: asynchronous work failed: %s", function, result.message.c_str());
+      SetLastErrorCode(result.error);
       return result.error;
   }
   return ACL_SUCCESS;

@@ -6,13 +6,6 @@ using namespace canopy::runtime;
 
 namespace {
 
-aclError ResolveDevice(const char* function, int32_t device_id, std::shared_ptr<Device>& device) {
-  device = Runtime::Get().device(device_id);
-  if (device != nullptr) return ACL_SUCCESS;
-  return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device(s))", function, device_id,
-              Runtime::Get().config().device_count);
-}
-
 std::shared_ptr<Context> CurrentContext() { return Runtime::Get().current_context(); }
 
 }  // namespace

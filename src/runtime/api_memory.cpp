@@ -245,6 +245,17 @@ int32_t RunFill(void* payload) {
   ParallelFill(args.dst, args.value, args.count);
   return ACL_SUCCESS;
 }
+struct Fill32Args {
+  void* dst;
+  size_t count;  // 32-bit values
+  uint32_t value;
+};
+int32_t RunFill32(void* payload) {
+  const auto& args = *static_cast<Fill32Args*>(payload);
+  auto* bytes = static_cast<unsigned char*>(args.dst);
+  for (size_t i = 0; i < args.count; ++i) std::memcpy(bytes + i * sizeof(uint32_t), &args.value, sizeof(uint32_t));
+  return ACL_SUCCESS;
+}
 int32_t RunCopy2d(void* payload) {
   const auto& a = *static_cast<Copy2dArgs*>(payload);
   ParallelCopy2d(a.dst, a.dst_pitch, a.src, a.src_pitch, a.width, a.height);
@@ -287,6 +298,14 @@ aclError CheckFill(const char* function, void* devPtr, size_t maxCount, size_t c
                 function, devPtr, count);
   }
   return ACL_SUCCESS;
+}
+
+// aclrtMemsetD32: `count` 32-bit values, checked as the bytes they cover.
+aclError CheckFill32(const char* function, void* ptr, size_t memSize, size_t count, bool& skip) {
+  if (count > SIZE_MAX / sizeof(uint32_t)) {
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "%s: argument 'N' (%zu) is too large", function, count);
+  }
+  return CheckFill(function, ptr, memSize, count * sizeof(uint32_t), skip);
 }
 
 // ---- 2-D copies ---------------------------------------------------------------
@@ -462,6 +481,35 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     CANOPY_RETURN_IF_ERROR(Checker::Get().CheckTask(__func__, __func__, queue, &access, 1));
   }
   Task task = Task::Compute("aclrtMemsetAsync", RunFill, FillArgs{devPtr, count, static_cast<uint8_t>(value)});
+  return Submit(__func__, *queue, task);
+}
+CANOPY_C_BOUNDARY_ACL
+
+// Fills N 32-bit values; memSize is the destination's capacity in bytes.
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) try {
+  CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckUnsafeCallAllowed(__func__));
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckFill32(__func__, ptr, memSize, N, skip));
+  if (!skip) {
+    Fill32Args args{ptr, N, value};
+    RunOnCurrentDevice([&] { RunFill32(&args); });
+  }
+  return ACL_SUCCESS;
+}
+CANOPY_C_BOUNDARY_ACL
+
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) try {
+  bool skip;
+  CANOPY_RETURN_IF_ERROR(CheckFill32(__func__, ptr, memSize, N, skip));
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  if (skip) return ACL_SUCCESS;
+  if (Checker::Enabled()) {
+    const MemoryAccess access{reinterpret_cast<uintptr_t>(ptr), N * sizeof(uint32_t), true, "ptr",
+                              /*host_allowed=*/true};
+    CANOPY_RETURN_IF_ERROR(Checker::Get().CheckTask(__func__, __func__, queue, &access, 1));
+  }
+  Task task = Task::Compute("aclrtMemsetD32Async", RunFill32, Fill32Args{ptr, N, value});
   return Submit(__func__, *queue, task);
 }
 CANOPY_C_BOUNDARY_ACL

@@ -61,7 +61,7 @@ aclError Checker::CheckTask(const char* function, const char* op, const std::sha
                     "%s (%s): argument '%s' [%p, +%zu bytes) runs past the end of its %s allocation "
                     "[%#lx, +%zu bytes)",
                     op, function, access.argument, pointer, access.bytes,
-                    allocation->kind == MemoryKind::kHost ? "pinned host" : "device",
+                    IsPinnedHost(allocation->kind) ? "pinned host" : "device",
                     static_cast<unsigned long>(allocation->base), allocation->size);
     } else {
       std::snprintf(message, sizeof(message),

@@ -25,6 +25,7 @@ struct MessageBuffer {
 
 thread_local MessageBuffer recent_error;
 thread_local MessageBuffer taken_error;  // what the last aclGetRecentErrMsg returned
+thread_local int32_t last_error_code = 0;
 
 }  // namespace
 
@@ -38,6 +39,16 @@ void SetRecentErrorF(const char* format, ...) noexcept {
   std::vsnprintf(buffer, sizeof(buffer), format, args);
   va_end(args);
   recent_error.Assign(buffer);
+}
+
+void SetLastErrorCode(int32_t code) noexcept {
+  if (code != 0) last_error_code = code;
+}
+
+int32_t LastErrorCode(bool clear) noexcept {
+  const int32_t code = last_error_code;
+  if (clear) last_error_code = 0;
+  return code;
 }
 
 const char* RecentError() noexcept { return recent_error.text; }

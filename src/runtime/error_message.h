@@ -3,6 +3,7 @@
 // boundary can report an out-of-memory condition (src/common/c_boundary.h).
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 namespace canopy::runtime {
@@ -21,11 +22,18 @@ void ClearRecentError() noexcept;
 // text stays valid until the thread's next call; "" (never null) when none.
 const char* TakeRecentError() noexcept;
 
+// The calling thread's last runtime error code (aclrtGetLastError,
+// aclrtPeekAtLastError): every failure reported through Fail() or ReportSync()
+// records its code; `clear` resets it to 0 (ACL_SUCCESS) after reading.
+void SetLastErrorCode(int32_t code) noexcept;
+int32_t LastErrorCode(bool clear) noexcept;
+
 // Sets the message and returns `code`, so a check reads `return Fail(code, ...)`.
 // Without arguments `format` is the message itself (clang's -Wformat-security
 // rejects a non-literal format with no arguments).
 template <typename Code, typename... Args>
 Code Fail(Code code, const char* format, Args... args) {
+  SetLastErrorCode(static_cast<int32_t>(code));
   if constexpr (sizeof...(Args) == 0) {
     SetRecentError(format);
   } else {

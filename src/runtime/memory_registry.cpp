@@ -1,5 +1,6 @@
 #include "memory_registry.h"
 
+#include <iterator>
 #include <limits>
 #include <mutex>
 
@@ -13,6 +14,18 @@ MemoryRegistry& MemoryRegistry::Get() {
 void MemoryRegistry::Add(const Allocation& allocation) {
   std::unique_lock lock(mutex_);
   allocations_[allocation.base] = allocation;
+}
+
+bool MemoryRegistry::AddIfFree(const Allocation& allocation) {
+  std::unique_lock lock(mutex_);
+  auto next = allocations_.lower_bound(allocation.base);
+  if (next != allocations_.end() && next->first - allocation.base < allocation.size) return false;
+  if (next != allocations_.begin()) {
+    const Allocation& previous = std::prev(next)->second;
+    if (allocation.base - previous.base < previous.size) return false;
+  }
+  allocations_[allocation.base] = allocation;
+  return true;
 }
 
 std::optional<Allocation> MemoryRegistry::Remove(const void* base, MemoryKind kind) {
@@ -43,7 +56,7 @@ bool MemoryRegistry::IsDeviceRange(const void* address, size_t bytes) const {
   auto it = allocations_.upper_bound(begin);
   if (it == allocations_.begin()) return false;
   --it;
-  if (it->second.kind == MemoryKind::kHost || !it->second.Contains(begin, 1)) return false;
+  if (IsPinnedHost(it->second.kind) || !it->second.Contains(begin, 1)) return false;
   // A range may run on across virtual-memory mappings that sit back to back.
   while (true) {
     const uintptr_t allocation_end = it->first + it->second.size;
@@ -58,7 +71,7 @@ bool MemoryRegistry::IsDeviceRange(const void* address, size_t bytes) const {
 
 bool MemoryRegistry::IsPinnedHostRange(const void* address, size_t bytes) const {
   const auto found = Find(address, bytes == 0 ? 1 : bytes);
-  return found && found->kind == MemoryKind::kHost;
+  return found && IsPinnedHost(found->kind);
 }
 
 size_t MemoryRegistry::Count() const {

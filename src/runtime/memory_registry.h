@@ -12,10 +12,14 @@
 namespace canopy::runtime {
 
 enum class MemoryKind : uint8_t {
-  kDevice,  // aclrtMalloc
-  kHost,    // aclrtMallocHost (pinned host memory)
-  kMapped,  // a physical allocation mapped into a reserved range (aclrtMapMem)
+  kDevice,          // aclrtMalloc
+  kHost,            // aclrtMallocHost (pinned host memory)
+  kMapped,          // a physical allocation mapped into a reserved range (aclrtMapMem)
+  kRegisteredHost,  // the client's host memory registered with aclrtHostRegister: pinned, never freed here
 };
+
+// Pinned host memory: copies to and from it may be queued.
+inline bool IsPinnedHost(MemoryKind kind) { return kind == MemoryKind::kHost || kind == MemoryKind::kRegisteredHost; }
 
 struct Allocation {
   uintptr_t base = 0;
@@ -34,6 +38,8 @@ class MemoryRegistry {
   static MemoryRegistry& Get();
 
   void Add(const Allocation& allocation);
+  // Adds `allocation` unless it overlaps a live one; false when it does.
+  bool AddIfFree(const Allocation& allocation);
   // Removes the allocation that starts exactly at `base` with the given kind.
   std::optional<Allocation> Remove(const void* base, MemoryKind kind);
   // The allocation containing [address, address + bytes), if any.

@@ -1,10 +1,14 @@
 #include "stream.h"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <chrono>
 
 #include "checker.h"
 #include "engine.h"
 #include "event.h"
+#include "exception_callbacks.h"
 #include "report_router.h"
 #include "runtime.h"
 #include "spin_wait.h"
@@ -190,11 +194,18 @@ bool Stream::TakeRunnable(Task& task) {
 }
 
 void Stream::RecordFailure(int32_t status, const char* message) {
-  std::lock_guard lock(error_mutex_);
-  if (sticky_error_ == 0) {
-    sticky_error_ = status;
-    sticky_message_ = message != nullptr ? message : "";
+  {
+    std::lock_guard lock(error_mutex_);
+    if (sticky_error_ == 0) {
+      sticky_error_ = status;
+      sticky_message_ = message != nullptr ? message : "";
+    }
   }
+  // The client's exception callbacks hear of every failure, before a
+  // synchronisation can report it (the task is not finished yet).
+  ExceptionCallbacks::Dispatch({static_cast<uint32_t>(FinishedCount() + 1), trace_id_,
+                                static_cast<uint32_t>(syscall(SYS_gettid)), static_cast<uint32_t>(device_id_),
+                                static_cast<uint32_t>(status)});
 }
 
 void Stream::NotifyWaiters() {

@@ -12,7 +12,7 @@ cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 for path in include/acl/acl.h include/acl/acl_rt.h include/acl/acl_base.h include/aclnn/acl_meta.h \
             include/aclnn/aclnn_base.h include/aclnnop/aclnn_add.h include/aclnnop/aclnn_matmul.h \
             include/canopy/canopy_runtime.h lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so \
-            lib64/libacl_op_compiler.so set_env.sh bin/canopy-bench; do
+            lib64/libacl_op_compiler.so set_env.sh bin/canopy-bench bin/npu-smi; do
   [[ -e "$prefix/$path" ]] || { echo "missing from the installed tree: $path" >&2; exit 1; }
 done
 readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libnnopbase.so' || { echo "libopapi does not NEED libnnopbase" >&2; exit 1; }
@@ -25,6 +25,10 @@ readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libascendcl.so' || { e
   source "$prefix/set_env.sh"
   [[ "$ASCEND_TOOLKIT_HOME" == "$prefix" && "$ASCEND_HOME_PATH" == "$prefix" ]] || { echo "set_env.sh: wrong homes" >&2; exit 1; }
   [[ ":$LD_LIBRARY_PATH:" == *":$prefix/lib64:"* ]] || { echo "set_env.sh: lib64 not on LD_LIBRARY_PATH" >&2; exit 1; }
+
+  # npu-smi is found on PATH, as ggml's CMake runs it, and names the SoC.
+  soc=$(env -u CANOPY_SOC_NAME npu-smi info | awk -F' ' 'NF > 0 && NR==7 {print $3}')
+  [[ "$soc" == 910B3 ]] || { echo "set_env.sh: npu-smi on PATH reports SoC '$soc'" >&2; exit 1; }
 
   # A client built against nothing but the installed tree, as CANN's examples are.
   g++ -std=c++17 -O1 -I"$ASCEND_TOOLKIT_HOME/include" "$source_dir/examples/matmul_add_pipeline.cpp" \
