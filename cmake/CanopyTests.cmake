@@ -1,21 +1,28 @@
-# canopy_discover_tests(<gtest target> [LABELS <label>...] [ENVIRONMENT <VAR=value>...]
+# canopy_discover_tests(<gtest target> [VARIANT <name>] [LABELS <label>...] [ENVIRONMENT <VAR=value>...]
 #                       [TIMEOUT <seconds>] [RUN_SERIAL] [RESOURCE_LOCK <resource>...])
 # Each test case of the binary becomes a ctest test of its own, named
 # <target>.<Suite>.<Case> and labelled <target> (plus LABELS), so a failure
 # names the case and `ctest -j` spreads the cases over the cores. The options
 # apply to every case: RUN_SERIAL for binaries that must have the machine to
 # themselves (CPU affinity, timing), RESOURCE_LOCK for ones that must not run
-# beside each other.
+# beside each other. VARIANT registers the binary's cases once more, named
+# <target>.<variant>.<Suite>.<Case> (e.g. the same cases under another ENVIRONMENT).
 include(GoogleTest)
 
 function(canopy_discover_tests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "RUN_SERIAL" "TIMEOUT" "LABELS;ENVIRONMENT;RESOURCE_LOCK")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "RUN_SERIAL" "TIMEOUT;VARIANT" "LABELS;ENVIRONMENT;RESOURCE_LOCK")
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 900)
   endif()
+  set(prefix "${target}.")
+  set(list_name ${target}_TESTS)
+  if(arg_VARIANT)
+    set(prefix "${target}.${arg_VARIANT}.")
+    set(list_name ${target}_${arg_VARIANT}_TESTS)
+  endif()
   # Listed when ctest starts (not at build time), so a build never runs its own tests.
-  gtest_discover_tests(${target} TEST_PREFIX "${target}." EXTRA_ARGS --gtest_color=no DISCOVERY_MODE PRE_TEST
-                       DISCOVERY_TIMEOUT 60 TEST_LIST ${target}_TESTS)
+  gtest_discover_tests(${target} TEST_PREFIX "${prefix}" EXTRA_ARGS --gtest_color=no DISCOVERY_MODE PRE_TEST
+                       DISCOVERY_TIMEOUT 60 TEST_LIST ${list_name})
   # The properties are set by a script of our own that ctest runs after the
   # discovery: list values (labels, environment) do not survive the PROPERTIES
   # argument of gtest_discover_tests in CMake 3.25.
@@ -29,7 +36,7 @@ function(canopy_discover_tests target)
   if(arg_RESOURCE_LOCK)
     string(APPEND properties " RESOURCE_LOCK [==[${arg_RESOURCE_LOCK}]==]")
   endif()
-  set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_properties.cmake)
-  file(WRITE ${script} "if(${target}_TESTS)\n  set_tests_properties(\${${target}_TESTS} PROPERTIES ${properties})\nendif()\n")
+  set(script ${CMAKE_CURRENT_BINARY_DIR}/${list_name}_properties.cmake)
+  file(WRITE ${script} "if(${list_name})\n  set_tests_properties(\${${list_name}} PROPERTIES ${properties})\nendif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
 endfunction()

@@ -1,7 +1,8 @@
 #include "half.h"
 
-#include <cpuid.h>
 #include <immintrin.h>
+
+#include "kernels/cpu_features.h"
 
 // GCC vectorises the AVX-512 loops below fully only at -O3; clang has no
 // optimize attribute (and vectorises them at -O2).
@@ -14,14 +15,8 @@
 namespace canopy {
 namespace {
 
-// CPUID leaf 1 rather than __builtin_cpu_supports("f16c"): clang 14 rejects that feature name.
-bool CpuHasF16c() {
-  static const bool has = [] {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0 && __builtin_cpu_supports("avx");
-  }();
-  return has;
-}
+// cpu_features.h decides (CANOPY_CPU_FEATURES can force the portable loops).
+bool CpuHasF16c() { return kernels::Cpu().f16c; }
 
 __attribute__((target("avx,f16c"))) void HalfToFloatF16c(const uint16_t* src, float* dst, int64_t n) {
   int64_t i = 0;
@@ -42,9 +37,8 @@ __attribute__((target("avx,f16c"))) void FloatToHalfF16c(const float* src, uint1
 }
 
 bool CpuHasAvx512() {
-  static const bool has =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-  return has;
+  const kernels::CpuFeatures& cpu = kernels::Cpu();
+  return cpu.avx512f && cpu.avx512bw && cpu.avx512vl;
 }
 
 // Round to nearest even, NaN stays NaN, denormals kept: bit-identical to

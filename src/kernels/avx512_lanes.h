@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "cpu_features.h"
+
 // GCC 12 reports the deliberately undefined pass-through operand inside its own
 // AVX-512 conversion intrinsics (_mm512_undefined_*) as maybe-uninitialized.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -19,12 +21,9 @@
 
 namespace canopy::kernels::avx512 {
 
-// AVX-512 F/BW/VL and FMA: what every kernel built on these lanes needs.
-inline bool Available() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma");
-  return has;
-}
+// AVX-512 F/BW/VL and FMA: what every kernel built on these lanes needs
+// (cpu_features.h decides, CANOPY_CPU_FEATURES included).
+inline bool Available() { return Cpu().Avx512(); }
 
 // One lane group per storage: Load widens 16 elements to f32, Store rounds them
 // back; the masked forms handle the tail without touching bytes past it.

@@ -1,108 +1,23 @@
 #include "elementwise.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 #include <sstream>
 
-#include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
+#include "cpu_features.h"
+#include "dtype_dispatch.h"
 #include "fused_float.h"
+#include "parallel_for.h"
 
 namespace canopy::kernels {
 namespace {
 
 // Elements converted per chunk: three buffers of the widest compute type fit in L1.
 constexpr int64_t kChunk = 512;
-// Below this many elements an op runs on one thread: waking the pool costs more.
-constexpr int64_t kParallelThreshold = 32768;
-
-// ---- load / store between storage dtypes and the compute type ---------------
-
-template <typename Src, typename T>
-void LoadTyped(const char* src, int64_t stride, int64_t n, T* dst) {
-  const auto* s = reinterpret_cast<const Src*>(src);
-  if (stride == 1) {
-    for (int64_t i = 0; i < n; ++i) dst[i] = Convert<T>(s[i]);
-  } else {
-    for (int64_t i = 0; i < n; ++i) dst[i] = Convert<T>(s[i * stride]);
-  }
-}
-
-template <typename Dst, typename T>
-void StoreTyped(const T* src, char* dst, int64_t stride, int64_t n) {
-  auto* d = reinterpret_cast<Dst*>(dst);
-  if (stride == 1) {
-    for (int64_t i = 0; i < n; ++i) d[i] = Convert<Dst>(src[i]);
-  } else {
-    for (int64_t i = 0; i < n; ++i) d[i * stride] = Convert<Dst>(src[i]);
-  }
-}
-
-// Calls f(tag) with a value of the storage type of `dtype`.
-template <typename F>
-void VisitStorage(aclDataType dtype, F&& f) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return f(float{});
-    case ACL_FLOAT16:
-      return f(Half{});
-    case ACL_BF16:
-      return f(BFloat16{});
-    case ACL_DOUBLE:
-      return f(double{});
-    case ACL_INT8:
-      return f(int8_t{});
-    case ACL_UINT8:
-      return f(uint8_t{});
-    case ACL_INT16:
-      return f(int16_t{});
-    case ACL_UINT16:
-      return f(uint16_t{});
-    case ACL_INT32:
-      return f(int32_t{});
-    case ACL_UINT32:
-      return f(uint32_t{});
-    case ACL_INT64:
-      return f(int64_t{});
-    case ACL_UINT64:
-      return f(uint64_t{});
-    case ACL_BOOL:
-      return f(Bool8{});
-    case ACL_COMPLEX64:
-      return f(std::complex<float>{});
-    case ACL_COMPLEX128:
-      return f(std::complex<double>{});
-    default:
-      return;  // rejected in phase 1
-  }
-}
-
-template <typename T>
-void Load(aclDataType dtype, const char* src, int64_t stride, int64_t n, T* dst) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (stride == 1 && dtype == ACL_FLOAT16) return HalfToFloatN(reinterpret_cast<const uint16_t*>(src), dst, n);
-    if (stride == 1 && dtype == ACL_BF16) return Bf16ToFloatN(reinterpret_cast<const uint16_t*>(src), dst, n);
-  }
-  VisitStorage(dtype, [&](auto tag) { LoadTyped<decltype(tag)>(src, stride, n, dst); });
-}
-
-template <typename T>
-void Store(const T* src, aclDataType dtype, char* dst, int64_t stride, int64_t n) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (stride == 1 && dtype == ACL_FLOAT16) return FloatToHalfN(src, reinterpret_cast<uint16_t*>(dst), n);
-    if (stride == 1 && dtype == ACL_BF16) return FloatToBf16N(src, reinterpret_cast<uint16_t*>(dst), n);
-  }
-  VisitStorage(dtype, [&](auto tag) { StoreTyped<decltype(tag)>(src, dst, stride, n); });
-}
-
-template <typename T>
-constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                 ? ACL_FLOAT
-                                     : std::is_same_v<T, double>              ? ACL_DOUBLE
-                                     : std::is_same_v<T, int64_t>             ? ACL_INT64
-                                     : std::is_same_v<T, std::complex<float>> ? ACL_COMPLEX64
-                                                                              : ACL_COMPLEX128;
+// Elements worth a thread of their own (ParallelFor's grain): below it waking
+// the team costs more than it gains.
+constexpr int64_t kParallelGrain = 32768;
 
 // ---- arithmetic on chunks ---------------------------------------------------
 
@@ -215,7 +130,7 @@ __attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(Elementw
 template <typename T>
 void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alpha) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (Avx512Available()) return ComputeAvx512(op, a, b, out, n, alpha);
+    if (Cpu().Avx512()) return ComputeAvx512(op, a, b, out, n, alpha);
   }
   ComputeLoops(op, a, b, out, n, alpha);
 }
@@ -263,7 +178,7 @@ const char* ComputeName(ComputeType c) {
 enum class FusedPath : uint8_t { kNone, kConvert, kBinary };
 
 FusedPath ChooseFusedPath(const ElementwiseDesc& d) {
-  if (d.compute != ComputeType::kF32 || !Avx512Available()) return FusedPath::kNone;
+  if (d.compute != ComputeType::kF32 || !Cpu().Avx512()) return FusedPath::kNone;
   const int inner = d.rank - 1;
   if (d.out.strides[inner] != 1 || !IsFusedFloatStorage(d.out.dtype)) return FusedPath::kNone;
   for (int k = 0; k < d.num_inputs; ++k) {
@@ -340,21 +255,7 @@ class ElementwiseStep final : public Step {
  private:
   template <typename T>
   void RunAll(const RunContext& context, int64_t total) const {
-    const int threads = total >= kParallelThreshold ? omp_get_max_threads() : 1;
-    if (threads <= 1) {
-      RunRange<T>(context, 0, total);
-      return;
-    }
-    canopyPrepareComputeTeam();
-#pragma omp parallel num_threads(threads)
-    {
-      // Static contiguous ranges: the same split every run.
-      const int64_t count = omp_get_num_threads();
-      const int64_t id = omp_get_thread_num();
-      const int64_t begin = total * id / count;
-      const int64_t end = total * (id + 1) / count;
-      if (end > begin) RunRange<T>(context, begin, end);
-    }
+    ParallelFor(total, kParallelGrain, [&](int64_t begin, int64_t end) { RunRange<T>(context, begin, end); });
   }
 
   template <typename T>

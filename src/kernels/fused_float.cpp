@@ -103,8 +103,6 @@ void ConvertFrom(const void* src, aclDataType to, void* dst, int64_t n) {
 
 }  // namespace
 
-bool Avx512Available() { return avx512::Available(); }
-
 void FusedConvert(aclDataType from, const void* src, aclDataType to, void* dst, int64_t n) {
   switch (from) {
     case ACL_FLOAT16:

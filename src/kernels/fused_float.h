@@ -12,9 +12,8 @@
 
 namespace canopy::kernels {
 
-// Whether the CPU has AVX-512 F/BW/VL and FMA: the fused loops and the AVX-512
-// builds of the elementwise loops need it.
-bool Avx512Available();
+// The fused loops need AVX-512 F/BW/VL and FMA: callers check
+// Cpu().Avx512() (cpu_features.h) first.
 // Whether `dtype` is a storage the fused loops read and write.
 inline bool IsFusedFloatStorage(aclDataType dtype) {
   return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;

@@ -1,13 +1,11 @@
 #include "skinny_matmul.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <sstream>
 
 #include "avx512_lanes.h"
-#include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
+#include "parallel_for.h"
 
 namespace canopy::kernels {
 namespace {
@@ -35,7 +33,7 @@ inline int64_t RowBlockFor(int64_t m) { return m <= kMaxPanelRows ? 16 : 64; }
 constexpr int kDotColumns = 4;
 constexpr int kMaxDotRows = 4;
 
-// Below this many multiply-adds one thread does the whole product.
+// Fewer multiply-adds than this are not worth a thread of their own.
 constexpr int64_t kParallelWork = 1 << 16;
 
 // acc[m][j] += sum over k < rows of a[m, k] * b[k, 16 j ..]: one 64-column
@@ -179,26 +177,18 @@ class SkinnyMatmulStep final : public Step {
   template <typename S>
   void RunAll(const RunContext& context) const {
     const bool by_rows = d_.b_stride_n == 1;
+    // Columns split in whole panels (or dot blocks), each thread given at
+    // least kParallelWork multiply-adds' worth of columns.
     const int64_t unit = by_rows ? kPanelColumns : kDotColumns;
-    const int64_t units = (d_.n + unit - 1) / unit;
-    const int threads =
-        d_.m * d_.n * d_.k >= kParallelWork ? static_cast<int>(std::min<int64_t>(omp_get_max_threads(), units)) : 1;
-    const auto run = [&](int id, int count) {
-      const int64_t begin = units * id / count * unit, end = std::min(d_.n, units * (id + 1) / count * unit);
-      if (begin >= end) return;
+    const int64_t per_column = std::max<int64_t>(1, d_.m * d_.k);
+    const int64_t grain = (kParallelWork + per_column - 1) / per_column;
+    ParallelFor(d_.n, grain, unit, [&](int64_t begin, int64_t end) {
       if (by_rows) {
         RunPanels<S>(context, begin, end);
       } else {
         RunDots<S>(context, begin, end);
       }
-    };
-    if (threads <= 1) {
-      run(0, 1);
-      return;
-    }
-    canopyPrepareComputeTeam();
-#pragma omp parallel num_threads(threads)
-    run(omp_get_thread_num(), omp_get_num_threads());
+    });
   }
 
   template <typename S>

@@ -1,0 +1,90 @@
+#include "cpu_features.h"
+
+#include <cpuid.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace canopy::kernels {
+namespace {
+
+// XCR0: which register state the OS saves on a context switch. A feature whose
+// registers the OS does not save must not be used even if CPUID lists it.
+uint64_t ReadXcr0() {
+  uint32_t eax = 0, edx = 0;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (uint64_t{edx} << 32) | eax;
+}
+
+bool Bit(unsigned value, int bit) { return ((value >> bit) & 1u) != 0; }
+
+// The flag of `features` called `name` (names as in the header), or null.
+bool* Field(CpuFeatures& features, std::string_view name) {
+  if (name == "avx2") return &features.avx2;
+  if (name == "fma") return &features.fma;
+  if (name == "f16c") return &features.f16c;
+  if (name == "avx512f") return &features.avx512f;
+  if (name == "avx512bw") return &features.avx512bw;
+  if (name == "avx512vl") return &features.avx512vl;
+  if (name == "avx512bf16") return &features.avx512bf16;
+  if (name == "avx512fp16") return &features.avx512fp16;
+  if (name == "amx") return &features.amx;
+  return nullptr;
+}
+
+}  // namespace
+
+CpuFeatures DetectCpuFeatures() {
+  CpuFeatures f;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return f;
+  const bool osxsave = Bit(ecx, 27), avx = Bit(ecx, 28);
+  if (!osxsave || !avx) return f;
+  const uint64_t xcr0 = ReadXcr0();
+  const bool ymm_state = (xcr0 & 0x6) == 0x6;           // SSE and AVX state
+  const bool zmm_state = (xcr0 & 0xe6) == 0xe6;         // plus opmask and the upper ZMM halves
+  const bool tile_state = (xcr0 & 0x60000) == 0x60000;  // AMX tile config and data
+  if (!ymm_state) return f;
+  f.fma = Bit(ecx, 12);
+  f.f16c = Bit(ecx, 29);
+  unsigned max_leaf = 0;
+  __get_cpuid(0, &max_leaf, &ebx, &ecx, &edx);
+  if (max_leaf < 7) return f;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  const unsigned leaf7_ebx = ebx, leaf7_edx = edx, leaf7_max_sub = eax;
+  f.avx2 = Bit(leaf7_ebx, 5);
+  if (zmm_state) {
+    f.avx512f = Bit(leaf7_ebx, 16);
+    f.avx512bw = Bit(leaf7_ebx, 30);
+    f.avx512vl = Bit(leaf7_ebx, 31);
+    f.avx512fp16 = Bit(leaf7_edx, 23);
+    if (leaf7_max_sub >= 1) {
+      __cpuid_count(7, 1, eax, ebx, ecx, edx);
+      f.avx512bf16 = Bit(eax, 5);
+    }
+  }
+  f.amx = tile_state && Bit(leaf7_edx, 22) && Bit(leaf7_edx, 24) && Bit(leaf7_edx, 25);
+  return f;
+}
+
+CpuFeatures RestrictCpuFeatures(CpuFeatures detected, const char* allowed) {
+  if (allowed == nullptr || *allowed == '\0') return detected;
+  CpuFeatures kept;  // all false: only listed features that were detected come back
+  std::string_view list(allowed);
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    if (bool* field = Field(kept, name); field != nullptr) *field = *Field(detected, name);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return kept;  // "none" (or any unknown name) names nothing and keeps nothing
+}
+
+const CpuFeatures& Cpu() {
+  static const CpuFeatures features = RestrictCpuFeatures(DetectCpuFeatures(), std::getenv("CANOPY_CPU_FEATURES"));
+  return features;
+}
+
+}  // namespace canopy::kernels

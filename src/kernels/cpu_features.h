@@ -1,0 +1,37 @@
+// The one place that decides which kernel runs on which CPU. The features are
+// detected once (CPUID, and XGETBV for the register state the OS saves); every
+// fast path asks here and keeps a portable fallback. CANOPY_CPU_FEATURES can
+// only take features away, so tests run the fallbacks on any machine:
+//   CANOPY_CPU_FEATURES=none            every kernel takes its portable path
+//   CANOPY_CPU_FEATURES=avx2,fma,f16c   at most these (here: no AVX-512)
+// Names: avx2 fma f16c avx512f avx512bw avx512vl avx512bf16 avx512fp16 amx.
+#pragma once
+
+namespace canopy::kernels {
+
+struct CpuFeatures {
+  bool avx2 = false;
+  bool fma = false;
+  bool f16c = false;
+  bool avx512f = false;
+  bool avx512bw = false;
+  bool avx512vl = false;
+  bool avx512bf16 = false;
+  bool avx512fp16 = false;
+  bool amx = false;  // AMX tiles with BF16 and INT8 (OS state enabled; a user still requests it per process)
+
+  // AVX-512 F/BW/VL with FMA: what the AVX-512 kernels (avx512_lanes.h) need.
+  bool Avx512() const { return avx512f && avx512bw && avx512vl && fma; }
+  // AVX2 with FMA and F16C: the 256-bit kernels.
+  bool Avx2() const { return avx2 && fma && f16c; }
+};
+
+// The features of this CPU less those CANOPY_CPU_FEATURES leaves out; read once.
+const CpuFeatures& Cpu();
+
+// Detection and override, separately (for tests): what CPUID reports, and what
+// remains of `detected` under an override list (nullptr or empty: all of it).
+CpuFeatures DetectCpuFeatures();
+CpuFeatures RestrictCpuFeatures(CpuFeatures detected, const char* allowed);
+
+}  // namespace canopy::kernels
