@@ -866,7 +866,8 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
     for (size_t i = 0; i < op.argCount; ++i) {
       const canopyOpArg& arg = op.args[i];
       const int index = static_cast<int>(i);
-      const Shape& shape = index == call.rankArg ? call.rankShape : call.shape;
+      const bool isOut = call.outShapeSet && std::strcmp(arg.name, "out") == 0;
+      const Shape& shape = index == call.rankArg ? call.rankShape : isOut ? call.outShape : call.shape;
       const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
       const void* pointer = nullptr;
       int64_t integer = 0;
@@ -917,18 +918,26 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
       }
       pointers[i] = cells[i].data();
     }
-    return op.callGetWorkspaceSize(pointers.data(), workspaceSize, executor);
+    const auto phase1 = [&] { return op.callGetWorkspaceSize(pointers.data(), workspaceSize, executor); };
+    return call.around ? call.around(phase1) : phase1();
   };
 }
 
-Shape RegistryValidShape(const canopyOpInfo& op) {
-  for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}}) {
-    RegistryCall call;
-    call.shape = shape;
-    if (RunOp(RegistryPhase1(op, call), op.run).ok()) return shape;
+RegistryCall RegistryValidCall(const canopyOpInfo& op) {
+  for (const bool reduced : {false, true}) {
+    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}}) {
+      RegistryCall call;
+      call.shape = shape;
+      call.outShapeSet = reduced;
+      if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
+    }
   }
-  return {};
+  RegistryCall none;
+  none.shape.clear();
+  return none;
 }
+
+Shape RegistryValidShape(const canopyOpInfo& op) { return RegistryValidCall(op).shape; }
 
 std::vector<const canopyOpInfo*> RegisteredOps() {
   std::vector<const canopyOpInfo*> ops;
