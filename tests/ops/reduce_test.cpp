@@ -172,17 +172,20 @@ std::vector<ReduceCase> ReduceCases() {
         cases.push_back({n + "stepped_out", kind, dtype, {6, 8, 4}, {1}, false, c, View::kStepped});
       }
     }
-    // Past the engine's tiles (256 outputs), blocks (512 elements) and chunks
-    // (65536 elements, 2048 rows): partial sums combined in a fixed order.
+    // Past the engine's tiles (4096 outputs), blocks (512 elements) and chunks
+    // (65536 elements, 256 rows): partial sums combined in a fixed order.
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT32}) {
       const std::string n = op + Name(dtype) + "_large_";
-      cases.push_back({n + "outer_tiles", kind, dtype, {37, 1100}, {0}});
+      cases.push_back({n + "outer_one_tile", kind, dtype, {37, 1100}, {0}});
+      cases.push_back({n + "outer_tiles", kind, dtype, {20, 4100}, {0}});
       cases.push_back({n + "inner_blocks", kind, dtype, {37, 1100}, {1}});
       cases.push_back({n + "inner_chunks", kind, dtype, {3, 70000}, {1}});
       cases.push_back({n + "outer_row_chunks", kind, dtype, {5000, 3}, {0}});
       cases.push_back({n + "all_chunks", kind, dtype, {300, 700}, {}});
       cases.push_back({n + "transposed_outer", kind, dtype, {300, 270}, {0}, false, View::kTransposed});
     }
+    cases.push_back({op + "f32_large_outer_tiles_and_row_chunks", kind, ACL_FLOAT, {300, 4100}, {0}});
+    cases.push_back({op + "f16_large_outer_middle_dim", kind, ACL_FLOAT16, {3, 600, 50}, {1}});
     // The input in another dtype than the result.
     cases.push_back({op + "f16_self_into_f32", kind, ACL_FLOAT, {40, 30}, {0}, false, c, c, ACL_FLOAT16});
     cases.push_back({op + "s32_self_into_f64", kind, ACL_DOUBLE, {40, 30}, {1}, false, c, c, ACL_INT32});
