@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <complex>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -38,11 +39,34 @@ inline A Plus(A a, A b) {
   }
 }
 
+// How partial results combine: Identity() is what an empty reduction gives.
+template <typename A>
+struct SumCombine {
+  static A Identity() { return A{}; }
+  static A Apply(A a, A b) { return Plus(a, b); }
+};
+// Max and min propagate NaN, as PyTorch's amax / amin do.
+template <typename A>
+struct MaxCombine {
+  static A Identity() {
+    return std::numeric_limits<A>::has_infinity ? -std::numeric_limits<A>::infinity()
+                                                : std::numeric_limits<A>::lowest();
+  }
+  static A Apply(A a, A b) { return (a != a || a > b) ? a : b; }  // a NaN a wins; a NaN b wins the comparison
+};
+template <typename A>
+struct MinCombine {
+  static A Identity() {
+    return std::numeric_limits<A>::has_infinity ? std::numeric_limits<A>::infinity() : std::numeric_limits<A>::max();
+  }
+  static A Apply(A a, A b) { return (a != a || a < b) ? a : b; }
+};
+
 // Pairwise combination of vectors of `width` values added in order: level l
 // holds the sum of 2^l consecutive ones, so the rounding error grows with the
 // logarithm of the count, not the count. `storage` holds levels * width values;
 // LevelsFor(n) levels take n additions.
-template <typename A>
+template <typename A, typename C>
 class Cascade {
  public:
   Cascade(A* storage, int64_t width, int levels = kLevels) : levels_(storage), width_(width), count_(levels) {}
@@ -54,16 +78,16 @@ class Cascade {
         full_ |= uint64_t{1} << l;
         return;
       }
-      for (int64_t i = 0; i < width_; ++i) values[i] = Plus(level[i], values[i]);
+      for (int64_t i = 0; i < width_; ++i) values[i] = C::Apply(level[i], values[i]);
       full_ &= ~(uint64_t{1} << l);
     }
   }
   void Total(A* out) const {
-    std::fill(out, out + width_, A{});
+    std::fill(out, out + width_, C::Identity());
     for (int l = 0; l < count_; ++l) {
       if ((full_ & (uint64_t{1} << l)) == 0) continue;
       const A* level = levels_ + l * width_;
-      for (int64_t i = 0; i < width_; ++i) out[i] = Plus(level[i], out[i]);
+      for (int64_t i = 0; i < width_; ++i) out[i] = C::Apply(level[i], out[i]);
     }
   }
 
@@ -76,16 +100,18 @@ class Cascade {
 
 int LevelsFor(int64_t additions) { return std::bit_width(static_cast<uint64_t>(std::max<int64_t>(additions, 1))) + 1; }
 
-template <typename A>
+template <typename A, typename C>
 A BlockSum(const A* values, int64_t n) {
-  A lanes[kLanes] = {};
+  A lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, C::Identity());
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    for (int l = 0; l < kLanes; ++l) lanes[l] = Plus(lanes[l], values[i + l]);
+    for (int l = 0; l < kLanes; ++l) lanes[l] = C::Apply(lanes[l], values[i + l]);
   }
-  for (int l = 0; l < kLanes && i < n; ++l, ++i) lanes[l] = Plus(lanes[l], values[i]);  // the tail: fewer than kLanes
+  for (int l = 0; l < kLanes && i < n; ++l, ++i)
+    lanes[l] = C::Apply(lanes[l], values[i]);  // the tail: fewer than kLanes
   for (int width = kLanes / 2; width >= 1; width /= 2) {
-    for (int l = 0; l < width; ++l) lanes[l] = Plus(lanes[l], lanes[l + width]);
+    for (int l = 0; l < width; ++l) lanes[l] = C::Apply(lanes[l], lanes[l + width]);
   }
   return lanes[0];
 }
@@ -144,6 +170,20 @@ void SortAndCoalesce(Dims& dims, bool with_out) {
   dims = sorted;
 }
 
+const char* KindName(ReduceKind kind) {
+  switch (kind) {
+    case ReduceKind::kSum:
+      return "sum";
+    case ReduceKind::kMean:
+      return "mean";
+    case ReduceKind::kMax:
+      return "max";
+    case ReduceKind::kMin:
+      return "min";
+  }
+  return "?";
+}
+
 class ReduceStep final : public Step {
  public:
   explicit ReduceStep(const ReduceDesc& desc)
@@ -163,8 +203,8 @@ class ReduceStep final : public Step {
     // Outer when a kept dimension steps through memory more finely than every
     // reduced one: a tile of outputs then reads contiguous runs of each row.
     outer_ = some_kept && (!some_reduced || kept_.in[kept_.rank - 1] < reduced_.in[reduced_.rank - 1]);
-    description_ = std::string("reduce ") + (kind_ == ReduceKind::kSum ? "sum" : "mean") + " " + DtypeName(in_.dtype) +
-                   " -> " + DtypeName(out_.dtype) + " in " + DtypeName(acc_) + ", " + std::to_string(kept_.Count()) +
+    description_ = std::string("reduce ") + KindName(kind_) + " " + DtypeName(in_.dtype) + " -> " +
+                   DtypeName(out_.dtype) + " in " + DtypeName(acc_) + ", " + std::to_string(kept_.Count()) +
                    " output(s) of " + std::to_string(reduced_.Count()) + " element(s), " +
                    (outer_ ? "outer" : "inner") + " loop";
   }
@@ -192,10 +232,19 @@ class ReduceStep final : public Step {
   template <typename A>
   aclnnStatus RunAs(const char* in, char* out) const {
     if (kept_.Count() == 0) return ACLNN_SUCCESS;
+    if constexpr (!kIsComplex<A>) {
+      if (kind_ == ReduceKind::kMax) return RunWith<A, MaxCombine<A>>(in, out);
+      if (kind_ == ReduceKind::kMin) return RunWith<A, MinCombine<A>>(in, out);
+    }
+    return RunWith<A, SumCombine<A>>(in, out);
+  }
+
+  template <typename A, typename C>
+  aclnnStatus RunWith(const char* in, char* out) const {
     if (outer_) {
-      RunOuter<A>(in, out);
+      RunOuter<A, C>(in, out);
     } else {
-      RunInner<A>(in, out);
+      RunInner<A, C>(in, out);
     }
     return ACLNN_SUCCESS;
   }
@@ -214,17 +263,17 @@ class ReduceStep final : public Step {
   }
 
   // The sum of reduced elements [begin, end) (in the reduced dims' order) below `base`.
-  template <typename A>
+  template <typename A, typename C>
   A SumRange(const char* base, int64_t begin, int64_t end, A* buffer, A* levels) const {
     const int64_t element = static_cast<int64_t>(DtypeSize(in_.dtype));
-    if (begin >= end) return A{};  // nothing to sum (a reduced extent may be 0)
+    if (begin >= end) return C::Identity();  // nothing to sum (a reduced extent may be 0)
     const int last = reduced_.rank - 1;
     int64_t index[kMaxRank];
     for (int64_t rest = begin, d = last; d >= 0; --d) {
       index[d] = rest % reduced_.shape[d];
       rest /= reduced_.shape[d];
     }
-    Cascade<A> cascade(levels, 1);
+    Cascade<A, C> cascade(levels, 1);
     int64_t filled = 0;
     for (int64_t position = begin; position < end;) {
       const int64_t n = std::min({reduced_.shape[last] - index[last], end - position, kBlock - filled});
@@ -239,13 +288,13 @@ class ReduceStep final : public Step {
         ++index[d - 1];
       }
       if (filled == kBlock) {
-        A sum = BlockSum(buffer, filled);
+        A sum = BlockSum<A, C>(buffer, filled);
         cascade.Add(&sum);
         filled = 0;
       }
     }
     if (filled > 0) {
-      A sum = BlockSum(buffer, filled);
+      A sum = BlockSum<A, C>(buffer, filled);
       cascade.Add(&sum);
     }
     A total;
@@ -261,7 +310,7 @@ class ReduceStep final : public Step {
 
   // Each output sums runs of memory; a long reduction splits into fixed chunks
   // whose partial sums are combined in order afterwards.
-  template <typename A>
+  template <typename A, typename C>
   void RunInner(const char* in, char* out) const {
     const int64_t element = static_cast<int64_t>(DtypeSize(in_.dtype));
     const int64_t outputs = kept_.Count();
@@ -275,8 +324,8 @@ class ReduceStep final : public Step {
         const int64_t output = item / chunks, chunk = item % chunks;
         int64_t in_offset, out_offset;
         kept_.Offsets(output, in_offset, out_offset);
-        const A sum = SumRange(in + in_offset * element, chunk * kChunk, std::min(count, (chunk + 1) * kChunk),
-                               buffer.data(), levels.data());
+        const A sum = SumRange<A, C>(in + in_offset * element, chunk * kChunk, std::min(count, (chunk + 1) * kChunk),
+                                     buffer.data(), levels.data());
         if (chunks == 1) {
           StoreOne(sum, out, out_offset);
         } else {
@@ -288,7 +337,7 @@ class ReduceStep final : public Step {
     ParallelFor(outputs, std::max<int64_t>(1, kGrainElements / chunks), [&](int64_t begin, int64_t end) {
       std::vector<A> levels(kLevels);
       for (int64_t output = begin; output < end; ++output) {
-        Cascade<A> cascade(levels.data(), 1);
+        Cascade<A, C> cascade(levels.data(), 1);
         for (int64_t chunk = 0; chunk < chunks; ++chunk) {
           A partial = partials[static_cast<size_t>(output * chunks + chunk)];
           cascade.Add(&partial);
@@ -305,7 +354,7 @@ class ReduceStep final : public Step {
   // A tile of neighbouring outputs (along the finest kept dimension) adds whole
   // rows of the input as vectors; the rows split into fixed chunks (the unit of
   // parallel work) whose partial sums are combined in order afterwards.
-  template <typename A>
+  template <typename A, typename C>
   void RunOuter(const char* in, char* out) const {
     const int64_t in_element = static_cast<int64_t>(DtypeSize(in_.dtype));
     const int64_t out_element = static_cast<int64_t>(DtypeSize(out_.dtype));
@@ -352,9 +401,9 @@ class ReduceStep final : public Step {
                       index[d] = rest % reduced_.shape[d];
                       rest /= reduced_.shape[d];
                     }
-                    Cascade<A> cascade(levels.data(), n, row_levels);
+                    Cascade<A, C> cascade(levels.data(), n, row_levels);
                     A* acc = block.data();
-                    std::fill(acc, acc + n, A{});
+                    std::fill(acc, acc + n, C::Identity());
                     for (int64_t r = first; r < stop; ++r) {
                       int64_t offset = in_offset;
                       for (int d = 0; d <= last; ++d) offset += index[d] * reduced_.in[d];
@@ -365,10 +414,10 @@ class ReduceStep final : public Step {
                         Load(in_.dtype, in + offset * in_element, in_step, n, row.data());
                         values = row.data();
                       }
-                      for (int64_t i = 0; i < n; ++i) acc[i] = Plus(acc[i], values[i]);
+                      for (int64_t i = 0; i < n; ++i) acc[i] = C::Apply(acc[i], values[i]);
                       if ((r - first) % kRowBlock == kRowBlock - 1 || r + 1 == stop) {
                         cascade.Add(acc);
-                        std::fill(acc, acc + n, A{});
+                        std::fill(acc, acc + n, C::Identity());
                       }
                       for (int d = last; d >= 0 && ++index[d] == reduced_.shape[d] && d > 0; --d) index[d] = 0;
                     }
@@ -386,7 +435,7 @@ class ReduceStep final : public Step {
       std::vector<A> values(tile_width), sum(tile_width), levels(static_cast<size_t>(chunk_levels * tile_width));
       for (int64_t tile_index = begin; tile_index < end; ++tile_index) {
         const int64_t n = std::min(tile_width, width - (tile_index % tiles) * tile_width);
-        Cascade<A> cascade(levels.data(), n, chunk_levels);
+        Cascade<A, C> cascade(levels.data(), n, chunk_levels);
         for (int64_t chunk = 0; chunk < chunks; ++chunk) {
           const auto from = partials.begin() + (tile_index * chunks + chunk) * tile_width;
           std::copy(from, from + n, values.begin());

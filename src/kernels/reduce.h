@@ -23,6 +23,8 @@ namespace canopy::kernels {
 enum class ReduceKind : uint8_t {
   kSum,
   kMean,  // the sum times 1 / (number of reduced elements); NaN for none
+  kMax,   // NaN propagates; the caller rejects an empty reduction
+  kMin,
 };
 
 struct ReduceDesc {
@@ -34,7 +36,8 @@ struct ReduceDesc {
   StridedOperand out;  // strides per input dimension; ignored along reduced ones
 };
 
-// The accumulator dtype a reduction into `out` uses (f32, f64, int64, complex).
+// The accumulator dtype a reduction into `out` uses (f32, f64, int64, complex);
+// max and min compare in it too (exact: it holds every value of out's dtype).
 aclDataType ReduceAccumulatorDtype(aclDataType out);
 
 std::unique_ptr<Step> MakeReduceStep(const ReduceDesc& desc);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "op_test_support.h"
@@ -20,12 +22,19 @@
 namespace canopy_test {
 namespace {
 
-enum class Kind { kSum, kMean };
+enum class Kind { kSum, kMean, kMax, kMin };
+
+bool IsExtreme(Kind kind) { return kind == Kind::kMax || kind == Kind::kMin; }
 
 const std::vector<aclDataType>& SumDtypes() {
   static const std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,      ACL_DOUBLE,
                                                   ACL_INT8,  ACL_UINT8,   ACL_INT16,     ACL_INT32,
                                                   ACL_INT64, ACL_BOOL,    ACL_COMPLEX64, ACL_COMPLEX128};
+  return dtypes;
+}
+const std::vector<aclDataType>& ExtremeDtypes() {
+  static const std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
+                                                  ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};
   return dtypes;
 }
 const std::vector<aclDataType>& MeanDtypes() {
@@ -71,6 +80,7 @@ Expected Reference(Kind kind, const Values& values, const Shape& shape, const st
   Values sums(static_cast<size_t>(outputs), 0.0);
   std::vector<double> magnitude(static_cast<size_t>(outputs), 0.0);
   std::vector<int64_t> integer(static_cast<size_t>(outputs), 0);
+  std::vector<double> extreme(static_cast<size_t>(outputs), kind == Kind::kMax ? -INFINITY : INFINITY);
   for (int64_t i = 0; i < NumElements(shape); ++i) {
     int64_t rest = i, o = 0, scale = 1;
     for (int64_t d = rank - 1; d >= 0; --d) {
@@ -84,13 +94,23 @@ Expected Reference(Kind kind, const Values& values, const Shape& shape, const st
     sums[static_cast<size_t>(o)] += values[static_cast<size_t>(i)];
     magnitude[static_cast<size_t>(o)] += std::abs(values[static_cast<size_t>(i)]);
     integer[static_cast<size_t>(o)] += static_cast<int64_t>(values[static_cast<size_t>(i)].real());
+    double& e = extreme[static_cast<size_t>(o)];
+    const double v = values[static_cast<size_t>(i)].real();
+    if (std::isnan(v) || std::isnan(e)) {
+      e = std::isnan(e) ? e : v;  // NaN propagates
+    } else {
+      e = kind == Kind::kMax ? std::max(e, v) : std::min(e, v);
+    }
   }
   Expected want;
   const double accumulate = IsComplex(out) || IsRealFloat(out) ? (UnitRoundoff(out) <= 0x1p-50 ? 0x1p-50 : 0x1p-22) : 0;
   for (int64_t o = 0; o < outputs; ++o) {
     Value v = sums[static_cast<size_t>(o)];
     double tolerance = accumulate * magnitude[static_cast<size_t>(o)];
-    if (IsIntegral(out) || IsBool(out)) {
+    if (IsExtreme(kind)) {
+      v = ConvertValue(extreme[static_cast<size_t>(o)], out);  // exact: an element of self
+      tolerance = 0;
+    } else if (IsIntegral(out) || IsBool(out)) {
       const int64_t s = integer[static_cast<size_t>(o)];
       v = kind == Kind::kSum ? WrapInteger(s, out) : (count == 0 ? 0.0 : static_cast<double>(s / count));
     } else {
@@ -143,12 +163,30 @@ Shape OutShape(const ReduceCase& x) {
   return out;
 }
 
+std::string KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kSum:
+      return "sum_";
+    case Kind::kMean:
+      return "mean_";
+    case Kind::kMax:
+      return "amax_";
+    case Kind::kMin:
+      return "amin_";
+  }
+  return "";
+}
+
+const std::vector<aclDataType>& DtypesOf(Kind kind) {
+  return kind == Kind::kSum ? SumDtypes() : kind == Kind::kMean ? MeanDtypes() : ExtremeDtypes();
+}
+
 std::vector<ReduceCase> ReduceCases() {
   std::vector<ReduceCase> cases;
   const View c = View::kContiguous;
-  for (const Kind kind : {Kind::kSum, Kind::kMean}) {
-    const std::string op = kind == Kind::kSum ? "sum_" : "mean_";
-    for (aclDataType dtype : kind == Kind::kSum ? SumDtypes() : MeanDtypes()) {
+  for (const Kind kind : {Kind::kSum, Kind::kMean, Kind::kMax, Kind::kMin}) {
+    const std::string op = KindName(kind);
+    for (aclDataType dtype : DtypesOf(kind)) {
       const std::string n = op + Name(dtype) + "_";
       cases.push_back({n + "inner", kind, dtype, {3, 4, 5}, {2}});
       cases.push_back({n + "middle_keepdim", kind, dtype, {3, 4, 5}, {1}, true});
@@ -158,7 +196,7 @@ std::vector<ReduceCase> ReduceCases() {
       cases.push_back({n + "all_keepdim", kind, dtype, {3, 4, 5}, {0, 1, 2}, true});
       cases.push_back({n + "rank0", kind, dtype, {}, {}});
       cases.push_back({n + "rank0_dim0_keepdim", kind, dtype, {}, {0}, true});
-      if (!IsComplex(dtype)) {  // an empty self into a complex out is rejected
+      if (!IsComplex(dtype) && !IsExtreme(kind)) {  // rejected: an empty self into complex out, a max of nothing
         cases.push_back({n + "empty_reduced", kind, dtype, {0, 3}, {0}});
         cases.push_back({n + "empty_kept", kind, dtype, {0, 3}, {1}});
       }
@@ -186,6 +224,10 @@ std::vector<ReduceCase> ReduceCases() {
     }
     cases.push_back({op + "f32_large_outer_tiles_and_row_chunks", kind, ACL_FLOAT, {300, 4100}, {0}});
     cases.push_back({op + "f16_large_outer_middle_dim", kind, ACL_FLOAT16, {3, 600, 50}, {1}});
+    if (IsExtreme(kind)) {
+      cases.push_back({op + "empty_kept_only", kind, ACL_FLOAT, {0, 3}, {1}});
+      continue;
+    }
     // The input in another dtype than the result.
     cases.push_back({op + "f16_self_into_f32", kind, ACL_FLOAT, {40, 30}, {0}, false, c, c, ACL_FLOAT16});
     cases.push_back({op + "s32_self_into_f64", kind, ACL_DOUBLE, {40, 30}, {1}, false, c, c, ACL_INT32});
@@ -203,17 +245,30 @@ Range RangeFor(aclDataType dtype) {
 
 OpRun RunReduce(Kind kind, const DeviceTensor& self, const std::vector<int64_t>& dims, bool keepDim, aclDataType dtype,
                 const DeviceTensor& out) {
+  const Phase2 phase2 = kind == Kind::kSum    ? aclnnReduceSum
+                        : kind == Kind::kMean ? aclnnMean
+                        : kind == Kind::kMax  ? aclnnAmax
+                                              : aclnnAmin;
   return RunOp(
       [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
         aclIntArray* dimArray = args.IntArray(dims);
-        if (kind == Kind::kSum) {
-          return aclnnReduceSumGetWorkspaceSize(args.Tensor(self), dimArray, keepDim, dtype, args.Tensor(out),
-                                                workspaceSize, executor);
+        switch (kind) {
+          case Kind::kSum:
+            return aclnnReduceSumGetWorkspaceSize(args.Tensor(self), dimArray, keepDim, dtype, args.Tensor(out),
+                                                  workspaceSize, executor);
+          case Kind::kMean:
+            return aclnnMeanGetWorkspaceSize(args.Tensor(self), dimArray, keepDim, dtype, args.Tensor(out),
+                                             workspaceSize, executor);
+          case Kind::kMax:
+            return aclnnAmaxGetWorkspaceSize(args.Tensor(self), dimArray, keepDim, args.Tensor(out), workspaceSize,
+                                             executor);
+          case Kind::kMin:
+            return aclnnAminGetWorkspaceSize(args.Tensor(self), dimArray, keepDim, args.Tensor(out), workspaceSize,
+                                             executor);
         }
-        return aclnnMeanGetWorkspaceSize(args.Tensor(self), dimArray, keepDim, dtype, args.Tensor(out), workspaceSize,
-                                         executor);
+        return static_cast<aclnnStatus>(ACLNN_ERR_INNER);
       },
-      kind == Kind::kSum ? aclnnReduceSum : aclnnMean);
+      phase2);
 }
 
 class ReduceTest : public ::testing::TestWithParam<ReduceCase> {};
@@ -322,6 +377,23 @@ TEST(Mean, DtypeIsInThePlanKey) {
   ExpectNear(out.ReadView(), Reference(Kind::kMean, values, {4, 8}, {false, true}, ACL_FLOAT), "mean in f64");
 }
 
+// Amax and Amin propagate NaN (PyTorch), wherever it sits in a row or a column.
+TEST(Amax, NanPropagates) {
+  for (const Kind kind : {Kind::kMax, Kind::kMin}) {
+    for (const int64_t dim : {0, 1}) {
+      DeviceTensor self(ACL_FLOAT, {4, 300});
+      Values values(4 * 300);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i % 7) - 3;
+      values[2 * 300 + 17] = std::numeric_limits<double>::quiet_NaN();
+      self.WriteView(values);
+      DeviceTensor out(ACL_FLOAT, Shape{dim == 0 ? 300 : 4});
+      ASSERT_TRUE(RunReduce(kind, self, {dim}, false, ACL_FLOAT, out).ok());
+      const std::vector<bool> reduced = {dim == 0, dim == 1};
+      ExpectNear(out.ReadView(), Reference(kind, values, {4, 300}, reduced, ACL_FLOAT), KindName(kind));
+    }
+  }
+}
+
 // ---- rejections -----------------------------------------------------------------------------------
 
 struct Rejection {
@@ -363,6 +435,16 @@ std::vector<Rejection> Rejections() {
                      "complex"});
     cases.push_back(
         {n + "complex_self_to_real_dtype", kind, ACL_COMPLEX64, {2, 3}, {0}, ACL_FLOAT, ACL_FLOAT, {3}, "dtype"});
+  }
+  for (const Kind kind : {Kind::kMax, Kind::kMin}) {
+    const std::string n = KindName(kind);
+    cases.push_back({n + "self_c64", kind, ACL_COMPLEX64, {2, 3}, {0}, ACL_COMPLEX64, ACL_COMPLEX64, {3}, "self"});
+    cases.push_back({n + "out_dtype_differs", kind, ACL_FLOAT, {2, 3}, {0}, ACL_FLOAT, ACL_DOUBLE, {3}, "out"});
+    cases.push_back({n + "dim_past_rank", kind, ACL_FLOAT, {2, 3}, {2}, ACL_FLOAT, ACL_FLOAT, {2}, "dim"});
+    cases.push_back({n + "dim_twice", kind, ACL_FLOAT, {2, 3}, {1, -1}, ACL_FLOAT, ACL_FLOAT, {2}, "dim"});
+    cases.push_back({n + "out_shape", kind, ACL_FLOAT, {2, 3}, {0}, ACL_FLOAT, ACL_FLOAT, {2}, "out"});
+    cases.push_back({n + "reduced_extent_0", kind, ACL_FLOAT, {0, 3}, {0}, ACL_FLOAT, ACL_FLOAT, {3}, "extent 0"});
+    cases.push_back({n + "all_of_empty", kind, ACL_FLOAT, {2, 0}, {}, ACL_FLOAT, ACL_FLOAT, {}, "extent 0"});
   }
   cases.push_back(
       {"sum_dtype_differs_from_out", Kind::kSum, ACL_FLOAT, {2, 3}, {0}, ACL_DOUBLE, ACL_FLOAT, {3}, "dtype"});
