@@ -15,8 +15,10 @@
 
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_softmax.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -467,6 +469,145 @@ TEST_P(ReduceRejectionTest, IsInvalidArgument) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, ReduceRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+// ---- Softmax and LogSoftmax ----------------------------------------------------------------------
+
+struct SoftmaxCase {
+  std::string name;
+  bool log;
+  aclDataType self, out;
+  Shape shape;
+  int64_t dim;
+  View view = View::kContiguous;
+  View outView = View::kContiguous;
+};
+
+void PrintTo(const SoftmaxCase& x, std::ostream* os) { *os << x.name; }
+
+// The float64 reference along `dim`, with a tolerance for an f32 (or f64) computation rounded into `out`.
+Expected SoftmaxReference(bool log, const Values& values, const Shape& shape, int64_t dim, aclDataType self,
+                          aclDataType out) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const int64_t d = rank == 0 ? 0 : (dim < 0 ? dim + rank : dim);
+  const int64_t length = rank == 0 ? 1 : shape[static_cast<size_t>(d)];
+  int64_t inner = 1;
+  for (int64_t i = d + 1; i < rank; ++i) inner *= shape[static_cast<size_t>(i)];
+  const int64_t outer = NumElements(shape) / std::max<int64_t>(1, length * inner);
+  const double compute = self == ACL_DOUBLE || out == ACL_DOUBLE ? 0x1p-53 : 0x1p-24;
+  Expected want;
+  want.values.resize(values.size());
+  want.tolerance.resize(values.size());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const auto at = [&](int64_t k) { return static_cast<size_t>((o * length + k) * inner + i); };
+      double max = -INFINITY;
+      for (int64_t k = 0; k < length; ++k) max = std::max(max, values[at(k)].real());
+      double sum = 0;
+      for (int64_t k = 0; k < length; ++k) sum += std::exp(values[at(k)].real() - max);
+      for (int64_t k = 0; k < length; ++k) {
+        const double x = values[at(k)].real() - max;
+        const double v = log ? x - std::log(sum) : std::exp(x) / sum;
+        want.values[at(k)] = ConvertValue(v, out);
+        want.tolerance[at(k)] = 4 * UnitRoundoff(out) * std::abs(v) + 16 * compute * (1 + std::abs(x) + std::abs(v));
+      }
+    }
+  }
+  return want;
+}
+
+std::vector<SoftmaxCase> SoftmaxCases() {
+  std::vector<SoftmaxCase> cases;
+  for (const bool log : {false, true}) {
+    const std::string op = log ? "logsoftmax_" : "softmax_";
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+      const std::string n = op + Name(dtype) + "_";
+      cases.push_back({n + "last", log, dtype, dtype, {3, 7}, 1});
+      cases.push_back({n + "first", log, dtype, dtype, {3, 7}, 0});
+      cases.push_back({n + "negative_middle", log, dtype, dtype, {4, 5, 6}, -2});
+      cases.push_back({n + "transposed", log, dtype, dtype, {6, 9}, 1, View::kTransposed});
+      cases.push_back({n + "stepped_in_and_out", log, dtype, dtype, {4, 6, 5}, 2, View::kStepped, View::kStepped});
+      cases.push_back({n + "broadcast", log, dtype, dtype, {4, 6, 5}, 1, View::kBroadcast});
+      cases.push_back({n + "rank0", log, dtype, dtype, {}, 0});
+      cases.push_back({n + "empty", log, dtype, dtype, {0, 4}, 1});
+      cases.push_back({n + "long_row", log, dtype, dtype, {2, 5000}, 1});
+      cases.push_back({n + "long_column_tiles", log, dtype, dtype, {300, 1500}, 0});
+    }
+    cases.push_back({op + "f16_into_f32", log, ACL_FLOAT16, ACL_FLOAT, {5, 40}, 1});
+    cases.push_back({op + "f32_into_bf16", log, ACL_FLOAT, ACL_BF16, {40, 5}, 0});
+  }
+  return cases;
+}
+
+OpRun RunSoftmax(bool log, const DeviceTensor& self, int64_t dim, const DeviceTensor& out) {
+  return RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return log ? aclnnLogSoftmaxGetWorkspaceSize(args.Tensor(self), dim, args.Tensor(out), workspaceSize, executor)
+                   : aclnnSoftmaxGetWorkspaceSize(args.Tensor(self), dim, args.Tensor(out), workspaceSize, executor);
+      },
+      log ? aclnnLogSoftmax : aclnnSoftmax);
+}
+
+class SoftmaxTest : public ::testing::TestWithParam<SoftmaxCase> {};
+
+TEST_P(SoftmaxTest, MatchesFloat64Reference) {
+  const SoftmaxCase& x = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor self(x.self, x.shape, x.view);
+  const Values values = self.FillRandom(rng, Range{-4, 4});
+  DeviceTensor out(x.out, x.shape, x.outView);
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunSoftmax(x.log, self, x.dim, out);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(out.ReadView(), SoftmaxReference(x.log, values, x.shape, x.dim, x.self, x.out), x.name);
+  ExpectOutsideViewUnchanged(out, before, "out storage");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, SoftmaxTest, ::testing::ValuesIn(SoftmaxCases()),
+                         [](const ::testing::TestParamInfo<SoftmaxCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// Large inputs do not overflow (the row maximum is subtracted), and a NaN makes its row NaN.
+TEST(Softmax, LargeValuesAndNan) {
+  DeviceTensor self(ACL_FLOAT, {2, 3});
+  self.WriteView({1000.0, 1001.0, 999.0, 1.0, std::numeric_limits<double>::quiet_NaN(), 2.0});
+  DeviceTensor out(ACL_FLOAT, {2, 3});
+  ASSERT_TRUE(RunSoftmax(false, self, 1, out).ok());
+  const Values got = out.ReadView();
+  const double sum = std::exp(-1.0) + 1 + std::exp(-2.0);
+  EXPECT_NEAR(got[0].real(), std::exp(-1.0) / sum, 1e-6);
+  EXPECT_NEAR(got[1].real(), 1 / sum, 1e-6);
+  for (int i = 3; i < 6; ++i) EXPECT_TRUE(std::isnan(got[static_cast<size_t>(i)].real())) << i;
+}
+
+TEST(Softmax, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType self, out;
+    Shape shape, outShape;
+    int64_t dim;
+    const char* keyword;
+  };
+  const Bad cases[] = {
+      {"s32 self", ACL_INT32, ACL_FLOAT, {2, 3}, {2, 3}, 1, "self"},
+      {"s32 out", ACL_FLOAT, ACL_INT32, {2, 3}, {2, 3}, 1, "out"},
+      {"out shape", ACL_FLOAT, ACL_FLOAT, {2, 3}, {3, 2}, 1, "out"},
+      {"dim past rank", ACL_FLOAT, ACL_FLOAT, {2, 3}, {2, 3}, 2, "dim"},
+      {"dim below -rank", ACL_FLOAT, ACL_FLOAT, {2, 3}, {2, 3}, -3, "dim"},
+      {"rank 0 dim 1", ACL_FLOAT, ACL_FLOAT, {}, {}, 1, "dim"},
+  };
+  for (const bool log : {false, true}) {
+    for (const Bad& bad : cases) {
+      DeviceTensor self(bad.self, bad.shape);
+      DeviceTensor out(bad.out, bad.outShape);
+      const OpRun run = RunSoftmax(log, self, bad.dim, out);
+      EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
+      EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+    }
+  }
+}
 
 }  // namespace
 }  // namespace canopy_test
