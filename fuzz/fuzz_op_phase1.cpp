@@ -53,7 +53,20 @@ constexpr uint64_t kMaxWorkspaceBytes = uint64_t{16} << 20;
 
 // How the harness draws a coherent problem for an op: the families it knows the
 // shape rules of, and kGeneric (every tensor of one shape) for any other op.
-enum class Family { kBinary, kBinaryScalar, kCast, kCopy, kZero, kFill, kMatmul, kMm, kBatchMatMul, kAddmm, kGeneric };
+enum class Family {
+  kBinary,
+  kBinaryScalar,
+  kCast,
+  kCopy,
+  kZero,
+  kFill,
+  kMatmul,
+  kMm,
+  kBatchMatMul,
+  kAddmm,
+  kReduce,  // self reduced over a dims list (ReduceSum, Mean)
+  kGeneric
+};
 
 using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 
@@ -84,6 +97,7 @@ Family FamilyOf(const canopyOpInfo& op) {
     if (std::strcmp(op.name, "BatchMatMul") == 0) return Family::kBatchMatMul;
     return Family::kMatmul;
   }
+  if (FindArg(op, "dims", CANOPY_ARG_INT_ARRAY) || FindArg(op, "dim", CANOPY_ARG_INT_ARRAY)) return Family::kReduce;
   if (FindArg(op, "dtype", CANOPY_ARG_ENUM)) return Family::kCast;
   if (FindArg(op, "src", CANOPY_ARG_TENSOR)) return Family::kCopy;
   if (FindArg(op, "value", CANOPY_ARG_SCALAR)) return Family::kFill;
@@ -95,9 +109,10 @@ Family FamilyOf(const canopyOpInfo& op) {
 
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self",    "selfRef", "other", "mat1",  "mat2", "src",          "out",
-                                       "alpha",   "beta",    "value", "dtype", "mode", "cubeMathType", "index",
-                                       "indices", "weight",  "dim",   "start", "end",  "step",         "diagonal"};
+  static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
+                                       "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
+                                       "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
+                                       "end",          "step",    "diagonal", "dims",   "keepDims", "keepDim"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -402,10 +417,14 @@ struct Case {
   int cast_dtype = ACL_FLOAT;
   int mode = 0;
   int8_t cube_math_type = 0;
+  aclIntArray* dims = nullptr;  // a reduction's dims list (null sometimes)
+  std::vector<int64_t> dim_values;
+  bool keep_dims = false;
   std::vector<int> inputs, outputs;  // operand indices in prototype order
 
   ~Case() {
     DestroyTensors();
+    if (dims != nullptr) aclDestroyIntArray(dims);
     if (scalar_other != nullptr) aclDestroyScalar(scalar_other);
     if (alpha != nullptr) aclDestroyScalar(alpha);
   }
@@ -438,6 +457,31 @@ aclScalar* MakeScalar(FuzzedDataProvider& in, int problem_dtype) {
 // Lets a role name an operand drawn for another (in-place aliasing, self == other).
 int MaybeAlias(FuzzedDataProvider& in, int index, int alias) {
   return alias >= 0 && in.ConsumeIntegralInRange(0, 15) == 0 ? alias : index;
+}
+
+// `shape` reduced over `dims` as CANN defines it (negative dims wrap, an empty
+// list is every dim, a rank-0 tensor takes 0 and -1); false for a dim out of
+// range or given twice.
+bool ReducedShape(const Shape& shape, const std::vector<int64_t>& dims, bool keep_dims, Shape& out) {
+  const auto rank = static_cast<int64_t>(shape.size());
+  const int64_t wrap = std::max<int64_t>(rank, 1);
+  std::vector<bool> reduced(static_cast<size_t>(wrap), dims.empty());
+  std::vector<bool> seen(static_cast<size_t>(wrap), false);
+  for (const int64_t dim : dims) {
+    if (dim < -wrap || dim >= wrap) return false;
+    const int64_t d = dim < 0 ? dim + wrap : dim;
+    if (seen[static_cast<size_t>(d)]) return false;
+    seen[static_cast<size_t>(d)] = reduced[static_cast<size_t>(d)] = true;
+  }
+  out.clear();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced[static_cast<size_t>(d)]) {
+      out.push_back(shape[static_cast<size_t>(d)]);
+    } else if (keep_dims) {
+      out.push_back(1);
+    }
+  }
+  return true;
 }
 
 // Null sometimes.
@@ -515,6 +559,25 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
       }
       break;
     }
+    case Family::kReduce: {
+      const Shape shape = PickShape(in, c.info->registry->maxRank);
+      const auto rank = static_cast<int64_t>(shape.size());
+      // Mostly valid dims (negative ones too); sometimes out of range or repeated.
+      const size_t count = in.ConsumeIntegralInRange<size_t>(0, shape.size() + 1);
+      for (size_t i = 0; i < count; ++i) {
+        c.dim_values.push_back(
+            in.ConsumeIntegralInRange(0, 15) == 0 ? PickDim(in) : in.ConsumeIntegralInRange<int64_t>(-rank - 1, rank));
+      }
+      c.keep_dims = in.ConsumeBool();
+      if (in.ConsumeIntegralInRange(0, 31) != 0) {
+        c.dims = aclCreateIntArray(c.dim_values.empty() ? nullptr : c.dim_values.data(), c.dim_values.size());
+      }
+      c.self = MaybeNull(in, c.Add(MakeOperand(in, MaybeMutate(in, shape), dtype)));
+      Shape out;
+      if (!ReducedShape(shape, c.dim_values, c.keep_dims, out)) out = shape;
+      c.out = MaybeNull(in, MaybeAlias(in, c.Add(MakeOperand(in, MaybeMutate(in, out), dtype)), c.self));
+      break;
+    }
     case Family::kCopy: {
       const Shape shape = PickShape(in, c.info->registry->maxRank);
       c.self = MaybeNull(in, c.Add(MakeOperand(in, MaybeMutate(in, shape), dtype)));
@@ -552,6 +615,10 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
     c.alpha_required = true;
   }
   c.cast_dtype = in.ConsumeBool() ? dtype : PickDtype(in);
+  // A reduction's dtype must match out's: mostly it does.
+  if (family == Family::kReduce && c.O(c.out) != nullptr && in.ConsumeIntegralInRange(0, 3) != 0) {
+    c.cast_dtype = c.O(c.out)->dtype;
+  }
   c.mode = in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<int>() : in.ConsumeIntegralInRange(0, 2);
   c.cube_math_type =
       in.ConsumeIntegralInRange(0, 15) == 0 ? in.ConsumeIntegral<int8_t>() : in.ConsumeIntegralInRange<int8_t>(0, 4);
@@ -610,8 +677,12 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       integer = 1;
     } else if (name == "end") {
       integer = std::numeric_limits<int64_t>::max();
-    }  // dim, start, diagonal: 0
-    if (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR) {
+    } else if (arg.kind == CANOPY_ARG_INT_ARRAY) {
+      pointer = c.dims;  // dims, dim
+    } else if (arg.kind == CANOPY_ARG_BOOL) {
+      integer = c.keep_dims ? 1 : 0;  // keepDims, keepDim
+    }                                 // integer dim, start, diagonal: 0
+    if (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR || arg.kind == CANOPY_ARG_INT_ARRAY) {
       std::memcpy(&cells[i], &pointer, sizeof pointer);
     } else {
       std::memcpy(&cells[i], &integer, sizeof integer);  // little-endian: the low `size` bytes
@@ -666,6 +737,7 @@ bool RequiredArgumentIsNull(const Case& c) {
   bool null = c.T(c.self) == nullptr;
   if (f == Family::kBinary || f == Family::kCopy || f == Family::kAddmm) null |= c.T(c.other) == nullptr;
   if (IsMatmulFamily(f)) null |= c.T(c.mat2) == nullptr;
+  if (f == Family::kReduce) null |= c.dims == nullptr;
   if (!c.info->in_place && f != Family::kZero && f != Family::kFill && f != Family::kCopy) {
     null |= c.T(c.out) == nullptr;
   }
@@ -692,6 +764,8 @@ bool ExpectedOutputShape(const Case& c, Shape& expected) {
     case Family::kGeneric:
       expected = self->shape;
       return true;
+    case Family::kReduce:
+      return ReducedShape(self->shape, c.dim_values, c.keep_dims, expected);
     case Family::kMm:
       if (self->shape.size() != 2 || mat2->shape.size() != 2 || self->shape[1] != mat2->shape[0]) return false;
       expected = {self->shape[0], mat2->shape[1]};

@@ -385,6 +385,13 @@ const canopyOpInfo* FindRegisteredOp(const std::string& name) {
 std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::vector<aclTensor*>& tensors,
                                            const std::vector<const aclScalar*>& scalars,
                                            const std::vector<int64_t>& integers, std::string& error) {
+  return RegisteredCall(name, tensors, scalars, integers, {}, error);
+}
+
+std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::vector<aclTensor*>& tensors,
+                                           const std::vector<const aclScalar*>& scalars,
+                                           const std::vector<int64_t>& integers,
+                                           const std::vector<const void*>& pointers, std::string& error) {
   const canopyOpInfo* op = FindRegisteredOp(name);
   if (op == nullptr) {
     error = "no registered op is named " + name;
@@ -397,7 +404,7 @@ std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::v
   }
   // One 8-byte cell per argument, read by the packed call as the argument's type.
   auto cells = std::make_shared<std::vector<uint64_t>>(op->argCount, 0);
-  size_t next_tensor = 0, next_scalar = 0, next_integer = 0;
+  size_t next_tensor = 0, next_scalar = 0, next_integer = 0, next_pointer = 0;
   for (size_t i = 0; i < op->argCount; ++i) {
     void* cell = &(*cells)[i];
     switch (op->args[i].kind) {
@@ -415,7 +422,16 @@ std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::v
         if (next_integer == integers.size()) break;
         std::memcpy(cell, &integers[next_integer++], sizeof(int64_t));
         continue;
-      default:  // arrays, lists, strings, floats: not passed by this lookup yet
+      case CANOPY_ARG_INT_ARRAY:
+      case CANOPY_ARG_FLOAT_ARRAY:
+      case CANOPY_ARG_BOOL_ARRAY:
+      case CANOPY_ARG_TENSOR_LIST:
+      case CANOPY_ARG_SCALAR_LIST:
+      case CANOPY_ARG_STRING:
+        if (next_pointer == pointers.size()) break;
+        std::memcpy(cell, &pointers[next_pointer++], sizeof(void*));
+        continue;
+      default:  // floats: not passed by this lookup yet
         break;
     }
     error = std::string("aclnn") + op->name + ": no value for argument '" + op->args[i].name + "'";

@@ -237,6 +237,12 @@ struct CanopyCall {
 std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::vector<aclTensor*>& tensors,
                                            const std::vector<const aclScalar*>& scalars,
                                            const std::vector<int64_t>& integers, std::string& error);
+// The same, with the op's other pointer arguments (int/float/bool arrays, tensor
+// and scalar lists, strings) taken in order from `pointers`; bools are integers.
+std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::vector<aclTensor*>& tensors,
+                                           const std::vector<const aclScalar*>& scalars,
+                                           const std::vector<int64_t>& integers,
+                                           const std::vector<const void*>& pointers, std::string& error);
 
 // Runs `work` as a task on the device engine's thread (a Canopy stream) and
 // waits for it; returns what `work` returned. The references and the machine

@@ -25,6 +25,9 @@ constexpr Driver kDrivers[] = {
      "framework costs; problem 'all' or one of phase1-miss, phase1-hit, phase2, enqueue, tiny, tiny-client, sync, "
      "event, streams, onednn-tiny (--reps: rounds)",
      "all", RunOverheadDriver},
+    {"reduce", "sum",
+     "ops sum (ReduceSum), mean; problem SHAPE:DIMS, e.g. 4096x4096:0 (no ':': every dim); --dt=f32|f16|bf16", nullptr,
+     RunReduceDriver},
 };
 
 }  // namespace

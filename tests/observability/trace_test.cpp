@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_reduce_sum.h"
 
 namespace {
 
@@ -56,6 +57,25 @@ TEST(Trace, RecordsPhasesTasksCallbacksAndEvents) {
     aclDestroyScalar(value);
     aclDestroyScalar(alpha);
   }
+  // An op with an array, a bool and an enum argument: the trace shows their values.
+  {
+    aclTensor* x = aclCreateTensor(shape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 2, data);
+    const int64_t reducedShape[] = {kRows, 1};
+    void* sumData = nullptr;
+    ASSERT_EQ(aclrtMalloc(&sumData, kRows * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclTensor* sum = aclCreateTensor(reducedShape, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, reducedShape, 2, sumData);
+    const int64_t dims[] = {-1};
+    aclIntArray* dimArray = aclCreateIntArray(dims, 1);
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnReduceSumGetWorkspaceSize(x, dimArray, true, ACL_FLOAT, sum, &workspace, &executor), ACL_SUCCESS);
+    ASSERT_EQ(aclnnReduceSum(nullptr, 0, executor, stream), ACL_SUCCESS);
+    aclDestroyTensor(x);
+    aclDestroyTensor(sum);
+    aclDestroyIntArray(dimArray);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(sumData), ACL_SUCCESS);
+  }
   ASSERT_EQ(aclrtLaunchHostFunc(
                 stream, [](void*) {}, nullptr),
             ACL_SUCCESS);
@@ -72,15 +92,18 @@ TEST(Trace, RecordsPhasesTasksCallbacksAndEvents) {
   EXPECT_EQ(trace.rfind("{\"displayTimeUnit\"", 0), 0u);
   EXPECT_NE(trace.find("\"traceEvents\":["), std::string::npos);
   EXPECT_EQ(trace.substr(trace.size() - 4), "\n]}\n");
-  EXPECT_EQ(Count(trace, "\"cat\":\"phase1\""), static_cast<size_t>(kOps));
-  EXPECT_EQ(Count(trace, "\"cat\":\"phase2\""), static_cast<size_t>(kOps));
-  EXPECT_EQ(Count(trace, "\"cat\":\"kernel\""), static_cast<size_t>(kOps));
+  EXPECT_EQ(Count(trace, "\"cat\":\"phase1\""), static_cast<size_t>(kOps + 1));
+  EXPECT_EQ(Count(trace, "\"cat\":\"phase2\""), static_cast<size_t>(kOps + 1));
+  EXPECT_EQ(Count(trace, "\"cat\":\"kernel\""), static_cast<size_t>(kOps + 1));
   EXPECT_EQ(Count(trace, "\"name\":\"aclnnInplaceAdds\",\"cat\":\"task\""), static_cast<size_t>(kOps));
   EXPECT_EQ(Count(trace, "\"cat\":\"callback\""), 1u);
   EXPECT_EQ(Count(trace, "\"name\":\"event record\""), 1u);
   EXPECT_GE(Count(trace, "\"cat\":\"enqueue\""), static_cast<size_t>(kOps + 2));
   EXPECT_NE(trace.find("\"tensors\":\"FLOAT[3,5]\""), std::string::npos) << "phase 1 names shapes and dtypes";
-  EXPECT_EQ(Count(trace, "\"plan\":\"planned\""), 2u) << "first call plans (phase 1 span and kernel span)";
+  EXPECT_NE(trace.find("\"args\":\"self=FLOAT[3,5] dims=[-1] keepDims=true dtype=0 out=FLOAT[3,1]\""),
+            std::string::npos)
+      << "phase 1 names every argument's value";
+  EXPECT_EQ(Count(trace, "\"plan\":\"planned\""), 4u) << "first calls plan (phase 1 span and kernel span)";
   EXPECT_EQ(Count(trace, "\"plan\":\"cache hit\""), 2u * (kOps - 1));
   std::remove(path.c_str());
 }

@@ -34,24 +34,28 @@ std::atomic<bool> g_fail_allocations{false};
 namespace canopy_test {
 namespace {
 
-// Phase 1 of `op` with the registry's valid call on tensors of `shape` (see
-// RegistryCall), while every allocation fails.
-aclnnStatus Phase1WithoutMemory(const canopyOpInfo& op, const Shape& shape, OpArgs& args, std::string& message) {
-  RegistryCall call;
-  call.shape = shape;
-  RegistryArguments packed = PackRegistryArguments(op, call, args);
+// Phase 1 of `op`, its arguments as RegistryPhase1 makes them for `call`, while
+// every allocation fails.
+aclnnStatus Phase1WithoutMemory(const canopyOpInfo& op, RegistryCall call, OpArgs& args, std::string& message) {
+  bool threw = false;
+  call.around = [&](const std::function<aclnnStatus()>& phase1) {
+    g_fail_allocations = true;
+    aclnnStatus status = ACLNN_SUCCESS;
+    try {
+      status = phase1();
+    } catch (...) {
+      threw = true;
+    }
+    g_fail_allocations = false;
+    return status;
+  };
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  g_fail_allocations = true;
-  aclnnStatus status = ACLNN_SUCCESS;
-  try {
-    status = op.callGetWorkspaceSize(packed.pointers.data(), &workspace_size, &executor);
-  } catch (...) {
-    g_fail_allocations = false;
+  const aclnnStatus status = RegistryPhase1(op, call)(args, &workspace_size, &executor);
+  if (threw) {
     ADD_FAILURE() << "an exception left phase 1 of aclnn" << op.name;
     return -1;
   }
-  g_fail_allocations = false;
   const char* text = aclGetRecentErrMsg();
   message = text != nullptr ? text : "";
   if (status == ACLNN_SUCCESS) {
@@ -65,13 +69,16 @@ TEST(ExceptionBoundary, PhaseOneOutOfMemoryIsAnErrorNotAnException) {
   TestStream();
   for (const canopyOpInfo* op : RegisteredOps()) {
     SCOPED_TRACE(op->name);
-    const Shape shape = RegistryValidShape(*op);
-    ASSERT_FALSE(shape.empty());
-    // A shape no other call used (a plan-cache miss), then the valid shape again (a hit).
-    for (const Shape& s : {Shape(shape.size(), 1), shape}) {
+    const RegistryCall valid = RegistryValidCall(*op);
+    ASSERT_FALSE(valid.shape.empty());
+    // Shapes no other call used (a plan-cache miss), then the valid call again (a hit).
+    RegistryCall ones = valid;
+    ones.shape = Shape(valid.shape.size(), 1);
+    ones.outShape = Shape(valid.outShape.size(), 1);
+    for (const RegistryCall& call : {ones, valid}) {
       OpArgs args;
       std::string message;
-      EXPECT_EQ(Phase1WithoutMemory(*op, s, args, message), ACLNN_ERR_INNER);
+      EXPECT_EQ(Phase1WithoutMemory(*op, call, args, message), ACLNN_ERR_INNER);
       EXPECT_NE(message.find(std::string("aclnn") + op->name), std::string::npos) << message;
     }
   }

@@ -876,7 +876,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
     const canopyOpArg& arg = op.args[i];
     const int index = static_cast<int>(i);
     const std::string name = arg.name;
-    const Shape& shape = index == call.rankArg ? call.rankShape : call.shape;
+    const bool isOut = call.outShapeSet && name == "out";
+    const Shape& shape = index == call.rankArg ? call.rankShape : isOut ? call.outShape : call.shape;
     const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
     const void* pointer = nullptr;
     int64_t integer = 0;
@@ -946,18 +947,26 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
   return [&op, call](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
     RegistryArguments packed = PackRegistryArguments(op, call, args);
-    return op.callGetWorkspaceSize(packed.pointers.data(), workspaceSize, executor);
+    const auto phase1 = [&] { return op.callGetWorkspaceSize(packed.pointers.data(), workspaceSize, executor); };
+    return call.around ? call.around(phase1) : phase1();
   };
 }
 
-Shape RegistryValidShape(const canopyOpInfo& op) {
-  for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}}) {
-    RegistryCall call;
-    call.shape = shape;
-    if (RunOp(RegistryPhase1(op, call), op.run).ok()) return shape;
+RegistryCall RegistryValidCall(const canopyOpInfo& op) {
+  for (const bool reduced : {false, true}) {
+    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}}) {
+      RegistryCall call;
+      call.shape = shape;
+      call.outShapeSet = reduced;
+      if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
+    }
   }
-  return {};
+  RegistryCall none;
+  none.shape.clear();
+  return none;
 }
+
+Shape RegistryValidShape(const canopyOpInfo& op) { return RegistryValidCall(op).shape; }
 
 std::vector<const canopyOpInfo*> RegisteredOps() {
   std::vector<const canopyOpInfo*> ops;

@@ -262,6 +262,11 @@ struct RegistryCall {
   aclFormat format = ACL_FORMAT_ND;
   int rankArg = -1;  // this tensor argument gets `rankShape`
   Shape rankShape;
+  // Tensor arguments named "out" get `outShape` instead of `shape` (a reduction's result).
+  bool outShapeSet = false;
+  Shape outShape;
+  // When set, the packed call runs inside it (e.g. with allocations failing).
+  std::function<aclnnStatus(const std::function<aclnnStatus()>& phase1)> around;
 };
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
 // The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
@@ -272,8 +277,11 @@ struct RegistryArguments {
 };
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
-// The first of [2,2], [2,2,2] and [2] for which RegistryCall succeeds (phase 1 and
-// 2): every op's arguments agree on one of them. Empty when none does.
+// The first call for which RegistryPhase1 succeeds (phase 1 and 2): every tensor
+// [2,2], or every one [2,2,2], or [2], then the same with tensors named "out" of
+// rank 0 (a reduction over every dim). call.shape is empty when none does.
+RegistryCall RegistryValidCall(const canopyOpInfo& op);
+// RegistryValidCall(op).shape.
 Shape RegistryValidShape(const canopyOpInfo& op);
 
 // Every registered op, in order of name.

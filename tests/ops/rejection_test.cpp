@@ -123,10 +123,8 @@ class KitCheckTest : public ::testing::TestWithParam<KitCase> {};
 TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
   const KitCase& x = GetParam();
   const canopyOpInfo& op = *x.op;
-  const Shape shape = RegistryValidShape(op);
-  ASSERT_FALSE(shape.empty()) << "no call of " << op.name << " with f32 [2,2], [2,2,2] or [2] tensors succeeds";
-  RegistryCall call;
-  call.shape = shape;
+  RegistryCall call = RegistryValidCall(op);
+  ASSERT_FALSE(call.shape.empty()) << "no call of " << op.name << " with f32 [2,2], [2,2,2] or [2] tensors succeeds";
   const std::string entry = std::string("aclnn") + op.name;
   const int arg = static_cast<int>(x.arg);
   std::string quoted = "'";  // built in steps: GCC 12 warns falsely (-Wrestrict) on "'" + name

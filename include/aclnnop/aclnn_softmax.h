@@ -1,0 +1,26 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_softmax.h: aclnnSoftmax, the softmax of a tensor along one dimension.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_SOFTMAX_H_
+#define CANOPY_ACLNNOP_ACLNN_SOFTMAX_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* out = the softmax of self along dim (negative dims count from the end); out has self's shape. */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *out,
+                                                             uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                             aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_SOFTMAX_H_ */

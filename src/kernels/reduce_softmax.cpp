@@ -1,0 +1,170 @@
+// Softmax along one dimension (see reduce_softmax.h).
+#include "reduce_softmax.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "dtype_dispatch.h"
+#include "parallel_for.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int64_t kRun = 1024;   // inner loop: elements of a row loaded at once
+constexpr int64_t kTile = 1024;  // outer loop: neighbouring rows processed together
+constexpr int64_t kGrainElements = 16 * 1024;
+
+template <typename T>
+T MaxPropagatingNan(T a, T b) {
+  return (a != a || a > b) ? a : b;
+}
+
+class SoftmaxStep final : public Step {
+ public:
+  explicit SoftmaxStep(const SoftmaxDesc& desc) : log_(desc.log), in_(desc.in), out_(desc.out) {
+    length_ = desc.rank == 0 ? 1 : desc.shape[desc.dim];
+    in_dim_ = desc.rank == 0 ? 0 : desc.in.strides[desc.dim];
+    out_dim_ = desc.rank == 0 ? 0 : desc.out.strides[desc.dim];
+    // The other dims, ordered by input stride (largest first); the last is tiled when finer than the softmax dim.
+    int order[kMaxRank];
+    int count = 0;
+    for (int d = 0; d < desc.rank; ++d) {
+      if (d != desc.dim && desc.shape[d] != 1) order[count++] = d;
+    }
+    std::stable_sort(order, order + count, [&](int a, int b) { return desc.in.strides[a] > desc.in.strides[b]; });
+    for (int i = 0; i < count; ++i) {
+      shape_[i] = desc.shape[order[i]];
+      in_strides_[i] = desc.in.strides[order[i]];
+      out_strides_[i] = desc.out.strides[order[i]];
+    }
+    rank_ = count;
+    outer_ = rank_ > 0 && in_strides_[rank_ - 1] < in_dim_;
+    description_ = std::string(log_ ? "log-softmax " : "softmax ") + DtypeName(desc.in.dtype) + " -> " +
+                   DtypeName(desc.out.dtype) + ", rows of " + std::to_string(length_) + (outer_ ? ", tiled" : "");
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const char* in = context.Resolve(in_.buffer);
+    char* out = context.Resolve(out_.buffer);
+    if (in_.dtype == ACL_DOUBLE || out_.dtype == ACL_DOUBLE) {
+      RunAs<double>(in, out);
+    } else {
+      RunAs<float>(in, out);
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override { return description_; }
+
+ private:
+  // Offsets of row group `index` over the other dims (the tiled one excluded when outer).
+  void Offsets(int64_t index, int groups_rank, int64_t& in_offset, int64_t& out_offset) const {
+    in_offset = out_offset = 0;
+    for (int d = groups_rank - 1; d >= 0; --d) {
+      const int64_t i = index % shape_[d];
+      index /= shape_[d];
+      in_offset += i * in_strides_[d];
+      out_offset += i * out_strides_[d];
+    }
+  }
+
+  template <typename T>
+  T Finish(T x, T max, double sum) const {
+    if (log_) return x - max - static_cast<T>(std::log(sum));
+    return static_cast<T>(std::exp(static_cast<double>(x - max)) / sum);
+  }
+
+  template <typename T>
+  void RunAs(const char* in, char* out) const {
+    const int64_t in_element = static_cast<int64_t>(DtypeSize(in_.dtype));
+    const int64_t out_element = static_cast<int64_t>(DtypeSize(out_.dtype));
+    if (length_ == 0) return;
+    if (!outer_) {
+      // One row at a time, loaded in runs: max, then the sum of exp, then the results.
+      int64_t rows = 1;
+      for (int d = 0; d < rank_; ++d) rows *= shape_[d];
+      ParallelFor(rows, std::max<int64_t>(1, kGrainElements / length_), [&](int64_t begin, int64_t end) {
+        std::vector<T> run(static_cast<size_t>(std::min(length_, kRun)));
+        for (int64_t row = begin; row < end; ++row) {
+          int64_t in_offset, out_offset;
+          Offsets(row, rank_, in_offset, out_offset);
+          const char* src = in + in_offset * in_element;
+          char* dst = out + out_offset * out_element;
+          T max = -INFINITY;
+          for (int64_t k = 0; k < length_; k += kRun) {
+            const int64_t n = std::min(kRun, length_ - k);
+            Load(in_.dtype, src + k * in_dim_ * in_element, in_dim_, n, run.data());
+            for (int64_t i = 0; i < n; ++i) max = MaxPropagatingNan(max, run[i]);
+          }
+          double sum = 0;
+          for (int64_t k = 0; k < length_; k += kRun) {
+            const int64_t n = std::min(kRun, length_ - k);
+            Load(in_.dtype, src + k * in_dim_ * in_element, in_dim_, n, run.data());
+            for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<double>(run[i] - max));
+          }
+          for (int64_t k = 0; k < length_; k += kRun) {
+            const int64_t n = std::min(kRun, length_ - k);
+            Load(in_.dtype, src + k * in_dim_ * in_element, in_dim_, n, run.data());
+            for (int64_t i = 0; i < n; ++i) run[i] = Finish(run[i], max, sum);
+            Store(run.data(), out_.dtype, dst + k * out_dim_ * out_element, out_dim_, n);
+          }
+        }
+      });
+      return;
+    }
+    // A tile of neighbouring rows (along the finest other dim) walks the softmax dim together.
+    const int inner = rank_ - 1;
+    const int64_t width = shape_[inner], tile_width = std::min(kTile, width);
+    const int64_t tiles = (width + tile_width - 1) / tile_width;
+    int64_t groups = 1;
+    for (int d = 0; d < inner; ++d) groups *= shape_[d];
+    ParallelFor(
+        groups * tiles, std::max<int64_t>(1, kGrainElements / (tile_width * length_)), [&](int64_t begin, int64_t end) {
+          std::vector<T> row(static_cast<size_t>(tile_width)), max(static_cast<size_t>(tile_width));
+          std::vector<double> sum(static_cast<size_t>(tile_width));
+          for (int64_t item = begin; item < end; ++item) {
+            const int64_t tile = item % tiles;
+            const int64_t n = std::min(tile_width, width - tile * tile_width);
+            int64_t in_offset, out_offset;
+            Offsets(item / tiles, inner, in_offset, out_offset);
+            in_offset += tile * tile_width * in_strides_[inner];
+            out_offset += tile * tile_width * out_strides_[inner];
+            const auto load = [&](int64_t k) {
+              Load(in_.dtype, in + (in_offset + k * in_dim_) * in_element, in_strides_[inner], n, row.data());
+            };
+            std::fill(max.begin(), max.end(), static_cast<T>(-INFINITY));
+            std::fill(sum.begin(), sum.end(), 0.0);
+            for (int64_t k = 0; k < length_; ++k) {
+              load(k);
+              for (int64_t i = 0; i < n; ++i) max[i] = MaxPropagatingNan(max[i], row[i]);
+            }
+            for (int64_t k = 0; k < length_; ++k) {
+              load(k);
+              for (int64_t i = 0; i < n; ++i) sum[i] += std::exp(static_cast<double>(row[i] - max[i]));
+            }
+            for (int64_t k = 0; k < length_; ++k) {
+              load(k);
+              for (int64_t i = 0; i < n; ++i) row[i] = Finish(row[i], max[i], sum[i]);
+              Store(row.data(), out_.dtype, out + (out_offset + k * out_dim_) * out_element, out_strides_[inner], n);
+            }
+          }
+        });
+  }
+
+  bool log_;
+  StridedOperand in_, out_;
+  int64_t length_ = 1, in_dim_ = 0, out_dim_ = 0;
+  int rank_ = 0;  // of the other dims
+  int64_t shape_[kMaxRank] = {}, in_strides_[kMaxRank] = {}, out_strides_[kMaxRank] = {};
+  bool outer_ = false;
+  std::string description_;
+};
+
+}  // namespace
+
+std::unique_ptr<Step> MakeSoftmaxStep(const SoftmaxDesc& desc) { return std::make_unique<SoftmaxStep>(desc); }
+
+}  // namespace canopy::kernels

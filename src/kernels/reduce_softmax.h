@@ -1,0 +1,25 @@
+// Softmax and log-softmax along one dimension of a strided view: row
+// operations on the reduction engine's layout rules. Each row (or tile of
+// neighbouring rows, when the softmax dim is not the finest in memory) is one
+// unit of parallel work, so results never depend on the thread count. The row
+// maximum is subtracted before exp (no overflow); sums accumulate in f64.
+#pragma once
+
+#include <memory>
+
+#include "elementwise.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+struct SoftmaxDesc {
+  bool log = false;  // log-softmax: x - max - log(sum(exp(x - max)))
+  int rank = 0;
+  int dim = 0;  // the softmax dimension, in [0, rank) (rank 0: a single element)
+  int64_t shape[kMaxRank] = {};
+  StridedOperand in, out;  // f16, bf16, f32 or f64; strides per dimension
+};
+
+std::unique_ptr<Step> MakeSoftmaxStep(const SoftmaxDesc& desc);
+
+}  // namespace canopy::kernels

@@ -1,0 +1,81 @@
+// The reduction ops' shared planning (see reduction.h).
+#include "reduction.h"
+
+namespace canopy::ops {
+
+aclnnStatus NormalizeDims(Plan& plan, const char* name, const aclIntArray* dims, int64_t rank,
+                          std::vector<bool>& reduced) {
+  reduced.assign(static_cast<size_t>(rank), dims->values.empty());
+  const int64_t wrap = std::max<int64_t>(rank, 1);
+  std::vector<bool> seen(static_cast<size_t>(wrap), false);
+  for (const int64_t dim : dims->values) {
+    if (dim < -wrap || dim >= wrap) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' holds dim %lld, outside [%lld, %lld] for rank %lld",
+                         name, static_cast<long long>(dim), static_cast<long long>(-wrap),
+                         static_cast<long long>(wrap - 1), static_cast<long long>(rank));
+    }
+    const int64_t d = dim < 0 ? dim + wrap : dim;
+    if (seen[static_cast<size_t>(d)]) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' names dim %lld more than once", name,
+                         static_cast<long long>(d));
+    }
+    seen[static_cast<size_t>(d)] = true;
+    if (d < rank) reduced[static_cast<size_t>(d)] = true;
+  }
+  return ACLNN_SUCCESS;
+}
+
+Shape ReducedShape(const Shape& shape, const std::vector<bool>& reduced, bool keep_dims) {
+  Shape out;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!reduced[d]) {
+      out.push_back(shape[d]);
+    } else if (keep_dims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
+aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet allowed, aclDataType& dtype) {
+  if (!IsDtypeValue(raw)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is %d, not a value of aclDataType", name, raw);
+  }
+  dtype = static_cast<aclDataType>(raw);
+  return plan.CheckDtype(name, dtype, allowed);
+}
+
+aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
+                          bool keep_dims, aclDataType dtype, const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckShape("out", out, ReducedShape(self->view_shape, reduced, keep_dims)));
+  if (self->NumElements() == 0 && IsComplex(out->dtype)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
+                       DtypeName(out->dtype));
+  }
+  const TensorRef in = plan.Input(self, "self");
+  const TensorRef dst = plan.Output(out, "out");
+  // The engine writes `dtype` itself when out holds it; otherwise a temporary
+  // of `dtype` is rounded once more into out, as CANN casts the result.
+  const TensorRef result = dtype == out->dtype ? dst : plan.Temporary(dtype, dst.shape);
+
+  kernels::ReduceDesc desc;
+  desc.kind = kind;
+  desc.rank = static_cast<int>(in.rank());
+  desc.in = {in.buffer, in.dtype, {}};
+  desc.out = {result.buffer, result.dtype, {}};
+  for (int d = 0, o = 0; d < desc.rank; ++d) {
+    desc.shape[d] = in.shape[static_cast<size_t>(d)];
+    desc.in.strides[d] = in.strides[static_cast<size_t>(d)];
+    desc.reduced[d] = reduced[static_cast<size_t>(d)];
+    // out's dims are self's kept ones (and, with keep_dims, the reduced ones as extent 1).
+    if (!desc.reduced[d] || keep_dims) {
+      desc.out.strides[d] = desc.reduced[d] ? 0 : result.strides[static_cast<size_t>(o)];
+      ++o;
+    }
+  }
+  plan.AddStep(kernels::MakeReduceStep(desc), {in}, result);
+  if (dtype != out->dtype) plan.Copy(result, dst);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops

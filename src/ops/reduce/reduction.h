@@ -1,0 +1,31 @@
+// What every reduction op shares: the dims normaliser and the planning of a
+// reduction of `self` over a dims list into `out` on the reduction engine
+// (kernels/reduce.h).
+#pragma once
+
+#include <vector>
+
+#include "kernels/reduce.h"
+#include "ops/framework/aclnn_op.h"
+
+namespace canopy::ops {
+
+// `dims` against a tensor of `rank`: a negative dim counts from the end, one
+// outside [-rank, rank-1] or given twice is 161002, and an empty list means every
+// dimension. (A rank-0 tensor takes 0 and -1, as PyTorch's scalars do.) On
+// success reduced[d] says whether dimension d is reduced (rank entries).
+aclnnStatus NormalizeDims(Plan& plan, const char* name, const aclIntArray* dims, int64_t rank,
+                          std::vector<bool>& reduced);
+
+// self's shape with the reduced dims removed, or kept with extent 1.
+Shape ReducedShape(const Shape& shape, const std::vector<bool>& reduced, bool keep_dims);
+
+// An aclDataType passed as a raw int, checked against `allowed` (161002 otherwise).
+aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet allowed, aclDataType& dtype);
+
+// Plans out = reduce(self over reduced dims), accumulated and rounded as
+// `dtype` and then converted to out's dtype (a copy only where the two differ).
+aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
+                          bool keep_dims, aclDataType dtype, const aclTensor* out);
+
+}  // namespace canopy::ops
