@@ -2,6 +2,7 @@
 #include "harness/covering.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 namespace canopy_test::harness {
@@ -32,7 +33,7 @@ class Requirements {
     for (size_t f = 0; f < factors_; ++f) {
       for (int a = 0; a < problem.sizes[f]; ++a) {
         partial[f] = a;
-        open_[static_cast<size_t>(singleBase_[f] + a)] = problem.valid(partial) ? 1 : 0;
+        open_[Single(f, a)] = problem.valid(partial) ? 1 : 0;
         partial[f] = -1;
       }
     }
@@ -59,12 +60,15 @@ class Requirements {
       std::swap(fa, fb);
       std::swap(a, b);
     }
-    return static_cast<size_t>(pairBase_[fa * factors_ + fb] + a * problem_.sizes[fb] + b);
+    return static_cast<size_t>(pairBase_[fa * factors_ + fb]) +
+           static_cast<size_t>(a) * static_cast<size_t>(problem_.sizes[fb]) + static_cast<size_t>(b);
   }
+
+  size_t Single(size_t f, int v) const { return static_cast<size_t>(singleBase_[f]) + static_cast<size_t>(v); }
 
   // Uncovered requirements that value v of factor f would cover next to the assigned factors.
   int Gain(const std::vector<int>& assignment, size_t f, int v) const {
-    int gain = open_[static_cast<size_t>(singleBase_[f] + v)];
+    int gain = open_[Single(f, v)];
     for (size_t g = 0; g < factors_; ++g) {
       if (g != f && assignment[g] >= 0) gain += open_[PairIndex(g, assignment[g], f, v)];
     }
@@ -73,7 +77,7 @@ class Requirements {
 
   void Cover(const std::vector<int>& row) {
     for (size_t f = 0; f < factors_; ++f) {
-      open_[static_cast<size_t>(singleBase_[f] + row[f])] = 0;
+      open_[Single(f, row[f])] = 0;
       for (size_t g = f + 1; g < factors_; ++g) open_[PairIndex(f, row[f], g, row[g])] = 0;
     }
   }
@@ -112,7 +116,7 @@ class Requirements {
   size_t factors_;
   std::vector<int> singleBase_;
   std::vector<int> pairBase_;
-  std::vector<char> open_;
+  std::vector<uint8_t> open_;
 };
 
 // Assigns the unassigned factors from `f` on, best gain first, backtracking

@@ -70,10 +70,14 @@ namespace {
 
 // Functions, not namespace-scope constants: rows are built during static
 // initialisation, possibly before this file's constants would be.
-// Crosses the elementwise kernels' 512-element chunks (with a tail) and their
-// 32768-element threading threshold; rows of 257 leave a vector tail.
-Shape Large() { return {130, 257}; }
-Shape Rank8() { return {2, 1, 3, 2, 1, 2, 2, 3}; }
+// `large` crosses the elementwise kernels' 512-element chunks, and its rows of
+// 257 leave a vector tail: every dtype meets it. `threaded` also crosses the
+// 32768-element threshold above which the kernels split the work over the
+// device's threads; it meets the views and forms, not every dtype (the split
+// is the same code for every dtype, and 10^5-element cases are not cheap).
+Shape Large() { return {7, 257}; }
+Shape Threaded() { return {130, 257}; }
+Shape Rank8() { return {2, 1, 2, 1, 1, 2, 1, 3}; }  // small: a stepped view of it stores 7e4 elements
 
 }  // namespace
 
@@ -81,11 +85,12 @@ const std::vector<ShapeCase>& ElementwiseShapes() {
   static const std::vector<ShapeCase> shapes = {
       {"typical", {{4, 5}}, true},
       {"large", {Large(), {257}}, true},
+      {"threaded", {Threaded(), {257}}},
       {"row_broadcast", {{3, 4, 5}, {4, 1}}},
       {"rank3_broadcast", {{3, 1, 5}, {4, 5}}},
       {"rank0", {{}}},
       {"rank0_other", {{2, 3}, {}}},
-      {"rank8", {Rank8(), {3, 1, 1, 2, 2, 1}}},
+      {"rank8", {Rank8(), {1, 1, 2, 1, 1}}},
       {"empty", {{0, 3}, {3}}},
   };
   return shapes;
@@ -93,15 +98,20 @@ const std::vector<ShapeCase>& ElementwiseShapes() {
 
 const std::vector<ShapeCase>& SameShapes() {
   static const std::vector<ShapeCase> shapes = {
-      {"typical", {{4, 5}}, true}, {"large", {Large()}, true}, {"rank3", {{3, 4, 5}}}, {"rank0", {{}}},
-      {"rank8", {Rank8()}},        {"empty", {{0, 3}}},
+      {"typical", {{4, 5}}, true},
+      {"large", {Large()}, true},
+      {"threaded", {Threaded()}},
+      {"rank3", {{3, 4, 5}}},
+      {"rank0", {{}}},
+      {"rank8", {Rank8()}},
+      {"empty", {{0, 3}}},
   };
   return shapes;
 }
 
 const std::vector<ShapeCase>& ReductionShapes() {
   static const std::vector<ShapeCase> shapes = {
-      {"typical", {{4, 5, 6}}, true}, {"large", {Large()}, true}, {"rank0", {{}}},
+      {"typical", {{4, 5, 6}}, true}, {"large", {Large()}, true}, {"threaded", {Threaded()}}, {"rank0", {{}}},
       {"rank8", {Rank8()}},           {"empty", {{3, 0, 2}}},
   };
   return shapes;

@@ -31,14 +31,16 @@ DtypeRule IntegersToFloat();
 
 // ---- Shapes ---------------------------------------------------------------------------------------
 
-// Typical and large shapes (each dtype meets them), row and rank-3 broadcasts,
-// rank 0 (alone and against a matrix), rank 8, empty. The first shape of each
-// is input 0's, the second the other inputs'.
+// Typical and large shapes (each dtype meets them; large crosses the
+// kernels' chunks and vector tails), a threaded one (past the threshold where
+// the work is split over threads), row and rank-3 broadcasts, rank 0 (alone
+// and against a matrix), rank 8, empty. The first shape of each is input 0's,
+// the second the other inputs'.
 const std::vector<ShapeCase>& ElementwiseShapes();
 // The shapes of ElementwiseShapes() where every input has one shape (no
 // broadcasting): unary ops, ops whose inputs must match.
 const std::vector<ShapeCase>& SameShapes();
-// Shapes for reductions: typical rank 3, large 2-D, rank 0, rank 8, empty.
+// Shapes for reductions: typical rank 3, large and threaded 2-D, rank 0, rank 8, empty.
 const std::vector<ShapeCase>& ReductionShapes();
 
 ShapeRule BroadcastShape();            // NumPy broadcast of every tensor input
