@@ -4,6 +4,8 @@
 // copies accept it) and its device address is its host address.
 #include <unistd.h>
 
+#include <cstring>
+
 #include "api_common.h"
 #include "common/c_boundary.h"
 #include "memory_registry.h"
@@ -23,7 +25,11 @@ aclError CheckMallocConfig(const char* function, const aclrtMallocConfig* cfg) {
                 cfg->numAttrs);
   }
   for (size_t i = 0; i < cfg->numAttrs; ++i) {
-    switch (cfg->attrs[i].attr) {
+    // Read as the int it is stored as: a client may store any value there.
+    static_assert(sizeof(aclrtMallocAttrType) == sizeof(int));
+    int attr;
+    std::memcpy(&attr, &cfg->attrs[i].attr, sizeof(attr));
+    switch (attr) {
       case ACL_RT_MEM_ATTR_RSV:
       case ACL_RT_MEM_ATTR_MODULE_ID:
         break;
@@ -32,7 +38,7 @@ aclError CheckMallocConfig(const char* function, const aclrtMallocConfig* cfg) {
         return NotSupported(function, "allocation attributes other than the module id (ACL_RT_MEM_ATTR_MODULE_ID)");
       default:
         return Fail(ACL_ERROR_INVALID_PARAM, "%s: cfg->attrs[%zu].attr (%d) is not an aclrtMallocAttrType", function, i,
-                    static_cast<int>(cfg->attrs[i].attr));
+                    attr);
     }
   }
   return ACL_SUCCESS;

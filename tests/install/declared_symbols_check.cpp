@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -62,7 +63,7 @@ struct Library {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int Check(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s <installed prefix>\n", argv[0]);
     return 2;
@@ -106,4 +107,13 @@ int main(int argc, char** argv) {
   }
   std::printf("all %d declared functions are defined in their libraries\n", declared);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return Check(argc, argv);
+  } catch (const std::exception& error) {  // a missing folder, a file that cannot be read
+    std::fprintf(stderr, "declared_symbols_check: %s\n", error.what());
+    return 1;
+  }
 }
