@@ -25,6 +25,8 @@ void PrintDrivers();
 // The drivers (one file each).
 void RunMatmulDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunEltwiseDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunLayoutDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunUnaryDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunOverheadDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunReduceDriver(const Settings& settings, const std::string& problem, Session& session);
 

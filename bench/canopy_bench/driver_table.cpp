@@ -14,6 +14,13 @@ constexpr Driver kDrivers[] = {
      "ops add, sub, mul, div, cast; problem 16M or 1024x1024 (K, M, G: powers of 1024); "
      "--dt=f32|f16|bf16, cast: --sdt= --ddt=",
      nullptr, RunEltwiseDriver},
+    {"layout", "add",
+     "binary ops over transposed operands against row-major ones (add, sub, mul, div); problem 2048x2048; "
+     "--dt=f32|f16|bf16",
+     "2048x2048", RunLayoutDriver},
+    {"unary", "exp,sigmoid",
+     "unary ops taking (self, out): exp, sigmoid, ...; problem 16M; --dt=f32|f16|bf16; against a two-thread copy loop",
+     "16M", RunUnaryDriver},
     {"overhead", "all",
      "framework costs; problem 'all' or one of phase1-miss, phase1-hit, phase2, enqueue, tiny, tiny-client, sync, "
      "event, streams, onednn-tiny (--reps: rounds)",

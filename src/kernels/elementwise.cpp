@@ -362,6 +362,53 @@ class ElementwiseStep final : public Step {
   FusedPath fused_;
 };
 
+// Whether dimension `a` should be walked outside dimension `b` (positive),
+// inside it (negative), or either (0): the first operand, output
+// first, whose strides tell them apart decides, broadcast (stride 0) operands
+// abstaining; equal strides put the longer dimension outside (PyTorch's
+// TensorIterator::reorder_dimensions rule).
+int CompareDims(const ElementwiseDesc& d, const StridedOperand* const* operands, int count, int a, int b) {
+  for (int k = 0; k < count; ++k) {
+    const int64_t sa = operands[k]->strides[a], sb = operands[k]->strides[b];
+    if (sa == 0 || sb == 0) continue;
+    if (sa != sb) return sa > sb ? 1 : -1;
+    if (d.shape[a] > d.shape[b]) return 1;
+  }
+  return 0;
+}
+
+// Orders the dimensions by stride, outermost first, so dense operands in any
+// permuted layout are walked in memory order: an iteration order only, the
+// element each index addresses stays the same (writes still go through the
+// output's strides, broadcasts keep stride 0).
+ElementwiseDesc OrderByStride(const ElementwiseDesc& in) {
+  const StridedOperand* operands[3] = {&in.out, &in.inputs[0], &in.inputs[1]};
+  const int count = 1 + in.num_inputs;
+  // order[0] is the innermost dimension; an insertion sort keeps ties as given.
+  int order[kMaxRank];
+  for (int i = 0; i < in.rank; ++i) order[i] = in.rank - 1 - i;
+  for (int i = 1; i < in.rank; ++i) {
+    int moving = i;  // where dimension order[i] has got to
+    for (int j = i - 1; j >= 0; --j) {
+      const int c = CompareDims(in, operands, count, order[j], order[moving]);
+      if (c > 0) {
+        std::swap(order[j], order[moving]);
+        moving = j;
+      } else if (c < 0) {
+        break;
+      }  // undecided: compare with the next one further in, as TensorIterator does
+    }
+  }
+  ElementwiseDesc out = in;
+  StridedOperand* targets[3] = {&out.out, &out.inputs[0], &out.inputs[1]};
+  for (int d = 0; d < in.rank; ++d) {
+    const int from = order[in.rank - 1 - d];
+    out.shape[d] = in.shape[from];
+    for (int k = 0; k < count; ++k) targets[k]->strides[d] = operands[k]->strides[from];
+  }
+  return out;
+}
+
 // Merges adjacent dimensions that every operand walks contiguously and drops
 // size-1 dimensions, so the inner loop runs as long as possible.
 ElementwiseDesc Coalesce(const ElementwiseDesc& in) {
@@ -397,6 +444,8 @@ ElementwiseDesc Coalesce(const ElementwiseDesc& in) {
 
 }  // namespace
 
+ElementwiseDesc OrderAndCoalesce(const ElementwiseDesc& desc) { return Coalesce(OrderByStride(desc)); }
+
 ComputeType ComputeTypeOf(aclDataType dtype) {
   switch (CategoryOf(dtype)) {
     case DtypeCategory::kFloat:
@@ -421,7 +470,7 @@ ComputeType CastComputeType(aclDataType src, aclDataType dst) {
 }
 
 std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc) {
-  return std::make_unique<ElementwiseStep>(Coalesce(desc));
+  return std::make_unique<ElementwiseStep>(OrderAndCoalesce(desc));
 }
 
 }  // namespace canopy::kernels

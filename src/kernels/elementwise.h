@@ -50,7 +50,12 @@ ComputeType ComputeTypeOf(aclDataType dtype);
 // The compute type that converts `src` to `dst` without losing what `dst` can hold.
 ComputeType CastComputeType(aclDataType src, aclDataType dst);
 
-// Builds the step; dimensions that all operands traverse contiguously are merged.
+// The iteration every pointwise kernel walks: dimensions ordered by stride
+// (output first, then inputs), so permuted dense operands run in memory order,
+// then the dimensions all operands traverse contiguously merged (rank >= 1).
+ElementwiseDesc OrderAndCoalesce(const ElementwiseDesc& desc);
+
+// Builds the step; it walks OrderAndCoalesce(desc).
 std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc);
 
 }  // namespace canopy::kernels

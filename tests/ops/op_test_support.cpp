@@ -750,6 +750,13 @@ aclTensor* OpArgs::NewTensor(aclDataType dtype, const Shape& shape, View view, a
   return Tensor(*owned_.back(), format);
 }
 
+aclTensor* OpArgs::NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view, aclFormat format) {
+  static Rng rng(0xC0FFEE);
+  owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
+  owned_.back()->FillRandom(rng, range);
+  return Tensor(*owned_.back(), format);
+}
+
 aclIntArray* OpArgs::IntArray(const std::vector<int64_t>& values) {
   aclIntArray* array = aclCreateIntArray(values.data(), values.size());
   arrays_.push_back(array);
@@ -854,78 +861,99 @@ std::string Describe(const OpRun& run) {
 
 // ---- Calls built from the op registry ------------------------------------------------------------
 
+RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
+  // One 8-byte cell per argument: the packed call reads `size` bytes of each.
+  RegistryArguments packed;
+  auto& cells = packed.cells;
+  auto& pointers = packed.pointers;
+  cells.resize(op.argCount);
+  pointers.resize(op.argCount);
+  static const char kStringDefault[] = "none";
+  const int64_t rank = static_cast<int64_t>(call.shape.size());
+  std::vector<int64_t> allDims(static_cast<size_t>(rank));
+  for (int64_t d = 0; d < rank; ++d) allDims[static_cast<size_t>(d)] = d;
+  for (size_t i = 0; i < op.argCount; ++i) {
+    const canopyOpArg& arg = op.args[i];
+    const int index = static_cast<int>(i);
+    const std::string name = arg.name;
+    const bool isOut = call.outShapeSet && name == "out";
+    const Shape& shape = index == call.rankArg ? call.rankShape : isOut ? call.outShape : call.shape;
+    const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
+    const void* pointer = nullptr;
+    int64_t integer = 0;
+    double real = 1.0;
+    switch (arg.kind) {
+      case CANOPY_ARG_TENSOR:
+        if (index == call.rankArg) {
+          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
+        } else if (name == "repeats") {  // one count of 1
+          pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
+        } else if (name == "index" || name == "indices") {
+          pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+        } else {
+          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
+        }
+        break;
+      case CANOPY_ARG_SCALAR:
+        pointer = args.Scalar(ACL_FLOAT, name == "start" ? 0.0
+                                         : name == "end" ? static_cast<double>(NumElements(call.shape))
+                                                         : 1.0);
+        break;
+      case CANOPY_ARG_INT_ARRAY:
+        pointer = args.IntArray(allDims);
+        break;
+      case CANOPY_ARG_FLOAT_ARRAY:
+        pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
+        break;
+      case CANOPY_ARG_BOOL_ARRAY:
+        pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
+        break;
+      case CANOPY_ARG_TENSOR_LIST:
+        pointer = args.TensorList(
+            {args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format),
+             index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous)});
+        break;
+      case CANOPY_ARG_SCALAR_LIST:
+        pointer = args.ScalarList(ACL_FLOAT, {1.0, 1.0}, index == call.nullElementArg ? 1 : -1);
+        break;
+      case CANOPY_ARG_STRING:
+        pointer = kStringDefault;
+        break;
+      default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
+        if (name == "end") integer = std::numeric_limits<int64_t>::max();
+        if (name == "step" || name == "repeats") integer = 1;
+        if (name == "outputSize") integer = call.shape[0];
+        break;
+    }
+    if (index == call.nullArg) pointer = nullptr;
+    const bool isPointer = arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR ||
+                           (arg.kind >= CANOPY_ARG_INT_ARRAY && arg.kind <= CANOPY_ARG_SCALAR_LIST) ||
+                           arg.kind == CANOPY_ARG_STRING;
+    if (isPointer) {
+      std::memcpy(cells[i].data(), &pointer, sizeof pointer);
+    } else if (arg.kind == CANOPY_ARG_FLOAT && arg.size == sizeof(float)) {
+      const auto single = static_cast<float>(real);
+      std::memcpy(cells[i].data(), &single, sizeof single);
+    } else if (arg.kind == CANOPY_ARG_FLOAT) {
+      std::memcpy(cells[i].data(), &real, sizeof real);
+    } else {
+      std::memcpy(cells[i].data(), &integer, sizeof integer);  // little-endian: the low `size` bytes
+    }
+    pointers[i] = cells[i].data();
+  }
+  return packed;
+}
+
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
   return [&op, call](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-    // One 8-byte cell per argument: the packed call reads `size` bytes of each.
-    std::vector<std::array<uint8_t, 8>> cells(op.argCount);
-    std::vector<void*> pointers(op.argCount);
-    static const char kStringDefault[] = "none";
-    const int64_t rank = static_cast<int64_t>(call.shape.size());
-    std::vector<int64_t> allDims(static_cast<size_t>(rank));
-    for (int64_t d = 0; d < rank; ++d) allDims[static_cast<size_t>(d)] = d;
-    for (size_t i = 0; i < op.argCount; ++i) {
-      const canopyOpArg& arg = op.args[i];
-      const int index = static_cast<int>(i);
-      const bool isOut = call.outShapeSet && std::strcmp(arg.name, "out") == 0;
-      const Shape& shape = index == call.rankArg ? call.rankShape : isOut ? call.outShape : call.shape;
-      const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
-      const void* pointer = nullptr;
-      int64_t integer = 0;
-      double real = 1.0;
-      switch (arg.kind) {
-        case CANOPY_ARG_TENSOR:
-          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
-          break;
-        case CANOPY_ARG_SCALAR:
-          pointer = args.Scalar(ACL_FLOAT, 1.0);
-          break;
-        case CANOPY_ARG_INT_ARRAY:
-          pointer = args.IntArray(allDims);
-          break;
-        case CANOPY_ARG_FLOAT_ARRAY:
-          pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
-          break;
-        case CANOPY_ARG_BOOL_ARRAY:
-          pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
-          break;
-        case CANOPY_ARG_TENSOR_LIST:
-          pointer = args.TensorList(
-              {args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format),
-               index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous)});
-          break;
-        case CANOPY_ARG_SCALAR_LIST:
-          pointer = args.ScalarList(ACL_FLOAT, {1.0, 1.0}, index == call.nullElementArg ? 1 : -1);
-          break;
-        case CANOPY_ARG_STRING:
-          pointer = kStringDefault;
-          break;
-        default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
-          break;
-      }
-      if (index == call.nullArg) pointer = nullptr;
-      const bool isPointer = arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR ||
-                             (arg.kind >= CANOPY_ARG_INT_ARRAY && arg.kind <= CANOPY_ARG_SCALAR_LIST) ||
-                             arg.kind == CANOPY_ARG_STRING;
-      if (isPointer) {
-        std::memcpy(cells[i].data(), &pointer, sizeof pointer);
-      } else if (arg.kind == CANOPY_ARG_FLOAT && arg.size == sizeof(float)) {
-        const auto single = static_cast<float>(real);
-        std::memcpy(cells[i].data(), &single, sizeof single);
-      } else if (arg.kind == CANOPY_ARG_FLOAT) {
-        std::memcpy(cells[i].data(), &real, sizeof real);
-      } else {
-        std::memcpy(cells[i].data(), &integer, sizeof integer);  // little-endian: the low `size` bytes
-      }
-      pointers[i] = cells[i].data();
-    }
-    const auto phase1 = [&] { return op.callGetWorkspaceSize(pointers.data(), workspaceSize, executor); };
-    return call.around ? call.around(phase1) : phase1();
+    RegistryArguments packed = PackRegistryArguments(op, call, args);
+    return op.callGetWorkspaceSize(packed.pointers.data(), workspaceSize, executor);
   };
 }
 
 RegistryCall RegistryValidCall(const canopyOpInfo& op) {
   for (const bool reduced : {false, true}) {
-    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}}) {
+    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}}) {
       RegistryCall call;
       call.shape = shape;
       call.outShapeSet = reduced;

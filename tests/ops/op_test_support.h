@@ -5,6 +5,7 @@
 #ifndef CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
 #define CANOPY_TESTS_OPS_OP_TEST_SUPPORT_H_
 
+#include <array>
 #include <complex>
 #include <cstdint>
 #include <functional>
@@ -194,6 +195,9 @@ class OpArgs {
   // A new random device tensor owned by this call.
   aclTensor* NewTensor(aclDataType dtype, const Shape& shape, View view = View::kContiguous,
                        aclFormat format = ACL_FORMAT_ND);
+  // The same with values drawn from `range` (index tensors that must stay in bounds).
+  aclTensor* NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view = View::kContiguous,
+                         aclFormat format = ACL_FORMAT_ND);
   aclIntArray* IntArray(const std::vector<int64_t>& values);
   aclFloatArray* FloatArray(const std::vector<float>& values);
   aclBoolArray* BoolArray(const std::vector<bool>& values);
@@ -244,7 +248,12 @@ std::string Describe(const OpRun& run);
 // float array rank 1s, every bool array rank `true`s, every tensor list two
 // such tensors, every scalar list two f32 1s and every string "none" (the
 // "no reduction" spelling CANN's loss ops use), except where a field below says
-// otherwise. Argument indices are prototype positions.
+// otherwise, and for arguments whose name asks for a value that works: an index
+// tensor ("index", "indices") is int64 of shape [shape[0]] with values in
+// [0, 1], a "repeats" tensor int64 [1] holding 1; integer "end" is INT64_MAX
+// (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
+// "start" is 0 and "end" the element count of `shape`. Argument indices are
+// prototype positions.
 struct RegistryCall {
   Shape shape = {2, 2};
   int nullArg = -1;         // this pointer argument (optional or not) is passed as null
@@ -256,14 +265,19 @@ struct RegistryCall {
   // Tensor arguments named "out" get `outShape` instead of `shape` (a reduction's result).
   bool outShapeSet = false;
   Shape outShape;
-  // When set, the packed call runs inside it (e.g. with allocations failing).
-  std::function<aclnnStatus(const std::function<aclnnStatus()>& phase1)> around;
 };
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
+// The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
+// (one 8-byte cell per argument; `pointers` point into `cells`).
+struct RegistryArguments {
+  std::vector<std::array<uint8_t, 8>> cells;
+  std::vector<void*> pointers;
+};
+RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
 // The first call for which RegistryPhase1 succeeds (phase 1 and 2): every tensor
-// [2,2], or every one [2,2,2], or those with "out" of rank 0 (a reduction over
-// every dim). call.shape is empty when none does.
+// [2,2], [2,2,2] or [2], or those with "out" of rank 0 (a reduction over every
+// dim). call.shape is empty when none does.
 RegistryCall RegistryValidCall(const canopyOpInfo& op);
 // RegistryValidCall(op).shape.
 Shape RegistryValidShape(const canopyOpInfo& op);

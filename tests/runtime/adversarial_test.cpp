@@ -533,6 +533,7 @@ TEST(Adversarial, AHostFunctionForceDestroysItsOwnStream) {
   struct Self {
     aclrtStream stream = nullptr;
     aclError plain = -1, forced = -1;
+    std::atomic<bool> queued{false};  // the tasks behind it are all enqueued
     std::atomic<bool> done{false};
   } self;
   ACL_ASSERT_OK(aclrtCreateStream(&self.stream));
@@ -541,6 +542,9 @@ TEST(Adversarial, AHostFunctionForceDestroysItsOwnStream) {
       self.stream,
       [](void* data) {
         auto* me = static_cast<Self*>(data);
+        // Without this wait the function can run (and destroy the stream) before
+        // the test has enqueued the tasks it means to be dropped.
+        WaitUntil([&] { return me->queued.load(); });
         me->plain = aclrtDestroyStream(me->stream);
         me->forced = aclrtDestroyStreamForce(me->stream);
         me->done.store(true);
@@ -548,6 +552,7 @@ TEST(Adversarial, AHostFunctionForceDestroysItsOwnStream) {
       &self));
   for (int i = 0; i < 10; ++i)
     ACL_ASSERT_OK(canopyLaunchTask(self.stream, "behind", IncrementCounterTask, nullptr, &behind));
+  self.queued.store(true);
   ASSERT_TRUE(WaitUntil([&] { return self.done.load(); }));
   EXPECT_EQ(self.plain, ACL_ERROR_RT_INTERNAL_ERROR);
   EXPECT_EQ(self.forced, ACL_SUCCESS);

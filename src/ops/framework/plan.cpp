@@ -379,6 +379,23 @@ void Plan::Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<
   Overlaps().AddElementwiseStep(inputs, out);
 }
 
+void Plan::Unary(UnaryOp op, ComputeType compute, const TensorRef& in, const TensorRef& out, UnaryParams params) {
+  if (out.NumElements() == 0) return;
+  kernels::UnaryDesc desc;
+  desc.op = op;
+  desc.compute = compute;
+  desc.params = params;
+  desc.view.rank = static_cast<int>(out.shape.size());
+  for (size_t d = 0; d < out.shape.size(); ++d) desc.view.shape[d] = out.shape[d];
+  desc.view.out = OperandOf(out, out.shape);
+  desc.view.num_inputs = 1;
+  desc.view.inputs[0] = OperandOf(in, out.shape);
+  Built().steps.push_back(kernels::MakeUnaryStep(desc));
+  // Element i of out is written from element i of in alone: the elementwise
+  // overlap rule applies.
+  Overlaps().AddElementwiseStep({in}, out);
+}
+
 void Plan::AddStep(std::unique_ptr<Step> step) {
   Built().steps.push_back(std::move(step));
   Overlaps().AddOpaqueStep();
@@ -387,6 +404,11 @@ void Plan::AddStep(std::unique_ptr<Step> step) {
 void Plan::AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes) {
   Built().steps.push_back(std::move(step));
   Overlaps().AddDeclaredStep(reads, writes);
+}
+
+void Plan::AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out) {
+  Built().steps.push_back(std::move(step));
+  Overlaps().AddElementwiseStep(inputs, out);
 }
 
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {

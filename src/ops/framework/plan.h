@@ -12,6 +12,7 @@
 #include "common/dtype.h"
 #include "common/shape.h"
 #include "kernels/elementwise.h"
+#include "kernels/unary.h"
 #include "nnopbase/executor.h"
 #include "plan_cache.h"
 
@@ -21,6 +22,8 @@ using Shape = std::vector<int64_t>;
 using kernels::ComputeType;
 using kernels::ElementwiseOp;
 using kernels::ScalarValue;
+using kernels::UnaryOp;
+using kernels::UnaryParams;
 
 // An operand as the executor sees it: where it lives, its dtype and its view.
 struct TensorRef {
@@ -120,6 +123,9 @@ class Plan {
   // out = op(a, b) with a, b broadcast to out's shape (b absent: `scalar` is b).
   void Elementwise(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs, const TensorRef& out,
                    ScalarValue alpha, ScalarValue scalar = {});
+  // out = f(in) elementwise, f a row of the unary functor table, computed in
+  // `compute`; in and out have the same shape (any strides, any dtypes).
+  void Unary(UnaryOp op, ComputeType compute, const TensorRef& in, const TensorRef& out, UnaryParams params = {});
   // A step the framework cannot see into: it is taken to read every input and
   // write every output, so an output overlapping an input in any way is staged.
   void AddStep(std::unique_ptr<Step> step);
@@ -128,6 +134,10 @@ class Plan {
   // output overlapping one of `reads` is staged; an input the step does not read
   // (a bias copied into `writes` by an elementwise step first) may stay in place.
   void AddStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& reads, const TensorRef& writes);
+  // A step that writes each element of `out` from the elements at the same
+  // position of `inputs` only (a masked copy, say): like Elementwise's, it may
+  // run in place on exactly the same view.
+  void AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out);
 
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);

@@ -17,13 +17,6 @@ constexpr int8_t kUseFp16 = 2;
 constexpr int8_t kMinCubeMathType = 0;
 constexpr int8_t kMaxCubeMathType = 4;
 
-// Leading extent-1 dimensions up to `rank`.
-TensorRef PadRank(const TensorRef& t, size_t rank) {
-  TensorRef padded = t;
-  while (padded.shape.size() < rank) padded = Unsqueeze(padded, 0);
-  return padded;
-}
-
 // oneDNN reads every stride, even of extent-1 dimensions, whose strides a view may
 // set to anything: give those the dense value, which names the same elements.
 kernels::MatmulOperand OperandOf(const TensorRef& t) {
@@ -74,9 +67,8 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
     if (bias.strides[d] != 0 && bias.shape[d] != 1) return false;  // not one repeated row
   }
   const int64_t n = bias.shape[rank - 1];
-  TensorRef row = bias;
-  row.shape = {n};
-  row.strides = {bias.strides[rank - 1]};
+  TensorRef row = bias;  // the repeated row: index 0 of every leading dimension
+  while (row.rank() > 1) row = Select(row, 0, 0);
   const bool inside = terms.alpha == terms.beta;
   const float row_scale = inside ? 1.0f : terms.beta;
   // A bias inside the product may be in the engine dtype; a post-op one is read as f32.
@@ -194,16 +186,6 @@ aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* te
   return ACLNN_SUCCESS;
 }
 
-TensorRef Unsqueeze(const TensorRef& t, size_t position) {
-  TensorRef result = t;
-  // The new dimension has extent 1, so its stride is free: pick the contiguous one.
-  int64_t stride = 1;
-  if (position < t.shape.size()) stride = t.strides[position] * std::max<int64_t>(t.shape[position], 1);
-  result.shape.insert(result.shape.begin() + static_cast<int64_t>(position), 1);
-  result.strides.insert(result.strides.begin() + static_cast<int64_t>(position), stride);
-  return result;
-}
-
 aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in, const TensorRef& out,
                         int8_t cube_math_type, const ProductTerms& terms) {
   if (out.NumElements() == 0) return ACLNN_SUCCESS;
@@ -217,8 +199,8 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     return ACLNN_SUCCESS;
   }
   const size_t rank = out.shape.size();
-  TensorRef a = PadRank(a_in, rank);
-  TensorRef b = PadRank(b_in, rank);
+  TensorRef a = PadRank(a_in, static_cast<int64_t>(rank));
+  TensorRef b = PadRank(b_in, static_cast<int64_t>(rank));
   const int64_t k = a.shape[rank - 1];
 
   // What the product is computed in, and what oneDNN is handed.
@@ -247,10 +229,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   }
   if (terms.bias != nullptr && beta != 0.0f) {
     // The bias goes into dst first; the product then accumulates onto it.
-    const bool bias_is_dst =
-        terms.bias->buffer.slot == dst.buffer.slot && terms.bias->buffer.byte_offset == dst.buffer.byte_offset &&
-        terms.bias->shape == dst.shape && terms.bias->strides == dst.strides && terms.bias->dtype == dst.dtype;
-    if (!bias_is_dst) plan.Copy(*terms.bias, dst);
+    if (!SameView(*terms.bias, dst)) plan.Copy(*terms.bias, dst);
   } else {
     beta = 0.0f;
   }

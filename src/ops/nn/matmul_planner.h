@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ops/framework/plan.h"
+#include "ops/framework/tensor_view.h"
 
 namespace canopy::ops {
 
@@ -15,9 +16,6 @@ aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type);
 
 // Checks dtype and extents of one matmul operand (the kit has checked its format).
 aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* tensor);
-
-// `t` with a new dimension of extent 1 inserted at `position`.
-TensorRef Unsqueeze(const TensorRef& t, size_t position);
 
 struct ProductTerms {
   float alpha = 1.0f;

@@ -1,0 +1,26 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_embedding.h: out = rows of the 2-D weight picked by indices.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_EMBEDDING_H_
+#define CANOPY_ACLNNOP_ACLNN_EMBEDDING_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor *weight, const aclTensor *indices,
+                                                               const aclTensor *out, uint64_t *workspaceSize,
+                                                               aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnEmbedding(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                               const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_EMBEDDING_H_ */

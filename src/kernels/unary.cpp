@@ -1,0 +1,176 @@
+#include "unary.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/dtype.h"
+#include "cpu_features.h"
+#include "dtype_dispatch.h"
+#include "fused_float.h"
+#include "parallel_for.h"
+#include "unary_functors.h"
+
+namespace canopy::kernels {
+namespace {
+
+// Elements converted per chunk on the buffered paths (two f64 buffers fit in L1).
+constexpr int64_t kChunk = 1024;
+// Elements worth a thread of their own (ParallelFor's grain).
+constexpr int64_t kParallelGrain = 16384;
+
+// Functors with exact integer semantics (abs, neg) say so; the others see
+// integers only as float64 values.
+template <typename Fn>
+constexpr bool kIntegerFn = requires {
+  Fn::kIntegers;
+};
+
+// The reference on a chunk in compute type T: real types evaluate in double,
+// complex ones in complex<double>, integers in int64 where the functor has
+// integer semantics.
+template <typename Fn, typename T>
+void ReferenceChunk(const Fn& fn, const T* src, T* dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (kIsComplex<T>) {
+      const std::complex<double> r = fn(std::complex<double>(src[i].real(), src[i].imag()));
+      dst[i] = T(static_cast<typename T::value_type>(r.real()), static_cast<typename T::value_type>(r.imag()));
+    } else if constexpr (std::is_integral_v<T> && kIntegerFn<Fn>) {
+      dst[i] = fn(src[i]);
+    } else {
+      dst[i] = Convert<T>(fn(static_cast<double>(src[i])));
+    }
+  }
+}
+
+template <typename Fn>
+class UnaryStep final : public Step {
+ public:
+  explicit UnaryStep(const UnaryDesc& desc) : desc_(desc), fn_(desc.params) {
+    const ElementwiseDesc& v = desc_.view;
+    const int inner = v.rank - 1;
+    one_pass_ = desc_.compute == ComputeType::kF32 && Cpu().Avx512() && IsFusedFloatStorage(v.inputs[0].dtype) &&
+                IsFusedFloatStorage(v.out.dtype) && v.inputs[0].strides[inner] == 1 && v.out.strides[inner] == 1;
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const ElementwiseDesc& v = desc_.view;
+    int64_t total = 1;
+    for (int d = 0; d < v.rank; ++d) total *= v.shape[d];
+    if (total == 0) return ACLNN_SUCCESS;
+    const auto range = [&](int64_t begin, int64_t end) {
+      switch (desc_.compute) {
+        case ComputeType::kF32:
+          return RunRange<float>(context, begin, end);
+        case ComputeType::kF64:
+          return RunRange<double>(context, begin, end);
+        case ComputeType::kI64:
+          return RunRange<int64_t>(context, begin, end);
+        case ComputeType::kC64:
+          return RunRange<std::complex<float>>(context, begin, end);
+        case ComputeType::kC128:
+          return RunRange<std::complex<double>>(context, begin, end);
+      }
+    };
+    ParallelFor(total, kParallelGrain, range);
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    const ElementwiseDesc& v = desc_.view;
+    std::ostringstream text;
+    text << "unary " << UnaryOpName(desc_.op) << " " << DtypeName(v.inputs[0].dtype) << " over [";
+    for (int d = 0; d < v.rank; ++d) text << (d ? "," : "") << v.shape[d];
+    text << "] -> " << DtypeName(v.out.dtype);
+    if (one_pass_) text << " (one pass)";
+    return text.str();
+  }
+
+ private:
+  // Elements [begin, end) of the row-major walk of the (ordered, coalesced) view.
+  template <typename T>
+  void RunRange(const RunContext& context, int64_t begin, int64_t end) const {
+    const ElementwiseDesc& v = desc_.view;
+    const int rank = v.rank, inner = rank - 1;
+    const StridedOperand& in = v.inputs[0];
+    const StridedOperand& out = v.out;
+    const char* in_base = context.Resolve(in.buffer);
+    char* out_base = context.Resolve(out.buffer);
+    const int64_t in_size = static_cast<int64_t>(DtypeSize(in.dtype));
+    const int64_t out_size = static_cast<int64_t>(DtypeSize(out.dtype));
+    int64_t index[kMaxRank];
+    int64_t rest = begin;
+    for (int d = rank - 1; d >= 0; --d) {
+      index[d] = rest % v.shape[d];
+      rest /= v.shape[d];
+    }
+    alignas(64) T buffer[kChunk];
+    const int64_t max_length = one_pass_ ? end - begin : kChunk;
+    for (int64_t position = begin; position < end;) {
+      const int64_t length = std::min({v.shape[inner] - index[inner], end - position, max_length});
+      int64_t in_offset = 0, out_offset = 0;
+      for (int d = 0; d < rank; ++d) {
+        in_offset += index[d] * in.strides[d];
+        out_offset += index[d] * out.strides[d];
+      }
+      const char* src = in_base + in_offset * in_size;
+      char* dst = out_base + out_offset * out_size;
+      if (one_pass_) {
+        UnaryAvx512(desc_.op, desc_.params, in.dtype, src, out.dtype, dst, length);
+      } else {
+        Load<T>(in.dtype, src, in.strides[inner], length, buffer);
+        Compute<T>(buffer, length);
+        Store<T>(buffer, out.dtype, dst, out.strides[inner], length);
+      }
+      position += length;
+      index[inner] += length;
+      for (int d = inner; d > 0 && index[d] == v.shape[d]; --d) {
+        index[d] = 0;
+        ++index[d - 1];
+      }
+    }
+  }
+
+  // In place on a chunk of the compute type: the widest vector kernel the CPU
+  // has for f32, the float64 reference otherwise.
+  template <typename T>
+  void Compute(T* chunk, int64_t n) const {
+    if constexpr (std::is_same_v<T, float>) {
+      if (Cpu().Avx512()) return UnaryAvx512(desc_.op, desc_.params, ACL_FLOAT, chunk, ACL_FLOAT, chunk, n);
+      if (Cpu().Avx2()) return UnaryAvx2(desc_.op, desc_.params, chunk, chunk, n);
+    }
+    ReferenceChunk(fn_, chunk, chunk, n);
+  }
+
+  UnaryDesc desc_;
+  Fn fn_;
+  bool one_pass_ = false;
+};
+
+}  // namespace
+
+const char* UnaryOpName(UnaryOp op) {
+  switch (op) {
+#define CANOPY_UNARY_NAME(name, fn) \
+  case UnaryOp::name:               \
+    return #name + 1;
+    CANOPY_UNARY_OPS(CANOPY_UNARY_NAME)
+#undef CANOPY_UNARY_NAME
+  }
+  return "?";
+}
+
+std::unique_ptr<Step> MakeUnaryStep(const UnaryDesc& desc) {
+  UnaryDesc walked = desc;
+  walked.view.num_inputs = 1;
+  walked.view = OrderAndCoalesce(walked.view);
+  switch (desc.op) {
+#define CANOPY_UNARY_MAKE(name, fn) \
+  case UnaryOp::name:               \
+    return std::make_unique<UnaryStep<fn>>(walked);
+    CANOPY_UNARY_OPS(CANOPY_UNARY_MAKE)
+#undef CANOPY_UNARY_MAKE
+  }
+  return nullptr;
+}
+
+}  // namespace canopy::kernels

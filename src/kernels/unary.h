@@ -1,0 +1,51 @@
+// The unary pointwise engine: out = f(in) over strided views of any storage
+// dtype, f one row of the functor table (unary_functors.h). An op chooses the
+// compute type (its dtype policy, ops/math/unary_pointwise.h); the engine
+// converts, walks the view in stride order (elementwise.h's iteration) and runs
+// the best kernel the CPU has (cpu_features.h): AVX-512 lanes that widen,
+// compute and round f32 / fp16 / bf16 in one pass, AVX2 on f32 chunks, and a
+// portable loop that evaluates the float64 reference.
+#pragma once
+
+#include <memory>
+
+#include "elementwise.h"
+
+namespace canopy::kernels {
+
+// The functor table's rows (name, functor type in unary_functors.h).
+#define CANOPY_UNARY_OPS(X) \
+  X(kExp, ExpFn)            \
+  X(kSigmoid, SigmoidFn)
+
+enum class UnaryOp : uint8_t {
+#define CANOPY_UNARY_ENUM(op, fn) op,
+  CANOPY_UNARY_OPS(CANOPY_UNARY_ENUM)
+#undef CANOPY_UNARY_ENUM
+};
+
+// Attributes of the ops that take them (a slope, a threshold, bounds).
+struct UnaryParams {
+  double a = 0;
+  double b = 0;
+};
+
+struct UnaryDesc {
+  UnaryOp op = UnaryOp::kExp;
+  ComputeType compute = ComputeType::kF32;
+  UnaryParams params;
+  // The view: shape, the output and inputs[0] (num_inputs 1); op fields unused.
+  ElementwiseDesc view;
+};
+
+const char* UnaryOpName(UnaryOp op);
+std::unique_ptr<Step> MakeUnaryStep(const UnaryDesc& desc);
+
+// The vector kernels, each in a file compiled for its instruction set; call
+// only when Cpu() has it. Avx512: n contiguous elements, src and dst each f32,
+// fp16 or bf16. Avx2: n contiguous f32.
+void UnaryAvx512(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, const void* src, aclDataType dst_dtype,
+                 void* dst, int64_t n);
+void UnaryAvx2(UnaryOp op, const UnaryParams& params, const float* src, float* dst, int64_t n);
+
+}  // namespace canopy::kernels

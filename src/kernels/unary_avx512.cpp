@@ -1,0 +1,67 @@
+// The unary functors' AVX-512 kernels (this file is compiled with AVX-512
+// F/BW/VL, FMA and F16C enabled; unary.cpp calls it only when Cpu().Avx512()).
+// One register pass per 16 elements: widen from the source storage, compute
+// in f32, round to the destination storage (as fused_float.cpp does).
+#define CANOPY_SIMD_LANES 1
+#include "unary_functors.h"
+
+#include "avx512_lanes.h"
+
+namespace canopy::kernels {
+namespace {
+
+__mmask16 Tail(int64_t left) { return static_cast<__mmask16>((1u << left) - 1); }
+
+template <typename In, typename Out, typename Fn>
+void Loop(const Fn& fn, const void* src, void* dst, int64_t n) {
+  const auto* s = static_cast<const typename In::Element*>(src);
+  auto* d = static_cast<typename Out::Element*>(dst);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) Out::Store(d + i, fn.Vector(V16{In::Load(s + i)}).v);
+  if (i < n) {
+    const __mmask16 m = Tail(n - i);
+    // Masked-off lanes read 0 and are never stored.
+    Out::Store(d + i, fn.Vector(V16{In::Load(s + i, m)}).v, m);
+  }
+}
+
+template <typename In, typename Fn>
+void ToStorage(const Fn& fn, const void* src, aclDataType dst_dtype, void* dst, int64_t n) {
+  switch (dst_dtype) {
+    case ACL_FLOAT16:
+      return Loop<In, avx512::F16>(fn, src, dst, n);
+    case ACL_BF16:
+      return Loop<In, avx512::Bf16>(fn, src, dst, n);
+    default:
+      return Loop<In, avx512::F32>(fn, src, dst, n);
+  }
+}
+
+template <typename Fn>
+void Run(const UnaryParams& params, aclDataType src_dtype, const void* src, aclDataType dst_dtype, void* dst,
+         int64_t n) {
+  const Fn fn(params);
+  switch (src_dtype) {
+    case ACL_FLOAT16:
+      return ToStorage<avx512::F16>(fn, src, dst_dtype, dst, n);
+    case ACL_BF16:
+      return ToStorage<avx512::Bf16>(fn, src, dst_dtype, dst, n);
+    default:
+      return ToStorage<avx512::F32>(fn, src, dst_dtype, dst, n);
+  }
+}
+
+}  // namespace
+
+void UnaryAvx512(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, const void* src, aclDataType dst_dtype,
+                 void* dst, int64_t n) {
+  switch (op) {
+#define CANOPY_UNARY_CASE(name, fn) \
+  case UnaryOp::name:               \
+    return Run<fn>(params, src_dtype, src, dst_dtype, dst, n);
+    CANOPY_UNARY_OPS(CANOPY_UNARY_CASE)
+#undef CANOPY_UNARY_CASE
+  }
+}
+
+}  // namespace canopy::kernels

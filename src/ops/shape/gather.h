@@ -1,0 +1,49 @@
+// Gathering and scattering slices along one dimension by an index tensor, the
+// block GatherV2, IndexSelect, Embedding and IndexCopy share:
+// out[pre, k..., post] = src[pre, index[k...], post] and its inverse.
+// Phase 1 cannot see the index values, so the run checks them: a value outside
+// [0, extent) fails the op's stream task with a message naming it (reported by
+// the next aclrtSynchronizeStream and aclGetRecentErrMsg), before anything is written.
+#pragma once
+
+#include <optional>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "ops/framework/plan.h"
+
+namespace canopy::ops {
+
+inline constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
+
+// What a failed index check returns from the stream: the status a kernel that
+// faults on the NPU reports at synchronisation.
+inline constexpr aclnnStatus kIndexOutOfRangeStatus = ACL_ERROR_RT_AICORE_EXCEPTION;
+
+// A step that checks every value of `index` (int32 or int64, any view) against
+// [0, extent) of dimension `dim` at run time and stores them as dense int64 in
+// the workspace; nullopt (and no step) when index is empty. Plan it before any
+// step that writes an output, so a failed check leaves the outputs untouched.
+std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
+                                         int64_t extent);
+
+// dst[pre, values[k], post] = source[pre, k, post]: source has dst's shape with
+// dimension `dim` of extent values' count. Duplicate values: the last k wins.
+void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst, int64_t dim, const TensorRef& source);
+
+// out[pre, k, post] = src[pre, values[k], post] for values PlanIndexValues (or
+// another checking step) produced: out has src's shape with dimension `dim` of
+// extent values' count.
+void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out);
+
+// `out` has src's shape with dimension `dim` replaced by index's shape (a
+// rank-0 index: dimension `dim` removed, as Embedding has it). src, index and out are the
+// operands' views; src and out share a dtype, index is int32 or int64.
+void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
+                const TensorRef& out);
+
+// GatherV2's and IndexSelect's operands, registered in prototype order (self,
+// index, out) and gathered: a rank-0 index is one value that keeps dimension
+// dim (extent 1), a rank-0 self (and out) one element. `dim` is normalised.
+void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out);
+
+}  // namespace canopy::ops

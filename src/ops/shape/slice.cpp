@@ -1,0 +1,59 @@
+// aclnnSlice: out = self[start:end:step] along dim, as one strided copy of a
+// view (no kernel of its own). start and end outside [0, N) are clamped as
+// CANN's document gives it.
+#include "aclnnop/aclnn_slice.h"
+#include "ops/framework/aclnn_op.h"
+#include "shape_checks.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kSliceDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_INT32,
+                                   ACL_INT64, ACL_INT8,    ACL_UINT8, ACL_BOOL};
+constexpr OpTraits kSlice{.header = "aclnnop/aclnn_slice.h", .dtypes = kSliceDtypes};
+
+// CANN's rules for self.shape[dim] = n: start below -n is 0, at or above n is n,
+// else taken modulo n; end below -n is start, at or above n is n, else taken
+// modulo n and at least start.
+int64_t ClampStart(int64_t start, int64_t n) {
+  if (start < -n) return 0;
+  if (start >= n) return n;
+  return (start + n) % n;
+}
+
+int64_t ClampEnd(int64_t end, int64_t start, int64_t n) {
+  if (end < -n) return start;
+  if (end >= n) return n;
+  return std::max(start, (end + n) % n);
+}
+
+aclnnStatus PlanSlice(Plan& plan, const aclTensor* self, int64_t dim, int64_t start, int64_t end, int64_t step,
+                      const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kSliceDtypes));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kSliceDtypes));
+  CANOPY_CHECK(plan.CheckRank("self", self, 1, kSlice.max_rank));
+  int64_t d = 0;
+  CANOPY_CHECK(CheckDim(plan, "dim", dim, self->rank(), d));
+  if (step <= 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'step' is %lld; it must be positive",
+                       static_cast<long long>(step));
+  }
+  CANOPY_CHECK(CheckSameDtype(plan, "out", out, "self", self));
+  const int64_t n = self->view_shape[d];
+  const int64_t first = ClampStart(start, n);
+  const int64_t last = ClampEnd(end, first, n);
+  const int64_t length = last == first ? 0 : (last - first - 1) / step + 1;  // ceil without overflow
+  Shape expected = self->view_shape;
+  expected[d] = length;
+  CANOPY_CHECK(plan.CheckShape("out", out, expected));
+  const TensorRef src = plan.Input(self, "self");
+  plan.Copy(Slice(src, d, first, length, step), plan.Output(out, "out"));
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+CANOPY_ACLNN_OP(Slice, PlanSlice, kSlice, (const aclTensor*, self), (int64_t, dim), (int64_t, start), (int64_t, end),
+                (int64_t, step), (aclTensor*, out))
