@@ -673,15 +673,15 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       integer = c.mode;
     } else if (name == "cubeMathType") {
       integer = c.cube_math_type;
-    } else if (name == "step" || name == "repeats") {
-      integer = 1;
-    } else if (name == "end") {
-      integer = std::numeric_limits<int64_t>::max();
     } else if (arg.kind == CANOPY_ARG_INT_ARRAY) {
       pointer = c.dims;  // dims, dim
     } else if (arg.kind == CANOPY_ARG_BOOL) {
       integer = c.keep_dims ? 1 : 0;  // keepDims, keepDim
-    }                                 // integer dim, start, diagonal: 0
+    } else if (name == "step" || name == "repeats") {
+      integer = 1;
+    } else if (name == "end") {
+      integer = std::numeric_limits<int64_t>::max();
+    }  // dim, start, diagonal: 0
     if (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR || arg.kind == CANOPY_ARG_INT_ARRAY) {
       std::memcpy(&cells[i], &pointer, sizeof pointer);
     } else {

@@ -34,28 +34,22 @@ std::atomic<bool> g_fail_allocations{false};
 namespace canopy_test {
 namespace {
 
-// Phase 1 of `op`, its arguments as RegistryPhase1 makes them for `call`, while
-// every allocation fails.
-aclnnStatus Phase1WithoutMemory(const canopyOpInfo& op, RegistryCall call, OpArgs& args, std::string& message) {
-  bool threw = false;
-  call.around = [&](const std::function<aclnnStatus()>& phase1) {
-    g_fail_allocations = true;
-    aclnnStatus status = ACLNN_SUCCESS;
-    try {
-      status = phase1();
-    } catch (...) {
-      threw = true;
-    }
-    g_fail_allocations = false;
-    return status;
-  };
+// Phase 1 of `op` with the registry's valid call `call` (see RegistryCall),
+// while every allocation fails.
+aclnnStatus Phase1WithoutMemory(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args, std::string& message) {
+  RegistryArguments packed = PackRegistryArguments(op, call, args);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  const aclnnStatus status = RegistryPhase1(op, call)(args, &workspace_size, &executor);
-  if (threw) {
+  g_fail_allocations = true;
+  aclnnStatus status = ACLNN_SUCCESS;
+  try {
+    status = op.callGetWorkspaceSize(packed.pointers.data(), &workspace_size, &executor);
+  } catch (...) {
+    g_fail_allocations = false;
     ADD_FAILURE() << "an exception left phase 1 of aclnn" << op.name;
     return -1;
   }
+  g_fail_allocations = false;
   const char* text = aclGetRecentErrMsg();
   message = text != nullptr ? text : "";
   if (status == ACLNN_SUCCESS) {

@@ -265,8 +265,6 @@ struct RegistryCall {
   // Tensor arguments named "out" get `outShape` instead of `shape` (a reduction's result).
   bool outShapeSet = false;
   Shape outShape;
-  // When set, the packed call runs inside it (e.g. with allocations failing).
-  std::function<aclnnStatus(const std::function<aclnnStatus()>& phase1)> around;
 };
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
 // The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
@@ -278,8 +276,8 @@ struct RegistryArguments {
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
 // The first call for which RegistryPhase1 succeeds (phase 1 and 2): every tensor
-// [2,2], or every one [2,2,2], or [2], then the same with tensors named "out" of
-// rank 0 (a reduction over every dim). call.shape is empty when none does.
+// [2,2], [2,2,2] or [2], or those with "out" of rank 0 (a reduction over every
+// dim). call.shape is empty when none does.
 RegistryCall RegistryValidCall(const canopyOpInfo& op);
 // RegistryValidCall(op).shape.
 Shape RegistryValidShape(const canopyOpInfo& op);

@@ -95,7 +95,9 @@ Expected Reference(Kind kind, const Values& values, const Shape& shape, const st
     }
     sums[static_cast<size_t>(o)] += values[static_cast<size_t>(i)];
     magnitude[static_cast<size_t>(o)] += std::abs(values[static_cast<size_t>(i)]);
-    integer[static_cast<size_t>(o)] += static_cast<int64_t>(values[static_cast<size_t>(i)].real());
+    if (std::isfinite(values[static_cast<size_t>(i)].real())) {  // integer dtypes hold no NaN
+      integer[static_cast<size_t>(o)] += static_cast<int64_t>(values[static_cast<size_t>(i)].real());
+    }
     double& e = extreme[static_cast<size_t>(o)];
     const double v = values[static_cast<size_t>(i)].real();
     if (std::isnan(v) || std::isnan(e)) {
@@ -462,7 +464,25 @@ TEST_P(ReduceRejectionTest, IsInvalidArgument) {
   const Rejection& x = GetParam();
   DeviceTensor self(x.self, x.shape);
   DeviceTensor out(x.out, x.outShape);
-  const OpRun run = RunReduce(x.kind, self, x.dims, false, static_cast<aclDataType>(x.dtype), out);
+  // The dtype travels as the raw int a C caller may pass: through the registry's packed call.
+  const canopyOpInfo* op = canopyFindOp(x.kind == Kind::kSum    ? "ReduceSum"
+                                        : x.kind == Kind::kMean ? "Mean"
+                                        : x.kind == Kind::kMax  ? "Amax"
+                                                                : "Amin");
+  ASSERT_NE(op, nullptr);
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        const aclTensor* selfTensor = args.Tensor(self);
+        const aclIntArray* dimArray = args.IntArray(x.dims);
+        const bool keepDim = false;
+        const aclTensor* outTensor = args.Tensor(out);
+        const int dtype = x.dtype;
+        std::vector<void*> pointers = {&selfTensor, &dimArray, const_cast<bool*>(&keepDim)};
+        if (!IsExtreme(x.kind)) pointers.push_back(const_cast<int*>(&dtype));
+        pointers.push_back(&outTensor);
+        return op->callGetWorkspaceSize(pointers.data(), workspaceSize, executor);
+      },
+      op->run);
   EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
   EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
 }
