@@ -24,7 +24,9 @@ namespace canopy::kernels {
   X(kSqrt, SqrtFn)          \
   X(kSin, SinFn)            \
   X(kCos, CosFn)            \
-  X(kLog, LogFn)
+  X(kLog, LogFn)            \
+  X(kSilu, SiluFn)          \
+  X(kHardswish, HardswishFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

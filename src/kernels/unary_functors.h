@@ -201,4 +201,40 @@ struct LogFn {
 #endif
 };
 
+// x * sigmoid(x) (torch.nn.functional.silu).
+struct SiluFn {
+  explicit SiluFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x * SigmoidFn(UnaryParams{})(x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Mul(x, SigmoidFn(UnaryParams{}).Vector(x));
+  }
+#endif
+};
+
+// x * clamp(x + 3, 0, 6) / 6 (torch.nn.functional.hardswish): 0 from -3 down, x from 3 up.
+struct HardswishFn {
+  explicit HardswishFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if (x > T(3)) return x;
+    if (x <= T(-3)) return T(0);
+    return x * (x + T(3)) / T(6);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    // NaN + 3 clamps to 0 (MaxKeepNan keeps its second operand) and NaN * 0 is NaN again.
+    // Below -3 the result is 0 outright (-inf * 0 would be NaN).
+    const V clamped = Min(MaxKeepNan(Add(x, V::Set(3.0f)), V::Set(0.0f)), V::Set(6.0f));
+    const V middle = Select(IsGreater(V::Set(-3.0f), x), V::Set(0.0f), Div(Mul(x, clamped), V::Set(6.0f)));
+    return Select(IsGreater(x, V::Set(3.0f)), x, middle);
+  }
+#endif
+};
+
 }  // namespace canopy::kernels

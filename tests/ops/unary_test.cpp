@@ -10,10 +10,12 @@
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_hardswish.h"
 #include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_tanh.h"
@@ -48,11 +50,12 @@ aclDataType ResultDtype(const UnaryRow& row, aclDataType self) {
 }
 
 // A few units of roundoff of the coarser of result and out, relative, plus the
-// same below the smallest normal (results that underflow).
-double Tolerance(Value want, aclDataType result, aclDataType out) {
+// same below the smallest normal (results that underflow), plus |x| subnormal
+// spacings (x times an intermediate that underflowed: silu's x * sigmoid(x)).
+double Tolerance(Value x, Value want, aclDataType result, aclDataType out) {
   const double u = std::max(UnitRoundoff(result), UnitRoundoff(out));
   const double tiny = out == ACL_DOUBLE ? 1e-300 : (out == ACL_FLOAT16 ? 6.1e-5 : 1.2e-38);
-  return 4 * u * std::abs(want) + 4 * u * tiny;
+  return 4 * u * std::abs(want) + 4 * u * tiny + 2 * u * tiny * std::abs(x);
 }
 
 Expected Reference(const UnaryRow& row, const Values& in, aclDataType self, aclDataType out) {
@@ -60,7 +63,7 @@ Expected Reference(const UnaryRow& row, const Values& in, aclDataType self, aclD
   for (Value x : in) {
     const Value want = ConvertValue(ConvertValue(row.reference(x), ResultDtype(row, self)), out);
     e.values.push_back(want);
-    e.tolerance.push_back(std::isfinite(std::abs(want)) ? Tolerance(want, ResultDtype(row, self), out) : 0.0);
+    e.tolerance.push_back(std::isfinite(std::abs(want)) ? Tolerance(x, want, ResultDtype(row, self), out) : 0.0);
   }
   return e;
 }
@@ -374,6 +377,34 @@ const std::vector<UnaryRow>& Rows() {
        {-1, 50},
        {{F32, S32}, {C64, F32}, {ACL_UINT16, F32}, {F32, S64}, {S32, S32}},
        S32},
+      {"Silu",
+       aclnnSiluGetWorkspaceSize,
+       aclnnSilu,
+       nullptr,
+       nullptr,
+       [](Value x) { return Value(x.real() / (1 + std::exp(-x.real()))); },
+       {{F32, F32}, {F16, F16}, {BF16, BF16}},
+       {},
+       {-20, 20},
+       {{F32, F16}, {F64, F64}, {S32, S32}}},
+      {"Hardswish",  // its out and in-place self are `const aclTensor*`
+       [](const aclTensor* self, aclTensor* out, uint64_t* ws, aclOpExecutor** ex) {
+         return aclnnHardswishGetWorkspaceSize(self, out, ws, ex);
+       },
+       aclnnHardswish,
+       [](aclTensor* self, uint64_t* ws, aclOpExecutor** ex) {
+         return aclnnInplaceHardswishGetWorkspaceSize(self, ws, ex);
+       },
+       aclnnInplaceHardswish,
+       [](Value x) {
+         const double v = x.real();
+         return Value(v > 3 ? v : (v <= -3 ? 0.0 : v * (v + 3) / 6));
+       },
+       {{F32, F32}, {F16, F16}, {BF16, BF16}, {F16, F32}, {F32, BF16}},
+       {F32, F16, BF16},
+       {-6, 6},
+       {{F64, F64}, {S32, F32}, {F32, F64}},
+       F64},
   };
   return rows;
 }
