@@ -1,6 +1,6 @@
-// Slice, Tril/InplaceTril, Triu/InplaceTriu, Arange, Permute, Repeat and the RepeatInterleave forms through the public
-// C API against plain references: every documented dtype, strided, transposed and offset inputs and outputs, negative
-// dims, clamped bounds, empty tensors, in-place calls, and each rejection with its status code.
+// Slice, Tril/InplaceTril, Triu/InplaceTriu, Arange, Permute, Repeat and the RepeatInterleave forms through the
+// public C API against plain references: every documented dtype, strided, transposed and offset inputs and outputs,
+// negative dims, clamped bounds, empty tensors, in-place calls, and each rejection with its status code.
 #include <gtest/gtest.h>
 
 #include <cmath>
