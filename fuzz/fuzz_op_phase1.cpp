@@ -112,7 +112,8 @@ bool IsKnownArgument(const canopyOpArg& arg) {
   static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
                                        "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
                                        "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
-                                       "end",          "step",    "diagonal", "dims",   "keepDims", "keepDim"};
+                                       "end",          "step",    "diagonal", "source", "outRef",   "repeats",
+                                       "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -658,7 +659,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
     const void* pointer = nullptr;
     int64_t integer = 0;
     if (arg.kind == CANOPY_ARG_TENSOR) {
-      if (name == "self" || name == "selfRef" || name == "weight") pointer = c.T(c.self);
+      if (name == "self" || name == "selfRef" || name == "weight" || name == "x") pointer = c.T(c.self);
       if (name == "other" || name == "mat1" || name == "src" || name == "index" || name == "indices") {
         pointer = c.T(c.other);
       }

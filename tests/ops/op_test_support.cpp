@@ -899,8 +899,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                                          : name == "end" ? static_cast<double>(NumElements(call.shape))
                                                          : 1.0);
         break;
-      case CANOPY_ARG_INT_ARRAY:
-        pointer = args.IntArray(allDims);
+      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), else every dimension
+        pointer = args.IntArray(name == "repeats" ? std::vector<int64_t>(static_cast<size_t>(rank), 1) : allDims);
         break;
       case CANOPY_ARG_FLOAT_ARRAY:
         pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));

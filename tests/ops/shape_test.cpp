@@ -1,7 +1,6 @@
-// Slice, Tril/InplaceTril, Triu/InplaceTriu, Arange and the RepeatInterleave forms through the public C API
-// against plain references: every documented dtype, strided, transposed and
-// offset inputs and outputs, negative dims, clamped bounds, empty tensors,
-// in-place calls, and each rejection with its status code.
+// Slice, Tril/InplaceTril, Triu/InplaceTriu, Arange, Permute, Repeat and the RepeatInterleave forms through the
+// public C API against plain references: every documented dtype, strided, transposed and offset inputs and outputs,
+// negative dims, clamped bounds, empty tensors, in-place calls, and each rejection with its status code.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +9,8 @@
 #include <vector>
 
 #include "aclnnop/aclnn_arange.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_tril.h"
@@ -622,6 +623,118 @@ TEST(RepeatRejects, EachInvalidArgument) {
     ExpectRejected(CallRepeat(form, f, {3, 2}, i, {1}, 1, 2, 3, f, {3, 2}), invalid, "'dim'");
     ExpectRejected(CallRepeat(form, f, {}, i, {1}, 1, 0, 1, f, {1}), invalid, "'self'");
   }
+}
+
+// ---- Permute and Repeat ---------------------------------------------------------------------------
+
+struct ViewCopyCase {
+  std::string name;
+  bool repeat;  // Repeat, else Permute
+  aclDataType dtype = ACL_FLOAT;
+  Shape self = {2, 3, 4};
+  std::vector<int64_t> values = {2, 0, 1};  // dims (Permute) or repeats (Repeat)
+  View selfView = kContiguous;
+  View outView = kContiguous;
+};
+void PrintTo(const ViewCopyCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<ViewCopyCase> ViewCopyCases() {
+  std::vector<ViewCopyCase> cases;
+  for (aclDataType dtype : AllDtypes()) {
+    cases.push_back({std::string("permute_") + Name(dtype), false, dtype});
+    cases.push_back({std::string("repeat_") + Name(dtype), true, dtype, {2, 3}, {2, 1}});
+  }
+  cases.push_back({"permute_negative_dims", false, ACL_FLOAT16, {2, 3, 4}, {-1, -3, 1}});
+  cases.push_back(
+      {"permute_transposed_stepped", false, ACL_INT32, {3, 4, 5}, {1, 2, 0}, View::kTransposed, View::kStepped});
+  cases.push_back({"permute_rank0", false, ACL_FLOAT, {}, {}});
+  cases.push_back({"permute_empty", false, ACL_FLOAT, {0, 3}, {1, 0}});
+  cases.push_back(
+      {"permute_rank8", false, ACL_BF16, {2, 1, 2, 3, 1, 2, 1, 2}, {7, 6, 5, 4, 3, 2, 1, 0}, View::kReversed});
+  cases.push_back({"repeat_leading_dims", true, ACL_FLOAT, {2, 3}, {2, 1, 3}});
+  cases.push_back({"repeat_rank0_self", true, ACL_INT64, {}, {3, 2}});
+  cases.push_back({"repeat_zero", true, ACL_FLOAT, {2, 3}, {0, 2}});
+  cases.push_back({"repeat_stepped_reversed", true, ACL_UINT8, {2, 3, 2}, {1, 2, 3}, View::kStepped, View::kReversed});
+  return cases;
+}
+
+class ViewCopyTest : public ::testing::TestWithParam<ViewCopyCase> {};
+
+TEST_P(ViewCopyTest, MatchesReference) {
+  const ViewCopyCase& x = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor self(x.dtype, x.self, x.selfView);
+  const Values values = self.FillRandom(rng, Range{});
+  const auto rank = static_cast<int64_t>(x.self.size());
+  Shape outShape;
+  Shape padded = x.self;  // Repeat: self with leading 1s up to repeats' length
+  if (x.repeat) {
+    padded.insert(padded.begin(), x.values.size() - x.self.size(), 1);
+    for (size_t d = 0; d < x.values.size(); ++d) outShape.push_back(x.values[d] * padded[d]);
+  } else {
+    for (int64_t d : x.values) outShape.push_back(x.self[d < 0 ? d + rank : d]);
+  }
+  Values want(static_cast<size_t>(NumElements(outShape)));
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    const Shape at = Unravel(i, outShape);
+    Shape from(x.repeat ? padded.size() : x.self.size());
+    for (size_t d = 0; d < from.size(); ++d) {
+      if (x.repeat) {
+        from[d] = at[d] % padded[d];
+      } else {
+        const int64_t source = x.values[d] < 0 ? x.values[d] + rank : x.values[d];
+        from[source] = at[d];
+      }
+    }
+    want[i] = values[Ravel(from, x.repeat ? padded : x.self)];
+  }
+  DeviceTensor out(x.dtype, outShape, x.outView);
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return x.repeat ? aclnnRepeatGetWorkspaceSize(args.Tensor(self), args.IntArray(x.values), args.Tensor(out),
+                                                      workspaceSize, executor)
+                        : aclnnPermuteGetWorkspaceSize(args.Tensor(self), args.IntArray(x.values), args.Tensor(out),
+                                                       workspaceSize, executor);
+      },
+      x.repeat ? aclnnRepeat : aclnnPermute);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(out.ReadView(), want, x.name);
+  ExpectOutsideViewUnchanged(out, before, "out storage");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ViewCopyTest, ::testing::ValuesIn(ViewCopyCases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
+OpRun RunViewCopy(bool repeat, aclDataType dtype, const Shape& self, const std::vector<int64_t>& values,
+                  aclDataType outDtype, const Shape& out) {
+  return RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        aclTensor* s = args.NewTensor(dtype, self);
+        aclTensor* o = args.NewTensor(outDtype, out);
+        return repeat ? aclnnRepeatGetWorkspaceSize(s, args.IntArray(values), o, workspaceSize, executor)
+                      : aclnnPermuteGetWorkspaceSize(s, args.IntArray(values), o, workspaceSize, executor);
+      },
+      repeat ? aclnnRepeat : aclnnPermute);
+}
+
+TEST(ViewCopyRejects, EachInvalidArgument) {
+  const aclnnStatus invalid = ACLNN_ERR_PARAM_INVALID;
+  const aclDataType f = ACL_FLOAT;
+  ExpectRejected(RunViewCopy(false, f, {2, 3}, {1, 0}, ACL_INT32, {3, 2}), invalid, "'out'");
+  ExpectRejected(RunViewCopy(false, f, {2, 3}, {1}, f, {3}), invalid, "'dims'");
+  ExpectRejected(RunViewCopy(false, f, {2, 3}, {1, 1}, f, {3, 3}), invalid, "'dims'");
+  ExpectRejected(RunViewCopy(false, f, {2, 3}, {2, 0}, f, {3, 2}), invalid, "'dims'");
+  ExpectRejected(RunViewCopy(false, f, {2, 3}, {-3, 0}, f, {3, 2}), invalid, "'dims'");
+  ExpectRejected(RunViewCopy(false, f, {2, 3}, {1, 0}, f, {2, 3}), invalid, "'out'");
+  ExpectRejected(RunViewCopy(true, f, {2, 3}, {2, 2}, ACL_FLOAT16, {4, 6}), invalid, "'out'");
+  ExpectRejected(RunViewCopy(true, f, {2, 3}, {2}, f, {4, 3}), invalid, "'repeats'");
+  ExpectRejected(RunViewCopy(true, f, {2, 3}, {2, -1}, f, {4, 3}), invalid, "'repeats'");
+  ExpectRejected(RunViewCopy(true, f, {2}, {1, 1, 1, 1, 1, 1, 1, 1, 2}, f, {1, 1, 1, 1, 1, 1, 1, 1, 4}), invalid, "");
+  ExpectRejected(RunViewCopy(true, f, {2, 3}, {2, 2}, f, {4, 5}), invalid, "'out'");
+  EXPECT_TRUE(RunViewCopy(true, f, {2, 3}, {2, 2}, f, {4, 6}).ok());
+  EXPECT_TRUE(RunViewCopy(false, f, {2, 3}, {-1, 0}, f, {3, 2}).ok());
 }
 
 }  // namespace

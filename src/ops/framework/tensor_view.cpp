@@ -72,7 +72,8 @@ TensorRef Slice(const TensorRef& t, int64_t dim, int64_t start, int64_t length, 
   // An empty slice keeps the offset: `start` may then lie past the end.
   if (length > 0) result.buffer.byte_offset += start * t.strides[d] * ElementBytes(t);
   result.shape[d] = length;
-  result.strides[d] = t.strides[d] * step;
+  // One element or none: the stride names nothing else, and a huge step would overflow it.
+  result.strides[d] = length > 1 ? t.strides[d] * step : t.strides[d];
   return result;
 }
 
