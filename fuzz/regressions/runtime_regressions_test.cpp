@@ -161,9 +161,11 @@ TEST(FuzzRegressionK15, ForceDestroyDoesNotReleaseMemoryARunningTaskUses) {
 // task still running on a stream destroyed with aclrtDestroyStreamForce (and the
 // release of what that stream dropped) outlives it. A device synchronisation
 // must cover all of the device's work.
+std::atomic<bool> slow_host_function_started{false};
 std::atomic<bool> slow_host_function_done{false};
 
 void SlowHostFunction(void*) {
+  slow_host_function_started = true;
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   slow_host_function_done = true;
 }
@@ -176,6 +178,7 @@ void CountRelease(void*) { ++dropped_task_releases; }
 TEST(FuzzRegressionK17, SynchronizeDeviceWaitsForWorkOfForceDestroyedStreams) {
   ExpectNoCrash([] {
     for (bool with_timeout : {false, true}) {
+      slow_host_function_started = false;
       slow_host_function_done = false;
       dropped_task_releases = 0;
       aclrtStream stream = nullptr;
@@ -183,7 +186,13 @@ TEST(FuzzRegressionK17, SynchronizeDeviceWaitsForWorkOfForceDestroyedStreams) {
       ASSERT_EQ(aclrtLaunchHostFunc(stream, SlowHostFunction, nullptr), ACL_SUCCESS);
       // Queued behind the host function, so dropped by the force-destroy.
       ASSERT_EQ(canopyLaunchTask(stream, "dropped", NeverRunTask, CountRelease, nullptr), ACL_SUCCESS);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the host function is running
+      // The host function must be running (not merely queued, which the
+      // force-destroy would drop too): under load a fixed sleep was not enough.
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!slow_host_function_started && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      ASSERT_TRUE(slow_host_function_started) << "the host function did not start within 10 s";
       ASSERT_EQ(aclrtDestroyStreamForce(stream), ACL_SUCCESS);
       if (with_timeout) {
         // A deadline shorter than the running work expires; a long one covers it.
