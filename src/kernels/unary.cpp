@@ -71,7 +71,7 @@ class UnaryStep final : public Step {
           return RunRange<double>(context, begin, end);
         case ComputeType::kI64:
           return RunRange<int64_t>(context, begin, end);
-        case ComputeType::kC64:
+        case ComputeType::kC64:  // NOLINT(bugprone-branch-clone): identical only where Fn has no complex form
           if constexpr (kComplexFn<Fn>) RunRange<std::complex<float>>(context, begin, end);
           return;
         case ComputeType::kC128:
@@ -174,7 +174,7 @@ std::unique_ptr<Step> MakeUnaryStep(const UnaryDesc& desc) {
   switch (desc.op) {
 #define CANOPY_UNARY_MAKE(name, fn) \
   case UnaryOp::name:               \
-    return std::make_unique<UnaryStep<fn>>(walked);
+    return std::make_unique<UnaryStep<fn>>(walked);  // NOLINT(bugprone-macro-parentheses): a template argument
     CANOPY_UNARY_OPS(CANOPY_UNARY_MAKE)
 #undef CANOPY_UNARY_MAKE
   }

@@ -884,11 +884,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
     double real = 1.0;
     switch (arg.kind) {
       case CANOPY_ARG_TENSOR:
-        if (index == call.rankArg) {
-          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
-        } else if (name == "repeats") {  // one count of 1
+        if (index != call.rankArg && name == "repeats") {  // one count of 1
           pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
-        } else if (name == "index" || name == "indices") {
+        } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else {
           pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);

@@ -116,7 +116,8 @@ Expected Reference(Kind kind, const Values& values, const Shape& shape, const st
       tolerance = 0;
     } else if (IsIntegral(out) || IsBool(out)) {
       const int64_t s = integer[static_cast<size_t>(o)];
-      v = kind == Kind::kSum ? WrapInteger(s, out) : (count == 0 ? 0.0 : static_cast<double>(s / count));
+      const int64_t truncated_mean = count == 0 ? 0 : s / count;  // integer means truncate
+      v = kind == Kind::kSum ? WrapInteger(s, out) : static_cast<double>(truncated_mean);
     } else {
       if (kind == Kind::kMean) {
         v = count == 0 ? Value(std::numeric_limits<double>::quiet_NaN(), 0) : v / static_cast<double>(count);
