@@ -30,6 +30,14 @@ std::atomic<bool> g_fail_allocations{false};
 }
 [[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): left to
+// the default (or a sanitizer's), their blocks would be released by the delete
+// above, a mismatched pair.
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  if (g_fail_allocations.load(std::memory_order_relaxed)) return nullptr;
+  return std::malloc(size == 0 ? 1 : size);
+}
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace canopy_test {
 namespace {
