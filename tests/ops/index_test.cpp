@@ -21,21 +21,6 @@ namespace {
 
 const View kContiguous = View::kContiguous;
 
-Shape Unravel(int64_t flat, const Shape& shape) {
-  Shape index(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return index;
-}
-
-int64_t Ravel(const Shape& index, const Shape& shape) {
-  int64_t flat = 0;
-  for (size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
-  return flat;
-}
-
 enum class Op { kGatherV2, kIndexSelect, kEmbedding };
 const char* OpName(Op op) {
   return op == Op::kGatherV2 ? "gather_v2" : op == Op::kIndexSelect ? "index_select" : "embedding";

@@ -406,6 +406,21 @@ int64_t NumElements(const Shape& shape) {
   return n;
 }
 
+Shape Unravel(int64_t flat, const Shape& shape) {
+  Shape index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return index;
+}
+
+int64_t Ravel(const Shape& index, const Shape& shape) {
+  int64_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
+  return flat;
+}
+
 Shape ContiguousStrides(const Shape& shape) {
   Shape strides(shape.size());
   int64_t stride = 1;

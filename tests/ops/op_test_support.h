@@ -73,6 +73,9 @@ Value DecodeValue(const void* src, aclDataType dtype);
 // ---- Shapes and views ---------------------------------------------------------------------------
 
 int64_t NumElements(const Shape& shape);
+// The row-major multi-index of element `flat` of `shape`, and back.
+Shape Unravel(int64_t flat, const Shape& shape);
+int64_t Ravel(const Shape& index, const Shape& shape);
 Shape ContiguousStrides(const Shape& shape);
 std::string ShapeString(const Shape& shape);
 

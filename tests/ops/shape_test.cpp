@@ -22,22 +22,6 @@ namespace {
 
 const View kContiguous = View::kContiguous;
 
-// The row-major multi-index of element `flat` of `shape`.
-Shape Unravel(int64_t flat, const Shape& shape) {
-  Shape index(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return index;
-}
-
-int64_t Ravel(const Shape& index, const Shape& shape) {
-  int64_t flat = 0;
-  for (size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
-  return flat;
-}
-
 void ExpectRejected(const OpRun& run, aclnnStatus status, const std::string& keyword) {
   EXPECT_EQ(run.phase1, status) << Describe(run);
   EXPECT_NE(run.message.find(keyword), std::string::npos) << "message should name '" << keyword << "': " << run.message;
