@@ -82,8 +82,37 @@ CpuFeatures RestrictCpuFeatures(CpuFeatures detected, const char* allowed) {
   return kept;  // "none" (or any unknown name) names nothing and keeps nothing
 }
 
+CpuFeatures CapCpuFeatures(CpuFeatures detected, const char* max_isa) {
+  if (max_isa == nullptr || *max_isa == '\0') return detected;
+  const std::string_view name(max_isa);
+  IsaLevel cap = IsaLevel::kPortable;  // an unknown name keeps nothing, as CANOPY_CPU_FEATURES does
+  if (name == "avx2") cap = IsaLevel::kAvx2;
+  if (name == "avx512") cap = IsaLevel::kAvx512;
+  if (name == "avx512_bf16") cap = IsaLevel::kAvx512Bf16;
+  if (name == "avx512_fp16") cap = IsaLevel::kAvx512Fp16;
+  if (name == "amx") cap = IsaLevel::kAmx;
+  CpuFeatures kept = detected;
+  const auto below = [cap](IsaLevel level) { return cap < level; };
+  if (below(IsaLevel::kAvx2)) kept.avx2 = kept.fma = kept.f16c = false;
+  if (below(IsaLevel::kAvx512)) kept.avx512f = kept.avx512bw = kept.avx512vl = false;
+  if (below(IsaLevel::kAvx512Bf16)) kept.avx512bf16 = false;
+  if (below(IsaLevel::kAvx512Fp16)) kept.avx512fp16 = false;
+  if (below(IsaLevel::kAmx)) kept.amx = false;
+  return kept;
+}
+
+IsaLevel HighestIsaLevel(const CpuFeatures& f) {
+  if (!f.Avx2()) return IsaLevel::kPortable;
+  if (!f.Avx512()) return IsaLevel::kAvx2;
+  if (!f.avx512bf16) return IsaLevel::kAvx512;
+  if (!f.avx512fp16) return IsaLevel::kAvx512Bf16;
+  if (!f.amx) return IsaLevel::kAvx512Fp16;
+  return IsaLevel::kAmx;
+}
+
 const CpuFeatures& Cpu() {
-  static const CpuFeatures features = RestrictCpuFeatures(DetectCpuFeatures(), std::getenv("CANOPY_CPU_FEATURES"));
+  static const CpuFeatures features = CapCpuFeatures(
+      RestrictCpuFeatures(DetectCpuFeatures(), std::getenv("CANOPY_CPU_FEATURES")), std::getenv("CANOPY_MAX_ISA"));
   return features;
 }
 

@@ -5,6 +5,10 @@
 //   CANOPY_CPU_FEATURES=none            every kernel takes its portable path
 //   CANOPY_CPU_FEATURES=avx2,fma,f16c   at most these (here: no AVX-512)
 // Names: avx2 fma f16c avx512f avx512bw avx512vl avx512bf16 avx512fp16 amx.
+// CANOPY_MAX_ISA caps by level instead, and oneDNN with it (its own ISA cap):
+//   CANOPY_MAX_ISA=portable|avx2|avx512|avx512_bf16|avx512_fp16|amx
+// Each level keeps the features of the levels below it; both variables may be
+// set, and a feature must pass both. An unknown level keeps nothing (portable).
 #pragma once
 
 namespace canopy::kernels {
@@ -33,5 +37,12 @@ const CpuFeatures& Cpu();
 // remains of `detected` under an override list (nullptr or empty: all of it).
 CpuFeatures DetectCpuFeatures();
 CpuFeatures RestrictCpuFeatures(CpuFeatures detected, const char* allowed);
+// What remains of `detected` under a CANOPY_MAX_ISA level (nullptr or empty: all).
+CpuFeatures CapCpuFeatures(CpuFeatures detected, const char* max_isa);
+
+// The instruction-set levels, lowest first, as CANOPY_MAX_ISA names them.
+enum class IsaLevel { kPortable, kAvx2, kAvx512, kAvx512Bf16, kAvx512Fp16, kAmx };
+// The highest level whose features `features` all has (what oneDNN is capped at).
+IsaLevel HighestIsaLevel(const CpuFeatures& features);
 
 }  // namespace canopy::kernels

@@ -7,20 +7,10 @@
 #include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
 #include "oneapi/dnnl/dnnl.hpp"
+#include "onednn_engine.h"
 
 namespace canopy::kernels {
 namespace {
-
-dnnl::engine& CpuEngine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
-
-// One oneDNN stream per executing thread (device engines run kernels on their own thread).
-dnnl::stream& ThreadStream() {
-  thread_local dnnl::stream stream(CpuEngine());
-  return stream;
-}
 
 dnnl::memory::data_type DnnlType(aclDataType dtype) {
   switch (dtype) {
@@ -69,11 +59,11 @@ class MatmulStep final : public Step {
 
   aclnnStatus Run(const RunContext& context) const override {
     try {
-      dnnl::engine& engine = CpuEngine();
+      dnnl::engine& engine = OneDnnEngine();
       dnnl::memory src(src_md_, engine, context.Resolve(desc_.src.buffer));
       dnnl::memory weights(weights_md_, engine, context.Resolve(desc_.weights.buffer));
       dnnl::memory dst(dst_md_, engine, context.Resolve(desc_.dst.buffer));
-      dnnl::stream& stream = ThreadStream();
+      dnnl::stream& stream = OneDnnThreadStream();
       std::unordered_map<int, dnnl::memory> arguments = {
           {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
       if (desc_.has_bias) {
@@ -148,7 +138,7 @@ std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBook
     if (post_ops.len() > 0) attr.set_post_ops(post_ops);
     const dnnl::matmul::desc operation =
         bias_in_product ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
-    const dnnl::matmul::primitive_desc primitive_desc(operation, attr, CpuEngine());
+    const dnnl::matmul::primitive_desc primitive_desc(operation, attr, OneDnnEngine());
     std::string implementation = primitive_desc.impl_info_str();
     dnnl::matmul primitive(primitive_desc);
     const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();
