@@ -26,8 +26,17 @@ typedef void (*canopyTaskRelease)(void *userData);
 ACL_FUNC_VISIBILITY aclError canopyLaunchTask(aclrtStream stream, const char *name, canopyTaskFn run,
                                               canopyTaskRelease release, void *userData);
 
-/* Replaces the calling thread's aclGetRecentErrMsg() text. */
+/* Replaces the calling thread's aclGetRecentErrMsg() text (and logs it as an
+ * ERROR record, see canopyLog). */
 ACL_FUNC_VISIBILITY void canopySetRecentErrMsg(const char *message);
+
+/* CANN's logging conventions: `level` 0 debug, 1 info, 2 warning, 3 error.
+ * A record is written when ASCEND_GLOBAL_LOG_LEVEL (default 3) lets its level
+ * through, to stdout with ASCEND_SLOG_PRINT_TO_STDOUT=1 and to a plog file
+ * under ASCEND_PROCESS_LOG_PATH when that is set. canopyLogEnabled says
+ * whether a record of `level` would be written (1) or not (0). */
+ACL_FUNC_VISIBILITY int canopyLogEnabled(int level);
+ACL_FUNC_VISIBILITY void canopyLog(int level, const char *module, const char *message);
 
 /* 1 when [ptr, ptr + bytes) lies in live device memory (aclrtMalloc or a
  * mapped virtual range), else 0. */

@@ -8,6 +8,7 @@
 #include "common/c_boundary.h"
 #include "common/dtype.h"
 #include "common/half.h"
+#include "slog.h"
 
 using namespace canopy::runtime;
 
@@ -109,16 +110,20 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) try {
 }
 CANOPY_C_BOUNDARY({})
 
+// An application's own records go where CANN's logging settings send them
+// (runtime/slog.h), as on CANN: nothing on the terminal unless asked for.
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) try {
-  static const char* const kLevels[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
   const int level = static_cast<int>(logLevel);
+  if (level < 0 || level > 3 || !LogEnabled(static_cast<LogLevel>(level))) return;
   char message[1024];
   va_list args;
   va_start(args, fmt);
   std::vsnprintf(message, sizeof(message), fmt != nullptr ? fmt : "", args);
   va_end(args);
-  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", level >= 0 && level < 4 ? kLevels[level] : "LOG",
-               file != nullptr ? file : "?", line, func != nullptr ? func : "?", message);
+  char record[1400];
+  std::snprintf(record, sizeof(record), "[%s:%u] %s: %s", file != nullptr ? file : "?", line,
+                func != nullptr ? func : "?", message);
+  Log(static_cast<LogLevel>(level), "APP", record);
 }
 CANOPY_C_BOUNDARY()
 

@@ -6,6 +6,7 @@
 #include "common/c_boundary.h"
 #include "engine.h"
 #include "memory_registry.h"
+#include "slog.h"
 #include "trace.h"
 
 using namespace canopy::runtime;
@@ -45,6 +46,17 @@ aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run
 CANOPY_C_BOUNDARY_ACL
 
 void canopySetRecentErrMsg(const char* message) try { SetRecentError(message != nullptr ? message : ""); }
+CANOPY_C_BOUNDARY()
+
+int canopyLogEnabled(int level) try {
+  return level >= 0 && level <= 3 && LogEnabled(static_cast<LogLevel>(level)) ? 1 : 0;
+}
+CANOPY_C_BOUNDARY(0)
+
+void canopyLog(int level, const char* module, const char* message) try {
+  if (level < 0 || level > 3 || message == nullptr) return;
+  Log(static_cast<LogLevel>(level), module != nullptr ? module : "CANOPY", message);
+}
 CANOPY_C_BOUNDARY()
 
 int canopyIsDeviceMemory(const void* ptr, size_t bytes) try {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "slog.h"
+
 namespace canopy::runtime {
 namespace {
 
@@ -29,7 +31,10 @@ thread_local int32_t last_error_code = 0;
 
 }  // namespace
 
-void SetRecentError(std::string_view message) noexcept { recent_error.Assign(message); }
+void SetRecentError(std::string_view message) noexcept {
+  recent_error.Assign(message);
+  Log(LogLevel::kError, "CANOPY", message);
+}
 
 void SetRecentErrorF(const char* format, ...) noexcept {
   // Formatted aside first: an argument may be the current message itself.
@@ -39,6 +44,7 @@ void SetRecentErrorF(const char* format, ...) noexcept {
   std::vsnprintf(buffer, sizeof(buffer), format, args);
   va_end(args);
   recent_error.Assign(buffer);
+  Log(LogLevel::kError, "CANOPY", buffer);
 }
 
 void SetLastErrorCode(int32_t code) noexcept {

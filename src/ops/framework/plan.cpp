@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
+#include "canopy/canopy_runtime.h"
 #include "common/env.h"
 #include "common/half.h"
 #include "overlap.h"
@@ -18,6 +20,8 @@ bool VerboseEnabled() {
 }
 
 namespace {
+
+constexpr int kLogInfo = 1;  // canopyLog's level numbers are CANN's (include/canopy/canopy_runtime.h)
 
 // Workspace regions start on cache-line boundaries.
 constexpr uint64_t kWorkspaceAlignment = 64;
@@ -162,7 +166,7 @@ aclnnStatus Plan::Reject(aclnnStatus status, const char* format, ...) {
   va_start(args, format);
   std::vsnprintf(reason, sizeof(reason), format, args);
   va_end(args);
-  SetErrorMessage("%sGetWorkspaceSize: %s", op_, reason);
+  SetErrorMessage("%sGetWorkspaceSize: %s", op_, reason);  // also CANN's ERROR log record
   if (VerboseEnabled()) std::fprintf(stderr, "canopy: %sGetWorkspaceSize rejected: %s\n", op_, reason);
   return status;
 }
@@ -436,6 +440,12 @@ aclOpExecutor* Plan::Finish(uint64_t* workspace_size) {
     for (size_t i = 0; i < built.steps.size(); ++i) {
       std::fprintf(stderr, "canopy:   step %zu: %s\n", i, built.steps[i]->Describe().c_str());
     }
+  }
+  if (canopyLogEnabled(kLogInfo) != 0) {  // the same plan as one INFO record (ASCEND_GLOBAL_LOG_LEVEL <= 1)
+    std::string record = std::string(op_) + "GetWorkspaceSize: " + std::to_string(built.steps.size()) +
+                         " step(s), workspace " + std::to_string(workspace_bytes_) + " bytes";
+    for (const auto& step : built.steps) record += "; " + step->Describe();
+    canopyLog(kLogInfo, "OP", record.c_str());
   }
   auto* executor = new aclOpExecutor();
   executor->op_name = op_;

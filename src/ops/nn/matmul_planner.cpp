@@ -223,7 +223,10 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   TensorRef dst = direct_out ? out : plan.Temporary(ACL_FLOAT, out.shape);
 
   float beta = terms.beta;
-  if (k > 0 && !skinny && FuseRowBias(plan, a, b, dst, engine_dtype, terms)) {
+  // alpha == 0 leaves only the bias term, as an empty sum does: no product is
+  // run (oneDNN's SSE4.1 kernels scale a poisoned dst by beta = 0 into NaN).
+  const bool no_product = k == 0 || terms.alpha == 0.0f;
+  if (!no_product && !skinny && FuseRowBias(plan, a, b, dst, engine_dtype, terms)) {
     if (!direct_out) plan.Copy(dst, out);
     return ACLNN_SUCCESS;
   }
@@ -234,7 +237,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     beta = 0.0f;
   }
 
-  if (k == 0) {  // an empty sum: only the bias term remains
+  if (no_product) {  // only the bias term remains
     if (beta == 0.0f) {
       plan.Fill(dst, ScalarValue::Integer(0));
     } else if (beta != 1.0f) {
