@@ -96,11 +96,11 @@ void Log(LogLevel level, std::string_view module, std::string_view text) noexcep
   char stamp[32];
   std::strftime(stamp, sizeof(stamp), "%Y-%m-%d-%H:%M:%S", &local);
   char record[4608];
-  const int written = std::snprintf(
-      record, sizeof(record), "[%s] %.*s(%d,%s):%s.%03d.%03d [%d] %.*s\n", LevelName(level),
-      static_cast<int>(module.size()), module.data(), static_cast<int>(getpid()), program_invocation_short_name, stamp,
-      static_cast<int>(now.tv_usec / 1000), static_cast<int>(now.tv_usec % 1000), static_cast<int>(gettid()),
-      static_cast<int>(text.size()), text.data());
+  const int written = std::snprintf(record, sizeof(record), "[%s] %.*s(%d,%s):%s.%03d.%03d [%d] %.*s\n",
+                                    LevelName(level), static_cast<int>(module.size()), module.data(),
+                                    static_cast<int>(getpid()), program_invocation_short_name, stamp,
+                                    static_cast<int>(now.tv_usec / 1000), static_cast<int>(now.tv_usec % 1000),
+                                    static_cast<int>(gettid()), static_cast<int>(text.size()), text.data());
   if (written <= 0) return;
   const size_t length = std::min(static_cast<size_t>(written), sizeof(record) - 1);
   if (record[length - 1] != '\n') record[length - 1] = '\n';  // a truncated record still ends its line

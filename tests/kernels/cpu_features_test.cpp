@@ -30,8 +30,8 @@ TEST(CpuFeatures, EachMaxIsaLevelKeepsExactlyTheLevelsBelowIt) {
   const struct {
     const char* name;
     IsaLevel level;
-  } kLevels[] = {{"portable", IsaLevel::kPortable},       {"avx2", IsaLevel::kAvx2},
-                 {"avx512", IsaLevel::kAvx512},           {"avx512_bf16", IsaLevel::kAvx512Bf16},
+  } kLevels[] = {{"portable", IsaLevel::kPortable},      {"avx2", IsaLevel::kAvx2},
+                 {"avx512", IsaLevel::kAvx512},          {"avx512_bf16", IsaLevel::kAvx512Bf16},
                  {"avx512_fp16", IsaLevel::kAvx512Fp16}, {"amx", IsaLevel::kAmx}};
   for (const auto& entry : kLevels) {
     SCOPED_TRACE(entry.name);

@@ -73,9 +73,8 @@ class Slog : public ::testing::Test {
 };
 
 TEST_F(Slog, AnErrorIsOneErrorRecordNamingTheFunction) {
-  const std::string out = CaptureStdout([] {
-    EXPECT_EQ(aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
-  });
+  const std::string out =
+      CaptureStdout([] { EXPECT_EQ(aclrtMalloc(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM); });
   const bool expected = ToStdout() && Level() <= 3;
   if (expected) {
     EXPECT_NE(out.find("[ERROR] CANOPY(" + std::to_string(getpid()) + ","), std::string::npos) << out;
