@@ -76,7 +76,7 @@ struct OpInfo {
   bool in_place;
   bool has_alpha;         // Add, Sub: alpha scales other
   bool has_mode;          // DivMod: rounding mode
-  bool has_scalar_other;  // a scalar other, value or beta
+  bool has_scalar_other;  // a scalar other, value, beta or activation attribute
   Phase2 phase2;
   const canopyOpInfo* registry;
 };
@@ -114,6 +114,12 @@ bool IsKnownArgument(const canopyOpArg& arg) {
                                        "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
                                        "end",          "step",    "diagonal", "source", "outRef",   "repeats",
                                        "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
+  // The unary activations' attributes and output names.
+  static const char* const kActivation[] = {"negativeSlope", "threshold", "scale", "inputScale",
+                                            "approximate",   "y",         "result"};
+  for (const char* name : kActivation) {
+    if (std::strcmp(arg.name, name) == 0) return true;
+  }
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -130,8 +136,11 @@ const std::vector<OpInfo>& Ops() {
         CANOPY_FUZZ_CHECK(IsKnownArgument(op.args[a]), "aclnn%s: fuzz_op_phase1 does not know argument '%s'", op.name,
                           op.args[a].name);
       }
-      const bool scalar_other = FindArg(op, "other", CANOPY_ARG_SCALAR) || FindArg(op, "value", CANOPY_ARG_SCALAR) ||
-                                FindArg(op, "beta", CANOPY_ARG_SCALAR);
+      // The activations' scalar attributes take the same scalar.
+      bool scalar_other = false;
+      for (const char* name : {"other", "value", "beta", "negativeSlope", "threshold", "scale", "inputScale"}) {
+        scalar_other |= FindArg(op, name, CANOPY_ARG_SCALAR) != nullptr;
+      }
       table.push_back({op.name, FamilyOf(op), op.inPlace != 0, FindArg(op, "alpha", CANOPY_ARG_SCALAR) != nullptr,
                        FindArg(op, "mode", CANOPY_ARG_INT) != nullptr, scalar_other, op.run, &op});
     }
@@ -664,7 +673,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
         pointer = c.T(c.other);
       }
       if (name == "mat2") pointer = c.T(c.mat2);
-      if (name == "out" || name == "outRef") pointer = c.T(c.out);
+      if (name == "out" || name == "outRef" || name == "y" || name == "result") pointer = c.T(c.out);
       if (name == "source" || name == "repeats") pointer = c.T(c.other);
     } else if (arg.kind == CANOPY_ARG_SCALAR) {
       pointer = name == "alpha" ? c.alpha : c.scalar_other;  // other, value, beta

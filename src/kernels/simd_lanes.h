@@ -1,5 +1,6 @@
 // f32 lane types for kernels written once over the vector width: V16 (AVX-512)
-// and V8 (AVX2), with arithmetic and SLEEF's vector math (1.0-ulp variants).
+// and V8 (AVX2), with arithmetic and SLEEF's vector math (1.0-ulp variants;
+// erfc has only SLEEF's 1.5-ulp one).
 // Only for files compiled with that instruction set enabled (-mavx512f /
 // -mavx2: SLEEF's header declares a width's functions only then); everything
 // here is internal to such a file.
@@ -31,10 +32,14 @@ inline V16 Sqrt(V16 a) { return {_mm512_sqrt_ps(a.v)}; }
 inline V16 Sin(V16 a) { return {Sleef_sinf16_u10avx512f(a.v)}; }
 inline V16 Cos(V16 a) { return {Sleef_cosf16_u10avx512f(a.v)}; }
 inline V16 Log(V16 a) { return {Sleef_logf16_u10avx512f(a.v)}; }
+inline V16 Expm1(V16 a) { return {Sleef_expm1f16_u10avx512f(a.v)}; }
+inline V16 Log1p(V16 a) { return {Sleef_log1pf16_u10avx512f(a.v)}; }
+inline V16 Erfc(V16 a) { return {Sleef_erfcf16_u15avx512f(a.v)}; }
 // max(a, b), b where either is NaN (vmaxps returns its second operand then).
 inline V16 MaxKeepNan(V16 a, V16 b) { return {_mm512_max_ps(a.v, b.v)}; }
 inline V16 Min(V16 a, V16 b) { return {_mm512_min_ps(a.v, b.v)}; }
 inline __mmask16 IsGreater(V16 a, V16 b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_GT_OQ); }
+inline __mmask16 IsEqual(V16 a, V16 b) { return _mm512_cmp_ps_mask(a.v, b.v, _CMP_EQ_OQ); }
 // Lane masks: IsNegative is x < 0 (false for NaN and -0); Select(m, a, b) takes a where m holds.
 inline __mmask16 IsNegative(V16 a) { return _mm512_cmp_ps_mask(a.v, _mm512_setzero_ps(), _CMP_LT_OQ); }
 inline V16 Select(__mmask16 m, V16 a, V16 b) { return {_mm512_mask_blend_ps(m, b.v, a.v)}; }
@@ -58,9 +63,13 @@ inline V8 Sqrt(V8 a) { return {_mm256_sqrt_ps(a.v)}; }
 inline V8 Sin(V8 a) { return {Sleef_sinf8_u10avx2(a.v)}; }
 inline V8 Cos(V8 a) { return {Sleef_cosf8_u10avx2(a.v)}; }
 inline V8 Log(V8 a) { return {Sleef_logf8_u10avx2(a.v)}; }
+inline V8 Expm1(V8 a) { return {Sleef_expm1f8_u10avx2(a.v)}; }
+inline V8 Log1p(V8 a) { return {Sleef_log1pf8_u10avx2(a.v)}; }
+inline V8 Erfc(V8 a) { return {Sleef_erfcf8_u15avx2(a.v)}; }
 inline V8 MaxKeepNan(V8 a, V8 b) { return {_mm256_max_ps(a.v, b.v)}; }
 inline V8 Min(V8 a, V8 b) { return {_mm256_min_ps(a.v, b.v)}; }
 inline __m256 IsGreater(V8 a, V8 b) { return _mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ); }
+inline __m256 IsEqual(V8 a, V8 b) { return _mm256_cmp_ps(a.v, b.v, _CMP_EQ_OQ); }
 inline __m256 IsNegative(V8 a) { return _mm256_cmp_ps(a.v, _mm256_setzero_ps(), _CMP_LT_OQ); }
 inline V8 Select(__m256 m, V8 a, V8 b) { return {_mm256_blendv_ps(b.v, a.v, m)}; }
 #endif

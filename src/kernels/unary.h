@@ -14,19 +14,28 @@
 namespace canopy::kernels {
 
 // The functor table's rows (name, functor type in unary_functors.h).
-#define CANOPY_UNARY_OPS(X) \
-  X(kExp, ExpFn)            \
-  X(kSigmoid, SigmoidFn)    \
-  X(kTanh, TanhFn)          \
-  X(kRelu, ReluFn)          \
-  X(kAbs, AbsFn)            \
-  X(kNeg, NegFn)            \
-  X(kSqrt, SqrtFn)          \
-  X(kSin, SinFn)            \
-  X(kCos, CosFn)            \
-  X(kLog, LogFn)            \
-  X(kSilu, SiluFn)          \
-  X(kHardswish, HardswishFn)
+#define CANOPY_UNARY_OPS(X)      \
+  X(kExp, ExpFn)                 \
+  X(kSigmoid, SigmoidFn)         \
+  X(kTanh, TanhFn)               \
+  X(kRelu, ReluFn)               \
+  X(kAbs, AbsFn)                 \
+  X(kNeg, NegFn)                 \
+  X(kSqrt, SqrtFn)               \
+  X(kSin, SinFn)                 \
+  X(kCos, CosFn)                 \
+  X(kLog, LogFn)                 \
+  X(kSilu, SiluFn)               \
+  X(kHardswish, HardswishFn)     \
+  X(kSign, SignFn)               \
+  X(kHardsigmoid, HardsigmoidFn) \
+  X(kLeakyRelu, LeakyReluFn)     \
+  X(kSoftplus, SoftplusFn)       \
+  X(kElu, EluFn)                 \
+  X(kGeluTanh, GeluTanhFn)       \
+  X(kGeluErf, GeluErfFn)         \
+  X(kThreshold, ThresholdFn)     \
+  X(kLogicalNot, LogicalNotFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,
@@ -34,10 +43,15 @@ enum class UnaryOp : uint8_t {
 #undef CANOPY_UNARY_ENUM
 };
 
-// Attributes of the ops that take them (a slope, a threshold, bounds).
+// Attributes of the ops that take them (a slope, a threshold, bounds), in
+// the order the functor documents. a_integer and b_integer hold a and b for
+// functors that are exact on integers (a threshold compared with int64 values).
 struct UnaryParams {
   double a = 0;
   double b = 0;
+  double c = 0;
+  int64_t a_integer = 0;
+  int64_t b_integer = 0;
 };
 
 struct UnaryDesc {

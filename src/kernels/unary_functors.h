@@ -1,6 +1,8 @@
 // The unary functor table: one struct per op, constructed from its
 // UnaryParams. kComplex / kIntegers: defined on complex numbers / exact on
-// integers (else integers are seen as float64 values). operator() is the reference: evaluated in float64 (or
+// integers (else integers are seen as float64 values). kUlps (where given):
+// the error bound of the vector kernel, from unary_accuracy.h (which says what
+// it is relative to); the tests check each op against it. operator() is the reference: evaluated in float64 (or
 // complex<double>, or int64 for the integer ops) by the portable path, so it
 // is as exact as the C library. Vector(v) is the SIMD kernel, written once over
 // the lane types of simd_lanes.h (16 or 8 f32 lanes) and compiled only in the
@@ -13,6 +15,7 @@
 
 #include "element_types.h"
 #include "unary.h"
+#include "unary_accuracy.h"
 
 #ifdef CANOPY_SIMD_LANES
 #include "simd_lanes.h"
@@ -233,6 +236,199 @@ struct HardswishFn {
     const V clamped = Min(MaxKeepNan(Add(x, V::Set(3.0f)), V::Set(0.0f)), V::Set(6.0f));
     const V middle = Select(IsGreater(V::Set(-3.0f), x), V::Set(0.0f), Div(Mul(x, clamped), V::Set(6.0f)));
     return Select(IsGreater(x, V::Set(3.0f)), x, middle);
+  }
+#endif
+};
+
+// (x > 0) - (x < 0), as CANN's kernel computes it (torch.sign): NaN and -0
+// give +0; bool stays bool, integers exact. Complex: x / |x| (torch.sgn), 0 at 0.
+struct SignFn {
+  static constexpr bool kIntegers = true;
+  static constexpr bool kComplex = true;
+  static constexpr double kUlps = unary_accuracy::kSign;
+  explicit SignFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (kIsComplex<T>) {
+      const auto magnitude = std::abs(x);
+      return magnitude == 0 ? T(0) : x / magnitude;
+    } else {
+      return static_cast<T>(static_cast<int>(x > T(0)) - static_cast<int>(x < T(0)));
+    }
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V zero = V::Set(0.0f), one = V::Set(1.0f);
+    return Sub(Select(IsGreater(x, zero), one, zero), Select(IsNegative(x), one, zero));
+  }
+#endif
+};
+
+// clamp(x / 6 + 1/2, 0, 1) (torch.nn.functional.hardsigmoid); NaN stays NaN.
+// An integer self computes in float and truncates (CANN: INT32 gives 0 or 1).
+struct HardsigmoidFn {
+  static constexpr double kUlps = unary_accuracy::kHardsigmoid;
+  explicit HardsigmoidFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if (x >= T(3)) return T(1);
+    if (x <= T(-3)) return T(0);
+    return x / T(6) + T(0.5);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    // MaxKeepNan and Min keep their second operand where it is NaN.
+    const V linear = Add(Div(x, V::Set(6.0f)), V::Set(0.5f));
+    return Min(V::Set(1.0f), MaxKeepNan(V::Set(0.0f), linear));
+  }
+#endif
+};
+
+// x > 0 ? x : negativeSlope * x (torch.nn.functional.leaky_relu). a: the slope.
+struct LeakyReluFn {
+  static constexpr double kUlps = unary_accuracy::kLeakyRelu;
+  explicit LeakyReluFn(const UnaryParams& p) : slope_(p.a) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x > T(0) ? x : x * T(slope_);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Select(IsGreater(x, V::Set(0.0f)), x, Mul(x, V::Set(static_cast<float>(slope_))));
+  }
+#endif
+  double slope_;
+};
+
+// log(1 + e^(beta x)) / beta, and x itself where beta x > threshold
+// (torch.nn.functional.softplus). a: beta, b: threshold. Evaluated as
+// (max(y, 0) + log1p(e^-|y|)) / beta with y = beta x, which neither overflows
+// for a large threshold nor loses the small results far below 0.
+struct SoftplusFn {
+  static constexpr double kUlps = unary_accuracy::kSoftplus;
+  explicit SoftplusFn(const UnaryParams& p) : beta_(p.a), threshold_(p.b) {}
+  template <typename T>
+  T operator()(T x) const {
+    const T y = T(beta_) * x;
+    if (y > T(threshold_)) return x;
+    return ((y > T(0) ? y : T(0)) + std::log1p(std::exp(-std::fabs(y)))) / T(beta_);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V beta = V::Set(static_cast<float>(beta_));
+    const V y = Mul(beta, x);
+    const V soft = Div(Add(MaxKeepNan(V::Set(0.0f), y), Log1p(Exp(Neg(Abs(y))))), beta);
+    return Select(IsGreater(y, V::Set(static_cast<float>(threshold_))), x, soft);
+  }
+#endif
+  double beta_, threshold_;
+};
+
+// scale x for x > 0, else alpha scale (e^(x inputScale) - 1) (CANN's Elu;
+// torch.nn.functional.elu with scale = inputScale = 1). a: alpha, b: scale,
+// c: inputScale. expm1 keeps the small results near 0.
+struct EluFn {
+  static constexpr double kUlps = unary_accuracy::kElu;
+  explicit EluFn(const UnaryParams& p) : alpha_(p.a), scale_(p.b), input_scale_(p.c) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x > T(0) ? T(scale_) * x : T(alpha_ * scale_) * std::expm1(x * T(input_scale_));
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V negative =
+        Mul(V::Set(static_cast<float>(alpha_ * scale_)), Expm1(Mul(x, V::Set(static_cast<float>(input_scale_)))));
+    return Select(IsGreater(x, V::Set(0.0f)), Mul(V::Set(static_cast<float>(scale_)), x), negative);
+  }
+#endif
+  double alpha_, scale_, input_scale_;
+};
+
+// GELU, tanh approximation (torch.nn.functional.gelu(approximate='tanh')):
+// x / 2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), evaluated as
+// x sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)): the same function without the
+// cancellation in 1 + tanh for negative x.
+struct GeluTanhFn {
+  static constexpr double kUlps = unary_accuracy::kGeluTanh;
+  static constexpr double kTwiceSqrtTwoOverPi = 1.5957691216057308;
+  static constexpr double kCubic = 0.044715;
+  explicit GeluTanhFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x * SigmoidFn(UnaryParams{})(T(kTwiceSqrtTwoOverPi) * (x + T(kCubic) * x * x * x));
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V cubic = Mul(V::Set(static_cast<float>(kCubic)), Mul(Mul(x, x), x));
+    const V z = Mul(V::Set(static_cast<float>(kTwiceSqrtTwoOverPi)), Add(x, cubic));
+    return Mul(x, SigmoidFn(UnaryParams{}).Vector(z));
+  }
+#endif
+};
+
+// GELU, exact (torch.nn.functional.gelu(approximate='none')): x Phi(x) with
+// Phi the standard normal CDF, evaluated as x / 2 erfc(-x / sqrt 2) (1 +
+// erf(x / sqrt 2) would cancel for negative x).
+struct GeluErfFn {
+  static constexpr double kUlps = unary_accuracy::kGeluErf;
+  static constexpr double kMinusInvSqrtTwo = -0.70710678118654752;
+  explicit GeluErfFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return T(0.5) * x * std::erfc(T(kMinusInvSqrtTwo) * x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Mul(Mul(V::Set(0.5f), x), Erfc(Mul(V::Set(static_cast<float>(kMinusInvSqrtTwo)), x)));
+  }
+#endif
+};
+
+// x > threshold ? x : value (CANN's Threshold: NaN is not greater, so it gives
+// value). a, b: threshold and value already in self's dtype (phase 1 converts
+// them, as CANN does); a_integer, b_integer the same for integer tensors.
+struct ThresholdFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kThreshold;
+  explicit ThresholdFn(const UnaryParams& p) : params_(p) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return x > T(params_.a_integer) ? x : T(params_.b_integer);
+    } else {
+      return x > T(params_.a) ? x : T(params_.b);
+    }
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Select(IsGreater(x, V::Set(static_cast<float>(params_.a))), x, V::Set(static_cast<float>(params_.b)));
+  }
+#endif
+  UnaryParams params_;
+};
+
+// x == 0 ? 1 : 0 (torch.logical_not): the value stored to out's dtype (bool
+// or any other); NaN is non-zero.
+struct LogicalNotFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kLogicalNot;
+  explicit LogicalNotFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x == T(0) ? T(1) : T(0);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Select(IsEqual(x, V::Set(0.0f)), V::Set(1.0f), V::Set(0.0f));
   }
 #endif
 };

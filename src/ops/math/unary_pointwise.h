@@ -1,8 +1,11 @@
 // The recipes every unary pointwise op shares: an op is a UnaryRule (its
 // dtype lists and dtype policy, from its CANN document) plus a row of the
 // kernel functor table (kernels/unary_functors.h). Checks run in CANN's order:
-// self's dtype, out's dtype, the result castable to out, the shapes.
+// self's dtype, the attribute scalars, out's dtype, the result castable to
+// out, the shapes.
 #pragma once
+
+#include <initializer_list>
 
 #include "ops/framework/aclnn_op.h"
 
@@ -12,6 +15,8 @@ enum class UnaryPolicy : uint8_t {
   kPromoteIntegers,  // bool and integer inputs compute in FLOAT (Exp of INT64 gives a float)
   kSameAsInput,      // the result has self's dtype
   kRealOfComplex,    // the result of a complex self is its real dtype (COMPLEX64 -> FLOAT: Abs)
+  kBoolOut,          // a predicate: computed on self's values in self's type, the result is BOOL
+                     // (cast to out's dtype: LogicalNot into a FLOAT out gives 1.0 / 0.0)
 };
 
 struct UnaryRule {
@@ -21,15 +26,36 @@ struct UnaryRule {
   DtypeSet inplace = {};  // the in-place form's selfRef (empty: no in-place form)
   UnaryPolicy policy = UnaryPolicy::kSameAsInput;
   bool out_same_dtype = false;  // out must have the result's dtype (else: the result must cast to it)
-  // The prototype's names for self and selfRef (in messages and checker reports).
+  // The prototype's names for self, out and selfRef (in messages and checker reports).
   const char* self_name = "self";
   const char* inplace_name = "selfRef";
+  const char* out_name = "out";
 };
 
-// out = f(self) (self, out as the prototype names them).
+// How an attribute scalar's dtype is checked against the tensor's.
+enum class ScalarRule : uint8_t {
+  kCastsToSelf,      // castable to self's dtype (Softplus's beta)
+  kCastsToFloat,     // castable to FLOAT (Elu's alpha)
+  kPromotesWithSelf  // promotable with self's dtype (Threshold's threshold)
+};
+
+struct UnaryScalar {
+  const char* name;
+  const aclScalar* scalar;
+  ScalarRule rule;
+};
+
+// out = f(self) (self, out as the rule names them); `scalars` are checked
+// after self's dtype. params: the functor's attributes (kernels/unary.h).
 aclnnStatus PlanUnary(Plan& plan, const UnaryRule& rule, const aclTensor* self, const aclTensor* out,
-                      UnaryParams params = {});
+                      UnaryParams params = {}, std::initializer_list<UnaryScalar> scalars = {});
 // selfRef = f(selfRef).
-aclnnStatus PlanInplaceUnary(Plan& plan, const UnaryRule& rule, const aclTensor* selfRef, UnaryParams params = {});
+aclnnStatus PlanInplaceUnary(Plan& plan, const UnaryRule& rule, const aclTensor* selfRef, UnaryParams params = {},
+                             std::initializer_list<UnaryScalar> scalars = {});
+
+// A scalar attribute as CANN hands it to a kernel on a tensor of `dtype`:
+// converted to that dtype (rounded to a 16-bit float, truncated and wrapped
+// to an integer). Integer dtypes fill `integer` (and `real` with the same value).
+ScalarValue ScalarIn(const aclScalar& scalar, aclDataType dtype);
 
 }  // namespace canopy::ops

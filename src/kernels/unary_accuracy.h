@@ -1,0 +1,33 @@
+// The error bound each unary functor (unary_functors.h) promises, in one
+// dependency-free header so that the op tests read the same numbers the
+// functors declare (tests/ops/harness_unary_test.cpp includes it).
+//
+// A bound is in units of roundoff of the compute type (f32: 2^-24, f64:
+// 2^-53), relative to |f(x)| + |x f'(x)|: the value itself plus how much it
+// moves when x is perturbed by one unit of roundoff, which is what rounding
+// an intermediate such as beta * x or x * inputScale costs however the
+// function is evaluated. Rounding the result to a 16-bit storage dtype comes
+// on top. The counts add up the roundings of each vector kernel (SLEEF's
+// functions: 1 ulp, erfc 1.5) with a unit to spare.
+#pragma once
+
+namespace canopy::kernels::unary_accuracy {
+
+inline constexpr double kSign = 0;        // exact
+inline constexpr double kThreshold = 0;   // a comparison and a select
+inline constexpr double kLogicalNot = 0;  // a comparison
+// x / 6 + 0.5: two roundings.
+inline constexpr double kHardsigmoid = 2;
+// x * slope: the slope rounded to f32, then the product.
+inline constexpr double kLeakyRelu = 2;
+// max(y, 0) + log1p(exp(-|y|)) over beta: exp, log1p, the sum and the division.
+inline constexpr double kSoftplus = 5;
+// scale * alpha * expm1(x * inputScale): expm1 and two products.
+inline constexpr double kElu = 4;
+// x * sigmoid(2 sqrt(2 / pi) (x + 0.044715 x^3)): the cubic's four roundings,
+// exp, the sum and quotient of the sigmoid, the final product.
+inline constexpr double kGeluTanh = 8;
+// x / 2 * erfc(-x / sqrt 2): the constant, the scaling, erfc and the product.
+inline constexpr double kGeluErf = 5;
+
+}  // namespace canopy::kernels::unary_accuracy
