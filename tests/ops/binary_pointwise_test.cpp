@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "op_test_support.h"
@@ -130,6 +131,67 @@ TEST(GtScalarValues, InplaceOnAStridedView) {
   ExpectExact(self->ReadView(), {0, 0, 1, 1, 0, 1}, "InplaceGtScalar");
 }
 
+// ---- clamps ------------------------------------------------------------------------------------------
+
+TEST(ClampValues, NanPropagatesAndMinAboveMaxGivesMax) {
+  auto self = Upload(ACL_FLOAT, {5}, {kNan, -5, 0.5, 5, -0.0});
+  auto out = Out(ACL_FLOAT, {5});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, -1), x.Scalar(ACL_FLOAT, 1),
+                                          x.Tensor(*out), w, e);
+      },
+      aclnnClamp);
+  ExpectExact(out->ReadView(), {kNan, -1, 0.5, 1, -0.0}, "Clamp [-1, 1]");
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 2), x.Scalar(ACL_FLOAT, 1),
+                                          x.Tensor(*out), w, e);
+      },
+      aclnnClamp);
+  ExpectExact(out->ReadView(), {kNan, 1, 1, 1, 1}, "Clamp min 2 > max 1");
+  // A NaN bound makes every element NaN.
+  auto lo = Upload(ACL_FLOAT, {5}, {0, kNan, 0, 0, 0});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampMinTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*lo), x.Tensor(*out), w, e);
+      },
+      aclnnClampMinTensor);
+  ExpectExact(out->ReadView(), {kNan, kNan, 0.5, 5, 0}, "ClampMinTensor with a NaN bound");
+}
+
+TEST(ClampValues, GgmlPatternsF16DataWithF32Bounds) {
+  // ggml_cann_clamp: f16 src and dst, FLOAT scalar bounds (rounded to f16: 0.1 -> 0.0999755859375).
+  auto self = Upload(ACL_FLOAT16, {4}, {-1, 0.05, 0.5, 2});
+  auto out = Out(ACL_FLOAT16, {4});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 0.1), x.Scalar(ACL_FLOAT, 1),
+                                          x.Tensor(*out), w, e);
+      },
+      aclnnClamp);
+  ExpectExact(out->ReadView(), {HalfToDouble(DoubleToHalf(0.1)), HalfToDouble(DoubleToHalf(0.1)), 0.5, 1}, "Clamp f16");
+  // The rope cache's ramp: InplaceClampMax on f32 by 1.
+  auto ramp = Upload(ACL_FLOAT, {4}, {0, 0.5, 1.5, 3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceClampMaxGetWorkspaceSize(x.Tensor(*ramp), x.Scalar(ACL_FLOAT, 1), w, e);
+      },
+      aclnnInplaceClampMax);
+  ExpectExact(ramp->ReadView(), {0, 0.5, 1, 1}, "InplaceClampMax");
+}
+
+TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
+  auto self = Upload(ACL_INT32, {3}, {-4, 0, 9});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        aclTensor* t = x.Tensor(*self);
+        return aclnnInplaceClampMinTensorGetWorkspaceSize(t, t, w, e);
+      },
+      aclnnInplaceClampMinTensor);
+  ExpectExact(self->ReadView(), {-4, 0, 9}, "InplaceClampMinTensor(self, self)");
+}
+
 // ---- rejections ---------------------------------------------------------------------------------
 
 struct Rejection {
@@ -233,6 +295,99 @@ std::vector<Rejection> Rejections() {
          return aclnnInplaceGtScalarGetWorkspaceSize(a.NewTensor(ACL_COMPLEX128, m), a.Scalar(ACL_FLOAT, 0), w, e);
        },
        aclnnInplaceGtScalar, kInvalid, "selfRef"},
+      // Clamp family: no BOOL self, both bounds null is a null pointer, promoted results must fit out.
+      {"Clamp_no_bounds",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, nullptr, a.NewTensor(ACL_FLOAT, m), w,
+                                           e);
+       },
+       aclnnClamp, kNull, "clipValueMin"},
+      {"ClampTensor_no_bounds",
+       [=](A& a, W w, E e) {
+         return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, nullptr, a.NewTensor(ACL_FLOAT, m),
+                                                 w, e);
+       },
+       aclnnClampTensor, kNull, "clipValueMax"},
+      {"Clamp_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 0), nullptr,
+                                           a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnClamp, kInvalid, "self"},
+      {"Clamp_bound_c64",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.Scalar(ACL_COMPLEX64, 1),
+                                           a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClamp, kInvalid, "clipValueMax"},
+      {"Clamp_float_bound_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 0.5), nullptr,
+                                           a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnClamp, kInvalid, "out"},
+      {"Clamp_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 0), nullptr,
+                                           a.NewTensor(ACL_FLOAT, {3, 2}), w, e);
+       },
+       aclnnClamp, kInvalid, "out"},
+      {"ClampMin_null_bound",
+       [=](A& a, W w, E e) {
+         return aclnnClampMinGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClampMin, kNull, "clipValueMin"},
+      {"ClampMax_out_u16",
+       [=](A& a, W w, E e) {
+         return aclnnClampMaxGetWorkspaceSize(a.NewTensor(ACL_UINT8, m), a.Scalar(ACL_INT32, 1),
+                                              a.NewTensor(ACL_UINT16, m), w, e);
+       },
+       aclnnClampMax, kInvalid, "out"},
+      {"InplaceClampMax_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMaxGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 1), w, e);
+       },
+       aclnnInplaceClampMax, kInvalid, "selfRef"},
+      {"InplaceClampMax_float_bound_into_int",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMaxGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 1.5), w, e);
+       },
+       aclnnInplaceClampMax, kInvalid, "selfRef"},
+      {"ClampTensor_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}), nullptr,
+                                                 a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClampTensor, kInvalid, "clipValueMin"},
+      {"ClampTensor_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), nullptr, a.NewTensor(ACL_FLOAT, m),
+                                                 a.NewTensor(ACL_FLOAT, {3}), w, e);
+       },
+       aclnnClampTensor, kInvalid, "out"},
+      {"ClampMinTensor_bound_c64",
+       [=](A& a, W w, E e) {
+         return aclnnClampMinTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_COMPLEX64, m),
+                                                    a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClampMinTensor, kInvalid, "clipValueMin"},
+      {"InplaceClampMinTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMinTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w,
+                                                           e);
+       },
+       aclnnInplaceClampMinTensor, kInvalid, "selfRef"},
+      {"ClampMaxTensor_promoted_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
+                                                    a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnClampMaxTensor, kInvalid, "out"},
+      {"InplaceClampMaxTensor_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnInplaceClampMaxTensor, kInvalid, "selfRef"},
   };
 }
 
