@@ -382,7 +382,8 @@ int CompareDims(const ElementwiseDesc& d, const StridedOperand* const* operands,
 // element each index addresses stays the same (writes still go through the
 // output's strides, broadcasts keep stride 0).
 ElementwiseDesc OrderByStride(const ElementwiseDesc& in) {
-  const StridedOperand* operands[3] = {&in.out, &in.inputs[0], &in.inputs[1]};
+  const StridedOperand* operands[1 + kMaxElementwiseInputs] = {&in.out};
+  for (int k = 0; k < in.num_inputs; ++k) operands[1 + k] = &in.inputs[k];
   const int count = 1 + in.num_inputs;
   // order[0] is the innermost dimension; an insertion sort keeps ties as given.
   int order[kMaxRank];
@@ -400,7 +401,8 @@ ElementwiseDesc OrderByStride(const ElementwiseDesc& in) {
     }
   }
   ElementwiseDesc out = in;
-  StridedOperand* targets[3] = {&out.out, &out.inputs[0], &out.inputs[1]};
+  StridedOperand* targets[1 + kMaxElementwiseInputs] = {&out.out};
+  for (int k = 0; k < in.num_inputs; ++k) targets[1 + k] = &out.inputs[k];
   for (int d = 0; d < in.rank; ++d) {
     const int from = order[in.rank - 1 - d];
     out.shape[d] = in.shape[from];
@@ -413,8 +415,12 @@ ElementwiseDesc OrderByStride(const ElementwiseDesc& in) {
 // size-1 dimensions, so the inner loop runs as long as possible.
 ElementwiseDesc Coalesce(const ElementwiseDesc& in) {
   ElementwiseDesc out = in;
-  StridedOperand* operands[3] = {&out.out, &out.inputs[0], &out.inputs[1]};
-  const StridedOperand* sources[3] = {&in.out, &in.inputs[0], &in.inputs[1]};
+  StridedOperand* operands[1 + kMaxElementwiseInputs] = {&out.out};
+  const StridedOperand* sources[1 + kMaxElementwiseInputs] = {&in.out};
+  for (int k = 0; k < in.num_inputs; ++k) {
+    operands[1 + k] = &out.inputs[k];
+    sources[1 + k] = &in.inputs[k];
+  }
   const int count = 1 + in.num_inputs;
   int rank = 0;
   for (int d = 0; d < in.rank; ++d) {

@@ -12,6 +12,8 @@
 namespace canopy::kernels {
 
 inline constexpr int kMaxRank = 16;
+// Tensor operands a pointwise step reads (Addcdiv and ClampTensor read three).
+inline constexpr int kMaxElementwiseInputs = 3;
 
 enum class ComputeType : uint8_t { kF32, kF64, kI64, kC64, kC128 };
 
@@ -38,8 +40,8 @@ struct ElementwiseDesc {
   int rank = 0;
   int64_t shape[kMaxRank] = {};
   StridedOperand out;
-  int num_inputs = 0;  // tensor operands: a, then b
-  StridedOperand inputs[2];
+  int num_inputs = 0;  // tensor operands: a, then b (the arithmetic ops read at most two)
+  StridedOperand inputs[kMaxElementwiseInputs];
   ScalarValue alpha = ScalarValue::Integer(1);
   // For kFill the value; for a binary op with one tensor input, the b operand.
   ScalarValue scalar;

@@ -1,0 +1,52 @@
+// The pointwise engine for ops of two or more operands: out = f(x0, x1, ...),
+// each operand a strided / broadcast tensor view of any storage dtype or a
+// scalar, f one row of the functor table (binary_pointwise_functors.h). The op
+// layer (ops/math/binary_pointwise.h) chooses the compute type from the op's
+// promotion rule; the engine converts each operand into it chunk by chunk,
+// walks the views in stride order (elementwise.h's iteration) and stores the
+// result into out's dtype (a comparison's 1 / 0 into bool or any other dtype).
+#pragma once
+
+#include <memory>
+
+#include "elementwise.h"
+
+namespace canopy::kernels {
+
+// The functor table's rows (name, functor type in binary_pointwise_functors.h).
+#define CANOPY_POINTWISE_OPS(X) \
+  X(kEq, EqFn)                  \
+  X(kGt, GtFn)                  \
+  X(kClampMin, ClampMinFn)      \
+  X(kClampMax, ClampMaxFn)      \
+  X(kClamp, ClampFn)            \
+  X(kPow, PowFn)                \
+  X(kMaskedFill, MaskedFillFn)  \
+  X(kAddcdiv, AddcdivFn)
+
+enum class PointwiseOp : uint8_t {
+#define CANOPY_POINTWISE_ENUM(op, fn) op,
+  CANOPY_POINTWISE_OPS(CANOPY_POINTWISE_ENUM)
+#undef CANOPY_POINTWISE_ENUM
+};
+
+// Operands of the widest functor (Addcdiv: self, tensor1, tensor2, value).
+inline constexpr int kMaxPointwiseOperands = 4;
+
+struct PointwiseDesc {
+  PointwiseOp op = PointwiseOp::kEq;
+  ComputeType compute = ComputeType::kF32;
+  int num_operands = 0;
+  // Operand k is a scalar when is_scalar[k]; the tensor operands are
+  // view.inputs[0..view.num_inputs) in operand order.
+  bool is_scalar[kMaxPointwiseOperands] = {};
+  ScalarValue scalars[kMaxPointwiseOperands];
+  ElementwiseDesc view;  // shape, out and the tensor operands; op fields unused
+};
+
+const char* PointwiseOpName(PointwiseOp op);
+// The operands the functor of `op` takes.
+int PointwiseArity(PointwiseOp op);
+std::unique_ptr<Step> MakePointwiseStep(const PointwiseDesc& desc);
+
+}  // namespace canopy::kernels

@@ -1,0 +1,132 @@
+// The functor table of the pointwise engine (binary_pointwise.h): one struct
+// per op, operator() over the compute type T (float, double, int64_t, and the
+// complex types where kComplex says so; phase 1 gives the others no complex
+// operand). kArity operands, in the order the op layer passes them. Results
+// follow PyTorch: a NaN operand gives NaN (clamp), comparisons with NaN are
+// false, integer results wrap.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <type_traits>
+
+#include "element_types.h"
+
+namespace canopy::kernels {
+
+template <typename T>
+inline bool IsNan(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(x);
+  } else {
+    return false;
+  }
+}
+
+// A comparison's result in the compute type: 1 or 0 (stored as true / false in a bool out).
+template <typename T>
+inline T Truth(bool b) {
+  return b ? T(1) : T(0);
+}
+
+struct EqFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a == b);
+  }
+};
+
+struct GtFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a > b);
+  }
+};
+
+// max(x, lo) and min(x, hi) propagating NaN from either operand (torch.clamp_min, clamp_max).
+struct ClampMinFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T x, T lo) const {
+    if (IsNan(lo)) return lo;
+    return x < lo ? lo : x;  // a NaN x fails the test and is kept
+  }
+};
+
+struct ClampMaxFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T x, T hi) const {
+    if (IsNan(hi)) return hi;
+    return x > hi ? hi : x;
+  }
+};
+
+// min(max(x, lo), hi): where lo > hi every element becomes hi (torch.clamp,
+// and what CANN's kernel computes).
+struct ClampFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T x, T lo, T hi) const {
+    return ClampMaxFn{}(ClampMinFn{}(x, lo), hi);
+  }
+};
+
+// base ^ exponent. Integers: exact, wrapping, by repeated squaring; a negative
+// exponent gives 1 / base truncated (1 for base 1, +-1 for base -1, else 0),
+// as torch.pow does for integer tensors.
+struct PowFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T base, T exponent) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (exponent < 0) {
+        if (base == 1) return 1;
+        if (base == -1) return (exponent & 1) != 0 ? -1 : 1;
+        return 0;
+      }
+      using U = std::make_unsigned_t<T>;
+      U result = 1, square = static_cast<U>(base);
+      for (auto e = static_cast<U>(exponent); e != 0; e >>= 1) {
+        if ((e & 1) != 0) result *= square;
+        square *= square;
+      }
+      return static_cast<T>(result);
+    } else {
+      return std::pow(base, exponent);
+    }
+  }
+};
+
+// mask ? value : x (the mask loads as 1 / 0).
+struct MaskedFillFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T x, T mask, T value) const {
+    return mask != T(0) ? value : x;
+  }
+};
+
+// self + value * tensor1 / tensor2. Integers divide exactly, truncating (a
+// zero divisor gives 0 rather than a trap).
+struct AddcdivFn {
+  static constexpr int kArity = 4;
+  template <typename T>
+  T operator()(T self, T tensor1, T tensor2, T value) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      if (tensor2 == 0) return self;
+      const T quotient = tensor2 == -1 ? static_cast<T>(U(0) - static_cast<U>(tensor1)) : tensor1 / tensor2;
+      return static_cast<T>(static_cast<U>(self) + static_cast<U>(value) * static_cast<U>(quotient));
+    } else {
+      return self + value * (tensor1 / tensor2);
+    }
+  }
+};
+
+}  // namespace canopy::kernels

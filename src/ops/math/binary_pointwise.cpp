@@ -1,0 +1,167 @@
+#include "binary_pointwise.h"
+
+#include "kernels/dtype_dispatch.h"
+
+namespace canopy::ops {
+namespace {
+
+bool IsHalfWidth(aclDataType dtype) { return dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+
+kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
+  const TensorRef view = BroadcastTo(t, shape);
+  kernels::StridedOperand operand;
+  operand.buffer = view.buffer;
+  operand.dtype = view.dtype;
+  for (size_t d = 0; d < view.strides.size(); ++d) operand.strides[d] = view.strides[d];
+  return operand;
+}
+
+void AddStep(Plan& plan, PointwiseOp op, ComputeType compute, const std::vector<PointwiseOperand>& operands,
+             const TensorRef& out) {
+  kernels::PointwiseDesc desc;
+  desc.op = op;
+  desc.compute = compute;
+  desc.num_operands = static_cast<int>(operands.size());
+  desc.view.rank = static_cast<int>(out.shape.size());
+  for (size_t d = 0; d < out.shape.size(); ++d) desc.view.shape[d] = out.shape[d];
+  desc.view.out = OperandOf(out, out.shape);
+  std::vector<TensorRef> reads;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    if (operands[k].tensor) {
+      desc.view.inputs[desc.view.num_inputs++] = OperandOf(*operands[k].tensor, out.shape);
+      reads.push_back(*operands[k].tensor);
+    } else {
+      desc.is_scalar[k] = true;
+      desc.scalars[k] = operands[k].scalar;
+    }
+  }
+  // Element i of out is computed from element i of each operand alone.
+  plan.AddPositionwiseStep(kernels::MakePointwiseStep(desc), reads, out);
+}
+
+const char* SelfName(const BinaryRule& rule, bool in_place) { return in_place ? rule.inplace_name : rule.self_name; }
+const char* OutName(const BinaryRule& rule, bool in_place) { return in_place ? rule.inplace_name : "out"; }
+
+// What both forms check first: self's and out's dtypes.
+aclnnStatus CheckSelfAndOut(Plan& plan, const BinaryRule& rule, const aclTensor* self, const aclTensor* out,
+                            bool in_place) {
+  if (in_place) return plan.CheckDtype(rule.inplace_name, self->dtype, rule.inplace);
+  CANOPY_CHECK(plan.CheckDtype(rule.self_name, self->dtype, rule.self));
+  return plan.CheckDtype("out", out->dtype, rule.out);
+}
+
+DtypeSet OtherDtypes(const BinaryRule& rule, bool in_place) { return in_place ? rule.inplace_other : rule.other; }
+
+// The result dtype of the op on `promoted` operands, checked against out.
+aclnnStatus CheckResult(Plan& plan, const BinaryRule& rule, aclDataType promoted, const aclTensor* out, bool in_place,
+                        aclDataType& result) {
+  result = rule.policy == ResultPolicy::kBool ? ACL_BOOL : promoted;
+  return plan.CheckCastable(result, OutName(rule, in_place), out->dtype);
+}
+
+}  // namespace
+
+void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclDataType result,
+                  const std::vector<PointwiseOperand>& operands, const TensorRef& out) {
+  if (out.NumElements() == 0) return;
+  const ComputeType compute = kernels::ComputeTypeOf(compute_dtype);
+  if (IsHalfWidth(result) && out.dtype != result) {
+    const TensorRef rounded = plan.Temporary(result, out.shape);
+    AddStep(plan, op, compute, operands, rounded);
+    plan.Copy(rounded, out);
+    return;
+  }
+  AddStep(plan, op, compute, operands, out);
+}
+
+aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar) {
+  if (IsComplex(tensor)) return tensor;
+  if (IsComplex(scalar)) return IsFloating(tensor) && tensor == ACL_DOUBLE ? ACL_COMPLEX128 : ACL_COMPLEX64;
+  if (IsFloating(tensor)) return tensor;
+  if (IsFloating(scalar)) return ACL_FLOAT;
+  if (IsBool(tensor)) return PromoteTypes(tensor, scalar);
+  return tensor;
+}
+
+ScalarValue RoundedTo(ScalarValue value, aclDataType dtype) {
+  if (!IsFloating(dtype)) return value;
+  const double real = value.is_integer ? static_cast<double>(value.integer) : value.real;
+  double rounded = real;
+  kernels::VisitStorage(dtype,
+                        [&](auto tag) { rounded = kernels::Convert<double>(kernels::Convert<decltype(tag)>(real)); });
+  return ScalarValue::Real(rounded);
+}
+
+aclnnStatus CheckScalarDtype(Plan& plan, const char* name, const aclScalar* scalar, DtypeSet allowed) {
+  if (allowed.Contains(scalar->dtype)) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "scalar '%s' has dtype %s; supported: %s", name, DtypeName(scalar->dtype),
+                     allowed.ToString().c_str());
+}
+
+aclnnStatus CheckTensorScalarDtype(Plan& plan, const char* tensor_name, aclDataType tensor, const char* scalar_name,
+                                   aclDataType scalar, aclDataType& result) {
+  result = TensorScalarDtype(tensor, scalar);
+  if (result != ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "dtypes of '%s' (%s) and scalar '%s' (%s) cannot be promoted",
+                     tensor_name, DtypeName(tensor), scalar_name, DtypeName(scalar));
+}
+
+aclnnStatus CheckBroadcastInto(Plan& plan, const char* self_name, const Shape& self, const char* other_name,
+                               const Shape& other) {
+  Shape shape;
+  CANOPY_CHECK(plan.CheckBroadcast(self_name, self, other_name, other, shape));
+  if (shape == self) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'%s' %s and '%s' %s broadcast to %s, not to '%s''s own shape", self_name,
+                     ShapeToString(self).c_str(), other_name, ShapeToString(other).c_str(),
+                     ShapeToString(shape).c_str(), self_name);
+}
+
+aclnnStatus PlanBinaryTensorOp(Plan& plan, const BinaryRule& rule, const aclTensor* self, const aclTensor* other,
+                               const aclTensor* out, bool in_place) {
+  const char* self_name = SelfName(rule, in_place);
+  const char* out_name = OutName(rule, in_place);
+  CANOPY_CHECK(CheckSelfAndOut(plan, rule, self, out, in_place));
+  CANOPY_CHECK(plan.CheckDtype(rule.other_name, other->dtype, OtherDtypes(rule, in_place)));
+  aclDataType promoted;
+  CANOPY_CHECK(plan.CheckPromotable(self_name, self->dtype, rule.other_name, other->dtype, promoted));
+  aclDataType result;
+  CANOPY_CHECK(CheckResult(plan, rule, promoted, out, in_place, result));
+  if (in_place) {
+    CANOPY_CHECK(CheckBroadcastInto(plan, self_name, self->view_shape, rule.other_name, other->view_shape));
+    const bool self_empty = self->NumElements() == 0, other_empty = other->NumElements() == 0;
+    if (rule.inplace_rejects_one_empty && self_empty != other_empty) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "exactly one of '%s' and '%s' is empty", self_name, rule.other_name);
+    }
+  } else {
+    Shape shape;
+    CANOPY_CHECK(plan.CheckBroadcast(self_name, self->view_shape, rule.other_name, other->view_shape, shape));
+    CANOPY_CHECK(plan.CheckShape(out_name, out, shape));
+  }
+
+  const TensorRef a = plan.Input(self, self_name);
+  const TensorRef b = plan.Input(other, rule.other_name);
+  const TensorRef dst = plan.Output(out, out_name);
+  AddPointwise(plan, rule.op, promoted, result, {PointwiseOperand::Tensor(a), PointwiseOperand::Tensor(b)}, dst);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanBinaryScalarOp(Plan& plan, const BinaryRule& rule, const aclTensor* self, const aclScalar* other,
+                               const aclTensor* out, bool in_place) {
+  const char* self_name = SelfName(rule, in_place);
+  const char* out_name = OutName(rule, in_place);
+  CANOPY_CHECK(CheckSelfAndOut(plan, rule, self, out, in_place));
+  CANOPY_CHECK(CheckScalarDtype(plan, rule.other_name, other, OtherDtypes(rule, in_place)));
+  aclDataType promoted;
+  CANOPY_CHECK(CheckTensorScalarDtype(plan, self_name, self->dtype, rule.other_name, other->dtype, promoted));
+  aclDataType result;
+  CANOPY_CHECK(CheckResult(plan, rule, promoted, out, in_place, result));
+  if (!in_place) CANOPY_CHECK(plan.CheckShape(out_name, out, self->view_shape));
+
+  const TensorRef a = plan.Input(self, self_name);
+  const TensorRef dst = plan.Output(out, out_name);
+  AddPointwise(plan, rule.op, promoted, result,
+               {PointwiseOperand::Tensor(a), PointwiseOperand::Scalar(RoundedTo(ValueOf(*other), promoted))}, dst);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops

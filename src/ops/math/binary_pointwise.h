@@ -1,0 +1,85 @@
+// The recipes shared by the pointwise ops of two or more operands (Eq, Gt,
+// the Clamp family, Pow, MaskedFill, Addcdiv): an op is a BinaryRule (its
+// dtype lists from its CANN document, its result policy) plus a row of the
+// functor table (kernels/binary_pointwise.h). Checks run in CANN's order:
+// dtypes, promotion, result castable to out, shapes.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "kernels/binary_pointwise.h"
+#include "ops/framework/aclnn_op.h"
+
+namespace canopy::ops {
+
+using kernels::PointwiseOp;
+
+// ---- the step ---------------------------------------------------------------------------------
+
+// An operand of a pointwise step: a tensor view (broadcast to out's shape by
+// the step) or a scalar value.
+struct PointwiseOperand {
+  std::optional<TensorRef> tensor;
+  ScalarValue scalar;
+
+  static PointwiseOperand Tensor(const TensorRef& t) { return {t, {}}; }
+  static PointwiseOperand Scalar(ScalarValue v) { return {std::nullopt, v}; }
+};
+
+// out = f(operands...) computed in the compute type of `compute_dtype` (the
+// operands' promoted dtype), giving a `result` (a comparison's BOOL, else
+// compute_dtype). A 16-bit float result headed for an out of another dtype is
+// rounded to its dtype first, as CANN computes in it and then casts.
+void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclDataType result,
+                  const std::vector<PointwiseOperand>& operands, const TensorRef& out);
+
+// ---- dtype rules ------------------------------------------------------------------------------
+
+// CANN's TensorScalar deduction: the tensor's dtype wins unless the scalar
+// brings complex or floating point into integer or bool math (then the
+// scalar's category at its default width: FLOAT, COMPLEX64). UNDEFINED: none.
+aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar);
+// `value` as a tensor of floating `dtype` holds it (a comparison of FLOAT16
+// data with 0.1 compares with FLOAT16(0.1)); other dtypes keep it exact.
+ScalarValue RoundedTo(ScalarValue value, aclDataType dtype);
+// A scalar argument's dtype is one of `allowed` (161002 naming it otherwise).
+aclnnStatus CheckScalarDtype(Plan& plan, const char* name, const aclScalar* scalar, DtypeSet allowed);
+// The tensor-scalar deduction as a check (161002 when there is none).
+aclnnStatus CheckTensorScalarDtype(Plan& plan, const char* tensor_name, aclDataType tensor, const char* scalar_name,
+                                   aclDataType scalar, aclDataType& result);
+// In-place: the operands broadcast to selfRef's own shape.
+aclnnStatus CheckBroadcastInto(Plan& plan, const char* self_name, const Shape& self, const char* other_name,
+                               const Shape& other);
+
+// ---- self (op) other ----------------------------------------------------------------------------
+
+enum class ResultPolicy : uint8_t {
+  kPromoted,  // the promotion of self and other (Pow, ClampMin): it must cast to out
+  kBool,      // a comparison: out takes any dtype a BOOL casts to
+};
+
+struct BinaryRule {
+  PointwiseOp op = PointwiseOp::kEq;
+  DtypeSet self = {};           // the out-of-place form's self
+  DtypeSet other = {};          // other (tensor or scalar)
+  DtypeSet out = {};            // out
+  DtypeSet inplace = {};        // the in-place form's selfRef
+  DtypeSet inplace_other = {};  // the in-place form's other
+  ResultPolicy policy = ResultPolicy::kPromoted;
+  // The prototype's names (messages and checker reports).
+  const char* self_name = "self";
+  const char* inplace_name = "selfRef";
+  const char* other_name = "other";
+  // The in-place form rejects selfRef and other when exactly one is empty (EqTensor).
+  bool inplace_rejects_one_empty = false;
+};
+
+// out = f(self, other), other a tensor broadcast with self; in place: out is self.
+aclnnStatus PlanBinaryTensorOp(Plan& plan, const BinaryRule& rule, const aclTensor* self, const aclTensor* other,
+                               const aclTensor* out, bool in_place);
+// out = f(self, other), other a scalar; in place: out is self.
+aclnnStatus PlanBinaryScalarOp(Plan& plan, const BinaryRule& rule, const aclTensor* self, const aclScalar* other,
+                               const aclTensor* out, bool in_place);
+
+}  // namespace canopy::ops

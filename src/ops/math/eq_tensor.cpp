@@ -1,0 +1,38 @@
+// aclnnEqTensor, aclnnInplaceEqTensor: out = (self == other) (torch.eq), self
+// and other broadcast and promoted; out takes any dtype (1 / 0), in place
+// selfRef's own.
+#include "aclnnop/aclnn_eq_tensor.h"
+
+#include "binary_pointwise.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+// The Atlas A2 column: no UINT16 / UINT32 / UINT64 anywhere.
+constexpr DtypeSet kEqDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16,  ACL_INT64,     ACL_INT32,
+                                ACL_INT8,   ACL_UINT8,   ACL_BOOL,  ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128};
+constexpr BinaryRule kEq{.op = PointwiseOp::kEq,
+                         .self = kEqDtypes,
+                         .other = kEqDtypes,
+                         .out = kEqDtypes,
+                         .inplace = kEqDtypes,
+                         .inplace_other = kEqDtypes,
+                         .policy = ResultPolicy::kBool,
+                         .inplace_rejects_one_empty = true};
+
+aclnnStatus PlanEqTensor(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
+  return PlanBinaryTensorOp(plan, kEq, self, other, out, false);
+}
+aclnnStatus PlanInplaceEqTensor(Plan& plan, const aclTensor* selfRef, const aclTensor* other) {
+  return PlanBinaryTensorOp(plan, kEq, selfRef, other, selfRef, true);
+}
+
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_eq_tensor.h", .dtypes = kEqDtypes};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(EqTensor, PlanEqTensor, kTraits, (const aclTensor*, self), (const aclTensor*, other), (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceEqTensor, PlanInplaceEqTensor, InPlace(kTraits), (const aclTensor*, selfRef),
+                (const aclTensor*, other))

@@ -1,0 +1,408 @@
+// What the harness rows (harness_binary_pointwise_test.cpp) cannot draw at
+// random: float ties, NaN, infinities and signed zeros in comparisons and
+// clamps, integer powers, aliasing in-place calls, one-empty operands, and
+// every documented rejection with its exact status code.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A contiguous device tensor holding `values` (row-major).
+std::unique_ptr<DeviceTensor> Upload(aclDataType dtype, const Shape& shape, const Values& values) {
+  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
+  tensor->WriteView(values);
+  return tensor;
+}
+
+// A poisoned contiguous out tensor.
+std::unique_ptr<DeviceTensor> Out(aclDataType dtype, const Shape& shape) {
+  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
+  tensor->Poison();
+  return tensor;
+}
+
+void RunOk(const Phase1& phase1, Phase2 phase2) {
+  const OpRun run = RunOp(phase1, phase2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+}
+
+// ---- comparisons with ties and special values -----------------------------------------------------
+
+const Values kSpecialA = {1.0, -0.0, kNan, kInf, -kInf, 0.5, 2.0, kNan};
+const Values kSpecialB = {1.0, 0.0, kNan, kInf, kInf, 0.25, 3.0, 1.0};
+
+TEST(EqTensorValues, TiesNanInfinitiesAndSignedZeros) {
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    SCOPED_TRACE(Name(dtype));
+    auto a = Upload(dtype, {8}, kSpecialA), b = Upload(dtype, {8}, kSpecialB);
+    auto out = Out(ACL_BOOL, {8});
+    RunOk(
+        [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+          return aclnnEqTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
+        },
+        aclnnEqTensor);
+    // -0 == 0, NaN != NaN, inf == inf.
+    ExpectExact(out->ReadView(), {1, 1, 0, 1, 0, 0, 0, 0}, "EqTensor");
+  }
+}
+
+TEST(EqTensorValues, FloatAgainstIntegerComparesInFloat) {
+  // 16777217 is not a FLOAT: as FLOAT it equals 16777216.
+  auto a = Upload(ACL_INT32, {3}, {16777217.0, 3.0, -2.0});
+  auto b = Upload(ACL_FLOAT, {3}, {16777216.0, 3.0, 2.0});
+  auto out = Out(ACL_INT32, {3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnEqTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
+      },
+      aclnnEqTensor);
+  ExpectExact(out->ReadView(), {1, 1, 0}, "EqTensor s32 vs f32 into s32");
+}
+
+TEST(EqTensorValues, InplaceWritesSelfDtypeThroughItsOwnView) {
+  // selfRef is a transposed view, other broadcast along rows: selfRef = (selfRef == other) as 1.0 / 0.0.
+  auto self = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{3, 2}, View::kTransposed);
+  self->WriteView({1, 2, 3, 2, 1, 1});
+  auto other = Upload(ACL_FLOAT16, {2}, {1, 2});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceEqTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*other), w, e);
+      },
+      aclnnInplaceEqTensor);
+  ExpectExact(self->ReadView(), {1, 1, 0, 1, 1, 0}, "InplaceEqTensor");
+}
+
+TEST(EqTensorValues, OtherIsSelfItself) {
+  auto self = Upload(ACL_FLOAT, {4}, {1, kNan, -0.0, 3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        aclTensor* t = x.Tensor(*self);
+        return aclnnInplaceEqTensorGetWorkspaceSize(t, t, w, e);
+      },
+      aclnnInplaceEqTensor);
+  ExpectExact(self->ReadView(), {1, 0, 1, 1}, "InplaceEqTensor(self, self)");
+}
+
+TEST(GtScalarValues, NanInfinitiesAndTheScalarRoundedToSelfDtype) {
+  auto a = Upload(ACL_FLOAT, {6}, {0.0, -0.0, kNan, kInf, -kInf, 1e-30});
+  auto out = Out(ACL_FLOAT, {6});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnGtScalarGetWorkspaceSize(x.Tensor(*a), x.Scalar(ACL_FLOAT, 0.0), x.Tensor(*out), w, e);
+      },
+      aclnnGtScalar);
+  ExpectExact(out->ReadView(), {0, 0, 0, 1, 0, 1}, "GtScalar > 0 (ggml's step)");
+
+  // FLOAT16(0.1) is 0.0999755859375, greater than the double 0.09997, but not
+  // than 0.09997 rounded to FLOAT16 (the same value): the scalar takes self's dtype.
+  auto h = Upload(ACL_FLOAT16, {2}, {0.1, 0.2});
+  auto hout = Out(ACL_BOOL, {2});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnGtScalarGetWorkspaceSize(x.Tensor(*h), x.Scalar(ACL_DOUBLE, 0.09997), x.Tensor(*hout), w, e);
+      },
+      aclnnGtScalar);
+  ExpectExact(hout->ReadView(), {0, 1}, "GtScalar f16 vs a double that rounds to it");
+}
+
+TEST(GtScalarValues, InplaceOnAStridedView) {
+  auto self = std::make_unique<DeviceTensor>(ACL_INT32, Shape{2, 3}, View::kStepped);
+  self->WriteView({-3, 0, 5, 7, 1, 2});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceGtScalarGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_INT64, 1), w, e);
+      },
+      aclnnInplaceGtScalar);
+  ExpectExact(self->ReadView(), {0, 0, 1, 1, 0, 1}, "InplaceGtScalar");
+}
+
+// ---- clamps ------------------------------------------------------------------------------------------
+
+TEST(ClampValues, NanPropagatesAndMinAboveMaxGivesMax) {
+  auto self = Upload(ACL_FLOAT, {5}, {kNan, -5, 0.5, 5, -0.0});
+  auto out = Out(ACL_FLOAT, {5});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, -1), x.Scalar(ACL_FLOAT, 1),
+                                          x.Tensor(*out), w, e);
+      },
+      aclnnClamp);
+  ExpectExact(out->ReadView(), {kNan, -1, 0.5, 1, -0.0}, "Clamp [-1, 1]");
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 2), x.Scalar(ACL_FLOAT, 1),
+                                          x.Tensor(*out), w, e);
+      },
+      aclnnClamp);
+  ExpectExact(out->ReadView(), {kNan, 1, 1, 1, 1}, "Clamp min 2 > max 1");
+  // A NaN bound makes every element NaN.
+  auto lo = Upload(ACL_FLOAT, {5}, {0, kNan, 0, 0, 0});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampMinTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*lo), x.Tensor(*out), w, e);
+      },
+      aclnnClampMinTensor);
+  ExpectExact(out->ReadView(), {kNan, kNan, 0.5, 5, 0}, "ClampMinTensor with a NaN bound");
+}
+
+TEST(ClampValues, GgmlPatternsF16DataWithF32Bounds) {
+  // ggml_cann_clamp: f16 src and dst, FLOAT scalar bounds (rounded to f16: 0.1 -> 0.0999755859375).
+  auto self = Upload(ACL_FLOAT16, {4}, {-1, 0.05, 0.5, 2});
+  auto out = Out(ACL_FLOAT16, {4});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 0.1), x.Scalar(ACL_FLOAT, 1),
+                                          x.Tensor(*out), w, e);
+      },
+      aclnnClamp);
+  ExpectExact(out->ReadView(), {HalfToDouble(DoubleToHalf(0.1)), HalfToDouble(DoubleToHalf(0.1)), 0.5, 1}, "Clamp f16");
+  // The rope cache's ramp: InplaceClampMax on f32 by 1.
+  auto ramp = Upload(ACL_FLOAT, {4}, {0, 0.5, 1.5, 3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceClampMaxGetWorkspaceSize(x.Tensor(*ramp), x.Scalar(ACL_FLOAT, 1), w, e);
+      },
+      aclnnInplaceClampMax);
+  ExpectExact(ramp->ReadView(), {0, 0.5, 1, 1}, "InplaceClampMax");
+}
+
+TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
+  auto self = Upload(ACL_INT32, {3}, {-4, 0, 9});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        aclTensor* t = x.Tensor(*self);
+        return aclnnInplaceClampMinTensorGetWorkspaceSize(t, t, w, e);
+      },
+      aclnnInplaceClampMinTensor);
+  ExpectExact(self->ReadView(), {-4, 0, 9}, "InplaceClampMinTensor(self, self)");
+}
+
+// ---- rejections ---------------------------------------------------------------------------------
+
+struct Rejection {
+  std::string name;
+  Phase1 phase1;
+  Phase2 phase2;  // releases the executor if phase 1 wrongly succeeds
+  aclnnStatus expected;
+  std::string keyword;  // the message names it
+};
+
+void PrintTo(const Rejection& r, std::ostream* os) { *os << r.name; }
+
+using A = OpArgs;
+using W = uint64_t*;
+using E = aclOpExecutor**;
+constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+constexpr aclnnStatus kNull = ACLNN_ERR_PARAM_NULLPTR;
+
+std::vector<Rejection> Rejections() {
+  const Shape m = {2, 3};
+  return {
+      // EqTensor: A2 takes no unsigned 16 / 32 / 64 bit dtypes.
+      {"EqTensor_self_u32",
+       [=](A& a, W w, E e) {
+         return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_UINT32, m), a.NewTensor(ACL_INT32, m),
+                                              a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnEqTensor, kInvalid, "self"},
+      {"EqTensor_out_u16",
+       [=](A& a, W w, E e) {
+         return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
+                                              a.NewTensor(ACL_UINT16, m), w, e);
+       },
+       aclnnEqTensor, kInvalid, "out"},
+      {"EqTensor_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {4}),
+                                              a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnEqTensor, kInvalid, "other"},
+      {"EqTensor_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {3}),
+                                              a.NewTensor(ACL_BOOL, {3}), w, e);
+       },
+       aclnnEqTensor, kInvalid, "out"},
+      {"EqTensor_rank9",
+       [=](A& a, W w, E e) {
+         const Shape r9(9, 1);
+         return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, r9), a.NewTensor(ACL_FLOAT, r9),
+                                              a.NewTensor(ACL_BOOL, r9), w, e);
+       },
+       aclnnEqTensor, kInvalid, "self"},
+      {"EqTensor_null_other",
+       [=](A& a, W w, E e) {
+         return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnEqTensor, kNull, "other"},
+      {"InplaceEqTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnInplaceEqTensor, kInvalid, "selfRef"},
+      {"InplaceEqTensor_one_empty",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {0, 3}), a.NewTensor(ACL_FLOAT, {1, 3}), w,
+                                                     e);
+       },
+       aclnnInplaceEqTensor, kInvalid, "empty"},
+      {"InplaceEqTensor_other_u64",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceEqTensorGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.NewTensor(ACL_UINT64, m), w, e);
+       },
+       aclnnInplaceEqTensor, kInvalid, "other"},
+      // GtScalar: no complex self or scalar.
+      {"GtScalar_self_c64",
+       [=](A& a, W w, E e) {
+         return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_COMPLEX64, m), a.Scalar(ACL_FLOAT, 0),
+                                              a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnGtScalar, kInvalid, "self"},
+      {"GtScalar_scalar_c64",
+       [=](A& a, W w, E e) {
+         return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_COMPLEX64, 0),
+                                              a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnGtScalar, kInvalid, "other"},
+      {"GtScalar_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 0),
+                                              a.NewTensor(ACL_BOOL, {3, 2}), w, e);
+       },
+       aclnnGtScalar, kInvalid, "out"},
+      {"GtScalar_null_scalar",
+       [=](A& a, W w, E e) {
+         return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnGtScalar, kNull, "other"},
+      {"InplaceGtScalar_self_c128",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceGtScalarGetWorkspaceSize(a.NewTensor(ACL_COMPLEX128, m), a.Scalar(ACL_FLOAT, 0), w, e);
+       },
+       aclnnInplaceGtScalar, kInvalid, "selfRef"},
+      // Clamp family: no BOOL self, both bounds null is a null pointer, promoted results must fit out.
+      {"Clamp_no_bounds",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, nullptr, a.NewTensor(ACL_FLOAT, m), w,
+                                           e);
+       },
+       aclnnClamp, kNull, "clipValueMin"},
+      {"ClampTensor_no_bounds",
+       [=](A& a, W w, E e) {
+         return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, nullptr, a.NewTensor(ACL_FLOAT, m),
+                                                 w, e);
+       },
+       aclnnClampTensor, kNull, "clipValueMax"},
+      {"Clamp_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 0), nullptr,
+                                           a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnClamp, kInvalid, "self"},
+      {"Clamp_bound_c64",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.Scalar(ACL_COMPLEX64, 1),
+                                           a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClamp, kInvalid, "clipValueMax"},
+      {"Clamp_float_bound_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 0.5), nullptr,
+                                           a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnClamp, kInvalid, "out"},
+      {"Clamp_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 0), nullptr,
+                                           a.NewTensor(ACL_FLOAT, {3, 2}), w, e);
+       },
+       aclnnClamp, kInvalid, "out"},
+      {"ClampMin_null_bound",
+       [=](A& a, W w, E e) {
+         return aclnnClampMinGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClampMin, kNull, "clipValueMin"},
+      {"ClampMax_out_u16",
+       [=](A& a, W w, E e) {
+         return aclnnClampMaxGetWorkspaceSize(a.NewTensor(ACL_UINT8, m), a.Scalar(ACL_INT32, 1),
+                                              a.NewTensor(ACL_UINT16, m), w, e);
+       },
+       aclnnClampMax, kInvalid, "out"},
+      {"InplaceClampMax_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMaxGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 1), w, e);
+       },
+       aclnnInplaceClampMax, kInvalid, "selfRef"},
+      {"InplaceClampMax_float_bound_into_int",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMaxGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 1.5), w, e);
+       },
+       aclnnInplaceClampMax, kInvalid, "selfRef"},
+      {"ClampTensor_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}), nullptr,
+                                                 a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClampTensor, kInvalid, "clipValueMin"},
+      {"ClampTensor_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), nullptr, a.NewTensor(ACL_FLOAT, m),
+                                                 a.NewTensor(ACL_FLOAT, {3}), w, e);
+       },
+       aclnnClampTensor, kInvalid, "out"},
+      {"ClampMinTensor_bound_c64",
+       [=](A& a, W w, E e) {
+         return aclnnClampMinTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_COMPLEX64, m),
+                                                    a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnClampMinTensor, kInvalid, "clipValueMin"},
+      {"InplaceClampMinTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMinTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w,
+                                                           e);
+       },
+       aclnnInplaceClampMinTensor, kInvalid, "selfRef"},
+      {"ClampMaxTensor_promoted_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
+                                                    a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnClampMaxTensor, kInvalid, "out"},
+      {"InplaceClampMaxTensor_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnInplaceClampMaxTensor, kInvalid, "selfRef"},
+  };
+}
+
+class BinaryPointwiseRejects : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(BinaryPointwiseRejects, WithItsCodeAndAMessageNamingTheArgument) {
+  const Rejection& r = GetParam();
+  const OpRun run = RunOp(r.phase1, r.phase2);
+  EXPECT_EQ(run.phase1, r.expected) << Describe(run);
+  EXPECT_NE(run.message.find(r.keyword), std::string::npos)
+      << "message should name '" << r.keyword << "': " << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, BinaryPointwiseRejects, ::testing::ValuesIn(Rejections()),
+                         [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace canopy_test

@@ -1,0 +1,320 @@
+// Harness rows of the pointwise ops with two or more operands (the engine in
+// kernels/binary_pointwise.h): comparisons, the Clamp family, Pow,
+// MaskedFill, Addcdiv. Each row gives the op's dtypes (CANN's Atlas A2
+// column), its promotion and a float64 reference; the harness generates the
+// dtype x view x shape x in-place x cache cases (harness/harness.h).
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_gt_scalar.h"
+#include "harness/harness.h"
+#include "reference.h"
+
+namespace canopy_test {
+namespace {
+
+using namespace harness;  // NOLINT(google-build-using-namespace): the rows read as a table
+
+// CANN's TensorScalar deduction: the tensor's dtype unless the scalar brings
+// floating point (FLOAT) or complex (COMPLEX64) into integer or bool math.
+std::optional<aclDataType> TensorScalarDtype(aclDataType tensor, aclDataType scalar) {
+  if (IsComplex(tensor)) return tensor;
+  if (IsComplex(scalar)) return tensor == ACL_DOUBLE ? ACL_COMPLEX128 : ACL_COMPLEX64;
+  if (IsRealFloat(tensor)) return tensor;
+  if (IsRealFloat(scalar)) return ACL_FLOAT;
+  if (IsBool(tensor)) return Promote(tensor, scalar);
+  return tensor;
+}
+
+// The dtype two operands compute in: tensor-tensor promotion, or the
+// TensorScalar deduction when the second is a scalar.
+aclDataType ComputeDtype(const RefCall& call, bool scalarOther) {
+  const aclDataType a = call.inputs[0].dtype, b = call.inputs[1].dtype;
+  return *(scalarOther ? TensorScalarDtype(a, b) : Promote(a, b));
+}
+
+// ---- comparisons --------------------------------------------------------------------------------
+
+const std::vector<aclDataType> kEqDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT,     ACL_BF16,
+                                            ACL_INT64,  ACL_INT32,   ACL_INT8,      ACL_UINT8,
+                                            ACL_BOOL,   ACL_INT16,   ACL_COMPLEX64, ACL_COMPLEX128};
+const std::vector<aclDataType> kGtDtypes = {ACL_DOUBLE, ACL_BF16,  ACL_FLOAT16, ACL_FLOAT, ACL_INT32,
+                                            ACL_UINT32, ACL_INT64, ACL_UINT64,  ACL_INT16, ACL_UINT16,
+                                            ACL_INT8,   ACL_UINT8, ACL_BOOL};
+
+// A comparison's reference: both operands converted to the compute dtype, 1 or 0.
+Reference Comparison(bool scalarOther, bool (*compare)(Value, Value)) {
+  return [scalarOther, compare](const RefCall& call) {
+    const aclDataType compute = ComputeDtype(call, scalarOther);
+    return Pointwise([compute, compare](const std::vector<Value>& x, const AttrSet&) {
+      return Value(compare(ConvertValue(x[0], compute), ConvertValue(x[1], compute)) ? 1.0 : 0.0);
+    })(call);
+  };
+}
+
+// Small integers tie often (random floats rarely do: binary_pointwise_test
+// compares floats with ties, NaN and infinities).
+const Range kComparisonRange{-2, 2};
+
+// ElementwiseShapes() with both operands empty in the empty case: the in-place
+// form rejects exactly one empty operand (binary_pointwise_test checks that).
+std::vector<ShapeCase> BothEmptyShapes() {
+  std::vector<ShapeCase> shapes = ElementwiseShapes();
+  for (ShapeCase& s : shapes) {
+    if (s.name == "empty") s.inputs = {{0, 3}, {0, 3}};
+  }
+  return shapes;
+}
+
+OpRow EqTensorRow() {
+  OpRow row;
+  row.name = "EqTensor";
+  row.inputs = {Arg{.name = "self", .range = kComparisonRange}, Arg{.name = "other", .range = kComparisonRange}};
+  row.out = {[](Call& c) {
+               return aclnnEqTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnEqTensor};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceEqTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceEqTensor};
+  row.inplace.accepts = [](const DtypeCase& dc, aclDataType) {
+    return dc.out == ACL_DT_UNDEFINED && Promote(dc.inputs[0], dc.inputs[1]).has_value();
+  };
+  // Promotion across categories, and the 1 / 0 result in a non-bool out (ggml's count_equal: s32 out).
+  row.dtypes = Concat(EachDtype(kEqDtypes), Singly({{{ACL_FLOAT16, ACL_FLOAT}},
+                                                    {{ACL_INT32, ACL_FLOAT}},
+                                                    {{ACL_BOOL, ACL_INT8}},
+                                                    {{ACL_BF16, ACL_FLOAT16}},
+                                                    {{ACL_COMPLEX64, ACL_DOUBLE}},
+                                                    {{ACL_INT32, ACL_INT32}, ACL_INT32},
+                                                    {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT},
+                                                    {{ACL_FLOAT16, ACL_FLOAT16}, ACL_FLOAT16}}));
+  row.outDtype = FixedDtype(ACL_BOOL);
+  row.shapes = BothEmptyShapes();
+  row.reference = Comparison(false, [](Value a, Value b) { return a == b; });
+  return row;
+}
+
+OpRow GtScalarRow() {
+  OpRow row;
+  row.name = "GtScalar";
+  row.inputs = {Arg{.name = "self", .range = kComparisonRange},
+                Arg{.name = "other", .kind = ArgKind::kScalar, .range = kComparisonRange}};
+  row.out = {[](Call& c) {
+               return aclnnGtScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnGtScalar};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceGtScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceGtScalar};
+  row.inplace.accepts = [](const DtypeCase& dc, aclDataType) { return dc.out == ACL_DT_UNDEFINED; };
+  // A float scalar against integers compares in FLOAT; against FLOAT16 it is rounded to FLOAT16 first (ggml's step: f32
+  // 0).
+  row.dtypes = Concat(EachDtype(kGtDtypes), Singly({{{ACL_INT32, ACL_FLOAT}},
+                                                    {{ACL_FLOAT16, ACL_DOUBLE}},
+                                                    {{ACL_BF16, ACL_FLOAT}},
+                                                    {{ACL_BOOL, ACL_INT32}},
+                                                    {{ACL_UINT8, ACL_INT64}},
+                                                    {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT},
+                                                    {{ACL_FLOAT16, ACL_FLOAT}, ACL_FLOAT16},
+                                                    {{ACL_INT64, ACL_INT64}, ACL_COMPLEX64}}));
+  row.outDtype = FixedDtype(ACL_BOOL);
+  row.reference = Comparison(true, [](Value a, Value b) { return a.real() > b.real(); });
+  return row;
+}
+
+// ---- the Clamp family ---------------------------------------------------------------------------
+
+const std::vector<aclDataType> kClampDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_UINT8,
+                                               ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BF16};
+
+// Self's values and the bounds' (min below max, so both bounds bite); unsigned
+// dtypes shifted up.
+enum class ClampArg { kSelf, kMin, kMax };
+RangeRule ClampRange(ClampArg arg) {
+  return RangeRule([arg](aclDataType dtype, const CaseInfo&) {
+    const double shift = IsUnsigned(dtype) ? 3 : 0;
+    switch (arg) {
+      case ClampArg::kSelf:
+        return Range{-3 + shift, 3 + shift};
+      case ClampArg::kMin:
+        return Range{-2 + shift, -1 + shift};
+      case ClampArg::kMax:
+        return Range{1 + shift, 2 + shift};
+    }
+    return Range{};
+  });
+}
+
+double ClampValue(double x, std::optional<double> lo, std::optional<double> hi) {
+  if (std::isnan(x)) return x;
+  if (lo && x < *lo) x = *lo;
+  if (hi && x > *hi) x = *hi;
+  return x;
+}
+
+// The promotion of every operand: tensors by the table, scalars by the TensorScalar deduction.
+aclDataType ClampCompute(const RefCall& call, bool scalarBounds) {
+  aclDataType compute = call.inputs[0].dtype;
+  for (size_t k = 1; k < call.inputs.size(); ++k) {
+    compute =
+        *(scalarBounds ? TensorScalarDtype(compute, call.inputs[k].dtype) : Promote(compute, call.inputs[k].dtype));
+  }
+  return compute;
+}
+
+// In place, the promoted dtype is cast into selfRef.
+bool PromotedFitsSelf(const DtypeCase& dc, aclDataType) {
+  const auto promoted = Promote(dc.inputs[0], dc.inputs.size() > 1 ? dc.inputs[1] : dc.inputs[0]);
+  return dc.out == ACL_DT_UNDEFINED && promoted && CanCast(*promoted, dc.inputs[0]);
+}
+
+const std::vector<DtypeCase> kClampMixed = {{{ACL_FLOAT16, ACL_FLOAT}}, {{ACL_INT32, ACL_FLOAT}},
+                                            {{ACL_INT8, ACL_INT64}},    {{ACL_BF16, ACL_FLOAT16}},
+                                            {{ACL_INT16, ACL_BOOL}},    {{ACL_FLOAT, ACL_FLOAT}, ACL_DOUBLE}};
+
+// ClampMin / ClampMax / ClampMinTensor / ClampMaxTensor: self and one bound (input 1).
+OpRow ClampBoundRow(const std::string& name, bool isMin, bool scalarBound, Phase1Fn out, Phase2 outPhase2,
+                    Phase1Fn inplace = {}, Phase2 inplacePhase2 = nullptr) {
+  OpRow row;
+  row.name = name;
+  row.inputs = {Arg{.name = "self", .range = ClampRange(ClampArg::kSelf)},
+                Arg{.name = isMin ? "clipValueMin" : "clipValueMax",
+                    .kind = scalarBound ? ArgKind::kScalar : ArgKind::kTensor,
+                    .range = ClampRange(isMin ? ClampArg::kMin : ClampArg::kMax)}};
+  row.out = {std::move(out), outPhase2};
+  if (inplace) {
+    row.inplace = {std::move(inplace), inplacePhase2};
+    row.inplace.accepts = PromotedFitsSelf;
+  }
+  // A float scalar on integers computes in FLOAT, which an integer out cannot hold: those go to a float out.
+  std::vector<DtypeCase> mixed = kClampMixed;
+  if (scalarBound) mixed[1].out = ACL_FLOAT;
+  row.dtypes = Concat(EachDtype(kClampDtypes), Singly(mixed));
+  row.outDtype = [scalarBound](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    return scalarBound ? TensorScalarDtype(in[0], in[1]) : Promote(in[0], in[1]);
+  };
+  row.reference = [isMin, scalarBound](const RefCall& call) {
+    const aclDataType compute = ClampCompute(call, scalarBound);
+    return Pointwise([isMin, compute](const std::vector<Value>& x, const AttrSet&) {
+      const double v = ConvertValue(x[0], compute).real(), bound = ConvertValue(x[1], compute).real();
+      return Value(isMin ? ClampValue(v, bound, std::nullopt) : ClampValue(v, std::nullopt, bound));
+    })(call);
+  };
+  return row;
+}
+
+// Clamp (scalar bounds) and ClampTensor (tensor bounds), each bound present or null.
+OpRow ClampBothRow(bool scalarBounds) {
+  OpRow row;
+  row.name = scalarBounds ? "Clamp" : "ClampTensor";
+  const ArgKind kind = scalarBounds ? ArgKind::kScalar : ArgKind::kTensor;
+  row.inputs = {Arg{.name = "self", .range = ClampRange(ClampArg::kSelf)},
+                Arg{.name = "clipValueMin", .kind = kind, .range = ClampRange(ClampArg::kMin)},
+                Arg{.name = "clipValueMax", .kind = kind, .range = ClampRange(ClampArg::kMax)}};
+  // "bounds" picks which bounds are passed (the other is null): 3 both, 1 min, 2 max.
+  auto pass = [](Call& c, size_t input, int64_t bit) { return (c.IntAttr("bounds") & bit) != 0; };
+  if (scalarBounds) {
+    row.out = {[pass](Call& c) {
+                 return aclnnClampGetWorkspaceSize(c.Tensor(0), pass(c, 1, 1) ? c.Scalar(1) : nullptr,
+                                                   pass(c, 2, 2) ? c.Scalar(2) : nullptr, c.Out(), c.workspaceSize,
+                                                   c.executor);
+               },
+               aclnnClamp};
+  } else {
+    row.out = {[pass](Call& c) {
+                 return aclnnClampTensorGetWorkspaceSize(c.Tensor(0), pass(c, 1, 1) ? c.Tensor(1) : nullptr,
+                                                         pass(c, 2, 2) ? c.Tensor(2) : nullptr, c.Out(),
+                                                         c.workspaceSize, c.executor);
+               },
+               aclnnClampTensor};
+  }
+  row.attrs = {{"both", {{"bounds", int64_t{3}}}},
+               {"min_only", {{"bounds", int64_t{1}}}},
+               {"max_only", {{"bounds", int64_t{2}}}}};
+  std::vector<DtypeCase> mixed = {{{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}},  // ggml's clamp: f16 data, f32 bounds
+                                  {{ACL_BF16, ACL_FLOAT16, ACL_FLOAT16}},
+                                  {{ACL_INT32, ACL_INT8, ACL_INT64}},
+                                  {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT16}};
+  row.dtypes = Concat(EachDtype(kClampDtypes), Singly(mixed));
+  row.outDtype = [scalarBounds](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    std::optional<aclDataType> d = in[0];
+    for (size_t k = 1; k < in.size() && d; ++k) d = scalarBounds ? TensorScalarDtype(*d, in[k]) : Promote(*d, in[k]);
+    return d;
+  };
+  row.reference = [scalarBounds](const RefCall& call) {
+    const int64_t bounds = call.attrs.Int("bounds");
+    // The dtype of the bounds actually passed.
+    std::vector<Operand> passed = {call.inputs[0]};
+    if (bounds & 1) passed.push_back(call.inputs[1]);
+    if (bounds & 2) passed.push_back(call.inputs[2]);
+    const aclDataType compute =
+        ClampCompute(RefCall{passed, call.attrs, call.out, call.outShape, call.inplace}, scalarBounds);
+    return Pointwise([bounds, compute](const std::vector<Value>& x, const AttrSet&) {
+      std::optional<double> lo, hi;
+      if (bounds & 1) lo = ConvertValue(x[1], compute).real();
+      if (bounds & 2) hi = ConvertValue(x[2], compute).real();
+      return Value(ClampValue(ConvertValue(x[0], compute).real(), lo, hi));
+    })(call);
+  };
+  return row;
+}
+
+std::vector<OpRow> ClampRows() {
+  return {
+      ClampBothRow(true),
+      ClampBothRow(false),
+      ClampBoundRow(
+          "ClampMin", true, true,
+          [](Call& c) {
+            return aclnnClampMinGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnClampMin),
+      ClampBoundRow(
+          "ClampMax", false, true,
+          [](Call& c) {
+            return aclnnClampMaxGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnClampMax,
+          [](Call& c) {
+            return aclnnInplaceClampMaxGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.workspaceSize, c.executor);
+          },
+          aclnnInplaceClampMax),
+      ClampBoundRow(
+          "ClampMinTensor", true, false,
+          [](Call& c) {
+            return aclnnClampMinTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnClampMinTensor,
+          [](Call& c) {
+            return aclnnInplaceClampMinTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize, c.executor);
+          },
+          aclnnInplaceClampMinTensor),
+      ClampBoundRow(
+          "ClampMaxTensor", false, false,
+          [](Call& c) {
+            return aclnnClampMaxTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnClampMaxTensor,
+          [](Call& c) {
+            return aclnnInplaceClampMaxTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize, c.executor);
+          },
+          aclnnInplaceClampMaxTensor),
+  };
+}
+
+std::vector<OpRow> BinaryPointwiseRows() {
+  std::vector<OpRow> rows = {EqTensorRow(), GtScalarRow()};
+  for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
+  return rows;
+}
+CANOPY_HARNESS_ROWS(BinaryPointwiseRows);
+
+}  // namespace
+}  // namespace canopy_test
