@@ -46,7 +46,7 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 }
 
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
-                          bool keep_dims, aclDataType dtype, const aclTensor* out) {
+                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
   CANOPY_CHECK(plan.CheckShape("out", out, ReducedShape(self->view_shape, reduced, keep_dims)));
   if (self->NumElements() == 0 && IsComplex(out->dtype)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
@@ -60,6 +60,7 @@ aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor*
 
   kernels::ReduceDesc desc;
   desc.kind = kind;
+  desc.p = p;
   desc.rank = static_cast<int>(in.rank());
   desc.in = {in.buffer, in.dtype, {}};
   desc.out = {result.buffer, result.dtype, {}};

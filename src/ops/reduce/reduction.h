@@ -25,7 +25,8 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 
 // Plans out = reduce(self over reduced dims), accumulated and rounded as
 // `dtype` and then converted to out's dtype (a copy only where the two differ).
+// `p` is kNorm's order.
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
-                          bool keep_dims, aclDataType dtype, const aclTensor* out);
+                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p = 2);
 
 }  // namespace canopy::ops
