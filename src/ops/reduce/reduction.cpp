@@ -79,4 +79,33 @@ aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor*
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank, int64_t& wrapped) {
+  const int64_t wrap = std::max<int64_t>(rank, 1);
+  if (dim < -wrap || dim >= wrap) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is %lld, outside [%lld, %lld] for rank %lld", name,
+                       static_cast<long long>(dim), static_cast<long long>(-wrap), static_cast<long long>(wrap - 1),
+                       static_cast<long long>(rank));
+  }
+  wrapped = dim < 0 ? dim + wrap : dim;
+  return ACLNN_SUCCESS;
+}
+
+void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
+               bool drops_dim, bool keep_dim) {
+  desc.rank = static_cast<int>(in.rank());
+  desc.dim = static_cast<int>(desc.rank == 0 ? 0 : dim);
+  desc.in = {in.buffer, in.dtype, {}};
+  desc.out = {out.buffer, out.dtype, {}};
+  for (int d = 0, o = 0; d < desc.rank; ++d) {
+    desc.shape[d] = in.shape[static_cast<size_t>(d)];
+    desc.in.strides[d] = in.strides[static_cast<size_t>(d)];
+    if (drops_dim && d == desc.dim) {
+      if (keep_dim) ++o;  // out's extent-1 dim: never stepped
+      continue;
+    }
+    desc.out.strides[d] = out.strides[static_cast<size_t>(o++)];
+  }
+  plan.AddStep(kernels::MakeDimOpStep(desc), {in}, out);
+}
+
 }  // namespace canopy::ops
