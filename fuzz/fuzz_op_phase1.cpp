@@ -107,19 +107,12 @@ Family FamilyOf(const canopyOpInfo& op) {
   return Family::kGeneric;
 }
 
-// The argument names the harness knows how to fill; a new name must be taught here.
+// The argument names the harness knows how to fill; a new name must be taught
+// in known_argument_names.inc.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
-                                       "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
-                                       "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
-                                       "end",          "step",    "diagonal", "source", "outRef",   "repeats",
-                                       "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
-  // The unary activations' attributes and output names.
-  static const char* const kActivation[] = {"negativeSlope", "threshold", "scale", "inputScale",
-                                            "approximate",   "y",         "result"};
-  for (const char* name : kActivation) {
-    if (std::strcmp(arg.name, name) == 0) return true;
-  }
+  static const char* const kKnown[] = {
+#include "known_argument_names.inc"
+  };
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -668,7 +661,17 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
     const void* pointer = nullptr;
     int64_t integer = 0;
     if (arg.kind == CANOPY_ARG_TENSOR) {
-      if (name == "self" || name == "selfRef" || name == "weight" || name == "x") pointer = c.T(c.self);
+      if (name == "self" || name == "selfRef" || name == "weight" || name == "x" || name == "x1" || name == "input" ||
+          name == "features") {
+        pointer = c.T(c.self);
+      }
+      if (name == "x2" || name == "labels" || name == "gamma" || name == "weightOptional" || name == "biasOptional") {
+        pointer = c.T(c.other);
+      }
+      if (name == "yOut" || name == "xOut" || name == "backprop" || name == "rstdOut" || name == "meanOut" ||
+          name == "meanOutOptional" || name == "rstdOutOptional" || name == "loss") {
+        pointer = c.T(c.out);
+      }
       if (name == "other" || name == "mat1" || name == "src" || name == "index" || name == "indices") {
         pointer = c.T(c.other);
       }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <complex>
 #include <limits>
 #include <numeric>
@@ -180,6 +181,8 @@ const char* KindName(ReduceKind kind) {
       return "max";
     case ReduceKind::kMin:
       return "min";
+    case ReduceKind::kNorm:
+      return "p-norm";
   }
   return "?";
 }
@@ -187,7 +190,7 @@ const char* KindName(ReduceKind kind) {
 class ReduceStep final : public Step {
  public:
   explicit ReduceStep(const ReduceDesc& desc)
-      : kind_(desc.kind), in_(desc.in), out_(desc.out), acc_(ReduceAccumulatorDtype(desc.out.dtype)) {
+      : kind_(desc.kind), p_(desc.p), in_(desc.in), out_(desc.out), acc_(ReduceAccumulatorDtype(desc.out.dtype)) {
     for (int d = 0; d < desc.rank; ++d) {
       if (desc.shape[d] == 1) continue;  // steps nowhere
       Dims& group = desc.reduced[d] ? reduced_ : kept_;
@@ -233,8 +236,9 @@ class ReduceStep final : public Step {
   aclnnStatus RunAs(const char* in, char* out) const {
     if (kept_.Count() == 0) return ACLNN_SUCCESS;
     if constexpr (!kIsComplex<A>) {
-      if (kind_ == ReduceKind::kMax) return RunWith<A, MaxCombine<A>>(in, out);
-      if (kind_ == ReduceKind::kMin) return RunWith<A, MinCombine<A>>(in, out);
+      const bool norm = kind_ == ReduceKind::kNorm;
+      if (kind_ == ReduceKind::kMax || (norm && p_ == INFINITY)) return RunWith<A, MaxCombine<A>>(in, out);
+      if (kind_ == ReduceKind::kMin || (norm && p_ == -INFINITY)) return RunWith<A, MinCombine<A>>(in, out);
     }
     return RunWith<A, SumCombine<A>>(in, out);
   }
@@ -249,8 +253,37 @@ class ReduceStep final : public Step {
     return ACLNN_SUCCESS;
   }
 
+  // What the p-norm sums (or compares) for each loaded element.
+  template <typename A>
+  void Map(A* values, int64_t n) const {
+    if constexpr (std::is_floating_point_v<A>) {
+      if (kind_ != ReduceKind::kNorm) return;
+      if (p_ == 0) {
+        for (int64_t i = 0; i < n; ++i) values[i] = values[i] != 0 ? A{1} : A{0};  // NaN counts
+      } else if (p_ == 2) {
+        for (int64_t i = 0; i < n; ++i) values[i] = values[i] * values[i];
+      } else if (p_ == 1 || std::isinf(p_)) {
+        for (int64_t i = 0; i < n; ++i) values[i] = std::abs(values[i]);
+      } else {
+        const A p = static_cast<A>(p_);
+        for (int64_t i = 0; i < n; ++i) values[i] = std::pow(std::abs(values[i]), p);
+      }
+    }
+  }
+
   template <typename A>
   void Finish(A* values, int64_t n) const {
+    if constexpr (std::is_floating_point_v<A>) {
+      if (kind_ == ReduceKind::kNorm) {
+        if (p_ == 2) {
+          for (int64_t i = 0; i < n; ++i) values[i] = std::sqrt(values[i]);
+        } else if (p_ != 0 && p_ != 1 && !std::isinf(p_)) {
+          const A root = static_cast<A>(1 / p_);
+          for (int64_t i = 0; i < n; ++i) values[i] = std::pow(values[i], root);
+        }
+        return;
+      }
+    }
     if (kind_ != ReduceKind::kMean) return;
     const int64_t count = reduced_.Count();
     if constexpr (std::is_same_v<A, int64_t>) {
@@ -280,6 +313,7 @@ class ReduceStep final : public Step {
       int64_t offset = 0;
       for (int d = 0; d <= last; ++d) offset += index[d] * reduced_.in[d];
       Load(in_.dtype, base + offset * element, reduced_.in[last], n, buffer + filled);
+      Map(buffer + filled, n);
       filled += n;
       position += n;
       index[last] += n;
@@ -370,7 +404,7 @@ class ReduceStep final : public Step {
     const int64_t chunks = std::max<int64_t>(1, (rows + kRowChunk - 1) / kRowChunk);
     const int last = reduced_.rank - 1;
     // Rows of the input dtype that is the accumulator's own, with unit stride, are added in place.
-    const bool direct = in_.dtype == kNativeDtype<A> && in_step == 1;
+    const bool direct = in_.dtype == kNativeDtype<A> && in_step == 1 && kind_ != ReduceKind::kNorm;
     const int row_levels = LevelsFor((std::min(rows, kRowChunk) + kRowBlock - 1) / kRowBlock);
     std::vector<A> partials(chunks > 1 ? static_cast<size_t>(groups * tiles * chunks * tile_width) : 0);
 
@@ -412,6 +446,7 @@ class ReduceStep final : public Step {
                         values = reinterpret_cast<const A*>(in + offset * in_element);
                       } else {
                         Load(in_.dtype, in + offset * in_element, in_step, n, row.data());
+                        Map(row.data(), n);
                         values = row.data();
                       }
                       for (int64_t i = 0; i < n; ++i) acc[i] = C::Apply(acc[i], values[i]);
@@ -448,6 +483,7 @@ class ReduceStep final : public Step {
   }
 
   ReduceKind kind_;
+  double p_ = 2;
   StridedOperand in_, out_;
   aclDataType acc_;
   Dims kept_, reduced_;

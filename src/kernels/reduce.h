@@ -9,7 +9,8 @@
 // the reduced elements whose partial sums are combined in order: the result
 // depends only on the shapes, never on the thread count. 16-bit floats
 // accumulate in f32, f64 in f64, integers and bools in int64 (wrapping), complex
-// in its own type.
+// in its own type. The p-norm maps each loaded element (|x|^p) before the sum and
+// takes the root of each result.
 #pragma once
 
 #include <cstdint>
@@ -25,10 +26,12 @@ enum class ReduceKind : uint8_t {
   kMean,  // the sum times 1 / (number of reduced elements); NaN for none
   kMax,   // NaN propagates; the caller rejects an empty reduction
   kMin,
+  kNorm,  // the p-norm (ReduceDesc::p): (sum |x|^p)^(1/p); p 0 counts non-zeros, +-inf is max / min |x|
 };
 
 struct ReduceDesc {
   ReduceKind kind = ReduceKind::kSum;
+  double p = 2;  // kNorm's order
   int rank = 0;  // of the input
   int64_t shape[kMaxRank] = {};
   bool reduced[kMaxRank] = {};

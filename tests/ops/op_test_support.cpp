@@ -876,6 +876,15 @@ std::string Describe(const OpRun& run) {
 
 // ---- Calls built from the op registry ------------------------------------------------------------
 
+namespace {
+bool HasArgument(const canopyOpInfo& op, const char* name) {
+  for (size_t i = 0; i < op.argCount; ++i) {
+    if (std::string(op.args[i].name) == name) return true;
+  }
+  return false;
+}
+}  // namespace
+
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
   // One 8-byte cell per argument: the packed call reads `size` bytes of each.
   RegistryArguments packed;
@@ -892,7 +901,21 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
     const int index = static_cast<int>(i);
     const std::string name = arg.name;
     const bool isOut = call.outShapeSet && name == "out";
-    const Shape& shape = index == call.rankArg ? call.rankShape : isOut ? call.outShape : call.shape;
+    // A normalisation's per-row statistics: all dims normalised (normalizedShape and
+    // gamma span the whole shape), so one row; GroupNorm's [N, group] is the shape itself.
+    const bool isStatistic =
+        (name == "rstdOut" || name == "meanOut" || name == "meanOutOptional" || name == "rstdOutOptional") &&
+        !HasArgument(op, "group");
+    const bool isChannel = (name == "gamma" || name == "beta") && HasArgument(op, "group") && rank > 1;
+    const Shape channels = isChannel ? Shape{call.shape[1]} : Shape{};  // GroupNorm's per-channel [C]
+    const Shape ones(static_cast<size_t>(rank), 1);
+    const Shape rows = call.shape.empty() ? Shape{} : Shape{call.shape[0]};
+    const Shape& shape = index == call.rankArg ? call.rankShape
+                         : isOut               ? call.outShape
+                         : isStatistic         ? ones
+                         : isChannel           ? channels
+                         : name == "loss"      ? rows  // a loss per row (SoftmaxCrossEntropyWithLogits)
+                                               : call.shape;
     const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
     const void* pointer = nullptr;
     int64_t integer = 0;
@@ -904,7 +927,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else {
-          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
+          // Index outputs (ArgMax, Argsort) are int64.
+          const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
+          pointer = args.NewTensor(index_out ? ACL_INT64 : ACL_FLOAT, shape, View::kContiguous, format);
         }
         break;
       case CANOPY_ARG_SCALAR:
@@ -913,7 +938,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                                                          : 1.0);
         break;
       case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), else every dimension
-        pointer = args.IntArray(name == "repeats" ? std::vector<int64_t>(static_cast<size_t>(rank), 1) : allDims);
+        pointer = args.IntArray(name == "repeats"           ? std::vector<int64_t>(static_cast<size_t>(rank), 1)
+                                : name == "normalizedShape" ? call.shape  // every dim normalised
+                                                            : allDims);
         break;
       case CANOPY_ARG_FLOAT_ARRAY:
         pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
@@ -935,7 +962,10 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
       default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
         if (name == "end") integer = std::numeric_limits<int64_t>::max();
         if (name == "step" || name == "repeats") integer = 1;
-        if (name == "outputSize") integer = call.shape[0];
+        if (name == "outputSize" || name == "N") integer = call.shape[0];
+        // GroupNorm: C = shape[1] channels in as many groups, HxW the rest.
+        if ((name == "C" || name == "group") && rank > 1) integer = call.shape[1];
+        if (name == "HxW") integer = rank > 1 ? NumElements(Shape(call.shape.begin() + 2, call.shape.end())) : 1;
         break;
     }
     if (index == call.nullArg) pointer = nullptr;

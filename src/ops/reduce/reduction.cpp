@@ -46,7 +46,7 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 }
 
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
-                          bool keep_dims, aclDataType dtype, const aclTensor* out) {
+                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
   CANOPY_CHECK(plan.CheckShape("out", out, ReducedShape(self->view_shape, reduced, keep_dims)));
   if (self->NumElements() == 0 && IsComplex(out->dtype)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
@@ -60,6 +60,7 @@ aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor*
 
   kernels::ReduceDesc desc;
   desc.kind = kind;
+  desc.p = p;
   desc.rank = static_cast<int>(in.rank());
   desc.in = {in.buffer, in.dtype, {}};
   desc.out = {result.buffer, result.dtype, {}};
@@ -76,6 +77,35 @@ aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor*
   plan.AddStep(kernels::MakeReduceStep(desc), {in}, result);
   if (dtype != out->dtype) plan.Copy(result, dst);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank, int64_t& wrapped) {
+  const int64_t wrap = std::max<int64_t>(rank, 1);
+  if (dim < -wrap || dim >= wrap) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is %lld, outside [%lld, %lld] for rank %lld", name,
+                       static_cast<long long>(dim), static_cast<long long>(-wrap), static_cast<long long>(wrap - 1),
+                       static_cast<long long>(rank));
+  }
+  wrapped = dim < 0 ? dim + wrap : dim;
+  return ACLNN_SUCCESS;
+}
+
+void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
+               bool drops_dim, bool keep_dim) {
+  desc.rank = static_cast<int>(in.rank());
+  desc.dim = static_cast<int>(desc.rank == 0 ? 0 : dim);
+  desc.in = {in.buffer, in.dtype, {}};
+  desc.out = {out.buffer, out.dtype, {}};
+  for (int d = 0, o = 0; d < desc.rank; ++d) {
+    desc.shape[d] = in.shape[static_cast<size_t>(d)];
+    desc.in.strides[d] = in.strides[static_cast<size_t>(d)];
+    if (drops_dim && d == desc.dim) {
+      if (keep_dim) ++o;  // out's extent-1 dim: never stepped
+      continue;
+    }
+    desc.out.strides[d] = out.strides[static_cast<size_t>(o++)];
+  }
+  plan.AddStep(kernels::MakeDimOpStep(desc), {in}, out);
 }
 
 }  // namespace canopy::ops

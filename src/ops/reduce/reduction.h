@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/reduce.h"
+#include "kernels/reduce_dim.h"
 #include "ops/framework/aclnn_op.h"
 
 namespace canopy::ops {
@@ -25,7 +26,17 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 
 // Plans out = reduce(self over reduced dims), accumulated and rounded as
 // `dtype` and then converted to out's dtype (a copy only where the two differ).
+// `p` is kNorm's order.
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
-                          bool keep_dims, aclDataType dtype, const aclTensor* out);
+                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p = 2);
+
+// One dim of a tensor of `rank`, as CANN's ops along a dim take it: in [-rank,
+// rank - 1], a rank-0 tensor taking 0 and -1 (161002 otherwise); `wrapped` in [0, max(rank, 1)).
+aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank, int64_t& wrapped);
+
+// Plans an op along dim `dim` (already wrapped) of `in` into `out`; `out` has
+// in's shape, or (drops_dim) the shape without dim (keep_dim: with extent 1 there).
+void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
+               bool drops_dim, bool keep_dim);
 
 }  // namespace canopy::ops

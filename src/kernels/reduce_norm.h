@@ -1,0 +1,53 @@
+// Row normalisation: RmsNorm, AddRmsNorm, LayerNorm and GroupNorm as one row
+// operation. Each of `rows` rows holds `length` elements (a strided run); its
+// statistics accumulate in f64 over fixed chunks of the row whose partial sums
+// are combined in order, so a long row is split across threads and results never
+// depend on the thread count. LayerNorm's variance is a second pass over the
+// deviations from the mean (never E[x^2] - E[x]^2).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "elementwise.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+enum class NormKind : uint8_t {
+  kRms,    // y = x * rstd * gamma, rstd = 1 / sqrt(mean(x^2) + eps)
+  kLayer,  // y = (x - mean) * rstd * gamma + beta, rstd = 1 / sqrt(var(x) + eps)
+};
+
+// A row-shaped operand: element j of row r at (r * row_stride + j * stride)
+// elements from the buffer. Per-row statistics use row_stride only; gamma and
+// beta use stride only (per channel).
+struct NormOperand {
+  bool present = false;
+  BufferRef buffer;
+  aclDataType dtype = ACL_FLOAT;
+  int64_t row_stride = 0;
+  int64_t stride = 0;
+};
+
+struct NormDesc {
+  NormKind kind = NormKind::kRms;
+  int64_t rows = 0;
+  int64_t length = 0;
+  double eps = 0;
+  // The channel of element j of row r, which indexes gamma and beta:
+  // (r % groups) * (length / repeat) + j / repeat. LayerNorm: 1 and 1 (channel j);
+  // GroupNorm: group and HxW.
+  int64_t groups = 1;
+  int64_t repeat = 1;
+  NormOperand x;
+  NormOperand x2;   // present: the row is x + x2 (AddRmsNorm)
+  NormOperand sum;  // present: x + x2 is stored here
+  NormOperand gamma, beta;
+  NormOperand y;
+  NormOperand mean, rstd;  // per row
+};
+
+std::unique_ptr<Step> MakeNormStep(const NormDesc& desc);
+
+}  // namespace canopy::kernels

@@ -1,0 +1,34 @@
+// aclnnArgMax: the index of the first largest element of self along dim (NaN
+// counting as largest), as int32 or int64.
+#include "aclnnop/aclnn_argmax.h"
+#include "reduction.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kArgMaxDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
+                                    ACL_INT16, ACL_INT32,   ACL_INT64, ACL_UINT8};
+
+aclnnStatus PlanArgMax(Plan& plan, const aclTensor* self, int64_t dim, bool keepdim, const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kArgMaxDtypes));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, {ACL_INT32, ACL_INT64}));
+  int64_t wrapped;
+  CANOPY_CHECK(NormalizeDim(plan, "dim", dim, self->rank(), wrapped));
+  std::vector<bool> reduced(static_cast<size_t>(self->rank()), false);
+  if (self->rank() > 0) reduced[static_cast<size_t>(wrapped)] = true;
+  CANOPY_CHECK(plan.CheckShape("out", out, ReducedShape(self->view_shape, reduced, keepdim)));
+  const TensorRef in = plan.Input(self, "self");
+  const TensorRef dst = plan.Output(out, "out");
+  if (in.NumElements() == 0) return ACLNN_SUCCESS;  // nothing to compare: CANN computes nothing
+  kernels::DimOpDesc desc;
+  desc.kind = kernels::DimOpKind::kArgMax;
+  PlanDimOp(plan, desc, in, dst, wrapped, true, keepdim);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+CANOPY_ACLNN_OP(ArgMax, PlanArgMax, (OpTraits{.header = "aclnnop/aclnn_argmax.h", .dtypes = kArgMaxDtypes}),
+                (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))

@@ -1,0 +1,145 @@
+// aclnnRmsNorm and aclnnAddRmsNorm: x / sqrt(mean(x^2) + epsilon) * gamma over
+// the trailing dims gamma spans (AddRmsNorm: of x1 + x2, which xOut receives).
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "row_norm.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kRmsNormDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+// AddRmsNorm without rstdOut (CANN's pre- and post-norm forms) takes only the 16-bit floats.
+constexpr DtypeSet kAddRmsNormShortDtypes = {ACL_FLOAT16, ACL_BF16};
+
+// rstdOut's dims: each of its leading dims 1 or x's, and one value per row.
+aclnnStatus CheckRstdShape(Plan& plan, aclnnStatus status, const aclTensor* x, const aclTensor* rstd, int64_t rows) {
+  if (rstd->rank() > x->rank()) {
+    return plan.Reject(status, "argument 'rstdOut' has rank %lld, more than x's %lld",
+                       static_cast<long long>(rstd->rank()), static_cast<long long>(x->rank()));
+  }
+  for (int64_t d = 0; d < rstd->rank(); ++d) {
+    const int64_t extent = rstd->view_shape[static_cast<size_t>(d)];
+    if (extent != 1 && extent != x->view_shape[static_cast<size_t>(d)]) {
+      return plan.Reject(status, "dim %lld of 'rstdOut' is %lld; it must be 1 or x's %lld", static_cast<long long>(d),
+                         static_cast<long long>(extent), static_cast<long long>(x->view_shape[static_cast<size_t>(d)]));
+    }
+  }
+  if (rstd->NumElements() != rows) {
+    return plan.Reject(status, "argument 'rstdOut' has shape %s: %lld elements for %lld normalised rows",
+                       ShapeToString(rstd->view_shape).c_str(), static_cast<long long>(rstd->NumElements()),
+                       static_cast<long long>(rows));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// How many trailing dims of x gamma spans (its shape must equal them); -1 when it does not.
+int64_t TrailingDims(const aclTensor* x, const aclTensor* gamma) {
+  const int64_t n = gamma->rank();
+  if (n < 1 || n > x->rank()) return -1;
+  for (int64_t d = 0; d < n; ++d) {
+    if (gamma->view_shape[static_cast<size_t>(d)] != x->view_shape[static_cast<size_t>(x->rank() - n + d)]) return -1;
+  }
+  return n;
+}
+
+int64_t LeadingCount(const aclTensor* x, int64_t trailing) {
+  int64_t rows = 1;
+  for (int64_t d = 0; d < x->rank() - trailing; ++d) rows *= x->view_shape[static_cast<size_t>(d)];
+  return rows;
+}
+
+aclnnStatus PlanRmsNorm(Plan& plan, const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* y,
+                        const aclTensor* rstd) {
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kRmsNormDtypes));
+  CANOPY_CHECK(plan.CheckDtype("gamma", gamma->dtype, kRmsNormDtypes));
+  if (gamma->dtype != x->dtype && gamma->dtype != ACL_FLOAT) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'gamma' has dtype %s; it must be x's (%s) or FLOAT",
+                       DtypeName(gamma->dtype), DtypeName(x->dtype));
+  }
+  CANOPY_CHECK(plan.CheckDtype("yOut", y->dtype, {x->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("rstdOut", rstd->dtype, {ACL_FLOAT}));
+  // Shapes are checked where CANN's tiling checks them: 561002.
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;
+  if (x->rank() < 1) return plan.Reject(kShape, "argument 'x' has rank 0; it needs at least one dim");
+  const int64_t trailing = TrailingDims(x, gamma);
+  if (trailing < 0) {
+    return plan.Reject(kShape, "argument 'gamma' has shape %s; it must equal trailing dims of x's %s",
+                       ShapeToString(gamma->view_shape).c_str(), ShapeToString(x->view_shape).c_str());
+  }
+  if (gamma->NumElements() == 0) return plan.Reject(kShape, "argument 'gamma' is empty");
+  if (y->view_shape != x->view_shape) {
+    return plan.Reject(kShape, "argument 'yOut' has shape %s; expected x's %s", ShapeToString(y->view_shape).c_str(),
+                       ShapeToString(x->view_shape).c_str());
+  }
+  const int64_t rows = LeadingCount(x, trailing);
+  CANOPY_CHECK(CheckRstdShape(plan, kShape, x, rstd, rows));
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = epsilon;
+  norm.rows = rows;
+  norm.length = gamma->NumElements();
+  norm.x = Given(x, "x");
+  norm.gamma = Given(gamma, "gamma");
+  norm.y = Given(y, "yOut");
+  norm.rstd = Given(rstd, "rstdOut");
+  return PlanRowNorm(plan, norm);
+}
+
+aclnnStatus PlanAddRmsNorm(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon,
+                           const aclTensor* y, const aclTensor* rstd, const aclTensor* x_out) {
+  if (rstd != nullptr && x_out == nullptr) return plan.CheckNotNull("xOut", x_out);  // rstdOut needs xOut
+  const bool full = rstd != nullptr;
+  const DtypeSet dtypes = full ? kRmsNormDtypes : kAddRmsNormShortDtypes;
+  CANOPY_CHECK(plan.CheckDtype("x1", x1->dtype, dtypes));
+  CANOPY_CHECK(plan.CheckDtype("x2", x2->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("gamma", gamma->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("yOut", y->dtype, {x1->dtype}));
+  if (x_out != nullptr) CANOPY_CHECK(plan.CheckDtype("xOut", x_out->dtype, {x1->dtype}));
+  if (full) CANOPY_CHECK(plan.CheckDtype("rstdOut", rstd->dtype, {ACL_FLOAT}));
+  for (const auto& [name, t] : {std::pair{"x1", x1}, std::pair{"x2", x2}, std::pair{"gamma", gamma}}) {
+    if (t->rank() < 1) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has rank 0", name);
+  }
+  CANOPY_CHECK(plan.CheckShape("x2", x2, x1->view_shape));
+  CANOPY_CHECK(plan.CheckShape("yOut", y, x1->view_shape));
+  if (x_out != nullptr) CANOPY_CHECK(plan.CheckShape("xOut", x_out, x1->view_shape));
+  int64_t trailing = TrailingDims(x1, gamma);
+  if (!full) {
+    if (gamma->rank() > 2) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'gamma' has rank %lld; without rstdOut it is [D] or [1, D]",
+                         static_cast<long long>(gamma->rank()));
+    }
+    // [1, D]: the last dim of x1.
+    if (trailing < 0 && gamma->view_shape[0] == 1 && gamma->view_shape.back() == x1->view_shape.back()) trailing = 1;
+  }
+  if (trailing < 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'gamma' has shape %s; it must equal trailing dims of x1's %s",
+                       ShapeToString(gamma->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+  }
+  const int64_t rows = LeadingCount(x1, trailing);
+  if (full) CANOPY_CHECK(CheckRstdShape(plan, ACLNN_ERR_PARAM_INVALID, x1, rstd, rows));
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = epsilon;
+  // An empty x1 or gamma computes nothing, as CANN returns at once.
+  norm.rows = x1->NumElements() == 0 || gamma->NumElements() == 0 ? 0 : rows;
+  norm.length = gamma->NumElements();
+  norm.x = Given(x1, "x1");
+  norm.x2 = Given(x2, "x2");
+  norm.gamma = Given(gamma, "gamma");
+  norm.y = Given(y, "yOut");
+  norm.rstd = Given(rstd, "rstdOut");
+  norm.sum = Given(x_out, "xOut");
+  return PlanRowNorm(plan, norm);
+}
+
+}  // namespace
+
+CANOPY_ACLNN_OP(RmsNorm, PlanRmsNorm, (OpTraits{.header = "aclnnop/aclnn_rms_norm.h", .dtypes = kRmsNormDtypes}),
+                (const aclTensor*, x), (const aclTensor*, gamma), (double, epsilon), (const aclTensor*, yOut),
+                (const aclTensor*, rstdOut))
+CANOPY_ACLNN_OP(AddRmsNorm, PlanAddRmsNorm,
+                (OpTraits{.header = "aclnnop/aclnn_add_rms_norm.h", .dtypes = kRmsNormDtypes}), (const aclTensor*, x1),
+                (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon), (aclTensor*, yOut),
+                (aclTensor*, rstdOut, optional), (aclTensor*, xOut, optional))

@@ -1,0 +1,106 @@
+// The normalisation ops' shared planning (see row_norm.h).
+#include "row_norm.h"
+
+#include <vector>
+
+#include "ops/framework/tensor_view.h"
+
+namespace canopy::ops {
+namespace {
+
+struct Registered {
+  bool present = false;
+  TensorRef ref;
+};
+
+Registered RegisterInput(Plan& plan, const NormArg& arg) {
+  if (!arg.in_prototype) return {};
+  if (arg.tensor == nullptr) {
+    plan.SkipInput();
+    return {};
+  }
+  return {true, plan.Input(arg.tensor, arg.name)};
+}
+
+Registered RegisterOutput(Plan& plan, const NormArg& arg) {
+  if (!arg.in_prototype) return {};
+  if (arg.tensor == nullptr) {
+    plan.SkipOutput();
+    return {};
+  }
+  return {true, plan.Output(arg.tensor, arg.name)};
+}
+
+kernels::NormOperand OperandOf(const TensorRef& t, int64_t row_stride, int64_t stride) {
+  return {true, t.buffer, t.dtype, row_stride, stride};
+}
+
+// An input as `shape` ([rows, length] or [count]): a view where strides allow, else a contiguous copy.
+TensorRef InputAs(Plan& plan, const TensorRef& t, const Shape& shape) {
+  if (auto view = Reshape(t, shape)) return *view;
+  return *Reshape(plan.Contiguous(t, t.dtype), shape);
+}
+
+// An output as `shape`: a view where strides allow, else a temporary copied into it afterwards.
+struct Staged {
+  TensorRef view;
+  bool copy_back = false;
+};
+Staged OutputAs(Plan& plan, const TensorRef& t, const Shape& shape) {
+  if (auto view = Reshape(t, shape)) return {*view, false};
+  return {plan.Temporary(t.dtype, shape), true};
+}
+
+kernels::NormOperand RowsOperand(const TensorRef& rows) { return OperandOf(rows, rows.strides[0], rows.strides[1]); }
+
+}  // namespace
+
+int64_t ElementCount(const Shape& shape) {
+  int64_t count = 1;
+  for (const int64_t extent : shape) count *= extent;
+  return count;
+}
+
+aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
+  const Registered x = RegisterInput(plan, norm.x);
+  const Registered x2 = RegisterInput(plan, norm.x2);
+  const Registered gamma = RegisterInput(plan, norm.gamma);
+  const Registered beta = RegisterInput(plan, norm.beta);
+  const Registered y = RegisterOutput(plan, norm.y);
+  const Registered mean = RegisterOutput(plan, norm.mean);
+  const Registered rstd = RegisterOutput(plan, norm.rstd);
+  const Registered sum = RegisterOutput(plan, norm.sum);
+  if (norm.rows == 0) return ACLNN_SUCCESS;  // every output is empty
+
+  const Shape rows_shape = {norm.rows, norm.length};
+  kernels::NormDesc desc;
+  desc.kind = norm.kind;
+  desc.rows = norm.rows;
+  desc.length = norm.length;
+  desc.eps = norm.eps;
+  desc.groups = norm.groups;
+  desc.repeat = norm.repeat;
+  desc.x = RowsOperand(InputAs(plan, x.ref, rows_shape));
+  if (x2.present) desc.x2 = RowsOperand(InputAs(plan, x2.ref, rows_shape));
+  for (const auto& [channel, operand] : {std::pair{&gamma, &desc.gamma}, std::pair{&beta, &desc.beta}}) {
+    if (!channel->present) continue;
+    const TensorRef flat = InputAs(plan, channel->ref, {channel->ref.NumElements()});
+    *operand = OperandOf(flat, 0, flat.strides[0]);
+  }
+  std::vector<std::pair<TensorRef, TensorRef>> copies;  // temporary -> output, after the step
+  const auto output = [&](const Registered& r, const Shape& shape, kernels::NormOperand& operand, bool per_row) {
+    if (!r.present || r.ref.NumElements() == 0) return;
+    const Staged staged = OutputAs(plan, r.ref, shape);
+    operand = per_row ? OperandOf(staged.view, staged.view.strides[0], 0) : RowsOperand(staged.view);
+    if (staged.copy_back) copies.emplace_back(staged.view, r.ref);
+  };
+  output(y, rows_shape, desc.y, false);
+  output(sum, rows_shape, desc.sum, false);
+  output(mean, {norm.rows}, desc.mean, true);
+  output(rstd, {norm.rows}, desc.rstd, true);
+  plan.AddStep(kernels::MakeNormStep(desc));
+  for (const auto& [temporary, dst] : copies) plan.Copy(*Reshape(temporary, dst.shape), dst);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops

@@ -1,0 +1,37 @@
+// What the normalisation ops (RmsNorm, AddRmsNorm, LayerNorm, GroupNorm) share:
+// their tensors seen as `rows` rows of `length` elements and planned as one
+// row-normalisation step (kernels/reduce_norm.h). Views that cannot be seen as
+// strided rows are copied (inputs) or staged in a temporary (outputs).
+#pragma once
+
+#include "kernels/reduce_norm.h"
+#include "ops/framework/aclnn_op.h"
+
+namespace canopy::ops {
+
+// One tensor argument of the op. `in_prototype` false: the op has no such
+// argument; a null `tensor` with `in_prototype` is an optional one left out.
+struct NormArg {
+  bool in_prototype = false;
+  const aclTensor* tensor = nullptr;
+  const char* name = "";
+};
+
+inline NormArg Given(const aclTensor* tensor, const char* name) { return {true, tensor, name}; }
+
+struct NormPlan {
+  kernels::NormKind kind = kernels::NormKind::kRms;
+  double eps = 0;
+  int64_t rows = 0, length = 0;
+  int64_t groups = 1, repeat = 1;  // see kernels::NormDesc
+  // Inputs in prototype order (x, x2, gamma, beta), then outputs (y, mean, rstd, sum).
+  NormArg x, x2, gamma, beta, y, mean, rstd, sum;
+};
+
+// Registers every argument in that order and plans the step (nothing when rows is 0).
+aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm);
+
+// The element count of a shape.
+int64_t ElementCount(const Shape& shape);
+
+}  // namespace canopy::ops

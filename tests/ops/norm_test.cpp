@@ -1,0 +1,726 @@
+// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms) and GroupNorm
+// through the public C API against a float64 reference: every documented dtype
+// combination, strided inputs and outputs, optional inputs and outputs null and
+// given, empty tensors, rows long enough to split across chunks, a large mean
+// (LayerNorm's two-pass variance), ggml's exact call patterns, and the
+// rejections with their codes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup };
+
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kRms:
+      return "rms";
+    case Op::kAddRms:
+      return "addrms";
+    case Op::kLayer:
+      return "layer";
+    case Op::kLayerImpl:
+      return "layer_impl";
+    case Op::kFastLayer:
+      return "fast_layer";
+    case Op::kGroup:
+      return "group";
+  }
+  return "";
+}
+
+struct NormCase {
+  std::string name;
+  Op op = Op::kRms;
+  aclDataType dtype = ACL_FLOAT;
+  aclDataType gammaDtype = ACL_FLOAT;
+  Shape shape;
+  Shape gammaShape;  // the normalised dims (LayerNorm's normalizedShape); GroupNorm: [C]
+  Shape statShape;   // rstd (and mean) shape
+  bool gamma = true, beta = false, mean = false, rstd = true, xOut = true;
+  View view = View::kContiguous;
+  View outView = View::kContiguous;
+  int64_t group = 1;
+  double eps = 1e-5;
+  double offset = 0;  // added to every x (a large mean)
+};
+
+void PrintTo(const NormCase& c, std::ostream* os) { *os << c.name; }
+
+bool IsLayer(Op op) { return op == Op::kLayer || op == Op::kLayerImpl || op == Op::kFastLayer; }
+bool IsRms(Op op) { return op == Op::kRms || op == Op::kAddRms; }
+
+// The float64 reference of one normalisation.
+struct Reference {
+  std::vector<double> y, sum, mean, rstd, scale;  // scale: |x - mean| * rstd * |gamma| + |beta|, for tolerances
+};
+
+Reference Compute(const NormCase& c, const Values& x, const Values* x2, const Values* gamma, const Values* beta) {
+  const int64_t total = NumElements(c.shape);
+  int64_t rows, length, groups = 1, repeat = 1;
+  if (c.op == Op::kGroup) {
+    const int64_t n = c.shape[0], channels = c.shape[1];
+    repeat = total / std::max<int64_t>(n * channels, 1);
+    rows = n * c.group;
+    length = channels / c.group * repeat;
+    groups = c.group;
+  } else {
+    length = NumElements(c.gammaShape);
+    rows = length == 0 ? 0 : total / length;
+  }
+  Reference ref;
+  ref.y.resize(static_cast<size_t>(total));
+  ref.sum.resize(static_cast<size_t>(total));
+  ref.scale.resize(static_cast<size_t>(total));
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = 0, sq = 0;
+    for (int64_t j = 0; j < length; ++j) {
+      const size_t i = static_cast<size_t>(r * length + j);
+      const double v = x[i].real() + (x2 != nullptr ? (*x2)[i].real() : 0.0);
+      ref.sum[i] = v;
+      m += v;
+      sq += v * v;
+    }
+    m /= static_cast<double>(length);
+    double var = 0;
+    for (int64_t j = 0; j < length; ++j) {
+      const double dev = ref.sum[static_cast<size_t>(r * length + j)] - m;
+      var += dev * dev;
+    }
+    var /= static_cast<double>(length);
+    const double rstd =
+        IsRms(c.op) ? 1 / std::sqrt(sq / static_cast<double>(length) + c.eps) : 1 / std::sqrt(var + c.eps);
+    const double center = IsRms(c.op) ? 0 : m;
+    for (int64_t j = 0; j < length; ++j) {
+      const size_t i = static_cast<size_t>(r * length + j);
+      const size_t channel = static_cast<size_t>((r % groups) * (length / repeat) + j / repeat);
+      const double g = gamma != nullptr ? (*gamma)[channel].real() : 1.0;
+      const double b = beta != nullptr ? (*beta)[channel].real() : 0.0;
+      ref.y[i] = (ref.sum[i] - center) * rstd * g + b;
+      ref.scale[i] = std::abs(ref.sum[i] - center) * rstd * std::abs(g) + std::abs(b) + std::abs(ref.sum[i]) * rstd;
+    }
+    ref.mean.push_back(m);
+    ref.rstd.push_back(rstd);
+  }
+  return ref;
+}
+
+Expected Near(const std::vector<double>& values, const std::vector<double>& scale, aclDataType dtype, double ulps) {
+  Expected want;
+  const double u = std::max(UnitRoundoff(dtype), 0x1p-24);
+  for (size_t i = 0; i < values.size(); ++i) {
+    want.values.push_back(ConvertValue(values[i], dtype));
+    want.tolerance.push_back(ulps * u * (std::abs(values[i]) + (scale.empty() ? 0 : scale[i])) + u * 1e-3);
+  }
+  return want;
+}
+
+// Output tensors with poisoned storage and a record of it.
+struct OutTensor {
+  std::optional<DeviceTensor> t;
+  std::vector<uint8_t> before;
+  void Make(aclDataType dtype, const Shape& shape, View view) {
+    t.emplace(dtype, shape, view);
+    t->Poison();
+    before = t->DownloadBytes();
+  }
+};
+
+aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
+
+OpRun RunNorm(const NormCase& c, const DeviceTensor& x, const std::optional<DeviceTensor>& x2,
+              const std::optional<DeviceTensor>& gamma, const std::optional<DeviceTensor>& beta, const OutTensor& y,
+              const OutTensor& mean, const OutTensor& rstd, const OutTensor& xOut) {
+  switch (c.op) {
+    case Op::kRms:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnRmsNormGetWorkspaceSize(a.Tensor(x), Or(a, gamma), c.eps, Or(a, y.t), Or(a, rstd.t), ws, e);
+          },
+          aclnnRmsNorm);
+    case Op::kAddRms:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnAddRmsNormGetWorkspaceSize(a.Tensor(x), Or(a, x2), Or(a, gamma), c.eps, Or(a, y.t),
+                                                   Or(a, rstd.t), Or(a, xOut.t), ws, e);
+          },
+          aclnnAddRmsNorm);
+    case Op::kLayer:
+    case Op::kLayerImpl:
+    case Op::kFastLayer: {
+      const Phase2 phase2 = c.op == Op::kLayer       ? aclnnLayerNorm
+                            : c.op == Op::kLayerImpl ? aclnnLayerNormWithImplMode
+                                                     : aclnnFastLayerNorm;
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            aclIntArray* dims = a.IntArray(c.gammaShape);
+            if (c.op == Op::kLayerImpl) {
+              return aclnnLayerNormWithImplModeGetWorkspaceSize(a.Tensor(x), dims, Or(a, gamma), Or(a, beta), c.eps,
+                                                                Or(a, y.t), Or(a, mean.t), Or(a, rstd.t), 0, ws, e);
+            }
+            const auto phase1 =
+                c.op == Op::kLayer ? aclnnLayerNormGetWorkspaceSize : aclnnFastLayerNormGetWorkspaceSize;
+            return phase1(a.Tensor(x), dims, Or(a, gamma), Or(a, beta), c.eps, Or(a, y.t), Or(a, mean.t), Or(a, rstd.t),
+                          ws, e);
+          },
+          phase2);
+    }
+    case Op::kGroup:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            const int64_t hxw = NumElements(Shape(c.shape.begin() + 2, c.shape.end()));
+            return aclnnGroupNormGetWorkspaceSize(a.Tensor(x), Or(a, gamma), Or(a, beta), c.shape[0], c.shape[1], hxw,
+                                                  c.group, c.eps, Or(a, y.t), Or(a, mean.t), Or(a, rstd.t), ws, e);
+          },
+          aclnnGroupNorm);
+  }
+  return {};
+}
+
+class NormTest : public ::testing::TestWithParam<NormCase> {};
+
+TEST_P(NormTest, MatchesFloat64Reference) {
+  const NormCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  const Range range{-2, 2, 0.05};
+  DeviceTensor x(c.dtype, c.shape, c.view);
+  Values xValues = x.FillRandom(rng, range);
+  if (c.offset != 0) {
+    for (Value& v : xValues) v = ConvertValue(v + c.offset, c.dtype);
+    x.WriteView(xValues);
+  }
+  std::optional<DeviceTensor> x2, gamma, beta;
+  Values x2Values, gammaValues, betaValues;
+  if (c.op == Op::kAddRms) {
+    x2.emplace(c.dtype, c.shape, c.view);
+    x2Values = x2->FillRandom(rng, range);
+  }
+  const Shape channelShape = c.op == Op::kGroup ? Shape{c.shape[1]} : c.gammaShape;
+  if (c.gamma) {
+    gamma.emplace(c.gammaDtype, channelShape);
+    gammaValues = gamma->FillRandom(rng, Range{0.5, 1.5});
+  }
+  if (c.beta) {
+    beta.emplace(c.gammaDtype, channelShape);
+    betaValues = beta->FillRandom(rng, Range{-1, 1});
+  }
+  const aclDataType statDtype = IsRms(c.op) ? ACL_FLOAT : c.dtype;
+  OutTensor y, mean, rstd, xOut;
+  y.Make(c.dtype, c.shape, c.outView);
+  if (c.mean) mean.Make(statDtype, c.statShape, c.outView);
+  if (c.rstd) rstd.Make(statDtype, c.statShape, c.outView);
+  if (c.op == Op::kAddRms && c.xOut) xOut.Make(c.dtype, c.shape, c.outView);
+
+  const OpRun run = RunNorm(c, x, x2, gamma, beta, y, mean, rstd, xOut);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const Reference ref =
+      Compute(c, xValues, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
+  ExpectNear(y.t->ReadView(), Near(ref.y, ref.scale, c.dtype, 8), c.name + " y");
+  ExpectOutsideViewUnchanged(*y.t, y.before, "y storage");
+  if (c.rstd) {
+    ExpectNear(rstd.t->ReadView(), Near(ref.rstd, {}, statDtype, 4), c.name + " rstd");
+    ExpectOutsideViewUnchanged(*rstd.t, rstd.before, "rstd storage");
+  }
+  if (c.mean) {
+    std::vector<double> scale;
+    for (size_t r = 0; r < ref.mean.size(); ++r) scale.push_back(std::abs(ref.mean[r]) + 1 / ref.rstd[r]);
+    ExpectNear(mean.t->ReadView(), Near(ref.mean, scale, statDtype, 4), c.name + " mean");
+  }
+  if (xOut.t) {
+    ExpectNear(xOut.t->ReadView(), Near(ref.sum, {}, c.dtype, 1), c.name + " xOut");
+    ExpectOutsideViewUnchanged(*xOut.t, xOut.before, "xOut storage");
+  }
+  ExpectExact(x.ReadView(), xValues, "x must not change");
+}
+
+std::vector<NormCase> NormCases() {
+  std::vector<NormCase> cases;
+  const View s = View::kStepped, t = View::kTransposed, r = View::kReversed, o = View::kOffset;
+  // RmsNorm: CANN's dtype table (x, gamma): f32/f32, f16/f32, f16/f16, bf16/f32, bf16/bf16.
+  const std::vector<std::pair<aclDataType, aclDataType>> rmsDtypes = {{ACL_FLOAT, ACL_FLOAT},
+                                                                      {ACL_FLOAT16, ACL_FLOAT},
+                                                                      {ACL_FLOAT16, ACL_FLOAT16},
+                                                                      {ACL_BF16, ACL_FLOAT},
+                                                                      {ACL_BF16, ACL_BF16}};
+  for (const auto& [dtype, gammaDtype] : rmsDtypes) {
+    const std::string n = std::string("rms_") + Name(dtype) + "_gamma_" + Name(gammaDtype) + "_";
+    cases.push_back({n + "last_dim", Op::kRms, dtype, gammaDtype, {3, 5, 16}, {16}, {3, 5, 1}});
+    cases.push_back({n + "two_dims", Op::kRms, dtype, gammaDtype, {2, 3, 4, 8}, {4, 8}, {2, 3, 1, 1}});
+    cases.push_back({n + "stepped",
+                     Op::kRms,
+                     dtype,
+                     gammaDtype,
+                     {4, 6, 10},
+                     {10},
+                     {4, 6, 1},
+                     true,
+                     false,
+                     false,
+                     true,
+                     true,
+                     s,
+                     s});
+    cases.push_back(
+        {n + "transposed", Op::kRms, dtype, gammaDtype, {6, 7}, {7}, {6, 1}, true, false, false, true, true, t, r});
+    cases.push_back({n + "long_rows", Op::kRms, dtype, gammaDtype, {2, 70001}, {70001}, {2, 1}});
+  }
+  // ggml: x [ne3, ne2, ne1, ne0], gamma [ne0] (dtype of x), rstd [ne3, ne2, ne1] f32.
+  cases.push_back({"rms_ggml_f32",
+                   Op::kRms,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   {2, 3, 5, 64},
+                   {64},
+                   {2, 3, 5},
+                   true,
+                   false,
+                   false,
+                   true,
+                   true,
+                   View::kContiguous,
+                   View::kContiguous,
+                   1,
+                   1e-6});
+  cases.push_back({"rms_ggml_f16", Op::kRms, ACL_FLOAT16, ACL_FLOAT16, {1, 1, 7, 4096}, {4096}, {1, 1, 7}});
+  cases.push_back({"rms_empty_rows", Op::kRms, ACL_FLOAT, ACL_FLOAT, {0, 8}, {8}, {0, 1}});
+  cases.push_back({"rms_rank1", Op::kRms, ACL_FLOAT, ACL_FLOAT, {33}, {33}, {1}, true, false, false, true, true, o, o});
+
+  // AddRmsNorm: with rstdOut and xOut (f32, f16, bf16), xOut only or neither (16-bit floats).
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("addrms_") + Name(dtype) + "_";
+    cases.push_back({n + "full", Op::kAddRms, dtype, dtype, {3, 5, 16}, {16}, {3, 5, 1}});
+    cases.push_back({n + "stepped",
+                     Op::kAddRms,
+                     dtype,
+                     dtype,
+                     {4, 3, 12},
+                     {3, 12},
+                     {4, 1, 1},
+                     true,
+                     false,
+                     false,
+                     true,
+                     true,
+                     s,
+                     s});
+    cases.push_back({n + "long_rows", Op::kAddRms, dtype, dtype, {3, 40000}, {40000}, {3, 1}});
+    if (dtype == ACL_FLOAT) continue;
+    cases.push_back({n + "x_out_only", Op::kAddRms, dtype, dtype, {4, 24}, {24}, {}, true, false, false, false});
+    cases.push_back({n + "neither", Op::kAddRms, dtype, dtype, {4, 24}, {1, 24}, {}, true, false, false, false, false});
+  }
+  // ggml's fused add + rms_norm: rstd [ne3, ne2, ne1, 1].
+  cases.push_back({"addrms_ggml_f32",
+                   Op::kAddRms,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   {1, 2, 3, 128},
+                   {128},
+                   {1, 2, 3, 1},
+                   true,
+                   false,
+                   false,
+                   true,
+                   true,
+                   View::kContiguous,
+                   View::kContiguous,
+                   1,
+                   1e-6});
+  cases.push_back({"addrms_empty", Op::kAddRms, ACL_FLOAT16, ACL_FLOAT16, {0, 8}, {8}, {0, 1}});
+
+  // LayerNorm: weight / bias null or given (input's dtype or f32), mean / rstd null or given.
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    // weight and bias in input's dtype, or FLOAT (the same for f32 input).
+    const std::vector<aclDataType> affines =
+        dtype == ACL_FLOAT ? std::vector<aclDataType>{ACL_FLOAT} : std::vector<aclDataType>{dtype, ACL_FLOAT};
+    for (aclDataType affine : affines) {
+      const std::string n = std::string("layer_") + Name(dtype) + "_affine_" + Name(affine) + "_";
+      cases.push_back(
+          {n + "all_outputs", Op::kLayer, dtype, affine, {3, 5, 16}, {16}, {3, 5, 1}, true, true, true, true});
+      cases.push_back({n + "two_dims_stepped",
+                       Op::kLayer,
+                       dtype,
+                       affine,
+                       {4, 6, 10},
+                       {6, 10},
+                       {4, 1, 1},
+                       true,
+                       true,
+                       true,
+                       true,
+                       true,
+                       s,
+                       s});
+      cases.push_back({n + "weight_only_transposed",
+                       Op::kLayer,
+                       dtype,
+                       affine,
+                       {6, 9},
+                       {9},
+                       {6, 1},
+                       true,
+                       false,
+                       false,
+                       true,
+                       true,
+                       t,
+                       r});
+      cases.push_back({n + "bias_only", Op::kLayer, dtype, affine, {5, 12}, {12}, {5, 1}, false, true, true, false});
+      if (affine == dtype) {
+        cases.push_back(
+            {n + "long_rows", Op::kLayer, dtype, affine, {2, 70001}, {70001}, {2, 1}, true, true, true, true});
+      }
+    }
+  }
+  // ggml: normalizedShape [ne0], no weight, bias, mean or rstd.
+  cases.push_back(
+      {"layer_ggml_f32", Op::kLayer, ACL_FLOAT, ACL_FLOAT, {2, 3, 4, 96}, {96}, {}, false, false, false, false});
+  cases.push_back({"layer_large_mean_f32",
+                   Op::kLayer,
+                   ACL_FLOAT,
+                   ACL_FLOAT,
+                   {4, 50000},
+                   {50000},
+                   {4, 1},
+                   false,
+                   false,
+                   true,
+                   true,
+                   true,
+                   View::kContiguous,
+                   View::kContiguous,
+                   1,
+                   1e-5,
+                   1000});
+  cases.push_back(
+      {"layer_impl_f16", Op::kLayerImpl, ACL_FLOAT16, ACL_FLOAT16, {3, 20}, {20}, {3, 1}, true, true, true, true});
+  cases.push_back(
+      {"fast_layer_bf16", Op::kFastLayer, ACL_BF16, ACL_BF16, {3, 20}, {20}, {3, 1}, true, true, true, true});
+  cases.push_back({"layer_empty_rows", Op::kLayer, ACL_FLOAT, ACL_FLOAT, {0, 7}, {7}, {0, 1}, true, true, true, true});
+
+  // GroupNorm: [N, C, ...] in groups; gamma / beta null or given.
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("group_") + Name(dtype) + "_";
+    cases.push_back({n + "affine",
+                     Op::kGroup,
+                     dtype,
+                     dtype,
+                     {2, 6, 4, 5},
+                     {},
+                     {2, 3},
+                     true,
+                     true,
+                     true,
+                     true,
+                     true,
+                     View::kContiguous,
+                     View::kContiguous,
+                     3});
+    cases.push_back({n + "plain_stepped",
+                     Op::kGroup,
+                     dtype,
+                     dtype,
+                     {3, 4, 7},
+                     {},
+                     {3, 2},
+                     false,
+                     false,
+                     true,
+                     true,
+                     true,
+                     s,
+                     s,
+                     2});
+    cases.push_back({n + "rank2",
+                     Op::kGroup,
+                     dtype,
+                     dtype,
+                     {5, 8},
+                     {},
+                     {5, 4},
+                     true,
+                     false,
+                     true,
+                     true,
+                     true,
+                     View::kContiguous,
+                     View::kContiguous,
+                     4});
+    cases.push_back({n + "long_groups",
+                     Op::kGroup,
+                     dtype,
+                     dtype,
+                     {2, 4, 200, 100},
+                     {},
+                     {2, 2},
+                     true,
+                     true,
+                     true,
+                     true,
+                     true,
+                     View::kContiguous,
+                     View::kContiguous,
+                     2});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, NormTest, ::testing::ValuesIn(NormCases()),
+                         [](const ::testing::TestParamInfo<NormCase>& info) { return SanitizeName(info.param.name); });
+
+// ggml's group_norm: gamma and beta null; meanOut and rstdOut [N, group] f32 whose
+// buffers overlap (it books N * group bytes for each of the two f32 tensors).
+TEST(GroupNorm, GgmlPatternWithOverlappingStatistics) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t n = 2, c = 8, h = 3, w = 5, group = 4;
+  DeviceTensor x(ACL_FLOAT, {n, c, h, w});
+  const Values xValues = x.FillRandom(rng, Range{-2, 2});
+  DeviceTensor y(ACL_FLOAT, x.shape());
+  DeviceBuffer stats(static_cast<size_t>(n * group * 2 * 4));
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        const int64_t shape[] = {n, group};
+        const int64_t strides[] = {group, 1};
+        aclTensor* mean = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2, stats.get());
+        aclTensor* rstd = aclCreateTensor(shape, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 2,
+                                          static_cast<char*>(stats.get()) + n * group);
+        const aclnnStatus status = aclnnGroupNormGetWorkspaceSize(a.Tensor(x), nullptr, nullptr, n, c, h * w, group,
+                                                                  1e-6, a.Tensor(y), mean, rstd, ws, e);
+        aclDestroyTensor(mean);
+        aclDestroyTensor(rstd);
+        return status;
+      },
+      aclnnGroupNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  NormCase nc{"ggml", Op::kGroup, ACL_FLOAT, ACL_FLOAT, x.shape(), {}, {}, false, false};
+  nc.group = group;
+  nc.eps = 1e-6;
+  const Reference ref = Compute(nc, xValues, nullptr, nullptr, nullptr);
+  ExpectNear(y.ReadView(), Near(ref.y, ref.scale, ACL_FLOAT, 8), "y");
+}
+
+// An empty group (HxW 0): meanOut 0 and rstdOut NaN, as CANN fills them.
+TEST(GroupNorm, EmptyGroupsFillStatistics) {
+  DeviceTensor x(ACL_FLOAT, {2, 4, 0});
+  DeviceTensor y(ACL_FLOAT, x.shape());
+  DeviceTensor mean(ACL_FLOAT, {2, 2}), rstd(ACL_FLOAT, {2, 2});
+  mean.Poison();
+  rstd.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnGroupNormGetWorkspaceSize(a.Tensor(x), nullptr, nullptr, 2, 4, 0, 2, 1e-5, a.Tensor(y),
+                                              a.Tensor(mean), a.Tensor(rstd), ws, e);
+      },
+      aclnnGroupNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  ExpectExact(mean.ReadView(), Values(4, 0.0), "mean");
+  ExpectExact(rstd.ReadView(), Values(4, nan), "rstd");
+}
+
+// LayerNorm over an empty normalised dim: mean 0, rstd NaN.
+TEST(LayerNorm, EmptyNormalisedDimFillsStatistics) {
+  DeviceTensor x(ACL_FLOAT16, {3, 0});
+  DeviceTensor y(ACL_FLOAT16, x.shape());
+  DeviceTensor mean(ACL_FLOAT16, {3, 1}), rstd(ACL_FLOAT16, {3, 1});
+  mean.Poison();
+  rstd.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnLayerNormGetWorkspaceSize(a.Tensor(x), a.IntArray({0}), nullptr, nullptr, 1e-5, a.Tensor(y),
+                                              a.Tensor(mean), a.Tensor(rstd), ws, e);
+      },
+      aclnnLayerNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(mean.ReadView(), Values(3, 0.0), "mean");
+  ExpectExact(rstd.ReadView(), Values(3, std::numeric_limits<double>::quiet_NaN()), "rstd");
+}
+
+// RmsNorm in place (yOut is x): the result is computed from x's values before the op.
+TEST(RmsNorm, InPlaceOutput) {
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor x(ACL_FLOAT, {4, 40});
+  const Values xValues = x.FillRandom(rng, Range{-2, 2, 0.05});
+  DeviceTensor gamma(ACL_FLOAT, {40});
+  const Values gammaValues = gamma.FillRandom(rng, Range{0.5, 1.5});
+  DeviceTensor rstd(ACL_FLOAT, {4, 1});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnRmsNormGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), 1e-6, a.Tensor(x), a.Tensor(rstd), ws, e);
+      },
+      aclnnRmsNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  NormCase nc{"inplace", Op::kRms, ACL_FLOAT, ACL_FLOAT, {4, 40}, {40}, {4, 1}};
+  nc.eps = 1e-6;
+  const Reference ref = Compute(nc, xValues, nullptr, &gammaValues, nullptr);
+  ExpectNear(x.ReadView(), Near(ref.y, ref.scale, ACL_FLOAT, 8), "y in x");
+}
+
+// ---- rejections -------------------------------------------------------------------------------
+
+struct RmsBad {
+  const char* name;
+  aclDataType x, gamma, y, rstd;
+  Shape xShape, gammaShape, yShape, rstdShape;
+  aclnnStatus status;
+  const char* keyword;
+};
+
+TEST(RmsNorm, Rejections) {
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
+  const RmsBad cases[] = {
+      {"f64 x", ACL_DOUBLE, f32, ACL_DOUBLE, f32, {2, 4}, {4}, {2, 4}, {2, 1}, kInvalid, "x"},
+      {"f16 gamma for f32 x", f32, f16, f32, f32, {2, 4}, {4}, {2, 4}, {2, 1}, kInvalid, "gamma"},
+      {"bf16 gamma for f16 x", f16, bf16, f16, f32, {2, 4}, {4}, {2, 4}, {2, 1}, kInvalid, "gamma"},
+      {"y dtype", f16, f16, f32, f32, {2, 4}, {4}, {2, 4}, {2, 1}, kInvalid, "yOut"},
+      {"f16 rstd", f16, f16, f16, f16, {2, 4}, {4}, {2, 4}, {2, 1}, kInvalid, "rstdOut"},
+      {"rank-0 x", f32, f32, f32, f32, {}, {1}, {}, {}, kTiling, "x"},
+      {"gamma not trailing", f32, f32, f32, f32, {2, 4}, {2}, {2, 4}, {2, 1}, kTiling, "gamma"},
+      {"gamma longer than x", f32, f32, f32, f32, {4}, {1, 4}, {4}, {1}, kTiling, "gamma"},
+      {"empty gamma", f32, f32, f32, f32, {2, 0}, {0}, {2, 0}, {2, 1}, kTiling, "gamma"},
+      {"y shape", f32, f32, f32, f32, {2, 4}, {4}, {4, 2}, {2, 1}, kTiling, "yOut"},
+      {"rstd dim", f32, f32, f32, f32, {2, 4}, {4}, {2, 4}, {3, 1}, kTiling, "rstdOut"},
+      {"rstd count", f32, f32, f32, f32, {2, 4}, {4}, {2, 4}, {1, 1}, kTiling, "rstdOut"},
+      {"rstd rank", f32, f32, f32, f32, {2, 4}, {4}, {2, 4}, {2, 1, 1}, kTiling, "rstdOut"},
+  };
+  for (const RmsBad& bad : cases) {
+    DeviceTensor x(bad.x, bad.xShape), gamma(bad.gamma, bad.gammaShape), y(bad.y, bad.yShape),
+        rstd(bad.rstd, bad.rstdShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnRmsNormGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), 1e-6, a.Tensor(y), a.Tensor(rstd), ws, e);
+        },
+        aclnnRmsNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+TEST(AddRmsNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x1, x2, gamma, y;
+    bool rstd, xOut;
+    Shape x2Shape, gammaShape;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+  const Bad cases[] = {
+      {"rstd without xOut", f16, f16, f16, f16, true, false, {2, 4}, {4}, ACLNN_ERR_PARAM_NULLPTR, "xOut"},
+      {"f32 without rstd", f32, f32, f32, f32, false, true, {2, 4}, {4}, kInvalid, "x1"},
+      {"s32 x1", ACL_INT32, ACL_INT32, ACL_INT32, ACL_INT32, true, true, {2, 4}, {4}, kInvalid, "x1"},
+      {"x2 dtype", f16, f32, f16, f16, true, true, {2, 4}, {4}, kInvalid, "x2"},
+      {"gamma dtype", f16, f16, f32, f16, true, true, {2, 4}, {4}, kInvalid, "gamma"},
+      {"y dtype", f16, f16, f16, f32, true, true, {2, 4}, {4}, kInvalid, "yOut"},
+      {"x2 shape", f16, f16, f16, f16, true, true, {4, 2}, {4}, kInvalid, "x2"},
+      {"gamma shape", f16, f16, f16, f16, true, true, {2, 4}, {3}, kInvalid, "gamma"},
+      {"gamma rank 3 without rstd", f16, f16, f16, f16, false, true, {2, 4}, {1, 1, 4}, kInvalid, "gamma"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x1, {2, 4}), x2(bad.x2, bad.x2Shape), gamma(bad.gamma, bad.gammaShape), y(bad.y, {2, 4}),
+        rstd(ACL_FLOAT, {2, 1}), xOut(bad.x1, {2, 4});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnAddRmsNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), 1e-6, a.Tensor(y),
+                                                 bad.rstd ? a.Tensor(rstd) : nullptr,
+                                                 bad.xOut ? a.Tensor(xOut) : nullptr, ws, e);
+        },
+        aclnnAddRmsNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+TEST(LayerNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType input, weight, bias, out;
+    Shape shape, normalized, weightShape, outShape, meanShape;
+    int32_t implMode;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
+  const Bad cases[] = {
+      {"f64 input", ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, {2, 4}, {4}, {4}, {2, 4}, {2, 1}, 0, "input"},
+      {"bf16 weight for f16", f16, bf16, bf16, f16, {2, 4}, {4}, {4}, {2, 4}, {2, 1}, 0, "weightOptional"},
+      {"weight and bias differ", f16, f32, f16, f16, {2, 4}, {4}, {4}, {2, 4}, {2, 1}, 0, "biasOptional"},
+      {"s32 out", f32, f32, f32, ACL_INT32, {2, 4}, {4}, {4}, {2, 4}, {2, 1}, 0, "out"},
+      {"empty normalizedShape", f32, f32, f32, f32, {2, 4}, {}, {4}, {2, 4}, {2, 1}, 0, "normalizedShape"},
+      {"normalizedShape too long", f32, f32, f32, f32, {4}, {1, 4}, {1, 4}, {4}, {1, 1}, 0, "normalizedShape"},
+      {"normalizedShape mismatch", f32, f32, f32, f32, {2, 4}, {2}, {2}, {2, 4}, {2, 1}, 0, "normalizedShape"},
+      {"weight shape", f32, f32, f32, f32, {2, 4}, {4}, {2, 2}, {2, 4}, {2, 1}, 0, "weightOptional"},
+      {"out shape", f32, f32, f32, f32, {2, 4}, {4}, {4}, {2, 5}, {2, 1}, 0, "out"},
+      {"mean shape", f32, f32, f32, f32, {2, 4}, {4}, {4}, {2, 4}, {2, 4}, 0, "meanOutOptional"},
+      {"implMode 3", f32, f32, f32, f32, {2, 4}, {4}, {4}, {2, 4}, {2, 1}, 3, "implMode"},
+      {"implMode 2 with f32", f32, f32, f32, f32, {2, 4}, {4}, {4}, {2, 4}, {2, 1}, 2, "implMode"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor input(bad.input, bad.shape), weight(bad.weight, bad.weightShape), bias(bad.bias, bad.weightShape),
+        out(bad.out, bad.outShape), mean(bad.input, bad.meanShape), rstd(bad.input, bad.meanShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnLayerNormWithImplModeGetWorkspaceSize(a.Tensor(input), a.IntArray(bad.normalized),
+                                                            a.Tensor(weight), a.Tensor(bias), 1e-5, a.Tensor(out),
+                                                            a.Tensor(mean), a.Tensor(rstd), bad.implMode, ws, e);
+        },
+        aclnnLayerNormWithImplMode);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+TEST(GroupNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType self, gamma, mean;
+    Shape shape, gammaShape, statShape;
+    int64_t n, c, hxw, group;
+    double eps;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16;
+  const Bad cases[] = {
+      {"f64 self", ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, {2, 4, 3}, {4}, {2, 2}, 2, 4, 3, 2, 1e-5, "self"},
+      {"gamma dtype", f16, f32, f16, {2, 4, 3}, {4}, {2, 2}, 2, 4, 3, 2, 1e-5, "gamma"},
+      {"mean dtype", f16, f16, f32, {2, 4, 3}, {4}, {2, 2}, 2, 4, 3, 2, 1e-5, "meanOut"},
+      {"group 0", f32, f32, f32, {2, 4, 3}, {4}, {2, 0}, 2, 4, 3, 0, 1e-5, "group"},
+      {"C not divisible", f32, f32, f32, {2, 4, 3}, {4}, {2, 3}, 2, 4, 3, 3, 1e-5, "divisible"},
+      {"eps 0", f32, f32, f32, {2, 4, 3}, {4}, {2, 2}, 2, 4, 3, 2, 0, "eps"},
+      {"rank 1", f32, f32, f32, {4}, {4}, {1, 2}, 1, 4, 1, 2, 1e-5, "self"},
+      {"mean shape", f32, f32, f32, {2, 4, 3}, {4}, {2, 4}, 2, 4, 3, 2, 1e-5, "meanOut"},
+      {"N mismatch", f32, f32, f32, {2, 4, 3}, {4}, {3, 2}, 3, 4, 3, 2, 1e-5, "N="},
+      {"HxW mismatch", f32, f32, f32, {2, 4, 3}, {4}, {2, 2}, 2, 4, 4, 2, 1e-5, "HxW"},
+      {"gamma shape", f32, f32, f32, {2, 4, 3}, {2, 2}, {2, 2}, 2, 4, 3, 2, 1e-5, "gamma"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor self(bad.self, bad.shape), gamma(bad.gamma, bad.gammaShape), out(bad.self, bad.shape),
+        mean(bad.mean, bad.statShape), rstd(bad.self, bad.statShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnGroupNormGetWorkspaceSize(a.Tensor(self), a.Tensor(gamma), nullptr, bad.n, bad.c, bad.hxw,
+                                                bad.group, bad.eps, a.Tensor(out), a.Tensor(mean), a.Tensor(rstd), ws,
+                                                e);
+        },
+        aclnnGroupNorm);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+}  // namespace
+}  // namespace canopy_test
