@@ -937,10 +937,16 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                                          : name == "end" ? static_cast<double>(NumElements(call.shape))
                                                          : 1.0);
         break;
-      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), else every dimension
-        pointer = args.IntArray(name == "repeats"           ? std::vector<int64_t>(static_cast<size_t>(rank), 1)
-                                : name == "normalizedShape" ? call.shape  // every dim normalised
-                                                            : allDims);
+      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), no padding (pads), else every dimension
+        if (name == "repeats") {
+          pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(rank), 1));
+        } else if (name == "normalizedShape") {  // every dim normalised
+          pointer = args.IntArray(call.shape);
+        } else if (name == "pad" || name == "padding") {  // ConstantPadNd: a pair per dim; ReflectionPad1d: one pair
+          pointer = args.IntArray(std::vector<int64_t>(name == "pad" ? static_cast<size_t>(2 * rank) : 2, 0));
+        } else {
+          pointer = args.IntArray(allDims);
+        }
         break;
       case CANOPY_ARG_FLOAT_ARRAY:
         pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
@@ -948,11 +954,15 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
       case CANOPY_ARG_BOOL_ARRAY:
         pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
         break;
-      case CANOPY_ARG_TENSOR_LIST:
+      case CANOPY_ARG_TENSOR_LIST: {
+        // "tensors" (Cat along dim 0): two halves of `shape` along dim 0.
+        Shape member = call.shape;
+        if (name == "tensors" && !member.empty()) member[0] = std::max<int64_t>(member[0] / 2, 1);
         pointer = args.TensorList(
-            {args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format),
-             index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous)});
+            {args.NewTensor(ACL_FLOAT, index == call.rankArg ? shape : member, View::kContiguous, format),
+             index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, member, View::kContiguous)});
         break;
+      }
       case CANOPY_ARG_SCALAR_LIST:
         pointer = args.ScalarList(ACL_FLOAT, {1.0, 1.0}, index == call.nullElementArg ? 1 : -1);
         break;
