@@ -109,11 +109,14 @@ Family FamilyOf(const canopyOpInfo& op) {
 
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
-                                       "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
-                                       "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
-                                       "end",          "step",    "diagonal", "source", "outRef",   "repeats",
-                                       "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
+  static const char* const kKnown[] = {"self", "selfRef", "other", "mat1", "mat2", "src", "out", "alpha", "beta",
+                                       "value", "dtype", "mode", "cubeMathType", "index", "indices", "weight", "dim",
+                                       "start", "end", "step", "diagonal", "source", "outRef", "repeats", "outputSize",
+                                       "x", "shifts", "dims", "keepDims", "keepDim",
+                                       // convolution, pooling and resampling
+                                       "input", "bias", "output", "stride", "strides", "padding", "paddings", "pads",
+                                       "dilation", "dilations", "transposed", "outputPadding", "groups", "kernelSize",
+                                       "kernelShape", "ceilMode", "countIncludePad", "divisorOverride", "autoPad"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -659,7 +662,11 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
     const void* pointer = nullptr;
     int64_t integer = 0;
     if (arg.kind == CANOPY_ARG_TENSOR) {
-      if (name == "self" || name == "selfRef" || name == "weight" || name == "x") pointer = c.T(c.self);
+      if (name == "self" || name == "selfRef" || name == "weight" || name == "x" || name == "input") {
+        pointer = c.T(c.self);
+      }
+      if (name == "bias") pointer = c.T(c.other);
+      if (name == "output") pointer = c.T(c.out);
       if (name == "other" || name == "mat1" || name == "src" || name == "index" || name == "indices") {
         pointer = c.T(c.other);
       }
@@ -678,7 +685,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       pointer = c.dims;  // dims, dim
     } else if (arg.kind == CANOPY_ARG_BOOL) {
       integer = c.keep_dims ? 1 : 0;  // keepDims, keepDim
-    } else if (name == "step" || name == "repeats") {
+    } else if (name == "step" || name == "repeats" || name == "groups") {
       integer = 1;
     } else if (name == "end") {
       integer = std::numeric_limits<int64_t>::max();

@@ -893,7 +893,12 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
     const std::string name = arg.name;
     const bool isOut = call.outShapeSet && name == "out";
     const Shape& shape = index == call.rankArg ? call.rankShape : isOut ? call.outShape : call.shape;
-    const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
+    const aclFormat channelFirst = shape.size() == 3   ? ACL_FORMAT_NCL
+                                   : shape.size() == 4 ? ACL_FORMAT_NCHW
+                                   : shape.size() == 5 ? ACL_FORMAT_NCDHW
+                                                       : ACL_FORMAT_ND;
+    const aclFormat format = index == call.formatArg ? call.format : call.channelFirst ? channelFirst : ACL_FORMAT_ND;
+    const size_t spatial = static_cast<size_t>(std::max<int64_t>(rank - 2, 0));
     const void* pointer = nullptr;
     int64_t integer = 0;
     double real = 1.0;
@@ -903,6 +908,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+        } else if (index != call.rankArg && name == "bias" && rank >= 2) {  // one per channel
+          pointer = args.NewTensor(ACL_FLOAT, {call.shape[1]}, View::kContiguous, format);
         } else {
           pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
         }
@@ -912,8 +919,20 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                                          : name == "end" ? static_cast<double>(NumElements(call.shape))
                                                          : 1.0);
         break;
-      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), else every dimension
-        pointer = args.IntArray(name == "repeats" ? std::vector<int64_t>(static_cast<size_t>(rank), 1) : allDims);
+      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), window attributes, else every dimension
+        if (name == "stride" || name == "strides" || name == "dilation" || name == "dilations" ||
+            name == "kernelSize" || name == "kernelShape") {
+          pointer = args.IntArray(std::vector<int64_t>(spatial, 1));
+        } else if (name == "paddings" || name == "pads") {
+          pointer = args.IntArray(std::vector<int64_t>(spatial, 0));
+        } else if (name == "padding") {
+          pointer = args.IntArray({1, 0});
+        } else if (name == "outputSize") {
+          pointer =
+              args.IntArray(std::vector<int64_t>(call.shape.begin() + std::min<int64_t>(rank, 2), call.shape.end()));
+        } else {
+          pointer = args.IntArray(name == "repeats" ? std::vector<int64_t>(static_cast<size_t>(rank), 1) : allDims);
+        }
         break;
       case CANOPY_ARG_FLOAT_ARRAY:
         pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
@@ -934,7 +953,7 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         break;
       default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
         if (name == "end") integer = std::numeric_limits<int64_t>::max();
-        if (name == "step" || name == "repeats") integer = 1;
+        if (name == "step" || name == "repeats" || name == "groups") integer = 1;
         if (name == "outputSize") integer = call.shape[0];
         break;
     }
@@ -965,12 +984,15 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
 }
 
 RegistryCall RegistryValidCall(const canopyOpInfo& op) {
-  for (const bool reduced : {false, true}) {
-    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}}) {
-      RegistryCall call;
-      call.shape = shape;
-      call.outShapeSet = reduced;
-      if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
+  for (const bool channelFirst : {false, true}) {
+    for (const bool reduced : {false, true}) {
+      for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}, Shape{2, 2, 2, 2}}) {
+        RegistryCall call;
+        call.shape = shape;
+        call.outShapeSet = reduced;
+        call.channelFirst = channelFirst;
+        if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
+      }
     }
   }
   RegistryCall none;
