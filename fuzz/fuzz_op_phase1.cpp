@@ -665,11 +665,12 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
           name == "features") {
         pointer = c.T(c.self);
       }
-      if (name == "x2" || name == "labels" || name == "gamma" || name == "weightOptional" || name == "biasOptional") {
+      if (name == "x2" || name == "labels" || name == "gamma" || name == "weightOptional" || name == "biasOptional" ||
+          name == "bias") {
         pointer = c.T(c.other);
       }
       if (name == "yOut" || name == "xOut" || name == "backprop" || name == "rstdOut" || name == "meanOut" ||
-          name == "meanOutOptional" || name == "rstdOutOptional" || name == "loss") {
+          name == "meanOutOptional" || name == "rstdOutOptional" || name == "loss" || name == "output") {
         pointer = c.T(c.out);
       }
       if (name == "other" || name == "mat1" || name == "src" || name == "index" || name == "indices") {
@@ -690,7 +691,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       pointer = c.dims;  // dims, dim
     } else if (arg.kind == CANOPY_ARG_BOOL) {
       integer = c.keep_dims ? 1 : 0;  // keepDims, keepDim
-    } else if (name == "step" || name == "repeats") {
+    } else if (name == "step" || name == "repeats" || name == "groups") {
       integer = 1;
     } else if (name == "end") {
       integer = std::numeric_limits<int64_t>::max();

@@ -916,7 +916,12 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                          : isChannel           ? channels
                          : name == "loss"      ? rows  // a loss per row (SoftmaxCrossEntropyWithLogits)
                                                : call.shape;
-    const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
+    const aclFormat channelFirst = shape.size() == 3   ? ACL_FORMAT_NCL
+                                   : shape.size() == 4 ? ACL_FORMAT_NCHW
+                                   : shape.size() == 5 ? ACL_FORMAT_NCDHW
+                                                       : ACL_FORMAT_ND;
+    const aclFormat format = index == call.formatArg ? call.format : call.channelFirst ? channelFirst : ACL_FORMAT_ND;
+    const size_t spatial = static_cast<size_t>(std::max<int64_t>(rank - 2, 0));
     const void* pointer = nullptr;
     int64_t integer = 0;
     double real = 1.0;
@@ -926,6 +931,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+        } else if (index != call.rankArg && name == "bias" && rank >= 2) {  // one per channel
+          pointer = args.NewTensor(ACL_FLOAT, {call.shape[1]}, View::kContiguous, format);
         } else {
           // Index outputs (ArgMax, Argsort) are int64.
           const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
@@ -937,13 +944,23 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                                          : name == "end" ? static_cast<double>(NumElements(call.shape))
                                                          : 1.0);
         break;
-      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), no padding (pads), else every dimension
+      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), no padding, window attributes, else every dimension
         if (name == "repeats") {
           pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(rank), 1));
         } else if (name == "normalizedShape") {  // every dim normalised
           pointer = args.IntArray(call.shape);
-        } else if (name == "pad" || name == "padding") {  // ConstantPadNd: a pair per dim; ReflectionPad1d: one pair
-          pointer = args.IntArray(std::vector<int64_t>(name == "pad" ? static_cast<size_t>(2 * rank) : 2, 0));
+        } else if (name == "pad") {  // ConstantPadNd: a pair per dim
+          pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(2 * rank), 0));
+        } else if (name == "stride" || name == "strides" || name == "dilation" || name == "dilations" ||
+                   name == "kernelSize" || name == "kernelShape") {
+          pointer = args.IntArray(std::vector<int64_t>(spatial, 1));
+        } else if (name == "paddings" || name == "pads") {
+          pointer = args.IntArray(std::vector<int64_t>(spatial, 0));
+        } else if (name == "padding") {  // a convolution's {1, 0}; ReflectionPad1d's one pair of zeros
+          pointer = args.IntArray(call.channelFirst ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 0});
+        } else if (name == "outputSize") {
+          pointer =
+              args.IntArray(std::vector<int64_t>(call.shape.begin() + std::min<int64_t>(rank, 2), call.shape.end()));
         } else {
           pointer = args.IntArray(allDims);
         }
@@ -971,7 +988,7 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         break;
       default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
         if (name == "end") integer = std::numeric_limits<int64_t>::max();
-        if (name == "step" || name == "repeats") integer = 1;
+        if (name == "step" || name == "repeats" || name == "groups") integer = 1;
         if (name == "outputSize" || name == "N") integer = call.shape[0];
         // GroupNorm: C = shape[1] channels in as many groups, HxW the rest.
         if ((name == "C" || name == "group") && rank > 1) integer = call.shape[1];
@@ -1005,12 +1022,15 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
 }
 
 RegistryCall RegistryValidCall(const canopyOpInfo& op) {
-  for (const bool reduced : {false, true}) {
-    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}}) {
-      RegistryCall call;
-      call.shape = shape;
-      call.outShapeSet = reduced;
-      if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
+  for (const bool channelFirst : {false, true}) {
+    for (const bool reduced : {false, true}) {
+      for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}, Shape{2, 2, 2, 2}}) {
+        RegistryCall call;
+        call.shape = shape;
+        call.outShapeSet = reduced;
+        call.channelFirst = channelFirst;
+        if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
+      }
     }
   }
   RegistryCall none;

@@ -255,7 +255,12 @@ std::string Describe(const OpRun& run);
 // tensor ("index", "indices") is int64 of shape [shape[0]] with values in
 // [0, 1], a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
 // 1s, a "pad" int array 2 * rank zeros and "padding" two zeros; a "tensors" list
-// two halves of `shape` along dim 0); integer "end" is INT64_MAX
+// two halves of `shape` along dim 0); for the convolution / pooling /
+// resampling family (channel-first formats, `channelFirst`) a "bias" tensor is
+// [shape[1]], int arrays "stride(s)", "dilation(s)", "kernelSize" and
+// "kernelShape" are rank-2 1s, "paddings" and "pads" rank-2 0s, "padding"
+// {1, 0} (a kernel of 2 then keeps the length), an "outputSize" int array the
+// spatial extents and integer "groups" 1; integer "end" is INT64_MAX
 // (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
 // "start" is 0 and "end" the element count of `shape`. Argument indices are
 // prototype positions.
@@ -267,6 +272,9 @@ struct RegistryCall {
   aclFormat format = ACL_FORMAT_ND;
   int rankArg = -1;  // this tensor argument gets `rankShape`
   Shape rankShape;
+  // Tensor arguments of rank 3 to 5 are NCL, NCHW or NCDHW instead of ND (ops
+  // whose doc asks for a channel-first layout: convolution, pooling, resampling).
+  bool channelFirst = false;
   // Tensor arguments named "out" get `outShape` instead of `shape` (a reduction's result).
   bool outShapeSet = false;
   Shape outShape;
@@ -281,8 +289,9 @@ struct RegistryArguments {
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
 // The first call for which RegistryPhase1 succeeds (phase 1 and 2): every tensor
-// [2,2], [2,2,2] or [2], or those with "out" of rank 0 (a reduction over every
-// dim). call.shape is empty when none does.
+// [2,2], [2,2,2], [2] or [2,2,2,2], or those with "out" of rank 0 (a reduction
+// over every dim), in ND or else channel-first formats. call.shape is empty
+// when none does.
 RegistryCall RegistryValidCall(const canopyOpInfo& op);
 // RegistryValidCall(op).shape.
 Shape RegistryValidShape(const canopyOpInfo& op);

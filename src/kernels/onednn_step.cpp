@@ -1,0 +1,149 @@
+#include "onednn_step.h"
+
+#include <unordered_map>
+#include <utility>
+
+#include "canopy/canopy_runtime.h"
+
+namespace canopy::kernels {
+namespace {
+
+// One oneDNN stream per executing thread (device engines run kernels on their own thread).
+dnnl::stream& ThreadStream() {
+  thread_local dnnl::stream stream(OnednnEngine());
+  return stream;
+}
+
+// An operand the primitive reads or writes in a layout of its own choosing:
+// the booked buffer it lives in for the primitive, and the reorder between it
+// and the operand's view.
+struct Staged {
+  int key = 0;
+  bool output = false;
+  dnnl::memory::desc internal;
+  BufferRef internal_at;
+  dnnl::reorder reorder;
+};
+
+class OnednnStep final : public Step {
+ public:
+  OnednnStep(dnnl::primitive primitive, std::vector<OnednnArgument> arguments, std::vector<Staged> staged,
+             dnnl::memory::desc scratchpad, BufferRef scratchpad_at, std::string description)
+      : primitive_(std::move(primitive)),
+        arguments_(std::move(arguments)),
+        staged_(std::move(staged)),
+        scratchpad_md_(scratchpad),
+        scratchpad_(scratchpad_at),
+        description_(std::move(description)) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    try {
+      dnnl::engine& engine = OnednnEngine();
+      dnnl::stream& stream = ThreadStream();
+      canopyPrepareComputeTeam();
+      std::unordered_map<int, dnnl::memory> bound;
+      std::unordered_map<int, dnnl::memory> views;
+      for (const OnednnArgument& argument : arguments_) {
+        dnnl::memory view(argument.view, engine, context.Resolve(argument.buffer));
+        bound.emplace(argument.key, view);
+        views.emplace(argument.key, view);
+      }
+      for (const Staged& s : staged_) {
+        dnnl::memory internal(s.internal, engine, context.Resolve(s.internal_at));
+        if (!s.output) s.reorder.execute(stream, views.at(s.key), internal);
+        bound.insert_or_assign(s.key, internal);
+      }
+      if (scratchpad_md_.get_size() > 0) {
+        bound.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_md_, engine, context.Resolve(scratchpad_)));
+      }
+      primitive_.execute(stream, bound);
+      for (const Staged& s : staged_) {
+        if (s.output) s.reorder.execute(stream, bound.at(s.key), views.at(s.key));
+      }
+      stream.wait();
+    } catch (const dnnl::error& e) {
+      SetErrorMessage("%s failed in oneDNN: %s", description_.c_str(), e.what());
+      return ACLNN_ERR_INNER;
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override { return description_; }
+
+ private:
+  dnnl::primitive primitive_;
+  std::vector<OnednnArgument> arguments_;
+  std::vector<Staged> staged_;
+  dnnl::memory::desc scratchpad_md_;
+  BufferRef scratchpad_;  // in this call's workspace
+  std::string description_;
+};
+
+}  // namespace
+
+dnnl::engine& OnednnEngine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::memory::data_type OnednnType(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BF16:
+      return dnnl::memory::data_type::bf16;
+    case ACL_FLOAT16:
+      return dnnl::memory::data_type::f16;
+    default:
+      return dnnl::memory::data_type::f32;
+  }
+}
+
+dnnl::memory::desc OnednnViewDesc(aclDataType dtype, const std::vector<int64_t>& dims,
+                                  const std::vector<int64_t>& strides) {
+  dnnl::memory::dims fixed(strides.begin(), strides.end());
+  int64_t dense = 1;
+  for (size_t d = dims.size(); d-- > 0;) {
+    if (dims[d] == 1) fixed[d] = dense;
+    dense = std::max<int64_t>(dense, fixed[d] * std::max<int64_t>(dims[d], 1));
+  }
+  return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), OnednnType(dtype), fixed);
+}
+
+dnnl::primitive_attr OnednnAttr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
+                                     const std::vector<OnednnArgument>& arguments, const OnednnBooking& book,
+                                     std::string what, std::string& reason) {
+  try {
+    std::vector<Staged> staged;
+    for (const OnednnArgument& argument : arguments) {
+      const dnnl::memory::desc wanted = primitive_desc.query_md(dnnl::query::exec_arg_md, argument.key);
+      if (wanted == argument.view) continue;
+      Staged s;
+      s.key = argument.key;
+      s.output = argument.output;
+      s.internal = wanted;
+      const dnnl::reorder::primitive_desc reorder_desc =
+          argument.output ? dnnl::reorder::primitive_desc(OnednnEngine(), wanted, OnednnEngine(), argument.view)
+                          : dnnl::reorder::primitive_desc(OnednnEngine(), argument.view, OnednnEngine(), wanted);
+      s.reorder = dnnl::reorder(reorder_desc);
+      s.internal_at = book(static_cast<int64_t>(wanted.get_size()));
+      staged.push_back(std::move(s));
+    }
+    const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();
+    const BufferRef scratchpad_at =
+        scratchpad.get_size() > 0 ? book(static_cast<int64_t>(scratchpad.get_size())) : BufferRef{};
+    std::string description = std::move(what) + " (oneDNN " + primitive_desc.impl_info_str() +
+                              (staged.empty() ? "" : ", reordered operands") + ")";
+    return std::make_unique<OnednnStep>(dnnl::primitive(primitive_desc), arguments, std::move(staged), scratchpad,
+                                        scratchpad_at, std::move(description));
+  } catch (const dnnl::error& e) {
+    reason = e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace canopy::kernels

@@ -1,0 +1,319 @@
+// aclnnConvolution: 1-D, 2-D and 3-D convolution, plain or transposed, with
+// groups, stride, padding, dilation and output padding, through oneDNN's
+// convolution and deconvolution primitives (kernels/onednn_step.h).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_convolution.h"
+#include "kernels/onednn_step.h"
+#include "ops/framework/aclnn_op.h"
+#include "ops/framework/tensor_view.h"
+#include "spatial_args.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kConvDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr OpTraits kConvTraits{.header = "aclnnop/aclnn_convolution.h", .dtypes = kConvDtypes, .max_rank = 5};
+constexpr int64_t kMinRank = 3, kMaxRank = 5;
+constexpr int64_t kMaxGroups = 65535;
+constexpr int8_t kKeepDtype = 0, kUseFp16 = 2, kUseHf32 = 3;
+
+// The spatial geometry of one call, per spatial dimension.
+struct Geometry {
+  size_t spatial = 0;
+  std::vector<int64_t> stride, dilation, pad_front, pad_back, output_padding, out;
+};
+
+// Padding as the doc allows it: one value per spatial dim (both sides), or for
+// 1-D (non-transposed) {left, right} and for 2-D {top, bottom, left, right}.
+aclnnStatus ReadPadding(Plan& plan, const aclIntArray* padding, bool transposed, Geometry& g) {
+  std::vector<size_t> lengths = {g.spatial};
+  if (g.spatial == 1 && !transposed) lengths.push_back(2);
+  if (g.spatial == 2) lengths.push_back(4);
+  CANOPY_CHECK(CheckIntArray(plan, "padding", padding, lengths, 0));
+  const std::vector<int64_t>& p = padding->values;
+  for (size_t d = 0; d < g.spatial; ++d) {
+    const bool two_sided = p.size() == 2 * g.spatial;
+    g.pad_front.push_back(two_sided ? p[2 * d] : p[d]);
+    g.pad_back.push_back(two_sided ? p[2 * d + 1] : p[d]);
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckGeometry(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclIntArray* stride,
+                          const aclIntArray* padding, const aclIntArray* dilation, bool transposed,
+                          const aclIntArray* output_padding, Geometry& g) {
+  g.spatial = static_cast<size_t>(input->rank() - 2);
+  CANOPY_CHECK(CheckIntArray(plan, "stride", stride, {g.spatial}, 1));
+  CANOPY_CHECK(ReadPadding(plan, padding, transposed, g));
+  CANOPY_CHECK(CheckIntArray(plan, "dilation", dilation, {g.spatial}, 1));
+  g.stride = stride->values;
+  g.dilation = dilation->values;
+  g.output_padding.assign(g.spatial, 0);
+  if (transposed) {  // ignored otherwise, as the doc says
+    CANOPY_CHECK(CheckIntArray(plan, "outputPadding", output_padding, {g.spatial}, 0));
+    for (size_t d = 0; d < g.spatial; ++d) {
+      const int64_t value = output_padding->values[d];
+      if (value >= g.stride[d] && value >= g.dilation[d]) {
+        return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                           "outputPadding[%zu] is %lld; it must be smaller than stride (%lld) or dilation (%lld)", d,
+                           static_cast<long long>(value), static_cast<long long>(g.stride[d]),
+                           static_cast<long long>(g.dilation[d]));
+      }
+      g.output_padding[d] = value;
+    }
+  }
+  for (size_t d = 0; d < g.spatial; ++d) {
+    const int64_t in = input->view_shape[2 + d];
+    const int64_t extent = g.dilation[d] * (weight->view_shape[2 + d] - 1) + 1;  // the dilated kernel
+    if (transposed) {
+      g.out.push_back((in - 1) * g.stride[d] - g.pad_front[d] - g.pad_back[d] + extent + g.output_padding[d]);
+      continue;
+    }
+    const int64_t padded = in + g.pad_front[d] + g.pad_back[d];
+    if (padded < extent) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "input spatial dim %zu is %lld after padding, smaller than the dilated kernel (%lld)", d,
+                         static_cast<long long>(padded), static_cast<long long>(extent));
+    }
+    g.out.push_back((padded - extent) / g.stride[d] + 1);
+  }
+  return ACLNN_SUCCESS;
+}
+
+// Channels: groups divide them, and the weight's channel dims match the input.
+aclnnStatus CheckChannels(Plan& plan, const aclTensor* input, const aclTensor* weight, bool transposed,
+                          int64_t groups) {
+  if (groups < 1 || groups > kMaxGroups) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groups is %lld; it must be in [1, %lld]",
+                       static_cast<long long>(groups), static_cast<long long>(kMaxGroups));
+  }
+  const int64_t in_channels = input->view_shape[1];
+  const int64_t w0 = weight->view_shape[0], w1 = weight->view_shape[1];
+  // Plain: weight is [Cout, Cin / groups, k...]; transposed: [Cin, Cout / groups, k...].
+  const bool matches = transposed ? in_channels == w0 : in_channels == groups * w1;
+  if (!matches || w0 % groups != 0) {
+    return plan.Reject(
+        ACLNN_ERR_PARAM_INVALID,
+        "input has %lld channels and weight is %s with groups %lld; %s and weight.shape[0] divisible "
+        "by groups",
+        static_cast<long long>(in_channels), ShapeToString(weight->view_shape).c_str(), static_cast<long long>(groups),
+        transposed ? "transposed needs input C == weight.shape[0]" : "it needs input C == groups * weight.shape[1]");
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type, aclDataType promoted) {
+  if (cube_math_type < kKeepDtype || cube_math_type > kUseHf32) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "cubeMathType %d is not one of 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), 2 (USE_FP16), "
+                       "3 (USE_HF32)",
+                       static_cast<int>(cube_math_type));
+  }
+  if (cube_math_type == kUseFp16 && promoted == ACL_BF16) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "cubeMathType 2 (USE_FP16) does not take BFLOAT16 operands");
+  }
+  return ACLNN_SUCCESS;
+}
+
+// oneDNN's weight dims: [G, OC/G, IC/G, k...] with groups, else [OC, IC, k...],
+// as a view of CANN's weight ([OC, IC/G, k...], transposed [IC, OC/G, k...]).
+void WeightView(const TensorRef& w, bool transposed, int64_t groups, Shape& dims, Shape& strides) {
+  const Shape& s = w.shape;
+  const Shape& st = w.strides;
+  dims.clear();
+  strides.clear();
+  if (groups > 1) {
+    dims.push_back(groups);
+    strides.push_back(st[0] * (s[0] / groups));
+  }
+  const int64_t outer = groups > 1 ? s[0] / groups : s[0];
+  if (transposed) {
+    dims.insert(dims.end(), {s[1], outer});
+    strides.insert(strides.end(), {st[1], st[0]});
+  } else {
+    dims.insert(dims.end(), {outer, s[1]});
+    strides.insert(strides.end(), {st[0], st[1]});
+  }
+  dims.insert(dims.end(), s.begin() + 2, s.end());
+  strides.insert(strides.end(), st.begin() + 2, st.end());
+}
+
+dnnl::memory::desc AnyLayout(aclDataType dtype, const Shape& dims) {
+  return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), kernels::OnednnType(dtype),
+                            dnnl::memory::format_tag::any);
+}
+
+// The oneDNN step for x (*) w -> y in `engine` dtype (every operand already in
+// it, the bias in f32), or null with `reason`.
+std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& w, const TensorRef* b,
+                               const TensorRef& y, bool transposed, int64_t groups, const Geometry& g,
+                               aclDataType engine, std::string& reason) {
+  Shape w_dims, w_strides;
+  WeightView(w, transposed, groups, w_dims, w_strides);
+  dnnl::memory::dims strides, dilates, pad_l, pad_r;
+  for (size_t d = 0; d < g.spatial; ++d) {
+    strides.push_back(g.stride[d]);
+    dilates.push_back(g.dilation[d] - 1);  // oneDNN counts the gaps
+    pad_l.push_back(g.pad_front[d]);
+    // Output padding extends the far side of a transposed output: oneDNN sees it
+    // as less padding there (never below 0: the caller narrows y instead).
+    pad_r.push_back(std::max<int64_t>(g.pad_back[d] - g.output_padding[d], 0));
+  }
+  const auto src = AnyLayout(engine, x.shape), weights = AnyLayout(engine, w_dims), dst = AnyLayout(engine, y.shape);
+  const dnnl::memory::desc bias = b ? kernels::OnednnViewDesc(b->dtype, b->shape, b->strides) : dnnl::memory::desc();
+  std::vector<kernels::OnednnArgument> arguments = {
+      {DNNL_ARG_SRC, x.buffer, kernels::OnednnViewDesc(x.dtype, x.shape, x.strides)},
+      {DNNL_ARG_WEIGHTS, w.buffer, kernels::OnednnViewDesc(w.dtype, w_dims, w_strides)},
+      {DNNL_ARG_DST, y.buffer, kernels::OnednnViewDesc(y.dtype, y.shape, y.strides), true}};
+  if (b) arguments.push_back({DNNL_ARG_BIAS, b->buffer, bias});
+  const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
+  std::string what = std::string(transposed ? "transposed convolution " : "convolution ") + ShapeToString(x.shape) +
+                     " (*) " + ShapeToString(w.shape) + " -> " + ShapeToString(y.shape) + " " + DtypeName(engine);
+  try {
+    constexpr auto kInference = dnnl::prop_kind::forward_inference;
+    if (transposed) {
+      const auto desc = b ? dnnl::deconvolution_forward::desc(kInference, dnnl::algorithm::deconvolution_direct, src,
+                                                              weights, bias, dst, strides, dilates, pad_l, pad_r)
+                          : dnnl::deconvolution_forward::desc(kInference, dnnl::algorithm::deconvolution_direct, src,
+                                                              weights, dst, strides, dilates, pad_l, pad_r);
+      const dnnl::deconvolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+      return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
+    }
+    const auto desc = b ? dnnl::convolution_forward::desc(kInference, dnnl::algorithm::convolution_direct, src, weights,
+                                                          bias, dst, strides, dilates, pad_l, pad_r)
+                        : dnnl::convolution_forward::desc(kInference, dnnl::algorithm::convolution_direct, src, weights,
+                                                          dst, strides, dilates, pad_l, pad_r);
+    const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+    return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
+  } catch (const dnnl::error& e) {
+    reason = e.what();
+    return nullptr;
+  }
+}
+
+// Whether oneDNN has a bf16 convolution on this CPU (probed once).
+bool Bf16ConvolutionNative() {
+  static const bool native = [] {
+    try {
+      const dnnl::memory::dims strides = {1}, zero = {0};
+      const auto md = [](dnnl::memory::dims dims) {
+        return dnnl::memory::desc(dims, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::any);
+      };
+      const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
+                                                 dnnl::algorithm::convolution_direct, md({1, 16, 8}), md({16, 16, 1}),
+                                                 md({1, 16, 8}), strides, zero, zero, zero);
+      const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+      return std::string(pd.impl_info_str()).find("ref") == std::string::npos;
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return native;
+}
+
+// out = the bias of each channel (0 without one): a convolution summing over nothing.
+void FillWithBias(Plan& plan, const TensorRef* b, const TensorRef& y) {
+  if (!b) {
+    plan.Fill(y, ScalarValue::Integer(0));
+    return;
+  }
+  TensorRef per_channel = *b;  // [C] viewed as [C, 1, ...]: broadcast over batch and space
+  for (int64_t d = 2; d < y.rank(); ++d) per_channel = Unsqueeze(per_channel, per_channel.rank());
+  plan.Copy(per_channel, y);
+}
+
+aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+                            const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+                            bool transposed, const aclIntArray* output_padding, int64_t groups, const aclTensor* output,
+                            int8_t cube_math_type) {
+  CANOPY_CHECK(plan.CheckDtype("input", input->dtype, kConvDtypes));
+  CANOPY_CHECK(plan.CheckDtype("weight", weight->dtype, kConvDtypes));
+  if (bias) CANOPY_CHECK(plan.CheckDtype("bias", bias->dtype, kConvDtypes));
+  CANOPY_CHECK(plan.CheckDtype("output", output->dtype, kConvDtypes));
+  CANOPY_CHECK(plan.CheckRank("input", input, kMinRank, kMaxRank));
+  const int64_t rank = input->rank();
+  CANOPY_CHECK(plan.CheckRank("weight", weight, rank, rank));
+  CANOPY_CHECK(plan.CheckRank("output", output, rank, rank));
+  const aclFormat format = ChannelFirstFormat(rank);
+  CANOPY_CHECK(CheckFormat(plan, "input", input, format));
+  CANOPY_CHECK(CheckFormat(plan, "weight", weight, format));
+  CANOPY_CHECK(CheckFormat(plan, "output", output, format));
+  if (transposed && output->dtype != input->dtype) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "a transposed convolution's output (%s) must have input's dtype (%s)",
+                       DtypeName(output->dtype), DtypeName(input->dtype));
+  }
+  const aclDataType promoted = PromoteTypes(input->dtype, weight->dtype);
+  CANOPY_CHECK(CheckChannels(plan, input, weight, transposed, groups));
+  Geometry g;
+  CANOPY_CHECK(CheckGeometry(plan, input, weight, stride, padding, dilation, transposed, output_padding, g));
+  const int64_t out_channels = transposed ? weight->view_shape[1] * groups : weight->view_shape[0];
+  if (bias) {
+    CANOPY_CHECK(plan.CheckShape("bias", bias, {out_channels}));
+    if (bias->dtype != input->dtype && bias->dtype != weight->dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "bias has dtype %s; it must be that of input (%s) or weight (%s)",
+                         DtypeName(bias->dtype), DtypeName(input->dtype), DtypeName(weight->dtype));
+    }
+  }
+  Shape expected = {input->view_shape[0], out_channels};
+  expected.insert(expected.end(), g.out.begin(), g.out.end());
+  CANOPY_CHECK(plan.CheckShape("output", output, expected));
+  CANOPY_CHECK(CheckCubeMathType(plan, cube_math_type, promoted));
+
+  TensorRef x = plan.Input(input, "input");
+  TensorRef w = plan.Input(weight, "weight");
+  std::optional<TensorRef> b;
+  if (bias) {
+    b = plan.Input(bias, "bias");
+  } else {
+    plan.SkipInput();
+  }
+  const TensorRef y = plan.Output(output, "output");
+  if (y.NumElements() == 0) return ACLNN_SUCCESS;
+  if (x.NumElements() == 0 || w.NumElements() == 0) {  // nothing to sum over
+    FillWithBias(plan, b ? &*b : nullptr, y);
+    return ACLNN_SUCCESS;
+  }
+
+  aclDataType compute = promoted;
+  if (cube_math_type == kUseFp16 && compute == ACL_FLOAT) {  // the operands are rounded to fp16 first
+    x = plan.Contiguous(x, ACL_FLOAT16);
+    w = plan.Contiguous(w, ACL_FLOAT16);
+    compute = ACL_FLOAT16;
+  }
+  // bf16 natively where oneDNN has it on this CPU; fp16 (no fp16 convolution on
+  // CPUs without fp16 arithmetic) in f32.
+  const aclDataType engine = compute == ACL_BF16 && Bf16ConvolutionNative() ? ACL_BF16 : ACL_FLOAT;
+  if (x.dtype != engine) x = plan.Contiguous(x, engine);
+  if (w.dtype != engine) w = plan.Contiguous(w, engine);
+  if (b && b->dtype != ACL_FLOAT) b = plan.Contiguous(*b, ACL_FLOAT);
+  // Output padding beyond the padding leaves positions that no input reaches:
+  // they hold only the bias, and the primitive writes the rest (oneDNN takes no
+  // negative padding for dilated deconvolutions).
+  TensorRef reached = y;
+  for (size_t d = 0; d < g.spatial; ++d) {
+    const int64_t unreached = std::max<int64_t>(g.output_padding[d] - g.pad_back[d], 0);
+    const int64_t dim = static_cast<int64_t>(2 + d);
+    reached = Narrow(reached, dim, 0, reached.shape[dim] - unreached);
+  }
+  if (reached.NumElements() != y.NumElements()) FillWithBias(plan, b ? &*b : nullptr, y);
+  const TensorRef dst = reached.dtype == engine ? reached : plan.Temporary(engine, reached.shape);
+  std::string reason;
+  auto step = ConvStep(plan, x, w, b ? &*b : nullptr, dst, transposed, groups, g, engine, reason);
+  if (!step) return plan.Reject(ACLNN_ERR_INNER, "no oneDNN convolution for this problem: %s", reason.c_str());
+  plan.AddStep(std::move(step));
+  if (!SameView(dst, reached)) plan.Copy(dst, reached);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+CANOPY_ACLNN_OP(Convolution, PlanConvolution, kConvTraits, (const aclTensor*, input), (const aclTensor*, weight),
+                (const aclTensor*, bias, optional), (const aclIntArray*, stride), (const aclIntArray*, padding),
+                (const aclIntArray*, dilation), (bool, transposed), (const aclIntArray*, outputPadding),
+                (int64_t, groups), (aclTensor*, output), (int8_t, cubeMathType))

@@ -1,0 +1,23 @@
+// Checks shared by the convolution, pooling and resampling ops: the
+// channel-first layout a rank implies, and the int-array attributes
+// (stride, padding, dilation, kernel size) their docs constrain.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ops/framework/plan.h"
+
+namespace canopy::ops {
+
+// NCL for rank 3, NCHW for rank 4, NCDHW for rank 5 (UNDEFINED otherwise).
+aclFormat ChannelFirstFormat(int64_t rank);
+
+// `tensor` is laid out as `format` (CANN checks the descriptor's format, not only its rank).
+aclnnStatus CheckFormat(Plan& plan, const char* name, const aclTensor* tensor, aclFormat format);
+
+// `array` has one of `lengths` elements, each at least `min_value`.
+aclnnStatus CheckIntArray(Plan& plan, const char* name, const aclIntArray* array, const std::vector<size_t>& lengths,
+                          int64_t min_value);
+
+}  // namespace canopy::ops

@@ -1,0 +1,501 @@
+// Convolution (1-D, 2-D, 3-D; plain and transposed) against a float64
+// direct-definition reference: every dtype, stride / padding / dilation /
+// groups / output padding combinations, bias or none, strided views, empty
+// batches, ggml's CONV_TRANSPOSE_1D and SSM_CONV calls, and every rejection.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_convolution.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr int8_t kKeepDtype = 0, kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3;
+
+struct ConvCase {
+  std::string name;
+  Shape input, weight;
+  std::vector<int64_t> stride, padding, dilation;
+  bool transposed = false;
+  std::vector<int64_t> outputPadding;  // empty: zeros of the spatial rank
+  int64_t groups = 1;
+  bool bias = true;
+  aclDataType dtype = ACL_FLOAT;     // input and weight
+  aclDataType outDtype = ACL_FLOAT;  // ACL_DT_UNDEFINED: dtype
+  int8_t cubeMathType = kKeepDtype;
+  View inputView = View::kContiguous;
+  View weightView = View::kContiguous;
+  View outView = View::kContiguous;
+};
+
+void PrintTo(const ConvCase& c, std::ostream* os) { *os << c.name; }
+
+ConvCase Conv(std::string name, Shape input, Shape weight, std::vector<int64_t> stride, std::vector<int64_t> padding,
+              std::vector<int64_t> dilation, bool transposed = false, std::vector<int64_t> outputPadding = {},
+              int64_t groups = 1) {
+  ConvCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.weight = std::move(weight);
+  c.stride = std::move(stride);
+  c.padding = std::move(padding);
+  c.dilation = std::move(dilation);
+  c.transposed = transposed;
+  c.outputPadding = std::move(outputPadding);
+  c.groups = groups;
+  return c;
+}
+
+aclFormat FormatOf(size_t rank) { return rank == 3 ? ACL_FORMAT_NCL : rank == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW; }
+
+// Per spatial dim: padding before and after (the doc's 1, 2 or 4 value forms).
+std::pair<int64_t, int64_t> PadsOf(const std::vector<int64_t>& padding, size_t spatial, size_t d) {
+  if (padding.size() == 2 * spatial) return {padding[2 * d], padding[2 * d + 1]};
+  return {padding[d], padding[d]};
+}
+
+Shape OutputShape(const ConvCase& c) {
+  const size_t spatial = c.input.size() - 2;
+  Shape out = {c.input[0], c.transposed ? c.weight[1] * c.groups : c.weight[0]};
+  for (size_t d = 0; d < spatial; ++d) {
+    const auto [front, back] = PadsOf(c.padding, spatial, d);
+    const int64_t extent = c.dilation[d] * (c.weight[2 + d] - 1) + 1;
+    const int64_t op = c.outputPadding.empty() ? 0 : c.outputPadding[d];
+    out.push_back(c.transposed ? (c.input[2 + d] - 1) * c.stride[d] - front - back + extent + op
+                               : (c.input[2 + d] + front + back - extent) / c.stride[d] + 1);
+  }
+  return out;
+}
+
+// The definition, in float64: out[n, oc, o] = bias[oc] + sum over the group's
+// input channels and kernel taps of x * w, each term at the input position the
+// tap reads (plain) or writes from (transposed). `magnitude` gets sum |x * w|.
+Values Reference(const ConvCase& c, const Values& x, const Values& w, const Values& b, const Shape& outShape,
+                 std::vector<double>& magnitude) {
+  const size_t spatial = c.input.size() - 2;
+  const int64_t outChannels = outShape[1];
+  const int64_t inPerGroup = c.input[1] / c.groups, outPerGroup = outChannels / c.groups;
+  Shape kernel(c.weight.begin() + 2, c.weight.end());
+  Shape inSpace(c.input.begin() + 2, c.input.end());
+  Shape outSpace(outShape.begin() + 2, outShape.end());
+  const int64_t taps = NumElements(kernel), inPoints = NumElements(inSpace), outPoints = NumElements(outSpace);
+  Values out(static_cast<size_t>(NumElements(outShape)));
+  magnitude.assign(out.size(), 0.0);
+  for (int64_t n = 0; n < outShape[0]; ++n) {
+    for (int64_t oc = 0; oc < outChannels; ++oc) {
+      const int64_t g = oc / outPerGroup, ocInGroup = oc % outPerGroup;
+      for (int64_t o = 0; o < outPoints; ++o) {
+        const Shape op = Unravel(o, outSpace);
+        double sum = c.bias ? b[static_cast<size_t>(oc)].real() : 0.0, mag = 0.0;
+        for (int64_t icg = 0; icg < inPerGroup; ++icg) {
+          const int64_t ic = g * inPerGroup + icg;
+          for (int64_t t = 0; t < taps; ++t) {
+            const Shape k = Unravel(t, kernel);
+            Shape ip(spatial);
+            bool inside = true;
+            for (size_t d = 0; d < spatial && inside; ++d) {
+              const int64_t front = PadsOf(c.padding, spatial, d).first;
+              if (!c.transposed) {
+                ip[d] = op[d] * c.stride[d] - front + k[d] * c.dilation[d];
+              } else {
+                const int64_t num = op[d] + front - k[d] * c.dilation[d];
+                inside = num >= 0 && num % c.stride[d] == 0;
+                ip[d] = num / c.stride[d];
+              }
+              inside = inside && ip[d] >= 0 && ip[d] < inSpace[d];
+            }
+            if (!inside) continue;
+            const double xv = x[static_cast<size_t>((n * c.input[1] + ic) * inPoints + Ravel(ip, inSpace))].real();
+            const int64_t wIndex =
+                c.transposed ? (ic * outPerGroup + ocInGroup) * taps + t : (oc * inPerGroup + icg) * taps + t;
+            const double wv = w[static_cast<size_t>(wIndex)].real();
+            sum += xv * wv;
+            mag += std::abs(xv * wv);
+          }
+        }
+        const size_t index = static_cast<size_t>((n * outChannels + oc) * outPoints + o);
+        out[index] = sum;
+        magnitude[index] = mag + (c.bias ? std::abs(b[static_cast<size_t>(oc)].real()) : 0.0);
+      }
+    }
+  }
+  return out;
+}
+
+// Calls Convolution on the given descriptors of `c`'s attributes.
+aclnnStatus CallConv(OpArgs& a, const ConvCase& c, aclTensor* input, aclTensor* weight, aclTensor* bias,
+                     aclTensor* output, uint64_t* ws, aclOpExecutor** ex) {
+  const std::vector<int64_t> outputPadding =
+      c.outputPadding.empty() ? std::vector<int64_t>(c.input.size() - 2, 0) : c.outputPadding;
+  return aclnnConvolutionGetWorkspaceSize(input, weight, bias, a.IntArray(c.stride), a.IntArray(c.padding),
+                                          a.IntArray(c.dilation), c.transposed, a.IntArray(outputPadding), c.groups,
+                                          output, c.cubeMathType, ws, ex);
+}
+
+void RunAndCheck(const ConvCase& c, const Layout* outLayout = nullptr, const Layout* weightLayout = nullptr) {
+  Rng rng = Rng::ForCurrentTest();
+  const aclDataType outDtype = c.outDtype == ACL_DT_UNDEFINED ? c.dtype : c.outDtype;
+  const Shape outShape = OutputShape(c);
+  const aclFormat format = FormatOf(c.input.size());
+  const Range range{-1, 1};
+  DeviceTensor input(c.dtype, c.input, c.inputView);
+  std::unique_ptr<DeviceTensor> weight = weightLayout ? std::make_unique<DeviceTensor>(c.dtype, *weightLayout)
+                                                      : std::make_unique<DeviceTensor>(c.dtype, c.weight, c.weightView);
+  DeviceTensor bias(c.dtype, {outShape[1]});
+  std::unique_ptr<DeviceTensor> out = outLayout ? std::make_unique<DeviceTensor>(outDtype, *outLayout)
+                                                : std::make_unique<DeviceTensor>(outDtype, outShape, c.outView);
+  const Values x = input.FillRandom(rng, range), w = weight->FillRandom(rng, range), b = bias.FillRandom(rng, range);
+  out->Poison();
+  const std::vector<uint8_t> before = out->DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return CallConv(a, c, a.Tensor(input, format), a.Tensor(*weight, format), c.bias ? a.Tensor(bias) : nullptr,
+                        a.Tensor(*out, format), ws, ex);
+      },
+      aclnnConvolution);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  std::vector<double> magnitude;
+  const Values want = Reference(c, x, w, b, outShape, magnitude);
+  // The sum runs in f32 (fp16 and bf16 operands are exact in it); cubeMathType 2
+  // first rounds f32 operands to fp16; the result is rounded to the out dtype.
+  const int64_t terms = NumElements(c.weight) / std::max<int64_t>(c.weight[0], 1) + 1;
+  const double accumulate = 4.0 * static_cast<double>(terms) * UnitRoundoff(ACL_FLOAT);
+  const double operands = c.cubeMathType == kUseFp16 && c.dtype == ACL_FLOAT ? 4.0 * UnitRoundoff(ACL_FLOAT16) : 0.0;
+  Expected expected{want, {}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    expected.tolerance.push_back((accumulate + operands) * magnitude[i] +
+                                 2.0 * UnitRoundoff(outDtype) * std::abs(want[i].real()) + 1e-30);
+  }
+  ExpectNear(out->ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(*out, before, c.name);
+}
+
+std::vector<ConvCase> Cases() {
+  std::vector<ConvCase> cases;
+  // Shapes and attributes, each in f32 here and in the other dtypes below.
+  const std::vector<ConvCase> shapes = {
+      Conv("conv1d", {2, 3, 11}, {4, 3, 3}, {1}, {0}, {1}),
+      Conv("conv1d_stride2_pad1", {2, 4, 12}, {6, 4, 3}, {2}, {1}, {1}),
+      Conv("conv1d_dilation2_pads_left_right", {1, 3, 13}, {5, 3, 3}, {1}, {2, 1}, {2}),
+      Conv("conv1d_depthwise", {2, 6, 9}, {6, 1, 4}, {1}, {1}, {1}, false, {}, 6),
+      Conv("conv2d", {2, 3, 7, 8}, {5, 3, 3, 3}, {1, 1}, {1, 1}, {1, 1}),
+      Conv("conv2d_stride2_odd", {1, 4, 9, 7}, {8, 4, 3, 2}, {2, 3}, {1, 0}, {1, 1}),
+      Conv("conv2d_dilation", {1, 2, 10, 9}, {3, 2, 3, 3}, {1, 2}, {2, 1}, {2, 3}),
+      Conv("conv2d_groups2", {2, 4, 6, 6}, {6, 2, 3, 3}, {1, 1}, {1, 1}, {1, 1}, false, {}, 2),
+      Conv("conv2d_depthwise", {1, 8, 7, 7}, {8, 1, 3, 3}, {2, 2}, {1, 1}, {1, 1}, false, {}, 8),
+      Conv("conv2d_pads4", {1, 3, 6, 7}, {2, 3, 3, 3}, {1, 1}, {2, 0, 1, 3}, {1, 1}),
+      Conv("conv2d_1x1", {2, 16, 5, 5}, {8, 16, 1, 1}, {1, 1}, {0, 0}, {1, 1}),
+      Conv("conv2d_floor_stride", {1, 2, 6, 6}, {3, 2, 1, 1}, {2, 2}, {0, 0}, {1, 1}),
+      Conv("conv3d", {1, 2, 5, 6, 4}, {3, 2, 2, 3, 2}, {1, 2, 1}, {1, 1, 0}, {1, 1, 2}),
+      Conv("tconv1d", {2, 4, 7}, {4, 3, 3}, {2}, {1}, {1}, true, {1}),
+      Conv("tconv1d_dilation", {1, 3, 6}, {3, 2, 3}, {3}, {0}, {2}, true, {2}),
+      Conv("tconv1d_groups", {1, 4, 5}, {4, 3, 2}, {2}, {0}, {1}, true, {0}, 2),
+      Conv("tconv2d", {2, 3, 4, 5}, {3, 4, 3, 3}, {2, 2}, {1, 1}, {1, 1}, true, {1, 0}),
+      Conv("tconv2d_groups_dilation", {1, 4, 3, 4}, {4, 2, 2, 3}, {1, 2}, {0, 1}, {2, 1}, true, {1, 1}, 2),
+      Conv("tconv2d_outpad_over_pad", {1, 2, 3, 3}, {2, 3, 3, 3}, {3, 3}, {0, 1}, {1, 1}, true, {2, 2}),
+      Conv("tconv3d", {1, 2, 3, 3, 2}, {2, 3, 2, 2, 2}, {2, 1, 2}, {0, 1, 0}, {1, 1, 1}, true, {1, 0, 0}),
+  };
+  for (const ConvCase& s : shapes) {
+    ConvCase c = s;
+    cases.push_back(c);
+    c.name = s.name + "_nobias";
+    c.bias = false;
+    cases.push_back(c);
+    for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+      c = s;
+      c.name = s.name + (dtype == ACL_FLOAT16 ? "_f16" : "_bf16");
+      c.dtype = dtype;
+      c.outDtype = dtype;
+      cases.push_back(c);
+    }
+  }
+  // Views: strided input, transposed weight, reversed / strided output.
+  for (const ConvCase& s : {shapes[1], shapes[4], shapes[7], shapes[16]}) {
+    ConvCase c = s;
+    c.name = s.name + "_views";
+    c.inputView = View::kStepped;
+    c.weightView = View::kTransposed;
+    c.outView = View::kReversed;
+    cases.push_back(c);
+    c.name = s.name + "_offset_out_stepped_bf16";
+    c.dtype = c.outDtype = ACL_BF16;
+    c.inputView = View::kOffset;
+    c.outView = View::kStepped;
+    cases.push_back(c);
+  }
+  // Out dtype other than the input's (plain convolution only), every cubeMathType.
+  ConvCase c = shapes[4];
+  c.name = "conv2d_f16_to_f32";
+  c.dtype = ACL_FLOAT16;
+  c.outDtype = ACL_FLOAT;
+  cases.push_back(c);
+  c.name = "conv2d_f32_to_bf16";
+  c.dtype = ACL_FLOAT;
+  c.outDtype = ACL_BF16;
+  cases.push_back(c);
+  for (const int8_t mode : {kAllowFp32DownPrecision, kUseFp16, kUseHf32}) {
+    c = shapes[4];
+    c.name = "conv2d_cubeMathType" + std::to_string(mode);
+    c.cubeMathType = mode;
+    cases.push_back(c);
+  }
+  // Batches of 0 and of 5.
+  c = shapes[4];
+  c.name = "conv2d_empty_batch";
+  c.input[0] = 0;
+  cases.push_back(c);
+  c = shapes[13];
+  c.name = "tconv1d_empty_batch";
+  c.input[0] = 0;
+  cases.push_back(c);
+  c = shapes[5];
+  c.name = "conv2d_batch5";
+  c.input[0] = 5;
+  cases.push_back(c);
+  // No input channels: the output is the bias.
+  c = shapes[4];
+  c.name = "conv2d_zero_channels";
+  c.input[1] = 0;
+  c.weight[1] = 0;
+  cases.push_back(c);
+  // ggml's CONV_TRANSPOSE_1D: f32, stride s0, no padding, no bias.
+  c = Conv("ggml_conv_transpose_1d", {1, 32, 16}, {32, 16, 5}, {3}, {0}, {1}, true, {0});
+  c.bias = false;
+  cases.push_back(c);
+  c = Conv("ggml_conv_transpose_1d_s1", {1, 3, 337}, {3, 2, 13}, {1}, {0}, {1}, true, {0});
+  c.bias = false;
+  cases.push_back(c);
+  return cases;
+}
+
+class ConvolutionTest : public ::testing::TestWithParam<ConvCase> {};
+
+TEST_P(ConvolutionTest, MatchesFloat64Reference) { RunAndCheck(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Cases, ConvolutionTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<ConvCase>& info) { return SanitizeName(info.param.name); });
+
+// ggml's SSM_CONV: a depthwise 1-D convolution whose weight is a [C, 1, K]
+// view with the group stride repeated ({K, K, 1}) and whose output is the
+// channel-last [N, C, L] view of ggml's {d_inner, n_t, n_s} tensor.
+TEST(ConvolutionGgml, SsmConvDepthwiseChannelLastOutput) {
+  const int64_t nc = 4, nr = 6, nt = 5, ns = 2;
+  ConvCase c = Conv("ggml_ssm_conv", {ns, nr, nc - 1 + nt}, {nr, 1, nc}, {1}, {0}, {1}, false, {}, nr);
+  c.bias = false;
+  Layout weight;
+  weight.shape = {nr, 1, nc};
+  weight.strides = {nc, nc, 1};
+  weight.storageShape = {nr, nc};
+  Layout out;
+  out.shape = {ns, nr, nt};
+  out.strides = {nr * nt, 1, nr};
+  out.storageShape = {ns, nt, nr};
+  RunAndCheck(c, &out, &weight);
+}
+
+// A cached plan must take new addresses and values: the same call twice.
+TEST(ConvolutionCache, RepeatedCallUsesNewBuffers) {
+  for (int i = 0; i < 2; ++i) RunAndCheck(Cases()[0]);
+}
+
+// ---- Rejections ---------------------------------------------------------------------------------
+
+struct Rejection {
+  std::string name;
+  ConvCase call;
+  aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+  std::string keyword;
+  Shape outShape = {};  // empty: the valid output shape
+  aclDataType biasDtype = ACL_DT_UNDEFINED;
+  Shape biasShape = {};
+  aclFormat inputFormat = ACL_FORMAT_UNDEFINED;
+  aclDataType weightDtype = ACL_DT_UNDEFINED;
+  bool nullArrays = false;
+};
+
+void PrintTo(const Rejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<Rejection> Rejections() {
+  const ConvCase base = Conv("base", {1, 4, 6, 6}, {4, 2, 3, 3}, {1, 1}, {1, 1}, {1, 1}, false, {}, 2);
+  std::vector<Rejection> r;
+  auto add = [&](std::string name, auto change, std::string keyword, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
+    Rejection x;
+    x.name = std::move(name);
+    x.call = base;
+    x.expected = code;
+    x.keyword = std::move(keyword);
+    change(x);
+    r.push_back(x);
+  };
+  add(
+      "dtype_double", [](Rejection& x) { x.call.dtype = x.call.outDtype = ACL_DOUBLE; }, "input");
+  add(
+      "weight_int32", [](Rejection& x) { x.weightDtype = ACL_INT32; }, "weight");
+  add(
+      "bias_int32", [](Rejection& x) { x.biasDtype = ACL_INT32; }, "bias");
+  add(
+      "bias_other_float", [](Rejection& x) { x.biasDtype = ACL_BF16; }, "bias");
+  add(
+      "out_double", [](Rejection& x) { x.call.outDtype = ACL_DOUBLE; }, "output");
+  add(
+      "rank2",
+      [](Rejection& x) {
+        x.call.input = {4, 6};
+      },
+      "input");
+  add(
+      "weight_rank",
+      [](Rejection& x) {
+        x.call.weight = {4, 2, 9};
+      },
+      "weight");
+  add(
+      "format_nd", [](Rejection& x) { x.inputFormat = ACL_FORMAT_ND; }, "format");
+  add(
+      "format_nhwc", [](Rejection& x) { x.inputFormat = ACL_FORMAT_NHWC; }, "format");
+  add(
+      "transposed_out_dtype",
+      [](Rejection& x) {
+        x.call.transposed = true;
+        x.call.weight = {4, 2, 3, 3};
+        x.call.outputPadding = {0, 0};
+        x.call.outDtype = ACL_FLOAT16;
+      },
+      "dtype");
+  add(
+      "groups_0", [](Rejection& x) { x.call.groups = 0; }, "groups");
+  add(
+      "groups_65536", [](Rejection& x) { x.call.groups = 65536; }, "groups");
+  add(
+      "groups_mismatch", [](Rejection& x) { x.call.groups = 1; }, "groups");
+  add(
+      "groups_not_dividing_out",
+      [](Rejection& x) {
+        x.call.weight = {3, 2, 3, 3};
+        x.outShape = {1, 3, 6, 6};
+      },
+      "groups");
+  add(
+      "stride_length", [](Rejection& x) { x.call.stride = {1}; }, "stride");
+  add(
+      "stride_0",
+      [](Rejection& x) {
+        x.call.stride = {1, 0};
+      },
+      "stride");
+  add(
+      "dilation_length",
+      [](Rejection& x) {
+        x.call.dilation = {1, 1, 1};
+      },
+      "dilation");
+  add(
+      "dilation_0",
+      [](Rejection& x) {
+        x.call.dilation = {0, 1};
+      },
+      "dilation");
+  add(
+      "padding_length3",
+      [](Rejection& x) {
+        x.call.padding = {1, 1, 1};
+      },
+      "padding");
+  add(
+      "padding_negative",
+      [](Rejection& x) {
+        x.call.padding = {-1, 1};
+      },
+      "padding");
+  add(
+      "outputPadding_too_large",
+      [](Rejection& x) {
+        x.call.transposed = true;
+        x.call.weight = {4, 2, 3, 3};
+        x.call.outputPadding = {1, 0};
+        x.outShape = {1, 4, 5, 4};
+      },
+      "outputPadding");
+  add(
+      "outputPadding_length",
+      [](Rejection& x) {
+        x.call.transposed = true;
+        x.call.weight = {4, 2, 3, 3};
+        x.call.outputPadding = {0};
+        x.outShape = {1, 4, 4, 4};
+      },
+      "outputPadding");
+  add(
+      "kernel_larger_than_padded_input",
+      [](Rejection& x) {
+        x.call.padding = {0, 0};
+        x.call.dilation = {4, 1};
+        x.outShape = {1, 4, 1, 4};
+      },
+      "kernel");
+  add(
+      "out_shape",
+      [](Rejection& x) {
+        x.outShape = {1, 4, 6, 5};
+      },
+      "output");
+  add(
+      "bias_shape", [](Rejection& x) { x.biasShape = {2}; }, "bias");
+  add(
+      "bias_rank2",
+      [](Rejection& x) {
+        x.biasShape = {4, 1};
+      },
+      "bias");
+  add(
+      "cubeMathType_4", [](Rejection& x) { x.call.cubeMathType = 4; }, "cubeMathType");
+  add(
+      "cubeMathType_fp16_bf16",
+      [](Rejection& x) {
+        x.call.dtype = x.call.outDtype = ACL_BF16;
+        x.call.cubeMathType = kUseFp16;
+      },
+      "cubeMathType");
+  add(
+      "null_stride", [](Rejection& x) { x.nullArrays = true; }, "stride", ACLNN_ERR_PARAM_NULLPTR);
+  return r;
+}
+
+class ConvolutionRejectionTest : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(ConvolutionRejectionTest, IsRejectedWithItsStatus) {
+  const Rejection& x = GetParam();
+  const ConvCase& c = x.call;
+  const Shape outShape = x.outShape.empty() ? Shape{1, 4, 6, 6} : x.outShape;
+  const aclFormat format = FormatOf(c.input.size());
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        aclTensor* input = a.NewTensor(c.dtype, c.input, View::kContiguous,
+                                       x.inputFormat == ACL_FORMAT_UNDEFINED ? format : x.inputFormat);
+        aclTensor* weight = a.NewTensor(x.weightDtype == ACL_DT_UNDEFINED ? c.dtype : x.weightDtype, c.weight,
+                                        View::kContiguous, FormatOf(c.weight.size()));
+        aclTensor* bias = a.NewTensor(x.biasDtype == ACL_DT_UNDEFINED ? c.dtype : x.biasDtype,
+                                      x.biasShape.empty() ? Shape{outShape[1]} : x.biasShape);
+        aclTensor* output = a.NewTensor(c.outDtype, outShape, View::kContiguous, FormatOf(outShape.size()));
+        if (x.nullArrays) {
+          return aclnnConvolutionGetWorkspaceSize(input, weight, bias, nullptr, a.IntArray(c.padding),
+                                                  a.IntArray(c.dilation), c.transposed, a.IntArray({0, 0}), c.groups,
+                                                  output, c.cubeMathType, ws, ex);
+        }
+        return CallConv(a, c, input, weight, bias, output, ws, ex);
+      },
+      aclnnConvolution);
+  EXPECT_EQ(run.phase1, x.expected) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ConvolutionRejectionTest, ::testing::ValuesIn(Rejections()),
+                         [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+}  // namespace
+}  // namespace canopy_test
