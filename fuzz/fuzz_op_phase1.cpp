@@ -109,11 +109,20 @@ Family FamilyOf(const canopyOpInfo& op) {
 
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
-                                       "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
-                                       "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
-                                       "end",          "step",    "diagonal", "source", "outRef",   "repeats",
-                                       "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
+  static const char* const kKnown[] = {
+      "self", "selfRef", "other", "mat1", "mat2", "src", "out", "alpha", "beta", "value", "dtype", "mode",
+      "cubeMathType", "index", "indices", "weight", "dim", "start", "end", "step", "diagonal", "source", "outRef",
+      "repeats", "outputSize", "x", "shifts", "dims", "keepDims", "keepDim",
+      // the GLU and transformer ops: left null or 0 (rejected as CANN does)
+      "approximate", "activateLeft", "outGelu", "cos", "sin", "query", "key", "pseShiftOptional", "attenMaskOptional",
+      "actualSeqLengthsOptional", "actualSeqLengthsKvOptional", "deqScale1Optional", "quantScale1Optional",
+      "deqScale2Optional", "quantScale2Optional", "quantOffset2Optional", "antiquantScaleOptional",
+      "antiquantOffsetOptional", "blockTableOptional", "queryPaddingSizeOptional", "kvPaddingSizeOptional",
+      "keyAntiquantScaleOptional", "keyAntiquantOffsetOptional", "valueAntiquantScaleOptional",
+      "valueAntiquantOffsetOptional", "keySharedPrefixOptional", "valueSharedPrefixOptional",
+      "actualSharedPrefixLenOptional", "numHeads", "scaleValue", "preTokens", "nextTokens", "inputLayout",
+      "numKeyValueHeads", "sparseMode", "innerPrecise", "blockSize", "antiquantMode", "softmaxLseFlag",
+      "keyAntiquantMode", "valueAntiquantMode", "attentionOut", "softmaxLse"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -650,9 +659,10 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
 // Phase 1 through the registry's packed call, each argument filled by its name.
 aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** executor) {
   const canopyOpInfo& op = *c.info->registry;
-  uint64_t cells[16] = {};
-  void* pointers[16];
-  CANOPY_FUZZ_CHECK(op.argCount <= 16, "aclnn%s has more arguments than the harness passes", op.name);
+  constexpr size_t kMaxArguments = 48;  // FusedInferAttentionScoreV2 takes 39
+  uint64_t cells[kMaxArguments] = {};
+  void* pointers[kMaxArguments];
+  CANOPY_FUZZ_CHECK(op.argCount <= kMaxArguments, "aclnn%s has more arguments than the harness passes", op.name);
   for (size_t i = 0; i < op.argCount; ++i) {
     const canopyOpArg& arg = op.args[i];
     const std::string name = arg.name;
