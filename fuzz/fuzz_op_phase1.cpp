@@ -652,9 +652,10 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
 // Phase 1 through the registry's packed call, each argument filled by its name.
 aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** executor) {
   const canopyOpInfo& op = *c.info->registry;
-  uint64_t cells[16] = {};
-  void* pointers[16];
-  CANOPY_FUZZ_CHECK(op.argCount <= 16, "aclnn%s has more arguments than the harness passes", op.name);
+  constexpr size_t kMaxArguments = 48;  // FusedInferAttentionScoreV2 takes 39
+  uint64_t cells[kMaxArguments] = {};
+  void* pointers[kMaxArguments];
+  CANOPY_FUZZ_CHECK(op.argCount <= kMaxArguments, "aclnn%s has more arguments than the harness passes", op.name);
   for (size_t i = 0; i < op.argCount; ++i) {
     const canopyOpArg& arg = op.args[i];
     const std::string name = arg.name;

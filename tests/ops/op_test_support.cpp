@@ -883,6 +883,47 @@ bool HasArgument(const canopyOpInfo& op, const char* name) {
   }
   return false;
 }
+
+// Ops whose valid registry call needs more than f32 tensors of one shape.
+bool IsGluOp(const std::string& op) { return op == "SwiGlu" || op == "GeGlu" || op == "GeGluV3"; }
+bool IsAttentionOp(const std::string& op) { return op.rfind("FusedInferAttentionScore", 0) == 0; }
+bool EndsWith(const std::string& text, const char* tail) {
+  const size_t n = std::strlen(tail);
+  return text.size() >= n && text.compare(text.size() - n, n, tail) == 0;
+}
+
+// The tensor a registry call passes for `name` of those ops, or false when the
+// general rules apply: GLU outputs halve dim 0 (dim is 0); RoPE takes rank-4
+// [B,S,N,D] operands; attention takes f16 BSND query/key/value/attentionOut
+// with D = 16 (two batches, the key and value lists one tensor per batch), and
+// leaves its optional tensors out.
+bool OpSpecificTensor(const canopyOpInfo& op, const std::string& name, const RegistryCall& call, aclFormat format,
+                      OpArgs& args, const void*& pointer) {
+  const std::string op_name = op.name;
+  if (IsGluOp(op_name) && (name == "out" || name == "outGelu") && !call.shape.empty()) {
+    Shape halved = call.shape;
+    halved[0] /= 2;
+    pointer = args.NewTensor(ACL_FLOAT, halved, View::kContiguous, format);
+    return true;
+  }
+  if (op_name == "RotaryPositionEmbedding") {
+    pointer = args.NewTensor(ACL_FLOAT, {1, 2, 1, 2}, View::kContiguous, format);
+    return true;
+  }
+  if (IsAttentionOp(op_name)) {
+    if (name == "query" || name == "attentionOut") {
+      pointer = args.NewTensor(ACL_FLOAT16, {2, 2, 1, 16}, View::kContiguous, format);
+    } else if (EndsWith(name, "Optional")) {
+      pointer =
+          format == ACL_FORMAT_ND ? nullptr : args.NewTensor(ACL_FLOAT16, {2, 2, 1, 16}, View::kContiguous, format);
+    } else {
+      pointer = args.NewTensor(ACL_FLOAT, {2, 1, 2, 1}, View::kContiguous, format);  // softmaxLse [B,N,S,1]
+    }
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
@@ -927,7 +968,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
     double real = 1.0;
     switch (arg.kind) {
       case CANOPY_ARG_TENSOR:
-        if (index != call.rankArg && name == "repeats") {  // one count of 1
+        if (index != call.rankArg && OpSpecificTensor(op, name, call, format, args, pointer)) {
+          // set by the op's own rule
+        } else if (index != call.rankArg && name == "repeats") {  // one count of 1
           pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
@@ -945,6 +988,7 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
                                                          : 1.0);
         break;
       case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), no padding, window attributes, else every dimension
+        if (IsAttentionOp(op.name) && EndsWith(name, "Optional")) break;  // lengths left out
         if (name == "repeats") {
           pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(rank), 1));
         } else if (name == "normalizedShape") {  // every dim normalised
@@ -972,6 +1016,12 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
         break;
       case CANOPY_ARG_TENSOR_LIST: {
+        if (IsAttentionOp(op.name) && index != call.rankArg) {  // key, value: one [1,2,1,16] f16 tensor per batch
+          pointer = args.TensorList(
+              {args.NewTensor(ACL_FLOAT16, {1, 2, 1, 16}, View::kContiguous, format),
+               index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT16, {1, 2, 1, 16}, View::kContiguous)});
+          break;
+        }
         // "tensors" (Cat along dim 0): two halves of `shape` along dim 0.
         Shape member = call.shape;
         if (name == "tensors" && !member.empty()) member[0] = std::max<int64_t>(member[0] / 2, 1);
@@ -984,7 +1034,7 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         pointer = args.ScalarList(ACL_FLOAT, {1.0, 1.0}, index == call.nullElementArg ? 1 : -1);
         break;
       case CANOPY_ARG_STRING:
-        pointer = kStringDefault;
+        pointer = name == "inputLayout" ? "BSND" : kStringDefault;
         break;
       default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
         if (name == "end") integer = std::numeric_limits<int64_t>::max();
@@ -993,6 +1043,7 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         // GroupNorm: C = shape[1] channels in as many groups, HxW the rest.
         if ((name == "C" || name == "group") && rank > 1) integer = call.shape[1];
         if (name == "HxW") integer = rank > 1 ? NumElements(Shape(call.shape.begin() + 2, call.shape.end())) : 1;
+        if (name == "numHeads") integer = 1;
         break;
     }
     if (index == call.nullArg) pointer = nullptr;

@@ -71,8 +71,8 @@ constexpr canopyArgKind ArgKindOf() {
     } else if constexpr (std::is_same_v<P, aclScalarList>) {
       return CANOPY_ARG_SCALAR_LIST;
     } else {
-      static_assert(std::is_same_v<P, char> && std::is_const_v<std::remove_pointer_t<U>>,
-                    "pointer arguments are tensors, scalars, arrays, lists or const char* strings");
+      // A string: `const char*`, or `char*` where CANN's prototype says so (inputLayout).
+      static_assert(std::is_same_v<P, char>, "pointer arguments are tensors, scalars, arrays, lists or strings");
       return CANOPY_ARG_STRING;
     }
   } else if constexpr (std::is_same_v<U, bool>) {
@@ -285,9 +285,16 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
 
 // ---- the declaration macro --------------------------------------------------------------------
 
-// CANOPY_OP_FOR_EACH(M, a, b, c) is M(0, a) M(1, b) M(2, c); up to 12 arguments.
-#define CANOPY_OP_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, N, ...) N
-#define CANOPY_OP_COUNT(...) CANOPY_OP_COUNT_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+// CANOPY_OP_FOR_EACH(M, a, b, c) is M(0, a) M(1, b) M(2, c); up to 48 arguments
+// (FusedInferAttentionScoreV2 takes 39).
+#define CANOPY_OP_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, _20, \
+                         _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, _34, _35, _36, _37, _38,  \
+                         _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, N, ...)                                  \
+  N
+#define CANOPY_OP_COUNT(...)                                                                                          \
+  CANOPY_OP_COUNT_(__VA_ARGS__, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28,   \
+                   27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, \
+                   0)
 #define CANOPY_OP_CAT_(a, b) a##b
 #define CANOPY_OP_CAT(a, b) CANOPY_OP_CAT_(a, b)
 #define CANOPY_OP_EACH_1(M, x) M(0, x)
@@ -302,6 +309,42 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
 #define CANOPY_OP_EACH_10(M, x, ...) M(9, x) CANOPY_OP_EACH_9(M, __VA_ARGS__)
 #define CANOPY_OP_EACH_11(M, x, ...) M(10, x) CANOPY_OP_EACH_10(M, __VA_ARGS__)
 #define CANOPY_OP_EACH_12(M, x, ...) M(11, x) CANOPY_OP_EACH_11(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_13(M, x, ...) M(12, x) CANOPY_OP_EACH_12(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_14(M, x, ...) M(13, x) CANOPY_OP_EACH_13(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_15(M, x, ...) M(14, x) CANOPY_OP_EACH_14(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_16(M, x, ...) M(15, x) CANOPY_OP_EACH_15(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_17(M, x, ...) M(16, x) CANOPY_OP_EACH_16(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_18(M, x, ...) M(17, x) CANOPY_OP_EACH_17(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_19(M, x, ...) M(18, x) CANOPY_OP_EACH_18(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_20(M, x, ...) M(19, x) CANOPY_OP_EACH_19(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_21(M, x, ...) M(20, x) CANOPY_OP_EACH_20(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_22(M, x, ...) M(21, x) CANOPY_OP_EACH_21(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_23(M, x, ...) M(22, x) CANOPY_OP_EACH_22(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_24(M, x, ...) M(23, x) CANOPY_OP_EACH_23(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_25(M, x, ...) M(24, x) CANOPY_OP_EACH_24(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_26(M, x, ...) M(25, x) CANOPY_OP_EACH_25(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_27(M, x, ...) M(26, x) CANOPY_OP_EACH_26(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_28(M, x, ...) M(27, x) CANOPY_OP_EACH_27(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_29(M, x, ...) M(28, x) CANOPY_OP_EACH_28(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_30(M, x, ...) M(29, x) CANOPY_OP_EACH_29(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_31(M, x, ...) M(30, x) CANOPY_OP_EACH_30(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_32(M, x, ...) M(31, x) CANOPY_OP_EACH_31(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_33(M, x, ...) M(32, x) CANOPY_OP_EACH_32(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_34(M, x, ...) M(33, x) CANOPY_OP_EACH_33(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_35(M, x, ...) M(34, x) CANOPY_OP_EACH_34(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_36(M, x, ...) M(35, x) CANOPY_OP_EACH_35(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_37(M, x, ...) M(36, x) CANOPY_OP_EACH_36(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_38(M, x, ...) M(37, x) CANOPY_OP_EACH_37(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_39(M, x, ...) M(38, x) CANOPY_OP_EACH_38(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_40(M, x, ...) M(39, x) CANOPY_OP_EACH_39(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_41(M, x, ...) M(40, x) CANOPY_OP_EACH_40(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_42(M, x, ...) M(41, x) CANOPY_OP_EACH_41(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_43(M, x, ...) M(42, x) CANOPY_OP_EACH_42(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_44(M, x, ...) M(43, x) CANOPY_OP_EACH_43(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_45(M, x, ...) M(44, x) CANOPY_OP_EACH_44(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_46(M, x, ...) M(45, x) CANOPY_OP_EACH_45(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_47(M, x, ...) M(46, x) CANOPY_OP_EACH_46(M, __VA_ARGS__)
+#define CANOPY_OP_EACH_48(M, x, ...) M(47, x) CANOPY_OP_EACH_47(M, __VA_ARGS__)
 // The index counts down (M(n-1, first) ... M(0, last)); CANOPY_OP_POS turns it into the position.
 #define CANOPY_OP_FOR_EACH(M, ...) CANOPY_OP_CAT(CANOPY_OP_EACH_, CANOPY_OP_COUNT(__VA_ARGS__))(M, __VA_ARGS__)
 

@@ -1,0 +1,61 @@
+// Scaled dot-product attention for FusedInferAttentionScore: for each batch b,
+// query head n and query row i,
+//   out[b,n,i,:] = softmax_j(scale * q[b,n,i,:] . k[b,n/g,j,:] + pse[b,n,i,j], over
+//                  the keys j that take part) . v[b,n/g,j,:]
+// with g = heads / kv_heads (grouped-query attention). Blockwise with an online
+// softmax (running max and sum per row, rescaled as blocks arrive): no S x S
+// score matrix is materialised. Work is split over batch x head x query block,
+// each unit computed in f32 by one thread, so results do not depend on the
+// thread count. A row with no key taking part (fully masked, or past the
+// batch's query length) is written as zeros.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+// One batch's keys and values: strides in elements along (head, sequence, dim).
+struct AttentionKv {
+  BufferRef key, value;
+  int64_t key_strides[3] = {};
+  int64_t value_strides[3] = {};
+  int64_t length = 0;  // keys taking part: the actual KV length
+};
+
+struct AttentionDesc {
+  aclDataType dtype = ACL_FLOAT16;  // query, key, value and out
+  int64_t batch = 0, heads = 0, kv_heads = 0, query_length = 0, head_dim = 0, value_dim = 0;
+  float scale = 1.0f;
+  BufferRef query, out;
+  int64_t query_strides[4] = {};  // (batch, head, sequence, dim)
+  int64_t out_strides[4] = {};
+  std::vector<AttentionKv> kv;       // one per batch
+  std::vector<int64_t> query_valid;  // per batch: rows past it are zeros
+  // Added to the scaled scores: (batch, head, query, key) strides, 0 where broadcast.
+  bool has_pse = false;
+  aclDataType pse_dtype = ACL_FLOAT16;
+  BufferRef pse;
+  int64_t pse_strides[4] = {};
+  // A non-zero mask byte at (batch, query, key) keeps that key out.
+  bool has_mask = false;
+  BufferRef mask;
+  int64_t mask_strides[3] = {};
+  // Key j takes part for query i only when i + shift - pre_tokens <= j <= i + shift + next_tokens,
+  // shift = kv length - query length when right_down (bottom-right aligned causal), else 0.
+  bool band = false;
+  int64_t pre_tokens = 0, next_tokens = 0;
+  bool right_down = false;
+  // log(sum(exp(score - max))) + max per row, f32, (batch, head, sequence) strides.
+  bool has_lse = false;
+  BufferRef lse;
+  int64_t lse_strides[3] = {};
+};
+
+std::unique_ptr<Step> MakeAttentionStep(AttentionDesc desc);
+
+}  // namespace canopy::kernels

@@ -1,0 +1,78 @@
+// Gated linear units (see glu.h).
+#include "glu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "dtype_dispatch.h"
+#include "parallel_for.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int64_t kRun = 2048;  // elements of a half loaded at once, and the unit of parallel work
+constexpr double kSqrtHalf = 0.70710678118654752440;
+constexpr double kSqrtTwoOverPi = 0.79788456080286535588;
+constexpr double kGeluCubic = 0.044715;
+
+class GluStep final : public Step {
+ public:
+  explicit GluStep(const GluDesc& desc) : desc_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const char* in = context.Resolve(desc_.in);
+    char* out = context.Resolve(desc_.out);
+    char* activated = desc_.has_activated ? context.Resolve(desc_.activated) : nullptr;
+    const int64_t element = static_cast<int64_t>(DtypeSize(desc_.dtype));
+    const int64_t runs = (desc_.half + kRun - 1) / kRun;
+    ParallelFor(desc_.groups * runs, 1, [&](int64_t begin, int64_t end) {
+      std::vector<float> gate(kRun), other(kRun);
+      for (int64_t item = begin; item < end; ++item) {
+        const int64_t group = item / runs;
+        const int64_t start = (item % runs) * kRun;
+        const int64_t n = std::min(kRun, desc_.half - start);
+        const char* first = in + (group * 2 * desc_.half + start) * element;
+        const char* second = first + desc_.half * element;
+        Load(desc_.dtype, desc_.activate_first ? first : second, 1, n, gate.data());
+        Load(desc_.dtype, desc_.activate_first ? second : first, 1, n, other.data());
+        for (int64_t i = 0; i < n; ++i) gate[i] = Activate(gate[i]);
+        const int64_t out_offset = (group * desc_.half + start) * element;
+        if (activated != nullptr) Store(gate.data(), desc_.dtype, activated + out_offset, 1, n);
+        for (int64_t i = 0; i < n; ++i) gate[i] *= other[i];
+        Store(gate.data(), desc_.dtype, out + out_offset, 1, n);
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    static const char* const kNames[] = {"swish", "gelu (erf)", "gelu (tanh)"};
+    return std::string("glu ") + kNames[static_cast<int>(desc_.activation)] + " " + DtypeName(desc_.dtype) + ", " +
+           std::to_string(desc_.groups) + " groups of 2x" + std::to_string(desc_.half);
+  }
+
+ private:
+  float Activate(float value) const {
+    const double a = value;
+    switch (desc_.activation) {
+      case GluActivation::kSwish:
+        return static_cast<float>(a / (1.0 + std::exp(-a)));
+      case GluActivation::kGeluErf:
+        return static_cast<float>(0.5 * a * (1.0 + std::erf(a * kSqrtHalf)));
+      case GluActivation::kGeluTanh:
+        return static_cast<float>(0.5 * a * (1.0 + std::tanh(kSqrtTwoOverPi * (a + kGeluCubic * a * a * a))));
+    }
+    return value;
+  }
+
+  GluDesc desc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Step> MakeGluStep(const GluDesc& desc) { return std::make_unique<GluStep>(desc); }
+
+}  // namespace canopy::kernels

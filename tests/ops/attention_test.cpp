@@ -1,0 +1,575 @@
+// aclnnFusedInferAttentionScoreV2 against a naive float64
+// softmax(scale * Q K^T + pse, masked) V: f16 and bf16, the BSH, BSND, BNSD
+// and BNSD_BSND layouts, GQA ratios 1/4/8, one and several query rows, KV
+// lengths off the kernel's block size, pse shift (ggml's head-broadcast view
+// with -inf entries included), masks, sparse modes 0-3, actual lengths,
+// per-batch key/value lists, the softmax LSE, ggml's exact call, and every
+// rejection with its status.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "llm_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Lay { kBsh, kBsnd, kBnsd, kBnsdBsnd };
+const char* LayName(Lay l) {
+  switch (l) {
+    case Lay::kBsh:
+      return "BSH";
+    case Lay::kBsnd:
+      return "BSND";
+    case Lay::kBnsd:
+      return "BNSD";
+    case Lay::kBnsdBsnd:
+      return "BNSD_BSND";
+  }
+  return "?";
+}
+
+// The view shape of a [b, n, s, d] tensor in the layout, and where (b, n, s, d) sits in its row-major values.
+Shape LayShape(Lay l, int64_t b, int64_t n, int64_t s, int64_t d) {
+  if (l == Lay::kBsh) return {b, s, n * d};
+  if (l == Lay::kBsnd) return {b, s, n, d};
+  return {b, n, s, d};
+}
+int64_t LayIndex(Lay l, int64_t n_total, int64_t s_total, int64_t d_total, int64_t b, int64_t n, int64_t s, int64_t d) {
+  if (l == Lay::kBnsd || l == Lay::kBnsdBsnd) return ((b * n_total + n) * s_total + s) * d_total + d;
+  return ((b * s_total + s) * n_total + n) * d_total + d;
+}
+
+enum class Pse { kNone, kFull, kBatchOne, kGgml };  // kGgml: [B, N, Sq, Skv] with head stride 0 and -inf entries
+enum class Mask { kNone, kSquare, kBatched4, kBatched3, kDecode2 };
+
+struct Spec {
+  aclDataType dtype = ACL_FLOAT16;
+  Lay layout = Lay::kBsnd;
+  int64_t batch = 2, heads = 4, kv_heads = 4, q_len = 1, kv_len = 100, head_dim = 64;
+  Pse pse = Pse::kNone;
+  Mask mask = Mask::kNone;
+  int64_t sparse = 0;
+  int64_t pre = 65535, next = 65535;
+  std::vector<int64_t> actual_q, actual_kv;  // empty: null
+  bool per_batch_list = false;               // key/value: one tensor per batch (each kv_len + b * 3 long)
+  bool lse = false;
+  bool strided_kv = false;  // ggml's BSND view of a [B, N, S_max, D] cache
+  std::string name;
+};
+
+void PrintTo(const Spec& s, std::ostream* os) { *os << s.name; }
+
+int64_t KvLenOf(const Spec& s, int64_t b) { return s.per_batch_list ? s.kv_len + 3 * b : s.kv_len; }
+
+struct Result {
+  Values out;
+  std::vector<double> lse;
+};
+
+// Naive float64 attention over the stored values.
+Result Reference(const Spec& s, const Values& q, const std::vector<Values>& k, const std::vector<Values>& v,
+                 const Values& pse, const Shape& pse_shape, const std::vector<uint8_t>& mask,
+                 const std::array<int64_t, 3>& mask_strides, const Lay in, const Lay out_lay) {
+  const int64_t g = s.heads / s.kv_heads, d = s.head_dim;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  Result r;
+  r.out.assign(static_cast<size_t>(s.batch * s.heads * s.q_len * d), 0.0);
+  r.lse.assign(static_cast<size_t>(s.batch * s.heads * s.q_len), -kInf);
+  for (int64_t b = 0; b < s.batch; ++b) {
+    const size_t list = s.per_batch_list ? static_cast<size_t>(b) : 0;
+    const int64_t kb = s.per_batch_list ? 0 : b;
+    const int64_t kv_store = KvLenOf(s, b);
+    const int64_t kv_len = s.actual_kv.empty() ? kv_store : s.actual_kv[s.actual_kv.size() == 1 ? 0 : b];
+    const int64_t q_valid = s.actual_q.empty() || s.q_len == 1 ? s.q_len : s.actual_q[s.actual_q.size() == 1 ? 0 : b];
+    for (int64_t n = 0; n < s.heads; ++n) {
+      for (int64_t i = 0; i < q_valid; ++i) {
+        std::vector<double> score(static_cast<size_t>(kv_len), -kInf);
+        double max = -kInf;
+        for (int64_t j = 0; j < kv_len; ++j) {
+          bool keep = true;
+          if (s.q_len > 1) {
+            if (s.sparse == 0 && s.mask != Mask::kNone) keep = j >= i - s.pre && j <= i + s.next;
+            if (s.sparse == 2) keep = j <= i;
+            if (s.sparse == 3) keep = j <= i + kv_len - q_valid;
+          }
+          const bool read_mask = s.mask != Mask::kNone && !(s.q_len > 1 && (s.sparse == 2 || s.sparse == 3));
+          if (read_mask && mask[static_cast<size_t>(b * mask_strides[0] + i * mask_strides[1] + j * mask_strides[2])])
+            keep = false;
+          if (!keep) continue;
+          double dot = 0;
+          for (int64_t e = 0; e < d; ++e) {
+            dot += q[static_cast<size_t>(LayIndex(in, s.heads, s.q_len, d, b, n, i, e))].real() *
+                   k[list][static_cast<size_t>(LayIndex(in, s.kv_heads, kv_store, d, kb, n / g, j, e))].real();
+          }
+          double x = dot * scale;
+          if (s.pse != Pse::kNone) {
+            const int64_t pb = pse_shape[0] == 1 ? 0 : b;
+            x += pse[static_cast<size_t>(((pb * pse_shape[1] + n) * pse_shape[2] + i) * pse_shape[3] + j)].real();
+          }
+          score[static_cast<size_t>(j)] = x;
+          max = std::max(max, x);
+        }
+        if (max == -kInf) continue;
+        double sum = 0;
+        for (double& x : score) {
+          x = x == -kInf ? 0.0 : std::exp(x - max);
+          sum += x;
+        }
+        for (int64_t e = 0; e < d; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < kv_len; ++j) {
+            acc += score[static_cast<size_t>(j)] *
+                   v[list][static_cast<size_t>(LayIndex(in, s.kv_heads, kv_store, d, kb, n / g, j, e))].real();
+          }
+          r.out[static_cast<size_t>(LayIndex(out_lay, s.heads, s.q_len, d, b, n, i, e))] = acc / sum;
+        }
+        r.lse[static_cast<size_t>((b * s.heads + n) * s.q_len + i)] = max + std::log(sum);
+      }
+    }
+  }
+  return r;
+}
+
+// Builds the call from the spec, runs it and compares with the reference.
+void RunSpec(const Spec& s) {
+  SCOPED_TRACE(s.name);
+  Rng rng = Rng::ForCurrentTest();
+  const Lay in = s.layout == Lay::kBnsdBsnd ? Lay::kBnsd : s.layout;
+  const Lay out_lay = s.layout == Lay::kBnsdBsnd ? Lay::kBsnd : s.layout;
+  const int64_t d = s.head_dim;
+  DeviceTensor query(s.dtype, LayShape(in, s.batch, s.heads, s.q_len, d));
+  const Values qv = query.FillRandom(rng, Range{-1, 1});
+  std::vector<std::unique_ptr<DeviceTensor>> keys, values;
+  std::vector<Values> kv_host, vv_host;
+  const size_t lists = s.per_batch_list ? static_cast<size_t>(s.batch) : 1;
+  for (size_t t = 0; t < lists; ++t) {
+    const int64_t kb = s.per_batch_list ? 1 : s.batch;
+    const int64_t len = KvLenOf(s, static_cast<int64_t>(t));
+    Layout layout = MakeLayout(LayShape(in, kb, s.kv_heads, len, d), View::kContiguous);
+    if (s.strided_kv) {  // ggml: BSND view over a [B, N, S_max, D] cache, S_max = len + 5
+      const int64_t smax = len + 5;
+      layout.shape = {kb, len, s.kv_heads, d};
+      layout.strides = {s.kv_heads * smax * d, d, smax * d, 1};
+      layout.storageShape = {kb, s.kv_heads, smax, d};
+    }
+    keys.push_back(std::make_unique<DeviceTensor>(s.dtype, layout));
+    values.push_back(std::make_unique<DeviceTensor>(s.dtype, layout));
+    kv_host.push_back(keys.back()->FillRandom(rng, Range{-1, 1}));
+    vv_host.push_back(values.back()->FillRandom(rng, Range{-2, 2}));
+  }
+  int64_t max_kv = 0;
+  for (int64_t b = 0; b < s.batch; ++b) max_kv = std::max(max_kv, KvLenOf(s, b));
+
+  std::unique_ptr<DeviceTensor> pse;
+  Values pse_values;
+  Shape pse_shape;
+  if (s.pse != Pse::kNone) {
+    pse_shape = {s.pse == Pse::kBatchOne ? 1 : s.batch, s.heads, s.q_len, max_kv};
+    if (s.pse == Pse::kGgml) {  // one [Sq, Skv] row block per batch, broadcast over heads by a 0 stride
+      Layout layout;
+      layout.shape = pse_shape;
+      layout.strides = {s.q_len * max_kv, 0, max_kv, 1};
+      layout.storageShape = {s.batch, s.q_len, max_kv};
+      pse = std::make_unique<DeviceTensor>(s.dtype, layout);
+      Values rows = RandomValues(rng, s.dtype, s.batch * s.q_len * max_kv, Range{-1, 1});
+      for (size_t i = 0; i < rows.size(); i += 7) rows[i] = -kInf;  // ggml's mask: -inf where masked
+      pse->UploadStorage(rows);
+      pse_values = pse->ReadView();
+    } else {
+      pse = std::make_unique<DeviceTensor>(s.dtype, pse_shape);
+      pse_values = pse->FillRandom(rng, Range{-1, 1});
+    }
+  }
+  std::unique_ptr<DeviceTensor> mask;
+  std::vector<uint8_t> mask_bytes;
+  std::array<int64_t, 3> mask_strides{};
+  if (s.mask != Mask::kNone) {
+    const bool compressed = s.q_len > 1 && (s.sparse == 2 || s.sparse == 3);
+    Shape shape;
+    if (compressed) {
+      shape = {2048, 2048};
+    } else if (s.mask == Mask::kSquare) {
+      shape = {s.q_len, max_kv};
+      mask_strides = {0, max_kv, 1};
+    } else if (s.mask == Mask::kBatched4) {
+      shape = {s.batch, 1, s.q_len, max_kv};
+      mask_strides = {s.q_len * max_kv, max_kv, 1};
+    } else if (s.mask == Mask::kBatched3) {
+      shape = {s.batch, s.q_len, max_kv};
+      mask_strides = {s.q_len * max_kv, max_kv, 1};
+    } else {  // (B, KV_S), decode
+      shape = {s.batch, max_kv};
+      mask_strides = {max_kv, 0, 1};
+    }
+    mask = std::make_unique<DeviceTensor>(ACL_BOOL, shape);
+    Values bits(static_cast<size_t>(NumElements(shape)));
+    for (size_t i = 0; i < bits.size(); ++i) {
+      bits[i] = compressed ? ((i % 2048) > (i / 2048) ? 1.0 : 0.0) : (rng.Uniform(0, 1) < 0.3 ? 1.0 : 0.0);
+    }
+    if (!compressed && s.mask == Mask::kSquare && s.q_len > 1) {
+      for (int64_t j = 0; j < max_kv; ++j) bits[static_cast<size_t>(j)] = 1.0;  // row 0 fully masked: zeros
+    }
+    mask->WriteView(bits);
+    for (const Value& bit : bits) mask_bytes.push_back(bit.real() != 0 ? 1 : 0);
+  }
+  DeviceTensor out(s.dtype, LayShape(out_lay, s.batch, s.heads, s.q_len, d));
+  out.Poison();
+  DeviceTensor lse(ACL_FLOAT, {s.batch, s.heads, s.q_len, 1});
+  lse.Poison();
+  char layout_name[16];
+  std::snprintf(layout_name, sizeof layout_name, "%s", LayName(s.layout));
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        std::vector<aclTensor*> kt, vt;
+        for (size_t t = 0; t < lists; ++t) {
+          kt.push_back(a.Tensor(*keys[t]));
+          vt.push_back(a.Tensor(*values[t]));
+        }
+        return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+            a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse ? a.Tensor(*pse) : nullptr,
+            mask ? a.Tensor(*mask) : nullptr, s.actual_q.empty() ? nullptr : a.IntArray(s.actual_q),
+            s.actual_kv.empty() ? nullptr : a.IntArray(s.actual_kv), nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            s.heads, 1.0 / std::sqrt(static_cast<double>(d)), s.pre, s.next, layout_name, s.kv_heads, s.sparse,
+            s.q_len == 1 ? 0 : 2, 0, 0, s.lse, 0, 0, a.Tensor(out), a.Tensor(lse), w, e);
+      },
+      aclnnFusedInferAttentionScoreV2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const Result want = Reference(s, qv, kv_host, vv_host, pse_values, pse_shape, mask_bytes, mask_strides, in, out_lay);
+  // The output is a convex combination of values in [-2, 2]: its error is the dtype's roundoff of that range.
+  ExpectNear(out.ReadView(), RelativeTolerance(want.out, s.dtype, 3, std::vector<double>(want.out.size(), 2.0)),
+             "attentionOut");
+  if (s.lse) {
+    Values lse_want(want.lse.begin(), want.lse.end());
+    ExpectNear(lse.ReadView(), RelativeTolerance(lse_want, ACL_FLOAT, 64, std::vector<double>(lse_want.size(), 8.0)),
+               "softmaxLse");
+  }
+}
+
+std::vector<Spec> Specs() {
+  std::vector<Spec> specs;
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    const std::string t = Name(dtype);
+    for (int64_t kv_heads : {4, 1}) {  // GQA 1 and 4 (8 heads / 2 below)
+      Spec decode;
+      decode.dtype = dtype;
+      decode.kv_heads = kv_heads;
+      decode.name = t + "_decode_gqa" + std::to_string(4 / kv_heads);
+      specs.push_back(decode);
+      Spec prefill = decode;
+      prefill.q_len = 7;
+      prefill.kv_len = 130;
+      prefill.name = t + "_prefill_gqa" + std::to_string(4 / kv_heads);
+      specs.push_back(prefill);
+    }
+    Spec gqa8;
+    gqa8.dtype = dtype;
+    gqa8.heads = 8;
+    gqa8.kv_heads = 1;
+    gqa8.q_len = 20;
+    gqa8.kv_len = 70;
+    gqa8.head_dim = 128;
+    gqa8.name = t + "_gqa8_d128";
+    specs.push_back(gqa8);
+    for (Lay layout : {Lay::kBsh, Lay::kBnsd, Lay::kBnsdBsnd}) {
+      Spec l;
+      l.dtype = dtype;
+      l.layout = layout;
+      l.heads = 4;
+      l.kv_heads = 2;
+      l.q_len = 5;
+      l.kv_len = 33;
+      l.head_dim = 32;
+      l.name = t + "_" + LayName(layout);
+      specs.push_back(l);
+    }
+    // ggml: BSND q, strided K/V views of the cache, head-broadcast pse with -inf, prefill and decode.
+    for (int64_t q_len : {1, 9}) {
+      Spec g;
+      g.dtype = dtype;
+      g.heads = 8;
+      g.kv_heads = 2;
+      g.q_len = q_len;
+      g.kv_len = 77;
+      g.pse = Pse::kGgml;
+      g.strided_kv = true;
+      g.name = t + "_ggml_q" + std::to_string(q_len);
+      specs.push_back(g);
+    }
+    for (Pse pse : {Pse::kFull, Pse::kBatchOne}) {
+      Spec p;
+      p.dtype = dtype;
+      p.q_len = 3;
+      p.kv_len = 40;
+      p.head_dim = 16;
+      p.pse = pse;
+      p.lse = true;
+      p.name = t + (pse == Pse::kFull ? "_pse_full_lse" : "_pse_batch1_lse");
+      specs.push_back(p);
+    }
+  }
+  // Masks and sparse modes (f16).
+  const auto masked = [&](Mask mask, int64_t q_len, int64_t sparse, const std::string& name) {
+    Spec m;
+    m.q_len = q_len;
+    m.kv_len = 45;
+    m.head_dim = 16;
+    m.mask = mask;
+    m.sparse = sparse;
+    m.lse = true;
+    m.name = name;
+    return m;
+  };
+  specs.push_back(masked(Mask::kSquare, 6, 0, "mask_square_with_empty_row"));
+  specs.push_back(masked(Mask::kBatched4, 6, 0, "mask_b1qk"));
+  specs.push_back(masked(Mask::kBatched3, 6, 1, "mask_bqk_sparse1"));
+  specs.push_back(masked(Mask::kDecode2, 1, 0, "mask_decode_bk"));
+  specs.push_back(masked(Mask::kBatched4, 1, 0, "mask_decode_b11k"));
+  Spec band = masked(Mask::kBatched4, 12, 0, "mask_band_pre3_next1");
+  band.pre = 3;
+  band.next = 1;
+  specs.push_back(band);
+  specs.push_back(masked(Mask::kSquare, 12, 2, "sparse2_left_up_causal"));
+  specs.push_back(masked(Mask::kSquare, 12, 3, "sparse3_right_down_causal"));
+  Spec lengths = masked(Mask::kNone, 8, 0, "actual_lengths");
+  lengths.actual_q = {5, 8};
+  lengths.actual_kv = {30, 45};
+  specs.push_back(lengths);
+  Spec causal_lengths = masked(Mask::kSquare, 8, 3, "sparse3_actual_lengths");
+  causal_lengths.actual_q = {6};
+  causal_lengths.actual_kv = {20, 41};
+  specs.push_back(causal_lengths);
+  Spec list = masked(Mask::kNone, 4, 0, "per_batch_kv_list");
+  list.batch = 3;
+  list.per_batch_list = true;
+  specs.push_back(list);
+  Spec decode_list = list;
+  decode_list.q_len = 1;
+  decode_list.name = "per_batch_kv_list_decode";
+  specs.push_back(decode_list);
+  Spec odd_d = masked(Mask::kNone, 1, 0, "decode_d24");
+  odd_d.head_dim = 24;  // one query row: no 16-alignment
+  specs.push_back(odd_d);
+  Spec empty_kv = masked(Mask::kNone, 3, 0, "empty_kv_gives_zeros");
+  empty_kv.kv_len = 0;
+  specs.push_back(empty_kv);
+  return specs;
+}
+
+class AttentionTest : public ::testing::TestWithParam<Spec> {};
+
+TEST_P(AttentionTest, MatchesNaiveSoftmaxReference) { RunSpec(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Fia, AttentionTest, ::testing::ValuesIn(Specs()),
+                         [](const ::testing::TestParamInfo<Spec>& info) { return SanitizeName(info.param.name); });
+
+TEST(AttentionEmpty, EmptyQuerySucceedsWithoutWork) {
+  DeviceTensor q(ACL_FLOAT16, {0, 3, 2, 16});
+  DeviceTensor k(ACL_FLOAT16, {0, 5, 2, 16});
+  DeviceTensor out(ACL_FLOAT16, {0, 3, 2, 16});
+  char layout[] = "BSND";
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+            a.Tensor(q), a.TensorList({a.Tensor(k)}), a.TensorList({a.Tensor(k)}), nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, 2, 0.25, 65535, 65535, layout, 2, 0, 0, 0, 0, false, 0, 0,
+            a.Tensor(out), nullptr, w, e);
+      },
+      aclnnFusedInferAttentionScoreV2);
+  EXPECT_TRUE(run.ok()) << Describe(run);
+  EXPECT_EQ(run.workspaceSize, 0u);
+}
+
+// ---- rejections ---------------------------------------------------------------------------------
+
+// A valid f16 BSND call (B 2, S 3, N 4 / 2, D 16, KV 10); `change` edits it first.
+struct Call {
+  aclDataType q = ACL_FLOAT16, k = ACL_FLOAT16, v = ACL_FLOAT16, out = ACL_FLOAT16;
+  Shape q_shape = {2, 3, 4, 16}, k_shape = {2, 10, 2, 16}, v_shape = {2, 10, 2, 16}, out_shape = {2, 3, 4, 16};
+  int kv_tensors = 1;
+  int value_tensors = 1;
+  aclDataType pse_dtype = ACL_FLOAT16;
+  Shape pse;  // empty: none
+  aclDataType mask_dtype = ACL_BOOL;
+  Shape mask;
+  std::vector<int64_t> actual_q, actual_kv;
+  int unsupported = -1;  // position (7..23) of an optional quant / paging / prefix argument to pass
+  int64_t heads = 4, kv_heads = 2, sparse = 0, inner_precise = 2;
+  std::string layout = "BSND";
+  bool lse_flag = false;
+  Shape lse = {2, 4, 3, 1};
+  bool lse_null = false;
+  bool query_null = false;
+};
+
+OpRun RunCall(const Call& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        std::vector<aclTensor*> kt, vt;
+        for (int i = 0; i < c.kv_tensors; ++i) kt.push_back(a.NewTensor(c.k, c.k_shape));
+        for (int i = 0; i < c.value_tensors; ++i) vt.push_back(a.NewTensor(c.v, c.v_shape));
+        const aclTensor* opt[24] = {};
+        if (c.unsupported >= 7) opt[c.unsupported] = a.NewTensor(ACL_FLOAT, {1});
+        const aclIntArray* shared = c.unsupported == 23 ? a.IntArray({1}) : nullptr;
+        std::vector<char> layout(c.layout.begin(), c.layout.end());
+        layout.push_back('\0');
+        return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+            c.query_null ? nullptr : a.NewTensor(c.q, c.q_shape), a.TensorList(kt), a.TensorList(vt),
+            c.pse.empty() ? nullptr : a.NewTensor(c.pse_dtype, c.pse),
+            c.mask.empty() ? nullptr : a.NewTensor(c.mask_dtype, c.mask),
+            c.actual_q.empty() ? nullptr : a.IntArray(c.actual_q),
+            c.actual_kv.empty() ? nullptr : a.IntArray(c.actual_kv), opt[7], opt[8], opt[9], opt[10], opt[11], opt[12],
+            opt[13], opt[14], opt[15], opt[16], opt[17], opt[18], opt[19], opt[20], opt[21], opt[22], shared, c.heads,
+            0.25, 65535, 65535, layout.data(), c.kv_heads, c.sparse, c.inner_precise, 0, 0, c.lse_flag, 0, 0,
+            a.NewTensor(c.out, c.out_shape), c.lse_null ? nullptr : a.NewTensor(ACL_FLOAT, c.lse), w, e);
+      },
+      aclnnFusedInferAttentionScoreV2);
+}
+
+template <typename Edit>
+Call With(Edit edit) {
+  Call c;
+  edit(c);
+  return c;
+}
+
+constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+constexpr aclnnStatus kNotSupported = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+
+TEST(AttentionRejects, TheValidCallRuns) { EXPECT_TRUE(RunCall(Call{}).ok()) << Describe(RunCall(Call{})); }
+
+TEST(AttentionRejects, Dtypes) {
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.q = c.k = c.v = c.out = ACL_FLOAT; })), kInvalid,
+                     {"aclnnFusedInferAttentionScoreV2", "'query'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.k = ACL_BF16; })), kInvalid, {"'key'", "match"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.v = ACL_FLOAT; })), kInvalid, {"'value'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out = ACL_FLOAT; })), kInvalid, {"'attentionOut'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.pse = {2, 4, 3, 10};
+                       c.pse_dtype = ACL_FLOAT;
+                     })),
+                     kInvalid, {"'pseShiftOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.pse = {2, 4, 3, 10};
+                       c.pse_dtype = ACL_BF16;
+                     })),
+                     kInvalid, {"'pseShiftOptional'", "match"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.mask = {3, 10};
+                       c.mask_dtype = ACL_FLOAT16;
+                     })),
+                     kInvalid, {"'attenMaskOptional'"});
+  EXPECT_TRUE(RunCall(With([](Call& c) { c.lse_flag = true; })).ok());  // with its [B, N, S, 1] f32 LSE
+}
+
+TEST(AttentionRejects, QuantisedAndPagedFormsAreNotSupported) {
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.q = ACL_INT8; })), kNotSupported, {"'query'", "not supported"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.k = c.v = ACL_INT8; })), kNotSupported, {"'key'", "not supported"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.k = c.v = ACL_INT4; })), kNotSupported, {"'key'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out = ACL_INT8; })), kNotSupported, {"'attentionOut'"});
+  const char* const names[] = {
+      "deqScale1Optional",           "quantScale1Optional",          "deqScale2Optional",
+      "quantScale2Optional",         "quantOffset2Optional",         "antiquantScaleOptional",
+      "antiquantOffsetOptional",     "blockTableOptional",           "queryPaddingSizeOptional",
+      "kvPaddingSizeOptional",       "keyAntiquantScaleOptional",    "keyAntiquantOffsetOptional",
+      "valueAntiquantScaleOptional", "valueAntiquantOffsetOptional", "keySharedPrefixOptional",
+      "valueSharedPrefixOptional",   "actualSharedPrefixLenOptional"};
+  for (int position = 7; position <= 23; ++position) {
+    ExpectRejectedWith(RunCall(With([&](Call& c) { c.unsupported = position; })), kNotSupported,
+                       {names[position - 7], "not supported by Canopy"});
+  }
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.sparse = 4;
+                       c.mask = {2048, 2048};
+                     })),
+                     kNotSupported, {"'sparseMode'"});
+}
+
+TEST(AttentionRejects, LayoutsAndShapes) {
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.layout = "TND"; })), kInvalid, {"'inputLayout'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.layout = "BSH"; })), kInvalid, {"rank 4", "BSH"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.heads = 2; })), kInvalid, {"numHeads"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.heads = 0; })), kInvalid, {"'numHeads'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.kv_heads = 3; })), kInvalid, {"'numKeyValueHeads'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.kv_heads = 4; })), kInvalid, {"numKeyValueHeads"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.q_shape = c.out_shape = {2, 3, 130, 16};
+                       c.heads = 130;
+                       c.kv_heads = 2;
+                     })),
+                     kInvalid, {"'numKeyValueHeads'"});  // a group of 65 > 64
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.q_shape = c.out_shape = {2, 3, 4, 24};
+                       c.k_shape = c.v_shape = {2, 10, 2, 24};
+                     })),
+                     kInvalid, {"multiple of 16"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.v_shape = {2, 9, 2, 16}; })), kInvalid, {"value[0]"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.k_shape = c.v_shape = {1, 10, 2, 16}; })), kInvalid, {"key[0]"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out_shape = {2, 3, 4, 8}; })), kInvalid, {"'attentionOut'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.value_tensors = 2; })), kInvalid, {"'key' and 'value'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.kv_tensors = c.value_tensors = 3;
+                       c.k_shape = c.v_shape = {1, 10, 2, 16};
+                     })),
+                     kInvalid, {"one per batch"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.layout = "BNSD_BSND";
+                       c.q_shape = {2, 4, 1, 16};
+                       c.k_shape = c.v_shape = {2, 2, 10, 16};
+                       c.out_shape = {2, 1, 4, 16};
+                       c.lse = {2, 4, 1, 1};
+                     })),
+                     kInvalid, {"BNSD_BSND"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.pse = {2, 4, 2, 10}; })), kInvalid, {"'pseShiftOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.pse = {3, 4, 3, 10}; })), kInvalid, {"'pseShiftOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.mask = {3, 9}; })), kInvalid, {"'attenMaskOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.mask = {2, 2, 3, 10}; })), kInvalid, {"'attenMaskOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.lse_flag = true;
+                       c.lse = {2, 4, 3};
+                     })),
+                     kInvalid, {"'softmaxLse'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.lse_flag = true;
+                       c.lse_null = true;
+                     })),
+                     ACLNN_ERR_PARAM_NULLPTR, {"'softmaxLse'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.query_null = true; })), ACLNN_ERR_PARAM_NULLPTR, {"'query'"});
+}
+
+TEST(AttentionRejects, ModesAndLengths) {
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.sparse = 5; })), kInvalid, {"'sparseMode'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.sparse = 2; })), kInvalid, {"2048"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.sparse = 3;
+                       c.mask = {3, 10};
+                     })),
+                     kInvalid, {"2048"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.sparse = 1; })), kInvalid, {"sparse mode 1"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.inner_precise = 4; })), kInvalid, {"'innerPrecise'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.actual_kv = {11}; })), kInvalid, {"'actualSeqLengthsKvOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.actual_kv = {-1, 3}; })), kInvalid, {"'actualSeqLengthsKvOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.actual_q = {4}; })), kInvalid, {"'actualSeqLengthsOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.q_shape = c.out_shape = {3, 3, 4, 16};
+                       c.k_shape = c.v_shape = {3, 10, 2, 16};
+                       c.lse = {3, 4, 3, 1};
+                       c.actual_kv = {5, 5};
+                     })),
+                     kInvalid, {"1 or at least 3"});
+  // One query row: the sparse mode and the query lengths are ignored, as the doc says.
+  EXPECT_TRUE(RunCall(With([](Call& c) {
+                c.q_shape = c.out_shape = {2, 1, 4, 16};
+                c.sparse = 7;
+                c.actual_q = {9};
+              })).ok());
+}
+
+}  // namespace
+}  // namespace canopy_test
