@@ -219,7 +219,7 @@ OpRow ClampBothRow(bool scalarBounds) {
                 Arg{.name = "clipValueMin", .kind = kind, .range = ClampRange(ClampArg::kMin)},
                 Arg{.name = "clipValueMax", .kind = kind, .range = ClampRange(ClampArg::kMax)}};
   // "bounds" picks which bounds are passed (the other is null): 3 both, 1 min, 2 max.
-  auto pass = [](Call& c, size_t input, int64_t bit) { return (c.IntAttr("bounds") & bit) != 0; };
+  auto pass = [](Call& c, size_t /*input*/, int64_t bit) { return (c.IntAttr("bounds") & bit) != 0; };
   if (scalarBounds) {
     row.out = {[pass](Call& c) {
                  return aclnnClampGetWorkspaceSize(c.Tensor(0), pass(c, 1, 1) ? c.Scalar(1) : nullptr,
