@@ -97,6 +97,10 @@ struct PowFn {
         square *= square;
       }
       return static_cast<T>(result);
+    } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+      // complex<float> pow loses several ulps in exp(y log x); complex<double> rounds once.
+      const std::complex<double> r = std::pow(std::complex<double>(base), std::complex<double>(exponent));
+      return T(static_cast<float>(r.real()), static_cast<float>(r.imag()));
     } else {
       return std::pow(base, exponent);
     }

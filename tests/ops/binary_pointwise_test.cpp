@@ -14,6 +14,8 @@
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -190,6 +192,59 @@ TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
       },
       aclnnInplaceClampMinTensor);
   ExpectExact(self->ReadView(), {-4, 0, 9}, "InplaceClampMinTensor(self, self)");
+}
+
+// ---- Pow ----------------------------------------------------------------------------------------------
+
+TEST(PowValues, IntegerPowersAreExactWrapAndTakeNegativeExponentsAsTorch) {
+  auto base = Upload(ACL_INT32, {7}, {2, 3, 1, -1, -1, 5, 0});
+  auto exponent = Upload(ACL_INT32, {7}, {31, 21, -7, -3, -2, -1, 0});
+  auto out = Out(ACL_INT32, {7});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), x.Tensor(*out), w, e);
+      },
+      aclnnPowTensorTensor);
+  // 2^31 wraps to INT32_MIN, 3^21 = 10460353203 wraps to 1870418611; 1 / base truncated otherwise.
+  ExpectExact(out->ReadView(), {-2147483648.0, 1870418611.0, 1, -1, 1, 0, 1}, "PowTensorTensor s32");
+}
+
+TEST(PowValues, SpecialFloatValues) {
+  auto base = Upload(ACL_FLOAT, {5}, {0, kNan, -8, kInf, 2});
+  auto exponent = Upload(ACL_FLOAT, {5}, {0, 0, 1.0 / 3, -1, 0.5});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplacePowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), w, e);
+      },
+      aclnnInplacePowTensorTensor);
+  ExpectExact(base->ReadView(), {1, 1, kNan, 0, static_cast<double>(std::sqrt(2.0f))},
+              "InplacePowTensorTensor (ggml's alibi)");
+}
+
+TEST(PowValues, GgmlSlopesScalarBaseF16Exponents) {
+  // aclnn_get_slope_inner: a FLOAT base m raised to an arange in the slope dtype (f16 here): computed in f16.
+  auto exponent = Upload(ACL_FLOAT16, {4}, {1, 2, 3, 4});
+  auto out = Out(ACL_FLOAT16, {4});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowScalarTensorGetWorkspaceSize(x.Scalar(ACL_FLOAT, 0.5), x.Tensor(*exponent), x.Tensor(*out), w,
+                                                    e);
+      },
+      aclnnPowScalarTensor);
+  ExpectExact(out->ReadView(), {0.5, 0.25, 0.125, 0.0625}, "PowScalarTensor");
+}
+
+TEST(PowValues, HalfResultIsRoundedBeforeAWiderOut) {
+  // f16 ^ f16 into f32: the result is rounded to f16 first, as CANN computes in f16 and casts.
+  auto base = Upload(ACL_FLOAT16, {1}, {3});
+  auto exponent = Upload(ACL_FLOAT16, {1}, {0.5});
+  auto out = Out(ACL_FLOAT, {1});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), x.Tensor(*out), w, e);
+      },
+      aclnnPowTensorTensor);
+  ExpectExact(out->ReadView(), {HalfToDouble(DoubleToHalf(std::sqrt(3.0)))}, "PowTensorTensor f16 into f32");
 }
 
 // ---- rejections ---------------------------------------------------------------------------------
@@ -388,6 +443,106 @@ std::vector<Rejection> Rejections() {
          return aclnnInplaceClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m), w, e);
        },
        aclnnInplaceClampMaxTensor, kInvalid, "selfRef"},
+      // Pow: integer math takes no negative or out-of-range scalar exponent; not both BOOL.
+      {"PowTensorScalar_negative_integer_exponent",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_INT32, -1),
+                                                     a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "exponent"},
+      {"PowTensorScalar_exponent_beyond_s8",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT8, m), a.Scalar(ACL_INT32, 300),
+                                                     a.NewTensor(ACL_INT8, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "exponent"},
+      {"PowTensorScalar_both_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 1),
+                                                     a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "BOOL"},
+      {"PowTensorScalar_float_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 0.5),
+                                                     a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "out"},
+      {"PowTensorScalar_self_u16",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_UINT16, m), a.Scalar(ACL_FLOAT, 2),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "self"},
+      {"PowTensorScalar_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 2),
+                                                     a.NewTensor(ACL_FLOAT, {6}), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "out"},
+      {"InplacePowTensorScalar_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_INT32, 2), w, e);
+       },
+       aclnnInplacePowTensorScalar, kInvalid, "selfRef"},
+      {"InplacePowTensorScalar_float_into_int",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 2), w, e);
+       },
+       aclnnInplacePowTensorScalar, kInvalid, "selfRef"},
+      {"PowTensorTensor_both_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m),
+                                                     a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnPowTensorTensor, kInvalid, "BOOL"},
+      {"PowTensorTensor_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowTensorTensor, kInvalid, "exponent"},
+      {"PowTensorTensor_complex_into_real_out",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_COMPLEX64, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowTensorTensor, kInvalid, "out"},
+      {"InplacePowTensorTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w,
+                                                            e);
+       },
+       aclnnInplacePowTensorTensor, kInvalid, "selfRef"},
+      {"InplacePowTensorTensor_exponent_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnInplacePowTensorTensor, kInvalid, "exponent"},
+      {"PowScalarTensor_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_FLOAT, 2), a.NewTensor(ACL_FLOAT, m),
+                                                     a.NewTensor(ACL_FLOAT, {3}), w, e);
+       },
+       aclnnPowScalarTensor, kInvalid, "out"},
+      {"PowScalarTensor_exponent_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_FLOAT, 2), a.NewTensor(ACL_BOOL, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowScalarTensor, kInvalid, "exponent"},
+      {"PowScalarTensor_base_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_BOOL, 1), a.NewTensor(ACL_FLOAT, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowScalarTensor, kInvalid, "self"},
+      {"PowScalarTensor_null_base",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(nullptr, a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, m), w,
+                                                     e);
+       },
+       aclnnPowScalarTensor, kNull, "self"},
   };
 }
 
