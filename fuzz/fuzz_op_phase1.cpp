@@ -109,11 +109,12 @@ Family FamilyOf(const canopyOpInfo& op) {
 
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
-                                       "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
-                                       "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
-                                       "end",          "step",    "diagonal", "source", "outRef",   "repeats",
-                                       "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
+  static const char* const kKnown[] = {
+      "self", "selfRef", "other", "mat1", "mat2", "src", "out", "alpha", "beta", "value", "dtype", "mode",
+      "cubeMathType", "index", "indices", "weight", "dim", "start", "end", "step", "diagonal", "source", "outRef",
+      "repeats", "outputSize", "x", "shifts", "dims", "keepDims", "keepDim",
+      // the binary pointwise ops' operands and bounds
+      "exponent", "clipValueMin", "clipValueMax", "max", "mask", "tensor1", "tensor2", "tensors"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -666,6 +667,11 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       if (name == "mat2") pointer = c.T(c.mat2);
       if (name == "out" || name == "outRef") pointer = c.T(c.out);
       if (name == "source" || name == "repeats") pointer = c.T(c.other);
+      // Further operands of the pointwise ops: self's shape (every tensor of one shape).
+      if (name == "exponent" || name == "clipValueMin" || name == "clipValueMax" || name == "max" || name == "mask" ||
+          name == "tensor1" || name == "tensor2") {
+        pointer = c.T(c.self);
+      }
     } else if (arg.kind == CANOPY_ARG_SCALAR) {
       pointer = name == "alpha" ? c.alpha : c.scalar_other;  // other, value, beta
     } else if (name == "dtype") {

@@ -904,7 +904,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else {
-          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
+          // A "mask" is BOOL (MaskedFill's); everything else f32.
+          pointer = args.NewTensor(name == "mask" ? ACL_BOOL : ACL_FLOAT, shape, View::kContiguous, format);
         }
         break;
       case CANOPY_ARG_SCALAR:

@@ -253,7 +253,7 @@ std::string Describe(const OpRun& run);
 // "no reduction" spelling CANN's loss ops use), except where a field below says
 // otherwise, and for arguments whose name asks for a value that works: an index
 // tensor ("index", "indices") is int64 of shape [shape[0]] with values in
-// [0, 1], a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
+// [0, 1], a "mask" tensor is BOOL, a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
 // 1s); integer "end" is INT64_MAX
 // (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
 // "start" is 0 and "end" the element count of `shape`. Argument indices are
