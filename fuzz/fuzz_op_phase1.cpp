@@ -680,6 +680,11 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
       if (name == "mat2") pointer = c.T(c.mat2);
       if (name == "out" || name == "outRef" || name == "y" || name == "result") pointer = c.T(c.out);
       if (name == "source" || name == "repeats") pointer = c.T(c.other);
+      // Further operands of the pointwise ops: self's shape (every tensor of one shape).
+      if (name == "exponent" || name == "clipValueMin" || name == "clipValueMax" || name == "max" || name == "mask" ||
+          name == "tensor1" || name == "tensor2") {
+        pointer = c.T(c.self);
+      }
     } else if (arg.kind == CANOPY_ARG_SCALAR) {
       pointer = name == "alpha" ? c.alpha : c.scalar_other;  // other, value, beta
     } else if (name == "dtype") {

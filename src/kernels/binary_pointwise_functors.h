@@ -97,6 +97,10 @@ struct PowFn {
         square *= square;
       }
       return static_cast<T>(result);
+    } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+      // complex<float> pow loses several ulps in exp(y log x); complex<double> rounds once.
+      const std::complex<double> r = std::pow(std::complex<double>(base), std::complex<double>(exponent));
+      return T(static_cast<float>(r.real()), static_cast<float>(r.imag()));
     } else {
       return std::pow(base, exponent);
     }
@@ -112,17 +116,15 @@ struct MaskedFillFn {
   }
 };
 
-// self + value * tensor1 / tensor2. Integers divide exactly, truncating (a
-// zero divisor gives 0 rather than a trap).
+// self + value * tensor1 / tensor2 (true division: integer operands compute
+// in a float type and the result truncates when stored).
 struct AddcdivFn {
   static constexpr int kArity = 4;
   template <typename T>
   T operator()(T self, T tensor1, T tensor2, T value) const {
-    if constexpr (std::is_integral_v<T>) {
-      using U = std::make_unsigned_t<T>;
-      if (tensor2 == 0) return self;
-      const T quotient = tensor2 == -1 ? static_cast<T>(U(0) - static_cast<U>(tensor1)) : tensor1 / tensor2;
-      return static_cast<T>(static_cast<U>(self) + static_cast<U>(value) * static_cast<U>(quotient));
+    if constexpr (std::is_integral_v<T>) {  // never integer division (no trap on a zero divisor)
+      return Convert<T>(static_cast<double>(self) +
+                        static_cast<double>(value) * (static_cast<double>(tensor1) / static_cast<double>(tensor2)));
     } else {
       return self + value * (tensor1 / tensor2);
     }

@@ -11,9 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_sum.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -190,6 +195,150 @@ TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
       },
       aclnnInplaceClampMinTensor);
   ExpectExact(self->ReadView(), {-4, 0, 9}, "InplaceClampMinTensor(self, self)");
+}
+
+// ---- Pow ----------------------------------------------------------------------------------------------
+
+TEST(PowValues, IntegerPowersAreExactWrapAndTakeNegativeExponentsAsTorch) {
+  auto base = Upload(ACL_INT32, {7}, {2, 3, 1, -1, -1, 5, 0});
+  auto exponent = Upload(ACL_INT32, {7}, {31, 21, -7, -3, -2, -1, 0});
+  auto out = Out(ACL_INT32, {7});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), x.Tensor(*out), w, e);
+      },
+      aclnnPowTensorTensor);
+  // 2^31 wraps to INT32_MIN, 3^21 = 10460353203 wraps to 1870418611; 1 / base truncated otherwise.
+  ExpectExact(out->ReadView(), {-2147483648.0, 1870418611.0, 1, -1, 1, 0, 1}, "PowTensorTensor s32");
+}
+
+TEST(PowValues, SpecialFloatValues) {
+  auto base = Upload(ACL_FLOAT, {5}, {0, kNan, -8, kInf, 2});
+  auto exponent = Upload(ACL_FLOAT, {5}, {0, 0, 1.0 / 3, -1, 0.5});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplacePowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), w, e);
+      },
+      aclnnInplacePowTensorTensor);
+  ExpectExact(base->ReadView(), {1, 1, kNan, 0, static_cast<double>(std::sqrt(2.0f))},
+              "InplacePowTensorTensor (ggml's alibi)");
+}
+
+TEST(PowValues, GgmlSlopesScalarBaseF16Exponents) {
+  // aclnn_get_slope_inner: a FLOAT base m raised to an arange in the slope dtype (f16 here): computed in f16.
+  auto exponent = Upload(ACL_FLOAT16, {4}, {1, 2, 3, 4});
+  auto out = Out(ACL_FLOAT16, {4});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowScalarTensorGetWorkspaceSize(x.Scalar(ACL_FLOAT, 0.5), x.Tensor(*exponent), x.Tensor(*out), w,
+                                                    e);
+      },
+      aclnnPowScalarTensor);
+  ExpectExact(out->ReadView(), {0.5, 0.25, 0.125, 0.0625}, "PowScalarTensor");
+}
+
+TEST(PowValues, HalfResultIsRoundedBeforeAWiderOut) {
+  // f16 ^ f16 into f32: the result is rounded to f16 first, as CANN computes in f16 and casts.
+  auto base = Upload(ACL_FLOAT16, {1}, {3});
+  auto exponent = Upload(ACL_FLOAT16, {1}, {0.5});
+  auto out = Out(ACL_FLOAT, {1});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), x.Tensor(*out), w, e);
+      },
+      aclnnPowTensorTensor);
+  ExpectExact(out->ReadView(), {HalfToDouble(DoubleToHalf(std::sqrt(3.0)))}, "PowTensorTensor f16 into f32");
+}
+
+// ---- MaskedFill, Addcdiv -------------------------------------------------------------------------------
+
+TEST(MaskedFillValues, BroadcastMaskAndANanValue) {
+  auto self = Upload(ACL_FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6});
+  auto mask = Upload(ACL_BOOL, {3}, {1, 0, 1});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceMaskedFillScalarGetWorkspaceSize(x.Tensor(*self), x.Tensor(*mask), x.Scalar(ACL_FLOAT, kNan),
+                                                            w, e);
+      },
+      aclnnInplaceMaskedFillScalar);
+  ExpectExact(self->ReadView(), {kNan, 2, kNan, kNan, 5, kNan}, "InplaceMaskedFillScalar");
+}
+
+TEST(AddcdivValues, Int64DividesTrulyAndTruncatesFloatsDivideByZero) {
+  auto self = Upload(ACL_INT64, {3}, {10, -10, 1});
+  auto t1 = Upload(ACL_INT64, {3}, {7, 7, 1});
+  auto t2 = Upload(ACL_INT64, {3}, {2, 2, 3});
+  auto out = Out(ACL_INT64, {3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddcdivGetWorkspaceSize(x.Tensor(*self), x.Tensor(*t1), x.Tensor(*t2), x.Scalar(ACL_INT64, 3),
+                                            x.Tensor(*out), w, e);
+      },
+      aclnnAddcdiv);
+  // 10 + 3 * 3.5 = 20.5, -10 + 10.5 = 0.5, 1 + 1 = 2: truncated.
+  ExpectExact(out->ReadView(), {20, 0, 2}, "Addcdiv s64");
+
+  auto f = Upload(ACL_FLOAT, {3}, {1, 1, 1});
+  auto num = Upload(ACL_FLOAT, {3}, {1, -1, 0});
+  auto zero = Upload(ACL_FLOAT, {1}, {0});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceAddcdivGetWorkspaceSize(x.Tensor(*f), x.Tensor(*num), x.Tensor(*zero),
+                                                   x.Scalar(ACL_FLOAT, 1), w, e);
+      },
+      aclnnInplaceAddcdiv);
+  ExpectExact(f->ReadView(), {kInf, -kInf, kNan}, "InplaceAddcdiv by zero");
+}
+
+// ---- Sum ----------------------------------------------------------------------------------------------
+
+void RunSum(const std::vector<const DeviceTensor*>& tensors, const DeviceTensor& out) {
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        std::vector<aclTensor*> list;
+        for (const DeviceTensor* t : tensors) list.push_back(x.Tensor(*t));
+        return aclnnSumGetWorkspaceSize(x.TensorList(list), x.Tensor(out), w, e);
+      },
+      aclnnSum);
+}
+
+TEST(SumValues, EveryDtypeBroadcastAndStridedAgainstFloat64) {
+  Rng rng = Rng::ForCurrentTest();
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT32, ACL_UINT8}) {
+    SCOPED_TRACE(Name(dtype));
+    const Range range = IsUnsigned(dtype) ? Range{0, 60} : Range{-40, 40};
+    DeviceTensor a(dtype, {4, 5}, View::kTransposed), b(dtype, {5}), c(dtype, {4, 1}, View::kStepped);
+    DeviceTensor out(dtype, {4, 5}, View::kStepped);
+    const Values va = a.FillRandom(rng, range), vb = b.FillRandom(rng, range), vc = c.FillRandom(rng, range);
+    out.Poison();
+    RunSum({&a, &b, &c}, out);
+    Expected want;
+    for (int64_t i = 0; i < 20; ++i) {
+      const double sum = va[i].real() + vb[i % 5].real() + vc[i / 5].real();
+      // f16 adds in f32 and rounds once; integers wrap into out's width (s8: +-120 can wrap).
+      want.values.push_back(
+          IsIntegral(dtype)
+              ? Value(static_cast<double>(dtype == ACL_INT8    ? static_cast<int8_t>(static_cast<int64_t>(sum))
+                                          : dtype == ACL_UINT8 ? static_cast<uint8_t>(static_cast<int64_t>(sum))
+                                                               : static_cast<int32_t>(static_cast<int64_t>(sum))))
+              : ConvertValue(sum, dtype));
+      // Two f32 additions, then one rounding to out: relative to the terms, not the (cancelled) sum.
+      const double terms = std::abs(va[i].real()) + std::abs(vb[i % 5].real()) + std::abs(vc[i / 5].real());
+      want.tolerance.push_back(IsIntegral(dtype) ? 0 : 2 * 0x1p-24 * terms + UnitRoundoff(dtype) * std::abs(sum));
+    }
+    ExpectNear(out.ReadView(), want, "Sum");
+  }
+}
+
+TEST(SumValues, OneTensorAndOutAliasingAnInput) {
+  auto a = Upload(ACL_FLOAT, {3}, {1, 2, 3});
+  auto b = Upload(ACL_FLOAT, {3}, {10, 20, 30});
+  auto out = Out(ACL_FLOAT, {3});
+  RunSum({a.get()}, *out);
+  ExpectExact(out->ReadView(), {1, 2, 3}, "Sum of one tensor");
+  // out is the last input: its values before the op are what is added.
+  RunSum({a.get(), a.get(), b.get()}, *b);
+  ExpectExact(b->ReadView(), {12, 24, 36}, "Sum into its own input");
 }
 
 // ---- rejections ---------------------------------------------------------------------------------
@@ -388,6 +537,212 @@ std::vector<Rejection> Rejections() {
          return aclnnInplaceClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m), w, e);
        },
        aclnnInplaceClampMaxTensor, kInvalid, "selfRef"},
+      // Pow: integer math takes no negative or out-of-range scalar exponent; not both BOOL.
+      {"PowTensorScalar_negative_integer_exponent",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_INT32, -1),
+                                                     a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "exponent"},
+      {"PowTensorScalar_exponent_beyond_s8",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT8, m), a.Scalar(ACL_INT32, 300),
+                                                     a.NewTensor(ACL_INT8, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "exponent"},
+      {"PowTensorScalar_both_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 1),
+                                                     a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "BOOL"},
+      {"PowTensorScalar_float_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 0.5),
+                                                     a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "out"},
+      {"PowTensorScalar_self_u16",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_UINT16, m), a.Scalar(ACL_FLOAT, 2),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "self"},
+      {"PowTensorScalar_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 2),
+                                                     a.NewTensor(ACL_FLOAT, {6}), w, e);
+       },
+       aclnnPowTensorScalar, kInvalid, "out"},
+      {"InplacePowTensorScalar_self_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_INT32, 2), w, e);
+       },
+       aclnnInplacePowTensorScalar, kInvalid, "selfRef"},
+      {"InplacePowTensorScalar_float_into_int",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 2), w, e);
+       },
+       aclnnInplacePowTensorScalar, kInvalid, "selfRef"},
+      {"PowTensorTensor_both_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m),
+                                                     a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnPowTensorTensor, kInvalid, "BOOL"},
+      {"PowTensorTensor_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowTensorTensor, kInvalid, "exponent"},
+      {"PowTensorTensor_complex_into_real_out",
+       [=](A& a, W w, E e) {
+         return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_COMPLEX64, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowTensorTensor, kInvalid, "out"},
+      {"InplacePowTensorTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w,
+                                                            e);
+       },
+       aclnnInplacePowTensorTensor, kInvalid, "selfRef"},
+      {"InplacePowTensorTensor_exponent_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplacePowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnInplacePowTensorTensor, kInvalid, "exponent"},
+      {"PowScalarTensor_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_FLOAT, 2), a.NewTensor(ACL_FLOAT, m),
+                                                     a.NewTensor(ACL_FLOAT, {3}), w, e);
+       },
+       aclnnPowScalarTensor, kInvalid, "out"},
+      {"PowScalarTensor_exponent_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_FLOAT, 2), a.NewTensor(ACL_BOOL, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowScalarTensor, kInvalid, "exponent"},
+      {"PowScalarTensor_base_bool",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_BOOL, 1), a.NewTensor(ACL_FLOAT, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnPowScalarTensor, kInvalid, "self"},
+      {"PowScalarTensor_null_base",
+       [=](A& a, W w, E e) {
+         return aclnnPowScalarTensorGetWorkspaceSize(nullptr, a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, m), w,
+                                                     e);
+       },
+       aclnnPowScalarTensor, kNull, "self"},
+      // InplaceMaskedFillScalar: bool mask broadcast into selfRef; value castable to selfRef.
+      {"InplaceMaskedFillScalar_mask_not_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_INT8, m),
+                                                             a.Scalar(ACL_FLOAT, 0), w, e);
+       },
+       aclnnInplaceMaskedFillScalar, kInvalid, "mask"},
+      {"InplaceMaskedFillScalar_self_f64",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_DOUBLE, m), a.NewTensor(ACL_BOOL, m),
+                                                             a.Scalar(ACL_FLOAT, 0), w, e);
+       },
+       aclnnInplaceMaskedFillScalar, kInvalid, "selfRef"},
+      {"InplaceMaskedFillScalar_mask_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_BOOL, m),
+                                                             a.Scalar(ACL_FLOAT, 0), w, e);
+       },
+       aclnnInplaceMaskedFillScalar, kInvalid, "selfRef"},
+      {"InplaceMaskedFillScalar_float_value_into_int",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_BOOL, m),
+                                                             a.Scalar(ACL_FLOAT, 0.5), w, e);
+       },
+       aclnnInplaceMaskedFillScalar, kInvalid, "value"},
+      {"InplaceMaskedFillScalar_null_mask",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.Scalar(ACL_FLOAT, 0),
+                                                             w, e);
+       },
+       aclnnInplaceMaskedFillScalar, kNull, "mask"},
+      // Addcdiv: the five dtypes, value castable to the promoted dtype, shapes broadcast.
+      {"Addcdiv_tensor2_s32",
+       [=](A& a, W w, E e) {
+         return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, m),
+                                             a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 1),
+                                             a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnAddcdiv, kInvalid, "tensor2"},
+      {"Addcdiv_float_value_on_int64",
+       [=](A& a, W w, E e) {
+         return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.NewTensor(ACL_INT64, m),
+                                             a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 0.5),
+                                             a.NewTensor(ACL_INT64, m), w, e);
+       },
+       aclnnAddcdiv, kInvalid, "value"},
+      {"Addcdiv_promoted_into_int_out",
+       [=](A& a, W w, E e) {
+         return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.NewTensor(ACL_FLOAT, m),
+                                             a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 1),
+                                             a.NewTensor(ACL_INT64, m), w, e);
+       },
+       aclnnAddcdiv, kInvalid, "out"},
+      {"Addcdiv_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}),
+                                             a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 1),
+                                             a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnAddcdiv, kInvalid, "tensor1"},
+      {"Addcdiv_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m),
+                                             a.NewTensor(ACL_FLOAT, {3}), a.Scalar(ACL_FLOAT, 1),
+                                             a.NewTensor(ACL_FLOAT, {3}), w, e);
+       },
+       aclnnAddcdiv, kInvalid, "out"},
+      {"InplaceAddcdiv_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m),
+                                                    a.NewTensor(ACL_FLOAT, {3}), a.Scalar(ACL_FLOAT, 1), w, e);
+       },
+       aclnnInplaceAddcdiv, kInvalid, "selfRef"},
+      {"InplaceAddcdiv_null_value",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, m),
+                                                    a.NewTensor(ACL_FLOAT, m), nullptr, w, e);
+       },
+       aclnnInplaceAddcdiv, kNull, "value"},
+      // Sum: tensors of out's dtype, one of five, broadcast to out's shape.
+      {"Sum_dtype_mismatch",
+       [=](A& a, W w, E e) {
+         return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT16, m)}),
+                                         a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnSum, kInvalid, "tensors[1]"},
+      {"Sum_dtype_bf16",
+       [=](A& a, W w, E e) {
+         return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_BF16, m), a.NewTensor(ACL_BF16, m)}),
+                                         a.NewTensor(ACL_BF16, m), w, e);
+       },
+       aclnnSum, kInvalid, "out"},
+      {"Sum_tensor_grows_out",
+       [=](A& a, W w, E e) {
+         return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m)}),
+                                         a.NewTensor(ACL_FLOAT, {3}), w, e);
+       },
+       aclnnSum, kInvalid, "tensors[1]"},
+      {"Sum_empty_list",
+       [=](A& a, W w, E e) { return aclnnSumGetWorkspaceSize(a.TensorList({}), a.NewTensor(ACL_FLOAT, m), w, e); },
+       aclnnSum, kInvalid, "tensors"},
+      {"Sum_null_out",
+       [=](A& a, W w, E e) {
+         return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, m)}), nullptr, w, e);
+       },
+       aclnnSum, kNull, "out"},
   };
 }
 

@@ -8,9 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "harness/harness.h"
 #include "reference.h"
 
@@ -309,8 +313,215 @@ std::vector<OpRow> ClampRows() {
   };
 }
 
+// ---- Pow ---------------------------------------------------------------------------------------
+
+const std::vector<aclDataType> kPowDtypes = {ACL_FLOAT,     ACL_FLOAT16,    ACL_DOUBLE, ACL_INT8,
+                                             ACL_INT16,     ACL_INT32,      ACL_INT64,  ACL_UINT8,
+                                             ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+// Bases away from 0 (negative exponents) and integer powers that stay inside s8.
+RangeRule PowRange(bool exponent) {
+  return RangeRule([exponent](aclDataType dtype, const CaseInfo&) {
+    if (IsIntegral(dtype) || IsBool(dtype)) return exponent ? Range{0, 4} : Range{IsUnsigned(dtype) ? 0.0 : -3, 3};
+    return exponent ? Range{-2, 3} : Range{0.25, 3};
+  });
+}
+
+// base ^ exponent in the compute dtype: integers exactly (wrapped by the out
+// conversion), floats in double.
+Value PowValue(Value base, Value exponent, aclDataType compute) {
+  base = ConvertValue(base, compute);
+  exponent = ConvertValue(exponent, compute);
+  if (IsComplex(compute)) return std::pow(base, exponent);
+  if (!IsRealFloat(compute)) {
+    int64_t result = 1;
+    for (int64_t e = static_cast<int64_t>(exponent.real()); e > 0; --e) result *= static_cast<int64_t>(base.real());
+    return ConvertValue(static_cast<double>(result), compute);
+  }
+  return std::pow(base.real(), exponent.real());
+}
+
+enum class PowForm { kTensorScalar, kTensorTensor, kScalarTensor };
+
+OpRow PowRow(PowForm form) {
+  OpRow row;
+  const bool scalarBase = form == PowForm::kScalarTensor, scalarExponent = form == PowForm::kTensorScalar;
+  row.name = form == PowForm::kTensorScalar   ? "PowTensorScalar"
+             : form == PowForm::kTensorTensor ? "PowTensorTensor"
+                                              : "PowScalarTensor";
+  row.inputs = {
+      Arg{.name = "self", .kind = scalarBase ? ArgKind::kScalar : ArgKind::kTensor, .range = PowRange(false)},
+      Arg{.name = "exponent", .kind = scalarExponent ? ArgKind::kScalar : ArgKind::kTensor, .range = PowRange(true)}};
+  switch (form) {
+    case PowForm::kTensorScalar:
+      row.out = {[](Call& c) {
+                   return aclnnPowTensorScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize,
+                                                               c.executor);
+                 },
+                 aclnnPowTensorScalar};
+      row.inplace = {[](Call& c) {
+                       return aclnnInplacePowTensorScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.workspaceSize,
+                                                                          c.executor);
+                     },
+                     aclnnInplacePowTensorScalar};
+      break;
+    case PowForm::kTensorTensor:
+      row.out = {[](Call& c) {
+                   return aclnnPowTensorTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize,
+                                                               c.executor);
+                 },
+                 aclnnPowTensorTensor};
+      row.inplace = {[](Call& c) {
+                       return aclnnInplacePowTensorTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize,
+                                                                          c.executor);
+                     },
+                     aclnnInplacePowTensorTensor};
+      break;
+    case PowForm::kScalarTensor:
+      row.out = {[](Call& c) {
+                   return aclnnPowScalarTensorGetWorkspaceSize(c.Scalar(0), c.Tensor(1), c.Out(), c.workspaceSize,
+                                                               c.executor);
+                 },
+                 aclnnPowScalarTensor};
+      break;
+  }
+  auto compute = [form](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    switch (form) {
+      case PowForm::kTensorScalar:
+        return TensorScalarDtype(in[0], in[1]);
+      case PowForm::kTensorTensor:
+        return Promote(in[0], in[1]);
+      case PowForm::kScalarTensor:
+        return TensorScalarDtype(in[1], in[0]);
+    }
+    return std::nullopt;
+  };
+  if (row.inplace.phase1) {
+    row.inplace.accepts = [compute](const DtypeCase& dc, aclDataType) {
+      const auto promoted = compute({dc.inputs[0], dc.inputs.size() > 1 ? dc.inputs[1] : dc.inputs[0]});
+      return dc.out == ACL_DT_UNDEFINED && !IsBool(dc.inputs[0]) && promoted && CanCast(*promoted, dc.inputs[0]);
+    };
+  }
+  // bool ^ integer, integer ^ float, f16 ^ f32 and ggml's f32 ^ f32 slopes; integers into an unsigned out.
+  std::vector<DtypeCase> mixed = {{{ACL_BOOL, ACL_INT32}},
+                                  {{ACL_INT32, ACL_FLOAT}},
+                                  {{ACL_FLOAT16, ACL_FLOAT}},
+                                  {{ACL_BF16, ACL_DOUBLE}},
+                                  {{ACL_UINT8, ACL_INT8}},
+                                  {{ACL_UINT8, ACL_UINT8}, ACL_UINT32},
+                                  {{ACL_FLOAT, ACL_FLOAT}, ACL_DOUBLE}};
+  if (scalarBase) mixed.erase(mixed.begin());  // PowScalarTensor takes no BOOL
+  row.dtypes = Concat(EachDtype(kPowDtypes), Singly(mixed));
+  row.outDtype = compute;
+  row.shapes = scalarBase ? SameShapes() : ElementwiseShapes();
+  if (scalarBase) row.outShape = ShapeOfInput(1);
+  row.reference = [compute](const RefCall& call) {
+    const aclDataType c = *compute({call.inputs[0].dtype, call.inputs[1].dtype});
+    Expected want =
+        Pointwise([c](const std::vector<Value>& x, const AttrSet&) { return PowValue(x[0], x[1], c); })(call);
+    // Computed in a narrower float than out (f32 into f64): the compute dtype's roundoff.
+    if (IsFloating(c) && UnitRoundoff(c) > UnitRoundoff(call.out)) {
+      for (Value& v : want.values) {
+        v = ConvertValue(v, c);
+        want.tolerance.push_back(4 * UnitRoundoff(c) * std::abs(v));
+      }
+    }
+    return want;
+  };
+  row.tolerance = {.ulps = 4};
+  return row;
+}
+
+// ---- MaskedFill, Addcdiv ------------------------------------------------------------------------
+
+OpRow MaskedFillRow() {
+  OpRow row;
+  row.name = "InplaceMaskedFillScalar";
+  row.inputs = {Arg{.name = "selfRef"}, Arg{.name = "mask", .range = Range{0, 1, 0, 0, true}, .dtypes = {ACL_BOOL}},
+                Arg{.name = "value", .kind = ArgKind::kScalar, .range = Range{-3, 3}}};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceMaskedFillScalarGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Scalar(2),
+                                                                       c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceMaskedFillScalar};
+  row.inplace.accepts = [](const DtypeCase& dc, aclDataType) { return dc.out == ACL_DT_UNDEFINED; };
+  // A value of another dtype that casts to selfRef's (an integer into FLOAT16, bool into s32).
+  row.dtypes = Concat(EachDtype({ACL_BOOL, ACL_INT8, ACL_INT32, ACL_INT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}),
+                      Singly({{{ACL_FLOAT16, ACL_BOOL, ACL_INT32}},
+                              {{ACL_INT32, ACL_BOOL, ACL_BOOL}},
+                              {{ACL_BF16, ACL_BOOL, ACL_FLOAT}}}));
+  row.reference = [](const RefCall& call) {
+    const aclDataType self = call.inputs[0].dtype;
+    return Pointwise([self](const std::vector<Value>& x, const AttrSet&) {
+      return x[1].real() != 0 ? ConvertValue(x[2], self) : x[0];
+    })(call);
+  };
+  return row;
+}
+
+const std::vector<aclDataType> kAddcdivDtypes = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT64};
+
+OpRow AddcdivRow() {
+  OpRow row;
+  row.name = "Addcdiv";
+  row.inputs = {Arg{.name = "self"}, Arg{.name = "tensor1"}, Arg{.name = "tensor2", .range = Range{-3, 3, 0.5}},
+                Arg{.name = "value", .kind = ArgKind::kScalar, .range = Range{-2, 2, 0.25}}};
+  row.out = {[](Call& c) {
+               return aclnnAddcdivGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.Scalar(3), c.Out(),
+                                                   c.workspaceSize, c.executor);
+             },
+             aclnnAddcdiv};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceAddcdivGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.Scalar(3),
+                                                              c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceAddcdiv};
+  auto promoted = [](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    const auto q = Promote(in[1 % in.size()], in[2 % in.size()]);
+    return q ? Promote(in[0], *q) : std::nullopt;
+  };
+  row.inplace.accepts = [promoted](const DtypeCase& dc, aclDataType) {
+    const auto p = promoted(dc.inputs);
+    return dc.out == ACL_DT_UNDEFINED && p && CanCast(*p, dc.inputs[0]);
+  };
+  // Mixed operands (ggml's optimizer: f32 throughout; f16 state with f32 gradients), a FLOAT value on FLOAT16 data.
+  row.dtypes = Concat(EachDtype(kAddcdivDtypes), Singly({{{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}},
+                                                         {{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_FLOAT}},
+                                                         {{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT}},
+                                                         {{ACL_INT64, ACL_INT64, ACL_INT64, ACL_INT64}, ACL_DOUBLE},
+                                                         {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT16}}));
+  row.outDtype = promoted;
+  row.reference = [promoted](const RefCall& call) {
+    const aclDataType p = *promoted({call.inputs[0].dtype, call.inputs[1].dtype, call.inputs[2].dtype});
+    Expected want;
+    const Values s = BroadcastTo(call.inputs[0].values, call.inputs[0].shape, call.outShape);
+    const Values t1 = BroadcastTo(call.inputs[1].values, call.inputs[1].shape, call.outShape);
+    const Values t2 = BroadcastTo(call.inputs[2].values, call.inputs[2].shape, call.outShape);
+    const double value = ConvertValue(call.inputs[3].values[0], p).real();
+    // The terms' roundoff in the wider of the promoted and the out dtype (f16 compute rounds once, in f32).
+    const double u = IsFloating(p) ? std::max(UnitRoundoff(p), UnitRoundoff(call.out)) : 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const double a = ConvertValue(s[i], p).real(), b = ConvertValue(t1[i], p).real();
+      const double c = ConvertValue(t2[i], p).real();
+      const double term = value * (b / c);
+      double r = a + term;
+      if (!IsFloating(p)) r = ConvertValue(std::trunc(r), p).real();
+      want.values.push_back(ConvertValue(r, call.out));
+      want.tolerance.push_back(4 * u * (std::abs(a) + std::abs(term)) + 0.5 * UnitRoundoff(call.out) * 4 * std::abs(r));
+    }
+    return want;
+  };
+  return row;
+}
+
 std::vector<OpRow> BinaryPointwiseRows() {
-  std::vector<OpRow> rows = {EqTensorRow(), GtScalarRow()};
+  std::vector<OpRow> rows = {EqTensorRow(),
+                             GtScalarRow(),
+                             PowRow(PowForm::kTensorScalar),
+                             PowRow(PowForm::kTensorTensor),
+                             PowRow(PowForm::kScalarTensor),
+                             MaskedFillRow(),
+                             AddcdivRow()};
   for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
   return rows;
 }

@@ -977,9 +977,10 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         } else if (index != call.rankArg && name == "bias" && rank >= 2) {  // one per channel
           pointer = args.NewTensor(ACL_FLOAT, {call.shape[1]}, View::kContiguous, format);
         } else {
-          // Index outputs (ArgMax, Argsort) are int64.
+          // Index outputs (ArgMax, Argsort) are int64; a "mask" is BOOL (MaskedFill's).
           const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
-          pointer = args.NewTensor(index_out ? ACL_INT64 : ACL_FLOAT, shape, View::kContiguous, format);
+          const aclDataType dtype = index_out ? ACL_INT64 : name == "mask" ? ACL_BOOL : ACL_FLOAT;
+          pointer = args.NewTensor(dtype, shape, View::kContiguous, format);
         }
         break;
       case CANOPY_ARG_SCALAR:

@@ -253,7 +253,7 @@ std::string Describe(const OpRun& run);
 // "no reduction" spelling CANN's loss ops use), except where a field below says
 // otherwise, and for arguments whose name asks for a value that works: an index
 // tensor ("index", "indices") is int64 of shape [shape[0]] with values in
-// [0, 1], a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
+// [0, 1], a "mask" tensor is BOOL, a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
 // 1s, a "pad" int array 2 * rank zeros and "padding" two zeros; a "tensors" list
 // two halves of `shape` along dim 0); for the convolution / pooling /
 // resampling family (channel-first formats, `channelFirst`) a "bias" tensor is
