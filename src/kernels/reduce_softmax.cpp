@@ -163,8 +163,60 @@ class SoftmaxStep final : public Step {
   std::string description_;
 };
 
+class SoftmaxCrossEntropyStep final : public Step {
+ public:
+  explicit SoftmaxCrossEntropyStep(const SoftmaxCrossEntropyDesc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const char* features = context.Resolve(d_.features.buffer);
+    const char* labels = context.Resolve(d_.labels.buffer);
+    char* loss = context.Resolve(d_.loss.buffer);
+    char* backprop = context.Resolve(d_.backprop.buffer);
+    const auto bytes = [](const StridedOperand& t) { return static_cast<int64_t>(DtypeSize(t.dtype)); };
+    const int64_t n = d_.classes;
+    ParallelFor(d_.rows, std::max<int64_t>(1, kGrainElements / std::max<int64_t>(n, 1)),
+                [&](int64_t begin, int64_t end) {
+                  std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+                  for (int64_t r = begin; r < end; ++r) {
+                    Load(d_.features.dtype, features + r * d_.features.strides[0] * bytes(d_.features),
+                         d_.features.strides[1], n, x.data());
+                    Load(d_.labels.dtype, labels + r * d_.labels.strides[0] * bytes(d_.labels), d_.labels.strides[1], n,
+                         y.data());
+                    float max = -INFINITY;
+                    for (int64_t i = 0; i < n; ++i) max = MaxPropagatingNan(max, x[i]);
+                    double sum = 0;
+                    for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<double>(x[i]) - max);
+                    const double log_sum = max + std::log(sum);  // log(sum_c exp(x_c))
+                    double row_loss = 0;
+                    for (int64_t i = 0; i < n; ++i) {
+                      const double log_softmax = x[i] - log_sum;
+                      row_loss -= y[i] * log_softmax;
+                      x[i] = static_cast<float>(std::exp(log_softmax) - y[i]);
+                    }
+                    const auto value = static_cast<float>(row_loss);
+                    Store(&value, d_.loss.dtype, loss + r * d_.loss.strides[0] * bytes(d_.loss), 1, 1);
+                    Store(x.data(), d_.backprop.dtype, backprop + r * d_.backprop.strides[0] * bytes(d_.backprop),
+                          d_.backprop.strides[1], n);
+                  }
+                });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return std::string("softmax cross-entropy ") + DtypeName(d_.features.dtype) + ", " + std::to_string(d_.rows) +
+           " row(s) of " + std::to_string(d_.classes);
+  }
+
+ private:
+  SoftmaxCrossEntropyDesc d_;
+};
+
 }  // namespace
 
 std::unique_ptr<Step> MakeSoftmaxStep(const SoftmaxDesc& desc) { return std::make_unique<SoftmaxStep>(desc); }
+
+std::unique_ptr<Step> MakeSoftmaxCrossEntropyStep(const SoftmaxCrossEntropyDesc& desc) {
+  return std::make_unique<SoftmaxCrossEntropyStep>(desc);
+}
 
 }  // namespace canopy::kernels

@@ -22,4 +22,15 @@ struct SoftmaxDesc {
 
 std::unique_ptr<Step> MakeSoftmaxStep(const SoftmaxDesc& desc);
 
+// Softmax cross-entropy of [rows, classes] logits against labels of the same
+// shape: loss[r] = -sum_c labels * log_softmax(features), backprop = softmax -
+// labels. Strides are {row, class} (loss: {row}); one row per unit of work, its
+// sums in f64.
+struct SoftmaxCrossEntropyDesc {
+  int64_t rows = 0, classes = 0;
+  StridedOperand features, labels, loss, backprop;
+};
+
+std::unique_ptr<Step> MakeSoftmaxCrossEntropyStep(const SoftmaxCrossEntropyDesc& desc);
+
 }  // namespace canopy::kernels
