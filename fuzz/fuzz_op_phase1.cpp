@@ -110,10 +110,11 @@ Family FamilyOf(const canopyOpInfo& op) {
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
   static const char* const kKnown[] = {
-      "self",  "selfRef",  "other",    "mat1",         "mat2",   "src",     "out",        "alpha", "beta",
-      "value", "dtype",    "mode",     "cubeMathType", "index",  "indices", "weight",     "dim",   "start",
-      "end",   "step",     "diagonal", "source",       "outRef", "repeats", "outputSize", "x",     "shifts",
-      "dims",  "keepDims", "keepDim",  "tensors",      "pad",    "padding", "reduce"};
+      "self",       "selfRef", "other",      "mat1",     "mat2",         "src",     "out",     "alpha",
+      "beta",       "value",   "dtype",      "mode",     "cubeMathType", "index",   "indices", "weight",
+      "dim",        "start",   "end",        "step",     "diagonal",     "source",  "outRef",  "repeats",
+      "outputSize", "x",       "shifts",     "dims",     "keepDims",     "keepDim", "tensors", "pad",
+      "padding",    "reduce",  "kernelSize", "dilation", "stride"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }

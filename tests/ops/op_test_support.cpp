@@ -876,6 +876,17 @@ std::string Describe(const OpRun& run) {
 
 // ---- Calls built from the op registry ------------------------------------------------------------
 
+namespace {
+
+bool HasArgument(const canopyOpInfo& op, const char* name) {
+  for (size_t i = 0; i < op.argCount; ++i) {
+    if (std::strcmp(op.args[i].name, name) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
   // One 8-byte cell per argument: the packed call reads `size` bytes of each.
   RegistryArguments packed;
@@ -903,6 +914,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+        } else if (index != call.rankArg && name == "out" && HasArgument(op, "kernelSize") && shape.size() == 3) {
+          // Im2col's 1x1 windows over a (C, H, W) self: out (C, H * W).
+          pointer = args.NewTensor(ACL_FLOAT, {shape[0], shape[1] * shape[2]}, View::kContiguous, format);
         } else {
           pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
         }
@@ -915,6 +929,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
       case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), no padding (pads), else every dimension
         if (name == "repeats") {
           pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(rank), 1));
+        } else if (name == "kernelSize" || name == "dilation" || name == "stride") {  // Im2col: 1x1 windows
+          pointer = args.IntArray({1, 1});
         } else if (name == "pad" || name == "padding") {  // ConstantPadNd: a pair per dim; ReflectionPad1d: one pair
           pointer = args.IntArray(std::vector<int64_t>(name == "pad" ? static_cast<size_t>(2 * rank) : 2, 0));
         } else {

@@ -255,7 +255,8 @@ std::string Describe(const OpRun& run);
 // tensor ("index", "indices") is int64 of shape [shape[0]] with values in
 // [0, 1], a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
 // 1s, a "pad" int array 2 * rank zeros and "padding" two zeros; a "tensors" list
-// two halves of `shape` along dim 0); integer "end" is INT64_MAX
+// two halves of `shape` along dim 0; "kernelSize", "dilation" and "stride" [1, 1],
+// with "out" (C, H * W) for a (C, H, W) `shape`); integer "end" is INT64_MAX
 // (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
 // "start" is 0 and "end" the element count of `shape`. Argument indices are
 // prototype positions.
