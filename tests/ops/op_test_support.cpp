@@ -976,6 +976,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else if (index != call.rankArg && name == "bias" && rank >= 2) {  // one per channel
           pointer = args.NewTensor(ACL_FLOAT, {call.shape[1]}, View::kContiguous, format);
+        } else if (index != call.rankArg && name == "out" && std::string(op.name) == "Im2col" && shape.size() == 3) {
+          // Im2col's 1x1 windows over a (C, H, W) self: out (C, H * W).
+          pointer = args.NewTensor(ACL_FLOAT, {shape[0], shape[1] * shape[2]}, View::kContiguous, format);
         } else {
           // Index outputs (ArgMax, Argsort) are int64; a "mask" is BOOL (MaskedFill's).
           const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
@@ -992,6 +995,9 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         if (IsAttentionOp(op.name) && EndsWith(name, "Optional")) break;  // lengths left out
         if (name == "repeats") {
           pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(rank), 1));
+        } else if ((name == "kernelSize" || name == "dilation" || name == "stride") &&
+                   std::string(op.name) == "Im2col") {  // 1x1 windows over (C, H, W)
+          pointer = args.IntArray({1, 1});
         } else if (name == "normalizedShape") {  // every dim normalised
           pointer = args.IntArray(call.shape);
         } else if (name == "pad") {  // ConstantPadNd: a pair per dim

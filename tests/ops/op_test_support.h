@@ -255,12 +255,14 @@ std::string Describe(const OpRun& run);
 // tensor ("index", "indices") is int64 of shape [shape[0]] with values in
 // [0, 1], a "mask" tensor is BOOL, a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
 // 1s, a "pad" int array 2 * rank zeros and "padding" two zeros; a "tensors" list
-// two halves of `shape` along dim 0); for the convolution / pooling /
-// resampling family (channel-first formats, `channelFirst`) a "bias" tensor is
-// [shape[1]], int arrays "stride(s)", "dilation(s)", "kernelSize" and
-// "kernelShape" are rank-2 1s, "paddings" and "pads" rank-2 0s, "padding"
-// {1, 0} (a kernel of 2 then keeps the length), an "outputSize" int array the
-// spatial extents and integer "groups" 1; integer "end" is INT64_MAX
+// two halves of `shape` along dim 0; Im2col's "kernelSize", "dilation" and
+// "stride" [1, 1], with "out" (C, H * W) for a (C, H, W) `shape`); for the
+// convolution / pooling / resampling family (channel-first formats,
+// `channelFirst`) a "bias" tensor is [shape[1]], int arrays "stride(s)",
+// "dilation(s)", "kernelSize" and "kernelShape" are rank-2 1s, "paddings" and
+// "pads" rank-2 0s, "padding" {1, 0} (a kernel of 2 then keeps the length), an
+// "outputSize" int array the spatial extents and integer "groups" 1; integer
+// "end" is INT64_MAX
 // (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
 // "start" is 0 and "end" the element count of `shape`. Argument indices are
 // prototype positions.
