@@ -23,6 +23,8 @@ struct Staged {
   dnnl::memory::desc internal;
   BufferRef internal_at;
   dnnl::reorder reorder;
+  dnnl::memory::desc scratchpad;  // the reorder's own, booked like the primitive's
+  BufferRef scratchpad_at;
 };
 
 class OnednnStep final : public Step {
@@ -50,7 +52,7 @@ class OnednnStep final : public Step {
       }
       for (const Staged& s : staged_) {
         dnnl::memory internal(s.internal, engine, context.Resolve(s.internal_at));
-        if (!s.output) s.reorder.execute(stream, views.at(s.key), internal);
+        if (!s.output) Reorder(s, context, views.at(s.key), internal);
         bound.insert_or_assign(s.key, internal);
       }
       if (scratchpad_md_.get_size() > 0) {
@@ -58,7 +60,7 @@ class OnednnStep final : public Step {
       }
       primitive_.execute(stream, bound);
       for (const Staged& s : staged_) {
-        if (s.output) s.reorder.execute(stream, bound.at(s.key), views.at(s.key));
+        if (s.output) Reorder(s, context, bound.at(s.key), views.at(s.key));
       }
       stream.wait();
     } catch (const dnnl::error& e) {
@@ -71,6 +73,15 @@ class OnednnStep final : public Step {
   std::string Describe() const override { return description_; }
 
  private:
+  static void Reorder(const Staged& s, const RunContext& context, const dnnl::memory& from, const dnnl::memory& to) {
+    std::unordered_map<int, dnnl::memory> arguments = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+    if (s.scratchpad.get_size() > 0) {
+      arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                        dnnl::memory(s.scratchpad, OnednnEngine(), context.Resolve(s.scratchpad_at)));
+    }
+    s.reorder.execute(ThreadStream(), arguments);
+  }
+
   dnnl::primitive primitive_;
   std::vector<OnednnArgument> arguments_;
   std::vector<Staged> staged_;
@@ -126,11 +137,13 @@ std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
       s.key = argument.key;
       s.output = argument.output;
       s.internal = wanted;
-      const dnnl::reorder::primitive_desc reorder_desc =
-          argument.output ? dnnl::reorder::primitive_desc(OnednnEngine(), wanted, OnednnEngine(), argument.view)
-                          : dnnl::reorder::primitive_desc(OnednnEngine(), argument.view, OnednnEngine(), wanted);
+      const dnnl::memory::desc& from = argument.output ? wanted : argument.view;
+      const dnnl::memory::desc& to = argument.output ? argument.view : wanted;
+      const dnnl::reorder::primitive_desc reorder_desc(OnednnEngine(), from, OnednnEngine(), to, OnednnAttr());
       s.reorder = dnnl::reorder(reorder_desc);
       s.internal_at = book(static_cast<int64_t>(wanted.get_size()));
+      s.scratchpad = reorder_desc.scratchpad_desc();
+      if (s.scratchpad.get_size() > 0) s.scratchpad_at = book(static_cast<int64_t>(s.scratchpad.get_size()));
       staged.push_back(std::move(s));
     }
     const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();

@@ -4,7 +4,9 @@
 // batches, ggml's CONV_TRANSPOSE_1D and SSM_CONV calls, and every rejection.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -301,6 +303,24 @@ TEST(ConvolutionGgml, SsmConvDepthwiseChannelLastOutput) {
 // A cached plan must take new addresses and values: the same call twice.
 TEST(ConvolutionCache, RepeatedCallUsesNewBuffers) {
   for (int i = 0; i < 2; ++i) RunAndCheck(Cases()[0]);
+}
+
+// Threads planning and running the same problem share one cached plan (its
+// oneDNN primitive included); each call's scratchpad and reordered operands
+// live in its own workspace, so every result must still be its own.
+TEST(ConvolutionCache, ThreadsShareOneCachedPlan) {
+  constexpr auto kWatchdog = std::chrono::seconds(300);  // a hang fails instead of stalling CI
+  const ConvCase c = Conv("shared_plan", {2, 8, 9, 9}, {8, 4, 3, 3}, {2, 1}, {1, 1}, {1, 1}, false, {}, 2);
+  std::vector<std::future<void>> runs;
+  for (int t = 0; t < 4; ++t) {
+    runs.push_back(std::async(std::launch::async, [&c] {
+      TestStream();  // the process's device and stream exist before this thread binds the device
+      ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+      for (int i = 0; i < 3; ++i) RunAndCheck(c);
+      EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    }));
+  }
+  for (auto& run : runs) ASSERT_EQ(run.wait_for(kWatchdog), std::future_status::ready);
 }
 
 // ---- Rejections ---------------------------------------------------------------------------------

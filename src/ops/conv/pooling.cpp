@@ -1,0 +1,113 @@
+#include "pooling.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "kernels/onednn_step.h"
+#include "ops/framework/tensor_view.h"
+
+namespace canopy::ops {
+namespace {
+
+dnnl::algorithm AlgorithmOf(PoolKind kind) {
+  switch (kind) {
+    case PoolKind::kMax:
+      return dnnl::algorithm::pooling_max;
+    case PoolKind::kAverageOverWindow:
+      return dnnl::algorithm::pooling_avg_include_padding;
+    case PoolKind::kAverageOverInput:
+      break;
+  }
+  return dnnl::algorithm::pooling_avg_exclude_padding;
+}
+
+const char* KindName(PoolKind kind) {
+  switch (kind) {
+    case PoolKind::kMax:
+      return "max pool";
+    case PoolKind::kAverageOverWindow:
+      return "average pool (padding counted)";
+    case PoolKind::kAverageOverInput:
+      break;
+  }
+  return "average pool (padding not counted)";
+}
+
+// Whether oneDNN pools bf16 natively on this CPU (probed once).
+bool Bf16PoolingNative() {
+  static const bool native = [] {
+    try {
+      const dnnl::memory::desc md({1, 16, 4, 4}, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::nchw);
+      const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, md, md,
+                                             {1, 1}, {1, 1}, {0, 0}, {0, 0});
+      const dnnl::pooling_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+      return std::string(pd.impl_info_str()).find("ref") == std::string::npos;
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return native;
+}
+
+std::unique_ptr<Step> PoolStep(Plan& plan, const TensorRef& x, const TensorRef& y, PoolKind kind,
+                               const std::array<PoolAxis, 2>& axes, float scale, std::string& reason) {
+  dnnl::memory::dims strides, kernel, pad_l, pad_r;
+  for (size_t d = 0; d < 2; ++d) {
+    const PoolAxis& a = axes[d];
+    strides.push_back(a.stride);
+    kernel.push_back(a.kernel);
+    pad_l.push_back(a.pad_front);
+    // oneDNN's far padding makes its size rule give y's extent exactly (CANN's
+    // ceil-mode windows reach into it; the values it pads are never read as data).
+    pad_r.push_back(std::max<int64_t>((y.shape[2 + d] - 1) * a.stride + a.kernel - x.shape[2 + d] - a.pad_front, 0));
+  }
+  const dnnl::memory::desc src = kernels::OnednnViewDesc(x.dtype, x.shape, x.strides);
+  const dnnl::memory::desc dst = kernels::OnednnViewDesc(y.dtype, y.shape, y.strides);
+  const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
+  std::string what = std::string(KindName(kind)) + " " + ShapeToString(x.shape) + " -> " + ShapeToString(y.shape) +
+                     " " + DtypeName(x.dtype);
+  try {
+    dnnl::primitive_attr attr = kernels::OnednnAttr();
+    if (scale != 1.0f) {
+      dnnl::post_ops post_ops;
+      post_ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, scale, 0.0f);
+      attr.set_post_ops(post_ops);
+    }
+    const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, AlgorithmOf(kind), src, dst, strides,
+                                           kernel, pad_l, pad_r);
+    const dnnl::pooling_forward::primitive_desc pd(desc, attr, kernels::OnednnEngine());
+    return kernels::MakeOnednnStep(pd, {{DNNL_ARG_SRC, x.buffer, src}, {DNNL_ARG_DST, y.buffer, dst, true}}, book,
+                                   std::move(what), reason);
+  } catch (const dnnl::error& e) {
+    reason = e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+int64_t PooledExtent(int64_t in, const PoolAxis& axis, bool ceil_mode) {
+  const int64_t span = in + axis.pad_front + axis.pad_back - axis.kernel;
+  if (span < 0) return 0;  // the window is longer than the padded input
+  int64_t out = (ceil_mode ? (span + axis.stride - 1) / axis.stride : span / axis.stride) + 1;
+  if (ceil_mode && (out - 1) * axis.stride >= in + axis.pad_front) --out;
+  return out;
+}
+
+aclnnStatus PlanPool2d(Plan& plan, const TensorRef& in, const TensorRef& out, PoolKind kind,
+                       const std::array<PoolAxis, 2>& axes, float scale) {
+  if (out.NumElements() == 0) return ACLNN_SUCCESS;
+  // bf16 natively where oneDNN has it on this CPU; fp16 in f32.
+  const aclDataType engine = in.dtype == ACL_BF16 && Bf16PoolingNative() ? ACL_BF16 : ACL_FLOAT;
+  const TensorRef x = in.dtype == engine ? in : plan.Contiguous(in, engine);
+  const TensorRef y = out.dtype == engine ? out : plan.Temporary(engine, out.shape);
+  std::string reason;
+  auto step = PoolStep(plan, x, y, kind, axes, scale, reason);
+  if (!step) return plan.Reject(ACLNN_ERR_INNER, "no oneDNN pooling for this problem: %s", reason.c_str());
+  plan.AddStep(std::move(step));
+  if (!SameView(y, out)) plan.Copy(y, out);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops

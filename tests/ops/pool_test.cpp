@@ -1,0 +1,618 @@
+// AvgPool2d, MaxPool and UpsampleNearest2d against float64 window loops and
+// PyTorch's index rule: every dtype, ceil mode (its last-window rule included),
+// count-include-pad with windows past the padding, divisor override, 3-D and
+// 4-D inputs, asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE
+// calls, and every rejection with its code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_upsample_nearest_2d.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+// One pooling problem over the last two dims of `input`.
+struct PoolCase {
+  std::string name;
+  Shape input;
+  std::vector<int64_t> kernel, strides, pads;  // the op's own array forms
+  bool ceilMode = false;
+  bool countIncludePad = true;  // AvgPool2d
+  int64_t divisorOverride = 0;  // AvgPool2d
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const PoolCase& c, std::ostream* os) { *os << c.name; }
+
+PoolCase Pool(std::string name, Shape input, std::vector<int64_t> kernel, std::vector<int64_t> strides,
+              std::vector<int64_t> pads, bool ceilMode = false) {
+  PoolCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.kernel = std::move(kernel);
+  c.strides = std::move(strides);
+  c.pads = std::move(pads);
+  c.ceilMode = ceilMode;
+  return c;
+}
+
+struct Axis {
+  int64_t in, kernel, stride, front, back;
+};
+
+// Axis d (0: H, 1: W) of a case. MaxPool's four pads are {top, left, bottom, right}.
+Axis AxisOf(const PoolCase& c, size_t d, bool stridesDefaultToKernel) {
+  auto pick = [d](const std::vector<int64_t>& v, int64_t fallback) {
+    return v.empty() ? fallback : v.size() == 1 ? v[0] : v[d];
+  };
+  Axis a;
+  a.in = c.input[c.input.size() - 2 + d];
+  a.kernel = pick(c.kernel, 1);
+  a.stride = pick(c.strides, stridesDefaultToKernel ? a.kernel : 1);
+  a.front = pick(c.pads, 0);
+  a.back = c.pads.size() == 4 ? c.pads[2 + d] : a.front;
+  return a;
+}
+
+// PyTorch's pooling_output_shape, with CANN's two-sided pads.
+int64_t OutExtent(const Axis& a, bool ceilMode) {
+  const int64_t span = a.in + a.front + a.back - a.kernel;
+  int64_t out = (ceilMode ? (span + a.stride - 1) / a.stride : span / a.stride) + 1;
+  if (ceilMode && (out - 1) * a.stride >= a.in + a.front) --out;
+  return out;
+}
+
+enum class PoolOp { kAvg, kMax };
+
+// The window loop, in float64 (avg_pool2d's divisor rules; max over the input part of the window).
+Values ReferencePool(PoolOp op, const PoolCase& c, const Values& x, const Shape& outShape) {
+  const Axis h = AxisOf(c, 0, op == PoolOp::kAvg), w = AxisOf(c, 1, op == PoolOp::kAvg);
+  const int64_t planes = NumElements(Shape(c.input.begin(), c.input.end() - 2));
+  const int64_t oh = outShape[outShape.size() - 2], ow = outShape.back();
+  Values out;
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t i = 0; i < oh; ++i) {
+      for (int64_t j = 0; j < ow; ++j) {
+        int64_t h0 = i * h.stride - h.front, w0 = j * w.stride - w.front;
+        int64_t h1 = std::min(h0 + h.kernel, h.in + h.back), w1 = std::min(w0 + w.kernel, w.in + w.back);
+        const int64_t windowArea = (h1 - h0) * (w1 - w0);
+        h0 = std::max<int64_t>(h0, 0);
+        w0 = std::max<int64_t>(w0, 0);
+        h1 = std::min(h1, h.in);
+        w1 = std::min(w1, w.in);
+        double sum = 0, best = -std::numeric_limits<double>::infinity();
+        for (int64_t y = h0; y < h1; ++y) {
+          for (int64_t z = w0; z < w1; ++z) {
+            const double v = x[static_cast<size_t>((p * h.in + y) * w.in + z)].real();
+            sum += v;
+            best = std::max(best, v);
+          }
+        }
+        const double divisor = c.divisorOverride != 0 ? static_cast<double>(c.divisorOverride)
+                               : c.countIncludePad    ? static_cast<double>(windowArea)
+                                                      : static_cast<double>((h1 - h0) * (w1 - w0));
+        out.emplace_back(op == PoolOp::kMax ? best : sum / divisor);
+      }
+    }
+  }
+  return out;
+}
+
+Shape PoolOutShape(PoolOp op, const PoolCase& c) {
+  Shape out(c.input.begin(), c.input.end() - 2);
+  for (size_t d = 0; d < 2; ++d) out.push_back(OutExtent(AxisOf(c, d, op == PoolOp::kAvg), c.ceilMode));
+  return out;
+}
+
+aclFormat AvgFormat(const Shape& shape) { return shape.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCL; }
+
+aclnnStatus CallPool(PoolOp op, OpArgs& a, const PoolCase& c, aclTensor* self, aclTensor* out, uint64_t* ws,
+                     aclOpExecutor** ex, int8_t cubeMathType = 0) {
+  if (op == PoolOp::kAvg) {
+    return aclnnAvgPool2dGetWorkspaceSize(self, a.IntArray(c.kernel), a.IntArray(c.strides), a.IntArray(c.pads),
+                                          c.ceilMode, c.countIncludePad, c.divisorOverride, cubeMathType, out, ws, ex);
+  }
+  return aclnnMaxPoolGetWorkspaceSize(self, a.IntArray(c.kernel), a.IntArray(c.strides), 0, a.IntArray(c.pads),
+                                      a.IntArray({1, 1}), c.ceilMode ? 1 : 0, out, ws, ex);
+}
+
+void RunPool(PoolOp op, const PoolCase& c, const Range& range = Range{-2, 2}) {
+  Rng rng = Rng::ForCurrentTest();
+  const Shape outShape = PoolOutShape(op, c);
+  const aclFormat format = AvgFormat(c.input);  // MaxPool takes any plain format; ggml passes NCHW
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, range);
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run =
+      RunOp([&](OpArgs& a, uint64_t* ws,
+                aclOpExecutor** ex) { return CallPool(op, a, c, a.Tensor(in, format), a.Tensor(out, format), ws, ex); },
+            op == PoolOp::kAvg ? aclnnAvgPool2d : aclnnMaxPool);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected want{ReferencePool(op, c, x, outShape), {}};
+  for (const Value& v : want.values) {
+    // A max is exact; an average of exact inputs is one f32 sum plus the out rounding.
+    want.tolerance.push_back(op == PoolOp::kMax ? 0.0 : 2.0 * UnitRoundoff(c.dtype) * std::abs(v.real()) + 1e-5);
+  }
+  ExpectNear(out.ReadView(), want, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+// ---- AvgPool2d ----------------------------------------------------------------------------------
+
+std::vector<PoolCase> AvgCases() {
+  std::vector<PoolCase> shapes = {
+      Pool("k2s2", {2, 3, 8, 8}, {2}, {}, {0}),
+      Pool("k3s1p1", {1, 4, 7, 9}, {3, 3}, {1}, {1}),
+      Pool("k3x2_s2x1_p1x0", {2, 2, 9, 6}, {3, 2}, {2, 1}, {1, 0}),
+      Pool("ceil_past_padding", {1, 2, 6, 7}, {3}, {2}, {1}, true),
+      Pool("ceil_no_overflow", {1, 2, 7, 7}, {3}, {2}, {1}, true),
+      Pool("ceil_k2s3", {1, 3, 8, 10}, {2}, {3}, {0}, true),
+      Pool("ncl_3d", {3, 9, 8}, {3, 2}, {2}, {1, 1}),
+      Pool("batch5_global", {5, 2, 4, 4}, {4}, {1}, {0}),
+  };
+  std::vector<PoolCase> cases;
+  for (const PoolCase& s : shapes) {
+    for (const bool include : {true, false}) {
+      for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        PoolCase c = s;
+        c.countIncludePad = include;
+        c.dtype = dtype;
+        c.name = s.name + (include ? "_include" : "_exclude") + "_" + Name(dtype);
+        cases.push_back(c);
+      }
+    }
+    PoolCase c = s;
+    c.divisorOverride = 5;
+    c.name = s.name + "_divisor5";
+    cases.push_back(c);
+  }
+  PoolCase c = shapes[2];
+  c.name = "views";
+  c.inView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  c = shapes[3];
+  c.name = "views_ceil_past_padding_bf16";
+  c.inView = View::kTransposed;
+  c.outView = View::kStepped;
+  c.dtype = ACL_BF16;
+  cases.push_back(c);
+  // ggml's POOL_2D (avg): {k1, k0}, {s1, s0}, {p1, p0}, no ceil, padding counted, no divisor.
+  c = Pool("ggml_pool_avg", {1, 16, 33, 21}, {3, 5}, {2, 3}, {1, 2});
+  cases.push_back(c);
+  return cases;
+}
+
+class AvgPool2dTest : public ::testing::TestWithParam<PoolCase> {};
+TEST_P(AvgPool2dTest, MatchesFloat64Reference) { RunPool(PoolOp::kAvg, GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, AvgPool2dTest, ::testing::ValuesIn(AvgCases()),
+                         [](const ::testing::TestParamInfo<PoolCase>& info) { return SanitizeName(info.param.name); });
+
+// ---- MaxPool ------------------------------------------------------------------------------------
+
+std::vector<PoolCase> MaxCases() {
+  std::vector<PoolCase> shapes = {
+      Pool("k2s2", {2, 3, 8, 8}, {2}, {2}, {}),
+      Pool("k3_default_stride_pad1", {1, 4, 7, 9}, {3, 3}, {}, {1}),
+      Pool("pads4_asymmetric", {2, 2, 9, 6}, {3, 2}, {2, 1}, {2, 0, 1, 1}),
+      Pool("pads2", {1, 2, 6, 7}, {3, 3}, {2, 2}, {1, 0}),
+      Pool("ceil", {1, 2, 6, 7}, {3}, {2}, {1}, true),
+      Pool("ceil_k2s3", {1, 3, 8, 10}, {2}, {3}, {}, true),
+      Pool("rank3", {3, 9, 8}, {3, 2}, {2}, {}),
+  };
+  std::vector<PoolCase> cases;
+  for (const PoolCase& s : shapes) {
+    for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16}) {
+      PoolCase c = s;
+      c.dtype = dtype;
+      c.name = s.name + "_" + Name(dtype);
+      cases.push_back(c);
+    }
+  }
+  PoolCase c = shapes[2];
+  c.name = "views";
+  c.inView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  // ggml's POOL_2D (max): the input padded with -FLT_MAX first, then pads 0,
+  // dilations {1, 1}, no ceil; p <= k / 2 (supports_op).
+  c = Pool("ggml_pool_max_prepadded", {1, 8, 35, 25}, {3, 5}, {2, 3}, {0, 0, 0, 0});
+  cases.push_back(c);
+  return cases;
+}
+
+class MaxPoolTest : public ::testing::TestWithParam<PoolCase> {};
+TEST_P(MaxPoolTest, MatchesFloat64Reference) { RunPool(PoolOp::kMax, GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, MaxPoolTest, ::testing::ValuesIn(MaxCases()),
+                         [](const ::testing::TestParamInfo<PoolCase>& info) { return SanitizeName(info.param.name); });
+
+// Values far below the data (ggml's -FLT_MAX padding) never win a window that holds data.
+TEST(MaxPoolGgml, NegativeFloatMaxPaddingNeverWins) {
+  RunPool(PoolOp::kMax, Pool("huge_negative", {1, 2, 9, 9}, {3}, {3}, {}),
+          Range{-std::numeric_limits<float>::max(), -1e30});
+}
+
+// ---- UpsampleNearest2d --------------------------------------------------------------------------
+
+struct UpsampleCase {
+  std::string name;
+  Shape input;  // in the tensor's own order (NCHW or NHWC)
+  int64_t outH, outW;
+  aclFormat format = ACL_FORMAT_NCHW;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const UpsampleCase& c, std::ostream* os) { *os << c.name; }
+
+UpsampleCase Up(std::string name, Shape input, int64_t outH, int64_t outW, aclFormat format = ACL_FORMAT_NCHW,
+                aclDataType dtype = ACL_FLOAT, View inView = View::kContiguous, View outView = View::kContiguous) {
+  UpsampleCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outH = outH;
+  c.outW = outW;
+  c.format = format;
+  c.dtype = dtype;
+  c.inView = inView;
+  c.outView = outView;
+  return c;
+}
+
+// PyTorch's nearest index: floor(dst * (in / out)) with the scale in float, capped at in - 1.
+int64_t NearestSource(int64_t dst, int64_t in, int64_t out) {
+  const float scale = static_cast<float>(in) / static_cast<float>(out);
+  return std::min(static_cast<int64_t>(std::floor(static_cast<float>(dst) * scale)), in - 1);
+}
+
+void RunUpsample(const UpsampleCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  const size_t hDim = nhwc ? 1 : 2, wDim = nhwc ? 2 : 3;
+  Shape outShape = c.input;
+  outShape[hDim] = c.outH;
+  outShape[wDim] = c.outW;
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-100, 100});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleNearest2dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray({c.outH, c.outW}),
+                                                      a.Tensor(out, c.format), ws, ex);
+      },
+      aclnnUpsampleNearest2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values want;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    index[hDim] = NearestSource(index[hDim], c.input[hDim], c.outH);
+    index[wDim] = NearestSource(index[wDim], c.input[wDim], c.outW);
+    want.push_back(x[static_cast<size_t>(Ravel(index, c.input))]);
+  }
+  ExpectExact(out.ReadView(), want, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<UpsampleCase> UpsampleCases() {
+  std::vector<UpsampleCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Up(std::string("x2_") + Name(dtype), {2, 3, 4, 5}, 8, 10, ACL_FORMAT_NCHW, dtype));
+  }
+  cases.push_back(Up("non_integer_ratio", {1, 2, 14, 7}, 20, 10));
+  cases.push_back(Up("downsample", {1, 2, 9, 10}, 4, 3));
+  cases.push_back(Up("nhwc", {2, 5, 3, 4}, 7, 9, ACL_FORMAT_NHWC));
+  cases.push_back(Up("views", {2, 3, 4, 5}, 9, 6, ACL_FORMAT_NCHW, ACL_FLOAT16, View::kStepped, View::kReversed));
+  // ggml's UPSCALE (nearest): NCHW, outputSize {ne1, ne0}, N and C unchanged.
+  cases.push_back(Up("ggml_upscale", {1, 4, 7, 9}, 21, 18));
+  return cases;
+}
+
+class UpsampleNearest2dTest : public ::testing::TestWithParam<UpsampleCase> {};
+TEST_P(UpsampleNearest2dTest, MatchesPyTorchIndexRule) { RunUpsample(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleNearest2dTest, ::testing::ValuesIn(UpsampleCases()),
+                         [](const ::testing::TestParamInfo<UpsampleCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- Rejections ---------------------------------------------------------------------------------
+
+struct Rejection {
+  std::string name;
+  std::function<aclnnStatus(OpArgs&, uint64_t*, aclOpExecutor**)> phase1;
+  Phase2 phase2;
+  aclnnStatus expected;
+  std::string keyword;
+};
+
+void PrintTo(const Rejection& r, std::ostream* os) { *os << r.name; }
+
+// An AvgPool2d call on [1, 2, 6, 6] NCHW with k3 s1 p1 (out [1, 2, 6, 6]), changed by `change`.
+struct AvgCall {
+  Shape self = {1, 2, 6, 6}, out = {1, 2, 6, 6};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat selfFormat = ACL_FORMAT_NCHW, outFormat = ACL_FORMAT_NCHW;
+  std::vector<int64_t> kernel = {3}, strides = {1}, pads = {1};
+  int8_t cubeMathType = 0;
+};
+
+struct MaxCall {
+  Shape self = {1, 2, 6, 6}, out = {1, 2, 6, 6};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  std::vector<int64_t> kernel = {3}, strides = {1}, pads = {1}, dilations = {1, 1};
+  int64_t autoPad = 0;
+};
+
+struct UpsampleCall {
+  Shape self = {1, 2, 3, 3}, out = {1, 2, 6, 6};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat selfFormat = ACL_FORMAT_NCHW, outFormat = ACL_FORMAT_NCHW;
+  std::vector<int64_t> outputSize = {6, 6};
+};
+
+std::vector<Rejection> Rejections() {
+  std::vector<Rejection> r;
+  auto avg = [&](std::string name, auto change, std::string keyword, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
+    AvgCall x;
+    change(x);
+    r.push_back({"AvgPool2d_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnAvgPool2dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat), a.IntArray(x.kernel),
+                       a.IntArray(x.strides), a.IntArray(x.pads), false, true, 0, x.cubeMathType,
+                       a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat), ws, ex);
+                 },
+                 aclnnAvgPool2d, code, keyword});
+  };
+  avg(
+      "valid", [](AvgCall&) {}, "", ACLNN_SUCCESS);
+  avg(
+      "dtype_double", [](AvgCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  avg(
+      "out_dtype", [](AvgCall& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  avg(
+      "rank2",
+      [](AvgCall& x) {
+        x.self = x.out = {6, 6};
+      },
+      "self");
+  avg(
+      "format_nd", [](AvgCall& x) { x.selfFormat = ACL_FORMAT_ND; }, "format");
+  avg(
+      "out_format", [](AvgCall& x) { x.outFormat = ACL_FORMAT_NHWC; }, "format");
+  avg(
+      "empty",
+      [](AvgCall& x) {
+        x.self = {0, 2, 6, 6}, x.out = {0, 2, 6, 6};
+      },
+      "empty");
+  avg(
+      "kernel_empty", [](AvgCall& x) { x.kernel = {}; }, "kernelSize");
+  avg(
+      "kernel_0", [](AvgCall& x) { x.kernel = {0}; }, "kernelSize");
+  avg(
+      "kernel_length3",
+      [](AvgCall& x) {
+        x.kernel = {3, 3, 3};
+      },
+      "kernelSize");
+  avg(
+      "strides_0", [](AvgCall& x) { x.strides = {0}; }, "strides");
+  avg(
+      "strides_length3",
+      [](AvgCall& x) {
+        x.strides = {1, 1, 1};
+      },
+      "strides");
+  avg(
+      "pads_empty", [](AvgCall& x) { x.pads = {}; }, "paddings");
+  avg(
+      "pads_negative", [](AvgCall& x) { x.pads = {-1}; }, "paddings");
+  avg(
+      "pads_over_half_kernel", [](AvgCall& x) { x.pads = {2}; }, "paddings");
+  avg(
+      "out_shape",
+      [](AvgCall& x) {
+        x.out = {1, 2, 5, 6};
+      },
+      "out");
+  avg(
+      "kernel_larger_than_input",
+      [](AvgCall& x) {
+        x.kernel = {9};
+        x.pads = {0};
+      },
+      "kernelSize");
+  avg(
+      "cube1_f32", [](AvgCall& x) { x.cubeMathType = 1; }, "cubeMathType");
+  avg(
+      "cube3", [](AvgCall& x) { x.cubeMathType = 3; }, "cubeMathType");
+  avg(
+      "cube2_bf16",
+      [](AvgCall& x) {
+        x.cubeMathType = 2;
+        x.selfDtype = x.outDtype = ACL_BF16;
+      },
+      "cubeMathType");
+  avg(
+      "cube1_f16_accepted",
+      [](AvgCall& x) {
+        x.cubeMathType = 1;
+        x.selfDtype = x.outDtype = ACL_FLOAT16;
+      },
+      "", ACLNN_SUCCESS);
+  r.push_back({"AvgPool2d_null_kernel",
+               [](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                 return aclnnAvgPool2dGetWorkspaceSize(
+                     a.NewTensor(ACL_FLOAT, {1, 2, 6, 6}, View::kContiguous, ACL_FORMAT_NCHW), nullptr, a.IntArray({1}),
+                     a.IntArray({0}), false, true, 0, 0,
+                     a.NewTensor(ACL_FLOAT, {1, 2, 6, 6}, View::kContiguous, ACL_FORMAT_NCHW), ws, ex);
+               },
+               aclnnAvgPool2d, ACLNN_ERR_PARAM_NULLPTR, "kernelSize"});
+
+  auto max = [&](std::string name, auto change, std::string keyword, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
+    MaxCall x;
+    change(x);
+    r.push_back({"MaxPool_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnMaxPoolGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self), a.IntArray(x.kernel), a.IntArray(x.strides), x.autoPad,
+                       a.IntArray(x.pads), a.IntArray(x.dilations), 0, a.NewTensor(x.outDtype, x.out), ws, ex);
+                 },
+                 aclnnMaxPool, code, keyword});
+  };
+  max(
+      "valid", [](MaxCall&) {}, "", ACLNN_SUCCESS);
+  max(
+      "bf16", [](MaxCall& x) { x.selfDtype = x.outDtype = ACL_BF16; }, "self");
+  max(
+      "int32", [](MaxCall& x) { x.selfDtype = x.outDtype = ACL_INT32; }, "self");
+  max(
+      "out_dtype", [](MaxCall& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  max(
+      "rank5",
+      [](MaxCall& x) {
+        x.self = x.out = {1, 1, 2, 6, 6};
+      },
+      "self");
+  max(
+      "kernel_length3",
+      [](MaxCall& x) {
+        x.kernel = {3, 3, 3};
+      },
+      "kernelShape");
+  max(
+      "kernel_0",
+      [](MaxCall& x) {
+        x.kernel = {0, 3};
+      },
+      "kernelShape");
+  max(
+      "strides_length3",
+      [](MaxCall& x) {
+        x.strides = {1, 1, 1};
+      },
+      "strides");
+  max(
+      "strides_0", [](MaxCall& x) { x.strides = {0}; }, "strides");
+  max(
+      "autoPad_1", [](MaxCall& x) { x.autoPad = 1; }, "autoPad");
+  max(
+      "pads_length3",
+      [](MaxCall& x) {
+        x.pads = {1, 1, 1};
+      },
+      "pads");
+  max(
+      "pads_sum_over_kernel",
+      [](MaxCall& x) {
+        x.kernel = {2};
+        x.pads = {2, 0, 1, 0};
+      },
+      "pads");
+  max(
+      "dilations_2",
+      [](MaxCall& x) {
+        x.dilations = {2, 1};
+      },
+      "dilations");
+  max(
+      "dilations_length3",
+      [](MaxCall& x) {
+        x.dilations = {1, 1, 1};
+      },
+      "dilations");
+  max(
+      "out_shape",
+      [](MaxCall& x) {
+        x.out = {1, 2, 6, 5};
+      },
+      "out");
+
+  auto up = [&](std::string name, auto change, std::string keyword, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
+    UpsampleCall x;
+    change(x);
+    r.push_back({"UpsampleNearest2d_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnUpsampleNearest2dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat), a.IntArray(x.outputSize),
+                       a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat), ws, ex);
+                 },
+                 aclnnUpsampleNearest2d, code, keyword});
+  };
+  up(
+      "valid", [](UpsampleCall&) {}, "", ACLNN_SUCCESS);
+  up(
+      "int32", [](UpsampleCall& x) { x.selfDtype = x.outDtype = ACL_INT32; }, "self");
+  up(
+      "out_dtype", [](UpsampleCall& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  up(
+      "rank3",
+      [](UpsampleCall& x) {
+        x.self = {2, 3, 3}, x.out = {2, 6, 6};
+      },
+      "self");
+  up(
+      "format_nd", [](UpsampleCall& x) { x.selfFormat = x.outFormat = ACL_FORMAT_ND; }, "format");
+  up(
+      "out_format", [](UpsampleCall& x) { x.outFormat = ACL_FORMAT_NHWC; }, "format");
+  up(
+      "outputSize_length1", [](UpsampleCall& x) { x.outputSize = {6}; }, "outputSize");
+  up(
+      "outputSize_0",
+      [](UpsampleCall& x) {
+        x.outputSize = {0, 6};
+      },
+      "outputSize");
+  up(
+      "channels_differ",
+      [](UpsampleCall& x) {
+        x.out = {1, 3, 6, 6};
+      },
+      "out");
+  up(
+      "out_shape",
+      [](UpsampleCall& x) {
+        x.out = {1, 2, 6, 5};
+      },
+      "out");
+  up(
+      "empty",
+      [](UpsampleCall& x) {
+        x.self = {0, 2, 3, 3}, x.out = {0, 2, 6, 6};
+      },
+      "empty");
+  return r;
+}
+
+class PoolRejectionTest : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(PoolRejectionTest, IsRejectedWithItsStatus) {
+  const Rejection& x = GetParam();
+  const OpRun run = RunOp(x.phase1, x.phase2);
+  EXPECT_EQ(run.phase1, x.expected) << Describe(run);
+  if (x.expected == ACLNN_SUCCESS) {
+    EXPECT_TRUE(run.ok()) << Describe(run);
+  } else {
+    EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, PoolRejectionTest, ::testing::ValuesIn(Rejections()),
+                         [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+}  // namespace
+}  // namespace canopy_test
