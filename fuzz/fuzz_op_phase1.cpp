@@ -122,7 +122,8 @@ bool IsKnownArgument(const canopyOpArg& arg) {
       "valueAntiquantOffsetOptional", "keySharedPrefixOptional", "valueSharedPrefixOptional",
       "actualSharedPrefixLenOptional", "numHeads", "scaleValue", "preTokens", "nextTokens", "inputLayout",
       "numKeyValueHeads", "sparseMode", "innerPrecise", "blockSize", "antiquantMode", "softmaxLseFlag",
-      "keyAntiquantMode", "valueAntiquantMode", "attentionOut", "softmaxLse"};
+      "keyAntiquantMode", "valueAntiquantMode", "attentionOut", "softmaxLse", "stateRef", "actualSeqLengths",
+      "ssmStateIndices", "g", "gk", "numAcceptedTokens"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
