@@ -910,6 +910,23 @@ bool OpSpecificTensor(const canopyOpInfo& op, const std::string& name, const Reg
     pointer = args.NewTensor(ACL_FLOAT, {1, 2, 1, 2}, View::kContiguous, format);
     return true;
   }
+  if (op_name == "RecurrentGatedDeltaRule") {  // T 2 tokens of one sequence, one head, Dk = Dv = 2, 2 slots
+    if (name == "gk") {
+      pointer = format == ACL_FORMAT_ND ? nullptr : args.NewTensor(ACL_FLOAT, {2, 1, 2}, View::kContiguous, format);
+    } else if (name == "actualSeqLengths") {
+      pointer = args.NewTensorIn(Range{2, 2, 0, 0, false}, ACL_INT32, {1}, View::kContiguous, format);
+    } else if (name == "numAcceptedTokens") {
+      pointer = args.NewTensorIn(Range{1, 2, 0, 0, false}, ACL_INT32, {1}, View::kContiguous, format);
+    } else if (name == "ssmStateIndices") {
+      pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT32, {2}, View::kContiguous, format);
+    } else if (name == "g" || name == "beta") {
+      pointer = args.NewTensor(name == "g" ? ACL_FLOAT : ACL_BF16, {2, 1}, View::kContiguous, format);
+    } else {
+      pointer =
+          args.NewTensor(ACL_BF16, name == "stateRef" ? Shape{2, 1, 2, 2} : Shape{2, 1, 2}, View::kContiguous, format);
+    }
+    return true;
+  }
   if (IsAttentionOp(op_name)) {
     if (name == "query" || name == "attentionOut") {
       pointer = args.NewTensor(ACL_FLOAT16, {2, 2, 1, 16}, View::kContiguous, format);
