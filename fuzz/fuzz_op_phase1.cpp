@@ -109,11 +109,14 @@ Family FamilyOf(const canopyOpInfo& op) {
 
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self",         "selfRef", "other",    "mat1",   "mat2",     "src",
-                                       "out",          "alpha",   "beta",     "value",  "dtype",    "mode",
-                                       "cubeMathType", "index",   "indices",  "weight", "dim",      "start",
-                                       "end",          "step",    "diagonal", "source", "outRef",   "repeats",
-                                       "outputSize",   "x",       "shifts",   "dims",   "keepDims", "keepDim"};
+  static const char* const kKnown[] = {"self", "selfRef", "other", "mat1", "mat2", "src", "out", "alpha", "beta",
+                                       "value", "dtype", "mode", "cubeMathType", "index", "indices", "weight", "dim",
+                                       "start", "end", "step", "diagonal", "source", "outRef", "repeats", "outputSize",
+                                       "x", "shifts", "dims", "keepDims", "keepDim",
+                                       // Mv, Ger, TriangularSolve, WeightQuantBatchMatmulV2, TransMatmulWeight
+                                       "vec", "vec2", "A", "upper", "transpose", "unitriangular", "xOut", "mOut",
+                                       "antiquantScale", "antiquantOffsetOptional", "quantScaleOptional",
+                                       "quantOffsetOptional", "biasOptional", "antiquantGroupSize", "y", "mmWeightRef"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }
@@ -659,12 +662,16 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
     const void* pointer = nullptr;
     int64_t integer = 0;
     if (arg.kind == CANOPY_ARG_TENSOR) {
-      if (name == "self" || name == "selfRef" || name == "weight" || name == "x") pointer = c.T(c.self);
-      if (name == "other" || name == "mat1" || name == "src" || name == "index" || name == "indices") {
+      if (name == "self" || name == "selfRef" || name == "weight" || name == "x" || name == "mmWeightRef") {
+        pointer = c.T(c.self);
+      }
+      if (name == "other" || name == "mat1" || name == "src" || name == "index" || name == "indices" || name == "vec" ||
+          name == "vec2" || name == "A" || name == "antiquantScale" || name == "antiquantOffsetOptional" ||
+          name == "biasOptional") {
         pointer = c.T(c.other);
       }
       if (name == "mat2") pointer = c.T(c.mat2);
-      if (name == "out" || name == "outRef") pointer = c.T(c.out);
+      if (name == "out" || name == "outRef" || name == "xOut" || name == "mOut" || name == "y") pointer = c.T(c.out);
       if (name == "source" || name == "repeats") pointer = c.T(c.other);
     } else if (arg.kind == CANOPY_ARG_SCALAR) {
       pointer = name == "alpha" ? c.alpha : c.scalar_other;  // other, value, beta

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -876,6 +877,37 @@ std::string Describe(const OpRun& run) {
 
 // ---- Calls built from the op registry ------------------------------------------------------------
 
+namespace {
+
+// Tensor arguments of ops whose valid call is not an f32 tensor of the call's
+// shape everywhere: a different dtype or shape, or null (an optional argument
+// naming a form the op does not implement).
+struct RegistryTensorDefault {
+  aclDataType dtype = ACL_FLOAT;
+  std::optional<Shape> shape;
+  bool absent = false;
+};
+
+RegistryTensorDefault TensorDefaultOf(const std::string& op, const std::string& name, const Shape& shape) {
+  RegistryTensorDefault t;
+  const int64_t first = shape.empty() ? 1 : shape.front(), last = shape.empty() ? 1 : shape.back();
+  if (op == "Mv") {  // self [n, m], vec [m], out [n]
+    if (name == "vec") t.shape = Shape{last};
+    if (name == "out") t.shape = Shape{first};
+  } else if (op == "Ger") {  // self [n], vec2 [m], out [n, m]
+    if (name == "out") t.shape = Shape{first, last};
+  } else if (op == "TransMatmulWeight") {
+    t.dtype = ACL_FLOAT16;
+  } else if (op == "WeightQuantBatchMatmulV2") {  // f16 x @ an INT8 weight with per-channel scales
+    t.dtype = name == "weight" ? ACL_INT8 : ACL_FLOAT16;
+    if (name == "antiquantScale" || name == "antiquantOffsetOptional" || name == "biasOptional") t.shape = Shape{last};
+    t.absent = name == "quantScaleOptional" || name == "quantOffsetOptional";  // INT8 y: not on Canopy
+  }
+  return t;
+}
+
+}  // namespace
+
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
   // One 8-byte cell per argument: the packed call reads `size` bytes of each.
   RegistryArguments packed;
@@ -904,7 +936,11 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         } else if (index != call.rankArg && (name == "index" || name == "indices")) {
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else {
-          pointer = args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format);
+          const RegistryTensorDefault t = TensorDefaultOf(op.name, name, call.shape);
+          if (!t.absent || index == call.rankArg) {
+            pointer = args.NewTensor(t.dtype, index == call.rankArg || !t.shape ? shape : *t.shape, View::kContiguous,
+                                     format);
+          }
         }
         break;
       case CANOPY_ARG_SCALAR:
