@@ -109,14 +109,16 @@ Family FamilyOf(const canopyOpInfo& op) {
 
 // The argument names the harness knows how to fill; a new name must be taught here.
 bool IsKnownArgument(const canopyOpArg& arg) {
-  static const char* const kKnown[] = {"self", "selfRef", "other", "mat1", "mat2", "src", "out", "alpha", "beta",
-                                       "value", "dtype", "mode", "cubeMathType", "index", "indices", "weight", "dim",
-                                       "start", "end", "step", "diagonal", "source", "outRef", "repeats", "outputSize",
-                                       "x", "shifts", "dims", "keepDims", "keepDim",
-                                       // Mv, Ger, TriangularSolve, WeightQuantBatchMatmulV2, TransMatmulWeight
-                                       "vec", "vec2", "A", "upper", "transpose", "unitriangular", "xOut", "mOut",
-                                       "antiquantScale", "antiquantOffsetOptional", "quantScaleOptional",
-                                       "quantOffsetOptional", "biasOptional", "antiquantGroupSize", "y", "mmWeightRef"};
+  static const char* const kKnown[] = {
+      "self", "selfRef", "other", "mat1", "mat2", "src", "out", "alpha", "beta", "value", "dtype", "mode",
+      "cubeMathType", "index", "indices", "weight", "dim", "start", "end", "step", "diagonal", "source", "outRef",
+      "repeats", "outputSize", "x", "shifts", "dims", "keepDims", "keepDim",
+      // Mv, Ger, TriangularSolve, WeightQuantBatchMatmulV2, TransMatmulWeight
+      "vec", "vec2", "A", "upper", "transpose", "unitriangular", "xOut", "mOut", "antiquantScale",
+      "antiquantOffsetOptional", "quantScaleOptional", "quantOffsetOptional", "biasOptional", "antiquantGroupSize", "y",
+      "mmWeightRef",
+      // GroupedMatmulV3
+      "scaleOptional", "offsetOptional", "antiquantScaleOptional", "groupListOptional", "splitItem", "groupType"};
   for (const char* name : kKnown) {
     if (std::strcmp(arg.name, name) == 0) return true;
   }

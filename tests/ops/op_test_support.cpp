@@ -902,6 +902,8 @@ RegistryTensorDefault TensorDefaultOf(const std::string& op, const std::string& 
     t.dtype = name == "weight" ? ACL_INT8 : ACL_FLOAT16;
     if (name == "antiquantScale" || name == "antiquantOffsetOptional" || name == "biasOptional") t.shape = Shape{last};
     t.absent = name == "quantScaleOptional" || name == "quantOffsetOptional";  // INT8 y: not on Canopy
+  } else if (op == "GroupedMatmulV3") {  // x, weight and y lists of two products (groupType 0, splitItem 0)
+    t.absent = name != "x" && name != "weight" && name != "y";
   }
   return t;
 }
@@ -937,7 +939,7 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
         } else {
           const RegistryTensorDefault t = TensorDefaultOf(op.name, name, call.shape);
-          if (!t.absent || index == call.rankArg) {
+          if (!t.absent || index == call.rankArg || index == call.formatArg) {
             pointer = args.NewTensor(t.dtype, index == call.rankArg || !t.shape ? shape : *t.shape, View::kContiguous,
                                      format);
           }
@@ -958,6 +960,10 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
         break;
       case CANOPY_ARG_TENSOR_LIST:
+        if (TensorDefaultOf(op.name, name, call.shape).absent && index != call.rankArg && index != call.formatArg &&
+            index != call.nullElementArg) {
+          break;
+        }
         pointer = args.TensorList(
             {args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format),
              index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous)});
