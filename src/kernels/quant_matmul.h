@@ -26,8 +26,10 @@ struct QuantWeight {
   int64_t ld = 0;  // elements between stored rows
   int64_t k = 0, n = 0;
   int64_t group_size = 0;  // rows of K per scale row; k for one scale row
-  BufferRef scale;         // f32 dense [groups, n], groups = ceil(k / group_size)
-  BufferRef offset;        // f32 dense [groups, n]
+  // f32 dense, groups = ceil(k / group_size): [n, groups] when K is contiguous
+  // (a column's groups side by side, as its weights are), else [groups, n].
+  BufferRef scale;
+  BufferRef offset;  // as scale
   bool has_offset = false;
   int64_t Groups() const { return (k + group_size - 1) / group_size; }
 };

@@ -42,31 +42,29 @@ inline void GroupSums(const float* x, int64_t m, int64_t k, int64_t group_size, 
 
 // ---- K contiguous: each output is a dot product along a stored row --------------------------
 
-// dots[r] = sum over [0, len) of x_r[i] * q[i] for R rows of x (rows `ldx` apart).
+// part[r][l] += x_r[i] * q[i] over the lanes of [0, len) (len's remainder
+// below a whole vector goes to tail[r]), for R rows of x (rows `ldx` apart).
 template <int R>
-inline void DotsInt8(const float* x, int64_t ldx, const int8_t* q, int64_t len, float* dots) {
-  float acc[R][kLanes] = {};
+inline void PartialsInt8(const float* x, int64_t ldx, const int8_t* q, int64_t len, float (&part)[R][kLanes],
+                         float (&tail)[R]) {
   int64_t i = 0;
   for (; i + kLanes <= len; i += kLanes) {
     float w[kLanes];
     for (int l = 0; l < kLanes; ++l) w[l] = static_cast<float>(q[i + l]);
     for (int r = 0; r < R; ++r) {
-      for (int l = 0; l < kLanes; ++l) acc[r][l] += x[r * ldx + i + l] * w[l];
+      for (int l = 0; l < kLanes; ++l) part[r][l] += x[r * ldx + i + l] * w[l];
     }
   }
   for (int r = 0; r < R; ++r) {
-    float sum = 0;
-    for (int l = 0; l < kLanes; ++l) sum += acc[r][l];
-    for (int64_t j = i; j < len; ++j) sum += x[r * ldx + j] * static_cast<float>(q[j]);
-    dots[r] = sum;
+    for (int64_t j = i; j < len; ++j) tail[r] += x[r * ldx + j] * static_cast<float>(q[j]);
   }
 }
 
 // The same for INT4 bytes `p` holding elements [0, 2 * bytes): x split into its
 // even (xe) and odd (xo) elements, so low and high nibbles meet their own lanes.
 template <int R>
-inline void DotsInt4(const float* xe, const float* xo, int64_t ldx, const uint8_t* p, int64_t bytes, float* dots) {
-  float acc[R][kLanes] = {};
+inline void PartialsInt4(const float* xe, const float* xo, int64_t ldx, const uint8_t* p, int64_t bytes,
+                         float (&part)[R][kLanes], float (&tail)[R]) {
   int64_t i = 0;
   for (; i + kLanes <= bytes; i += kLanes) {
     float lo[kLanes], hi[kLanes];
@@ -75,18 +73,17 @@ inline void DotsInt4(const float* xe, const float* xo, int64_t ldx, const uint8_
       hi[l] = High(p[i + l]);
     }
     for (int r = 0; r < R; ++r) {
-      for (int l = 0; l < kLanes; ++l) acc[r][l] += xe[r * ldx + i + l] * lo[l] + xo[r * ldx + i + l] * hi[l];
+      for (int l = 0; l < kLanes; ++l) part[r][l] += xe[r * ldx + i + l] * lo[l] + xo[r * ldx + i + l] * hi[l];
     }
   }
   for (int r = 0; r < R; ++r) {
-    float sum = 0;
-    for (int l = 0; l < kLanes; ++l) sum += acc[r][l];
-    for (int64_t j = i; j < bytes; ++j) sum += xe[r * ldx + j] * Low(p[j]) + xo[r * ldx + j] * High(p[j]);
-    dots[r] = sum;
+    for (int64_t j = i; j < bytes; ++j) tail[r] += xe[r * ldx + j] * Low(p[j]) + xo[r * ldx + j] * High(p[j]);
   }
 }
 
-// y[r, c] for columns [c0, c1) and R rows from r0, weight K-contiguous.
+// y[r, c] for columns [c0, c1) and R rows from r0, weight K-contiguous. Each
+// group's partial sums stay in lanes, scaled into lane totals: one reduction
+// per output, not per group.
 template <int R>
 void KContiguousRows(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
                      const char* wbase, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
@@ -94,25 +91,31 @@ void KContiguousRows(const QuantMatmulDesc& d, const float* x, const float* xe, 
   const QuantWeight& w = d.w;
   const int64_t k = w.k, n = w.n, groups = w.Groups(), half = k / 2;
   for (int64_t c = c0; c < c1; ++c) {
-    float total[R] = {};
+    float total[R][kLanes] = {};
+    float extra[R] = {};  // tails and offset terms
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t k0 = g * w.group_size, len = std::min(k, k0 + w.group_size) - k0;
-      float dots[R];
+      float part[R][kLanes] = {};
+      float tail[R] = {};
       if (w.dtype == ACL_INT4) {
         const auto* p = reinterpret_cast<const uint8_t*>(wbase) + (c * w.ld + k0) / 2;
-        DotsInt4<R>(xe + r0 * half + k0 / 2, xo + r0 * half + k0 / 2, half, p, len / 2, dots);
+        PartialsInt4<R>(xe + r0 * half + k0 / 2, xo + r0 * half + k0 / 2, half, p, len / 2, part, tail);
       } else {
         const auto* q = reinterpret_cast<const int8_t*>(wbase) + c * w.ld + k0;
-        DotsInt8<R>(x + r0 * k + k0, k, q, len, dots);
+        PartialsInt8<R>(x + r0 * k + k0, k, q, len, part, tail);
       }
-      const float s = scale[g * n + c];
-      const float o = w.has_offset ? offset[g * n + c] : 0.0f;
+      const float s = scale[c * groups + g];
+      const float o = w.has_offset ? offset[c * groups + g] : 0.0f;
       for (int r = 0; r < R; ++r) {
-        const float shifted = w.has_offset ? dots[r] + o * sums[(r0 + r) * groups + g] : dots[r];
-        total[r] += s * shifted;
+        for (int l = 0; l < kLanes; ++l) total[r][l] += s * part[r][l];
+        extra[r] += s * (w.has_offset ? tail[r] + o * sums[(r0 + r) * groups + g] : tail[r]);
       }
     }
-    for (int r = 0; r < R; ++r) y[(r0 + r) * n + c] = total[r];
+    for (int r = 0; r < R; ++r) {
+      float sum = extra[r];
+      for (int l = 0; l < kLanes; ++l) sum += total[r][l];
+      y[(r0 + r) * n + c] = sum;
+    }
   }
 }
 
@@ -248,7 +251,7 @@ inline void DequantizeRows(const QuantWeight& w, const char* wbase, const float*
     }
     if (w.k_contiguous) {  // row `row` is column n = row; the group changes along the row
       for (int64_t j = 0; j < length; ++j) {
-        const int64_t at = (j / w.group_size) * w.n + row;
+        const int64_t at = row * w.Groups() + j / w.group_size;
         dst[j] = (dst[j] + (w.has_offset ? offset[at] : 0.0f)) * scale[at];
       }
     } else {  // row `row` is k = row: one group, a scale per column

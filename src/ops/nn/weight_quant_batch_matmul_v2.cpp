@@ -163,11 +163,13 @@ aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const a
   }
   const TensorRef y_out = plan.Output(y, "y");
 
-  // Scales and offsets as f32 [groups, n], whatever their view.
+  // Scales and offsets as dense f32 in the weight's orientation ([n, groups]
+  // for a K-contiguous weight, else [groups, n]), whatever their view: the
+  // transposed scales ggml passes with its transposed weights copy straight.
   auto as_groups = [&](const TensorRef& t) {
-    const TensorRef grid = t.rank() == 1 ? Unsqueeze(t, 0) : t;
-    const TensorRef dense = plan.Temporary(ACL_FLOAT, {groups, n});
-    plan.Copy(BroadcastTo(grid, {groups, n}), dense);
+    const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
+    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
+    plan.Copy(w.k_contiguous ? Transpose(grid, 0, 1) : grid, dense);
     return dense;
   };
   w.data = w_in.buffer;
