@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -941,6 +942,35 @@ bool OpSpecificTensor(const canopyOpInfo& op, const std::string& name, const Reg
   return false;
 }
 
+// Tensor arguments of ops whose valid call is not an f32 tensor of the call's
+// shape everywhere: a different dtype or shape, or null (an optional argument
+// naming a form the op does not implement).
+struct RegistryTensorDefault {
+  aclDataType dtype = ACL_FLOAT;
+  std::optional<Shape> shape;
+  bool absent = false;
+};
+
+RegistryTensorDefault TensorDefaultOf(const std::string& op, const std::string& name, const Shape& shape) {
+  RegistryTensorDefault t;
+  const int64_t first = shape.empty() ? 1 : shape.front(), last = shape.empty() ? 1 : shape.back();
+  if (op == "Mv") {  // self [n, m], vec [m], out [n]
+    if (name == "vec") t.shape = Shape{last};
+    if (name == "out") t.shape = Shape{first};
+  } else if (op == "Ger") {  // self [n], vec2 [m], out [n, m]
+    if (name == "out") t.shape = Shape{first, last};
+  } else if (op == "TransMatmulWeight") {
+    t.dtype = ACL_FLOAT16;
+  } else if (op == "WeightQuantBatchMatmulV2") {  // f16 x @ an INT8 weight with per-channel scales
+    t.dtype = name == "weight" ? ACL_INT8 : ACL_FLOAT16;
+    if (name == "antiquantScale" || name == "antiquantOffsetOptional" || name == "biasOptional") t.shape = Shape{last};
+    t.absent = name == "quantScaleOptional" || name == "quantOffsetOptional";  // INT8 y: not on Canopy
+  } else if (op == "GroupedMatmulV3") {  // x, weight and y lists of two products (groupType 0, splitItem 0)
+    t.absent = name != "x" && name != "weight" && name != "y";
+  }
+  return t;
+}
+
 }  // namespace
 
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
@@ -998,9 +1028,13 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           pointer = args.NewTensor(ACL_FLOAT, {shape[0], shape[1] * shape[2]}, View::kContiguous, format);
         } else {
           // Index outputs (ArgMax, Argsort) are int64; a "mask" is BOOL (MaskedFill's).
+          const RegistryTensorDefault t = TensorDefaultOf(op.name, name, call.shape);
           const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
-          const aclDataType dtype = index_out ? ACL_INT64 : name == "mask" ? ACL_BOOL : ACL_FLOAT;
-          pointer = args.NewTensor(dtype, shape, View::kContiguous, format);
+          const aclDataType dtype = index_out ? ACL_INT64 : name == "mask" ? ACL_BOOL : t.dtype;
+          if (!t.absent || index == call.rankArg || index == call.formatArg) {
+            pointer = args.NewTensor(dtype, index == call.rankArg || !t.shape ? shape : *t.shape, View::kContiguous,
+                                     format);
+          }
         }
         break;
       case CANOPY_ARG_SCALAR:
@@ -1040,6 +1074,10 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
         pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
         break;
       case CANOPY_ARG_TENSOR_LIST: {
+        if (TensorDefaultOf(op.name, name, call.shape).absent && index != call.rankArg && index != call.formatArg &&
+            index != call.nullElementArg) {
+          break;
+        }
         if (IsAttentionOp(op.name) && index != call.rankArg) {  // key, value: one [1,2,1,16] f16 tensor per batch
           pointer = args.TensorList(
               {args.NewTensor(ACL_FLOAT16, {1, 2, 1, 16}, View::kContiguous, format),

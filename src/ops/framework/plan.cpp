@@ -280,10 +280,18 @@ void Plan::Seal() {
   built.steps = overlaps_->Seal(*this, std::move(built.steps), slot_addresses_);
 }
 
+// Where element `index` of a buffer of `dtype` starts: INT4 packs two elements
+// a byte (the even one in the low nibble), so an INT4 view's first element
+// must be even to start on a byte.
+int64_t ElementByteOffset(aclDataType dtype, int64_t index) {
+  if (dtype == ACL_INT4) return index / 2;
+  return index * static_cast<int64_t>(DtypeSize(dtype));
+}
+
 TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
   TensorRef ref;
   ref.buffer.slot = slot;
-  ref.buffer.byte_offset = tensor->offset * static_cast<int64_t>(DtypeSize(tensor->dtype));
+  ref.buffer.byte_offset = ElementByteOffset(tensor->dtype, tensor->offset);
   ref.dtype = tensor->dtype;
   ref.shape = tensor->view_shape;
   ref.strides = tensor->strides;
@@ -292,10 +300,11 @@ TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
 
 void Plan::RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name) {
   if (tensor->NumElements() == 0) return;
-  const int64_t element = static_cast<int64_t>(DtypeSize(tensor->dtype));
   int64_t last = tensor->offset;
   for (size_t d = 0; d < tensor->view_shape.size(); ++d) last += (tensor->view_shape[d] - 1) * tensor->strides[d];
-  Built().accesses.push_back({slot, tensor->offset * element, (last + 1) * element, write, name});
+  Built().accesses.push_back(
+      {slot, ElementByteOffset(tensor->dtype, tensor->offset),
+       ElementByteOffset(tensor->dtype, last + 1) + (tensor->dtype == ACL_INT4 ? (last + 1) % 2 : 0), write, name});
 }
 
 TensorRef Plan::Input(const aclTensor* tensor, const char* name) {

@@ -45,6 +45,9 @@ TensorRef BroadcastTo(const TensorRef& t, const Shape& shape);
 // The value of a host scalar, exactly.
 ScalarValue ValueOf(const aclScalar& scalar);
 
+// The byte offset of element `index` in a buffer of `dtype` (INT4: index / 2).
+int64_t ElementByteOffset(aclDataType dtype, int64_t index);
+
 // A step that writes src into dst (converted, broadcast, through dst's strides).
 std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst);
 

@@ -1,4 +1,7 @@
 // aclnnMatmul (torch.matmul semantics), aclnnMm (2-D) and aclnnBatchMatMul (3-D).
+// mat2 may come in FRACTAL_NZ, the format of a weight aclnnTransMatmulWeight
+// has prepared; on Canopy that layout is the weight's ND layout, so such a
+// mat2 is read through its view like any other (see trans_matmul_weight.cpp).
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
@@ -10,12 +13,17 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr OpTraits kMatmul{.header = "aclnnop/aclnn_matmul.h", .dtypes = kMatmulDtypes, .max_rank = 6};
-constexpr OpTraits kMm{.header = "aclnnop/aclnn_mm.h", .dtypes = kMatmulDtypes};
-constexpr OpTraits kBatchMatMul{.header = "aclnnop/aclnn_batch_matmul.h", .dtypes = kMatmulDtypes};
+constexpr OpTraits kMatmul{
+    .header = "aclnnop/aclnn_matmul.h", .dtypes = kMatmulDtypes, .max_rank = 6, .private_formats = true};
+constexpr OpTraits kMm{.header = "aclnnop/aclnn_mm.h", .dtypes = kMatmulDtypes, .private_formats = true};
+constexpr OpTraits kBatchMatMul{
+    .header = "aclnnop/aclnn_batch_matmul.h", .dtypes = kMatmulDtypes, .private_formats = true};
 
 aclnnStatus CheckOperands(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
                           int8_t cube_math_type) {
+  CANOPY_CHECK(plan.CheckPlainFormat("self", self));
+  if (mat2->format != ACL_FORMAT_FRACTAL_NZ) CANOPY_CHECK(plan.CheckPlainFormat("mat2", mat2));
+  CANOPY_CHECK(plan.CheckPlainFormat("out", out));
   CANOPY_CHECK(CheckMatmulOperand(plan, "self", self));
   CANOPY_CHECK(CheckMatmulOperand(plan, "mat2", mat2));
   CANOPY_CHECK(CheckMatmulOperand(plan, "out", out));

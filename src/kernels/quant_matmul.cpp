@@ -1,0 +1,118 @@
+#include "quant_matmul.h"
+
+#include <sstream>
+
+#include "common/dtype.h"
+#include "cpu_features.h"
+#include "parallel_for.h"
+#define CANOPY_QMM_ISA portable_isa
+#include "quant_matmul_impl.h"
+#include "quant_matmul_isa.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr QuantLoops kQuantLoopsPortable = {portable_isa::QuantColumns, portable_isa::DequantizeRows};
+
+const QuantLoops& Loops() {
+  if (Cpu().Avx512()) return kQuantLoopsAvx512;
+  if (Cpu().Avx2()) return kQuantLoopsAvx2;
+  return kQuantLoopsPortable;
+}
+
+// Fewer weight elements than this per thread are not worth a fork.
+constexpr int64_t kParallelWork = 1 << 16;
+
+std::string WeightText(const QuantWeight& w) {
+  std::ostringstream text;
+  text << DtypeName(w.dtype) << " [" << w.k << "x" << w.n << "]" << (w.k_contiguous ? " (K contiguous)" : "")
+       << " group " << w.group_size << (w.has_offset ? " with offset" : "");
+  return text.str();
+}
+
+class QuantMatmulStep final : public Step {
+ public:
+  explicit QuantMatmulStep(const QuantMatmulDesc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const QuantWeight& w = d_.w;
+    const auto* x = reinterpret_cast<const float*>(context.Resolve(d_.x));
+    auto* scratch = reinterpret_cast<float*>(context.Resolve(d_.scratch));
+    // Per-call preparation from x: group sums for the offset term, and x's even
+    // and odd elements for INT4 rows packed along K.
+    float* sums = scratch;
+    float* xe = sums + (w.has_offset ? d_.m * w.Groups() : 0);
+    float* xo = xe + (UsesSplitX() ? d_.m * (w.k / 2) : 0);
+    if (w.has_offset) portable_isa::GroupSums(x, d_.m, w.k, w.group_size, sums);
+    if (UsesSplitX()) {
+      for (int64_t i = 0; i < d_.m * (w.k / 2); ++i) {
+        xe[i] = x[2 * i];
+        xo[i] = x[2 * i + 1];
+      }
+    }
+    const char* wbase = context.Resolve(w.data);
+    const auto* scale = reinterpret_cast<const float*>(context.Resolve(w.scale));
+    const auto* offset = w.has_offset ? reinterpret_cast<const float*>(context.Resolve(w.offset)) : nullptr;
+    const auto* bias = d_.has_bias ? reinterpret_cast<const float*>(context.Resolve(d_.bias)) : nullptr;
+    auto* y = reinterpret_cast<float*>(context.Resolve(d_.y));
+    const QuantLoops& loops = Loops();
+    const int64_t grain = std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, w.k * d_.m));
+    ParallelFor(w.n, grain, portable_isa::kColumnBlock, [&](int64_t c0, int64_t c1) {
+      loops.columns(d_, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "quantised matmul " << d_.m << "x" << d_.w.k << " f32 @ " << WeightText(d_.w) << " -> f32"
+         << (d_.has_bias ? " + bias" : "");
+    return text.str();
+  }
+
+  bool UsesSplitX() const { return d_.w.dtype == ACL_INT4 && d_.w.k_contiguous; }
+
+ private:
+  QuantMatmulDesc d_;
+};
+
+class DequantizeWeightStep final : public Step {
+ public:
+  DequantizeWeightStep(const QuantWeight& w, BufferRef out) : w_(w), out_(out) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const char* wbase = context.Resolve(w_.data);
+    const auto* scale = reinterpret_cast<const float*>(context.Resolve(w_.scale));
+    const auto* offset = w_.has_offset ? reinterpret_cast<const float*>(context.Resolve(w_.offset)) : nullptr;
+    auto* out = reinterpret_cast<float*>(context.Resolve(out_));
+    const int64_t rows = w_.k_contiguous ? w_.n : w_.k, length = w_.k_contiguous ? w_.k : w_.n;
+    const QuantLoops& loops = Loops();
+    ParallelFor(rows, std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, length)),
+                [&](int64_t r0, int64_t r1) { loops.dequantize(w_, wbase, scale, offset, out, r0, r1); });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override { return "dequantise " + WeightText(w_) + " -> f32"; }
+
+ private:
+  QuantWeight w_;
+  BufferRef out_;
+};
+
+}  // namespace
+
+int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc) {
+  int64_t floats = desc.w.has_offset ? desc.m * desc.w.Groups() : 0;
+  if (desc.w.dtype == ACL_INT4 && desc.w.k_contiguous) floats += 2 * desc.m * (desc.w.k / 2);
+  return std::max<int64_t>(floats, 1) * static_cast<int64_t>(sizeof(float));
+}
+
+std::unique_ptr<Step> MakeQuantMatmulStep(const QuantMatmulDesc& desc) {
+  return std::make_unique<QuantMatmulStep>(desc);
+}
+
+std::unique_ptr<Step> MakeDequantizeWeightStep(const QuantWeight& w, BufferRef out) {
+  return std::make_unique<DequantizeWeightStep>(w, out);
+}
+
+}  // namespace canopy::kernels

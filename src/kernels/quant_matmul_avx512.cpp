@@ -1,0 +1,134 @@
+// The quantised-product loops built for AVX-512 (see quant_matmul_impl.h), with
+// the K-contiguous weight (ggml's layout, the decode hot path) in explicit
+// vector code: one 16-byte load gives 16 INT8 or 32 INT4 weights, converted in
+// registers, with the group's partial sums kept in one vector per row of x.
+#include <immintrin.h>
+
+#define CANOPY_QMM_ISA avx512_isa
+#include "quant_matmul_impl.h"
+#include "quant_matmul_isa.h"
+
+namespace canopy::kernels {
+namespace {
+
+inline __mmask16 Lanes(int64_t count) {
+  return count >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
+}
+
+// part[r][j] += x_r . q_j over elements [0, len) of one group (len > 0), for C
+// weight columns `ldq` bytes apart: each vector of x is loaded once for all C.
+template <int R, int C>
+inline void GroupInt8(const float* x, int64_t ldx, const int8_t* q, int64_t ldq, int64_t len, __m512 (&part)[R][C]) {
+  for (int64_t i = 0; i < len; i += 16) {
+    const __mmask16 mask = Lanes(len - i);
+    __m512 w[C];
+    for (int j = 0; j < C; ++j) {
+      w[j] = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask, q + j * ldq + i)));
+    }
+    for (int r = 0; r < R; ++r) {
+      const __m512 xv = _mm512_maskz_loadu_ps(mask, x + r * ldx + i);
+      for (int j = 0; j < C; ++j) part[r][j] = _mm512_fmadd_ps(xv, w[j], part[r][j]);
+    }
+  }
+}
+
+// The same over `bytes` INT4 bytes a column: low nibbles meet xe, high nibbles xo.
+template <int R, int C>
+inline void GroupInt4(const float* xe, const float* xo, int64_t ldx, const uint8_t* p, int64_t ldp, int64_t bytes,
+                      __m512 (&part)[R][C]) {
+  for (int64_t i = 0; i < bytes; i += 16) {
+    const __mmask16 mask = Lanes(bytes - i);
+    __m512 lo[C], hi[C];
+    for (int j = 0; j < C; ++j) {
+      const __m512i v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(mask, p + j * ldp + i));
+      lo[j] = _mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_slli_epi32(v, 28), 28));
+      hi[j] = _mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_slli_epi32(v, 24), 28));
+    }
+    for (int r = 0; r < R; ++r) {
+      const __m512 ev = _mm512_maskz_loadu_ps(mask, xe + r * ldx + i);
+      const __m512 ov = _mm512_maskz_loadu_ps(mask, xo + r * ldx + i);
+      for (int j = 0; j < C; ++j) {
+        part[r][j] = _mm512_fmadd_ps(ev, lo[j], part[r][j]);
+        part[r][j] = _mm512_fmadd_ps(ov, hi[j], part[r][j]);
+      }
+    }
+  }
+}
+
+// y[r, c .. c + C) for R rows from r0, weight K-contiguous.
+template <int R, int C>
+void KContiguousBlock(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
+                      const char* wbase, const float* scale, const float* offset, float* y, int64_t r0, int64_t c) {
+  const QuantWeight& w = d.w;
+  const int64_t k = w.k, n = w.n, groups = w.Groups(), half = k / 2;
+  __m512 total[R][C];
+  float extra[R][C] = {};  // offset terms
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < C; ++j) total[r][j] = _mm512_setzero_ps();
+  }
+  for (int64_t g = 0; g < groups; ++g) {
+    const int64_t k0 = g * w.group_size, len = std::min(k, k0 + w.group_size) - k0;
+    __m512 part[R][C];
+    for (int r = 0; r < R; ++r) {
+      for (int j = 0; j < C; ++j) part[r][j] = _mm512_setzero_ps();
+    }
+    if (w.dtype == ACL_INT4) {
+      const auto* p = reinterpret_cast<const uint8_t*>(wbase) + (c * w.ld + k0) / 2;
+      for (int j = 0; j < C; ++j) _mm_prefetch(reinterpret_cast<const char*>(p + j * w.ld / 2) + 512, _MM_HINT_T0);
+      GroupInt4<R, C>(xe + r0 * half + k0 / 2, xo + r0 * half + k0 / 2, half, p, w.ld / 2, len / 2, part);
+    } else {
+      const auto* q = reinterpret_cast<const int8_t*>(wbase) + c * w.ld + k0;
+      for (int j = 0; j < C; ++j) _mm_prefetch(reinterpret_cast<const char*>(q + j * w.ld) + 512, _MM_HINT_T0);
+      GroupInt8<R, C>(x + r0 * k + k0, k, q, w.ld, len, part);
+    }
+    for (int j = 0; j < C; ++j) {
+      const float s = scale[(c + j) * groups + g];
+      const __m512 sv = _mm512_set1_ps(s);
+      for (int r = 0; r < R; ++r) total[r][j] = _mm512_fmadd_ps(sv, part[r][j], total[r][j]);
+      if (w.has_offset) {
+        const float o = offset[(c + j) * groups + g];
+        for (int r = 0; r < R; ++r) extra[r][j] += s * o * sums[(r0 + r) * groups + g];
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < C; ++j) y[(r0 + r) * n + c + j] = _mm512_reduce_add_ps(total[r][j]) + extra[r][j];
+  }
+}
+
+// Columns four (one or two rows of x) or two at a time share each load of x.
+template <int R>
+void KContiguousRowsAvx512(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo,
+                           const float* sums, const char* wbase, const float* scale, const float* offset, float* y,
+                           int64_t r0, int64_t c0, int64_t c1) {
+  constexpr int kC = R <= 2 ? 4 : 2;
+  int64_t c = c0;
+  for (; c + kC <= c1; c += kC) KContiguousBlock<R, kC>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c);
+  for (; c < c1; ++c) KContiguousBlock<R, 1>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c);
+}
+
+void QuantColumnsAvx512(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
+                        const char* wbase, const float* scale, const float* offset, const float* bias, float* y,
+                        int64_t c0, int64_t c1) {
+  if (!d.w.k_contiguous) {
+    avx512_isa::QuantColumns(d, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
+    return;
+  }
+  for (int64_t r0 = 0; r0 < d.m; r0 += avx512_isa::kRowBlock) {
+    const int rows = static_cast<int>(std::min<int64_t>(avx512_isa::kRowBlock, d.m - r0));
+    avx512_isa::WithRows(rows, [&](auto r) {
+      KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c0, c1);
+    });
+  }
+  if (bias != nullptr) {
+    for (int64_t r = 0; r < d.m; ++r) {
+      for (int64_t c = c0; c < c1; ++c) y[r * d.w.n + c] += bias[c];
+    }
+  }
+}
+
+}  // namespace
+
+const QuantLoops kQuantLoopsAvx512 = {QuantColumnsAvx512, avx512_isa::DequantizeRows};
+
+}  // namespace canopy::kernels

@@ -1,0 +1,256 @@
+// aclnnGroupedMatmulV3: grouped products y_i = x_i @ weight_i + bias_i (llama.cpp's
+// MUL_MAT_ID header), in the forms CANN documents for unquantised operands:
+//   * groupType -1 (or 0 with x, weight and y lists of one length): one product per list element;
+//   * groupType 0, y one tensor, x a list: the products stacked along M in y;
+//   * groupType 0, x and y one tensor: x's rows split among the weights ([g, k, n] or a list of g)
+//     by groupListOptional's cumulative counts, read at run time;
+//   * groupType 2: x's columns and the weight's rows split by the counts, y [g, m, n].
+// The quantisation lists (scale, offset, antiquantScale, antiquantOffset) are not
+// implemented on Canopy (161002).
+#include "aclnnop/aclnn_grouped_matmul_v3.h"
+#include "kernels/grouped_matmul.h"
+#include "matmul_planner.h"
+#include "ops/framework/aclnn_op.h"
+#include "ops/framework/tensor_view.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kGroupedDtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT};
+constexpr size_t kMaxGroups = 128;
+constexpr int64_t kNoSplit = -1, kSplitM = 0, kSplitN = 1, kSplitK = 2;
+
+using Tensors = std::vector<aclTensor*>;
+
+aclnnStatus CheckList(Plan& plan, const char* name, const aclTensorList* list, aclDataType dtype, int64_t rank) {
+  if (list->tensors.empty() || list->tensors.size() > kMaxGroups) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' holds %zu tensors; 1 to %zu are supported", name,
+                       list->tensors.size(), kMaxGroups);
+  }
+  for (size_t i = 0; i < list->tensors.size(); ++i) {
+    const aclTensor* t = list->tensors[i];
+    if (t->dtype != dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s[%zu] is %s; it must be %s", name, i, DtypeName(t->dtype),
+                         DtypeName(dtype));
+    }
+    if (rank > 0 && t->rank() != rank) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s[%zu] %s must have %lld dimensions", name, i,
+                         ShapeToString(t->view_shape).c_str(), static_cast<long long>(rank));
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus ShapeMismatch(Plan& plan, const char* what, size_t i, const Shape& got, const Shape& want) {
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s[%zu] is %s; %s was expected", what, i, ShapeToString(got).c_str(),
+                     ShapeToString(want).c_str());
+}
+
+// The bias of group i as a row broadcast over `rows`, or none.
+ProductTerms BiasTerms(const std::vector<TensorRef>& biases, size_t i, int64_t rows, TensorRef& storage) {
+  ProductTerms terms;
+  if (biases.empty()) return terms;
+  storage = BroadcastTo(Unsqueeze(biases[i], 0), {rows, biases[i].shape[0]});
+  terms.beta = 1.0f;
+  terms.bias = &storage;
+  return terms;
+}
+
+aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
+                                const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
+                                const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
+                                const aclTensor* group_list, int64_t split_item, int64_t group_type,
+                                const aclTensorList* y) {
+  if (scale != nullptr || offset != nullptr || antiquant_scale != nullptr || antiquant_offset != nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "quantised grouped products (scaleOptional, offsetOptional, antiquantScaleOptional, "
+                       "antiquantOffsetOptional) are not implemented on Canopy; pass null");
+  }
+  if (group_type == kSplitN) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupType 1 (split N) is not supported");
+  if (group_type != kNoSplit && group_type != kSplitM && group_type != kSplitK) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupType %lld is not -1, 0 or 2", static_cast<long long>(group_type));
+  }
+  if (split_item < 0 || split_item > 3) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "splitItem %lld is not 0, 1, 2 or 3",
+                       static_cast<long long>(split_item));
+  }
+  const bool y_single = split_item >= 2;
+  if (y_single && group_type == kNoSplit) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "splitItem 2 or 3 needs a groupType other than -1");
+  }
+  if (group_list != nullptr && (group_list->rank() != 1 || group_list->dtype != ACL_INT64)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional (%s %s) must be a 1-D INT64 tensor",
+                       DtypeName(group_list->dtype), ShapeToString(group_list->view_shape).c_str());
+  }
+  if (x->tensors.empty()) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'x' is an empty list");
+  const aclDataType dtype = x->tensors[0]->dtype;
+  CANOPY_CHECK(plan.CheckDtype("x", dtype, kGroupedDtypes));
+  const aclDataType bias_dtype = dtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
+  CANOPY_CHECK(CheckList(plan, "x", x, dtype, 2));
+  CANOPY_CHECK(CheckList(plan, "weight", weight, dtype, 0));
+  CANOPY_CHECK(CheckList(plan, "y", y, dtype, 0));
+  if (bias != nullptr) CANOPY_CHECK(CheckList(plan, "biasOptional", bias, bias_dtype, 0));
+  const Tensors& xs = x->tensors;
+  const Tensors& ws = weight->tensors;
+  const Tensors& ys = y->tensors;
+
+  // One product per list element: all three lists of one length.
+  if (!y_single) {
+    if (group_type == kSplitK || ws.size() != xs.size() || ys.size() != xs.size()) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "with splitItem 0 or 1, x (%zu), weight (%zu) and y (%zu) must be lists of one length and "
+                         "groupType -1 or 0",
+                         xs.size(), ws.size(), ys.size());
+    }
+  } else if (ys.size() != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "with splitItem 2 or 3, y must be one tensor, not %zu", ys.size());
+  }
+  const bool separate = !y_single || xs.size() > 1;  // shapes known now: one product per group
+  if (separate) {
+    if (ws.size() != xs.size()) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x (%zu) and weight (%zu) lists differ in length", xs.size(),
+                         ws.size());
+    }
+    if (bias != nullptr && bias->tensors.size() != xs.size()) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "biasOptional holds %zu tensors for %zu groups", bias->tensors.size(),
+                         xs.size());
+    }
+    int64_t rows = 0, n_all = -1;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const Shape& xsh = xs[i]->view_shape;
+      const Shape& wsh = ws[i]->view_shape;
+      if (wsh.size() != 2 || wsh[0] != xsh[1]) return ShapeMismatch(plan, "weight", i, wsh, {xsh[1], -1});
+      if (y_single && n_all >= 0 && wsh[1] != n_all) return ShapeMismatch(plan, "weight", i, wsh, {xsh[1], n_all});
+      n_all = wsh[1];
+      if (!y_single && ys[i]->view_shape != Shape{xsh[0], wsh[1]}) {
+        return ShapeMismatch(plan, "y", i, ys[i]->view_shape, {xsh[0], wsh[1]});
+      }
+      if (bias != nullptr && bias->tensors[i]->view_shape != Shape{wsh[1]}) {
+        return ShapeMismatch(plan, "biasOptional", i, bias->tensors[i]->view_shape, {wsh[1]});
+      }
+      rows += xsh[0];
+    }
+    if (y_single && ys[0]->view_shape != Shape{rows, n_all})
+      return ShapeMismatch(plan, "y", 0, ys[0]->view_shape, {rows, n_all});
+    const std::vector<TensorRef> xr = plan.InputList(x, "x");
+    const std::vector<TensorRef> wr = plan.InputList(weight, "weight");
+    const std::vector<TensorRef> br = bias != nullptr ? plan.InputList(bias, "biasOptional") : std::vector<TensorRef>{};
+    if (bias == nullptr) plan.SkipInput();
+    for (int i = 0; i < 4; ++i) plan.SkipInput();  // the quantisation lists
+    if (group_list != nullptr) {
+      plan.Input(group_list, "groupListOptional");  // the lists' shapes give the groups
+    } else {
+      plan.SkipInput();
+    }
+    const std::vector<TensorRef> yr = plan.OutputList(y, "y");
+    int64_t row = 0;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const int64_t m = xr[i].shape[0];
+      const TensorRef out = y_single ? Narrow(yr[0], 0, row, m) : yr[i];
+      row += m;
+      TensorRef bias_rows;
+      CANOPY_CHECK(PlanProduct(plan, xr[i], wr[i], out, 0, BiasTerms(br, i, m, bias_rows)));
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  // One x and one y: the group list splits M or K at run time.
+  if (group_list == nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional is required when x and y are single tensors");
+  }
+  const Shape& xsh = xs[0]->view_shape;
+  const int64_t m = xsh[0], k = xsh[1];
+  const int64_t groups = group_list->view_shape[0];
+  kernels::GroupedGemmDesc desc;
+  desc.groups = groups;
+  desc.m = m;
+  desc.k = k;
+  if (group_type == kSplitK) {
+    if (ws.size() != 1 || ws[0]->view_shape.size() != 2 || ws[0]->view_shape[0] != k) {
+      return ShapeMismatch(plan, "weight", 0, ws[0]->view_shape, {k, -1});
+    }
+    if (bias != nullptr) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "biasOptional with groupType 2 is not implemented on Canopy");
+    }
+    desc.split_k = true;
+    desc.n = ws[0]->view_shape[1];
+    if (ys[0]->view_shape != Shape{groups, m, desc.n}) {
+      return ShapeMismatch(plan, "y", 0, ys[0]->view_shape, {groups, m, desc.n});
+    }
+  } else {
+    const bool stacked = ws.size() == 1 && ws[0]->rank() == 3;
+    const int64_t weight_groups = stacked ? ws[0]->view_shape[0] : static_cast<int64_t>(ws.size());
+    if (weight_groups != groups) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional has %lld counts for %lld weights",
+                         static_cast<long long>(groups), static_cast<long long>(weight_groups));
+    }
+    desc.n = stacked ? ws[0]->view_shape[2] : ws[0]->view_shape.back();
+    for (size_t i = 0; i < ws.size(); ++i) {
+      const Shape want = stacked ? Shape{groups, k, desc.n} : Shape{k, desc.n};
+      if (ws[i]->view_shape != want) return ShapeMismatch(plan, "weight", i, ws[i]->view_shape, want);
+    }
+    if (ys[0]->view_shape != Shape{m, desc.n}) return ShapeMismatch(plan, "y", 0, ys[0]->view_shape, {m, desc.n});
+    if (bias != nullptr) {
+      const bool one = bias->tensors.size() == 1 && bias->tensors[0]->view_shape == Shape{groups, desc.n};
+      for (size_t i = 0; !one && i < bias->tensors.size(); ++i) {
+        if (bias->tensors.size() != static_cast<size_t>(groups) || bias->tensors[i]->view_shape != Shape{desc.n}) {
+          return ShapeMismatch(plan, "biasOptional", i, bias->tensors[i]->view_shape, {desc.n});
+        }
+      }
+    }
+  }
+  const std::vector<TensorRef> xr = plan.InputList(x, "x");
+  const std::vector<TensorRef> wr = plan.InputList(weight, "weight");
+  const std::vector<TensorRef> br = bias != nullptr ? plan.InputList(bias, "biasOptional") : std::vector<TensorRef>{};
+  if (bias == nullptr) plan.SkipInput();
+  for (int i = 0; i < 4; ++i) plan.SkipInput();  // the quantisation lists
+  const TensorRef gl = plan.Input(group_list, "groupListOptional");
+  const std::vector<TensorRef> yr = plan.OutputList(y, "y");
+  if (yr[0].NumElements() == 0) return ACLNN_SUCCESS;
+
+  desc.x = plan.Contiguous(xr[0], ACL_FLOAT).buffer;
+  if (desc.split_k) {
+    desc.weight = plan.Contiguous(wr[0], ACL_FLOAT).buffer;
+  } else {
+    const TensorRef dense = plan.Temporary(ACL_FLOAT, {groups, k, desc.n});
+    if (wr.size() == 1 && wr[0].rank() == 3) {
+      plan.Copy(wr[0], dense);
+    } else {
+      for (size_t i = 0; i < wr.size(); ++i) plan.Copy(wr[i], Select(dense, 0, static_cast<int64_t>(i)));
+    }
+    desc.weight = dense.buffer;
+    if (!br.empty()) {
+      const TensorRef rows = plan.Temporary(ACL_FLOAT, {groups, desc.n});
+      if (br.size() == 1 && br[0].rank() == 2) {
+        plan.Copy(br[0], rows);
+      } else {
+        for (size_t i = 0; i < br.size(); ++i) plan.Copy(br[i], Select(rows, 0, static_cast<int64_t>(i)));
+      }
+      desc.bias = rows.buffer;
+      desc.has_bias = true;
+    }
+  }
+  desc.group_list = gl.buffer;
+  desc.group_list_stride = gl.shape[0] > 1 ? gl.strides[0] : 1;
+  const TensorRef result = plan.Temporary(ACL_FLOAT, yr[0].shape);
+  // Rows past the last group (M split) are not computed: they are given zeros.
+  if (!desc.split_k) plan.Fill(result, ScalarValue::Integer(0));
+  desc.y = result.buffer;
+  plan.AddStep(kernels::MakeGroupedGemmStep(desc));
+  plan.Copy(result, yr[0]);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+CANOPY_ACLNN_OP(GroupedMatmulV3, PlanGroupedMatmulV3,
+                (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_v3.h", .dtypes = kGroupedDtypes}),
+                (const aclTensorList*, x), (const aclTensorList*, weight),
+                (const aclTensorList*, biasOptional, optional), (const aclTensorList*, scaleOptional, optional),
+                (const aclTensorList*, offsetOptional, optional),
+                (const aclTensorList*, antiquantScaleOptional, optional),
+                (const aclTensorList*, antiquantOffsetOptional, optional),
+                (const aclTensor*, groupListOptional, optional), (int64_t, splitItem), (int64_t, groupType),
+                (const aclTensorList*, y))

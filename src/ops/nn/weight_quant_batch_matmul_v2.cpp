@@ -1,0 +1,222 @@
+// aclnnWeightQuantBatchMatmulV2: y = x @ ((weight + antiquantOffset) * antiquantScale) + bias
+// with an INT8 or INT4 weight and one scale (and offset) per tensor, per
+// column or per group of antiquantGroupSize rows along K.
+//
+// A weight in FRACTAL_NZ is read as its view describes it: on Canopy the NZ
+// layout of a matmul weight is its ND layout (see trans_matmul_weight.cpp).
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
+#include "kernels/quant_matmul.h"
+#include "matmul_planner.h"
+#include "ops/framework/aclnn_op.h"
+#include "ops/framework/tensor_view.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kActivationDtypes = {ACL_FLOAT16, ACL_BF16};
+constexpr DtypeSet kWeightDtypes = {ACL_INT8, ACL_INT4};
+constexpr int64_t kMaxKN = 65535;
+constexpr int64_t kMaxM = (int64_t{1} << 31) - 1;
+constexpr int64_t kGroupAlign = 32;
+
+// Whether a 2-D view is its storage (row-major) or the transpose of it: the
+// only non-contiguous form the doc allows. Extent-1 dimensions may carry any stride.
+bool IsRowMajor(const aclTensor* t) {
+  const Shape& s = t->view_shape;
+  return (s[1] <= 1 || t->strides[1] == 1) && (s[0] <= 1 || t->strides[0] == s[1]);
+}
+bool IsTransposed(const aclTensor* t) {
+  const Shape& s = t->view_shape;
+  return (s[0] <= 1 || t->strides[0] == 1) && (s[1] <= 1 || t->strides[1] == s[0]);
+}
+
+aclnnStatus CheckLayout(Plan& plan, const char* name, const aclTensor* t) {
+  if (t->rank() == 1 ? (t->view_shape[0] <= 1 || t->strides[0] == 1) : (IsRowMajor(t) || IsTransposed(t))) {
+    return ACLNN_SUCCESS;
+  }
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                     "argument '%s' (%s, strides %s) must be contiguous or a transposed view of contiguous storage",
+                     name, ShapeToString(t->view_shape).c_str(), ShapeToString(t->strides).c_str());
+}
+
+aclnnStatus CheckPlain(Plan& plan, const char* name, const aclTensor* t) {
+  return t == nullptr ? ACLNN_SUCCESS : plan.CheckPlainFormat(name, t);
+}
+
+aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const aclTensor* weight,
+                                         const aclTensor* antiquant_scale, const aclTensor* antiquant_offset,
+                                         const aclTensor* quant_scale, const aclTensor* quant_offset,
+                                         const aclTensor* bias, int group_size, const aclTensor* y) {
+  // Formats: the weight may be FRACTAL_NZ (Canopy's NZ is ND), the rest is plain.
+  if (weight->format != ACL_FORMAT_FRACTAL_NZ) CANOPY_CHECK(plan.CheckPlainFormat("weight", weight));
+  CANOPY_CHECK(CheckPlain(plan, "x", x));
+  CANOPY_CHECK(CheckPlain(plan, "antiquantScale", antiquant_scale));
+  CANOPY_CHECK(CheckPlain(plan, "antiquantOffsetOptional", antiquant_offset));
+  CANOPY_CHECK(CheckPlain(plan, "quantScaleOptional", quant_scale));
+  CANOPY_CHECK(CheckPlain(plan, "quantOffsetOptional", quant_offset));
+  CANOPY_CHECK(CheckPlain(plan, "biasOptional", bias));
+  CANOPY_CHECK(CheckPlain(plan, "y", y));
+
+  // Dtypes.
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kActivationDtypes));
+  CANOPY_CHECK(plan.CheckDtype("weight", weight->dtype, kWeightDtypes));
+  const DtypeSet same_as_x = DtypeSet{x->dtype};
+  CANOPY_CHECK(plan.CheckDtype("antiquantScale", antiquant_scale->dtype, same_as_x));
+  if (antiquant_offset != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype("antiquantOffsetOptional", antiquant_offset->dtype, same_as_x));
+  }
+  if (quant_offset != nullptr && quant_scale == nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "quantOffsetOptional is given without quantScaleOptional");
+  }
+  if (quant_scale != nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "quantScaleOptional (quantising y to INT8) is not implemented on Canopy; pass null");
+  }
+  if (bias != nullptr) {
+    // FLOAT16 x takes a FLOAT16 bias, BFLOAT16 x a FLOAT one.
+    CANOPY_CHECK(
+        plan.CheckDtype("biasOptional", bias->dtype, DtypeSet{x->dtype == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16}));
+  }
+  CANOPY_CHECK(plan.CheckDtype("y", y->dtype, same_as_x));
+
+  // Ranks and shapes.
+  CANOPY_CHECK(plan.CheckRank("x", x, 2, 2));
+  CANOPY_CHECK(plan.CheckRank("weight", weight, 2, 2));
+  CANOPY_CHECK(plan.CheckRank("antiquantScale", antiquant_scale, 1, 2));
+  if (bias != nullptr) CANOPY_CHECK(plan.CheckRank("biasOptional", bias, 1, 2));
+  CANOPY_CHECK(plan.CheckRank("y", y, 2, 2));
+  const int64_t m = x->view_shape[0], k = x->view_shape[1], n = weight->view_shape[1];
+  if (weight->view_shape[0] != k) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x %s and weight %s do not agree on k",
+                       ShapeToString(x->view_shape).c_str(), ShapeToString(weight->view_shape).c_str());
+  }
+  if (k < 1 || k > kMaxKN || n < 1 || n > kMaxKN || m < 1 || m > kMaxM) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "m = %lld, k = %lld, n = %lld: k and n must lie in [1, 65535] and m in [1, 2^31 - 1] "
+                       "(empty tensors are not supported)",
+                       static_cast<long long>(m), static_cast<long long>(k), static_cast<long long>(n));
+  }
+  if (group_size != 0 && (group_size < kGroupAlign || group_size > k - 1 || group_size % kGroupAlign != 0)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "antiquantGroupSize %d must be 0 or a multiple of 32 in [32, k - 1] (k = %lld)", group_size,
+                       static_cast<long long>(k));
+  }
+  const Shape& ss = antiquant_scale->view_shape;
+  const int64_t groups = group_size == 0 ? 1 : (k + group_size - 1) / group_size;
+  const bool per_tensor = group_size == 0 && (ss == Shape{1} || ss == Shape{1, 1});
+  const bool per_channel = group_size == 0 && (ss == Shape{n} || ss == Shape{1, n});
+  const bool per_group = group_size != 0 && ss == Shape{groups, n};
+  if (!per_tensor && !per_channel && !per_group) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "antiquantScale %s fits no mode: [1] or [1, 1] per tensor, [%lld] or [1, %lld] per channel "
+                       "(antiquantGroupSize 0), [%lld, %lld] per group of %d",
+                       ShapeToString(ss).c_str(), static_cast<long long>(n), static_cast<long long>(n),
+                       static_cast<long long>(groups), static_cast<long long>(n), group_size);
+  }
+  if (antiquant_offset != nullptr && antiquant_offset->view_shape != ss) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "antiquantOffsetOptional %s must have antiquantScale's shape %s",
+                       ShapeToString(antiquant_offset->view_shape).c_str(), ShapeToString(ss).c_str());
+  }
+  if (bias != nullptr && bias->view_shape != Shape{n} && bias->view_shape != Shape{1, n}) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "biasOptional %s must be [%lld] or [1, %lld]",
+                       ShapeToString(bias->view_shape).c_str(), static_cast<long long>(n), static_cast<long long>(n));
+  }
+  CANOPY_CHECK(plan.CheckShape("y", y, {m, n}));
+
+  // Layouts: contiguous or transposed; INT4 pairs must share a byte.
+  CANOPY_CHECK(CheckLayout(plan, "x", x));
+  CANOPY_CHECK(CheckLayout(plan, "weight", weight));
+  CANOPY_CHECK(CheckLayout(plan, "antiquantScale", antiquant_scale));
+  if (antiquant_offset != nullptr) CANOPY_CHECK(CheckLayout(plan, "antiquantOffsetOptional", antiquant_offset));
+  kernels::QuantWeight w;
+  w.dtype = weight->dtype;
+  w.k = k;
+  w.n = n;
+  w.k_contiguous = n == 1 || (k > 1 && IsTransposed(weight) && !IsRowMajor(weight));
+  w.ld = w.k_contiguous ? (n > 1 ? weight->strides[1] : k) : (k > 1 ? weight->strides[0] : n);
+  if (w.dtype == ACL_INT4 && ((w.k_contiguous ? k : n) % 2 != 0 || w.ld % 2 != 0 || weight->offset % 2 != 0)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "an INT4 weight packs two values a byte along its contiguous axis: that axis (%lld) and the "
+                       "view's offset (%lld) must be even",
+                       static_cast<long long>(w.k_contiguous ? k : n), static_cast<long long>(weight->offset));
+  }
+  w.group_size = group_size == 0 ? k : group_size;
+
+  const TensorRef x_in = plan.Input(x, "x");
+  const TensorRef w_in = plan.Input(weight, "weight");
+  const TensorRef scale_in = plan.Input(antiquant_scale, "antiquantScale");
+  TensorRef offset_in;
+  if (antiquant_offset != nullptr) {
+    offset_in = plan.Input(antiquant_offset, "antiquantOffsetOptional");
+  } else {
+    plan.SkipInput();
+  }
+  plan.SkipInput();  // quantScaleOptional
+  plan.SkipInput();  // quantOffsetOptional
+  TensorRef bias_in;
+  if (bias != nullptr) {
+    bias_in = plan.Input(bias, "biasOptional");
+  } else {
+    plan.SkipInput();
+  }
+  const TensorRef y_out = plan.Output(y, "y");
+
+  // Scales and offsets as dense f32 in the weight's orientation ([n, groups]
+  // for a K-contiguous weight, else [groups, n]), whatever their view: the
+  // transposed scales ggml passes with its transposed weights copy straight.
+  auto as_groups = [&](const TensorRef& t) {
+    const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
+    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
+    plan.Copy(w.k_contiguous ? Transpose(grid, 0, 1) : grid, dense);
+    return dense;
+  };
+  w.data = w_in.buffer;
+  w.scale = as_groups(scale_in).buffer;
+  w.has_offset = antiquant_offset != nullptr;
+  if (w.has_offset) w.offset = as_groups(offset_in).buffer;
+
+  if (m > kernels::kQuantFusedMaxRows) {
+    // Many rows: the product's cost dwarfs one dequantisation of the weight.
+    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, k} : Shape{k, n});
+    plan.AddStep(kernels::MakeDequantizeWeightStep(w, dense.buffer));
+    const TensorRef weights = w.k_contiguous ? Transpose(dense, 0, 1) : dense;
+    ProductTerms terms;
+    TensorRef bias_rows;
+    if (bias != nullptr) {
+      bias_rows = BroadcastTo(bias_in.rank() == 1 ? Unsqueeze(bias_in, 0) : bias_in, {m, n});
+      terms.beta = 1.0f;
+      terms.bias = &bias_rows;
+    }
+    return PlanProduct(plan, x_in, weights, y_out, 0, terms);
+  }
+
+  kernels::QuantMatmulDesc desc;
+  desc.w = w;
+  desc.m = m;
+  desc.x = plan.Contiguous(x_in, ACL_FLOAT).buffer;
+  const TensorRef result = plan.Temporary(ACL_FLOAT, {m, n});
+  desc.y = result.buffer;
+  if (bias != nullptr) {
+    const TensorRef bias_f32 = plan.Temporary(ACL_FLOAT, {n});
+    plan.Copy(bias_in.rank() == 2 ? Select(bias_in, 0, 0) : bias_in, bias_f32);
+    desc.bias = bias_f32.buffer;
+    desc.has_bias = true;
+  }
+  desc.scratch = plan.Temporary(ACL_UINT8, {kernels::QuantMatmulScratchBytes(desc)}).buffer;
+  plan.AddStep(kernels::MakeQuantMatmulStep(desc));
+  plan.Copy(result, y_out);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+CANOPY_ACLNN_OP(WeightQuantBatchMatmulV2, PlanWeightQuantBatchMatmulV2,
+                (OpTraits{.header = "aclnnop/aclnn_weight_quant_batch_matmul_v2.h",
+                          .dtypes = kActivationDtypes,
+                          .private_formats = true}),
+                (const aclTensor*, x), (const aclTensor*, weight), (const aclTensor*, antiquantScale),
+                (const aclTensor*, antiquantOffsetOptional, optional), (const aclTensor*, quantScaleOptional, optional),
+                (const aclTensor*, quantOffsetOptional, optional), (const aclTensor*, biasOptional, optional),
+                (int, antiquantGroupSize), (const aclTensor*, y))

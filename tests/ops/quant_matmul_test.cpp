@@ -1,0 +1,457 @@
+// WeightQuantBatchMatmulV2 through the public C API against a float64
+// dequantise-then-multiply reference on random non-zero data: FLOAT16 and
+// BFLOAT16 x, INT8 and INT4 weights (two values a byte, the even element in
+// the low nibble) stored K-contiguous (transposed, as ggml passes them) or
+// N-contiguous, scales per tensor, per channel and per group (a partial last
+// group too), with and without offsets and bias, decode (fused kernel) and
+// prefill (dequantise + oneDNN) row counts, transposed x and scales, ggml's
+// exact calls (Q8_0 / Q4_0 weights with their scales behind them in one
+// buffer, the N > 65535 split, MUL_MAT_ID's expert views), FRACTAL_NZ weights,
+// and each rejection with its status code.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+const View kC = View::kContiguous;
+
+// A quantised weight in device memory: logical values q[k][n] stored
+// K-contiguous (row n of a [n, k] matrix) or N-contiguous, INT8 or INT4.
+struct QuantWeightBuffer {
+  aclDataType dtype;
+  int64_t k, n;
+  bool kContiguous;
+  int64_t offset;          // elements before the view (even for INT4)
+  std::vector<int64_t> q;  // logical [k][n]
+  std::unique_ptr<DeviceBuffer> buffer;
+
+  int64_t Elements() const { return offset + k * n; }
+  aclTensor* Create(aclFormat format = ACL_FORMAT_ND) const {
+    const int64_t dims[2] = {k, n};
+    const int64_t strides[2] = {kContiguous ? 1 : n, kContiguous ? k : 1};
+    const int64_t storage = Elements();
+    return aclCreateTensor(dims, 2, dtype, strides, offset, format, &storage, 1, buffer->get());
+  }
+};
+
+std::vector<uint8_t> PackWeight(aclDataType dtype, int64_t k, int64_t n, bool kContiguous, int64_t offset,
+                                const std::vector<int64_t>& q) {
+  const int64_t elements = offset + k * n;
+  std::vector<uint8_t> bytes(dtype == ACL_INT4 ? (elements + 1) / 2 : elements, 0x5A);
+  for (int64_t kk = 0; kk < k; ++kk) {
+    for (int64_t nn = 0; nn < n; ++nn) {
+      const int64_t at = offset + (kContiguous ? nn * k + kk : kk * n + nn);
+      const auto value = static_cast<uint8_t>(q[kk * n + nn]);
+      if (dtype == ACL_INT4) {
+        uint8_t& b = bytes[at / 2];
+        b = at % 2 == 0 ? static_cast<uint8_t>((b & 0xF0) | (value & 0x0F))
+                        : static_cast<uint8_t>((b & 0x0F) | ((value & 0x0F) << 4));
+      } else {
+        bytes[at] = value;
+      }
+    }
+  }
+  return bytes;
+}
+
+QuantWeightBuffer MakeWeight(Rng& rng, aclDataType dtype, int64_t k, int64_t n, bool kContiguous, int64_t offset = 0) {
+  QuantWeightBuffer w{dtype, k, n, kContiguous, offset, {}, nullptr};
+  const int64_t lo = dtype == ACL_INT4 ? -8 : -128, hi = dtype == ACL_INT4 ? 7 : 127;
+  for (int64_t i = 0; i < k * n; ++i) {
+    int64_t v = 0;
+    while (v == 0) v = static_cast<int64_t>(std::floor(rng.Uniform(static_cast<double>(lo), hi + 1.0)));
+    w.q.push_back(std::min(v, hi));
+  }
+  const std::vector<uint8_t> bytes = PackWeight(dtype, k, n, kContiguous, offset, w.q);
+  w.buffer = std::make_unique<DeviceBuffer>(bytes.size());
+  EXPECT_EQ(aclrtMemcpy(w.buffer->get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  return w;
+}
+
+enum class Mode { kPerTensor, kPerChannel, kPerGroup };
+
+struct QuantCase {
+  std::string name;
+  aclDataType xDtype;
+  aclDataType wDtype;
+  int64_t m, k, n;
+  Mode mode;
+  int64_t groupSize = 0;  // per group
+  bool kContiguous = true;
+  bool withOffset = false;
+  bool withBias = false;
+  bool twoDimScale = true;  // [1, n] / [1, 1] rather than [n] / [1]
+  View xView = kC, scaleView = kC;
+  int64_t weightOffset = 0;
+  aclFormat weightFormat = ACL_FORMAT_ND;
+};
+void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
+
+Shape ScaleShape(const QuantCase& c) {
+  switch (c.mode) {
+    case Mode::kPerTensor:
+      return c.twoDimScale ? Shape{1, 1} : Shape{1};
+    case Mode::kPerChannel:
+      return c.twoDimScale ? Shape{1, c.n} : Shape{c.n};
+    case Mode::kPerGroup:
+      return {(c.k + c.groupSize - 1) / c.groupSize, c.n};
+  }
+  return {};
+}
+
+// y = x @ ((q + offset) * scale) + bias in float64, with a sum's tolerance.
+Expected Reference(const QuantCase& c, const Values& x, const std::vector<int64_t>& q, const Values& scale,
+                   const Values& offset, const Values& bias) {
+  const Shape ss = ScaleShape(c);
+  const int64_t groupSize = c.mode == Mode::kPerGroup ? c.groupSize : c.k;
+  auto at = [&](const Values& v, int64_t kk, int64_t nn) {
+    if (c.mode == Mode::kPerTensor) return v[0].real();
+    if (c.mode == Mode::kPerChannel) return v[nn].real();
+    return v[(kk / groupSize) * c.n + nn].real();
+  };
+  Expected want;
+  for (int64_t r = 0; r < c.m; ++r) {
+    for (int64_t nn = 0; nn < c.n; ++nn) {
+      double sum = 0, magnitude = 0;
+      for (int64_t kk = 0; kk < c.k; ++kk) {
+        const double w =
+            (static_cast<double>(q[kk * c.n + nn]) + (c.withOffset ? at(offset, kk, nn) : 0.0)) * at(scale, kk, nn);
+        sum += x[r * c.k + kk].real() * w;
+        magnitude += std::abs(x[r * c.k + kk].real() * w);
+      }
+      if (c.withBias) {
+        sum += bias[nn].real();
+        magnitude += std::abs(bias[nn].real());
+      }
+      want.values.push_back(sum);
+      want.tolerance.push_back(2 * UnitRoundoff(c.xDtype) * std::abs(sum) +
+                               static_cast<double>(c.k + 4) * UnitRoundoff(ACL_FLOAT) * magnitude);
+    }
+  }
+  return want;
+}
+
+class WeightQuantBatchMatmulV2Test : public ::testing::TestWithParam<QuantCase> {};
+
+TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) {
+  const QuantCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const QuantWeightBuffer w = MakeWeight(rng, c.wDtype, c.k, c.n, c.kContiguous, c.weightOffset);
+  const Shape ss = ScaleShape(c);
+  DeviceTensor x(c.xDtype, {c.m, c.k}, c.xView), y(c.xDtype, {c.m, c.n});
+  DeviceTensor scale(c.xDtype, ss, c.scaleView), offset(c.xDtype, ss, c.scaleView);
+  DeviceTensor bias(c.xDtype == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16, c.twoDimScale ? Shape{1, c.n} : Shape{c.n});
+  const Values xv = x.FillRandom(rng, Range{-1, 1, 0.01});
+  const Values sv = scale.FillRandom(rng, Range{0.002, 0.05});
+  const Values ov = offset.FillRandom(rng, Range{-4, 4, 0.1});
+  const Values bv = bias.FillRandom(rng, Range{-1, 1, 0.01});
+  for (int call = 0; call < 2; ++call) {  // the second call is a plan-cache hit
+    y.Poison();
+    const OpRun run = RunOp(
+        [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+          aclTensor* weight = w.Create(c.weightFormat);
+          const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+              args.Tensor(x), weight, args.Tensor(scale), c.withOffset ? args.Tensor(offset) : nullptr, nullptr,
+              nullptr, c.withBias ? args.Tensor(bias) : nullptr, static_cast<int>(c.groupSize), args.Tensor(y), ws, ex);
+          aclDestroyTensor(weight);
+          return status;
+        },
+        aclnnWeightQuantBatchMatmulV2);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    ExpectNear(y.ReadView(), Reference(c, xv, w.q, sv, ov, bv), c.name);
+  }
+}
+
+std::vector<QuantCase> QuantCases() {
+  std::vector<QuantCase> cases;
+  const Mode modes[] = {Mode::kPerTensor, Mode::kPerChannel, Mode::kPerGroup};
+  const char* modeNames[] = {"tensor", "channel", "group32"};
+  for (aclDataType xd : {ACL_FLOAT16, ACL_BF16}) {
+    for (aclDataType wd : {ACL_INT8, ACL_INT4}) {
+      for (int mi = 0; mi < 3; ++mi) {
+        for (bool kContiguous : {true, false}) {
+          for (int64_t m : {int64_t{1}, int64_t{5}, int64_t{24}}) {
+            QuantCase c;
+            c.xDtype = xd;
+            c.wDtype = wd;
+            c.m = m;
+            c.k = 96;
+            c.n = 70;
+            c.mode = modes[mi];
+            c.groupSize = modes[mi] == Mode::kPerGroup ? 32 : 0;
+            c.kContiguous = kContiguous;
+            c.withOffset = m != 5;
+            c.withBias = m != 1;
+            c.twoDimScale = m != 24;
+            c.name = std::string(Name(xd)) + "_" + (wd == ACL_INT4 ? "int4" : "int8") + "_" + modeNames[mi] +
+                     (kContiguous ? "_kcontig" : "_ncontig") + "_m" + std::to_string(m);
+            cases.push_back(c);
+          }
+        }
+      }
+    }
+  }
+  // A partial last group (k = 100, groups of 64), large k and n, transposed x and scales, a weight offset.
+  cases.push_back({"partial_group", ACL_FLOAT16, ACL_INT8, 3, 100, 40, Mode::kPerGroup, 64, true, true, true});
+  cases.push_back({"partial_group_int4_ncontig", ACL_BF16, ACL_INT4, 2, 100, 40, Mode::kPerGroup, 64, false, true});
+  cases.push_back({"large_decode_int4", ACL_FLOAT16, ACL_INT4, 4, 1024, 300, Mode::kPerGroup, 32, true});
+  cases.push_back({"large_prefill_int8", ACL_BF16, ACL_INT8, 40, 512, 130, Mode::kPerGroup, 128, false, true, true});
+  cases.push_back({"transposed_x_and_scale", ACL_FLOAT16, ACL_INT8, 6, 64, 48, Mode::kPerGroup, 32, true, true, false,
+                   true, View::kTransposed, View::kTransposed});
+  cases.push_back({"transposed_x_prefill", ACL_BF16, ACL_INT4, 20, 64, 48, Mode::kPerChannel, 0, true, false, false,
+                   true, View::kTransposed});
+  cases.push_back({"weight_offset_int4", ACL_FLOAT16, ACL_INT4, 2, 64, 10, Mode::kPerGroup, 32, true, true, false, true,
+                   kC, kC, 64});
+  cases.push_back({"weight_offset_int8", ACL_FLOAT16, ACL_INT8, 2, 64, 10, Mode::kPerChannel, 0, false, true, false,
+                   true, kC, kC, 5});
+  cases.push_back({"k1_n1", ACL_FLOAT16, ACL_INT8, 3, 1, 1, Mode::kPerTensor, 0, true});
+  // A FRACTAL_NZ weight (Canopy's NZ is its ND layout).
+  cases.push_back({"fractal_nz_int8", ACL_FLOAT16, ACL_INT8, 2, 64, 32, Mode::kPerChannel, 0, false, false, false, true,
+                   kC, kC, 0, ACL_FORMAT_FRACTAL_NZ});
+  cases.push_back({"fractal_nz_int4_prefill", ACL_BF16, ACL_INT4, 20, 64, 32, Mode::kPerGroup, 32, true, true, false,
+                   true, kC, kC, 0, ACL_FORMAT_FRACTAL_NZ});
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(WeightQuantBatchMatmulV2, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(QuantCases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
+// ---- ggml's calls ---------------------------------------------------------------------------------
+
+// ggml_cann_mul_mat_quant: the Q8_0 / Q4_0 weight [N rows of K] followed in the
+// same buffer by its f16 scales [N rows of K / 32]; the weight and scales are
+// passed as transposed views, groups of 32 (0 when K is 32), N split in pieces
+// of at most 65535 columns, each piece a view at an offset into the buffers.
+void GgmlMulMatQuant(aclDataType wtype, int64_t m, int64_t k, int64_t n) {
+  Rng rng = Rng::ForCurrentTest();
+  constexpr int64_t kQk = 32, kMaxN = 65535;
+  const int64_t wElements = n * k, sElements = n * (k / kQk);
+  const int64_t wBytes = wtype == ACL_INT4 ? wElements / 2 : wElements;
+  std::vector<int64_t> q(k * n);  // logical [k][n]
+  for (int64_t& v : q) {
+    v = 0;
+    while (v == 0)
+      v = static_cast<int64_t>(std::floor(rng.Uniform(wtype == ACL_INT4 ? -8 : -128, wtype == ACL_INT4 ? 8 : 128)));
+  }
+  std::vector<uint8_t> bytes = PackWeight(wtype, k, n, true, 0, q);
+  Values scales = RandomValues(rng, ACL_FLOAT16, sElements, Range{0.002, 0.05});  // [n][k / 32]
+  bytes.resize(wBytes + 2 * sElements);
+  for (int64_t i = 0; i < sElements; ++i) EncodeValue(scales[i], ACL_FLOAT16, bytes.data() + wBytes + 2 * i);
+  DeviceBuffer src0(bytes.size());
+  ASSERT_EQ(aclrtMemcpy(src0.get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  DeviceTensor x(ACL_FLOAT16, {m, k}), y(ACL_FLOAT16, {m * n});
+  const Values xv = x.FillRandom(rng, Range{-1, 1, 0.01});
+  y.Poison();
+  const int64_t groupSize = k > kQk ? kQk : 0;
+  for (int64_t n0 = 0; n0 < n; n0 += kMaxN) {
+    const int64_t piece = std::min(kMaxN, n - n0);
+    const OpRun run = RunOp(
+        [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+          const int64_t wDims[2] = {k, piece}, wStrides[2] = {1, k}, wStorage = wElements;
+          const int64_t sDims[2] = {k / kQk, piece}, sStrides[2] = {1, k / kQk}, sStorage = sElements;
+          const int64_t yDims[2] = {m, piece}, yStrides[2] = {piece, 1}, yStorage = m * n;
+          aclTensor* weight =
+              aclCreateTensor(wDims, 2, wtype, wStrides, n0 * k, ACL_FORMAT_ND, &wStorage, 1, src0.get());
+          aclTensor* scale = aclCreateTensor(sDims, 2, ACL_FLOAT16, sStrides, n0 * (k / kQk), ACL_FORMAT_ND, &sStorage,
+                                             1, static_cast<char*>(src0.get()) + wBytes);
+          aclTensor* out =
+              aclCreateTensor(yDims, 2, ACL_FLOAT16, yStrides, m * n0, ACL_FORMAT_ND, &yStorage, 1, y.data());
+          const aclnnStatus status =
+              aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(args.Tensor(x), weight, scale, nullptr, nullptr, nullptr,
+                                                            nullptr, static_cast<int>(groupSize), out, ws, ex);
+          aclDestroyTensor(weight);
+          aclDestroyTensor(scale);
+          aclDestroyTensor(out);
+          return status;
+        },
+        aclnnWeightQuantBatchMatmulV2);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+  }
+  // Piece p holds [m, piece] row-major at m * n0.
+  Expected want;
+  want.values.resize(m * n);
+  want.tolerance.resize(m * n);
+  for (int64_t n0 = 0; n0 < n; n0 += kMaxN) {
+    const int64_t piece = std::min(kMaxN, n - n0);
+    for (int64_t r = 0; r < m; ++r) {
+      for (int64_t j = 0; j < piece; ++j) {
+        const int64_t col = n0 + j;
+        double sum = 0, magnitude = 0;
+        for (int64_t kk = 0; kk < k; ++kk) {
+          const double wv = static_cast<double>(q[kk * n + col]) * scales[col * (k / kQk) + kk / kQk].real();
+          sum += xv[r * k + kk].real() * wv;
+          magnitude += std::abs(xv[r * k + kk].real() * wv);
+        }
+        want.values[m * n0 + r * piece + j] = sum;
+        want.tolerance[m * n0 + r * piece + j] = 2 * UnitRoundoff(ACL_FLOAT16) * std::abs(sum) +
+                                                 static_cast<double>(k + 4) * UnitRoundoff(ACL_FLOAT) * magnitude;
+      }
+    }
+  }
+  ExpectNear(y.ReadView(), want, "ggml mul_mat_quant");
+}
+
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ8_0) { GgmlMulMatQuant(ACL_INT8, 3, 128, 200); }
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0) { GgmlMulMatQuant(ACL_INT4, 3, 128, 200); }
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ8_0SingleGroup) { GgmlMulMatQuant(ACL_INT8, 2, 32, 40); }
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0PrefillRows) { GgmlMulMatQuant(ACL_INT4, 20, 64, 48); }
+// N above 65535: ggml splits the weight into two views, the second at an offset.
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0SplitAbove65535) { GgmlMulMatQuant(ACL_INT4, 1, 32, 65600); }
+
+// ---- rejections -----------------------------------------------------------------------------------
+
+struct Call {
+  aclDataType x = ACL_FLOAT16, w = ACL_INT8, scale = ACL_FLOAT16, offset = ACL_FLOAT16, bias = ACL_FLOAT16,
+              y = ACL_FLOAT16;
+  Shape xs{2, 64}, ws{64, 16}, ss{16}, os{16}, bs{16}, ys{2, 16};
+  bool withOffset = false, withBias = false, withQuantScale = false, withQuantOffset = false;
+  int groupSize = 0;
+  View xView = kC;
+  aclFormat xFormat = ACL_FORMAT_ND;
+  int64_t weightOffset = 0;
+  bool nullX = false;
+};
+
+OpRun RunCall(const Call& c) {
+  return RunOp(
+      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+        const int64_t k = c.ws.size() == 2 ? c.ws[0] : 1, n = c.ws.size() == 2 ? c.ws[1] : c.ws[0];
+        DeviceBuffer* storage = new DeviceBuffer(static_cast<size_t>(k * n + c.weightOffset + 16));
+        static std::vector<std::unique_ptr<DeviceBuffer>> keep;  // lives until the process ends
+        keep.emplace_back(storage);
+        const Shape strides = c.ws.size() == 2 ? Shape{n, 1} : Shape{1};
+        const int64_t elements = k * n + c.weightOffset;
+        aclTensor* weight = aclCreateTensor(c.ws.data(), c.ws.size(), c.w, strides.data(), c.weightOffset,
+                                            ACL_FORMAT_ND, &elements, 1, storage->get());
+        aclTensor* quantScale = c.withQuantScale ? args.NewTensor(ACL_UINT64, {16}) : nullptr;
+        aclTensor* quantOffset = c.withQuantOffset ? args.NewTensor(ACL_FLOAT, {16}) : nullptr;
+        const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+            c.nullX ? nullptr : args.NewTensor(c.x, c.xs, c.xView, c.xFormat), weight, args.NewTensor(c.scale, c.ss),
+            c.withOffset ? args.NewTensor(c.offset, c.os) : nullptr, quantScale, quantOffset,
+            c.withBias ? args.NewTensor(c.bias, c.bs) : nullptr, c.groupSize, args.NewTensor(c.y, c.ys), ws, ex);
+        aclDestroyTensor(weight);
+        return status;
+      },
+      aclnnWeightQuantBatchMatmulV2);
+}
+
+TEST(WeightQuantBatchMatmulV2Rejects, WithCannCodes) {
+  EXPECT_TRUE(RunCall(Call{}).ok()) << Describe(RunCall(Call{}));
+  const auto expectInvalid = [](const char* what, Call c) {
+    const OpRun run = RunCall(c);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << what << ": " << Describe(run);
+  };
+  Call c;
+  c.nullX = true;
+  EXPECT_EQ(RunCall(c).phase1, ACLNN_ERR_PARAM_NULLPTR);
+  c = Call{};
+  c.x = c.scale = c.y = ACL_FLOAT;
+  expectInvalid("f32 x", c);
+  c = Call{};
+  c.w = ACL_INT32;
+  c.ws = {64, 2};
+  expectInvalid("INT32 (INT4Pack) weight", c);
+  c = Call{};
+  c.w = ACL_FLOAT16;
+  expectInvalid("f16 weight", c);
+  c = Call{};
+  c.scale = ACL_BF16;
+  expectInvalid("scale dtype unlike x", c);
+  c = Call{};
+  c.scale = ACL_UINT64;
+  expectInvalid("UINT64 scale", c);
+  c = Call{};
+  c.withOffset = true;
+  c.offset = ACL_INT32;
+  expectInvalid("INT32 offset", c);
+  c = Call{};
+  c.withQuantScale = true;
+  expectInvalid("quantScale (INT8 y)", c);
+  c = Call{};
+  c.withQuantOffset = true;
+  expectInvalid("quantOffset without quantScale", c);
+  c = Call{};
+  c.withBias = true;
+  c.bias = ACL_FLOAT;
+  expectInvalid("f32 bias with f16 x", c);
+  c = Call{};
+  c.x = c.scale = c.y = ACL_BF16;
+  c.withBias = true;
+  c.bias = ACL_BF16;
+  expectInvalid("bf16 bias with bf16 x", c);
+  c = Call{};
+  c.y = ACL_FLOAT;
+  expectInvalid("f32 y", c);
+  c = Call{};
+  c.xs = {2, 2, 64};
+  expectInvalid("3-D x", c);
+  c = Call{};
+  c.xs = {2, 32};
+  expectInvalid("k mismatch", c);
+  c = Call{};
+  c.xs = {0, 64};
+  c.ys = {0, 16};
+  expectInvalid("empty m", c);
+  c = Call{};
+  c.xs = {2, 65536};
+  c.ws = {65536, 16};
+  expectInvalid("k above 65535", c);
+  c = Call{};
+  c.groupSize = 16;
+  c.ss = {4, 16};
+  expectInvalid("group of 16", c);
+  c = Call{};
+  c.groupSize = 48;
+  c.ss = {2, 16};
+  expectInvalid("group of 48", c);
+  c = Call{};
+  c.groupSize = 64;
+  c.ss = {1, 16};
+  expectInvalid("group of k", c);
+  c = Call{};
+  c.groupSize = 32;
+  c.ss = {3, 16};
+  expectInvalid("group scale rows", c);
+  c = Call{};
+  c.ss = {2, 16};
+  expectInvalid("per-channel scale of 2 rows", c);
+  c = Call{};
+  c.withOffset = true;
+  c.os = {1, 16};
+  expectInvalid("offset shape unlike scale", c);
+  c = Call{};
+  c.withBias = true;
+  c.bs = {2, 16};
+  expectInvalid("bias [2, n]", c);
+  c = Call{};
+  c.ys = {2, 15};
+  expectInvalid("y shape", c);
+  c = Call{};
+  c.xView = View::kStepped;
+  expectInvalid("stepped x", c);
+  c = Call{};
+  c.xFormat = ACL_FORMAT_FRACTAL_NZ;
+  expectInvalid("FRACTAL_NZ x", c);
+  c = Call{};
+  c.w = ACL_INT4;
+  c.weightOffset = 1;
+  expectInvalid("INT4 weight at an odd element", c);
+  c = Call{};
+  c.w = ACL_INT4;
+  c.ws = {64, 15};
+  c.ss = {15};
+  c.ys = {2, 15};
+  expectInvalid("INT4 weight with an odd contiguous axis", c);
+}
+
+}  // namespace
+}  // namespace canopy_test
