@@ -8,12 +8,6 @@
 namespace canopy::kernels {
 namespace {
 
-// One oneDNN stream per executing thread (device engines run kernels on their own thread).
-dnnl::stream& ThreadStream() {
-  thread_local dnnl::stream stream(OnednnEngine());
-  return stream;
-}
-
 // An operand the primitive reads or writes in a layout of its own choosing:
 // the booked buffer it lives in for the primitive, and the reorder between it
 // and the operand's view.
@@ -40,8 +34,8 @@ class OnednnStep final : public Step {
 
   aclnnStatus Run(const RunContext& context) const override {
     try {
-      dnnl::engine& engine = OnednnEngine();
-      dnnl::stream& stream = ThreadStream();
+      dnnl::engine& engine = OneDnnEngine();
+      dnnl::stream& stream = OneDnnThreadStream();
       canopyPrepareComputeTeam();
       std::unordered_map<int, dnnl::memory> bound;
       std::unordered_map<int, dnnl::memory> views;
@@ -77,9 +71,9 @@ class OnednnStep final : public Step {
     std::unordered_map<int, dnnl::memory> arguments = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
     if (s.scratchpad.get_size() > 0) {
       arguments.emplace(DNNL_ARG_SCRATCHPAD,
-                        dnnl::memory(s.scratchpad, OnednnEngine(), context.Resolve(s.scratchpad_at)));
+                        dnnl::memory(s.scratchpad, OneDnnEngine(), context.Resolve(s.scratchpad_at)));
     }
-    s.reorder.execute(ThreadStream(), arguments);
+    s.reorder.execute(OneDnnThreadStream(), arguments);
   }
 
   dnnl::primitive primitive_;
@@ -91,11 +85,6 @@ class OnednnStep final : public Step {
 };
 
 }  // namespace
-
-dnnl::engine& OnednnEngine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
 
 dnnl::memory::data_type OnednnType(aclDataType dtype) {
   switch (dtype) {
@@ -139,7 +128,7 @@ std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
       s.internal = wanted;
       const dnnl::memory::desc& from = argument.output ? wanted : argument.view;
       const dnnl::memory::desc& to = argument.output ? argument.view : wanted;
-      const dnnl::reorder::primitive_desc reorder_desc(OnednnEngine(), from, OnednnEngine(), to, OnednnAttr());
+      const dnnl::reorder::primitive_desc reorder_desc(OneDnnEngine(), from, OneDnnEngine(), to, OnednnAttr());
       s.reorder = dnnl::reorder(reorder_desc);
       s.internal_at = book(static_cast<int64_t>(wanted.get_size()));
       s.scratchpad = reorder_desc.scratchpad_desc();

@@ -14,11 +14,9 @@
 
 #include "nnopbase/executor.h"
 #include "oneapi/dnnl/dnnl.hpp"
+#include "onednn_engine.h"  // OneDnnEngine(): the engine every step runs on
 
 namespace canopy::kernels {
-
-// The CPU engine every oneDNN step runs on.
-dnnl::engine& OnednnEngine();
 
 // oneDNN's name for a dtype: f32, f16 or bf16 (anything else is never handed to oneDNN).
 dnnl::memory::data_type OnednnType(aclDataType dtype);

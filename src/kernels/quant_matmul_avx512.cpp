@@ -2,6 +2,11 @@
 // the K-contiguous weight (ggml's layout, the decode hot path) in explicit
 // vector code: one 16-byte load gives 16 INT8 or 32 INT4 weights, converted in
 // registers, with the group's partial sums kept in one vector per row of x.
+// GCC 12 warns that the unmasked AVX-512 conversions inside avx512fintrin.h
+// use an uninitialised pass-through vector (its own undefined-vector idiom) once
+// they are inlined here: a false positive, silenced for this file only.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
 #define CANOPY_QMM_ISA avx512_isa

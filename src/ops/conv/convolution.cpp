@@ -182,14 +182,14 @@ std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& 
                                                               weights, bias, dst, strides, dilates, pad_l, pad_r)
                           : dnnl::deconvolution_forward::desc(kInference, dnnl::algorithm::deconvolution_direct, src,
                                                               weights, dst, strides, dilates, pad_l, pad_r);
-      const dnnl::deconvolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+      const dnnl::deconvolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
       return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
     }
     const auto desc = b ? dnnl::convolution_forward::desc(kInference, dnnl::algorithm::convolution_direct, src, weights,
                                                           bias, dst, strides, dilates, pad_l, pad_r)
                         : dnnl::convolution_forward::desc(kInference, dnnl::algorithm::convolution_direct, src, weights,
                                                           dst, strides, dilates, pad_l, pad_r);
-    const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+    const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
     return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
   } catch (const dnnl::error& e) {
     reason = e.what();
@@ -208,7 +208,7 @@ bool Bf16ConvolutionNative() {
       const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,
                                                  dnnl::algorithm::convolution_direct, md({1, 16, 8}), md({16, 16, 1}),
                                                  md({1, 16, 8}), strides, zero, zero, zero);
-      const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+      const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
       return std::string(pd.impl_info_str()).find("ref") == std::string::npos;
     } catch (const dnnl::error&) {
       return false;

@@ -41,7 +41,7 @@ bool Bf16PoolingNative() {
       const dnnl::memory::desc md({1, 16, 4, 4}, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::nchw);
       const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, md, md,
                                              {1, 1}, {1, 1}, {0, 0}, {0, 0});
-      const dnnl::pooling_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OnednnEngine());
+      const dnnl::pooling_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
       return std::string(pd.impl_info_str()).find("ref") == std::string::npos;
     } catch (const dnnl::error&) {
       return false;
@@ -76,7 +76,7 @@ std::unique_ptr<Step> PoolStep(Plan& plan, const TensorRef& x, const TensorRef& 
     }
     const dnnl::pooling_forward::desc desc(dnnl::prop_kind::forward_inference, AlgorithmOf(kind), src, dst, strides,
                                            kernel, pad_l, pad_r);
-    const dnnl::pooling_forward::primitive_desc pd(desc, attr, kernels::OnednnEngine());
+    const dnnl::pooling_forward::primitive_desc pd(desc, attr, kernels::OneDnnEngine());
     return kernels::MakeOnednnStep(pd, {{DNNL_ARG_SRC, x.buffer, src}, {DNNL_ARG_DST, y.buffer, dst, true}}, book,
                                    std::move(what), reason);
   } catch (const dnnl::error& e) {
