@@ -223,19 +223,19 @@ OpRow ClampBothRow(bool scalarBounds) {
                 Arg{.name = "clipValueMin", .kind = kind, .range = ClampRange(ClampArg::kMin)},
                 Arg{.name = "clipValueMax", .kind = kind, .range = ClampRange(ClampArg::kMax)}};
   // "bounds" picks which bounds are passed (the other is null): 3 both, 1 min, 2 max.
-  auto pass = [](Call& c, size_t /*input*/, int64_t bit) { return (c.IntAttr("bounds") & bit) != 0; };
+  auto pass = [](Call& c, int64_t bit) { return (c.IntAttr("bounds") & bit) != 0; };
   if (scalarBounds) {
     row.out = {[pass](Call& c) {
-                 return aclnnClampGetWorkspaceSize(c.Tensor(0), pass(c, 1, 1) ? c.Scalar(1) : nullptr,
-                                                   pass(c, 2, 2) ? c.Scalar(2) : nullptr, c.Out(), c.workspaceSize,
+                 return aclnnClampGetWorkspaceSize(c.Tensor(0), pass(c, 1) ? c.Scalar(1) : nullptr,
+                                                   pass(c, 2) ? c.Scalar(2) : nullptr, c.Out(), c.workspaceSize,
                                                    c.executor);
                },
                aclnnClamp};
   } else {
     row.out = {[pass](Call& c) {
-                 return aclnnClampTensorGetWorkspaceSize(c.Tensor(0), pass(c, 1, 1) ? c.Tensor(1) : nullptr,
-                                                         pass(c, 2, 2) ? c.Tensor(2) : nullptr, c.Out(),
-                                                         c.workspaceSize, c.executor);
+                 return aclnnClampTensorGetWorkspaceSize(c.Tensor(0), pass(c, 1) ? c.Tensor(1) : nullptr,
+                                                         pass(c, 2) ? c.Tensor(2) : nullptr, c.Out(), c.workspaceSize,
+                                                         c.executor);
                },
                aclnnClampTensor};
   }

@@ -76,7 +76,7 @@ void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclData
 
 aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar) {
   if (IsComplex(tensor)) return tensor;
-  if (IsComplex(scalar)) return IsFloating(tensor) && tensor == ACL_DOUBLE ? ACL_COMPLEX128 : ACL_COMPLEX64;
+  if (IsComplex(scalar)) return tensor == ACL_DOUBLE ? ACL_COMPLEX128 : ACL_COMPLEX64;
   if (IsFloating(tensor)) return tensor;
   if (IsFloating(scalar)) return ACL_FLOAT;
   if (IsBool(tensor)) return PromoteTypes(tensor, scalar);
