@@ -23,24 +23,6 @@ namespace {
 
 enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup };
 
-const char* OpName(Op op) {
-  switch (op) {
-    case Op::kRms:
-      return "rms";
-    case Op::kAddRms:
-      return "addrms";
-    case Op::kLayer:
-      return "layer";
-    case Op::kLayerImpl:
-      return "layer_impl";
-    case Op::kFastLayer:
-      return "fast_layer";
-    case Op::kGroup:
-      return "group";
-  }
-  return "";
-}
-
 struct NormCase {
   std::string name;
   Op op = Op::kRms;
@@ -59,7 +41,6 @@ struct NormCase {
 
 void PrintTo(const NormCase& c, std::ostream* os) { *os << c.name; }
 
-bool IsLayer(Op op) { return op == Op::kLayer || op == Op::kLayerImpl || op == Op::kFastLayer; }
 bool IsRms(Op op) { return op == Op::kRms || op == Op::kAddRms; }
 
 // The float64 reference of one normalisation.
