@@ -136,6 +136,8 @@ class AttentionStep final : public Step {
           if (j >= lo && j < hi && !masked) {
             const float* k = s.key.data() + t * d;
             float dot = 0.0f;
+            // A vectorised sum (a fixed lane order: the same result on every run).
+#pragma omp simd reduction(+ : dot)
             for (int64_t e = 0; e < d; ++e) dot += q[e] * k[e];
             score = dot * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
           }

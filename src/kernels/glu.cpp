@@ -13,7 +13,8 @@
 namespace canopy::kernels {
 namespace {
 
-constexpr int64_t kRun = 2048;  // elements of a half loaded at once, and the unit of parallel work
+constexpr int64_t kRun = 2048;                 // elements of a half loaded at once, and the unit of parallel work
+constexpr int64_t kGrainElements = 16 * 1024;  // less than this runs on one thread
 constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kSqrtTwoOverPi = 0.79788456080286535588;
 constexpr double kGeluCubic = 0.044715;
@@ -28,7 +29,8 @@ class GluStep final : public Step {
     char* activated = desc_.has_activated ? context.Resolve(desc_.activated) : nullptr;
     const int64_t element = static_cast<int64_t>(DtypeSize(desc_.dtype));
     const int64_t runs = (desc_.half + kRun - 1) / kRun;
-    ParallelFor(desc_.groups * runs, 1, [&](int64_t begin, int64_t end) {
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / std::min(kRun, std::max<int64_t>(desc_.half, 1)));
+    ParallelFor(desc_.groups * runs, grain, [&](int64_t begin, int64_t end) {
       std::vector<float> gate(kRun), other(kRun);
       for (int64_t item = begin; item < end; ++item) {
         const int64_t group = item / runs;
