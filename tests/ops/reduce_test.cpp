@@ -333,6 +333,27 @@ TEST(ReduceSum, RepeatsBitForBit) {
   }
 }
 
+// As CANN (CheckShapeAndScalarSame), an out of another shape is taken when it
+// and the result both hold one element: ggml's cross-entropy loss sums every
+// dim of a vector into a [1] out with keepDims false. Any other shape is 161002.
+TEST(ReduceSum, OneElementOutMayHaveAnotherShape) {
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor self(ACL_FLOAT, {7});
+  const Values values = self.FillRandom(rng, Range{-2, 2});
+  for (const Shape& shape : {Shape{1}, Shape{1, 1}}) {
+    DeviceTensor out(ACL_FLOAT, shape);
+    ASSERT_TRUE(RunReduce(Kind::kSum, self, {0}, false, ACL_FLOAT, out).ok()) << ShapeString(shape);
+    ExpectNear(out.ReadView(), Reference(Kind::kSum, values, {7}, {true}, ACL_FLOAT), ShapeString(shape));
+  }
+  DeviceTensor two(ACL_FLOAT, {2});
+  EXPECT_EQ(RunReduce(Kind::kSum, self, {0}, false, ACL_FLOAT, two).phase1, ACLNN_ERR_PARAM_INVALID);
+  DeviceTensor wide(ACL_FLOAT, {3, 7});
+  wide.FillRandom(rng, Range{-2, 2});
+  DeviceTensor single(ACL_FLOAT, {1});
+  EXPECT_EQ(RunReduce(Kind::kSum, wide, {0}, false, ACL_FLOAT, single).phase1, ACLNN_ERR_PARAM_INVALID)
+      << "a 7-element result does not fit a one-element out";
+}
+
 // Two calls that differ only in the values of the dims array (same count, same
 // tensors) must not share a cached plan: the second sums its own dim.
 TEST(ReduceSum, DimsValuesAreInThePlanKey) {

@@ -1,6 +1,8 @@
 // The reduction ops' shared planning (see reduction.h).
 #include "reduction.h"
 
+#include "ops/framework/tensor_view.h"
+
 namespace canopy::ops {
 
 aclnnStatus NormalizeDims(Plan& plan, const char* name, const aclIntArray* dims, int64_t rank,
@@ -47,13 +49,21 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
                           bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
-  CANOPY_CHECK(plan.CheckShape("out", out, ReducedShape(self->view_shape, reduced, keep_dims)));
+  const Shape expected = ReducedShape(self->view_shape, reduced, keep_dims);
+  // CANN also takes an out of another shape when both hold one element
+  // (CheckShapeAndScalarSame): ggml's cross-entropy loss reduces every dim
+  // into a [1] out with keepDims false.
+  int64_t expected_elements = 1;
+  for (const int64_t extent : expected) expected_elements *= extent;
+  const bool one_element = expected_elements == 1 && out->NumElements() == 1;
+  if (!one_element) CANOPY_CHECK(plan.CheckShape("out", out, expected));
   if (self->NumElements() == 0 && IsComplex(out->dtype)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
                        DtypeName(out->dtype));
   }
   const TensorRef in = plan.Input(self, "self");
-  const TensorRef dst = plan.Output(out, "out");
+  TensorRef dst = plan.Output(out, "out");
+  if (dst.shape != expected) dst = *Reshape(dst, expected);  // one element: always viewable
   // The engine writes `dtype` itself when out holds it; otherwise a temporary
   // of `dtype` is rounded once more into out, as CANN casts the result.
   const TensorRef result = dtype == out->dtype ? dst : plan.Temporary(dtype, dst.shape);
