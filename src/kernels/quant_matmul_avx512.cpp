@@ -5,8 +5,10 @@
 // GCC 12 warns that the unmasked AVX-512 conversions inside avx512fintrin.h
 // use an uninitialised pass-through vector (its own undefined-vector idiom) once
 // they are inlined here: a false positive, silenced for this file only.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <immintrin.h>
 
 #define CANOPY_QMM_ISA avx512_isa
