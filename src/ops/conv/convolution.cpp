@@ -202,7 +202,7 @@ bool Bf16ConvolutionNative() {
   static const bool native = [] {
     try {
       const dnnl::memory::dims strides = {1}, zero = {0};
-      const auto md = [](dnnl::memory::dims dims) {
+      const auto md = [](const dnnl::memory::dims& dims) {
         return dnnl::memory::desc(dims, dnnl::memory::data_type::bf16, dnnl::memory::format_tag::any);
       };
       const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference,

@@ -55,9 +55,9 @@ aclnnStatus PlanMaxPool(Plan& plan, const aclTensor* self, const aclIntArray* ke
     // Two pads: {H, W} on both sides; four: {top, left, bottom, right}.
     a.pad_front = p.empty() ? 0 : p.size() == 1 ? p[0] : p[d];
     a.pad_back = p.size() == 4 ? p[2 + d] : a.pad_front;
-    if (a.pad_front + a.pad_back > a.kernel) {
+    if (const int64_t pad_sum = a.pad_front + a.pad_back; pad_sum > a.kernel) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "pads on axis %zu sum to %lld, more than kernelShape (%lld)", d,
-                         static_cast<long long>(a.pad_front + a.pad_back), static_cast<long long>(a.kernel));
+                         static_cast<long long>(pad_sum), static_cast<long long>(a.kernel));
     }
     const int64_t extent =
         PooledExtent(self->view_shape[self->rank() - 2 + static_cast<int64_t>(d)], a, ceil_mode != 0);
