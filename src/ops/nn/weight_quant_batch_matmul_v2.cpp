@@ -168,7 +168,7 @@ aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const a
   // transposed scales ggml passes with its transposed weights copy straight.
   auto as_groups = [&](const TensorRef& t) {
     const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
-    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
+    TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
     plan.Copy(w.k_contiguous ? Transpose(grid, 0, 1) : grid, dense);
     return dense;
   };
