@@ -12,19 +12,8 @@
 namespace canopy::kernels {
 namespace {
 
-dnnl::memory::data_type DnnlType(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_BF16:
-      return dnnl::memory::data_type::bf16;
-    case ACL_FLOAT16:
-      return dnnl::memory::data_type::f16;
-    default:
-      return dnnl::memory::data_type::f32;
-  }
-}
-
 dnnl::memory::desc DescOf(const MatmulOperand& operand) {
-  return dnnl::memory::desc(dnnl::memory::dims(operand.dims.begin(), operand.dims.end()), DnnlType(operand.dtype),
+  return dnnl::memory::desc(dnnl::memory::dims(operand.dims.begin(), operand.dims.end()), OnednnType(operand.dtype),
                             dnnl::memory::dims(operand.strides.begin(), operand.strides.end()));
 }
 

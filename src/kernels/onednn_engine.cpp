@@ -40,6 +40,17 @@ dnnl::engine& OneDnnEngine() {
   return engine;
 }
 
+dnnl::memory::data_type OnednnType(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BF16:
+      return dnnl::memory::data_type::bf16;
+    case ACL_FLOAT16:
+      return dnnl::memory::data_type::f16;
+    default:
+      return dnnl::memory::data_type::f32;
+  }
+}
+
 dnnl::stream& OneDnnThreadStream() {
   thread_local dnnl::stream stream(OneDnnEngine());
   return stream;

@@ -86,17 +86,6 @@ class OnednnStep final : public Step {
 
 }  // namespace
 
-dnnl::memory::data_type OnednnType(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_BF16:
-      return dnnl::memory::data_type::bf16;
-    case ACL_FLOAT16:
-      return dnnl::memory::data_type::f16;
-    default:
-      return dnnl::memory::data_type::f32;
-  }
-}
-
 dnnl::memory::desc OnednnViewDesc(aclDataType dtype, const std::vector<int64_t>& dims,
                                   const std::vector<int64_t>& strides) {
   dnnl::memory::dims fixed(strides.begin(), strides.end());

@@ -18,8 +18,6 @@
 
 namespace canopy::kernels {
 
-// oneDNN's name for a dtype: f32, f16 or bf16 (anything else is never handed to oneDNN).
-dnnl::memory::data_type OnednnType(aclDataType dtype);
 
 // A memory descriptor for a strided view: its dims and strides in elements.
 // Extent-1 dimensions, whose strides a view may set to anything, get the dense

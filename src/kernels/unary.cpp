@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/dtype.h"
+#include "compute_type_dispatch.h"
 #include "cpu_features.h"
 #include "dtype_dispatch.h"
 #include "fused_float.h"
@@ -63,23 +64,9 @@ class UnaryStep final : public Step {
     int64_t total = 1;
     for (int d = 0; d < v.rank; ++d) total *= v.shape[d];
     if (total == 0) return ACLNN_SUCCESS;
-    const auto range = [&](int64_t begin, int64_t end) {
-      switch (desc_.compute) {
-        case ComputeType::kF32:
-          return RunRange<float>(context, begin, end);
-        case ComputeType::kF64:
-          return RunRange<double>(context, begin, end);
-        case ComputeType::kI64:
-          return RunRange<int64_t>(context, begin, end);
-        case ComputeType::kC64:  // NOLINT(bugprone-branch-clone): identical only where Fn has no complex form
-          if constexpr (kComplexFn<Fn>) RunRange<std::complex<float>>(context, begin, end);
-          return;
-        case ComputeType::kC128:
-          if constexpr (kComplexFn<Fn>) RunRange<std::complex<double>>(context, begin, end);
-          return;
-      }
-    };
-    ParallelFor(total, kParallelGrain, range);
+    ParallelForComputeType<kComplexFn<Fn>>(
+        desc_.compute, total, kParallelGrain,
+        [&]<typename T>(int64_t begin, int64_t end) { RunRange<T>(context, begin, end); });
     return ACLNN_SUCCESS;
   }
 
