@@ -18,7 +18,6 @@
 
 namespace canopy::kernels {
 
-
 // A memory descriptor for a strided view: its dims and strides in elements.
 // Extent-1 dimensions, whose strides a view may set to anything, get the dense
 // value, which names the same elements (oneDNN reads every stride).

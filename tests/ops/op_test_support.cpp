@@ -1032,8 +1032,8 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
           const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
           const aclDataType dtype = index_out ? ACL_INT64 : name == "mask" ? ACL_BOOL : t.dtype;
           if (!t.absent || index == call.rankArg || index == call.formatArg) {
-            pointer = args.NewTensor(dtype, index == call.rankArg || !t.shape ? shape : *t.shape, View::kContiguous,
-                                     format);
+            pointer =
+                args.NewTensor(dtype, index == call.rankArg || !t.shape ? shape : *t.shape, View::kContiguous, format);
           }
         }
         break;
