@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/dtype.h"
+#include "dim_offsets.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
 
@@ -130,13 +131,7 @@ struct Dims {
   }
   // The input and output offsets of linear index `index` over the group.
   void Offsets(int64_t index, int64_t& in_offset, int64_t& out_offset) const {
-    in_offset = out_offset = 0;
-    for (int d = rank - 1; d >= 0; --d) {
-      const int64_t i = index % shape[d];
-      index /= shape[d];
-      in_offset += i * in[d];
-      out_offset += i * out[d];
-    }
+    DimOffsets(index, rank, shape, in, out, in_offset, out_offset);
   }
 };
 

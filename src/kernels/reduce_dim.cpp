@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/dtype.h"
+#include "dim_offsets.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
 
@@ -98,13 +99,7 @@ class DimOpStep final : public Step {
 
  private:
   void Offsets(int64_t index, int groups_rank, int64_t& in_offset, int64_t& out_offset) const {
-    in_offset = out_offset = 0;
-    for (int d = groups_rank - 1; d >= 0; --d) {
-      const int64_t i = index % shape_[d];
-      index /= shape_[d];
-      in_offset += i * in_strides_[d];
-      out_offset += i * out_strides_[d];
-    }
+    DimOffsets(index, groups_rank, shape_, in_strides_, out_strides_, in_offset, out_offset);
   }
 
   template <typename T>
