@@ -1,7 +1,9 @@
-// AdaptiveAvgPool2d and UpsampleBilinear2d (the separable resampling kernel)
+// AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d and
+// UpsampleLinear1d (the separable resampling kernel)
 // against float64 references written from PyTorch's definitions: adaptive
 // windows [floor(i * in / out), ceil((i + 1) * in / out)), bilinear source
-// coordinates with and without align_corners and with given scales; every
+// coordinates with and without align_corners and with given scales, Keys'
+// cubic weights with clamped taps; every
 // dtype, 3-D and 4-D inputs, NHWC, strided views, empty batches, the docs'
 // example calls, and every rejection with its code.
 #include <gtest/gtest.h>
@@ -13,7 +15,9 @@
 #include <vector>
 
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -298,6 +302,230 @@ INSTANTIATE_TEST_SUITE_P(Cases, UpsampleBilinear2dTest, ::testing::ValuesIn(Bili
                            return SanitizeName(info.param.name);
                          });
 
+// ---- UpsampleBicubic2d ---------------------------------------------------------------------------------
+
+double CubicWeight(double d) {  // Keys' kernel, a = -0.75
+  constexpr double a = -0.75;
+  d = std::abs(d);
+  if (d <= 1) return ((a + 2) * d - (a + 3)) * d * d + 1;
+  if (d < 2) return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+  return 0;
+}
+
+// PyTorch's bicubic taps of output index i: floor(x) - 1 .. floor(x) + 2 clamped,
+// x = scale * i (align corners) or scale * (i + 0.5) - 0.5, unclamped.
+std::vector<std::pair<int64_t, double>> CubicTaps(int64_t i, int64_t in, int64_t out, bool alignCorners, double scales,
+                                                  bool identity) {
+  if (identity) return {{i, 1.0}};
+  double scale;
+  if (alignCorners) {
+    scale = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  } else {
+    scale = scales > 0 ? 1.0 / scales : static_cast<double>(in) / static_cast<double>(out);
+  }
+  const double x = alignCorners ? scale * static_cast<double>(i) : scale * (static_cast<double>(i) + 0.5) - 0.5;
+  const double floor = std::floor(x), t = x - floor;
+  std::vector<std::pair<int64_t, double>> taps;
+  for (int k = 0; k < 4; ++k) {
+    taps.push_back({std::clamp<int64_t>(static_cast<int64_t>(floor) - 1 + k, 0, in - 1), CubicWeight(t + 1 - k)});
+  }
+  return taps;
+}
+
+void RunBicubic(const BilinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  const size_t hDim = nhwc ? 1 : 2, wDim = nhwc ? 2 : 3;
+  Shape outShape = c.input;
+  outShape[hDim] = c.outH;
+  outShape[wDim] = c.outW;
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleBicubic2dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray({c.outH, c.outW}),
+                                                      c.alignCorners, c.scalesH, c.scalesW, a.Tensor(out, c.format), ws,
+                                                      ex);
+      },
+      aclnnUpsampleBicubic2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const bool identity = c.input[hDim] == c.outH && c.input[wDim] == c.outW;
+  const double coordinate =
+      8 * UnitRoundoff(ACL_FLOAT) * static_cast<double>(std::max(c.input[hDim], c.input[wDim]) + 1);
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    const auto rows = CubicTaps(index[hDim], c.input[hDim], c.outH, c.alignCorners, c.scalesH, identity);
+    const auto columns = CubicTaps(index[wDim], c.input[wDim], c.outW, c.alignCorners, c.scalesW, identity);
+    double sum = 0, magnitude = 0, moved = 0;
+    for (const auto& [y, a] : rows) {
+      for (const auto& [xx, b] : columns) {
+        index[hDim] = y;
+        index[wDim] = xx;
+        const double v = x[static_cast<size_t>(Ravel(index, c.input))].real();
+        sum += a * b * v;
+        magnitude += std::abs(a * b * v);
+        moved += std::abs(v);
+      }
+    }
+    // f32 coordinates move each weight by about the coordinate's rounding times the kernel's slope (< 2).
+    expected.values.push_back(sum);
+    expected.tolerance.push_back(Tolerance(c.dtype, sum, magnitude) + coordinate * moved);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<BilinearCase> BicubicCases() {
+  std::vector<BilinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Bilinear("x2" + suffix, {2, 3, 4, 5}, 8, 10, false, dtype));
+    cases.push_back(Bilinear("x2_align" + suffix, {2, 3, 4, 5}, 8, 10, true, dtype));
+  }
+  cases.push_back(Bilinear("non_integer", {1, 2, 7, 5}, 12, 9, false));
+  cases.push_back(Bilinear("non_integer_align", {1, 2, 7, 5}, 12, 9, true));
+  cases.push_back(Bilinear("downsample", {1, 2, 9, 10}, 4, 3, false));
+  cases.push_back(Bilinear("to_one_align", {1, 2, 5, 4}, 1, 1, true));
+  cases.push_back(Bilinear("from_one", {1, 3, 1, 1}, 4, 3, false));
+  cases.push_back(Bilinear("same_size", {1, 2, 5, 6}, 5, 6, false));
+  cases.push_back(Bilinear("one_axis_same", {1, 2, 5, 6}, 5, 11, true));
+  BilinearCase scaled = Bilinear("scales_given", {1, 2, 4, 6}, 9, 9, false);
+  scaled.scalesH = 2.25;
+  scaled.scalesW = 1.5;
+  cases.push_back(scaled);
+  BilinearCase nhwc = Bilinear("nhwc", {2, 4, 5, 3}, 7, 9, false);
+  nhwc.format = ACL_FORMAT_NHWC;
+  cases.push_back(nhwc);
+  BilinearCase nd = Bilinear("nd_as_nchw", {2, 3, 4, 5}, 6, 7, true);
+  nd.format = ACL_FORMAT_ND;
+  cases.push_back(nd);
+  BilinearCase views = Bilinear("views", {2, 3, 4, 5}, 9, 6, false, ACL_FLOAT16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  cases.push_back(Bilinear("empty_batch", {0, 3, 4, 4}, 8, 8, false));
+  // The doc's example: [1, 1, 3, 3] f32 ND to [5, 5], no align, no scales.
+  BilinearCase doc = Bilinear("doc_example", {1, 1, 3, 3}, 5, 5, false);
+  doc.format = ACL_FORMAT_ND;
+  cases.push_back(doc);
+  return cases;
+}
+
+class UpsampleBicubic2dTest : public ::testing::TestWithParam<BilinearCase> {};
+TEST_P(UpsampleBicubic2dTest, MatchesFloat64Reference) { RunBicubic(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleBicubic2dTest, ::testing::ValuesIn(BicubicCases()),
+                         [](const ::testing::TestParamInfo<BilinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- UpsampleLinear1d -----------------------------------------------------------------------------------
+
+struct LinearCase {
+  std::string name;
+  Shape input;  // [N, C, L]
+  int64_t outL;
+  bool alignCorners = false;
+  double scales = -1;  // none
+  aclFormat format = ACL_FORMAT_ND;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const LinearCase& c, std::ostream* os) { *os << c.name; }
+
+LinearCase Linear(std::string name, Shape input, int64_t outL, bool alignCorners, aclDataType dtype = ACL_FLOAT) {
+  LinearCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outL = outL;
+  c.alignCorners = alignCorners;
+  c.dtype = dtype;
+  return c;
+}
+
+void RunLinear(const LinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const Shape outShape = {c.input[0], c.input[1], c.outL};
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleLinear1dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray({c.outL}), c.alignCorners,
+                                                     c.scales, a.Tensor(out, c.format), ws, ex);
+      },
+      aclnnUpsampleLinear1d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double coordinate = 4 * UnitRoundoff(ACL_FLOAT) * static_cast<double>(c.input[2] + 1);
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    double scale;
+    if (c.alignCorners) {
+      scale = c.outL > 1 ? static_cast<double>(c.input[2] - 1) / static_cast<double>(c.outL - 1) : 0.0;
+    } else {
+      scale = c.scales > 0 ? 1.0 / c.scales : static_cast<double>(c.input[2]) / static_cast<double>(c.outL);
+    }
+    const double source = c.alignCorners ? scale * static_cast<double>(index[2])
+                                         : std::max(scale * (static_cast<double>(index[2]) + 0.5) - 0.5, 0.0);
+    const int64_t x0 = std::min(static_cast<int64_t>(source), c.input[2] - 1), x1 = std::min(x0 + 1, c.input[2] - 1);
+    const double lambda1 = x1 == x0 ? 0.0 : source - static_cast<double>(x0);
+    index[2] = x0;
+    const double v0 = x[static_cast<size_t>(Ravel(index, c.input))].real();
+    index[2] = x1;
+    const double v1 = x[static_cast<size_t>(Ravel(index, c.input))].real();
+    const double want = (1 - lambda1) * v0 + lambda1 * v1;
+    expected.values.push_back(want);
+    expected.tolerance.push_back(Tolerance(c.dtype, want, std::abs(v0) + std::abs(v1)) +
+                                 coordinate * (std::abs(v0) + std::abs(v1)));
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<LinearCase> LinearCases() {
+  std::vector<LinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Linear("x3" + suffix, {2, 3, 5}, 15, false, dtype));
+    cases.push_back(Linear("x3_align" + suffix, {2, 3, 5}, 15, true, dtype));
+  }
+  cases.push_back(Linear("non_integer", {1, 4, 7}, 12, false));
+  cases.push_back(Linear("downsample_align", {1, 4, 11}, 4, true));
+  cases.push_back(Linear("to_one_align", {1, 2, 6}, 1, true));
+  cases.push_back(Linear("from_one", {1, 2, 1}, 5, false));
+  LinearCase scaled = Linear("scales_given", {1, 2, 4}, 10, false);
+  scaled.scales = 2.5;
+  cases.push_back(scaled);
+  scaled.name = "scales_ignored_align";
+  scaled.alignCorners = true;
+  cases.push_back(scaled);
+  LinearCase ncl = Linear("ncl", {2, 3, 6}, 9, false);
+  ncl.format = ACL_FORMAT_NCL;
+  cases.push_back(ncl);
+  LinearCase views = Linear("views", {2, 3, 6}, 9, true, ACL_BF16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  cases.push_back(Linear("empty_batch", {0, 3, 4}, 8, false));
+  // The doc's example: [1, 1, 2] f32 ND of ones to [1, 1, 3], no align, scales -1.
+  cases.push_back(Linear("doc_example", {1, 1, 2}, 3, false));
+  return cases;
+}
+
+class UpsampleLinear1dTest : public ::testing::TestWithParam<LinearCase> {};
+TEST_P(UpsampleLinear1dTest, MatchesFloat64Reference) { RunLinear(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleLinear1dTest, ::testing::ValuesIn(LinearCases()),
+                         [](const ::testing::TestParamInfo<LinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
 // ---- Rejections ---------------------------------------------------------------------------------
 
 struct Rejection {
@@ -483,6 +711,147 @@ std::vector<Rejection> Rejections() {
       "outputSize");
   bilinear(
       "null_outputSize", [](BilinearCall& x) { x.nullOutputSize = true; }, "outputSize", ACLNN_ERR_PARAM_NULLPTR);
+  struct BicubicCall {
+    Shape self = {1, 2, 3, 3}, out = {1, 2, 6, 6};
+    aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+    aclFormat selfFormat = ACL_FORMAT_NCHW, outFormat = ACL_FORMAT_NCHW;
+    std::vector<int64_t> outputSize = {6, 6};
+    double scalesH = 0, scalesW = 0;
+  };
+  auto bicubic = [&](std::string name, auto change, std::string keyword) {
+    BicubicCall x;
+    change(x);
+    r.push_back({"bicubic_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnUpsampleBicubic2dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat), a.IntArray(x.outputSize),
+                       false, x.scalesH, x.scalesW, a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat), ws,
+                       ex);
+                 },
+                 aclnnUpsampleBicubic2d, ACLNN_ERR_PARAM_INVALID, keyword});
+  };
+  bicubic(
+      "self_double", [](BicubicCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  bicubic(
+      "out_dtype", [](BicubicCall& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  bicubic(
+      "format_ncl", [](BicubicCall& x) { x.selfFormat = x.outFormat = ACL_FORMAT_NCL; }, "format");
+  bicubic(
+      "out_format", [](BicubicCall& x) { x.outFormat = ACL_FORMAT_ND; }, "format");
+  bicubic(
+      "rank3",
+      [](BicubicCall& x) {
+        x.self = {2, 3, 3}, x.out = {2, 6, 6};
+      },
+      "self");
+  bicubic(
+      "outputSize_length1", [](BicubicCall& x) { x.outputSize = {6}; }, "outputSize");
+  bicubic(
+      "outputSize_0",
+      [](BicubicCall& x) {
+        x.outputSize = {0, 6}, x.out = {1, 2, 0, 6};
+      },
+      "outputSize");
+  bicubic(
+      "empty_channels",
+      [](BicubicCall& x) {
+        x.self = {1, 0, 3, 3}, x.out = {1, 0, 6, 6};
+      },
+      "empty");
+  bicubic(
+      "empty_width",
+      [](BicubicCall& x) {
+        x.self = {1, 2, 3, 0};
+      },
+      "empty");
+  bicubic(
+      "out_shape",
+      [](BicubicCall& x) {
+        x.out = {1, 2, 6, 5};
+      },
+      "out");
+  bicubic(
+      "channels_differ",
+      [](BicubicCall& x) {
+        x.out = {1, 3, 6, 6};
+      },
+      "out");
+  bicubic(
+      "scales_conflict", [](BicubicCall& x) { x.scalesH = 3; }, "conflict");
+  bicubic(
+      "scalesW_conflict", [](BicubicCall& x) { x.scalesW = 1.5; }, "conflict");
+  struct LinearCall {
+    Shape self = {1, 2, 4}, out = {1, 2, 8};
+    aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+    aclFormat format = ACL_FORMAT_ND;
+    std::vector<int64_t> outputSize = {8};
+    double scales = -1;
+  };
+  auto linear = [&](std::string name, auto change, std::string keyword) {
+    LinearCall x;
+    change(x);
+    r.push_back({"linear_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnUpsampleLinear1dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.format), a.IntArray(x.outputSize), false,
+                       x.scales, a.NewTensor(x.outDtype, x.out, View::kContiguous, x.format), ws, ex);
+                 },
+                 aclnnUpsampleLinear1d, ACLNN_ERR_PARAM_INVALID, keyword});
+  };
+  linear(
+      "self_int32", [](LinearCall& x) { x.selfDtype = x.outDtype = ACL_INT32; }, "self");
+  linear(
+      "self_double", [](LinearCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  linear(
+      "out_dtype", [](LinearCall& x) { x.outDtype = ACL_BF16; }, "out");
+  linear(
+      "rank4",
+      [](LinearCall& x) {
+        x.self = {1, 1, 2, 4}, x.out = {1, 1, 2, 8};
+      },
+      "self");
+  linear(
+      "out_rank",
+      [](LinearCall& x) {
+        x.out = {2, 8};
+      },
+      "out");
+  linear(
+      "format_nchw", [](LinearCall& x) { x.format = ACL_FORMAT_NCHW; }, "format");
+  linear(
+      "outputSize_length2",
+      [](LinearCall& x) {
+        x.outputSize = {8, 8};
+      },
+      "outputSize");
+  linear(
+      "outputSize_0",
+      [](LinearCall& x) {
+        x.outputSize = {0}, x.out = {1, 2, 0};
+      },
+      "outputSize");
+  linear(
+      "empty_channels",
+      [](LinearCall& x) {
+        x.self = {1, 0, 4}, x.out = {1, 0, 8};
+      },
+      "empty");
+  linear(
+      "empty_length",
+      [](LinearCall& x) {
+        x.self = {1, 2, 0};
+      },
+      "empty");
+  linear(
+      "out_length",
+      [](LinearCall& x) {
+        x.out = {1, 2, 7};
+      },
+      "out");
+  linear(
+      "scales_conflict", [](LinearCall& x) { x.scales = 3; }, "conflict");
+  linear(
+      "scales_zero", [](LinearCall& x) { x.scales = 0; }, "conflict");
   return r;
 }
 

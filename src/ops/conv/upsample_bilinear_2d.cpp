@@ -20,42 +20,10 @@ constexpr DtypeSet kBilinearDtypes = {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUB
 constexpr OpTraits kBilinearTraits{
     .header = "aclnnop/aclnn_upsample_bilinear_2d.h", .dtypes = kBilinearDtypes, .max_rank = 4};
 
-// Source coordinate per output index = scale * i (align corners) or
-// max(scale * (i + 0.5) - 0.5, 0), with scale (in - 1) / (out - 1) (0 for one
-// output), 1 / scales when given, else in / out; the same size keeps scale 1
-// (CANN's rule, whatever the scales say). Computed in T: float for f32 and
-// the 16-bit dtypes, double for f64, as PyTorch's CPU kernel does.
-template <typename T>
-kernels::AxisTaps LinearTaps(int64_t in, int64_t out, bool align_corners, double scales) {
-  T scale = 1;
-  if (in != out) {
-    if (align_corners) {
-      scale = out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
-    } else {
-      scale = scales > 0 ? static_cast<T>(1.0 / scales) : static_cast<T>(in) / static_cast<T>(out);
-    }
-  }
-  kernels::AxisTaps taps;
-  for (int64_t i = 0; i < out; ++i) {
-    const T source =
-        align_corners ? scale * static_cast<T>(i) : std::max(scale * (static_cast<T>(i) + T(0.5)) - T(0.5), T(0));
-    const int64_t x0 = std::min(static_cast<int64_t>(source), in - 1);
-    const int64_t x1 = x0 < in - 1 ? x0 + 1 : x0;
-    const T lambda1 = std::min(source - static_cast<T>(x0), T(1));
-    if (x1 == x0) {
-      taps.Add(x0, 1.0);
-    } else {
-      taps.Add(x0, static_cast<double>(T(1) - lambda1));
-      taps.Add(x1, static_cast<double>(lambda1));
-    }
-    taps.EndOutput();
-  }
-  return taps;
-}
-
+// An axis of unchanged size keeps scale 1, whatever the scales say (CANN's rule).
 kernels::AxisTaps TapsFor(aclDataType dtype, int64_t in, int64_t out, bool align_corners, double scales) {
-  return dtype == ACL_DOUBLE ? LinearTaps<double>(in, out, align_corners, scales)
-                             : LinearTaps<float>(in, out, align_corners, scales);
+  if (in == out) return LinearTaps(dtype == ACL_DOUBLE, in, out, false, 0);
+  return LinearTaps(dtype == ACL_DOUBLE, in, out, align_corners, scales);
 }
 
 aclnnStatus PlanUpsampleBilinear2d(Plan& plan, const aclTensor* self, const aclIntArray* output_size,
