@@ -61,5 +61,6 @@ aclnnStatus PlanAdaptiveAvgPool2d(Plan& plan, const aclTensor* self, const aclIn
 
 }  // namespace
 
-CANOPY_ACLNN_OP(AdaptiveAvgPool2d, PlanAdaptiveAvgPool2d, kAdaptiveAvgPoolTraits, (const aclTensor*, self),
-                (const aclIntArray*, outputSize), (aclTensor*, out))
+CANOPY_ACLNN_OP(AdaptiveAvgPool2d, PlanAdaptiveAvgPool2d,
+                WithExample(kAdaptiveAvgPoolTraits, "f32[2,2,3,3]@NCHW ints[2,2] f32[2,2,2,2]@NCHW"),
+                (const aclTensor*, self), (const aclIntArray*, outputSize), (aclTensor*, out))

@@ -112,6 +112,7 @@ aclnnStatus PlanUpsampleBicubic2d(Plan& plan, const aclTensor* self, const aclIn
 
 }  // namespace
 
-CANOPY_ACLNN_OP(UpsampleBicubic2d, PlanUpsampleBicubic2d, kBicubicTraits, (const aclTensor*, self),
+CANOPY_ACLNN_OP(UpsampleBicubic2d, PlanUpsampleBicubic2d,
+                WithExample(kBicubicTraits, "f32[1,1,3,3] ints[5,5] false 0 0 f32[1,1,5,5]"), (const aclTensor*, self),
                 (const aclIntArray*, outputSize), (bool, alignCorners), (double, scalesH), (double, scalesW),
                 (aclTensor*, out))

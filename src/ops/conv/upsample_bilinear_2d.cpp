@@ -80,6 +80,7 @@ aclnnStatus PlanUpsampleBilinear2d(Plan& plan, const aclTensor* self, const aclI
 
 }  // namespace
 
-CANOPY_ACLNN_OP(UpsampleBilinear2d, PlanUpsampleBilinear2d, kBilinearTraits, (const aclTensor*, self),
-                (const aclIntArray*, outputSize), (bool, alignCorners), (double, scalesH), (double, scalesW),
-                (aclTensor*, out))
+CANOPY_ACLNN_OP(UpsampleBilinear2d, PlanUpsampleBilinear2d,
+                WithExample(kBilinearTraits, "f32[1,1,4,2]@NCHW ints[8,4] true 2.0 2.0 f32[1,1,8,4]@NCHW"),
+                (const aclTensor*, self), (const aclIntArray*, outputSize), (bool, alignCorners), (double, scalesH),
+                (double, scalesW), (aclTensor*, out))

@@ -65,5 +65,6 @@ aclnnStatus PlanUpsampleLinear1d(Plan& plan, const aclTensor* self, const aclInt
 
 }  // namespace
 
-CANOPY_ACLNN_OP(UpsampleLinear1d, PlanUpsampleLinear1d, kLinearTraits, (const aclTensor*, self),
+CANOPY_ACLNN_OP(UpsampleLinear1d, PlanUpsampleLinear1d,
+                WithExample(kLinearTraits, "f32[1,1,2] ints[3] false -1 f32[1,1,3]"), (const aclTensor*, self),
                 (const aclIntArray*, outputSize), (bool, alignCorners), (double, scales), (aclTensor*, out))
