@@ -16,8 +16,8 @@ extern "C" {
 ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleBicubic2dGetWorkspaceSize(
     const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners, const double scalesH,
     const double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleBicubic2d(void *workspace, uint64_t workspaceSize,
-                                                        aclOpExecutor *executor, const aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleBicubic2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                       const aclrtStream stream);
 
 #ifdef __cplusplus
 }
