@@ -17,7 +17,7 @@ namespace {
 // key/value block loaded (and converted to f32) once serves all of them, so under
 // GQA/MQA K and V are read once per group, not once per query head.
 constexpr int64_t kMaxQueryBlock = 16;  // query rows per head in a unit
-constexpr int64_t kRowBudget = 128;     // (head, query row) pairs per unit, at most
+constexpr int64_t kRowBudget = 64;      // (head, query row) pairs per unit, at most
 // Keys are taken in blocks at fixed multiples of kKeyBlock, whatever rows share a
 // unit: every row sees the same blocks in the same order, so the online softmax
 // rounds the same way however heads and rows are split into units (thread count).
@@ -71,12 +71,16 @@ class AttentionStep final : public Step {
         : query(static_cast<size_t>(rows * d.head_dim)),
           acc(static_cast<size_t>(rows * d.value_dim)),
           key(static_cast<size_t>(kKeyBlock * d.head_dim)),
+          key_t(static_cast<size_t>(kKeyBlock * d.head_dim)),
+          dots(static_cast<size_t>(kKeyBlock)),
           value(static_cast<size_t>(kKeyBlock * d.value_dim)),
           scores(static_cast<size_t>(kKeyBlock)),
           pse(static_cast<size_t>(kKeyBlock)),
           max(static_cast<size_t>(rows)),
           sum(static_cast<size_t>(rows)) {}
-    std::vector<float> query, acc, key, value, scores, pse, max, sum;
+    // key_t: the key block transposed, [dim][key], so a row's scores are a
+    // vector sum over dims (no horizontal reduction per key).
+    std::vector<float> query, acc, key, key_t, dots, value, scores, pse, max, sum;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -144,6 +148,9 @@ class AttentionStep final : public Step {
         Load(desc_.dtype, value + (kv_head * kv.value_strides[0] + j * kv.value_strides[1]) * element,
              kv.value_strides[2], dv, s.value.data() + t * dv);
       }
+      for (int64_t t = 0; t < keys; ++t) {
+        for (int64_t e = 0; e < d; ++e) s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
+      }
       for (int64_t r = 0; r < rows; ++r) {
         if (!valid(r)) continue;
         const int64_t head = head_of(r);
@@ -158,6 +165,15 @@ class AttentionStep final : public Step {
           Load(desc_.pse_dtype, row, desc_.pse_strides[3], keys, s.pse.data());
         }
         const float* q = s.query.data() + r * d;
+        // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
+        float* dots = s.dots.data();
+        std::fill(dots, dots + keys, 0.0f);
+        for (int64_t e = 0; e < d; ++e) {
+          const float qe = q[e];
+          const float* kt = s.key_t.data() + e * kKeyBlock;
+#pragma omp simd
+          for (int64_t t = 0; t < keys; ++t) dots[t] += qe * kt[t];
+        }
         float block_max = kNegativeInfinity;
         for (int64_t t = 0; t < keys; ++t) {
           const int64_t j = j0 + t;
@@ -166,12 +182,7 @@ class AttentionStep final : public Step {
               mask != nullptr &&
               mask[b * desc_.mask_strides[0] + i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
           if (j >= lo && j < hi && !masked) {
-            const float* k = s.key.data() + t * d;
-            float dot = 0.0f;
-            // A vectorised sum (a fixed lane order: the same result on every run).
-#pragma omp simd reduction(+ : dot)
-            for (int64_t e = 0; e < d; ++e) dot += q[e] * k[e];
-            score = dot * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
+            score = dots[t] * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
           }
           s.scores[static_cast<size_t>(t)] = score;
           block_max = std::max(block_max, score);
