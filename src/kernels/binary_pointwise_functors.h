@@ -1,5 +1,5 @@
 // The functor table of the pointwise engine (binary_pointwise.h): one struct
-// per op, operator() over the compute type T (float, double, int64_t, and the
+// per op, operator() over the compute type T (float, double, int64_t, uint64_t, and the
 // complex types where kComplex says so; phase 1 gives the others no complex
 // operand). kArity operands, in the order the op layer passes them. Results
 // follow PyTorch: a NaN operand gives NaN (clamp), comparisons with NaN are
@@ -85,10 +85,12 @@ struct PowFn {
   template <typename T>
   T operator()(T base, T exponent) const {
     if constexpr (std::is_integral_v<T>) {
-      if (exponent < 0) {
-        if (base == 1) return 1;
-        if (base == -1) return (exponent & 1) != 0 ? -1 : 1;
-        return 0;
+      if constexpr (std::is_signed_v<T>) {
+        if (exponent < 0) {
+          if (base == 1) return 1;
+          if (base == -1) return (exponent & 1) != 0 ? -1 : 1;
+          return 0;
+        }
       }
       using U = std::make_unsigned_t<T>;
       U result = 1, square = static_cast<U>(base);
