@@ -17,6 +17,10 @@ namespace canopy::kernels {
 #define CANOPY_POINTWISE_OPS(X) \
   X(kEq, EqFn)                  \
   X(kGt, GtFn)                  \
+  X(kGe, GeFn)                  \
+  X(kLt, LtFn)                  \
+  X(kLe, LeFn)                  \
+  X(kNe, NeFn)                  \
   X(kClampMin, ClampMinFn)      \
   X(kClampMax, ClampMaxFn)      \
   X(kClamp, ClampFn)            \

@@ -47,6 +47,40 @@ struct GtFn {
   }
 };
 
+struct GeFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a >= b);
+  }
+};
+
+struct LtFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a < b);
+  }
+};
+
+struct LeFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a <= b);
+  }
+};
+
+// NaN differs from everything, itself included.
+struct NeFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a != b);
+  }
+};
+
 // max(x, lo) and min(x, hi) propagating NaN from either operand (torch.clamp_min, clamp_max).
 struct ClampMinFn {
   static constexpr int kArity = 2;
