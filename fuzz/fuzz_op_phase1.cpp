@@ -905,7 +905,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
     int64_t integer = 0;
     if (arg.kind == CANOPY_ARG_TENSOR) {
       if (name == "self" || name == "selfRef" || name == "weight" || name == "x" || name == "x1" || name == "input" ||
-          name == "features") {
+          name == "inputRef" || name == "features") {
         pointer = c.T(c.self);
       }
       if (name == "x2" || name == "labels" || name == "gamma" || name == "weightOptional" || name == "biasOptional" ||
