@@ -30,5 +30,7 @@ aclnnStatus PlanArgMax(Plan& plan, const aclTensor* self, int64_t dim, bool keep
 
 }  // namespace
 
-CANOPY_ACLNN_OP(ArgMax, PlanArgMax, (OpTraits{.header = "aclnnop/aclnn_argmax.h", .dtypes = kArgMaxDtypes}),
+CANOPY_ACLNN_OP(ArgMax, PlanArgMax,
+                (OpTraits{
+                    .header = "aclnnop/aclnn_argmax.h", .dtypes = kArgMaxDtypes, .example = "f32[2,3] 1 false i64[2]"}),
                 (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))
