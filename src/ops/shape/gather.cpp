@@ -13,9 +13,15 @@ namespace {
 // gathered dimension's extent and stores it as a dense int64 for GatherStep.
 class IndexCheckStep final : public Step {
  public:
-  IndexCheckStep(std::string op, std::string name, const TensorRef& index, int64_t dim, int64_t extent,
+  IndexCheckStep(std::string op, std::string name, const TensorRef& index, int64_t dim, int64_t extent, IndexSign sign,
                  BufferRef values)
-      : op_(std::move(op)), name_(std::move(name)), index_(index), dim_(dim), extent_(extent), values_(values) {}
+      : op_(std::move(op)),
+        name_(std::move(name)),
+        index_(index),
+        dim_(dim),
+        extent_(extent),
+        lowest_(sign == IndexSign::kNegativeFromEnd ? -extent : 0),
+        values_(values) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     const char* base = context.Resolve(index_.buffer);
@@ -33,22 +39,24 @@ class IndexCheckStep final : public Step {
         std::memcpy(&narrow, base + offset * 4, sizeof narrow);
         value = narrow;
       }
-      if ((value < 0 || value >= extent_) && bad_position < 0) {
+      if ((value < lowest_ || value >= extent_) && bad_position < 0) {
         bad_position = position;
         bad_value = value;
       }
-      values[position++] = value;
+      values[position++] = value < 0 ? value + extent_ : value;
     });
     if (bad_position < 0) return ACLNN_SUCCESS;
     SetErrorMessage(
-        "%s: element %lld of '%s' is %lld, out of range for dimension %lld of extent %lld (valid: [0, %lld))",
+        "%s: element %lld of '%s' is %lld, out of range for dimension %lld of extent %lld (valid: [%lld, %lld))",
         op_.c_str(), static_cast<long long>(bad_position), name_.c_str(), static_cast<long long>(bad_value),
-        static_cast<long long>(dim_), static_cast<long long>(extent_), static_cast<long long>(extent_));
+        static_cast<long long>(dim_), static_cast<long long>(extent_), static_cast<long long>(lowest_),
+        static_cast<long long>(extent_));
     return kIndexOutOfRangeStatus;
   }
 
   std::string Describe() const override {
-    return "index check '" + name_ + "' " + ShapeToString(index_.shape) + " in [0, " + std::to_string(extent_) + ")";
+    return "index check '" + name_ + "' " + ShapeToString(index_.shape) + " in [" + std::to_string(lowest_) + ", " +
+           std::to_string(extent_) + ")";
   }
 
  private:
@@ -57,7 +65,42 @@ class IndexCheckStep final : public Step {
   TensorRef index_;
   int64_t dim_;
   int64_t extent_;
+  int64_t lowest_;  // the smallest value accepted: 0 or -extent
   BufferRef values_;
+};
+
+// out[p] = src[p with p[dim] = values[k]] for the k-th position p of out.
+class ElementGatherStep final : public Step {
+ public:
+  ElementGatherStep(const TensorRef& src, int64_t dim, BufferRef values, const TensorRef& out)
+      : src_(src), dim_(static_cast<size_t>(dim)), values_(values), out_(out), src_strides_(src.strides) {
+    src_strides_[dim_] = 0;  // the index value picks the position along dim
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const char* src = context.Resolve(src_.buffer);
+    char* out = context.Resolve(out_.buffer);
+    const auto* values = reinterpret_cast<const int64_t*>(context.Resolve(values_));
+    const auto bytes = static_cast<int64_t>(DtypeSize(out_.dtype));
+    const int64_t along = src_.strides[dim_];
+    int64_t k = 0;
+    ForEachOffsetPair(out_.shape, src_strides_, out_.strides, [&](int64_t s, int64_t o) {
+      std::memcpy(out + o * bytes, src + (s + values[k++] * along) * bytes, static_cast<size_t>(bytes));
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return "gather elements dim " + std::to_string(dim_) + " " + ShapeToString(src_.shape) + " -> " +
+           ShapeToString(out_.shape) + " " + DtypeName(out_.dtype);
+  }
+
+ private:
+  TensorRef src_;
+  size_t dim_;
+  BufferRef values_;
+  TensorRef out_;
+  Shape src_strides_;
 };
 
 // Slices along `dim` between a view addressed by the checked dense int64
@@ -125,13 +168,18 @@ class IndexedCopyStep final : public Step {
 }  // namespace
 
 std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
-                                         int64_t extent) {
+                                         int64_t extent, IndexSign sign) {
   const int64_t count = index.NumElements();
   if (count == 0) return std::nullopt;
   const TensorRef values = plan.Temporary(ACL_INT64, {count});
-  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, values.buffer), {index},
-               values);
+  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, sign, values.buffer),
+               {index}, values);
   return values;
+}
+
+void PlanGatherElements(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out) {
+  if (out.NumElements() == 0) return;
+  plan.AddStep(std::make_unique<ElementGatherStep>(src, dim, values.buffer, out), {src, values}, out);
 }
 
 void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out) {

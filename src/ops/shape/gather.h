@@ -19,12 +19,22 @@ inline constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
 // faults on the NPU reports at synchronisation.
 inline constexpr aclnnStatus kIndexOutOfRangeStatus = ACL_ERROR_RT_AICORE_EXCEPTION;
 
+// Which index values an op takes: [0, extent), or also PyTorch's negative
+// ones in [-extent, 0), counted from the end.
+enum class IndexSign : uint8_t { kNonNegative, kNegativeFromEnd };
+
 // A step that checks every value of `index` (int32 or int64, any view) against
-// [0, extent) of dimension `dim` at run time and stores them as dense int64 in
+// [0, extent) (or [-extent, extent)) of dimension `dim` at run time and stores
+// them, in index's row-major order and made non-negative, as dense int64 in
 // the workspace; nullopt (and no step) when index is empty. Plan it before any
 // step that writes an output, so a failed check leaves the outputs untouched.
 std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
-                                         int64_t extent);
+                                         int64_t extent, IndexSign sign = IndexSign::kNonNegative);
+
+// out[p] = src[p with p[dim] replaced by values[k]], p the k-th position of
+// out (row-major), for values PlanIndexValues produced from an index of out's
+// shape: torch.gather. Every extent of out but dim's is at most src's.
+void PlanGatherElements(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out);
 
 // dst[pre, values[k], post] = source[pre, k, post]: source has dst's shape with
 // dimension `dim` of extent values' count. Duplicate values: the last k wins.
