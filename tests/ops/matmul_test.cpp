@@ -383,6 +383,47 @@ INSTANTIATE_TEST_SUITE_P(Cases, MatmulTest, ::testing::ValuesIn(MatmulCases()),
                            return SanitizeName(info.param.name);
                          });
 
+// cubeMathType USE_FP16 rounds the operands to fp16; one that is fp16 already is
+// read where it lies. ggml's CANN backend multiplies f32 activations by an fp16
+// weight it passes transposed (strides [1, K]) with USE_FP16 on every decode
+// step: a contiguous copy of the weight per call made the product cost a copy of
+// the whole weight (and its workspace). The workspace size tells the copy apart
+// without timing anything: a transposed fp16 mat2 needs no more of it than a
+// contiguous one (where the ISA has no fp16 product both are widened alike).
+TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
+  for (MatmulOp op : {MatmulOp::kMm, MatmulOp::kBatchMatMul}) {
+    uint64_t workspace[2] = {0, 0};
+    for (View mat2View : {View::kTransposed, View::kContiguous}) {
+      const bool batched = op == MatmulOp::kBatchMatMul;
+      const Shape selfShape = batched ? Shape{1, 3, 256} : Shape{3, 256};
+      const Shape mat2Shape = batched ? Shape{1, 256, 192} : Shape{256, 192};
+      SCOPED_TRACE(std::string(MatmulOpName(op)) + (mat2View == View::kTransposed ? " transposed" : " contiguous"));
+      Rng rng = Rng::ForCurrentTest();
+      DeviceTensor self(ACL_FLOAT, selfShape);
+      DeviceTensor mat2(ACL_FLOAT16, mat2Shape, mat2View);
+      const Values a = self.FillRandom(rng, kMatrixRange);
+      const Values bValues = mat2.FillRandom(rng, kMatrixRange);
+      Shape outShape;
+      const std::optional<Expected> want = ReferenceMatmul(
+          a, selfShape, bValues, mat2Shape, PrecisionFor(ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT, kUseFp16), &outShape);
+      ASSERT_TRUE(want.has_value());
+      DeviceTensor out(ACL_FLOAT, outShape);
+      out.Poison();
+      const OpRun run = RunOp(
+          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+            return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
+                                executor);
+          },
+          MatmulPhase2(op));
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectNear(out.ReadView(), *want, "out");
+      ExpectExact(mat2.ReadView(), bValues, "mat2 must not change");
+      workspace[mat2View == View::kTransposed ? 0 : 1] = run.workspaceSize;
+    }
+    EXPECT_LE(workspace[0], workspace[1]) << MatmulOpName(op) << ": the transposed fp16 mat2 was copied";
+  }
+}
+
 // ---- Addmm / InplaceAddmm -----------------------------------------------------------------------
 
 struct AddmmCase {

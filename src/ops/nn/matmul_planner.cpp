@@ -208,8 +208,11 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   // What the product is computed in, and what oneDNN is handed.
   aclDataType product = ProductDtype(a.dtype, b.dtype);
   if (cube_math_type == kUseFp16 && product == ACL_FLOAT) {
-    a = plan.Contiguous(a, ACL_FLOAT16);
-    b = plan.Contiguous(b, ACL_FLOAT16);
+    // Only an f32 operand needs rounding; an fp16 one is read where it lies (a
+    // transposed fp16 weight, as ggml's CANN backend passes it every decode
+    // step, would otherwise be copied whole on each call).
+    if (a.dtype != ACL_FLOAT16) a = plan.Contiguous(a, ACL_FLOAT16);
+    if (b.dtype != ACL_FLOAT16) b = plan.Contiguous(b, ACL_FLOAT16);
     product = ACL_FLOAT16;
   }
   // The skinny kernel reads B as it is stored and computes in f32.
