@@ -56,6 +56,10 @@ typedef struct canopyOpInfo {
   void (*getWorkspaceSize)(void); /* the exported aclnnXxxGetWorkspaceSize (cast to its prototype) */
   canopyOpPhase1Call callGetWorkspaceSize;
   canopyOpPhase2 run; /* the exported aclnnXxx */
+  /* One valid call, one token per argument in prototype order ("f32[2,3] f32[2,3] f32:1 f32[2,3]"
+   * for Add), in the notation of docs/adding-an-op.md ("A valid example call"); NULL where the op
+   * declares none and the registry's tests derive one from the argument kinds and names. */
+  const char *example;
 } canopyOpInfo;
 
 /* The number of registered ops, and each of them in order of name (index < count). */

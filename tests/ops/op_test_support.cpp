@@ -1,6 +1,8 @@
 // Test support for the aclnn operator suites; see op_test_support.h.
 #include "op_test_support.h"
 
+#include "registry_example.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -878,97 +880,89 @@ std::string Describe(const OpRun& run) {
 // ---- Calls built from the op registry ------------------------------------------------------------
 
 namespace {
-bool HasArgument(const canopyOpInfo& op, const char* name) {
-  for (size_t i = 0; i < op.argCount; ++i) {
-    if (std::string(op.args[i].name) == name) return true;
-  }
-  return false;
-}
-
-// Ops whose valid registry call needs more than f32 tensors of one shape.
-bool IsGluOp(const std::string& op) { return op == "SwiGlu" || op == "GeGlu" || op == "GeGluV3"; }
-bool IsAttentionOp(const std::string& op) { return op.rfind("FusedInferAttentionScore", 0) == 0; }
-bool EndsWith(const std::string& text, const char* tail) {
-  const size_t n = std::strlen(tail);
-  return text.size() >= n && text.compare(text.size() - n, n, tail) == 0;
-}
-
-// The tensor a registry call passes for `name` of those ops, or false when the
-// general rules apply: GLU outputs halve dim 0 (dim is 0); RoPE takes rank-4
-// [B,S,N,D] operands; attention takes f16 BSND query/key/value/attentionOut
-// with D = 16 (two batches, the key and value lists one tensor per batch), and
-// leaves its optional tensors out.
-bool OpSpecificTensor(const canopyOpInfo& op, const std::string& name, const RegistryCall& call, aclFormat format,
-                      OpArgs& args, const void*& pointer) {
-  const std::string op_name = op.name;
-  if (IsGluOp(op_name) && (name == "out" || name == "outGelu") && !call.shape.empty()) {
-    Shape halved = call.shape;
-    halved[0] /= 2;
-    pointer = args.NewTensor(ACL_FLOAT, halved, View::kContiguous, format);
-    return true;
-  }
-  if (op_name == "RotaryPositionEmbedding") {
-    pointer = args.NewTensor(ACL_FLOAT, {1, 2, 1, 2}, View::kContiguous, format);
-    return true;
-  }
-  if (op_name == "RecurrentGatedDeltaRule") {  // T 2 tokens of one sequence, one head, Dk = Dv = 2, 2 slots
-    if (name == "gk") {
-      pointer = format == ACL_FORMAT_ND ? nullptr : args.NewTensor(ACL_FLOAT, {2, 1, 2}, View::kContiguous, format);
-    } else if (name == "actualSeqLengths") {
-      pointer = args.NewTensorIn(Range{2, 2, 0, 0, false}, ACL_INT32, {1}, View::kContiguous, format);
-    } else if (name == "numAcceptedTokens") {
-      pointer = args.NewTensorIn(Range{1, 2, 0, 0, false}, ACL_INT32, {1}, View::kContiguous, format);
-    } else if (name == "ssmStateIndices") {
-      pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT32, {2}, View::kContiguous, format);
-    } else if (name == "g" || name == "beta") {
-      pointer = args.NewTensor(name == "g" ? ACL_FLOAT : ACL_BF16, {2, 1}, View::kContiguous, format);
+// Argument `index` of an example call, varied as `call` asks: a pointer for the
+// pointer kinds, else `number`.
+void ExampleValue(const ExampleArgument& a, int kind, int index, const RegistryCall& call, OpArgs& args,
+                  const void*& pointer, double& number) {
+  using Form = ExampleArgument::Form;
+  const bool varied = index == call.rankArg || index == call.formatArg;
+  if (a.form == Form::kNull) {
+    // Left out, unless the call tests this argument's rank, format or list elements: then
+    // an f32 [2, 2] tensor (a list of one) or a list of one f32 1 stands in.
+    const ExampleTensor plain{ACL_FLOAT, {2, 2}, std::nullopt, ACL_FORMAT_ND};
+    ExampleArgument stand_in;
+    if (kind == CANOPY_ARG_TENSOR && varied) {
+      stand_in.form = Form::kTensor;
+      stand_in.tensors = {plain};
+    } else if (kind == CANOPY_ARG_TENSOR_LIST && (varied || index == call.nullElementArg)) {
+      stand_in.form = Form::kTensorList;
+      stand_in.tensors = {plain};
+    } else if (kind == CANOPY_ARG_SCALAR_LIST && index == call.nullElementArg) {
+      stand_in.form = Form::kScalarList;
+      stand_in.scalars = {ExampleScalar{ACL_FLOAT, 1.0}};
     } else {
-      pointer =
-          args.NewTensor(ACL_BF16, name == "stateRef" ? Shape{2, 1, 2, 2} : Shape{2, 1, 2}, View::kContiguous, format);
+      return;
     }
-    return true;
+    ExampleValue(stand_in, kind, index, call, args, pointer, number);
+    return;
   }
-  if (IsAttentionOp(op_name)) {
-    if (name == "query" || name == "attentionOut") {
-      pointer = args.NewTensor(ACL_FLOAT16, {2, 2, 1, 16}, View::kContiguous, format);
-    } else if (EndsWith(name, "Optional")) {
-      pointer =
-          format == ACL_FORMAT_ND ? nullptr : args.NewTensor(ACL_FLOAT16, {2, 2, 1, 16}, View::kContiguous, format);
-    } else {
-      pointer = args.NewTensor(ACL_FLOAT, {2, 1, 2, 1}, View::kContiguous, format);  // softmaxLse [B,N,S,1]
+  // A tensor of the example with the call's view, and the rank or format the call
+  // tests at this argument.
+  const auto tensor = [&](const ExampleTensor* t, bool vary) -> aclTensor* {
+    const Shape& shape = vary && index == call.rankArg ? call.rankShape : t->shape;
+    const aclFormat format = vary && index == call.formatArg ? call.format : t->format;
+    return t->range ? args.NewTensorIn(*t->range, t->dtype, shape, call.view, format)
+                    : args.NewTensor(t->dtype, shape, call.view, format);
+  };
+  switch (a.form) {
+    case Form::kNull:
+      break;
+    case Form::kTensor:
+      pointer = tensor(&a.tensors[0], true);
+      break;
+    case Form::kScalar:
+      pointer = args.Scalar(a.scalars[0].dtype, a.scalars[0].value);
+      break;
+    case Form::kIntArray: {
+      std::vector<int64_t> values;
+      for (const double v : a.numbers) values.push_back(static_cast<int64_t>(v));
+      pointer = args.IntArray(values);
+      break;
     }
-    return true;
+    case Form::kFloatArray:
+      pointer = args.FloatArray(std::vector<float>(a.numbers.begin(), a.numbers.end()));
+      break;
+    case Form::kBoolArray: {
+      std::vector<bool> values;
+      for (const double v : a.numbers) values.push_back(v != 0);
+      pointer = args.BoolArray(values);
+      break;
+    }
+    case Form::kTensorList: {  // the rank or format under test goes to element 0
+      std::vector<aclTensor*> members;
+      for (size_t m = 0; m < a.tensors.size(); ++m) members.push_back(tensor(&a.tensors[m], m == 0));
+      if (index == call.nullElementArg) {
+        if (members.size() < 2) members.resize(2);
+        members[1] = nullptr;
+      }
+      pointer = args.TensorList(members);
+      break;
+    }
+    case Form::kScalarList: {
+      std::vector<Value> values;
+      for (const ExampleScalar& e : a.scalars) values.emplace_back(e.value);
+      if (index == call.nullElementArg && values.size() < 2) values.resize(2, values.empty() ? 1.0 : values[0]);
+      const aclDataType dtype = a.scalars.empty() ? ACL_FLOAT : a.scalars[0].dtype;
+      pointer = args.ScalarList(dtype, values, index == call.nullElementArg ? 1 : -1);
+      break;
+    }
+    case Form::kString:
+      pointer = a.text.c_str();  // the parsed example outlives the call: see PackRegistryArguments
+      break;
+    case Form::kNumber:
+      number = a.numbers[0];
+      break;
   }
-  return false;
-}
-
-// Tensor arguments of ops whose valid call is not an f32 tensor of the call's
-// shape everywhere: a different dtype or shape, or null (an optional argument
-// naming a form the op does not implement).
-struct RegistryTensorDefault {
-  aclDataType dtype = ACL_FLOAT;
-  std::optional<Shape> shape;
-  bool absent = false;
-};
-
-RegistryTensorDefault TensorDefaultOf(const std::string& op, const std::string& name, const Shape& shape) {
-  RegistryTensorDefault t;
-  const int64_t first = shape.empty() ? 1 : shape.front(), last = shape.empty() ? 1 : shape.back();
-  if (op == "Mv") {  // self [n, m], vec [m], out [n]
-    if (name == "vec") t.shape = Shape{last};
-    if (name == "out") t.shape = Shape{first};
-  } else if (op == "Ger") {  // self [n], vec2 [m], out [n, m]
-    if (name == "out") t.shape = Shape{first, last};
-  } else if (op == "TransMatmulWeight") {
-    t.dtype = ACL_FLOAT16;
-  } else if (op == "WeightQuantBatchMatmulV2") {  // f16 x @ an INT8 weight with per-channel scales
-    t.dtype = name == "weight" ? ACL_INT8 : ACL_FLOAT16;
-    if (name == "antiquantScale" || name == "antiquantOffsetOptional" || name == "biasOptional") t.shape = Shape{last};
-    t.absent = name == "quantScaleOptional" || name == "quantOffsetOptional";  // INT8 y: not on Canopy
-  } else if (op == "GroupedMatmulV3") {  // x, weight and y lists of two products (groupType 0, splitItem 0)
-    t.absent = name != "x" && name != "weight" && name != "y";
-  }
-  return t;
 }
 
 }  // namespace
@@ -976,6 +970,13 @@ RegistryTensorDefault TensorDefaultOf(const std::string& op, const std::string& 
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args) {
   // One 8-byte cell per argument: the packed call reads `size` bytes of each.
   RegistryArguments packed;
+  std::optional<std::vector<ExampleArgument>> example;
+  if (op.example != nullptr) {
+    std::string error;
+    example = ParseExample(op, error);
+    if (!example) ADD_FAILURE() << error;
+  }
+  packed.example = std::make_shared<std::vector<ExampleArgument>>(example ? *example : std::vector<ExampleArgument>{});
   auto& cells = packed.cells;
   auto& pointers = packed.pointers;
   cells.resize(op.argCount);
@@ -988,125 +989,53 @@ RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCa
     const canopyOpArg& arg = op.args[i];
     const int index = static_cast<int>(i);
     const std::string name = arg.name;
-    const bool isOut = call.outShapeSet && name == "out";
-    // A normalisation's per-row statistics: all dims normalised (normalizedShape and
-    // gamma span the whole shape), so one row; GroupNorm's [N, group] is the shape itself.
-    const bool isStatistic =
-        (name == "rstdOut" || name == "meanOut" || name == "meanOutOptional" || name == "rstdOutOptional") &&
-        !HasArgument(op, "group");
-    const bool isChannel = (name == "gamma" || name == "beta") && HasArgument(op, "group") && rank > 1;
-    const Shape channels = isChannel ? Shape{call.shape[1]} : Shape{};  // GroupNorm's per-channel [C]
-    const Shape ones(static_cast<size_t>(rank), 1);
-    const Shape rows = call.shape.empty() ? Shape{} : Shape{call.shape[0]};
-    const Shape& shape = index == call.rankArg ? call.rankShape
-                         : isOut               ? call.outShape
-                         : isStatistic         ? ones
-                         : isChannel           ? channels
-                         : name == "loss"      ? rows  // a loss per row (SoftmaxCrossEntropyWithLogits)
-                                               : call.shape;
-    const aclFormat channelFirst = shape.size() == 3   ? ACL_FORMAT_NCL
-                                   : shape.size() == 4 ? ACL_FORMAT_NCHW
-                                   : shape.size() == 5 ? ACL_FORMAT_NCDHW
-                                                       : ACL_FORMAT_ND;
-    const aclFormat format = index == call.formatArg ? call.format : call.channelFirst ? channelFirst : ACL_FORMAT_ND;
-    const size_t spatial = static_cast<size_t>(std::max<int64_t>(rank - 2, 0));
+    const Shape& shape = index == call.rankArg               ? call.rankShape
+                         : call.outShapeSet && name == "out" ? call.outShape
+                                                             : call.shape;
+    const aclFormat format = index == call.formatArg ? call.format : ACL_FORMAT_ND;
     const void* pointer = nullptr;
     int64_t integer = 0;
     double real = 1.0;
-    switch (arg.kind) {
-      case CANOPY_ARG_TENSOR:
-        if (index != call.rankArg && OpSpecificTensor(op, name, call, format, args, pointer)) {
-          // set by the op's own rule
-        } else if (index != call.rankArg && name == "repeats") {  // one count of 1
-          pointer = args.NewTensorIn(Range{1, 1, 0, 0, false}, ACL_INT64, {1}, View::kContiguous, format);
-        } else if (index != call.rankArg && (name == "index" || name == "indices")) {
-          pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
-        } else if (index != call.rankArg && name == "bias" && rank >= 2) {  // one per channel
-          pointer = args.NewTensor(ACL_FLOAT, {call.shape[1]}, View::kContiguous, format);
-        } else if (index != call.rankArg && name == "out" && std::string(op.name) == "Im2col" && shape.size() == 3) {
-          // Im2col's 1x1 windows over a (C, H, W) self: out (C, H * W).
-          pointer = args.NewTensor(ACL_FLOAT, {shape[0], shape[1] * shape[2]}, View::kContiguous, format);
-        } else {
-          // Index outputs (ArgMax, Argsort) are int64; a "mask" is BOOL (MaskedFill's).
-          const RegistryTensorDefault t = TensorDefaultOf(op.name, name, call.shape);
-          const bool index_out = name == "out" && std::string(op.name).rfind("Arg", 0) == 0;
-          const aclDataType dtype = index_out ? ACL_INT64 : name == "mask" ? ACL_BOOL : t.dtype;
-          if (!t.absent || index == call.rankArg || index == call.formatArg) {
-            pointer =
-                args.NewTensor(dtype, index == call.rankArg || !t.shape ? shape : *t.shape, View::kContiguous, format);
+    if (example) {
+      double number = 0;
+      ExampleValue((*packed.example)[i], arg.kind, index, call, args, pointer, number);
+      integer = static_cast<int64_t>(number);
+      real = number;
+    } else {
+      switch (arg.kind) {
+        case CANOPY_ARG_TENSOR:
+          if (index != call.rankArg && (name == "index" || name == "indices")) {
+            pointer = args.NewTensorIn(Range{0, 1, 0, 0, true}, ACL_INT64, {call.shape[0]}, View::kContiguous, format);
+          } else {
+            pointer = args.NewTensor(name == "mask" ? ACL_BOOL : ACL_FLOAT, shape, View::kContiguous, format);
           }
-        }
-        break;
-      case CANOPY_ARG_SCALAR:
-        pointer = args.Scalar(ACL_FLOAT, name == "start" ? 0.0
-                                         : name == "end" ? static_cast<double>(NumElements(call.shape))
-                                                         : 1.0);
-        break;
-      case CANOPY_ARG_INT_ARRAY:  // repeat counts of 1 (Repeat), no padding, window attributes, else every dimension
-        if (IsAttentionOp(op.name) && EndsWith(name, "Optional")) break;  // lengths left out
-        if (name == "repeats") {
-          pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(rank), 1));
-        } else if ((name == "kernelSize" || name == "dilation" || name == "stride") &&
-                   std::string(op.name) == "Im2col") {  // 1x1 windows over (C, H, W)
-          pointer = args.IntArray({1, 1});
-        } else if (name == "normalizedShape") {  // every dim normalised
-          pointer = args.IntArray(call.shape);
-        } else if (name == "pad") {  // ConstantPadNd: a pair per dim
-          pointer = args.IntArray(std::vector<int64_t>(static_cast<size_t>(2 * rank), 0));
-        } else if (name == "stride" || name == "strides" || name == "dilation" || name == "dilations" ||
-                   name == "kernelSize" || name == "kernelShape") {
-          pointer = args.IntArray(std::vector<int64_t>(spatial, 1));
-        } else if (name == "paddings" || name == "pads") {
-          pointer = args.IntArray(std::vector<int64_t>(spatial, 0));
-        } else if (name == "padding") {  // a convolution's {1, 0}; ReflectionPad1d's one pair of zeros
-          pointer = args.IntArray(call.channelFirst ? std::vector<int64_t>{1, 0} : std::vector<int64_t>{0, 0});
-        } else if (name == "outputSize") {
-          pointer =
-              args.IntArray(std::vector<int64_t>(call.shape.begin() + std::min<int64_t>(rank, 2), call.shape.end()));
-        } else {
+          break;
+        case CANOPY_ARG_SCALAR:
+          pointer = args.Scalar(ACL_FLOAT, 1.0);
+          break;
+        case CANOPY_ARG_INT_ARRAY:
           pointer = args.IntArray(allDims);
-        }
-        break;
-      case CANOPY_ARG_FLOAT_ARRAY:
-        pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
-        break;
-      case CANOPY_ARG_BOOL_ARRAY:
-        pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
-        break;
-      case CANOPY_ARG_TENSOR_LIST: {
-        if (TensorDefaultOf(op.name, name, call.shape).absent && index != call.rankArg && index != call.formatArg &&
-            index != call.nullElementArg) {
           break;
-        }
-        if (IsAttentionOp(op.name) && index != call.rankArg) {  // key, value: one [1,2,1,16] f16 tensor per batch
+        case CANOPY_ARG_FLOAT_ARRAY:
+          pointer = args.FloatArray(std::vector<float>(static_cast<size_t>(rank), 1.0f));
+          break;
+        case CANOPY_ARG_BOOL_ARRAY:
+          pointer = args.BoolArray(std::vector<bool>(static_cast<size_t>(rank), true));
+          break;
+        case CANOPY_ARG_TENSOR_LIST:
           pointer = args.TensorList(
-              {args.NewTensor(ACL_FLOAT16, {1, 2, 1, 16}, View::kContiguous, format),
-               index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT16, {1, 2, 1, 16}, View::kContiguous)});
+              {args.NewTensor(ACL_FLOAT, shape, View::kContiguous, format),
+               index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, call.shape, View::kContiguous)});
           break;
-        }
-        // "tensors" (Cat along dim 0): two halves of `shape` along dim 0.
-        Shape member = call.shape;
-        if (name == "tensors" && !member.empty()) member[0] = std::max<int64_t>(member[0] / 2, 1);
-        pointer = args.TensorList(
-            {args.NewTensor(ACL_FLOAT, index == call.rankArg ? shape : member, View::kContiguous, format),
-             index == call.nullElementArg ? nullptr : args.NewTensor(ACL_FLOAT, member, View::kContiguous)});
-        break;
+        case CANOPY_ARG_SCALAR_LIST:
+          pointer = args.ScalarList(ACL_FLOAT, {1.0, 1.0}, index == call.nullElementArg ? 1 : -1);
+          break;
+        case CANOPY_ARG_STRING:
+          pointer = kStringDefault;
+          break;
+        default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false; floats 1
+          break;
       }
-      case CANOPY_ARG_SCALAR_LIST:
-        pointer = args.ScalarList(ACL_FLOAT, {1.0, 1.0}, index == call.nullElementArg ? 1 : -1);
-        break;
-      case CANOPY_ARG_STRING:
-        pointer = name == "inputLayout" ? "BSND" : kStringDefault;
-        break;
-      default:  // integers and enums: 0 (ACL_FLOAT for a dtype); bools false
-        if (name == "end") integer = std::numeric_limits<int64_t>::max();
-        if (name == "step" || name == "repeats" || name == "groups") integer = 1;
-        if (name == "outputSize" || name == "N") integer = call.shape[0];
-        // GroupNorm: C = shape[1] channels in as many groups, HxW the rest.
-        if ((name == "C" || name == "group") && rank > 1) integer = call.shape[1];
-        if (name == "HxW") integer = rank > 1 ? NumElements(Shape(call.shape.begin() + 2, call.shape.end())) : 1;
-        if (name == "numHeads") integer = 1;
-        break;
     }
     if (index == call.nullArg) pointer = nullptr;
     const bool isPointer = arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_SCALAR ||
@@ -1135,15 +1064,20 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
 }
 
 RegistryCall RegistryValidCall(const canopyOpInfo& op) {
-  for (const bool channelFirst : {false, true}) {
-    for (const bool reduced : {false, true}) {
-      for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}, Shape{2, 2, 2, 2}}) {
-        RegistryCall call;
-        call.shape = shape;
-        call.outShapeSet = reduced;
-        call.channelFirst = channelFirst;
-        if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
-      }
+  if (op.example != nullptr) {  // the op's own valid call
+    RegistryCall call;
+    const OpRun run = RunOp(RegistryPhase1(op, call), op.run);
+    if (run.ok()) return call;
+    ADD_FAILURE() << "aclnn" << op.name << "'s example call \"" << op.example << "\" fails: " << Describe(run);
+    call.shape.clear();
+    return call;
+  }
+  for (const bool reduced : {false, true}) {
+    for (const Shape& shape : {Shape{2, 2}, Shape{2, 2, 2}, Shape{2}, Shape{2, 2, 2, 2}}) {
+      RegistryCall call;
+      call.shape = shape;
+      call.outShapeSet = reduced;
+      if (RunOp(RegistryPhase1(op, call), op.run).ok()) return call;
     }
   }
   RegistryCall none;

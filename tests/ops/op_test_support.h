@@ -244,28 +244,17 @@ std::string Describe(const OpRun& run);
 
 // ---- Calls built from the op registry (canopy/canopy_ops.h) ------------------------------------
 
-// A phase-1 call of any registered op: every tensor argument an f32 tensor of
-// `shape`, every scalar an f32 1, every integer and enum argument 0 (ACL_FLOAT
-// for a dtype), every bool false, every float or double 1, every int array
-// [0, 1, ..., rank-1] (all dims: a valid dims, permutation or axes list), every
-// float array rank 1s, every bool array rank `true`s, every tensor list two
-// such tensors, every scalar list two f32 1s and every string "none" (the
-// "no reduction" spelling CANN's loss ops use), except where a field below says
-// otherwise, and for arguments whose name asks for a value that works: an index
-// tensor ("index", "indices") is int64 of shape [shape[0]] with values in
-// [0, 1], a "mask" tensor is BOOL, a "repeats" tensor int64 [1] holding 1 (a "repeats" int array rank
-// 1s, a "pad" int array 2 * rank zeros and "padding" two zeros; a "tensors" list
-// two halves of `shape` along dim 0; Im2col's "kernelSize", "dilation" and
-// "stride" [1, 1], with "out" (C, H * W) for a (C, H, W) `shape`); for the
-// convolution / pooling / resampling family (channel-first formats,
-// `channelFirst`) a "bias" tensor is [shape[1]], int arrays "stride(s)",
-// "dilation(s)", "kernelSize" and "kernelShape" are rank-2 1s, "paddings" and
-// "pads" rank-2 0s, "padding" {1, 0} (a kernel of 2 then keeps the length), an
-// "outputSize" int array the spatial extents and integer "groups" 1; integer
-// "end" is INT64_MAX
-// (slice to the end), "step" and "repeats" 1, "outputSize" shape[0]; scalar
-// "start" is 0 and "end" the element count of `shape`. Argument indices are
-// prototype positions.
+// A phase-1 call of any registered op. An op that declares an example call
+// (canopyOpInfo::example, notation in registry_example.h) gets that call;
+// otherwise every tensor argument is an f32 tensor of `shape`, every scalar an
+// f32 1, every integer and enum argument 0 (ACL_FLOAT for a dtype), every bool
+// false, every float or double 1, every int array [0, 1, ..., rank-1] (all dims:
+// a valid dims, permutation or axes list), every float array rank 1s, every
+// bool array rank `true`s, every tensor list two such tensors, every scalar list
+// two f32 1s and every string "none" (the "no reduction" spelling CANN's loss
+// ops use); an index tensor ("index", "indices") is int64 of shape [shape[0]]
+// with values in [0, 1] and a "mask" tensor BOOL, as CANN names them in every
+// op. The fields vary the call; argument indices are prototype positions.
 struct RegistryCall {
   Shape shape = {2, 2};
   int nullArg = -1;         // this pointer argument (optional or not) is passed as null
@@ -274,23 +263,26 @@ struct RegistryCall {
   aclFormat format = ACL_FORMAT_ND;
   int rankArg = -1;  // this tensor argument gets `rankShape`
   Shape rankShape;
-  // Tensor arguments of rank 3 to 5 are NCL, NCHW or NCDHW instead of ND (ops
-  // whose doc asks for a channel-first layout: convolution, pooling, resampling).
-  bool channelFirst = false;
   // Tensor arguments named "out" get `outShape` instead of `shape` (a reduction's result).
   bool outShapeSet = false;
   Shape outShape;
+  // The tensors of an op's declared example call (canopyOpInfo::example) take this view:
+  // kOffset plans differently from kContiguous, a plan-cache miss.
+  View view = View::kContiguous;
 };
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
 // The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
 // (one 8-byte cell per argument; `pointers` point into `cells`).
+struct ExampleArgument;
 struct RegistryArguments {
   std::vector<std::array<uint8_t, 8>> cells;
   std::vector<void*> pointers;
+  std::shared_ptr<const std::vector<ExampleArgument>> example;  // owns the strings the cells point at
 };
 RegistryArguments PackRegistryArguments(const canopyOpInfo& op, const RegistryCall& call, OpArgs& args);
 
-// The first call for which RegistryPhase1 succeeds (phase 1 and 2): every tensor
+// The op's declared example call (canopyOpInfo::example) when it has one, else
+// the first call for which RegistryPhase1 succeeds (phase 1 and 2): every tensor
 // [2,2], [2,2,2], [2] or [2,2,2,2], or those with "out" of rank 0 (a reduction
 // over every dim), in ND or else channel-first formats. call.shape is empty
 // when none does.

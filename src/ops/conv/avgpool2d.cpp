@@ -112,6 +112,9 @@ aclnnStatus PlanAvgPool2d(Plan& plan, const aclTensor* self, const aclIntArray* 
 
 }  // namespace
 
-CANOPY_ACLNN_OP(AvgPool2d, PlanAvgPool2d, kAvgPoolTraits, (const aclTensor*, self), (const aclIntArray*, kernelSize),
-                (const aclIntArray*, strides), (const aclIntArray*, paddings), (bool, ceilMode),
-                (bool, countIncludePad), (int64_t, divisorOverride), (int8_t, cubeMathType), (aclTensor*, out))
+CANOPY_ACLNN_OP(AvgPool2d, PlanAvgPool2d,
+                WithExample(kAvgPoolTraits,
+                            "f32[1,2,4,4]@NCHW ints[2,2] ints[2,2] ints[0,0] false true 0 0 f32[1,2,2,2]@NCHW"),
+                (const aclTensor*, self), (const aclIntArray*, kernelSize), (const aclIntArray*, strides),
+                (const aclIntArray*, paddings), (bool, ceilMode), (bool, countIncludePad), (int64_t, divisorOverride),
+                (int8_t, cubeMathType), (aclTensor*, out))

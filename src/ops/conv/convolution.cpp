@@ -313,7 +313,11 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Convolution, PlanConvolution, kConvTraits, (const aclTensor*, input), (const aclTensor*, weight),
-                (const aclTensor*, bias, optional), (const aclIntArray*, stride), (const aclIntArray*, padding),
-                (const aclIntArray*, dilation), (bool, transposed), (const aclIntArray*, outputPadding),
-                (int64_t, groups), (aclTensor*, output), (int8_t, cubeMathType))
+CANOPY_ACLNN_OP(Convolution, PlanConvolution,
+                WithExample(kConvTraits,
+                            "f32[1,2,4,4]@NCHW f32[3,2,3,3]@NCHW f32[3] ints[1,1] ints[1,1] ints[1,1] false ints[0,0] "
+                            "1 f32[1,3,4,4]@NCHW 0"),
+                (const aclTensor*, input), (const aclTensor*, weight), (const aclTensor*, bias, optional),
+                (const aclIntArray*, stride), (const aclIntArray*, padding), (const aclIntArray*, dilation),
+                (bool, transposed), (const aclIntArray*, outputPadding), (int64_t, groups), (aclTensor*, output),
+                (int8_t, cubeMathType))

@@ -81,6 +81,9 @@ aclnnStatus PlanMaxPool(Plan& plan, const aclTensor* self, const aclIntArray* ke
 
 }  // namespace
 
-CANOPY_ACLNN_OP(MaxPool, PlanMaxPool, kMaxPoolTraits, (const aclTensor*, self), (const aclIntArray*, kernelShape),
-                (const aclIntArray*, strides), (int64_t, autoPad), (const aclIntArray*, pads),
-                (const aclIntArray*, dilations), (int64_t, ceilMode), (aclTensor*, out))
+CANOPY_ACLNN_OP(MaxPool, PlanMaxPool,
+                WithExample(kMaxPoolTraits,
+                            "f32[1,2,4,4]@NCHW ints[2,2] ints[2,2] 0 ints[0,0,0,0] ints[1,1] 0 f32[1,2,2,2]@NCHW"),
+                (const aclTensor*, self), (const aclIntArray*, kernelShape), (const aclIntArray*, strides),
+                (int64_t, autoPad), (const aclIntArray*, pads), (const aclIntArray*, dilations), (int64_t, ceilMode),
+                (aclTensor*, out))

@@ -88,5 +88,6 @@ aclnnStatus PlanUpsampleNearest2d(Plan& plan, const aclTensor* self, const aclIn
 
 }  // namespace
 
-CANOPY_ACLNN_OP(UpsampleNearest2d, PlanUpsampleNearest2d, kUpsampleTraits, (const aclTensor*, self),
+CANOPY_ACLNN_OP(UpsampleNearest2d, PlanUpsampleNearest2d,
+                WithExample(kUpsampleTraits, "f32[1,2,2,2]@NCHW ints[4,4] f32[1,2,4,4]@NCHW"), (const aclTensor*, self),
                 (const aclIntArray*, outputSize), (aclTensor*, out))

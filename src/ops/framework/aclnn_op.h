@@ -37,11 +37,22 @@ struct OpTraits {
   int64_t max_rank = 8;          // of every tensor argument
   bool private_formats = false;  // true: FRACTAL_NZ etc. reach the recipe
   bool in_place = false;         // it writes its first tensor argument
+  // A valid call, one token per argument ("f32[2,3] f32[2,3] f32:1 f32[2,3]"): the registry's
+  // generic tests (null, format and rank rejections, phase 1 without memory) start from it.
+  // Notation in docs/adding-an-op.md; null: they derive a call from the argument names.
+  const char* example = nullptr;
 };
 
-// The same traits for the in-place form of an op.
-constexpr OpTraits InPlace(OpTraits traits) {
+// The same traits for the in-place form of an op, whose valid call is `example`.
+constexpr OpTraits InPlace(OpTraits traits, const char* example = nullptr) {
   traits.in_place = true;
+  traits.example = example;
+  return traits;
+}
+
+// The same traits with another valid call (ops of one file that share their traits).
+constexpr OpTraits WithExample(OpTraits traits, const char* example) {
+  traits.example = example;
   return traits;
 }
 

@@ -47,7 +47,8 @@ canopyOpInfo MakeOpInfo(const char* name, const OpTraits& traits, const canopyOp
                       traits.private_formats ? 1 : 0,
                       get_workspace_size,
                       call,
-                      run};
+                      run,
+                      traits.example};
 }
 
 OpRegistrar::OpRegistrar(const canopyOpInfo& info) {

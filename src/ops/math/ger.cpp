@@ -40,5 +40,6 @@ aclnnStatus PlanGer(Plan& plan, const aclTensor* self, const aclTensor* vec2, co
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Ger, PlanGer, (OpTraits{.header = "aclnnop/aclnn_ger.h", .dtypes = kGerDtypes}),
+CANOPY_ACLNN_OP(Ger, PlanGer,
+                (OpTraits{.header = "aclnnop/aclnn_ger.h", .dtypes = kGerDtypes, .example = "f32[2] f32[3] f32[2,3]"}),
                 (const aclTensor*, self), (const aclTensor*, vec2), (aclTensor*, out))

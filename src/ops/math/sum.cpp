@@ -51,4 +51,5 @@ constexpr OpTraits kTraits{.header = "aclnnop/aclnn_sum.h", .dtypes = kSumDtypes
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Sum, PlanSum, kTraits, (const aclTensorList*, tensors), (aclTensor*, out))
+CANOPY_ACLNN_OP(Sum, PlanSum, WithExample(kTraits, "(f32[2,2],f32[2,2]) f32[2,2]"), (const aclTensorList*, tensors),
+                (aclTensor*, out))

@@ -80,8 +80,10 @@ aclnnStatus WeightSize(const char* function, const aclIntArray* shape, int raw_d
 }  // namespace
 
 CANOPY_ACLNN_OP(TransMatmulWeight, PlanTransMatmulWeight,
-                (OpTraits{
-                    .header = "aclnnop/aclnn_trans_matmul_weight.h", .dtypes = kWeightDtypes, .max_rank = kMaxRank}),
+                (OpTraits{.header = "aclnnop/aclnn_trans_matmul_weight.h",
+                          .dtypes = kWeightDtypes,
+                          .max_rank = kMaxRank,
+                          .example = "f16[2,2]"}),
                 (aclTensor*, mmWeightRef))
 
 extern "C" {

@@ -133,11 +133,16 @@ aclnnStatus PlanGeGluV3(Plan& plan, const aclTensor* self, int64_t dim, int64_t 
 
 }  // namespace
 
-CANOPY_ACLNN_OP(SwiGlu, PlanSwiGlu, (OpTraits{.header = "aclnnop/aclnn_swi_glu.h", .dtypes = kGluDtypes}),
+CANOPY_ACLNN_OP(SwiGlu, PlanSwiGlu,
+                (OpTraits{.header = "aclnnop/aclnn_swi_glu.h", .dtypes = kGluDtypes, .example = "f32[2,2] 0 f32[1,2]"}),
                 (const aclTensor*, x), (int64_t, dim), (const aclTensor*, out))
-CANOPY_ACLNN_OP(GeGlu, PlanGeGlu, (OpTraits{.header = "aclnnop/aclnn_geglu.h", .dtypes = kGluDtypes}),
-                (const aclTensor*, self), (int64_t, dim), (int64_t, approximate), (aclTensor*, out),
-                (aclTensor*, outGelu))
-CANOPY_ACLNN_OP(GeGluV3, PlanGeGluV3, (OpTraits{.header = "aclnnop/aclnn_geglu.h", .dtypes = kGluDtypes}),
+CANOPY_ACLNN_OP(
+    GeGlu, PlanGeGlu,
+    (OpTraits{.header = "aclnnop/aclnn_geglu.h", .dtypes = kGluDtypes, .example = "f32[2,2] 0 0 f32[1,2] f32[1,2]"}),
+    (const aclTensor*, self), (int64_t, dim), (int64_t, approximate), (aclTensor*, out), (aclTensor*, outGelu))
+CANOPY_ACLNN_OP(GeGluV3, PlanGeGluV3,
+                (OpTraits{.header = "aclnnop/aclnn_geglu.h",
+                          .dtypes = kGluDtypes,
+                          .example = "f32[2,2] 0 0 false f32[1,2] f32[1,2]"}),
                 (const aclTensor*, self), (int64_t, dim), (int64_t, approximate), (bool, activateLeft),
                 (aclTensor*, out), (aclTensor*, outGelu))

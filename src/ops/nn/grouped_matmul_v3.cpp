@@ -246,7 +246,9 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
 }  // namespace
 
 CANOPY_ACLNN_OP(GroupedMatmulV3, PlanGroupedMatmulV3,
-                (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_v3.h", .dtypes = kGroupedDtypes}),
+                (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_v3.h",
+                          .dtypes = kGroupedDtypes,
+                          .example = "(f32[2,2],f32[2,2]) (f32[2,2],f32[2,2]) - - - - - - 0 0 (f32[2,2],f32[2,2])"}),
                 (const aclTensorList*, x), (const aclTensorList*, weight),
                 (const aclTensorList*, biasOptional, optional), (const aclTensorList*, scaleOptional, optional),
                 (const aclTensorList*, offsetOptional, optional),

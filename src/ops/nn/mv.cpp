@@ -36,5 +36,7 @@ aclnnStatus PlanMv(Plan& plan, const aclTensor* self, const aclTensor* vec, cons
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Mv, PlanMv, (OpTraits{.header = "aclnnop/aclnn_mv.h", .dtypes = kMatmulDtypes}),
+CANOPY_ACLNN_OP(Mv, PlanMv,
+                (OpTraits{
+                    .header = "aclnnop/aclnn_mv.h", .dtypes = kMatmulDtypes, .example = "f32[2,3] f32[3] f32[2] 0"}),
                 (const aclTensor*, self), (const aclTensor*, vec), (aclTensor*, out), (int8_t, cubeMathType))

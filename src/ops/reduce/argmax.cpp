@@ -45,7 +45,11 @@ aclnnStatus PlanArgMin(Plan& plan, const aclTensor* self, int64_t dim, bool keep
 
 }  // namespace
 
-CANOPY_ACLNN_OP(ArgMax, PlanArgMax, (OpTraits{.header = "aclnnop/aclnn_argmax.h", .dtypes = kArgExtremeDtypes}),
-                (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))
-CANOPY_ACLNN_OP(ArgMin, PlanArgMin, (OpTraits{.header = "aclnnop/aclnn_argmin.h", .dtypes = kArgExtremeDtypes}),
-                (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    ArgMax, PlanArgMax,
+    (OpTraits{.header = "aclnnop/aclnn_argmax.h", .dtypes = kArgExtremeDtypes, .example = "f32[2,3] 1 false i64[2]"}),
+    (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    ArgMin, PlanArgMin,
+    (OpTraits{.header = "aclnnop/aclnn_argmin.h", .dtypes = kArgExtremeDtypes, .example = "i32[4,2] 0 true i32[1,2]"}),
+    (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))

@@ -32,5 +32,7 @@ aclnnStatus PlanArgsort(Plan& plan, const aclTensor* self, int64_t dim, bool des
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Argsort, PlanArgsort, (OpTraits{.header = "aclnnop/aclnn_argsort.h", .dtypes = kArgsortDtypes}),
-                (const aclTensor*, self), (int64_t, dim), (bool, descending), (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    Argsort, PlanArgsort,
+    (OpTraits{.header = "aclnnop/aclnn_argsort.h", .dtypes = kArgsortDtypes, .example = "f32[2,3] 1 false i64[2,3]"}),
+    (const aclTensor*, self), (int64_t, dim), (bool, descending), (aclTensor*, out))

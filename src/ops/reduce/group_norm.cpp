@@ -67,7 +67,9 @@ aclnnStatus PlanGroupNorm(Plan& plan, const aclTensor* self, const aclTensor* ga
 }  // namespace
 
 CANOPY_ACLNN_OP(GroupNorm, PlanGroupNorm,
-                (OpTraits{.header = "aclnnop/aclnn_group_norm.h", .dtypes = kGroupNormDtypes}),
+                (OpTraits{.header = "aclnnop/aclnn_group_norm.h",
+                          .dtypes = kGroupNormDtypes,
+                          .example = "f32[2,4,3] f32[4] f32[4] 2 4 3 2 1e-5 f32[2,4,3] f32[2,2] f32[2,2]"}),
                 (const aclTensor*, self), (const aclTensor*, gamma, optional), (const aclTensor*, beta, optional),
                 (int64_t, N), (int64_t, C), (int64_t, HxW), (int64_t, group), (double, eps), (aclTensor*, out),
                 (aclTensor*, meanOut), (aclTensor*, rstdOut))

@@ -103,15 +103,19 @@ constexpr OpTraits kLayerNormTraits{.header = "aclnnop/aclnn_layer_norm.h", .dty
 
 }  // namespace
 
-CANOPY_ACLNN_OP(LayerNorm, PlanLayerNorm, kLayerNormTraits, (const aclTensor*, input),
-                (const aclIntArray*, normalizedShape), (const aclTensor*, weightOptional, optional),
-                (const aclTensor*, biasOptional, optional), (double, eps), (aclTensor*, out),
-                (aclTensor*, meanOutOptional, optional), (aclTensor*, rstdOutOptional, optional))
-CANOPY_ACLNN_OP(LayerNormWithImplMode, PlanLayerNormWithImplMode, kLayerNormTraits, (const aclTensor*, input),
-                (const aclIntArray*, normalizedShape), (const aclTensor*, weightOptional, optional),
-                (const aclTensor*, biasOptional, optional), (double, eps), (aclTensor*, out),
-                (aclTensor*, meanOutOptional, optional), (aclTensor*, rstdOutOptional, optional), (int32_t, implMode))
-CANOPY_ACLNN_OP(FastLayerNorm, PlanLayerNorm, kLayerNormTraits, (const aclTensor*, input),
-                (const aclIntArray*, normalizedShape), (const aclTensor*, weightOptional, optional),
-                (const aclTensor*, biasOptional, optional), (double, eps), (aclTensor*, out),
-                (aclTensor*, meanOutOptional, optional), (aclTensor*, rstdOutOptional, optional))
+CANOPY_ACLNN_OP(LayerNorm, PlanLayerNorm,
+                WithExample(kLayerNormTraits, "f32[2,3] ints[3] f32[3] f32[3] 1e-5 f32[2,3] f32[2,1] f32[2,1]"),
+                (const aclTensor*, input), (const aclIntArray*, normalizedShape),
+                (const aclTensor*, weightOptional, optional), (const aclTensor*, biasOptional, optional), (double, eps),
+                (aclTensor*, out), (aclTensor*, meanOutOptional, optional), (aclTensor*, rstdOutOptional, optional))
+CANOPY_ACLNN_OP(LayerNormWithImplMode, PlanLayerNormWithImplMode,
+                WithExample(kLayerNormTraits, "f32[2,3] ints[3] f32[3] f32[3] 1e-5 f32[2,3] f32[2,1] f32[2,1] 0"),
+                (const aclTensor*, input), (const aclIntArray*, normalizedShape),
+                (const aclTensor*, weightOptional, optional), (const aclTensor*, biasOptional, optional), (double, eps),
+                (aclTensor*, out), (aclTensor*, meanOutOptional, optional), (aclTensor*, rstdOutOptional, optional),
+                (int32_t, implMode))
+CANOPY_ACLNN_OP(FastLayerNorm, PlanLayerNorm,
+                WithExample(kLayerNormTraits, "f32[2,3] ints[3] f32[3] f32[3] 1e-5 f32[2,3] f32[2,1] f32[2,1]"),
+                (const aclTensor*, input), (const aclIntArray*, normalizedShape),
+                (const aclTensor*, weightOptional, optional), (const aclTensor*, biasOptional, optional), (double, eps),
+                (aclTensor*, out), (aclTensor*, meanOutOptional, optional), (aclTensor*, rstdOutOptional, optional))

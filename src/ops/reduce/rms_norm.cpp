@@ -136,10 +136,15 @@ aclnnStatus PlanAddRmsNorm(Plan& plan, const aclTensor* x1, const aclTensor* x2,
 
 }  // namespace
 
-CANOPY_ACLNN_OP(RmsNorm, PlanRmsNorm, (OpTraits{.header = "aclnnop/aclnn_rms_norm.h", .dtypes = kRmsNormDtypes}),
+CANOPY_ACLNN_OP(RmsNorm, PlanRmsNorm,
+                (OpTraits{.header = "aclnnop/aclnn_rms_norm.h",
+                          .dtypes = kRmsNormDtypes,
+                          .example = "f32[2,3] f32[3] 1e-6 f32[2,3] f32[2,1]"}),
                 (const aclTensor*, x), (const aclTensor*, gamma), (double, epsilon), (const aclTensor*, yOut),
                 (const aclTensor*, rstdOut))
 CANOPY_ACLNN_OP(AddRmsNorm, PlanAddRmsNorm,
-                (OpTraits{.header = "aclnnop/aclnn_add_rms_norm.h", .dtypes = kRmsNormDtypes}), (const aclTensor*, x1),
-                (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon), (aclTensor*, yOut),
-                (aclTensor*, rstdOut, optional), (aclTensor*, xOut, optional))
+                (OpTraits{.header = "aclnnop/aclnn_add_rms_norm.h",
+                          .dtypes = kRmsNormDtypes,
+                          .example = "f32[2,3] f32[2,3] f32[3] 1e-6 f32[2,3] f32[2,1] f32[2,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon),
+                (aclTensor*, yOut), (aclTensor*, rstdOut, optional), (aclTensor*, xOut, optional))

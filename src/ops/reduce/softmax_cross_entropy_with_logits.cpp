@@ -46,5 +46,6 @@ aclnnStatus PlanSoftmaxCrossEntropyWithLogits(Plan& plan, const aclTensor* featu
 
 CANOPY_ACLNN_OP(SoftmaxCrossEntropyWithLogits, PlanSoftmaxCrossEntropyWithLogits,
                 (OpTraits{.header = "aclnnop/aclnn_softmax_cross_entropy_with_logits.h",
-                          .dtypes = kCrossEntropyDtypes}),
+                          .dtypes = kCrossEntropyDtypes,
+                          .example = "f32[2,3] f32[2,3] f32[2] f32[2,3]"}),
                 (const aclTensor*, features), (aclTensor*, labels), (aclTensor*, loss), (aclTensor*, backprop))

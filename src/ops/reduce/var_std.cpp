@@ -41,12 +41,19 @@ aclnnStatus PlanStd(Plan& plan, const aclTensor* self, const aclIntArray* dim, i
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Var, PlanVar, (OpTraits{.header = "aclnnop/aclnn_var.h", .dtypes = kVarDtypes}),
+CANOPY_ACLNN_OP(Var, PlanVar,
+                (OpTraits{.header = "aclnnop/aclnn_var.h",
+                          .dtypes = kVarDtypes,
+                          .example = "f32[2,4] ints[0,1] false true f32[1,1]"}),
                 (const aclTensor*, self), (const aclIntArray*, dim, optional), (bool, unbiased), (bool, keepdim),
                 (aclTensor*, out))
-CANOPY_ACLNN_OP(VarCorrection, PlanVarCorrection, (OpTraits{.header = "aclnnop/aclnn_var.h", .dtypes = kVarDtypes}),
-                (const aclTensor*, self), (const aclIntArray*, dim, optional), (int64_t, correction), (bool, keepdim),
-                (aclTensor*, out))
-CANOPY_ACLNN_OP(Std, PlanStd, (OpTraits{.header = "aclnnop/aclnn_std.h", .dtypes = kVarDtypes}),
-                (const aclTensor*, self), (const aclIntArray*, dim, optional), (int64_t, correction), (bool, keepdim),
-                (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    VarCorrection, PlanVarCorrection,
+    (OpTraits{.header = "aclnnop/aclnn_var.h", .dtypes = kVarDtypes, .example = "f32[2,4] ints[0,1] 0 true f32[1,1]"}),
+    (const aclTensor*, self), (const aclIntArray*, dim, optional), (int64_t, correction), (bool, keepdim),
+    (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    Std, PlanStd,
+    (OpTraits{.header = "aclnnop/aclnn_std.h", .dtypes = kVarDtypes, .example = "f32[4,2] ints[1,0] 1 false f32[]"}),
+    (const aclTensor*, self), (const aclIntArray*, dim, optional), (int64_t, correction), (bool, keepdim),
+    (aclTensor*, out))

@@ -130,5 +130,7 @@ aclnnStatus PlanArange(Plan& plan, const aclScalar* start, const aclScalar* end,
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Arange, PlanArange, (OpTraits{.header = "aclnnop/aclnn_arange.h", .dtypes = kArangeOutDtypes}),
-                (const aclScalar*, start), (const aclScalar*, end), (const aclScalar*, step), (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    Arange, PlanArange,
+    (OpTraits{.header = "aclnnop/aclnn_arange.h", .dtypes = kArangeOutDtypes, .example = "f32:0 f32:4 f32:1 f32[4]"}),
+    (const aclScalar*, start), (const aclScalar*, end), (const aclScalar*, step), (aclTensor*, out))

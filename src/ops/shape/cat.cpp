@@ -104,5 +104,7 @@ aclnnStatus PlanCat(Plan& plan, const aclTensorList* tensors, int64_t dim, const
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Cat, PlanCat, (OpTraits{.header = "aclnnop/aclnn_cat.h", .dtypes = kCatDtypes}),
-                (const aclTensorList*, tensors), (int64_t, dim), (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    Cat, PlanCat,
+    (OpTraits{.header = "aclnnop/aclnn_cat.h", .dtypes = kCatDtypes, .example = "(f32[1,2],f32[2,2]) 0 f32[3,2]"}),
+    (const aclTensorList*, tensors), (int64_t, dim), (aclTensor*, out))

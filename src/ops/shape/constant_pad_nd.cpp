@@ -115,5 +115,7 @@ aclnnStatus PlanConstantPadNd(Plan& plan, const aclTensor* self, const aclIntArr
 }  // namespace
 
 CANOPY_ACLNN_OP(ConstantPadNd, PlanConstantPadNd,
-                (OpTraits{.header = "aclnnop/aclnn_constant_pad_nd.h", .dtypes = kPadDtypes}), (const aclTensor*, self),
-                (const aclIntArray*, pad), (const aclScalar*, value), (aclTensor*, out))
+                (OpTraits{.header = "aclnnop/aclnn_constant_pad_nd.h",
+                          .dtypes = kPadDtypes,
+                          .example = "f32[2,3] ints[1,1,0,1] f32:0 f32[3,5]"}),
+                (const aclTensor*, self), (const aclIntArray*, pad), (const aclScalar*, value), (aclTensor*, out))

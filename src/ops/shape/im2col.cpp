@@ -154,6 +154,9 @@ aclnnStatus PlanIm2col(Plan& plan, const aclTensor* self, const aclIntArray* ker
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Im2col, PlanIm2col, (OpTraits{.header = "aclnnop/aclnn_im2col.h", .dtypes = kIm2colDtypes}),
+CANOPY_ACLNN_OP(Im2col, PlanIm2col,
+                (OpTraits{.header = "aclnnop/aclnn_im2col.h",
+                          .dtypes = kIm2colDtypes,
+                          .example = "f32[2,2,2] ints[1,1] ints[1,1] ints[0,0] ints[1,1] f32[2,4]"}),
                 (const aclTensor*, self), (const aclIntArray*, kernelSize), (const aclIntArray*, dilation),
                 (const aclIntArray*, padding), (const aclIntArray*, stride), (const aclTensor*, out))

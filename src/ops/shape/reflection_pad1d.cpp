@@ -110,5 +110,7 @@ aclnnStatus PlanReflectionPad1d(Plan& plan, const aclTensor* self, const aclIntA
 }  // namespace
 
 CANOPY_ACLNN_OP(ReflectionPad1d, PlanReflectionPad1d,
-                (OpTraits{.header = "aclnnop/aclnn_reflection_pad1d.h", .dtypes = kReflectionPadDtypes}),
+                (OpTraits{.header = "aclnnop/aclnn_reflection_pad1d.h",
+                          .dtypes = kReflectionPadDtypes,
+                          .example = "f32[2,4] ints[1,2] f32[2,7]"}),
                 (const aclTensor*, self), (const aclIntArray*, padding), (aclTensor*, out))

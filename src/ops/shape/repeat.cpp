@@ -51,4 +51,5 @@ aclnnStatus PlanRepeat(Plan& plan, const aclTensor* self, const aclIntArray* rep
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Repeat, PlanRepeat, kRepeat, (const aclTensor*, self), (const aclIntArray*, repeats), (aclTensor*, out))
+CANOPY_ACLNN_OP(Repeat, PlanRepeat, WithExample(kRepeat, "f32[2,3] ints[2,1] f32[4,3]"), (const aclTensor*, self),
+                (const aclIntArray*, repeats), (aclTensor*, out))

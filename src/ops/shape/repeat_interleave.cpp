@@ -213,11 +213,13 @@ aclnnStatus PlanRepeatInterleaveWithDim(Plan& plan, const aclTensor* self, const
 
 }  // namespace
 
-CANOPY_ACLNN_OP(RepeatInterleave, PlanRepeatInterleave, kRepeat, (const aclTensor*, self), (const aclTensor*, repeats),
-                (int64_t, outputSize), (aclTensor*, out))
-CANOPY_ACLNN_OP(RepeatInterleaveWithDim, PlanRepeatInterleaveWithDim, kRepeat, (const aclTensor*, self),
+CANOPY_ACLNN_OP(RepeatInterleave, PlanRepeatInterleave, WithExample(kRepeat, "f32[3] i64[1]{2:2} 6 f32[6]"),
+                (const aclTensor*, self), (const aclTensor*, repeats), (int64_t, outputSize), (aclTensor*, out))
+CANOPY_ACLNN_OP(RepeatInterleaveWithDim, PlanRepeatInterleaveWithDim,
+                WithExample(kRepeat, "f32[2,3] i64[1]{2:2} 0 4 f32[4,3]"), (const aclTensor*, self),
                 (const aclTensor*, repeats), (int64_t, dim), (int64_t, outputSize), (aclTensor*, out))
-CANOPY_ACLNN_OP(RepeatInterleaveInt, PlanRepeatInterleaveInt, kRepeat, (const aclTensor*, self), (int64_t, repeats),
-                (int64_t, outputSize), (aclTensor*, out))
-CANOPY_ACLNN_OP(RepeatInterleaveIntWithDim, PlanRepeatInterleaveIntWithDim, kRepeat, (const aclTensor*, self),
-                (int64_t, repeats), (int64_t, dim), (int64_t, outputSize), (aclTensor*, out))
+CANOPY_ACLNN_OP(RepeatInterleaveInt, PlanRepeatInterleaveInt, WithExample(kRepeat, "f32[3] 2 6 f32[6]"),
+                (const aclTensor*, self), (int64_t, repeats), (int64_t, outputSize), (aclTensor*, out))
+CANOPY_ACLNN_OP(RepeatInterleaveIntWithDim, PlanRepeatInterleaveIntWithDim,
+                WithExample(kRepeat, "f32[2,3] 2 0 4 f32[4,3]"), (const aclTensor*, self), (int64_t, repeats),
+                (int64_t, dim), (int64_t, outputSize), (aclTensor*, out))

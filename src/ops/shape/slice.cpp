@@ -55,5 +55,5 @@ aclnnStatus PlanSlice(Plan& plan, const aclTensor* self, int64_t dim, int64_t st
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Slice, PlanSlice, kSlice, (const aclTensor*, self), (int64_t, dim), (int64_t, start), (int64_t, end),
-                (int64_t, step), (aclTensor*, out))
+CANOPY_ACLNN_OP(Slice, PlanSlice, WithExample(kSlice, "f32[4,3] 0 1 3 1 f32[2,3]"), (const aclTensor*, self),
+                (int64_t, dim), (int64_t, start), (int64_t, end), (int64_t, step), (aclTensor*, out))

@@ -137,7 +137,11 @@ aclnnStatus PlanRecurrentGatedDeltaRule(Plan& plan, const aclTensor* query, cons
 }  // namespace
 
 CANOPY_ACLNN_OP(RecurrentGatedDeltaRule, PlanRecurrentGatedDeltaRule,
-                (OpTraits{.header = "aclnnop/aclnn_recurrent_gated_delta_rule.h", .dtypes = kGdrDtypes, .max_rank = 4}),
+                (OpTraits{.header = "aclnnop/aclnn_recurrent_gated_delta_rule.h",
+                          .dtypes = kGdrDtypes,
+                          .max_rank = 4,
+                          .example = "bf16[2,1,2] bf16[2,1,2] bf16[2,1,2] bf16[2,1] bf16[2,1,2,2] i32[1]{2:2} "
+                                     "i32[2]{0:1} f32[2,1] - i32[1]{1:2} 1 bf16[2,1,2]"}),
                 (const aclTensor*, query), (const aclTensor*, key), (const aclTensor*, value), (const aclTensor*, beta),
                 (aclTensor*, stateRef), (const aclTensor*, actualSeqLengths), (const aclTensor*, ssmStateIndices),
                 (const aclTensor*, g, optional), (const aclTensor*, gk, optional),

@@ -107,6 +107,8 @@ aclnnStatus PlanRope(Plan& plan, const aclTensor* x, const aclTensor* cos, const
 }  // namespace
 
 CANOPY_ACLNN_OP(RotaryPositionEmbedding, PlanRope,
-                (OpTraits{.header = "aclnnop/aclnn_rotary_position_embedding.h", .dtypes = kRopeDtypes}),
+                (OpTraits{.header = "aclnnop/aclnn_rotary_position_embedding.h",
+                          .dtypes = kRopeDtypes,
+                          .example = "f32[1,2,1,2] f32[1,2,1,2] f32[1,2,1,2] 0 f32[1,2,1,2]"}),
                 (const aclTensor*, x), (const aclTensor*, cos), (const aclTensor*, sin), (int64_t, mode),
                 (aclTensor*, out))
