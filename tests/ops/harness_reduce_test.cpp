@@ -1,5 +1,5 @@
 // Harness rows of the reductions on the reduction engine (src/kernels/reduce.h):
-// Prod, ProdDim, ReduceNansum, Max, Min, Var, VarCorrection, Std and
+// Prod, ProdDim, ReduceNansum, Any, All, Max, Min, Var, VarCorrection, Std and
 // LogSumExp, against float64 references over each output's group (strided,
 // transposed, reversed, broadcast and offset views, rank 0, rank 8, empty,
 // large and threaded shapes, negative / empty dim lists, keepdim). Each
@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_min.h"
@@ -213,6 +215,46 @@ OpRow NansumRow() {
   return row;
 }
 
+// ---- Any / All -------------------------------------------------------------------------------------
+
+// Zeros among the values (every fifth element): groups of both answers.
+RangeRule PredicateRange() {
+  return RangeRule([](aclDataType dtype, const CaseInfo&) {
+    if (IsBool(dtype) || IsUnsigned(dtype)) return Range{0, 1, 0, 0, true};
+    if (IsIntegral(dtype)) return Range{-1, 1, 0, 0, true};
+    return Range{-1, 1, 0, 5, true};
+  });
+}
+
+OpRow PredicateRow(const char* name, bool all) {
+  OpRow row;
+  row.name = name;
+  row.inputs = {Arg{.name = "self", .range = PredicateRange()}};
+  const Phase2 phase2 = all ? aclnnAll : aclnnAny;
+  row.out = {[all](Call& c) {
+               const auto phase1 = all ? aclnnAllGetWorkspaceSize : aclnnAnyGetWorkspaceSize;
+               return phase1(c.Tensor(0), c.IntArrayAttr("dims"), c.BoolAttr("keepDim"), c.Out(), c.workspaceSize,
+                             c.executor);
+             },
+             phase2};
+  std::vector<DtypeCase> dtypes;
+  for (aclDataType dtype : {BOOL, S8, U8, S16, S32, S64, BF16, F16, F32, F64}) dtypes.push_back({{dtype}, BOOL});
+  row.dtypes = Concat(dtypes, Singly({{{S32}, U8}, {{F32}, U8}, {{BOOL}, U8}}));
+  row.shapes = ReductionShapes();
+  row.outShape = ReducedShape();
+  row.attrs = DimSets();
+  row.reference = GroupReference([all](const Values& group, const RefCall&) -> Bounded {
+    bool any = false, every = true;
+    for (const Value& v : group) {
+      const bool nonZero = v != Value(0);  // NaN is non-zero
+      any = any || nonZero;
+      every = every && nonZero;
+    }
+    return {(all ? every : any) ? 1.0 : 0.0, 0};
+  });
+  return row;
+}
+
 // ---- Max / Min -------------------------------------------------------------------------------------
 
 Bounded Extreme(const Values& group, bool max) {
@@ -366,6 +408,8 @@ std::vector<OpRow> ReduceRows() {
                              ProdDimRow(),
                              ComplexRow(ProdDimRow()),
                              NansumRow(),
+                             PredicateRow("Any", false),
+                             PredicateRow("All", true),
                              ExtremeRow("Max", true),
                              ExtremeRow("Min", false),
                              LogSumExpRow()};

@@ -66,7 +66,9 @@ CANOPY_ACLNN_OP(Amax, PlanAmax, (OpTraits{.header = "aclnnop/aclnn_amax.h", .dty
                 (const aclTensor*, self), (const aclIntArray*, dim), (bool, keepDim), (aclTensor*, out))
 CANOPY_ACLNN_OP(Amin, PlanAmin, (OpTraits{.header = "aclnnop/aclnn_amin.h", .dtypes = kExtremeDtypes}),
                 (const aclTensor*, self), (const aclIntArray*, dim), (bool, keepDim), (aclTensor*, out))
-CANOPY_ACLNN_OP(Max, PlanMax, (OpTraits{.header = "aclnnop/aclnn_max.h", .dtypes = kExtremeDtypes}),
+CANOPY_ACLNN_OP(Max, PlanMax,
+                (OpTraits{.header = "aclnnop/aclnn_max.h", .dtypes = kExtremeDtypes, .example = "f32[3,3] f32[1]"}),
                 (const aclTensor*, self), (aclTensor*, out))
-CANOPY_ACLNN_OP(Min, PlanMin, (OpTraits{.header = "aclnnop/aclnn_min.h", .dtypes = kExtremeDtypes}),
+CANOPY_ACLNN_OP(Min, PlanMin,
+                (OpTraits{.header = "aclnnop/aclnn_min.h", .dtypes = kExtremeDtypes, .example = "f32[3,3] f32[1]"}),
                 (const aclTensor*, self), (aclTensor*, out))

@@ -51,5 +51,5 @@ CANOPY_ACLNN_OP(
     (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))
 CANOPY_ACLNN_OP(
     ArgMin, PlanArgMin,
-    (OpTraits{.header = "aclnnop/aclnn_argmin.h", .dtypes = kArgExtremeDtypes, .example = "f32[2,3] 1 false i64[2]"}),
+    (OpTraits{.header = "aclnnop/aclnn_argmin.h", .dtypes = kArgExtremeDtypes, .example = "i32[4,2] 0 true i32[1,2]"}),
     (const aclTensor*, self), (int64_t, dim), (bool, keepdim), (aclTensor*, out))

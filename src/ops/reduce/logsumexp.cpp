@@ -24,5 +24,8 @@ aclnnStatus PlanLogSumExp(Plan& plan, const aclTensor* self, const aclIntArray* 
 
 }  // namespace
 
-CANOPY_ACLNN_OP(LogSumExp, PlanLogSumExp, (OpTraits{.header = "aclnnop/aclnn_logsumexp.h", .dtypes = kLogSumExpDtypes}),
+CANOPY_ACLNN_OP(LogSumExp, PlanLogSumExp,
+                (OpTraits{.header = "aclnnop/aclnn_logsumexp.h",
+                          .dtypes = kLogSumExpDtypes,
+                          .example = "f32[2,2,2] ints[1,2] false f32[2]"}),
                 (const aclTensor*, self), (const aclIntArray*, dim), (bool, keepDim), (aclTensor*, out))

@@ -43,6 +43,7 @@ constexpr OpTraits kProdTraits{.header = "aclnnop/aclnn_prod.h", .dtypes = kProd
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Prod, PlanProd, kProdTraits, (const aclTensor*, self), (aclDataType, dtype), (aclTensor*, out))
-CANOPY_ACLNN_OP(ProdDim, PlanProdDim, kProdTraits, (const aclTensor*, self), (int64_t, dim), (bool, keepDim),
+CANOPY_ACLNN_OP(Prod, PlanProd, WithExample(kProdTraits, "f32[4,2] 0 f32[1]"), (const aclTensor*, self),
                 (aclDataType, dtype), (aclTensor*, out))
+CANOPY_ACLNN_OP(ProdDim, PlanProdDim, WithExample(kProdTraits, "f32[4,2] 0 true 0 f32[1,2]"), (const aclTensor*, self),
+                (int64_t, dim), (bool, keepDim), (aclDataType, dtype), (aclTensor*, out))

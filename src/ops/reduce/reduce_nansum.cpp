@@ -30,6 +30,8 @@ aclnnStatus PlanReduceNansum(Plan& plan, const aclTensor* self, const aclIntArra
 }  // namespace
 
 CANOPY_ACLNN_OP(ReduceNansum, PlanReduceNansum,
-                (OpTraits{.header = "aclnnop/aclnn_reduce_nansum.h", .dtypes = kNansumDtypes}),
+                (OpTraits{.header = "aclnnop/aclnn_reduce_nansum.h",
+                          .dtypes = kNansumDtypes,
+                          .example = "f32[4,2] ints[0] false 0 f32[2]"}),
                 (const aclTensor*, self), (const aclIntArray*, dim), (bool, keepDim), (aclDataType, dtype),
                 (aclTensor*, out))
