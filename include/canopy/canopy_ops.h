@@ -18,7 +18,7 @@ extern "C" {
 typedef enum canopyArgKind {
   CANOPY_ARG_TENSOR = 1,      /* const aclTensor * / aclTensor * */
   CANOPY_ARG_SCALAR = 2,      /* const aclScalar * */
-  CANOPY_ARG_INT = 3,         /* a signed integer of `size` bytes (int8_t, int, int64_t) */
+  CANOPY_ARG_INT = 3,         /* an integer of `size` bytes (int8_t, int, int64_t, uint64_t) */
   CANOPY_ARG_ENUM = 4,        /* a C enum (aclDataType, ...) of `size` bytes; any int may be passed */
   CANOPY_ARG_INT_ARRAY = 5,   /* const aclIntArray * */
   CANOPY_ARG_FLOAT_ARRAY = 6, /* const aclFloatArray * */

@@ -1,5 +1,5 @@
-// Slice, Tril/InplaceTril, Triu/InplaceTriu, Arange, Permute, Repeat and the RepeatInterleave forms through the
-// public C API against plain references: every documented dtype, strided, transposed and offset inputs and outputs,
+// Slice, SliceV2, Tril/InplaceTril, Triu/InplaceTriu, Arange, Permute, Repeat and the RepeatInterleave forms through
+// the public C API against plain references: every documented dtype, strided, transposed and offset inputs and outputs,
 // negative dims, clamped bounds, empty tensors, in-place calls, and each rejection with its status code.
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
 #include "op_test_support.h"
@@ -128,6 +129,115 @@ TEST(SliceRejects, EachInvalidArgument) {
   ExpectRejected(RunSlice(ACL_FLOAT, {4, 4}, 0, 2, 0, -1, ACL_FLOAT, {2, 4}), invalid, "'step'");
   ExpectRejected(RunSlice(ACL_FLOAT, {4, 4}, 0, 0, 2, 1, ACL_FLOAT, {3, 4}), invalid, "'out'");
   EXPECT_TRUE(RunSlice(ACL_FLOAT, {4, 4}, 0, 0, 2, 1, ACL_FLOAT, {2, 4}).ok());
+}
+
+// ---- SliceV2 --------------------------------------------------------------------------------------
+
+struct SliceV2Case {
+  std::string name;
+  Shape shape;
+  std::vector<int64_t> starts, ends, axes, steps;
+  View selfView = kContiguous;
+  View outView = kContiguous;
+};
+
+OpRun RunSliceV2(aclTensor* self, aclIntArray* starts, aclIntArray* ends, aclIntArray* axes, aclIntArray* steps,
+                 aclTensor* out) {
+  return RunOp(
+      [&](OpArgs&, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnSliceV2GetWorkspaceSize(self, starts, ends, axes, steps, out, ws, ex);
+      },
+      aclnnSliceV2);
+}
+
+void CheckSliceV2(aclDataType dtype, const SliceV2Case& x) {
+  Rng rng = Rng::ForCurrentTest();
+  const auto rank = static_cast<int64_t>(x.shape.size());
+  Shape outShape = x.shape;
+  std::vector<int64_t> firsts(static_cast<size_t>(rank), 0), steps(static_cast<size_t>(rank), 1);
+  for (size_t i = 0; i < x.axes.size(); ++i) {
+    const int64_t d = x.axes[i] < 0 ? x.axes[i] + rank : x.axes[i];
+    outShape[d] = SliceLength(x.shape[d], x.starts[i], x.ends[i], x.steps[i], &firsts[d]);
+    steps[d] = x.steps[i];
+  }
+  for (int round = 0; round < 2; ++round) {
+    DeviceTensor self(dtype, x.shape, x.selfView);
+    const Values values = self.FillRandom(rng, Range{});
+    DeviceTensor out(dtype, outShape, x.outView);
+    out.Poison();
+    const std::vector<uint8_t> before = out.DownloadBytes();
+    OpArgs args;
+    const OpRun run = RunSliceV2(args.Tensor(self), args.IntArray(x.starts), args.IntArray(x.ends),
+                                 args.IntArray(x.axes), args.IntArray(x.steps), args.Tensor(out));
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    Values want(static_cast<size_t>(NumElements(outShape)));
+    for (int64_t i = 0; i < NumElements(outShape); ++i) {
+      Shape index = Unravel(i, outShape);
+      for (int64_t d = 0; d < rank; ++d) index[d] = firsts[d] + index[d] * steps[d];
+      want[i] = values[Ravel(index, x.shape)];
+    }
+    ExpectExact(out.ReadView(), want, x.name);
+    ExpectOutsideViewUnchanged(out, before, "out storage");
+  }
+}
+
+TEST(SliceV2, MatchesReferenceTwice) {
+  const std::vector<SliceV2Case> cases = {
+      {"two_axes", {5, 6}, {1, -4}, {4, 100}, {0, 1}, {1, 2}},
+      {"negative_axes_transposed", {4, 5, 6}, {0, 1}, {-1, 5}, {-1, -3}, {2, 3}, View::kTransposed, View::kStepped},
+      {"clamped_bounds", {6, 3}, {-100}, {2}, {0}, {1}, View::kReversed, View::kTransposed},
+      {"end_before_start_empty", {6, 3}, {4}, {2}, {0}, {1}, View::kStepped, View::kOffset},
+      {"no_axes_copies", {3, 2}, {}, {}, {}, {}, View::kOffset, View::kReversed},
+      {"empty_self", {0, 4}, {0, 1}, {2, 3}, {0, 1}, {1, 1}},
+      {"rank8_all_axes",
+       {2, 1, 2, 3, 1, 2, 1, 4},
+       {1, 0, 0, 1, 0, 0, 0, -3},
+       {2, 1, 2, 3, 1, 2, 1, 4},
+       {0, 1, 2, 3, 4, 5, 6, 7},
+       {1, 1, 2, 1, 1, 1, 1, 2},
+       View::kStepped},
+  };
+  for (const SliceV2Case& x : cases) {
+    SCOPED_TRACE(x.name);
+    CheckSliceV2(ACL_FLOAT, x);
+  }
+  size_t c = 0;
+  for (aclDataType dtype : kSliceDtypes) {
+    SCOPED_TRACE(Name(dtype));
+    CheckSliceV2(dtype, cases[c++ % 3]);
+  }
+}
+
+TEST(SliceV2, Rejections) {
+  auto call = [](aclDataType dtype, const Shape& self, const std::vector<int64_t>& starts,
+                 const std::vector<int64_t>& ends, const std::vector<int64_t>& axes, const std::vector<int64_t>& steps,
+                 aclDataType outDtype, const Shape& out) {
+    OpArgs a;
+    return RunSliceV2(a.NewTensor(dtype, self), a.IntArray(starts), a.IntArray(ends), a.IntArray(axes),
+                      a.IntArray(steps), a.NewTensor(outDtype, out));
+  };
+  const aclnnStatus invalid = ACLNN_ERR_PARAM_INVALID;
+  const aclDataType f = ACL_FLOAT;
+  ExpectRejected(call(ACL_DOUBLE, {4, 4}, {0}, {2}, {0}, {1}, ACL_DOUBLE, {2, 4}), invalid, "'self'");
+  ExpectRejected(call(f, {4, 4}, {0}, {2}, {0}, {1}, ACL_INT32, {2, 4}), invalid, "'out'");
+  ExpectRejected(call(f, {}, {}, {}, {}, {}, f, {}), invalid, "'self'");
+  ExpectRejected(call(f, {4, 4}, {0}, {2}, {2}, {1}, f, {2, 4}), invalid, "'axes'");
+  ExpectRejected(call(f, {4, 4}, {0, 0}, {2, 2}, {1, -1}, {1, 1}, f, {4, 2}), invalid, "twice");
+  ExpectRejected(call(f, {4, 4}, {0}, {2}, {0}, {0}, f, {2, 4}), invalid, "'steps'");
+  ExpectRejected(call(f, {4, 4}, {0, 0}, {2}, {0}, {1}, f, {2, 4}), invalid, "as many");
+  ExpectRejected(call(f, {4, 4}, {0}, {2}, {0}, {1}, f, {3, 4}), invalid, "'out'");
+}
+
+// The CANN document's example: self 4x2 f32 0..7, starts [1, 1], ends [3, 2], axes [0, 1], steps [1, 1].
+TEST(SliceV2, DocExample) {
+  DeviceTensor self(ACL_FLOAT, {4, 2});
+  self.WriteView({0, 1, 2, 3, 4, 5, 6, 7});
+  DeviceTensor out(ACL_FLOAT, {2, 1});
+  OpArgs args;
+  ASSERT_TRUE(RunSliceV2(args.Tensor(self), args.IntArray({1, 1}), args.IntArray({3, 2}), args.IntArray({0, 1}),
+                         args.IntArray({1, 1}), args.Tensor(out))
+                  .ok());
+  ExpectExact(out.ReadView(), {3, 5}, "out");
 }
 
 // ---- Tril / Triu ----------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ constexpr canopyArgKind ArgKindOf() {
   } else if constexpr (std::is_enum_v<U>) {
     return CANOPY_ARG_ENUM;
   } else {
-    static_assert(std::is_integral_v<U> && std::is_signed_v<U>, "unsupported phase-1 argument type");
+    static_assert(std::is_integral_v<U>, "unsupported phase-1 argument type");  // uint64_t too (splitSections)
     return CANOPY_ARG_INT;
   }
 }

@@ -93,5 +93,8 @@ aclnnStatus PlanInplaceFillDiagonal(Plan& plan, const aclTensor* self, const acl
 }  // namespace
 
 CANOPY_ACLNN_OP(InplaceFillDiagonal, PlanInplaceFillDiagonal,
-                (OpTraits{.header = "aclnnop/aclnn_fill_diagonal.h", .dtypes = kFillDiagonalDtypes, .in_place = true}),
+                (OpTraits{.header = "aclnnop/aclnn_fill_diagonal.h",
+                          .dtypes = kFillDiagonalDtypes,
+                          .in_place = true,
+                          .example = "f32[3,3] f32:1 false"}),
                 (aclTensor*, selfRef), (const aclScalar*, fillValue), (bool, wrap))

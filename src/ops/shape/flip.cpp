@@ -50,5 +50,7 @@ aclnnStatus PlanFlip(Plan& plan, const aclTensor* self, const aclIntArray* dims,
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Flip, PlanFlip, (OpTraits{.header = "aclnnop/aclnn_flip.h", .dtypes = kFlipDtypes}),
-                (const aclTensor*, self), (const aclIntArray*, dims), (aclTensor*, out))
+CANOPY_ACLNN_OP(
+    Flip, PlanFlip,
+    (OpTraits{.header = "aclnnop/aclnn_flip.h", .dtypes = kFlipDtypes, .example = "f32[2,3] ints[0,-1] f32[2,3]"}),
+    (const aclTensor*, self), (const aclIntArray*, dims), (aclTensor*, out))

@@ -59,5 +59,8 @@ aclnnStatus PlanGatherOp(Plan& plan, const aclTensor* self, int64_t dim, const a
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Gather, PlanGatherOp, (OpTraits{.header = "aclnnop/aclnn_gather.h", .dtypes = kGatherDtypes}),
+CANOPY_ACLNN_OP(Gather, PlanGatherOp,
+                (OpTraits{.header = "aclnnop/aclnn_gather.h",
+                          .dtypes = kGatherDtypes,
+                          .example = "f32[2,3] 1 i64[2,2]{-3:2} f32[2,2]"}),
                 (const aclTensor*, self), (const int64_t, dim), (const aclTensor*, index), (aclTensor*, out))

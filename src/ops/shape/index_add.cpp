@@ -133,6 +133,9 @@ aclnnStatus PlanIndexAdd(Plan& plan, const aclTensor* self, int64_t dim, const a
 
 }  // namespace
 
-CANOPY_ACLNN_OP(IndexAdd, PlanIndexAdd, (OpTraits{.header = "aclnnop/aclnn_index_add.h", .dtypes = kIndexAddDtypes}),
+CANOPY_ACLNN_OP(IndexAdd, PlanIndexAdd,
+                (OpTraits{.header = "aclnnop/aclnn_index_add.h",
+                          .dtypes = kIndexAddDtypes,
+                          .example = "f32[4,3] 0 i64[2]{0:3} f32[2,3] f32:1 f32[4,3]"}),
                 (const aclTensor*, self), (const int64_t, dim), (const aclTensor*, index), (const aclTensor*, source),
                 (const aclScalar*, alpha), (aclTensor*, out))

@@ -90,6 +90,8 @@ aclnnStatus PlanInplaceMaskedScatter(Plan& plan, const aclTensor* self, const ac
 }  // namespace
 
 CANOPY_ACLNN_OP(InplaceMaskedScatter, PlanInplaceMaskedScatter,
-                (OpTraits{
-                    .header = "aclnnop/aclnn_masked_scatter.h", .dtypes = kMaskedScatterDtypes, .in_place = true}),
+                (OpTraits{.header = "aclnnop/aclnn_masked_scatter.h",
+                          .dtypes = kMaskedScatterDtypes,
+                          .in_place = true,
+                          .example = "f32[2,3] bool[2,3] f32[6]"}),
                 (aclTensor*, selfRef), (const aclTensor*, mask), (const aclTensor*, source))

@@ -83,5 +83,7 @@ aclnnStatus PlanMaskedSelect(Plan& plan, const aclTensor* self, const aclTensor*
 }  // namespace
 
 CANOPY_ACLNN_OP(MaskedSelect, PlanMaskedSelect,
-                (OpTraits{.header = "aclnnop/aclnn_masked_select.h", .dtypes = kMaskedSelectDtypes}),
+                (OpTraits{.header = "aclnnop/aclnn_masked_select.h",
+                          .dtypes = kMaskedSelectDtypes,
+                          .example = "f32[2,3] bool[2,3] f32[6]"}),
                 (const aclTensor*, self), (const aclTensor*, mask), (aclTensor*, out))

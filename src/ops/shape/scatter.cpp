@@ -196,5 +196,8 @@ CANOPY_ACLNN_OP(ScatterValue, PlanScatterValue, kScatter, (const aclTensor*, sel
 CANOPY_ACLNN_OP(InplaceScatterValue, PlanInplaceScatterValue, InPlace(kScatter), (aclTensor*, selfRef), (int64_t, dim),
                 (const aclTensor*, index), (const aclScalar*, value), (int64_t, reduce))
 CANOPY_ACLNN_OP(ScatterAdd, PlanScatterAdd,
-                (OpTraits{.header = "aclnnop/aclnn_scatter_add.h", .dtypes = kScatterDtypes}), (const aclTensor*, self),
-                (int64_t, dim), (const aclTensor*, index), (const aclTensor*, src), (aclTensor*, out))
+                (OpTraits{.header = "aclnnop/aclnn_scatter_add.h",
+                          .dtypes = kScatterDtypes,
+                          .example = "f32[3,4] 0 i64[2,4]{0:2} f32[2,4] f32[3,4]"}),
+                (const aclTensor*, self), (int64_t, dim), (const aclTensor*, index), (const aclTensor*, src),
+                (aclTensor*, out))

@@ -37,5 +37,7 @@ aclnnStatus PlanTake(Plan& plan, const aclTensor* self, const aclTensor* index, 
 
 }  // namespace
 
-CANOPY_ACLNN_OP(Take, PlanTake, (OpTraits{.header = "aclnnop/aclnn_take.h", .dtypes = kTakeDtypes}),
+CANOPY_ACLNN_OP(Take, PlanTake,
+                (OpTraits{
+                    .header = "aclnnop/aclnn_take.h", .dtypes = kTakeDtypes, .example = "f32[2,3] i64[4]{0:5} f32[4]"}),
                 (const aclTensor*, self), (const aclTensor*, index), (aclTensor*, out))

@@ -1,0 +1,26 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_diag.h: a matrix's diagonal as a vector, or a vector on the
+ * diagonal of a zero matrix. Every operator has two phases:
+ * aclnnXxxGetWorkspaceSize validates the arguments and builds an executor,
+ * aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_DIAG_H_
+#define CANOPY_ACLNNOP_ACLNN_DIAG_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnDiagGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out,
+                                                          uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnDiag(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                          aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_DIAG_H_ */
