@@ -21,6 +21,11 @@ namespace canopy::kernels {
   X(kLt, LtFn)                  \
   X(kLe, LeFn)                  \
   X(kNe, NeFn)                  \
+  X(kMaximum, MaximumFn)        \
+  X(kMinimum, MinimumFn)        \
+  X(kLogicalAnd, LogicalAndFn)  \
+  X(kLogicalOr, LogicalOrFn)    \
+  X(kLogicalXor, LogicalXorFn)  \
   X(kClampMin, ClampMinFn)      \
   X(kClampMax, ClampMaxFn)      \
   X(kClamp, ClampFn)            \

@@ -81,6 +81,56 @@ struct NeFn {
   }
 };
 
+// The larger / smaller of a and b, NaN where either is NaN (torch.maximum, torch.minimum).
+struct MaximumFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if (IsNan(a)) return a;
+    if (IsNan(b)) return b;
+    return a < b ? b : a;
+  }
+};
+
+struct MinimumFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if (IsNan(a)) return a;
+    if (IsNan(b)) return b;
+    return b < a ? b : a;
+  }
+};
+
+// Truth values: non-zero (NaN included; a complex number with either part
+// non-zero) is true (torch.logical_and, logical_or, logical_xor).
+struct LogicalAndFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a != T(0) && b != T(0));
+  }
+};
+
+struct LogicalOrFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a != T(0) || b != T(0));
+  }
+};
+
+struct LogicalXorFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>((a != T(0)) != (b != T(0)));
+  }
+};
+
 // max(x, lo) and min(x, hi) propagating NaN from either operand (torch.clamp_min, clamp_max).
 struct ClampMinFn {
   static constexpr int kArity = 2;

@@ -60,7 +60,11 @@ namespace canopy::kernels {
   X(kAsinh, AsinhFn)             \
   X(kAcosh, AcoshFn)             \
   X(kAtanh, AtanhFn)             \
-  X(kSquare, SquareFn)
+  X(kSquare, SquareFn)           \
+  X(kIsFinite, IsFiniteFn)       \
+  X(kIsInf, IsInfFn)             \
+  X(kIsPosInf, IsPosInfFn)       \
+  X(kIsNegInf, IsNegInfFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

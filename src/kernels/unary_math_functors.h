@@ -217,6 +217,50 @@ struct SquareFn {
   CANOPY_UNARY_VECTOR(unary_math::SquareOf)
 };
 
+// The classification predicates (torch.isfinite, isinf, isposinf, isneginf):
+// 1 or 0, stored to a BOOL out; integers are finite.
+#ifdef CANOPY_SIMD_LANES
+namespace unary_math {
+template <typename V, typename M>
+V Truth(M m) {
+  return Select(m, V::Set(1.0f), V::Set(0.0f));
+}
+// x - x is 0 for finite x, NaN for NaN and the infinities (which compare unequal to 0).
+template <typename V>
+V IsFiniteOf(V x) {
+  return Truth<V>(IsEqual(Sub(x, x), V::Set(0.0f)));
+}
+template <typename V>
+V IsInfOf(V x) {
+  return Truth<V>(IsEqual(Abs(x), V::Set(INFINITY)));
+}
+template <typename V>
+V IsPosInfOf(V x) {
+  return Truth<V>(IsEqual(x, V::Set(INFINITY)));
+}
+template <typename V>
+V IsNegInfOf(V x) {
+  return Truth<V>(IsEqual(x, V::Set(-INFINITY)));
+}
+}  // namespace unary_math
+#endif
+
+#define CANOPY_UNARY_PREDICATE(Fn, test, vector)            \
+  struct Fn {                                               \
+    static constexpr double kUlps = unary_accuracy::kExact; \
+    explicit Fn(const UnaryParams&) {}                      \
+    template <typename T>                                   \
+    T operator()(T x) const {                               \
+      return (test) ? T(1) : T(0);                          \
+    }                                                       \
+    CANOPY_UNARY_VECTOR(vector)                             \
+  };
+CANOPY_UNARY_PREDICATE(IsFiniteFn, std::isfinite(x), unary_math::IsFiniteOf)
+CANOPY_UNARY_PREDICATE(IsInfFn, std::isinf(x), unary_math::IsInfOf)
+CANOPY_UNARY_PREDICATE(IsPosInfFn, x == T(INFINITY), unary_math::IsPosInfOf)
+CANOPY_UNARY_PREDICATE(IsNegInfFn, x == T(-INFINITY), unary_math::IsNegInfOf)
+#undef CANOPY_UNARY_PREDICATE
+
 }  // namespace canopy::kernels
 
 #undef CANOPY_UNARY_REAL_FN

@@ -1,6 +1,7 @@
-// What the comparison harness rows (harness_binary_pointwise_test.cpp) do not
+// What the comparison, Maximum / Minimum and logical harness rows (harness_binary_pointwise_test.cpp) do not
 // draw: NaN, infinities and signed zeros in GtTensor, Ge, Lt, Le, Ne and
-// EqScalar (tensor and scalar forms), and each op's rejections with CANN's
+// EqScalar (tensor and scalar forms), Maximum and Minimum, and each op's
+// rejections (the logical ops' too) with CANN's
 // code and a message naming the argument.
 #include <gtest/gtest.h>
 
@@ -16,8 +17,13 @@
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_logical_and.h"
+#include "aclnnop/aclnn_logical_or.h"
+#include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_lt_scalar.h"
 #include "aclnnop/aclnn_lt_tensor.h"
+#include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "op_test_support.h"
@@ -254,6 +260,92 @@ TEST(ComparisonRejections, ScalarForms) {
         [&](OpArgs& a, W w, E e) { return op.inplace(a, a.NewTensor(bad, m), a.Scalar(ACL_FLOAT, 1), w, e); },
         op.inplacePhase2, ACLNN_ERR_PARAM_INVALID, "selfRef");
   }
+}
+
+// NaN from either operand, infinities kept, in each float dtype.
+TEST(MaximumMinimumValues, NanPropagatesInfinitiesKept) {
+  const Values a = {1.0, kNan, 2.0, kInf, -kInf, -3.0, kNan};
+  const Values b = {2.0, 1.0, kNan, 5.0, 0.0, -kInf, kNan};
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    SCOPED_TRACE(Name(dtype));
+    DeviceTensor x(dtype, {7}), y(dtype, {7}), out(dtype, {7});
+    x.WriteView(a);
+    y.WriteView(b);
+    const OpRun max =
+        RunOp([&](OpArgs& o, W w,
+                  E e) { return aclnnMaximumGetWorkspaceSize(o.Tensor(x), o.Tensor(y), o.Tensor(out), w, e); },
+              aclnnMaximum);
+    ASSERT_TRUE(max.ok()) << Describe(max);
+    ExpectExact(out.ReadView(), {2.0, kNan, kNan, kInf, 0.0, -3.0, kNan}, "Maximum");
+    const OpRun min =
+        RunOp([&](OpArgs& o, W w,
+                  E e) { return aclnnMinimumGetWorkspaceSize(o.Tensor(x), o.Tensor(y), o.Tensor(out), w, e); },
+              aclnnMinimum);
+    ASSERT_TRUE(min.ok()) << Describe(min);
+    ExpectExact(out.ReadView(), {1.0, kNan, kNan, 5.0, -kInf, -kInf, kNan}, "Minimum");
+  }
+}
+
+TEST(MaximumMinimumLogicalRejections, EachWithCannsCode) {
+  const Shape m = {2, 3};
+  const aclnnStatus bad = ACLNN_ERR_PARAM_INVALID;
+  auto max = [](OpArgs&, aclTensor* s, aclTensor* o, aclTensor* out, W w, E e) {
+    return aclnnMaximumGetWorkspaceSize(s, o, out, w, e);
+  };
+  auto min = [](OpArgs&, aclTensor* s, aclTensor* o, aclTensor* out, W w, E e) {
+    return aclnnMinimumGetWorkspaceSize(s, o, out, w, e);
+  };
+  struct Case {
+    std::string what;
+    aclnnStatus (*call)(OpArgs&, aclTensor*, aclTensor*, aclTensor*, W, E);
+    Phase2 phase2;
+    aclDataType self, other, out;
+    Shape outShape;
+    std::string keyword;
+  };
+  const std::vector<Case> cases = {
+      {"Maximum self c64", max, aclnnMaximum, ACL_COMPLEX64, ACL_FLOAT, ACL_COMPLEX64, m, "self"},
+      {"Maximum other u16", max, aclnnMaximum, ACL_FLOAT, ACL_UINT16, ACL_FLOAT, m, "other"},
+      {"Maximum float result into s32", max, aclnnMaximum, ACL_FLOAT, ACL_INT32, ACL_INT32, m, "out"},
+      {"Maximum out shape", max, aclnnMaximum, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 2}, "out"},
+      {"Minimum out u32", min, aclnnMinimum, ACL_INT32, ACL_INT32, ACL_UINT32, m, "out"},
+      {"Minimum self u64", min, aclnnMinimum, ACL_UINT64, ACL_INT32, ACL_INT64, m, "self"},
+      {"LogicalAnd self u16",
+       [](OpArgs&, aclTensor* s, aclTensor* o, aclTensor* out, W w, E e) {
+         return aclnnLogicalAndGetWorkspaceSize(s, o, out, w, e);
+       },
+       aclnnLogicalAnd, ACL_UINT16, ACL_BOOL, ACL_BOOL, m, "self"},
+      {"LogicalOr out u16 (A2)",
+       [](OpArgs&, aclTensor* s, aclTensor* o, aclTensor* out, W w, E e) {
+         return aclnnLogicalOrGetWorkspaceSize(s, o, out, w, e);
+       },
+       aclnnLogicalOr, ACL_BOOL, ACL_BOOL, ACL_UINT16, m, "out"},
+      {"LogicalXor other u32",
+       [](OpArgs&, aclTensor* s, aclTensor* o, aclTensor* out, W w, E e) {
+         return aclnnLogicalXorGetWorkspaceSize(s, o, out, w, e);
+       },
+       aclnnLogicalXor, ACL_BOOL, ACL_UINT32, ACL_BOOL, m, "other"},
+  };
+  for (const Case& c : cases) {
+    ExpectRejected(
+        c.what,
+        [&](OpArgs& a, W w, E e) {
+          return c.call(a, a.NewTensor(c.self, m), a.NewTensor(c.other, m), a.NewTensor(c.out, c.outShape), w, e);
+        },
+        c.phase2, bad, c.keyword);
+  }
+  ExpectRejected(
+      "InplaceLogicalAnd broadcast grows selfRef",
+      [&](OpArgs& a, W w, E e) {
+        return aclnnInplaceLogicalAndGetWorkspaceSize(a.NewTensor(ACL_BOOL, {3}), a.NewTensor(ACL_BOOL, m), w, e);
+      },
+      aclnnInplaceLogicalAnd, bad, "selfRef");
+  ExpectRejected(
+      "InplaceLogicalOr selfRef u32",
+      [&](OpArgs& a, W w, E e) {
+        return aclnnInplaceLogicalOrGetWorkspaceSize(a.NewTensor(ACL_UINT32, m), a.NewTensor(ACL_BOOL, m), w, e);
+      },
+      aclnnInplaceLogicalOr, bad, "selfRef");
 }
 
 }  // namespace

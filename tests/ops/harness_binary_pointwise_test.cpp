@@ -3,6 +3,7 @@
 // MaskedFill, Addcdiv. Each row gives the op's dtypes (CANN's Atlas A2
 // column), its promotion and a float64 reference; the harness generates the
 // dtype x view x shape x in-place x cache cases (harness/harness.h).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -18,9 +19,14 @@
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_logical_and.h"
+#include "aclnnop/aclnn_logical_or.h"
+#include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_lt_scalar.h"
 #include "aclnnop/aclnn_lt_tensor.h"
 #include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_pow.h"
@@ -609,6 +615,91 @@ std::vector<OpRow> ComparisonRows() {
           ComparisonRow("EqScalar", true, SCALAR_COMPARISON(EqScalar), eqScalarDtypes, eq)};
 }
 
+// Maximum and Minimum: promoted like Add, NaN from either operand; random
+// small integers tie often (equal operands give that value).
+const std::vector<aclDataType> kMaxMinDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32, ACL_INT64,
+                                                ACL_INT16, ACL_INT8,    ACL_UINT8,  ACL_BOOL,  ACL_BF16};
+
+OpRow MaxMinRow(bool isMax) {
+  OpRow row;
+  row.name = isMax ? "Maximum" : "Minimum";
+  row.inputs = {Arg{.name = "self", .range = kComparisonRange}, Arg{.name = "other", .range = kComparisonRange}};
+  if (isMax) {
+    row.out = {[](Call& c) {
+                 return aclnnMaximumGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnMaximum};
+  } else {
+    row.out = {[](Call& c) {
+                 return aclnnMinimumGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnMinimum};
+  }
+  row.dtypes = Concat(EachDtype(kMaxMinDtypes), Singly({{{ACL_FLOAT16, ACL_FLOAT}},
+                                                        {{ACL_INT32, ACL_FLOAT}},
+                                                        {{ACL_BOOL, ACL_INT8}},
+                                                        {{ACL_UINT8, ACL_INT8}},
+                                                        {{ACL_BF16, ACL_FLOAT16}},
+                                                        {{ACL_INT32, ACL_INT32}, ACL_FLOAT},
+                                                        {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT16}}));
+  row.outDtype = PromotedDtype();
+  row.reference = [isMax](const RefCall& call) {
+    const aclDataType compute = ComputeDtype(call, false);
+    return Pointwise([isMax, compute](const std::vector<Value>& x, const AttrSet&) {
+      const double a = ConvertValue(x[0], compute).real(), b = ConvertValue(x[1], compute).real();
+      if (std::isnan(a) || std::isnan(b)) return Value(std::nan(""));
+      return Value(isMax ? std::max(a, b) : std::min(a, b));
+    })(call);
+  };
+  return row;
+}
+
+// LogicalAnd / Or / Xor: truth values of any dtype (complex included), a 1 / 0 result in any listed out dtype.
+const std::vector<aclDataType> kLogicalDtypes = {ACL_FLOAT, ACL_FLOAT16,   ACL_DOUBLE,     ACL_INT32,
+                                                 ACL_INT64, ACL_INT16,     ACL_INT8,       ACL_UINT8,
+                                                 ACL_BOOL,  ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+OpRow LogicalRow(const std::string& name, ComparisonForms forms, bool (*fn)(bool, bool), bool inplace) {
+  OpRow row;
+  row.name = name;
+  row.inputs = {Arg{.name = "self", .range = Range{-2, 2, 0, /*zeroEvery=*/3}},
+                Arg{.name = "other", .range = Range{-2, 2, 0, /*zeroEvery=*/2}}};
+  row.out = {forms.out, forms.outPhase2};
+  if (inplace) {
+    row.inplace = {forms.inplace, forms.inplacePhase2};
+    row.inplace.accepts = [](const DtypeCase& dc, aclDataType) {
+      return dc.out == ACL_DT_UNDEFINED && Promote(dc.inputs[0], dc.inputs[1]).has_value();
+    };
+  }
+  row.dtypes = Concat(EachDtype(kLogicalDtypes), Singly({{{ACL_FLOAT16, ACL_FLOAT}},
+                                                         {{ACL_INT32, ACL_BOOL}},
+                                                         {{ACL_COMPLEX64, ACL_FLOAT}},
+                                                         {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT},
+                                                         {{ACL_INT8, ACL_INT8}, ACL_INT32}}));
+  row.outDtype = FixedDtype(ACL_BOOL);
+  row.reference = Pointwise([fn](const std::vector<Value>& x, const AttrSet&) {
+    return Value(fn(x[0] != Value(0), x[1] != Value(0)) ? 1.0 : 0.0);
+  });
+  return row;
+}
+
+std::vector<OpRow> MoreBinaryRows() {
+  ComparisonForms xorForms{[](Call& c) {
+                             return aclnnLogicalXorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize,
+                                                                    c.executor);
+                           },
+                           aclnnLogicalXor,
+                           {},
+                           nullptr};
+  return {MaxMinRow(true), MaxMinRow(false),
+          LogicalRow(
+              "LogicalAnd", TENSOR_COMPARISON(LogicalAnd), [](bool a, bool b) { return a && b; }, true),
+          LogicalRow(
+              "LogicalOr", TENSOR_COMPARISON(LogicalOr), [](bool a, bool b) { return a || b; }, true),
+          LogicalRow(
+              "LogicalXor", xorForms, [](bool a, bool b) { return a != b; }, false)};
+}
+
 std::vector<OpRow> BinaryPointwiseRows() {
   std::vector<OpRow> rows = {EqTensorRow(),
                              GtScalarRow(),
@@ -619,6 +710,7 @@ std::vector<OpRow> BinaryPointwiseRows() {
                              AddcdivRow()};
   for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
   for (OpRow& row : ComparisonRows()) rows.push_back(std::move(row));
+  for (OpRow& row : MoreBinaryRows()) rows.push_back(std::move(row));
   return rows;
 }
 CANOPY_HARNESS_ROWS(BinaryPointwiseRows);

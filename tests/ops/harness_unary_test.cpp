@@ -18,6 +18,10 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_is_inf.h"
+#include "aclnnop/aclnn_isfinite.h"
+#include "aclnnop/aclnn_isneginf.h"
+#include "aclnnop/aclnn_isposinf.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_logical_not.h"
 #include "aclnnop/aclnn_sign.h"
@@ -291,6 +295,40 @@ OpRow LogicalNotRow() {
   return row;
 }
 
+// IsFinite, IsInf, IsNegInf, IsPosInf on random data (finite: all 0 or all 1;
+// PredicateSpecialValues below gives them NaN and the infinities). Out is BOOL only.
+OpRow PredicateRow(const std::string& name, std::vector<aclDataType> dtypes, Phase1Fn out, Phase2 phase2, bool finite) {
+  OpRow row = UnaryRow(name, EachDtype(dtypes), Range{-1e4, 1e4});
+  if (name == "IsInf") row.inputs[0].name = "x";
+  row.outDtype = FixedDtype(BOOL);
+  row.out = {std::move(out), phase2};
+  row.reference = BoundedReference([finite](Value, const AttrSet&) { return Value(finite ? 1.0 : 0.0); }, 0, true);
+  return row;
+}
+
+std::vector<OpRow> PredicateRows() {
+  const std::vector<aclDataType> floats = {F32, F16, F64, BF16};
+  return {
+      PredicateRow(
+          "IsFinite", floats,
+          [](Call& c) { return aclnnIsFiniteGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+          aclnnIsFinite, true),
+      PredicateRow(
+          "IsInf", {F32, F16, F64, BF16, S8, S16, S32, S64, U8, BOOL},
+          [](Call& c) { return aclnnIsInfGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+          aclnnIsInf, false),
+      PredicateRow(
+          "IsNegInf", floats,
+          [](Call& c) { return aclnnIsNegInfGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+          aclnnIsNegInf, false),
+      PredicateRow(
+          "IsPosInf", floats,
+          [](Call& c) { return aclnnIsPosInfGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+          aclnnIsPosInf, false),
+  };
+}
+CANOPY_HARNESS_ROWS(PredicateRows);
+
 std::vector<OpRow> ActivationRows() {
   std::vector<OpRow> rows = {SignRow(),   HardsigmoidRow(), SoftplusRow(),  GeluRow(),
                              GeluV2Row(), ThresholdRow(),   LogicalNotRow()};
@@ -393,6 +431,62 @@ TEST(ActivationSpecialValues, MatchTheFloat64Reference) {
   }
 }
 
+// NaN, the infinities, signed zeros, the largest finite values and
+// subnormals, contiguous (vector kernels) and strided, in each float dtype.
+TEST(PredicateSpecialValues, ClassifyEachValue) {
+  struct Predicate {
+    const char* name;
+    aclnnStatus (*phase1)(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
+    Phase2 phase2;
+    bool (*want)(double);
+  };
+  const std::vector<Predicate> predicates = {
+      {"IsFinite",
+       [](const aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnIsFiniteGetWorkspaceSize(s, o, w, e);
+       },
+       aclnnIsFinite, [](double x) { return std::isfinite(x); }},
+      {"IsInf",
+       [](const aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnIsInfGetWorkspaceSize(s, o, w, e);
+       },
+       aclnnIsInf, [](double x) { return std::isinf(x); }},
+      {"IsNegInf",
+       [](const aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnIsNegInfGetWorkspaceSize(s, o, w, e);
+       },
+       aclnnIsNegInf, [](double x) { return x == -INFINITY; }},
+      {"IsPosInf",
+       [](const aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnIsPosInfGetWorkspaceSize(s, o, w, e);
+       },
+       aclnnIsPosInf, [](double x) { return x == INFINITY; }},
+  };
+  const Values special = {0.0,    -0.0,    1.0,   -1.0,  INFINITY, -INFINITY, NAN,      -NAN, 65504.0,   -65504.0,
+                          3.0e38, -3.0e38, 1e-40, 1e300, -1e300,   0.5,       INFINITY, NAN,  -INFINITY, 7.0};
+  for (const Predicate& p : predicates) {
+    for (aclDataType dtype : {F32, F16, BF16, F64}) {
+      for (View view : {View::kContiguous, View::kStepped}) {
+        Values in, want;
+        for (Value v : special) {
+          in.push_back(ConvertValue(v, dtype));  // 1e300 is inf as FLOAT, 3e38 as FLOAT16
+          want.push_back(p.want(in.back().real()) ? 1.0 : 0.0);
+        }
+        DeviceTensor self(dtype, {static_cast<int64_t>(in.size())}, view);
+        DeviceTensor out(BOOL, {static_cast<int64_t>(in.size())}, view);
+        self.WriteView(in);
+        out.Poison();
+        const OpRun run =
+            RunOp([&](OpArgs& args, uint64_t* ws,
+                      aclOpExecutor** ex) { return p.phase1(args.Tensor(self), args.Tensor(out), ws, ex); },
+                  p.phase2);
+        ASSERT_TRUE(run.ok()) << p.name << " " << Describe(run);
+        ExpectExact(out.ReadView(), want, std::string(p.name) + " " + Name(dtype) + " " + ViewName(view));
+      }
+    }
+  }
+}
+
 // ---- rejections --------------------------------------------------------------------------------
 
 struct Rejection {
@@ -470,6 +564,18 @@ std::vector<Rejection> Rejections() {
   auto inplaceLogicalNot = [](OpArgs&, aclTensor* s, uint64_t* w, aclOpExecutor** e) {
     return aclnnInplaceLogicalNotGetWorkspaceSize(s, w, e);
   };
+  auto isFinite = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnIsFiniteGetWorkspaceSize(s, o, w, e);
+  };
+  auto isInf = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnIsInfGetWorkspaceSize(s, o, w, e);
+  };
+  auto isNegInf = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnIsNegInfGetWorkspaceSize(s, o, w, e);
+  };
+  auto isPosInf = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnIsPosInfGetWorkspaceSize(s, o, w, e);
+  };
   return {
       Out("Sign self u8", U8, U8, sign, aclnnSign),
       Out("Sign self s16", S16, S16, sign, aclnnSign),
@@ -515,6 +621,16 @@ std::vector<Rejection> Rejections() {
       Out("LogicalNot out c64", F32, C64, logicalNot, aclnnLogicalNot),
       Out("LogicalNot shapes differ", BOOL, BOOL, logicalNot, aclnnLogicalNot, {3, 2}),
       InPlace("InplaceLogicalNot c64", C64, inplaceLogicalNot, aclnnInplaceLogicalNot),
+      Out("IsFinite self s32", S32, BOOL, isFinite, aclnnIsFinite),
+      Out("IsFinite out f32", F32, F32, isFinite, aclnnIsFinite),
+      Out("IsFinite shapes differ", F32, BOOL, isFinite, aclnnIsFinite, {3, 2}),
+      Out("IsInf x c64", C64, BOOL, isInf, aclnnIsInf),
+      Out("IsInf x u16", ACL_UINT16, BOOL, isInf, aclnnIsInf),
+      Out("IsInf out s32", F32, S32, isInf, aclnnIsInf),
+      Out("IsNegInf self s64", S64, BOOL, isNegInf, aclnnIsNegInf),
+      Out("IsNegInf out f16", F16, F16, isNegInf, aclnnIsNegInf),
+      Out("IsPosInf self bool", BOOL, BOOL, isPosInf, aclnnIsPosInf),
+      Out("IsPosInf out u8", F32, U8, isPosInf, aclnnIsPosInf),
   };
 }
 

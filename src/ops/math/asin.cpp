@@ -23,10 +23,11 @@ aclnnStatus PlanAsin(Plan& plan, const aclTensor* self, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceAsin(Plan& plan, const aclTensor* selfRef) { return PlanInplaceUnary(plan, kRule, selfRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_asin.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_asin.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Asin, PlanAsin, kTraits, (const aclTensor*, self), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceAsin, PlanInplaceAsin,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}), (aclTensor*, selfRef))
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
+                (aclTensor*, selfRef))

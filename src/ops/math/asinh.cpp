@@ -25,10 +25,11 @@ aclnnStatus PlanAsinh(Plan& plan, const aclTensor* input, const aclTensor* out) 
 }
 aclnnStatus PlanInplaceAsinh(Plan& plan, const aclTensor* inputRef) { return PlanInplaceUnary(plan, kRule, inputRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_asinh.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_asinh.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Asinh, PlanAsinh, kTraits, (const aclTensor*, input), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceAsinh, PlanInplaceAsinh,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}), (aclTensor*, inputRef))
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
+                (aclTensor*, inputRef))

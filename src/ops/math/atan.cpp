@@ -25,10 +25,11 @@ aclnnStatus PlanAtan(Plan& plan, const aclTensor* input, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceAtan(Plan& plan, const aclTensor* inputRef) { return PlanInplaceUnary(plan, kRule, inputRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_atan.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_atan.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Atan, PlanAtan, kTraits, (const aclTensor*, input), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceAtan, PlanInplaceAtan,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}), (aclTensor*, inputRef))
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
+                (aclTensor*, inputRef))

@@ -30,10 +30,11 @@ aclnnStatus PlanInplaceEqScalar(Plan& plan, const aclTensor* selfRef, const aclS
   return PlanBinaryScalarOp(plan, kRule, selfRef, other, selfRef, true);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_eq_scalar.h", .dtypes = kDtypes};
+constexpr OpTraits kTraits{
+    .header = "aclnnop/aclnn_eq_scalar.h", .dtypes = kDtypes, .example = "f32[2,3] f32:1 bool[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(EqScalar, PlanEqScalar, kTraits, (const aclTensor*, self), (const aclScalar*, other), (aclTensor*, out))
-CANOPY_ACLNN_OP(InplaceEqScalar, PlanInplaceEqScalar, InPlace(kTraits), (const aclTensor*, selfRef),
+CANOPY_ACLNN_OP(InplaceEqScalar, PlanInplaceEqScalar, InPlace(kTraits, "f32[2,3] f32:1"), (const aclTensor*, selfRef),
                 (const aclScalar*, other))

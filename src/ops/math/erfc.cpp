@@ -22,11 +22,11 @@ aclnnStatus PlanErfc(Plan& plan, const aclTensor* self, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceErfc(Plan& plan, const aclTensor* selfRef) { return PlanInplaceUnary(plan, kRule, selfRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_erfc.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_erfc.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Erfc, PlanErfc, kTraits, (const aclTensor*, self), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceErfc, PlanInplaceErfc,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}),
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
                 (const aclTensor*, selfRef))

@@ -26,10 +26,11 @@ aclnnStatus PlanFloor(Plan& plan, const aclTensor* self, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceFloor(Plan& plan, const aclTensor* selfRef) { return PlanInplaceUnary(plan, kRule, selfRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_floor.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_floor.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Floor, PlanFloor, kTraits, (const aclTensor*, self), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceFloor, PlanInplaceFloor,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}), (aclTensor*, selfRef))
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
+                (aclTensor*, selfRef))

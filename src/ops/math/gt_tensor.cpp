@@ -29,10 +29,11 @@ aclnnStatus PlanInplaceGtTensor(Plan& plan, const aclTensor* selfRef, const aclT
   return PlanBinaryTensorOp(plan, kRule, selfRef, other, selfRef, true);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_gt_tensor.h", .dtypes = kDtypes};
+constexpr OpTraits kTraits{
+    .header = "aclnnop/aclnn_gt_tensor.h", .dtypes = kDtypes, .example = "f32[2,3] f32[2,3] bool[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(GtTensor, PlanGtTensor, kTraits, (const aclTensor*, self), (const aclTensor*, other), (aclTensor*, out))
-CANOPY_ACLNN_OP(InplaceGtTensor, PlanInplaceGtTensor, InPlace(kTraits), (const aclTensor*, selfRef),
-                (const aclTensor*, other))
+CANOPY_ACLNN_OP(InplaceGtTensor, PlanInplaceGtTensor, InPlace(kTraits, "f32[2,3] f32[2,3]"),
+                (const aclTensor*, selfRef), (const aclTensor*, other))

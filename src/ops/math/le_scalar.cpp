@@ -29,10 +29,11 @@ aclnnStatus PlanInplaceLeScalar(Plan& plan, const aclTensor* selfRef, const aclS
   return PlanBinaryScalarOp(plan, kRule, selfRef, other, selfRef, true);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_le_scalar.h", .dtypes = kDtypes};
+constexpr OpTraits kTraits{
+    .header = "aclnnop/aclnn_le_scalar.h", .dtypes = kDtypes, .example = "f32[2,3] f32:1 bool[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(LeScalar, PlanLeScalar, kTraits, (const aclTensor*, self), (const aclScalar*, other), (aclTensor*, out))
-CANOPY_ACLNN_OP(InplaceLeScalar, PlanInplaceLeScalar, InPlace(kTraits), (aclTensor*, selfRef),
+CANOPY_ACLNN_OP(InplaceLeScalar, PlanInplaceLeScalar, InPlace(kTraits, "f32[2,3] f32:1"), (aclTensor*, selfRef),
                 (const aclScalar*, other))

@@ -23,11 +23,11 @@ aclnnStatus PlanLog2(Plan& plan, const aclTensor* self, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceLog2(Plan& plan, const aclTensor* selfRef) { return PlanInplaceUnary(plan, kRule, selfRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_log2.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_log2.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Log2, PlanLog2, kTraits, (const aclTensor*, self), (const aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceLog2, PlanInplaceLog2,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}),
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
                 (const aclTensor*, selfRef))

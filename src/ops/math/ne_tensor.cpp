@@ -29,10 +29,11 @@ aclnnStatus PlanInplaceNeTensor(Plan& plan, const aclTensor* selfRef, const aclT
   return PlanBinaryTensorOp(plan, kRule, selfRef, other, selfRef, true);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_ne_tensor.h", .dtypes = kDtypes};
+constexpr OpTraits kTraits{
+    .header = "aclnnop/aclnn_ne_tensor.h", .dtypes = kDtypes, .example = "f32[2,3] f32[2,3] bool[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(NeTensor, PlanNeTensor, kTraits, (const aclTensor*, self), (const aclTensor*, other), (aclTensor*, out))
-CANOPY_ACLNN_OP(InplaceNeTensor, PlanInplaceNeTensor, InPlace(kTraits), (aclTensor*, selfRef),
+CANOPY_ACLNN_OP(InplaceNeTensor, PlanInplaceNeTensor, InPlace(kTraits, "f32[2,3] f32[2,3]"), (aclTensor*, selfRef),
                 (const aclTensor*, other))

@@ -25,11 +25,12 @@ aclnnStatus PlanInplaceReciprocal(Plan& plan, const aclTensor* selfRef) {
   return PlanInplaceUnary(plan, kRule, selfRef);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_reciprocal.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{
+    .header = "aclnnop/aclnn_reciprocal.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Reciprocal, PlanReciprocal, kTraits, (const aclTensor*, self), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceReciprocal, PlanInplaceReciprocal,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}),
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
                 (const aclTensor*, selfRef))

@@ -23,11 +23,11 @@ aclnnStatus PlanRound(Plan& plan, const aclTensor* self, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceRound(Plan& plan, const aclTensor* selfRef) { return PlanInplaceUnary(plan, kRule, selfRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_round.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_round.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Round, PlanRound, kTraits, (const aclTensor*, self), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceRound, PlanInplaceRound,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}),
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
                 (const aclTensor*, selfRef))

@@ -23,10 +23,11 @@ aclnnStatus PlanSinh(Plan& plan, const aclTensor* self, const aclTensor* out) {
 }
 aclnnStatus PlanInplaceSinh(Plan& plan, const aclTensor* selfRef) { return PlanInplaceUnary(plan, kRule, selfRef); }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_sinh.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_sinh.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 
 CANOPY_ACLNN_OP(Sinh, PlanSinh, kTraits, (const aclTensor*, self), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceSinh, PlanInplaceSinh,
-                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true}), (aclTensor*, selfRef))
+                (OpTraits{.header = kTraits.header, .dtypes = kRule.inplace, .in_place = true, .example = "f32[2,3]"}),
+                (aclTensor*, selfRef))

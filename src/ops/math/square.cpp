@@ -22,7 +22,7 @@ aclnnStatus PlanSquare(Plan& plan, const aclTensor* self, const aclTensor* out) 
   return PlanUnary(plan, kRule, self, out);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_square.h", .dtypes = kRule.self};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_square.h", .dtypes = kRule.self, .example = "f32[2,3] f32[2,3]"};
 
 }  // namespace
 

@@ -1,0 +1,33 @@
+// aclnnLogicalXor: out = self != other as truth values (torch.logical_xor); broadcast; out takes any listed dtype (1 /
+// 0). Dtypes: the Atlas A2 column of CANN's document.
+#include "aclnnop/aclnn_logical_xor.h"
+
+#include "binary_pointwise.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32,     ACL_INT64,      ACL_INT16,
+                              ACL_INT8,  ACL_UINT8,   ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+constexpr BinaryRule kRule{.op = PointwiseOp::kLogicalXor,
+                           .self = kDtypes,
+                           .other = kDtypes,
+                           .out = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8,
+                                   ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16},
+                           .inplace = kDtypes,
+                           .inplace_other = kDtypes,
+                           .policy = ResultPolicy::kBool};
+
+aclnnStatus PlanLogicalXor(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
+  return PlanBinaryTensorOp(plan, kRule, self, other, out, false);
+}
+
+constexpr OpTraits kTraits{
+    .header = "aclnnop/aclnn_logical_xor.h", .dtypes = kDtypes, .example = "f32[2,3] f32[2,3] bool[2,3]"};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(LogicalXor, PlanLogicalXor, kTraits, (const aclTensor*, self), (const aclTensor*, other),
+                (aclTensor*, out))
