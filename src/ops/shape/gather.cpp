@@ -14,8 +14,14 @@ namespace {
 class IndexCheckStep final : public Step {
  public:
   IndexCheckStep(std::string op, std::string name, const TensorRef& index, int64_t dim, int64_t extent,
-                 BufferRef values)
-      : op_(std::move(op)), name_(std::move(name)), index_(index), dim_(dim), extent_(extent), values_(values) {}
+                 NegativeIndex negative, BufferRef values)
+      : op_(std::move(op)),
+        name_(std::move(name)),
+        index_(index),
+        dim_(dim),
+        extent_(extent),
+        lowest_(negative == NegativeIndex::kFromEnd ? -extent : 0),
+        values_(values) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     const char* base = context.Resolve(index_.buffer);
@@ -33,22 +39,24 @@ class IndexCheckStep final : public Step {
         std::memcpy(&narrow, base + offset * 4, sizeof narrow);
         value = narrow;
       }
-      if ((value < 0 || value >= extent_) && bad_position < 0) {
+      if ((value < lowest_ || value >= extent_) && bad_position < 0) {
         bad_position = position;
         bad_value = value;
       }
-      values[position++] = value;
+      values[position++] = value < 0 ? value + extent_ : value;
     });
     if (bad_position < 0) return ACLNN_SUCCESS;
     SetErrorMessage(
-        "%s: element %lld of '%s' is %lld, out of range for dimension %lld of extent %lld (valid: [0, %lld))",
+        "%s: element %lld of '%s' is %lld, out of range for dimension %lld of extent %lld (valid: [%lld, %lld))",
         op_.c_str(), static_cast<long long>(bad_position), name_.c_str(), static_cast<long long>(bad_value),
-        static_cast<long long>(dim_), static_cast<long long>(extent_), static_cast<long long>(extent_));
+        static_cast<long long>(dim_), static_cast<long long>(extent_), static_cast<long long>(lowest_),
+        static_cast<long long>(extent_));
     return kIndexOutOfRangeStatus;
   }
 
   std::string Describe() const override {
-    return "index check '" + name_ + "' " + ShapeToString(index_.shape) + " in [0, " + std::to_string(extent_) + ")";
+    return "index check '" + name_ + "' " + ShapeToString(index_.shape) + " in [" + std::to_string(lowest_) + ", " +
+           std::to_string(extent_) + ")";
   }
 
  private:
@@ -57,6 +65,7 @@ class IndexCheckStep final : public Step {
   TensorRef index_;
   int64_t dim_;
   int64_t extent_;
+  int64_t lowest_;  // the smallest valid value: 0, or -extent when negative values count from the end
   BufferRef values_;
 };
 
@@ -125,12 +134,12 @@ class IndexedCopyStep final : public Step {
 }  // namespace
 
 std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
-                                         int64_t extent) {
+                                         int64_t extent, NegativeIndex negative) {
   const int64_t count = index.NumElements();
   if (count == 0) return std::nullopt;
   const TensorRef values = plan.Temporary(ACL_INT64, {count});
-  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, values.buffer), {index},
-               values);
+  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, negative, values.buffer),
+               {index}, values);
   return values;
 }
 
@@ -148,9 +157,9 @@ void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst
 }
 
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
-                const TensorRef& out) {
+                const TensorRef& out, NegativeIndex negative) {
   // Every value is checked even when `out` is empty: an out-of-range index is never silent.
-  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim]);
+  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim], negative);
   if (!values || out.NumElements() == 0) return;
 
   // The gather writes one dimension per index value: out's index dimensions as one.
@@ -172,7 +181,8 @@ void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& 
   if (is_staged) plan.Copy(staged, out);
 }
 
-void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out) {
+void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out,
+                         NegativeIndex negative) {
   TensorRef src = plan.Input(self, "self");
   TensorRef indices = plan.Input(index, "index");
   TensorRef dst = plan.Output(out, "out");
@@ -182,7 +192,7 @@ void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const a
   }
   // These ops give a rank-0 index (and any index of a rank-0 self, one value) a dimension of extent 1 in out.
   if (index->rank() == 0 || self->rank() == 0) indices = *Reshape(indices, {indices.NumElements()});
-  PlanGather(plan, src, dim, indices, "index", dst);
+  PlanGather(plan, src, dim, indices, "index", dst, negative);
 }
 
 }  // namespace canopy::ops

@@ -2,7 +2,7 @@
 // block GatherV2, IndexSelect, Embedding and IndexCopy share:
 // out[pre, k..., post] = src[pre, index[k...], post] and its inverse.
 // Phase 1 cannot see the index values, so the run checks them: a value outside
-// [0, extent) fails the op's stream task with a message naming it (reported by
+// [0, extent) ([-extent, extent) for GatherV2) fails the op's stream task with a message naming it (reported by
 // the next aclrtSynchronizeStream and aclGetRecentErrMsg), before anything is written.
 #pragma once
 
@@ -19,12 +19,17 @@ inline constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
 // faults on the NPU reports at synchronisation.
 inline constexpr aclnnStatus kIndexOutOfRangeStatus = ACL_ERROR_RT_AICORE_EXCEPTION;
 
+// Whether an index value in [-extent, 0) counts from the end (CANN's GatherV2
+// runs its kernel with negative_index_support) or is out of range.
+enum class NegativeIndex : uint8_t { kOutOfRange, kFromEnd };
+
 // A step that checks every value of `index` (int32 or int64, any view) against
-// [0, extent) of dimension `dim` at run time and stores them as dense int64 in
+// [0, extent) of dimension `dim` ([-extent, extent) with kFromEnd, stored as
+// value + extent) at run time and stores them as dense int64 in
 // the workspace; nullopt (and no step) when index is empty. Plan it before any
 // step that writes an output, so a failed check leaves the outputs untouched.
 std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
-                                         int64_t extent);
+                                         int64_t extent, NegativeIndex negative = NegativeIndex::kOutOfRange);
 
 // dst[pre, values[k], post] = source[pre, k, post]: source has dst's shape with
 // dimension `dim` of extent values' count. Duplicate values: the last k wins.
@@ -39,11 +44,12 @@ void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const Ten
 // rank-0 index: dimension `dim` removed, as Embedding has it). src, index and out are the
 // operands' views; src and out share a dtype, index is int32 or int64.
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
-                const TensorRef& out);
+                const TensorRef& out, NegativeIndex negative = NegativeIndex::kOutOfRange);
 
 // GatherV2's and IndexSelect's operands, registered in prototype order (self,
 // index, out) and gathered: a rank-0 index is one value that keeps dimension
 // dim (extent 1), a rank-0 self (and out) one element. `dim` is normalised.
-void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out);
+void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out,
+                         NegativeIndex negative = NegativeIndex::kOutOfRange);
 
 }  // namespace canopy::ops
