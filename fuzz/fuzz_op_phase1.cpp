@@ -24,6 +24,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "common/c_calls.h"
 #include "common/fuzz_support.h"
 #include "common/fuzz_values.h"
+#include "registry_example.h"
 
 using namespace canopy::fuzz;
 
@@ -64,7 +66,8 @@ enum class Family {
   kMm,
   kBatchMatMul,
   kAddmm,
-  kReduce,  // self reduced over a dims list (ReduceSum, Mean)
+  kReduce,   // self reduced over a dims list (ReduceSum, Mean)
+  kExample,  // the op's declared example call (canopyOpInfo::example), varied
   kGeneric
 };
 
@@ -79,6 +82,7 @@ struct OpInfo {
   bool has_scalar_other;  // a scalar other, value, beta or activation attribute
   Phase2 phase2;
   const canopyOpInfo* registry;
+  std::vector<canopy_test::ExampleArgument> example;  // kExample: the declared call, read
 };
 
 const canopyOpArg* FindArg(const canopyOpInfo& op, const char* name, int kind) {
@@ -91,6 +95,7 @@ const canopyOpArg* FindArg(const canopyOpInfo& op, const char* name, int kind) {
 // The family follows from the prototype's argument names; the matrix products
 // differ only in their shape rules, which are told apart by name.
 Family FamilyOf(const canopyOpInfo& op) {
+  if (op.example != nullptr) return Family::kExample;
   if (FindArg(op, "mat1", CANOPY_ARG_TENSOR)) return Family::kAddmm;
   if (FindArg(op, "mat2", CANOPY_ARG_TENSOR)) {
     if (std::strcmp(op.name, "Mm") == 0) return Family::kMm;
@@ -134,8 +139,21 @@ const std::vector<OpInfo>& Ops() {
       for (const char* name : {"other", "value", "beta", "negativeSlope", "threshold", "scale", "inputScale"}) {
         scalar_other |= FindArg(op, name, CANOPY_ARG_SCALAR) != nullptr;
       }
-      table.push_back({op.name, FamilyOf(op), op.inPlace != 0, FindArg(op, "alpha", CANOPY_ARG_SCALAR) != nullptr,
-                       FindArg(op, "mode", CANOPY_ARG_INT) != nullptr, scalar_other, op.run, &op});
+      table.push_back({op.name,
+                       FamilyOf(op),
+                       op.inPlace != 0,
+                       FindArg(op, "alpha", CANOPY_ARG_SCALAR) != nullptr,
+                       FindArg(op, "mode", CANOPY_ARG_INT) != nullptr,
+                       scalar_other,
+                       op.run,
+                       &op,
+                       {}});
+      if (op.example != nullptr) {
+        std::string error;
+        auto example = canopy_test::ParseExample(op, error);
+        CANOPY_FUZZ_CHECK(example.has_value(), "%s", error.c_str());
+        table.back().example = std::move(*example);
+      }
     }
     CANOPY_FUZZ_CHECK(!table.empty(), "the op registry is empty");
     return table;
@@ -256,6 +274,7 @@ struct Operand {
   bool fits = false;        // every element lies inside the buffer, and there are few enough to run
   int64_t first_byte = 0;   // [first_byte, end_byte): the bytes the view may touch
   int64_t end_byte = 0;
+  bool in_list = false;  // a tensor list owns it (destroyed with the list)
 };
 
 // Where the view's elements lie: false when an extent, stride or offset makes
@@ -310,13 +329,15 @@ Buffers& TheBuffers() {
   return buffers;
 }
 
-// Draws the rest of a tensor around `shape` and creates it.
-Operand MakeOperand(FuzzedDataProvider& in, Shape shape, int problem_dtype) {
+// Draws the rest of a tensor around `shape` and creates it: mostly of the
+// problem's dtype, any format; exactly `fixed_format` and the problem's dtype
+// when one is given (an example call's tensor that this case keeps).
+Operand MakeOperand(FuzzedDataProvider& in, Shape shape, int problem_dtype, int fixed_format = -1) {
   Operand o;
   o.shape = std::move(shape);
   const int dtype_choice = in.ConsumeIntegralInRange(0, 7);
-  o.dtype = dtype_choice < 5 ? problem_dtype : PickDtype(in);
-  o.format = PickFormat(in);
+  o.dtype = dtype_choice < 5 || fixed_format >= 0 ? problem_dtype : PickDtype(in);
+  o.format = fixed_format >= 0 ? fixed_format : PickFormat(in);
   bool overflow = false;
   const std::vector<int64_t> contiguous = ContiguousStrides(o.shape, overflow);
   bool pass_strides = true;
@@ -424,17 +445,34 @@ struct Case {
   std::vector<int64_t> dim_values;
   bool keep_dims = false;
   std::vector<int> inputs, outputs;  // operand indices in prototype order
+  // kExample: each argument's 8-byte cell (a pointer or a value) in prototype order,
+  // and the objects behind the pointers.
+  std::vector<uint64_t> cells;
+  std::vector<aclTensorList*> tensor_lists;
+  std::vector<aclScalarList*> scalar_lists;
+  std::vector<aclScalar*> scalars;
+  std::vector<aclIntArray*> int_arrays;
+  std::vector<aclFloatArray*> float_arrays;
+  std::vector<aclBoolArray*> bool_arrays;
+  std::vector<std::string> strings;  // reserved up front: cells point into them
 
   ~Case() {
     DestroyTensors();
     if (dims != nullptr) aclDestroyIntArray(dims);
     if (scalar_other != nullptr) aclDestroyScalar(scalar_other);
     if (alpha != nullptr) aclDestroyScalar(alpha);
+    for (aclScalarList* list : scalar_lists) aclDestroyScalarList(list);
+    for (aclScalar* scalar : scalars) aclDestroyScalar(scalar);
+    for (aclIntArray* array : int_arrays) aclDestroyIntArray(array);
+    for (aclFloatArray* array : float_arrays) aclDestroyFloatArray(array);
+    for (aclBoolArray* array : bool_arrays) aclDestroyBoolArray(array);
   }
 
   void DestroyTensors() {
+    for (aclTensorList* list : tensor_lists) aclDestroyTensorList(list);  // and its tensors
+    tensor_lists.clear();
     for (auto& o : operands) {
-      if (o.tensor != nullptr) aclDestroyTensor(o.tensor);
+      if (o.tensor != nullptr && !o.in_list) aclDestroyTensor(o.tensor);
       o.tensor = nullptr;
     }
   }
@@ -532,9 +570,208 @@ void DrawMatmulShapes(FuzzedDataProvider& in, Family family, int64_t max_rank, S
 }
 
 // Draws the op, its problem and its arguments.
+// An output argument: a tensor or tensor list the prototype does not declare const.
+bool IsOutputArgument(const canopyOpArg& arg) {
+  return (arg.kind == CANOPY_ARG_TENSOR || arg.kind == CANOPY_ARG_TENSOR_LIST) &&
+         std::strncmp(arg.type, "const ", 6) != 0;
+}
+
+bool IsPointerKind(int kind) {
+  return kind == CANOPY_ARG_TENSOR || kind == CANOPY_ARG_SCALAR || kind == CANOPY_ARG_STRING ||
+         (kind >= CANOPY_ARG_INT_ARRAY && kind <= CANOPY_ARG_SCALAR_LIST);
+}
+
+// An example call's int array, as declared or (changed) with an element or the length redrawn.
+std::vector<int64_t> ExampleIntegers(FuzzedDataProvider& in, const std::vector<double>& declared, bool change) {
+  std::vector<int64_t> values(declared.begin(), declared.end());
+  if (!change) return values;
+  switch (in.ConsumeIntegralInRange(0, 3)) {
+    case 0:
+      if (!values.empty()) values[in.ConsumeIntegralInRange<size_t>(0, values.size() - 1)] = PickDim(in);
+      break;
+    case 1:
+      if (!values.empty()) values.pop_back();
+      break;
+    case 2:
+      values.push_back(in.ConsumeIntegralInRange<int64_t>(-3, 8));
+      break;
+    default:
+      for (int64_t& v : values) v = in.ConsumeIntegralInRange<int64_t>(-3, 8);
+      break;
+  }
+  return values;
+}
+
+// The op's declared example call (canopyOpInfo::example), with one argument
+// changed (or none, or, now and then, all of them): so most cases pass phase 1
+// and reach the kernels with strided views, odd offsets and any values, and the
+// rest probe one check at a time. Tensors the example keeps keep its dtype and
+// format; every tensor gets fuzzed strides, offsets and data.
+void DrawExampleCase(FuzzedDataProvider& in, Case& c) {
+  const canopyOpInfo& op = *c.info->registry;
+  const std::vector<canopy_test::ExampleArgument>& example = c.info->example;
+  using Form = canopy_test::ExampleArgument::Form;
+  const int changed = in.ConsumeIntegralInRange<int>(-1, static_cast<int>(op.argCount) - 1);
+  const bool wild = in.ConsumeIntegralInRange(0, 7) == 0;
+  c.cells.assign(op.argCount, 0);
+  c.strings.reserve(op.argCount);
+  std::vector<int> tensors_so_far;
+  for (size_t i = 0; i < op.argCount; ++i) {
+    const canopy_test::ExampleArgument& a = example[i];
+    const canopyOpArg& arg = op.args[i];
+    const bool change = wild || static_cast<int>(i) == changed;
+    const bool output = IsOutputArgument(arg);
+    // One tensor of the example: kept, or (changed) reshaped, retyped or reformatted,
+    // or (an output) the operand of an earlier argument (aliasing).
+    const auto tensor = [&](const canopy_test::ExampleTensor& t) -> int {
+      if (change && output && !tensors_so_far.empty() && in.ConsumeIntegralInRange(0, 3) == 0) {
+        const int alias = tensors_so_far[in.ConsumeIntegralInRange<size_t>(0, tensors_so_far.size() - 1)];
+        c.outputs.push_back(alias);
+        return alias;
+      }
+      const bool keep = !change || in.ConsumeBool();
+      const int index = c.Add(keep ? MakeOperand(in, t.shape, t.dtype, t.format)
+                                   : MakeOperand(in, MaybeMutate(in, t.shape), t.dtype));
+      tensors_so_far.push_back(index);
+      (output ? c.outputs : c.inputs).push_back(index);
+      return index;
+    };
+    void* pointer = nullptr;
+    int64_t integer = 0;
+    double real = 0;
+    const size_t inputs_before = c.inputs.size(), outputs_before = c.outputs.size();
+    switch (a.form) {
+      case Form::kNull:  // left out; changed, a tensor where the op takes one
+        if (change && arg.kind == CANOPY_ARG_TENSOR && in.ConsumeBool()) {
+          pointer = c.T(tensor(canopy_test::ExampleTensor{ACL_FLOAT, {2, 2}}));
+        }
+        break;
+      case Form::kTensor:
+        pointer = c.T(tensor(a.tensors[0]));
+        break;
+      case Form::kScalar: {
+        aclScalar* scalar = MakeScalar(in, a.scalars[0].dtype);
+        if (scalar != nullptr) c.scalars.push_back(scalar);
+        pointer = scalar;
+        break;
+      }
+      case Form::kIntArray: {
+        const std::vector<int64_t> values = ExampleIntegers(in, a.numbers, change);
+        aclIntArray* array = aclCreateIntArray(values.empty() ? nullptr : values.data(), values.size());
+        if (array != nullptr) c.int_arrays.push_back(array);
+        pointer = array;
+        break;
+      }
+      case Form::kFloatArray: {
+        std::vector<float> values(a.numbers.begin(), a.numbers.end());
+        if (change) {
+          for (float& v : values) v = in.ConsumeFloatingPoint<float>();
+        }
+        aclFloatArray* array = aclCreateFloatArray(values.empty() ? nullptr : values.data(), values.size());
+        if (array != nullptr) c.float_arrays.push_back(array);
+        pointer = array;
+        break;
+      }
+      case Form::kBoolArray: {
+        const std::vector<int64_t> drawn = ExampleIntegers(in, a.numbers, change);
+        std::unique_ptr<bool[]> flags(new bool[drawn.size() + 1]);
+        for (size_t k = 0; k < drawn.size(); ++k) flags[k] = drawn[k] != 0;
+        aclBoolArray* array = aclCreateBoolArray(flags.get(), drawn.size());
+        if (array != nullptr) c.bool_arrays.push_back(array);
+        pointer = array;
+        break;
+      }
+      case Form::kTensorList: {
+        std::vector<aclTensor*> members;
+        for (const canopy_test::ExampleTensor& t : a.tensors) {
+          // A list owns its members: an operand listed here is no other argument's.
+          const int index = c.Add(change && in.ConsumeBool() ? MakeOperand(in, MaybeMutate(in, t.shape), t.dtype)
+                                                             : MakeOperand(in, t.shape, t.dtype, t.format));
+          c.operands[static_cast<size_t>(index)].in_list = true;
+          (output ? c.outputs : c.inputs).push_back(index);
+          members.push_back(c.T(index));
+        }
+        if (change && in.ConsumeBool()) {
+          if (!members.empty() && in.ConsumeBool()) {
+            members.pop_back();  // its operand stays, owned by nobody but the case
+            c.operands.back().in_list = false;
+            (output ? c.outputs : c.inputs).pop_back();
+          } else {
+            members.push_back(nullptr);
+          }
+        }
+        aclTensorList* list = aclCreateTensorList(members.empty() ? nullptr : members.data(), members.size());
+        if (list != nullptr) {
+          c.tensor_lists.push_back(list);
+        } else {
+          ClearErrorMessage();
+          for (aclTensor* member : members) {
+            for (Operand& o : c.operands) {
+              if (o.tensor == member) o.in_list = false;
+            }
+          }
+        }
+        pointer = list;
+        break;
+      }
+      case Form::kScalarList: {
+        std::vector<aclScalar*> members;
+        for (const canopy_test::ExampleScalar& e : a.scalars) members.push_back(MakeScalar(in, e.dtype));
+        if (change && in.ConsumeBool()) members.push_back(nullptr);
+        aclScalarList* list = aclCreateScalarList(members.empty() ? nullptr : members.data(), members.size());
+        if (list != nullptr) {
+          c.scalar_lists.push_back(list);
+        } else {
+          ClearErrorMessage();
+          for (aclScalar* member : members) aclDestroyScalar(member);
+        }
+        pointer = list;
+        break;
+      }
+      case Form::kString: {
+        static const char* const kOthers[] = {"", "none", "BSND", "BNSD", "BSH", "TND", "mean", "sum", "??"};
+        c.strings.push_back(change ? kOthers[in.ConsumeIntegralInRange<size_t>(0, std::size(kOthers) - 1)] : a.text);
+        pointer = c.strings.back().data();
+        break;
+      }
+      case Form::kNumber:
+        real = a.numbers[0];
+        integer = static_cast<int64_t>(real);
+        if (change) {
+          integer = in.ConsumeIntegralInRange(0, 3) == 0 ? in.ConsumeIntegral<int64_t>()
+                                                         : in.ConsumeIntegralInRange<int64_t>(-3, 8);
+          real = in.ConsumeBool() ? in.ConsumeFloatingPoint<double>() : static_cast<double>(integer);
+        }
+        break;
+    }
+    if (change && IsPointerKind(arg.kind) && in.ConsumeIntegralInRange(0, 7) == 0) {
+      pointer = nullptr;  // what this argument made stays owned by the case, and unused
+      c.inputs.resize(inputs_before);
+      c.outputs.resize(outputs_before);
+    }
+    uint64_t& cell = c.cells[i];
+    if (IsPointerKind(arg.kind)) {
+      std::memcpy(&cell, &pointer, sizeof pointer);
+    } else if (arg.kind == CANOPY_ARG_FLOAT && arg.size == sizeof(float)) {
+      const auto single = static_cast<float>(real);
+      std::memcpy(&cell, &single, sizeof single);
+    } else if (arg.kind == CANOPY_ARG_FLOAT) {
+      std::memcpy(&cell, &real, sizeof real);
+    } else if (arg.kind == CANOPY_ARG_BOOL) {
+      cell = integer != 0 ? 1 : 0;
+    } else {
+      std::memcpy(&cell, &integer, sizeof integer);  // little-endian: the low `size` bytes
+    }
+  }
+}
+
 void DrawCase(FuzzedDataProvider& in, Case& c) {
   c.info = &Ops()[in.ConsumeIntegralInRange<size_t>(0, Ops().size() - 1)];
   const Family family = c.info->family;
+  if (family == Family::kExample) {
+    DrawExampleCase(in, c);
+    return;
+  }
   c.problem_dtype = IsMatmulFamily(family) && in.ConsumeIntegralInRange(0, 3) != 0
                         ? PickFrom(in, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
                         : PickDtype(in);
@@ -554,6 +791,7 @@ void DrawCase(FuzzedDataProvider& in, Case& c) {
     case Family::kCast:
     case Family::kZero:
     case Family::kFill:
+    case Family::kExample:  // drawn by DrawExampleCase
     case Family::kGeneric: {
       const Shape shape = PickShape(in, c.info->registry->maxRank);
       c.self = MaybeNull(in, c.Add(MakeOperand(in, MaybeMutate(in, shape), dtype)));
@@ -656,6 +894,10 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
   uint64_t cells[kMaxArguments] = {};
   void* pointers[kMaxArguments];
   CANOPY_FUZZ_CHECK(op.argCount <= kMaxArguments, "aclnn%s has more arguments than the harness passes", op.name);
+  if (c.info->family == Family::kExample) {
+    for (size_t i = 0; i < op.argCount; ++i) pointers[i] = const_cast<uint64_t*>(&c.cells[i]);
+    return op.callGetWorkspaceSize(pointers, workspace_size, executor);
+  }
   for (size_t i = 0; i < op.argCount; ++i) {
     const canopyOpArg& arg = op.args[i];
     const std::string name = arg.name;
@@ -663,7 +905,7 @@ aclnnStatus RunPhase1(const Case& c, uint64_t* workspace_size, aclOpExecutor** e
     int64_t integer = 0;
     if (arg.kind == CANOPY_ARG_TENSOR) {
       if (name == "self" || name == "selfRef" || name == "weight" || name == "x" || name == "x1" || name == "input" ||
-          name == "features") {
+          name == "inputRef" || name == "features") {
         pointer = c.T(c.self);
       }
       if (name == "x2" || name == "labels" || name == "gamma" || name == "weightOptional" || name == "biasOptional" ||
@@ -754,6 +996,13 @@ bool ElementCountOverflows(const Operand& o) {
 
 bool RequiredArgumentIsNull(const Case& c) {
   const Family f = c.info->family;
+  if (f == Family::kExample) {
+    const canopyOpInfo& op = *c.info->registry;
+    for (size_t i = 0; i < op.argCount; ++i) {
+      if (IsPointerKind(op.args[i].kind) && op.args[i].optional == 0 && c.cells[i] == 0) return true;
+    }
+    return false;
+  }
   bool null = c.T(c.self) == nullptr;
   if (f == Family::kBinary || f == Family::kCopy || f == Family::kAddmm) null |= c.T(c.other) == nullptr;
   if (IsMatmulFamily(f)) null |= c.T(c.mat2) == nullptr;
@@ -784,6 +1033,8 @@ bool ExpectedOutputShape(const Case& c, Shape& expected) {
     case Family::kGeneric:
       expected = self->shape;
       return true;
+    case Family::kExample:  // no shape rule known here
+      return false;
     case Family::kReduce:
       return ReducedShape(self->shape, c.dim_values, c.keep_dims, expected);
     case Family::kMm:
@@ -853,7 +1104,7 @@ void CheckAccepted(const Case& c) {
                       c.cube_math_type);
   }
   if (op.has_mode) CANOPY_FUZZ_CHECK(c.mode >= 0 && c.mode <= 2, "%s accepted mode %d", op.name, c.mode);
-  if (f == Family::kGeneric) return;  // the harness knows no shape rule for it
+  if (f == Family::kGeneric || f == Family::kExample) return;  // the harness knows no shape rule for it
   Shape expected;
   const bool defined = ExpectedOutputShape(c, expected);
   CANOPY_FUZZ_CHECK(defined, "%s accepted operands whose shapes it does not define", op.name);
@@ -986,7 +1237,8 @@ void RunPhase2(FuzzedDataProvider& in, Case& c, aclOpExecutor* executor, uint64_
   aclnnStatus status = op.phase2(workspace, workspace_size, executor, stream);
   CANOPY_FUZZ_CHECK(status == ACLNN_SUCCESS, "aclnn%s returned %d: %s", op.name, status, aclGetRecentErrMsg());
   if (repeatable) {
-    if (in.ConsumeBool()) {
+    // An example call's slots include absent optionals and list elements: not rebound here.
+    if (op.family != Family::kExample && in.ConsumeBool()) {
       Rebind(in, c, executor);
       rebound = true;
     }
@@ -1003,8 +1255,16 @@ void RunPhase2(FuzzedDataProvider& in, Case& c, aclOpExecutor* executor, uint64_
   }
   const aclError sync = aclrtSynchronizeStream(stream);
   // An index tensor holds fuzzed values: one out of range fails the task, as on the NPU (with a message).
-  const bool indexed = FindArg(*op.registry, "index", CANOPY_ARG_TENSOR) != nullptr ||
-                       FindArg(*op.registry, "indices", CANOPY_ARG_TENSOR) != nullptr;
+  // An example call's integer input (indices, lengths, group sizes) is such a tensor too.
+  bool indexed = FindArg(*op.registry, "index", CANOPY_ARG_TENSOR) != nullptr ||
+                 FindArg(*op.registry, "indices", CANOPY_ARG_TENSOR) != nullptr;
+  if (op.family == Family::kExample) {
+    for (int index : c.inputs) {
+      const int dtype = c.O(index)->dtype;
+      indexed |= dtype == ACL_INT8 || dtype == ACL_INT16 || dtype == ACL_INT32 || dtype == ACL_INT64 ||
+                 dtype == ACL_UINT8 || dtype == ACL_UINT16 || dtype == ACL_UINT32 || dtype == ACL_UINT64;
+    }
+  }
   CANOPY_FUZZ_CHECK(sync == ACL_SUCCESS || (indexed && sync == ACL_ERROR_RT_AICORE_EXCEPTION),
                     "aclnn%s failed asynchronously with %d: %s", op.name, sync, aclGetRecentErrMsg());
   if (repeatable && executor != nullptr) {

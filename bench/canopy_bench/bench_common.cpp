@@ -317,10 +317,10 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
   return strides;
 }
 
-Tensor::Tensor(const std::vector<int64_t>& shape, aclDataType dtype, void* data) {
+Tensor::Tensor(const std::vector<int64_t>& shape, aclDataType dtype, void* data, aclFormat format) {
   const std::vector<int64_t> strides = ContiguousStrides(shape);
-  tensor_ = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND, shape.data(),
-                            shape.size(), data);
+  tensor_ =
+      aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, format, shape.data(), shape.size(), data);
   if (tensor_ == nullptr) Die("aclCreateTensor(%s) failed: %s", FormatDims(shape).c_str(), aclGetRecentErrMsg());
 }
 

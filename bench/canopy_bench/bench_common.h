@@ -197,7 +197,7 @@ class DeviceBuffer {
 // An aclTensor over a contiguous device buffer, destroyed with the object.
 class Tensor {
  public:
-  Tensor(const std::vector<int64_t>& shape, aclDataType dtype, void* data);
+  Tensor(const std::vector<int64_t>& shape, aclDataType dtype, void* data, aclFormat format = ACL_FORMAT_ND);
   Tensor(const Tensor&) = delete;
   Tensor& operator=(const Tensor&) = delete;
   ~Tensor();

@@ -29,6 +29,7 @@ void RunLayoutDriver(const Settings& settings, const std::string& problem, Sessi
 void RunUnaryDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunOverheadDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunReduceDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunConvDriver(const Settings& settings, const std::string& problem, Session& session);
 
 // The ops the settings ask for: --op, or the driver's default list.
 std::vector<std::string> OpsOf(const Settings& settings, const Driver& driver);

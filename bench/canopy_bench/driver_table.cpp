@@ -28,6 +28,11 @@ constexpr Driver kDrivers[] = {
     {"reduce", "sum",
      "ops sum (ReduceSum), mean; problem SHAPE:DIMS, e.g. 4096x4096:0 (no ':': every dim); --dt=f32|f16|bf16", nullptr,
      RunReduceDriver},
+    {"conv", "conv",
+     "ops conv (Convolution, with bias), avgpool (AvgPool2d, padding counted), maxpool (MaxPool) over NCHW; problem "
+     "NxCxHxW:OCxKHxKW[:sS][:pP][:dD][:gG] (conv) or NxCxHxW:KHxKW[:sS][:pP] (pooling); --dt=f32|bf16|f16; against "
+     "the same oneDNN primitive, weights reordered once",
+     nullptr, RunConvDriver},
 };
 
 }  // namespace

@@ -13,8 +13,15 @@
 namespace canopy::kernels {
 namespace {
 
-constexpr int64_t kQueryBlock = 16;  // query rows that share each loaded key/value block
-constexpr int64_t kKeyBlock = 64;    // keys loaded (as f32) at once
+// A unit's rows are (query head, query row) pairs of one KV head's group: every
+// key/value block loaded (and converted to f32) once serves all of them, so under
+// GQA/MQA K and V are read once per group, not once per query head.
+constexpr int64_t kMaxQueryBlock = 16;  // query rows per head in a unit
+constexpr int64_t kRowBudget = 64;      // (head, query row) pairs per unit, at most
+// Keys are taken in blocks at fixed multiples of kKeyBlock, whatever rows share a
+// unit: every row sees the same blocks in the same order, so the online softmax
+// rounds the same way however heads and rows are split into units (thread count).
+constexpr int64_t kKeyBlock = 64;
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
 class AttentionStep final : public Step {
@@ -22,16 +29,30 @@ class AttentionStep final : public Step {
   explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)) {}
 
   aclnnStatus Run(const RunContext& context) const override {
-    const int64_t query_blocks = (desc_.query_length + kQueryBlock - 1) / kQueryBlock;
-    const int64_t units = desc_.batch * desc_.heads * query_blocks;
+    const int64_t group = desc_.heads / desc_.kv_heads;
+    // Split a group's heads into chunks only when there would be fewer units
+    // than threads (decode with few KV heads): that costs extra K/V reads.
+    int64_t chunk = group;
+    const int64_t threads = ParallelPieces(int64_t{1} << 30, 1);
+    const auto units_for = [&](int64_t c) {
+      const int64_t rows = std::clamp<int64_t>(kRowBudget / c, 1, kMaxQueryBlock);
+      return desc_.batch * desc_.kv_heads * (group / c) * ((desc_.query_length + rows - 1) / rows);
+    };
+    while (chunk % 2 == 0 && units_for(chunk) < threads) chunk /= 2;
+    const int64_t query_block = std::clamp<int64_t>(kRowBudget / chunk, 1, kMaxQueryBlock);
+    const int64_t query_blocks = (desc_.query_length + query_block - 1) / query_block;
+    const int64_t chunks = group / chunk;
+    const int64_t units = desc_.batch * desc_.kv_heads * chunks * query_blocks;
     ParallelFor(units, 1, [&](int64_t begin, int64_t end) {
-      Scratch scratch(desc_);
+      Scratch scratch(desc_, chunk * query_block);
       for (int64_t unit = begin; unit < end; ++unit) {
         const int64_t block = unit % query_blocks;
-        const int64_t head = unit / query_blocks % desc_.heads;
-        const int64_t b = unit / query_blocks / desc_.heads;
-        RunUnit(context, b, head, block * kQueryBlock, std::min(desc_.query_length, (block + 1) * kQueryBlock),
-                scratch);
+        const int64_t c = unit / query_blocks % chunks;
+        const int64_t kv_head = unit / query_blocks / chunks % desc_.kv_heads;
+        const int64_t b = unit / query_blocks / chunks / desc_.kv_heads;
+        const int64_t row_begin = block * query_block;
+        RunUnit(context, b, kv_head, kv_head * group + c * chunk, chunk, row_begin,
+                std::min(desc_.query_length, row_begin + query_block), scratch);
       }
     });
     return ACLNN_SUCCESS;
@@ -46,16 +67,20 @@ class AttentionStep final : public Step {
 
  private:
   struct Scratch {
-    explicit Scratch(const AttentionDesc& d)
-        : query(static_cast<size_t>(kQueryBlock * d.head_dim)),
-          acc(static_cast<size_t>(kQueryBlock * d.value_dim)),
+    Scratch(const AttentionDesc& d, int64_t rows)
+        : query(static_cast<size_t>(rows * d.head_dim)),
+          acc(static_cast<size_t>(rows * d.value_dim)),
           key(static_cast<size_t>(kKeyBlock * d.head_dim)),
+          key_t(static_cast<size_t>(kKeyBlock * d.head_dim)),
+          dots(static_cast<size_t>(kKeyBlock)),
           value(static_cast<size_t>(kKeyBlock * d.value_dim)),
           scores(static_cast<size_t>(kKeyBlock)),
           pse(static_cast<size_t>(kKeyBlock)),
-          max(static_cast<size_t>(kQueryBlock)),
-          sum(static_cast<size_t>(kQueryBlock)) {}
-    std::vector<float> query, acc, key, value, scores, pse, max, sum;
+          max(static_cast<size_t>(rows)),
+          sum(static_cast<size_t>(rows)) {}
+    // key_t: the key block transposed, [dim][key], so a row's scores are a
+    // vector sum over dims (no horizontal reduction per key).
+    std::vector<float> query, acc, key, key_t, dots, value, scores, pse, max, sum;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -72,42 +97,50 @@ class AttentionStep final : public Step {
     hi = std::min<int64_t>(hi, last);
   }
 
-  void RunUnit(const RunContext& context, int64_t b, int64_t head, int64_t row_begin, int64_t row_end,
-               Scratch& s) const {
+  // Query heads [head_begin, head_begin + head_count) of KV head kv_head, query
+  // rows [row_begin, row_end): unit row r is head head_begin + r / q_rows, query
+  // row row_begin + r % q_rows.
+  void RunUnit(const RunContext& context, int64_t b, int64_t kv_head, int64_t head_begin, int64_t head_count,
+               int64_t row_begin, int64_t row_end, Scratch& s) const {
     const AttentionKv& kv = desc_.kv[static_cast<size_t>(b)];
-    const int64_t group = desc_.heads / desc_.kv_heads;
-    const int64_t kv_head = head / group;
     const int64_t d = desc_.head_dim, dv = desc_.value_dim;
     const int64_t element = static_cast<int64_t>(DtypeSize(desc_.dtype));
-    const int64_t rows = row_end - row_begin;
-    const int64_t valid_rows = std::clamp<int64_t>(desc_.query_valid[static_cast<size_t>(b)] - row_begin, 0, rows);
+    const int64_t q_rows = row_end - row_begin;
+    const int64_t query_valid = desc_.query_valid[static_cast<size_t>(b)];
+    const int64_t valid_q_rows = std::clamp<int64_t>(query_valid - row_begin, 0, q_rows);
+    const int64_t rows = head_count * q_rows;
     const char* query = context.Resolve(desc_.query);
     const char* key = context.Resolve(kv.key);
     const char* value = context.Resolve(kv.value);
     const char* pse = desc_.has_pse ? context.Resolve(desc_.pse) : nullptr;
     const auto* mask = desc_.has_mask ? reinterpret_cast<const uint8_t*>(context.Resolve(desc_.mask)) : nullptr;
     char* out = context.Resolve(desc_.out);
+    const auto head_of = [&](int64_t r) { return head_begin + r / q_rows; };
+    const auto row_of = [&](int64_t r) { return row_begin + r % q_rows; };
+    const auto valid = [&](int64_t r) { return r % q_rows < valid_q_rows; };
 
-    for (int64_t r = 0; r < valid_rows; ++r) {
-      const int64_t i = row_begin + r;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (!valid(r)) continue;
       Load(desc_.dtype,
-           query + (b * desc_.query_strides[0] + head * desc_.query_strides[1] + i * desc_.query_strides[2]) * element,
+           query +
+               (b * desc_.query_strides[0] + head_of(r) * desc_.query_strides[1] + row_of(r) * desc_.query_strides[2]) *
+                   element,
            desc_.query_strides[3], d, s.query.data() + r * d);
     }
-    std::fill(s.acc.begin(), s.acc.end(), 0.0f);
-    std::fill(s.max.begin(), s.max.end(), kNegativeInfinity);
-    std::fill(s.sum.begin(), s.sum.end(), 0.0f);
+    std::fill(s.acc.begin(), s.acc.begin() + rows * dv, 0.0f);
+    std::fill(s.max.begin(), s.max.begin() + rows, kNegativeInfinity);
+    std::fill(s.sum.begin(), s.sum.begin() + rows, 0.0f);
 
-    // The keys any row of this block may see.
+    // The keys any row of this unit may see (the same for every head), widened to whole key blocks.
     int64_t block_lo = kv.length, block_hi = 0;
-    for (int64_t r = 0; r < valid_rows; ++r) {
+    for (int64_t r = 0; r < valid_q_rows; ++r) {
       int64_t lo, hi;
-      KeyRange(row_begin + r, kv.length, desc_.query_valid[static_cast<size_t>(b)], lo, hi);
+      KeyRange(row_begin + r, kv.length, query_valid, lo, hi);
       block_lo = std::min(block_lo, lo);
       block_hi = std::max(block_hi, hi);
     }
-    for (int64_t j0 = block_lo; j0 < block_hi; j0 += kKeyBlock) {
-      const int64_t keys = std::min(kKeyBlock, block_hi - j0);
+    for (int64_t j0 = block_lo / kKeyBlock * kKeyBlock; j0 < block_hi; j0 += kKeyBlock) {
+      const int64_t keys = std::min(kKeyBlock, kv.length - j0);
       for (int64_t t = 0; t < keys; ++t) {
         const int64_t j = j0 + t;
         Load(desc_.dtype, key + (kv_head * kv.key_strides[0] + j * kv.key_strides[1]) * element, kv.key_strides[2], d,
@@ -115,10 +148,16 @@ class AttentionStep final : public Step {
         Load(desc_.dtype, value + (kv_head * kv.value_strides[0] + j * kv.value_strides[1]) * element,
              kv.value_strides[2], dv, s.value.data() + t * dv);
       }
-      for (int64_t r = 0; r < valid_rows; ++r) {
-        const int64_t i = row_begin + r;
+      for (int64_t t = 0; t < keys; ++t) {
+        for (int64_t e = 0; e < d; ++e) s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        if (!valid(r)) continue;
+        const int64_t head = head_of(r);
+        const int64_t i = row_of(r);
         int64_t lo, hi;
-        KeyRange(i, kv.length, desc_.query_valid[static_cast<size_t>(b)], lo, hi);
+        KeyRange(i, kv.length, query_valid, lo, hi);
+        if (hi <= j0 || lo >= j0 + keys) continue;  // no key of this block for the row
         if (desc_.has_pse) {
           const char* row = pse + (b * desc_.pse_strides[0] + head * desc_.pse_strides[1] + i * desc_.pse_strides[2] +
                                    j0 * desc_.pse_strides[3]) *
@@ -126,6 +165,15 @@ class AttentionStep final : public Step {
           Load(desc_.pse_dtype, row, desc_.pse_strides[3], keys, s.pse.data());
         }
         const float* q = s.query.data() + r * d;
+        // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
+        float* dots = s.dots.data();
+        std::fill(dots, dots + keys, 0.0f);
+        for (int64_t e = 0; e < d; ++e) {
+          const float qe = q[e];
+          const float* kt = s.key_t.data() + e * kKeyBlock;
+#pragma omp simd
+          for (int64_t t = 0; t < keys; ++t) dots[t] += qe * kt[t];
+        }
         float block_max = kNegativeInfinity;
         for (int64_t t = 0; t < keys; ++t) {
           const int64_t j = j0 + t;
@@ -134,12 +182,7 @@ class AttentionStep final : public Step {
               mask != nullptr &&
               mask[b * desc_.mask_strides[0] + i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
           if (j >= lo && j < hi && !masked) {
-            const float* k = s.key.data() + t * d;
-            float dot = 0.0f;
-            // A vectorised sum (a fixed lane order: the same result on every run).
-#pragma omp simd reduction(+ : dot)
-            for (int64_t e = 0; e < d; ++e) dot += q[e] * k[e];
-            score = dot * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
+            score = dots[t] * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
           }
           s.scores[static_cast<size_t>(t)] = score;
           block_max = std::max(block_max, score);
@@ -161,6 +204,7 @@ class AttentionStep final : public Step {
           const float p = std::exp(score - max);
           sum += p;
           const float* v = s.value.data() + t * dv;
+#pragma omp simd
           for (int64_t e = 0; e < dv; ++e) acc[e] += p * v[e];
         }
       }
@@ -168,9 +212,10 @@ class AttentionStep final : public Step {
 
     float* lse = desc_.has_lse ? reinterpret_cast<float*>(context.Resolve(desc_.lse)) : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
-      const int64_t i = row_begin + r;
+      const int64_t head = head_of(r);
+      const int64_t i = row_of(r);
       float* acc = s.acc.data() + r * dv;
-      const float sum = r < valid_rows ? s.sum[static_cast<size_t>(r)] : 0.0f;
+      const float sum = valid(r) ? s.sum[static_cast<size_t>(r)] : 0.0f;
       if (sum > 0.0f) {
         const float inverse = 1.0f / sum;
         for (int64_t e = 0; e < dv; ++e) acc[e] *= inverse;

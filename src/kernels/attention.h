@@ -4,9 +4,11 @@
 //                  the keys j that take part) . v[b,n/g,j,:]
 // with g = heads / kv_heads (grouped-query attention). Blockwise with an online
 // softmax (running max and sum per row, rescaled as blocks arrive): no S x S
-// score matrix is materialised. Work is split over batch x head x query block,
-// each unit computed in f32 by one thread, so results do not depend on the
-// thread count. A row with no key taking part (fully masked, or past the
+// score matrix is materialised. Work is split over batch x KV head x query
+// block: a unit holds the query heads of one KV head's group together, so each
+// key/value block is read and converted once for the whole group (GQA/MQA).
+// Each unit is computed in f32 by one thread, and key blocks sit at fixed
+// positions, so results do not depend on the thread count. A row with no key taking part (fully masked, or past the
 // batch's query length) is written as zeros.
 #pragma once
 

@@ -54,6 +54,10 @@ class PointwiseStep final : public Step {
     int64_t total = 1;
     for (int d = 0; d < v.rank; ++d) total *= v.shape[d];
     if (total == 0) return ACLNN_SUCCESS;
+    if (desc_.compute == ComputeType::kI64 && desc_.unsigned_compute) {
+      ParallelFor(total, kParallelGrain, [&](int64_t begin, int64_t end) { RunRange<uint64_t>(context, begin, end); });
+      return ACLNN_SUCCESS;
+    }
     ParallelForComputeType<kComplexFn<Fn>>(
         desc_.compute, total, kParallelGrain,
         [&]<typename T>(int64_t begin, int64_t end) { RunRange<T>(context, begin, end); });

@@ -17,6 +17,10 @@ namespace canopy::kernels {
 #define CANOPY_POINTWISE_OPS(X) \
   X(kEq, EqFn)                  \
   X(kGt, GtFn)                  \
+  X(kGe, GeFn)                  \
+  X(kLt, LtFn)                  \
+  X(kLe, LeFn)                  \
+  X(kNe, NeFn)                  \
   X(kClampMin, ClampMinFn)      \
   X(kClampMax, ClampMaxFn)      \
   X(kClamp, ClampFn)            \
@@ -36,6 +40,10 @@ inline constexpr int kMaxPointwiseOperands = 4;
 struct PointwiseDesc {
   PointwiseOp op = PointwiseOp::kEq;
   ComputeType compute = ComputeType::kF32;
+  // With compute kI64: the operands are promoted to UINT64 and compute in
+  // uint64_t, since int64 would see values from 2^63 on as negative (2^63 > 5
+  // would be false).
+  bool unsigned_compute = false;
   int num_operands = 0;
   // Operand k is a scalar when is_scalar[k]; the tensor operands are
   // view.inputs[0..view.num_inputs) in operand order.

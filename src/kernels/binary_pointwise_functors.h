@@ -1,5 +1,5 @@
 // The functor table of the pointwise engine (binary_pointwise.h): one struct
-// per op, operator() over the compute type T (float, double, int64_t, and the
+// per op, operator() over the compute type T (float, double, int64_t, uint64_t, and the
 // complex types where kComplex says so; phase 1 gives the others no complex
 // operand). kArity operands, in the order the op layer passes them. Results
 // follow PyTorch: a NaN operand gives NaN (clamp), comparisons with NaN are
@@ -47,6 +47,40 @@ struct GtFn {
   }
 };
 
+struct GeFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a >= b);
+  }
+};
+
+struct LtFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a < b);
+  }
+};
+
+struct LeFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a <= b);
+  }
+};
+
+// NaN differs from everything, itself included.
+struct NeFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return Truth<T>(a != b);
+  }
+};
+
 // max(x, lo) and min(x, hi) propagating NaN from either operand (torch.clamp_min, clamp_max).
 struct ClampMinFn {
   static constexpr int kArity = 2;
@@ -85,10 +119,12 @@ struct PowFn {
   template <typename T>
   T operator()(T base, T exponent) const {
     if constexpr (std::is_integral_v<T>) {
-      if (exponent < 0) {
-        if (base == 1) return 1;
-        if (base == -1) return (exponent & 1) != 0 ? -1 : 1;
-        return 0;
+      if constexpr (std::is_signed_v<T>) {
+        if (exponent < 0) {
+          if (base == 1) return 1;
+          if (base == -1) return (exponent & 1) != 0 ? -1 : 1;
+          return 0;
+        }
       }
       using U = std::make_unsigned_t<T>;
       U result = 1, square = static_cast<U>(base);

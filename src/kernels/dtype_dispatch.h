@@ -61,6 +61,7 @@ template <typename T>
 inline constexpr aclDataType kNativeDtype = std::is_same_v<T, float>                 ? ACL_FLOAT
                                             : std::is_same_v<T, double>              ? ACL_DOUBLE
                                             : std::is_same_v<T, int64_t>             ? ACL_INT64
+                                            : std::is_same_v<T, uint64_t>            ? ACL_UINT64
                                             : std::is_same_v<T, std::complex<float>> ? ACL_COMPLEX64
                                                                                      : ACL_COMPLEX128;
 

@@ -46,6 +46,10 @@ dnnl::memory::data_type OnednnType(aclDataType dtype) {
       return dnnl::memory::data_type::bf16;
     case ACL_FLOAT16:
       return dnnl::memory::data_type::f16;
+    case ACL_INT8:  // QuantMatmul's operands and accumulator
+      return dnnl::memory::data_type::s8;
+    case ACL_INT32:
+      return dnnl::memory::data_type::s32;
     default:
       return dnnl::memory::data_type::f32;
   }

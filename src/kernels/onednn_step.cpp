@@ -1,9 +1,11 @@
 #include "onednn_step.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
 #include "canopy/canopy_runtime.h"
+#include "onednn_reordered_copies.h"
 
 namespace canopy::kernels {
 namespace {
@@ -19,6 +21,9 @@ struct Staged {
   dnnl::reorder reorder;
   dnnl::memory::desc scratchpad;  // the reorder's own, booked like the primitive's
   BufferRef scratchpad_at;
+  // Kept reordered copies (keep_reordered inputs whose view is dense); the
+  // booked buffer above serves when the process budget has no room.
+  std::shared_ptr<ReorderedCopies> copies;
 };
 
 class OnednnStep final : public Step {
@@ -44,7 +49,19 @@ class OnednnStep final : public Step {
         bound.emplace(argument.key, view);
         views.emplace(argument.key, view);
       }
+      std::vector<std::shared_ptr<const ReorderedCopies::Copy>> used;  // alive until the primitive has run
       for (const Staged& s : staged_) {
+        if (s.copies) {
+          const dnnl::memory& view = views.at(s.key);
+          auto copy = s.copies->Get(view.get_data_handle(), [&](void* from, void* to) {
+            Reorder(s, context, dnnl::memory(view.get_desc(), engine, from), dnnl::memory(s.internal, engine, to));
+          });
+          if (copy) {
+            bound.insert_or_assign(s.key, dnnl::memory(s.internal, engine, copy->reordered()));
+            used.push_back(std::move(copy));
+            continue;
+          }
+        }
         dnnl::memory internal(s.internal, engine, context.Resolve(s.internal_at));
         if (!s.output) Reorder(s, context, views.at(s.key), internal);
         bound.insert_or_assign(s.key, internal);
@@ -84,6 +101,14 @@ class OnednnStep final : public Step {
   std::string description_;
 };
 
+// Whether a view's span holds only its own elements (no gaps another tensor
+// could use): then comparing the span's bytes compares the operand.
+bool Dense(const dnnl::memory::desc& view) {
+  size_t elements = 1;
+  for (const int64_t d : view.dims()) elements *= static_cast<size_t>(d);
+  return view.get_size() == elements * dnnl::memory::data_type_size(view.data_type());
+}
+
 }  // namespace
 
 dnnl::memory::desc OnednnViewDesc(aclDataType dtype, const std::vector<int64_t>& dims,
@@ -122,13 +147,20 @@ std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
       s.internal_at = book(static_cast<int64_t>(wanted.get_size()));
       s.scratchpad = reorder_desc.scratchpad_desc();
       if (s.scratchpad.get_size() > 0) s.scratchpad_at = book(static_cast<int64_t>(s.scratchpad.get_size()));
+      if (argument.keep_reordered && !argument.output && Dense(argument.view)) {
+        s.copies = std::make_shared<ReorderedCopies>(argument.view.get_size(), wanted.get_size());
+      }
       staged.push_back(std::move(s));
     }
     const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();
     const BufferRef scratchpad_at =
         scratchpad.get_size() > 0 ? book(static_cast<int64_t>(scratchpad.get_size())) : BufferRef{};
     std::string description = std::move(what) + " (oneDNN " + primitive_desc.impl_info_str() +
-                              (staged.empty() ? "" : ", reordered operands") + ")";
+                              (staged.empty() ? "" : ", reordered operands") +
+                              (std::any_of(staged.begin(), staged.end(), [](const Staged& s) { return s.copies; })
+                                   ? ", weights reordered once per address and content"
+                                   : "") +
+                              ")";
     return std::make_unique<OnednnStep>(dnnl::primitive(primitive_desc), arguments, std::move(staged), scratchpad,
                                         scratchpad_at, std::move(description));
   } catch (const dnnl::error& e) {

@@ -36,6 +36,11 @@ struct OnednnArgument {
   BufferRef buffer;
   dnnl::memory::desc view;  // the operand's own layout (OnednnViewDesc)
   bool output = false;      // written by the primitive
+  // An input that usually holds the same bytes call after call (weights): where
+  // the primitive wants it in another layout, the step keeps the reordered copy
+  // (onednn_reordered_copies.h) and reorders again only when the operand's
+  // bytes differ from those the copy was made from.
+  bool keep_reordered = false;
 };
 
 // Books `bytes` of the call's workspace for a step and says where they are.

@@ -41,11 +41,26 @@ inline A Plus(A a, A b) {
   }
 }
 
+// Integer products wrap as PyTorch's do.
+template <typename A>
+inline A Times(A a, A b) {
+  if constexpr (std::is_same_v<A, int64_t>) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  } else {
+    return a * b;
+  }
+}
+
 // How partial results combine: Identity() is what an empty reduction gives.
 template <typename A>
 struct SumCombine {
   static A Identity() { return A{}; }
   static A Apply(A a, A b) { return Plus(a, b); }
+};
+template <typename A>
+struct ProdCombine {
+  static A Identity() { return A{1}; }
+  static A Apply(A a, A b) { return Times(a, b); }
 };
 // Max and min propagate NaN, as PyTorch's amax / amin do.
 template <typename A>
@@ -178,6 +193,18 @@ const char* KindName(ReduceKind kind) {
       return "min";
     case ReduceKind::kNorm:
       return "p-norm";
+    case ReduceKind::kProd:
+      return "prod";
+    case ReduceKind::kNansum:
+      return "nansum";
+    case ReduceKind::kAny:
+      return "any";
+    case ReduceKind::kAll:
+      return "all";
+    case ReduceKind::kVariance:
+      return "variance";
+    case ReduceKind::kLogSumExp:
+      return "log-sum-exp";
   }
   return "?";
 }
@@ -185,7 +212,14 @@ const char* KindName(ReduceKind kind) {
 class ReduceStep final : public Step {
  public:
   explicit ReduceStep(const ReduceDesc& desc)
-      : kind_(desc.kind), p_(desc.p), in_(desc.in), out_(desc.out), acc_(ReduceAccumulatorDtype(desc.out.dtype)) {
+      : kind_(desc.kind),
+        p_(desc.p),
+        correction_(desc.correction),
+        root_(desc.root),
+        in_(desc.in),
+        out_(desc.out),
+        center_(desc.center),
+        acc_(ReduceAccumulatorDtype(desc)) {
     for (int d = 0; d < desc.rank; ++d) {
       if (desc.shape[d] == 1) continue;  // steps nowhere
       Dims& group = desc.reduced[d] ? reduced_ : kept_;
@@ -210,17 +244,18 @@ class ReduceStep final : public Step {
   aclnnStatus Run(const RunContext& context) const override {
     const char* in = context.Resolve(in_.buffer);
     char* out = context.Resolve(out_.buffer);
+    const char* center = IsCentered(kind_) ? context.Resolve(center_.buffer) : nullptr;
     switch (acc_) {
       case ACL_FLOAT:
-        return RunAs<float>(in, out);
+        return RunAs<float>(in, out, center);
       case ACL_DOUBLE:
-        return RunAs<double>(in, out);
+        return RunAs<double>(in, out, center);
       case ACL_COMPLEX64:
-        return RunAs<std::complex<float>>(in, out);
+        return RunAs<std::complex<float>>(in, out, center);
       case ACL_COMPLEX128:
-        return RunAs<std::complex<double>>(in, out);
+        return RunAs<std::complex<double>>(in, out, center);
       default:
-        return RunAs<int64_t>(in, out);
+        return RunAs<int64_t>(in, out, center);
     }
   }
 
@@ -228,30 +263,69 @@ class ReduceStep final : public Step {
 
  private:
   template <typename A>
-  aclnnStatus RunAs(const char* in, char* out) const {
+  aclnnStatus RunAs(const char* in, char* out, const char* center) const {
     if (kept_.Count() == 0) return ACLNN_SUCCESS;
     if constexpr (!kIsComplex<A>) {
       const bool norm = kind_ == ReduceKind::kNorm;
-      if (kind_ == ReduceKind::kMax || (norm && p_ == INFINITY)) return RunWith<A, MaxCombine<A>>(in, out);
-      if (kind_ == ReduceKind::kMin || (norm && p_ == -INFINITY)) return RunWith<A, MinCombine<A>>(in, out);
+      if (kind_ == ReduceKind::kMax || kind_ == ReduceKind::kAny || (norm && p_ == INFINITY)) {
+        return RunWith<A, MaxCombine<A>>(in, out, center);
+      }
+      if (kind_ == ReduceKind::kMin || kind_ == ReduceKind::kAll || (norm && p_ == -INFINITY)) {
+        return RunWith<A, MinCombine<A>>(in, out, center);
+      }
     }
-    return RunWith<A, SumCombine<A>>(in, out);
+    if (kind_ == ReduceKind::kProd) return RunWith<A, ProdCombine<A>>(in, out, center);
+    return RunWith<A, SumCombine<A>>(in, out, center);
   }
 
   template <typename A, typename C>
-  aclnnStatus RunWith(const char* in, char* out) const {
+  aclnnStatus RunWith(const char* in, char* out, const char* center) const {
     if (outer_) {
-      RunOuter<A, C>(in, out);
+      RunOuter<A, C>(in, out, center);
     } else {
-      RunInner<A, C>(in, out);
+      RunInner<A, C>(in, out, center);
     }
     return ACLNN_SUCCESS;
   }
 
-  // What the p-norm sums (or compares) for each loaded element.
+  // Whether loaded elements are mapped before they are combined (so never added in place).
+  bool Maps() const {
+    return kind_ == ReduceKind::kNorm || kind_ == ReduceKind::kNansum || kind_ == ReduceKind::kAny ||
+           kind_ == ReduceKind::kAll || IsCentered(kind_);
+  }
+
+  // Log-sum-exp's shift: the max where finite, else 0 (a row of -inf gives -inf, one with +inf gives +inf).
   template <typename A>
-  void Map(A* values, int64_t n) const {
+  static A Shift(A center) {
+    return std::isfinite(center) ? center : A{0};
+  }
+
+  // What each kind combines for each loaded element; `center` holds one value
+  // per element, `center_step` apart (0: one value for all).
+  template <typename A>
+  void Map(A* values, int64_t n, const A* center, int64_t center_step) const {
+    if constexpr (!kIsComplex<A>) {
+      if (kind_ == ReduceKind::kAny || kind_ == ReduceKind::kAll) {
+        for (int64_t i = 0; i < n; ++i) values[i] = values[i] != 0 ? A{1} : A{0};  // NaN is non-zero
+        return;
+      }
+    }
     if constexpr (std::is_floating_point_v<A>) {
+      if (kind_ == ReduceKind::kNansum) {
+        for (int64_t i = 0; i < n; ++i) values[i] = values[i] != values[i] ? A{0} : values[i];
+        return;
+      }
+      if (kind_ == ReduceKind::kVariance) {
+        for (int64_t i = 0; i < n; ++i) {
+          const A deviation = values[i] - center[i * center_step];
+          values[i] = deviation * deviation;
+        }
+        return;
+      }
+      if (kind_ == ReduceKind::kLogSumExp) {
+        for (int64_t i = 0; i < n; ++i) values[i] = std::exp(values[i] - Shift(center[i * center_step]));
+        return;
+      }
       if (kind_ != ReduceKind::kNorm) return;
       if (p_ == 0) {
         for (int64_t i = 0; i < n; ++i) values[i] = values[i] != 0 ? A{1} : A{0};  // NaN counts
@@ -267,8 +341,25 @@ class ReduceStep final : public Step {
   }
 
   template <typename A>
-  void Finish(A* values, int64_t n) const {
+  void Finish(A* values, int64_t n, const A* center, int64_t center_step) const {
+    if constexpr (!kIsComplex<A>) {
+      if (kind_ == ReduceKind::kAny) {
+        // Max of 0s and 1s; nothing to reduce leaves max's identity (below 0): false.
+        for (int64_t i = 0; i < n; ++i) values[i] = values[i] > 0 ? A{1} : A{0};
+        return;
+      }
+    }
     if constexpr (std::is_floating_point_v<A>) {
+      if (kind_ == ReduceKind::kVariance) {
+        // PyTorch's divisor: never below 0 (a sum of 0 over it is NaN, a positive one inf).
+        const A divisor = static_cast<A>(std::max(0.0, static_cast<double>(reduced_.Count()) - correction_));
+        for (int64_t i = 0; i < n; ++i) values[i] = root_ ? std::sqrt(values[i] / divisor) : values[i] / divisor;
+        return;
+      }
+      if (kind_ == ReduceKind::kLogSumExp) {
+        for (int64_t i = 0; i < n; ++i) values[i] = std::log(values[i]) + Shift(center[i * center_step]);
+        return;
+      }
       if (kind_ == ReduceKind::kNorm) {
         if (p_ == 2) {
           for (int64_t i = 0; i < n; ++i) values[i] = std::sqrt(values[i]);
@@ -292,7 +383,7 @@ class ReduceStep final : public Step {
 
   // The sum of reduced elements [begin, end) (in the reduced dims' order) below `base`.
   template <typename A, typename C>
-  A SumRange(const char* base, int64_t begin, int64_t end, A* buffer, A* levels) const {
+  A SumRange(const char* base, int64_t begin, int64_t end, const A* center, A* buffer, A* levels) const {
     const int64_t element = static_cast<int64_t>(DtypeSize(in_.dtype));
     if (begin >= end) return C::Identity();  // nothing to sum (a reduced extent may be 0)
     const int last = reduced_.rank - 1;
@@ -308,7 +399,7 @@ class ReduceStep final : public Step {
       int64_t offset = 0;
       for (int d = 0; d <= last; ++d) offset += index[d] * reduced_.in[d];
       Load(in_.dtype, base + offset * element, reduced_.in[last], n, buffer + filled);
-      Map(buffer + filled, n);
+      Map(buffer + filled, n, center, 0);
       filled += n;
       position += n;
       index[last] += n;
@@ -331,16 +422,26 @@ class ReduceStep final : public Step {
     return total;
   }
 
+  // The centre of the outputs at out_offset (out's strides), `step` apart, or 0s for the other kinds.
   template <typename A>
-  void StoreOne(A value, char* out, int64_t out_offset) const {
-    Finish(&value, 1);
+  void LoadCenter(const char* center, int64_t out_offset, int64_t step, int64_t n, A* values) const {
+    if (center == nullptr) {
+      std::fill(values, values + n, A{});
+      return;
+    }
+    Load(center_.dtype, center + out_offset * static_cast<int64_t>(DtypeSize(center_.dtype)), step, n, values);
+  }
+
+  template <typename A>
+  void StoreOne(A value, const A& center, char* out, int64_t out_offset) const {
+    Finish(&value, 1, &center, 0);
     Store(&value, out_.dtype, out + out_offset * static_cast<int64_t>(DtypeSize(out_.dtype)), 1, 1);
   }
 
   // Each output sums runs of memory; a long reduction splits into fixed chunks
   // whose partial sums are combined in order afterwards.
   template <typename A, typename C>
-  void RunInner(const char* in, char* out) const {
+  void RunInner(const char* in, char* out, const char* center) const {
     const int64_t element = static_cast<int64_t>(DtypeSize(in_.dtype));
     const int64_t outputs = kept_.Count();
     const int64_t count = reduced_.Count();
@@ -353,10 +454,12 @@ class ReduceStep final : public Step {
         const int64_t output = item / chunks, chunk = item % chunks;
         int64_t in_offset, out_offset;
         kept_.Offsets(output, in_offset, out_offset);
+        A c;
+        LoadCenter(center, out_offset, 1, 1, &c);
         const A sum = SumRange<A, C>(in + in_offset * element, chunk * kChunk, std::min(count, (chunk + 1) * kChunk),
-                                     buffer.data(), levels.data());
+                                     &c, buffer.data(), levels.data());
         if (chunks == 1) {
-          StoreOne(sum, out, out_offset);
+          StoreOne(sum, c, out, out_offset);
         } else {
           partials[static_cast<size_t>(item)] = sum;
         }
@@ -375,7 +478,9 @@ class ReduceStep final : public Step {
         cascade.Total(&total);
         int64_t in_offset, out_offset;
         kept_.Offsets(output, in_offset, out_offset);
-        StoreOne(total, out, out_offset);
+        A c;
+        LoadCenter(center, out_offset, 1, 1, &c);
+        StoreOne(total, c, out, out_offset);
       }
     });
   }
@@ -384,7 +489,7 @@ class ReduceStep final : public Step {
   // rows of the input as vectors; the rows split into fixed chunks (the unit of
   // parallel work) whose partial sums are combined in order afterwards.
   template <typename A, typename C>
-  void RunOuter(const char* in, char* out) const {
+  void RunOuter(const char* in, char* out, const char* center) const {
     const int64_t in_element = static_cast<int64_t>(DtypeSize(in_.dtype));
     const int64_t out_element = static_cast<int64_t>(DtypeSize(out_.dtype));
     const int inner = kept_.rank - 1;
@@ -399,23 +504,27 @@ class ReduceStep final : public Step {
     const int64_t chunks = std::max<int64_t>(1, (rows + kRowChunk - 1) / kRowChunk);
     const int last = reduced_.rank - 1;
     // Rows of the input dtype that is the accumulator's own, with unit stride, are added in place.
-    const bool direct = in_.dtype == kNativeDtype<A> && in_step == 1 && kind_ != ReduceKind::kNorm;
+    const bool direct = in_.dtype == kNativeDtype<A> && in_step == 1 && !Maps();
     const int row_levels = LevelsFor((std::min(rows, kRowChunk) + kRowBlock - 1) / kRowBlock);
     std::vector<A> partials(chunks > 1 ? static_cast<size_t>(groups * tiles * chunks * tile_width) : 0);
 
-    // Places tile (group, tile)'s finished sums in the output.
-    const auto store_tile = [&](int64_t tile_index, A* values, int64_t n) {
+    // The out offset of tile (group, tile)'s first output.
+    const auto tile_out_offset = [&](int64_t tile_index) {
       int64_t in_offset, out_offset;
       outer_kept.Offsets(tile_index / tiles, in_offset, out_offset);
-      out_offset += (tile_index % tiles) * tile_width * out_step;
-      Finish(values, n);
+      return out_offset + (tile_index % tiles) * tile_width * out_step;
+    };
+    // Places tile (group, tile)'s finished sums in the output.
+    const auto store_tile = [&](int64_t tile_index, A* values, const A* centers, int64_t n) {
+      const int64_t out_offset = tile_out_offset(tile_index);
+      Finish(values, n, centers, 1);
       Store(values, out_.dtype, out + out_offset * out_element, out_step, n);
     };
 
     const int64_t per_item = tile_width * std::max<int64_t>(1, std::min(rows, kRowChunk));
     ParallelFor(groups * tiles * chunks, std::max<int64_t>(1, kGrainElements / per_item),
                 [&](int64_t begin, int64_t end) {
-                  std::vector<A> row(direct ? 0 : tile_width), block(tile_width), sum(tile_width);
+                  std::vector<A> row(direct ? 0 : tile_width), block(tile_width), sum(tile_width), centers(tile_width);
                   std::vector<A> levels(static_cast<size_t>(row_levels * tile_width));
                   for (int64_t item = begin; item < end; ++item) {
                     const int64_t tile_index = item / chunks, chunk = item % chunks;
@@ -424,6 +533,7 @@ class ReduceStep final : public Step {
                     int64_t in_offset, out_offset;
                     outer_kept.Offsets(tile_index / tiles, in_offset, out_offset);
                     in_offset += tile * tile_width * in_step;
+                    LoadCenter(center, tile_out_offset(tile_index), out_step, n, centers.data());
                     const int64_t first = chunk * kRowChunk, stop = std::min(rows, first + kRowChunk);
                     int64_t index[kMaxRank] = {};
                     for (int64_t rest = first, d = last; d >= 0 && first < stop; --d) {
@@ -441,7 +551,7 @@ class ReduceStep final : public Step {
                         values = reinterpret_cast<const A*>(in + offset * in_element);
                       } else {
                         Load(in_.dtype, in + offset * in_element, in_step, n, row.data());
-                        Map(row.data(), n);
+                        Map(row.data(), n, centers.data(), 1);
                         values = row.data();
                       }
                       for (int64_t i = 0; i < n; ++i) acc[i] = C::Apply(acc[i], values[i]);
@@ -453,7 +563,7 @@ class ReduceStep final : public Step {
                     }
                     cascade.Total(sum.data());
                     if (chunks == 1) {
-                      store_tile(tile_index, sum.data(), n);
+                      store_tile(tile_index, sum.data(), centers.data(), n);
                     } else {
                       std::copy(sum.begin(), sum.begin() + n, partials.begin() + item * tile_width);
                     }
@@ -462,7 +572,8 @@ class ReduceStep final : public Step {
     if (chunks == 1) return;
     const int chunk_levels = LevelsFor(chunks);
     ParallelFor(groups * tiles, 1, [&](int64_t begin, int64_t end) {
-      std::vector<A> values(tile_width), sum(tile_width), levels(static_cast<size_t>(chunk_levels * tile_width));
+      std::vector<A> values(tile_width), sum(tile_width), centers(tile_width);
+      std::vector<A> levels(static_cast<size_t>(chunk_levels * tile_width));
       for (int64_t tile_index = begin; tile_index < end; ++tile_index) {
         const int64_t n = std::min(tile_width, width - (tile_index % tiles) * tile_width);
         Cascade<A, C> cascade(levels.data(), n, chunk_levels);
@@ -472,14 +583,17 @@ class ReduceStep final : public Step {
           cascade.Add(values.data());
         }
         cascade.Total(sum.data());
-        store_tile(tile_index, sum.data(), n);
+        LoadCenter(center, tile_out_offset(tile_index), out_step, n, centers.data());
+        store_tile(tile_index, sum.data(), centers.data(), n);
       }
     });
   }
 
   ReduceKind kind_;
   double p_ = 2;
-  StridedOperand in_, out_;
+  double correction_ = 0;
+  bool root_ = false;
+  StridedOperand in_, out_, center_;
   aclDataType acc_;
   Dims kept_, reduced_;
   bool outer_ = false;
@@ -503,6 +617,11 @@ aclDataType ReduceAccumulatorDtype(aclDataType out) {
     default:
       return ACL_INT64;  // integers and bool
   }
+}
+
+aclDataType ReduceAccumulatorDtype(const ReduceDesc& desc) {
+  const bool tests_self = desc.kind == ReduceKind::kAny || desc.kind == ReduceKind::kAll;
+  return ReduceAccumulatorDtype(tests_self ? desc.in.dtype : desc.out.dtype);
 }
 
 std::unique_ptr<Step> MakeReduceStep(const ReduceDesc& desc) { return std::make_unique<ReduceStep>(desc); }

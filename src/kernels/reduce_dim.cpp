@@ -32,6 +32,11 @@ template <typename T>
 bool Above(T v, T b) {
   return (IsNan(v) && !IsNan(b)) || v > b;
 }
+// v ranks below b: smaller, or NaN under a number (PyTorch's min).
+template <typename T>
+bool Below(T v, T b) {
+  return (IsNan(v) && !IsNan(b)) || v < b;
+}
 
 // Integer sums wrap (two's complement) as PyTorch's do, without undefined behaviour.
 template <typename T>
@@ -47,20 +52,39 @@ const char* KindName(DimOpKind kind) {
   switch (kind) {
     case DimOpKind::kArgMax:
       return "argmax";
+    case DimOpKind::kArgMin:
+      return "argmin";
     case DimOpKind::kCumsum:
       return "cumsum";
+    case DimOpKind::kCummax:
+      return "cummax";
+    case DimOpKind::kCummin:
+      return "cummin";
     case DimOpKind::kArgsort:
       return "argsort";
+    case DimOpKind::kTopk:
+      return "topk";
   }
   return "?";
 }
+
+bool DropsDim(DimOpKind kind) { return kind == DimOpKind::kArgMax || kind == DimOpKind::kArgMin; }
+bool Gathers(DimOpKind kind) { return kind == DimOpKind::kArgsort || kind == DimOpKind::kTopk; }
+
+// A run of `n` neighbouring lines (n = 1: one line): where each output starts and how they step.
+struct Lines {
+  int64_t in = 0, out = 0, values = 0;  // offsets, in elements
+  int64_t n = 1;
+  int64_t in_step = 0, out_step = 0, values_step = 0;
+};
 
 class DimOpStep final : public Step {
  public:
   explicit DimOpStep(const DimOpDesc& desc) : d_(desc) {
     length_ = desc.rank == 0 ? 1 : desc.shape[desc.dim];
     in_dim_ = desc.rank == 0 ? 0 : desc.in.strides[desc.dim];
-    out_dim_ = desc.rank == 0 || desc.kind == DimOpKind::kArgMax ? 0 : desc.out.strides[desc.dim];
+    out_dim_ = desc.rank == 0 || DropsDim(desc.kind) ? 0 : desc.out.strides[desc.dim];
+    values_dim_ = desc.rank == 0 || DropsDim(desc.kind) || !desc.has_values ? 0 : desc.values.strides[desc.dim];
     // The other dims, ordered by input stride (largest first); the last is tiled when finer than the dim.
     int order[kMaxRank];
     int count = 0;
@@ -72,25 +96,29 @@ class DimOpStep final : public Step {
       shape_[i] = desc.shape[order[i]];
       in_strides_[i] = desc.in.strides[order[i]];
       out_strides_[i] = desc.out.strides[order[i]];
+      values_strides_[i] = desc.has_values ? desc.values.strides[order[i]] : 0;
     }
     rank_ = count;
-    // Argsort gathers each line whole, so it never tiles.
-    outer_ = desc.kind != DimOpKind::kArgsort && rank_ > 0 && in_strides_[rank_ - 1] < in_dim_;
+    // Sorting gathers each line whole, so it never tiles.
+    outer_ = !Gathers(desc.kind) && rank_ > 0 && in_strides_[rank_ - 1] < in_dim_;
     description_ = std::string(KindName(desc.kind)) + " " + DtypeName(desc.in.dtype) + " -> " +
-                   DtypeName(desc.out.dtype) + ", lines of " + std::to_string(length_) + (outer_ ? ", tiled" : "");
+                   DtypeName(desc.out.dtype) +
+                   (desc.has_values ? std::string(" and ") + DtypeName(desc.values.dtype) : "") + ", lines of " +
+                   std::to_string(length_) + (outer_ ? ", tiled" : "");
   }
 
   aclnnStatus Run(const RunContext& context) const override {
     const char* in = context.Resolve(d_.in.buffer);
     char* out = context.Resolve(d_.out.buffer);
+    char* values = d_.has_values ? context.Resolve(d_.values.buffer) : nullptr;
     // Compare in a type holding every value of self; sum in out's accumulator.
     const aclDataType typed = d_.kind == DimOpKind::kCumsum ? d_.out.dtype : d_.in.dtype;
     if (IsComplex(typed)) {
-      RunAs<std::complex<double>>(in, out);
+      RunAs<std::complex<double>>(in, out, values);
     } else if (IsFloating(typed)) {
-      RunAs<double>(in, out);
+      RunAs<double>(in, out, values);
     } else {
-      RunAs<int64_t>(in, out);
+      RunAs<int64_t>(in, out, values);
     }
     return ACLNN_SUCCESS;
   }
@@ -98,24 +126,34 @@ class DimOpStep final : public Step {
   std::string Describe() const override { return description_; }
 
  private:
-  void Offsets(int64_t index, int groups_rank, int64_t& in_offset, int64_t& out_offset) const {
-    DimOffsets(index, groups_rank, shape_, in_strides_, out_strides_, in_offset, out_offset);
+  // The offsets of row group `index` over the first `groups_rank` other dims.
+  Lines LinesAt(int64_t index, int groups_rank) const {
+    Lines l;
+    DimOffsets(index, groups_rank, shape_, in_strides_, out_strides_, l.in, l.out);
+    int64_t unused;
+    if (d_.has_values) DimOffsets(index, groups_rank, shape_, in_strides_, values_strides_, unused, l.values);
+    return l;
   }
 
   template <typename T>
-  void RunAs(const char* in, char* out) const {
+  void RunAs(const char* in, char* out, char* values) const {
     if (length_ == 0) return;
-    const auto lines = [&](int64_t in_offset, int64_t out_offset, int64_t n, int64_t in_step, int64_t out_step) {
+    const auto lines = [&](const Lines& l) {
       if constexpr (kIsComplex<T>) {
-        Cumsum<T>(in, out, in_offset, out_offset, n, in_step, out_step);
+        Cumsum<T>(in, out, l);
       } else {
         switch (d_.kind) {
           case DimOpKind::kArgMax:
-            return ArgMax<T>(in, out, in_offset, out_offset, n, in_step, out_step);
+          case DimOpKind::kArgMin:
+            return ArgExtreme<T>(in, out, values, l);
           case DimOpKind::kCumsum:
-            return Cumsum<T>(in, out, in_offset, out_offset, n, in_step, out_step);
+            return Cumsum<T>(in, out, l);
+          case DimOpKind::kCummax:
+          case DimOpKind::kCummin:
+            return CumExtreme<T>(in, out, values, l);
           case DimOpKind::kArgsort:
-            return Argsort<T>(in, out, in_offset, out_offset, n, in_step, out_step);
+          case DimOpKind::kTopk:
+            return Sort<T>(in, out, values, l);
         }
       }
     };
@@ -123,11 +161,7 @@ class DimOpStep final : public Step {
       int64_t rows = 1;
       for (int d = 0; d < rank_; ++d) rows *= shape_[d];
       ParallelFor(rows, std::max<int64_t>(1, kGrainElements / length_), [&](int64_t begin, int64_t end) {
-        for (int64_t row = begin; row < end; ++row) {
-          int64_t in_offset, out_offset;
-          Offsets(row, rank_, in_offset, out_offset);
-          lines(in_offset, out_offset, 1, 0, 0);
-        }
+        for (int64_t row = begin; row < end; ++row) lines(LinesAt(row, rank_));
       });
       return;
     }
@@ -139,85 +173,126 @@ class DimOpStep final : public Step {
     ParallelFor(groups * tiles, std::max<int64_t>(1, kGrainElements / (tile_width * length_)),
                 [&](int64_t begin, int64_t end) {
                   for (int64_t item = begin; item < end; ++item) {
-                    const int64_t tile = item % tiles;
-                    const int64_t n = std::min(tile_width, width - tile * tile_width);
-                    int64_t in_offset, out_offset;
-                    Offsets(item / tiles, inner, in_offset, out_offset);
-                    in_offset += tile * tile_width * in_strides_[inner];
-                    out_offset += tile * tile_width * out_strides_[inner];
-                    lines(in_offset, out_offset, n, in_strides_[inner], out_strides_[inner]);
+                    const int64_t first = (item % tiles) * tile_width;
+                    Lines l = LinesAt(item / tiles, inner);
+                    l.n = std::min(tile_width, width - first);
+                    l.in_step = in_strides_[inner];
+                    l.out_step = out_strides_[inner];
+                    l.values_step = values_strides_[inner];
+                    l.in += first * l.in_step;
+                    l.out += first * l.out_step;
+                    l.values += first * l.values_step;
+                    lines(l);
                   }
                 });
   }
 
   int64_t InBytes() const { return static_cast<int64_t>(DtypeSize(d_.in.dtype)); }
   int64_t OutBytes() const { return static_cast<int64_t>(DtypeSize(d_.out.dtype)); }
+  int64_t ValuesBytes() const { return static_cast<int64_t>(DtypeSize(d_.values.dtype)); }
 
-  // Element k of `n` neighbouring lines (in_step apart) into `row`.
+  // Element k of the lines into `row`.
   template <typename T>
-  void LoadStep(const char* in, int64_t in_offset, int64_t k, int64_t n, int64_t in_step, T* row) const {
-    Load(d_.in.dtype, in + (in_offset + k * in_dim_) * InBytes(), in_step, n, row);
+  void LoadStep(const char* in, const Lines& l, int64_t k, T* row) const {
+    Load(d_.in.dtype, in + (l.in + k * in_dim_) * InBytes(), l.in_step, l.n, row);
+  }
+
+  // Element k of the lines' indices (out) and values.
+  template <typename T>
+  void StoreStep(char* out, char* values, const Lines& l, int64_t k, const int64_t* index, const T* value) const {
+    Store(index, d_.out.dtype, out + (l.out + k * out_dim_) * OutBytes(), l.out_step, l.n);
+    if (values != nullptr) {
+      Store(value, d_.values.dtype, values + (l.values + k * values_dim_) * ValuesBytes(), l.values_step, l.n);
+    }
   }
 
   template <typename T>
-  void ArgMax(const char* in, char* out, int64_t in_offset, int64_t out_offset, int64_t n, int64_t in_step,
-              int64_t out_step) const {
-    std::vector<T> row(static_cast<size_t>(n)), best(static_cast<size_t>(n));
-    std::vector<int64_t> index(static_cast<size_t>(n), 0);
-    LoadStep(in, in_offset, 0, n, in_step, best.data());
+  void ArgExtreme(const char* in, char* out, char* values, const Lines& l) const {
+    const bool max = d_.kind == DimOpKind::kArgMax;
+    std::vector<T> row(static_cast<size_t>(l.n)), best(static_cast<size_t>(l.n));
+    std::vector<int64_t> index(static_cast<size_t>(l.n), 0);
+    LoadStep(in, l, 0, best.data());
     for (int64_t k = 1; k < length_; ++k) {
-      LoadStep(in, in_offset, k, n, in_step, row.data());
-      for (int64_t i = 0; i < n; ++i) {
-        // The first largest wins ties; once a NaN is best nothing ranks above it.
-        if (Above(row[i], best[i])) {
+      LoadStep(in, l, k, row.data());
+      for (int64_t i = 0; i < l.n; ++i) {
+        // The first extreme wins ties; once a NaN is best nothing ranks past it.
+        if (max ? Above(row[i], best[i]) : Below(row[i], best[i])) {
           best[i] = row[i];
           index[i] = k;
         }
       }
     }
-    Store(index.data(), d_.out.dtype, out + out_offset * OutBytes(), out_step, n);
+    StoreStep(out, values, l, 0, index.data(), best.data());
   }
 
   template <typename T>
-  void Cumsum(const char* in, char* out, int64_t in_offset, int64_t out_offset, int64_t n, int64_t in_step,
-              int64_t out_step) const {
-    std::vector<T> row(static_cast<size_t>(n)), acc(static_cast<size_t>(n), T{});
+  void CumExtreme(const char* in, char* out, char* values, const Lines& l) const {
+    const bool max = d_.kind == DimOpKind::kCummax;
+    std::vector<T> row(static_cast<size_t>(l.n)), best(static_cast<size_t>(l.n));
+    std::vector<int64_t> index(static_cast<size_t>(l.n), 0);
+    for (int64_t k = 0; k < length_; ++k) {
+      LoadStep(in, l, k, row.data());
+      for (int64_t i = 0; i < l.n; ++i) {
+        // PyTorch's rule: a NaN, or (no NaN so far) an element at least as extreme, takes over.
+        const bool takes =
+            k == 0 || IsNan(row[i]) || (!IsNan(best[i]) && (max ? !(row[i] < best[i]) : !(row[i] > best[i])));
+        if (takes) {
+          best[i] = row[i];
+          index[i] = k;
+        }
+      }
+      StoreStep(out, values, l, k, index.data(), best.data());
+    }
+  }
+
+  template <typename T>
+  void Cumsum(const char* in, char* out, const Lines& l) const {
+    std::vector<T> row(static_cast<size_t>(l.n)), acc(static_cast<size_t>(l.n), T{});
     for (int64_t step = 0; step < length_; ++step) {
       const int64_t k = d_.reverse ? length_ - 1 - step : step;
-      LoadStep(in, in_offset, k, n, in_step, row.data());
-      char* dst = out + (out_offset + k * out_dim_) * OutBytes();
+      LoadStep(in, l, k, row.data());
+      char* dst = out + (l.out + k * out_dim_) * OutBytes();
       if (d_.exclusive) {
-        Store(acc.data(), d_.out.dtype, dst, out_step, n);
-        for (int64_t i = 0; i < n; ++i) acc[i] = Plus(acc[i], row[i]);
+        Store(acc.data(), d_.out.dtype, dst, l.out_step, l.n);
+        for (int64_t i = 0; i < l.n; ++i) acc[i] = Plus(acc[i], row[i]);
       } else {
-        for (int64_t i = 0; i < n; ++i) acc[i] = Plus(acc[i], row[i]);
-        Store(acc.data(), d_.out.dtype, dst, out_step, n);
+        for (int64_t i = 0; i < l.n; ++i) acc[i] = Plus(acc[i], row[i]);
+        Store(acc.data(), d_.out.dtype, dst, l.out_step, l.n);
       }
     }
   }
 
+  // A stable sort of each line (one line at a time: sorting never tiles);
+  // top-k keeps the first k.
   template <typename T>
-  void Argsort(const char* in, char* out, int64_t in_offset, int64_t out_offset, int64_t n, int64_t in_step,
-               int64_t out_step) const {
-    std::vector<T> values(static_cast<size_t>(length_));
+  void Sort(const char* in, char* out, char* values, const Lines& l) const {
+    const int64_t kept = d_.kind == DimOpKind::kTopk ? d_.k : length_;
+    std::vector<T> line(static_cast<size_t>(length_)), sorted(static_cast<size_t>(kept));
     std::vector<int64_t> order(static_cast<size_t>(length_));
-    for (int64_t line = 0; line < n; ++line) {
-      Load(d_.in.dtype, in + (in_offset + line * in_step) * InBytes(), in_dim_, length_, values.data());
-      std::iota(order.begin(), order.end(), int64_t{0});
-      const auto key = [&](int64_t i) { return values[static_cast<size_t>(i)]; };
-      if (d_.descending) {
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return Above(key(a), key(b)); });
-      } else {
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return Above(key(b), key(a)); });
-      }
-      Store(order.data(), d_.out.dtype, out + (out_offset + line * out_step) * OutBytes(), out_dim_, length_);
+    Load(d_.in.dtype, in + l.in * InBytes(), in_dim_, length_, line.data());
+    std::iota(order.begin(), order.end(), int64_t{0});
+    const auto key = [&](int64_t i) { return line[static_cast<size_t>(i)]; };
+    const auto before = [&](int64_t a, int64_t b) {
+      return d_.descending ? Above(key(a), key(b)) : Above(key(b), key(a));
+    };
+    if (kept < length_) {
+      // The first k in stable order: ties broken by position.
+      std::partial_sort(order.begin(), order.begin() + kept, order.end(),
+                        [&](int64_t a, int64_t b) { return before(a, b) || (!before(b, a) && a < b); });
+    } else {
+      std::stable_sort(order.begin(), order.end(), before);
     }
+    Store(order.data(), d_.out.dtype, out + l.out * OutBytes(), out_dim_, kept);
+    if (values == nullptr) return;
+    for (int64_t i = 0; i < kept; ++i) sorted[static_cast<size_t>(i)] = key(order[static_cast<size_t>(i)]);
+    Store(sorted.data(), d_.values.dtype, values + l.values * ValuesBytes(), values_dim_, kept);
   }
 
   DimOpDesc d_;
-  int64_t length_ = 1, in_dim_ = 0, out_dim_ = 0;
+  int64_t length_ = 1, in_dim_ = 0, out_dim_ = 0, values_dim_ = 0;
   int rank_ = 0;
-  int64_t shape_[kMaxRank] = {}, in_strides_[kMaxRank] = {}, out_strides_[kMaxRank] = {};
+  int64_t shape_[kMaxRank] = {}, in_strides_[kMaxRank] = {}, out_strides_[kMaxRank] = {},
+          values_strides_[kMaxRank] = {};
   bool outer_ = false;
   std::string description_;
 };

@@ -1,8 +1,9 @@
-// Operations along one dimension of a strided view: arg-max, cumulative sum and
-// argsort. Like softmax (reduce_softmax.h), each line along the dimension is a
-// unit of parallel work; when the dimension is not the finest in memory, a tile
-// of neighbouring lines walks it together (contiguous loads, no transposing copy).
-// Each line is computed serially, so results never depend on the thread count.
+// Operations along one dimension of a strided view: arg-max / arg-min (with the
+// extreme values: MaxDim, MinDim), cumulative sums, maxima and minima (with
+// their indices), and sorting (argsort, sort, top-k). Like softmax (reduce_softmax.h), each line along the dimension is
+// a unit of parallel work; when the dimension is not the finest in memory, a tile of neighbouring lines walks it
+// together (contiguous loads, no transposing copy). Each line is computed serially, so results never depend on the
+// thread count.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +14,16 @@
 
 namespace canopy::kernels {
 
+// `out` is the primary output (indices, or Cumsum's sums); `values`, where the
+// kind has it, receives the matching elements of self in values' dtype.
 enum class DimOpKind : uint8_t {
-  kArgMax,   // out (int32 / int64): the index of the first largest element, NaN counting as largest
+  kArgMax,   // out (int32 / int64): the index of the first largest element, NaN counting as largest; values: it
+  kArgMin,   // the same for the first smallest, NaN counting as smallest
   kCumsum,   // out: running sums in out's dtype (floats accumulate in f64, integers in int64, wrapping)
-  kArgsort,  // out (int64): the stable sorting permutation, NaN sorting as largest
+  kCummax,   // out: the index of the running maximum (ties and NaN take the latest, as PyTorch); values: it
+  kCummin,   // the same for the running minimum
+  kArgsort,  // out (int64): the stable sorting permutation, NaN sorting as largest; values: the sorted elements
+  kTopk,     // as kArgsort, the first `k` of the line only (out and values have extent k along dim)
 };
 
 struct DimOpDesc {
@@ -26,7 +33,10 @@ struct DimOpDesc {
   int64_t shape[kMaxRank] = {};
   StridedOperand in;        // strides per input dimension
   StridedOperand out;       // strides per input dimension (ArgMax: ignored along dim)
-  bool descending = false;  // argsort
+  bool has_values = false;  // `values` is written
+  StridedOperand values;    // strides per input dimension, as out's
+  bool descending = false;  // argsort, topk (largest)
+  int64_t k = 0;            // topk
   bool exclusive = false;   // cumsum: each element left out of its own sum
   bool reverse = false;     // cumsum: from the end of the line
 };

@@ -1,6 +1,6 @@
 // f32 lane types for kernels written once over the vector width: V16 (AVX-512)
 // and V8 (AVX2), with arithmetic and SLEEF's vector math (1.0-ulp variants;
-// erfc has only SLEEF's 1.5-ulp one).
+// erfc has only SLEEF's 1.5-ulp one), and the exact rounding instructions.
 // Only for files compiled with that instruction set enabled (-mavx512f /
 // -mavx2: SLEEF's header declares a width's functions only then); everything
 // here is internal to such a file.
@@ -35,6 +35,24 @@ inline V16 Log(V16 a) { return {Sleef_logf16_u10avx512f(a.v)}; }
 inline V16 Expm1(V16 a) { return {Sleef_expm1f16_u10avx512f(a.v)}; }
 inline V16 Log1p(V16 a) { return {Sleef_log1pf16_u10avx512f(a.v)}; }
 inline V16 Erfc(V16 a) { return {Sleef_erfcf16_u15avx512f(a.v)}; }
+inline V16 Exp2(V16 a) { return {Sleef_exp2f16_u10avx512f(a.v)}; }
+inline V16 Log2(V16 a) { return {Sleef_log2f16_u10avx512f(a.v)}; }
+inline V16 Log10(V16 a) { return {Sleef_log10f16_u10avx512f(a.v)}; }
+inline V16 Erf(V16 a) { return {Sleef_erff16_u10avx512f(a.v)}; }
+inline V16 Tan(V16 a) { return {Sleef_tanf16_u10avx512f(a.v)}; }
+inline V16 Asin(V16 a) { return {Sleef_asinf16_u10avx512f(a.v)}; }
+inline V16 Acos(V16 a) { return {Sleef_acosf16_u10avx512f(a.v)}; }
+inline V16 Atan(V16 a) { return {Sleef_atanf16_u10avx512f(a.v)}; }
+inline V16 Sinh(V16 a) { return {Sleef_sinhf16_u10avx512f(a.v)}; }
+inline V16 Cosh(V16 a) { return {Sleef_coshf16_u10avx512f(a.v)}; }
+inline V16 Asinh(V16 a) { return {Sleef_asinhf16_u10avx512f(a.v)}; }
+inline V16 Acosh(V16 a) { return {Sleef_acoshf16_u10avx512f(a.v)}; }
+inline V16 Atanh(V16 a) { return {Sleef_atanhf16_u10avx512f(a.v)}; }
+// Rounding to an integral value (exact): down, up, to nearest even, toward zero.
+inline V16 Floor(V16 a) { return {_mm512_roundscale_ps(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)}; }
+inline V16 Ceil(V16 a) { return {_mm512_roundscale_ps(a.v, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)}; }
+inline V16 RoundEven(V16 a) { return {_mm512_roundscale_ps(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
+inline V16 Trunc(V16 a) { return {_mm512_roundscale_ps(a.v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)}; }
 // max(a, b), b where either is NaN (vmaxps returns its second operand then).
 inline V16 MaxKeepNan(V16 a, V16 b) { return {_mm512_max_ps(a.v, b.v)}; }
 inline V16 Min(V16 a, V16 b) { return {_mm512_min_ps(a.v, b.v)}; }
@@ -66,6 +84,23 @@ inline V8 Log(V8 a) { return {Sleef_logf8_u10avx2(a.v)}; }
 inline V8 Expm1(V8 a) { return {Sleef_expm1f8_u10avx2(a.v)}; }
 inline V8 Log1p(V8 a) { return {Sleef_log1pf8_u10avx2(a.v)}; }
 inline V8 Erfc(V8 a) { return {Sleef_erfcf8_u15avx2(a.v)}; }
+inline V8 Exp2(V8 a) { return {Sleef_exp2f8_u10avx2(a.v)}; }
+inline V8 Log2(V8 a) { return {Sleef_log2f8_u10avx2(a.v)}; }
+inline V8 Log10(V8 a) { return {Sleef_log10f8_u10avx2(a.v)}; }
+inline V8 Erf(V8 a) { return {Sleef_erff8_u10avx2(a.v)}; }
+inline V8 Tan(V8 a) { return {Sleef_tanf8_u10avx2(a.v)}; }
+inline V8 Asin(V8 a) { return {Sleef_asinf8_u10avx2(a.v)}; }
+inline V8 Acos(V8 a) { return {Sleef_acosf8_u10avx2(a.v)}; }
+inline V8 Atan(V8 a) { return {Sleef_atanf8_u10avx2(a.v)}; }
+inline V8 Sinh(V8 a) { return {Sleef_sinhf8_u10avx2(a.v)}; }
+inline V8 Cosh(V8 a) { return {Sleef_coshf8_u10avx2(a.v)}; }
+inline V8 Asinh(V8 a) { return {Sleef_asinhf8_u10avx2(a.v)}; }
+inline V8 Acosh(V8 a) { return {Sleef_acoshf8_u10avx2(a.v)}; }
+inline V8 Atanh(V8 a) { return {Sleef_atanhf8_u10avx2(a.v)}; }
+inline V8 Floor(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)}; }
+inline V8 Ceil(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)}; }
+inline V8 RoundEven(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
+inline V8 Trunc(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)}; }
 inline V8 MaxKeepNan(V8 a, V8 b) { return {_mm256_max_ps(a.v, b.v)}; }
 inline V8 Min(V8 a, V8 b) { return {_mm256_min_ps(a.v, b.v)}; }
 inline __m256 IsGreater(V8 a, V8 b) { return _mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ); }

@@ -13,7 +13,8 @@
 
 namespace canopy::kernels {
 
-// The functor table's rows (name, functor type in unary_functors.h).
+// The functor table's rows (name, functor type in unary_functors.h and
+// unary_math_functors.h).
 #define CANOPY_UNARY_OPS(X)      \
   X(kExp, ExpFn)                 \
   X(kSigmoid, SigmoidFn)         \
@@ -35,7 +36,31 @@ namespace canopy::kernels {
   X(kGeluTanh, GeluTanhFn)       \
   X(kGeluErf, GeluErfFn)         \
   X(kThreshold, ThresholdFn)     \
-  X(kLogicalNot, LogicalNotFn)
+  X(kLogicalNot, LogicalNotFn)   \
+  X(kExp2, Exp2Fn)               \
+  X(kExpm1, Expm1Fn)             \
+  X(kLog2, Log2Fn)               \
+  X(kLog10, Log10Fn)             \
+  X(kLog1p, Log1pFn)             \
+  X(kRsqrt, RsqrtFn)             \
+  X(kReciprocal, ReciprocalFn)   \
+  X(kFloor, FloorFn)             \
+  X(kCeil, CeilFn)               \
+  X(kRound, RoundFn)             \
+  X(kTrunc, TruncFn)             \
+  X(kFrac, FracFn)               \
+  X(kErf, ErfFn)                 \
+  X(kErfc, ErfcFn)               \
+  X(kTan, TanFn)                 \
+  X(kAsin, AsinFn)               \
+  X(kAcos, AcosFn)               \
+  X(kAtan, AtanFn)               \
+  X(kSinh, SinhFn)               \
+  X(kCosh, CoshFn)               \
+  X(kAsinh, AsinhFn)             \
+  X(kAcosh, AcoshFn)             \
+  X(kAtanh, AtanhFn)             \
+  X(kSquare, SquareFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

@@ -13,6 +13,7 @@
 
 namespace canopy::kernels::unary_accuracy {
 
+inline constexpr double kExact = 0;       // rounding to an integral value, frac
 inline constexpr double kSign = 0;        // exact
 inline constexpr double kThreshold = 0;   // a comparison and a select
 inline constexpr double kLogicalNot = 0;  // a comparison
@@ -29,5 +30,15 @@ inline constexpr double kElu = 4;
 inline constexpr double kGeluTanh = 8;
 // x / 2 * erfc(-x / sqrt 2): the constant, the scaling, erfc and the product.
 inline constexpr double kGeluErf = 5;
+// One SLEEF function (exp2, expm1, log1p, log2, log10, erf, tan, asin, acos,
+// atan, sinh, cosh, asinh, acosh, atanh).
+inline constexpr double kSleef = 2;
+// SLEEF's erfc: 1.5 ulp.
+inline constexpr double kErfc = 3;
+// 1 / sqrt(x): the root and the division.
+inline constexpr double kRsqrt = 3;
+// 1 / x and x * x: one rounding.
+inline constexpr double kReciprocal = 2;
+inline constexpr double kSquare = 2;
 
 }  // namespace canopy::kernels::unary_accuracy

@@ -434,3 +434,5 @@ struct LogicalNotFn {
 };
 
 }  // namespace canopy::kernels
+
+#include "unary_math_functors.h"  // the elementary functions: the rest of the table

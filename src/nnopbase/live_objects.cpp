@@ -90,4 +90,29 @@ LiveObjects& LiveTensorLists() {
   return *lists;
 }
 
+LiveObjects& LiveScalars() {
+  static auto* scalars = new LiveObjects();
+  return *scalars;
+}
+
+LiveObjects& LiveScalarLists() {
+  static auto* lists = new LiveObjects();
+  return *lists;
+}
+
+LiveObjects& LiveIntArrays() {
+  static auto* arrays = new LiveObjects();
+  return *arrays;
+}
+
+LiveObjects& LiveFloatArrays() {
+  static auto* arrays = new LiveObjects();
+  return *arrays;
+}
+
+LiveObjects& LiveBoolArrays() {
+  static auto* arrays = new LiveObjects();
+  return *arrays;
+}
+
 }  // namespace canopy

@@ -1,4 +1,4 @@
-// Which meta objects (aclTensor, aclTensorList) are alive. Clients hold their
+// Which meta objects (tensors, scalars, arrays and lists) are alive. Clients hold their
 // addresses and op files dereference them, so these handles cannot be
 // generation-checked; the entry points that take one after phase 1 (rebinding,
 // destroying) look it up here first, so that a destroyed one is an error code
@@ -42,5 +42,10 @@ class LiveObjects {
 // destroy objects after main() returns).
 LiveObjects& LiveTensors();
 LiveObjects& LiveTensorLists();
+LiveObjects& LiveScalars();
+LiveObjects& LiveScalarLists();
+LiveObjects& LiveIntArrays();
+LiveObjects& LiveFloatArrays();
+LiveObjects& LiveBoolArrays();
 
 }  // namespace canopy

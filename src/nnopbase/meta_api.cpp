@@ -145,6 +145,7 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) try {
   auto* scalar = new aclScalar();
   scalar->dtype = dataType;
   std::memcpy(scalar->value, value, size);
+  canopy::LiveScalars().Add(scalar);
   return scalar;
 }
 CANOPY_C_BOUNDARY(nullptr)
@@ -155,7 +156,9 @@ aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) try {
                     static_cast<unsigned long long>(size));
     return nullptr;
   }
-  return new aclIntArray{std::vector<int64_t>(value, value + size)};
+  auto* array = new aclIntArray{std::vector<int64_t>(value, value + size)};
+  canopy::LiveIntArrays().Add(array);
+  return array;
 }
 CANOPY_C_BOUNDARY(nullptr)
 
@@ -165,7 +168,9 @@ aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) try {
                     static_cast<unsigned long long>(size));
     return nullptr;
   }
-  return new aclFloatArray{std::vector<float>(value, value + size)};
+  auto* array = new aclFloatArray{std::vector<float>(value, value + size)};
+  canopy::LiveFloatArrays().Add(array);
+  return array;
 }
 CANOPY_C_BOUNDARY(nullptr)
 
@@ -175,7 +180,9 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) try {
                     static_cast<unsigned long long>(size));
     return nullptr;
   }
-  return new aclBoolArray{std::vector<bool>(value, value + size)};
+  auto* array = new aclBoolArray{std::vector<bool>(value, value + size)};
+  canopy::LiveBoolArrays().Add(array);
+  return array;
 }
 CANOPY_C_BOUNDARY(nullptr)
 
@@ -200,6 +207,7 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
   }
   auto* list = new aclScalarList();
   for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
+  canopy::LiveScalarLists().Add(list);
   return list;
 }
 CANOPY_C_BOUNDARY(nullptr)
@@ -211,22 +219,32 @@ aclnnStatus aclDestroyTensor(const aclTensor* tensor) try {
   return ACLNN_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACLNN
+// Scalars and arrays are looked up like tensors: destroying one twice (or one a
+// scalar list destroyed with itself) is an error code, not a double free.
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) try {
+  if (scalar == nullptr) return ACLNN_SUCCESS;
+  if (!canopy::LiveScalars().Remove(scalar)) return NotLive(__func__, "aclScalar");
   delete scalar;
   return ACLNN_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACLNN
 aclnnStatus aclDestroyIntArray(const aclIntArray* array) try {
+  if (array == nullptr) return ACLNN_SUCCESS;
+  if (!canopy::LiveIntArrays().Remove(array)) return NotLive(__func__, "aclIntArray");
   delete array;
   return ACLNN_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACLNN
 aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) try {
+  if (array == nullptr) return ACLNN_SUCCESS;
+  if (!canopy::LiveFloatArrays().Remove(array)) return NotLive(__func__, "aclFloatArray");
   delete array;
   return ACLNN_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACLNN
 aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) try {
+  if (array == nullptr) return ACLNN_SUCCESS;
+  if (!canopy::LiveBoolArrays().Remove(array)) return NotLive(__func__, "aclBoolArray");
   delete array;
   return ACLNN_SUCCESS;
 }
@@ -244,7 +262,11 @@ aclnnStatus aclDestroyTensorList(const aclTensorList* array) try {
 CANOPY_C_BOUNDARY_ACLNN
 aclnnStatus aclDestroyScalarList(const aclScalarList* array) try {
   if (array == nullptr) return ACLNN_SUCCESS;
-  for (const aclScalar* scalar : array->scalars) delete scalar;
+  if (!canopy::LiveScalarLists().Remove(array)) return NotLive(__func__, "aclScalarList");
+  // A member the client destroyed on its own (or listed twice) is deleted once.
+  for (const aclScalar* scalar : array->scalars) {
+    if (scalar != nullptr && canopy::LiveScalars().Remove(scalar)) delete scalar;
+  }
   delete array;
   return ACLNN_SUCCESS;
 }

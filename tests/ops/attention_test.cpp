@@ -1,4 +1,5 @@
-// aclnnFusedInferAttentionScoreV2 against a naive float64
+// aclnnFusedInferAttentionScoreV2 (and V3, V4, PromptFlashAttentionV3 and
+// IncreFlashAttentionV4, which share its planner and kernel) against a naive float64
 // softmax(scale * Q K^T + pse, masked) V: f16 and bf16, the BSH, BSND, BNSD
 // and BNSD_BSND layouts, GQA ratios 1/4/8, one and several query rows, KV
 // lengths off the kernel's block size, pse shift (ggml's head-broadcast view
@@ -11,6 +12,10 @@
 #include <limits>
 
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
+#include "aclnnop/aclnn_incre_flash_attention_v4.h"
+#include "aclnnop/aclnn_prompt_flash_attention_v3.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -44,10 +49,29 @@ int64_t LayIndex(Lay l, int64_t n_total, int64_t s_total, int64_t d_total, int64
   return ((b * s_total + s) * n_total + n) * d_total + d;
 }
 
+// The op a spec calls: every FIA spec also runs through the other ops whose prototype can express it.
+enum class Api { kFia2, kFia3, kFia4, kPfa3, kIfa4 };
+const char* ApiName(Api a) {
+  switch (a) {
+    case Api::kFia2:
+      return "fia2";
+    case Api::kFia3:
+      return "fia3";
+    case Api::kFia4:
+      return "fia4";
+    case Api::kPfa3:
+      return "pfa3";
+    case Api::kIfa4:
+      return "ifa4";
+  }
+  return "?";
+}
+
 enum class Pse { kNone, kFull, kBatchOne, kGgml };  // kGgml: [B, N, Sq, Skv] with head stride 0 and -inf entries
 enum class Mask { kNone, kSquare, kBatched4, kBatched3, kDecode2 };
 
 struct Spec {
+  Api api = Api::kFia2;
   aclDataType dtype = ACL_FLOAT16;
   Lay layout = Lay::kBsnd;
   int64_t batch = 2, heads = 4, kv_heads = 4, q_len = 1, kv_len = 100, head_dim = 64;
@@ -223,22 +247,68 @@ void RunSpec(const Spec& s) {
   lse.Poison();
   char layout_name[16];
   std::snprintf(layout_name, sizeof layout_name, "%s", LayName(s.layout));
-  const OpRun run = RunOp(
-      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        std::vector<aclTensor*> kt, vt;
-        for (size_t t = 0; t < lists; ++t) {
-          kt.push_back(a.Tensor(*keys[t]));
-          vt.push_back(a.Tensor(*values[t]));
-        }
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  const int64_t inner_precise = s.api == Api::kIfa4 ? 1 : (s.q_len == 1 ? 0 : 2);
+  const auto call = [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) -> aclnnStatus {
+    std::vector<aclTensor*> kt, vt;
+    for (size_t t = 0; t < lists; ++t) {
+      kt.push_back(a.Tensor(*keys[t]));
+      vt.push_back(a.Tensor(*values[t]));
+    }
+    aclTensor* pse_t = pse ? a.Tensor(*pse) : nullptr;
+    aclTensor* mask_t = mask ? a.Tensor(*mask) : nullptr;
+    const aclIntArray* aq = s.actual_q.empty() ? nullptr : a.IntArray(s.actual_q);
+    const aclIntArray* akv = s.actual_kv.empty() ? nullptr : a.IntArray(s.actual_kv);
+    aclTensor* lse_t = a.Tensor(lse);
+    switch (s.api) {
+      case Api::kFia2:
         return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
-            a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse ? a.Tensor(*pse) : nullptr,
-            mask ? a.Tensor(*mask) : nullptr, s.actual_q.empty() ? nullptr : a.IntArray(s.actual_q),
-            s.actual_kv.empty() ? nullptr : a.IntArray(s.actual_kv), nullptr, nullptr, nullptr, nullptr, nullptr,
+            a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse_t, mask_t, aq, akv, nullptr, nullptr, nullptr,
             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-            s.heads, 1.0 / std::sqrt(static_cast<double>(d)), s.pre, s.next, layout_name, s.kv_heads, s.sparse,
-            s.q_len == 1 ? 0 : 2, 0, 0, s.lse, 0, 0, a.Tensor(out), a.Tensor(lse), w, e);
-      },
-      aclnnFusedInferAttentionScoreV2);
+            nullptr, nullptr, s.heads, scale, s.pre, s.next, layout_name, s.kv_heads, s.sparse, inner_precise, 0, 0,
+            s.lse, 0, 0, a.Tensor(out), lse_t, w, e);
+      case Api::kFia3:
+        return aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+            a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse_t, mask_t, aq, akv, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, s.heads, scale, s.pre, s.next, layout_name, s.kv_heads,
+            s.sparse, inner_precise, 0, 0, s.lse, 0, 0, a.Tensor(out), lse_t, w, e);
+      case Api::kFia4:
+        return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
+            a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse_t, mask_t, aq, akv, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, s.heads, scale, s.pre, s.next, layout_name,
+            s.kv_heads, s.sparse, inner_precise, 0, 0, s.lse, 0, 0, 0, a.Tensor(out), lse_t, w, e);
+      case Api::kPfa3:
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(
+            a.Tensor(query), kt[0], vt[0], pse_t, mask_t, aq, akv, nullptr, nullptr, nullptr, nullptr, nullptr, s.heads,
+            scale, s.pre, s.next, layout_name, s.kv_heads, s.sparse, inner_precise, a.Tensor(out), w, e);
+      case Api::kIfa4:
+        return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+            a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse_t, mask_t, akv, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, s.heads, scale, layout_name, s.kv_heads, 0, inner_precise,
+            a.Tensor(out), w, e);
+    }
+    return ACLNN_ERR_INNER;
+  };
+  OpRun run;
+  switch (s.api) {
+    case Api::kFia2:
+      run = RunOp(call, aclnnFusedInferAttentionScoreV2);
+      break;
+    case Api::kFia3:
+      run = RunOp(call, aclnnFusedInferAttentionScoreV3);
+      break;
+    case Api::kFia4:
+      run = RunOp(call, aclnnFusedInferAttentionScoreV4);
+      break;
+    case Api::kPfa3:
+      run = RunOp(call, aclnnPromptFlashAttentionV3);
+      break;
+    case Api::kIfa4:
+      run = RunOp(call, aclnnIncreFlashAttentionV4);
+      break;
+  }
   ASSERT_TRUE(run.ok()) << Describe(run);
   const Result want = Reference(s, qv, kv_host, vv_host, pse_values, pse_shape, mask_bytes, mask_strides, in, out_lay);
   // The output is a convex combination of values in [-2, 2]: its error is the dtype's roundoff of that range.
@@ -249,6 +319,27 @@ void RunSpec(const Spec& s) {
     ExpectNear(lse.ReadView(), RelativeTolerance(lse_want, ACL_FLOAT, 64, std::vector<double>(lse_want.size(), 8.0)),
                "softmaxLse");
   }
+}
+
+// Each FIA V2 spec again through V3 and V4 (the same arguments plus nulls), and
+// through PromptFlashAttentionV3 (one key/value tensor, no LSE) and
+// IncreFlashAttentionV4 (one query row, key/value lengths only, no LSE) where
+// their prototypes can express it.
+std::vector<Spec> WithOtherApis(const std::vector<Spec>& fia) {
+  std::vector<Spec> all = fia;
+  for (const Spec& base : fia) {
+    for (Api api : {Api::kFia3, Api::kFia4, Api::kPfa3, Api::kIfa4}) {
+      Spec s = base;
+      s.api = api;
+      s.name = std::string(ApiName(api)) + "_" + base.name;
+      if (api == Api::kPfa3 && base.per_batch_list) continue;
+      if (api == Api::kIfa4 && (base.q_len != 1 || base.layout == Lay::kBnsdBsnd)) continue;
+      if (api == Api::kPfa3 || api == Api::kIfa4) s.lse = false;  // no softmaxLse output
+      if (api == Api::kIfa4) s.actual_q.clear();
+      all.push_back(s);
+    }
+  }
+  return all;
 }
 
 std::vector<Spec> Specs() {
@@ -358,7 +449,7 @@ std::vector<Spec> Specs() {
   Spec empty_kv = masked(Mask::kNone, 3, 0, "empty_kv_gives_zeros");
   empty_kv.kv_len = 0;
   specs.push_back(empty_kv);
-  return specs;
+  return WithOtherApis(specs);
 }
 
 class AttentionTest : public ::testing::TestWithParam<Spec> {};
@@ -569,6 +660,209 @@ TEST(AttentionRejects, ModesAndLengths) {
                 c.sparse = 7;
                 c.actual_q = {9};
               })).ok());
+}
+
+// ---- PromptFlashAttentionV3, IncreFlashAttentionV4, FusedInferAttentionScoreV3 / V4 ------------
+
+// The doc's example programs: all-ones f16 BNSD inputs, so every output is 1.
+TEST(PromptFlashAttentionV3, DocExample) {
+  DeviceTensor q(ACL_FLOAT16, {1, 2, 1, 16}), k(ACL_FLOAT16, {1, 2, 2, 16}), v(ACL_FLOAT16, {1, 2, 2, 16});
+  DeviceTensor out(ACL_FLOAT16, {1, 2, 1, 16});
+  for (DeviceTensor* t : {&q, &k, &v}) t->WriteView(Values(static_cast<size_t>(t->numel()), 1.0));
+  out.Poison();
+  char layout[] = "BNSD";
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(
+            a.Tensor(q), a.Tensor(k), a.Tensor(v), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, 2, 1 / std::sqrt(2.0), 65535, 65535, layout, 2, 0, 1, a.Tensor(out), w, e);
+      },
+      aclnnPromptFlashAttentionV3);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(out.ReadView(), Expected{Values(32, 1.0), std::vector<double>(32, 0.0)}, "attentionOut");
+}
+
+TEST(IncreFlashAttentionV4, DocExample) {
+  DeviceTensor q(ACL_FLOAT16, {1, 2, 1, 16}), k(ACL_FLOAT16, {1, 2, 16, 16}), v(ACL_FLOAT16, {1, 2, 16, 16});
+  DeviceTensor mask(ACL_INT8, {1, 1, 1, 16});
+  DeviceTensor out(ACL_FLOAT16, {1, 2, 1, 16});
+  for (DeviceTensor* t : {&q, &k, &v}) t->WriteView(Values(static_cast<size_t>(t->numel()), 1.0));
+  mask.WriteView(Values(16, 0.0));
+  out.Poison();
+  char layout[] = "BNSD";
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+            a.Tensor(q), a.TensorList({a.Tensor(k)}), a.TensorList({a.Tensor(v)}), nullptr, a.Tensor(mask),
+            a.IntArray({16}), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 2,
+            1 / std::sqrt(16.0), layout, 2, 1, 1, a.Tensor(out), w, e);
+      },
+      aclnnIncreFlashAttentionV4);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(out.ReadView(), Expected{Values(32, 1.0), std::vector<double>(32, 0.0)}, "attentionOut");
+}
+
+// A valid PFA V3 call (f16 BSND, B 2, S 3, N 4 / 2, D 16, KV 10) with one edit.
+struct PfaCall {
+  Shape q = {2, 3, 4, 16}, kv = {2, 10, 2, 16}, out = {2, 3, 4, 16};
+  int64_t heads = 4, kv_heads = 2, sparse = 0, inner_precise = 1;
+  std::string layout = "BSND";
+  int quant = -1;  // 0..4: pass deqScale1 ... quantOffset2
+  bool key_null = false;
+};
+
+OpRun RunPfa(const PfaCall& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        const aclTensor* quant[5] = {};
+        if (c.quant >= 0) quant[c.quant] = a.NewTensor(ACL_FLOAT, {1});
+        std::vector<char> layout(c.layout.begin(), c.layout.end());
+        layout.push_back('\0');
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(
+            a.NewTensor(ACL_FLOAT16, c.q), c.key_null ? nullptr : a.NewTensor(ACL_FLOAT16, c.kv),
+            a.NewTensor(ACL_FLOAT16, c.kv), nullptr, nullptr, nullptr, nullptr, quant[0], quant[1], quant[2], quant[3],
+            quant[4], c.heads, 0.25, 65535, 0, layout.data(), c.kv_heads, c.sparse, c.inner_precise,
+            a.NewTensor(ACL_FLOAT16, c.out), w, e);
+      },
+      aclnnPromptFlashAttentionV3);
+}
+
+TEST(PromptFlashAttentionV3Rejects, EachCase) {
+  EXPECT_TRUE(RunPfa(PfaCall{}).ok()) << Describe(RunPfa(PfaCall{}));
+  const char* const quant_names[] = {"deqScale1", "quantScale1", "deqScale2", "quantScale2", "quantOffset2"};
+  for (int i = 0; i < 5; ++i) {
+    PfaCall c;
+    c.quant = i;
+    ExpectRejectedWith(RunPfa(c), kNotSupported, {"aclnnPromptFlashAttentionV3", quant_names[i], "not supported"});
+  }
+  PfaCall null_key;
+  null_key.key_null = true;
+  ExpectRejectedWith(RunPfa(null_key), ACLNN_ERR_PARAM_NULLPTR, {"'key'"});
+  PfaCall band;
+  band.sparse = 4;
+  ExpectRejectedWith(RunPfa(band), kNotSupported, {"'sparseMode'"});
+  PfaCall tnd;
+  tnd.layout = "TND";
+  ExpectRejectedWith(RunPfa(tnd), kInvalid, {"'inputLayout'"});
+  PfaCall heads;
+  heads.kv_heads = 3;
+  ExpectRejectedWith(RunPfa(heads), kInvalid, {"'numKeyValueHeads'"});
+  PfaCall precise;
+  precise.inner_precise = 4;
+  ExpectRejectedWith(RunPfa(precise), kInvalid, {"'innerPrecise'"});
+  // D off the 16 alignment: allowed up to B 128 (checked against the reference above), rejected past it.
+  PfaCall unaligned;
+  unaligned.q = unaligned.out = {128, 3, 4, 24};
+  unaligned.kv = {128, 10, 2, 24};
+  EXPECT_TRUE(RunPfa(unaligned).ok()) << Describe(RunPfa(unaligned));
+  unaligned.q = unaligned.out = {129, 3, 4, 24};
+  unaligned.kv = {129, 10, 2, 24};
+  ExpectRejectedWith(RunPfa(unaligned), kInvalid, {"at most 128"});
+}
+
+// PFA with D off the alignment (B <= 128) against the reference.
+TEST(PromptFlashAttentionV3, UnalignedHeadDim) {
+  Spec s;
+  s.api = Api::kPfa3;
+  s.q_len = 5;
+  s.kv_len = 19;
+  s.head_dim = 24;
+  s.kv_heads = 2;
+  s.name = "pfa3_unaligned_d24";
+  RunSpec(s);
+}
+
+// A valid IFA V4 call (f16 BSH, B 2, N 4 / 2, D 16, KV 10) with one edit.
+struct IfaCall {
+  Shape q = {2, 1, 64}, kv = {2, 10, 32}, out = {2, 1, 64};
+  int64_t heads = 4, kv_heads = 2, inner_precise = 1;
+  std::string layout = "BSH";
+  int unsupported = -1;  // 0..8: pass dequantScale1 ... kvPaddingSize
+  std::vector<int64_t> lengths;
+  Shape mask;
+};
+
+OpRun RunIfa(const IfaCall& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        const aclTensor* opt[9] = {};
+        if (c.unsupported >= 0) opt[c.unsupported] = a.NewTensor(ACL_FLOAT, {1});
+        std::vector<char> layout(c.layout.begin(), c.layout.end());
+        layout.push_back('\0');
+        return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+            a.NewTensor(ACL_FLOAT16, c.q), a.TensorList({a.NewTensor(ACL_FLOAT16, c.kv)}),
+            a.TensorList({a.NewTensor(ACL_FLOAT16, c.kv)}), nullptr,
+            c.mask.empty() ? nullptr : a.NewTensor(ACL_BOOL, c.mask),
+            c.lengths.empty() ? nullptr : a.IntArray(c.lengths), opt[0], opt[1], opt[2], opt[3], opt[4], opt[5], opt[6],
+            opt[7], opt[8], c.heads, 0.25, layout.data(), c.kv_heads, 0, c.inner_precise,
+            a.NewTensor(ACL_FLOAT16, c.out), w, e);
+      },
+      aclnnIncreFlashAttentionV4);
+}
+
+TEST(IncreFlashAttentionV4Rejects, EachCase) {
+  EXPECT_TRUE(RunIfa(IfaCall{}).ok()) << Describe(RunIfa(IfaCall{}));
+  const char* const names[] = {"dequantScale1",  "quantScale1",     "dequantScale2", "quantScale2",  "quantOffset2",
+                               "antiquantScale", "antiquantOffset", "blocktable",    "kvPaddingSize"};
+  for (int i = 0; i < 9; ++i) {
+    IfaCall c;
+    c.unsupported = i;
+    ExpectRejectedWith(RunIfa(c), kNotSupported, {"aclnnIncreFlashAttentionV4", names[i], "not supported"});
+  }
+  IfaCall two_rows;
+  two_rows.q = two_rows.out = {2, 2, 64};
+  ExpectRejectedWith(RunIfa(two_rows), kInvalid, {"S = 2"});
+  IfaCall precise;
+  precise.inner_precise = 2;
+  ExpectRejectedWith(RunIfa(precise), kInvalid, {"'innerPrecise'"});
+  IfaCall bnsd_bsnd;
+  bnsd_bsnd.layout = "BNSD_BSND";
+  bnsd_bsnd.q = {2, 4, 1, 16};
+  bnsd_bsnd.kv = {2, 2, 10, 16};
+  bnsd_bsnd.out = {2, 1, 4, 16};
+  ExpectRejectedWith(RunIfa(bnsd_bsnd), kInvalid, {"'inputLayout'"});
+  IfaCall long_length;
+  long_length.lengths = {11};
+  ExpectRejectedWith(RunIfa(long_length), kInvalid, {"'actualSeqLengths'"});
+  IfaCall mask;
+  mask.mask = {2, 9};
+  ExpectRejectedWith(RunIfa(mask), kInvalid, {"'attenMask'"});
+  IfaCall out;
+  out.out = {2, 1, 32};
+  ExpectRejectedWith(RunIfa(out), kInvalid, {"'attentionOut'"});
+}
+
+// V3's rope-split heads and V4's query dequantisation are not supported (561003).
+TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
+  const auto run = [](int version, int position) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          const aclTensor* opt[4] = {};
+          if (position >= 0) opt[position] = a.NewTensor(ACL_FLOAT16, {2, 3, 4, 16});
+          char layout[] = "BSND";
+          aclTensor* q = a.NewTensor(ACL_FLOAT16, {2, 3, 4, 16});
+          aclTensorList* k = a.TensorList({a.NewTensor(ACL_FLOAT16, {2, 10, 2, 16})});
+          aclTensorList* v = a.TensorList({a.NewTensor(ACL_FLOAT16, {2, 10, 2, 16})});
+          aclTensor* out = a.NewTensor(ACL_FLOAT16, {2, 3, 4, 16});
+          if (version == 3) {
+            return aclnnFusedInferAttentionScoreV3GetWorkspaceSize(
+                q, k, v, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                opt[0], opt[1], opt[2], 4, 0.25, 65535, 65535, layout, 2, 0, 0, 0, 0, false, 0, 0, out, nullptr, w, e);
+          }
+          return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
+              q, k, v, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, opt[0],
+              opt[1], opt[2], opt[3], 4, 0.25, 65535, 65535, layout, 2, 0, 0, 0, 0, false, 0, 0, 0, out, nullptr, w, e);
+        },
+        version == 3 ? aclnnFusedInferAttentionScoreV3 : aclnnFusedInferAttentionScoreV4);
+  };
+  EXPECT_TRUE(run(3, -1).ok());
+  EXPECT_TRUE(run(4, -1).ok());
+  const char* const names[] = {"queryRopeOptional", "keyRopeOptional", "keyRopeAntiquantScaleOptional",
+                               "dequantScaleQueryOptional"};
+  for (int i = 0; i < 3; ++i) ExpectRejectedWith(run(3, i), kNotSupported, {names[i], "not supported"});
+  for (int i = 0; i < 4; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
 }
 
 }  // namespace

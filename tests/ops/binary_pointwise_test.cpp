@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -134,6 +135,49 @@ TEST(GtScalarValues, InplaceOnAStridedView) {
       },
       aclnnInplaceGtScalar);
   ExpectExact(self->ReadView(), {0, 0, 1, 1, 0, 1}, "InplaceGtScalar");
+}
+
+// UINT64 values of 2^63 and above are positive: they compare as unsigned
+// numbers, not as the negative int64 their bits would be (the engine once
+// computed UINT64 in int64, so 2^63 > 5 was false). The values are written as
+// raw bytes (above 2^53 they have no exact double).
+TEST(GtScalarValues, Uint64FromTwoToThe63OnComparesUnsigned) {
+  constexpr uint64_t kTwo63 = uint64_t{1} << 63;
+  const std::vector<uint64_t> values = {kTwo63, ~uint64_t{0}, 5, 0, kTwo63 + 1, 6};
+  auto bytesOf = [](const std::vector<uint64_t>& v) {
+    std::vector<uint8_t> bytes(v.size() * sizeof(uint64_t));
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    return bytes;
+  };
+  auto valuesOf = [](const std::vector<uint8_t>& bytes) {
+    std::vector<uint64_t> v(bytes.size() / sizeof(uint64_t));
+    std::memcpy(v.data(), bytes.data(), bytes.size());
+    return v;
+  };
+  auto gt = [&](DeviceTensor& self, uint64_t other, DeviceTensor* out) {
+    aclScalar* scalar = aclCreateScalar(&other, ACL_UINT64);
+    RunOk(
+        [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+          return out != nullptr ? aclnnGtScalarGetWorkspaceSize(x.Tensor(self), scalar, x.Tensor(*out), w, e)
+                                : aclnnInplaceGtScalarGetWorkspaceSize(x.Tensor(self), scalar, w, e);
+        },
+        out != nullptr ? aclnnGtScalar : aclnnInplaceGtScalar);
+    aclDestroyScalar(scalar);
+  };
+  DeviceTensor self(ACL_UINT64, {6});
+  self.UploadBytes(bytesOf(values));
+  auto out = Out(ACL_BOOL, {6});
+  gt(self, 5, out.get());
+  ExpectExact(out->ReadView(), {1, 1, 0, 0, 1, 1}, "GtScalar u64 > 5");
+  gt(self, kTwo63, out.get());
+  ExpectExact(out->ReadView(), {0, 1, 0, 0, 1, 0}, "GtScalar u64 > 2^63");
+  gt(self, ~uint64_t{0} - 1, out.get());
+  ExpectExact(out->ReadView(), {0, 1, 0, 0, 0, 0}, "GtScalar u64 > 2^64 - 2");
+  // In place: the result (1 / 0) written back in UINT64.
+  gt(self, 6, nullptr);
+  std::vector<uint64_t> result = valuesOf(self.DownloadBytes());
+  result.resize(values.size());  // the storage may be longer than the view
+  EXPECT_EQ(result, (std::vector<uint64_t>{1, 1, 0, 0, 1, 0})) << "InplaceGtScalar u64 > 6";
 }
 
 // ---- clamps ------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -139,30 +140,46 @@ aclnnStatus CallConv(OpArgs& a, const ConvCase& c, aclTensor* input, aclTensor* 
                                           output, c.cubeMathType, ws, ex);
 }
 
-void RunAndCheck(const ConvCase& c, const Layout* outLayout = nullptr, const Layout* weightLayout = nullptr) {
-  Rng rng = Rng::ForCurrentTest();
+// The operands of one call, on the device, with the values they hold.
+struct ConvOperands {
+  std::unique_ptr<DeviceTensor> input, weight, bias, out;
+  Values x, w, b;
+};
+
+ConvOperands MakeOperands(const ConvCase& c, Rng& rng, const Layout* outLayout = nullptr,
+                          const Layout* weightLayout = nullptr) {
+  const aclDataType outDtype = c.outDtype == ACL_DT_UNDEFINED ? c.dtype : c.outDtype;
+  const Shape outShape = OutputShape(c);
+  const Range range{-1, 1};
+  ConvOperands o;
+  o.input = std::make_unique<DeviceTensor>(c.dtype, c.input, c.inputView);
+  o.weight = weightLayout ? std::make_unique<DeviceTensor>(c.dtype, *weightLayout)
+                          : std::make_unique<DeviceTensor>(c.dtype, c.weight, c.weightView);
+  o.bias = std::make_unique<DeviceTensor>(c.dtype, Shape{outShape[1]});
+  o.out = outLayout ? std::make_unique<DeviceTensor>(outDtype, *outLayout)
+                    : std::make_unique<DeviceTensor>(outDtype, outShape, c.outView);
+  o.x = o.input->FillRandom(rng, range);
+  o.w = o.weight->FillRandom(rng, range);
+  o.b = o.bias->FillRandom(rng, range);
+  return o;
+}
+
+// Runs `c` on `o` (which holds the values o.x, o.w, o.b) and checks the result.
+void CallAndCheck(const ConvCase& c, ConvOperands& o) {
   const aclDataType outDtype = c.outDtype == ACL_DT_UNDEFINED ? c.dtype : c.outDtype;
   const Shape outShape = OutputShape(c);
   const aclFormat format = FormatOf(c.input.size());
-  const Range range{-1, 1};
-  DeviceTensor input(c.dtype, c.input, c.inputView);
-  std::unique_ptr<DeviceTensor> weight = weightLayout ? std::make_unique<DeviceTensor>(c.dtype, *weightLayout)
-                                                      : std::make_unique<DeviceTensor>(c.dtype, c.weight, c.weightView);
-  DeviceTensor bias(c.dtype, {outShape[1]});
-  std::unique_ptr<DeviceTensor> out = outLayout ? std::make_unique<DeviceTensor>(outDtype, *outLayout)
-                                                : std::make_unique<DeviceTensor>(outDtype, outShape, c.outView);
-  const Values x = input.FillRandom(rng, range), w = weight->FillRandom(rng, range), b = bias.FillRandom(rng, range);
-  out->Poison();
-  const std::vector<uint8_t> before = out->DownloadBytes();
+  o.out->Poison();
+  const std::vector<uint8_t> before = o.out->DownloadBytes();
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
-        return CallConv(a, c, a.Tensor(input, format), a.Tensor(*weight, format), c.bias ? a.Tensor(bias) : nullptr,
-                        a.Tensor(*out, format), ws, ex);
+        return CallConv(a, c, a.Tensor(*o.input, format), a.Tensor(*o.weight, format),
+                        c.bias ? a.Tensor(*o.bias) : nullptr, a.Tensor(*o.out, format), ws, ex);
       },
       aclnnConvolution);
   ASSERT_TRUE(run.ok()) << Describe(run);
   std::vector<double> magnitude;
-  const Values want = Reference(c, x, w, b, outShape, magnitude);
+  const Values want = Reference(c, o.x, o.w, o.b, outShape, magnitude);
   // The sum runs in f32 (fp16 and bf16 operands are exact in it); cubeMathType 2
   // first rounds f32 operands to fp16; the result is rounded to the out dtype.
   const int64_t terms = NumElements(c.weight) / std::max<int64_t>(c.weight[0], 1) + 1;
@@ -173,8 +190,14 @@ void RunAndCheck(const ConvCase& c, const Layout* outLayout = nullptr, const Lay
     expected.tolerance.push_back((accumulate + operands) * magnitude[i] +
                                  2.0 * UnitRoundoff(outDtype) * std::abs(want[i].real()) + 1e-30);
   }
-  ExpectNear(out->ReadView(), expected, c.name);
-  ExpectOutsideViewUnchanged(*out, before, c.name);
+  ExpectNear(o.out->ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(*o.out, before, c.name);
+}
+
+void RunAndCheck(const ConvCase& c, const Layout* outLayout = nullptr, const Layout* weightLayout = nullptr) {
+  Rng rng = Rng::ForCurrentTest();
+  ConvOperands o = MakeOperands(c, rng, outLayout, weightLayout);
+  CallAndCheck(c, o);
 }
 
 std::vector<ConvCase> Cases() {
@@ -228,6 +251,14 @@ std::vector<ConvCase> Cases() {
     c.dtype = c.outDtype = ACL_BF16;
     c.inputView = View::kOffset;
     c.outView = View::kStepped;
+    cases.push_back(c);
+  }
+  // A weight view with gaps between its elements: not kept reordered across
+  // calls (its span is not only its own), reordered in the workspace instead.
+  for (const ConvCase& s : {shapes[4], shapes[16]}) {
+    ConvCase c = s;
+    c.name = s.name + "_weight_stepped";
+    c.weightView = View::kStepped;
     cases.push_back(c);
   }
   // Out dtype other than the input's (plain convolution only), every cubeMathType.
@@ -303,6 +334,54 @@ TEST(ConvolutionGgml, SsmConvDepthwiseChannelLastOutput) {
 // A cached plan must take new addresses and values: the same call twice.
 TEST(ConvolutionCache, RepeatedCallUsesNewBuffers) {
   for (int i = 0; i < 2; ++i) RunAndCheck(Cases()[0]);
+}
+
+// Weights are kept in oneDNN's layout across calls of a cached plan, per
+// address; a client that rewrites them in place must get the new values, even
+// when a single element changes (first or last byte of the buffer).
+TEST(ConvolutionWeightCache, WeightsRewrittenInPlaceAreUsed) {
+  Rng rng = Rng::ForCurrentTest();
+  for (const ConvCase& c :
+       {Conv("conv2d_groups_cache", {2, 8, 7, 8}, {16, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, false, {}, 2),
+        Conv("tconv2d_cache", {1, 16, 5, 5}, {16, 16, 3, 3}, {2, 2}, {1, 1}, {1, 1}, true, {1, 1})}) {
+    SCOPED_TRACE(c.name);
+    ConvOperands o = MakeOperands(c, rng);
+    CallAndCheck(c, o);
+    CallAndCheck(c, o);  // the kept copy, unchanged bytes
+    o.w = o.weight->FillRandom(rng, {-1, 1});
+    CallAndCheck(c, o);
+    for (const size_t index : {o.w.size() - 1, size_t{0}}) {
+      o.w[index] = o.w[index].real() + 0.5;
+      o.weight->WriteView(o.w);
+      CallAndCheck(c, o);
+    }
+  }
+}
+
+// Several weights of one shape (a network repeating a layer) go through the
+// same cached plan in turn; each call must use its own.
+TEST(ConvolutionWeightCache, AlternatingWeightsOfOneShape) {
+  Rng rng = Rng::ForCurrentTest();
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    ConvCase c = Conv("alternating", {2, 16, 7, 7}, {32, 16, 3, 3}, {1, 1}, {1, 1}, {1, 1});
+    c.dtype = c.outDtype = dtype;
+    SCOPED_TRACE(static_cast<int>(dtype));
+    std::vector<ConvOperands> layers;
+    for (int i = 0; i < 3; ++i) layers.push_back(MakeOperands(c, rng));
+    for (int round = 0; round < 3; ++round) {
+      for (ConvOperands& layer : layers) CallAndCheck(c, layer);
+    }
+  }
+}
+
+// A freed weight buffer whose address comes back holding other values.
+TEST(ConvolutionWeightCache, ReallocatedAddressWithNewValues) {
+  Rng rng = Rng::ForCurrentTest();
+  const ConvCase c = Conv("realloc", {1, 16, 6, 6}, {16, 16, 3, 3}, {1, 1}, {1, 1}, {1, 1});
+  for (int i = 0; i < 4; ++i) {
+    ConvOperands o = MakeOperands(c, rng);
+    CallAndCheck(c, o);
+  }
 }
 
 // Threads planning and running the same problem share one cached plan (its

@@ -136,5 +136,21 @@ TEST(SoftmaxCrossEntropyWithLogits, Rejections) {
   }
 }
 
+// CANN's example program (ops-nn activation/softmax_cross_entropy_with_logits):
+// features [16, 4] of 1 and labels [16, 4] of 2 (labels of features' shape and
+// dtype, as Canopy requires and CANN's document states), f32.
+TEST(SoftmaxCrossEntropyWithLogits, CannExampleProgram) {
+  DeviceTensor features(ACL_FLOAT, {16, 4}), labels(ACL_FLOAT, {16, 4}), loss(ACL_FLOAT, {16}),
+      backprop(ACL_FLOAT, {16, 4});
+  features.WriteView(Values(64, 1.0));
+  labels.WriteView(Values(64, 2.0));
+  const OpRun run = RunCrossEntropy(features, labels, loss, backprop);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // softmax is 1/4 everywhere: loss = -sum 2 log(1/4) = 8 log 4, backprop = 1/4 - 2.
+  const double want = 8 * std::log(4.0);
+  ExpectNear(loss.ReadView(), Expected{Values(16, want), std::vector<double>(16, 4 * 0x1p-24 * want)}, "loss");
+  ExpectNear(backprop.ReadView(), Expected{Values(64, -1.75), std::vector<double>(64, 4 * 0x1p-24 * 1.75)}, "backprop");
+}
+
 }  // namespace
 }  // namespace canopy_test

@@ -447,6 +447,48 @@ TEST(MetaMisuse, DestroyingATensorTwiceIs161002) {
   EXPECT_EQ(aclDestroyTensorList(list), ACLNN_ERR_PARAM_INVALID);
 }
 
+// Scalars, arrays and scalar lists too: a second destroy is refused, and a
+// scalar list frees a member destroyed on its own, or listed twice, once.
+TEST(MetaMisuse, DestroyingAScalarOrAnArrayTwiceIs161002) {
+  float one = 1.0f;
+  aclScalar* scalar = aclCreateScalar(&one, ACL_FLOAT);
+  ASSERT_NE(scalar, nullptr);
+  ASSERT_EQ(aclDestroyScalar(scalar), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyScalar(scalar), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("aclDestroyScalar"));
+  const int64_t dims[] = {0, 1};
+  aclIntArray* ints = aclCreateIntArray(dims, 2);
+  ASSERT_EQ(aclDestroyIntArray(ints), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyIntArray(ints), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("aclIntArray"));
+  aclFloatArray* floats = aclCreateFloatArray(&one, 1);
+  ASSERT_EQ(aclDestroyFloatArray(floats), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyFloatArray(floats), ACLNN_ERR_PARAM_INVALID);
+  const bool flag = true;
+  aclBoolArray* bools = aclCreateBoolArray(&flag, 1);
+  ASSERT_EQ(aclDestroyBoolArray(bools), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyBoolArray(bools), ACLNN_ERR_PARAM_INVALID);
+  // One handle kind is not another: an int array is no float array to destroy.
+  aclIntArray* other = aclCreateIntArray(dims, 2);
+  EXPECT_EQ(aclDestroyFloatArray(reinterpret_cast<aclFloatArray*>(other)), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyIntArray(other), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyScalar(nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyIntArray(nullptr), ACLNN_SUCCESS);
+}
+
+TEST(MetaMisuse, AScalarListFreesEachMemberOnce) {
+  float one = 1.0f, two = 2.0f;
+  aclScalar* shared = aclCreateScalar(&one, ACL_FLOAT);
+  aclScalar* lone = aclCreateScalar(&two, ACL_FLOAT);
+  const aclScalar* members[] = {shared, lone, shared, nullptr};
+  aclScalarList* list = aclCreateScalarList(members, 4);
+  ASSERT_NE(list, nullptr);
+  ASSERT_EQ(aclDestroyScalar(lone), ACLNN_SUCCESS);  // destroyed by the client before its list
+  EXPECT_EQ(aclDestroyScalarList(list), ACLNN_SUCCESS) << "shared is freed once, lone not again";
+  EXPECT_EQ(aclDestroyScalarList(list), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclDestroyScalar(shared), ACLNN_ERR_PARAM_INVALID) << "the list destroyed it";
+}
+
 // Thousands of executors live at once and retired in random order, then as
 // many again: no handle is given out twice, and every retired one stays refused.
 TEST(ExecutorMisuse, HandlesAreNeverReusedAcrossThousandsOfExecutors) {

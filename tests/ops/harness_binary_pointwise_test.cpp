@@ -10,9 +10,19 @@
 
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_ge_scalar.h"
+#include "aclnnop/aclnn_ge_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
+#include "aclnnop/aclnn_gt_tensor.h"
+#include "aclnnop/aclnn_le_scalar.h"
+#include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_lt_scalar.h"
+#include "aclnnop/aclnn_lt_tensor.h"
 #include "aclnnop/aclnn_masked_fill_scalar.h"
+#include "aclnnop/aclnn_ne_scalar.h"
+#include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "harness/harness.h"
@@ -514,6 +524,91 @@ OpRow AddcdivRow() {
   return row;
 }
 
+// The other comparisons, tensor and scalar forms: each with its CANN dtype
+// list, a few mixed-category cases, and its document's example calls (DOUBLE
+// data into a DOUBLE out, in place with an INT32 other).
+const std::vector<aclDataType> kOrderedDtypes = kGtDtypes;
+const std::vector<aclDataType> kLeDtypes = {ACL_DOUBLE, ACL_BF16,   ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64,
+                                            ACL_INT16,  ACL_UINT16, ACL_INT8,    ACL_UINT8, ACL_BOOL};
+const std::vector<aclDataType> kNeDtypes = {ACL_DOUBLE,    ACL_FLOAT16,    ACL_FLOAT, ACL_BF16, ACL_INT64,
+                                            ACL_INT32,     ACL_INT8,       ACL_UINT8, ACL_BOOL, ACL_INT16,
+                                            ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64};
+
+struct ComparisonForms {
+  Phase1Fn out;
+  Phase2 outPhase2;
+  Phase1Fn inplace;
+  Phase2 inplacePhase2;
+};
+
+#define TENSOR_COMPARISON(op)                                                                               \
+  ComparisonForms {                                                                                         \
+    [](Call& c) {                                                                                           \
+      return aclnn##op##GetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);   \
+    },                                                                                                      \
+        aclnn##op,                                                                                          \
+        [](Call& c) {                                                                                       \
+          return aclnnInplace##op##GetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize, c.executor); \
+        },                                                                                                  \
+        aclnnInplace##op                                                                                    \
+  }
+#define SCALAR_COMPARISON(op)                                                                               \
+  ComparisonForms {                                                                                         \
+    [](Call& c) {                                                                                           \
+      return aclnn##op##GetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize, c.executor);   \
+    },                                                                                                      \
+        aclnn##op,                                                                                          \
+        [](Call& c) {                                                                                       \
+          return aclnnInplace##op##GetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.workspaceSize, c.executor); \
+        },                                                                                                  \
+        aclnnInplace##op                                                                                    \
+  }
+
+OpRow ComparisonRow(const std::string& name, bool scalarOther, ComparisonForms forms,
+                    const std::vector<aclDataType>& dtypes, bool (*compare)(Value, Value)) {
+  OpRow row;
+  row.name = name;
+  row.inputs = {
+      Arg{.name = "self", .range = kComparisonRange},
+      Arg{.name = "other", .kind = scalarOther ? ArgKind::kScalar : ArgKind::kTensor, .range = kComparisonRange}};
+  row.out = {forms.out, forms.outPhase2};
+  row.inplace = {forms.inplace, forms.inplacePhase2};
+  row.inplace.accepts = [scalarOther](const DtypeCase& dc, aclDataType) {
+    return dc.out == ACL_DT_UNDEFINED && (scalarOther || Promote(dc.inputs[0], dc.inputs[1]).has_value());
+  };
+  row.dtypes = Concat(EachDtype(dtypes), Singly({{{ACL_INT32, ACL_FLOAT}},
+                                                 {{ACL_FLOAT16, ACL_DOUBLE}},
+                                                 {{ACL_BOOL, ACL_INT32}},
+                                                 {{ACL_DOUBLE, ACL_INT32}},
+                                                 {{ACL_DOUBLE, ACL_DOUBLE}, ACL_DOUBLE},
+                                                 {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT},
+                                                 {{ACL_FLOAT16, ACL_FLOAT16}, ACL_INT32}}));
+  row.outDtype = FixedDtype(ACL_BOOL);
+  row.reference = Comparison(scalarOther, compare);
+  return row;
+}
+
+std::vector<OpRow> ComparisonRows() {
+  auto gt = [](Value a, Value b) { return a.real() > b.real(); };
+  auto ge = [](Value a, Value b) { return a.real() >= b.real(); };
+  auto lt = [](Value a, Value b) { return a.real() < b.real(); };
+  auto le = [](Value a, Value b) { return a.real() <= b.real(); };
+  auto ne = [](Value a, Value b) { return a != b; };
+  auto eq = [](Value a, Value b) { return a == b; };
+  std::vector<aclDataType> eqScalarDtypes = kNeDtypes;
+  eqScalarDtypes.push_back(ACL_UINT32);
+  return {ComparisonRow("GtTensor", false, TENSOR_COMPARISON(GtTensor), kOrderedDtypes, gt),
+          ComparisonRow("GeScalar", true, SCALAR_COMPARISON(GeScalar), kOrderedDtypes, ge),
+          ComparisonRow("GeTensor", false, TENSOR_COMPARISON(GeTensor), kOrderedDtypes, ge),
+          ComparisonRow("LtScalar", true, SCALAR_COMPARISON(LtScalar), kOrderedDtypes, lt),
+          ComparisonRow("LtTensor", false, TENSOR_COMPARISON(LtTensor), kOrderedDtypes, lt),
+          ComparisonRow("LeScalar", true, SCALAR_COMPARISON(LeScalar), kLeDtypes, le),
+          ComparisonRow("LeTensor", false, TENSOR_COMPARISON(LeTensor), kLeDtypes, le),
+          ComparisonRow("NeScalar", true, SCALAR_COMPARISON(NeScalar), kNeDtypes, ne),
+          ComparisonRow("NeTensor", false, TENSOR_COMPARISON(NeTensor), kNeDtypes, ne),
+          ComparisonRow("EqScalar", true, SCALAR_COMPARISON(EqScalar), eqScalarDtypes, eq)};
+}
+
 std::vector<OpRow> BinaryPointwiseRows() {
   std::vector<OpRow> rows = {EqTensorRow(),
                              GtScalarRow(),
@@ -523,6 +618,7 @@ std::vector<OpRow> BinaryPointwiseRows() {
                              MaskedFillRow(),
                              AddcdivRow()};
   for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
+  for (OpRow& row : ComparisonRows()) rows.push_back(std::move(row));
   return rows;
 }
 CANOPY_HARNESS_ROWS(BinaryPointwiseRows);

@@ -24,6 +24,7 @@
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "harness/harness.h"
+#include "unary_bounds.h"
 
 namespace canopy_test {
 namespace {
@@ -35,54 +36,9 @@ constexpr aclDataType F32 = ACL_FLOAT, F16 = ACL_FLOAT16, BF16 = ACL_BF16, F64 =
                       C128 = ACL_COMPLEX128, S8 = ACL_INT8, U8 = ACL_UINT8, S16 = ACL_INT16, S32 = ACL_INT32,
                       S64 = ACL_INT64, BOOL = ACL_BOOL;
 
-// f(x) in float64 (complex for Sign), with the op's attributes.
-using ScalarFn = std::function<Value(Value x, const AttrSet& attrs)>;
-
-double SmallestNormal(aclDataType dtype) {
-  switch (dtype) {
-    case F16:
-      return 0x1p-14;
-    case F64:
-    case C128:
-      return 0x1p-1022;
-    default:
-      return 0x1p-126;  // f32, bf16, c64
-  }
-}
-
-// The expected value of f at x rounded to the result dtype and then to out,
-// and its tolerance: the functor's bound `ulps` in units of the compute type's
-// roundoff relative to |f(x)| + |x f'(x)| (unary_accuracy.h), the two
-// roundings, and as much again of the smallest normal (results that underflow).
-Expected Bounded(const ScalarFn& f, double ulps, const Values& in, aclDataType self, aclDataType result,
-                 aclDataType out, const AttrSet& attrs) {
-  const double compute = (self == F64 || self == C128) ? UnitRoundoff(F64) : UnitRoundoff(F32);
-  const double rounding = 2 * (UnitRoundoff(result) + UnitRoundoff(out));
-  Expected e;
-  for (Value x : in) {
-    const Value exact = f(x, attrs);
-    const Value want = ConvertValue(ConvertValue(exact, result), out);
-    e.values.push_back(want);
-    if (!std::isfinite(std::abs(want))) {
-      e.tolerance.push_back(0);  // NaN matches NaN, an infinity itself
-      continue;
-    }
-    constexpr double kStep = 0x1p-20;
-    double sensitivity = std::abs(f(x * (1 + kStep), attrs) - exact) / kStep;
-    if (!std::isfinite(sensitivity)) sensitivity = 0;
-    const double bound = ulps * compute * (std::abs(exact) + sensitivity);
-    e.tolerance.push_back(bound + rounding * std::abs(want) + (ulps + 2) * compute * SmallestNormal(result));
-  }
-  return e;
-}
-
-// The dtype the op rounds to before out: self's own, BOOL for a predicate.
-Reference BoundedReference(ScalarFn f, double ulps, bool boolResult = false) {
-  return [f = std::move(f), ulps, boolResult](const RefCall& call) {
-    const Operand& self = call.inputs[0];
-    return Bounded(f, ulps, self.values, self.dtype, boolResult ? BOOL : self.dtype, call.out, call.attrs);
-  };
-}
+using unary_bounds::Bounded;
+using unary_bounds::BoundedReference;
+using unary_bounds::ScalarFn;
 
 double Real(Value x) { return x.real(); }
 Value Scalar(const AttrSet& attrs, const char* key) { return attrs.Scalar(key).value; }

@@ -559,6 +559,34 @@ struct RmsBad {
   const char* keyword;
 };
 
+// CANN's example program (ops-nn norm/rms_norm): x [2, 16], gamma [16], rstd
+// [2, 1] (x's leading dims, 1 for gamma's: one value per row, as Canopy
+// requires and CANN's document states), epsilon 1e-6.
+TEST(RmsNorm, CannExampleProgram) {
+  DeviceTensor x(ACL_FLOAT, {2, 16}), gamma(ACL_FLOAT, {16}), y(ACL_FLOAT, {2, 16}), rstd(ACL_FLOAT, {2, 1});
+  Values row;
+  for (int i = 0; i < 16; ++i) row.push_back(i % 8);
+  Values xs = row;
+  xs.insert(xs.end(), row.begin(), row.end());
+  x.WriteView(xs);
+  gamma.WriteView(row);
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnRmsNormGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), 1e-6, a.Tensor(y), a.Tensor(rstd), ws, e);
+      },
+      aclnnRmsNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double r = 1 / std::sqrt(140.0 / 8 + 1e-6);  // mean of squares of 0..7, twice
+  Expected wantY, wantRstd{{r, r}, {4 * 0x1p-24 * r, 4 * 0x1p-24 * r}};
+  for (const Value& v : xs) {
+    const double want = v.real() * r * v.real();  // gamma holds the same values as each row
+    wantY.values.push_back(want);
+    wantY.tolerance.push_back(4 * 0x1p-24 * std::abs(want));
+  }
+  ExpectNear(y.ReadView(), wantY, "yOut");
+  ExpectNear(rstd.ReadView(), wantRstd, "rstdOut");
+}
+
 TEST(RmsNorm, Rejections) {
   const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
   const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
@@ -624,6 +652,39 @@ TEST(AddRmsNorm, Rejections) {
         aclnnAddRmsNorm);
     EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
     EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+// CANN's example programs (ops-nn norm/layer_norm_v4) for LayerNorm,
+// LayerNormWithImplMode (implMode 0) and FastLayerNorm: input [1, 2, 32] of
+// 2.0, normalizedShape [32], weight 1, bias 0, mean and rstd [1, 2, 1] (the
+// shape rule CANN's document states for every platform), eps 1e-5.
+TEST(LayerNorm, CannExamplePrograms) {
+  for (int form = 0; form < 3; ++form) {
+    DeviceTensor input(ACL_FLOAT, {1, 2, 32}), weight(ACL_FLOAT, {32}), bias(ACL_FLOAT, {32}),
+        out(ACL_FLOAT, {1, 2, 32}), mean(ACL_FLOAT, {1, 2, 1}), rstd(ACL_FLOAT, {1, 2, 1});
+    input.WriteView(Values(64, 2.0));
+    weight.WriteView(Values(32, 1.0));
+    bias.WriteView(Values(32, 0.0));
+    const Phase2 phase2 = form == 0 ? aclnnLayerNorm : form == 1 ? aclnnLayerNormWithImplMode : aclnnFastLayerNorm;
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          aclIntArray* shape = a.IntArray({32});
+          if (form == 1) {
+            return aclnnLayerNormWithImplModeGetWorkspaceSize(a.Tensor(input), shape, a.Tensor(weight), a.Tensor(bias),
+                                                              1e-5, a.Tensor(out), a.Tensor(mean), a.Tensor(rstd), 0,
+                                                              ws, e);
+          }
+          return (form == 0 ? aclnnLayerNormGetWorkspaceSize : aclnnFastLayerNormGetWorkspaceSize)(
+              a.Tensor(input), shape, a.Tensor(weight), a.Tensor(bias), 1e-5, a.Tensor(out), a.Tensor(mean),
+              a.Tensor(rstd), ws, e);
+        },
+        phase2);
+    ASSERT_TRUE(run.ok()) << "form " << form << ": " << Describe(run);
+    const double r = 1 / std::sqrt(1e-5);
+    ExpectExact(out.ReadView(), Values(64, 0.0), "out");
+    ExpectExact(mean.ReadView(), {2.0, 2.0}, "meanOut");
+    ExpectNear(rstd.ReadView(), Expected{{r, r}, {4 * 0x1p-24 * r, 4 * 0x1p-24 * r}}, "rstdOut");
   }
 }
 

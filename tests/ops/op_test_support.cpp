@@ -889,7 +889,7 @@ void ExampleValue(const ExampleArgument& a, int kind, int index, const RegistryC
   if (a.form == Form::kNull) {
     // Left out, unless the call tests this argument's rank, format or list elements: then
     // an f32 [2, 2] tensor (a list of one) or a list of one f32 1 stands in.
-    const ExampleTensor plain{ACL_FLOAT, {2, 2}, std::nullopt, ACL_FORMAT_ND};
+    const ExampleTensor plain{ACL_FLOAT, {2, 2}, false, 0, 0, ACL_FORMAT_ND};
     ExampleArgument stand_in;
     if (kind == CANOPY_ARG_TENSOR && varied) {
       stand_in.form = Form::kTensor;
@@ -911,8 +911,8 @@ void ExampleValue(const ExampleArgument& a, int kind, int index, const RegistryC
   const auto tensor = [&](const ExampleTensor* t, bool vary) -> aclTensor* {
     const Shape& shape = vary && index == call.rankArg ? call.rankShape : t->shape;
     const aclFormat format = vary && index == call.formatArg ? call.format : t->format;
-    return t->range ? args.NewTensorIn(*t->range, t->dtype, shape, call.view, format)
-                    : args.NewTensor(t->dtype, shape, call.view, format);
+    return t->ranged ? args.NewTensorIn(Range{t->lo, t->hi, 0, 0, true}, t->dtype, shape, call.view, format)
+                     : args.NewTensor(t->dtype, shape, call.view, format);
   };
   switch (a.form) {
     case Form::kNull:

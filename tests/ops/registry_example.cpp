@@ -78,7 +78,9 @@ std::optional<ExampleTensor> TensorOf(const std::string& text) {
     const std::optional<double> lo = NumberOf(rest.substr(1, colon - 1));
     const std::optional<double> hi = NumberOf(rest.substr(colon + 1, end - colon - 1));
     if (!lo || !hi || *hi < *lo) return std::nullopt;
-    tensor.range = Range{*lo, *hi, 0, 0, true};
+    tensor.ranged = true;
+    tensor.lo = *lo;
+    tensor.hi = *hi;
     rest = rest.substr(end + 1);
   }
   if (!rest.empty()) {

@@ -14,19 +14,22 @@
 #ifndef CANOPY_TESTS_OPS_REGISTRY_EXAMPLE_H_
 #define CANOPY_TESTS_OPS_REGISTRY_EXAMPLE_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "acl/acl.h"
 #include "canopy/canopy_ops.h"
-#include "op_test_support.h"
 
 namespace canopy_test {
 
+// Plain data, no test framework: the op tests and the op fuzzer both read examples.
 struct ExampleTensor {
   aclDataType dtype = ACL_FLOAT;
-  Shape shape;
-  std::optional<Range> range;  // default: Range{}
+  std::vector<int64_t> shape;
+  bool ranged = false;  // values in [lo, hi] (integers inclusive); else the reader's default
+  double lo = 0, hi = 0;
   aclFormat format = ACL_FORMAT_ND;
 };
 

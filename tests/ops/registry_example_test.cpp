@@ -3,6 +3,7 @@
 // error naming it rather than a call built from a guess.
 #include <gtest/gtest.h>
 
+#include "op_test_support.h"
 #include "registry_example.h"
 
 namespace canopy_test {
@@ -24,11 +25,11 @@ canopyOpInfo OpOf(const std::vector<canopyOpArg>& args, const char* example) {
 
 TEST(RegistryExample, ReadsEveryForm) {
   const std::vector<canopyOpArg> args = {
-      Arg("self", CANOPY_ARG_TENSOR),         Arg("index", CANOPY_ARG_TENSOR),     Arg("bias", CANOPY_ARG_TENSOR),
-      Arg("alpha", CANOPY_ARG_SCALAR),        Arg("dims", CANOPY_ARG_INT_ARRAY),   Arg("w", CANOPY_ARG_FLOAT_ARRAY),
-      Arg("flags", CANOPY_ARG_BOOL_ARRAY),    Arg("xs", CANOPY_ARG_TENSOR_LIST),   Arg("ss", CANOPY_ARG_SCALAR_LIST),
-      Arg("layout", CANOPY_ARG_STRING),       Arg("dim", CANOPY_ARG_INT, 4),       Arg("keep", CANOPY_ARG_BOOL, 1),
-      Arg("eps", CANOPY_ARG_FLOAT, 8),        Arg("out", CANOPY_ARG_TENSOR)};
+      Arg("self", CANOPY_ARG_TENSOR),      Arg("index", CANOPY_ARG_TENSOR),   Arg("bias", CANOPY_ARG_TENSOR),
+      Arg("alpha", CANOPY_ARG_SCALAR),     Arg("dims", CANOPY_ARG_INT_ARRAY), Arg("w", CANOPY_ARG_FLOAT_ARRAY),
+      Arg("flags", CANOPY_ARG_BOOL_ARRAY), Arg("xs", CANOPY_ARG_TENSOR_LIST), Arg("ss", CANOPY_ARG_SCALAR_LIST),
+      Arg("layout", CANOPY_ARG_STRING),    Arg("dim", CANOPY_ARG_INT, 4),     Arg("keep", CANOPY_ARG_BOOL, 1),
+      Arg("eps", CANOPY_ARG_FLOAT, 8),     Arg("out", CANOPY_ARG_TENSOR)};
   const canopyOpInfo op = OpOf(args,
                                "f16[2,3]@NCL i64[4]{0:1} - bf16:1.5 ints[0,-1] floats[1,0.5] bools[1,0] "
                                "(f32[1,2],i8[]) (f32:1,i32:2) 'BSND' -1 true 1e-5 f32[]");
@@ -41,10 +42,10 @@ TEST(RegistryExample, ReadsEveryForm) {
   EXPECT_EQ(a[0].tensors[0].dtype, ACL_FLOAT16);
   EXPECT_EQ(a[0].tensors[0].shape, (Shape{2, 3}));
   EXPECT_EQ(a[0].tensors[0].format, ACL_FORMAT_NCL);
-  EXPECT_FALSE(a[0].tensors[0].range);
-  ASSERT_TRUE(a[1].tensors[0].range);
-  EXPECT_EQ(a[1].tensors[0].range->lo, 0);
-  EXPECT_EQ(a[1].tensors[0].range->hi, 1);
+  EXPECT_FALSE(a[0].tensors[0].ranged);
+  ASSERT_TRUE(a[1].tensors[0].ranged);
+  EXPECT_EQ(a[1].tensors[0].lo, 0);
+  EXPECT_EQ(a[1].tensors[0].hi, 1);
   EXPECT_EQ(a[1].tensors[0].format, ACL_FORMAT_ND);
   EXPECT_EQ(a[2].form, Form::kNull);
   EXPECT_EQ(a[3].form, Form::kScalar);
@@ -73,12 +74,24 @@ TEST(RegistryExample, ATokenThatDoesNotFitItsArgumentIsAnError) {
     const char* token;
   };
   const Bad kBad[] = {
-      {CANOPY_ARG_TENSOR, "f32"},           {CANOPY_ARG_TENSOR, "f33[2]"},       {CANOPY_ARG_TENSOR, "f32[2,]"},
-      {CANOPY_ARG_TENSOR, "f32[2]{1:0}"},   {CANOPY_ARG_TENSOR, "f32[2]@NZ"},    {CANOPY_ARG_TENSOR, "ints[1]"},
-      {CANOPY_ARG_SCALAR, "f32[2]"},        {CANOPY_ARG_SCALAR, "f32:x"},        {CANOPY_ARG_INT_ARRAY, "floats[1]"},
-      {CANOPY_ARG_INT_ARRAY, "ints[1"},     {CANOPY_ARG_TENSOR_LIST, "f32[2]"},  {CANOPY_ARG_TENSOR_LIST, "(f32:1)"},
-      {CANOPY_ARG_SCALAR_LIST, "(f32[1])"}, {CANOPY_ARG_STRING, "BSND"},         {CANOPY_ARG_INT, "-"},
-      {CANOPY_ARG_INT, "two"},              {CANOPY_ARG_BOOL, "2"},              {CANOPY_ARG_FLOAT, "1e"},
+      {CANOPY_ARG_TENSOR, "f32"},
+      {CANOPY_ARG_TENSOR, "f33[2]"},
+      {CANOPY_ARG_TENSOR, "f32[2,]"},
+      {CANOPY_ARG_TENSOR, "f32[2]{1:0}"},
+      {CANOPY_ARG_TENSOR, "f32[2]@NZ"},
+      {CANOPY_ARG_TENSOR, "ints[1]"},
+      {CANOPY_ARG_SCALAR, "f32[2]"},
+      {CANOPY_ARG_SCALAR, "f32:x"},
+      {CANOPY_ARG_INT_ARRAY, "floats[1]"},
+      {CANOPY_ARG_INT_ARRAY, "ints[1"},
+      {CANOPY_ARG_TENSOR_LIST, "f32[2]"},
+      {CANOPY_ARG_TENSOR_LIST, "(f32:1)"},
+      {CANOPY_ARG_SCALAR_LIST, "(f32[1])"},
+      {CANOPY_ARG_STRING, "BSND"},
+      {CANOPY_ARG_INT, "-"},
+      {CANOPY_ARG_INT, "two"},
+      {CANOPY_ARG_BOOL, "2"},
+      {CANOPY_ARG_FLOAT, "1e"},
   };
   for (const Bad& bad : kBad) {
     SCOPED_TRACE(bad.token);

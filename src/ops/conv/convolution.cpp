@@ -149,8 +149,8 @@ dnnl::memory::desc AnyLayout(aclDataType dtype, const Shape& dims) {
                             dnnl::memory::format_tag::any);
 }
 
-// The oneDNN step for x (*) w -> y in `engine` dtype (every operand already in
-// it, the bias in f32), or null with `reason`.
+// The oneDNN step for x (*) w -> y in `engine` dtype (x and y already in it,
+// w in any float dtype, the bias in f32), or null with `reason`.
 std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& w, const TensorRef* b,
                                const TensorRef& y, bool transposed, int64_t groups, const Geometry& g,
                                aclDataType engine, std::string& reason) {
@@ -169,7 +169,9 @@ std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& 
   const dnnl::memory::desc bias = b ? kernels::OnednnViewDesc(b->dtype, b->shape, b->strides) : dnnl::memory::desc();
   std::vector<kernels::OnednnArgument> arguments = {
       {DNNL_ARG_SRC, x.buffer, kernels::OnednnViewDesc(x.dtype, x.shape, x.strides)},
-      {DNNL_ARG_WEIGHTS, w.buffer, kernels::OnednnViewDesc(w.dtype, w_dims, w_strides)},
+      // Weights are usually constant: the step keeps them in the primitive's
+      // layout (and dtype) while their bytes stay the same.
+      {DNNL_ARG_WEIGHTS, w.buffer, kernels::OnednnViewDesc(w.dtype, w_dims, w_strides), false, true},
       {DNNL_ARG_DST, y.buffer, kernels::OnednnViewDesc(y.dtype, y.shape, y.strides), true}};
   if (b) arguments.push_back({DNNL_ARG_BIAS, b->buffer, bias});
   const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
@@ -290,7 +292,9 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
   // CPUs without fp16 arithmetic) in f32.
   const aclDataType engine = compute == ACL_BF16 && Bf16ConvolutionNative() ? ACL_BF16 : ACL_FLOAT;
   if (x.dtype != engine) x = plan.Contiguous(x, engine);
-  if (w.dtype != engine) w = plan.Contiguous(w, engine);
+  // w stays as it is: the reorder into the primitive's layout converts it too,
+  // and is kept across calls (bf16 runs only with bf16 weights, so oneDNN's
+  // missing fp16-to-bf16 reorder is never asked for).
   if (b && b->dtype != ACL_FLOAT) b = plan.Contiguous(*b, ACL_FLOAT);
   // Output padding beyond the padding leaves positions that no input reaches:
   // they hold only the bias, and the primitive writes the rest (oneDNN takes no

@@ -5,7 +5,6 @@
 #include "nnopbase/meta_objects.h"
 
 namespace canopy::ops {
-namespace {
 
 const char* FormatName(aclFormat format) {
   switch (format) {
@@ -25,8 +24,6 @@ const char* FormatName(aclFormat format) {
       return "a private or unsupported format";
   }
 }
-
-}  // namespace
 
 aclFormat ChannelFirstFormat(int64_t rank) {
   switch (rank) {

@@ -10,6 +10,9 @@
 
 namespace canopy::ops {
 
+// "NCHW", ... for messages.
+const char* FormatName(aclFormat format);
+
 // NCL for rank 3, NCHW for rank 4, NCDHW for rank 5 (UNDEFINED otherwise).
 aclFormat ChannelFirstFormat(int64_t rank);
 

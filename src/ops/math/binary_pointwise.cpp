@@ -16,11 +16,12 @@ kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
   return operand;
 }
 
-void AddStep(Plan& plan, PointwiseOp op, ComputeType compute, const std::vector<PointwiseOperand>& operands,
-             const TensorRef& out) {
+void AddStep(Plan& plan, PointwiseOp op, ComputeType compute, bool unsigned_compute,
+             const std::vector<PointwiseOperand>& operands, const TensorRef& out) {
   kernels::PointwiseDesc desc;
   desc.op = op;
   desc.compute = compute;
+  desc.unsigned_compute = unsigned_compute;
   desc.num_operands = static_cast<int>(operands.size());
   desc.view.rank = static_cast<int>(out.shape.size());
   for (size_t d = 0; d < out.shape.size(); ++d) desc.view.shape[d] = out.shape[d];
@@ -65,13 +66,14 @@ void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclData
                   const std::vector<PointwiseOperand>& operands, const TensorRef& out) {
   if (out.NumElements() == 0) return;
   const ComputeType compute = kernels::ComputeTypeOf(compute_dtype);
+  const bool unsigned_compute = compute_dtype == ACL_UINT64;  // the only integer dtype int64 cannot hold
   if (IsHalfWidth(result) && out.dtype != result) {
     const TensorRef rounded = plan.Temporary(result, out.shape);
-    AddStep(plan, op, compute, operands, rounded);
+    AddStep(plan, op, compute, unsigned_compute, operands, rounded);
     plan.Copy(rounded, out);
     return;
   }
-  AddStep(plan, op, compute, operands, out);
+  AddStep(plan, op, compute, unsigned_compute, operands, out);
 }
 
 aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar) {

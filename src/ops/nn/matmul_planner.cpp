@@ -165,6 +165,8 @@ void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, con
 
 }  // namespace
 
+kernels::MatmulOperand MatmulOperandOf(const TensorRef& t) { return OperandOf(t); }
+
 aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type) {
   if (cube_math_type >= kMinCubeMathType && cube_math_type <= kMaxCubeMathType) return ACLNN_SUCCESS;
   return plan.Reject(ACLNN_ERR_PARAM_INVALID,

@@ -4,12 +4,17 @@
 // operands need them.
 #pragma once
 
+#include "kernels/matmul.h"
 #include "ops/framework/plan.h"
 #include "ops/framework/tensor_view.h"
 
 namespace canopy::ops {
 
 inline constexpr DtypeSet kMatmulDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+// The view as oneDNN takes it: extent-1 dimensions get dense strides (oneDNN
+// reads them, and a view may set them to anything).
+kernels::MatmulOperand MatmulOperandOf(const TensorRef& t);
 
 // cubeMathType: 0 keep dtype, 1 allow fp32 down-precision, 2 use fp16, 3 use hf32, 4 fp32 add.
 aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type);

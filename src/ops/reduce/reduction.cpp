@@ -1,6 +1,8 @@
 // The reduction ops' shared planning (see reduction.h).
 #include "reduction.h"
 
+#include <optional>
+
 #include "ops/framework/tensor_view.h"
 
 namespace canopy::ops {
@@ -47,30 +49,28 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
   return plan.CheckDtype(name, dtype, allowed);
 }
 
-aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
-                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
-  const Shape expected = ReducedShape(self->view_shape, reduced, keep_dims);
-  // CANN also takes an out of another shape when both hold one element
-  // (CheckShapeAndScalarSame): ggml's cross-entropy loss reduces every dim
-  // into a [1] out with keepDims false.
+namespace {
+
+// Checks that `out` has self's reduced shape `expected` (or, as CANN's
+// CheckShapeAndScalarSame allows, that both hold one element: ggml's
+// cross-entropy loss reduces every dim into a [1] out with keepDims false).
+aclnnStatus CheckReducedOut(Plan& plan, const char* name, const aclTensor* out, const Shape& expected) {
   int64_t expected_elements = 1;
   for (const int64_t extent : expected) expected_elements *= extent;
   const bool one_element = expected_elements == 1 && out->NumElements() == 1;
-  if (!one_element) CANOPY_CHECK(plan.CheckShape("out", out, expected));
-  if (self->NumElements() == 0 && IsComplex(out->dtype)) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
-                       DtypeName(out->dtype));
-  }
-  const TensorRef in = plan.Input(self, "self");
-  TensorRef dst = plan.Output(out, "out");
-  if (dst.shape != expected) dst = *Reshape(dst, expected);  // one element: always viewable
-  // The engine writes `dtype` itself when out holds it; otherwise a temporary
-  // of `dtype` is rounded once more into out, as CANN casts the result.
-  const TensorRef result = dtype == out->dtype ? dst : plan.Temporary(dtype, dst.shape);
+  if (!one_element) CANOPY_CHECK(plan.CheckShape(name, out, expected));
+  return ACLNN_SUCCESS;
+}
 
-  kernels::ReduceDesc desc;
-  desc.kind = kind;
-  desc.p = p;
+// out's view as the reduced shape (one element: always viewable).
+TensorRef AsReducedShape(const TensorRef& dst, const Shape& expected) {
+  return dst.shape == expected ? dst : *Reshape(dst, expected);
+}
+
+// Adds the engine step reducing `in` over `reduced` into `result` (self's
+// reduced shape), reading `reads` (in, and a centred kind's center).
+void AddReduceStep(Plan& plan, kernels::ReduceDesc desc, const TensorRef& in, const TensorRef& result,
+                   const std::vector<bool>& reduced, bool keep_dims, const std::vector<TensorRef>& reads) {
   desc.rank = static_cast<int>(in.rank());
   desc.in = {in.buffer, in.dtype, {}};
   desc.out = {result.buffer, result.dtype, {}};
@@ -84,8 +84,58 @@ aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor*
       ++o;
     }
   }
-  plan.AddStep(kernels::MakeReduceStep(desc), {in}, result);
+  plan.AddStep(kernels::MakeReduceStep(desc), reads, result);
+}
+
+}  // namespace
+
+aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
+                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
+  const Shape expected = ReducedShape(self->view_shape, reduced, keep_dims);
+  CANOPY_CHECK(CheckReducedOut(plan, "out", out, expected));
+  if (self->NumElements() == 0 && IsComplex(out->dtype)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
+                       DtypeName(out->dtype));
+  }
+  const TensorRef in = plan.Input(self, "self");
+  const TensorRef dst = AsReducedShape(plan.Output(out, "out"), expected);
+  // The engine writes `dtype` itself when out holds it; otherwise a temporary
+  // of `dtype` is rounded once more into out, as CANN casts the result.
+  const TensorRef result = dtype == out->dtype ? dst : plan.Temporary(dtype, dst.shape);
+  kernels::ReduceDesc desc;
+  desc.kind = kind;
+  desc.p = p;
+  AddReduceStep(plan, desc, in, result, reduced, keep_dims, {in});
   if (dtype != out->dtype) plan.Copy(result, dst);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanCenteredReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,
+                                  const std::vector<bool>& reduced, bool keep_dims, const aclTensor* out,
+                                  const char* out_name, const aclTensor* mean_out, double correction, bool root) {
+  const Shape expected = ReducedShape(self->view_shape, reduced, keep_dims);
+  CANOPY_CHECK(CheckReducedOut(plan, out_name, out, expected));
+  if (mean_out != nullptr) CANOPY_CHECK(CheckReducedOut(plan, "meanOut", mean_out, expected));
+  const TensorRef in = plan.Input(self, "self");
+  const TensorRef dst = AsReducedShape(plan.Output(out, out_name), expected);
+  std::optional<TensorRef> mean_dst;
+  if (mean_out != nullptr) mean_dst = AsReducedShape(plan.Output(mean_out, "meanOut"), expected);
+  // The centre (mean or max) and the result, both in the accumulator dtype and
+  // laid out alike (the engine reads the centre with the result's strides).
+  const aclDataType acc = kernels::ReduceAccumulatorDtype(out->dtype);
+  const TensorRef center = plan.Temporary(acc, expected);
+  const TensorRef result = plan.Temporary(acc, expected);
+  kernels::ReduceDesc first;
+  first.kind = kind == kernels::ReduceKind::kVariance ? kernels::ReduceKind::kMean : kernels::ReduceKind::kMax;
+  AddReduceStep(plan, first, in, center, reduced, keep_dims, {in});
+  kernels::ReduceDesc second;
+  second.kind = kind;
+  second.center = {center.buffer, center.dtype, {}};
+  second.correction = correction;
+  second.root = root;
+  AddReduceStep(plan, second, in, result, reduced, keep_dims, {in, center});
+  plan.Copy(result, dst);
+  if (mean_dst) plan.Copy(center, *mean_dst);
   return ACLNN_SUCCESS;
 }
 
@@ -101,11 +151,13 @@ aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank
 }
 
 void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
-               bool drops_dim, bool keep_dim) {
+               bool drops_dim, bool keep_dim, const TensorRef* values) {
   desc.rank = static_cast<int>(in.rank());
   desc.dim = static_cast<int>(desc.rank == 0 ? 0 : dim);
   desc.in = {in.buffer, in.dtype, {}};
   desc.out = {out.buffer, out.dtype, {}};
+  desc.has_values = values != nullptr;
+  if (values != nullptr) desc.values = {values->buffer, values->dtype, {}};
   for (int d = 0, o = 0; d < desc.rank; ++d) {
     desc.shape[d] = in.shape[static_cast<size_t>(d)];
     desc.in.strides[d] = in.strides[static_cast<size_t>(d)];
@@ -113,9 +165,15 @@ void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const T
       if (keep_dim) ++o;  // out's extent-1 dim: never stepped
       continue;
     }
-    desc.out.strides[d] = out.strides[static_cast<size_t>(o++)];
+    desc.out.strides[d] = out.strides[static_cast<size_t>(o)];
+    if (values != nullptr) desc.values.strides[d] = values->strides[static_cast<size_t>(o)];
+    ++o;
   }
-  plan.AddStep(kernels::MakeDimOpStep(desc), {in}, out);
+  if (values == nullptr) {
+    plan.AddStep(kernels::MakeDimOpStep(desc), {in}, out);
+  } else {
+    plan.AddStep(kernels::MakeDimOpStep(desc));  // two outputs: the framework stages any that overlaps self
+  }
 }
 
 }  // namespace canopy::ops

@@ -30,13 +30,24 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
                           bool keep_dims, aclDataType dtype, const aclTensor* out, double p = 2);
 
+// Plans a centred reduction (kVariance, kLogSumExp): first the centre (the
+// mean, or the max) of self over the reduced dims, then the kind's pass that
+// reads it, both in out's accumulator dtype and converted into `out` (named
+// `out_name`); `mean_out` (optional, variance only) receives the mean.
+aclnnStatus PlanCenteredReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,
+                                  const std::vector<bool>& reduced, bool keep_dims, const aclTensor* out,
+                                  const char* out_name, const aclTensor* mean_out = nullptr, double correction = 0,
+                                  bool root = false);
+
 // One dim of a tensor of `rank`, as CANN's ops along a dim take it: in [-rank,
 // rank - 1], a rank-0 tensor taking 0 and -1 (161002 otherwise); `wrapped` in [0, max(rank, 1)).
 aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank, int64_t& wrapped);
 
-// Plans an op along dim `dim` (already wrapped) of `in` into `out`; `out` has
-// in's shape, or (drops_dim) the shape without dim (keep_dim: with extent 1 there).
+// Plans an op along dim `dim` (already wrapped) of `in` into `out` (and
+// `values`, the kinds' second output, laid out as out); `out` has in's shape
+// (top-k: k along dim), or (drops_dim) the shape without dim (keep_dim: with
+// extent 1 there).
 void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
-               bool drops_dim, bool keep_dim);
+               bool drops_dim, bool keep_dim, const TensorRef* values = nullptr);
 
 }  // namespace canopy::ops

@@ -13,14 +13,14 @@ namespace {
 // gathered dimension's extent and stores it as a dense int64 for GatherStep.
 class IndexCheckStep final : public Step {
  public:
-  IndexCheckStep(std::string op, std::string name, const TensorRef& index, int64_t dim, int64_t extent,
-                 NegativeIndex negative, BufferRef values)
+  IndexCheckStep(std::string op, std::string name, const TensorRef& index, int64_t dim, int64_t extent, IndexSign sign,
+                 BufferRef values)
       : op_(std::move(op)),
         name_(std::move(name)),
         index_(index),
         dim_(dim),
         extent_(extent),
-        lowest_(negative == NegativeIndex::kFromEnd ? -extent : 0),
+        lowest_(sign == IndexSign::kNegativeFromEnd ? -extent : 0),
         values_(values) {}
 
   aclnnStatus Run(const RunContext& context) const override {
@@ -65,8 +65,42 @@ class IndexCheckStep final : public Step {
   TensorRef index_;
   int64_t dim_;
   int64_t extent_;
-  int64_t lowest_;  // the smallest valid value: 0, or -extent when negative values count from the end
+  int64_t lowest_;  // the smallest value accepted: 0 or -extent
   BufferRef values_;
+};
+
+// out[p] = src[p with p[dim] = values[k]] for the k-th position p of out.
+class ElementGatherStep final : public Step {
+ public:
+  ElementGatherStep(const TensorRef& src, int64_t dim, BufferRef values, const TensorRef& out)
+      : src_(src), dim_(static_cast<size_t>(dim)), values_(values), out_(out), src_strides_(src.strides) {
+    src_strides_[dim_] = 0;  // the index value picks the position along dim
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const char* src = context.Resolve(src_.buffer);
+    char* out = context.Resolve(out_.buffer);
+    const auto* values = reinterpret_cast<const int64_t*>(context.Resolve(values_));
+    const auto bytes = static_cast<int64_t>(DtypeSize(out_.dtype));
+    const int64_t along = src_.strides[dim_];
+    int64_t k = 0;
+    ForEachOffsetPair(out_.shape, src_strides_, out_.strides, [&](int64_t s, int64_t o) {
+      std::memcpy(out + o * bytes, src + (s + values[k++] * along) * bytes, static_cast<size_t>(bytes));
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return "gather elements dim " + std::to_string(dim_) + " " + ShapeToString(src_.shape) + " -> " +
+           ShapeToString(out_.shape) + " " + DtypeName(out_.dtype);
+  }
+
+ private:
+  TensorRef src_;
+  size_t dim_;
+  BufferRef values_;
+  TensorRef out_;
+  Shape src_strides_;
 };
 
 // Slices along `dim` between a view addressed by the checked dense int64
@@ -134,13 +168,18 @@ class IndexedCopyStep final : public Step {
 }  // namespace
 
 std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
-                                         int64_t extent, NegativeIndex negative) {
+                                         int64_t extent, IndexSign sign) {
   const int64_t count = index.NumElements();
   if (count == 0) return std::nullopt;
   const TensorRef values = plan.Temporary(ACL_INT64, {count});
-  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, negative, values.buffer),
+  plan.AddStep(std::make_unique<IndexCheckStep>(plan.op(), index_name, index, dim, extent, sign, values.buffer),
                {index}, values);
   return values;
+}
+
+void PlanGatherElements(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out) {
+  if (out.NumElements() == 0) return;
+  plan.AddStep(std::make_unique<ElementGatherStep>(src, dim, values.buffer, out), {src, values}, out);
 }
 
 void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out) {
@@ -157,9 +196,9 @@ void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst
 }
 
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
-                const TensorRef& out, NegativeIndex negative) {
+                const TensorRef& out, IndexSign sign) {
   // Every value is checked even when `out` is empty: an out-of-range index is never silent.
-  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim], negative);
+  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim], sign);
   if (!values || out.NumElements() == 0) return;
 
   // The gather writes one dimension per index value: out's index dimensions as one.
@@ -182,7 +221,7 @@ void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& 
 }
 
 void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out,
-                         NegativeIndex negative) {
+                         IndexSign sign) {
   TensorRef src = plan.Input(self, "self");
   TensorRef indices = plan.Input(index, "index");
   TensorRef dst = plan.Output(out, "out");
@@ -192,7 +231,7 @@ void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const a
   }
   // These ops give a rank-0 index (and any index of a rank-0 self, one value) a dimension of extent 1 in out.
   if (index->rank() == 0 || self->rank() == 0) indices = *Reshape(indices, {indices.NumElements()});
-  PlanGather(plan, src, dim, indices, "index", dst, negative);
+  PlanGather(plan, src, dim, indices, "index", dst, sign);
 }
 
 }  // namespace canopy::ops

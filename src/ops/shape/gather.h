@@ -19,17 +19,22 @@ inline constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
 // faults on the NPU reports at synchronisation.
 inline constexpr aclnnStatus kIndexOutOfRangeStatus = ACL_ERROR_RT_AICORE_EXCEPTION;
 
-// Whether an index value in [-extent, 0) counts from the end (CANN's GatherV2
-// runs its kernel with negative_index_support) or is out of range.
-enum class NegativeIndex : uint8_t { kOutOfRange, kFromEnd };
+// Which index values an op takes: [0, extent), or also PyTorch's negative
+// ones in [-extent, 0), counted from the end.
+enum class IndexSign : uint8_t { kNonNegative, kNegativeFromEnd };
 
 // A step that checks every value of `index` (int32 or int64, any view) against
-// [0, extent) of dimension `dim` ([-extent, extent) with kFromEnd, stored as
-// value + extent) at run time and stores them as dense int64 in
+// [0, extent) (or [-extent, extent)) of dimension `dim` at run time and stores
+// them, in index's row-major order and made non-negative, as dense int64 in
 // the workspace; nullopt (and no step) when index is empty. Plan it before any
 // step that writes an output, so a failed check leaves the outputs untouched.
 std::optional<TensorRef> PlanIndexValues(Plan& plan, const TensorRef& index, const char* index_name, int64_t dim,
-                                         int64_t extent, NegativeIndex negative = NegativeIndex::kOutOfRange);
+                                         int64_t extent, IndexSign sign = IndexSign::kNonNegative);
+
+// out[p] = src[p with p[dim] replaced by values[k]], p the k-th position of
+// out (row-major), for values PlanIndexValues produced from an index of out's
+// shape: torch.gather. Every extent of out but dim's is at most src's.
+void PlanGatherElements(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& values, const TensorRef& out);
 
 // dst[pre, values[k], post] = source[pre, k, post]: source has dst's shape with
 // dimension `dim` of extent values' count. Duplicate values: the last k wins.
@@ -44,12 +49,12 @@ void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const Ten
 // rank-0 index: dimension `dim` removed, as Embedding has it). src, index and out are the
 // operands' views; src and out share a dtype, index is int32 or int64.
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
-                const TensorRef& out, NegativeIndex negative = NegativeIndex::kOutOfRange);
+                const TensorRef& out, IndexSign sign = IndexSign::kNonNegative);
 
 // GatherV2's and IndexSelect's operands, registered in prototype order (self,
 // index, out) and gathered: a rank-0 index is one value that keeps dimension
 // dim (extent 1), a rank-0 self (and out) one element. `dim` is normalised.
 void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out,
-                         NegativeIndex negative = NegativeIndex::kOutOfRange);
+                         IndexSign sign = IndexSign::kNonNegative);
 
 }  // namespace canopy::ops

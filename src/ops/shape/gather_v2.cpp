@@ -36,7 +36,7 @@ aclnnStatus PlanGatherV2(Plan& plan, const aclTensor* self, int64_t dim, const a
   }
   CANOPY_CHECK(plan.CheckShape("out", out, expected));
   // CANN runs GatherV2's kernel with negative_index_support: -1 is the last slice.
-  PlanGatherArguments(plan, self, d, index, out, NegativeIndex::kFromEnd);
+  PlanGatherArguments(plan, self, d, index, out, IndexSign::kNegativeFromEnd);
   return ACLNN_SUCCESS;
 }
 

@@ -1,15 +1,16 @@
-// aclnnScatter, aclnnScatterValue and their in-place forms: for each position
+// aclnnScatter, aclnnScatterValue, their in-place forms and aclnnScatterAdd
+// (Scatter with reduce 1, torch.scatter_add): for each position
 // p of index, self[p with p[dim] replaced by index[p]] is replaced by (reduce
 // 0), has added (1) or is multiplied by (2) src[p] (or the scalar value). The
 // index values are checked at run time before anything is written (the shared
 // index check of gather.h); updates apply in index's row-major order, so
 // duplicates are deterministic: the last one wins, sums and products in order.
-#include <complex>
 #include <cstring>
 #include <string>
-#include <type_traits>
 
+#include "accumulate.h"
 #include "aclnnop/aclnn_scatter.h"
+#include "aclnnop/aclnn_scatter_add.h"
 #include "gather.h"
 #include "kernels/dtype_dispatch.h"
 #include "ops/framework/aclnn_op.h"
@@ -26,26 +27,6 @@ constexpr DtypeSet kScatterDtypes = {ACL_UINT8,   ACL_INT8,  ACL_INT16,  ACL_INT
                                      ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
 enum class Reduce : uint8_t { kNone = 0, kAdd = 1, kMul = 2 };
-
-// The type a storage type S combines in: each update rounds to S, as an
-// element-by-element kernel does (exact for add and multiply of two values).
-template <typename S>
-using CombineType =
-    std::conditional_t<kernels::kIsComplex<S>, std::complex<double>,
-                       std::conditional_t<std::is_integral_v<S>, uint64_t,  // integers wrap, modulo their width
-                                          std::conditional_t<std::is_same_v<S, kernels::Bool8>, int64_t, double>>>;
-
-template <typename S>
-void Combine(Reduce reduce, char* to, const char* from) {
-  S d, s;
-  std::memcpy(&d, to, sizeof d);
-  std::memcpy(&s, from, sizeof s);
-  using C = CombineType<S>;
-  const C a = kernels::Convert<C>(d), b = kernels::Convert<C>(s);
-  const C r = reduce == Reduce::kAdd ? a + b : a * b;
-  const S result = kernels::Convert<S>(r);
-  std::memcpy(to, &result, sizeof result);
-}
 
 // dst[p with p[dim] = values[k]] op= src[p], p the k-th position of src's
 // view of index's shape (src's strides, index's extents).
@@ -73,7 +54,8 @@ class ScatterStep final : public Step {
     kernels::VisitStorage(dst_.dtype, [&](auto tag) {
       using S = decltype(tag);
       ForEachOffsetPair(src_.shape, src_.strides, dst_strides_, [&](int64_t s, int64_t t) {
-        Combine<S>(reduce_, dst + (t + values[k++] * along) * bytes, src + s * bytes);
+        CombineElement<S>(dst + (t + values[k++] * along) * bytes, src + s * bytes, CombineType<S>(1),
+                          reduce_ == Reduce::kMul);
       });
     });
     return ACLNN_SUCCESS;
@@ -196,6 +178,11 @@ aclnnStatus PlanInplaceScatterValue(Plan& plan, const aclTensor* self, int64_t d
   return PlanScatterInto(plan, self, dim, index, nullptr, value, reduce, self);
 }
 
+aclnnStatus PlanScatterAdd(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src,
+                           const aclTensor* out) {
+  return PlanScatterInto(plan, self, dim, index, src, nullptr, static_cast<int64_t>(Reduce::kAdd), out);
+}
+
 constexpr OpTraits kScatter{.header = "aclnnop/aclnn_scatter.h", .dtypes = kScatterDtypes};
 
 }  // namespace
@@ -208,3 +195,6 @@ CANOPY_ACLNN_OP(ScatterValue, PlanScatterValue, kScatter, (const aclTensor*, sel
                 (const aclTensor*, index), (const aclScalar*, value), (int64_t, reduce), (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceScatterValue, PlanInplaceScatterValue, InPlace(kScatter), (aclTensor*, selfRef), (int64_t, dim),
                 (const aclTensor*, index), (const aclScalar*, value), (int64_t, reduce))
+CANOPY_ACLNN_OP(ScatterAdd, PlanScatterAdd,
+                (OpTraits{.header = "aclnnop/aclnn_scatter_add.h", .dtypes = kScatterDtypes}), (const aclTensor*, self),
+                (int64_t, dim), (const aclTensor*, index), (const aclTensor*, src), (aclTensor*, out))

@@ -1,24 +1,24 @@
-// aclnnFusedInferAttentionScoreV2: softmax(scale * Q K^T + pseShift, masked) V
-// for each batch and query head, in the BSH, BSND, BNSD and BNSD_BSND layouts,
-// with grouped-query attention (numKeyValueHeads), an attention mask with the
-// sparse modes 0-3, per-batch actual sequence lengths, key/value tensor lists
-// (one tensor, or one per batch) and the optional softmax LSE output.
+// aclnnFusedInferAttentionScoreV2 / V3 / V4: softmax(scale * Q K^T + pseShift,
+// masked) V for each batch and query head, in the BSH, BSND, BNSD and
+// BNSD_BSND layouts, with grouped-query attention (numKeyValueHeads), an
+// attention mask with the sparse modes 0-3, per-batch actual sequence lengths,
+// key/value tensor lists (one tensor, or one per batch) and the optional
+// softmax LSE output. V3 adds the rope-split query/key heads (MLA), V4 a
+// quantised query; the planner is shared with PromptFlashAttention and
+// IncreFlashAttention (attention_plan.h).
 //
 // Scope: query, key, value and attentionOut f16 or bf16 (the doc has no f32).
 // The quantised and paged forms (INT8 or INT4 key/value with antiquant
 // scales, INT8 query or output with quant scales, block tables, left padding,
-// shared prefixes) and sparse mode 4 (band) are rejected as not supported by
-// Canopy (561003, ACLNN_ERR_INNER_FIND_KERNEL_ERROR: no kernel for the
-// combination) instead of being computed some other way. A query row with no
-// key taking part gives zeros (CANN's row-invalid correction, innerPrecise 2/3,
-// done always) and an LSE of -inf.
-#include <array>
-#include <cstring>
-#include <limits>
-#include <string>
-
+// shared prefixes), the rope-split heads and sparse mode 4 (band) are rejected
+// as not supported by Canopy (561003, ACLNN_ERR_INNER_FIND_KERNEL_ERROR: no
+// kernel for the combination) instead of being computed some other way. A
+// query row with no key taking part gives zeros (CANN's row-invalid
+// correction, innerPrecise 2/3, done always) and an LSE of -inf.
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
-#include "kernels/attention.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
+#include "attention_plan.h"
 #include "ops/framework/aclnn_op.h"
 
 using namespace canopy;
@@ -26,124 +26,74 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr aclnnStatus kNotSupported = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
 constexpr DtypeSet kAttentionDtypes = {ACL_FLOAT16, ACL_BF16};
-constexpr DtypeSet kQuantisedDtypes = {ACL_INT8, ACL_INT4, ACL_INT32};  // the doc's INT8 / INT4 (INT32) storage
-constexpr DtypeSet kMaskDtypes = {ACL_BOOL, ACL_INT8, ACL_UINT8};
-constexpr int64_t kMaxBatch = 65536;
-constexpr int64_t kMaxHeads = 256;
-constexpr int64_t kMaxHeadDim = 512;
-constexpr int64_t kHeadDimAlignment = 16;  // f16 / bf16 with more than one query row
-constexpr int64_t kMaxGroup = 64;          // numHeads / numKeyValueHeads
-constexpr int64_t kLastSparseMode = 4;
-constexpr int64_t kBandSparseMode = 4;
-constexpr int64_t kCompressedMaskSize = 2048;  // sparse modes 2-4 take an optimised 2048 x 2048 mask
-constexpr int64_t kLastInnerPrecise = 3;
-// Larger pre/next token windows mean "everything"; clamping keeps the band arithmetic in range.
-constexpr int64_t kTokenLimit = int64_t{1} << 40;
 
-enum class Layout { kBsh, kBsnd, kBnsd, kBnsdBsnd };
-
-bool ParseLayout(const char* text, Layout& layout) {
-  if (std::strcmp(text, "BSH") == 0) {
-    layout = Layout::kBsh;
-  } else if (std::strcmp(text, "BSND") == 0) {
-    layout = Layout::kBsnd;
-  } else if (std::strcmp(text, "BNSD") == 0) {
-    layout = Layout::kBnsd;
-  } else if (std::strcmp(text, "BNSD_BSND") == 0) {
-    layout = Layout::kBnsdBsnd;
-  } else {
-    return false;
-  }
-  return true;
+// The arguments V2, V3 and V4 share; `extra` are the later versions' optional
+// tensors (rope-split heads, query dequantisation), none supported.
+AttentionCall FusedCall(const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+                        const aclTensor* pse_shift, const aclTensor* atten_mask, const aclIntArray* actual_seq_lengths,
+                        const aclIntArray* actual_seq_lengths_kv,
+                        std::vector<std::pair<const char*, const void*>> unsupported, int64_t num_heads,
+                        double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout,
+                        int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, bool softmax_lse_flag,
+                        const aclTensor* attention_out, const aclTensor* softmax_lse) {
+  AttentionCall call;
+  call.query = query;
+  call.key_list = key;
+  call.value_list = value;
+  call.pse = pse_shift;
+  call.pse_name = "pseShiftOptional";
+  call.mask = atten_mask;
+  call.mask_name = "attenMaskOptional";
+  call.query_lengths = actual_seq_lengths;
+  call.query_lengths_name = "actualSeqLengthsOptional";
+  call.kv_lengths = actual_seq_lengths_kv;
+  call.kv_lengths_name = "actualSeqLengthsKvOptional";
+  call.inputs_after_mask = 2 + static_cast<int>(unsupported.size());
+  call.unsupported = std::move(unsupported);
+  call.num_heads = num_heads;
+  call.scale = scale_value;
+  call.pre_tokens = pre_tokens;
+  call.next_tokens = next_tokens;
+  call.layout = input_layout;
+  call.num_kv_heads = num_key_value_heads;
+  call.sparse_mode = sparse_mode;
+  call.inner_precise = inner_precise;
+  call.out = attention_out;
+  call.has_lse_output = true;
+  call.lse_flag = softmax_lse_flag;
+  call.lse = softmax_lse;
+  return call;
 }
 
-int64_t LayoutRank(Layout layout) { return layout == Layout::kBsh ? 3 : 4; }
-
-// A tensor of the layout as (batch, heads, sequence, dim) extents and strides;
-// `heads` splits BSH's H.
-struct Bnsd {
-  std::array<int64_t, 4> shape{}, strides{};
-};
-
-Bnsd AsBnsd(const TensorRef& t, Layout layout, int64_t heads) {
-  Bnsd v;
-  const Shape& s = t.shape;
-  const Shape& st = t.strides;
-  switch (layout) {
-    case Layout::kBsh: {
-      const int64_t d = heads > 0 ? s[2] / heads : 0;
-      v.shape = {s[0], heads, s[1], d};
-      v.strides = {st[0], st[2] * d, st[1], st[2]};
-      break;
-    }
-    case Layout::kBsnd:
-      v.shape = {s[0], s[2], s[1], s[3]};
-      v.strides = {st[0], st[2], st[1], st[3]};
-      break;
-    case Layout::kBnsd:
-    case Layout::kBnsdBsnd:
-      v.shape = {s[0], s[1], s[2], s[3]};
-      v.strides = {st[0], st[1], st[2], st[3]};
-      break;
-  }
-  return v;
+// V2's optional tensors of unsupported forms, in prototype order.
+std::vector<std::pair<const char*, const void*>> V2Unsupported(
+    const aclTensor* deq_scale1, const aclTensor* quant_scale1, const aclTensor* deq_scale2,
+    const aclTensor* quant_scale2, const aclTensor* quant_offset2, const aclTensor* antiquant_scale,
+    const aclTensor* antiquant_offset, const aclTensor* block_table, const aclTensor* query_padding_size,
+    const aclTensor* kv_padding_size, const aclTensor* key_antiquant_scale, const aclTensor* key_antiquant_offset,
+    const aclTensor* value_antiquant_scale, const aclTensor* value_antiquant_offset, const aclTensor* key_shared_prefix,
+    const aclTensor* value_shared_prefix, const aclIntArray* actual_shared_prefix_len) {
+  return {{"deqScale1Optional", deq_scale1},
+          {"quantScale1Optional", quant_scale1},
+          {"deqScale2Optional", deq_scale2},
+          {"quantScale2Optional", quant_scale2},
+          {"quantOffset2Optional", quant_offset2},
+          {"antiquantScaleOptional", antiquant_scale},
+          {"antiquantOffsetOptional", antiquant_offset},
+          {"blockTableOptional", block_table},
+          {"queryPaddingSizeOptional", query_padding_size},
+          {"kvPaddingSizeOptional", kv_padding_size},
+          {"keyAntiquantScaleOptional", key_antiquant_scale},
+          {"keyAntiquantOffsetOptional", key_antiquant_offset},
+          {"valueAntiquantScaleOptional", value_antiquant_scale},
+          {"valueAntiquantOffsetOptional", value_antiquant_offset},
+          {"keySharedPrefixOptional", key_shared_prefix},
+          {"valueSharedPrefixOptional", value_shared_prefix},
+          {"actualSharedPrefixLenOptional", actual_shared_prefix_len}};
 }
 
-// The (batch, heads, sequence, dim) extents of an aclTensor in the layout.
-std::array<int64_t, 4> ExtentsOf(const aclTensor* t, Layout layout, int64_t heads) {
-  const Shape& s = t->view_shape;
-  if (layout == Layout::kBsh) return {s[0], heads, s[1], heads > 0 ? s[2] / heads : 0};
-  if (layout == Layout::kBsnd) return {s[0], s[2], s[1], s[3]};
-  return {s[0], s[1], s[2], s[3]};
-}
-
-aclnnStatus RejectNotSupported(Plan& plan, const char* name, const char* what) {
-  return plan.Reject(kNotSupported, "argument '%s': %s is not supported by Canopy", name, what);
-}
-
-aclnnStatus CheckAttentionDtype(Plan& plan, const char* name, aclDataType dtype, aclDataType query,
-                                const char* quantised_feature) {
-  if (dtype == query) return ACLNN_SUCCESS;
-  if (kQuantisedDtypes.Contains(dtype)) return RejectNotSupported(plan, name, quantised_feature);
-  CANOPY_CHECK(plan.CheckDtype(name, dtype, kAttentionDtypes));
-  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is %s, but query is %s: they must match", name,
-                     DtypeName(dtype), DtypeName(query));
-}
-
-// actualSeqLengths(Kv): one length for every batch, or at least `batch` of them
-// (the first `batch` used), each in [0, limit(b)].
-template <typename Limit>
-aclnnStatus ReadLengths(Plan& plan, const char* name, const aclIntArray* lengths, int64_t batch, Limit limit,
-                        std::vector<int64_t>& out) {
-  out.resize(static_cast<size_t>(batch));
-  for (int64_t b = 0; b < batch; ++b) out[static_cast<size_t>(b)] = limit(b);
-  if (lengths == nullptr) return ACLNN_SUCCESS;
-  const auto& v = lengths->values;
-  const auto count = static_cast<int64_t>(v.size());
-  if (count != 1 && count < batch) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has %lld lengths; it needs 1 or at least %lld", name,
-                       static_cast<long long>(count), static_cast<long long>(batch));
-  }
-  for (int64_t b = 0; b < batch; ++b) {
-    const int64_t length = v[static_cast<size_t>(count == 1 ? 0 : b)];
-    if (length < 0 || length > limit(b)) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' gives batch %lld a length of %lld, outside [0, %lld]",
-                         name, static_cast<long long>(b), static_cast<long long>(length),
-                         static_cast<long long>(limit(b)));
-    }
-    out[static_cast<size_t>(b)] = length;
-  }
-  return ACLNN_SUCCESS;
-}
-
-struct Problem {
-  Layout layout = Layout::kBsh;
-  int64_t batch = 0, heads = 0, kv_heads = 0, query_length = 0, head_dim = 0;
-  int64_t max_kv_length = 0;
-};
-
+// The antiquant modes only mean something with a quantised key/value (rejected above).
 aclnnStatus PlanFusedInferAttentionScoreV2(
     Plan& plan, const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
     const aclTensor* pse_shift, const aclTensor* atten_mask, const aclIntArray* actual_seq_lengths,
@@ -158,340 +108,72 @@ aclnnStatus PlanFusedInferAttentionScoreV2(
     int64_t /*block_size: paged attention only*/, int64_t /*antiquant_mode*/, bool softmax_lse_flag,
     int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/, const aclTensor* attention_out,
     const aclTensor* softmax_lse) {
-  // ---- dtypes and formats (161002), quantised forms (not supported)
-  if (query->dtype == ACL_INT8) return RejectNotSupported(plan, "query", "an INT8 query (full quantisation)");
-  CANOPY_CHECK(plan.CheckDtype("query", query->dtype, kAttentionDtypes));
-  if (key->tensors.empty() || key->tensors.size() != value->tensors.size()) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "arguments 'key' and 'value' hold %zu and %zu tensors: they need the "
-                       "same number, at least one",
-                       key->tensors.size(), value->tensors.size());
-  }
-  const char* const kAntiquant = "an INT8 / INT4 key or value (KV antiquantisation)";
-  for (size_t i = 0; i < key->tensors.size(); ++i) {
-    CANOPY_CHECK(CheckAttentionDtype(plan, "key", key->tensors[i]->dtype, query->dtype, kAntiquant));
-    CANOPY_CHECK(CheckAttentionDtype(plan, "value", value->tensors[i]->dtype, query->dtype, kAntiquant));
-  }
-  if (attention_out->dtype == ACL_INT8) {
-    return RejectNotSupported(plan, "attentionOut", "an INT8 output (post-quantisation)");
-  }
-  CANOPY_CHECK(CheckAttentionDtype(plan, "attentionOut", attention_out->dtype, query->dtype, "a quantised output"));
-  if (pse_shift != nullptr) {
-    CANOPY_CHECK(plan.CheckDtype("pseShiftOptional", pse_shift->dtype, kAttentionDtypes));
-    if (pse_shift->dtype != query->dtype) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'pseShiftOptional' is %s, but query is %s: they must match",
-                         DtypeName(pse_shift->dtype), DtypeName(query->dtype));
-    }
-  }
-  if (atten_mask != nullptr) CANOPY_CHECK(plan.CheckDtype("attenMaskOptional", atten_mask->dtype, kMaskDtypes));
-  const std::pair<const char*, const void*> kUnsupported[] = {
-      {"deqScale1Optional", deq_scale1},
-      {"quantScale1Optional", quant_scale1},
-      {"deqScale2Optional", deq_scale2},
-      {"quantScale2Optional", quant_scale2},
-      {"quantOffset2Optional", quant_offset2},
-      {"antiquantScaleOptional", antiquant_scale},
-      {"antiquantOffsetOptional", antiquant_offset},
-      {"blockTableOptional", block_table},
-      {"queryPaddingSizeOptional", query_padding_size},
-      {"kvPaddingSizeOptional", kv_padding_size},
-      {"keyAntiquantScaleOptional", key_antiquant_scale},
-      {"keyAntiquantOffsetOptional", key_antiquant_offset},
-      {"valueAntiquantScaleOptional", value_antiquant_scale},
-      {"valueAntiquantOffsetOptional", value_antiquant_offset},
-      {"keySharedPrefixOptional", key_shared_prefix},
-      {"valueSharedPrefixOptional", value_shared_prefix},
-      {"actualSharedPrefixLenOptional", actual_shared_prefix_len}};
-  for (const auto& [name, argument] : kUnsupported) {
-    if (argument != nullptr) {
-      return RejectNotSupported(plan, name, "quantisation, paged attention, left padding and shared prefixes");
-    }
-  }
+  return PlanAttention(
+      plan,
+      FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
+                V2Unsupported(deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, antiquant_scale,
+                              antiquant_offset, block_table, query_padding_size, kv_padding_size, key_antiquant_scale,
+                              key_antiquant_offset, value_antiquant_scale, value_antiquant_offset, key_shared_prefix,
+                              value_shared_prefix, actual_shared_prefix_len),
+                num_heads, scale_value, pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
+                inner_precise, softmax_lse_flag, attention_out, softmax_lse));
+}
 
-  // ---- layout, heads and shapes (161002)
-  Problem p;
-  if (!ParseLayout(input_layout, p.layout)) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "argument 'inputLayout' is \"%s\"; it must be \"BSH\", \"BSND\", \"BNSD\" or \"BNSD_BSND\"",
-                       input_layout);
-  }
-  const int64_t rank = LayoutRank(p.layout);
-  const auto check_rank = [&](const char* name, const aclTensor* t) {
-    if (t->rank() == rank) return ACLNN_SUCCESS;
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has rank %lld; layout %s takes rank %lld", name,
-                       static_cast<long long>(t->rank()), input_layout, static_cast<long long>(rank));
-  };
-  CANOPY_CHECK(check_rank("query", query));
-  CANOPY_CHECK(check_rank("attentionOut", attention_out));
-  for (size_t i = 0; i < key->tensors.size(); ++i) {
-    CANOPY_CHECK(check_rank("key", key->tensors[i]));
-    CANOPY_CHECK(check_rank("value", value->tensors[i]));
-  }
-  if (num_heads <= 0 || num_heads > kMaxHeads) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'numHeads' is %lld; it must be in [1, %lld]",
-                       static_cast<long long>(num_heads), static_cast<long long>(kMaxHeads));
-  }
-  p.heads = num_heads;
-  p.kv_heads = num_key_value_heads == 0 ? num_heads : num_key_value_heads;
-  if (p.kv_heads < 0 || num_heads % p.kv_heads != 0 || num_heads / p.kv_heads > kMaxGroup) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "argument 'numKeyValueHeads' is %lld: numHeads (%lld) must be a multiple of it, at most %lld "
-                       "times it",
-                       static_cast<long long>(num_key_value_heads), static_cast<long long>(num_heads),
-                       static_cast<long long>(kMaxGroup));
-  }
-  if (p.layout == Layout::kBsh && query->view_shape[2] % num_heads != 0) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query's H (%lld) is not a multiple of numHeads (%lld)",
-                       static_cast<long long>(query->view_shape[2]), static_cast<long long>(num_heads));
-  }
-  const auto q = ExtentsOf(query, p.layout, num_heads);
-  if (q[1] != num_heads) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query has %lld heads, but numHeads is %lld",
-                       static_cast<long long>(q[1]), static_cast<long long>(num_heads));
-  }
-  p.batch = q[0];
-  p.query_length = q[2];
-  p.head_dim = q[3];
-  if (p.batch > kMaxBatch || p.head_dim > kMaxHeadDim) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query has B = %lld and D = %lld; at most %lld and %lld",
-                       static_cast<long long>(p.batch), static_cast<long long>(p.head_dim),
-                       static_cast<long long>(kMaxBatch), static_cast<long long>(kMaxHeadDim));
-  }
-  if (p.query_length > 1 && p.head_dim % kHeadDimAlignment != 0) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "query's D is %lld: with more than one query row it must be a "
-                       "multiple of %lld",
-                       static_cast<long long>(p.head_dim), static_cast<long long>(kHeadDimAlignment));
-  }
-  // Key and value: one tensor for every batch, or one (of batch 1) per batch.
-  const bool per_batch = key->tensors.size() > 1;
-  if (per_batch && static_cast<int64_t>(key->tensors.size()) != p.batch) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "arguments 'key' and 'value' hold %zu tensors; a list of more than "
-                       "one needs one per batch (%lld)",
-                       key->tensors.size(), static_cast<long long>(p.batch));
-  }
-  if (p.layout == Layout::kBsh && key->tensors[0]->view_shape[2] % p.kv_heads != 0) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "key's H (%lld) is not a multiple of numKeyValueHeads (%lld)",
-                       static_cast<long long>(key->tensors[0]->view_shape[2]), static_cast<long long>(p.kv_heads));
-  }
-  std::vector<int64_t> kv_storage(static_cast<size_t>(p.batch));
-  for (size_t i = 0; i < key->tensors.size(); ++i) {
-    const aclTensor* k = key->tensors[i];
-    if (value->tensors[i]->view_shape != k->view_shape) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "value[%zu] has shape %s, but key[%zu] has %s: they must match", i,
-                         ShapeToString(value->tensors[i]->view_shape).c_str(), i, ShapeToString(k->view_shape).c_str());
-    }
-    const auto e = ExtentsOf(k, p.layout, p.kv_heads);
-    if (e[0] != (per_batch ? 1 : p.batch) || e[1] != p.kv_heads || e[3] != p.head_dim) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                         "key[%zu] has shape %s: in layout %s it needs B = %lld, N = numKeyValueHeads (%lld) and "
-                         "query's D (%lld)",
-                         i, ShapeToString(k->view_shape).c_str(), input_layout,
-                         static_cast<long long>(per_batch ? 1 : p.batch), static_cast<long long>(p.kv_heads),
-                         static_cast<long long>(p.head_dim));
-    }
-    if (per_batch) {
-      kv_storage[i] = e[2];
-    } else {
-      std::fill(kv_storage.begin(), kv_storage.end(), e[2]);
-    }
-  }
-  for (int64_t length : kv_storage) p.max_kv_length = std::max(p.max_kv_length, length);
-  std::array<int64_t, 4> want_out = {p.batch, p.heads, p.query_length, p.head_dim};
-  const Layout out_layout = p.layout == Layout::kBnsdBsnd ? Layout::kBsnd : p.layout;
-  if (p.layout == Layout::kBnsdBsnd && p.query_length <= 1) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "layout BNSD_BSND needs more than one query row");
-  }
-  if (ExtentsOf(attention_out, out_layout, num_heads) != want_out ||
-      (out_layout == Layout::kBsh && attention_out->view_shape[2] != num_heads * p.head_dim)) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'attentionOut' has shape %s, which does not match query %s",
-                       ShapeToString(attention_out->view_shape).c_str(), ShapeToString(query->view_shape).c_str());
-  }
+aclnnStatus PlanFusedInferAttentionScoreV3(
+    Plan& plan, const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pse_shift, const aclTensor* atten_mask, const aclIntArray* actual_seq_lengths,
+    const aclIntArray* actual_seq_lengths_kv, const aclTensor* deq_scale1, const aclTensor* quant_scale1,
+    const aclTensor* deq_scale2, const aclTensor* quant_scale2, const aclTensor* quant_offset2,
+    const aclTensor* antiquant_scale, const aclTensor* antiquant_offset, const aclTensor* block_table,
+    const aclTensor* query_padding_size, const aclTensor* kv_padding_size, const aclTensor* key_antiquant_scale,
+    const aclTensor* key_antiquant_offset, const aclTensor* value_antiquant_scale,
+    const aclTensor* value_antiquant_offset, const aclTensor* key_shared_prefix, const aclTensor* value_shared_prefix,
+    const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
+    const aclTensor* key_rope_antiquant_scale, int64_t num_heads, double scale_value, int64_t pre_tokens,
+    int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise,
+    int64_t /*block_size*/, int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/,
+    int64_t /*value_antiquant_mode*/, const aclTensor* attention_out, const aclTensor* softmax_lse) {
+  auto unsupported = V2Unsupported(
+      deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, block_table,
+      query_padding_size, kv_padding_size, key_antiquant_scale, key_antiquant_offset, value_antiquant_scale,
+      value_antiquant_offset, key_shared_prefix, value_shared_prefix, actual_shared_prefix_len);
+  unsupported.insert(unsupported.end(), {{"queryRopeOptional", query_rope},
+                                         {"keyRopeOptional", key_rope},
+                                         {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale}});
+  return PlanAttention(
+      plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
+                      std::move(unsupported), num_heads, scale_value, pre_tokens, next_tokens, input_layout,
+                      num_key_value_heads, sparse_mode, inner_precise, softmax_lse_flag, attention_out, softmax_lse));
+}
 
-  // ---- modes and lengths
-  if (inner_precise < 0 || inner_precise > kLastInnerPrecise) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'innerPrecise' is %lld; it must be 0, 1, 2 or 3",
-                       static_cast<long long>(inner_precise));
-  }
-  const bool prompt = p.query_length > 1;  // a single query row ignores the sparse mode and the token window
-  if (prompt && (sparse_mode < 0 || sparse_mode > kLastSparseMode)) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'sparseMode' is %lld; it must be in [0, 4]",
-                       static_cast<long long>(sparse_mode));
-  }
-  if (prompt && sparse_mode == kBandSparseMode) {
-    return RejectNotSupported(plan, "sparseMode", "sparse mode 4 (band)");
-  }
-  const bool compressed_mask = prompt && (sparse_mode == 2 || sparse_mode == 3);
-  if (compressed_mask) {
-    const Shape& m = atten_mask != nullptr ? atten_mask->view_shape : Shape{};
-    bool ok = m.size() >= 2 && m.size() <= 4 && m[m.size() - 1] == kCompressedMaskSize &&
-              m[m.size() - 2] == kCompressedMaskSize;
-    for (size_t i = 0; ok && i + 2 < m.size(); ++i) ok = m[i] == 1;
-    if (!ok) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "sparse mode %lld needs a [2048, 2048] attention mask (got %s)",
-                         static_cast<long long>(sparse_mode),
-                         atten_mask != nullptr ? ShapeToString(m).c_str() : "none");
-    }
-  }
-  if (prompt && sparse_mode == 1 && atten_mask == nullptr) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "sparse mode 1 needs an attention mask");
-  }
-  std::vector<int64_t> query_valid, kv_valid;
-  CANOPY_CHECK(ReadLengths(
-      plan, "actualSeqLengthsOptional", prompt ? actual_seq_lengths : nullptr, p.batch,
-      [&](int64_t) { return p.query_length; }, query_valid));
-  CANOPY_CHECK(ReadLengths(
-      plan, "actualSeqLengthsKvOptional", actual_seq_lengths_kv, p.batch,
-      [&](int64_t b) { return kv_storage[static_cast<size_t>(b)]; }, kv_valid));
-
-  // ---- pse shift [B or 1, N, >= Q_S, >= KV_S], mask, softmaxLse
-  if (pse_shift != nullptr) {
-    const Shape& s = pse_shift->view_shape;
-    if (s.size() != 4 || (s[0] != p.batch && s[0] != 1) || s[1] != p.heads || s[2] < p.query_length ||
-        s[3] < p.max_kv_length) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                         "argument 'pseShiftOptional' has shape %s; it must be [B or 1, %lld, >= %lld, >= %lld]",
-                         ShapeToString(s).c_str(), static_cast<long long>(p.heads),
-                         static_cast<long long>(p.query_length), static_cast<long long>(p.max_kv_length));
-    }
-  }
-  const bool read_mask = atten_mask != nullptr && !compressed_mask;
-  std::array<int64_t, 3> mask_extent{};  // (batch, query, key) of the mask; batch 0 = none
-  if (read_mask) {
-    const Shape& m = atten_mask->view_shape;
-    const size_t r = m.size();
-    bool ok = r >= 2 && r <= 4 && m[r - 1] >= p.max_kv_length;
-    if (ok && r == 2 && !prompt) {
-      mask_extent = {m[0], 1, m[1]};  // (B, KV_S)
-    } else if (ok) {
-      mask_extent = {r >= 3 ? m[0] : 1, m[r - 2], m[r - 1]};
-      ok = m[r - 2] >= p.query_length && (r < 4 || m[1] == 1);
-    }
-    ok = ok && (mask_extent[0] == 1 || mask_extent[0] == p.batch);
-    if (!ok) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                         "argument 'attenMaskOptional' has shape %s; for %lld query rows and %lld keys it must be "
-                         "(Q_S, KV_S), (B or 1, Q_S, KV_S), (B or 1, 1, Q_S, KV_S)%s",
-                         ShapeToString(m).c_str(), static_cast<long long>(p.query_length),
-                         static_cast<long long>(p.max_kv_length), prompt ? "" : ", (B, KV_S)");
-    }
-  }
-  if (softmax_lse_flag) {
-    if (softmax_lse == nullptr) return plan.CheckNotNull("softmaxLse", softmax_lse);
-    CANOPY_CHECK(plan.CheckDtype("softmaxLse", softmax_lse->dtype, DtypeSet{ACL_FLOAT}));
-    CANOPY_CHECK(plan.CheckShape("softmaxLse", softmax_lse, {p.batch, p.heads, p.query_length, 1}));
-  }
-
-  // ---- operands, in the prototype's input order (int arrays take their IR index too)
-  const TensorRef q_ref = plan.Input(query, "query");
-  const std::vector<TensorRef> k_refs = plan.InputList(key, "key");
-  const std::vector<TensorRef> v_refs = plan.InputList(value, "value");
-  TensorRef pse_ref, mask_ref;
-  if (pse_shift != nullptr) {
-    pse_ref = plan.Input(pse_shift, "pseShiftOptional");
-  } else {
-    plan.SkipInput();
-  }
-  if (atten_mask != nullptr) {
-    mask_ref = plan.Input(atten_mask, "attenMaskOptional");
-  } else {
-    plan.SkipInput();
-  }
-  for (int skipped = 0; skipped < 19; ++skipped) plan.SkipInput();  // actualSeqLengths ... actualSharedPrefixLen
-  const TensorRef out_ref = plan.Output(attention_out, "attentionOut");
-  TensorRef lse_ref;
-  if (softmax_lse_flag) {
-    lse_ref = plan.Output(softmax_lse, "softmaxLse");
-  } else {
-    plan.SkipOutput();  // returned as it is
-  }
-  if (query->NumElements() == 0 || attention_out->NumElements() == 0) return ACLNN_SUCCESS;
-
-  kernels::AttentionDesc desc;
-  desc.dtype = query->dtype;
-  desc.batch = p.batch;
-  desc.heads = p.heads;
-  desc.kv_heads = p.kv_heads;
-  desc.query_length = p.query_length;
-  desc.head_dim = p.head_dim;
-  desc.value_dim = p.head_dim;
-  desc.scale = static_cast<float>(scale_value);
-  const Bnsd qv = AsBnsd(q_ref, p.layout, p.heads);
-  const Bnsd ov = AsBnsd(out_ref, out_layout, p.heads);
-  desc.query = q_ref.buffer;
-  desc.out = out_ref.buffer;
-  std::copy(qv.strides.begin(), qv.strides.end(), desc.query_strides);
-  std::copy(ov.strides.begin(), ov.strides.end(), desc.out_strides);
-  const int64_t element = static_cast<int64_t>(DtypeSize(query->dtype));
-  desc.kv.resize(static_cast<size_t>(p.batch));
-  for (int64_t b = 0; b < p.batch; ++b) {
-    const size_t list_index = per_batch ? static_cast<size_t>(b) : 0;
-    const int64_t batch_in_tensor = per_batch ? 0 : b;
-    const Bnsd kb = AsBnsd(k_refs[list_index], p.layout, p.kv_heads);
-    const Bnsd vb = AsBnsd(v_refs[list_index], p.layout, p.kv_heads);
-    kernels::AttentionKv& kv = desc.kv[static_cast<size_t>(b)];
-    kv.key = k_refs[list_index].buffer;
-    kv.key.byte_offset += batch_in_tensor * kb.strides[0] * element;
-    kv.value = v_refs[list_index].buffer;
-    kv.value.byte_offset += batch_in_tensor * vb.strides[0] * element;
-    for (int i = 0; i < 3; ++i) {
-      kv.key_strides[i] = kb.strides[static_cast<size_t>(i) + 1];
-      kv.value_strides[i] = vb.strides[static_cast<size_t>(i) + 1];
-    }
-    kv.length = kv_valid[static_cast<size_t>(b)];
-  }
-  desc.query_valid = query_valid;
-  if (pse_shift != nullptr) {
-    desc.has_pse = true;
-    desc.pse_dtype = pse_shift->dtype;
-    desc.pse = pse_ref.buffer;
-    for (size_t i = 0; i < 4; ++i) desc.pse_strides[i] = pse_ref.shape[i] == 1 ? 0 : pse_ref.strides[i];
-  }
-  if (read_mask) {
-    desc.has_mask = true;
-    desc.mask = mask_ref.buffer;
-    const size_t r = mask_ref.shape.size();
-    const auto stride = [&](size_t d) { return mask_ref.shape[d] == 1 ? 0 : mask_ref.strides[d]; };
-    if (r == 2 && !prompt) {
-      desc.mask_strides[0] = stride(0);
-      desc.mask_strides[1] = 0;
-    } else {
-      desc.mask_strides[0] = r >= 3 ? stride(0) : 0;
-      desc.mask_strides[1] = stride(r - 2);
-    }
-    desc.mask_strides[2] = stride(r - 1);
-  }
-  if (prompt) {
-    const int64_t pre = std::clamp(pre_tokens, -kTokenLimit, kTokenLimit);
-    const int64_t next = std::clamp(next_tokens, -kTokenLimit, kTokenLimit);
-    if (sparse_mode == 0 && atten_mask != nullptr) {  // the mask, within the token window
-      desc.band = true;
-      desc.pre_tokens = pre;
-      desc.next_tokens = next;
-    } else if (sparse_mode == 2 || sparse_mode == 3) {  // causal, top-left or bottom-right aligned
-      desc.band = true;
-      desc.pre_tokens = kTokenLimit;
-      desc.next_tokens = 0;
-      desc.right_down = sparse_mode == 3;
-    }
-  }
-  if (softmax_lse_flag) {
-    desc.has_lse = true;
-    desc.lse = lse_ref.buffer;
-    for (size_t i = 0; i < 3; ++i) desc.lse_strides[i] = lse_ref.shape[i] == 1 ? 0 : lse_ref.strides[i];
-  }
-  std::vector<TensorRef> reads = {q_ref};
-  reads.insert(reads.end(), k_refs.begin(), k_refs.end());
-  reads.insert(reads.end(), v_refs.begin(), v_refs.end());
-  if (pse_shift != nullptr) reads.push_back(pse_ref);
-  if (atten_mask != nullptr) reads.push_back(mask_ref);
-  if (softmax_lse_flag) {
-    plan.AddStep(kernels::MakeAttentionStep(std::move(desc)));  // two outputs
-  } else {
-    plan.AddStep(kernels::MakeAttentionStep(std::move(desc)), reads, out_ref);
-  }
-  return ACLNN_SUCCESS;
+aclnnStatus PlanFusedInferAttentionScoreV4(
+    Plan& plan, const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pse_shift, const aclTensor* atten_mask, const aclIntArray* actual_seq_lengths,
+    const aclIntArray* actual_seq_lengths_kv, const aclTensor* deq_scale1, const aclTensor* quant_scale1,
+    const aclTensor* deq_scale2, const aclTensor* quant_scale2, const aclTensor* quant_offset2,
+    const aclTensor* antiquant_scale, const aclTensor* antiquant_offset, const aclTensor* block_table,
+    const aclTensor* query_padding_size, const aclTensor* kv_padding_size, const aclTensor* key_antiquant_scale,
+    const aclTensor* key_antiquant_offset, const aclTensor* value_antiquant_scale,
+    const aclTensor* value_antiquant_offset, const aclTensor* key_shared_prefix, const aclTensor* value_shared_prefix,
+    const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
+    const aclTensor* key_rope_antiquant_scale, const aclTensor* dequant_scale_query, int64_t num_heads,
+    double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout, int64_t num_key_value_heads,
+    int64_t sparse_mode, int64_t inner_precise, int64_t /*block_size*/, int64_t /*antiquant_mode*/,
+    bool softmax_lse_flag, int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/,
+    int64_t /*query_quant_mode: with dequantScaleQuery only*/, const aclTensor* attention_out,
+    const aclTensor* softmax_lse) {
+  auto unsupported = V2Unsupported(
+      deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, block_table,
+      query_padding_size, kv_padding_size, key_antiquant_scale, key_antiquant_offset, value_antiquant_scale,
+      value_antiquant_offset, key_shared_prefix, value_shared_prefix, actual_shared_prefix_len);
+  unsupported.insert(unsupported.end(), {{"queryRopeOptional", query_rope},
+                                         {"keyRopeOptional", key_rope},
+                                         {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale},
+                                         {"dequantScaleQueryOptional", dequant_scale_query}});
+  return PlanAttention(
+      plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
+                      std::move(unsupported), num_heads, scale_value, pre_tokens, next_tokens, input_layout,
+                      num_key_value_heads, sparse_mode, inner_precise, softmax_lse_flag, attention_out, softmax_lse));
 }
 
 }  // namespace
@@ -519,4 +201,49 @@ CANOPY_ACLNN_OP(
     (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout), (int64_t, numKeyValueHeads),
     (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize), (int64_t, antiquantMode),
     (bool, softmaxLseFlag), (int64_t, keyAntiquantMode), (int64_t, valueAntiquantMode),
+    (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse, optional))
+
+CANOPY_ACLNN_OP(
+    FusedInferAttentionScoreV3, PlanFusedInferAttentionScoreV3,
+    (OpTraits{.header = "aclnnop/aclnn_fused_infer_attention_score_v3.h", .dtypes = kAttentionDtypes, .max_rank = 4}),
+    (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
+    (const aclTensor*, pseShiftOptional, optional), (const aclTensor*, attenMaskOptional, optional),
+    (const aclIntArray*, actualSeqLengthsOptional, optional),
+    (const aclIntArray*, actualSeqLengthsKvOptional, optional), (const aclTensor*, deqScale1Optional, optional),
+    (const aclTensor*, quantScale1Optional, optional), (const aclTensor*, deqScale2Optional, optional),
+    (const aclTensor*, quantScale2Optional, optional), (const aclTensor*, quantOffset2Optional, optional),
+    (const aclTensor*, antiquantScaleOptional, optional), (const aclTensor*, antiquantOffsetOptional, optional),
+    (const aclTensor*, blockTableOptional, optional), (const aclTensor*, queryPaddingSizeOptional, optional),
+    (const aclTensor*, kvPaddingSizeOptional, optional), (const aclTensor*, keyAntiquantScaleOptional, optional),
+    (const aclTensor*, keyAntiquantOffsetOptional, optional), (const aclTensor*, valueAntiquantScaleOptional, optional),
+    (const aclTensor*, valueAntiquantOffsetOptional, optional), (const aclTensor*, keySharedPrefixOptional, optional),
+    (const aclTensor*, valueSharedPrefixOptional, optional),
+    (const aclIntArray*, actualSharedPrefixLenOptional, optional), (const aclTensor*, queryRopeOptional, optional),
+    (const aclTensor*, keyRopeOptional, optional), (const aclTensor*, keyRopeAntiquantScaleOptional, optional),
+    (int64_t, numHeads), (double, scaleValue), (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout),
+    (int64_t, numKeyValueHeads), (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize),
+    (int64_t, antiquantMode), (bool, softmaxLseFlag), (int64_t, keyAntiquantMode), (int64_t, valueAntiquantMode),
+    (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse, optional))
+
+CANOPY_ACLNN_OP(
+    FusedInferAttentionScoreV4, PlanFusedInferAttentionScoreV4,
+    (OpTraits{.header = "aclnnop/aclnn_fused_infer_attention_score_v4.h", .dtypes = kAttentionDtypes, .max_rank = 4}),
+    (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
+    (const aclTensor*, pseShiftOptional, optional), (const aclTensor*, attenMaskOptional, optional),
+    (const aclIntArray*, actualSeqLengthsOptional, optional),
+    (const aclIntArray*, actualSeqLengthsKvOptional, optional), (const aclTensor*, deqScale1Optional, optional),
+    (const aclTensor*, quantScale1Optional, optional), (const aclTensor*, deqScale2Optional, optional),
+    (const aclTensor*, quantScale2Optional, optional), (const aclTensor*, quantOffset2Optional, optional),
+    (const aclTensor*, antiquantScaleOptional, optional), (const aclTensor*, antiquantOffsetOptional, optional),
+    (const aclTensor*, blockTableOptional, optional), (const aclTensor*, queryPaddingSizeOptional, optional),
+    (const aclTensor*, kvPaddingSizeOptional, optional), (const aclTensor*, keyAntiquantScaleOptional, optional),
+    (const aclTensor*, keyAntiquantOffsetOptional, optional), (const aclTensor*, valueAntiquantScaleOptional, optional),
+    (const aclTensor*, valueAntiquantOffsetOptional, optional), (const aclTensor*, keySharedPrefixOptional, optional),
+    (const aclTensor*, valueSharedPrefixOptional, optional),
+    (const aclIntArray*, actualSharedPrefixLenOptional, optional), (const aclTensor*, queryRopeOptional, optional),
+    (const aclTensor*, keyRopeOptional, optional), (const aclTensor*, keyRopeAntiquantScaleOptional, optional),
+    (const aclTensor*, dequantScaleQueryOptional, optional), (int64_t, numHeads), (double, scaleValue),
+    (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout), (int64_t, numKeyValueHeads),
+    (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize), (int64_t, antiquantMode),
+    (bool, softmaxLseFlag), (int64_t, keyAntiquantMode), (int64_t, valueAntiquantMode), (int64_t, queryQuantMode),
     (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse, optional))

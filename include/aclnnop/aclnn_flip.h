@@ -1,0 +1,26 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_flip.h: out = self reversed along each of dims.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_FLIP_H_
+#define CANOPY_ACLNNOP_ACLNN_FLIP_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims,
+                                                          aclTensor *out, uint64_t *workspaceSize,
+                                                          aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnFlip(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                          aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_FLIP_H_ */

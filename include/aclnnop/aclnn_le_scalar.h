@@ -1,0 +1,30 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_le_scalar.h: aclnnLeScalar and aclnnInplaceLeScalar.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_LE_SCALAR_H_
+#define CANOPY_ACLNNOP_ACLNN_LE_SCALAR_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLeScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other,
+                                                              aclTensor *out, uint64_t *workspaceSize,
+                                                              aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLeScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                              aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceLeScalarGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other,
+                                                                     uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceLeScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                     aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_LE_SCALAR_H_ */

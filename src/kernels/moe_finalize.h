@@ -1,0 +1,30 @@
+// MoE finalize routing (MoeFinalizeRouting, MoeFinalizeRoutingV2 drop-less):
+// for each token row i of out [rows, h],
+//   out[i, :] = x1[i, :] + x2[i, :]
+//             + sum_k scales[i, k] * (expandedX[rowIdx[i + k * rows], :] + bias[expertIdx[i, k], :])
+// each term optional (x1, x2, bias zero; scales one). rowIdx values must be in
+// [0, expanded rows) and expertIdx values in [0, experts): a value outside
+// fails the run (507015, as an NPU kernel's out-of-bounds read would) before
+// anything is written. Computed in f32; operands contiguous.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_base.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+struct MoeFinalizeDesc {
+  aclDataType dtype = ACL_FLOAT;  // expandedX, x1, x2, bias, scales and out
+  int64_t rows = 0, k = 0, h = 0, expanded_rows = 0, experts = 0;
+  BufferRef expanded_x, row_index, out;  // row_index: int32 [rows * k]
+  bool has_x1 = false, has_x2 = false, has_scales = false, has_bias = false;
+  BufferRef x1, x2, scales, bias, expert_index;  // expert_index: int32 [rows, k], with the bias
+  const char* op = "";                           // for the error message
+};
+
+std::unique_ptr<Step> MakeMoeFinalizeStep(const MoeFinalizeDesc& desc);
+
+}  // namespace canopy::kernels

@@ -1,0 +1,120 @@
+// Affine (de)quantisation along one axis (see quant_affine.h).
+#include "quant_affine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "common/dtype.h"
+#include "dtype_dispatch.h"
+#include "parallel_for.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int64_t kChunk = 4096;  // elements converted at once (even: INT4 pairs stay in one chunk)
+
+float Rounded(float v, QuantRound round) {
+  switch (round) {
+    case QuantRound::kRint:
+      return std::nearbyint(v);
+    case QuantRound::kCeil:
+      return std::ceil(v);
+    case QuantRound::kFloor:
+      return std::floor(v);
+    case QuantRound::kTrunc:
+      return std::trunc(v);
+  }
+  return v;
+}
+
+class QuantAffineStep final : public Step {
+ public:
+  explicit QuantAffineStep(const QuantAffineDesc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    std::vector<float> scale(static_cast<size_t>(d_.param_count)), offset(static_cast<size_t>(d_.param_count), 0.0f);
+    Load(d_.param_dtype, context.Resolve(d_.scale), 1, d_.param_count, scale.data());
+    if (d_.sqrt_mode) {
+      for (float& s : scale) s *= s;
+    }
+    if (d_.has_offset) Load(d_.param_dtype, context.Resolve(d_.offset), 1, d_.param_count, offset.data());
+    const char* in = context.Resolve(d_.in);
+    char* out = context.Resolve(d_.out);
+    const bool int4 = (d_.quantise ? d_.out_dtype : d_.in_dtype) == ACL_INT4;
+    ParallelFor(d_.elements, kChunk, kChunk, [&](int64_t begin, int64_t end) {
+      std::vector<float> values(static_cast<size_t>(kChunk));
+      for (int64_t c0 = begin; c0 < end; c0 += kChunk) {
+        const int64_t count = std::min(kChunk, end - c0);
+        const auto param = [&](int64_t e) {
+          return static_cast<size_t>(d_.param_count == 1 ? 0 : e / d_.inner % d_.axis_extent);
+        };
+        if (d_.quantise) {
+          Load(d_.in_dtype, in + c0 * static_cast<int64_t>(DtypeSize(d_.in_dtype)), 1, count, values.data());
+          const float lo = int4 ? -8.0f : -128.0f, hi = int4 ? 7.0f : 127.0f;
+          for (int64_t t = 0; t < count; ++t) {
+            const size_t p = param(c0 + t);
+            const float q = Rounded(values[static_cast<size_t>(t)] * scale[p] + offset[p], d_.round);
+            values[static_cast<size_t>(t)] = std::isnan(q) ? 0.0f : std::clamp(q, lo, hi);
+          }
+          StoreQuantised(values.data(), out, c0, count, int4);
+        } else {
+          LoadQuantised(in, c0, count, int4, values.data());
+          for (int64_t t = 0; t < count; ++t) {
+            const size_t p = param(c0 + t);
+            values[static_cast<size_t>(t)] = (values[static_cast<size_t>(t)] + offset[p]) * scale[p];
+          }
+          Store(values.data(), d_.out_dtype, out + c0 * static_cast<int64_t>(DtypeSize(d_.out_dtype)), 1, count);
+        }
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return std::string(d_.quantise ? "quantise " : "dequantise ") + DtypeName(d_.in_dtype) + " -> " +
+           DtypeName(d_.out_dtype) + " elements=" + std::to_string(d_.elements) +
+           " params=" + std::to_string(d_.param_count) + (d_.has_offset ? " offset" : "") +
+           (d_.sqrt_mode ? " sqrt" : "");
+  }
+
+ private:
+  // Elements [first, first + count) (first and count even for INT4).
+  static void StoreQuantised(const float* values, char* out, int64_t first, int64_t count, bool int4) {
+    if (!int4) {
+      auto* dst = reinterpret_cast<int8_t*>(out) + first;
+      for (int64_t t = 0; t < count; ++t) dst[t] = static_cast<int8_t>(values[t]);
+      return;
+    }
+    auto* dst = reinterpret_cast<uint8_t*>(out) + first / 2;
+    for (int64_t t = 0; t + 1 < count; t += 2) {
+      const int lo = static_cast<int>(values[t]), hi = static_cast<int>(values[t + 1]);
+      dst[t / 2] = static_cast<uint8_t>((lo & 0xF) | ((hi & 0xF) << 4));
+    }
+  }
+
+  static void LoadQuantised(const char* in, int64_t first, int64_t count, bool int4, float* values) {
+    if (!int4) {
+      const auto* src = reinterpret_cast<const int8_t*>(in) + first;
+      for (int64_t t = 0; t < count; ++t) values[t] = static_cast<float>(src[t]);
+      return;
+    }
+    const auto* src = reinterpret_cast<const uint8_t*>(in);
+    for (int64_t t = 0; t < count; ++t) {
+      const int64_t e = first + t;
+      const int nibble = (src[e / 2] >> (e % 2 == 0 ? 0 : 4)) & 0xF;
+      values[t] = static_cast<float>(nibble >= 8 ? nibble - 16 : nibble);
+    }
+  }
+
+  QuantAffineDesc d_;
+};
+
+}  // namespace
+
+std::unique_ptr<Step> MakeQuantAffineStep(const QuantAffineDesc& desc) {
+  return std::make_unique<QuantAffineStep>(desc);
+}
+
+}  // namespace canopy::kernels

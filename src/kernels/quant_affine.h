@@ -1,0 +1,38 @@
+// Affine (de)quantisation along one axis (AscendQuantV3, AscendAntiQuant). The
+// tensor is contiguous, element e at axis index (e / inner) % axis_extent; the
+// scale and offset hold one value for every axis index, or one for all.
+//   quantise:   y = clamp(round_mode(x * s + offset)),  s = scale (scale^2 in sqrt mode)
+//   dequantise: y = (x + offset) * s
+// computed in f32. INT8, or INT4 two values a byte with the even element in the
+// low nibble (the byte image of INT32 storage holding eight); quantised values
+// saturate to the type's range.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_base.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+enum class QuantRound { kRint, kCeil, kFloor, kTrunc };  // kRint: half to even (CANN's "round")
+
+struct QuantAffineDesc {
+  bool quantise = true;
+  aclDataType in_dtype = ACL_FLOAT;  // quantise: f32 / f16 / bf16; dequantise: INT8 or INT4
+  aclDataType out_dtype = ACL_INT8;  // quantise: INT8 or INT4; dequantise: f16 / bf16
+  int64_t elements = 0, axis_extent = 1, inner = 1;
+  BufferRef in, out;
+  aclDataType param_dtype = ACL_FLOAT;  // scale and offset: f32 / f16 / bf16
+  int64_t param_count = 1;              // 1 or axis_extent
+  BufferRef scale;
+  bool has_offset = false;
+  BufferRef offset;
+  bool sqrt_mode = false;
+  QuantRound round = QuantRound::kRint;
+};
+
+std::unique_ptr<Step> MakeQuantAffineStep(const QuantAffineDesc& desc);
+
+}  // namespace canopy::kernels

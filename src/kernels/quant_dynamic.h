@@ -1,0 +1,28 @@
+// Per-token symmetric dynamic quantisation (DynamicQuant): for each row of x
+// (optionally multiplied by a per-column smooth scale first), scale =
+// max|row| / q_max and y = round(row / scale), rounded half to even, with
+// q_max 127 for INT8 and 7 for INT4 (two values a byte, the first in the low
+// nibble: also the byte image of INT32 storage holding eight). A row of zeros
+// gets scale 0 and zeros. Operands are contiguous.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_base.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+struct DynamicQuantDesc {
+  aclDataType x_dtype = ACL_FLOAT16;  // x and smooth: f16 or bf16
+  bool int4 = false;                  // y INT4 (or INT32 holding INT4), else INT8
+  int64_t rows = 0, columns = 0;
+  BufferRef x, y, scale;  // scale: f32, one per row
+  bool has_smooth = false;
+  BufferRef smooth;  // one per column
+};
+
+std::unique_ptr<Step> MakeDynamicQuantStep(const DynamicQuantDesc& desc);
+
+}  // namespace canopy::kernels

@@ -1,0 +1,224 @@
+// The unary functor table's elementary functions (part of unary_functors.h,
+// which includes this file): exponentials and logarithms, the error
+// function, trigonometric and hyperbolic functions and their inverses,
+// roots, reciprocals and squares, and rounding to integral values. The
+// reference is the C library's float64 function (complex<double> where the
+// op takes complex numbers), the vector kernel SLEEF's 1.0-ulp form or an
+// exact instruction; kUlps is the bound from unary_accuracy.h.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+#include "element_types.h"
+#include "unary.h"
+#include "unary_accuracy.h"
+
+#ifdef CANOPY_SIMD_LANES
+#include "simd_lanes.h"
+// The vector kernel of a functor: `vector` applied to the lanes.
+#define CANOPY_UNARY_VECTOR(vector) \
+  template <typename V>             \
+  V Vector(V x) const {             \
+    return vector(x);               \
+  }
+#else
+#define CANOPY_UNARY_VECTOR(vector)
+#endif
+
+// A real function: reference `reference(x)` on float64, vector kernel `vector`.
+#define CANOPY_UNARY_REAL_FN(Fn, reference, vector, ulps) \
+  struct Fn {                                             \
+    static constexpr double kUlps = ulps;                 \
+    explicit Fn(const UnaryParams&) {}                    \
+    template <typename T>                                 \
+    T operator()(T x) const {                             \
+      return reference(x);                                \
+    }                                                     \
+    CANOPY_UNARY_VECTOR(vector)                           \
+  };
+// The same for a function the C++ library also defines on complex numbers.
+#define CANOPY_UNARY_COMPLEX_FN(Fn, reference, vector, ulps) \
+  struct Fn {                                                \
+    static constexpr bool kComplex = true;                   \
+    static constexpr double kUlps = ulps;                    \
+    explicit Fn(const UnaryParams&) {}                       \
+    template <typename T>                                    \
+    T operator()(T x) const {                                \
+      return reference(x);                                   \
+    }                                                        \
+    CANOPY_UNARY_VECTOR(vector)                              \
+  };
+
+namespace canopy::kernels {
+
+#ifdef CANOPY_SIMD_LANES
+namespace unary_math {
+// x * x exactly where it is representable; integers wrap (two's complement).
+template <typename V>
+V SquareOf(V x) {
+  return Mul(x, x);
+}
+template <typename V>
+V ReciprocalOf(V x) {
+  return Div(V::Set(1.0f), x);
+}
+template <typename V>
+V RsqrtOf(V x) {
+  return Div(V::Set(1.0f), Sqrt(x));
+}
+// x - trunc(x): exact (the fractional part of a float is representable); inf gives NaN.
+template <typename V>
+V FracOf(V x) {
+  return Sub(x, Trunc(x));
+}
+// SLEEF's asinhf and acoshf overflow to inf from |x| ~ 1.8e19 on (x^2 does);
+// there asinh(|x|) = acosh(|x|) = ln|x| + ln 2 to the last bit (the
+// neglected 1 / (4 x^2) is below f32's roundoff from |x| = 2^12 on).
+template <typename V>
+V LargeArcosh(V x) {
+  return Add(Log(Abs(x)), V::Set(0.693147180559945309f));
+}
+template <typename V>
+V AsinhOf(V x) {
+  const V large = LargeArcosh(x);
+  const V big = Select(IsNegative(x), Neg(large), large);
+  return Select(IsGreater(Abs(x), V::Set(0x1p40f)), big, Asinh(x));
+}
+template <typename V>
+V AcoshOf(V x) {
+  return Select(IsGreater(x, V::Set(0x1p40f)), LargeArcosh(x), Acosh(x));
+}
+}  // namespace unary_math
+#endif
+
+CANOPY_UNARY_REAL_FN(Exp2Fn, std::exp2, Exp2, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(Expm1Fn, std::expm1, Expm1, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(Log1pFn, std::log1p, Log1p, unary_accuracy::kSleef)
+CANOPY_UNARY_COMPLEX_FN(Log10Fn, std::log10, Log10, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(ErfFn, std::erf, Erf, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(ErfcFn, std::erfc, Erfc, unary_accuracy::kErfc)
+CANOPY_UNARY_COMPLEX_FN(TanFn, std::tan, Tan, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(AsinFn, std::asin, Asin, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(AcosFn, std::acos, Acos, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(AtanFn, std::atan, Atan, unary_accuracy::kSleef)
+CANOPY_UNARY_COMPLEX_FN(SinhFn, std::sinh, Sinh, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(CoshFn, std::cosh, Cosh, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(AsinhFn, std::asinh, unary_math::AsinhOf, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(AcoshFn, std::acosh, unary_math::AcoshOf, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(AtanhFn, std::atanh, Atanh, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(CeilFn, std::ceil, Ceil, unary_accuracy::kExact)
+CANOPY_UNARY_REAL_FN(TruncFn, std::trunc, Trunc, unary_accuracy::kExact)
+
+// log2: complex as log(z) / ln 2 (the C++ library has no complex log2).
+struct Log2Fn {
+  static constexpr bool kComplex = true;
+  static constexpr double kUlps = unary_accuracy::kSleef;
+  explicit Log2Fn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (kIsComplex<T>) {
+      return std::log(x) / typename T::value_type(M_LN2);
+    } else {
+      return std::log2(x);
+    }
+  }
+  CANOPY_UNARY_VECTOR(Log2)
+};
+
+// 1 / sqrt(x): the square root, then the division (0 gives inf, below 0 NaN).
+struct RsqrtFn {
+  static constexpr bool kComplex = true;
+  static constexpr double kUlps = unary_accuracy::kRsqrt;
+  explicit RsqrtFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return T(1) / std::sqrt(x);
+  }
+  CANOPY_UNARY_VECTOR(unary_math::RsqrtOf)
+};
+
+// 1 / x (0 gives inf with x's sign).
+struct ReciprocalFn {
+  static constexpr bool kComplex = true;
+  static constexpr double kUlps = unary_accuracy::kReciprocal;
+  explicit ReciprocalFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return T(1) / x;
+  }
+  CANOPY_UNARY_VECTOR(unary_math::ReciprocalOf)
+};
+
+// The rounding functions on integer tensors are the identity; on floats exact
+// (NaN, infinities and -0 kept). Round is torch.round: halves to even.
+struct FloorFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kExact;
+  explicit FloorFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return x;
+    } else {
+      return std::floor(x);
+    }
+  }
+  CANOPY_UNARY_VECTOR(Floor)
+};
+
+struct RoundFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kExact;
+  explicit RoundFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return x;
+    } else {
+      return std::nearbyint(x);  // the default rounding mode: to nearest, halves to even
+    }
+  }
+  CANOPY_UNARY_VECTOR(RoundEven)
+};
+
+// x - trunc(x) (torch.frac): 0 on integers.
+struct FracFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kExact;
+  explicit FracFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return T(0);
+    } else {
+      return x - std::trunc(x);
+    }
+  }
+  CANOPY_UNARY_VECTOR(unary_math::FracOf)
+};
+
+// x * x; integers wrap.
+struct SquareFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kSquare;
+  explicit SquareFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(x) * static_cast<U>(x));
+    } else {
+      return x * x;
+    }
+  }
+  CANOPY_UNARY_VECTOR(unary_math::SquareOf)
+};
+
+}  // namespace canopy::kernels
+
+#undef CANOPY_UNARY_REAL_FN
+#undef CANOPY_UNARY_COMPLEX_FN
+#undef CANOPY_UNARY_VECTOR

@@ -1,0 +1,70 @@
+#include "separable.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace canopy::ops {
+
+void PlanSeparable(Plan& plan, const TensorRef& in, const TensorRef& out, kernels::AxisTaps rows,
+                   kernels::AxisTaps columns, kernels::SeparableReduce reduce, const char* what) {
+  if (out.NumElements() == 0) return;
+  kernels::SeparableResampleDesc desc;
+  desc.src = in.buffer;
+  desc.dst = out.buffer;
+  desc.src_dtype = in.dtype;
+  desc.dst_dtype = out.dtype;
+  desc.planes = out.shape[0] * out.shape[1];
+  desc.channels = out.shape[1];
+  for (size_t d = 0; d < 4; ++d) {
+    desc.src_strides[d] = in.strides[d];
+    desc.dst_strides[d] = out.strides[d];
+  }
+  desc.src_width = in.shape[3];
+  desc.rows = std::move(rows);
+  desc.columns = std::move(columns);
+  desc.reduce = reduce;
+  desc.what = what;
+  plan.AddStep(kernels::MakeSeparableResampleStep(std::move(desc)), {in}, out);
+}
+
+namespace {
+
+template <typename T>
+kernels::AxisTaps LinearTapsIn(int64_t in, int64_t out, bool align_corners, double scales) {
+  const T scale = SourceScale<T>(in, out, align_corners, scales);
+  kernels::AxisTaps taps;
+  for (int64_t i = 0; i < out; ++i) {
+    const T source =
+        align_corners ? scale * static_cast<T>(i) : std::max(scale * (static_cast<T>(i) + T(0.5)) - T(0.5), T(0));
+    const int64_t x0 = std::min(static_cast<int64_t>(source), in - 1);
+    const int64_t x1 = x0 < in - 1 ? x0 + 1 : x0;
+    const T lambda1 = std::min(source - static_cast<T>(x0), T(1));
+    if (x1 == x0) {
+      taps.Add(x0, 1.0);
+    } else {
+      taps.Add(x0, static_cast<double>(T(1) - lambda1));
+      taps.Add(x1, static_cast<double>(lambda1));
+    }
+    taps.EndOutput();
+  }
+  return taps;
+}
+
+}  // namespace
+
+kernels::AxisTaps LinearTaps(bool f64, int64_t in, int64_t out, bool align_corners, double scales) {
+  return f64 ? LinearTapsIn<double>(in, out, align_corners, scales)
+             : LinearTapsIn<float>(in, out, align_corners, scales);
+}
+
+kernels::AxisTaps AdaptiveWindows(int64_t in, int64_t out, bool average) {
+  kernels::AxisTaps taps;
+  for (int64_t i = 0; i < out; ++i) {
+    const int64_t start = i * in / out, end = ((i + 1) * in + out - 1) / out;
+    for (int64_t s = start; s < end; ++s) taps.Add(s, average ? 1.0 / static_cast<double>(end - start) : 1.0);
+    taps.EndOutput();
+  }
+  return taps;
+}
+
+}  // namespace canopy::ops

@@ -1,0 +1,39 @@
+// aclnnEqScalar, aclnnInplaceEqScalar: out = (self == other) (torch.eq), other a scalar (CANN's TensorScalar
+// deduction); out takes any dtype a BOOL casts to (1 / 0), in place selfRef's own. Dtypes: the Atlas A2 column of
+// CANN's document.
+#include "aclnnop/aclnn_eq_scalar.h"
+
+#include "binary_pointwise.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kDtypes = {ACL_DOUBLE,    ACL_FLOAT16,    ACL_FLOAT,  ACL_BF16,  ACL_INT64,
+                              ACL_INT32,     ACL_INT8,       ACL_UINT8,  ACL_BOOL,  ACL_INT16,
+                              ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64, ACL_UINT32};
+constexpr BinaryRule kRule{
+    .op = PointwiseOp::kEq,
+    .self = kDtypes,
+    .other = kDtypes,
+    .out = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_BOOL,
+            ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64, ACL_UINT32, ACL_UINT16},
+    .inplace = kDtypes,
+    .inplace_other = kDtypes,
+    .policy = ResultPolicy::kBool};
+
+aclnnStatus PlanEqScalar(Plan& plan, const aclTensor* self, const aclScalar* other, const aclTensor* out) {
+  return PlanBinaryScalarOp(plan, kRule, self, other, out, false);
+}
+aclnnStatus PlanInplaceEqScalar(Plan& plan, const aclTensor* selfRef, const aclScalar* other) {
+  return PlanBinaryScalarOp(plan, kRule, selfRef, other, selfRef, true);
+}
+
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_eq_scalar.h", .dtypes = kDtypes};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(EqScalar, PlanEqScalar, kTraits, (const aclTensor*, self), (const aclScalar*, other), (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceEqScalar, PlanInplaceEqScalar, InPlace(kTraits), (const aclTensor*, selfRef),
+                (const aclScalar*, other))

@@ -1,0 +1,38 @@
+// aclnnLeTensor, aclnnInplaceLeTensor: out = (self <= other) (torch.le), other a tensor broadcast with self and
+// promoted; out takes any dtype a BOOL casts to (1 / 0), in place selfRef's own. Dtypes: the Atlas A2 column of CANN's
+// document.
+#include "aclnnop/aclnn_le_tensor.h"
+
+#include "binary_pointwise.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kDtypes = {ACL_DOUBLE, ACL_BF16,   ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64,
+                              ACL_INT16,  ACL_UINT16, ACL_INT8,    ACL_UINT8, ACL_BOOL};
+constexpr BinaryRule kRule{
+    .op = PointwiseOp::kLe,
+    .self = kDtypes,
+    .other = kDtypes,
+    .out = {ACL_DOUBLE, ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_INT16,
+            ACL_UINT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128},
+    .inplace = kDtypes,
+    .inplace_other = kDtypes,
+    .policy = ResultPolicy::kBool};
+
+aclnnStatus PlanLeTensor(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
+  return PlanBinaryTensorOp(plan, kRule, self, other, out, false);
+}
+aclnnStatus PlanInplaceLeTensor(Plan& plan, const aclTensor* selfRef, const aclTensor* other) {
+  return PlanBinaryTensorOp(plan, kRule, selfRef, other, selfRef, true);
+}
+
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_le_tensor.h", .dtypes = kDtypes};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(LeTensor, PlanLeTensor, kTraits, (const aclTensor*, self), (const aclTensor*, other), (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceLeTensor, PlanInplaceLeTensor, InPlace(kTraits), (aclTensor*, selfRef),
+                (const aclTensor*, other))

@@ -1,0 +1,244 @@
+// aclnnQuantMatmulV3 / V4: full-quantisation matmul (W8A8). x1 (batch..., m, k)
+// and x2 (batch..., k, n), both INT8 (transposeX1 / transposeX2: the last two
+// dims swapped), multiply exactly into INT32 (oneDNN's int8 matmul, VNNI / AMX
+// where the CPU has them), then a dequantising epilogue gives
+//   out = (x1 @ x2 + bias) * scale [* pertokenScale]     (INT32 bias)
+//   out = x1 @ x2 * scale [* pertokenScale] + bias        (f16 / bf16 / f32 bias)
+// with scale one value or one per column n (f32, bf16, or UINT64 / INT64 as
+// TransQuantParamV2 encodes an f32 in the low 32 bits), pertokenScale one f32
+// per row m (V4), bias [n] or [batch, 1, n]. Batch dims broadcast. x2 may be
+// FRACTAL_NZ: on Canopy that is the ND layout (TransMatmulWeight).
+//
+// The doc's A2/A3 dtype combinations computed: out bf16 (scale f32 / bf16,
+// pertoken optional, bias INT32 / bf16 / f32) and out f16 (scale f32 with a
+// pertoken scale, bias INT32 / f16 / f32; or scale UINT64 / INT64 without,
+// bias INT32). Not supported by Canopy (561003): INT8 out (with offset), INT32
+// out, and INT4 / INT32-packed x1 and x2 (A4W4). Other combinations are 161002.
+#include <limits>
+#include <string>
+
+#include "aclnnop/aclnn_quant_matmul_v3.h"
+#include "aclnnop/aclnn_quant_matmul_v4.h"
+#include "kernels/matmul.h"
+#include "kernels/quant_matmul_epilogue.h"
+#include "matmul_planner.h"
+#include "ops/framework/aclnn_op.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr aclnnStatus kNotSupported = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+constexpr DtypeSet kOperandDtypes = {ACL_INT8};
+constexpr DtypeSet kScaleDtypes = {ACL_FLOAT, ACL_BF16, ACL_UINT64, ACL_INT64};
+constexpr DtypeSet kOutDtypes = {ACL_FLOAT16, ACL_BF16};
+constexpr int64_t kMinRank = 2;
+constexpr int64_t kMaxRank = 6;
+constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();  // oneDNN's blocking works in 32 bits
+
+aclnnStatus CheckOperand(Plan& plan, const char* name, const aclTensor* t) {
+  if (t->dtype == ACL_INT4 || t->dtype == ACL_INT32) {
+    return plan.Reject(kNotSupported, "argument '%s' is %s: INT4 quantisation (A4W4) is not supported by Canopy", name,
+                       DtypeName(t->dtype));
+  }
+  CANOPY_CHECK(plan.CheckDtype(name, t->dtype, kOperandDtypes));
+  if (t->rank() < kMinRank || t->rank() > kMaxRank) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has rank %lld; it must be 2 to 6", name,
+                       static_cast<long long>(t->rank()));
+  }
+  for (int64_t extent : t->view_shape) {
+    if (extent > kMaxExtent) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has an extent of %lld; at most %lld is supported",
+                         name, static_cast<long long>(extent), static_cast<long long>(kMaxExtent));
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+// A 1-D tensor of `count` values, or of one.
+aclnnStatus CheckVector(Plan& plan, const char* name, const aclTensor* t, int64_t count, bool one_allowed) {
+  if (t->rank() == 1 && (t->view_shape[0] == count || (one_allowed && t->view_shape[0] == 1))) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must be [%s%lld]", name,
+                     ShapeToString(t->view_shape).c_str(), one_allowed ? "1] or [" : "", static_cast<long long>(count));
+}
+
+aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                            const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
+                            bool transpose_x1, bool transpose_x2, const aclTensor* out, bool has_pertoken_argument) {
+  // ---- formats: x2 may be NZ (Canopy's NZ is ND); the rest plain
+  CANOPY_CHECK(plan.CheckPlainFormat("x1", x1));
+  if (x2->format != ACL_FORMAT_FRACTAL_NZ) CANOPY_CHECK(plan.CheckPlainFormat("x2", x2));
+  for (const auto& [name, t] :
+       {std::pair{"scale", scale}, std::pair{"offset", offset}, std::pair{"pertokenScaleOptional", pertoken},
+        std::pair{"bias", bias}, std::pair{"out", out}}) {
+    if (t != nullptr) CANOPY_CHECK(plan.CheckPlainFormat(name, t));
+  }
+  // ---- dtypes and their combinations
+  CANOPY_CHECK(CheckOperand(plan, "x1", x1));
+  CANOPY_CHECK(CheckOperand(plan, "x2", x2));
+  if (out->dtype == ACL_INT8 || out->dtype == ACL_INT32) {
+    return plan.Reject(kNotSupported, "argument 'out' is %s: an INT8 or INT32 output is not supported by Canopy",
+                       DtypeName(out->dtype));
+  }
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kOutDtypes));
+  CANOPY_CHECK(plan.CheckDtype("scale", scale->dtype, kScaleDtypes));
+  if (offset != nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'offset' is only taken with an INT8 out (out is %s)",
+                       DtypeName(out->dtype));
+  }
+  if (pertoken != nullptr) CANOPY_CHECK(plan.CheckDtype("pertokenScaleOptional", pertoken->dtype, DtypeSet{ACL_FLOAT}));
+  const bool packed_scale = scale->dtype == ACL_UINT64 || scale->dtype == ACL_INT64;
+  if (out->dtype == ACL_FLOAT16) {
+    const bool ok = packed_scale ? pertoken == nullptr : (scale->dtype == ACL_FLOAT && pertoken != nullptr);
+    if (!ok) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "a FLOAT16 out takes a UINT64 / INT64 scale without pertokenScaleOptional, or a FLOAT32 "
+                         "scale with it (scale is %s, pertokenScaleOptional %s)",
+                         DtypeName(scale->dtype), pertoken != nullptr ? "given" : "absent");
+    }
+  } else if (packed_scale) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "a BFLOAT16 out takes a FLOAT32 or BFLOAT16 scale (scale is %s)",
+                       DtypeName(scale->dtype));
+  }
+  if (bias != nullptr) {
+    const DtypeSet allowed = packed_scale                ? DtypeSet{ACL_INT32}
+                             : out->dtype == ACL_FLOAT16 ? DtypeSet{ACL_INT32, ACL_FLOAT16, ACL_FLOAT}
+                                                         : DtypeSet{ACL_INT32, ACL_BF16, ACL_FLOAT};
+    CANOPY_CHECK(plan.CheckDtype("bias", bias->dtype, allowed));
+  }
+
+  // ---- shapes
+  const Shape& s1 = x1->view_shape;
+  const Shape& s2 = x2->view_shape;
+  const size_t r1 = s1.size(), r2 = s2.size();
+  const int64_t m = transpose_x1 ? s1[r1 - 1] : s1[r1 - 2];
+  const int64_t k = transpose_x1 ? s1[r1 - 2] : s1[r1 - 1];
+  const int64_t k2 = transpose_x2 ? s2[r2 - 1] : s2[r2 - 2];
+  const int64_t n = transpose_x2 ? s2[r2 - 2] : s2[r2 - 1];
+  if (k != k2) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x1's k (%lld) and x2's k (%lld) differ", static_cast<long long>(k),
+                       static_cast<long long>(k2));
+  }
+  if (k == 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "k is 0: x1 and x2 may not be empty along k");
+  Shape batch;
+  CANOPY_CHECK(
+      plan.CheckBroadcast("x1", Shape(s1.begin(), s1.end() - 2), "x2", Shape(s2.begin(), s2.end() - 2), batch));
+  Shape out_shape = batch;
+  out_shape.push_back(m);
+  out_shape.push_back(n);
+  CANOPY_CHECK(plan.CheckShape("out", out, out_shape));
+  CANOPY_CHECK(CheckVector(plan, "scale", scale, n, true));
+  if (pertoken != nullptr) CANOPY_CHECK(CheckVector(plan, "pertokenScaleOptional", pertoken, m, false));
+  int64_t batch_count = 1;
+  for (int64_t extent : batch) batch_count *= extent;
+  if (bias != nullptr) {
+    const Shape& b = bias->view_shape;
+    const bool ok = (b.size() == 1 && b[0] == n) ||
+                    (b.size() == 3 && out_shape.size() == 3 && b[0] == out_shape[0] && b[1] == 1 && b[2] == n);
+    if (!ok) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'bias' has shape %s; it must be [%lld]%s",
+                         ShapeToString(b).c_str(), static_cast<long long>(n),
+                         out_shape.size() == 3 ? " or [batch, 1, n] (a 3-D out)" : "");
+    }
+  }
+
+  // ---- operands, in the prototype's order
+  const TensorRef x1_ref = plan.Input(x1, "x1");
+  const TensorRef x2_ref = plan.Input(x2, "x2");
+  const TensorRef scale_ref = plan.Input(scale, "scale");
+  plan.SkipInput();  // offset (absent: INT8 out only)
+  TensorRef pertoken_ref, bias_ref;
+  if (has_pertoken_argument) {
+    if (pertoken != nullptr) {
+      pertoken_ref = plan.Input(pertoken, "pertokenScaleOptional");
+    } else {
+      plan.SkipInput();
+    }
+  }
+  if (bias != nullptr) {
+    bias_ref = plan.Input(bias, "bias");
+  } else {
+    plan.SkipInput();
+  }
+  const TensorRef out_ref = plan.Output(out, "out");
+  if (out->NumElements() == 0) return ACLNN_SUCCESS;
+
+  // ---- the INT32 product through oneDNN
+  const auto rank = static_cast<int64_t>(out_shape.size());
+  const auto last_two_swapped = [](const TensorRef& t) { return Transpose(t, t.rank() - 2, t.rank() - 1); };
+  const TensorRef a = PadRank(transpose_x1 ? last_two_swapped(x1_ref) : x1_ref, rank);
+  const TensorRef b = PadRank(transpose_x2 ? last_two_swapped(x2_ref) : x2_ref, rank);
+  const TensorRef acc = plan.Temporary(ACL_INT32, out_shape);
+  kernels::MatmulDesc product;
+  product.src = MatmulOperandOf(a);
+  product.weights = MatmulOperandOf(b);
+  product.dst = MatmulOperandOf(acc);
+  const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
+  std::string reason;
+  std::unique_ptr<Step> step = kernels::MakeMatmulStep(product, book, reason);
+  if (!step) {  // a layout oneDNN does not take: contiguous operands
+    product.src = MatmulOperandOf(plan.Contiguous(a, ACL_INT8));
+    product.weights = MatmulOperandOf(plan.Contiguous(b, ACL_INT8));
+    step = kernels::MakeMatmulStep(product, book, reason);
+  }
+  if (!step) return plan.Reject(ACLNN_ERR_INNER, "oneDNN has no int8 matmul for this call: %s", reason.c_str());
+  plan.AddStep(std::move(step));
+
+  // ---- the epilogue
+  kernels::QuantEpilogueDesc epilogue;
+  epilogue.batch = batch_count;
+  epilogue.m = m;
+  epilogue.n = n;
+  epilogue.acc = acc.buffer;
+  epilogue.out_dtype = out->dtype;
+  const TensorRef dst = out_ref.IsContiguous() ? out_ref : plan.Temporary(out->dtype, out_shape);
+  epilogue.out = dst.buffer;
+  epilogue.scale_dtype = scale->dtype;
+  epilogue.scale = plan.Contiguous(scale_ref, scale->dtype).buffer;
+  epilogue.scale_count = scale->view_shape[0];
+  if (pertoken != nullptr) {
+    epilogue.has_token_scale = true;
+    epilogue.token_scale = plan.Contiguous(pertoken_ref, ACL_FLOAT).buffer;
+  }
+  if (bias != nullptr) {
+    epilogue.has_bias = true;
+    epilogue.bias_dtype = bias->dtype;
+    epilogue.bias = plan.Contiguous(bias_ref, bias->dtype).buffer;
+    epilogue.bias_batch_stride = bias->rank() == 3 ? n : 0;
+  }
+  plan.AddStep(kernels::MakeQuantEpilogueStep(epilogue));
+  if (!out_ref.IsContiguous()) plan.Copy(dst, out_ref);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanQuantMatmulV3(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                              const aclTensor* offset, const aclTensor* bias, bool transpose_x1, bool transpose_x2,
+                              const aclTensor* out) {
+  return PlanQuantMatmul(plan, x1, x2, scale, offset, nullptr, bias, transpose_x1, transpose_x2, out, false);
+}
+
+aclnnStatus PlanQuantMatmulV4(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                              const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
+                              bool transpose_x1, bool transpose_x2, const aclTensor* out) {
+  return PlanQuantMatmul(plan, x1, x2, scale, offset, pertoken, bias, transpose_x1, transpose_x2, out, true);
+}
+
+constexpr DtypeSet kAllDtypes = {ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(
+    QuantMatmulV3, PlanQuantMatmulV3,
+    (OpTraits{
+        .header = "aclnnop/aclnn_quant_matmul_v3.h", .dtypes = kAllDtypes, .max_rank = 6, .private_formats = true}),
+    (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale), (const aclTensor*, offset, optional),
+    (const aclTensor*, bias, optional), (bool, transposeX1), (bool, transposeX2), (const aclTensor*, out))
+
+CANOPY_ACLNN_OP(
+    QuantMatmulV4, PlanQuantMatmulV4,
+    (OpTraits{
+        .header = "aclnnop/aclnn_quant_matmul_v4.h", .dtypes = kAllDtypes, .max_rank = 6, .private_formats = true}),
+    (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale), (const aclTensor*, offset, optional),
+    (const aclTensor*, pertokenScaleOptional, optional), (const aclTensor*, bias, optional), (bool, transposeX1),
+    (bool, transposeX2), (const aclTensor*, out))

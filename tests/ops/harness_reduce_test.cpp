@@ -1,0 +1,378 @@
+// Harness rows of the reductions on the reduction engine (src/kernels/reduce.h):
+// Prod, ProdDim, ReduceNansum, Max, Min, Var, VarCorrection, Std and
+// LogSumExp, against float64 references over each output's group (strided,
+// transposed, reversed, broadcast and offset views, rank 0, rank 8, empty,
+// large and threaded shapes, negative / empty dim lists, keepdim). Each
+// reference states its own error bound: the accumulator's roundoff (f32 for
+// 16-bit and f32 results, f64 for f64) times what the kind's error grows with,
+// plus the rounding to out. Integer results are exact (products wrap in int64,
+// then into out's dtype, as the kernels' accumulators do).
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aclnnop/aclnn_logsumexp.h"
+#include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_min.h"
+#include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_reduce_nansum.h"
+#include "aclnnop/aclnn_std.h"
+#include "aclnnop/aclnn_var.h"
+#include "harness/harness.h"
+
+namespace canopy_test {
+namespace {
+
+using namespace harness;  // NOLINT(google-build-using-namespace): the rows read as a table
+
+constexpr aclDataType F32 = ACL_FLOAT, F16 = ACL_FLOAT16, BF16 = ACL_BF16, F64 = ACL_DOUBLE, C64 = ACL_COMPLEX64,
+                      C128 = ACL_COMPLEX128, S8 = ACL_INT8, U8 = ACL_UINT8, S16 = ACL_INT16, S32 = ACL_INT32,
+                      S64 = ACL_INT64, BOOL = ACL_BOOL;
+
+// The roundoff of the engine's accumulator for a result of `out`'s dtype.
+double AccumulatorRoundoff(aclDataType out) {
+  return (out == F64 || out == C128) ? UnitRoundoff(F64) : UnitRoundoff(F32);
+}
+
+// An int64 result wrapped into `out`, as the kernels store their int64 accumulators.
+double WrapInto(int64_t v, aclDataType out) {
+  switch (out) {
+    case S8:
+      return static_cast<int8_t>(v);
+    case U8:
+      return static_cast<uint8_t>(v);
+    case S16:
+      return static_cast<int16_t>(v);
+    case S32:
+      return static_cast<int32_t>(v);
+    case BOOL:
+      return v != 0 ? 1 : 0;
+    default:
+      return static_cast<double>(v);
+  }
+}
+
+// One output's exact value and the error allowed around it before the
+// rounding to out (which GroupReference adds).
+struct Bounded {
+  Value value;
+  double error = 0;
+};
+using GroupFn = std::function<Bounded(const Values& group, const RefCall& call)>;
+
+// A reduction reference over the "dims" / "keepDim" attributes whose function
+// sees the whole call (out's dtype) and bounds its own error.
+Reference GroupReference(GroupFn fn) {
+  return [fn = std::move(fn)](const RefCall& call) {
+    std::vector<double> errors;
+    Expected want = Reduction([&](const Values& group, const AttrSet&) {
+      const Bounded b = fn(group, call);
+      errors.push_back(b.error);
+      return b.value;
+    })(call);
+    for (size_t i = 0; i < want.values.size(); ++i) {
+      const Value v = ConvertValue(want.values[i], call.out);
+      want.values[i] = v;
+      const bool exact = IsIntegral(call.out) || IsBool(call.out) || !std::isfinite(std::abs(v));
+      want.tolerance.push_back(exact ? 0 : errors[i] + 2 * UnitRoundoff(call.out) * std::abs(v));
+    }
+    return want;
+  };
+}
+
+// Phase 1 of a dims / keepDim reduction with out's dtype as `dtype` (ReduceNansum).
+Phase1Fn DimsCall(
+    std::function<aclnnStatus(aclTensor*, aclIntArray*, bool, aclDataType, aclTensor*, uint64_t*, aclOpExecutor**)>
+        fn) {
+  return [fn](Call& c) {
+    return fn(c.Tensor(0), c.IntArrayAttr("dims"), c.BoolAttr("keepDim"), c.OutDtype(), c.Out(), c.workspaceSize,
+              c.executor);
+  };
+}
+
+// The dim lists every row sweeps: outer, inner with keepdim, a negative pair, every dim.
+std::vector<AttrSet> DimSets() {
+  return {{"dim0", {{"dims", std::vector<int64_t>{0}}, {"keepDim", false}}},
+          {"last_keepdim", {{"dims", std::vector<int64_t>{-1}}, {"keepDim", true}}},
+          {"outer_inner", {{"dims", std::vector<int64_t>{-1, 0}}, {"keepDim", false}}},
+          {"all", {{"dims", std::vector<int64_t>{}}, {"keepDim", false}}}};
+}
+
+// A sum's bound: the cascade's roundoff grows with the logarithm of the count (4 covers 2^48 terms at
+// the scale of the blocks), relative to the sum of magnitudes.
+double SumError(const Values& terms, aclDataType out) {
+  double magnitude = 0;
+  for (const Value& v : terms) magnitude += std::abs(v);
+  return 4 * AccumulatorRoundoff(out) * magnitude;
+}
+
+// ---- Prod ------------------------------------------------------------------------------------------
+
+Bounded Product(const Values& group, const RefCall& call) {
+  if (IsIntegral(call.out) || IsBool(call.out)) {
+    uint64_t p = 1;
+    for (const Value& v : group) p *= static_cast<uint64_t>(static_cast<int64_t>(v.real()));
+    return {WrapInto(static_cast<int64_t>(p), call.out), 0};
+  }
+  Value p = 1;
+  for (const Value& v : group) p *= v;
+  // Each multiplication rounds once (a complex one about four times); a product that
+  // underflows does so in any order, to 0 or to a subnormal.
+  const double per = IsComplex(call.out) ? 4 : 1;
+  const double tiny = AccumulatorRoundoff(call.out) == UnitRoundoff(F64) ? 0x1p-1022 : 0x1p-126;
+  return {p, (static_cast<double>(group.size()) + 2) * per * AccumulatorRoundoff(call.out) * std::abs(p) + tiny};
+}
+
+// Factors near 1 keep long products (33 410 factors in the threaded shape, a broadcast row raised to
+// the 130th power) inside every dtype's range; integers small enough to wrap rarely.
+RangeRule ProdRange() {
+  return RangeRule([](aclDataType dtype, const CaseInfo&) {
+    if (IsComplex(dtype)) return Range{-1, 1};
+    if (IsRealFloat(dtype)) return Range{0.95, 1.05};
+    return (IsUnsigned(dtype) || IsBool(dtype)) ? Range{0, 2} : Range{-2, 2};
+  });
+}
+
+const std::vector<aclDataType> kProdDtypes = {F16, F32, F64, S8, U8, S16, S32, S64, BOOL, BF16};
+
+// The shapes of ReductionShapes() but the empty one (an empty self into complex out is 161002, as in CANN).
+std::vector<ShapeCase> NonEmptyReductionShapes() {
+  std::vector<ShapeCase> shapes;
+  for (const ShapeCase& shape : ReductionShapes()) {
+    if (shape.name != "empty") shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+OpRow ProdRow() {
+  OpRow row;
+  row.name = "Prod";
+  row.inputs = {Arg{.name = "self", .range = ProdRange()}};
+  row.out = {[](Call& c) {
+               return aclnnProdGetWorkspaceSize(c.Tensor(0), c.OutDtype(), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnProd};
+  row.dtypes = Concat(EachDtype(kProdDtypes), Singly({{{F16}, F32}, {{S32}, F64}, {{BOOL}, S64}}));
+  row.shapes = ReductionShapes();
+  // CANN documents out as [1].
+  row.outShape = [](const std::vector<Shape>&, const AttrSet&) -> std::optional<Shape> { return Shape{1}; };
+  row.attrs = {{"", {{"dims", std::vector<int64_t>{}}, {"keepDim", false}}}};
+  row.reference = GroupReference(Product);
+  return row;
+}
+
+OpRow ProdDimRow() {
+  OpRow row = ProdRow();
+  row.name = "ProdDim";
+  row.out = {[](Call& c) {
+               return aclnnProdDimGetWorkspaceSize(c.Tensor(0), c.info().attrs.IntArray("dims")[0],
+                                                   c.BoolAttr("keepDim"), c.OutDtype(), c.Out(), c.workspaceSize,
+                                                   c.executor);
+             },
+             aclnnProdDim};
+  row.outShape = ReducedShape();
+  row.attrs = {{"dim0", {{"dims", std::vector<int64_t>{0}}, {"keepDim", false}}},
+               {"middle_keepdim", {{"dims", std::vector<int64_t>{1}}, {"keepDim", true}}},
+               {"last_negative", {{"dims", std::vector<int64_t>{-1}}, {"keepDim", false}}}};
+  return row;
+}
+
+// The complex forms of a Prod row.
+OpRow ComplexRow(OpRow row) {
+  row.name += "Complex";
+  row.dtypes = EachDtype({C64, C128});
+  row.shapes = NonEmptyReductionShapes();
+  return row;
+}
+
+// ---- ReduceNansum ----------------------------------------------------------------------------------
+
+OpRow NansumRow() {
+  OpRow row;
+  row.name = "ReduceNansum";
+  row.inputs = {Arg{.name = "self", .range = Range{-3, 3}}};
+  row.out = {DimsCall(aclnnReduceNansumGetWorkspaceSize), aclnnReduceNansum};
+  row.dtypes = Concat(EachDtype({F16, F32, S8, S16, S32, S64, U8, BOOL, BF16}), Singly({{{F16}, F32}, {{S8}, S64}}));
+  row.shapes = ReductionShapes();
+  row.outShape = ReducedShape();
+  row.attrs = DimSets();
+  row.reference = GroupReference([](const Values& group, const RefCall& call) -> Bounded {
+    if (IsIntegral(call.out) || IsBool(call.out)) {
+      int64_t s = 0;
+      for (const Value& v : group) s += static_cast<int64_t>(v.real());
+      return {WrapInto(s, call.out), 0};
+    }
+    Value s = 0;
+    for (const Value& v : group) s += std::isnan(v.real()) ? 0.0 : v.real();
+    return {s, SumError(group, call.out)};
+  });
+  return row;
+}
+
+// ---- Max / Min -------------------------------------------------------------------------------------
+
+Bounded Extreme(const Values& group, bool max) {
+  double e = max ? -INFINITY : INFINITY;
+  for (const Value& v : group) {
+    const double x = v.real();
+    if (std::isnan(e)) break;
+    e = std::isnan(x) ? x : (max ? std::max(e, x) : std::min(e, x));
+  }
+  return {e, 0};  // an element of self: exact
+}
+
+const std::vector<aclDataType> kExtremeDtypes = {F16, F32, F64, U8, S8, S16, S32, S64, BOOL, BF16};
+
+OpRow ExtremeRow(const char* name, bool max) {
+  OpRow row;
+  row.name = name;
+  row.inputs = {Arg{.name = "self", .range = Range{-100, 100}}};
+  row.out = {[max](Call& c) {
+               return (max ? aclnnMaxGetWorkspaceSize : aclnnMinGetWorkspaceSize)(c.Tensor(0), c.Out(), c.workspaceSize,
+                                                                                  c.executor);
+             },
+             max ? aclnnMax : aclnnMin};
+  // Max converts into another out dtype; Min's out is self's (its document).
+  row.dtypes = max ? Concat(EachDtype(kExtremeDtypes), Singly({{{F16}, F32}, {{S32}, F16}, {{F64}, S64}}))
+                   : EachDtype(kExtremeDtypes);
+  row.shapes = ReductionShapes();
+  // Out holds one element ([1], as CANN documents); there is no extreme of nothing.
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet&) -> std::optional<Shape> {
+    if (NumElements(in[0]) == 0) return std::nullopt;
+    return Shape{1};
+  };
+  row.attrs = {{"", {{"dims", std::vector<int64_t>{}}, {"keepDim", false}}}};
+  row.reference = GroupReference([max](const Values& group, const RefCall&) { return Extreme(group, max); });
+  return row;
+}
+
+// ---- Var / VarCorrection / Std ---------------------------------------------------------------------
+
+// The variance by two passes in float64, and the engine's bound: each
+// deviation rounds when subtracted and when squared, their sum is a cascade
+// (8 u |var|), and the mean's own error (4 u of the mean magnitude, from its
+// cascade) enters squared, n times: an absolute term that matters only where
+// the elements (nearly) agree.
+Bounded Variance(const Values& group, double correction, bool root, aclDataType out) {
+  const auto n = static_cast<double>(group.size());
+  double mean = 0, magnitude = 0;
+  for (const Value& v : group) {
+    mean += v.real();
+    magnitude += std::abs(v.real());
+  }
+  mean /= n;
+  magnitude /= n;
+  double squares = 0;
+  for (const Value& v : group) squares += (v.real() - mean) * (v.real() - mean);
+  const double divisor = std::max(0.0, n - correction);
+  const double var = squares / divisor;  // 0 / 0 (nothing, or one element unbiased) is NaN
+  const double u = AccumulatorRoundoff(out);
+  const double error = 8 * u * std::abs(var) + n * (8 * u * magnitude) * (8 * u * magnitude) / divisor;
+  if (!root) return {var, error};
+  const double root_var = std::sqrt(var);
+  return {root_var, std::sqrt(var + error) - std::sqrt(std::max(var - error, 0.0))};
+}
+
+OpRow VarianceRow(const char* name, Phase1Fn phase1, Phase2 phase2, std::vector<AttrSet> corrections, bool root) {
+  OpRow row;
+  row.name = name;
+  row.inputs = {Arg{.name = "self", .range = Range{-3, 3}}};
+  row.out = {std::move(phase1), phase2};
+  row.dtypes = Concat(EachDtype({F32, F16, BF16}), Singly({{{F16}, F32}, {{F32}, BF16}}));
+  row.shapes = ReductionShapes();
+  row.outShape = ReducedShape();
+  // Each dim set with each correction.
+  for (const AttrSet& dims : DimSets()) {
+    for (const AttrSet& correction : corrections) {
+      AttrSet set{dims.name + "_" + correction.name, dims.values};
+      set.values.insert(set.values.end(), correction.values.begin(), correction.values.end());
+      row.attrs.push_back(set);
+    }
+  }
+  row.reference = GroupReference([root](const Values& group, const RefCall& call) {
+    const double correction = call.attrs.Has("unbiased") ? (call.attrs.Bool("unbiased") ? 1 : 0)
+                                                         : static_cast<double>(call.attrs.Int("correction"));
+    return Variance(group, correction, root, call.out);
+  });
+  return row;
+}
+
+std::vector<OpRow> VarianceRows() {
+  return {
+      VarianceRow(
+          "Var",
+          [](Call& c) {
+            return aclnnVarGetWorkspaceSize(c.Tensor(0), c.IntArrayAttr("dims"), c.BoolAttr("unbiased"),
+                                            c.BoolAttr("keepDim"), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnVar, {{"unbiased", {{"unbiased", true}}}, {"biased", {{"unbiased", false}}}}, false),
+      VarianceRow(
+          "VarCorrection",
+          [](Call& c) {
+            return aclnnVarCorrectionGetWorkspaceSize(c.Tensor(0), c.IntArrayAttr("dims"), c.IntAttr("correction"),
+                                                      c.BoolAttr("keepDim"), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnVarCorrection, {{"c0", {{"correction", int64_t{0}}}}, {"c2", {{"correction", int64_t{2}}}}}, false),
+      VarianceRow(
+          "Std",
+          [](Call& c) {
+            return aclnnStdGetWorkspaceSize(c.Tensor(0), c.IntArrayAttr("dims"), c.IntAttr("correction"),
+                                            c.BoolAttr("keepDim"), c.Out(), c.workspaceSize, c.executor);
+          },
+          aclnnStd, {{"c1", {{"correction", int64_t{1}}}}, {"c0", {{"correction", int64_t{0}}}}}, true),
+  };
+}
+
+// ---- LogSumExp -------------------------------------------------------------------------------------
+
+OpRow LogSumExpRow() {
+  OpRow row;
+  row.name = "LogSumExp";
+  row.inputs = {Arg{.name = "self", .range = RangeRule([](aclDataType dtype, const CaseInfo&) {
+                                      if (IsBool(dtype)) return Range{0, 1, 0, 0, true};
+                                      return IsUnsigned(dtype) ? Range{0, 20} : Range{-20, 20};
+                                    })}};
+  row.out = {[](Call& c) {
+               return aclnnLogSumExpGetWorkspaceSize(c.Tensor(0), c.IntArrayAttr("dims"), c.BoolAttr("keepDim"),
+                                                     c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnLogSumExp};
+  row.dtypes = Concat(
+      EachDtype({F32, F16, BF16}),
+      Singly({{{S32}, F32}, {{S64}, F32}, {{S16}, F16}, {{S8}, F32}, {{U8}, BF16}, {{BOOL}, F32}, {{F16}, F32}}));
+  row.shapes = ReductionShapes();
+  row.outShape = ReducedShape();
+  row.attrs = DimSets();
+  row.reference = GroupReference([](const Values& group, const RefCall& call) -> Bounded {
+    double max = -INFINITY;
+    for (const Value& v : group) max = std::max(max, v.real());
+    const double shift = std::isfinite(max) ? max : 0;
+    double sum = 0;
+    for (const Value& v : group) sum += std::exp(v.real() - shift);
+    const double lse = std::log(sum) + shift;  // nothing: log 0 = -inf
+    // exp and the sum round relative to the sum, which log turns into an absolute error.
+    return {lse, 8 * AccumulatorRoundoff(call.out) + 2 * AccumulatorRoundoff(call.out) * std::abs(lse)};
+  });
+  return row;
+}
+
+std::vector<OpRow> ReduceRows() {
+  std::vector<OpRow> rows = {ProdRow(),
+                             ComplexRow(ProdRow()),
+                             ProdDimRow(),
+                             ComplexRow(ProdDimRow()),
+                             NansumRow(),
+                             ExtremeRow("Max", true),
+                             ExtremeRow("Min", false),
+                             LogSumExpRow()};
+  for (OpRow& row : VarianceRows()) rows.push_back(std::move(row));
+  return rows;
+}
+CANOPY_HARNESS_ROWS(ReduceRows);
+
+}  // namespace
+}  // namespace canopy_test

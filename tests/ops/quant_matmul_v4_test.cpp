@@ -1,0 +1,400 @@
+// aclnnQuantMatmulV3 / V4 (INT8 x INT8, dequantised) against float64:
+// out = (x1 @ x2 + int bias) * scale * pertoken, or x1 @ x2 * scale * pertoken
+// + float bias, for every documented A2/A3 combination Canopy computes (bf16
+// out with f32 / bf16 scales, f16 out with a pertoken scale or a UINT64 packed
+// scale), transposes, broadcast batches, per-batch bias, FRACTAL_NZ x2,
+// strided out, empty m, the doc's example and every rejection.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "aclnnop/aclnn_quant_matmul_v3.h"
+#include "aclnnop/aclnn_quant_matmul_v4.h"
+#include "llm_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+struct Case {
+  aclDataType out = ACL_BF16, scale = ACL_FLOAT, bias = ACL_DT_UNDEFINED;
+  bool pertoken = false;
+  bool v3 = false;
+  Shape x1 = {5, 32}, x2 = {32, 24};  // as stored (transposed when the flags say)
+  bool t1 = false, t2 = false;
+  bool per_channel = true;  // scale [n], else [1]
+  bool batch_bias = false;  // bias [batch, 1, n]
+  bool nz = false;
+  View out_view = View::kContiguous;
+  std::string name;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+// TransQuantParamV2's word for an f32 scale: its top 19 bits at bit 0, bit 46 set.
+double PackedScale(double scale) {
+  const auto f = static_cast<float>(scale);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<double>((uint64_t{bits} & 0xFFFFE000u) | (uint64_t{1} << 46));
+}
+double UnpackedScale(double word) {
+  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(word) & 0xFFFFFFFFu);
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// Element (b, i, j) of a row-major tensor of `shape` whose batch dims broadcast to `batch`.
+double At(const Values& v, const Shape& shape, const Shape& batch, const std::vector<int64_t>& index, int64_t i,
+          int64_t j) {
+  const size_t rank = shape.size(), br = batch.size();
+  int64_t offset = 0, stride = shape[rank - 1] * shape[rank - 2];
+  offset += i * shape[rank - 1] + j;
+  for (size_t d = rank - 2; d-- > 0;) {
+    const int64_t id = index[br - (rank - 2 - d)];
+    offset += (shape[d] == 1 ? 0 : id) * stride;
+    stride *= shape[d];
+  }
+  return v[static_cast<size_t>(offset)].real();
+}
+
+void RunCase(const Case& c) {
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor x1(ACL_INT8, c.x1);
+  DeviceTensor x2(ACL_INT8, c.x2);
+  const aclFormat x2_format = c.nz ? ACL_FORMAT_FRACTAL_NZ : ACL_FORMAT_ND;
+  const Values v1 = x1.FillRandom(rng, Range{-128, 127});
+  const Values v2 = x2.FillRandom(rng, Range{-128, 127});
+  const size_t r1 = c.x1.size(), r2 = c.x2.size();
+  const int64_t m = c.t1 ? c.x1[r1 - 1] : c.x1[r1 - 2];
+  const int64_t k = c.t1 ? c.x1[r1 - 2] : c.x1[r1 - 1];
+  const int64_t n = c.t2 ? c.x2[r2 - 2] : c.x2[r2 - 1];
+  Shape batch;
+  {
+    const Shape b1(c.x1.begin(), c.x1.end() - 2), b2(c.x2.begin(), c.x2.end() - 2);
+    const size_t r = std::max(b1.size(), b2.size());
+    for (size_t d = 0; d < r; ++d) {
+      const int64_t e1 = d + b1.size() >= r ? b1[d + b1.size() - r] : 1;
+      const int64_t e2 = d + b2.size() >= r ? b2[d + b2.size() - r] : 1;
+      batch.push_back(std::max(e1, e2));
+    }
+  }
+  Shape out_shape = batch;
+  out_shape.push_back(m);
+  out_shape.push_back(n);
+  const int64_t scale_count = c.per_channel ? n : 1;
+  DeviceTensor scale(c.scale, {scale_count});
+  Values sv;
+  if (c.scale == ACL_UINT64 || c.scale == ACL_INT64) {
+    Values words;
+    for (int64_t j = 0; j < scale_count; ++j) {
+      words.push_back(PackedScale(rng.Uniform(1e-4, 1e-3)));
+      sv.push_back(UnpackedScale(words.back().real()));
+    }
+    scale.WriteView(words);
+  } else {
+    sv = scale.FillRandom(rng, Range{1e-4, 1e-3});
+  }
+  std::unique_ptr<DeviceTensor> pertoken, bias;
+  Values pv(static_cast<size_t>(m), 1.0), bv;
+  if (c.pertoken) {
+    pertoken = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{m});
+    pv = pertoken->FillRandom(rng, Range{0.5, 2});
+  }
+  int64_t batch_count = 1;
+  for (int64_t e : batch) batch_count *= e;
+  if (c.bias != ACL_DT_UNDEFINED) {
+    bias = std::make_unique<DeviceTensor>(c.bias, c.batch_bias ? Shape{batch[0], 1, n} : Shape{n});
+    bv = bias->FillRandom(rng, c.bias == ACL_INT32 ? Range{-1000, 1000} : Range{-1, 1});
+  }
+  DeviceTensor out(c.out, out_shape, c.out_view);
+  out.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        if (c.v3) {
+          return aclnnQuantMatmulV3GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2, x2_format), a.Tensor(scale), nullptr,
+                                                    bias ? a.Tensor(*bias) : nullptr, c.t1, c.t2, a.Tensor(out), w, e);
+        }
+        return aclnnQuantMatmulV4GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2, x2_format), a.Tensor(scale), nullptr,
+                                                  pertoken ? a.Tensor(*pertoken) : nullptr,
+                                                  bias ? a.Tensor(*bias) : nullptr, c.t1, c.t2, a.Tensor(out), w, e);
+      },
+      c.v3 ? aclnnQuantMatmulV3 : aclnnQuantMatmulV4);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+
+  Values want;
+  std::vector<double> magnitude;
+  for (int64_t bi = 0; bi < batch_count; ++bi) {
+    std::vector<int64_t> index(batch.size());
+    for (int64_t rest = bi, d = static_cast<int64_t>(batch.size()); d-- > 0;) {
+      index[static_cast<size_t>(d)] = rest % batch[static_cast<size_t>(d)];
+      rest /= batch[static_cast<size_t>(d)];
+    }
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t acc = 0;
+        for (int64_t l = 0; l < k; ++l) {
+          const double a = c.t1 ? At(v1, c.x1, batch, index, l, i) : At(v1, c.x1, batch, index, i, l);
+          const double b = c.t2 ? At(v2, c.x2, batch, index, j, l) : At(v2, c.x2, batch, index, l, j);
+          acc += static_cast<int64_t>(a) * static_cast<int64_t>(b);
+        }
+        const double s = sv[static_cast<size_t>(c.per_channel ? j : 0)].real() * pv[static_cast<size_t>(i)].real();
+        double value = static_cast<double>(acc);
+        double float_bias = 0;
+        if (bias) {
+          const double bj = bv[static_cast<size_t>((c.batch_bias ? bi * n : 0) + j)].real();
+          if (c.bias == ACL_INT32) {
+            value += bj;
+          } else {
+            float_bias = bj;
+          }
+        }
+        want.push_back(value * s + float_bias);
+        magnitude.push_back(std::abs(value * s) + std::abs(float_bias));
+      }
+    }
+  }
+  ExpectNear(out.ReadView(), RelativeTolerance(want, c.out, 2, magnitude), "out");
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  const auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  // bf16 out: scale f32 or bf16, per channel or per tensor, pertoken or not, every bias dtype.
+  for (aclDataType scale : {ACL_FLOAT, ACL_BF16}) {
+    for (aclDataType bias : {ACL_DT_UNDEFINED, ACL_INT32, ACL_BF16, ACL_FLOAT}) {
+      for (bool pertoken : {false, true}) {
+        Case c;
+        c.scale = scale;
+        c.bias = bias;
+        c.pertoken = pertoken;
+        c.name = std::string("bf16_out_scale_") + Name(scale) + "_bias_" +
+                 (bias == ACL_DT_UNDEFINED ? "none" : Name(bias)) + (pertoken ? "_pertoken" : "");
+        add(c);
+      }
+    }
+  }
+  // f16 out: f32 scale with a pertoken scale (every bias), or a UINT64 / INT64 packed scale.
+  for (aclDataType bias : {ACL_DT_UNDEFINED, ACL_INT32, ACL_FLOAT16, ACL_FLOAT}) {
+    Case c;
+    c.out = ACL_FLOAT16;
+    c.pertoken = true;
+    c.bias = bias;
+    c.name = std::string("f16_out_pertoken_bias_") + (bias == ACL_DT_UNDEFINED ? "none" : Name(bias));
+    add(c);
+  }
+  for (aclDataType scale : {ACL_UINT64, ACL_INT64}) {
+    for (aclDataType bias : {ACL_DT_UNDEFINED, ACL_INT32}) {
+      Case c;
+      c.out = ACL_FLOAT16;
+      c.scale = scale;
+      c.bias = bias;
+      c.name = std::string("f16_out_packed_scale_") + Name(scale) + (bias == ACL_INT32 ? "_bias_s32" : "");
+      add(c);
+    }
+  }
+  Case per_tensor;
+  per_tensor.per_channel = false;
+  per_tensor.pertoken = true;
+  per_tensor.name = "per_tensor_scale";
+  add(per_tensor);
+  for (bool t1 : {false, true}) {
+    for (bool t2 : {false, true}) {
+      Case c;
+      c.t1 = t1;
+      c.t2 = t2;
+      c.x1 = t1 ? Shape{40, 7} : Shape{7, 40};
+      c.x2 = t2 ? Shape{33, 40} : Shape{40, 33};
+      c.pertoken = true;
+      c.bias = ACL_INT32;
+      c.name = std::string("transpose_") + (t1 ? "x1" : "") + (t2 ? "x2" : "") + (!t1 && !t2 ? "none" : "");
+      add(c);
+    }
+  }
+  Case batched;
+  batched.x1 = {3, 4, 16};
+  batched.x2 = {16, 8};
+  batched.bias = ACL_FLOAT;
+  batched.batch_bias = true;
+  batched.name = "batch_broadcast_x2_batch_bias";
+  add(batched);
+  Case batched4;
+  batched4.x1 = {2, 1, 5, 16};
+  batched4.x2 = {3, 16, 9};
+  batched4.pertoken = true;
+  batched4.bias = ACL_INT32;
+  batched4.name = "batch_4d_both_broadcast";
+  add(batched4);
+  Case v3;
+  v3.v3 = true;
+  v3.bias = ACL_BF16;
+  v3.name = "v3_bf16_out";
+  add(v3);
+  Case v3_packed;
+  v3_packed.v3 = true;
+  v3_packed.out = ACL_FLOAT16;
+  v3_packed.scale = ACL_UINT64;
+  v3_packed.bias = ACL_INT32;
+  v3_packed.name = "v3_f16_out_packed_scale";
+  add(v3_packed);
+  Case nz;
+  nz.nz = true;
+  nz.pertoken = true;
+  nz.name = "x2_fractal_nz";
+  add(nz);
+  Case strided;
+  strided.out_view = View::kTransposed;
+  strided.name = "strided_out";
+  add(strided);
+  Case decode;
+  decode.x1 = {1, 256};
+  decode.x2 = {256, 64};
+  decode.t2 = false;
+  decode.pertoken = true;
+  decode.out = ACL_FLOAT16;
+  decode.name = "decode_m1";
+  add(decode);
+  Case empty;
+  empty.x1 = {0, 32};
+  empty.name = "empty_m";
+  add(empty);
+  return cases;
+}
+
+class QuantMatmulTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(QuantMatmulTest, MatchesReference) { RunCase(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(All, QuantMatmulTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) { return SanitizeName(info.param.name); });
+
+// The doc's example: x1 [5, 2] and x2 [2, 3] of ones, INT32 bias of ones, a UINT64 scale of 1
+// (TransQuantParamV2's word), f16 out: (2 + 1) * 1 = 3 everywhere.
+TEST(QuantMatmulV4, DocExample) {
+  DeviceTensor x1(ACL_INT8, {5, 2}), x2(ACL_INT8, {2, 3}), scale(ACL_UINT64, {3}), bias(ACL_INT32, {3});
+  DeviceTensor out(ACL_FLOAT16, {5, 3});
+  x1.WriteView(Values(10, 1.0));
+  x2.WriteView(Values(6, 1.0));
+  scale.WriteView(Values(3, PackedScale(1.0)));
+  bias.WriteView(Values(3, 1.0));
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnQuantMatmulV4GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(scale), nullptr, nullptr,
+                                                  a.Tensor(bias), false, false, a.Tensor(out), w, e);
+      },
+      aclnnQuantMatmulV4);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(out.ReadView(), Expected{Values(15, 3.0), std::vector<double>(15, 0.0)}, "out");
+}
+
+struct Call {
+  aclDataType x1 = ACL_INT8, x2 = ACL_INT8, scale = ACL_FLOAT, pertoken = ACL_FLOAT, bias = ACL_INT32, out = ACL_BF16;
+  Shape x1_shape = {4, 16}, x2_shape = {16, 8}, scale_shape = {8}, pertoken_shape = {4}, bias_shape = {8},
+        out_shape = {4, 8};
+  bool has_pertoken = true, has_bias = true, has_offset = false, t1 = false, t2 = false;
+  bool x1_null = false, scale_null = false;
+};
+
+OpRun RunCall(const Call& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnQuantMatmulV4GetWorkspaceSize(c.x1_null ? nullptr : a.NewTensor(c.x1, c.x1_shape),
+                                                  a.NewTensor(c.x2, c.x2_shape),
+                                                  c.scale_null ? nullptr : a.NewTensor(c.scale, c.scale_shape),
+                                                  c.has_offset ? a.NewTensor(ACL_FLOAT, {8}) : nullptr,
+                                                  c.has_pertoken ? a.NewTensor(c.pertoken, c.pertoken_shape) : nullptr,
+                                                  c.has_bias ? a.NewTensor(c.bias, c.bias_shape) : nullptr, c.t1, c.t2,
+                                                  a.NewTensor(c.out, c.out_shape), w, e);
+      },
+      aclnnQuantMatmulV4);
+}
+
+template <typename Edit>
+Call With(Edit edit) {
+  Call c;
+  edit(c);
+  return c;
+}
+
+constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+constexpr aclnnStatus kNotSupported = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+
+TEST(QuantMatmulV4Rejects, EachCase) {
+  EXPECT_TRUE(RunCall(Call{}).ok()) << Describe(RunCall(Call{}));
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x1_null = true; })), ACLNN_ERR_PARAM_NULLPTR, {"'x1'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.scale_null = true; })), ACLNN_ERR_PARAM_NULLPTR, {"'scale'"});
+  // Dtypes.
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x1 = ACL_FLOAT16; })), kInvalid, {"'x1'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x2 = ACL_UINT8; })), kInvalid, {"'x2'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x1 = c.x2 = ACL_INT4; })), kNotSupported, {"'x1'", "INT4"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x2 = ACL_INT32; })), kNotSupported, {"'x2'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out = ACL_INT8; })), kNotSupported, {"'out'", "not supported"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out = ACL_INT32; })), kNotSupported, {"'out'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out = ACL_FLOAT; })), kInvalid, {"'out'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.scale = ACL_FLOAT16; })), kInvalid, {"'scale'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.pertoken = ACL_BF16; })), kInvalid, {"'pertokenScaleOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.has_offset = true; })), kInvalid, {"'offset'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.out = ACL_FLOAT16;
+                       c.has_pertoken = false;
+                     })),
+                     kInvalid, {"FLOAT16 out"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.out = ACL_FLOAT16;
+                       c.scale = ACL_BF16;
+                     })),
+                     kInvalid, {"FLOAT16 out"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.out = ACL_FLOAT16;
+                       c.scale = ACL_UINT64;
+                     })),
+                     kInvalid, {"FLOAT16 out"});  // a packed scale takes no pertoken scale
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.scale = ACL_INT64; })), kInvalid, {"BFLOAT16 out"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.bias = ACL_FLOAT16; })), kInvalid, {"'bias'"});  // bf16 out
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.out = ACL_FLOAT16;
+                       c.bias = ACL_BF16;
+                     })),
+                     kInvalid, {"'bias'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.out = ACL_FLOAT16;
+                       c.scale = ACL_UINT64;
+                       c.has_pertoken = false;
+                       c.bias = ACL_FLOAT;
+                     })),
+                     kInvalid, {"'bias'"});
+  // Shapes.
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x1_shape = {16}; })), kInvalid, {"'x1'", "rank"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.x1_shape = {1, 1, 1, 1, 1, 4, 16};
+                       c.out_shape = {1, 1, 1, 1, 1, 4, 8};
+                     })),
+                     kInvalid, {"'x1'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.x2_shape = {15, 8}; })), kInvalid, {"k"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.t2 = true; })), kInvalid, {"k"});  // x2 read as [8, 16]^T
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.x1_shape = {4, 0};
+                       c.x2_shape = {0, 8};
+                     })),
+                     kInvalid, {"k is 0"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.x1_shape = {2, 4, 16};
+                       c.x2_shape = {3, 16, 8};
+                       c.out_shape = {3, 4, 8};
+                     })),
+                     kInvalid, {"broadcast"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.out_shape = {4, 9}; })), kInvalid, {"'out'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.scale_shape = {4}; })), kInvalid, {"'scale'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.scale_shape = {1, 8}; })), kInvalid, {"'scale'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.pertoken_shape = {1}; })), kInvalid, {"'pertokenScaleOptional'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.bias_shape = {1, 8}; })), kInvalid, {"'bias'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.bias_shape = {4, 1, 8}; })), kInvalid, {"'bias'"});  // 2-D out
+  EXPECT_TRUE(RunCall(With([](Call& c) {
+                c.t1 = true;
+                c.x1_shape = {16, 4};
+              })).ok());
+}
+
+}  // namespace
+}  // namespace canopy_test

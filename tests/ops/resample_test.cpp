@@ -1,0 +1,871 @@
+// AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d and
+// UpsampleLinear1d (the separable resampling kernel)
+// against float64 references written from PyTorch's definitions: adaptive
+// windows [floor(i * in / out), ceil((i + 1) * in / out)), bilinear source
+// coordinates with and without align_corners and with given scales, Keys'
+// cubic weights with clamped taps; every
+// dtype, 3-D and 4-D inputs, NHWC, strided views, empty batches, the docs'
+// example calls, and every rejection with its code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+// Tolerance of a weighted sum computed in f32 (f64 for f64) and rounded to `dtype`.
+double Tolerance(aclDataType dtype, double want, double magnitude) {
+  const double compute = dtype == ACL_DOUBLE ? UnitRoundoff(ACL_DOUBLE) : UnitRoundoff(ACL_FLOAT);
+  return 16 * compute * magnitude + 2 * UnitRoundoff(dtype) * std::abs(want) + 1e-300;
+}
+
+// ---- AdaptiveAvgPool2d ------------------------------------------------------------------------------
+
+struct AdaptiveCase {
+  std::string name;
+  Shape input;  // [N, C, H, W] or [C, H, W]
+  int64_t outH, outW;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const AdaptiveCase& c, std::ostream* os) { *os << c.name; }
+
+AdaptiveCase Adaptive(std::string name, Shape input, int64_t outH, int64_t outW, aclDataType dtype = ACL_FLOAT) {
+  AdaptiveCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outH = outH;
+  c.outW = outW;
+  c.dtype = dtype;
+  return c;
+}
+
+void RunAdaptive(const AdaptiveCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const size_t rank = c.input.size();
+  const aclFormat format = rank == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCL;
+  Shape outShape = c.input;
+  outShape[rank - 2] = c.outH;
+  outShape[rank - 1] = c.outW;
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnAdaptiveAvgPool2dGetWorkspaceSize(a.Tensor(in, format), a.IntArray({c.outH, c.outW}),
+                                                      a.Tensor(out, format), ws, ex);
+      },
+      aclnnAdaptiveAvgPool2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t inH = c.input[rank - 2], inW = c.input[rank - 1];
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    const int64_t oy = index[rank - 2], ox = index[rank - 1];
+    const int64_t y0 = oy * inH / c.outH, y1 = ((oy + 1) * inH + c.outH - 1) / c.outH;
+    const int64_t x0 = ox * inW / c.outW, x1 = ((ox + 1) * inW + c.outW - 1) / c.outW;
+    double sum = 0, magnitude = 0;
+    for (int64_t y = y0; y < y1; ++y) {
+      for (int64_t xx = x0; xx < x1; ++xx) {
+        index[rank - 2] = y;
+        index[rank - 1] = xx;
+        const double v = x[static_cast<size_t>(Ravel(index, c.input))].real();
+        sum += v;
+        magnitude += std::abs(v);
+      }
+    }
+    const double area = static_cast<double>((y1 - y0) * (x1 - x0));
+    expected.values.push_back(sum / area);
+    expected.tolerance.push_back(Tolerance(c.dtype, sum / area, magnitude / area));
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<AdaptiveCase> AdaptiveCases() {
+  std::vector<AdaptiveCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Adaptive("overlapping_windows" + suffix, {2, 3, 7, 10}, 3, 4, dtype));
+    cases.push_back(Adaptive("global" + suffix, {2, 5, 7, 7}, 1, 1, dtype));
+    cases.push_back(Adaptive("chw" + suffix, {3, 9, 5}, 4, 2, dtype));
+  }
+  cases.push_back(Adaptive("divisible", {1, 4, 12, 8}, 6, 4));
+  cases.push_back(Adaptive("upsampling_windows", {1, 2, 3, 2}, 7, 5));
+  cases.push_back(Adaptive("same_size", {2, 2, 5, 6}, 5, 6));
+  cases.push_back(Adaptive("one_row", {1, 3, 1, 9}, 1, 4));
+  cases.push_back(Adaptive("empty_batch", {0, 3, 6, 6}, 2, 3));
+  AdaptiveCase views = Adaptive("views", {2, 3, 8, 9}, 3, 5, ACL_FLOAT16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  views = Adaptive("views_transposed_offset", {2, 3, 8, 9}, 5, 3, ACL_BF16);
+  views.inView = View::kTransposed;
+  views.outView = View::kOffset;
+  cases.push_back(views);
+  // The doc's example: [2, 2, 3, 3] f32 NCHW to [2, 2], values 1..36.
+  cases.push_back(Adaptive("doc_example_shape", {2, 2, 3, 3}, 2, 2));
+  return cases;
+}
+
+class AdaptiveAvgPool2dTest : public ::testing::TestWithParam<AdaptiveCase> {};
+TEST_P(AdaptiveAvgPool2dTest, MatchesFloat64Reference) { RunAdaptive(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, AdaptiveAvgPool2dTest, ::testing::ValuesIn(AdaptiveCases()),
+                         [](const ::testing::TestParamInfo<AdaptiveCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// The doc's example program, values included: windows {0..1, 1..2} on both axes.
+TEST(AdaptiveAvgPool2dDoc, ExampleValues) {
+  DeviceTensor in(ACL_FLOAT, {2, 2, 3, 3});
+  DeviceTensor out(ACL_FLOAT, {2, 2, 2, 2});
+  Values x;
+  for (int i = 1; i <= 36; ++i) x.push_back(i);
+  in.WriteView(x);
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnAdaptiveAvgPool2dGetWorkspaceSize(a.Tensor(in, ACL_FORMAT_NCHW), a.IntArray({2, 2}),
+                                                      a.Tensor(out, ACL_FORMAT_NCHW), ws, ex);
+      },
+      aclnnAdaptiveAvgPool2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values want;
+  for (int plane = 0; plane < 4; ++plane) {
+    const double base = 9.0 * plane;
+    for (const double v : {3.0, 4.0, 6.0, 7.0}) want.push_back(base + v);  // means of 2x2 windows of 1..9
+  }
+  ExpectExact(out.ReadView(), want, "doc example");
+}
+
+// ---- UpsampleBilinear2d -------------------------------------------------------------------------------
+
+struct BilinearCase {
+  std::string name;
+  Shape input;  // in the tensor's own order (NCHW or NHWC)
+  int64_t outH, outW;
+  bool alignCorners = false;
+  double scalesH = 0, scalesW = 0;
+  aclFormat format = ACL_FORMAT_NCHW;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const BilinearCase& c, std::ostream* os) { *os << c.name; }
+
+BilinearCase Bilinear(std::string name, Shape input, int64_t outH, int64_t outW, bool alignCorners,
+                      aclDataType dtype = ACL_FLOAT) {
+  BilinearCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outH = outH;
+  c.outW = outW;
+  c.alignCorners = alignCorners;
+  c.dtype = dtype;
+  return c;
+}
+
+// PyTorch's source coordinate of output index i, in float64, with CANN's
+// same-size rule (scale 1): the two taps and the far tap's weight.
+struct Taps {
+  int64_t x0, x1;
+  double lambda1;
+};
+Taps SourceTaps(int64_t i, int64_t in, int64_t out, bool alignCorners, double scales) {
+  double scale = 1;
+  if (in != out) {
+    if (alignCorners) {
+      scale = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+    } else {
+      scale = scales > 0 ? 1.0 / scales : static_cast<double>(in) / static_cast<double>(out);
+    }
+  }
+  const double source =
+      alignCorners ? scale * static_cast<double>(i) : std::max(scale * (static_cast<double>(i) + 0.5) - 0.5, 0.0);
+  const int64_t x0 = std::min(static_cast<int64_t>(source), in - 1);
+  const int64_t x1 = std::min(x0 + 1, in - 1);
+  return {x0, x1, x1 == x0 ? 0.0 : source - static_cast<double>(x0)};
+}
+
+void RunBilinear(const BilinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  const size_t hDim = nhwc ? 1 : 2, wDim = nhwc ? 2 : 3;
+  Shape outShape = c.input;
+  outShape[hDim] = c.outH;
+  outShape[wDim] = c.outW;
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleBilinear2dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray({c.outH, c.outW}),
+                                                       c.alignCorners, c.scalesH, c.scalesW, a.Tensor(out, c.format),
+                                                       ws, ex);
+      },
+      aclnnUpsampleBilinear2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected expected;
+  // f32 coordinates move a tap's weight by about an f32 ulp of the coordinate:
+  // allow that much of the neighbours' difference.
+  const double coordinate = c.dtype == ACL_DOUBLE ? 0.0 : 4 * UnitRoundoff(ACL_FLOAT);
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    const Taps ty = SourceTaps(index[hDim], c.input[hDim], c.outH, c.alignCorners, c.scalesH);
+    const Taps tx = SourceTaps(index[wDim], c.input[wDim], c.outW, c.alignCorners, c.scalesW);
+    double sum = 0, magnitude = 0;
+    for (const auto& [y, a] : {std::pair{ty.x0, 1 - ty.lambda1}, std::pair{ty.x1, ty.lambda1}}) {
+      for (const auto& [xx, b] : {std::pair{tx.x0, 1 - tx.lambda1}, std::pair{tx.x1, tx.lambda1}}) {
+        index[hDim] = y;
+        index[wDim] = xx;
+        const double v = x[static_cast<size_t>(Ravel(index, c.input))].real();
+        sum += a * b * v;
+        magnitude += std::abs(v);
+      }
+    }
+    const double coordinates = coordinate * (static_cast<double>(std::max(c.input[hDim], c.input[wDim])) + 1);
+    expected.values.push_back(sum);
+    expected.tolerance.push_back(Tolerance(c.dtype, sum, magnitude) + coordinates * magnitude);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<BilinearCase> BilinearCases() {
+  std::vector<BilinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Bilinear("x2" + suffix, {2, 3, 4, 5}, 8, 10, false, dtype));
+    cases.push_back(Bilinear("x2_align" + suffix, {2, 3, 4, 5}, 8, 10, true, dtype));
+  }
+  cases.push_back(Bilinear("non_integer", {1, 2, 7, 5}, 12, 9, false));
+  cases.push_back(Bilinear("non_integer_align", {1, 2, 7, 5}, 12, 9, true));
+  cases.push_back(Bilinear("downsample", {1, 2, 9, 10}, 4, 3, false));
+  cases.push_back(Bilinear("downsample_align", {1, 2, 9, 10}, 4, 3, true));
+  cases.push_back(Bilinear("to_one_align", {1, 2, 5, 4}, 1, 1, true));
+  cases.push_back(Bilinear("to_one", {1, 2, 5, 4}, 1, 1, false));
+  cases.push_back(Bilinear("from_one", {1, 3, 1, 1}, 4, 3, false));
+  cases.push_back(Bilinear("same_size_with_scales", {1, 2, 5, 6}, 5, 6, false));
+  cases.back().scalesH = 2.0;
+  cases.back().scalesW = 0.5;
+  BilinearCase scaled = Bilinear("scales_given", {1, 2, 4, 6}, 9, 10, false);
+  scaled.scalesH = 2.25;
+  scaled.scalesW = 1.5;  // 1 / scales, not in / out, places the taps
+  cases.push_back(scaled);
+  scaled.name = "scales_ignored_align";
+  scaled.alignCorners = true;
+  cases.push_back(scaled);
+  BilinearCase nhwc = Bilinear("nhwc", {2, 4, 5, 3}, 7, 9, false);
+  nhwc.format = ACL_FORMAT_NHWC;
+  cases.push_back(nhwc);
+  nhwc.name = "nhwc_double_align";
+  nhwc.dtype = ACL_DOUBLE;
+  nhwc.alignCorners = true;
+  cases.push_back(nhwc);
+  nhwc.name = "nhwc_double";
+  nhwc.alignCorners = false;
+  cases.push_back(nhwc);
+  BilinearCase views = Bilinear("views", {2, 3, 4, 5}, 9, 6, false, ACL_FLOAT16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  views = Bilinear("views_transposed", {2, 3, 6, 5}, 4, 11, true);
+  views.inView = View::kTransposed;
+  views.outView = View::kOffset;
+  cases.push_back(views);
+  cases.push_back(Bilinear("empty_batch", {0, 3, 4, 4}, 8, 8, false));
+  // The doc's example: [1, 1, 4, 2] f32 NCHW to [8, 4], alignCorners, scales 2.
+  BilinearCase doc = Bilinear("doc_example", {1, 1, 4, 2}, 8, 4, true);
+  doc.scalesH = doc.scalesW = 2.0;
+  cases.push_back(doc);
+  return cases;
+}
+
+class UpsampleBilinear2dTest : public ::testing::TestWithParam<BilinearCase> {};
+TEST_P(UpsampleBilinear2dTest, MatchesFloat64Reference) { RunBilinear(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleBilinear2dTest, ::testing::ValuesIn(BilinearCases()),
+                         [](const ::testing::TestParamInfo<BilinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- UpsampleBicubic2d ---------------------------------------------------------------------------------
+
+double CubicWeight(double d) {  // Keys' kernel, a = -0.75
+  constexpr double a = -0.75;
+  d = std::abs(d);
+  if (d <= 1) return ((a + 2) * d - (a + 3)) * d * d + 1;
+  if (d < 2) return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+  return 0;
+}
+
+// PyTorch's bicubic taps of output index i: floor(x) - 1 .. floor(x) + 2 clamped,
+// x = scale * i (align corners) or scale * (i + 0.5) - 0.5, unclamped.
+std::vector<std::pair<int64_t, double>> CubicTaps(int64_t i, int64_t in, int64_t out, bool alignCorners, double scales,
+                                                  bool identity) {
+  if (identity) return {{i, 1.0}};
+  double scale;
+  if (alignCorners) {
+    scale = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  } else {
+    scale = scales > 0 ? 1.0 / scales : static_cast<double>(in) / static_cast<double>(out);
+  }
+  const double x = alignCorners ? scale * static_cast<double>(i) : scale * (static_cast<double>(i) + 0.5) - 0.5;
+  const double floor = std::floor(x), t = x - floor;
+  std::vector<std::pair<int64_t, double>> taps;
+  for (int k = 0; k < 4; ++k) {
+    taps.push_back({std::clamp<int64_t>(static_cast<int64_t>(floor) - 1 + k, 0, in - 1), CubicWeight(t + 1 - k)});
+  }
+  return taps;
+}
+
+void RunBicubic(const BilinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  const size_t hDim = nhwc ? 1 : 2, wDim = nhwc ? 2 : 3;
+  Shape outShape = c.input;
+  outShape[hDim] = c.outH;
+  outShape[wDim] = c.outW;
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleBicubic2dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray({c.outH, c.outW}),
+                                                      c.alignCorners, c.scalesH, c.scalesW, a.Tensor(out, c.format), ws,
+                                                      ex);
+      },
+      aclnnUpsampleBicubic2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const bool identity = c.input[hDim] == c.outH && c.input[wDim] == c.outW;
+  const double coordinate =
+      8 * UnitRoundoff(ACL_FLOAT) * static_cast<double>(std::max(c.input[hDim], c.input[wDim]) + 1);
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    const auto rows = CubicTaps(index[hDim], c.input[hDim], c.outH, c.alignCorners, c.scalesH, identity);
+    const auto columns = CubicTaps(index[wDim], c.input[wDim], c.outW, c.alignCorners, c.scalesW, identity);
+    double sum = 0, magnitude = 0, moved = 0;
+    for (const auto& [y, a] : rows) {
+      for (const auto& [xx, b] : columns) {
+        index[hDim] = y;
+        index[wDim] = xx;
+        const double v = x[static_cast<size_t>(Ravel(index, c.input))].real();
+        sum += a * b * v;
+        magnitude += std::abs(a * b * v);
+        moved += std::abs(v);
+      }
+    }
+    // f32 coordinates move each weight by about the coordinate's rounding times the kernel's slope (< 2).
+    expected.values.push_back(sum);
+    expected.tolerance.push_back(Tolerance(c.dtype, sum, magnitude) + coordinate * moved);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<BilinearCase> BicubicCases() {
+  std::vector<BilinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Bilinear("x2" + suffix, {2, 3, 4, 5}, 8, 10, false, dtype));
+    cases.push_back(Bilinear("x2_align" + suffix, {2, 3, 4, 5}, 8, 10, true, dtype));
+  }
+  cases.push_back(Bilinear("non_integer", {1, 2, 7, 5}, 12, 9, false));
+  cases.push_back(Bilinear("non_integer_align", {1, 2, 7, 5}, 12, 9, true));
+  cases.push_back(Bilinear("downsample", {1, 2, 9, 10}, 4, 3, false));
+  cases.push_back(Bilinear("to_one_align", {1, 2, 5, 4}, 1, 1, true));
+  cases.push_back(Bilinear("from_one", {1, 3, 1, 1}, 4, 3, false));
+  cases.push_back(Bilinear("same_size", {1, 2, 5, 6}, 5, 6, false));
+  cases.push_back(Bilinear("one_axis_same", {1, 2, 5, 6}, 5, 11, true));
+  BilinearCase scaled = Bilinear("scales_given", {1, 2, 4, 6}, 9, 9, false);
+  scaled.scalesH = 2.25;
+  scaled.scalesW = 1.5;
+  cases.push_back(scaled);
+  BilinearCase nhwc = Bilinear("nhwc", {2, 4, 5, 3}, 7, 9, false);
+  nhwc.format = ACL_FORMAT_NHWC;
+  cases.push_back(nhwc);
+  BilinearCase nd = Bilinear("nd_as_nchw", {2, 3, 4, 5}, 6, 7, true);
+  nd.format = ACL_FORMAT_ND;
+  cases.push_back(nd);
+  BilinearCase views = Bilinear("views", {2, 3, 4, 5}, 9, 6, false, ACL_FLOAT16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  cases.push_back(Bilinear("empty_batch", {0, 3, 4, 4}, 8, 8, false));
+  // The doc's example: [1, 1, 3, 3] f32 ND to [5, 5], no align, no scales.
+  BilinearCase doc = Bilinear("doc_example", {1, 1, 3, 3}, 5, 5, false);
+  doc.format = ACL_FORMAT_ND;
+  cases.push_back(doc);
+  return cases;
+}
+
+class UpsampleBicubic2dTest : public ::testing::TestWithParam<BilinearCase> {};
+TEST_P(UpsampleBicubic2dTest, MatchesFloat64Reference) { RunBicubic(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleBicubic2dTest, ::testing::ValuesIn(BicubicCases()),
+                         [](const ::testing::TestParamInfo<BilinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- UpsampleLinear1d -----------------------------------------------------------------------------------
+
+struct LinearCase {
+  std::string name;
+  Shape input;  // [N, C, L]
+  int64_t outL;
+  bool alignCorners = false;
+  double scales = -1;  // none
+  aclFormat format = ACL_FORMAT_ND;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const LinearCase& c, std::ostream* os) { *os << c.name; }
+
+LinearCase Linear(std::string name, Shape input, int64_t outL, bool alignCorners, aclDataType dtype = ACL_FLOAT) {
+  LinearCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outL = outL;
+  c.alignCorners = alignCorners;
+  c.dtype = dtype;
+  return c;
+}
+
+void RunLinear(const LinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const Shape outShape = {c.input[0], c.input[1], c.outL};
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleLinear1dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray({c.outL}), c.alignCorners,
+                                                     c.scales, a.Tensor(out, c.format), ws, ex);
+      },
+      aclnnUpsampleLinear1d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double coordinate = 4 * UnitRoundoff(ACL_FLOAT) * static_cast<double>(c.input[2] + 1);
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    double scale;
+    if (c.alignCorners) {
+      scale = c.outL > 1 ? static_cast<double>(c.input[2] - 1) / static_cast<double>(c.outL - 1) : 0.0;
+    } else {
+      scale = c.scales > 0 ? 1.0 / c.scales : static_cast<double>(c.input[2]) / static_cast<double>(c.outL);
+    }
+    const double source = c.alignCorners ? scale * static_cast<double>(index[2])
+                                         : std::max(scale * (static_cast<double>(index[2]) + 0.5) - 0.5, 0.0);
+    const int64_t x0 = std::min(static_cast<int64_t>(source), c.input[2] - 1), x1 = std::min(x0 + 1, c.input[2] - 1);
+    const double lambda1 = x1 == x0 ? 0.0 : source - static_cast<double>(x0);
+    index[2] = x0;
+    const double v0 = x[static_cast<size_t>(Ravel(index, c.input))].real();
+    index[2] = x1;
+    const double v1 = x[static_cast<size_t>(Ravel(index, c.input))].real();
+    const double want = (1 - lambda1) * v0 + lambda1 * v1;
+    expected.values.push_back(want);
+    expected.tolerance.push_back(Tolerance(c.dtype, want, std::abs(v0) + std::abs(v1)) +
+                                 coordinate * (std::abs(v0) + std::abs(v1)));
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<LinearCase> LinearCases() {
+  std::vector<LinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Linear("x3" + suffix, {2, 3, 5}, 15, false, dtype));
+    cases.push_back(Linear("x3_align" + suffix, {2, 3, 5}, 15, true, dtype));
+  }
+  cases.push_back(Linear("non_integer", {1, 4, 7}, 12, false));
+  cases.push_back(Linear("downsample_align", {1, 4, 11}, 4, true));
+  cases.push_back(Linear("to_one_align", {1, 2, 6}, 1, true));
+  cases.push_back(Linear("from_one", {1, 2, 1}, 5, false));
+  LinearCase scaled = Linear("scales_given", {1, 2, 4}, 10, false);
+  scaled.scales = 2.5;
+  cases.push_back(scaled);
+  scaled.name = "scales_ignored_align";
+  scaled.alignCorners = true;
+  cases.push_back(scaled);
+  LinearCase ncl = Linear("ncl", {2, 3, 6}, 9, false);
+  ncl.format = ACL_FORMAT_NCL;
+  cases.push_back(ncl);
+  LinearCase views = Linear("views", {2, 3, 6}, 9, true, ACL_BF16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  cases.push_back(Linear("empty_batch", {0, 3, 4}, 8, false));
+  // The doc's example: [1, 1, 2] f32 ND of ones to [1, 1, 3], no align, scales -1.
+  cases.push_back(Linear("doc_example", {1, 1, 2}, 3, false));
+  return cases;
+}
+
+class UpsampleLinear1dTest : public ::testing::TestWithParam<LinearCase> {};
+TEST_P(UpsampleLinear1dTest, MatchesFloat64Reference) { RunLinear(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleLinear1dTest, ::testing::ValuesIn(LinearCases()),
+                         [](const ::testing::TestParamInfo<LinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- Rejections ---------------------------------------------------------------------------------
+
+struct Rejection {
+  std::string name;
+  std::function<aclnnStatus(OpArgs&, uint64_t*, aclOpExecutor**)> phase1;
+  Phase2 phase2;
+  aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+  std::string keyword;
+};
+
+void PrintTo(const Rejection& r, std::ostream* os) { *os << r.name; }
+
+struct AdaptiveCall {
+  Shape self = {1, 2, 6, 6}, out = {1, 2, 3, 3};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat selfFormat = ACL_FORMAT_NCHW, outFormat = ACL_FORMAT_NCHW;
+  std::vector<int64_t> outputSize = {3, 3};
+  bool nullOutputSize = false;
+};
+
+struct BilinearCall {
+  Shape self = {1, 2, 3, 3}, out = {1, 2, 6, 6};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat selfFormat = ACL_FORMAT_NCHW, outFormat = ACL_FORMAT_NCHW;
+  std::vector<int64_t> outputSize = {6, 6};
+  double scalesH = 0, scalesW = 0;
+  bool nullOutputSize = false;
+};
+
+std::vector<Rejection> Rejections() {
+  std::vector<Rejection> r;
+  auto adaptive = [&](std::string name, auto change, std::string keyword, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
+    AdaptiveCall x;
+    change(x);
+    r.push_back({"adaptive_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnAdaptiveAvgPool2dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat),
+                       x.nullOutputSize ? nullptr : a.IntArray(x.outputSize),
+                       a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat), ws, ex);
+                 },
+                 aclnnAdaptiveAvgPool2d, code, keyword});
+  };
+  auto bilinear = [&](std::string name, auto change, std::string keyword, aclnnStatus code = ACLNN_ERR_PARAM_INVALID) {
+    BilinearCall x;
+    change(x);
+    r.push_back({"bilinear_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnUpsampleBilinear2dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat),
+                       x.nullOutputSize ? nullptr : a.IntArray(x.outputSize), false, x.scalesH, x.scalesW,
+                       a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat), ws, ex);
+                 },
+                 aclnnUpsampleBilinear2d, code, keyword});
+  };
+  adaptive(
+      "self_int32", [](AdaptiveCall& x) { x.selfDtype = x.outDtype = ACL_INT32; }, "self");
+  adaptive(
+      "self_double", [](AdaptiveCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  adaptive(
+      "out_dtype", [](AdaptiveCall& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  adaptive(
+      "rank2",
+      [](AdaptiveCall& x) {
+        x.self = {6, 6}, x.out = {3, 3};
+      },
+      "self");
+  adaptive(
+      "rank5",
+      [](AdaptiveCall& x) {
+        x.self = {1, 1, 2, 6, 6}, x.out = {1, 1, 2, 3, 3};
+      },
+      "self");
+  adaptive(
+      "out_rank",
+      [](AdaptiveCall& x) {
+        x.out = {2, 3, 3};
+      },
+      "out");
+  adaptive(
+      "format_nd", [](AdaptiveCall& x) { x.selfFormat = x.outFormat = ACL_FORMAT_ND; }, "format");
+  adaptive(
+      "format_nhwc", [](AdaptiveCall& x) { x.selfFormat = x.outFormat = ACL_FORMAT_NHWC; }, "format");
+  adaptive(
+      "out_format", [](AdaptiveCall& x) { x.outFormat = ACL_FORMAT_NCL; }, "format");
+  adaptive(
+      "chw_as_nchw",
+      [](AdaptiveCall& x) {
+        x.self = {2, 6, 6}, x.out = {2, 3, 3};
+      },
+      "format");
+  adaptive(
+      "outputSize_length1", [](AdaptiveCall& x) { x.outputSize = {3}; }, "outputSize");
+  adaptive(
+      "outputSize_length3",
+      [](AdaptiveCall& x) {
+        x.outputSize = {1, 3, 3};
+      },
+      "outputSize");
+  adaptive(
+      "outputSize_0",
+      [](AdaptiveCall& x) {
+        x.outputSize = {0, 3}, x.out = {1, 2, 0, 3};
+      },
+      "empty");
+  adaptive(
+      "outputSize_negative",
+      [](AdaptiveCall& x) {
+        x.outputSize = {-1, 3};
+      },
+      "outputSize");
+  adaptive(
+      "outputSize_not_out",
+      [](AdaptiveCall& x) {
+        x.outputSize = {2, 3};
+      },
+      "out");
+  adaptive(
+      "channels_differ",
+      [](AdaptiveCall& x) {
+        x.out = {1, 3, 3, 3};
+      },
+      "out");
+  adaptive(
+      "empty_channels",
+      [](AdaptiveCall& x) {
+        x.self = {1, 0, 6, 6}, x.out = {1, 0, 3, 3};
+      },
+      "empty");
+  adaptive(
+      "empty_height",
+      [](AdaptiveCall& x) {
+        x.self = {1, 2, 0, 6};
+      },
+      "empty");
+  adaptive(
+      "null_outputSize", [](AdaptiveCall& x) { x.nullOutputSize = true; }, "outputSize", ACLNN_ERR_PARAM_NULLPTR);
+  bilinear(
+      "self_int32", [](BilinearCall& x) { x.selfDtype = x.outDtype = ACL_INT32; }, "self");
+  bilinear(
+      "out_dtype", [](BilinearCall& x) { x.outDtype = ACL_BF16; }, "out");
+  bilinear(
+      "double_nchw", [](BilinearCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "NHWC");
+  bilinear(
+      "rank3",
+      [](BilinearCall& x) {
+        x.self = {2, 3, 3}, x.out = {2, 6, 6};
+      },
+      "self");
+  bilinear(
+      "format_nd", [](BilinearCall& x) { x.selfFormat = x.outFormat = ACL_FORMAT_ND; }, "format");
+  bilinear(
+      "out_format", [](BilinearCall& x) { x.outFormat = ACL_FORMAT_NHWC; }, "format");
+  bilinear(
+      "channels_differ",
+      [](BilinearCall& x) {
+        x.out = {1, 3, 6, 6};
+      },
+      "N and C");
+  bilinear(
+      "batch_differs",
+      [](BilinearCall& x) {
+        x.out = {2, 2, 6, 6};
+      },
+      "N and C");
+  bilinear(
+      "scalesH_negative", [](BilinearCall& x) { x.scalesH = -1; }, "negative");
+  bilinear(
+      "scalesW_negative", [](BilinearCall& x) { x.scalesW = -0.5; }, "negative");
+  bilinear(
+      "outputSize_length1", [](BilinearCall& x) { x.outputSize = {6}; }, "outputSize");
+  bilinear(
+      "outputSize_0",
+      [](BilinearCall& x) {
+        x.outputSize = {0, 6}, x.out = {1, 2, 0, 6};
+      },
+      "outputSize");
+  bilinear(
+      "outputSize_not_out",
+      [](BilinearCall& x) {
+        x.outputSize = {6, 5};
+      },
+      "outputSize");
+  bilinear(
+      "null_outputSize", [](BilinearCall& x) { x.nullOutputSize = true; }, "outputSize", ACLNN_ERR_PARAM_NULLPTR);
+  struct BicubicCall {
+    Shape self = {1, 2, 3, 3}, out = {1, 2, 6, 6};
+    aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+    aclFormat selfFormat = ACL_FORMAT_NCHW, outFormat = ACL_FORMAT_NCHW;
+    std::vector<int64_t> outputSize = {6, 6};
+    double scalesH = 0, scalesW = 0;
+  };
+  auto bicubic = [&](std::string name, auto change, std::string keyword) {
+    BicubicCall x;
+    change(x);
+    r.push_back({"bicubic_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnUpsampleBicubic2dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat), a.IntArray(x.outputSize),
+                       false, x.scalesH, x.scalesW, a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat), ws,
+                       ex);
+                 },
+                 aclnnUpsampleBicubic2d, ACLNN_ERR_PARAM_INVALID, keyword});
+  };
+  bicubic(
+      "self_double", [](BicubicCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  bicubic(
+      "out_dtype", [](BicubicCall& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  bicubic(
+      "format_ncl", [](BicubicCall& x) { x.selfFormat = x.outFormat = ACL_FORMAT_NCL; }, "format");
+  bicubic(
+      "out_format", [](BicubicCall& x) { x.outFormat = ACL_FORMAT_ND; }, "format");
+  bicubic(
+      "rank3",
+      [](BicubicCall& x) {
+        x.self = {2, 3, 3}, x.out = {2, 6, 6};
+      },
+      "self");
+  bicubic(
+      "outputSize_length1", [](BicubicCall& x) { x.outputSize = {6}; }, "outputSize");
+  bicubic(
+      "outputSize_0",
+      [](BicubicCall& x) {
+        x.outputSize = {0, 6}, x.out = {1, 2, 0, 6};
+      },
+      "outputSize");
+  bicubic(
+      "empty_channels",
+      [](BicubicCall& x) {
+        x.self = {1, 0, 3, 3}, x.out = {1, 0, 6, 6};
+      },
+      "empty");
+  bicubic(
+      "empty_width",
+      [](BicubicCall& x) {
+        x.self = {1, 2, 3, 0};
+      },
+      "empty");
+  bicubic(
+      "out_shape",
+      [](BicubicCall& x) {
+        x.out = {1, 2, 6, 5};
+      },
+      "out");
+  bicubic(
+      "channels_differ",
+      [](BicubicCall& x) {
+        x.out = {1, 3, 6, 6};
+      },
+      "out");
+  bicubic(
+      "scales_conflict", [](BicubicCall& x) { x.scalesH = 3; }, "conflict");
+  bicubic(
+      "scalesW_conflict", [](BicubicCall& x) { x.scalesW = 1.5; }, "conflict");
+  struct LinearCall {
+    Shape self = {1, 2, 4}, out = {1, 2, 8};
+    aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+    aclFormat format = ACL_FORMAT_ND;
+    std::vector<int64_t> outputSize = {8};
+    double scales = -1;
+  };
+  auto linear = [&](std::string name, auto change, std::string keyword) {
+    LinearCall x;
+    change(x);
+    r.push_back({"linear_" + name,
+                 [x](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                   return aclnnUpsampleLinear1dGetWorkspaceSize(
+                       a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.format), a.IntArray(x.outputSize), false,
+                       x.scales, a.NewTensor(x.outDtype, x.out, View::kContiguous, x.format), ws, ex);
+                 },
+                 aclnnUpsampleLinear1d, ACLNN_ERR_PARAM_INVALID, keyword});
+  };
+  linear(
+      "self_int32", [](LinearCall& x) { x.selfDtype = x.outDtype = ACL_INT32; }, "self");
+  linear(
+      "self_double", [](LinearCall& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  linear(
+      "out_dtype", [](LinearCall& x) { x.outDtype = ACL_BF16; }, "out");
+  linear(
+      "rank4",
+      [](LinearCall& x) {
+        x.self = {1, 1, 2, 4}, x.out = {1, 1, 2, 8};
+      },
+      "self");
+  linear(
+      "out_rank",
+      [](LinearCall& x) {
+        x.out = {2, 8};
+      },
+      "out");
+  linear(
+      "format_nchw", [](LinearCall& x) { x.format = ACL_FORMAT_NCHW; }, "format");
+  linear(
+      "outputSize_length2",
+      [](LinearCall& x) {
+        x.outputSize = {8, 8};
+      },
+      "outputSize");
+  linear(
+      "outputSize_0",
+      [](LinearCall& x) {
+        x.outputSize = {0}, x.out = {1, 2, 0};
+      },
+      "outputSize");
+  linear(
+      "empty_channels",
+      [](LinearCall& x) {
+        x.self = {1, 0, 4}, x.out = {1, 0, 8};
+      },
+      "empty");
+  linear(
+      "empty_length",
+      [](LinearCall& x) {
+        x.self = {1, 2, 0};
+      },
+      "empty");
+  linear(
+      "out_length",
+      [](LinearCall& x) {
+        x.out = {1, 2, 7};
+      },
+      "out");
+  linear(
+      "scales_conflict", [](LinearCall& x) { x.scales = 3; }, "conflict");
+  linear(
+      "scales_zero", [](LinearCall& x) { x.scales = 0; }, "conflict");
+  return r;
+}
+
+class ResampleRejectionTest : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(ResampleRejectionTest, IsRejectedWithItsStatus) {
+  const Rejection& x = GetParam();
+  const OpRun run = RunOp(x.phase1, x.phase2);
+  EXPECT_EQ(run.phase1, x.expected) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ResampleRejectionTest, ::testing::ValuesIn(Rejections()),
+                         [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+}  // namespace
+}  // namespace canopy_test
