@@ -34,6 +34,18 @@ readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libascendcl.so' || { e
   g++ -std=c++17 -O1 -I"$ASCEND_TOOLKIT_HOME/include" "$source_dir/examples/matmul_add_pipeline.cpp" \
       -L"$ASCEND_TOOLKIT_HOME/lib64" -lopapi -lnnopbase -lascendcl -lacl_op_compiler -o "$prefix/client"
   "$prefix/client" 64 48 32 | tail -1
+  # CANN's op repositories build their example programs against per-repository
+  # op libraries and the newer runtime library name (their CMakeLists link
+  # lib64/libopapi_math.so, libopapi_nn.so, libopapi_cv.so, libacl_rt.so; ops-transformer's
+  # build.sh passes -lopapi_transformer): the same client links with those names and runs.
+  for lib in libopapi_math.so libopapi_nn.so libopapi_cv.so libopapi_transformer.so libacl_rt.so; do
+    [[ -e "$prefix/lib64/$lib" ]] || { echo "missing from the installed tree: lib64/$lib" >&2; exit 1; }
+  done
+  g++ -std=c++11 -O1 -I"$ASCEND_TOOLKIT_HOME/include" -I"$ASCEND_TOOLKIT_HOME/include/aclnn" \
+      "$source_dir/examples/matmul_add_pipeline.cpp" "$prefix/lib64/libacl_rt.so" "$prefix/lib64/libnnopbase.so" \
+      "$prefix/lib64/libopapi_math.so" "$prefix/lib64/libopapi_nn.so" "$prefix/lib64/libopapi_cv.so" \
+      -L"$ASCEND_TOOLKIT_HOME/lib64" -lopapi_transformer -lacl_op_compiler -o "$prefix/client_cann_names"
+  "$prefix/client_cann_names" 64 48 32 | tail -1
   g++ -std=c++17 "$source_dir/tests/install/dlopen_check.cpp" -ldl -o "$prefix/dlopen_check"
   "$prefix/dlopen_check"
 )

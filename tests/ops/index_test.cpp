@@ -227,7 +227,9 @@ std::vector<OutOfRangeCase> OutOfRangeCases() {
   std::vector<OutOfRangeCase> cases;
   for (Op op : {Op::kGatherV2, Op::kIndexSelect, Op::kEmbedding}) {
     for (aclDataType dtype : {ACL_INT32, ACL_INT64}) {
-      for (int64_t bad : {int64_t{5}, int64_t{-1}, int64_t{1000000}, int64_t{-2147483647}}) {
+      // GatherV2 counts a negative index from the end ([-5, 5) valid); the others take [0, 5).
+      const int64_t negative = op == Op::kGatherV2 ? -6 : -1;
+      for (int64_t bad : {int64_t{5}, negative, int64_t{1000000}, int64_t{-2147483647}}) {
         cases.push_back({std::string(OpName(op)) + "_" + Name(dtype) + "_" + (bad < 0 ? "minus" : "") +
                              std::to_string(bad < 0 ? -bad : bad),
                          op, dtype, bad});
@@ -268,6 +270,57 @@ TEST_P(OutOfRangeTest, FailsTheStreamWithAMessageAndWritesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, OutOfRangeTest, ::testing::ValuesIn(OutOfRangeCases()),
                          [](const auto& info) { return SanitizeName(info.param.name); });
+
+// CANN's aclnnGatherV2 runs its kernel with negative_index_support: an index
+// value v in [-extent, 0) picks row extent + v (its doc example gathers with
+// {-2, -1, 0, 1}). IndexSelect and Embedding keep [0, extent).
+TEST(GatherV2, NegativeIndexCountsFromTheEnd) {
+  Rng rng = Rng::ForCurrentTest();
+  for (aclDataType indexDtype : {ACL_INT32, ACL_INT64}) {
+    for (int64_t dim : {int64_t{0}, int64_t{1}, int64_t{-1}}) {
+      SCOPED_TRACE(std::string(Name(indexDtype)) + " dim " + std::to_string(dim));
+      const Shape selfShape = {5, 4};
+      const int64_t d = dim < 0 ? dim + 2 : dim;
+      const int64_t extent = selfShape[d];
+      DeviceTensor self(ACL_FLOAT, selfShape);
+      const Values values = self.FillRandom(rng, Range{});
+      const Shape indexShape = {2, 3};
+      std::vector<int64_t> picks;
+      Values encoded;
+      for (int64_t k = 0; k < NumElements(indexShape); ++k) {
+        // both ends of the valid range, then random values in [-extent, extent)
+        const int64_t v =
+            k == 0   ? -extent
+            : k == 1 ? extent - 1
+                     : std::min<int64_t>(extent - 1, static_cast<int64_t>(rng.Uniform(-static_cast<double>(extent),
+                                                                                      static_cast<double>(extent))));
+        encoded.push_back(static_cast<double>(v));
+        picks.push_back(v < 0 ? v + extent : v);
+      }
+      DeviceTensor index(indexDtype, indexShape);
+      index.WriteView(encoded);
+      const Shape outShape = GatherShape(selfShape, d, indexShape);
+      DeviceTensor out(ACL_FLOAT, outShape);
+      OpArgs args;
+      const OpRun run = RunGather(Op::kGatherV2, args.Tensor(self), dim, args.Tensor(index), args.Tensor(out));
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectExact(out.ReadView(), GatherReference(values, selfShape, d, picks, indexShape), "negative index");
+    }
+  }
+}
+
+// The call of CANN's aclnnGatherV2 doc example, with its printed values.
+TEST(GatherV2, CannDocExample) {
+  DeviceTensor self(ACL_FLOAT, {2, 2});
+  self.WriteView({0, 1, 2, 3});
+  DeviceTensor index(ACL_INT64, {2, 2});
+  index.WriteView({-2, -1, 0, 1});
+  DeviceTensor out(ACL_FLOAT, {2, 2, 2});
+  OpArgs args;
+  const OpRun run = RunGather(Op::kGatherV2, args.Tensor(self), 0, args.Tensor(index), args.Tensor(out));
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(out.ReadView(), {0, 1, 2, 3, 0, 1, 2, 3}, "doc example");
+}
 
 // Every index value is checked even when out is empty or self has no rows.
 TEST(OutOfRange, EmptySelfRowsRejectEveryIndex) {

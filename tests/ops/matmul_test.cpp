@@ -642,6 +642,20 @@ std::vector<AddmmCase> AddmmCases() {
     x.beta = 2.0;
     x.alpha = -1.0;
   });
+  // BF16 coefficients: CANN's code takes any scalar dtype (its arch35 example
+  // passes BF16 beta and alpha), though the doc's list has no BF16.
+  with(base, [](AddmmCase& x) {
+    x.name = "Addmm_bf16_coefficients";
+    x.dtype = x.outDtype = ACL_BF16;
+    x.scalarDtype = ACL_BF16;
+  });
+  with(base, [](AddmmCase& x) {
+    x.name = "InplaceAddmm_f32_bf16_coefficients";
+    x.inplace = true;
+    x.scalarDtype = ACL_BF16;
+    x.beta = -1.5;
+    x.alpha = 0.75;
+  });
   with(base, [](AddmmCase& x) {
     x.name = "InplaceAddmm_transposed_self_and_mat2";
     x.inplace = true;

@@ -10,8 +10,10 @@ using namespace canopy::ops;
 namespace {
 
 constexpr OpTraits kAddmm{.header = "aclnnop/aclnn_addmm.h", .dtypes = kMatmulDtypes};
-constexpr DtypeSet kScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8,
-                                   ACL_INT16, ACL_INT32,   ACL_INT64,  ACL_UINT8};
+// The doc's list plus BF16: CANN's code does not check the scalars' dtype, and
+// its arch35 example passes BF16 beta and alpha.
+constexpr DtypeSet kScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16,
+                                   ACL_INT32, ACL_INT64,   ACL_UINT8,  ACL_BF16};
 
 float ScaleOf(const aclScalar* scalar) {
   const ScalarValue value = ValueOf(*scalar);

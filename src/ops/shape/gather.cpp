@@ -196,9 +196,9 @@ void PlanScatterSlices(Plan& plan, const TensorRef& values, const TensorRef& dst
 }
 
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
-                const TensorRef& out) {
+                const TensorRef& out, IndexSign sign) {
   // Every value is checked even when `out` is empty: an out-of-range index is never silent.
-  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim]);
+  const std::optional<TensorRef> values = PlanIndexValues(plan, index, index_name, dim, src.shape[dim], sign);
   if (!values || out.NumElements() == 0) return;
 
   // The gather writes one dimension per index value: out's index dimensions as one.
@@ -220,7 +220,8 @@ void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& 
   if (is_staged) plan.Copy(staged, out);
 }
 
-void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out) {
+void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out,
+                         IndexSign sign) {
   TensorRef src = plan.Input(self, "self");
   TensorRef indices = plan.Input(index, "index");
   TensorRef dst = plan.Output(out, "out");
@@ -230,7 +231,7 @@ void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const a
   }
   // These ops give a rank-0 index (and any index of a rank-0 self, one value) a dimension of extent 1 in out.
   if (index->rank() == 0 || self->rank() == 0) indices = *Reshape(indices, {indices.NumElements()});
-  PlanGather(plan, src, dim, indices, "index", dst);
+  PlanGather(plan, src, dim, indices, "index", dst, sign);
 }
 
 }  // namespace canopy::ops

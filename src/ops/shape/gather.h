@@ -2,7 +2,7 @@
 // block GatherV2, IndexSelect, Embedding and IndexCopy share:
 // out[pre, k..., post] = src[pre, index[k...], post] and its inverse.
 // Phase 1 cannot see the index values, so the run checks them: a value outside
-// [0, extent) fails the op's stream task with a message naming it (reported by
+// [0, extent) ([-extent, extent) for GatherV2) fails the op's stream task with a message naming it (reported by
 // the next aclrtSynchronizeStream and aclGetRecentErrMsg), before anything is written.
 #pragma once
 
@@ -49,11 +49,12 @@ void PlanGatherByValues(Plan& plan, const TensorRef& src, int64_t dim, const Ten
 // rank-0 index: dimension `dim` removed, as Embedding has it). src, index and out are the
 // operands' views; src and out share a dtype, index is int32 or int64.
 void PlanGather(Plan& plan, const TensorRef& src, int64_t dim, const TensorRef& index, const char* index_name,
-                const TensorRef& out);
+                const TensorRef& out, IndexSign sign = IndexSign::kNonNegative);
 
 // GatherV2's and IndexSelect's operands, registered in prototype order (self,
 // index, out) and gathered: a rank-0 index is one value that keeps dimension
 // dim (extent 1), a rank-0 self (and out) one element. `dim` is normalised.
-void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out);
+void PlanGatherArguments(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* out,
+                         IndexSign sign = IndexSign::kNonNegative);
 
 }  // namespace canopy::ops

@@ -35,7 +35,8 @@ aclnnStatus PlanGatherV2(Plan& plan, const aclTensor* self, int64_t dim, const a
                        ShapeToString(index->view_shape).c_str());
   }
   CANOPY_CHECK(plan.CheckShape("out", out, expected));
-  PlanGatherArguments(plan, self, d, index, out);
+  // CANN runs GatherV2's kernel with negative_index_support: -1 is the last slice.
+  PlanGatherArguments(plan, self, d, index, out, IndexSign::kNegativeFromEnd);
   return ACLNN_SUCCESS;
 }
 
