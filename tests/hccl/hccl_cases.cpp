@@ -49,6 +49,38 @@ float Bf16ToFloat(uint16_t bits) {
   return value;
 }
 
+// IEEE binary16, written out: not every compiler has _Float16 on x86.
+float HalfToFloat(uint16_t bits) {
+  const int sign = bits >> 15, exponent = (bits >> 10) & 31, mantissa = bits & 1023;
+  double magnitude;
+  if (exponent == 0) {
+    magnitude = std::ldexp(mantissa, -24);
+  } else if (exponent == 31) {
+    magnitude = mantissa == 0 ? INFINITY : NAN;
+  } else {
+    magnitude = std::ldexp(mantissa + 1024, exponent - 25);
+  }
+  return static_cast<float>(sign ? -magnitude : magnitude);
+}
+
+// Round to nearest even (the test values are finite and in range).
+uint16_t FloatToHalf(double value) {
+  const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  value = std::fabs(value);
+  if (value == 0) return sign;
+  int exponent = std::ilogb(value);                                        // value = m * 2^exponent, 1 <= m < 2
+  if (exponent < -14) exponent = -14;                                      // subnormal
+  const double scaled = std::nearbyint(std::ldexp(value, 10 - exponent));  // mantissa with the hidden bit
+  double mantissa = scaled;
+  if (mantissa >= 2048) {
+    mantissa /= 2;
+    ++exponent;
+  }
+  if (exponent > 15) return sign | 0x7c00;
+  if (mantissa < 1024) return sign | static_cast<uint16_t>(mantissa);  // subnormal
+  return sign | static_cast<uint16_t>((exponent + 15) << 10) | static_cast<uint16_t>(mantissa - 1024);
+}
+
 // Stores `value` (already representable) as element i of a buffer of `type`.
 void Store(HcclDataType type, std::vector<char>& buffer, size_t i, double value) {
   char* at = buffer.data() + i * SizeOf(type);
@@ -71,7 +103,7 @@ void Store(HcclDataType type, std::vector<char>& buffer, size_t i, double value)
     case HCCL_DATA_TYPE_UINT64:
       return put(static_cast<uint64_t>(value));
     case HCCL_DATA_TYPE_FP16:
-      return put(static_cast<_Float16>(value));
+      return put(FloatToHalf(value));
     case HCCL_DATA_TYPE_BFP16:
       return put(FloatToBf16(static_cast<float>(value)));
     case HCCL_DATA_TYPE_FP32:
@@ -105,7 +137,7 @@ double Load(HcclDataType type, const std::vector<char>& buffer, size_t i) {
     case HCCL_DATA_TYPE_UINT64:
       return static_cast<double>(get(uint64_t{}));
     case HCCL_DATA_TYPE_FP16:
-      return static_cast<double>(get(_Float16{}));
+      return HalfToFloat(get(uint16_t{}));
     case HCCL_DATA_TYPE_BFP16:
       return Bf16ToFloat(get(uint16_t{}));
     case HCCL_DATA_TYPE_FP32:
