@@ -46,9 +46,9 @@ cmake --build build-asan -j2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j2 --output-on-failure --timeout 1800
 
-stage "ThreadSanitizer: runtime and concurrency"
+stage "ThreadSanitizer: runtime, concurrency and in-process HCCL"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test graph_capture_test \
-  runtime_adversarial_test
-ctest --test-dir build-tsan -L runtime -j2 --output-on-failure --timeout 1800
+  runtime_adversarial_test hccl_in_process_test hccl_api_test
+ctest --test-dir build-tsan -L 'runtime|tsan' -j2 --output-on-failure --timeout 1800

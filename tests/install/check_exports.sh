@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Each shared library given exports only C names of the API (acl*, Acl*,
-# aclnn*, canopy*: see cmake/exports.map) and nothing of C++ or libstdc++, and
+# aclnn*, canopy*, Hccl*: see cmake/exports.map) and nothing of C++ or libstdc++, and
 # a library named with =SYMBOL after it exports at least SYMBOL.
 #   check_exports.sh lib/libascendcl.so=aclInit lib/libacl_op_compiler.so ...
 set -euo pipefail
@@ -10,7 +10,7 @@ for argument in "$@"; do
   expected=
   [[ "$argument" == *=* ]] && expected=${argument#*=}
   symbols=$(nm -D --defined-only "$library" | awk '{ print $NF }')
-  stray=$(grep -Ev '^(acl|Acl|canopy)[A-Za-z0-9_]*$' <<<"$symbols" || true)
+  stray=$(grep -Ev '^(acl|Acl|canopy|Hccl)[A-Za-z0-9_]*$' <<<"$symbols" || true)
   if [[ -n "$stray" ]]; then
     echo "$library exports names outside the C API:" >&2
     head -20 <<<"$stray" | sed 's/^/  /' >&2

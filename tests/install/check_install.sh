@@ -11,7 +11,8 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 for path in include/acl/acl.h include/acl/acl_rt.h include/acl/acl_base.h include/aclnn/acl_meta.h \
             include/aclnn/aclnn_base.h include/aclnnop/aclnn_add.h include/aclnnop/aclnn_matmul.h \
-            include/canopy/canopy_runtime.h lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so \
+            include/canopy/canopy_runtime.h include/hccl/hccl.h include/hccl/hccl_types.h \
+            include/hccl/hccl_comm.h lib64/libhccl.so lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so \
             lib64/libacl_op_compiler.so set_env.sh bin/canopy-bench bin/npu-smi; do
   [[ -e "$prefix/$path" ]] || { echo "missing from the installed tree: $path" >&2; exit 1; }
 done

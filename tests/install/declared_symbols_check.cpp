@@ -5,6 +5,7 @@
 // found lives in that library itself (not in one it depends on):
 //   include/acl/   -> lib64/libascendcl.so (runtime, model, allocator, base)
 //   include/aclnn/ -> lib64/libnnopbase.so (meta API, aclnnInit/aclnnFinalize)
+//   include/hccl/  -> lib64/libhccl.so (collective communication)
 //
 //   declared_symbols_check <prefix>
 #include <dlfcn.h>
@@ -37,10 +38,10 @@ std::string Declarations(const fs::path& header) {
 
 // Names of the functions a header declares: each top-level statement that is
 // not a typedef (function pointer types) and whose first name followed by '('
-// starts with acl/Acl. Struct and enum bodies are cut off at their '}'.
+// starts with acl/Acl/Hccl. Struct and enum bodies are cut off at their '}'.
 std::vector<std::string> DeclaredFunctions(const fs::path& header) {
   static const std::regex kFunction(R"(^(?:ACL_DEPRECATED_MESSAGE\("[^"]*"\)\s*)?(?:ACL_FUNC_VISIBILITY\s+)?)"
-                                    R"([A-Za-z_][\w\s\*]*?\b((?:acl|Acl)\w*)\s*\()");
+                                    R"([A-Za-z_][\w\s\*]*?\b((?:acl|Acl|Hccl)\w*)\s*\()");
   std::vector<std::string> names;
   std::string text = Declarations(header);
   std::stringstream statements(text);
@@ -71,7 +72,8 @@ static int Check(int argc, char** argv) {
   const fs::path prefix = argv[1];
   int declared = 0;
   std::vector<std::string> missing;
-  for (const Library library : {Library{"acl", "libascendcl.so"}, Library{"aclnn", "libnnopbase.so"}}) {
+  for (const Library library :
+       {Library{"acl", "libascendcl.so"}, Library{"aclnn", "libnnopbase.so"}, Library{"hccl", "libhccl.so"}}) {
     const fs::path path = fs::canonical(prefix / "lib64" / library.file);
     void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
     if (handle == nullptr) {

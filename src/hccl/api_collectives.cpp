@@ -1,0 +1,270 @@
+// The collective and point-to-point operations (hccl/hccl.h): each checks its
+// arguments as CANN's HCCL does, then queues its work on the stream.
+#include <cstring>
+#include <vector>
+
+#include "api_common.h"
+#include "common/c_boundary.h"
+#include "dtype.h"
+#include "stream_task.h"
+
+using namespace canopy::hccl;
+
+namespace {
+
+// CANN's largest count of one operation.
+constexpr uint64_t kMaxCount = uint64_t{1} << 40;
+
+void CheckCount(uint64_t count) {
+  if (count > kMaxCount) {
+    Throw(HCCL_E_PARA, "count %llu is larger than %llu", static_cast<unsigned long long>(count),
+          static_cast<unsigned long long>(kMaxCount));
+  }
+}
+
+size_t CheckMovedType(HcclDataType type) {
+  const size_t size = ElementSize(type);
+  if (size == 0) Throw(HCCL_E_NOT_SUPPORT, "data type %d is not supported", static_cast<int>(type));
+  return size;
+}
+
+void CheckReduced(HcclDataType type, HcclReduceOp op) {
+  if (!IsReducibleType(type)) {
+    Throw(HCCL_E_NOT_SUPPORT, "data type %s is not supported by reducing operations", DataTypeName(type));
+  }
+  if (!IsSupportedReduceOp(type, op)) {
+    Throw(HCCL_E_NOT_SUPPORT, "reduce op %s is not supported for %s", ReduceOpName(op), DataTypeName(type));
+  }
+}
+
+void CheckRank(uint32_t rank, const Communicator& comm, const char* name) {
+  if (rank >= comm.size()) Throw(HCCL_E_PARA, "%s %u is out of range [0, %u)", name, rank, comm.size());
+}
+
+std::vector<uint64_t> ReadCounts(const void* array, uint32_t size) {
+  std::vector<uint64_t> counts(size);
+  std::memcpy(counts.data(), array, size * sizeof(uint64_t));
+  for (const uint64_t count : counts) CheckCount(count);
+  return counts;
+}
+
+}  // namespace
+
+extern "C" {
+
+HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
+                         HcclComm comm, aclrtStream stream) try {
+  if (count == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  CheckCount(count);
+  CheckReduced(dataType, op);
+  return Enqueue("HcclAllReduce", communicator, stream,
+                 [=](Transport& transport) { transport.AllReduce(sendBuf, recvBuf, count, dataType, op); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root, HcclComm comm,
+                         aclrtStream stream) try {
+  if (count == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(buf, "buf");
+  CheckCount(count);
+  CheckMovedType(dataType);
+  CheckRank(root, *communicator, "root");
+  return Enqueue("HcclBroadcast", communicator, stream,
+                 [=](Transport& transport) { transport.Broadcast(buf, count, dataType, root); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, HcclReduceOp op,
+                             HcclComm comm, aclrtStream stream) try {
+  if (recvCount == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  CheckCount(recvCount);
+  CheckReduced(dataType, op);
+  return Enqueue("HcclReduceScatter", communicator, stream,
+                 [=](Transport& transport) { transport.ReduceScatter(sendBuf, recvBuf, recvCount, dataType, op); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType, uint32_t root,
+                       HcclComm comm, aclrtStream stream) try {
+  if (recvCount == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  CheckRank(root, *communicator, "root");
+  // Only the root's sendBuf is read.
+  if (communicator->rank() == root) RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  CheckCount(recvCount);
+  CheckMovedType(dataType);
+  return Enqueue("HcclScatter", communicator, stream,
+                 [=](Transport& transport) { transport.Scatter(sendBuf, recvBuf, recvCount, dataType, root); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
+                         aclrtStream stream) try {
+  if (sendCount == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  CheckCount(sendCount);
+  CheckMovedType(dataType);
+  return Enqueue("HcclAllGather", communicator, stream,
+                 [=](Transport& transport) { transport.AllGather(sendBuf, recvBuf, sendCount, dataType); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
+                    aclrtStream stream) try {
+  if (count == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendBuf, "sendBuf");
+  CheckCount(count);
+  const size_t es = CheckMovedType(dataType);
+  CheckRank(destRank, *communicator, "destRank");
+  if (destRank == communicator->rank()) Throw(HCCL_E_PARA, "destRank %u is this rank", destRank);
+  return Enqueue("HcclSend", communicator, stream, [=](Transport& transport) {
+    transport.SendRecv({PointToPoint{true, sendBuf, count * es, destRank}});
+  });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
+                    aclrtStream stream) try {
+  if (count == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(recvBuf, "recvBuf");
+  CheckCount(count);
+  const size_t es = CheckMovedType(dataType);
+  CheckRank(srcRank, *communicator, "srcRank");
+  if (srcRank == communicator->rank()) Throw(HCCL_E_PARA, "srcRank %u is this rank", srcRank);
+  return Enqueue("HcclRecv", communicator, stream, [=](Transport& transport) {
+    transport.SendRecv({PointToPoint{false, recvBuf, count * es, srcRank}});
+  });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void* sdispls, HcclDataType sendType,
+                         const void* recvBuf, const void* recvCounts, const void* rdispls, HcclDataType recvType,
+                         HcclComm comm, aclrtStream stream) try {
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendCounts, "sendCounts");
+  RequireNotNull(sdispls, "sdispls");
+  RequireNotNull(recvCounts, "recvCounts");
+  RequireNotNull(rdispls, "rdispls");
+  const size_t es = CheckMovedType(sendType);
+  CheckMovedType(recvType);
+  if (sendType != recvType) Throw(HCCL_E_PARA, "sendType and recvType differ");
+  const uint32_t size = communicator->size();
+  AllToAllPlan plan;
+  plan.send = sendBuf;
+  plan.recv = const_cast<void*>(recvBuf);
+  plan.element_size = es;
+  plan.send_counts = ReadCounts(sendCounts, size);
+  plan.send_offsets = ReadCounts(sdispls, size);
+  plan.recv_counts = ReadCounts(recvCounts, size);
+  plan.recv_offsets = ReadCounts(rdispls, size);
+  uint64_t sent = 0, received = 0;
+  for (uint32_t r = 0; r < size; ++r) {
+    sent += plan.send_counts[r];
+    received += plan.recv_counts[r];
+  }
+  if (sent > 0) RequireNotNull(sendBuf, "sendBuf");
+  if (received > 0) RequireNotNull(recvBuf, "recvBuf");
+  return Enqueue("HcclAlltoAllV", communicator, stream,
+                 [plan = std::move(plan)](Transport& transport) { transport.AllToAll(plan); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType, const void* recvBuf,
+                        uint64_t recvCount, HcclDataType recvType, HcclComm comm, aclrtStream stream) try {
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  const size_t es = CheckMovedType(sendType);
+  CheckMovedType(recvType);
+  if (sendType != recvType) Throw(HCCL_E_PARA, "sendType and recvType differ");
+  if (sendCount != recvCount) {
+    Throw(HCCL_E_PARA, "sendCount %llu and recvCount %llu differ", static_cast<unsigned long long>(sendCount),
+          static_cast<unsigned long long>(recvCount));
+  }
+  CheckCount(sendCount);
+  if (sendCount == 0) return HCCL_SUCCESS;
+  RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  const uint32_t size = communicator->size();
+  AllToAllPlan plan;
+  plan.send = sendBuf;
+  plan.recv = const_cast<void*>(recvBuf);
+  plan.element_size = es;
+  plan.send_counts.assign(size, sendCount);
+  plan.recv_counts.assign(size, recvCount);
+  for (uint32_t r = 0; r < size; ++r) {
+    plan.send_offsets.push_back(r * sendCount);
+    plan.recv_offsets.push_back(r * recvCount);
+  }
+  return Enqueue("HcclAlltoAll", communicator, stream,
+                 [plan = std::move(plan)](Transport& transport) { transport.AllToAll(plan); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
+                      uint32_t root, HcclComm comm, aclrtStream stream) try {
+  if (count == 0) return HCCL_SUCCESS;
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  CheckCount(count);
+  CheckReduced(dataType, op);
+  CheckRank(root, *communicator, "root");
+  return Enqueue("HcclReduce", communicator, stream,
+                 [=](Transport& transport) { transport.Reduce(sendBuf, recvBuf, count, dataType, op, root); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm, aclrtStream stream) try {
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  if (itemNum == 0) return HCCL_SUCCESS;
+  RequireNotNull(sendRecvInfo, "sendRecvInfo");
+  std::vector<PointToPoint> transfers;
+  for (uint32_t i = 0; i < itemNum; ++i) {
+    const HcclSendRecvItem& item = sendRecvInfo[i];
+    if (item.sendRecvType != HCCL_SEND && item.sendRecvType != HCCL_RECV) {
+      Throw(HCCL_E_PARA, "sendRecvInfo[%u].sendRecvType %d is neither HCCL_SEND nor HCCL_RECV", i,
+            static_cast<int>(item.sendRecvType));
+    }
+    CheckCount(item.count);
+    const size_t es = CheckMovedType(item.dataType);
+    CheckRank(item.remoteRank, *communicator, "remoteRank");
+    if (item.remoteRank == communicator->rank()) Throw(HCCL_E_PARA, "sendRecvInfo[%u] names this rank", i);
+    if (item.count == 0) continue;
+    if (item.buf == nullptr) Throw(HCCL_E_PTR, "sendRecvInfo[%u].buf is a null pointer", i);
+    transfers.push_back({item.sendRecvType == HCCL_SEND, item.buf, item.count * es, item.remoteRank});
+  }
+  return Enqueue("HcclBatchSendRecv", communicator, stream,
+                 [transfers = std::move(transfers)](Transport& transport) { transport.SendRecv(transfers); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) try {
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  return Enqueue("HcclBarrier", communicator, stream, [](Transport& transport) { transport.Barrier(); });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+}  // extern "C"

@@ -1,0 +1,57 @@
+// A communicator: this rank's place in it, its transport, and the first error
+// of its asynchronous work. Handles given to clients are looked up in a
+// registry, so a stale or made-up HcclComm is an error, not a crash; queued
+// operations hold the communicator alive, so HcclCommDestroy never pulls the
+// transport from under work already on a stream (that work still runs).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "hccl/hccl_types.h"
+#include "transport.h"
+
+namespace canopy::hccl {
+
+class Communicator {
+ public:
+  Communicator(uint32_t rank, uint32_t size, std::string name, std::unique_ptr<Transport> transport)
+      : rank_(rank), size_(size), name_(std::move(name)), transport_(std::move(transport)) {}
+
+  uint32_t rank() const { return rank_; }
+  uint32_t size() const { return size_; }
+  const std::string& name() const { return name_; }
+  Transport& transport() { return *transport_; }
+
+  // The first failure of asynchronous work sticks: later work fails at once
+  // with it (a transport that failed once is not trusted again).
+  void SetAsyncError(HcclResult code, const std::string& message);
+  HcclResult async_error(std::string* message = nullptr) const;
+
+ private:
+  const uint32_t rank_;
+  const uint32_t size_;
+  const std::string name_;
+  std::unique_ptr<Transport> transport_;
+  mutable std::mutex mutex_;
+  HcclResult async_error_ = HCCL_SUCCESS;  // guarded by mutex_
+  std::string async_message_;              // guarded by mutex_
+};
+
+// Registers `comm` and returns its client handle.
+HcclComm Register(std::shared_ptr<Communicator> comm);
+// The live communicator of `handle`, or null.
+std::shared_ptr<Communicator> Find(HcclComm handle);
+// Forgets `handle`; false when it was not live.
+bool Unregister(HcclComm handle);
+
+// Timeouts: HCCL_CONNECT_TIMEOUT (s, default 120) bounds making a
+// communicator; HCCL_EXEC_TIMEOUT (s, default 1836; 0 = no limit) or the
+// config's hcclExecTimeOut bounds each operation's waits.
+std::chrono::milliseconds ConnectTimeout();
+std::chrono::milliseconds ExecTimeout(int32_t config_seconds);
+
+}  // namespace canopy::hccl

@@ -1,0 +1,403 @@
+#include "gloo_transport.h"
+
+#include <gloo/allgather.h>
+#include <gloo/allreduce.h>
+#include <gloo/barrier.h>
+#include <gloo/broadcast.h>
+#include <gloo/reduce.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/scatter.h>
+#include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "dtype.h"
+#include "error.h"
+#include "store.h"
+
+namespace canopy::hccl {
+namespace {
+
+// Slot prefixes of our own point-to-point messages, beside Gloo's (0x01-0x08).
+constexpr uint64_t kPointToPointSlot = uint64_t{0x20} << 56;
+constexpr uint64_t kProofSlot = uint64_t{0x21} << 56;
+
+// What every rank checks about every other's call before data moves.
+struct Signature {
+  uint32_t kind = 0;
+  uint32_t type = 0;
+  uint32_t op = 0;
+  uint32_t root = 0;
+  uint64_t count = 0;
+  uint64_t sequence = 0;
+  bool operator==(const Signature&) const = default;
+};
+
+enum Kind : uint32_t { kAllReduce = 1, kBroadcast, kAllGather, kReduceScatter, kReduce, kScatter, kAllToAll, kBarrier };
+
+// c = a op b over n elements of `type` (Gloo's reduce-function contract).
+gloo::AllreduceOptions::Func ReduceFunction(HcclDataType type, HcclReduceOp op) {
+  const size_t es = IsHalfFloat(type) ? sizeof(float) : ElementSize(type);
+  const bool half = IsHalfFloat(type);
+  return [type, op, es, half](void* c, const void* a, const void* b, size_t n) {
+    const void* other = b;
+    if (c != a) {
+      if (c == b) {
+        other = a;
+      } else {
+        std::memcpy(c, a, n * es);
+      }
+    }
+    if (half) {
+      ReduceFloatInto(op, static_cast<float*>(c), static_cast<const float*>(other), n);
+    } else {
+      ReduceInto(type, op, c, other, n);
+    }
+  };
+}
+
+// Calls fn with a null pointer of the unsigned type of `bytes` bytes, so that
+// Gloo's templates get the right element size.
+template <typename Fn>
+void WithElement(size_t bytes, Fn fn) {
+  switch (bytes) {
+    case 1:
+      return fn(static_cast<uint8_t*>(nullptr));
+    case 2:
+      return fn(static_cast<uint16_t*>(nullptr));
+    case 4:
+      return fn(static_cast<uint32_t*>(nullptr));
+    default:
+      return fn(static_cast<uint64_t*>(nullptr));
+  }
+}
+
+class GlooTransport final : public Transport {
+ public:
+  GlooTransport(std::shared_ptr<gloo::Context> context, std::chrono::milliseconds timeout)
+      : context_(std::move(context)), timeout_(timeout) {}
+
+  void AllReduce(const void* send, void* recv, size_t count, HcclDataType type, HcclReduceOp op) override {
+    std::lock_guard lock(mutex_);
+    Check({kAllReduce, uint32_t(type), uint32_t(op), 0, count});
+    if (count == 0) return;
+    if (IsHalfFloat(type)) {
+      std::vector<float> wide(count);
+      HalfToFloat(type, send, wide.data(), count);
+      RunAllReduce(wide.data(), wide.data(), count, sizeof(float), type, op);
+      FloatToHalf(type, wide.data(), recv, count);
+    } else {
+      RunAllReduce(send, recv, count, ElementSize(type), type, op);
+    }
+  }
+
+  void Broadcast(void* buffer, size_t count, HcclDataType type, uint32_t root) override {
+    std::lock_guard lock(mutex_);
+    Check({kBroadcast, uint32_t(type), 0, root, count});
+    if (count == 0) return;
+    gloo::BroadcastOptions opts(context_);
+    opts.setOutput(static_cast<uint8_t*>(buffer), count * ElementSize(type));
+    opts.setRoot(static_cast<int>(root));
+    opts.setTimeout(timeout_);
+    gloo::broadcast(opts);
+  }
+
+  void AllGather(const void* send, void* recv, size_t count, HcclDataType type) override {
+    std::lock_guard lock(mutex_);
+    Check({kAllGather, uint32_t(type), 0, 0, count});
+    if (count == 0) return;
+    const size_t bytes = count * ElementSize(type);
+    gloo::AllgatherOptions opts(context_);
+    char* own = static_cast<char*>(recv) + context_->rank * bytes;
+    // Gloo takes an input apart from the output, or the output alone with this rank's block in place.
+    if (own != send) std::memmove(own, send, bytes);
+    opts.setOutput(static_cast<uint8_t*>(recv), bytes * context_->size);
+    opts.setTimeout(timeout_);
+    gloo::allgather(opts);
+  }
+
+  void ReduceScatter(const void* send, void* recv, size_t recv_count, HcclDataType type, HcclReduceOp op) override {
+    std::lock_guard lock(mutex_);
+    Check({kReduceScatter, uint32_t(type), uint32_t(op), 0, recv_count});
+    if (recv_count == 0) return;
+    // All-reduce the whole input, keep this rank's block.
+    const size_t total = recv_count * context_->size;
+    const size_t es = IsHalfFloat(type) ? sizeof(float) : ElementSize(type);
+    std::vector<char> reduced(total * es);
+    if (IsHalfFloat(type)) {
+      HalfToFloat(type, send, reinterpret_cast<float*>(reduced.data()), total);
+      RunAllReduce(reduced.data(), reduced.data(), total, es, type, op);
+      FloatToHalf(type, reinterpret_cast<float*>(reduced.data()) + context_->rank * recv_count, recv, recv_count);
+    } else {
+      RunAllReduce(send, reduced.data(), total, es, type, op);
+      std::memcpy(recv, reduced.data() + context_->rank * recv_count * es, recv_count * es);
+    }
+  }
+
+  void Reduce(const void* send, void* recv, size_t count, HcclDataType type, HcclReduceOp op, uint32_t root) override {
+    std::lock_guard lock(mutex_);
+    Check({kReduce, uint32_t(type), uint32_t(op), root, count});
+    if (count == 0) return;
+    const bool half = IsHalfFloat(type);
+    const size_t es = half ? sizeof(float) : ElementSize(type);
+    const bool is_root = static_cast<uint32_t>(context_->rank) == root;
+    // Gloo uses the output of every rank as scratch: only the root's is the client's.
+    std::vector<char> input(half ? count * es : 0), scratch((half || !is_root) ? count * es : 0);
+    const void* in = send;
+    void* out = is_root && !half ? recv : scratch.data();
+    if (half) {
+      HalfToFloat(type, send, reinterpret_cast<float*>(input.data()), count);
+      in = input.data();
+    }
+    WithElement(es, [&](auto* element) {
+      using T = std::remove_pointer_t<decltype(element)>;
+      gloo::ReduceOptions opts(context_);
+      opts.setInput(static_cast<T*>(const_cast<void*>(in)), count);
+      opts.setOutput(static_cast<T*>(out), count);
+      opts.setRoot(static_cast<int>(root));
+      opts.setReduceFunction(ReduceFunction(type, op));
+      opts.setTimeout(timeout_);
+      gloo::reduce(opts);
+    });
+    if (half && is_root) FloatToHalf(type, reinterpret_cast<float*>(scratch.data()), recv, count);
+  }
+
+  void Scatter(const void* send, void* recv, size_t recv_count, HcclDataType type, uint32_t root) override {
+    std::lock_guard lock(mutex_);
+    Check({kScatter, uint32_t(type), 0, root, recv_count});
+    if (recv_count == 0) return;
+    const size_t bytes = recv_count * ElementSize(type);
+    gloo::ScatterOptions opts(context_);
+    std::vector<uint8_t*> inputs;
+    if (static_cast<uint32_t>(context_->rank) == root) {
+      for (int r = 0; r < context_->size; ++r) {
+        inputs.push_back(static_cast<uint8_t*>(const_cast<void*>(send)) + r * bytes);
+      }
+      opts.setInputs(inputs, bytes);
+    }
+    opts.setOutput(static_cast<uint8_t*>(recv), bytes);
+    opts.setRoot(static_cast<int>(root));
+    opts.setTimeout(timeout_);
+    gloo::scatter(opts);
+  }
+
+  void AllToAll(const AllToAllPlan& plan) override {
+    std::lock_guard lock(mutex_);
+    Check({kAllToAll, 0, 0, 0, plan.element_size});
+    // Every rank learns what every other sends to whom and checks it against
+    // what it expects to receive, before any data moves.
+    const int size = context_->size;
+    std::vector<uint64_t> all_counts(static_cast<size_t>(size) * size);
+    {
+      std::vector<uint64_t> mine = plan.send_counts;
+      gloo::AllgatherOptions opts(context_);
+      opts.setInput(mine.data(), mine.size());
+      opts.setOutput(all_counts.data(), all_counts.size());
+      opts.setTimeout(timeout_);
+      gloo::allgather(opts);
+    }
+    const int me = context_->rank;
+    for (int peer = 0; peer < size; ++peer) {
+      const uint64_t sent = all_counts[static_cast<size_t>(peer) * size + me];
+      if (sent != plan.recv_counts[peer]) {
+        Throw(HCCL_E_PARA, "rank %d sends %llu elements to rank %d, which expects %llu", peer,
+              static_cast<unsigned long long>(sent), me, static_cast<unsigned long long>(plan.recv_counts[peer]));
+      }
+    }
+    std::vector<PointToPoint> transfers;
+    const size_t es = plan.element_size;
+    for (int peer = 0; peer < size; ++peer) {
+      const auto p = static_cast<uint32_t>(peer);
+      if (peer == me) {
+        std::memmove(static_cast<char*>(plan.recv) + plan.recv_offsets[p] * es,
+                     static_cast<const char*>(plan.send) + plan.send_offsets[p] * es, plan.recv_counts[p] * es);
+        continue;
+      }
+      if (plan.send_counts[p] > 0) {
+        transfers.push_back({true, static_cast<char*>(const_cast<void*>(plan.send)) + plan.send_offsets[p] * es,
+                             plan.send_counts[p] * es, p});
+      }
+      if (plan.recv_counts[p] > 0) {
+        transfers.push_back(
+            {false, static_cast<char*>(plan.recv) + plan.recv_offsets[p] * es, plan.recv_counts[p] * es, p});
+      }
+    }
+    Exchange(transfers, /*checked=*/true);
+  }
+
+  void SendRecv(const std::vector<PointToPoint>& transfers) override {
+    std::lock_guard lock(mutex_);
+    Exchange(transfers, /*checked=*/false);
+  }
+
+  void Barrier() override {
+    std::lock_guard lock(mutex_);
+    Check({kBarrier, 0, 0, 0, 0});
+    gloo::BarrierOptions opts(context_);
+    opts.setTimeout(timeout_);
+    gloo::barrier(opts);
+  }
+
+ private:
+  void RunAllReduce(const void* send, void* recv, size_t count, size_t es, HcclDataType type, HcclReduceOp op) {
+    WithElement(es, [&](auto* element) {
+      using T = std::remove_pointer_t<decltype(element)>;
+      gloo::AllreduceOptions opts(context_);
+      if (send != recv) opts.setInput(static_cast<T*>(const_cast<void*>(send)), count);
+      opts.setOutput(static_cast<T*>(recv), count);
+      opts.setReduceFunction(ReduceFunction(type, op));
+      opts.setTimeout(timeout_);
+      gloo::allreduce(opts);
+    });
+  }
+
+  // All ranks called the same operation with the same counts: Gloo itself
+  // would abort the process on a size mismatch.
+  void Check(Signature mine) {
+    mine.sequence = ++sequence_;
+    std::vector<Signature> all(context_->size);
+    gloo::AllgatherOptions opts(context_);
+    opts.setInput(reinterpret_cast<uint8_t*>(&mine), sizeof(mine));
+    opts.setOutput(reinterpret_cast<uint8_t*>(all.data()), all.size() * sizeof(Signature));
+    opts.setTimeout(timeout_);
+    gloo::allgather(opts);
+    for (int r = 0; r < context_->size; ++r) {
+      if (!(all[r] == mine)) {
+        Throw(HCCL_E_PARA,
+              "rank %d called another operation, count, type or root than rank %d (operation %llu of the "
+              "communicator)",
+              r, context_->rank, static_cast<unsigned long long>(mine.sequence));
+      }
+    }
+  }
+
+  // Point-to-point transfers: each message is a header with its size, then
+  // the data, each on a slot numbered per direction, so that the k-th send
+  // from a to b meets the k-th receive at b from a. A receiver checks the
+  // header against the size it expects before it takes the data.
+  void Exchange(const std::vector<PointToPoint>& transfers, bool checked) {
+    struct Pending {
+      std::unique_ptr<gloo::transport::UnboundBuffer> header, data;
+      uint64_t size = 0;
+      const PointToPoint* transfer = nullptr;
+      uint64_t slot = 0;
+    };
+    std::vector<Pending> pending(transfers.size());
+    for (size_t i = 0; i < transfers.size(); ++i) {
+      const PointToPoint& t = transfers[i];
+      if (t.peer >= static_cast<uint32_t>(context_->size) || t.peer == static_cast<uint32_t>(context_->rank)) {
+        Throw(HCCL_E_PARA, "rank %u is not a peer of rank %d", t.peer, context_->rank);
+      }
+      Pending& p = pending[i];
+      p.transfer = &t;
+      uint64_t& sequence = t.send ? sent_[t.peer] : received_[t.peer];
+      p.slot = kPointToPointSlot | ((sequence++ & 0xffffffffffffull) << 1);
+      p.size = t.bytes;
+      p.header = context_->createUnboundBuffer(&p.size, sizeof(p.size));
+      if (t.send) {
+        p.header->send(static_cast<int>(t.peer), p.slot);
+        if (t.bytes > 0) {
+          p.data = context_->createUnboundBuffer(t.buffer, t.bytes);
+          p.data->send(static_cast<int>(t.peer), p.slot | 1);
+        }
+      } else {
+        p.header->recv(static_cast<int>(t.peer), p.slot);
+      }
+    }
+    for (Pending& p : pending) {
+      if (p.transfer->send) continue;
+      p.header->waitRecv(timeout_);
+      if (p.size != p.transfer->bytes) {
+        Throw(HCCL_E_PARA, "rank %d expected %llu bytes from rank %u, which sends %llu", context_->rank,
+              static_cast<unsigned long long>(p.transfer->bytes), p.transfer->peer,
+              static_cast<unsigned long long>(p.size));
+      }
+      if (p.transfer->bytes > 0) {
+        p.data = context_->createUnboundBuffer(p.transfer->buffer, p.transfer->bytes);
+        p.data->recv(static_cast<int>(p.transfer->peer), p.slot | 1);
+      }
+    }
+    for (Pending& p : pending) {
+      if (p.transfer->send) {
+        p.header->waitSend(timeout_);
+        if (p.data) p.data->waitSend(timeout_);
+      } else if (p.data) {
+        p.data->waitRecv(timeout_);
+      }
+    }
+    (void)checked;
+  }
+
+  std::shared_ptr<gloo::Context> context_;
+  const std::chrono::milliseconds timeout_;
+  std::mutex mutex_;  // one operation of the communicator at a time
+  uint64_t sequence_ = 0;
+  std::map<uint32_t, uint64_t> sent_, received_;
+};
+
+// Each pair proves the secret both ways over Gloo's own connection: a
+// connection that someone else took over (Gloo's listeners accept anyone)
+// cannot answer, and the communicator is not made.
+void ProvePairs(gloo::Context& context, const Secret& secret, std::chrono::milliseconds timeout) {
+  const int size = context.size;
+  const int me = context.rank;
+  std::vector<Nonce> mine(size), theirs(size);
+  std::vector<Proof> proofs_out(size), proofs_in(size);
+  std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> buffers;
+  auto context_of = [](int from, int to) { return (static_cast<uint64_t>(from) << 32) | static_cast<uint32_t>(to); };
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == me) continue;
+    RandomBytes(mine[peer].data(), kNonceBytes);
+  }
+  auto exchange = [&](auto& out, auto& in, uint64_t slot) {
+    std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> sends, recvs;
+    for (int peer = 0; peer < size; ++peer) {
+      if (peer == me) continue;
+      sends.push_back(context.createUnboundBuffer(out[peer].data(), out[peer].size()));
+      sends.back()->send(peer, slot);
+      recvs.push_back(context.createUnboundBuffer(in[peer].data(), in[peer].size()));
+      recvs.back()->recv(peer, slot);
+    }
+    for (auto& buffer : recvs) buffer->waitRecv(timeout);
+    for (auto& buffer : sends) buffer->waitSend(timeout);
+  };
+  exchange(mine, theirs, kProofSlot);
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer != me) proofs_out[peer] = Prove(secret, "canopy-hccl pair", theirs[peer], context_of(me, peer));
+  }
+  exchange(proofs_out, proofs_in, kProofSlot | 1);
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == me) continue;
+    if (!SameProof(proofs_in[peer], Prove(secret, "canopy-hccl pair", mine[peer], context_of(peer, me)))) {
+      LogWarning("a connection to rank " + std::to_string(me) + " did not prove the communicator secret");
+      Throw(HCCL_E_TCP_CONNECT, "the connection from rank %d did not prove the communicator secret", peer);
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> ConnectGlooTransport(const RootInfo& root, uint32_t rank, uint32_t size,
+                                                std::chrono::milliseconds connect_timeout,
+                                                std::chrono::milliseconds exec_timeout) {
+  StoreClient store(root.host, root.port, root.secret, connect_timeout);
+  // Gloo's listeners bind where this rank reaches the root from (loopback when
+  // the root is local), unless HCCL_IF_IP names the interface.
+  gloo::transport::tcp::attr attr;
+  const char* if_ip = std::getenv("HCCL_IF_IP");
+  attr.hostname = if_ip != nullptr && *if_ip != '\0' ? std::string(if_ip) : store.local_address();
+  auto device = gloo::transport::tcp::CreateDevice(attr);
+  auto context = std::make_shared<gloo::rendezvous::Context>(static_cast<int>(rank), static_cast<int>(size));
+  context->setTimeout(connect_timeout);
+  context->connectFullMesh(store, device);
+  ProvePairs(*context, root.secret, connect_timeout);
+  context->setTimeout(exec_timeout);
+  store.ReportDone(rank, size);
+  return std::make_unique<GlooTransport>(std::move(context), exec_timeout);
+}
+
+}  // namespace canopy::hccl

@@ -1,0 +1,21 @@
+// Puts an HCCL operation on an aclrtStream. The operation runs as a host
+// function (on a callback thread, so that its network waits never stall the
+// device's compute engine), followed by a device task that reports its status:
+// a failure becomes the stream's error at the next synchronisation, with the
+// HCCL message in aclGetRecentErrMsg(), and the communicator's async error.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "acl/acl.h"
+#include "communicator.h"
+
+namespace canopy::hccl {
+
+// Queues `work` (run with the communicator's transport) on `stream` and
+// returns at once; HCCL_E_RUNTIME when the stream refuses it.
+HcclResult Enqueue(const char* name, std::shared_ptr<Communicator> comm, aclrtStream stream,
+                   std::function<void(Transport&)> work);
+
+}  // namespace canopy::hccl

@@ -1,0 +1,126 @@
+// HcclCommInitAll: one communicator over every device of this process
+// (CANOPY_DEVICE_COUNT of them), on the shared-memory transport. The test
+// thread queues each rank's operation on that rank's stream, then
+// synchronises every stream and checks every rank.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "hccl/hccl.h"
+#include "hccl_cases.h"
+
+namespace {
+
+using hccl_test::Rank;
+
+class InProcess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(aclrtGetDeviceCount(&devices_), ACL_SUCCESS);
+    ASSERT_GE(devices_, 2u) << "the suite runs with CANOPY_DEVICE_COUNT >= 2";
+    for (uint32_t d = 0; d < devices_; ++d) ids_.push_back(static_cast<int32_t>(d));
+    comms_.resize(devices_);
+    ASSERT_EQ(HcclCommInitAll(devices_, ids_.data(), comms_.data()), HCCL_SUCCESS) << aclGetRecentErrMsg();
+    for (uint32_t d = 0; d < devices_; ++d) {
+      ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      Rank rank;
+      rank.comm = comms_[d];
+      rank.rank = d;
+      rank.size = devices_;
+      ASSERT_EQ(aclrtCreateStream(&rank.stream), ACL_SUCCESS);
+      ranks_.push_back(rank);
+    }
+  }
+  void TearDown() override {
+    for (Rank& rank : ranks_) {
+      aclrtSetDevice(ids_[rank.rank]);
+      aclrtSynchronizeStream(rank.stream);
+      aclrtDestroyStream(rank.stream);
+    }
+    for (HcclComm comm : comms_) {
+      if (comm != nullptr) {
+        EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      }
+    }
+  }
+  // aclrtMalloc allocates on the current device: switch before each rank's work.
+  void OnDevice(uint32_t rank) { ASSERT_EQ(aclrtSetDevice(ids_[rank]), ACL_SUCCESS); }
+
+  uint32_t devices_ = 0;
+  std::vector<int32_t> ids_;
+  std::vector<HcclComm> comms_;
+  std::vector<Rank> ranks_;
+};
+
+TEST_F(InProcess, RanksAndNames) {
+  char first[COMM_NAME_MAX_LENGTH] = {};
+  ASSERT_EQ(HcclGetCommName(comms_[0], first), HCCL_SUCCESS);
+  for (uint32_t d = 0; d < devices_; ++d) {
+    uint32_t size = 0, id = 0;
+    EXPECT_EQ(HcclGetRankSize(comms_[d], &size), HCCL_SUCCESS);
+    EXPECT_EQ(HcclGetRankId(comms_[d], &id), HCCL_SUCCESS);
+    EXPECT_EQ(size, devices_);
+    EXPECT_EQ(id, d);
+    char name[COMM_NAME_MAX_LENGTH] = {};
+    EXPECT_EQ(HcclGetCommName(comms_[d], name), HCCL_SUCCESS);
+    EXPECT_STREQ(name, first) << "every rank names the same communicator";
+  }
+}
+
+TEST_F(InProcess, EveryCollectiveTypeAndReduceOpMatchesTheReference) {
+  std::vector<std::vector<std::unique_ptr<hccl_test::RankCase>>> cases;
+  for (uint32_t d = 0; d < devices_; ++d) {
+    OnDevice(d);
+    cases.push_back(hccl_test::AllCases(devices_));
+    for (auto& one : cases.back()) ASSERT_EQ(one->Launch(ranks_[d]), HCCL_SUCCESS) << one->Name();
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    ASSERT_EQ(aclrtSynchronizeStream(ranks_[d].stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    for (auto& one : cases[d]) EXPECT_EQ(one->Verify(), "") << "rank " << d;
+  }
+}
+
+TEST_F(InProcess, MismatchedCountsFailEveryRank) {
+  std::vector<std::unique_ptr<hccl_test::RankCase>> cases;
+  for (uint32_t d = 0; d < devices_; ++d) {
+    OnDevice(d);
+    cases.push_back(hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, d == 0 ? 10 : 12));
+    ASSERT_EQ(cases.back()->Launch(ranks_[d]), HCCL_SUCCESS);
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    EXPECT_NE(aclrtSynchronizeStream(ranks_[d].stream), ACL_SUCCESS);
+    HcclResult async = HCCL_SUCCESS;
+    EXPECT_EQ(HcclGetCommAsyncError(comms_[d], &async), HCCL_SUCCESS);
+    EXPECT_EQ(async, HCCL_E_PARA);
+  }
+}
+
+TEST(InProcessFaults, ARankThatNeverCallsTimesOut) {
+  // HCCL_EXEC_TIMEOUT is read when the communicator is made.
+  setenv("HCCL_EXEC_TIMEOUT", "1", 1);
+  int32_t devices[] = {0, 1};
+  HcclComm comms[2] = {};
+  ASSERT_EQ(HcclCommInitAll(2, devices, comms), HCCL_SUCCESS);
+  unsetenv("HCCL_EXEC_TIMEOUT");
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  Rank rank{comms[0], stream, 0, 2};
+  auto one = hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16);
+  ASSERT_EQ(one->Launch(rank), HCCL_SUCCESS);  // rank 1 never calls
+  EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("HCCL_E_TIMEOUT"), std::string::npos) << aclGetRecentErrMsg();
+  HcclResult async = HCCL_SUCCESS;
+  EXPECT_EQ(HcclGetCommAsyncError(comms[0], &async), HCCL_SUCCESS);
+  EXPECT_EQ(async, HCCL_E_TIMEOUT);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(HcclCommDestroy(comms[0]), HCCL_SUCCESS);
+  EXPECT_EQ(HcclCommDestroy(comms[1]), HCCL_SUCCESS);
+}
+
+}  // namespace

@@ -1,0 +1,159 @@
+// Communicators across processes on loopback: the test makes the root info
+// (its process hosts the rendezvous listener) and starts one worker process
+// per rank (rank_worker.cpp), each of which checks its own results. A worker
+// that does not finish in time is killed and fails the test: nothing here can
+// hang CI.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hccl/hccl.h"
+
+extern char** environ;
+
+namespace {
+
+// A whole scenario's bound; the HCCL timeouts the workers get are far below it.
+constexpr auto kWorkerDeadline = std::chrono::seconds(120);
+
+struct Outcome {
+  int status = -1;  // waitpid's status
+  std::string output;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs `spawned` workers of a `ranks`-rank communicator with `environment`
+// added; returns each worker's outcome.
+std::vector<Outcome> RunRanks(const std::string& scenario, uint32_t ranks, uint32_t spawned,
+                              const std::vector<std::string>& environment) {
+  HcclRootInfo root{};
+  EXPECT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+  char directory[] = "/tmp/canopy_hccl_XXXXXX";
+  if (mkdtemp(directory) == nullptr) {
+    ADD_FAILURE() << "mkdtemp";
+    return {};
+  }
+  const std::string root_file = std::string(directory) + "/root_info";
+  std::ofstream(root_file, std::ios::binary).write(root.internal, sizeof(root.internal));
+
+  std::vector<std::string> env_strings;
+  for (char** entry = environ; *entry != nullptr; ++entry) env_strings.emplace_back(*entry);
+  for (const std::string& extra : environment) env_strings.push_back(extra);
+  std::vector<char*> env;
+  for (std::string& entry : env_strings) env.push_back(entry.data());
+  env.push_back(nullptr);
+
+  std::vector<pid_t> pids;
+  std::vector<std::string> logs;
+  for (uint32_t rank = 0; rank < spawned; ++rank) {
+    const std::string log = std::string(directory) + "/rank" + std::to_string(rank) + ".log";
+    logs.push_back(log);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::string rank_text = std::to_string(rank), ranks_text = std::to_string(ranks);
+    std::string worker = HCCL_RANK_WORKER;
+    char* argv[] = {worker.data(),     const_cast<char*>(scenario.c_str()),  rank_text.data(),
+                    ranks_text.data(), const_cast<char*>(root_file.c_str()), nullptr};
+    pid_t pid = -1;
+    EXPECT_EQ(posix_spawn(&pid, worker.c_str(), &actions, nullptr, argv, env.data()), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    pids.push_back(pid);
+  }
+
+  std::vector<Outcome> outcomes(spawned);
+  std::vector<bool> done(spawned, false);
+  const auto deadline = std::chrono::steady_clock::now() + kWorkerDeadline;
+  size_t remaining = spawned;
+  while (remaining > 0) {
+    for (uint32_t rank = 0; rank < spawned; ++rank) {
+      if (done[rank] || pids[rank] <= 0) continue;
+      if (waitpid(pids[rank], &outcomes[rank].status, WNOHANG) == pids[rank]) {
+        done[rank] = true;
+        --remaining;
+      }
+    }
+    if (remaining == 0) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      for (uint32_t rank = 0; rank < spawned; ++rank) {
+        if (!done[rank]) {
+          kill(pids[rank], SIGKILL);
+          waitpid(pids[rank], &outcomes[rank].status, 0);
+          ADD_FAILURE() << "rank " << rank << " of '" << scenario << "' did not finish in time";
+        }
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (uint32_t rank = 0; rank < spawned; ++rank) {
+    outcomes[rank].output = ReadFile(logs[rank]);
+    std::remove(logs[rank].c_str());
+  }
+  std::remove(root_file.c_str());
+  rmdir(directory);
+  return outcomes;
+}
+
+bool ExitedCleanly(const Outcome& outcome) { return WIFEXITED(outcome.status) && WEXITSTATUS(outcome.status) == 0; }
+
+// Short HCCL timeouts: a defect fails the scenario long before the watchdog.
+const std::vector<std::string> kTimeouts = {"HCCL_CONNECT_TIMEOUT=30", "HCCL_EXEC_TIMEOUT=30"};
+
+void ExpectAllPass(const std::string& scenario, uint32_t ranks) {
+  const std::vector<Outcome> outcomes = RunRanks(scenario, ranks, ranks, kTimeouts);
+  ASSERT_EQ(outcomes.size(), ranks);
+  for (uint32_t rank = 0; rank < ranks; ++rank) {
+    EXPECT_TRUE(ExitedCleanly(outcomes[rank])) << "rank " << rank << ":\n" << outcomes[rank].output;
+  }
+}
+
+class MultiProcess : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(MultiProcess, EveryCollectiveTypeAndReduceOpMatchesTheReference) { ExpectAllPass("cases", GetParam()); }
+
+TEST_P(MultiProcess, CollectivesInterleaveWithAclnnOpsOnTheSameStream) { ExpectAllPass("aclnn", GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Ranks, MultiProcess, ::testing::Values(2u, 3u, 4u));
+
+TEST(MultiProcessFaults, ConfigNamesTheCommunicator) { ExpectAllPass("config", 2); }
+
+TEST(MultiProcessFaults, MismatchedCountsFailEveryRankWithoutACrash) { ExpectAllPass("mismatch", 3); }
+
+TEST(MultiProcessFaults, ARankThatNeverArrivesTimesOutWithAnError) {
+  // Three ranks, two started: both report HCCL_E_TIMEOUT after the connect timeout.
+  const auto outcomes = RunRanks("missing", 3, 2, {"HCCL_CONNECT_TIMEOUT=2", "HCCL_EXEC_TIMEOUT=2"});
+  ASSERT_EQ(outcomes.size(), 2u);
+  for (uint32_t rank = 0; rank < 2; ++rank) {
+    EXPECT_TRUE(ExitedCleanly(outcomes[rank])) << "rank " << rank << ":\n" << outcomes[rank].output;
+  }
+}
+
+TEST(MultiProcessFaults, AKilledRankMakesThePeersFailNotHang) {
+  const auto outcomes = RunRanks("killed", 3, 3, {"HCCL_CONNECT_TIMEOUT=30", "HCCL_EXEC_TIMEOUT=10"});
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_TRUE(WIFSIGNALED(outcomes[1].status)) << outcomes[1].output;
+  for (uint32_t rank : {0u, 2u}) {
+    EXPECT_TRUE(ExitedCleanly(outcomes[rank])) << "rank " << rank << ":\n" << outcomes[rank].output;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,214 @@
+// One rank of a multi-process test (multi_process_test.cpp starts one per rank):
+//   hccl_rank_worker <scenario> <rank> <ranks> <root info file>
+// Exits 0 when the scenario behaved as expected, else prints why and exits 1.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_add.h"
+#include "hccl/hccl.h"
+#include "hccl_cases.h"
+
+namespace {
+
+using hccl_test::Rank;
+
+int Fail(const std::string& why) {
+  std::fprintf(stderr, "FAILED: %s\n", why.c_str());
+  std::fflush(stderr);
+  return 1;
+}
+
+std::string Recent() {
+  const char* message = aclGetRecentErrMsg();
+  return message != nullptr ? message : "";
+}
+
+// Every case: queued back to back on the stream, synchronised once, checked.
+int RunCases(const Rank& rank) {
+  auto cases = hccl_test::AllCases(rank.size);
+  for (auto& one : cases) {
+    if (const HcclResult status = one->Launch(rank); status != HCCL_SUCCESS) {
+      return Fail(one->Name() + " returned " + std::to_string(status));
+    }
+  }
+  if (const aclError status = aclrtSynchronizeStream(rank.stream); status != ACL_SUCCESS) {
+    return Fail("synchronize returned " + std::to_string(status) + ": " + Recent());
+  }
+  int failures = 0;
+  for (auto& one : cases) {
+    const std::string failure = one->Verify();
+    if (!failure.empty()) {
+      std::fprintf(stderr, "rank %u: %s\n", rank.rank, failure.c_str());
+      ++failures;
+    }
+  }
+  std::printf("rank %u: %zu cases, %d failed\n", rank.rank, cases.size(), failures);
+  return failures == 0 ? 0 : 1;
+}
+
+// z = x + y (aclnnAdd), all-reduce z in place, w = z + z: all on one stream,
+// so each step must see the one before it.
+int RunWithAclnn(const Rank& rank) {
+  constexpr int64_t kCount = 1000;
+  std::vector<float> x(kCount), y(kCount);
+  auto x_of = [](uint32_t r, int64_t i) { return 0.25f * static_cast<float>((r + 1) * (i % 13 + 1)); };
+  auto y_of = [](uint32_t r, int64_t i) { return 0.5f + static_cast<float>(r) - 0.01f * static_cast<float>(i % 7); };
+  for (int64_t i = 0; i < kCount; ++i) {
+    x[i] = x_of(rank.rank, i);
+    y[i] = y_of(rank.rank, i);
+  }
+  const size_t bytes = kCount * sizeof(float);
+  void *dx = nullptr, *dy = nullptr, *dz = nullptr, *dw = nullptr;
+  for (void** p : {&dx, &dy, &dz, &dw}) {
+    if (aclrtMalloc(p, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return Fail("aclrtMalloc");
+  }
+  aclrtMemcpy(dx, bytes, x.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemcpy(dy, bytes, y.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  const int64_t shape[] = {kCount};
+  const int64_t strides[] = {1};
+  auto tensor = [&](void* data) {
+    return aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data);
+  };
+  aclTensor *tx = tensor(dx), *ty = tensor(dy), *tz = tensor(dz), *tw = tensor(dw);
+  float one = 1.0f;
+  aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+  auto add = [&](aclTensor* a, aclTensor* b, aclTensor* out) {
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    if (aclnnAddGetWorkspaceSize(a, b, alpha, out, &workspace_size, &executor) != ACL_SUCCESS) return false;
+    void* workspace = nullptr;
+    if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
+    const bool ok = aclnnAdd(workspace, workspace_size, executor, rank.stream) == ACL_SUCCESS;
+    // The workspace is the client's until the stream has used it.
+    if (workspace != nullptr) {
+      aclrtSynchronizeStream(rank.stream);
+      aclrtFree(workspace);
+    }
+    return ok;
+  };
+  if (!add(tx, ty, tz)) return Fail("aclnnAdd (1): " + Recent());
+  if (HcclAllReduce(dz, dz, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, rank.comm, rank.stream) != HCCL_SUCCESS) {
+    return Fail("HcclAllReduce: " + Recent());
+  }
+  if (!add(tz, tz, tw)) return Fail("aclnnAdd (2): " + Recent());
+  if (aclrtSynchronizeStream(rank.stream) != ACL_SUCCESS) return Fail("synchronize: " + Recent());
+  std::vector<float> w(kCount);
+  aclrtMemcpy(w.data(), bytes, dw, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+  for (int64_t i = 0; i < kCount; ++i) {
+    double want = 0;
+    for (uint32_t r = 0; r < rank.size; ++r) want += double{x_of(r, i)} + double{y_of(r, i)};
+    want *= 2;
+    if (std::abs(w[i] - want) > 1e-4 * std::max(1.0, std::abs(want))) {
+      return Fail("element " + std::to_string(i) + " is " + std::to_string(w[i]) + ", expected " +
+                  std::to_string(want));
+    }
+  }
+  for (aclTensor* t : {tx, ty, tz, tw}) aclDestroyTensor(t);
+  aclDestroyScalar(alpha);
+  for (void* p : {dx, dy, dz, dw}) aclrtFree(p);
+  return 0;
+}
+
+// Ranks disagree about the count: every rank's operation fails with
+// HCCL_E_PARA (at the stream), none crashes or hangs.
+int RunMismatch(const Rank& rank) {
+  auto one = hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, rank.rank == 0 ? 10 : 11);
+  if (one->Launch(rank) != HCCL_SUCCESS) return Fail("launch refused");
+  if (aclrtSynchronizeStream(rank.stream) == ACL_SUCCESS) return Fail("a mismatched all-reduce succeeded");
+  HcclResult async = HCCL_SUCCESS;
+  HcclGetCommAsyncError(rank.comm, &async);
+  if (async != HCCL_E_PARA) return Fail("async error " + std::to_string(async) + ", expected HCCL_E_PARA");
+  std::printf("rank %u: %s\n", rank.rank, Recent().c_str());
+  return 0;
+}
+
+// Rank 1 dies after the communicator is made; the others' next all-reduce
+// fails with an error at synchronisation instead of hanging.
+int RunKilled(const Rank& rank) {
+  if (HcclBarrier(rank.comm, rank.stream) != HCCL_SUCCESS || aclrtSynchronizeStream(rank.stream) != ACL_SUCCESS) {
+    return Fail("barrier: " + Recent());
+  }
+  if (rank.rank == 1) ::raise(SIGKILL);
+  auto one = hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 4096);
+  if (one->Launch(rank) != HCCL_SUCCESS) return Fail("launch refused");
+  if (aclrtSynchronizeStream(rank.stream) == ACL_SUCCESS) return Fail("an all-reduce without rank 1 succeeded");
+  HcclResult async = HCCL_SUCCESS;
+  HcclGetCommAsyncError(rank.comm, &async);
+  if (async == HCCL_SUCCESS) return Fail("no async error on the communicator");
+  std::printf("rank %u: %s\n", rank.rank, Recent().c_str());
+  return 0;
+}
+
+int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std::string& root_file) {
+  HcclRootInfo root{};
+  std::ifstream in(root_file, std::ios::binary);
+  if (!in.read(root.internal, sizeof(root.internal))) return Fail("cannot read " + root_file);
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return Fail("acl setup");
+  Rank rank;
+  rank.rank = rank_id;
+  rank.size = ranks;
+  if (aclrtCreateStream(&rank.stream) != ACL_SUCCESS) return Fail("stream");
+
+  HcclResult status;
+  if (scenario == "config") {
+    HcclCommConfig config;
+    HcclCommConfigInit(&config);
+    std::strcpy(config.hcclCommName, "canopy_test_comm");
+    status = HcclCommInitRootInfoConfig(ranks, &root, rank_id, &config, &rank.comm);
+  } else {
+    status = HcclCommInitRootInfo(ranks, &root, rank_id, &rank.comm);
+  }
+  if (scenario == "missing") {
+    if (status != HCCL_E_TIMEOUT) return Fail("init returned " + std::to_string(status) + ", expected HCCL_E_TIMEOUT");
+    std::printf("rank %u: %s\n", rank_id, Recent().c_str());
+    return 0;
+  }
+  if (status != HCCL_SUCCESS) return Fail("init returned " + std::to_string(status) + ": " + Recent());
+
+  uint32_t size = 0, id = 0;
+  if (HcclGetRankSize(rank.comm, &size) != HCCL_SUCCESS || size != ranks) return Fail("HcclGetRankSize");
+  if (HcclGetRankId(rank.comm, &id) != HCCL_SUCCESS || id != rank_id) return Fail("HcclGetRankId");
+
+  int result = 1;
+  if (scenario == "cases") {
+    result = RunCases(rank);
+  } else if (scenario == "aclnn") {
+    result = RunWithAclnn(rank);
+  } else if (scenario == "mismatch") {
+    result = RunMismatch(rank);
+  } else if (scenario == "killed") {
+    result = RunKilled(rank);
+  } else if (scenario == "config") {
+    char name[COMM_NAME_MAX_LENGTH] = {};
+    HcclGetCommName(rank.comm, name);
+    result = std::string(name) == "canopy_test_comm" ? RunWithAclnn(rank) : Fail(std::string("comm name ") + name);
+  } else {
+    result = Fail("unknown scenario " + scenario);
+  }
+  HcclCommDestroy(rank.comm);
+  aclrtDestroyStream(rank.stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s <scenario> <rank> <ranks> <root info file>\n", argv[0]);
+    return 2;
+  }
+  const int result =
+      Run(argv[1], static_cast<uint32_t>(std::stoul(argv[2])), static_cast<uint32_t>(std::stoul(argv[3])), argv[4]);
+  std::fflush(stdout);
+  return result;
+}
