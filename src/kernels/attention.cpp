@@ -149,7 +149,8 @@ class AttentionStep final : public Step {
              kv.value_strides[2], dv, s.value.data() + t * dv);
       }
       for (int64_t t = 0; t < keys; ++t) {
-        for (int64_t e = 0; e < d; ++e) s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
+        for (int64_t e = 0; e < d; ++e)
+          s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
       }
       for (int64_t r = 0; r < rows; ++r) {
         if (!valid(r)) continue;
