@@ -9,6 +9,10 @@
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#define CANOPY_ATTENTION_ISA portable_isa
+#include "attention_isa.h"
+#include "attention_loops.h"
+#include "cpu_features.h"
 
 namespace canopy::kernels {
 namespace {
@@ -24,9 +28,18 @@ constexpr int64_t kRowBudget = 64;      // (head, query row) pairs per unit, at 
 constexpr int64_t kKeyBlock = 64;
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
+constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, portable_isa::AccumulateValues};
+
+// The widest inner loops this CPU runs (CANOPY_MAX_ISA caps Cpu()).
+const AttentionLoops& Loops() {
+  if (Cpu().Avx512()) return kAttentionLoopsAvx512;
+  if (Cpu().Avx2()) return kAttentionLoopsAvx2;
+  return kAttentionLoopsPortable;
+}
+
 class AttentionStep final : public Step {
  public:
-  explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)) {}
+  explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)), loops_(Loops()) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     const int64_t group = desc_.heads / desc_.kv_heads;
@@ -168,13 +181,7 @@ class AttentionStep final : public Step {
         const float* q = s.query.data() + r * d;
         // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
         float* dots = s.dots.data();
-        std::fill(dots, dots + keys, 0.0f);
-        for (int64_t e = 0; e < d; ++e) {
-          const float qe = q[e];
-          const float* kt = s.key_t.data() + e * kKeyBlock;
-#pragma omp simd
-          for (int64_t t = 0; t < keys; ++t) dots[t] += qe * kt[t];
-        }
+        loops_.block_dots(q, s.key_t.data(), d, kKeyBlock, keys, dots);
         float block_max = kNegativeInfinity;
         for (int64_t t = 0; t < keys; ++t) {
           const int64_t j = j0 + t;
@@ -193,21 +200,20 @@ class AttentionStep final : public Step {
         const float new_max = std::max(max, block_max);
         if (new_max == kNegativeInfinity) continue;  // nothing seen yet
         float* acc = s.acc.data() + r * dv;
+        float rescale = 1.0f;
         if (max != new_max) {
-          const float rescale = std::exp(max - new_max);  // 0 when max is -inf
+          rescale = std::exp(max - new_max);  // 0 when max is -inf
           sum *= rescale;
-          for (int64_t e = 0; e < dv; ++e) acc[e] *= rescale;
           max = new_max;
         }
+        float* weights = s.dots.data();  // the dots are spent: the block's softmax weights go there
         for (int64_t t = 0; t < keys; ++t) {
           const float score = s.scores[static_cast<size_t>(t)];
-          if (score == kNegativeInfinity) continue;
-          const float p = std::exp(score - max);
+          const float p = score == kNegativeInfinity ? 0.0f : std::exp(score - max);
           sum += p;
-          const float* v = s.value.data() + t * dv;
-#pragma omp simd
-          for (int64_t e = 0; e < dv; ++e) acc[e] += p * v[e];
+          weights[t] = p;
         }
+        loops_.accumulate_values(weights, s.value.data(), keys, dv, rescale, acc);
       }
     }
 
@@ -234,6 +240,7 @@ class AttentionStep final : public Step {
   }
 
   AttentionDesc desc_;
+  const AttentionLoops& loops_;
 };
 
 }  // namespace

@@ -245,11 +245,15 @@ constexpr DtypeSet kAllDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL
 }  // namespace
 
 CANOPY_ACLNN_OP(AscendQuantV3, PlanAscendQuantV3,
-                (OpTraits{.header = "aclnnop/aclnn_ascend_quant_v3.h", .dtypes = kAllDtypes}), (const aclTensor*, x),
-                (const aclTensor*, scale), (const aclTensor*, offset, optional), (bool, sqrtMode),
-                (const char*, roundMode), (int32_t, dstType), (int32_t, axis), (const aclTensor*, y))
+                (OpTraits{.header = "aclnnop/aclnn_ascend_quant_v3.h",
+                          .dtypes = kAllDtypes,
+                          .example = "f32[4,2] f32[2] f32[2] false 'round' 2 -1 i8[4,2]"}),
+                (const aclTensor*, x), (const aclTensor*, scale), (const aclTensor*, offset, optional),
+                (bool, sqrtMode), (const char*, roundMode), (int32_t, dstType), (int32_t, axis), (const aclTensor*, y))
 
 CANOPY_ACLNN_OP(AscendAntiQuant, PlanAscendAntiQuant,
-                (OpTraits{.header = "aclnnop/aclnn_ascend_anti_quant.h", .dtypes = kAllDtypes}), (const aclTensor*, x),
-                (const aclTensor*, scale), (const aclTensor*, offset, optional), (int64_t, dstType), (bool, sqrtMode),
-                (const aclTensor*, y))
+                (OpTraits{.header = "aclnnop/aclnn_ascend_anti_quant.h",
+                          .dtypes = kAllDtypes,
+                          .example = "i8[4,2] f32[1] f32[1] 1 false f16[4,2]"}),
+                (const aclTensor*, x), (const aclTensor*, scale), (const aclTensor*, offset, optional),
+                (int64_t, dstType), (bool, sqrtMode), (const aclTensor*, y))

@@ -96,6 +96,9 @@ aclnnStatus PlanDynamicQuant(Plan& plan, const aclTensor* x, const aclTensor* sm
 }  // namespace
 
 CANOPY_ACLNN_OP(DynamicQuant, PlanDynamicQuant,
-                (OpTraits{.header = "aclnnop/aclnn_dynamic_quant.h", .dtypes = kInputDtypes, .max_rank = 8}),
+                (OpTraits{.header = "aclnnop/aclnn_dynamic_quant.h",
+                          .dtypes = kInputDtypes,
+                          .max_rank = 8,
+                          .example = "f16[4,32] f16[32] i8[4,32] f32[4]"}),
                 (const aclTensor*, x), (const aclTensor*, smoothScalesOptional, optional), (const aclTensor*, yOut),
                 (const aclTensor*, scaleOut))

@@ -1,7 +1,7 @@
 // aclnnQuantMatmulV3 / V4: full-quantisation matmul (W8A8). x1 (batch..., m, k)
 // and x2 (batch..., k, n), both INT8 (transposeX1 / transposeX2: the last two
 // dims swapped), multiply exactly into INT32 (oneDNN's int8 matmul, VNNI / AMX
-// where the CPU has them), then a dequantising epilogue gives
+// where the CPU has them; an exact portable loop elsewhere), then a dequantising epilogue gives
 //   out = (x1 @ x2 + bias) * scale [* pertokenScale]     (INT32 bias)
 //   out = x1 @ x2 * scale [* pertokenScale] + bias        (f16 / bf16 / f32 bias)
 // with scale one value or one per column n (f32, bf16, or UINT64 / INT64 as
@@ -19,7 +19,9 @@
 
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
+#include "kernels/cpu_features.h"
 #include "kernels/matmul.h"
+#include "kernels/quant_int8_matmul.h"
 #include "kernels/quant_matmul_epilogue.h"
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
@@ -170,20 +172,38 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
   const TensorRef a = PadRank(transpose_x1 ? last_two_swapped(x1_ref) : x1_ref, rank);
   const TensorRef b = PadRank(transpose_x2 ? last_two_swapped(x2_ref) : x2_ref, rank);
   const TensorRef acc = plan.Temporary(ACL_INT32, out_shape);
-  kernels::MatmulDesc product;
-  product.src = MatmulOperandOf(a);
-  product.weights = MatmulOperandOf(b);
-  product.dst = MatmulOperandOf(acc);
-  const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
-  std::string reason;
-  std::unique_ptr<Step> step = kernels::MakeMatmulStep(product, book, reason);
-  if (!step) {  // a layout oneDNN does not take: contiguous operands
-    product.src = MatmulOperandOf(plan.Contiguous(a, ACL_INT8));
-    product.weights = MatmulOperandOf(plan.Contiguous(b, ACL_INT8));
-    step = kernels::MakeMatmulStep(product, book, reason);
+  if (kernels::Cpu().avx512bf16 || kernels::Cpu().amx) {
+    // oneDNN's int8 kernels are exact where the CPU has VNNI (every CPU with
+    // AVX512-BF16 or AMX does); elsewhere they sum pairs of products in int16.
+    kernels::MatmulDesc product;
+    product.src = MatmulOperandOf(a);
+    product.weights = MatmulOperandOf(b);
+    product.dst = MatmulOperandOf(acc);
+    const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
+    std::string reason;
+    std::unique_ptr<Step> step = kernels::MakeMatmulStep(product, book, reason);
+    if (!step) {  // a layout oneDNN does not take: contiguous operands
+      product.src = MatmulOperandOf(plan.Contiguous(a, ACL_INT8));
+      product.weights = MatmulOperandOf(plan.Contiguous(b, ACL_INT8));
+      step = kernels::MakeMatmulStep(product, book, reason);
+    }
+    if (!step) return plan.Reject(ACLNN_ERR_INNER, "oneDNN has no int8 matmul for this call: %s", reason.c_str());
+    plan.AddStep(std::move(step));
+  } else {
+    Shape a_shape = batch, bt_shape = batch;
+    a_shape.insert(a_shape.end(), {m, k});
+    bt_shape.insert(bt_shape.end(), {n, k});
+    const TensorRef bt = Transpose(b, rank - 2, rank - 1);
+    kernels::Int8MatmulDesc exact;
+    exact.batch = batch_count;
+    exact.m = m;
+    exact.n = n;
+    exact.k = k;
+    exact.a = plan.Contiguous(BroadcastTo(a, a_shape), ACL_INT8).buffer;
+    exact.bt = plan.Contiguous(BroadcastTo(bt, bt_shape), ACL_INT8).buffer;
+    exact.acc = acc.buffer;
+    plan.AddStep(kernels::MakeInt8MatmulStep(exact));
   }
-  if (!step) return plan.Reject(ACLNN_ERR_INNER, "oneDNN has no int8 matmul for this call: %s", reason.c_str());
-  plan.AddStep(std::move(step));
 
   // ---- the epilogue
   kernels::QuantEpilogueDesc epilogue;
@@ -228,17 +248,22 @@ constexpr DtypeSet kAllDtypes = {ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT64, ACL
 
 }  // namespace
 
-CANOPY_ACLNN_OP(
-    QuantMatmulV3, PlanQuantMatmulV3,
-    (OpTraits{
-        .header = "aclnnop/aclnn_quant_matmul_v3.h", .dtypes = kAllDtypes, .max_rank = 6, .private_formats = true}),
-    (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale), (const aclTensor*, offset, optional),
-    (const aclTensor*, bias, optional), (bool, transposeX1), (bool, transposeX2), (const aclTensor*, out))
+CANOPY_ACLNN_OP(QuantMatmulV3, PlanQuantMatmulV3,
+                (OpTraits{.header = "aclnnop/aclnn_quant_matmul_v3.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 6,
+                          .private_formats = true,
+                          .example = "i8[5,2] i8[2,3] f32[3] - i32[3] false false bf16[5,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale),
+                (const aclTensor*, offset, optional), (const aclTensor*, bias, optional), (bool, transposeX1),
+                (bool, transposeX2), (const aclTensor*, out))
 
-CANOPY_ACLNN_OP(
-    QuantMatmulV4, PlanQuantMatmulV4,
-    (OpTraits{
-        .header = "aclnnop/aclnn_quant_matmul_v4.h", .dtypes = kAllDtypes, .max_rank = 6, .private_formats = true}),
-    (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale), (const aclTensor*, offset, optional),
-    (const aclTensor*, pertokenScaleOptional, optional), (const aclTensor*, bias, optional), (bool, transposeX1),
-    (bool, transposeX2), (const aclTensor*, out))
+CANOPY_ACLNN_OP(QuantMatmulV4, PlanQuantMatmulV4,
+                (OpTraits{.header = "aclnnop/aclnn_quant_matmul_v4.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 6,
+                          .private_formats = true,
+                          .example = "i8[5,2] i8[2,3] f32[3] - f32[5] i32[3] false false bf16[5,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale),
+                (const aclTensor*, offset, optional), (const aclTensor*, pertokenScaleOptional, optional),
+                (const aclTensor*, bias, optional), (bool, transposeX1), (bool, transposeX2), (const aclTensor*, out))

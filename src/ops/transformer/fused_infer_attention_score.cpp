@@ -205,7 +205,12 @@ CANOPY_ACLNN_OP(
 
 CANOPY_ACLNN_OP(
     FusedInferAttentionScoreV3, PlanFusedInferAttentionScoreV3,
-    (OpTraits{.header = "aclnnop/aclnn_fused_infer_attention_score_v3.h", .dtypes = kAttentionDtypes, .max_rank = 4}),
+    (OpTraits{
+        .header = "aclnnop/aclnn_fused_infer_attention_score_v3.h",
+        .dtypes = kAttentionDtypes,
+        .max_rank = 4,
+        .example = "f16[2,2,1,16] (f16[1,2,1,16],f16[1,2,1,16]) (f16[1,2,1,16],f16[1,2,1,16]) - - - - - - - - - - - - "
+                   "- - - - - - - - - - - - 1 1 0 0 'BSND' 0 0 0 0 0 false 0 0 f16[2,2,1,16] f32[2,1,2,1]"}),
     (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
     (const aclTensor*, pseShiftOptional, optional), (const aclTensor*, attenMaskOptional, optional),
     (const aclIntArray*, actualSeqLengthsOptional, optional),
@@ -227,7 +232,12 @@ CANOPY_ACLNN_OP(
 
 CANOPY_ACLNN_OP(
     FusedInferAttentionScoreV4, PlanFusedInferAttentionScoreV4,
-    (OpTraits{.header = "aclnnop/aclnn_fused_infer_attention_score_v4.h", .dtypes = kAttentionDtypes, .max_rank = 4}),
+    (OpTraits{
+        .header = "aclnnop/aclnn_fused_infer_attention_score_v4.h",
+        .dtypes = kAttentionDtypes,
+        .max_rank = 4,
+        .example = "f16[2,2,1,16] (f16[1,2,1,16],f16[1,2,1,16]) (f16[1,2,1,16],f16[1,2,1,16]) - - - - - - - - - - - - "
+                   "- - - - - - - - - - - - - 1 1 0 0 'BSND' 0 0 0 0 0 false 0 0 0 f16[2,2,1,16] f32[2,1,2,1]"}),
     (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
     (const aclTensor*, pseShiftOptional, optional), (const aclTensor*, attenMaskOptional, optional),
     (const aclIntArray*, actualSeqLengthsOptional, optional),

@@ -57,8 +57,11 @@ aclnnStatus PlanIncreFlashAttentionV4(Plan& plan, const aclTensor* query, const 
 }  // namespace
 
 CANOPY_ACLNN_OP(IncreFlashAttentionV4, PlanIncreFlashAttentionV4,
-                (OpTraits{
-                    .header = "aclnnop/aclnn_incre_flash_attention_v4.h", .dtypes = kAttentionDtypes, .max_rank = 4}),
+                (OpTraits{.header = "aclnnop/aclnn_incre_flash_attention_v4.h",
+                          .dtypes = kAttentionDtypes,
+                          .max_rank = 4,
+                          .example = "f16[1,2,1,16] (f16[1,2,16,16]) (f16[1,2,16,16]) - i8[1,1,1,16]{0:0} ints[16] - - "
+                                     "- - - - - - - 2 0.25 'BNSD' 2 1 1 f16[1,2,1,16]"}),
                 (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
                 (const aclTensor*, pseShift, optional), (const aclTensor*, attenMask, optional),
                 (const aclIntArray*, actualSeqLengths, optional), (const aclTensor*, dequantScale1, optional),

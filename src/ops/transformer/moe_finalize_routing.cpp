@@ -220,13 +220,20 @@ constexpr DtypeSet kAllDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
 }  // namespace
 
 CANOPY_ACLNN_OP(MoeFinalizeRouting, PlanMoeFinalizeRouting,
-                (OpTraits{.header = "aclnnop/aclnn_moe_finalize_routing.h", .dtypes = kAllDtypes, .max_rank = 2}),
+                (OpTraits{
+                    .header = "aclnnop/aclnn_moe_finalize_routing.h",
+                    .dtypes = kAllDtypes,
+                    .max_rank = 2,
+                    .example = "f32[6,4] f32[3,4] f32[3,4] f32[2,4] f32[3,2] i32[6]{0:5} i32[3,2]{0:1} f32[3,4]"}),
                 (const aclTensor*, expandedX), (const aclTensor*, x1), (const aclTensor*, x2Optional, optional),
                 (const aclTensor*, bias), (const aclTensor*, scales), (const aclTensor*, expandedRowIdx),
                 (const aclTensor*, expandedExpertIdx), (const aclTensor*, out))
 
 CANOPY_ACLNN_OP(MoeFinalizeRoutingV2, PlanMoeFinalizeRoutingV2,
-                (OpTraits{.header = "aclnnop/aclnn_moe_finalize_routing_v2.h", .dtypes = kAllDtypes, .max_rank = 2}),
+                (OpTraits{.header = "aclnnop/aclnn_moe_finalize_routing_v2.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 2,
+                          .example = "f32[6,4] i32[6]{0:5} f32[3,4] f32[3,4] - f32[3,2] i32[3,2]{0:1} 0 f32[3,4]"}),
                 (const aclTensor*, expandedX), (const aclTensor*, expandedRowIdx),
                 (const aclTensor*, x1Optional, optional), (const aclTensor*, x2Optional, optional),
                 (const aclTensor*, biasOptional, optional), (const aclTensor*, scalesOptional, optional),

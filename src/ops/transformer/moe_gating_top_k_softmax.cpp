@@ -94,7 +94,9 @@ aclnnStatus PlanMoeGatingTopKSoftmax(Plan& plan, const aclTensor* x, const aclTe
 }  // namespace
 
 CANOPY_ACLNN_OP(MoeGatingTopKSoftmax, PlanMoeGatingTopKSoftmax,
-                (OpTraits{
-                    .header = "aclnnop/aclnn_moe_gating_top_k_softmax.h", .dtypes = kGatingDtypes, .max_rank = 3}),
+                (OpTraits{.header = "aclnnop/aclnn_moe_gating_top_k_softmax.h",
+                          .dtypes = kGatingDtypes,
+                          .max_rank = 3,
+                          .example = "f32[3,4] - 2 f32[3,2] i32[3,2] i32[3,2]"}),
                 (const aclTensor*, x), (const aclTensor*, finishedOptional, optional), (int64_t, k),
                 (const aclTensor*, yOut), (const aclTensor*, expertIdxOut), (const aclTensor*, rowIdxOut))

@@ -59,8 +59,11 @@ aclnnStatus PlanPromptFlashAttentionV3(Plan& plan, const aclTensor* query, const
 }  // namespace
 
 CANOPY_ACLNN_OP(PromptFlashAttentionV3, PlanPromptFlashAttentionV3,
-                (OpTraits{
-                    .header = "aclnnop/aclnn_prompt_flash_attention_v3.h", .dtypes = kAttentionDtypes, .max_rank = 4}),
+                (OpTraits{.header = "aclnnop/aclnn_prompt_flash_attention_v3.h",
+                          .dtypes = kAttentionDtypes,
+                          .max_rank = 4,
+                          .example = "f16[1,2,1,16] f16[1,2,2,16] f16[1,2,2,16] - - - - - - - - - 2 0.7071 65535 65535 "
+                                     "'BNSD' 2 0 1 f16[1,2,1,16]"}),
                 (const aclTensor*, query), (const aclTensor*, key), (const aclTensor*, value),
                 (const aclTensor*, pseShift, optional), (const aclTensor*, attenMask, optional),
                 (const aclIntArray*, actualSeqLengths, optional), (const aclIntArray*, actualSeqLengthsKv, optional),

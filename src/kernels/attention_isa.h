@@ -1,0 +1,17 @@
+// The attention kernel's inner loops of one instruction set (attention_loops.h),
+// as attention.cpp picks them.
+#pragma once
+
+#include <cstdint>
+
+namespace canopy::kernels {
+
+struct AttentionLoops {
+  void (*block_dots)(const float* q, const float* key_t, int64_t d, int64_t stride, int64_t keys, float* dots);
+  void (*accumulate_values)(const float* p, const float* values, int64_t keys, int64_t dv, float rescale, float* acc);
+};
+
+extern const AttentionLoops kAttentionLoopsAvx512;
+extern const AttentionLoops kAttentionLoopsAvx2;
+
+}  // namespace canopy::kernels
