@@ -243,9 +243,12 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
   std::vector<PointToPoint> transfers;
   for (uint32_t i = 0; i < itemNum; ++i) {
     const HcclSendRecvItem& item = sendRecvInfo[i];
-    if (item.sendRecvType != HCCL_SEND && item.sendRecvType != HCCL_RECV) {
-      Throw(HCCL_E_PARA, "sendRecvInfo[%u].sendRecvType %d is neither HCCL_SEND nor HCCL_RECV", i,
-            static_cast<int>(item.sendRecvType));
+    // Read as the integer the client stored: a value outside the enum is not an HcclSendRecvType.
+    int kind = 0;
+    static_assert(sizeof(kind) == sizeof(item.sendRecvType));
+    std::memcpy(&kind, &item.sendRecvType, sizeof(kind));
+    if (kind != HCCL_SEND && kind != HCCL_RECV) {
+      Throw(HCCL_E_PARA, "sendRecvInfo[%u].sendRecvType %d is neither HCCL_SEND nor HCCL_RECV", i, kind);
     }
     CheckCount(item.count);
     const size_t es = CheckMovedType(item.dataType);
@@ -253,7 +256,7 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
     if (item.remoteRank == communicator->rank()) Throw(HCCL_E_PARA, "sendRecvInfo[%u] names this rank", i);
     if (item.count == 0) continue;
     if (item.buf == nullptr) Throw(HCCL_E_PTR, "sendRecvInfo[%u].buf is a null pointer", i);
-    transfers.push_back({item.sendRecvType == HCCL_SEND, item.buf, item.count * es, item.remoteRank});
+    transfers.push_back({kind == HCCL_SEND, item.buf, item.count * es, item.remoteRank});
   }
   return Enqueue("HcclBatchSendRecv", communicator, stream,
                  [transfers = std::move(transfers)](Transport& transport) { transport.SendRecv(transfers); });

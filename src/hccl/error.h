@@ -14,7 +14,7 @@ namespace canopy::hccl {
 
 class HcclError : public std::runtime_error {
  public:
-  HcclError(HcclResult code, std::string message) : std::runtime_error(std::move(message)), code_(code) {}
+  HcclError(HcclResult code, const std::string& message) : std::runtime_error(message), code_(code) {}
   HcclResult code() const { return code_; }
 
  private:
