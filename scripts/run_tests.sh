@@ -25,10 +25,12 @@ stage "Long stress: 8 threads x 8 streams x 10^5 tasks with events and host func
 CANOPY_STRESS_TASKS=100000 CANOPY_DEVICE_COUNT=2 CANOPY_DEVICE_MEMORY=1G ./build/bin/runtime_stress_test
 
 # One run of the suite per compiler: the clang build's run is also the checker-mode
-# run (a clean program reports nothing), so the suite is not run a third time.
+# run (a clean program reports nothing), so the suite is not run a third time. It
+# and the sanitizer stage register one ctest test per test binary
+# (CANOPY_TESTS_PER_CASE=OFF): the Release stage above names each failing case.
 stage "clang: Release build, and the same suite in checker mode"
 CC=clang CXX=clang++ cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON \
-  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
+  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF -DCANOPY_TESTS_PER_CASE=OFF >/dev/null
 cmake --build build-clang -j2
 CANOPY_CHECK=1 ctest --test-dir build-clang -j2 --output-on-failure --timeout 1200
 
@@ -39,12 +41,14 @@ if [[ "${CANOPY_SKIP_SANITIZERS:-0}" == 1 ]]; then
   exit 0
 fi
 
+# One ctest test per test binary here too: a sanitized process per case, tens of
+# thousands of them, would cost more than the cases.
 stage "AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=address,undefined \
-  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
+  -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF -DCANOPY_TESTS_PER_CASE=OFF >/dev/null
 cmake --build build-asan -j2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan -j2 --output-on-failure --timeout 1800
+  ctest --test-dir build-asan -j2 --output-on-failure --timeout 3600
 
 stage "ThreadSanitizer: runtime, concurrency and in-process HCCL"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
