@@ -2,9 +2,10 @@
 # Builds Canopy and runs the whole test suite: a Release build (warnings are
 # errors), the same suite built with clang and run in checker mode, clang-tidy,
 # then the suite under AddressSanitizer + UndefinedBehaviorSanitizer, then the
-# runtime and concurrency suites under ThreadSanitizer. Every test case is a ctest test of
-# its own, run two at a time. CANOPY_SKIP_SANITIZERS=1 stops before the
-# sanitizer stages (quick local runs).
+# runtime, concurrency and in-process HCCL suites under ThreadSanitizer. In the
+# Release stage every test case is a ctest test of its own; the later stages run
+# each test binary as one test. Two at a time. CANOPY_SKIP_SANITIZERS=1 stops
+# before the sanitizer stages (quick local runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
