@@ -251,7 +251,7 @@ TensorRef PlanIndexOffsets(Plan& plan, const AdvancedIndex& index, const TensorR
                            std::optional<TensorRef>& count) {
   int64_t positions = 1;
   for (int64_t extent : index.index_shape) positions *= extent;
-  const TensorRef offsets = plan.Temporary(ACL_INT64, {std::max<int64_t>(positions, 1)});
+  TensorRef offsets = plan.Temporary(ACL_INT64, {std::max<int64_t>(positions, 1)});
   if (index.masked) {
     const int entry = index.entries.front();
     Shape strides;

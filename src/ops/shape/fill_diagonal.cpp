@@ -27,8 +27,10 @@ bool Overflows(const ScalarValue& value, aclDataType dtype) {
   kernels::VisitStorage(dtype, [&](auto tag) {
     using S = decltype(tag);
     if constexpr (std::is_integral_v<S>) {  // the dtypes here are at most 64 bits signed or 8 bits unsigned
-      const auto lowest = static_cast<int64_t>(std::numeric_limits<S>::lowest());
-      const auto highest = static_cast<int64_t>(std::numeric_limits<S>::max());
+      // The limits of an int8_t are numbers here, not characters.
+      const auto lowest =
+          static_cast<int64_t>(std::numeric_limits<S>::lowest());                // NOLINT(bugprone-signed-char-misuse)
+      const auto highest = static_cast<int64_t>(std::numeric_limits<S>::max());  // NOLINT(bugprone-signed-char-misuse)
       outside = value.is_integer ? value.integer < lowest || value.integer > highest
                                  : v < static_cast<double>(lowest) || v > static_cast<double>(highest);
     } else if constexpr (std::is_floating_point_v<S>) {

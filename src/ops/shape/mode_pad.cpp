@@ -96,7 +96,7 @@ aclnnStatus PlanModePad(Plan& plan, const ModePadRule& rule, const aclTensor* se
   const int64_t rank = self->rank();
   if (padding->values.size() != static_cast<size_t>(2 * rule.spatial)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'padding' has %zu values; it needs %lld",
-                       padding->values.size(), static_cast<long long>(2 * rule.spatial));
+                       padding->values.size(), 2 * static_cast<long long>(rule.spatial));
   }
   Shape expected = self->view_shape;
   for (int64_t k = 0; k < rule.spatial; ++k) {
