@@ -197,15 +197,13 @@ TEST(MoeFinalizeRouting, DocExample) {
   const Values x = {0.2, 1.2, 2.2, 3.2, 4.2, 5.2, 6.2, 7.2, 8.2, 9.2, 10.2, 11.2};
   const Values bias = {0.2, 0.4, 0.2, 0.4, 0.2, 0.4, 0.2, 0.4};
   const Values scales = {1.3, 1.6, 1.2, 1.8, 1.2, 2.3};
-  const std::vector<int> experts = {0, 1, 0, 1, 0, 1}, rows = {2, 1, 4, 3, 0, 5};
+  const std::vector<size_t> experts = {0, 1, 0, 1, 0, 1}, rows = {2, 1, 4, 3, 0, 5};
   Values want;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      double v = 2 * x[static_cast<size_t>(i * 4 + j)].real();
-      for (int k = 0; k < 2; ++k) {
-        v += scales[static_cast<size_t>(i * 2 + k)].real() *
-             (ex[static_cast<size_t>(rows[static_cast<size_t>(i + k * 3)] * 4 + j)].real() +
-              bias[static_cast<size_t>(experts[static_cast<size_t>(i * 2 + k)] * 4 + j)].real());
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 4; ++j) {
+      double v = 2 * x[i * 4 + j].real();
+      for (size_t k = 0; k < 2; ++k) {
+        v += scales[i * 2 + k].real() * (ex[rows[i + k * 3] * 4 + j].real() + bias[experts[i * 2 + k] * 4 + j].real());
       }
       want.push_back(v);
     }
