@@ -124,35 +124,37 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
 }
 CANOPY_C_BOUNDARY_HCCL
 
-HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
-                    aclrtStream stream) try {
+namespace {
+
+// HcclSend and HcclRecv: one message of `count` elements to or from `peer`.
+HcclResult PointToPointCall(const char* entry, bool send, void* buffer, uint64_t count, HcclDataType dataType,
+                            uint32_t peer, HcclComm comm, aclrtStream stream) {
+  const char* const buffer_name = send ? "sendBuf" : "recvBuf";
+  const char* const peer_name = send ? "destRank" : "srcRank";
   if (count == 0) return HCCL_SUCCESS;
   RequireNotNull(stream, "stream");
   auto communicator = RequireComm(comm);
-  RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(buffer, buffer_name);
   CheckCount(count);
   const size_t es = CheckMovedType(dataType);
-  CheckRank(destRank, *communicator, "destRank");
-  if (destRank == communicator->rank()) Throw(HCCL_E_PARA, "destRank %u is this rank", destRank);
-  return Enqueue("HcclSend", communicator, stream, [=](Transport& transport) {
-    transport.SendRecv({PointToPoint{true, sendBuf, count * es, destRank}});
+  CheckRank(peer, *communicator, peer_name);
+  if (peer == communicator->rank()) Throw(HCCL_E_PARA, "%s %u is this rank", peer_name, peer);
+  return Enqueue(entry, communicator, stream, [=](Transport& transport) {
+    transport.SendRecv({PointToPoint{send, buffer, count * es, peer}});
   });
+}
+
+}  // namespace
+
+HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
+                    aclrtStream stream) try {
+  return PointToPointCall("HcclSend", true, sendBuf, count, dataType, destRank, comm, stream);
 }
 CANOPY_C_BOUNDARY_HCCL
 
 HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
                     aclrtStream stream) try {
-  if (count == 0) return HCCL_SUCCESS;
-  RequireNotNull(stream, "stream");
-  auto communicator = RequireComm(comm);
-  RequireNotNull(recvBuf, "recvBuf");
-  CheckCount(count);
-  const size_t es = CheckMovedType(dataType);
-  CheckRank(srcRank, *communicator, "srcRank");
-  if (srcRank == communicator->rank()) Throw(HCCL_E_PARA, "srcRank %u is this rank", srcRank);
-  return Enqueue("HcclRecv", communicator, stream, [=](Transport& transport) {
-    transport.SendRecv({PointToPoint{false, recvBuf, count * es, srcRank}});
-  });
+  return PointToPointCall("HcclRecv", false, recvBuf, count, dataType, srcRank, comm, stream);
 }
 CANOPY_C_BOUNDARY_HCCL
 
