@@ -21,7 +21,8 @@ aclError aclrtGetDeviceCount(uint32_t* count) try {
 CANOPY_C_BOUNDARY_ACL
 
 aclError aclrtSetDevice(int32_t deviceId) try {
-  CANOPY_REQUIRE_INIT();
+  // CANN's aclrtSetDevice needs no aclInit: it starts the runtime itself.
+  if (!Runtime::Get().initialized()) CANOPY_RETURN_IF_ERROR(Runtime::Get().Initialize(/*implicitly=*/true));
   std::shared_ptr<Device> device;
   CANOPY_RETURN_IF_ERROR(ResolveDevice(__func__, deviceId, device));
   Runtime& runtime = Runtime::Get();

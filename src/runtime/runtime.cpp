@@ -199,13 +199,16 @@ Runtime& Runtime::Get() {
   return *runtime;
 }
 
-aclError Runtime::Initialize() {
+aclError Runtime::Initialize(bool implicitly) {
   Tracer::EnableFromEnvironment();
   Checker::ConfigureFromEnvironment();
   std::lock_guard lock(lifecycle_mutex);
   if (initialized()) {
+    if (implicitly) return ACL_SUCCESS;
+    if (std::exchange(implicitly_initialized_, false)) return ACL_SUCCESS;
     return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: acl is already initialized");
   }
+  implicitly_initialized_ = implicitly;
   config_ = RuntimeConfig::FromEnvironment();
   std::vector<std::shared_ptr<Device>> devices;
   for (int32_t id = 0; id < config_.device_count; ++id) {
@@ -265,6 +268,7 @@ aclError Runtime::Finalize() {
   thread_current = {};
   finalize_armed_ = false;
   finalizing_ = false;
+  implicitly_initialized_ = false;
   initialized_.store(false, std::memory_order_release);
   // Stop every engine before destroying any: an engine may still notify the
   // others (NotifyAllEngines takes devices_mutex_, so the engines are stopped

@@ -109,8 +109,10 @@ class Runtime {
  public:
   static Runtime& Get();
 
-  // aclInit / aclFinalize.
-  aclError Initialize();
+  // aclInit / aclFinalize. aclrtSetDevice before aclInit starts the runtime
+  // `implicitly`, as CANN's does (its programs may call only aclnnInit); the
+  // first aclInit after that then succeeds instead of repeating.
+  aclError Initialize(bool implicitly = false);
   aclError Finalize();
   bool initialized() const { return initialized_.load(std::memory_order_acquire); }
   // Counts aclInit calls that started the runtime; memory accounting of an
@@ -178,7 +180,8 @@ class Runtime {
   // aclFinalize without a preceding aclInit succeeds once (CANN tears down
   // whatever exists); a second one reports ACL_ERROR_REPEAT_FINALIZE.
   bool finalize_armed_ = true;
-  bool finalizing_ = false;  // guarded by lifecycle_mutex: from aclFinalize's start to its end
+  bool implicitly_initialized_ = false;  // guarded by lifecycle_mutex: started by aclrtSetDevice, no aclInit yet
+  bool finalizing_ = false;              // guarded by lifecycle_mutex: from aclFinalize's start to its end
   std::atomic<uint32_t> epoch_{0};
   std::atomic<uint64_t> next_handle_{0};
   RuntimeConfig config_;

@@ -13,9 +13,14 @@ for path in include/acl/acl.h include/acl/acl_rt.h include/acl/acl_base.h includ
             include/aclnn/aclnn_base.h include/aclnnop/aclnn_add.h include/aclnnop/aclnn_matmul.h \
             include/canopy/canopy_runtime.h include/hccl/hccl.h include/hccl/hccl_types.h \
             include/hccl/hccl_comm.h lib64/libhccl.so lib64/libascendcl.so lib64/libnnopbase.so lib64/libopapi.so \
-            lib64/libacl_op_compiler.so set_env.sh bin/canopy-bench bin/npu-smi; do
+            lib64/libacl_op_compiler.so lib64/libc_sec.so include/securec.h include/securectype.h set_env.sh bin/canopy-bench \
+            bin/npu-smi; do
   [[ -e "$prefix/$path" ]] || { echo "missing from the installed tree: $path" >&2; exit 1; }
 done
+# libc_sec.so exports securec.h's C functions, none of its C++ insides.
+c_sec_symbols=$(nm -D --defined-only "$prefix/lib64/libc_sec.so" | awk '{ print $NF }')
+grep -qx memcpy_s <<<"$c_sec_symbols" || { echo "libc_sec.so does not export memcpy_s" >&2; exit 1; }
+if grep -q '^_Z' <<<"$c_sec_symbols"; then echo "libc_sec.so exports C++ symbols" >&2; exit 1; fi
 readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libnnopbase.so' || { echo "libopapi does not NEED libnnopbase" >&2; exit 1; }
 readelf -d "$prefix/lib64/libopapi.so" | grep -q 'NEEDED.*libascendcl.so' || { echo "libopapi does not NEED libascendcl" >&2; exit 1; }
 

@@ -37,7 +37,6 @@ TEST_F(LifecycleTest, FinalizeWithoutInitSucceedsOnceThenRepeats) {
 TEST_F(LifecycleTest, CallsBeforeInitAreRejected) {
   uint32_t count = 0;
   ACL_EXPECT_ERROR(aclrtGetDeviceCount(&count), ACL_ERROR_UNINITIALIZE, "aclrtGetDeviceCount");
-  ACL_EXPECT_ERROR(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtSetDevice");
   int32_t device = -1;
   ACL_EXPECT_ERROR(aclrtGetDevice(&device), ACL_ERROR_UNINITIALIZE, "aclrtGetDevice");
   ACL_EXPECT_ERROR(aclrtResetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtResetDevice");
@@ -80,7 +79,29 @@ TEST_F(LifecycleTest, InitTwiceIsHarmlessAndFinalizeTwiceRepeats) {
   ACL_EXPECT_OK(aclFinalize());
   ACL_EXPECT_ERROR(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize");
   // Everything after aclFinalize is rejected as before aclInit.
-  ACL_EXPECT_ERROR(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtSetDevice");
+  ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclrtMalloc");
+}
+
+// CANN's aclrtSetDevice starts the runtime itself: CANN's own example programs
+// call only aclnnInit (or nothing) before it. The first aclInit after that is
+// not a repeat; a second one is.
+TEST_F(LifecycleTest, SetDeviceWithoutInitStartsTheRuntime) {
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  int32_t device = -1;
+  ACL_EXPECT_OK(aclrtGetDevice(&device));
+  EXPECT_EQ(device, 0);
+  void* memory = nullptr;
+  ACL_ASSERT_OK(aclrtMalloc(&memory, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+  ACL_EXPECT_OK(aclInit(nullptr));
+  ACL_EXPECT_ERROR(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE, "aclInit");
+  ACL_EXPECT_OK(aclrtFree(memory));
+  ACL_EXPECT_OK(aclrtResetDevice(0));
+  ACL_EXPECT_OK(aclFinalize());
+  // After aclFinalize too: aclrtSetDevice starts a fresh runtime, which a
+  // plain aclFinalize ends.
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  ACL_EXPECT_OK(aclrtResetDevice(0));
+  ACL_EXPECT_OK(aclFinalize());
   ACL_EXPECT_ERROR(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE, "aclrtMalloc");
 }
 

@@ -1,5 +1,6 @@
-// aclnnLog10, aclnnInplaceLog10: out = log10(self) (torch.log10). The A2 out list has no DOUBLE (the in-place form
-// has). Dtypes: the Atlas A2 column of CANN's document.
+// aclnnLog10, aclnnInplaceLog10: out = log10(self) (torch.log10). Dtypes: the Atlas A2 column of CANN's
+// document. Its out list has no DOUBLE, but its rule (out has self's dtype for a floating self), the in-place
+// form and CANN's own example program (DOUBLE in, DOUBLE out) all take it, so out does too.
 #include "aclnnop/aclnn_log10.h"
 
 #include "unary_pointwise.h"
@@ -13,7 +14,7 @@ constexpr UnaryRule kRule{
     .op = UnaryOp::kLog10,
     .self = DtypeSet{ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE,
                      ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128},
-    .out = DtypeSet{ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128},
+    .out = DtypeSet{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128},
     .inplace = DtypeSet{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128},
     .policy = UnaryPolicy::kPromoteIntegers,
 };
