@@ -1,0 +1,906 @@
+// The Foreach family (ops-nn foreach/) through the public C API, one table row
+// per op: lists of three tensors of different shapes (a transposed and a stepped
+// view, an empty tensor) in each documented dtype against a float64 reference,
+// the in-place forms in place, and the list rejections with CANN's codes (a
+// dtype outside the op's list, lists of different lengths, a list mixing
+// dtypes, an out list of another dtype or shape, a scalar list of the wrong
+// length, a scalar of a dtype the list's dtype does not pair with).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_foreach_a_cos_inplace.h"
+#include "aclnnop/aclnn_foreach_abs.h"
+#include "aclnnop/aclnn_foreach_acos.h"
+#include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_foreach_add_list_inplace.h"
+#include "aclnnop/aclnn_foreach_add_list_v2.h"
+#include "aclnnop/aclnn_foreach_add_scalar.h"
+#include "aclnnop/aclnn_foreach_add_scalar_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_asin.h"
+#include "aclnnop/aclnn_foreach_atan.h"
+#include "aclnnop/aclnn_foreach_copy.h"
+#include "aclnnop/aclnn_foreach_cos.h"
+#include "aclnnop/aclnn_foreach_cosh.h"
+#include "aclnnop/aclnn_foreach_div_list.h"
+#include "aclnnop/aclnn_foreach_div_list_inplace.h"
+#include "aclnnop/aclnn_foreach_div_scalar.h"
+#include "aclnnop/aclnn_foreach_div_scalar_list.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_erf.h"
+#include "aclnnop/aclnn_foreach_erfc.h"
+#include "aclnnop/aclnn_foreach_exp.h"
+#include "aclnnop/aclnn_foreach_expm1.h"
+#include "aclnnop/aclnn_foreach_log.h"
+#include "aclnnop/aclnn_foreach_log10.h"
+#include "aclnnop/aclnn_foreach_log1p.h"
+#include "aclnnop/aclnn_foreach_log2.h"
+#include "aclnnop/aclnn_foreach_log_inplace.h"
+#include "aclnnop/aclnn_foreach_maximum_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_minimum_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_mul_list.h"
+#include "aclnnop/aclnn_foreach_mul_list_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_pow_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_reciprocal.h"
+#include "aclnnop/aclnn_foreach_sigmoid.h"
+#include "aclnnop/aclnn_foreach_sign.h"
+#include "aclnnop/aclnn_foreach_sin.h"
+#include "aclnnop/aclnn_foreach_sinh.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
+#include "aclnnop/aclnn_foreach_sub_list.h"
+#include "aclnnop/aclnn_foreach_sub_list_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_list_v2.h"
+#include "aclnnop/aclnn_foreach_sub_scalar.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_list.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_tan.h"
+#include "aclnnop/aclnn_foreach_tanh.h"
+#include "aclnnop/aclnn_foreach_zero_inplace.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+enum class Form {
+  kUnary,                // (x, out)
+  kUnaryInplace,         // (x)
+  kList,                 // (x1, x2, out)
+  kListInplace,          // (x1, x2)
+  kAlphaTensor,          // (x1, x2, alpha tensor, out)
+  kAlphaTensorInplace,   // (x1, x2, alpha tensor)
+  kAlphaScalar,          // (x1, x2, alpha scalar, out)
+  kTensorScalar,         // (x, scalar tensor, out)
+  kTensorScalarInplace,  // (x, scalar tensor)
+  kScalar,               // (x, scalar, out)
+  kScalarList,           // (x, scalars, out)
+  kScalarAndTensor,      // (scalar, x, out): out = scalar (op) x
+};
+
+bool HasOut(Form f) {
+  return f != Form::kUnaryInplace && f != Form::kListInplace && f != Form::kAlphaTensorInplace &&
+         f != Form::kTensorScalarInplace;
+}
+bool HasSecondList(Form f) {
+  return f == Form::kList || f == Form::kListInplace || f == Form::kAlphaTensor || f == Form::kAlphaTensorInplace ||
+         f == Form::kAlphaScalar;
+}
+bool HasScalarTensor(Form f) {
+  return f == Form::kAlphaTensor || f == Form::kAlphaTensorInplace || f == Form::kTensorScalar ||
+         f == Form::kTensorScalarInplace;
+}
+bool HasHostScalar(Form f) { return f == Form::kAlphaScalar || f == Form::kScalar || f == Form::kScalarAndTensor; }
+bool IsAlpha(Form f) { return f == Form::kAlphaTensor || f == Form::kAlphaTensorInplace || f == Form::kAlphaScalar; }
+
+// One call's descriptors.
+struct Args {
+  aclTensorList* x1 = nullptr;
+  aclTensorList* x2 = nullptr;
+  aclTensorList* out = nullptr;
+  aclTensor* scalarTensor = nullptr;
+  aclScalar* scalar = nullptr;
+  aclScalarList* scalars = nullptr;
+};
+using CallFn = aclnnStatus (*)(const Args&, uint64_t*, aclOpExecutor**);
+// out = f(x, other, alpha): other is x2's element, the scalar or scalars[i] (alpha 1 where there is none).
+using Reference = double (*)(double x, double other, double alpha);
+
+struct ForeachOpRow {
+  const char* name;
+  Form form;
+  CallFn call;
+  Phase2 run;
+  std::vector<aclDataType> dtypes;
+  Reference reference;
+  Range x = {-3, 3};
+  Range other = {-3, 3};
+  Range xInt = {-9, 9};
+  Range otherInt = {-9, 9};
+};
+
+#define CALL(Name, ...)                                                                \
+  [](const Args& a, uint64_t* workspaceSize, aclOpExecutor** executor) {               \
+    return aclnnForeach##Name##GetWorkspaceSize(__VA_ARGS__, workspaceSize, executor); \
+  },                                                                                   \
+      aclnnForeach##Name
+
+const std::vector<aclDataType> kFloats = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+const std::vector<aclDataType> kExp = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT8, ACL_UINT8};
+const std::vector<aclDataType> kNeg = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8};
+const std::vector<aclDataType> kSign = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT32, ACL_INT64};
+const std::vector<aclDataType> kZero = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT32};
+const std::vector<aclDataType> kCopy = {ACL_FLOAT,  ACL_FLOAT16, ACL_BF16,   ACL_INT8,
+                                        ACL_UINT16, ACL_INT64,   ACL_DOUBLE, ACL_BOOL};
+const std::vector<aclDataType> kArith7 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8};
+const std::vector<aclDataType> kArith4 = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
+
+const std::vector<ForeachOpRow>& Rows() {
+  static const std::vector<ForeachOpRow> rows = {
+      {"Abs",
+       Form::kUnary,
+       CALL(Abs, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::fabs(x); },
+       {-3, 3}},
+      {"Acos",
+       Form::kUnary,
+       CALL(Acos, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::acos(x); },
+       {-0.9, 0.9}},
+      {"Asin",
+       Form::kUnary,
+       CALL(Asin, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::asin(x); },
+       {-0.9, 0.9}},
+      {"Atan",
+       Form::kUnary,
+       CALL(Atan, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::atan(x); },
+       {-3, 3}},
+      {"Cos",
+       Form::kUnary,
+       CALL(Cos, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::cos(x); },
+       {-3, 3}},
+      {"Cosh",
+       Form::kUnary,
+       CALL(Cosh, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::cosh(x); },
+       {-3, 3}},
+      {"Erf",
+       Form::kUnary,
+       CALL(Erf, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::erf(x); },
+       {-2, 2}},
+      {"Erfc",
+       Form::kUnary,
+       CALL(Erfc, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::erfc(x); },
+       {-2, 2}},
+      {"Exp",
+       Form::kUnary,
+       CALL(Exp, a.x1, a.out),
+       kExp,
+       [](double x, double, double) { return std::exp(x); },
+       {-3, 3}},
+      {"Expm1",
+       Form::kUnary,
+       CALL(Expm1, a.x1, a.out),
+       kExp,
+       [](double x, double, double) { return std::expm1(x); },
+       {-3, 3}},
+      {"Log",
+       Form::kUnary,
+       CALL(Log, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::log(x); },
+       {0.1, 4}},
+      {"Log10",
+       Form::kUnary,
+       CALL(Log10, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::log10(x); },
+       {0.1, 4}},
+      {"Log1p",
+       Form::kUnary,
+       CALL(Log1p, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::log1p(x); },
+       {-0.5, 3}},
+      {"Log2",
+       Form::kUnary,
+       CALL(Log2, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::log2(x); },
+       {0.1, 4}},
+      {"Neg", Form::kUnary, CALL(Neg, a.x1, a.out), kNeg, [](double x, double, double) { return -x; }, {-3, 3}},
+      {"Reciprocal",
+       Form::kUnary,
+       CALL(Reciprocal, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return 1 / x; },
+       {-3, 3, 0.25}},
+      {"Sigmoid",
+       Form::kUnary,
+       CALL(Sigmoid, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return 1 / (1 + std::exp(-x)); },
+       {-4, 4}},
+      {"Sign",
+       Form::kUnary,
+       CALL(Sign, a.x1, a.out),
+       kSign,
+       [](double x, double, double) { return double((x > 0) - (x < 0)); },
+       {-3, 3}},
+      {"Sin",
+       Form::kUnary,
+       CALL(Sin, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::sin(x); },
+       {-3, 3}},
+      {"Sinh",
+       Form::kUnary,
+       CALL(Sinh, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::sinh(x); },
+       {-3, 3}},
+      {"Sqrt",
+       Form::kUnary,
+       CALL(Sqrt, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::sqrt(x); },
+       {0, 4}},
+      {"Tan",
+       Form::kUnary,
+       CALL(Tan, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::tan(x); },
+       {-1.2, 1.2}},
+      {"Tanh",
+       Form::kUnary,
+       CALL(Tanh, a.x1, a.out),
+       kFloats,
+       [](double x, double, double) { return std::tanh(x); },
+       {-3, 3}},
+      {"ACosInplace",
+       Form::kUnaryInplace,
+       CALL(ACosInplace, a.x1),
+       kFloats,
+       [](double x, double, double) { return std::acos(x); },
+       {-0.9, 0.9}},
+      {"LogInplace",
+       Form::kUnaryInplace,
+       CALL(LogInplace, a.x1),
+       kFloats,
+       [](double x, double, double) { return std::log(x); },
+       {0.1, 4}},
+      {"ZeroInplace", Form::kUnaryInplace, CALL(ZeroInplace, a.x1), kZero, [](double, double, double) { return 0.0; }},
+      {"Copy", Form::kUnary, CALL(Copy, a.x1, a.out), kCopy, [](double x, double, double) { return x; }},
+      {"AddList",
+       Form::kAlphaTensor,
+       CALL(AddList, a.x1, a.x2, a.scalarTensor, a.out),
+       kArith7,
+       [](double x, double o, double alpha) { return x + alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"AddListV2",
+       Form::kAlphaScalar,
+       CALL(AddListV2, a.x1, a.x2, a.scalar, a.out),
+       kArith7,
+       [](double x, double o, double alpha) { return x + alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"AddListInplace",
+       Form::kAlphaTensorInplace,
+       CALL(AddListInplace, a.x1, a.x2, a.scalarTensor),
+       kArith4,
+       [](double x, double o, double alpha) { return x + alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubList",
+       Form::kAlphaTensor,
+       CALL(SubList, a.x1, a.x2, a.scalarTensor, a.out),
+       kArith7,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubListV2",
+       Form::kAlphaScalar,
+       CALL(SubListV2, a.x1, a.x2, a.scalar, a.out),
+       kArith7,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubListInplace",
+       Form::kAlphaTensorInplace,
+       CALL(SubListInplace, a.x1, a.x2, a.scalarTensor),
+       kArith4,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MulList",
+       Form::kList,
+       CALL(MulList, a.x1, a.x2, a.out),
+       kArith7,
+       [](double x, double o, double) { return x * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MulListInplace",
+       Form::kListInplace,
+       CALL(MulListInplace, a.x1, a.x2),
+       kArith4,
+       [](double x, double o, double) { return x * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"DivList",
+       Form::kList,
+       CALL(DivList, a.x1, a.x2, a.out),
+       kFloats,
+       [](double x, double o, double) { return x / o; },
+       {-3, 3},
+       {-3, 3, 0.25},
+       {-9, 9},
+       {-9, 9}},
+      {"DivListInplace",
+       Form::kListInplace,
+       CALL(DivListInplace, a.x1, a.x2),
+       kFloats,
+       [](double x, double o, double) { return x / o; },
+       {-3, 3},
+       {-3, 3, 0.25},
+       {-9, 9},
+       {-9, 9}},
+      {"MaximumList",
+       Form::kList,
+       CALL(MaximumList, a.x1, a.x2, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::max(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MinimumList",
+       Form::kList,
+       CALL(MinimumList, a.x1, a.x2, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::min(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"PowList",
+       Form::kList,
+       CALL(PowList, a.x1, a.x2, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::pow(x, o); },
+       {0.5, 2},
+       {-2, 2},
+       {0, 4},
+       {0, 4}},
+      {"AddScalar",
+       Form::kTensorScalar,
+       CALL(AddScalar, a.x1, a.scalarTensor, a.out),
+       kArith7,
+       [](double x, double o, double alpha) { return x + alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"AddScalarV2",
+       Form::kScalar,
+       CALL(AddScalarV2, a.x1, a.scalar, a.out),
+       kArith7,
+       [](double x, double o, double alpha) { return x + alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"AddScalarList",
+       Form::kScalarList,
+       CALL(AddScalarList, a.x1, a.scalars, a.out),
+       kArith4,
+       [](double x, double o, double alpha) { return x + alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubScalar",
+       Form::kTensorScalar,
+       CALL(SubScalar, a.x1, a.scalarTensor, a.out),
+       kArith4,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubScalarV2",
+       Form::kScalar,
+       CALL(SubScalarV2, a.x1, a.scalar, a.out),
+       kArith4,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubScalarList",
+       Form::kScalarList,
+       CALL(SubScalarList, a.x1, a.scalars, a.out),
+       kArith4,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"SubScalarInplace",
+       Form::kTensorScalarInplace,
+       CALL(SubScalarInplace, a.x1, a.scalarTensor),
+       kArith4,
+       [](double x, double o, double alpha) { return x - alpha * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MulScalar",
+       Form::kTensorScalar,
+       CALL(MulScalar, a.x1, a.scalarTensor, a.out),
+       kArith4,
+       [](double x, double o, double) { return x * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MulScalarV2",
+       Form::kScalar,
+       CALL(MulScalarV2, a.x1, a.scalar, a.out),
+       kArith4,
+       [](double x, double o, double) { return x * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MulScalarList",
+       Form::kScalarList,
+       CALL(MulScalarList, a.x1, a.scalars, a.out),
+       kArith4,
+       [](double x, double o, double) { return x * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MulScalarInplace",
+       Form::kTensorScalarInplace,
+       CALL(MulScalarInplace, a.x1, a.scalarTensor),
+       kArith4,
+       [](double x, double o, double) { return x * o; },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"DivScalar",
+       Form::kTensorScalar,
+       CALL(DivScalar, a.x1, a.scalarTensor, a.out),
+       kFloats,
+       [](double x, double o, double) { return x / o; },
+       {-3, 3},
+       {-3, 3, 0.25},
+       {-9, 9},
+       {-9, 9}},
+      {"DivScalarV2",
+       Form::kScalar,
+       CALL(DivScalarV2, a.x1, a.scalar, a.out),
+       kFloats,
+       [](double x, double o, double) { return x / o; },
+       {-3, 3},
+       {-3, 3, 0.25},
+       {-9, 9},
+       {-9, 9}},
+      {"DivScalarList",
+       Form::kScalarList,
+       CALL(DivScalarList, a.x1, a.scalars, a.out),
+       kFloats,
+       [](double x, double o, double) { return x / o; },
+       {-3, 3},
+       {-3, 3, 0.25},
+       {-9, 9},
+       {-9, 9}},
+      {"MaximumScalar",
+       Form::kTensorScalar,
+       CALL(MaximumScalar, a.x1, a.scalarTensor, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::max(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MaximumScalarV2",
+       Form::kScalar,
+       CALL(MaximumScalarV2, a.x1, a.scalar, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::max(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MaximumScalarList",
+       Form::kScalarList,
+       CALL(MaximumScalarList, a.x1, a.scalars, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::max(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MinimumScalar",
+       Form::kTensorScalar,
+       CALL(MinimumScalar, a.x1, a.scalarTensor, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::min(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MinimumScalarV2",
+       Form::kScalar,
+       CALL(MinimumScalarV2, a.x1, a.scalar, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::min(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"MinimumScalarList",
+       Form::kScalarList,
+       CALL(MinimumScalarList, a.x1, a.scalars, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::min(x, o); },
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9}},
+      {"PowScalar",
+       Form::kTensorScalar,
+       CALL(PowScalar, a.x1, a.scalarTensor, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::pow(x, o); },
+       {0.5, 2},
+       {-2, 2},
+       {0, 4},
+       {0, 4}},
+      {"PowScalarV2",
+       Form::kScalar,
+       CALL(PowScalarV2, a.x1, a.scalar, a.out),
+       kFloats,
+       [](double x, double o, double) { return std::pow(x, o); },
+       {0.5, 2},
+       {-2, 2},
+       {0, 4},
+       {0, 4}},
+      {"PowScalarList",
+       Form::kScalarList,
+       CALL(PowScalarList, a.x1, a.scalars, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::pow(x, o); },
+       {0.5, 2},
+       {-2, 2},
+       {0, 4},
+       {0, 4}},
+      {"PowScalarAndTensor",
+       Form::kScalarAndTensor,
+       CALL(PowScalarAndTensor, a.scalar, a.x1, a.out),
+       kArith4,
+       [](double x, double o, double) { return std::pow(x, o); },
+       {-2, 2},
+       {0.5, 2},
+       {0, 4},
+       {-3, 3}},
+  };
+  return rows;
+}
+
+// The dtype of a one-element tensor, a host scalar or alpha for lists of `dtype`.
+aclDataType ScalarDtypeFor(Form form, aclDataType dtype) {
+  const bool listScalar = form == Form::kScalarList || form == Form::kScalarAndTensor;
+  if (!IsFloating(dtype)) return listScalar ? ACL_INT64 : ACL_INT32;
+  return dtype == ACL_FLOAT16 && !listScalar ? ACL_FLOAT16 : ACL_FLOAT;
+}
+
+// `value` stored into an integer dtype: truncated, then wrapped to its width.
+double Wrap(double value, aclDataType dtype) {
+  const auto bits = static_cast<int>(ElementBytes(dtype) * 8);
+  const int64_t truncated = static_cast<int64_t>(std::trunc(value));
+  if (bits >= 64) return static_cast<double>(truncated);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  const uint64_t raw = static_cast<uint64_t>(truncated) & mask;
+  if (IsUnsigned(dtype)) return static_cast<double>(raw);
+  const int64_t sign = int64_t{1} << (bits - 1);
+  return static_cast<double>(static_cast<int64_t>(raw ^ static_cast<uint64_t>(sign)) - sign);
+}
+
+const std::vector<Shape> kShapes = {{3, 4}, {5}, {0, 3}};
+const std::vector<View> kXViews = {View::kTransposed, View::kContiguous, View::kContiguous};
+const std::vector<View> kOtherViews = {View::kStepped, View::kOffset, View::kContiguous};
+
+struct Param {
+  size_t row;
+  aclDataType dtype;
+};
+
+void PrintTo(const Param& param, std::ostream* os) { *os << Rows()[param.row].name << " " << Name(param.dtype); }
+
+class ForeachOpTest : public ::testing::TestWithParam<Param> {};
+
+TEST_P(ForeachOpTest, MatchesReference) {
+  const ForeachOpRow& row = Rows()[GetParam().row];
+  const aclDataType dtype = GetParam().dtype;
+  const aclDataType outDtype = std::string(row.name) == "Copy" && dtype == ACL_FLOAT16 ? ACL_FLOAT : dtype;
+  const bool integer = !IsFloating(dtype);
+  Rng rng = Rng::ForCurrentTest();
+  const Range xRange = integer ? row.xInt : row.x;
+  const Range otherRange = integer ? row.otherInt : row.other;
+  const aclDataType scalarDtype = ScalarDtypeFor(row.form, dtype);
+
+  std::vector<std::unique_ptr<DeviceTensor>> x, other, out;
+  std::vector<Values> xValues, otherValues;
+  for (size_t i = 0; i < kShapes.size(); ++i) {
+    x.push_back(std::make_unique<DeviceTensor>(dtype, MakeLayout(kShapes[i], kXViews[i])));
+    xValues.push_back(x.back()->FillRandom(rng, xRange));
+    if (HasSecondList(row.form)) {
+      other.push_back(std::make_unique<DeviceTensor>(dtype, MakeLayout(kShapes[i], kOtherViews[i])));
+      otherValues.push_back(other.back()->FillRandom(rng, otherRange));
+    }
+    if (HasOut(row.form)) {
+      out.push_back(std::make_unique<DeviceTensor>(outDtype, kShapes[i]));
+      out.back()->Poison();
+    }
+  }
+  // The scalar operand (or alpha): one value, or one per tensor for a scalar list.
+  const Range scalarRange = IsAlpha(row.form) ? (integer ? Range{-3, 3, 1} : Range{-2, 2, 0.25}) : otherRange;
+  std::vector<Value> scalars;
+  for (size_t i = 0; i < (row.form == Form::kScalarList ? kShapes.size() : 1); ++i) {
+    scalars.push_back(ConvertValue(rng.Draw(scalarDtype, scalarRange), scalarDtype));
+  }
+  DeviceTensor scalarTensor(scalarDtype, Shape{1});
+  if (HasScalarTensor(row.form)) scalarTensor.WriteView({scalars[0]});
+
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        auto list = [&](const std::vector<std::unique_ptr<DeviceTensor>>& tensors) {
+          std::vector<aclTensor*> descriptors;
+          for (const auto& t : tensors) descriptors.push_back(args.Tensor(*t));
+          return args.TensorList(descriptors);
+        };
+        Args a;
+        a.x1 = list(x);
+        if (HasSecondList(row.form)) a.x2 = list(other);
+        if (HasOut(row.form)) a.out = list(out);
+        if (HasScalarTensor(row.form)) a.scalarTensor = args.Tensor(scalarTensor);
+        if (HasHostScalar(row.form)) a.scalar = args.Scalar(scalarDtype, scalars[0]);
+        if (row.form == Form::kScalarList) a.scalars = args.ScalarList(scalarDtype, scalars);
+        return row.call(a, workspaceSize, executor);
+      },
+      row.run);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+
+  const double u = UnitRoundoff(outDtype);
+  for (size_t i = 0; i < kShapes.size(); ++i) {
+    const DeviceTensor& result = HasOut(row.form) ? *out[i] : *x[i];
+    Expected want;
+    for (size_t k = 0; k < xValues[i].size(); ++k) {
+      const double xv = xValues[i][k].real();
+      const double alpha = IsAlpha(row.form) ? scalars[0].real() : 1.0;
+      double value = 0;
+      if (HasSecondList(row.form)) {
+        value = row.reference(xv, otherValues[i][k].real(), alpha);
+      } else if (row.form == Form::kScalarAndTensor) {
+        value = row.reference(scalars[0].real(), xv, 1.0);
+      } else if (row.form == Form::kScalarList) {
+        value = row.reference(xv, scalars[i].real(), 1.0);
+      } else {
+        value = row.reference(xv, scalars[0].real(), 1.0);
+      }
+      if (integer && !IsBool(outDtype)) value = Wrap(value, outDtype);
+      want.values.push_back(value);
+      want.tolerance.push_back(integer ? 0.0 : 8 * u * (std::fabs(value) + 1));
+    }
+    ExpectNear(result.ReadView(), want, std::string(row.name) + " tensor " + std::to_string(i));
+  }
+}
+
+std::vector<Param> AllParams() {
+  std::vector<Param> params;
+  for (size_t r = 0; r < Rows().size(); ++r) {
+    for (aclDataType dtype : Rows()[r].dtypes) params.push_back({r, dtype});
+  }
+  return params;
+}
+
+INSTANTIATE_TEST_SUITE_P(Foreach, ForeachOpTest, ::testing::ValuesIn(AllParams()),
+                         [](const ::testing::TestParamInfo<Param>& info) {
+                           return std::string(Rows()[info.param.row].name) + "_" + Name(info.param.dtype);
+                         });
+
+// ---- rejections -----------------------------------------------------------------------------------
+
+// The lists of a rejected call: each element's dtype and shape.
+struct ListSpec {
+  std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT};
+  std::vector<Shape> shapes = {{2, 3}, {4}};
+};
+struct CallSpec {
+  ListSpec x, other, out;
+  aclDataType scalarDtype = ACL_FLOAT;
+  Shape scalarShape = {1};
+  size_t scalarCount = 2;
+};
+
+OpRun RunSpec(const ForeachOpRow& row, const CallSpec& spec) {
+  return RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        auto list = [&](const ListSpec& l) {
+          std::vector<aclTensor*> descriptors;
+          for (size_t i = 0; i < l.dtypes.size(); ++i) descriptors.push_back(args.NewTensor(l.dtypes[i], l.shapes[i]));
+          return args.TensorList(descriptors);
+        };
+        Args a;
+        a.x1 = list(spec.x);
+        if (HasSecondList(row.form)) a.x2 = list(spec.other);
+        if (HasOut(row.form)) a.out = list(spec.out);
+        if (HasScalarTensor(row.form)) a.scalarTensor = args.NewTensor(spec.scalarDtype, spec.scalarShape);
+        if (HasHostScalar(row.form)) a.scalar = args.Scalar(spec.scalarDtype, 2.0);
+        if (row.form == Form::kScalarList) {
+          a.scalars = args.ScalarList(spec.scalarDtype, std::vector<Value>(spec.scalarCount, 2.0));
+        }
+        return row.call(a, workspaceSize, executor);
+      },
+      row.run);
+}
+
+void ExpectStatus(const OpRun& run, aclnnStatus status, const std::string& what) {
+  EXPECT_EQ(run.phase1, status) << what << ": " << Describe(run);
+  if (run.phase1 != ACLNN_SUCCESS) {
+    EXPECT_NE(run.message.find("Foreach"), std::string::npos) << run.message;
+  }
+}
+
+class ForeachRejectionTest : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(ForeachRejectionTest, RejectsAsCannDoes) {
+  const ForeachOpRow& row = Rows()[GetParam()];
+  const bool copy = std::string(row.name) == "Copy";
+  ASSERT_TRUE(RunSpec(row, CallSpec{}).ok()) << "the valid call";
+  {
+    CallSpec spec;
+    spec.x.dtypes = spec.other.dtypes = spec.out.dtypes = {ACL_COMPLEX64, ACL_COMPLEX64};
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a dtype outside the op's list");
+  }
+  {
+    CallSpec spec;
+    spec.x.dtypes = spec.other.dtypes = spec.out.dtypes = {ACL_FLOAT, ACL_FLOAT16};
+    if (copy) spec.out.dtypes = {ACL_FLOAT16, ACL_FLOAT};
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_INNER_TILING_ERROR, "a list mixing dtypes");
+  }
+  if (HasOut(row.form) || HasSecondList(row.form)) {
+    CallSpec spec;
+    ListSpec& second = HasOut(row.form) ? spec.out : spec.other;
+    second.dtypes = {copy ? ACL_INT32 : ACL_FLOAT16, copy ? ACL_INT32 : ACL_FLOAT16};
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a second list of another dtype");
+    second = ListSpec{};
+    second.dtypes = {ACL_FLOAT};
+    second.shapes = {{2, 3}};
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_INNER_TILING_ERROR, "lists of different lengths");
+    second = ListSpec{};
+    second.shapes = {{2, 3}, {5}};
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_INNER_TILING_ERROR, "tensors of different shapes");
+  }
+  if (row.form == Form::kScalarList) {
+    CallSpec spec;
+    spec.scalarCount = 3;
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a scalar list of the wrong length");
+  }
+  if (HasScalarTensor(row.form)) {
+    CallSpec spec;
+    spec.scalarShape = {2};
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a scalar tensor of two elements");
+  }
+  if (HasScalarTensor(row.form) || HasHostScalar(row.form) || row.form == Form::kScalarList) {
+    CallSpec spec;
+    spec.scalarDtype = ACL_BOOL;
+    ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a BOOL scalar");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Foreach, ForeachRejectionTest, ::testing::Range<size_t>(0, Rows().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) { return Rows()[info.param].name; });
+
+// Where CANN pairs the scalar's dtype with the list's: a BFLOAT16 list takes a FLOAT
+// scalar tensor, not a FLOAT16 one; an INT32 list takes INT64 list scalars, not FLOAT.
+TEST(ForeachScalarPairing, RejectsScalarsThatDoNotPairWithTheList) {
+  for (const ForeachOpRow& row : Rows()) {
+    const std::string name = row.name;
+    if (name == "SubScalar" || name == "DivScalar") {
+      CallSpec spec;
+      spec.x.dtypes = spec.out.dtypes = {ACL_BF16, ACL_BF16};
+      spec.scalarDtype = ACL_FLOAT16;
+      ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, name + " bf16 list, f16 scalar");
+      spec.scalarDtype = ACL_FLOAT;
+      ExpectStatus(RunSpec(row, spec), ACLNN_SUCCESS, name + " bf16 list, f32 scalar");
+    }
+    if (name == "AddScalarList") {
+      CallSpec spec;
+      spec.x.dtypes = spec.out.dtypes = {ACL_INT32, ACL_INT32};
+      ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, name + " s32 list, f32 scalars");
+      spec.scalarDtype = ACL_INT64;
+      ExpectStatus(RunSpec(row, spec), ACLNN_SUCCESS, name + " s32 list, s64 scalars");
+    }
+  }
+}
+
+// An empty list is a call with nothing to do; an out list that is the input list runs in place.
+TEST(ForeachLists, EmptyListAndOutIsInput) {
+  const OpRun empty = RunOp(
+      [](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnForeachExpGetWorkspaceSize(args.TensorList({}), args.TensorList({}), workspaceSize, executor);
+      },
+      aclnnForeachExp);
+  EXPECT_TRUE(empty.ok()) << Describe(empty);
+
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor t(ACL_FLOAT, Shape{2, 5});
+  const Values before = t.FillRandom(rng, Range{-2, 2});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnForeachNegGetWorkspaceSize(args.TensorList({args.Tensor(t)}), args.TensorList({args.Tensor(t)}),
+                                               workspaceSize, executor);
+      },
+      aclnnForeachNeg);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values negated;
+  for (Value v : before) negated.push_back(-v);
+  ExpectExact(t.ReadView(), negated, "ForeachNeg with out = x");
+}
+
+}  // namespace
+}  // namespace canopy_test
