@@ -22,6 +22,14 @@
 #include "aclnnop/aclnn_foreach_add_scalar.h"
 #include "aclnnop/aclnn_foreach_add_scalar_list.h"
 #include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_asin.h"
 #include "aclnnop/aclnn_foreach_atan.h"
 #include "aclnnop/aclnn_foreach_copy.h"
@@ -36,6 +44,8 @@
 #include "aclnnop/aclnn_foreach_erfc.h"
 #include "aclnnop/aclnn_foreach_exp.h"
 #include "aclnnop/aclnn_foreach_expm1.h"
+#include "aclnnop/aclnn_foreach_lerp_list.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
 #include "aclnnop/aclnn_foreach_log.h"
 #include "aclnnop/aclnn_foreach_log10.h"
 #include "aclnnop/aclnn_foreach_log1p.h"
@@ -95,27 +105,40 @@ enum class Form {
   kScalar,               // (x, scalar, out)
   kScalarList,           // (x, scalars, out)
   kScalarAndTensor,      // (scalar, x, out): out = scalar (op) x
+  kTernaryPerTensor,     // (x1, x2, x3, scalars tensor of one value per tensor, out)
+  kTernaryScalar,        // (x1, x2, x3, scalar tensor, out)
+  kTernaryHost,          // (x1, x2, x3, scalar, out)
+  kLerpList,             // (x1, x2, weight list, out)
+  kLerpScalar,           // (x1, x2, weight scalar, out)
 };
 
 bool HasOut(Form f) {
   return f != Form::kUnaryInplace && f != Form::kListInplace && f != Form::kAlphaTensorInplace &&
          f != Form::kTensorScalarInplace;
 }
+bool IsTernary(Form f) { return f == Form::kTernaryPerTensor || f == Form::kTernaryScalar || f == Form::kTernaryHost; }
+bool HasThirdList(Form f) { return IsTernary(f) || f == Form::kLerpList; }
 bool HasSecondList(Form f) {
   return f == Form::kList || f == Form::kListInplace || f == Form::kAlphaTensor || f == Form::kAlphaTensorInplace ||
-         f == Form::kAlphaScalar;
+         f == Form::kAlphaScalar || HasThirdList(f) || f == Form::kLerpScalar;
 }
+// One scalar per tensor of the list (a scalar list or a device tensor of them).
+bool PerTensorScalars(Form f) { return f == Form::kScalarList || f == Form::kTernaryPerTensor; }
 bool HasScalarTensor(Form f) {
   return f == Form::kAlphaTensor || f == Form::kAlphaTensorInplace || f == Form::kTensorScalar ||
-         f == Form::kTensorScalarInplace;
+         f == Form::kTensorScalarInplace || f == Form::kTernaryPerTensor || f == Form::kTernaryScalar;
 }
-bool HasHostScalar(Form f) { return f == Form::kAlphaScalar || f == Form::kScalar || f == Form::kScalarAndTensor; }
+bool HasHostScalar(Form f) {
+  return f == Form::kAlphaScalar || f == Form::kScalar || f == Form::kScalarAndTensor || f == Form::kTernaryHost ||
+         f == Form::kLerpScalar;
+}
 bool IsAlpha(Form f) { return f == Form::kAlphaTensor || f == Form::kAlphaTensorInplace || f == Form::kAlphaScalar; }
 
 // One call's descriptors.
 struct Args {
   aclTensorList* x1 = nullptr;
   aclTensorList* x2 = nullptr;
+  aclTensorList* x3 = nullptr;
   aclTensorList* out = nullptr;
   aclTensor* scalarTensor = nullptr;
   aclScalar* scalar = nullptr;
@@ -124,6 +147,8 @@ struct Args {
 using CallFn = aclnnStatus (*)(const Args&, uint64_t*, aclOpExecutor**);
 // out = f(x, other, alpha): other is x2's element, the scalar or scalars[i] (alpha 1 where there is none).
 using Reference = double (*)(double x, double other, double alpha);
+// The three-list forms: out = f(x1, x2, x3, s) (x3 0 where there is no third list).
+using TernaryReference = double (*)(double x1, double x2, double x3, double s);
 
 struct ForeachOpRow {
   const char* name;
@@ -136,6 +161,7 @@ struct ForeachOpRow {
   Range other = {-3, 3};
   Range xInt = {-9, 9};
   Range otherInt = {-9, 9};
+  TernaryReference ternary = nullptr;
 };
 
 #define CALL(Name, ...)                                                                \
@@ -636,12 +662,114 @@ const std::vector<ForeachOpRow>& Rows() {
        {0.5, 2},
        {0, 4},
        {-3, 3}},
+      {"AddcdivList",
+       Form::kTernaryPerTensor,
+       CALL(AddcdivList, a.x1, a.x2, a.x3, a.scalarTensor, a.out),
+       kFloats,
+       nullptr,
+       {-3, 3},
+       {-3, 3, 0.25},
+       {},
+       {},
+       [](double a, double b, double c, double s) { return a + s * b / c; }},
+      {"AddcdivScalar",
+       Form::kTernaryScalar,
+       CALL(AddcdivScalar, a.x1, a.x2, a.x3, a.scalarTensor, a.out),
+       kFloats,
+       nullptr,
+       {-3, 3},
+       {-3, 3, 0.25},
+       {},
+       {},
+       [](double a, double b, double c, double s) { return a + s * b / c; }},
+      {"AddcdivScalarList",
+       Form::kTernaryPerTensor,
+       CALL(AddcdivScalarList, a.x1, a.x2, a.x3, a.scalarTensor, a.out),
+       kFloats,
+       nullptr,
+       {-3, 3},
+       {-3, 3, 0.25},
+       {},
+       {},
+       [](double a, double b, double c, double s) { return a + s * b / c; }},
+      {"AddcdivScalarV2",
+       Form::kTernaryHost,
+       CALL(AddcdivScalarV2, a.x1, a.x2, a.x3, a.scalar, a.out),
+       kFloats,
+       nullptr,
+       {-3, 3},
+       {-3, 3, 0.25},
+       {},
+       {},
+       [](double a, double b, double c, double s) { return a + s * b / c; }},
+      {"AddcmulList",
+       Form::kTernaryPerTensor,
+       CALL(AddcmulList, a.x1, a.x2, a.x3, a.scalarTensor, a.out),
+       kArith4,
+       nullptr,
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9},
+       [](double a, double b, double c, double s) { return a + s * b * c; }},
+      {"AddcmulScalar",
+       Form::kTernaryScalar,
+       CALL(AddcmulScalar, a.x1, a.x2, a.x3, a.scalarTensor, a.out),
+       kArith4,
+       nullptr,
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9},
+       [](double a, double b, double c, double s) { return a + s * b * c; }},
+      {"AddcmulScalarList",
+       Form::kTernaryPerTensor,
+       CALL(AddcmulScalarList, a.x1, a.x2, a.x3, a.scalarTensor, a.out),
+       kArith4,
+       nullptr,
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9},
+       [](double a, double b, double c, double s) { return a + s * b * c; }},
+      {"AddcmulScalarV2",
+       Form::kTernaryHost,
+       CALL(AddcmulScalarV2, a.x1, a.x2, a.x3, a.scalar, a.out),
+       kArith4,
+       nullptr,
+       {-3, 3},
+       {-3, 3},
+       {-9, 9},
+       {-9, 9},
+       [](double a, double b, double c, double s) { return a + s * b * c; }},
+      {"LerpList",
+       Form::kLerpList,
+       CALL(LerpList, a.x1, a.x2, a.x3, a.out),
+       kFloats,
+       nullptr,
+       {-3, 3},
+       {-3, 3},
+       {},
+       {},
+       [](double a, double b, double w, double) { return a + w * (b - a); }},
+      {"LerpScalar",
+       Form::kLerpScalar,
+       CALL(LerpScalar, a.x1, a.x2, a.scalar, a.out),
+       kFloats,
+       nullptr,
+       {-3, 3},
+       {-3, 3},
+       {},
+       {},
+       [](double a, double b, double, double w) { return a + w * (b - a); }},
   };
   return rows;
 }
 
 // The dtype of a one-element tensor, a host scalar or alpha for lists of `dtype`.
 aclDataType ScalarDtypeFor(Form form, aclDataType dtype) {
+  if (form == Form::kTernaryPerTensor) return dtype;
+  if (form == Form::kLerpScalar) return ACL_FLOAT;
   const bool listScalar = form == Form::kScalarList || form == Form::kScalarAndTensor;
   if (!IsFloating(dtype)) return listScalar ? ACL_INT64 : ACL_INT32;
   return dtype == ACL_FLOAT16 && !listScalar ? ACL_FLOAT16 : ACL_FLOAT;
@@ -682,14 +810,18 @@ TEST_P(ForeachOpTest, MatchesReference) {
   const Range otherRange = integer ? row.otherInt : row.other;
   const aclDataType scalarDtype = ScalarDtypeFor(row.form, dtype);
 
-  std::vector<std::unique_ptr<DeviceTensor>> x, other, out;
-  std::vector<Values> xValues, otherValues;
+  std::vector<std::unique_ptr<DeviceTensor>> x, other, third, out;
+  std::vector<Values> xValues, otherValues, thirdValues;
   for (size_t i = 0; i < kShapes.size(); ++i) {
     x.push_back(std::make_unique<DeviceTensor>(dtype, MakeLayout(kShapes[i], kXViews[i])));
     xValues.push_back(x.back()->FillRandom(rng, xRange));
     if (HasSecondList(row.form)) {
       other.push_back(std::make_unique<DeviceTensor>(dtype, MakeLayout(kShapes[i], kOtherViews[i])));
       otherValues.push_back(other.back()->FillRandom(rng, otherRange));
+    }
+    if (HasThirdList(row.form)) {
+      third.push_back(std::make_unique<DeviceTensor>(dtype, MakeLayout(kShapes[i], kXViews[2 - i])));
+      thirdValues.push_back(third.back()->FillRandom(rng, row.form == Form::kLerpList ? Range{0, 1} : otherRange));
     }
     if (HasOut(row.form)) {
       out.push_back(std::make_unique<DeviceTensor>(outDtype, kShapes[i]));
@@ -699,11 +831,11 @@ TEST_P(ForeachOpTest, MatchesReference) {
   // The scalar operand (or alpha): one value, or one per tensor for a scalar list.
   const Range scalarRange = IsAlpha(row.form) ? (integer ? Range{-3, 3, 1} : Range{-2, 2, 0.25}) : otherRange;
   std::vector<Value> scalars;
-  for (size_t i = 0; i < (row.form == Form::kScalarList ? kShapes.size() : 1); ++i) {
+  for (size_t i = 0; i < (PerTensorScalars(row.form) ? kShapes.size() : 1); ++i) {
     scalars.push_back(ConvertValue(rng.Draw(scalarDtype, scalarRange), scalarDtype));
   }
-  DeviceTensor scalarTensor(scalarDtype, Shape{1});
-  if (HasScalarTensor(row.form)) scalarTensor.WriteView({scalars[0]});
+  DeviceTensor scalarTensor(scalarDtype, Shape{static_cast<int64_t>(scalars.size())});
+  if (HasScalarTensor(row.form)) scalarTensor.WriteView(scalars);
 
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -715,6 +847,7 @@ TEST_P(ForeachOpTest, MatchesReference) {
         Args a;
         a.x1 = list(x);
         if (HasSecondList(row.form)) a.x2 = list(other);
+        if (HasThirdList(row.form)) a.x3 = list(third);
         if (HasOut(row.form)) a.out = list(out);
         if (HasScalarTensor(row.form)) a.scalarTensor = args.Tensor(scalarTensor);
         if (HasHostScalar(row.form)) a.scalar = args.Scalar(scalarDtype, scalars[0]);
@@ -732,7 +865,10 @@ TEST_P(ForeachOpTest, MatchesReference) {
       const double xv = xValues[i][k].real();
       const double alpha = IsAlpha(row.form) ? scalars[0].real() : 1.0;
       double value = 0;
-      if (HasSecondList(row.form)) {
+      if (row.ternary != nullptr) {
+        const double s = PerTensorScalars(row.form) ? scalars[i].real() : scalars[0].real();
+        value = row.ternary(xv, otherValues[i][k].real(), HasThirdList(row.form) ? thirdValues[i][k].real() : 0.0, s);
+      } else if (HasSecondList(row.form)) {
         value = row.reference(xv, otherValues[i][k].real(), alpha);
       } else if (row.form == Form::kScalarAndTensor) {
         value = row.reference(scalars[0].real(), xv, 1.0);
@@ -787,8 +923,13 @@ OpRun RunSpec(const ForeachOpRow& row, const CallSpec& spec) {
         Args a;
         a.x1 = list(spec.x);
         if (HasSecondList(row.form)) a.x2 = list(spec.other);
+        if (HasThirdList(row.form)) a.x3 = list(spec.other);
         if (HasOut(row.form)) a.out = list(spec.out);
-        if (HasScalarTensor(row.form)) a.scalarTensor = args.NewTensor(spec.scalarDtype, spec.scalarShape);
+        if (row.form == Form::kTernaryPerTensor) {
+          a.scalarTensor = args.NewTensor(spec.scalarDtype, {static_cast<int64_t>(spec.scalarCount)});
+        } else if (HasScalarTensor(row.form)) {
+          a.scalarTensor = args.NewTensor(spec.scalarDtype, spec.scalarShape);
+        }
         if (HasHostScalar(row.form)) a.scalar = args.Scalar(spec.scalarDtype, 2.0);
         if (row.form == Form::kScalarList) {
           a.scalars = args.ScalarList(spec.scalarDtype, std::vector<Value>(spec.scalarCount, 2.0));
@@ -835,12 +976,12 @@ TEST_P(ForeachRejectionTest, RejectsAsCannDoes) {
     second.shapes = {{2, 3}, {5}};
     ExpectStatus(RunSpec(row, spec), ACLNN_ERR_INNER_TILING_ERROR, "tensors of different shapes");
   }
-  if (row.form == Form::kScalarList) {
+  if (PerTensorScalars(row.form)) {
     CallSpec spec;
     spec.scalarCount = 3;
     ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a scalar list of the wrong length");
   }
-  if (HasScalarTensor(row.form)) {
+  if (HasScalarTensor(row.form) && !PerTensorScalars(row.form)) {
     CallSpec spec;
     spec.scalarShape = {2};
     ExpectStatus(RunSpec(row, spec), ACLNN_ERR_PARAM_INVALID, "a scalar tensor of two elements");

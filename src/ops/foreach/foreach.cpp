@@ -25,7 +25,13 @@ DtypeSet Within(DtypeSet allowed, std::initializer_list<aclDataType> candidates)
   return result;
 }
 
-DtypeSet ScalarDtypesFor(const ForeachBinaryRule& rule, aclDataType x) {
+// The scalar dtypes of an op and how they pair with its lists' dtype.
+struct ScalarRule {
+  DtypeSet scalar_dtypes;
+  ScalarPairing pairing;
+};
+
+DtypeSet ScalarDtypesFor(const ScalarRule& rule, aclDataType x) {
   const bool floating = IsFloating(x);
   switch (rule.pairing) {
     case ScalarPairing::kAny:
@@ -36,12 +42,14 @@ DtypeSet ScalarDtypesFor(const ForeachBinaryRule& rule, aclDataType x) {
     case ScalarPairing::kForList:
       if (!floating) return Within(rule.scalar_dtypes, {ACL_INT64, ACL_INT32});
       return Within(rule.scalar_dtypes, {ACL_FLOAT, ACL_DOUBLE});
+    case ScalarPairing::kSameAsX:
+      return Within(rule.scalar_dtypes, {x});
   }
   return {};
 }
 
 // A scalar-like argument (scalar, alpha, scalars[i]) of dtype `dtype` for lists of dtype `x`.
-aclnnStatus CheckScalarDtypeFor(Plan& plan, const ForeachBinaryRule& rule, const char* name, aclDataType dtype,
+aclnnStatus CheckScalarDtypeFor(Plan& plan, const ScalarRule& rule, const char* name, aclDataType dtype,
                                 aclDataType x) {
   CANOPY_CHECK(plan.CheckDtype(name, dtype, rule.scalar_dtypes));
   if (x == ACL_DT_UNDEFINED) return ACLNN_SUCCESS;  // an empty list: nothing to pair with
@@ -54,17 +62,37 @@ aclnnStatus CheckScalarDtypeFor(Plan& plan, const ForeachBinaryRule& rule, const
   return ACLNN_SUCCESS;
 }
 
+template <typename Rule>
+ScalarRule ScalarRuleOf(const Rule& rule) {
+  return {rule.scalar_dtypes, rule.pairing};
+}
+
 // A one-element device tensor standing for a scalar (scalar, alpha).
-aclnnStatus CheckScalarTensor(Plan& plan, const ForeachBinaryRule& rule, const char* name, const aclTensor* tensor,
-                              aclDataType x) {
+aclnnStatus CheckScalarTensor(Plan& plan, const ScalarRule& rule, const char* name, const aclTensor* tensor,
+                              aclDataType x, int64_t elements = 1) {
   CANOPY_CHECK(CheckScalarDtypeFor(plan, rule, name, tensor->dtype, x));
   int64_t count = 1;
   for (int64_t extent : tensor->view_shape) count *= extent;
-  if (count != 1) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must hold exactly one element", name,
-                       ShapeToString(tensor->view_shape).c_str());
+  if (count != elements) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must hold %lld element%s", name,
+                       ShapeToString(tensor->view_shape).c_str(), static_cast<long long>(elements),
+                       elements == 1 ? "" : "s, one per tensor");
   }
   return ACLNN_SUCCESS;
+}
+
+// Element `index` (row-major) of a tensor view as a rank-0 view.
+TensorRef ElementView(TensorRef ref, int64_t index) {
+  int64_t offset = 0;
+  for (int64_t d = ref.rank() - 1; d >= 0; --d) {
+    const int64_t extent = ref.shape[static_cast<size_t>(d)];
+    offset += (index % extent) * ref.strides[static_cast<size_t>(d)];
+    index /= extent;
+  }
+  ref.buffer.byte_offset += ElementByteOffset(ref.dtype, offset);
+  ref.shape.clear();
+  ref.strides.clear();
+  return ref;
 }
 
 // The single element of a one-element tensor as a rank-0 view (broadcast by every step).
@@ -220,8 +248,9 @@ aclnnStatus PlanForeachList(Plan& plan, const ForeachBinaryRule& rule, const acl
   } else {
     CANOPY_CHECK(CheckForeachLists(plan, {{"x1", x1}, {"x2", x2}, {"out", out}}, rule.dtypes, dtype));
   }
-  if (alpha_tensor != nullptr) CANOPY_CHECK(CheckScalarTensor(plan, rule, "alpha", alpha_tensor, dtype));
-  if (alpha_scalar != nullptr) CANOPY_CHECK(CheckScalarDtypeFor(plan, rule, "alpha", alpha_scalar->dtype, dtype));
+  if (alpha_tensor != nullptr) CANOPY_CHECK(CheckScalarTensor(plan, ScalarRuleOf(rule), "alpha", alpha_tensor, dtype));
+  if (alpha_scalar != nullptr)
+    CANOPY_CHECK(CheckScalarDtypeFor(plan, ScalarRuleOf(rule), "alpha", alpha_scalar->dtype, dtype));
 
   const std::vector<TensorRef> a = plan.InputList(x1, "x1");
   const std::vector<TensorRef> b = plan.InputList(x2, "x2");
@@ -250,7 +279,7 @@ aclnnStatus PlanForeachTensorScalar(Plan& plan, const ForeachBinaryRule& rule, c
                                     const aclTensor* scalar, const aclTensorList* out) {
   aclDataType dtype;
   CANOPY_CHECK(CheckInOut(plan, "x", x, out, rule.dtypes, dtype));
-  CANOPY_CHECK(CheckScalarTensor(plan, rule, "scalar", scalar, dtype));
+  CANOPY_CHECK(CheckScalarTensor(plan, ScalarRuleOf(rule), "scalar", scalar, dtype));
   const std::vector<TensorRef> in = plan.InputList(x, "x");
   const TensorRef value = ScalarView(plan.Input(scalar, "scalar"));
   const std::vector<TensorRef> dst = out == nullptr ? plan.OutputList(x, "x") : plan.OutputList(out, "out");
@@ -266,7 +295,7 @@ aclnnStatus PlanForeachScalar(Plan& plan, const ForeachBinaryRule& rule, const a
                               const aclScalar* scalar, const aclTensorList* out) {
   aclDataType dtype;
   CANOPY_CHECK(CheckInOut(plan, "x", x, out, rule.dtypes, dtype));
-  CANOPY_CHECK(CheckScalarDtypeFor(plan, rule, "scalar", scalar->dtype, dtype));
+  CANOPY_CHECK(CheckScalarDtypeFor(plan, ScalarRuleOf(rule), "scalar", scalar->dtype, dtype));
   const std::vector<TensorRef> in = plan.InputList(x, "x");
   const std::vector<TensorRef> dst = out == nullptr ? plan.OutputList(x, "x") : plan.OutputList(out, "out");
   if (dtype == ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
@@ -288,7 +317,8 @@ aclnnStatus PlanForeachScalarList(Plan& plan, const ForeachBinaryRule& rule, con
                        scalars->scalars.size(), LengthOf(x));
   }
   for (size_t i = 0; i < scalars->scalars.size(); ++i) {
-    CANOPY_CHECK(CheckScalarDtypeFor(plan, rule, ElementName("scalars", i).c_str(), scalars->scalars[i]->dtype, dtype));
+    CANOPY_CHECK(CheckScalarDtypeFor(plan, ScalarRuleOf(rule), ElementName("scalars", i).c_str(),
+                                     scalars->scalars[i]->dtype, dtype));
   }
   const std::vector<TensorRef> in = plan.InputList(x, "x");
   const std::vector<TensorRef> dst = out == nullptr ? plan.OutputList(x, "x") : plan.OutputList(out, "out");
@@ -304,7 +334,7 @@ aclnnStatus PlanForeachScalarAndTensor(Plan& plan, const ForeachBinaryRule& rule
                                        const aclTensorList* x, const aclTensorList* out) {
   aclDataType dtype;
   CANOPY_CHECK(CheckInOut(plan, "x", x, out, rule.dtypes, dtype));
-  CANOPY_CHECK(CheckScalarDtypeFor(plan, rule, "scalar", scalar->dtype, dtype));
+  CANOPY_CHECK(CheckScalarDtypeFor(plan, ScalarRuleOf(rule), "scalar", scalar->dtype, dtype));
   const std::vector<TensorRef> in = plan.InputList(x, "x");
   const std::vector<TensorRef> dst = plan.OutputList(out, "out");
   if (dtype == ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
@@ -313,6 +343,81 @@ aclnnStatus PlanForeachScalarAndTensor(Plan& plan, const ForeachBinaryRule& rule
   for (size_t i = 0; i < in.size(); ++i) {
     PlanElement(plan, rule.op, compute, in[i], Other{std::nullopt, value}, ScalarValue::Integer(1), dst[i],
                 /*other_first=*/true);
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanForeachTernary(Plan& plan, const ForeachTernaryRule& rule, const aclTensorList* x1,
+                               const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+                               const aclTensor* scalar, const aclScalar* value, const aclTensorList* out) {
+  aclDataType dtype;
+  CANOPY_CHECK(CheckForeachLists(plan, {{"x1", x1}, {"x2", x2}, {"x3", x3}, {"out", out}}, rule.dtypes, dtype));
+  const ScalarRule scalar_rule = ScalarRuleOf(rule);
+  if (scalars != nullptr) {
+    CANOPY_CHECK(CheckScalarTensor(plan, scalar_rule, "scalars", scalars, dtype, static_cast<int64_t>(LengthOf(x1))));
+  }
+  if (scalar != nullptr) CANOPY_CHECK(CheckScalarTensor(plan, scalar_rule, "scalar", scalar, dtype));
+  if (value != nullptr) CANOPY_CHECK(CheckScalarDtypeFor(plan, scalar_rule, "scalar", value->dtype, dtype));
+
+  const std::vector<TensorRef> a = plan.InputList(x1, "x1");
+  const std::vector<TensorRef> b = plan.InputList(x2, "x2");
+  const std::vector<TensorRef> c = plan.InputList(x3, "x3");
+  std::optional<TensorRef> device_scalar;
+  if (scalars != nullptr) device_scalar = plan.Input(scalars, "scalars");
+  if (scalar != nullptr) device_scalar = plan.Input(scalar, "scalar");
+  const std::vector<TensorRef> dst = plan.OutputList(out, "out");
+  if (dtype == ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
+  // Floating lists compute in FLOAT, integer ones in INT64 (an INT32 product wraps as it is stored).
+  const aclDataType compute_dtype = IsFloating(dtype) ? ACL_FLOAT : ACL_INT64;
+  const ComputeType compute = kernels::ComputeTypeOf(compute_dtype);
+  const ScalarValue one = ScalarValue::Integer(1);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (dst[i].NumElements() == 0) continue;
+    const TensorRef combined = plan.Temporary(compute_dtype, a[i].shape);
+    plan.Elementwise(rule.op == ForeachCombine::kAddcmul ? ElementwiseOp::kMul : ElementwiseOp::kDiv, compute,
+                     {b[i], c[i]}, combined, one);
+    if (value != nullptr) {
+      plan.Elementwise(ElementwiseOp::kAdd, compute, {a[i], combined}, dst[i], HostValue(*value, compute_dtype));
+      continue;
+    }
+    // The scalar lives on the device: scale the combination by it, then add.
+    const TensorRef s =
+        scalars != nullptr ? ElementView(*device_scalar, static_cast<int64_t>(i)) : ScalarView(*device_scalar);
+    const TensorRef scaled = plan.Temporary(compute_dtype, a[i].shape);
+    plan.Elementwise(ElementwiseOp::kMul, compute, {combined, s}, scaled, one);
+    plan.Elementwise(ElementwiseOp::kAdd, compute, {a[i], scaled}, dst[i], one);
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanForeachLerp(Plan& plan, DtypeSet dtypes, DtypeSet weight_dtypes, const aclTensorList* x1,
+                            const aclTensorList* x2, const aclTensorList* weights, const aclScalar* weight,
+                            const aclTensorList* out) {
+  aclDataType dtype;
+  if (weights != nullptr) {
+    CANOPY_CHECK(CheckForeachLists(plan, {{"x1", x1}, {"x2", x2}, {"weight", weights}, {"out", out}}, dtypes, dtype));
+  } else {
+    CANOPY_CHECK(CheckForeachLists(plan, {{"x1", x1}, {"x2", x2}, {"out", out}}, dtypes, dtype));
+    CANOPY_CHECK(plan.CheckDtype("weight", weight->dtype, weight_dtypes));
+  }
+  const std::vector<TensorRef> a = plan.InputList(x1, "x1");
+  const std::vector<TensorRef> b = plan.InputList(x2, "x2");
+  std::vector<TensorRef> w;
+  if (weights != nullptr) w = plan.InputList(weights, "weight");
+  const std::vector<TensorRef> dst = plan.OutputList(out, "out");
+  const ComputeType compute = ComputeType::kF32;
+  const ScalarValue one = ScalarValue::Integer(1);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (dst[i].NumElements() == 0) continue;
+    const TensorRef difference = plan.Temporary(ACL_FLOAT, a[i].shape);
+    plan.Elementwise(ElementwiseOp::kSub, compute, {b[i], a[i]}, difference, one);
+    if (weight != nullptr) {
+      plan.Elementwise(ElementwiseOp::kAdd, compute, {a[i], difference}, dst[i], HostValue(*weight, ACL_FLOAT));
+      continue;
+    }
+    const TensorRef scaled = plan.Temporary(ACL_FLOAT, a[i].shape);
+    plan.Elementwise(ElementwiseOp::kMul, compute, {difference, w[i]}, scaled, one);
+    plan.Elementwise(ElementwiseOp::kAdd, compute, {a[i], scaled}, dst[i], one);
   }
   return ACLNN_SUCCESS;
 }

@@ -48,10 +48,11 @@ enum class ForeachOp : uint8_t { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPo
 
 // Which dtypes a scalar (or alpha) may have for the list's dtype, within the op's own list.
 enum class ScalarPairing : uint8_t {
-  kAny,     // any of the op's scalar dtypes
-  kLikeX,   // FLOAT16 tensors: FLOAT16 (or DOUBLE); FLOAT and BFLOAT16: FLOAT (or DOUBLE);
-            // integer tensors: INT32 (or INT64)
-  kForList  // floating tensors: FLOAT (or DOUBLE); integer tensors: INT64 (or INT32)
+  kAny,      // any of the op's scalar dtypes
+  kLikeX,    // FLOAT16 tensors: FLOAT16 (or DOUBLE); FLOAT and BFLOAT16: FLOAT (or DOUBLE);
+             // integer tensors: INT32 (or INT64)
+  kForList,  // floating tensors: FLOAT (or DOUBLE); integer tensors: INT64 (or INT32)
+  kSameAsX   // the list's own dtype
 };
 
 struct ForeachBinaryRule {
@@ -77,5 +78,31 @@ aclnnStatus PlanForeachScalarList(Plan& plan, const ForeachBinaryRule& rule, con
 // out[i] = scalar (op) x[i] (PowScalarAndTensor).
 aclnnStatus PlanForeachScalarAndTensor(Plan& plan, const ForeachBinaryRule& rule, const aclScalar* scalar,
                                        const aclTensorList* x, const aclTensorList* out);
+
+// ---- x1 + scalar * (x2 (op) x3) ----------------------------------------------------------------
+
+enum class ForeachCombine : uint8_t { kAddcmul, kAddcdiv };
+
+struct ForeachTernaryRule {
+  ForeachCombine op = ForeachCombine::kAddcmul;
+  DtypeSet dtypes = {};
+  DtypeSet scalar_dtypes = {};
+  ScalarPairing pairing = ScalarPairing::kAny;
+};
+
+// out[i] = x1[i] + s * x2[i] (op) x3[i] (torch.addcmul, torch.addcdiv). s: element i of
+// `scalars` (one per tensor, 161002 otherwise), the one element of `scalar`, or the host
+// scalar `value`; exactly one of them is given.
+aclnnStatus PlanForeachTernary(Plan& plan, const ForeachTernaryRule& rule, const aclTensorList* x1,
+                               const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+                               const aclTensor* scalar, const aclScalar* value, const aclTensorList* out);
+
+// ---- lerp ---------------------------------------------------------------------------------------
+
+// out[i] = x1[i] + w * (x2[i] - x1[i]) (torch.lerp), w the list `weights`' element i or the host
+// scalar `weight` (one of them given; its dtype one of `weight_dtypes`).
+aclnnStatus PlanForeachLerp(Plan& plan, DtypeSet dtypes, DtypeSet weight_dtypes, const aclTensorList* x1,
+                            const aclTensorList* x2, const aclTensorList* weights, const aclScalar* weight,
+                            const aclTensorList* out);
 
 }  // namespace canopy::ops
