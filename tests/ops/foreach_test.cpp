@@ -66,6 +66,7 @@
 #include "aclnnop/aclnn_foreach_mul_scalar_list.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_pow_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
@@ -1017,6 +1018,78 @@ TEST(ForeachScalarPairing, RejectsScalarsThatDoNotPairWithTheList) {
       ExpectStatus(RunSpec(row, spec), ACLNN_SUCCESS, name + " s32 list, s64 scalars");
     }
   }
+}
+
+// ---- ForeachNorm: one norm per tensor ---------------------------------------------------------------
+
+struct NormCase {
+  aclDataType dtype;
+  aclDataType pDtype;
+  double p;
+};
+
+class ForeachNormTest : public ::testing::TestWithParam<NormCase> {};
+
+TEST_P(ForeachNormTest, MatchesReference) {
+  const NormCase c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  std::vector<std::unique_ptr<DeviceTensor>> x, out;
+  std::vector<Values> values;
+  const std::vector<Shape> outShapes = {{1}, {1, 1}, {}};
+  for (size_t i = 0; i < kShapes.size(); ++i) {
+    x.push_back(std::make_unique<DeviceTensor>(c.dtype, MakeLayout(kShapes[i], kXViews[i])));
+    values.push_back(x.back()->FillRandom(rng, Range{-3, 3}));
+    out.push_back(std::make_unique<DeviceTensor>(c.dtype, outShapes[i]));
+    out.back()->Poison();
+  }
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        std::vector<aclTensor*> xs, outs;
+        for (size_t i = 0; i < x.size(); ++i) {
+          xs.push_back(args.Tensor(*x[i]));
+          outs.push_back(args.Tensor(*out[i]));
+        }
+        return aclnnForeachNormGetWorkspaceSize(args.TensorList(xs), args.Scalar(c.pDtype, c.p), args.TensorList(outs),
+                                                workspaceSize, executor);
+      },
+      aclnnForeachNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  for (size_t i = 0; i < x.size(); ++i) {
+    double norm = 0;
+    for (Value v : values[i]) {
+      const double a = std::fabs(v.real());
+      norm = std::isinf(c.p) ? std::max(norm, a) : norm + std::pow(a, c.p);
+    }
+    if (!std::isinf(c.p) && !values[i].empty()) norm = std::pow(norm, 1 / c.p);
+    const double u = std::max(UnitRoundoff(c.dtype), 1e-6);
+    ExpectNear(out[i]->ReadView(), Expected{{norm}, {8 * u * (norm + 1)}}, "ForeachNorm tensor " + std::to_string(i));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Foreach, ForeachNormTest,
+                         ::testing::Values(NormCase{ACL_FLOAT, ACL_FLOAT, 2}, NormCase{ACL_FLOAT16, ACL_INT64, 1},
+                                           NormCase{ACL_BF16, ACL_DOUBLE, 3}, NormCase{ACL_FLOAT, ACL_FLOAT, INFINITY}),
+                         [](const ::testing::TestParamInfo<NormCase>& info) {
+                           return std::string(Name(info.param.dtype)) + "_p" +
+                                  (std::isinf(info.param.p) ? std::string("inf")
+                                                            : std::to_string(static_cast<int>(info.param.p)));
+                         });
+
+TEST(ForeachNorm, Rejections) {
+  auto call = [](aclDataType xDtype, aclDataType outDtype, const Shape& outShape, aclDataType pDtype) {
+    return RunOp(
+        [=](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+          aclTensorList* x = args.TensorList({args.NewTensor(xDtype, {2, 3}), args.NewTensor(xDtype, {4})});
+          aclTensorList* out = args.TensorList({args.NewTensor(outDtype, {1}), args.NewTensor(outDtype, outShape)});
+          return aclnnForeachNormGetWorkspaceSize(x, args.Scalar(pDtype, 2), out, workspaceSize, executor);
+        },
+        aclnnForeachNorm);
+  };
+  EXPECT_TRUE(call(ACL_FLOAT, ACL_FLOAT, {1}, ACL_FLOAT).ok());
+  ExpectStatus(call(ACL_DOUBLE, ACL_DOUBLE, {1}, ACL_FLOAT), ACLNN_ERR_PARAM_INVALID, "f64 x");
+  ExpectStatus(call(ACL_FLOAT, ACL_FLOAT16, {1}, ACL_FLOAT), ACLNN_ERR_PARAM_INVALID, "out of another dtype");
+  ExpectStatus(call(ACL_FLOAT, ACL_FLOAT, {1}, ACL_BOOL), ACLNN_ERR_PARAM_INVALID, "a BOOL p");
+  ExpectStatus(call(ACL_FLOAT, ACL_FLOAT, {2}, ACL_FLOAT), ACLNN_ERR_INNER_TILING_ERROR, "an out of two elements");
 }
 
 // An empty list is a call with nothing to do; an out list that is the input list runs in place.

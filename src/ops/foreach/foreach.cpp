@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/dtype_dispatch.h"
+#include "kernels/reduce.h"
 #include "ops/math/binary_pointwise.h"
 
 namespace canopy::ops {
@@ -418,6 +419,58 @@ aclnnStatus PlanForeachLerp(Plan& plan, DtypeSet dtypes, DtypeSet weight_dtypes,
     const TensorRef scaled = plan.Temporary(ACL_FLOAT, a[i].shape);
     plan.Elementwise(ElementwiseOp::kMul, compute, {difference, w[i]}, scaled, one);
     plan.Elementwise(ElementwiseOp::kAdd, compute, {a[i], scaled}, dst[i], one);
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanForeachNorm(Plan& plan, DtypeSet dtypes, DtypeSet p_dtypes, const aclTensorList* x, const aclScalar* p,
+                            const aclTensorList* out) {
+  aclDataType dtype;
+  CANOPY_CHECK(CheckForeachLists(plan, {{"x", x}}, dtypes, dtype));
+  for (size_t i = 0; i < LengthOf(out); ++i) {
+    CANOPY_CHECK(plan.CheckDtype(ElementName("out", i).c_str(), out->tensors[i]->dtype, dtypes));
+  }
+  CANOPY_CHECK(plan.CheckDtype("scalar", p->dtype, p_dtypes));
+  if (LengthOf(out) != LengthOf(x)) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "list 'out' has %zu tensors; it must have as many as 'x' (%zu)",
+                       LengthOf(out), LengthOf(x));
+  }
+  for (size_t i = 0; i < LengthOf(x); ++i) {
+    const aclTensor* o = out->tensors[i];
+    if (o->dtype != x->tensors[i]->dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'%s' has dtype %s; it must have the dtype of '%s', %s",
+                         ElementName("out", i).c_str(), DtypeName(o->dtype), ElementName("x", i).c_str(),
+                         DtypeName(x->tensors[i]->dtype));
+    }
+    if (o->NumElements() != 1) {
+      return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "'%s' has shape %s; it must hold exactly one element (the norm)",
+                         ElementName("out", i).c_str(), ShapeToString(o->view_shape).c_str());
+    }
+  }
+  const ScalarValue order = ValueOf(*p);
+  const double p_value = order.is_integer ? static_cast<double>(order.integer) : order.real;
+  const std::vector<TensorRef> in = plan.InputList(x, "x");
+  const std::vector<TensorRef> dst = plan.OutputList(out, "out");
+  for (size_t i = 0; i < in.size(); ++i) {
+    const TensorRef result = ScalarView(dst[i]);  // its one element, whatever its shape
+    if (in[i].NumElements() == 0) {
+      plan.Fill(result, ScalarValue::Real(0));
+      continue;
+    }
+    kernels::ReduceDesc desc;
+    desc.kind = kernels::ReduceKind::kNorm;
+    desc.p = p_value;
+    // Every dimension is reduced into the one element (a rank-0 tensor as [1]).
+    const bool scalar = in[i].rank() == 0;
+    desc.rank = scalar ? 1 : static_cast<int>(in[i].rank());
+    desc.in = {in[i].buffer, in[i].dtype, {}};
+    desc.out = {result.buffer, result.dtype, {}};
+    for (int d = 0; d < desc.rank; ++d) {
+      desc.shape[d] = scalar ? 1 : in[i].shape[static_cast<size_t>(d)];
+      desc.in.strides[d] = scalar ? 1 : in[i].strides[static_cast<size_t>(d)];
+      desc.reduced[d] = true;
+    }
+    plan.AddStep(kernels::MakeReduceStep(desc), {in[i]}, result);
   }
   return ACLNN_SUCCESS;
 }

@@ -105,4 +105,11 @@ aclnnStatus PlanForeachLerp(Plan& plan, DtypeSet dtypes, DtypeSet weight_dtypes,
                             const aclTensorList* x2, const aclTensorList* weights, const aclScalar* weight,
                             const aclTensorList* out);
 
+// ---- norm ---------------------------------------------------------------------------------------
+
+// out[i] = (sum |x[i]|^p)^(1/p) (p 0 counts non-zeros, +-inf the largest / smallest |x|;
+// an empty tensor's norm is 0), each out[i] one element of x's dtype (561002 otherwise).
+aclnnStatus PlanForeachNorm(Plan& plan, DtypeSet dtypes, DtypeSet p_dtypes, const aclTensorList* x, const aclScalar* p,
+                            const aclTensorList* out);
+
 }  // namespace canopy::ops
