@@ -66,6 +66,7 @@
 #include "aclnnop/aclnn_foreach_mul_scalar_list.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
 #include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_pow_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar.h"
@@ -1090,6 +1091,82 @@ TEST(ForeachNorm, Rejections) {
   ExpectStatus(call(ACL_FLOAT, ACL_FLOAT16, {1}, ACL_FLOAT), ACLNN_ERR_PARAM_INVALID, "out of another dtype");
   ExpectStatus(call(ACL_FLOAT, ACL_FLOAT, {1}, ACL_BOOL), ACLNN_ERR_PARAM_INVALID, "a BOOL p");
   ExpectStatus(call(ACL_FLOAT, ACL_FLOAT, {2}, ACL_FLOAT), ACLNN_ERR_INNER_TILING_ERROR, "an out of two elements");
+}
+
+// ---- ForeachNonFiniteCheckAndUnscale ---------------------------------------------------------------
+
+struct UnscaleCase {
+  const char* name;
+  aclDataType dtype;
+  double foundBefore;
+  Value special;  // written into grad 1 element 2 (0: none)
+  double foundAfter;
+};
+
+class ForeachUnscaleTest : public ::testing::TestWithParam<UnscaleCase> {};
+
+TEST_P(ForeachUnscaleTest, ChecksThenUnscalesInPlace) {
+  const UnscaleCase c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  std::vector<std::unique_ptr<DeviceTensor>> grads;
+  std::vector<Values> values;
+  for (size_t i = 0; i < kShapes.size(); ++i) {
+    grads.push_back(std::make_unique<DeviceTensor>(c.dtype, MakeLayout(kShapes[i], kXViews[i])));
+    values.push_back(grads.back()->FillRandom(rng, Range{-300, 300}));
+  }
+  if (c.special != 0.0) {
+    values[1][2] = c.special;
+    grads[1]->WriteView(values[1]);
+  }
+  DeviceTensor found(ACL_FLOAT, Shape{1});
+  found.WriteView({c.foundBefore});
+  DeviceTensor inv(ACL_FLOAT, Shape{1});
+  const double invScale = 1.0 / 256;
+  inv.WriteView({invScale});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        std::vector<aclTensor*> descriptors;
+        for (const auto& g : grads) descriptors.push_back(args.Tensor(*g));
+        return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(args.TensorList(descriptors), args.Tensor(found),
+                                                                    args.Tensor(inv), workspaceSize, executor);
+      },
+      aclnnForeachNonFiniteCheckAndUnscale);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(found.ReadView(), {c.foundAfter}, "foundInf");
+  for (size_t i = 0; i < grads.size(); ++i) {
+    Values want;
+    for (Value v : values[i]) want.push_back(ConvertValue(v.real() * invScale, c.dtype));  // a power of two: exact
+    ExpectExact(grads[i]->ReadView(), want, "scaledGrads[" + std::to_string(i) + "]");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Foreach, ForeachUnscaleTest,
+                         ::testing::Values(UnscaleCase{"f32_finite", ACL_FLOAT, 0, 0.0, 0},
+                                           UnscaleCase{"f16_inf", ACL_FLOAT16, 0, INFINITY, 1},
+                                           UnscaleCase{"bf16_nan", ACL_BF16, 0, NAN, 1},
+                                           UnscaleCase{"f32_neg_inf", ACL_FLOAT, 0, -INFINITY, 1},
+                                           UnscaleCase{"f16_found_before", ACL_FLOAT16, 1, 0.0, 1}),
+                         [](const ::testing::TestParamInfo<UnscaleCase>& info) {
+                           return std::string(info.param.name);
+                         });
+
+TEST(ForeachNonFiniteCheckAndUnscale, Rejections) {
+  auto call = [](aclDataType gradDtype, size_t count, const Shape& foundShape, aclDataType invDtype) {
+    return RunOp(
+        [=](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+          std::vector<aclTensor*> grads;
+          for (size_t i = 0; i < count; ++i) grads.push_back(args.NewTensor(gradDtype, {2}));
+          return aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(
+              args.TensorList(grads), args.NewTensor(ACL_FLOAT, foundShape), args.NewTensor(invDtype, {1}),
+              workspaceSize, executor);
+        },
+        aclnnForeachNonFiniteCheckAndUnscale);
+  };
+  EXPECT_TRUE(call(ACL_FLOAT, 2, {1}, ACL_FLOAT).ok());
+  ExpectStatus(call(ACL_DOUBLE, 2, {1}, ACL_FLOAT), ACLNN_ERR_PARAM_INVALID, "f64 grads");
+  ExpectStatus(call(ACL_FLOAT, 2, {1}, ACL_FLOAT16), ACLNN_ERR_PARAM_INVALID, "an f16 invScale");
+  ExpectStatus(call(ACL_FLOAT, 2, {2}, ACL_FLOAT), ACLNN_ERR_PARAM_INVALID, "a foundInf of two elements");
+  ExpectStatus(call(ACL_FLOAT, 257, {1}, ACL_FLOAT), ACLNN_ERR_INNER_TILING_ERROR, "257 grads");
 }
 
 // An empty list is a call with nothing to do; an out list that is the input list runs in place.

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/dtype_dispatch.h"
@@ -163,6 +164,24 @@ ScalarValue HostValue(const aclScalar& scalar, aclDataType compute_dtype) {
   if (IsFloating(compute_dtype))
     return ScalarValue::Real(value.is_integer ? static_cast<double>(value.integer) : value.real);
   return value.is_integer ? value : ScalarValue::Integer(static_cast<int64_t>(value.real));
+}
+
+// result (one element) = reduce(every element of in) on the reduction engine.
+void AddFullReduction(Plan& plan, kernels::ReduceKind kind, double p, const TensorRef& in, const TensorRef& result) {
+  kernels::ReduceDesc desc;
+  desc.kind = kind;
+  desc.p = p;
+  // Every dimension is reduced into the one element (a rank-0 tensor as [1]).
+  const bool scalar = in.rank() == 0;
+  desc.rank = scalar ? 1 : static_cast<int>(in.rank());
+  desc.in = {in.buffer, in.dtype, {}};
+  desc.out = {result.buffer, result.dtype, {}};
+  for (int d = 0; d < desc.rank; ++d) {
+    desc.shape[d] = scalar ? 1 : in.shape[static_cast<size_t>(d)];
+    desc.in.strides[d] = scalar ? 1 : in.strides[static_cast<size_t>(d)];
+    desc.reduced[d] = true;
+  }
+  plan.AddStep(kernels::MakeReduceStep(desc), {in}, result);
 }
 
 // The lists of a form taking x and out (out null: in place), checked.
@@ -457,20 +476,54 @@ aclnnStatus PlanForeachNorm(Plan& plan, DtypeSet dtypes, DtypeSet p_dtypes, cons
       plan.Fill(result, ScalarValue::Real(0));
       continue;
     }
-    kernels::ReduceDesc desc;
-    desc.kind = kernels::ReduceKind::kNorm;
-    desc.p = p_value;
-    // Every dimension is reduced into the one element (a rank-0 tensor as [1]).
-    const bool scalar = in[i].rank() == 0;
-    desc.rank = scalar ? 1 : static_cast<int>(in[i].rank());
-    desc.in = {in[i].buffer, in[i].dtype, {}};
-    desc.out = {result.buffer, result.dtype, {}};
-    for (int d = 0; d < desc.rank; ++d) {
-      desc.shape[d] = scalar ? 1 : in[i].shape[static_cast<size_t>(d)];
-      desc.in.strides[d] = scalar ? 1 : in[i].strides[static_cast<size_t>(d)];
-      desc.reduced[d] = true;
+    AddFullReduction(plan, kernels::ReduceKind::kNorm, p_value, in[i], result);
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanForeachNonFiniteCheckAndUnscale(Plan& plan, DtypeSet dtypes, const aclTensorList* scaled_grads,
+                                                const aclTensor* found_inf, const aclTensor* inv_scale) {
+  aclDataType dtype;
+  CANOPY_CHECK(CheckForeachLists(plan, {{"scaledGrads", scaled_grads}}, dtypes, dtype));
+  CANOPY_CHECK(plan.CheckDtype("foundInf", found_inf->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype("invScale", inv_scale->dtype, {ACL_FLOAT}));
+  constexpr size_t kMaxGrads = 256;  // CANN's limit on the list
+  if (LengthOf(scaled_grads) > kMaxGrads) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "list 'scaledGrads' has %zu tensors; at most %zu are supported",
+                       LengthOf(scaled_grads), kMaxGrads);
+  }
+  for (const auto& [name, tensor] : {std::pair{"foundInf", found_inf}, std::pair{"invScale", inv_scale}}) {
+    if (tensor->NumElements() != 1) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must hold exactly one element", name,
+                         ShapeToString(tensor->view_shape).c_str());
     }
-    plan.AddStep(kernels::MakeReduceStep(desc), {in[i]}, result);
+  }
+  const std::vector<TensorRef> grads = plan.InputList(scaled_grads, "scaledGrads");
+  const TensorRef found_in = ScalarView(plan.Input(found_inf, "foundInf"));
+  const TensorRef inv = ScalarView(plan.Input(inv_scale, "invScale"));
+  const std::vector<TensorRef> unscaled = plan.OutputList(scaled_grads, "scaledGrads");
+  const TensorRef found_out = ScalarView(plan.Output(found_inf, "foundInf"));
+
+  // The check reads the grads as given: x * 0 is NaN exactly where x is inf or NaN, and
+  // "any non-zero" over it (NaN counts) is that grad's flag; the flags' maximum joins foundInf.
+  const ScalarValue one = ScalarValue::Integer(1);
+  const TensorRef any = plan.Temporary(ACL_FLOAT, {});
+  plan.Fill(any, ScalarValue::Real(0));
+  for (const TensorRef& g : grads) {
+    if (g.NumElements() == 0) continue;
+    const TensorRef zeroed = plan.Temporary(ACL_FLOAT, g.shape);
+    plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {g}, zeroed, one, ScalarValue::Real(0));
+    const TensorRef flag = plan.Temporary(ACL_FLOAT, {});
+    AddFullReduction(plan, kernels::ReduceKind::kAny, 0, zeroed, flag);
+    AddPointwise(plan, PointwiseOp::kMaximum, ACL_FLOAT, ACL_FLOAT,
+                 {PointwiseOperand::Tensor(any), PointwiseOperand::Tensor(flag)}, any);
+  }
+  AddPointwise(plan, PointwiseOp::kMaximum, ACL_FLOAT, ACL_FLOAT,
+               {PointwiseOperand::Tensor(found_in), PointwiseOperand::Tensor(any)}, found_out);
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (grads[i].NumElements() != 0) {
+      plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {grads[i], inv}, unscaled[i], one);
+    }
   }
   return ACLNN_SUCCESS;
 }

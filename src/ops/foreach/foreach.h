@@ -112,4 +112,11 @@ aclnnStatus PlanForeachLerp(Plan& plan, DtypeSet dtypes, DtypeSet weight_dtypes,
 aclnnStatus PlanForeachNorm(Plan& plan, DtypeSet dtypes, DtypeSet p_dtypes, const aclTensorList* x, const aclScalar* p,
                             const aclTensorList* out);
 
+// ---- unscaling -----------------------------------------------------------------------------------
+
+// found_inf = 1 where some scaledGrads[i] holds an inf or NaN (kept otherwise), then
+// scaledGrads[i] *= inv_scale in place (torch._amp_foreach_non_finite_check_and_unscale_).
+aclnnStatus PlanForeachNonFiniteCheckAndUnscale(Plan& plan, DtypeSet dtypes, const aclTensorList* scaled_grads,
+                                                const aclTensor* found_inf, const aclTensor* inv_scale);
+
 }  // namespace canopy::ops
