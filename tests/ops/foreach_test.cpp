@@ -1169,8 +1169,8 @@ TEST(ForeachNonFiniteCheckAndUnscale, Rejections) {
   ExpectStatus(call(ACL_FLOAT, 257, {1}, ACL_FLOAT), ACLNN_ERR_INNER_TILING_ERROR, "257 grads");
 }
 
-// An empty list is a call with nothing to do; an out list that is the input list runs in place.
-TEST(ForeachLists, EmptyListAndOutIsInput) {
+// An empty list is a call with nothing to do; an out list that is an input list runs in place.
+TEST(ForeachLists, EmptyListAndOutIsAnInput) {
   const OpRun empty = RunOp(
       [](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
         return aclnnForeachExpGetWorkspaceSize(args.TensorList({}), args.TensorList({}), workspaceSize, executor);
@@ -1191,6 +1191,22 @@ TEST(ForeachLists, EmptyListAndOutIsInput) {
   Values negated;
   for (Value v : before) negated.push_back(-v);
   ExpectExact(t.ReadView(), negated, "ForeachNeg with out = x");
+
+  // out is x2: x2's values are read before they are overwritten.
+  DeviceTensor a(ACL_FLOAT, Shape{3, 2});
+  DeviceTensor b(ACL_FLOAT, Shape{3, 2});
+  const Values aValues = a.FillRandom(rng, Range{-2, 2});
+  const Values bValues = b.FillRandom(rng, Range{-2, 2});
+  const OpRun mul = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnForeachMulListGetWorkspaceSize(args.TensorList({args.Tensor(a)}), args.TensorList({args.Tensor(b)}),
+                                                   args.TensorList({args.Tensor(b)}), workspaceSize, executor);
+      },
+      aclnnForeachMulList);
+  ASSERT_TRUE(mul.ok()) << Describe(mul);
+  Values product;
+  for (size_t i = 0; i < aValues.size(); ++i) product.push_back(ConvertValue(aValues[i] * bValues[i], ACL_FLOAT));
+  ExpectExact(b.ReadView(), product, "ForeachMulList with out = x2");
 }
 
 }  // namespace
