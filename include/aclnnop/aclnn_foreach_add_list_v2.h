@@ -1,0 +1,27 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_foreach_add_list_v2.h: aclnnForeachAddListV2.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_FOREACH_ADD_LIST_V2_H_
+#define CANOPY_ACLNNOP_ACLNN_FOREACH_ADD_LIST_V2_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachAddListV2GetWorkspaceSize(const aclTensorList *x1, const aclTensorList *x2,
+                                                                      const aclScalar *alpha, aclTensorList *out,
+                                                                      uint64_t *workspaceSize,
+                                                                      aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachAddListV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                      aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_FOREACH_ADD_LIST_V2_H_ */

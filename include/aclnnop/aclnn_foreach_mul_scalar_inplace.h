@@ -1,0 +1,27 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_foreach_mul_scalar_inplace.h: aclnnForeachMulScalarInplace.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_FOREACH_MUL_SCALAR_INPLACE_H_
+#define CANOPY_ACLNNOP_ACLNN_FOREACH_MUL_SCALAR_INPLACE_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachMulScalarInplaceGetWorkspaceSize(const aclTensorList *x,
+                                                                             const aclTensor *scalar,
+                                                                             uint64_t *workspaceSize,
+                                                                             aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachMulScalarInplace(void *workspace, uint64_t workspaceSize,
+                                                             aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_FOREACH_MUL_SCALAR_INPLACE_H_ */

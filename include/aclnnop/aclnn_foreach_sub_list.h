@@ -1,0 +1,26 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_foreach_sub_list.h: aclnnForeachSubList.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_FOREACH_SUB_LIST_H_
+#define CANOPY_ACLNNOP_ACLNN_FOREACH_SUB_LIST_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachSubListGetWorkspaceSize(const aclTensorList *x1, const aclTensorList *x2,
+                                                                    const aclTensor *alpha, const aclTensorList *out,
+                                                                    uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachSubList(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                    aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_FOREACH_SUB_LIST_H_ */

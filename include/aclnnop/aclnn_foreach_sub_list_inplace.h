@@ -1,0 +1,28 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_foreach_sub_list_inplace.h: aclnnForeachSubListInplace.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_FOREACH_SUB_LIST_INPLACE_H_
+#define CANOPY_ACLNNOP_ACLNN_FOREACH_SUB_LIST_INPLACE_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachSubListInplaceGetWorkspaceSize(const aclTensorList *x1,
+                                                                           const aclTensorList *x2,
+                                                                           const aclTensor *alpha,
+                                                                           uint64_t *workspaceSize,
+                                                                           aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnForeachSubListInplace(void *workspace, uint64_t workspaceSize,
+                                                           aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_FOREACH_SUB_LIST_INPLACE_H_ */
