@@ -295,7 +295,7 @@ int RunLauncher(const char* self, uint32_t ranks) {
   const Weights reference = Train(0, ranks * kRowsPerRank, ranks * kRowsPerRank, nullptr, losses);
   std::printf("MLP %lldx%lldx%lld, %u ranks x %lld rows, %d SGD steps (single-process reference over all %lld rows)\n",
               static_cast<long long>(kIn), static_cast<long long>(kHidden), static_cast<long long>(kOut), ranks,
-              static_cast<long long>(kRowsPerRank), kSteps, static_cast<long long>(ranks * kRowsPerRank));
+              static_cast<long long>(kRowsPerRank), kSteps, static_cast<long long>(ranks) * kRowsPerRank);
   for (int step = 0; step < kSteps; ++step) {
     std::printf("  step %d: loss %.6f\n", step, losses[step] / static_cast<double>(ranks * kRowsPerRank * kOut));
   }
