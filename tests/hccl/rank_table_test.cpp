@@ -167,6 +167,52 @@ TEST_F(RankTableFile, EveryMalformedTableIsHcclEParaNamingTheProblem) {
   }
 }
 
+TEST_F(RankTableFile, MutatedTablesFailWithAStatusNeverACrash) {
+  // Bytes flipped, inserted, removed and the file cut short, from a fixed
+  // seed: each call returns (success for a mutation that is still a valid
+  // table, HCCL_E_PARA or a network status otherwise) and nothing crashes,
+  // leaks a listener or hangs (connect timeout 2 s).
+  setenv("HCCL_CONNECT_TIMEOUT", "2", 1);
+  // One rank: a mutation that stays valid makes a communicator at once.
+  const std::string valid = Table(Device(0, 0, "127.0.0.1"));
+  uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const char alphabet[] = "{}[]:,\"\\0123456789-.eE \ntrufalsn/";
+  int accepted = 0;
+  for (int i = 0; i < 600; ++i) {
+    std::string text = valid;
+    const int edits = 1 + static_cast<int>(next() % 4);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const size_t at = next() % text.size();
+      switch (next() % 4) {
+        case 0:
+          text[at] = alphabet[next() % (sizeof(alphabet) - 1)];
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[next() % (sizeof(alphabet) - 1)]);
+          break;
+        case 2:
+          text.erase(at, 1 + next() % 8);
+          break;
+        default:
+          text.resize(at);
+      }
+    }
+    const HcclResult status = Init(text, next() % 2);
+    EXPECT_TRUE(status == HCCL_SUCCESS || status == HCCL_E_PARA || status == HCCL_E_NETWORK ||
+                status == HCCL_E_TIMEOUT || status == HCCL_E_TCP_CONNECT)
+        << "status " << status << " for:\n"
+        << text << "\n"
+        << message_;
+    accepted += status == HCCL_SUCCESS;
+  }
+  unsetenv("HCCL_CONNECT_TIMEOUT");
+  EXPECT_LT(accepted, 600) << "the mutations must reach the checks";
+}
+
 TEST_F(RankTableFile, BadArgumentsAndMissingFiles) {
   HcclComm comm = nullptr;
   EXPECT_EQ(HcclCommInitClusterInfo(nullptr, 0, &comm), HCCL_E_PTR);
