@@ -22,7 +22,9 @@ constexpr uint32_t kMaxRanks = 65536;
 constexpr char kSecretEnv[] = "CANOPY_HCCL_SECRET";
 
 std::string ReadWhole(const std::string& path, bool& others_can_read) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO named as the table must not block the open (it is
+  // refused below as not a regular file).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     Throw(HCCL_E_OPEN_FILE_FAILURE, "cannot open the rank table '%s': %s", path.c_str(), std::strerror(errno));
   struct stat info {};

@@ -226,6 +226,10 @@ TEST_F(RankTableFile, BadArgumentsAndMissingFiles) {
   EXPECT_EQ(HcclCommInitClusterInfo(missing.c_str(), 0, &comm), HCCL_E_OPEN_FILE_FAILURE);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("absent.json"), std::string::npos) << aclGetRecentErrMsg();
   EXPECT_EQ(HcclCommInitClusterInfo(directory_.c_str(), 0, &comm), HCCL_E_OPEN_FILE_FAILURE);
+  const std::string fifo = directory_ + "/fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(HcclCommInitClusterInfo(fifo.c_str(), 0, &comm), HCCL_E_OPEN_FILE_FAILURE) << "without blocking";
+  unlink(fifo.c_str());
 }
 
 }  // namespace
