@@ -30,6 +30,9 @@ void RunUnaryDriver(const Settings& settings, const std::string& problem, Sessio
 void RunOverheadDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunReduceDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunConvDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunHcclDriver(const Settings& settings, const std::string& problem, Session& session);
+// One rank of the hccl driver (canopy-bench --hccl-worker ARGS...; argv: ARGS).
+int RunHcclWorker(int argc, char** argv);
 
 // The ops the settings ask for: --op, or the driver's default list.
 std::vector<std::string> OpsOf(const Settings& settings, const Driver& driver);

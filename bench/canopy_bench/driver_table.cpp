@@ -33,6 +33,11 @@ constexpr Driver kDrivers[] = {
      "NxCxHxW:OCxKHxKW[:sS][:pP][:dD][:gG] (conv) or NxCxHxW:KHxKW[:sS][:pP] (pooling); --dt=f32|bf16|f16; against "
      "the same oneDNN primitive, weights reordered once",
      nullptr, RunConvDriver},
+    {"hccl", "allreduce,allgather",
+     "ops allreduce (HcclAllReduce), allgather (HcclAllGather), fp32, across processes on loopback; problem "
+     "RANKS:BYTES, RANKS:LOW-HIGH (x4 steps) or all (2 and 4 ranks, 4K-256M); nccl-tests bus bandwidth against "
+     "Gloo's own allreduce / allgather in the same processes",
+     "all", RunHcclDriver},
 };
 
 }  // namespace

@@ -206,6 +206,8 @@ class CommandLine {
 
 int main(int argc, char** argv) {
   using namespace canopy_bench;
+  // A rank of the hccl driver: before anything of the bench starts.
+  if (argc > 1 && std::strcmp(argv[1], "--hccl-worker") == 0) return RunHcclWorker(argc - 2, argv + 2);
   Session session;
   std::vector<std::string> tokens(argv + 1, argv + argc);
   std::printf("canopy-bench: threads %d (omp_get_max_threads)\n", omp_get_max_threads());

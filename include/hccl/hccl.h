@@ -29,11 +29,26 @@ ACL_FUNC_VISIBILITY HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, u
                                                  HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                                                  aclrtStream stream);
 
+/* Rank i's block is sendCounts[i] elements at sendDispls[i] of sendBuf;
+ * recvBuf receives this rank's block of the reduction over every rank
+ * (recvCount = sendCounts[rank]). The arrays (uint64_t, rankSize entries)
+ * are the same on every rank; sendBuf and recvBuf differ. */
+ACL_FUNC_VISIBILITY HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts, const void *sendDispls,
+                                                  void *recvBuf, uint64_t recvCount, HcclDataType dataType,
+                                                  HcclReduceOp op, HcclComm comm, aclrtStream stream);
+
 ACL_FUNC_VISIBILITY HcclResult HcclScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDataType dataType,
                                            uint32_t root, HcclComm comm, aclrtStream stream);
 
 ACL_FUNC_VISIBILITY HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType,
                                              HcclComm comm, aclrtStream stream);
+
+/* Rank i's sendCount elements land at recvDispls[i] of every rank's recvBuf
+ * (recvCounts[i] = rank i's sendCount). The arrays (uint64_t, rankSize
+ * entries) are the same on every rank; sendBuf and recvBuf differ. */
+ACL_FUNC_VISIBILITY HcclResult HcclAllGatherV(void *sendBuf, uint64_t sendCount, void *recvBuf, const void *recvCounts,
+                                              const void *recvDispls, HcclDataType dataType, HcclComm comm,
+                                              aclrtStream stream);
 
 ACL_FUNC_VISIBILITY HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
                                         HcclComm comm, aclrtStream stream);

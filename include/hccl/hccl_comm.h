@@ -27,6 +27,13 @@ ACL_FUNC_VISIBILITY HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclR
 ACL_FUNC_VISIBILITY HcclResult HcclCommInitRootInfoConfig(uint32_t nRanks, const HcclRootInfo *rootInfo, uint32_t rank,
                                                           const HcclCommConfig *config, HcclComm *comm);
 
+/* Joins the communicator the rank-table file at `clusterInfo` describes (CANN's
+ * JSON layout) as `rank`, which must be one of its rank_id values. Canopy
+ * needs the communicator secret beside the table: see docs/hccl.md. */
+ACL_FUNC_VISIBILITY HcclResult HcclCommInitClusterInfo(const char *clusterInfo, uint32_t rank, HcclComm *comm);
+ACL_FUNC_VISIBILITY HcclResult HcclCommInitClusterInfoConfig(const char *clusterInfo, uint32_t rank,
+                                                             HcclCommConfig *config, HcclComm *comm);
+
 /* One communicator over `ndev` devices of this process: comms[i] is the rank
  * of devices[i]. */
 ACL_FUNC_VISIBILITY HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms);

@@ -48,9 +48,86 @@ std::vector<uint64_t> ReadCounts(const void* array, uint32_t size) {
   return counts;
 }
 
+// ReduceScatterV on Atlas A2 takes fewer types and ops than the other
+// reductions (CANN: int8, int16, int32, fp16, fp32, bf16; sum, max, min).
+void CheckReducedV(HcclDataType type, HcclReduceOp op) {
+  const bool type_ok = type == HCCL_DATA_TYPE_INT8 || type == HCCL_DATA_TYPE_INT16 || type == HCCL_DATA_TYPE_INT32 ||
+                       type == HCCL_DATA_TYPE_FP16 || type == HCCL_DATA_TYPE_FP32 || type == HCCL_DATA_TYPE_BFP16;
+  if (!type_ok) {
+    Throw(HCCL_E_NOT_SUPPORT, "data type %s is not supported by HcclReduceScatterV", DataTypeName(type));
+  }
+  if (op != HCCL_REDUCE_SUM && op != HCCL_REDUCE_MAX && op != HCCL_REDUCE_MIN) {
+    Throw(HCCL_E_NOT_SUPPORT, "reduce op %s is not supported by HcclReduceScatterV (sum, max and min are)",
+          ReduceOpName(op));
+  }
+}
+
+// The counts and displacements of a V operation, read from the client's arrays.
+VariableBlocks ReadBlocks(const void* counts, const void* displs, uint64_t own, uint32_t size) {
+  VariableBlocks blocks;
+  blocks.counts = ReadCounts(counts, size);
+  blocks.displs = ReadCounts(displs, size);
+  blocks.own = own;
+  return blocks;
+}
+
+uint64_t Total(const std::vector<uint64_t>& counts) {
+  uint64_t total = 0;
+  for (const uint64_t count : counts) total += count;
+  return total;
+}
+
 }  // namespace
 
 extern "C" {
+
+HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, const void* recvCounts,
+                          const void* recvDispls, HcclDataType dataType, HcclComm comm, aclrtStream stream) try {
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(recvCounts, "recvCounts");
+  RequireNotNull(recvDispls, "recvDispls");
+  CheckMovedType(dataType);
+  CheckCount(sendCount);
+  VariableBlocks blocks = ReadBlocks(recvCounts, recvDispls, sendCount, communicator->size());
+  if (blocks.counts[communicator->rank()] != sendCount) {
+    Throw(HCCL_E_PARA, "sendCount %llu differs from recvCounts[%u] = %llu", static_cast<unsigned long long>(sendCount),
+          communicator->rank(), static_cast<unsigned long long>(blocks.counts[communicator->rank()]));
+  }
+  // Nothing to gather from anyone: nothing to do (every rank passes the same counts).
+  if (Total(blocks.counts) == 0) return HCCL_SUCCESS;
+  if (sendCount > 0) RequireNotNull(sendBuf, "sendBuf");
+  RequireNotNull(recvBuf, "recvBuf");
+  if (sendBuf == recvBuf) Throw(HCCL_E_PARA, "sendBuf and recvBuf are the same address (they must differ)");
+  return Enqueue("HcclAllGatherV", communicator, stream, [=, blocks = std::move(blocks)](Transport& transport) {
+    transport.AllGatherV(sendBuf, recvBuf, blocks, dataType);
+  });
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls, void* recvBuf,
+                              uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                              aclrtStream stream) try {
+  RequireNotNull(stream, "stream");
+  auto communicator = RequireComm(comm);
+  RequireNotNull(sendCounts, "sendCounts");
+  RequireNotNull(sendDispls, "sendDispls");
+  CheckReducedV(dataType, op);
+  CheckCount(recvCount);
+  VariableBlocks blocks = ReadBlocks(sendCounts, sendDispls, recvCount, communicator->size());
+  if (blocks.counts[communicator->rank()] != recvCount) {
+    Throw(HCCL_E_PARA, "recvCount %llu differs from sendCounts[%u] = %llu", static_cast<unsigned long long>(recvCount),
+          communicator->rank(), static_cast<unsigned long long>(blocks.counts[communicator->rank()]));
+  }
+  if (Total(blocks.counts) == 0) return HCCL_SUCCESS;
+  RequireNotNull(sendBuf, "sendBuf");
+  if (recvCount > 0) RequireNotNull(recvBuf, "recvBuf");
+  if (sendBuf == recvBuf) Throw(HCCL_E_PARA, "sendBuf and recvBuf are the same address (they must differ)");
+  return Enqueue("HcclReduceScatterV", communicator, stream, [=, blocks = std::move(blocks)](Transport& transport) {
+    transport.ReduceScatterV(sendBuf, recvBuf, blocks, dataType, op);
+  });
+}
+CANOPY_C_BOUNDARY_HCCL
 
 HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
                          HcclComm comm, aclrtStream stream) try {

@@ -10,6 +10,7 @@
 #include "common/c_boundary.h"
 #include "gloo_transport.h"
 #include "local_transport.h"
+#include "rank_table.h"
 #include "root_info.h"
 #include "store.h"
 
@@ -84,9 +85,65 @@ HcclResult InitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo, uint32_t 
   return HCCL_SUCCESS;
 }
 
+// CANN's bound on the rank table's path, its NUL included.
+constexpr size_t kMaxRankTablePath = 4096;
+
+HcclResult InitClusterInfo(const char* clusterInfo, uint32_t rank, const HcclCommConfig* config, HcclComm* comm) {
+  RequireNotNull(clusterInfo, "clusterInfo");
+  RequireNotNull(comm, "comm");
+  if (strnlen(clusterInfo, kMaxRankTablePath) == kMaxRankTablePath) {
+    Throw(HCCL_E_PARA, "clusterInfo is longer than %zu bytes", kMaxRankTablePath - 1);
+  }
+  if (*clusterInfo == '\0') Throw(HCCL_E_PARA, "clusterInfo is an empty path");
+  const ConfigChoice choice = ReadConfig(config);
+  const RankTable table = ReadRankTable(clusterInfo);
+  const auto size = static_cast<uint32_t>(table.ranks.size());
+  if (rank >= size) {
+    Throw(HCCL_E_PARA, "rank %u is not a rank_id of the rank table '%s' (its ranks are 0 .. %u)", rank, clusterInfo,
+          size - 1);
+  }
+  const RootInfo root = RankTableRoot(table);
+  // Rank 0 hosts the rendezvous on its device_ip and device_port; it stops
+  // listening once every rank has its communicator.
+  std::unique_ptr<StoreServer> server;
+  if (rank == 0) {
+    {
+      // A communicator made from this table before, whose ranks all have it,
+      // frees the port first.
+      Listeners& listeners = TheListeners();
+      std::lock_guard lock(listeners.mutex);
+      listeners.servers.remove_if([](const auto& one) { return one->finished(); });
+    }
+    server = std::make_unique<StoreServer>(root.host, root.secret, root.port);
+  }
+  auto transport = ConnectGlooTransport(root, rank, size, ConnectTimeout(), ExecTimeout(choice.exec_timeout),
+                                        table.ranks[rank].device_ip);
+  if (server != nullptr) {
+    Listeners& listeners = TheListeners();
+    std::lock_guard lock(listeners.mutex);
+    listeners.servers.remove_if([](const auto& one) { return one->finished(); });
+    listeners.servers.push_back(std::move(server));
+  }
+  const std::string name = choice.name.empty() ? root.Name() : choice.name;
+  *comm = Register(std::make_shared<Communicator>(rank, size, name, std::move(transport)));
+  return HCCL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
+
+HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t rank, HcclComm* comm) try {
+  return InitClusterInfo(clusterInfo, rank, nullptr, comm);
+}
+CANOPY_C_BOUNDARY_HCCL
+
+HcclResult HcclCommInitClusterInfoConfig(const char* clusterInfo, uint32_t rank, HcclCommConfig* config,
+                                         HcclComm* comm) try {
+  RequireNotNull(config, "config");
+  return InitClusterInfo(clusterInfo, rank, config, comm);
+}
+CANOPY_C_BOUNDARY_HCCL
 
 HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) try {
   RequireNotNull(rootInfo, "rootInfo");

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "error.h"
 
@@ -41,6 +42,20 @@ Proof Prove(const Secret& secret, std::string_view role, const Nonce& nonce, uin
   return proof;
 }
 
+Secret Derive(const Secret& key, std::string_view label, std::string_view data) {
+  std::string message(label);
+  message += '\0';
+  message += data;
+  Secret derived{};
+  unsigned int length = 0;
+  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const uint8_t*>(message.data()),
+           message.size(), derived.data(), &length) == nullptr ||
+      length != kSecretBytes) {
+    Throw(HCCL_E_INTERNAL, "HMAC-SHA256 failed");
+  }
+  return derived;
+}
+
 bool SameProof(const Proof& a, const Proof& b) { return CRYPTO_memcmp(a.data(), b.data(), kProofBytes) == 0; }
 
 bool AuthenticateClient(const Socket& socket, const Secret& secret, Deadline deadline) {
@@ -62,7 +77,14 @@ bool AuthenticateClient(const Socket& socket, const Secret& secret, Deadline dea
 
 void AuthenticateToServer(const Socket& socket, const Secret& secret, Deadline deadline) {
   Nonce server_nonce;
-  RecvAll(socket, server_nonce.data(), kNonceBytes, deadline);
+  try {
+    RecvAll(socket, server_nonce.data(), kNonceBytes, deadline);
+  } catch (const HcclError& error) {
+    // Closed before the server said anything: a listener that was closing
+    // (its communicator complete) took the connection. Another may follow.
+    if (error.code() == HCCL_E_TCP_TRANSFER) Throw(HCCL_E_AGAIN, "the listener closed the connection at once");
+    throw;
+  }
   Nonce client_nonce;
   RandomBytes(client_nonce.data(), kNonceBytes);
   const Proof client_proof = Prove(secret, "canopy-hccl client", server_nonce);

@@ -1,6 +1,7 @@
 #include "gloo_transport.h"
 
 #include <gloo/allgather.h>
+#include <gloo/allgatherv.h>
 #include <gloo/allreduce.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
@@ -10,6 +11,7 @@
 #include <gloo/transport/tcp/device.h>
 #include <gloo/transport/unbound_buffer.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -17,6 +19,7 @@
 
 #include "dtype.h"
 #include "error.h"
+#include "sigpipe_guard.h"
 #include "store.h"
 
 namespace canopy::hccl {
@@ -37,7 +40,24 @@ struct Signature {
   bool operator==(const Signature&) const = default;
 };
 
-enum Kind : uint32_t { kAllReduce = 1, kBroadcast, kAllGather, kReduceScatter, kReduce, kScatter, kAllToAll, kBarrier };
+enum Kind : uint32_t {
+  kAllReduce = 1,
+  kBroadcast,
+  kAllGather,
+  kReduceScatter,
+  kReduce,
+  kScatter,
+  kAllToAll,
+  kBarrier,
+  kAllGatherV,
+  kReduceScatterV
+};
+
+uint64_t Total(const std::vector<uint64_t>& counts) {
+  uint64_t total = 0;
+  for (const uint64_t count : counts) total += count;
+  return total;
+}
 
 // c = a op b over n elements of `type` (Gloo's reduce-function contract).
 gloo::AllreduceOptions::Func ReduceFunction(HcclDataType type, HcclReduceOp op) {
@@ -135,6 +155,69 @@ class GlooTransport final : public Transport {
     } else {
       RunAllReduce(send, reduced.data(), total, es, type, op);
       std::memcpy(recv, reduced.data() + context_->rank * recv_count * es, recv_count * es);
+    }
+  }
+
+  void AllGatherV(const void* send, void* recv, const VariableBlocks& blocks, HcclDataType type) override {
+    std::lock_guard lock(mutex_);
+    CheckVariable(kAllGatherV, type, HCCL_REDUCE_RESERVED, blocks);
+    const size_t es = ElementSize(type);
+    const int size = context_->size;
+    // Gloo gathers the blocks back to back: straight into recvBuf when the
+    // displacements say that, else into a staging buffer first.
+    bool packed = true;
+    uint64_t next = 0;
+    for (int r = 0; r < size; ++r) {
+      packed = packed && blocks.displs[r] == next;
+      next += blocks.counts[r];
+    }
+    std::vector<char> staging(packed ? 0 : next * es);
+    char* out = packed ? static_cast<char*>(recv) : staging.data();
+    WithElement(es, [&](auto* element) {
+      using T = std::remove_pointer_t<decltype(element)>;
+      gloo::AllgathervOptions opts(context_);
+      opts.setInput(static_cast<T*>(const_cast<void*>(send)), blocks.own);
+      opts.setOutput(reinterpret_cast<T*>(out), std::vector<size_t>(blocks.counts.begin(), blocks.counts.end()));
+      opts.setTimeout(timeout_);
+      gloo::allgatherv(opts);
+    });
+    if (!packed) {
+      size_t at = 0;
+      for (int r = 0; r < size; ++r) {
+        std::memcpy(static_cast<char*>(recv) + blocks.displs[r] * es, staging.data() + at, blocks.counts[r] * es);
+        at += blocks.counts[r] * es;
+      }
+    }
+  }
+
+  void ReduceScatterV(const void* send, void* recv, const VariableBlocks& blocks, HcclDataType type,
+                      HcclReduceOp op) override {
+    std::lock_guard lock(mutex_);
+    CheckVariable(kReduceScatterV, type, op, blocks);
+    // Every rank packs its blocks back to back, the packed vectors are
+    // all-reduced, and each rank keeps its own block.
+    const bool half = IsHalfFloat(type);
+    const size_t es = ElementSize(type);
+    const size_t wide = half ? sizeof(float) : es;
+    const int size = context_->size;
+    std::vector<char> packed(Total(blocks.counts) * wide);
+    size_t at = 0, mine = 0;
+    for (int r = 0; r < size; ++r) {
+      const char* block = static_cast<const char*>(send) + blocks.displs[r] * es;
+      if (r == context_->rank) mine = at;
+      if (half) {
+        HalfToFloat(type, block, reinterpret_cast<float*>(packed.data() + at), blocks.counts[r]);
+      } else {
+        std::memcpy(packed.data() + at, block, blocks.counts[r] * es);
+      }
+      at += blocks.counts[r] * wide;
+    }
+    RunAllReduce(packed.data(), packed.data(), at / wide, wide, type, op);
+    if (blocks.own == 0) return;
+    if (half) {
+      FloatToHalf(type, reinterpret_cast<const float*>(packed.data() + mine), recv, blocks.own);
+    } else {
+      std::memcpy(recv, packed.data() + mine, blocks.own * es);
     }
   }
 
@@ -275,6 +358,38 @@ class GlooTransport final : public Transport {
     }
   }
 
+  // AllGatherV and ReduceScatterV: every rank passed the same counts and
+  // displacements, and its own count is its entry. Each rank sees every
+  // rank's arrays, so all reach the same verdict and none moves data
+  // another rank refuses.
+  void CheckVariable(Kind kind, HcclDataType type, HcclReduceOp op, const VariableBlocks& blocks) {
+    const size_t size = static_cast<size_t>(context_->size);
+    Check({kind, uint32_t(type), uint32_t(op), 0, Total(blocks.counts)});
+    const size_t row = 1 + 2 * size;
+    std::vector<uint64_t> mine(row), all(row * size);
+    mine[0] = blocks.own;
+    std::copy(blocks.counts.begin(), blocks.counts.end(), mine.begin() + 1);
+    std::copy(blocks.displs.begin(), blocks.displs.end(), mine.begin() + 1 + static_cast<ptrdiff_t>(size));
+    gloo::AllgatherOptions opts(context_);
+    opts.setInput(mine.data(), mine.size());
+    opts.setOutput(all.data(), all.size());
+    opts.setTimeout(timeout_);
+    gloo::allgather(opts);
+    const char* const what = kind == kAllGatherV ? "recvCounts and recvDispls" : "sendCounts and sendDispls";
+    const char* const own = kind == kAllGatherV ? "sendCount" : "recvCount";
+    for (size_t r = 0; r < size; ++r) {
+      const uint64_t* theirs = all.data() + r * row;
+      if (!std::equal(mine.begin() + 1, mine.end(), theirs + 1)) {
+        Throw(HCCL_E_PARA, "rank %zu passed other %s than rank %d (they must be the same on every rank)", r, what,
+              context_->rank);
+      }
+      if (theirs[0] != blocks.counts[r]) {
+        Throw(HCCL_E_PARA, "rank %zu has %s %llu, but the counts give it %llu", r, own,
+              static_cast<unsigned long long>(theirs[0]), static_cast<unsigned long long>(blocks.counts[r]));
+      }
+    }
+  }
+
   // Point-to-point transfers: each message is a header with its size, then
   // the data, each on a slot numbered per direction, so that the k-th send
   // from a to b meets the k-th receive at b from a. A receiver checks the
@@ -383,13 +498,20 @@ void ProvePairs(gloo::Context& context, const Secret& secret, std::chrono::milli
 
 std::unique_ptr<Transport> ConnectGlooTransport(const RootInfo& root, uint32_t rank, uint32_t size,
                                                 std::chrono::milliseconds connect_timeout,
-                                                std::chrono::milliseconds exec_timeout) {
+                                                std::chrono::milliseconds exec_timeout, const std::string& local_host) {
+  // Gloo's event-loop thread, started with the device, inherits this
+  // thread's blocked SIGPIPE and keeps it; the connecting below is covered too.
+  const SigpipeGuard no_sigpipe;
   StoreClient store(root.host, root.port, root.secret, connect_timeout);
   // Gloo's listeners bind where this rank reaches the root from (loopback when
-  // the root is local), unless HCCL_IF_IP names the interface.
+  // the root is local), unless HCCL_IF_IP or the rank table names the address.
   gloo::transport::tcp::attr attr;
   const char* if_ip = std::getenv("HCCL_IF_IP");
-  attr.hostname = if_ip != nullptr && *if_ip != '\0' ? std::string(if_ip) : store.local_address();
+  if (!local_host.empty()) {
+    attr.hostname = local_host;
+  } else {
+    attr.hostname = if_ip != nullptr && *if_ip != '\0' ? std::string(if_ip) : store.local_address();
+  }
   auto device = gloo::transport::tcp::CreateDevice(attr);
   auto context = std::make_shared<gloo::rendezvous::Context>(static_cast<int>(rank), static_cast<int>(size));
   context->setTimeout(connect_timeout);

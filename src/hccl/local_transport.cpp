@@ -9,7 +9,18 @@
 namespace canopy::hccl {
 namespace {
 
-enum class Kind { kAllReduce, kBroadcast, kAllGather, kReduceScatter, kReduce, kScatter, kAllToAll, kBarrier };
+enum class Kind {
+  kAllReduce,
+  kBroadcast,
+  kAllGather,
+  kReduceScatter,
+  kReduce,
+  kScatter,
+  kAllToAll,
+  kBarrier,
+  kAllGatherV,
+  kReduceScatterV
+};
 
 // One rank's call, as its peers see it.
 struct Call {
@@ -21,6 +32,7 @@ struct Call {
   const void* send = nullptr;
   void* recv = nullptr;
   const AllToAllPlan* plan = nullptr;
+  const VariableBlocks* blocks = nullptr;
 };
 
 // A send posted on a channel, waiting for its receiver.
@@ -30,6 +42,12 @@ struct Posted {
   size_t bytes = 0;
   std::string error;  // set by the receiver when the sizes disagree
 };
+
+uint64_t Total(const std::vector<uint64_t>& counts) {
+  uint64_t total = 0;
+  for (const uint64_t count : counts) total += count;
+  return total;
+}
 
 // Reductions walk the data in blocks so that the accumulator stays in cache.
 constexpr size_t kReduceBlockBytes = 64 << 10;
@@ -211,6 +229,30 @@ class LocalTransport final : public Transport {
     });
   }
 
+  void AllGatherV(const void* send, void* recv, const VariableBlocks& blocks, HcclDataType type) override {
+    Call call{Kind::kAllGatherV, type, HCCL_REDUCE_RESERVED, 0, Total(blocks.counts), send, recv, nullptr, &blocks};
+    Run(call, [&](const std::vector<Call>& calls) {
+      // This rank writes its block into every rank's output.
+      const size_t es = ElementSize(type);
+      const size_t bytes = blocks.own * es;
+      if (bytes == 0) return;
+      for (const Call& peer : calls)
+        std::memcpy(static_cast<char*>(peer.recv) + blocks.displs[rank_] * es, send, bytes);
+    });
+  }
+
+  void ReduceScatterV(const void* send, void* recv, const VariableBlocks& blocks, HcclDataType type,
+                      HcclReduceOp op) override {
+    Call call{Kind::kReduceScatterV, type, op, 0, Total(blocks.counts), send, recv, nullptr, &blocks};
+    Run(call, [&](const std::vector<Call>& calls) {
+      // This rank's block of every input, reduced into its own output.
+      std::vector<Call> shifted = calls;
+      const size_t offset = blocks.displs[rank_] * ElementSize(type);
+      for (Call& peer : shifted) peer.send = static_cast<const char*>(peer.send) + offset;
+      ReduceRange(shifted, 0, blocks.own, {recv});
+    });
+  }
+
   void Reduce(const void* send, void* recv, size_t count, HcclDataType type, HcclReduceOp op, uint32_t root) override {
     Run({Kind::kReduce, type, op, root, count, send, recv, nullptr}, [&](const std::vector<Call>& calls) {
       const auto [begin, end] = Share(count);
@@ -310,6 +352,7 @@ class LocalTransport final : public Transport {
       }
     }
     if (mismatch.empty() && call.kind == Kind::kAllToAll) mismatch = CheckAllToAll(calls);
+    if (mismatch.empty() && call.blocks != nullptr) mismatch = CheckVariable(calls);
     if (mismatch.empty()) {
       try {
         work(calls);
@@ -331,6 +374,23 @@ class LocalTransport final : public Transport {
                  " elements to rank " + std::to_string(to) + ", which expects " +
                  std::to_string(calls[to].plan->recv_counts[from]);
         }
+      }
+    }
+    return {};
+  }
+
+  // AllGatherV / ReduceScatterV: the same counts and displacements on every
+  // rank, and each rank's own count its entry.
+  static std::string CheckVariable(const std::vector<Call>& calls) {
+    const VariableBlocks& first = *calls[0].blocks;
+    for (uint32_t r = 0; r < calls.size(); ++r) {
+      const VariableBlocks& blocks = *calls[r].blocks;
+      if (blocks.counts != first.counts || blocks.displs != first.displs) {
+        return "rank " + std::to_string(r) + " passed other counts or displacements than rank 0";
+      }
+      if (blocks.own != first.counts[r]) {
+        return "rank " + std::to_string(r) + " has its own count " + std::to_string(blocks.own) +
+               ", but the counts give it " + std::to_string(first.counts[r]);
       }
     }
     return {};

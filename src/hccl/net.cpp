@@ -100,11 +100,17 @@ void Socket::Close() {
 
 Socket Listen(const std::string& host, uint16_t& port) {
   socklen_t length = 0;
-  sockaddr_storage address = Resolve(host, 0, length);
+  sockaddr_storage address = Resolve(host, port, length);
   Socket socket(::socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!socket.valid()) Throw(HCCL_E_NETWORK, "socket failed: %s", std::strerror(errno));
+  if (port != 0) {
+    // A fixed port (a rank table's) is taken again right after the last
+    // communicator on it closed, while its old connections linger in TIME_WAIT.
+    const int one = 1;
+    ::setsockopt(socket.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  }
   if (::bind(socket.fd(), reinterpret_cast<sockaddr*>(&address), length) != 0) {
-    Throw(HCCL_E_NETWORK, "cannot listen on %s: %s", host.c_str(), std::strerror(errno));
+    Throw(HCCL_E_NETWORK, "cannot listen on %s port %u: %s", host.c_str(), unsigned{port}, std::strerror(errno));
   }
   if (::listen(socket.fd(), SOMAXCONN) != 0) Throw(HCCL_E_NETWORK, "listen failed: %s", std::strerror(errno));
   socklen_t bound_length = sizeof(address);

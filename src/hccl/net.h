@@ -37,7 +37,8 @@ class Socket {
   int fd_ = -1;
 };
 
-// A listening socket on `host` (numeric IPv4/IPv6) and an ephemeral port.
+// A listening socket on `host` (numeric IPv4/IPv6) and `port`, or an
+// ephemeral port when `port` is 0; `port` receives the bound one.
 Socket Listen(const std::string& host, uint16_t& port);
 // Connects to host:port, retrying refused attempts until `deadline`.
 Socket Connect(const std::string& host, uint16_t port, Deadline deadline);

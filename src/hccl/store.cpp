@@ -16,6 +16,8 @@ constexpr auto kRequestTimeout = std::chrono::seconds(30);
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 // How often the acceptor looks at the stop flag.
 constexpr auto kAcceptPoll = std::chrono::milliseconds(100);
+// How long a client waits before connecting again to a closing listener.
+constexpr auto kReconnectPause = std::chrono::milliseconds(20);
 // The longest wait a GET may ask for.
 constexpr uint32_t kMaxGetWaitMs = 7200u * 1000u;
 
@@ -35,7 +37,7 @@ void SendValue(const Socket& socket, T value, Deadline deadline) {
 
 }  // namespace
 
-StoreServer::StoreServer(const std::string& host, const Secret& secret) : secret_(secret) {
+StoreServer::StoreServer(const std::string& host, const Secret& secret, uint16_t port) : secret_(secret), port_(port) {
   listener_ = Listen(host, port_);
   acceptor_ = std::thread([this] { AcceptLoop(); });
 }
@@ -56,6 +58,9 @@ void StoreServer::AcceptLoop() {
   while (!stopping_ && !finished_) {
     Socket socket = Accept(listener_, Clock::now() + kAcceptPoll);
     if (!socket.valid()) continue;
+    // Every rank has its communicator: a late connection (the next
+    // communicator's, on the same port) is closed unanswered, and retries.
+    if (finished_) break;
     std::lock_guard lock(mutex_);
     if (connections_.size() >= kMaxConnections) {
       LogWarning("rendezvous: too many connections; one was dropped");
@@ -159,8 +164,19 @@ StoreClient::StoreClient(const std::string& host, uint16_t port, const Secret& s
                          std::chrono::milliseconds timeout)
     : timeout_(timeout) {
   const Deadline deadline = Clock::now() + timeout;
-  socket_ = Connect(host, port, deadline);
-  AuthenticateToServer(socket_, secret, deadline);
+  for (;;) {
+    socket_ = Connect(host, port, deadline);
+    try {
+      AuthenticateToServer(socket_, secret, deadline);
+      return;
+    } catch (const HcclError& error) {
+      // The previous communicator's listener on a fixed port (a rank
+      // table's) was closing; the next one is about to listen there.
+      if (error.code() != HCCL_E_AGAIN || Clock::now() + kReconnectPause >= deadline) throw;
+    }
+    socket_.Close();
+    std::this_thread::sleep_for(kReconnectPause);
+  }
 }
 
 void StoreClient::set(const std::string& key, const std::vector<char>& data) {

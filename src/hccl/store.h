@@ -29,8 +29,8 @@ constexpr size_t kMaxConnections = 4096;
 
 class StoreServer {
  public:
-  // Listens on `host`; the chosen port is port().
-  StoreServer(const std::string& host, const Secret& secret);
+  // Listens on `host` and `port` (0: an ephemeral one); the bound port is port().
+  StoreServer(const std::string& host, const Secret& secret, uint16_t port = 0);
   ~StoreServer();
   StoreServer(const StoreServer&) = delete;
   StoreServer& operator=(const StoreServer&) = delete;

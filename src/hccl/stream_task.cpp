@@ -5,6 +5,7 @@
 
 #include "canopy/canopy_runtime.h"
 #include "error.h"
+#include "sigpipe_guard.h"
 
 namespace canopy::hccl {
 namespace {
@@ -37,6 +38,7 @@ void RunOperation(void* data) {
     operation->message = "the communicator failed earlier: " + earlier;
   } else {
     try {
+      const SigpipeGuard no_sigpipe;
       operation->work(comm.transport());
     } catch (...) {
       operation->result = StatusOfCurrentException(operation->message);

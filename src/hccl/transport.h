@@ -34,6 +34,16 @@ struct AllToAllPlan {
   std::vector<uint64_t> send_counts, send_offsets, recv_counts, recv_offsets;  // elements, one per rank
 };
 
+// The blocks of AllGatherV (where each rank's block lands in every output)
+// and ReduceScatterV (where each rank's block is in every input): one count
+// and one offset per rank, in elements, the same on every rank; `own` is
+// this rank's sendCount (AllGatherV) or recvCount (ReduceScatterV), which
+// must equal counts[rank].
+struct VariableBlocks {
+  std::vector<uint64_t> counts, displs;
+  uint64_t own = 0;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -42,6 +52,9 @@ class Transport {
   virtual void Broadcast(void* buffer, size_t count, HcclDataType type, uint32_t root) = 0;
   virtual void AllGather(const void* send, void* recv, size_t count, HcclDataType type) = 0;
   virtual void ReduceScatter(const void* send, void* recv, size_t recv_count, HcclDataType type, HcclReduceOp op) = 0;
+  virtual void AllGatherV(const void* send, void* recv, const VariableBlocks& blocks, HcclDataType type) = 0;
+  virtual void ReduceScatterV(const void* send, void* recv, const VariableBlocks& blocks, HcclDataType type,
+                              HcclReduceOp op) = 0;
   virtual void Reduce(const void* send, void* recv, size_t count, HcclDataType type, HcclReduceOp op,
                       uint32_t root) = 0;
   virtual void Scatter(const void* send, void* recv, size_t recv_count, HcclDataType type, uint32_t root) = 0;

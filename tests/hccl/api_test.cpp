@@ -102,6 +102,46 @@ TEST_F(HcclApi, UnsupportedTypesAndOpsAreHcclENotSupport) {
   EXPECT_EQ(HcclBroadcast(buffer_, 4, HCCL_DATA_TYPE_INT128, 0, comms_[0], stream_), HCCL_E_NOT_SUPPORT);
 }
 
+TEST_F(HcclApi, VariableCollectivesCheckTheirArrays) {
+  // Only rejections here: a call that is accepted would wait for rank 1.
+  char* const data = static_cast<char*>(buffer_);
+  const uint64_t counts[] = {4, 2}, displs[] = {0, 8};
+  void* const other = data + 2048;
+  const HcclDataType fp32 = HCCL_DATA_TYPE_FP32;
+  EXPECT_EQ(HcclAllGatherV(data, 4, other, nullptr, displs, fp32, comms_[0], stream_), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllGatherV(data, 4, other, counts, nullptr, fp32, comms_[0], stream_), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllGatherV(data, 4, nullptr, counts, displs, fp32, comms_[0], stream_), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllGatherV(nullptr, 4, other, counts, displs, fp32, comms_[0], stream_), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllGatherV(data, 4, other, counts, displs, fp32, comms_[0], nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclAllGatherV(data, 3, other, counts, displs, fp32, comms_[0], stream_), HCCL_E_PARA)
+      << "sendCount is not recvCounts[rank]";
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("recvCounts[0]"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_EQ(HcclAllGatherV(data, 4, data, counts, displs, fp32, comms_[0], stream_), HCCL_E_PARA) << "same buffer";
+  EXPECT_EQ(HcclAllGatherV(data, 4, other, counts, displs, HCCL_DATA_TYPE_INT128, comms_[0], stream_),
+            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclReduceScatterV(data, nullptr, displs, other, 4, fp32, HCCL_REDUCE_SUM, comms_[0], stream_), HCCL_E_PTR);
+  EXPECT_EQ(HcclReduceScatterV(data, counts, nullptr, other, 4, fp32, HCCL_REDUCE_SUM, comms_[0], stream_), HCCL_E_PTR);
+  EXPECT_EQ(HcclReduceScatterV(nullptr, counts, displs, other, 4, fp32, HCCL_REDUCE_SUM, comms_[0], stream_),
+            HCCL_E_PTR);
+  EXPECT_EQ(HcclReduceScatterV(data, counts, displs, other, 2, fp32, HCCL_REDUCE_SUM, comms_[0], stream_), HCCL_E_PARA)
+      << "recvCount is not sendCounts[rank]";
+  EXPECT_EQ(HcclReduceScatterV(data, counts, displs, data, 4, fp32, HCCL_REDUCE_SUM, comms_[0], stream_), HCCL_E_PARA);
+  // Atlas A2: no int64 (or another type outside int8..bf16), no prod.
+  for (HcclDataType type : {HCCL_DATA_TYPE_INT64, HCCL_DATA_TYPE_UINT8, HCCL_DATA_TYPE_FP64, HCCL_DATA_TYPE_INT128}) {
+    EXPECT_EQ(HcclReduceScatterV(data, counts, displs, other, 4, type, HCCL_REDUCE_SUM, comms_[0], stream_),
+              HCCL_E_NOT_SUPPORT)
+        << type;
+  }
+  EXPECT_EQ(HcclReduceScatterV(data, counts, displs, other, 4, fp32, HCCL_REDUCE_PROD, comms_[0], stream_),
+            HCCL_E_NOT_SUPPORT);
+  // Nothing from anyone: nothing to do.
+  const uint64_t zeros[] = {0, 0};
+  EXPECT_EQ(HcclAllGatherV(nullptr, 0, nullptr, zeros, zeros, fp32, comms_[0], stream_), HCCL_SUCCESS);
+  EXPECT_EQ(HcclReduceScatterV(nullptr, zeros, zeros, nullptr, 0, fp32, HCCL_REDUCE_SUM, comms_[0], stream_),
+            HCCL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
 TEST_F(HcclApi, ADestroyedCommunicatorIsRejected) {
   int32_t devices[] = {0, 1};
   HcclComm comms[2] = {};

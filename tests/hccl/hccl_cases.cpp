@@ -454,6 +454,88 @@ class AllToAllVCase final : public RankCase {
   std::unique_ptr<DeviceBuffer> send_, recv_;
 };
 
+// HcclAllGatherV / HcclReduceScatterV with uneven counts (rank 1's is zero)
+// and, unless `packed`, a gap of one element after each block, which must
+// stay untouched (AllGatherV's output) or be ignored (ReduceScatterV's input).
+class VariableCase final : public RankCase {
+ public:
+  VariableCase(bool gather, HcclDataType type, HcclReduceOp op, bool packed, uint64_t seed)
+      : gather_(gather), type_(type), op_(op), packed_(packed), seed_(seed) {}
+
+  std::string Name() const override {
+    std::ostringstream out;
+    out << (gather_ ? "AllGatherV/" : "ReduceScatterV/") << TypeName(type_);
+    if (!gather_) out << "/" << int(op_);
+    out << (packed_ ? "/packed" : "/gaps");
+    return out.str();
+  }
+
+  static uint64_t Count(uint32_t rank) { return (rank * 5 + 2) % 7; }
+
+  HcclResult Launch(const Rank& rank) override {
+    rank_ = rank;
+    const size_t es = SizeOf(type_);
+    uint64_t at = 0;
+    for (uint32_t r = 0; r < rank.size; ++r) {
+      counts_.push_back(Count(r));
+      displs_.push_back(at);
+      at += Count(r) + (packed_ ? 0 : 1);
+    }
+    total_ = at;
+    const uint64_t own = Count(rank.rank);
+    const size_t in = gather_ ? own : total_, out = gather_ ? total_ : own;
+    send_ = std::make_unique<DeviceBuffer>(in * es);
+    recv_ = std::make_unique<DeviceBuffer>(out * es);
+    std::vector<char> host(in * es);
+    for (size_t i = 0; i < in; ++i) Store(type_, host, i, InputValue(type_, op_, seed_, rank.rank, i));
+    send_->Upload(host);
+    recv_->Poison();
+    if (gather_) {
+      return HcclAllGatherV(send_->get(), own, recv_->get(), counts_.data(), displs_.data(), type_, rank.comm,
+                            rank.stream);
+    }
+    return HcclReduceScatterV(send_->get(), counts_.data(), displs_.data(), recv_->get(), own, type_, op_, rank.comm,
+                              rank.stream);
+  }
+
+  std::string Verify() override {
+    const std::vector<char> got = recv_->Download();
+    const uint32_t n = rank_.size, me = rank_.rank;
+    std::vector<double> want;
+    if (!gather_) {
+      for (uint64_t i = 0; i < counts_[me]; ++i) {
+        double value = InputValue(type_, op_, seed_, 0, displs_[me] + i);
+        for (uint32_t r = 1; r < n; ++r) value = Combine(op_, value, InputValue(type_, op_, seed_, r, displs_[me] + i));
+        want.push_back(value);
+      }
+      return Compare(Name(), type_, got, want);
+    }
+    std::vector<char> poison(SizeOf(type_), static_cast<char>(kPoison));
+    for (uint32_t r = 0; r < n; ++r) {
+      want.clear();
+      for (uint64_t i = 0; i < counts_[r]; ++i) want.push_back(InputValue(type_, op_, seed_, r, i));
+      std::string failure = Compare(Name() + " from rank " + std::to_string(r), type_, got, want, displs_[r]);
+      if (!failure.empty()) return failure;
+      const size_t gap = displs_[r] + counts_[r];
+      if (!packed_ && std::memcmp(got.data() + gap * SizeOf(type_), poison.data(), poison.size()) != 0) {
+        return Name() + ": wrote into the gap after rank " + std::to_string(r) + "'s block";
+      }
+    }
+    return "";
+  }
+
+ private:
+  const bool gather_;
+  const HcclDataType type_;
+  const HcclReduceOp op_;
+  const bool packed_;
+  const uint64_t seed_;
+  Rank rank_;
+  std::vector<uint64_t> counts_, displs_;
+  uint64_t total_ = 0;
+  std::unique_ptr<DeviceBuffer> send_, recv_;
+};
+
 // Each rank sends to the next and receives from the previous one: with
 // HcclSend/HcclRecv (rank 0 sends first, the others receive first, so the
 // ring never waits on itself) or with one HcclBatchSendRecv.
@@ -550,6 +632,11 @@ std::vector<HcclDataType> MovableTypes() {
           HCCL_DATA_TYPE_FP16,  HCCL_DATA_TYPE_FP32,   HCCL_DATA_TYPE_FP64,   HCCL_DATA_TYPE_BFP16};
 }
 
+std::vector<HcclDataType> ReduceScatterVTypes() {
+  return {HCCL_DATA_TYPE_INT8, HCCL_DATA_TYPE_INT16, HCCL_DATA_TYPE_INT32,
+          HCCL_DATA_TYPE_FP16, HCCL_DATA_TYPE_FP32,  HCCL_DATA_TYPE_BFP16};
+}
+
 bool ReduceOpSupported(HcclDataType type, HcclReduceOp op) {
   return op != HCCL_REDUCE_PROD || (type != HCCL_DATA_TYPE_INT16 && type != HCCL_DATA_TYPE_BFP16);
 }
@@ -578,6 +665,16 @@ std::vector<std::unique_ptr<RankCase>> AllCases(uint32_t ranks) {
   cases.push_back(
       std::make_unique<CollectiveCase>(Op::kAllReduce, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_MAX, 70001, seed++));
   cases.push_back(std::make_unique<AllToAllVCase>(seed++));
+  for (HcclDataType type : MovableTypes()) {
+    cases.push_back(std::make_unique<VariableCase>(true, type, HCCL_REDUCE_SUM, false, seed++));
+  }
+  cases.push_back(std::make_unique<VariableCase>(true, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, true, seed++));
+  for (HcclDataType type : ReduceScatterVTypes()) {
+    for (HcclReduceOp op : {HCCL_REDUCE_SUM, HCCL_REDUCE_MAX, HCCL_REDUCE_MIN}) {
+      cases.push_back(std::make_unique<VariableCase>(false, type, op, false, seed++));
+    }
+  }
+  cases.push_back(std::make_unique<VariableCase>(false, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_SUM, true, seed++));
   if (ranks > 1) {
     cases.push_back(std::make_unique<RingCase>(false, 1001, seed++));
     cases.push_back(std::make_unique<RingCase>(true, 1001, seed++));

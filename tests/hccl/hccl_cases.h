@@ -36,8 +36,8 @@ class RankCase {
 };
 
 // Every collective x data type x reduce op CANN documents (the pairs it
-// rejects are left out), AlltoAllV with uneven counts, a send/receive ring
-// and a batched ring.
+// rejects are left out), AlltoAllV, AllGatherV and ReduceScatterV with uneven
+// counts, a send/receive ring and a batched ring.
 std::vector<std::unique_ptr<RankCase>> AllCases(uint32_t ranks);
 // One all-reduce of `count` f32 elements.
 std::unique_ptr<RankCase> AllReduceCase(HcclDataType type, HcclReduceOp op, uint64_t count);
@@ -47,6 +47,8 @@ const char* TypeName(HcclDataType type);
 // The reducing data types and ops of Atlas A2 (Canopy's SoC).
 std::vector<HcclDataType> ReducibleTypes();
 std::vector<HcclDataType> MovableTypes();
+// HcclReduceScatterV's (no int64) with sum, max and min.
+std::vector<HcclDataType> ReduceScatterVTypes();
 bool ReduceOpSupported(HcclDataType type, HcclReduceOp op);
 
 }  // namespace hccl_test

@@ -100,6 +100,37 @@ TEST_F(InProcess, MismatchedCountsFailEveryRank) {
   }
 }
 
+TEST_F(InProcess, VariableCollectivesWithDisagreeingArraysFailEveryRank) {
+  // Rank 0 says rank 1 sends 3 elements, the others say 2: every rank's
+  // AllGatherV fails with HCCL_E_PARA, and nothing is written.
+  std::vector<void*> send(devices_), recv(devices_);
+  std::vector<std::vector<uint64_t>> counts(devices_), displs(devices_);
+  for (uint32_t d = 0; d < devices_; ++d) {
+    OnDevice(d);
+    ASSERT_EQ(aclrtMalloc(&send[d], 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&recv[d], 64 * devices_, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (uint32_t r = 0; r < devices_; ++r) {
+      counts[d].push_back(r == 1 && d == 0 ? 3 : 2);
+      displs[d].push_back(4 * r);
+    }
+    const uint64_t own = counts[d][d];
+    ASSERT_EQ(HcclAllGatherV(send[d], own, recv[d], counts[d].data(), displs[d].data(), HCCL_DATA_TYPE_FP32, comms_[d],
+                             ranks_[d].stream),
+              HCCL_SUCCESS);
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    EXPECT_NE(aclrtSynchronizeStream(ranks_[d].stream), ACL_SUCCESS);
+    HcclResult async = HCCL_SUCCESS;
+    EXPECT_EQ(HcclGetCommAsyncError(comms_[d], &async), HCCL_SUCCESS);
+    EXPECT_EQ(async, HCCL_E_PARA) << "rank " << d;
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    OnDevice(d);
+    aclrtFree(send[d]);
+    aclrtFree(recv[d]);
+  }
+}
+
 TEST(InProcessFaults, ARankThatNeverCallsTimesOut) {
   // HCCL_EXEC_TIMEOUT is read when the communicator is made.
   setenv("HCCL_EXEC_TIMEOUT", "1", 1);

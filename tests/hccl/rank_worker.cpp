@@ -1,5 +1,5 @@
 // One rank of a multi-process test (multi_process_test.cpp starts one per rank):
-//   hccl_rank_worker <scenario> <rank> <ranks> <root info file>
+//   hccl_rank_worker <scenario> <rank> <ranks> <root info file | rank table (cluster_*)>
 // Exits 0 when the scenario behaved as expected, else prints why and exits 1.
 #include <signal.h>
 #include <unistd.h>
@@ -130,6 +130,33 @@ int RunMismatch(const Rank& rank) {
   return 0;
 }
 
+// Rank 0 says rank 1 gathers 3 elements, the others say 2: every rank's
+// AllGatherV fails with HCCL_E_PARA before Gloo moves any data.
+int RunMismatchedArrays(const Rank& rank) {
+  void *send = nullptr, *recv = nullptr;
+  if (aclrtMalloc(&send, 64, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+      aclrtMalloc(&recv, 64 * rank.size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return Fail("aclrtMalloc");
+  }
+  std::vector<uint64_t> counts, displs;
+  for (uint32_t r = 0; r < rank.size; ++r) {
+    counts.push_back(r == 1 && rank.rank == 0 ? 3 : 2);
+    displs.push_back(4 * r);
+  }
+  if (HcclAllGatherV(send, counts[rank.rank], recv, counts.data(), displs.data(), HCCL_DATA_TYPE_FP32, rank.comm,
+                     rank.stream) != HCCL_SUCCESS) {
+    return Fail("launch refused: " + Recent());
+  }
+  if (aclrtSynchronizeStream(rank.stream) == ACL_SUCCESS) return Fail("a mismatched AllGatherV succeeded");
+  HcclResult async = HCCL_SUCCESS;
+  HcclGetCommAsyncError(rank.comm, &async);
+  if (async != HCCL_E_PARA) return Fail("async error " + std::to_string(async) + ", expected HCCL_E_PARA");
+  std::printf("rank %u: %s\n", rank.rank, Recent().c_str());
+  aclrtFree(send);
+  aclrtFree(recv);
+  return 0;
+}
+
 // Rank 1 dies after the communicator is made; the others' next all-reduce
 // fails with an error at synchronisation instead of hanging.
 int RunKilled(const Rank& rank) {
@@ -147,15 +174,71 @@ int RunKilled(const Rank& rank) {
   return 0;
 }
 
+std::string CommName(HcclComm comm) {
+  char name[COMM_NAME_MAX_LENGTH] = {};
+  HcclGetCommName(comm, name);
+  return name;
+}
+
+bool Checked(const Rank& rank) {
+  uint32_t size = 0, id = 0;
+  return HcclGetRankSize(rank.comm, &size) == HCCL_SUCCESS && size == rank.size &&
+         HcclGetRankId(rank.comm, &id) == HCCL_SUCCESS && id == rank.rank;
+}
+
+// Communicators from a rank table (the worker's file argument).
+int RunCluster(const std::string& scenario, Rank& rank, const std::string& table) {
+  if (scenario == "cluster_refused") {
+    // Rank 1's table has another secret: rank 0's listener refuses it, and
+    // rank 0 times out waiting for it.
+    const HcclResult status = HcclCommInitClusterInfo(table.c_str(), rank.rank, &rank.comm);
+    const HcclResult expected = rank.rank == 0 ? HCCL_E_TIMEOUT : HCCL_E_TCP_CONNECT;
+    if (status != expected) {
+      return Fail("init returned " + std::to_string(status) + ", expected " + std::to_string(expected) + ": " +
+                  Recent());
+    }
+    std::printf("rank %u: %s\n", rank.rank, Recent().c_str());
+    return 0;
+  }
+  if (scenario == "cluster_config") {
+    HcclCommConfig config;
+    HcclCommConfigInit(&config);
+    std::strcpy(config.hcclCommName, "canopy_table_comm");
+    if (HcclCommInitClusterInfoConfig(table.c_str(), rank.rank, &config, &rank.comm) != HCCL_SUCCESS) {
+      return Fail("init (config): " + Recent());
+    }
+    if (!Checked(rank) || CommName(rank.comm) != "canopy_table_comm") return Fail("rank, size or name");
+    if (const int result = RunWithAclnn(rank); result != 0) return result;
+    // Once every rank has the first communicator, rank 0's port is free for a second.
+    if (HcclBarrier(rank.comm, rank.stream) != HCCL_SUCCESS || aclrtSynchronizeStream(rank.stream) != ACL_SUCCESS) {
+      return Fail("barrier: " + Recent());
+    }
+    HcclCommDestroy(rank.comm);
+  }
+  if (HcclCommInitClusterInfo(table.c_str(), rank.rank, &rank.comm) != HCCL_SUCCESS) return Fail("init: " + Recent());
+  if (!Checked(rank)) return Fail("HcclGetRankSize or HcclGetRankId");
+  if (CommName(rank.comm).rfind("hccl_", 0) != 0) return Fail("comm name " + CommName(rank.comm));
+  const int result = scenario == "cluster_cases" ? RunCases(rank) : RunWithAclnn(rank);
+  HcclCommDestroy(rank.comm);
+  return result;
+}
+
 int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std::string& root_file) {
-  HcclRootInfo root{};
-  std::ifstream in(root_file, std::ios::binary);
-  if (!in.read(root.internal, sizeof(root.internal))) return Fail("cannot read " + root_file);
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return Fail("acl setup");
   Rank rank;
   rank.rank = rank_id;
   rank.size = ranks;
   if (aclrtCreateStream(&rank.stream) != ACL_SUCCESS) return Fail("stream");
+  if (scenario.rfind("cluster_", 0) == 0) {
+    const int result = RunCluster(scenario, rank, root_file);
+    aclrtDestroyStream(rank.stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+    return result;
+  }
+  HcclRootInfo root{};
+  std::ifstream in(root_file, std::ios::binary);
+  if (!in.read(root.internal, sizeof(root.internal))) return Fail("cannot read " + root_file);
 
   HcclResult status;
   if (scenario == "config") {
@@ -184,6 +267,8 @@ int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std
     result = RunWithAclnn(rank);
   } else if (scenario == "mismatch") {
     result = RunMismatch(rank);
+  } else if (scenario == "mismatch_v") {
+    result = RunMismatchedArrays(rank);
   } else if (scenario == "killed") {
     result = RunKilled(rank);
   } else if (scenario == "config") {
