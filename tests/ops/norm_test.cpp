@@ -1,4 +1,4 @@
-// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms) and GroupNorm
+// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm and GroupNorm
 // through the public C API against a float64 reference: every documented dtype
 // combination, strided inputs and outputs, optional inputs and outputs null and
 // given, empty tensors, rows long enough to split across chunks, a large mean
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -21,7 +22,7 @@
 namespace canopy_test {
 namespace {
 
-enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup };
+enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup, kAddLayer };
 
 struct NormCase {
   std::string name;
@@ -37,7 +38,15 @@ struct NormCase {
   int64_t group = 1;
   double eps = 1e-5;
   double offset = 0;  // added to every x (a large mean)
+  // AddLayerNorm: biasOptional given (of gamma's shape, or x's with biasFull), x2's dtype when not x's.
+  bool bias = false, biasFull = false;
+  aclDataType x2Dtype = ACL_DT_UNDEFINED;
 };
+
+// The second addend's dtype, and the dtype of y, xOut and bias (FLOAT when x1 and x2 differ: CANN's table).
+aclDataType X2Dtype(const NormCase& c) { return c.x2Dtype == ACL_DT_UNDEFINED ? c.dtype : c.x2Dtype; }
+aclDataType DataDtype(const NormCase& c) { return X2Dtype(c) == c.dtype ? c.dtype : ACL_FLOAT; }
+bool Adds(Op op) { return op == Op::kAddRms || op == Op::kAddLayer; }
 
 void PrintTo(const NormCase& c, std::ostream* os) { *os << c.name; }
 
@@ -123,8 +132,17 @@ aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? a
 
 OpRun RunNorm(const NormCase& c, const DeviceTensor& x, const std::optional<DeviceTensor>& x2,
               const std::optional<DeviceTensor>& gamma, const std::optional<DeviceTensor>& beta, const OutTensor& y,
-              const OutTensor& mean, const OutTensor& rstd, const OutTensor& xOut) {
+              const OutTensor& mean, const OutTensor& rstd, const OutTensor& xOut,
+              const std::optional<DeviceTensor>& bias = std::nullopt) {
   switch (c.op) {
+    case Op::kAddLayer:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x), Or(a, x2), Or(a, gamma), Or(a, beta), Or(a, bias),
+                                                     c.eps, true, Or(a, y.t), Or(a, mean.t), Or(a, rstd.t),
+                                                     Or(a, xOut.t), ws, e);
+          },
+          aclnnAddLayerNorm);
     case Op::kRms:
       return RunOp(
           [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
@@ -183,11 +201,17 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     for (Value& v : xValues) v = ConvertValue(v + c.offset, c.dtype);
     x.WriteView(xValues);
   }
-  std::optional<DeviceTensor> x2, gamma, beta;
+  std::optional<DeviceTensor> x2, gamma, beta, bias;
   Values x2Values, gammaValues, betaValues;
-  if (c.op == Op::kAddRms) {
-    x2.emplace(c.dtype, c.shape, c.view);
+  if (Adds(c.op)) {
+    x2.emplace(X2Dtype(c), c.shape, c.view);
     x2Values = x2->FillRandom(rng, range);
+  }
+  if (c.bias) {
+    // The reference adds the bias into x2's values (the kernel adds them in f32 first).
+    bias.emplace(DataDtype(c), c.biasFull ? c.shape : c.gammaShape);
+    const Values biasValues = bias->FillRandom(rng, range);
+    for (size_t i = 0; i < x2Values.size(); ++i) x2Values[i] += biasValues[i % biasValues.size()];
   }
   const Shape channelShape = c.op == Op::kGroup ? Shape{c.shape[1]} : c.gammaShape;
   if (c.gamma) {
@@ -198,18 +222,29 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     beta.emplace(c.gammaDtype, channelShape);
     betaValues = beta->FillRandom(rng, Range{-1, 1});
   }
-  const aclDataType statDtype = IsRms(c.op) ? ACL_FLOAT : c.dtype;
+  const aclDataType statDtype = IsRms(c.op) || c.op == Op::kAddLayer ? ACL_FLOAT : c.dtype;
+  const aclDataType data = DataDtype(c);
   OutTensor y, mean, rstd, xOut;
-  y.Make(c.dtype, c.shape, c.outView);
+  y.Make(data, c.shape, c.outView);
   if (c.mean) mean.Make(statDtype, c.statShape, c.outView);
   if (c.rstd) rstd.Make(statDtype, c.statShape, c.outView);
-  if (c.op == Op::kAddRms && c.xOut) xOut.Make(c.dtype, c.shape, c.outView);
+  if (Adds(c.op) && c.xOut) xOut.Make(data, c.shape, c.outView);
 
-  const OpRun run = RunNorm(c, x, x2, gamma, beta, y, mean, rstd, xOut);
+  const OpRun run = RunNorm(c, x, x2, gamma, beta, y, mean, rstd, xOut, bias);
   ASSERT_TRUE(run.ok()) << Describe(run);
-  const Reference ref =
+  Reference ref =
       Compute(c, xValues, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
-  ExpectNear(y.t->ReadView(), Near(ref.y, ref.scale, c.dtype, 8), c.name + " y");
+  // The kernel adds in f32 (x2 + bias, then x1): errors scale with the addends, not with their sum.
+  std::vector<double> addends;
+  if (c.op == Op::kAddLayer) {
+    const size_t length = static_cast<size_t>(NumElements(c.gammaShape));
+    for (size_t i = 0; i < xValues.size(); ++i) {
+      const double magnitude = std::abs(xValues[i]) + std::abs(x2Values[i]) + (c.bias ? 2.0 : 0.0);
+      addends.push_back(magnitude);
+      ref.scale[i] += 2 * magnitude * ref.rstd[i / length];
+    }
+  }
+  ExpectNear(y.t->ReadView(), Near(ref.y, ref.scale, data, 8), c.name + " y");
   ExpectOutsideViewUnchanged(*y.t, y.before, "y storage");
   if (c.rstd) {
     ExpectNear(rstd.t->ReadView(), Near(ref.rstd, {}, statDtype, 4), c.name + " rstd");
@@ -221,7 +256,8 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     ExpectNear(mean.t->ReadView(), Near(ref.mean, scale, statDtype, 4), c.name + " mean");
   }
   if (xOut.t) {
-    ExpectNear(xOut.t->ReadView(), Near(ref.sum, {}, c.dtype, 1), c.name + " xOut");
+    // With a bias, x2 + bias rounds once in f32 before x1 is added.
+    ExpectNear(xOut.t->ReadView(), Near(ref.sum, addends, data, 1), c.name + " xOut");
     ExpectOutsideViewUnchanged(*xOut.t, xOut.before, "xOut storage");
   }
   ExpectExact(x.ReadView(), xValues, "x must not change");
@@ -298,6 +334,38 @@ std::vector<NormCase> NormCases() {
                      s,
                      s});
     cases.push_back({n + "long_rows", Op::kAddRms, dtype, dtype, {3, 40000}, {40000}, {3, 1}});
+    // AddLayerNorm: gamma and beta of x's dtype and FLOAT, bias absent / gamma-shaped / x-shaped, views.
+    const std::vector<aclDataType> gammaDtypes =
+        dtype == ACL_FLOAT ? std::vector<aclDataType>{ACL_FLOAT} : std::vector<aclDataType>{dtype, ACL_FLOAT};
+    for (aclDataType gammaDtype : gammaDtypes) {
+      const std::string l = std::string("addlayer_") + Name(dtype) + "_gamma_" + Name(gammaDtype) + "_";
+      NormCase x{l + "bias", Op::kAddLayer, dtype, gammaDtype, {3, 5, 16}, {16}, {3, 5, 1}};
+      x.beta = x.mean = true;
+      x.bias = true;
+      cases.push_back(x);
+      x.name = l + "no_bias_two_dims_stepped";
+      x.bias = false;
+      x.shape = {4, 3, 12};
+      x.gammaShape = {3, 12};
+      x.statShape = {4, 1, 1};
+      x.view = x.outView = s;
+      cases.push_back(x);
+      x.name = l + "full_bias_transposed";
+      x.bias = x.biasFull = true;
+      x.shape = {6, 7};
+      x.gammaShape = {7};
+      x.statShape = {6, 1};
+      x.view = t;
+      x.outView = r;
+      cases.push_back(x);
+      x.name = l + "long_rows";
+      x.bias = x.biasFull = false;
+      x.shape = {2, 40000};
+      x.gammaShape = {40000};
+      x.statShape = {2, 1};
+      x.view = x.outView = View::kContiguous;
+      cases.push_back(x);
+    }
     if (dtype == ACL_FLOAT) continue;
     cases.push_back({n + "x_out_only", Op::kAddRms, dtype, dtype, {4, 24}, {24}, {}, true, false, false, false});
     cases.push_back({n + "neither", Op::kAddRms, dtype, dtype, {4, 24}, {1, 24}, {}, true, false, false, false, false});
@@ -320,6 +388,19 @@ std::vector<NormCase> NormCases() {
                    1,
                    1e-6});
   cases.push_back({"addrms_empty", Op::kAddRms, ACL_FLOAT16, ACL_FLOAT16, {0, 8}, {8}, {0, 1}});
+  // AddLayerNorm with x1 and x2 of two dtypes, one FLOAT: every other tensor FLOAT (CANN's table).
+  for (const auto& [x1Dtype, x2Dtype] : {std::pair{ACL_FLOAT16, ACL_FLOAT}, std::pair{ACL_FLOAT, ACL_BF16}}) {
+    NormCase x{std::string("addlayer_mixed_") + Name(x1Dtype) + "_" + Name(x2Dtype),
+               Op::kAddLayer,
+               x1Dtype,
+               ACL_FLOAT,
+               {3, 5, 16},
+               {16},
+               {3, 5, 1}};
+    x.beta = x.mean = x.bias = true;
+    x.x2Dtype = x2Dtype;
+    cases.push_back(x);
+  }
 
   // LayerNorm: weight / bias null or given (input's dtype or f32), mean / rstd null or given.
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
@@ -653,6 +734,86 @@ TEST(AddRmsNorm, Rejections) {
     EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
     EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
   }
+}
+
+// CANN's example program (ops-nn norm/add_layer_norm): x1 [1, 2, 8] of 1 and 2, x2 of 4 and -3, gamma 2,
+// beta 0.1, bias 0.5: constant rows, so y is beta, mean 5.5 and -0.5, rstd 1 / sqrt(eps).
+TEST(AddLayerNorm, CannExampleProgram) {
+  DeviceTensor x1(ACL_FLOAT, {1, 2, 8}), x2(ACL_FLOAT, {1, 2, 8}), gamma(ACL_FLOAT, {8}), beta(ACL_FLOAT, {8}),
+      bias(ACL_FLOAT, {8}), y(ACL_FLOAT, {1, 2, 8}), mean(ACL_FLOAT, {1, 2, 1}), rstd(ACL_FLOAT, {1, 2, 1}),
+      xOut(ACL_FLOAT, {1, 2, 8});
+  x1.WriteView({1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
+  x2.WriteView({4, 4, 4, 4, 4, 4, 4, 4, -3, -3, -3, -3, -3, -3, -3, -3});
+  gamma.WriteView(Values(8, 2.0));
+  beta.WriteView(Values(8, 0.1));
+  bias.WriteView(Values(8, 0.5));
+  const double eps = 1e-5;
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(beta),
+                                                 a.Tensor(bias), eps, true, a.Tensor(y), a.Tensor(mean), a.Tensor(rstd),
+                                                 a.Tensor(xOut), ws, e);
+      },
+      aclnnAddLayerNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(y.ReadView(), Near(std::vector<double>(16, 0.1), {}, ACL_FLOAT, 4), "y");
+  ExpectNear(mean.ReadView(), Near({5.5, -0.5}, {}, ACL_FLOAT, 2), "mean");
+  ExpectNear(rstd.ReadView(), Near({1 / std::sqrt(eps), 1 / std::sqrt(eps)}, {}, ACL_FLOAT, 4), "rstd");
+  std::vector<double> sum(8, 5.5);
+  sum.resize(16, -0.5);
+  ExpectNear(xOut.ReadView(), Near(sum, {}, ACL_FLOAT, 1), "xOut");
+}
+
+TEST(AddLayerNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x1, x2, gamma, y, stat;
+    Shape x2Shape, gammaShape, statShape, biasShape;
+    bool nullMean;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Bad cases[] = {
+      {"null meanOut", f32, f32, f32, f32, f32, {2, 4}, {4}, {2, 1}, {}, true, ACLNN_ERR_PARAM_NULLPTR, "meanOut"},
+      {"f64 x1", ACL_DOUBLE, ACL_DOUBLE, f32, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "x1"},
+      {"f16 and bf16", f16, bf16, f32, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "x2"},
+      {"mixed with f16 gamma", f16, f32, f16, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "gamma"},
+      {"bf16 gamma for f16", f16, f16, bf16, f16, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "gamma"},
+      {"y dtype", f16, f16, f16, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "yOut"},
+      {"f16 mean", f16, f16, f16, f16, f16, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "meanOut"},
+      {"x2 shape", f32, f32, f32, f32, f32, {4, 2}, {4}, {2, 1}, {}, false, kTiling, "x2"},
+      {"gamma shape", f32, f32, f32, f32, f32, {2, 4}, {2}, {2, 1}, {}, false, kTiling, "gamma"},
+      {"mean shape", f32, f32, f32, f32, f32, {2, 4}, {4}, {2}, {}, false, kTiling, "meanOut"},
+      {"bias shape", f32, f32, f32, f32, f32, {2, 4}, {4}, {2, 1}, {2}, false, kInvalid, "biasOptional"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x1, {2, 4}), x2(bad.x2, bad.x2Shape), gamma(bad.gamma, bad.gammaShape),
+        beta(bad.gamma, bad.gammaShape), y(bad.y, {2, 4}), mean(bad.stat, bad.statShape), rstd(bad.stat, bad.statShape),
+        xOut(bad.y, {2, 4}), bias(bad.y, bad.biasShape.empty() ? Shape{4} : bad.biasShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(beta),
+                                                   bad.biasShape.empty() ? nullptr : a.Tensor(bias), 1e-5, true,
+                                                   a.Tensor(y), bad.nullMean ? nullptr : a.Tensor(mean), a.Tensor(rstd),
+                                                   a.Tensor(xOut), ws, e);
+        },
+        aclnnAddLayerNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+  // CANN takes no dim of extent 0 (its tiling check).
+  DeviceTensor x1(ACL_FLOAT, {0, 4}), gamma(ACL_FLOAT, {4}), y(ACL_FLOAT, {0, 4}), stat(ACL_FLOAT, {0, 1});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x1), a.Tensor(gamma), a.Tensor(gamma), nullptr,
+                                                 1e-5, false, a.Tensor(y), a.Tensor(stat), a.Tensor(stat), a.Tensor(y),
+                                                 ws, e);
+      },
+      aclnnAddLayerNorm);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_INNER_TILING_ERROR) << Describe(run);
+  EXPECT_NE(run.message.find("extent 0"), std::string::npos) << run.message;
 }
 
 // CANN's example programs (ops-nn norm/layer_norm_v4) for LayerNorm,

@@ -66,6 +66,7 @@ aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
   const Registered x2 = RegisterInput(plan, norm.x2);
   const Registered gamma = RegisterInput(plan, norm.gamma);
   const Registered beta = RegisterInput(plan, norm.beta);
+  const Registered bias = RegisterInput(plan, norm.bias);
   const Registered y = RegisterOutput(plan, norm.y);
   const Registered mean = RegisterOutput(plan, norm.mean);
   const Registered rstd = RegisterOutput(plan, norm.rstd);
@@ -81,7 +82,14 @@ aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
   desc.groups = norm.groups;
   desc.repeat = norm.repeat;
   desc.x = RowsOperand(InputAs(plan, x.ref, rows_shape));
-  if (x2.present) desc.x2 = RowsOperand(InputAs(plan, x2.ref, rows_shape));
+  if (x2.present && bias.present) {
+    const TensorRef addend = plan.Temporary(ACL_FLOAT, x2.ref.shape);
+    plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32,
+                     {x2.ref, BroadcastTo(bias.ref, x2.ref.shape)}, addend, kernels::ScalarValue::Integer(1));
+    desc.x2 = RowsOperand(*Reshape(addend, rows_shape));
+  } else if (x2.present) {
+    desc.x2 = RowsOperand(InputAs(plan, x2.ref, rows_shape));
+  }
   for (const auto& [channel, operand] : {std::pair{&gamma, &desc.gamma}, std::pair{&beta, &desc.beta}}) {
     if (!channel->present) continue;
     const TensorRef flat = InputAs(plan, channel->ref, {channel->ref.NumElements()});

@@ -24,8 +24,10 @@ struct NormPlan {
   double eps = 0;
   int64_t rows = 0, length = 0;
   int64_t groups = 1, repeat = 1;  // see kernels::NormDesc
-  // Inputs in prototype order (x, x2, gamma, beta), then outputs (y, mean, rstd, sum).
-  NormArg x, x2, gamma, beta, y, mean, rstd, sum;
+  // Inputs in prototype order (x, x2, gamma, beta, bias), then outputs (y, mean, rstd, sum). `bias`
+  // (AddLayerNorm's third addend, x's shape or gamma's) is broadcast to x's shape and added to x2 in
+  // f32 before the row step, which then sees x + (x2 + bias).
+  NormArg x, x2, gamma, beta, bias, y, mean, rstd, sum;
 };
 
 // Registers every argument in that order and plans the step (nothing when rows is 0).
