@@ -1,4 +1,4 @@
-// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm and GroupNorm
+// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm, DeepNorm and GroupNorm
 // through the public C API against a float64 reference: every documented dtype
 // combination, strided inputs and outputs, optional inputs and outputs null and
 // given, empty tensors, rows long enough to split across chunks, a large mean
@@ -14,6 +14,7 @@
 
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -22,7 +23,7 @@
 namespace canopy_test {
 namespace {
 
-enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup, kAddLayer };
+enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup, kAddLayer, kDeep };
 
 struct NormCase {
   std::string name;
@@ -41,12 +42,13 @@ struct NormCase {
   // AddLayerNorm: biasOptional given (of gamma's shape, or x's with biasFull), x2's dtype when not x's.
   bool bias = false, biasFull = false;
   aclDataType x2Dtype = ACL_DT_UNDEFINED;
+  double alpha = 1;  // DeepNorm: x' = alpha * x + gx
 };
 
 // The second addend's dtype, and the dtype of y, xOut and bias (FLOAT when x1 and x2 differ: CANN's table).
 aclDataType X2Dtype(const NormCase& c) { return c.x2Dtype == ACL_DT_UNDEFINED ? c.dtype : c.x2Dtype; }
 aclDataType DataDtype(const NormCase& c) { return X2Dtype(c) == c.dtype ? c.dtype : ACL_FLOAT; }
-bool Adds(Op op) { return op == Op::kAddRms || op == Op::kAddLayer; }
+bool Adds(Op op) { return op == Op::kAddRms || op == Op::kAddLayer || op == Op::kDeep; }
 
 void PrintTo(const NormCase& c, std::ostream* os) { *os << c.name; }
 
@@ -135,6 +137,13 @@ OpRun RunNorm(const NormCase& c, const DeviceTensor& x, const std::optional<Devi
               const OutTensor& mean, const OutTensor& rstd, const OutTensor& xOut,
               const std::optional<DeviceTensor>& bias = std::nullopt) {
   switch (c.op) {
+    case Op::kDeep:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnDeepNormGetWorkspaceSize(a.Tensor(x), Or(a, x2), Or(a, beta), Or(a, gamma), c.alpha, c.eps,
+                                                 Or(a, mean.t), Or(a, rstd.t), Or(a, y.t), ws, e);
+          },
+          aclnnDeepNorm);
     case Op::kAddLayer:
       return RunOp(
           [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
@@ -222,24 +231,26 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     beta.emplace(c.gammaDtype, channelShape);
     betaValues = beta->FillRandom(rng, Range{-1, 1});
   }
-  const aclDataType statDtype = IsRms(c.op) || c.op == Op::kAddLayer ? ACL_FLOAT : c.dtype;
+  const aclDataType statDtype = IsRms(c.op) || c.op == Op::kAddLayer || c.op == Op::kDeep ? ACL_FLOAT : c.dtype;
   const aclDataType data = DataDtype(c);
   OutTensor y, mean, rstd, xOut;
   y.Make(data, c.shape, c.outView);
   if (c.mean) mean.Make(statDtype, c.statShape, c.outView);
   if (c.rstd) rstd.Make(statDtype, c.statShape, c.outView);
-  if (Adds(c.op) && c.xOut) xOut.Make(data, c.shape, c.outView);
+  if (Adds(c.op) && c.op != Op::kDeep && c.xOut) xOut.Make(data, c.shape, c.outView);
 
   const OpRun run = RunNorm(c, x, x2, gamma, beta, y, mean, rstd, xOut, bias);
   ASSERT_TRUE(run.ok()) << Describe(run);
+  Values scaled = xValues;  // DeepNorm's alpha * x (x itself must not change)
+  for (Value& v : scaled) v *= c.alpha;
   Reference ref =
-      Compute(c, xValues, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
+      Compute(c, scaled, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
   // The kernel adds in f32 (x2 + bias, then x1): errors scale with the addends, not with their sum.
   std::vector<double> addends;
-  if (c.op == Op::kAddLayer) {
+  if (c.op == Op::kAddLayer || c.op == Op::kDeep) {
     const size_t length = static_cast<size_t>(NumElements(c.gammaShape));
     for (size_t i = 0; i < xValues.size(); ++i) {
-      const double magnitude = std::abs(xValues[i]) + std::abs(x2Values[i]) + (c.bias ? 2.0 : 0.0);
+      const double magnitude = std::abs(scaled[i]) + std::abs(x2Values[i]) + (c.bias ? 2.0 : 0.0);
       addends.push_back(magnitude);
       ref.scale[i] += 2 * magnitude * ref.rstd[i / length];
     }
@@ -388,6 +399,39 @@ std::vector<NormCase> NormCases() {
                    1,
                    1e-6});
   cases.push_back({"addrms_empty", Op::kAddRms, ACL_FLOAT16, ACL_FLOAT16, {0, 8}, {8}, {0, 1}});
+  // DeepNorm: every dtype (all of x's), alpha scaling x, one and two normalised dims, views, long rows, empty.
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("deep_") + Name(dtype) + "_";
+    NormCase x{n + "last_dim", Op::kDeep, dtype, dtype, {3, 5, 16}, {16}, {3, 5, 1}};
+    x.beta = x.mean = true;
+    x.alpha = 0.3;
+    cases.push_back(x);
+    x.name = n + "two_dims_stepped";
+    x.shape = {4, 3, 12};
+    x.gammaShape = {3, 12};
+    x.statShape = {4, 1, 1};
+    x.view = x.outView = s;
+    x.alpha = 2.5;
+    cases.push_back(x);
+    x.name = n + "transposed";
+    x.shape = {6, 7};
+    x.gammaShape = {7};
+    x.statShape = {6, 1};
+    x.view = t;
+    x.outView = r;
+    cases.push_back(x);
+    x.name = n + "long_rows";
+    x.shape = {2, 40000};
+    x.gammaShape = {40000};
+    x.statShape = {2, 1};
+    x.view = x.outView = View::kContiguous;
+    cases.push_back(x);
+  }
+  {
+    NormCase x{"deep_f32_empty_rows", Op::kDeep, ACL_FLOAT, ACL_FLOAT, {0, 8}, {8}, {0, 1}};
+    x.beta = x.mean = true;
+    cases.push_back(x);
+  }
   // AddLayerNorm with x1 and x2 of two dtypes, one FLOAT: every other tensor FLOAT (CANN's table).
   for (const auto& [x1Dtype, x2Dtype] : {std::pair{ACL_FLOAT16, ACL_FLOAT}, std::pair{ACL_FLOAT, ACL_BF16}}) {
     NormCase x{std::string("addlayer_mixed_") + Name(x1Dtype) + "_" + Name(x2Dtype),
@@ -814,6 +858,40 @@ TEST(AddLayerNorm, Rejections) {
       aclnnAddLayerNorm);
   EXPECT_EQ(run.phase1, ACLNN_ERR_INNER_TILING_ERROR) << Describe(run);
   EXPECT_NE(run.message.find("extent 0"), std::string::npos) << run.message;
+}
+
+TEST(DeepNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x, gx, gamma, stat;
+    Shape xShape, gxShape, gammaShape, betaShape, statShape;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16;
+  const Bad cases[] = {
+      {"f64 x", ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, f32, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "x"},
+      {"gx dtype", f16, f32, f16, f32, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "gx"},
+      {"f32 gamma for f16", f16, f16, f32, f32, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "beta"},
+      {"f16 mean", f16, f16, f16, f16, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "meanOut"},
+      {"rank 1 x", f32, f32, f32, f32, {4}, {4}, {4}, {4}, {1}, "x"},
+      {"gx shape", f32, f32, f32, f32, {2, 4}, {4, 2}, {4}, {4}, {2, 1}, "gx"},
+      {"gamma shape", f32, f32, f32, f32, {2, 4}, {2, 4}, {2}, {2}, {2, 1}, "gamma"},
+      {"beta shape", f32, f32, f32, f32, {2, 4}, {2, 4}, {4}, {1, 4}, {2, 1}, "beta"},
+      {"rstd shape", f32, f32, f32, f32, {2, 4}, {2, 4}, {4}, {4}, {2}, "meanOut"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x(bad.x, bad.xShape), gx(bad.gx, bad.gxShape), gamma(bad.gamma, bad.gammaShape),
+        beta(bad.gamma, bad.betaShape), mean(bad.stat, bad.statShape), rstd(bad.stat, bad.statShape),
+        y(bad.x, bad.xShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnDeepNormGetWorkspaceSize(a.Tensor(x), a.Tensor(gx), a.Tensor(beta), a.Tensor(gamma), 0.3, 1e-6,
+                                               a.Tensor(mean), a.Tensor(rstd), a.Tensor(y), ws, e);
+        },
+        aclnnDeepNorm);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
 }
 
 // CANN's example programs (ops-nn norm/layer_norm_v4) for LayerNorm,
