@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace canopy;
 using namespace canopy::ops;
