@@ -1,4 +1,4 @@
-// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm, DeepNorm and GroupNorm
+// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm, DeepNorm, GroupNorm and BatchNorm
 // through the public C API against a float64 reference: every documented dtype
 // combination, strided inputs and outputs, optional inputs and outputs null and
 // given, empty tensors, rows long enough to split across chunks, a large mean
@@ -14,6 +14,7 @@
 
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -858,6 +859,194 @@ TEST(AddLayerNorm, Rejections) {
       aclnnAddLayerNorm);
   EXPECT_EQ(run.phase1, ACLNN_ERR_INNER_TILING_ERROR) << Describe(run);
   EXPECT_NE(run.message.find("extent 0"), std::string::npos) << run.message;
+}
+
+// ---- BatchNorm --------------------------------------------------------------------------------------
+
+struct BatchCase {
+  std::string name;
+  aclDataType dtype;      // input and output
+  aclDataType statDtype;  // weight, bias, running and saved statistics
+  Shape shape;            // [N, C, ...]
+  bool training = true;
+  bool affine = true;   // weight and bias given
+  bool running = true;  // runningMean and runningVar given
+  View view = View::kContiguous;
+  View outView = View::kContiguous;
+  double momentum = 0.1;
+};
+
+void PrintTo(const BatchCase& c, std::ostream* os) { *os << c.name; }
+
+class BatchNormTest : public ::testing::TestWithParam<BatchCase> {};
+
+TEST_P(BatchNormTest, MatchesFloat64Reference) {
+  const BatchCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  const int64_t channels = c.shape[1], total = NumElements(c.shape);
+  const int64_t spatial = total / (c.shape[0] * channels);
+  const double eps = 1e-5;
+  DeviceTensor x(c.dtype, c.shape, c.view);
+  const Values xValues = x.FillRandom(rng, Range{-2, 2});
+  std::optional<DeviceTensor> weight, bias, runningMean, runningVar;
+  Values w(static_cast<size_t>(channels), 1.0), b(static_cast<size_t>(channels), 0.0),
+      rm(static_cast<size_t>(channels), 0.0), rv(static_cast<size_t>(channels), 1.0);
+  if (c.affine) {
+    weight.emplace(c.statDtype, Shape{channels});
+    w = weight->FillRandom(rng, Range{0.5, 1.5});
+    bias.emplace(c.statDtype, Shape{channels});
+    b = bias->FillRandom(rng, Range{-1, 1});
+  }
+  if (c.running) {
+    runningMean.emplace(c.statDtype, Shape{channels});
+    rm = runningMean->FillRandom(rng, Range{-1, 1});
+    runningVar.emplace(c.statDtype, Shape{channels});
+    rv = runningVar->FillRandom(rng, Range{0.5, 2});
+  }
+  OutTensor y, saveMean, saveVar;
+  y.Make(c.dtype, c.shape, c.outView);
+  saveMean.Make(c.statDtype, {channels}, View::kContiguous);
+  saveVar.Make(c.statDtype, {channels}, View::kContiguous);
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnBatchNormGetWorkspaceSize(a.Tensor(x), Or(a, weight), Or(a, bias), Or(a, runningMean),
+                                              Or(a, runningVar), c.training, c.momentum, eps, Or(a, y.t),
+                                              Or(a, saveMean.t), Or(a, saveVar.t), ws, e);
+      },
+      aclnnBatchNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // x row-major: element (n, ch, s) at (n * C + ch) * S + s.
+  std::vector<double> mean(static_cast<size_t>(channels)), var(static_cast<size_t>(channels)), yWant, scale;
+  const auto count = static_cast<double>(c.shape[0] * spatial);  // the elements of each channel
+  for (int64_t ch = 0; ch < channels; ++ch) {
+    const auto at = [&](int64_t n, int64_t s) {
+      return xValues[static_cast<size_t>((n * channels + ch) * spatial + s)].real();
+    };
+    double sum = 0, squares = 0;
+    for (int64_t n = 0; n < c.shape[0]; ++n) {
+      for (int64_t s = 0; s < spatial; ++s) sum += at(n, s);
+    }
+    const double m = sum / count;
+    for (int64_t n = 0; n < c.shape[0]; ++n) {
+      for (int64_t s = 0; s < spatial; ++s) squares += (at(n, s) - m) * (at(n, s) - m);
+    }
+    mean[static_cast<size_t>(ch)] = c.training ? m : rm[static_cast<size_t>(ch)].real();
+    var[static_cast<size_t>(ch)] = c.training ? squares / count : rv[static_cast<size_t>(ch)].real();
+  }
+  for (int64_t i = 0; i < total; ++i) {
+    const auto ch = static_cast<size_t>((i / spatial) % channels);
+    const double rstd = 1 / std::sqrt(var[ch] + eps);
+    const double dev = xValues[static_cast<size_t>(i)].real() - mean[ch];
+    yWant.push_back(dev * rstd * w[ch].real() + b[ch].real());
+    scale.push_back((std::abs(dev) + std::abs(mean[ch])) * rstd * std::abs(w[ch].real()) + std::abs(b[ch].real()));
+  }
+  ExpectNear(y.t->ReadView(), Near(yWant, scale, c.dtype, 8), c.name + " output");
+  ExpectOutsideViewUnchanged(*y.t, y.before, "output storage");
+  if (!c.training) {
+    EXPECT_EQ(saveMean.t->DownloadBytes(), saveMean.before) << "saveMean is written only in training";
+  } else {
+    ExpectNear(saveMean.t->ReadView(), Near(mean, std::vector<double>(mean.size(), 2.0), c.statDtype, 4), "saveMean");
+    ExpectNear(saveVar.t->ReadView(), Near(var, std::vector<double>(var.size(), 4.0), c.statDtype, 4),
+               "saveInvstd (the variance)");
+  }
+  if (c.running) {
+    std::vector<double> rmWant, rvWant;
+    for (int64_t ch = 0; ch < channels; ++ch) {
+      const auto k = static_cast<size_t>(ch);
+      rmWant.push_back(c.training ? (1 - c.momentum) * rm[k].real() + c.momentum * mean[k] : rm[k].real());
+      rvWant.push_back(c.training ? (1 - c.momentum) * rv[k].real() + c.momentum * var[k] * count / (count - 1)
+                                  : rv[k].real());
+    }
+    ExpectNear(runningMean->ReadView(), Near(rmWant, std::vector<double>(rmWant.size(), 2.0), c.statDtype, 4),
+               "runningMean");
+    ExpectNear(runningVar->ReadView(), Near(rvWant, std::vector<double>(rvWant.size(), 4.0), c.statDtype, 4),
+               "runningVar");
+  }
+}
+
+std::vector<BatchCase> BatchCases() {
+  std::vector<BatchCase> cases;
+  const View s = View::kStepped, t = View::kTransposed, r = View::kReversed;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("batch_") + Name(dtype) + "_";
+    cases.push_back({n + "train_nchw", dtype, dtype, {4, 3, 5, 6}});
+    cases.push_back({n + "train_f32_stats_stepped", dtype, ACL_FLOAT, {3, 5, 7}, true, true, true, s, s, 0.3});
+    cases.push_back({n + "infer_nchw", dtype, dtype, {2, 4, 3, 3}, false});
+    cases.push_back({n + "infer_transposed", dtype, ACL_FLOAT, {6, 5}, false, true, true, t, r});
+  }
+  cases.push_back({"batch_f32_train_nc", ACL_FLOAT, ACL_FLOAT, {16, 7}});
+  cases.push_back({"batch_f32_train_no_affine_no_running", ACL_FLOAT, ACL_FLOAT, {3, 4, 10}, true, false, false});
+  cases.push_back({"batch_f32_infer_no_affine", ACL_FLOAT, ACL_FLOAT, {3, 4, 10}, false, false, true});
+  cases.push_back({"batch_f32_train_rank8", ACL_FLOAT, ACL_FLOAT, {2, 3, 2, 1, 2, 1, 2, 3}});
+  cases.push_back({"batch_f32_train_large", ACL_FLOAT, ACL_FLOAT, {8, 16, 64, 64}});
+  cases.push_back({"batch_f16_input_f32_stats_infer", ACL_FLOAT16, ACL_FLOAT, {2, 3, 8}, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, BatchNormTest, ::testing::ValuesIn(BatchCases()),
+                         [](const ::testing::TestParamInfo<BatchCase>& info) { return SanitizeName(info.param.name); });
+
+// An empty input: saveMean 0, saveInvstd NaN (CANN's fill), nothing else checked or written.
+TEST(BatchNorm, EmptyInputFillsSavedStatistics) {
+  DeviceTensor x(ACL_FLOAT, {0, 3, 4}), y(ACL_FLOAT, {0, 3, 4}), mean(ACL_FLOAT, {3}), var(ACL_FLOAT, {3});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnBatchNormGetWorkspaceSize(a.Tensor(x), nullptr, nullptr, nullptr, nullptr, true, 0.1, 1e-5,
+                                              a.Tensor(y), a.Tensor(mean), a.Tensor(var), ws, e);
+      },
+      aclnnBatchNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(mean.ReadView(), {0, 0, 0}, "saveMean");
+  for (const Value& v : var.ReadView()) EXPECT_TRUE(std::isnan(v.real()));
+}
+
+TEST(BatchNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x, y, stat;
+    Shape shape, yShape, statShape;
+    bool training;
+    bool nullSave;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+  const Bad cases[] = {
+      {"training without saveMean",
+       f32,
+       f32,
+       f32,
+       {2, 3, 4},
+       {2, 3, 4},
+       {3},
+       true,
+       true,
+       ACLNN_ERR_PARAM_NULLPTR,
+       "saveMean"},
+      {"f64 input", ACL_DOUBLE, f32, f32, {2, 3, 4}, {2, 3, 4}, {3}, true, false, kInvalid, "input"},
+      {"s32 output", f32, ACL_INT32, f32, {2, 3, 4}, {2, 3, 4}, {3}, true, false, kInvalid, "output"},
+      {"f64 statistics", f32, f32, ACL_DOUBLE, {2, 3, 4}, {2, 3, 4}, {3}, true, false, kInvalid, "saveMean"},
+      {"rank 1", f32, f32, f32, {6}, {6}, {6}, true, false, kInvalid, "input"},
+      {"output shape", f32, f32, f32, {2, 3, 4}, {2, 4, 3}, {3}, true, false, kInvalid, "output"},
+      {"channel vectors", f32, f32, f32, {2, 3, 4}, {2, 3, 4}, {4}, false, false, kInvalid, "weight"},
+      {"5 dims in ND", f32, f32, f32, {2, 3, 2, 2, 2}, {2, 3, 2, 2, 2}, {3}, false, false, kInvalid, "NCDHW"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x(bad.x, bad.shape), y(bad.y, bad.yShape), w(bad.stat, bad.statShape), bb(bad.stat, bad.statShape),
+        rm(bad.stat, bad.statShape), rv(bad.stat, bad.statShape), sm(bad.stat, bad.statShape),
+        sv(bad.stat, bad.statShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnBatchNormGetWorkspaceSize(a.Tensor(x), a.Tensor(w), a.Tensor(bb), a.Tensor(rm), a.Tensor(rv),
+                                                bad.training, 0.1, 1e-5, a.Tensor(y),
+                                                bad.nullSave ? nullptr : a.Tensor(sm), a.Tensor(sv), ws, e);
+        },
+        aclnnBatchNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
 }
 
 TEST(DeepNorm, Rejections) {
