@@ -38,13 +38,21 @@ bool Below(T v, T b) {
   return (IsNan(v) && !IsNan(b)) || v < b;
 }
 
-// Integer sums wrap (two's complement) as PyTorch's do, without undefined behaviour.
+// Integer sums and products wrap (two's complement) as PyTorch's do, without undefined behaviour.
 template <typename T>
 T Plus(T a, T b) {
   if constexpr (std::is_same_v<T, int64_t>) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
   } else {
     return a + b;
+  }
+}
+template <typename T>
+T Times(T a, T b) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  } else {
+    return a * b;
   }
 }
 
@@ -64,12 +72,24 @@ const char* KindName(DimOpKind kind) {
       return "argsort";
     case DimOpKind::kTopk:
       return "topk";
+    case DimOpKind::kCumprod:
+      return "cumprod";
+    case DimOpKind::kKthvalue:
+      return "kthvalue";
+    case DimOpKind::kMedian:
+      return "median";
+    case DimOpKind::kNanMedian:
+      return "nanmedian";
   }
   return "?";
 }
 
-bool DropsDim(DimOpKind kind) { return kind == DimOpKind::kArgMax || kind == DimOpKind::kArgMin; }
-bool Gathers(DimOpKind kind) { return kind == DimOpKind::kArgsort || kind == DimOpKind::kTopk; }
+bool Selects(DimOpKind kind) {
+  return kind == DimOpKind::kKthvalue || kind == DimOpKind::kMedian || kind == DimOpKind::kNanMedian;
+}
+bool DropsDim(DimOpKind kind) { return kind == DimOpKind::kArgMax || kind == DimOpKind::kArgMin || Selects(kind); }
+bool Gathers(DimOpKind kind) { return kind == DimOpKind::kArgsort || kind == DimOpKind::kTopk || Selects(kind); }
+bool Running(DimOpKind kind) { return kind == DimOpKind::kCumsum || kind == DimOpKind::kCumprod; }
 
 // A run of `n` neighbouring lines (n = 1: one line): where each output starts and how they step.
 struct Lines {
@@ -112,7 +132,7 @@ class DimOpStep final : public Step {
     char* out = context.Resolve(d_.out.buffer);
     char* values = d_.has_values ? context.Resolve(d_.values.buffer) : nullptr;
     // Compare in a type holding every value of self; sum in out's accumulator.
-    const aclDataType typed = d_.kind == DimOpKind::kCumsum ? d_.out.dtype : d_.in.dtype;
+    const aclDataType typed = Running(d_.kind) ? d_.out.dtype : d_.in.dtype;
     if (IsComplex(typed)) {
       RunAs<std::complex<double>>(in, out, values);
     } else if (IsFloating(typed)) {
@@ -147,6 +167,7 @@ class DimOpStep final : public Step {
           case DimOpKind::kArgMin:
             return ArgExtreme<T>(in, out, values, l);
           case DimOpKind::kCumsum:
+          case DimOpKind::kCumprod:
             return Cumsum<T>(in, out, l);
           case DimOpKind::kCummax:
           case DimOpKind::kCummin:
@@ -154,6 +175,10 @@ class DimOpStep final : public Step {
           case DimOpKind::kArgsort:
           case DimOpKind::kTopk:
             return Sort<T>(in, out, values, l);
+          case DimOpKind::kKthvalue:
+          case DimOpKind::kMedian:
+          case DimOpKind::kNanMedian:
+            return Select<T>(in, out, values, l);
         }
       }
     };
@@ -245,18 +270,21 @@ class DimOpStep final : public Step {
     }
   }
 
+  // Running sums (kCumsum) or products (kCumprod).
   template <typename T>
   void Cumsum(const char* in, char* out, const Lines& l) const {
-    std::vector<T> row(static_cast<size_t>(l.n)), acc(static_cast<size_t>(l.n), T{});
+    const bool product = d_.kind == DimOpKind::kCumprod;
+    std::vector<T> row(static_cast<size_t>(l.n)), acc(static_cast<size_t>(l.n), product ? T{1} : T{});
+    const auto combine = [product](T a, T b) { return product ? Times(a, b) : Plus(a, b); };
     for (int64_t step = 0; step < length_; ++step) {
       const int64_t k = d_.reverse ? length_ - 1 - step : step;
       LoadStep(in, l, k, row.data());
       char* dst = out + (l.out + k * out_dim_) * OutBytes();
       if (d_.exclusive) {
         Store(acc.data(), d_.out.dtype, dst, l.out_step, l.n);
-        for (int64_t i = 0; i < l.n; ++i) acc[i] = Plus(acc[i], row[i]);
+        for (int64_t i = 0; i < l.n; ++i) acc[i] = combine(acc[i], row[i]);
       } else {
-        for (int64_t i = 0; i < l.n; ++i) acc[i] = Plus(acc[i], row[i]);
+        for (int64_t i = 0; i < l.n; ++i) acc[i] = combine(acc[i], row[i]);
         Store(acc.data(), d_.out.dtype, dst, l.out_step, l.n);
       }
     }
@@ -286,6 +314,41 @@ class DimOpStep final : public Step {
     if (values == nullptr) return;
     for (int64_t i = 0; i < kept; ++i) sorted[static_cast<size_t>(i)] = key(order[static_cast<size_t>(i)]);
     Store(sorted.data(), d_.values.dtype, values + l.values * ValuesBytes(), values_dim_, kept);
+  }
+
+  // One element of each line's stable ascending order (see DimOpKind::kKthvalue),
+  // found by a selection under a total order (value, then position): no full sort.
+  template <typename T>
+  void Select(const char* in, char* out, char* values, const Lines& l) const {
+    std::vector<T> line(static_cast<size_t>(length_));
+    Load(d_.in.dtype, in + l.in * InBytes(), in_dim_, length_, line.data());
+    const auto key = [&](int64_t i) { return line[static_cast<size_t>(i)]; };
+    int64_t index = -1;
+    int64_t position = d_.k;
+    if (d_.kind != DimOpKind::kKthvalue) {
+      int64_t first_nan = -1, numbers = 0;
+      for (int64_t i = 0; i < length_; ++i) {
+        if (!IsNan(key(i))) {
+          ++numbers;
+        } else if (first_nan < 0) {
+          first_nan = i;
+        }
+      }
+      const bool nan_result = first_nan >= 0 && (d_.kind == DimOpKind::kMedian || numbers == 0);
+      if (nan_result) index = first_nan;
+      position = ((d_.kind == DimOpKind::kMedian ? length_ : numbers) - 1) / 2;
+    }
+    if (index < 0) {
+      std::vector<int64_t> order(static_cast<size_t>(length_));
+      std::iota(order.begin(), order.end(), int64_t{0});
+      std::nth_element(order.begin(), order.begin() + position, order.end(), [&](int64_t a, int64_t b) {
+        return Above(key(b), key(a)) || (!Above(key(a), key(b)) && a < b);
+      });
+      index = order[static_cast<size_t>(position)];
+    }
+    const T value = key(index);
+    Store(&index, d_.out.dtype, out + l.out * OutBytes(), 0, 1);
+    if (values != nullptr) Store(&value, d_.values.dtype, values + l.values * ValuesBytes(), 0, 1);
   }
 
   DimOpDesc d_;

@@ -1,9 +1,10 @@
 // Operations along one dimension of a strided view: arg-max / arg-min (with the
-// extreme values: MaxDim, MinDim), cumulative sums, maxima and minima (with
-// their indices), and sorting (argsort, sort, top-k). Like softmax (reduce_softmax.h), each line along the dimension is
-// a unit of parallel work; when the dimension is not the finest in memory, a tile of neighbouring lines walks it
-// together (contiguous loads, no transposing copy). Each line is computed serially, so results never depend on the
-// thread count.
+// extreme values: MaxDim, MinDim), cumulative sums and products, maxima and minima
+// (with their indices), sorting (argsort, sort, top-k) and selecting one element
+// of the sorted order (k-th value, median, NaN-ignoring median). Like softmax (reduce_softmax.h), each line along the
+// dimension is a unit of parallel work; when the dimension is not the finest in memory, a tile of neighbouring lines
+// walks it together (contiguous loads, no transposing copy). Each line is computed serially, so results never depend on
+// the thread count.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,12 @@ enum class DimOpKind : uint8_t {
   kCummin,   // the same for the running minimum
   kArgsort,  // out (int64): the stable sorting permutation, NaN sorting as largest; values: the sorted elements
   kTopk,     // as kArgsort, the first `k` of the line only (out and values have extent k along dim)
+  kCumprod,  // out: running products in out's dtype (floats multiply in f64, integers in int64, wrapping)
+  // Selections (drop the dim, as kArgMax): out (int64) the index, values the element at position `k` of the
+  // line's stable ascending order (NaN largest, equal elements by position).
+  kKthvalue,
+  kMedian,     // position (n - 1) / 2; a line holding NaN gives its first NaN (NaN propagates)
+  kNanMedian,  // position (c - 1) / 2 among the line's c numbers; a line of NaN only gives its first NaN
 };
 
 struct DimOpDesc {
@@ -36,7 +43,7 @@ struct DimOpDesc {
   bool has_values = false;  // `values` is written
   StridedOperand values;    // strides per input dimension, as out's
   bool descending = false;  // argsort, topk (largest)
-  int64_t k = 0;            // topk
+  int64_t k = 0;            // topk: the count kept; kthvalue: the 0-based position
   bool exclusive = false;   // cumsum: each element left out of its own sum
   bool reverse = false;     // cumsum: from the end of the line
 };

@@ -23,8 +23,8 @@ class NormStep final : public Step {
   explicit NormStep(const NormDesc& desc) : d_(desc) {
     chunks_ = std::max<int64_t>(1, (d_.length + kChunk - 1) / kChunk);
     description_ = std::string(d_.kind == NormKind::kRms ? "rms-norm " : "layer-norm ") + DtypeName(d_.x.dtype) +
-                   (d_.x2.present ? " (x1 + x2)" : "") + " -> " + DtypeName(d_.y.dtype) + ", " +
-                   std::to_string(d_.rows) + " row(s) of " + std::to_string(d_.length) +
+                   (d_.x2.present ? (d_.x_scale != 1 ? " (alpha x1 + x2)" : " (x1 + x2)") : "") + " -> " +
+                   DtypeName(d_.y.dtype) + ", " + std::to_string(d_.rows) + " row(s) of " + std::to_string(d_.length) +
                    (d_.groups > 1 || d_.repeat > 1 ? ", grouped" : "");
   }
 
@@ -145,6 +145,10 @@ class NormStep final : public Step {
   void LoadRow(const Buffers& b, int64_t r, int64_t j, int64_t n, float* x, float* x2) const {
     const int64_t offset = r * d_.x.row_stride + j * d_.x.stride;
     Load(d_.x.dtype, b.x + offset * ElementBytes(d_.x), d_.x.stride, n, x);
+    if (d_.x_scale != 1) {
+      const auto scale = static_cast<float>(d_.x_scale);
+      for (int64_t i = 0; i < n; ++i) x[i] *= scale;
+    }
     if (!d_.x2.present) return;
     const int64_t offset2 = r * d_.x2.row_stride + j * d_.x2.stride;
     Load(d_.x2.dtype, b.x2 + offset2 * ElementBytes(d_.x2), d_.x2.stride, n, x2);

@@ -41,8 +41,9 @@ struct NormDesc {
   int64_t groups = 1;
   int64_t repeat = 1;
   NormOperand x;
-  NormOperand x2;   // present: the row is x + x2 (AddRmsNorm)
-  NormOperand sum;  // present: x + x2 is stored here
+  NormOperand x2;      // present: the row is x + x2 (AddRmsNorm)
+  double x_scale = 1;  // the row is x_scale * x (+ x2), scaled in f32 (DeepNorm's alpha)
+  NormOperand sum;     // present: x + x2 is stored here
   NormOperand gamma, beta;
   NormOperand y;
   NormOperand mean, rstd;  // per row

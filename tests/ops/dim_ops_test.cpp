@@ -1,5 +1,5 @@
 // ArgMax, ArgMin, MaxDim, MinDim, Cumsum / CumsumV2, Cummax, Cummin, Argsort,
-// Sort and Topk (ops along one dim) through the public C API against a float64
+// Sort, Topk, Kthvalue, MedianDim and NanMedianDim (ops along one dim) through the public C API against a float64
 // reference (indices and, where the op has them, values): every documented dtype, inner / outer /
 // middle and negative dims, keepdim, strided and transposed views, rank 0,
 // empty tensors, lines long and many enough to tile, ties (first index,
@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -20,8 +21,11 @@
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_cummax.h"
 #include "aclnnop/aclnn_cummin.h"
+#include "aclnnop/aclnn_cumprod.h"
 #include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_max_dim.h"
+#include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_topk.h"
@@ -30,13 +34,32 @@
 namespace canopy_test {
 namespace {
 
-enum class Op { kArgMax, kArgMin, kMaxDim, kMinDim, kCumsum, kCumsumV2, kCummax, kCummin, kArgsort, kSort, kTopk };
+enum class Op {
+  kArgMax,
+  kArgMin,
+  kMaxDim,
+  kMinDim,
+  kCumsum,
+  kCumsumV2,
+  kCummax,
+  kCummin,
+  kArgsort,
+  kSort,
+  kTopk,
+  kKthvalue,
+  kMedianDim,
+  kNanMedianDim
+};
 
+// Ops that pick one element of the sorted line (and drop the dim).
+bool Selects(Op op) { return op == Op::kKthvalue || op == Op::kMedianDim || op == Op::kNanMedianDim; }
 // Ops that drop (or keep as 1) the dim; ops with a values output besides indices.
-bool Reduces(Op op) { return op == Op::kArgMax || op == Op::kArgMin || op == Op::kMaxDim || op == Op::kMinDim; }
+bool Reduces(Op op) {
+  return op == Op::kArgMax || op == Op::kArgMin || op == Op::kMaxDim || op == Op::kMinDim || Selects(op);
+}
 bool HasValues(Op op) {
   return op == Op::kMaxDim || op == Op::kMinDim || op == Op::kCummax || op == Op::kCummin || op == Op::kSort ||
-         op == Op::kTopk;
+         op == Op::kTopk || Selects(op);
 }
 
 struct DimCase {
@@ -45,13 +68,13 @@ struct DimCase {
   aclDataType self, out;
   Shape shape;
   int64_t dim = 0;
-  bool flag = false;  // ArgMax keepdim, Argsort descending, CumsumV2 exclusive
+  bool flag = false;  // ArgMax (and the selections) keepdim, Argsort descending, CumsumV2 exclusive
   bool reverse = false;
   View view = View::kContiguous;
   View outView = View::kContiguous;
   Range range = Range{-3, 3};
   aclDataType values = ACL_DT_UNDEFINED;  // the values output's dtype (HasValues)
-  int64_t k = 0;                          // Topk
+  int64_t k = 0;                          // Topk, Kthvalue (from 1)
 };
 
 void PrintTo(const DimCase& c, std::ostream* os) { *os << c.name; }
@@ -126,7 +149,30 @@ Expected PickReference(const DimCase& c, const Values& values, Expected* valuesW
   };
   ForLines(c.shape, dim, [&](const std::vector<int64_t>& line) {
     const auto n = static_cast<int64_t>(line.size());
-    if (Reduces(c.op)) {
+    if (Selects(c.op)) {
+      // The stable ascending order (NaN largest); Median takes a line's first NaN, NanMedian counts numbers only.
+      std::vector<int64_t> order(static_cast<size_t>(n));
+      std::iota(order.begin(), order.end(), 0);
+      const auto key = [&](int64_t k) { return v(line[static_cast<size_t>(k)]); };
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return Above(key(b), key(a)); });
+      int64_t numbers = 0, firstNan = -1;
+      for (int64_t k = 0; k < n; ++k) {
+        if (!std::isnan(key(k))) {
+          ++numbers;
+        } else if (firstNan < 0) {
+          firstNan = k;
+        }
+      }
+      int64_t pick;
+      if (c.op == Op::kKthvalue) {
+        pick = order[static_cast<size_t>(c.k - 1)];
+      } else if (firstNan >= 0 && (c.op == Op::kMedianDim || numbers == 0)) {
+        pick = firstNan;
+      } else {
+        pick = order[static_cast<size_t>(((c.op == Op::kMedianDim ? n : numbers) - 1) / 2)];
+      }
+      put(line, 1, 0, pick);
+    } else if (Reduces(c.op)) {
       const bool max = c.op == Op::kArgMax || c.op == Op::kMaxDim;
       int64_t best = 0;
       for (int64_t k = 1; k < n; ++k) {
@@ -262,6 +308,20 @@ OpRun RunDimOp(const DimCase& c, const DeviceTensor& self, const DeviceTensor& o
                                              ws, e);
           },
           aclnnTopk);
+    case Op::kKthvalue:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnKthvalueGetWorkspaceSize(a.Tensor(self), c.k, c.dim, c.flag, values(a), a.Tensor(out), ws, e);
+          },
+          aclnnKthvalue);
+    case Op::kMedianDim:
+    case Op::kNanMedianDim:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return (c.op == Op::kMedianDim ? aclnnMedianDimGetWorkspaceSize : aclnnNanMedianDimGetWorkspaceSize)(
+                a.Tensor(self), c.dim, c.flag, values(a), a.Tensor(out), ws, e);
+          },
+          c.op == Op::kMedianDim ? aclnnMedianDim : aclnnNanMedianDim);
     case Op::kArgMax:
       return RunOp(
           [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
@@ -568,6 +628,51 @@ std::vector<DimCase> DimCases() {
                    40});
   cases.push_back(
       {"topk_f32_rank0", Op::kTopk, ACL_FLOAT, ACL_INT64, {}, 0, true, false, c, c, Range{-3, 3}, ACL_FLOAT, 1});
+  // Kthvalue, MedianDim, NanMedianDim: every documented dtype, ties (the stable order's pick), inner / outer /
+  // middle and negative dims, keepdim, views, k at both ends, long lines, rank 0 and empty kept dims.
+  for (const Op op : {Op::kKthvalue, Op::kMedianDim, Op::kNanMedianDim}) {
+    const std::string name = op == Op::kKthvalue ? "kthvalue_" : op == Op::kMedianDim ? "mediandim_" : "nanmediandim_";
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8}) {
+      const std::string n = name + Name(dtype) + "_";
+      DimCase x{n + "inner", op, dtype, ACL_INT64, {3, 4, 9}, 2, false, false, c, c, Range{-3, 3}, dtype, 4};
+      cases.push_back(x);
+      x = {n + "outer_keepdim_ties", op, dtype, ACL_INT64, {10, 4, 3}, 0, true, false, c, c, Range{0, 3}, dtype, 10};
+      cases.push_back(x);
+      x = {n + "middle_negative_stepped",
+           op,
+           dtype,
+           ACL_INT64,
+           {3, 9, 4},
+           -2,
+           false,
+           false,
+           s,
+           s,
+           Range{-3, 3},
+           dtype,
+           1};
+      cases.push_back(x);
+      x = {n + "transposed", op, dtype, ACL_INT64, {7, 8}, 0, true, false, t, r, Range{-3, 3}, dtype, 5};
+      cases.push_back(x);
+    }
+    cases.push_back({name + "f32_long_lines",
+                     op,
+                     ACL_FLOAT,
+                     ACL_INT64,
+                     {3, 20001},
+                     1,
+                     false,
+                     false,
+                     c,
+                     c,
+                     Range{-9, 9},
+                     ACL_FLOAT,
+                     777});
+    cases.push_back(
+        {name + "f32_rank0", op, ACL_FLOAT, ACL_INT64, {}, 0, false, false, c, c, Range{-3, 3}, ACL_FLOAT, 1});
+    cases.push_back(
+        {name + "f32_empty_kept", op, ACL_FLOAT, ACL_INT64, {0, 4}, 1, false, false, c, c, Range{-3, 3}, ACL_FLOAT, 2});
+  }
   return cases;
 }
 
@@ -621,6 +726,158 @@ TEST(DimOps, NanInValueOps) {
                   false, View::kContiguous, View::kContiguous, Range{},   ACL_FLOAT, 2};
   ASSERT_TRUE(RunDimOp(c, self, index, &value).ok());
   ExpectExact(index.ReadView(), {1.0, 3.0}, "NaNs are the largest");
+}
+
+// Kthvalue takes NaN as the largest element; MedianDim propagates a line's first
+// NaN; NanMedianDim leaves NaN out (a line of NaN only: its first NaN), as in
+// NanMedianDim's document examples.
+TEST(DimOps, NanInSelections) {
+  const View k = View::kContiguous;
+  const Values values = {1.0, std::nan(""), 3.0, std::nan(""), -2.0, 3.0};
+  DeviceTensor self(ACL_FLOAT, {6});
+  self.WriteView(values);
+  const auto select = [&](Op op, int64_t kth, double index, bool nan) {
+    DeviceTensor indices(ACL_INT64, Shape{}), value(ACL_FLOAT, Shape{});
+    const DimCase c{"nan", op, ACL_FLOAT, ACL_INT64, {6}, 0, false, false, k, k, Range{}, ACL_FLOAT, kth};
+    ASSERT_TRUE(RunDimOp(c, self, indices, &value).ok());
+    ExpectExact(indices.ReadView(), {index}, "index");
+    if (nan) {
+      EXPECT_TRUE(std::isnan(value.ReadView()[0].real()));
+    } else {
+      ExpectExact(value.ReadView(), {values[static_cast<size_t>(index)]}, "value");
+    }
+  };
+  select(Op::kKthvalue, 3, 2, false);  // -2, 1, 3 (the first 3)
+  select(Op::kKthvalue, 4, 5, false);  // the second 3: stable order
+  select(Op::kKthvalue, 5, 1, true);   // the first NaN
+  select(Op::kMedianDim, 0, 1, true);
+  select(Op::kNanMedianDim, 0, 0, false);  // -2, 1, 3, 3: position 1
+  // NanMedianDim's examples 2 and 4: [[1, nan, 3, 2], [-1, nan, 3, 2]].
+  DeviceTensor pair(ACL_FLOAT, {2, 4});
+  pair.WriteView({1, std::nan(""), 3, 2, -1, std::nan(""), 3, 2});
+  {
+    DeviceTensor indices(ACL_INT64, {1, 4}), value(ACL_FLOAT, {1, 4});
+    const DimCase c{"example2", Op::kNanMedianDim, ACL_FLOAT, ACL_INT64, {2, 4}, 0, true, false, k,
+                    k,          Range{},           ACL_FLOAT};
+    ASSERT_TRUE(RunDimOp(c, pair, indices, &value).ok());
+    ExpectExact(indices.ReadView(), {1, 0, 0, 0}, "example 2 indices");
+    const Values got = value.ReadView();
+    EXPECT_EQ(got[0].real(), -1);
+    EXPECT_TRUE(std::isnan(got[1].real()));
+    EXPECT_EQ(got[2].real(), 3);
+    EXPECT_EQ(got[3].real(), 2);
+  }
+  {
+    DeviceTensor indices(ACL_INT64, {2}), value(ACL_FLOAT, {2});
+    const DimCase c{"example4", Op::kNanMedianDim, ACL_FLOAT, ACL_INT64, {2, 4}, 1, false, false, k,
+                    k,          Range{},           ACL_FLOAT};
+    ASSERT_TRUE(RunDimOp(c, pair, indices, &value).ok());
+    ExpectExact(indices.ReadView(), {3, 3}, "example 4 indices");
+    ExpectExact(value.ReadView(), {2, 2}, "example 4 values");
+  }
+  // Median and NanMedian of every element: NaN propagates / is left out (NanMedian's example: 2).
+  DeviceTensor row(ACL_FLOAT, {4}), out(ACL_FLOAT, Shape{1});
+  row.WriteView({1, std::nan(""), 3, 2});
+  for (const bool nanMedian : {false, true}) {
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return (nanMedian ? aclnnNanMedianGetWorkspaceSize : aclnnMedianGetWorkspaceSize)(a.Tensor(row),
+                                                                                            a.Tensor(out), ws, e);
+        },
+        nanMedian ? aclnnNanMedian : aclnnMedian);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    if (nanMedian) {
+      ExpectExact(out.ReadView(), {2}, "nanmedian");
+    } else {
+      EXPECT_TRUE(std::isnan(out.ReadView()[0].real()));
+    }
+  }
+}
+
+// Cumprod's example program (INT64 [1, 2, 3] along dim 0 -> 1, 2, 6), in place too, and a float64 one with a
+// zero and a NaN: every product after them is 0, then NaN.
+TEST(DimOps, CumprodExampleAndSpecialValues) {
+  DeviceTensor self(ACL_INT64, {3}), out(ACL_INT64, {3});
+  self.WriteView({1, 2, 3});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnCumprodGetWorkspaceSize(a.Tensor(self), a.Scalar(ACL_INT32, 0), ACL_INT64, a.Tensor(out), ws, e);
+      },
+      aclnnCumprod);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(out.ReadView(), {1, 2, 6}, "cumprod");
+  const OpRun inplace = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnInplaceCumprodGetWorkspaceSize(a.Tensor(self), a.Scalar(ACL_INT32, 0), ws, e);
+      },
+      aclnnInplaceCumprod);
+  ASSERT_TRUE(inplace.ok()) << Describe(inplace);
+  ExpectExact(self.ReadView(), {1, 2, 6}, "in place");
+  DeviceTensor special(ACL_DOUBLE, {5}), specialOut(ACL_DOUBLE, {5});
+  special.WriteView({2, std::numeric_limits<double>::infinity(), 0, std::nan(""), 3});
+  const OpRun specialRun = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnCumprodGetWorkspaceSize(a.Tensor(special), a.Scalar(ACL_INT64, -1), ACL_DT_UNDEFINED,
+                                            a.Tensor(specialOut), ws, e);
+      },
+      aclnnCumprod);
+  ASSERT_TRUE(specialRun.ok()) << Describe(specialRun);
+  const Values got = specialOut.ReadView();
+  EXPECT_EQ(got[0].real(), 2);
+  EXPECT_TRUE(std::isinf(got[1].real()));
+  for (size_t i = 2; i < got.size(); ++i) EXPECT_TRUE(std::isnan(got[i].real())) << i;  // inf * 0, then NaN
+}
+
+// The rejections of Cumprod, Median and NanMedian with CANN's code.
+TEST(DimOps, CumprodAndMedianRejections) {
+  DeviceTensor f32(ACL_FLOAT, {2, 3}), f64(ACL_DOUBLE, {2, 3}), f16(ACL_FLOAT16, {2, 3}), boolean(ACL_BOOL, {2, 3}),
+      c64(ACL_COMPLEX64, {2, 3}), f32Row(ACL_FLOAT, {3}), f32One(ACL_FLOAT, {1}), f64One(ACL_DOUBLE, {1}),
+      bf16Column(ACL_BF16, {3, 1}), bf16One(ACL_BF16, {1}), f32Pair(ACL_FLOAT, {2});
+  struct Bad {
+    const char* name;
+    std::function<aclnnStatus(OpArgs&, uint64_t*, aclOpExecutor**)> phase1;
+    const char* keyword;
+  };
+  const auto cumprod = [](const DeviceTensor& in, aclDataType dimType, int64_t dim, aclDataType dtype,
+                          const DeviceTensor& out) {
+    return [&in, &out, dimType, dim, dtype](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+      return aclnnCumprodGetWorkspaceSize(a.Tensor(in), a.Scalar(dimType, static_cast<double>(dim)), dtype,
+                                          a.Tensor(out), ws, e);
+    };
+  };
+  const auto median = [](bool nan, const DeviceTensor& in, const DeviceTensor& out) {
+    return [nan, &in, &out](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+      return (nan ? aclnnNanMedianGetWorkspaceSize : aclnnMedianGetWorkspaceSize)(a.Tensor(in), a.Tensor(out), ws, e);
+    };
+  };
+  const Bad cases[] = {
+      {"cumprod bool input", cumprod(boolean, ACL_INT32, 1, ACL_DT_UNDEFINED, boolean), "input"},
+      {"cumprod complex input", cumprod(c64, ACL_INT32, 1, ACL_DT_UNDEFINED, c64), "input"},
+      {"cumprod float dim", cumprod(f32, ACL_FLOAT, 1, ACL_DT_UNDEFINED, f32), "dim"},
+      {"cumprod dim above", cumprod(f32, ACL_INT32, 2, ACL_DT_UNDEFINED, f32), "dim"},
+      {"cumprod dim below", cumprod(f32, ACL_INT64, -3, ACL_DT_UNDEFINED, f32), "dim"},
+      {"cumprod out shape", cumprod(f32, ACL_INT32, 1, ACL_DT_UNDEFINED, f32Row), "out"},
+      {"cumprod dtype not out's", cumprod(f32, ACL_INT32, 1, ACL_DOUBLE, f32), "dtype"},
+      {"cumprod dtype not a dtype", cumprod(f32, ACL_INT32, 1, static_cast<aclDataType>(999), f32), "dtype"},
+      {"cumprod bool out", cumprod(f32, ACL_INT32, 1, ACL_BOOL, boolean), "out"},
+      {"inplace cumprod dim",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnInplaceCumprodGetWorkspaceSize(a.Tensor(f32), a.Scalar(ACL_INT32, 5), ws, e);
+       },
+       "dim"},
+      {"median f64 self", median(false, f64, f64One), "self"},
+      {"median out dtype", median(false, f32, f64One), "valuesOut"},
+      {"median out shape", median(false, f32, f32Pair), "valuesOut"},
+      {"median bf16 last dim of 1", median(false, bf16Column, bf16One), "BFLOAT16"},
+      {"nanmedian bool self", median(true, boolean, f32One), "self"},
+      {"nanmedian out dtype", median(true, f16, f32One), "out"},
+      {"nanmedian out shape", median(true, f32, f32Row), "out"},
+  };
+  for (const Bad& bad : cases) {
+    const OpRun run = RunOp(bad.phase1, aclnnCumprod);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
 }
 
 // CANN's example programs (ops-math math/*/docs) with their results.
@@ -703,6 +960,23 @@ TEST(DimOps, ValueOpRejections) {
       {"topk negative k", Op::kTopk, f32, s64, f32, {2, 3}, {2, 0}, 1, -1, true, "'k'"},
       {"topk out shape", Op::kTopk, f32, s64, f32, {2, 3}, {2, 3}, 1, 2, true, "valuesOut"},
       {"topk unsorted", Op::kTopk, f32, s64, f32, {2, 3}, {2, 2}, 1, 2, false, "sorted"},
+      {"kthvalue k 0", Op::kKthvalue, f32, s64, f32, {2, 3}, {2}, 1, 0, true, "'k'"},
+      {"kthvalue k above extent", Op::kKthvalue, f32, s64, f32, {2, 3}, {2}, 1, 4, true, "'k'"},
+      {"kthvalue empty dim", Op::kKthvalue, f32, s64, f32, {2, 0}, {2}, 1, 1, true, "'k'"},
+      {"kthvalue bool self", Op::kKthvalue, ACL_BOOL, s64, ACL_BOOL, {2, 3}, {2}, 1, 1, true, "self"},
+      {"kthvalue values dtype", Op::kKthvalue, f32, s64, ACL_FLOAT16, {2, 3}, {2}, 1, 1, true, "valuesOut"},
+      {"kthvalue s32 indices", Op::kKthvalue, f32, s32, f32, {2, 3}, {2}, 1, 1, true, "indicesOut"},
+      {"kthvalue dim", Op::kKthvalue, f32, s64, f32, {2, 3}, {2}, 2, 1, true, "dim"},
+      {"kthvalue out shape", Op::kKthvalue, f32, s64, f32, {2, 3}, {3}, 1, 1, true, "valuesOut"},
+      {"mediandim f64 self", Op::kMedianDim, ACL_DOUBLE, s64, ACL_DOUBLE, {2, 3}, {2}, 1, 0, true, "self"},
+      {"mediandim values dtype", Op::kMedianDim, s32, s64, ACL_INT64, {2, 3}, {2}, 1, 0, true, "valuesOut"},
+      {"mediandim s32 indices", Op::kMedianDim, f32, s32, f32, {2, 3}, {2}, 1, 0, true, "indicesOut"},
+      {"mediandim dim", Op::kMedianDim, f32, s64, f32, {2, 3}, {2}, -3, 0, true, "dim"},
+      {"mediandim out shape", Op::kMedianDim, f32, s64, f32, {2, 3}, {2, 1}, 1, 0, true, "valuesOut"},
+      {"mediandim bf16 dim of 1", Op::kMedianDim, ACL_BF16, s64, ACL_BF16, {2, 1}, {2}, 1, 0, true, "BFLOAT16"},
+      {"nanmediandim bool self", Op::kNanMedianDim, ACL_BOOL, s64, ACL_BOOL, {2, 3}, {2}, 1, 0, true, "self"},
+      {"nanmediandim empty dim", Op::kNanMedianDim, f32, s64, f32, {0, 3}, {3}, 0, 0, true, "extent 0"},
+      {"nanmediandim bf16 dim of 1", Op::kNanMedianDim, ACL_BF16, s64, ACL_BF16, {1, 3}, {3}, 0, 0, true, "BFLOAT16"},
   };
   for (const Bad& bad : cases) {
     DeviceTensor self(bad.self, bad.shape), indices(bad.indices, bad.outShape), values(bad.values, bad.outShape);

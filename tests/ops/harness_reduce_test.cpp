@@ -1,24 +1,29 @@
 // Harness rows of the reductions on the reduction engine (src/kernels/reduce.h):
 // Prod, ProdDim, ReduceNansum, Any, All, Max, Min, Var, VarCorrection, Std and
-// LogSumExp, against float64 references over each output's group (strided,
+// LogSumExp, and of the along-one-dim kernel's Cumprod (with its in-place form),
+// Median and NanMedian, against float64 references over each output's group (strided,
 // transposed, reversed, broadcast and offset views, rank 0, rank 8, empty,
 // large and threaded shapes, negative / empty dim lists, keepdim). Each
 // reference states its own error bound: the accumulator's roundoff (f32 for
 // 16-bit and f32 results, f64 for f64) times what the kind's error grows with,
 // plus the rounding to out. Integer results are exact (products wrap in int64,
 // then into out's dtype, as the kernels' accumulators do).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_any.h"
+#include "aclnnop/aclnn_cumprod.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_min.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_nansum.h"
@@ -33,7 +38,7 @@ using namespace harness;  // NOLINT(google-build-using-namespace): the rows read
 
 constexpr aclDataType F32 = ACL_FLOAT, F16 = ACL_FLOAT16, BF16 = ACL_BF16, F64 = ACL_DOUBLE, C64 = ACL_COMPLEX64,
                       C128 = ACL_COMPLEX128, S8 = ACL_INT8, U8 = ACL_UINT8, S16 = ACL_INT16, S32 = ACL_INT32,
-                      S64 = ACL_INT64, BOOL = ACL_BOOL;
+                      S64 = ACL_INT64, BOOL = ACL_BOOL, U16 = ACL_UINT16, U32 = ACL_UINT32, U64 = ACL_UINT64;
 
 // The roundoff of the engine's accumulator for a result of `out`'s dtype.
 double AccumulatorRoundoff(aclDataType out) {
@@ -51,6 +56,12 @@ double WrapInto(int64_t v, aclDataType out) {
       return static_cast<int16_t>(v);
     case S32:
       return static_cast<int32_t>(v);
+    case U16:
+      return static_cast<uint16_t>(v);
+    case U32:
+      return static_cast<uint32_t>(v);
+    case U64:
+      return static_cast<double>(static_cast<uint64_t>(v));
     case BOOL:
       return v != 0 ? 1 : 0;
     default:
@@ -402,6 +413,129 @@ OpRow LogSumExpRow() {
   return row;
 }
 
+// ---- Cumprod ---------------------------------------------------------------------------------------
+
+// The dim an attribute set names, wrapped for `rank`; nullopt outside [-rank, rank - 1] (rank 0: 0 and -1).
+std::optional<int64_t> WrappedDim(const AttrSet& attrs, size_t rank) {
+  const auto dim = static_cast<int64_t>(attrs.Scalar("dim").value.real());
+  const auto wrap = static_cast<int64_t>(std::max<size_t>(rank, 1));
+  if (dim < -wrap || dim >= wrap) return std::nullopt;
+  return dim < 0 ? dim + wrap : dim;
+}
+
+// Running products along the dim, exact in float64 (each rounded once to out, as the kernel's f64
+// products are), integers wrapping in int64 and then into out.
+Expected CumprodReference(const RefCall& call) {
+  const Operand& in = call.inputs.at(0);
+  const int64_t dim = WrappedDim(call.attrs, in.shape.size()).value();
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(dim) + 1; d < in.shape.size(); ++d) inner *= in.shape[d];
+  const int64_t length = in.shape.empty() ? 1 : in.shape[static_cast<size_t>(dim)];
+  const bool integral = IsIntegral(call.out);
+  std::vector<double> real(in.values.size());
+  std::vector<uint64_t> wrapped(in.values.size());
+  Expected want;
+  for (size_t n = 0; n < in.values.size(); ++n) {
+    // Row-major order visits an element's predecessor along dim (inner elements back) first.
+    const bool first = (static_cast<int64_t>(n) / inner) % length == 0;
+    const Value x = ConvertValue(in.values[n], call.out);  // input converted to the computation dtype first
+    real[n] = (first ? 1.0 : real[n - static_cast<size_t>(inner)]) * x.real();
+    wrapped[n] = (first ? uint64_t{1} : wrapped[n - static_cast<size_t>(inner)]) *
+                 static_cast<uint64_t>(static_cast<int64_t>(x.real()));
+    want.values.push_back(integral ? WrapInto(static_cast<int64_t>(wrapped[n]), call.out) : real[n]);
+  }
+  return want;
+}
+
+OpRow CumprodRow() {
+  OpRow row;
+  row.name = "Cumprod";
+  // Factors around 1 keep the 257-long lines of the large shapes in range; integers wrap now and then.
+  row.inputs = {Arg{.name = "input", .range = RangeRule([](aclDataType dtype, const CaseInfo&) {
+                                       if (IsRealFloat(dtype)) return Range{0.5, 1.5};
+                                       return IsUnsigned(dtype) ? Range{0, 3} : Range{-3, 3};
+                                     })}};
+  // "undefined": dtype ACL_DT_UNDEFINED (compute in out's dtype), else out's dtype itself.
+  row.out = {[](Call& c) {
+               const aclDataType dtype = c.BoolAttr("undefined") ? ACL_DT_UNDEFINED : c.OutDtype();
+               return aclnnCumprodGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("dim"), dtype, c.Out(), c.workspaceSize,
+                                                   c.executor);
+             },
+             aclnnCumprod};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceCumprodGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("dim"), c.workspaceSize,
+                                                              c.executor);
+                 },
+                 aclnnInplaceCumprod};
+  row.dtypes = Concat(EachDtype({F32, F16, BF16, F64, S8, S16, S32, S64, U8, U16, U32, U64}),
+                      Singly({{{F16}, F32}, {{S32}, S64}, {{F64}, F32}, {{U8}, S32}}));
+  row.shapes = SameShapes();
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& attrs) -> std::optional<Shape> {
+    if (!WrappedDim(attrs, in[0].size())) return std::nullopt;
+    return in[0];
+  };
+  row.attrs = {{"dim0", {{"dim", ScalarAttr{S32, 0}}, {"undefined", false}}},
+               {"last_s64_undefined", {{"dim", ScalarAttr{S64, -1}}, {"undefined", true}}},
+               {"dim1", {{"dim", ScalarAttr{S32, 1}}, {"undefined", false}}}};
+  row.reference = CumprodReference;
+  // Products that shrink below the dtype's normal range keep an absolute error of about its roundoff.
+  row.tolerance = {.ulps = 2, .minMagnitude = 1e-3};
+  return row;
+}
+
+// ---- Median / NanMedian ----------------------------------------------------------------------------
+
+// The lower median of a group (ascending, NaN largest): NaN propagates (Median) or is left out
+// (NanMedian); nothing gives CANN's fill: NaN in floats (NanMedian: in every dtype, 0 in an integer),
+// the lowest INT32 / INT64, 0 in the other integers.
+Value LowerMedian(const Values& group, bool nan_median, aclDataType dtype) {
+  std::vector<double> numbers;
+  bool nan = false;
+  for (const Value& v : group) {
+    if (std::isnan(v.real())) {
+      nan = true;
+    } else {
+      numbers.push_back(v.real());
+    }
+  }
+  if (group.empty()) {
+    if (nan_median || !IsIntegral(dtype)) return IsIntegral(dtype) ? 0.0 : std::nan("");
+    if (dtype == S64) return static_cast<double>(std::numeric_limits<int64_t>::min());
+    if (dtype == S32) return static_cast<double>(std::numeric_limits<int32_t>::min());
+    return 0.0;
+  }
+  if ((nan && !nan_median) || numbers.empty()) return std::nan("");
+  std::sort(numbers.begin(), numbers.end());
+  return numbers[(numbers.size() - 1) / 2];
+}
+
+OpRow MedianRow(bool nan_median) {
+  OpRow row;
+  row.name = nan_median ? "NanMedian" : "Median";
+  // Ties on purpose in the integers.
+  row.inputs = {Arg{.name = "self", .range = RangeRule([](aclDataType dtype, const CaseInfo&) {
+                                      if (IsRealFloat(dtype)) return Range{-100, 100};
+                                      return IsUnsigned(dtype) ? Range{0, 9} : Range{-9, 9};
+                                    })}};
+  row.out = {[nan_median](Call& c) {
+               return (nan_median ? aclnnNanMedianGetWorkspaceSize : aclnnMedianGetWorkspaceSize)(
+                   c.Tensor(0), c.Out(), c.workspaceSize, c.executor);
+             },
+             nan_median ? aclnnNanMedian : aclnnMedian};
+  row.dtypes = EachDtype({F32, F16, BF16, U8, S8, S16, S32, S64});
+  row.shapes = ReductionShapes();
+  // NanMedian's document gives out as (1,); Median's result is one element of any shape.
+  row.outShape = [nan_median](const std::vector<Shape>&, const AttrSet&) -> std::optional<Shape> {
+    return nan_median ? Shape{1} : Shape{};
+  };
+  row.attrs = {{"", {{"dims", std::vector<int64_t>{}}, {"keepDim", false}}}};
+  row.reference = [nan_median](const RefCall& call) {
+    return Reduction([&](const Values& group, const AttrSet&) { return LowerMedian(group, nan_median, call.out); })(
+        call);
+  };
+  return row;
+}
+
 std::vector<OpRow> ReduceRows() {
   std::vector<OpRow> rows = {ProdRow(),
                              ComplexRow(ProdRow()),
@@ -412,7 +546,10 @@ std::vector<OpRow> ReduceRows() {
                              PredicateRow("All", true),
                              ExtremeRow("Max", true),
                              ExtremeRow("Min", false),
-                             LogSumExpRow()};
+                             LogSumExpRow(),
+                             CumprodRow(),
+                             MedianRow(false),
+                             MedianRow(true)};
   for (OpRow& row : VarianceRows()) rows.push_back(std::move(row));
   return rows;
 }

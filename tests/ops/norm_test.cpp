@@ -1,4 +1,4 @@
-// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms) and GroupNorm
+// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm, DeepNorm, GroupNorm and BatchNorm
 // through the public C API against a float64 reference: every documented dtype
 // combination, strided inputs and outputs, optional inputs and outputs null and
 // given, empty tensors, rows long enough to split across chunks, a large mean
@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_batch_norm.h"
+#include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -21,7 +24,7 @@
 namespace canopy_test {
 namespace {
 
-enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup };
+enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup, kAddLayer, kDeep };
 
 struct NormCase {
   std::string name;
@@ -37,7 +40,16 @@ struct NormCase {
   int64_t group = 1;
   double eps = 1e-5;
   double offset = 0;  // added to every x (a large mean)
+  // AddLayerNorm: biasOptional given (of gamma's shape, or x's with biasFull), x2's dtype when not x's.
+  bool bias = false, biasFull = false;
+  aclDataType x2Dtype = ACL_DT_UNDEFINED;
+  double alpha = 1;  // DeepNorm: x' = alpha * x + gx
 };
+
+// The second addend's dtype, and the dtype of y, xOut and bias (FLOAT when x1 and x2 differ: CANN's table).
+aclDataType X2Dtype(const NormCase& c) { return c.x2Dtype == ACL_DT_UNDEFINED ? c.dtype : c.x2Dtype; }
+aclDataType DataDtype(const NormCase& c) { return X2Dtype(c) == c.dtype ? c.dtype : ACL_FLOAT; }
+bool Adds(Op op) { return op == Op::kAddRms || op == Op::kAddLayer || op == Op::kDeep; }
 
 void PrintTo(const NormCase& c, std::ostream* os) { *os << c.name; }
 
@@ -123,8 +135,24 @@ aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? a
 
 OpRun RunNorm(const NormCase& c, const DeviceTensor& x, const std::optional<DeviceTensor>& x2,
               const std::optional<DeviceTensor>& gamma, const std::optional<DeviceTensor>& beta, const OutTensor& y,
-              const OutTensor& mean, const OutTensor& rstd, const OutTensor& xOut) {
+              const OutTensor& mean, const OutTensor& rstd, const OutTensor& xOut,
+              const std::optional<DeviceTensor>& bias = std::nullopt) {
   switch (c.op) {
+    case Op::kDeep:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnDeepNormGetWorkspaceSize(a.Tensor(x), Or(a, x2), Or(a, beta), Or(a, gamma), c.alpha, c.eps,
+                                                 Or(a, mean.t), Or(a, rstd.t), Or(a, y.t), ws, e);
+          },
+          aclnnDeepNorm);
+    case Op::kAddLayer:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x), Or(a, x2), Or(a, gamma), Or(a, beta), Or(a, bias),
+                                                     c.eps, true, Or(a, y.t), Or(a, mean.t), Or(a, rstd.t),
+                                                     Or(a, xOut.t), ws, e);
+          },
+          aclnnAddLayerNorm);
     case Op::kRms:
       return RunOp(
           [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
@@ -183,11 +211,17 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     for (Value& v : xValues) v = ConvertValue(v + c.offset, c.dtype);
     x.WriteView(xValues);
   }
-  std::optional<DeviceTensor> x2, gamma, beta;
+  std::optional<DeviceTensor> x2, gamma, beta, bias;
   Values x2Values, gammaValues, betaValues;
-  if (c.op == Op::kAddRms) {
-    x2.emplace(c.dtype, c.shape, c.view);
+  if (Adds(c.op)) {
+    x2.emplace(X2Dtype(c), c.shape, c.view);
     x2Values = x2->FillRandom(rng, range);
+  }
+  if (c.bias) {
+    // The reference adds the bias into x2's values (the kernel adds them in f32 first).
+    bias.emplace(DataDtype(c), c.biasFull ? c.shape : c.gammaShape);
+    const Values biasValues = bias->FillRandom(rng, range);
+    for (size_t i = 0; i < x2Values.size(); ++i) x2Values[i] += biasValues[i % biasValues.size()];
   }
   const Shape channelShape = c.op == Op::kGroup ? Shape{c.shape[1]} : c.gammaShape;
   if (c.gamma) {
@@ -198,18 +232,31 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     beta.emplace(c.gammaDtype, channelShape);
     betaValues = beta->FillRandom(rng, Range{-1, 1});
   }
-  const aclDataType statDtype = IsRms(c.op) ? ACL_FLOAT : c.dtype;
+  const aclDataType statDtype = IsRms(c.op) || c.op == Op::kAddLayer || c.op == Op::kDeep ? ACL_FLOAT : c.dtype;
+  const aclDataType data = DataDtype(c);
   OutTensor y, mean, rstd, xOut;
-  y.Make(c.dtype, c.shape, c.outView);
+  y.Make(data, c.shape, c.outView);
   if (c.mean) mean.Make(statDtype, c.statShape, c.outView);
   if (c.rstd) rstd.Make(statDtype, c.statShape, c.outView);
-  if (c.op == Op::kAddRms && c.xOut) xOut.Make(c.dtype, c.shape, c.outView);
+  if (Adds(c.op) && c.op != Op::kDeep && c.xOut) xOut.Make(data, c.shape, c.outView);
 
-  const OpRun run = RunNorm(c, x, x2, gamma, beta, y, mean, rstd, xOut);
+  const OpRun run = RunNorm(c, x, x2, gamma, beta, y, mean, rstd, xOut, bias);
   ASSERT_TRUE(run.ok()) << Describe(run);
-  const Reference ref =
-      Compute(c, xValues, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
-  ExpectNear(y.t->ReadView(), Near(ref.y, ref.scale, c.dtype, 8), c.name + " y");
+  Values scaled = xValues;  // DeepNorm's alpha * x (x itself must not change)
+  for (Value& v : scaled) v *= c.alpha;
+  Reference ref =
+      Compute(c, scaled, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
+  // The kernel adds in f32 (x2 + bias, then x1): errors scale with the addends, not with their sum.
+  std::vector<double> addends;
+  if (c.op == Op::kAddLayer || c.op == Op::kDeep) {
+    const size_t length = static_cast<size_t>(NumElements(c.gammaShape));
+    for (size_t i = 0; i < xValues.size(); ++i) {
+      const double magnitude = std::abs(scaled[i]) + std::abs(x2Values[i]) + (c.bias ? 2.0 : 0.0);
+      addends.push_back(magnitude);
+      ref.scale[i] += 2 * magnitude * ref.rstd[i / length];
+    }
+  }
+  ExpectNear(y.t->ReadView(), Near(ref.y, ref.scale, data, 8), c.name + " y");
   ExpectOutsideViewUnchanged(*y.t, y.before, "y storage");
   if (c.rstd) {
     ExpectNear(rstd.t->ReadView(), Near(ref.rstd, {}, statDtype, 4), c.name + " rstd");
@@ -221,7 +268,8 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     ExpectNear(mean.t->ReadView(), Near(ref.mean, scale, statDtype, 4), c.name + " mean");
   }
   if (xOut.t) {
-    ExpectNear(xOut.t->ReadView(), Near(ref.sum, {}, c.dtype, 1), c.name + " xOut");
+    // With a bias, x2 + bias rounds once in f32 before x1 is added.
+    ExpectNear(xOut.t->ReadView(), Near(ref.sum, addends, data, 1), c.name + " xOut");
     ExpectOutsideViewUnchanged(*xOut.t, xOut.before, "xOut storage");
   }
   ExpectExact(x.ReadView(), xValues, "x must not change");
@@ -298,6 +346,38 @@ std::vector<NormCase> NormCases() {
                      s,
                      s});
     cases.push_back({n + "long_rows", Op::kAddRms, dtype, dtype, {3, 40000}, {40000}, {3, 1}});
+    // AddLayerNorm: gamma and beta of x's dtype and FLOAT, bias absent / gamma-shaped / x-shaped, views.
+    const std::vector<aclDataType> gammaDtypes =
+        dtype == ACL_FLOAT ? std::vector<aclDataType>{ACL_FLOAT} : std::vector<aclDataType>{dtype, ACL_FLOAT};
+    for (aclDataType gammaDtype : gammaDtypes) {
+      const std::string l = std::string("addlayer_") + Name(dtype) + "_gamma_" + Name(gammaDtype) + "_";
+      NormCase x{l + "bias", Op::kAddLayer, dtype, gammaDtype, {3, 5, 16}, {16}, {3, 5, 1}};
+      x.beta = x.mean = true;
+      x.bias = true;
+      cases.push_back(x);
+      x.name = l + "no_bias_two_dims_stepped";
+      x.bias = false;
+      x.shape = {4, 3, 12};
+      x.gammaShape = {3, 12};
+      x.statShape = {4, 1, 1};
+      x.view = x.outView = s;
+      cases.push_back(x);
+      x.name = l + "full_bias_transposed";
+      x.bias = x.biasFull = true;
+      x.shape = {6, 7};
+      x.gammaShape = {7};
+      x.statShape = {6, 1};
+      x.view = t;
+      x.outView = r;
+      cases.push_back(x);
+      x.name = l + "long_rows";
+      x.bias = x.biasFull = false;
+      x.shape = {2, 40000};
+      x.gammaShape = {40000};
+      x.statShape = {2, 1};
+      x.view = x.outView = View::kContiguous;
+      cases.push_back(x);
+    }
     if (dtype == ACL_FLOAT) continue;
     cases.push_back({n + "x_out_only", Op::kAddRms, dtype, dtype, {4, 24}, {24}, {}, true, false, false, false});
     cases.push_back({n + "neither", Op::kAddRms, dtype, dtype, {4, 24}, {1, 24}, {}, true, false, false, false, false});
@@ -320,6 +400,52 @@ std::vector<NormCase> NormCases() {
                    1,
                    1e-6});
   cases.push_back({"addrms_empty", Op::kAddRms, ACL_FLOAT16, ACL_FLOAT16, {0, 8}, {8}, {0, 1}});
+  // DeepNorm: every dtype (all of x's), alpha scaling x, one and two normalised dims, views, long rows, empty.
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("deep_") + Name(dtype) + "_";
+    NormCase x{n + "last_dim", Op::kDeep, dtype, dtype, {3, 5, 16}, {16}, {3, 5, 1}};
+    x.beta = x.mean = true;
+    x.alpha = 0.3;
+    cases.push_back(x);
+    x.name = n + "two_dims_stepped";
+    x.shape = {4, 3, 12};
+    x.gammaShape = {3, 12};
+    x.statShape = {4, 1, 1};
+    x.view = x.outView = s;
+    x.alpha = 2.5;
+    cases.push_back(x);
+    x.name = n + "transposed";
+    x.shape = {6, 7};
+    x.gammaShape = {7};
+    x.statShape = {6, 1};
+    x.view = t;
+    x.outView = r;
+    cases.push_back(x);
+    x.name = n + "long_rows";
+    x.shape = {2, 40000};
+    x.gammaShape = {40000};
+    x.statShape = {2, 1};
+    x.view = x.outView = View::kContiguous;
+    cases.push_back(x);
+  }
+  {
+    NormCase x{"deep_f32_empty_rows", Op::kDeep, ACL_FLOAT, ACL_FLOAT, {0, 8}, {8}, {0, 1}};
+    x.beta = x.mean = true;
+    cases.push_back(x);
+  }
+  // AddLayerNorm with x1 and x2 of two dtypes, one FLOAT: every other tensor FLOAT (CANN's table).
+  for (const auto& [x1Dtype, x2Dtype] : {std::pair{ACL_FLOAT16, ACL_FLOAT}, std::pair{ACL_FLOAT, ACL_BF16}}) {
+    NormCase x{std::string("addlayer_mixed_") + Name(x1Dtype) + "_" + Name(x2Dtype),
+               Op::kAddLayer,
+               x1Dtype,
+               ACL_FLOAT,
+               {3, 5, 16},
+               {16},
+               {3, 5, 1}};
+    x.beta = x.mean = x.bias = true;
+    x.x2Dtype = x2Dtype;
+    cases.push_back(x);
+  }
 
   // LayerNorm: weight / bias null or given (input's dtype or f32), mean / rstd null or given.
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
@@ -651,6 +777,308 @@ TEST(AddRmsNorm, Rejections) {
         },
         aclnnAddRmsNorm);
     EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+// CANN's example program (ops-nn norm/add_layer_norm): x1 [1, 2, 8] of 1 and 2, x2 of 4 and -3, gamma 2,
+// beta 0.1, bias 0.5: constant rows, so y is beta, mean 5.5 and -0.5, rstd 1 / sqrt(eps).
+TEST(AddLayerNorm, CannExampleProgram) {
+  DeviceTensor x1(ACL_FLOAT, {1, 2, 8}), x2(ACL_FLOAT, {1, 2, 8}), gamma(ACL_FLOAT, {8}), beta(ACL_FLOAT, {8}),
+      bias(ACL_FLOAT, {8}), y(ACL_FLOAT, {1, 2, 8}), mean(ACL_FLOAT, {1, 2, 1}), rstd(ACL_FLOAT, {1, 2, 1}),
+      xOut(ACL_FLOAT, {1, 2, 8});
+  x1.WriteView({1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2});
+  x2.WriteView({4, 4, 4, 4, 4, 4, 4, 4, -3, -3, -3, -3, -3, -3, -3, -3});
+  gamma.WriteView(Values(8, 2.0));
+  beta.WriteView(Values(8, 0.1));
+  bias.WriteView(Values(8, 0.5));
+  const double eps = 1e-5;
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(beta),
+                                                 a.Tensor(bias), eps, true, a.Tensor(y), a.Tensor(mean), a.Tensor(rstd),
+                                                 a.Tensor(xOut), ws, e);
+      },
+      aclnnAddLayerNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(y.ReadView(), Near(std::vector<double>(16, 0.1), {}, ACL_FLOAT, 4), "y");
+  ExpectNear(mean.ReadView(), Near({5.5, -0.5}, {}, ACL_FLOAT, 2), "mean");
+  ExpectNear(rstd.ReadView(), Near({1 / std::sqrt(eps), 1 / std::sqrt(eps)}, {}, ACL_FLOAT, 4), "rstd");
+  std::vector<double> sum(8, 5.5);
+  sum.resize(16, -0.5);
+  ExpectNear(xOut.ReadView(), Near(sum, {}, ACL_FLOAT, 1), "xOut");
+}
+
+TEST(AddLayerNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x1, x2, gamma, y, stat;
+    Shape x2Shape, gammaShape, statShape, biasShape;
+    bool nullMean;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Bad cases[] = {
+      {"null meanOut", f32, f32, f32, f32, f32, {2, 4}, {4}, {2, 1}, {}, true, ACLNN_ERR_PARAM_NULLPTR, "meanOut"},
+      {"f64 x1", ACL_DOUBLE, ACL_DOUBLE, f32, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "x1"},
+      {"f16 and bf16", f16, bf16, f32, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "x2"},
+      {"mixed with f16 gamma", f16, f32, f16, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "gamma"},
+      {"bf16 gamma for f16", f16, f16, bf16, f16, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "gamma"},
+      {"y dtype", f16, f16, f16, f32, f32, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "yOut"},
+      {"f16 mean", f16, f16, f16, f16, f16, {2, 4}, {4}, {2, 1}, {}, false, kInvalid, "meanOut"},
+      {"x2 shape", f32, f32, f32, f32, f32, {4, 2}, {4}, {2, 1}, {}, false, kTiling, "x2"},
+      {"gamma shape", f32, f32, f32, f32, f32, {2, 4}, {2}, {2, 1}, {}, false, kTiling, "gamma"},
+      {"mean shape", f32, f32, f32, f32, f32, {2, 4}, {4}, {2}, {}, false, kTiling, "meanOut"},
+      {"bias shape", f32, f32, f32, f32, f32, {2, 4}, {4}, {2, 1}, {2}, false, kInvalid, "biasOptional"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x1, {2, 4}), x2(bad.x2, bad.x2Shape), gamma(bad.gamma, bad.gammaShape),
+        beta(bad.gamma, bad.gammaShape), y(bad.y, {2, 4}), mean(bad.stat, bad.statShape), rstd(bad.stat, bad.statShape),
+        xOut(bad.y, {2, 4}), bias(bad.y, bad.biasShape.empty() ? Shape{4} : bad.biasShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(beta),
+                                                   bad.biasShape.empty() ? nullptr : a.Tensor(bias), 1e-5, true,
+                                                   a.Tensor(y), bad.nullMean ? nullptr : a.Tensor(mean), a.Tensor(rstd),
+                                                   a.Tensor(xOut), ws, e);
+        },
+        aclnnAddLayerNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+  // CANN takes no dim of extent 0 (its tiling check).
+  DeviceTensor x1(ACL_FLOAT, {0, 4}), gamma(ACL_FLOAT, {4}), y(ACL_FLOAT, {0, 4}), stat(ACL_FLOAT, {0, 1});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnAddLayerNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x1), a.Tensor(gamma), a.Tensor(gamma), nullptr,
+                                                 1e-5, false, a.Tensor(y), a.Tensor(stat), a.Tensor(stat), a.Tensor(y),
+                                                 ws, e);
+      },
+      aclnnAddLayerNorm);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_INNER_TILING_ERROR) << Describe(run);
+  EXPECT_NE(run.message.find("extent 0"), std::string::npos) << run.message;
+}
+
+// ---- BatchNorm --------------------------------------------------------------------------------------
+
+struct BatchCase {
+  std::string name;
+  aclDataType dtype;      // input and output
+  aclDataType statDtype;  // weight, bias, running and saved statistics
+  Shape shape;            // [N, C, ...]
+  bool training = true;
+  bool affine = true;   // weight and bias given
+  bool running = true;  // runningMean and runningVar given
+  View view = View::kContiguous;
+  View outView = View::kContiguous;
+  double momentum = 0.1;
+};
+
+void PrintTo(const BatchCase& c, std::ostream* os) { *os << c.name; }
+
+class BatchNormTest : public ::testing::TestWithParam<BatchCase> {};
+
+TEST_P(BatchNormTest, MatchesFloat64Reference) {
+  const BatchCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  const int64_t channels = c.shape[1], total = NumElements(c.shape);
+  const int64_t spatial = total / (c.shape[0] * channels);
+  const double eps = 1e-5;
+  DeviceTensor x(c.dtype, c.shape, c.view);
+  const Values xValues = x.FillRandom(rng, Range{-2, 2});
+  std::optional<DeviceTensor> weight, bias, runningMean, runningVar;
+  Values w(static_cast<size_t>(channels), 1.0), b(static_cast<size_t>(channels), 0.0),
+      rm(static_cast<size_t>(channels), 0.0), rv(static_cast<size_t>(channels), 1.0);
+  if (c.affine) {
+    weight.emplace(c.statDtype, Shape{channels});
+    w = weight->FillRandom(rng, Range{0.5, 1.5});
+    bias.emplace(c.statDtype, Shape{channels});
+    b = bias->FillRandom(rng, Range{-1, 1});
+  }
+  if (c.running) {
+    runningMean.emplace(c.statDtype, Shape{channels});
+    rm = runningMean->FillRandom(rng, Range{-1, 1});
+    runningVar.emplace(c.statDtype, Shape{channels});
+    rv = runningVar->FillRandom(rng, Range{0.5, 2});
+  }
+  OutTensor y, saveMean, saveVar;
+  y.Make(c.dtype, c.shape, c.outView);
+  saveMean.Make(c.statDtype, {channels}, View::kContiguous);
+  saveVar.Make(c.statDtype, {channels}, View::kContiguous);
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnBatchNormGetWorkspaceSize(a.Tensor(x), Or(a, weight), Or(a, bias), Or(a, runningMean),
+                                              Or(a, runningVar), c.training, c.momentum, eps, Or(a, y.t),
+                                              Or(a, saveMean.t), Or(a, saveVar.t), ws, e);
+      },
+      aclnnBatchNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // x row-major: element (n, ch, s) at (n * C + ch) * S + s.
+  std::vector<double> mean(static_cast<size_t>(channels)), var(static_cast<size_t>(channels)), yWant, scale;
+  const auto count = static_cast<double>(c.shape[0] * spatial);  // the elements of each channel
+  for (int64_t ch = 0; ch < channels; ++ch) {
+    const auto at = [&](int64_t n, int64_t s) {
+      return xValues[static_cast<size_t>((n * channels + ch) * spatial + s)].real();
+    };
+    double sum = 0, squares = 0;
+    for (int64_t n = 0; n < c.shape[0]; ++n) {
+      for (int64_t s = 0; s < spatial; ++s) sum += at(n, s);
+    }
+    const double m = sum / count;
+    for (int64_t n = 0; n < c.shape[0]; ++n) {
+      for (int64_t s = 0; s < spatial; ++s) squares += (at(n, s) - m) * (at(n, s) - m);
+    }
+    mean[static_cast<size_t>(ch)] = c.training ? m : rm[static_cast<size_t>(ch)].real();
+    var[static_cast<size_t>(ch)] = c.training ? squares / count : rv[static_cast<size_t>(ch)].real();
+  }
+  for (int64_t i = 0; i < total; ++i) {
+    const auto ch = static_cast<size_t>((i / spatial) % channels);
+    const double rstd = 1 / std::sqrt(var[ch] + eps);
+    const double dev = xValues[static_cast<size_t>(i)].real() - mean[ch];
+    yWant.push_back(dev * rstd * w[ch].real() + b[ch].real());
+    scale.push_back((std::abs(dev) + std::abs(mean[ch])) * rstd * std::abs(w[ch].real()) + std::abs(b[ch].real()));
+  }
+  ExpectNear(y.t->ReadView(), Near(yWant, scale, c.dtype, 8), c.name + " output");
+  ExpectOutsideViewUnchanged(*y.t, y.before, "output storage");
+  if (!c.training) {
+    EXPECT_EQ(saveMean.t->DownloadBytes(), saveMean.before) << "saveMean is written only in training";
+  } else {
+    ExpectNear(saveMean.t->ReadView(), Near(mean, std::vector<double>(mean.size(), 2.0), c.statDtype, 4), "saveMean");
+    ExpectNear(saveVar.t->ReadView(), Near(var, std::vector<double>(var.size(), 4.0), c.statDtype, 4),
+               "saveInvstd (the variance)");
+  }
+  if (c.running) {
+    std::vector<double> rmWant, rvWant;
+    for (int64_t ch = 0; ch < channels; ++ch) {
+      const auto k = static_cast<size_t>(ch);
+      rmWant.push_back(c.training ? (1 - c.momentum) * rm[k].real() + c.momentum * mean[k] : rm[k].real());
+      rvWant.push_back(c.training ? (1 - c.momentum) * rv[k].real() + c.momentum * var[k] * count / (count - 1)
+                                  : rv[k].real());
+    }
+    ExpectNear(runningMean->ReadView(), Near(rmWant, std::vector<double>(rmWant.size(), 2.0), c.statDtype, 4),
+               "runningMean");
+    ExpectNear(runningVar->ReadView(), Near(rvWant, std::vector<double>(rvWant.size(), 4.0), c.statDtype, 4),
+               "runningVar");
+  }
+}
+
+std::vector<BatchCase> BatchCases() {
+  std::vector<BatchCase> cases;
+  const View s = View::kStepped, t = View::kTransposed, r = View::kReversed;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("batch_") + Name(dtype) + "_";
+    cases.push_back({n + "train_nchw", dtype, dtype, {4, 3, 5, 6}});
+    cases.push_back({n + "train_f32_stats_stepped", dtype, ACL_FLOAT, {3, 5, 7}, true, true, true, s, s, 0.3});
+    cases.push_back({n + "infer_nchw", dtype, dtype, {2, 4, 3, 3}, false});
+    cases.push_back({n + "infer_transposed", dtype, ACL_FLOAT, {6, 5}, false, true, true, t, r});
+  }
+  cases.push_back({"batch_f32_train_nc", ACL_FLOAT, ACL_FLOAT, {16, 7}});
+  cases.push_back({"batch_f32_train_no_affine_no_running", ACL_FLOAT, ACL_FLOAT, {3, 4, 10}, true, false, false});
+  cases.push_back({"batch_f32_infer_no_affine", ACL_FLOAT, ACL_FLOAT, {3, 4, 10}, false, false, true});
+  cases.push_back({"batch_f32_train_rank8", ACL_FLOAT, ACL_FLOAT, {2, 3, 2, 1, 2, 1, 2, 3}});
+  cases.push_back({"batch_f32_train_large", ACL_FLOAT, ACL_FLOAT, {8, 16, 64, 64}});
+  cases.push_back({"batch_f16_input_f32_stats_infer", ACL_FLOAT16, ACL_FLOAT, {2, 3, 8}, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, BatchNormTest, ::testing::ValuesIn(BatchCases()),
+                         [](const ::testing::TestParamInfo<BatchCase>& info) { return SanitizeName(info.param.name); });
+
+// An empty input: saveMean 0, saveInvstd NaN (CANN's fill), nothing else checked or written.
+TEST(BatchNorm, EmptyInputFillsSavedStatistics) {
+  DeviceTensor x(ACL_FLOAT, {0, 3, 4}), y(ACL_FLOAT, {0, 3, 4}), mean(ACL_FLOAT, {3}), var(ACL_FLOAT, {3});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnBatchNormGetWorkspaceSize(a.Tensor(x), nullptr, nullptr, nullptr, nullptr, true, 0.1, 1e-5,
+                                              a.Tensor(y), a.Tensor(mean), a.Tensor(var), ws, e);
+      },
+      aclnnBatchNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(mean.ReadView(), {0, 0, 0}, "saveMean");
+  for (const Value& v : var.ReadView()) EXPECT_TRUE(std::isnan(v.real()));
+}
+
+TEST(BatchNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x, y, stat;
+    Shape shape, yShape, statShape;
+    bool training;
+    bool nullSave;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+  const Bad cases[] = {
+      {"training without saveMean",
+       f32,
+       f32,
+       f32,
+       {2, 3, 4},
+       {2, 3, 4},
+       {3},
+       true,
+       true,
+       ACLNN_ERR_PARAM_NULLPTR,
+       "saveMean"},
+      {"f64 input", ACL_DOUBLE, f32, f32, {2, 3, 4}, {2, 3, 4}, {3}, true, false, kInvalid, "input"},
+      {"s32 output", f32, ACL_INT32, f32, {2, 3, 4}, {2, 3, 4}, {3}, true, false, kInvalid, "output"},
+      {"f64 statistics", f32, f32, ACL_DOUBLE, {2, 3, 4}, {2, 3, 4}, {3}, true, false, kInvalid, "saveMean"},
+      {"rank 1", f32, f32, f32, {6}, {6}, {6}, true, false, kInvalid, "input"},
+      {"output shape", f32, f32, f32, {2, 3, 4}, {2, 4, 3}, {3}, true, false, kInvalid, "output"},
+      {"channel vectors", f32, f32, f32, {2, 3, 4}, {2, 3, 4}, {4}, false, false, kInvalid, "weight"},
+      {"5 dims in ND", f32, f32, f32, {2, 3, 2, 2, 2}, {2, 3, 2, 2, 2}, {3}, false, false, kInvalid, "NCDHW"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x(bad.x, bad.shape), y(bad.y, bad.yShape), w(bad.stat, bad.statShape), bb(bad.stat, bad.statShape),
+        rm(bad.stat, bad.statShape), rv(bad.stat, bad.statShape), sm(bad.stat, bad.statShape),
+        sv(bad.stat, bad.statShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnBatchNormGetWorkspaceSize(a.Tensor(x), a.Tensor(w), a.Tensor(bb), a.Tensor(rm), a.Tensor(rv),
+                                                bad.training, 0.1, 1e-5, a.Tensor(y),
+                                                bad.nullSave ? nullptr : a.Tensor(sm), a.Tensor(sv), ws, e);
+        },
+        aclnnBatchNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+TEST(DeepNorm, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x, gx, gamma, stat;
+    Shape xShape, gxShape, gammaShape, betaShape, statShape;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16;
+  const Bad cases[] = {
+      {"f64 x", ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, f32, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "x"},
+      {"gx dtype", f16, f32, f16, f32, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "gx"},
+      {"f32 gamma for f16", f16, f16, f32, f32, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "beta"},
+      {"f16 mean", f16, f16, f16, f16, {2, 4}, {2, 4}, {4}, {4}, {2, 1}, "meanOut"},
+      {"rank 1 x", f32, f32, f32, f32, {4}, {4}, {4}, {4}, {1}, "x"},
+      {"gx shape", f32, f32, f32, f32, {2, 4}, {4, 2}, {4}, {4}, {2, 1}, "gx"},
+      {"gamma shape", f32, f32, f32, f32, {2, 4}, {2, 4}, {2}, {2}, {2, 1}, "gamma"},
+      {"beta shape", f32, f32, f32, f32, {2, 4}, {2, 4}, {4}, {1, 4}, {2, 1}, "beta"},
+      {"rstd shape", f32, f32, f32, f32, {2, 4}, {2, 4}, {4}, {4}, {2}, "meanOut"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x(bad.x, bad.xShape), gx(bad.gx, bad.gxShape), gamma(bad.gamma, bad.gammaShape),
+        beta(bad.gamma, bad.betaShape), mean(bad.stat, bad.statShape), rstd(bad.stat, bad.statShape),
+        y(bad.x, bad.xShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnDeepNormGetWorkspaceSize(a.Tensor(x), a.Tensor(gx), a.Tensor(beta), a.Tensor(gamma), 0.3, 1e-6,
+                                               a.Tensor(mean), a.Tensor(rstd), a.Tensor(y), ws, e);
+        },
+        aclnnDeepNorm);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
     EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
   }
 }

@@ -1,12 +1,13 @@
 // The reduction-engine ops added on top of ReduceSum (Prod, ProdDim,
 // ReduceNansum, Any, All, Max, Min, Var, VarCorrection, VarMean, Std,
-// StdMeanCorrection, LogSumExp) through the public C API: the calls of CANN's
+// StdMeanCorrection, LogSumExp, Aminmax, AminmaxDim, AminmaxAll) through the public C API: the calls of CANN's
 // own example programs with their results, the two-output forms (VarMean,
-// StdMeanCorrection) against a float64 reference on strided views, special
+// StdMeanCorrection, the Aminmax family) against a float64 reference on strided views, special
 // values (NaN, infinities), and every rejection with its code. The harness
 // rows (harness_reduce_test.cpp) sweep dtypes, views and shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -14,6 +15,9 @@
 #include <vector>
 
 #include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_aminmax.h"
+#include "aclnnop/aclnn_aminmax_all.h"
+#include "aclnnop/aclnn_aminmax_dim.h"
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
@@ -302,6 +306,136 @@ std::vector<MeanCase> MeanCases() {
 INSTANTIATE_TEST_SUITE_P(Cases, VarMeanTest, ::testing::ValuesIn(MeanCases()),
                          [](const ::testing::TestParamInfo<MeanCase>& info) { return SanitizeName(info.param.name); });
 
+// ---- Aminmax, AminmaxDim, AminmaxAll --------------------------------------------------------------------
+
+enum class MinMaxForm { kList, kDim, kAll };
+
+struct MinMaxCase {
+  std::string name;
+  MinMaxForm form;
+  aclDataType dtype;
+  Shape shape;
+  std::vector<int64_t> dims;  // kList: the list (empty: every dim); kDim: one dim; kAll: unused
+  bool keepdim = false;
+  View view = View::kContiguous;
+  View outView = View::kContiguous;
+};
+
+void PrintTo(const MinMaxCase& c, std::ostream* os) { *os << c.name; }
+
+class AminmaxTest : public ::testing::TestWithParam<MinMaxCase> {};
+
+OpRun RunAminmax(const MinMaxCase& c, const DeviceTensor& self, const DeviceTensor& minOut,
+                 const DeviceTensor& maxOut) {
+  switch (c.form) {
+    case MinMaxForm::kList:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnAminmaxGetWorkspaceSize(a.Tensor(self), a.IntArray(c.dims), c.keepdim, a.Tensor(minOut),
+                                                a.Tensor(maxOut), ws, e);
+          },
+          aclnnAminmax);
+    case MinMaxForm::kDim:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnAminmaxDimGetWorkspaceSize(a.Tensor(self), c.dims.at(0), c.keepdim, a.Tensor(minOut),
+                                                   a.Tensor(maxOut), ws, e);
+          },
+          aclnnAminmaxDim);
+    case MinMaxForm::kAll:
+      break;
+  }
+  return RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnAminmaxAllGetWorkspaceSize(a.Tensor(self), a.Tensor(minOut), a.Tensor(maxOut), ws, e);
+      },
+      aclnnAminmaxAll);
+}
+
+TEST_P(AminmaxTest, MatchesFloat64Reference) {
+  const MinMaxCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor self(c.dtype, c.shape, c.view);
+  const Range range = c.dtype == ACL_BOOL ? Range{0, 1} : (IsUnsigned(c.dtype) ? Range{0, 50} : Range{-50, 50});
+  const Values values = self.FillRandom(rng, range);
+  const size_t rank = c.shape.size();
+  std::vector<bool> reduced(rank, c.form == MinMaxForm::kAll || c.dims.empty());
+  for (int64_t d : c.dims) {
+    if (rank > 0) reduced[static_cast<size_t>(d < 0 ? d + static_cast<int64_t>(rank) : d)] = true;
+  }
+  Shape outShape;
+  for (size_t d = 0; d < rank; ++d) {
+    if (!reduced[d]) outShape.push_back(c.shape[d]);
+    if (reduced[d] && c.keepdim) outShape.push_back(1);
+  }
+  if (c.form == MinMaxForm::kAll) outShape = {1};  // CANN's one-element outputs
+  DeviceTensor minOut(c.dtype, outShape, c.outView), maxOut(c.dtype, outShape, c.outView);
+  minOut.Poison();
+  maxOut.Poison();
+  const std::vector<uint8_t> minBefore = minOut.DownloadBytes();
+  const OpRun run = RunAminmax(c, self, minOut, maxOut);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  if (self.numel() == 0) {  // nothing computed
+    ExpectOutsideViewUnchanged(minOut, minBefore, "minOut storage");
+    return;
+  }
+  std::vector<std::vector<double>> groups(static_cast<size_t>(NumElements(outShape)));
+  std::vector<int64_t> index(rank, 0);
+  for (const Value& v : values) {
+    int64_t o = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (!reduced[d]) o = o * c.shape[d] + index[d];
+    }
+    groups[static_cast<size_t>(o)].push_back(v.real());
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < c.shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  Expected wantMin, wantMax;
+  for (const std::vector<double>& g : groups) {
+    wantMin.values.push_back(*std::min_element(g.begin(), g.end()));
+    wantMax.values.push_back(*std::max_element(g.begin(), g.end()));
+  }
+  wantMin.tolerance.assign(groups.size(), 0);
+  wantMax.tolerance.assign(groups.size(), 0);
+  ExpectNear(minOut.ReadView(), wantMin, "minOut");
+  ExpectNear(maxOut.ReadView(), wantMax, "maxOut");
+  ExpectOutsideViewUnchanged(minOut, minBefore, "minOut storage");
+}
+
+std::vector<MinMaxCase> MinMaxCases() {
+  std::vector<MinMaxCase> cases;
+  const View t = View::kTransposed, s = View::kStepped, r = View::kReversed, c = View::kContiguous,
+             b = View::kBroadcast;
+  for (aclDataType dtype :
+       {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL}) {
+    const std::string n = std::string(Name(dtype)) + "_";
+    cases.push_back({n + "list_inner", MinMaxForm::kList, dtype, {3, 4, 9}, {2}});
+    cases.push_back({n + "list_negative_pair_keepdim", MinMaxForm::kList, dtype, {5, 4, 6}, {-1, 0}, true, s, s});
+    cases.push_back({n + "dim_outer_transposed", MinMaxForm::kDim, dtype, {9, 7}, {0}, false, t, r});
+    cases.push_back({n + "all_stepped", MinMaxForm::kAll, dtype, {4, 6, 5}, {}, false, s});
+  }
+  cases.push_back({"f32_list_every_dim", MinMaxForm::kList, ACL_FLOAT, {6, 7}, {}, false});
+  cases.push_back({"f32_list_broadcast", MinMaxForm::kList, ACL_FLOAT, {5, 6}, {1}, false, b});
+  cases.push_back({"f32_dim_middle_keepdim", MinMaxForm::kDim, ACL_FLOAT, {3, 8, 4}, {-2}, true, c, s});
+  cases.push_back({"f32_dim_large_outer", MinMaxForm::kDim, ACL_FLOAT, {3000, 17}, {0}});
+  cases.push_back({"f32_all_large", MinMaxForm::kAll, ACL_FLOAT, {300, 257}, {}});
+  cases.push_back({"f32_list_rank0", MinMaxForm::kList, ACL_FLOAT, {}, {0}});
+  cases.push_back({"f32_dim_rank0", MinMaxForm::kDim, ACL_FLOAT, {}, {-1}, true});
+  cases.push_back({"f32_all_rank0", MinMaxForm::kAll, ACL_FLOAT, {}, {}});
+  cases.push_back({"f32_list_empty_kept", MinMaxForm::kList, ACL_FLOAT, {0, 4}, {1}});
+  cases.push_back({"f32_dim_empty_kept", MinMaxForm::kDim, ACL_FLOAT, {0, 4}, {1}, true});
+  cases.push_back({"f32_all_empty", MinMaxForm::kAll, ACL_FLOAT, {0, 4}, {}});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, AminmaxTest, ::testing::ValuesIn(MinMaxCases()),
+                         [](const ::testing::TestParamInfo<MinMaxCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
 // ---- Special values -------------------------------------------------------------------------------------
 
 Values RunReduceOver(const Phase1& phase1, Phase2 phase2, const DeviceTensor& out) {
@@ -356,6 +490,18 @@ TEST(ReduceSpecialValues, MaxMinPropagateNan) {
         max ? aclnnMax : aclnnMin, out);
     EXPECT_TRUE(std::isnan(got[0].real())) << (max ? "Max" : "Min");
   }
+}
+
+TEST(ReduceSpecialValues, AminmaxPropagatesNan) {
+  DeviceTensor self(ACL_FLOAT, {2, 3}), minOut(ACL_FLOAT, {2}), maxOut(ACL_FLOAT, {2});
+  self.WriteView({1, kNan, -3, 4, -kInf, 2});
+  const MinMaxCase c{"nan", MinMaxForm::kDim, ACL_FLOAT, {2, 3}, {1}};
+  ASSERT_TRUE(RunAminmax(c, self, minOut, maxOut).ok());
+  const Values min = minOut.ReadView(), max = maxOut.ReadView();
+  EXPECT_TRUE(std::isnan(min[0].real()));
+  EXPECT_TRUE(std::isnan(max[0].real()));
+  EXPECT_EQ(min[1].real(), -kInf);
+  EXPECT_EQ(max[1].real(), 4);
 }
 
 TEST(ReduceSpecialValues, LogSumExpOfInfinitiesAndLargeValues) {
@@ -413,7 +559,7 @@ TEST(ReduceRejections, AreInvalidArguments) {
   DeviceTensor f32(ACL_FLOAT, {2, 3}), f32Row(ACL_FLOAT, {3}), f32One(ACL_FLOAT, {1}), f64(ACL_DOUBLE, {2, 3}),
       c64(ACL_COMPLEX64, {2, 3}), s32(ACL_INT32, {2, 3}), s32Row(ACL_INT32, {3}), boolRow(ACL_BOOL, {3}),
       f32Col(ACL_FLOAT, {2}), empty(ACL_FLOAT, {0, 3}), c64One(ACL_COMPLEX64, {1}), s64One(ACL_INT64, {1}),
-      f64Row(ACL_DOUBLE, {3}), f16One(ACL_FLOAT16, {1});
+      f64Row(ACL_DOUBLE, {3}), f16One(ACL_FLOAT16, {1}), c64Row(ACL_COMPLEX64, {3});
   const std::vector<Rejection> cases = {
       {"prod dtype differs from out",
        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
@@ -558,6 +704,73 @@ TEST(ReduceRejections, AreInvalidArguments) {
          return aclnnLogSumExpGetWorkspaceSize(a.Tensor(f32), a.IntArray({2}), false, a.Tensor(f16One), ws, e);
        },
        "dim"},
+      {"aminmax c64 self",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(c64), a.IntArray({0}), false, a.Tensor(c64Row), a.Tensor(c64Row),
+                                             ws, e);
+       },
+       "self"},
+      {"aminmax minOut dtype",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(f32), a.IntArray({0}), false, a.Tensor(f64Row), a.Tensor(f32Row),
+                                             ws, e);
+       },
+       "minOut"},
+      {"aminmax maxOut dtype",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(f32), a.IntArray({0}), false, a.Tensor(f32Row), a.Tensor(f64Row),
+                                             ws, e);
+       },
+       "maxOut"},
+      {"aminmax dim",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(f32), a.IntArray({2}), false, a.Tensor(f32Row), a.Tensor(f32Row),
+                                             ws, e);
+       },
+       "dim"},
+      {"aminmax maxOut shape",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(f32), a.IntArray({0}), false, a.Tensor(f32Row), a.Tensor(f32Col),
+                                             ws, e);
+       },
+       "maxOut"},
+      {"aminmax empty reduced dim",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(empty), a.IntArray({0}), false, a.Tensor(f32Row),
+                                             a.Tensor(f32Row), ws, e);
+       },
+       "extent 0"},
+      {"aminmax empty self, every dim",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxGetWorkspaceSize(a.Tensor(empty), a.IntArray({}), false, a.Tensor(f32One), a.Tensor(f32One),
+                                             ws, e);
+       },
+       "empty"},
+      {"aminmaxdim dim",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxDimGetWorkspaceSize(a.Tensor(f32), -3, false, a.Tensor(f32Row), a.Tensor(f32Row), ws, e);
+       },
+       "dim"},
+      {"aminmaxdim empty dim",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxDimGetWorkspaceSize(a.Tensor(empty), 0, false, a.Tensor(f32Row), a.Tensor(f32Row), ws, e);
+       },
+       "extent 0"},
+      {"aminmaxdim keepdim shape",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxDimGetWorkspaceSize(a.Tensor(f32), 0, true, a.Tensor(f32Row), a.Tensor(f32Row), ws, e);
+       },
+       "minOut"},
+      {"aminmaxall s32 minOut",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxAllGetWorkspaceSize(a.Tensor(f32), a.Tensor(s64One), a.Tensor(f32One), ws, e);
+       },
+       "minOut"},
+      {"aminmaxall out shape",
+       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+         return aclnnAminmaxAllGetWorkspaceSize(a.Tensor(f32), a.Tensor(f32One), a.Tensor(f32Row), ws, e);
+       },
+       "maxOut"},
   };
   for (const Rejection& c : cases) {
     const OpRun run = RunOp(c.phase1, aclnnProd);

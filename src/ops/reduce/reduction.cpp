@@ -49,11 +49,8 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
   return plan.CheckDtype(name, dtype, allowed);
 }
 
-namespace {
-
-// Checks that `out` has self's reduced shape `expected` (or, as CANN's
-// CheckShapeAndScalarSame allows, that both hold one element: ggml's
-// cross-entropy loss reduces every dim into a [1] out with keepDims false).
+// One element each is accepted as CANN's CheckShapeAndScalarSame does: ggml's
+// cross-entropy loss reduces every dim into a [1] out with keepDims false.
 aclnnStatus CheckReducedOut(Plan& plan, const char* name, const aclTensor* out, const Shape& expected) {
   int64_t expected_elements = 1;
   for (const int64_t extent : expected) expected_elements *= extent;
@@ -61,6 +58,8 @@ aclnnStatus CheckReducedOut(Plan& plan, const char* name, const aclTensor* out, 
   if (!one_element) CANOPY_CHECK(plan.CheckShape(name, out, expected));
   return ACLNN_SUCCESS;
 }
+
+namespace {
 
 // out's view as the reduced shape (one element: always viewable).
 TensorRef AsReducedShape(const TensorRef& dst, const Shape& expected) {
@@ -98,16 +97,21 @@ aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor*
                        DtypeName(out->dtype));
   }
   const TensorRef in = plan.Input(self, "self");
-  const TensorRef dst = AsReducedShape(plan.Output(out, "out"), expected);
+  PlanReduceInto(plan, kind, in, reduced, keep_dims, dtype, plan.Output(out, "out"), p);
+  return ACLNN_SUCCESS;
+}
+
+void PlanReduceInto(Plan& plan, kernels::ReduceKind kind, const TensorRef& in, const std::vector<bool>& reduced,
+                    bool keep_dims, aclDataType dtype, const TensorRef& out, double p) {
+  const TensorRef dst = AsReducedShape(out, ReducedShape(in.shape, reduced, keep_dims));
   // The engine writes `dtype` itself when out holds it; otherwise a temporary
   // of `dtype` is rounded once more into out, as CANN casts the result.
-  const TensorRef result = dtype == out->dtype ? dst : plan.Temporary(dtype, dst.shape);
+  const TensorRef result = dtype == dst.dtype ? dst : plan.Temporary(dtype, dst.shape);
   kernels::ReduceDesc desc;
   desc.kind = kind;
   desc.p = p;
   AddReduceStep(plan, desc, in, result, reduced, keep_dims, {in});
-  if (dtype != out->dtype) plan.Copy(result, dst);
-  return ACLNN_SUCCESS;
+  if (dtype != dst.dtype) plan.Copy(result, dst);
 }
 
 aclnnStatus PlanCenteredReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,

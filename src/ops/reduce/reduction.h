@@ -30,6 +30,17 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
                           bool keep_dims, aclDataType dtype, const aclTensor* out, double p = 2);
 
+// The engine step of PlanReduction for tensors already registered: `in` reduced
+// into `dst` (self's reduced shape, or one element), accumulated and rounded as
+// `dtype` and then converted to dst's dtype. Ops with two reduced outputs
+// (Aminmax) plan one step per output on the same input.
+void PlanReduceInto(Plan& plan, kernels::ReduceKind kind, const TensorRef& in, const std::vector<bool>& reduced,
+                    bool keep_dims, aclDataType dtype, const TensorRef& dst, double p = 2);
+
+// Checks that `out` (named `name`) has `expected`, self's reduced shape, or that both hold one element (CANN's
+// CheckShapeAndScalarSame).
+aclnnStatus CheckReducedOut(Plan& plan, const char* name, const aclTensor* out, const Shape& expected);
+
 // Plans a centred reduction (kVariance, kLogSumExp): first the centre (the
 // mean, or the max) of self over the reduced dims, then the kind's pass that
 // reads it, both in out's accumulator dtype and converted into `out` (named

@@ -64,11 +64,25 @@ int64_t ElementCount(const Shape& shape) {
 aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
   const Registered x = RegisterInput(plan, norm.x);
   const Registered x2 = RegisterInput(plan, norm.x2);
-  const Registered gamma = RegisterInput(plan, norm.gamma);
-  const Registered beta = RegisterInput(plan, norm.beta);
-  const Registered y = RegisterOutput(plan, norm.y);
-  const Registered mean = RegisterOutput(plan, norm.mean);
-  const Registered rstd = RegisterOutput(plan, norm.rstd);
+  Registered gamma, beta;
+  if (norm.beta_before_gamma) {
+    beta = RegisterInput(plan, norm.beta);
+    gamma = RegisterInput(plan, norm.gamma);
+  } else {
+    gamma = RegisterInput(plan, norm.gamma);
+    beta = RegisterInput(plan, norm.beta);
+  }
+  const Registered bias = RegisterInput(plan, norm.bias);
+  Registered y, mean, rstd;
+  if (norm.stats_before_y) {
+    mean = RegisterOutput(plan, norm.mean);
+    rstd = RegisterOutput(plan, norm.rstd);
+    y = RegisterOutput(plan, norm.y);
+  } else {
+    y = RegisterOutput(plan, norm.y);
+    mean = RegisterOutput(plan, norm.mean);
+    rstd = RegisterOutput(plan, norm.rstd);
+  }
   const Registered sum = RegisterOutput(plan, norm.sum);
   if (norm.rows == 0) return ACLNN_SUCCESS;  // every output is empty
 
@@ -80,8 +94,16 @@ aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
   desc.eps = norm.eps;
   desc.groups = norm.groups;
   desc.repeat = norm.repeat;
+  desc.x_scale = norm.x_scale;
   desc.x = RowsOperand(InputAs(plan, x.ref, rows_shape));
-  if (x2.present) desc.x2 = RowsOperand(InputAs(plan, x2.ref, rows_shape));
+  if (x2.present && bias.present) {
+    const TensorRef addend = plan.Temporary(ACL_FLOAT, x2.ref.shape);
+    plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32,
+                     {x2.ref, BroadcastTo(bias.ref, x2.ref.shape)}, addend, kernels::ScalarValue::Integer(1));
+    desc.x2 = RowsOperand(*Reshape(addend, rows_shape));
+  } else if (x2.present) {
+    desc.x2 = RowsOperand(InputAs(plan, x2.ref, rows_shape));
+  }
   for (const auto& [channel, operand] : {std::pair{&gamma, &desc.gamma}, std::pair{&beta, &desc.beta}}) {
     if (!channel->present) continue;
     const TensorRef flat = InputAs(plan, channel->ref, {channel->ref.NumElements()});

@@ -24,8 +24,14 @@ struct NormPlan {
   double eps = 0;
   int64_t rows = 0, length = 0;
   int64_t groups = 1, repeat = 1;  // see kernels::NormDesc
-  // Inputs in prototype order (x, x2, gamma, beta), then outputs (y, mean, rstd, sum).
-  NormArg x, x2, gamma, beta, y, mean, rstd, sum;
+  double x_scale = 1;              // see kernels::NormDesc
+  // The prototype's order (DeepNorm): beta before gamma, mean and rstd before y.
+  bool beta_before_gamma = false;
+  bool stats_before_y = false;
+  // Inputs in prototype order (x, x2, gamma, beta, bias), then outputs (y, mean, rstd, sum). `bias`
+  // (AddLayerNorm's third addend, x's shape or gamma's) is broadcast to x's shape and added to x2 in
+  // f32 before the row step, which then sees x + (x2 + bias).
+  NormArg x, x2, gamma, beta, bias, y, mean, rstd, sum;
 };
 
 // Registers every argument in that order and plans the step (nothing when rows is 0).
