@@ -27,6 +27,8 @@ struct AttentionKv {
   int64_t key_strides[3] = {};
   int64_t value_strides[3] = {};
   int64_t length = 0;  // keys taking part: the actual KV length
+  // Paged: elements between consecutive blocks of the cache (key_strides[1] is then within a block).
+  int64_t key_block_stride = 0, value_block_stride = 0;
 };
 
 struct AttentionDesc {
@@ -38,6 +40,13 @@ struct AttentionDesc {
   int64_t out_strides[4] = {};
   std::vector<AttentionKv> kv;       // one per batch
   std::vector<int64_t> query_valid;  // per batch: rows past it are zeros
+  // Paged attention: key j of batch b is row j % block_size of cache block
+  // block_table[b, j / block_size] (int32, contiguous [batch, table_columns]).
+  // Entries a batch's length needs must be in [0, blocks): one outside fails
+  // the run (507015) before anything is written.
+  bool paged = false;
+  BufferRef block_table;
+  int64_t table_columns = 0, block_size = 0, blocks = 0;
   // Added to the scaled scores: (batch, head, query, key) strides, 0 where broadcast.
   bool has_pse = false;
   aclDataType pse_dtype = ACL_FLOAT16;

@@ -5,11 +5,14 @@
 // lengths off the kernel's block size, pse shift (ggml's head-broadcast view
 // with -inf entries included), masks, sparse modes 0-3, actual lengths,
 // per-batch key/value lists, the softmax LSE, ggml's exact call, and every
-// rejection with its status.
+// rejection with its status. Paged attention (block tables) against the same
+// reference over the dense cache the blocks scatter.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
 
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
@@ -559,7 +562,7 @@ TEST(AttentionRejects, Dtypes) {
   EXPECT_TRUE(RunCall(With([](Call& c) { c.lse_flag = true; })).ok());  // with its [B, N, S, 1] f32 LSE
 }
 
-TEST(AttentionRejects, QuantisedAndPagedFormsAreNotSupported) {
+TEST(AttentionRejects, QuantisedFormsAreNotSupported) {
   ExpectRejectedWith(RunCall(With([](Call& c) { c.q = ACL_INT8; })), kNotSupported, {"'query'", "not supported"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.k = c.v = ACL_INT8; })), kNotSupported, {"'key'", "not supported"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.k = c.v = ACL_INT4; })), kNotSupported, {"'key'"});
@@ -572,6 +575,7 @@ TEST(AttentionRejects, QuantisedAndPagedFormsAreNotSupported) {
       "valueAntiquantScaleOptional", "valueAntiquantOffsetOptional", "keySharedPrefixOptional",
       "valueSharedPrefixOptional",   "actualSharedPrefixLenOptional"};
   for (int position = 7; position <= 23; ++position) {
+    if (position == 14) continue;  // the block table (paged attention) is supported: see the Paged tests
     ExpectRejectedWith(RunCall(With([&](Call& c) { c.unsupported = position; })), kNotSupported,
                        {names[position - 7], "not supported by Canopy"});
   }
@@ -805,6 +809,7 @@ TEST(IncreFlashAttentionV4Rejects, EachCase) {
   const char* const names[] = {"dequantScale1",  "quantScale1",     "dequantScale2", "quantScale2",  "quantOffset2",
                                "antiquantScale", "antiquantOffset", "blocktable",    "kvPaddingSize"};
   for (int i = 0; i < 9; ++i) {
+    if (i == 7) continue;  // the block table (paged attention) is supported: see the Paged tests
     IfaCall c;
     c.unsupported = i;
     ExpectRejectedWith(RunIfa(c), kNotSupported, {"aclnnIncreFlashAttentionV4", names[i], "not supported"});
@@ -863,6 +868,272 @@ TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
                                "dequantScaleQueryOptional"};
   for (int i = 0; i < 3; ++i) ExpectRejectedWith(run(3, i), kNotSupported, {names[i], "not supported"});
   for (int i = 0; i < 4; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
+}
+
+// ---- paged attention (block tables) --------------------------------------------------------------
+
+// The dense keys and values of each batch scattered into shuffled blockSize-row
+// blocks of one cache (with spare blocks), the table mapping them back; the
+// reference is the dense attention over the same values.
+struct PagedSpec {
+  Api api = Api::kIfa4;
+  aclDataType dtype = ACL_FLOAT16;
+  Lay layout = Lay::kBsh;
+  bool heads_major = false;  // the cache is (blocks, KV_N, blockSize, D) (a BNSD query), else (blocks, blockSize, H)
+  int64_t heads = 4, kv_heads = 2, q_len = 1, head_dim = 32, block_size = 16;
+  std::vector<int64_t> lengths = {37, 16, 50};
+  bool mask = false;  // (B, 1, 1, S) with S the table's keys
+  std::string name;
+};
+
+void PrintTo(const PagedSpec& s, std::ostream* os) { *os << s.name; }
+
+struct PagedCall {
+  std::unique_ptr<DeviceTensor> query, key, value, table, mask, out;
+  int64_t blocks = 0;
+};
+
+// Builds the paged call, its dense reference spec and the values that reference reads.
+PagedCall MakePaged(const PagedSpec& p, Rng& rng, Spec& dense, Values& qv, Values& kd, Values& vd,
+                    std::vector<uint8_t>& mask_bytes) {
+  const int64_t batch = static_cast<int64_t>(p.lengths.size()), d = p.head_dim, bs = p.block_size;
+  const int64_t longest = *std::max_element(p.lengths.begin(), p.lengths.end());
+  const int64_t columns = (longest + bs - 1) / bs + 1;  // one spare column, never read
+  const int64_t s_max = columns * bs;
+  dense.api = p.api;
+  dense.dtype = p.dtype;
+  dense.layout = p.layout;
+  dense.batch = batch;
+  dense.heads = p.heads;
+  dense.kv_heads = p.kv_heads;
+  dense.q_len = p.q_len;
+  dense.kv_len = s_max;
+  dense.head_dim = d;
+  dense.actual_kv = p.lengths;
+  dense.mask = p.mask ? Mask::kBatched4 : Mask::kNone;
+  PagedCall c;
+  c.query = std::make_unique<DeviceTensor>(p.dtype, LayShape(p.layout, batch, p.heads, p.q_len, d));
+  qv = c.query->FillRandom(rng, Range{-1, 1});
+  const int64_t dense_count = batch * p.kv_heads * s_max * d;
+  kd = RandomValues(rng, p.dtype, dense_count, Range{-1, 1});
+  vd = RandomValues(rng, p.dtype, dense_count, Range{-2, 2});
+  // Every (batch, column) its own block, in a shuffled order, plus two spare blocks.
+  c.blocks = batch * columns + 2;
+  std::vector<int64_t> order(static_cast<size_t>(c.blocks));
+  std::iota(order.begin(), order.end(), 0);
+  for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<size_t>(rng.Uniform(0, i))]);
+  Values table;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t col = 0; col < columns; ++col) {
+      const bool used = col * bs < p.lengths[static_cast<size_t>(b)];
+      table.push_back(used ? static_cast<double>(order[static_cast<size_t>(b * columns + col)]) : -1.0);
+    }
+  }
+  const Shape cache_shape = p.heads_major ? Shape{c.blocks, p.kv_heads, bs, d} : Shape{c.blocks, bs, p.kv_heads * d};
+  Values kc = RandomValues(rng, p.dtype, NumElements(cache_shape), Range{-1, 1});
+  Values vc = RandomValues(rng, p.dtype, NumElements(cache_shape), Range{-2, 2});
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t j = 0; j < p.lengths[static_cast<size_t>(b)]; ++j) {
+      const int64_t block = static_cast<int64_t>(table[static_cast<size_t>(b * columns + j / bs)].real());
+      for (int64_t n = 0; n < p.kv_heads; ++n) {
+        for (int64_t e = 0; e < d; ++e) {
+          const int64_t at = p.heads_major ? ((block * p.kv_heads + n) * bs + j % bs) * d + e
+                                           : ((block * bs + j % bs) * p.kv_heads + n) * d + e;
+          const auto from = static_cast<size_t>(LayIndex(p.layout, p.kv_heads, s_max, d, b, n, j, e));
+          kc[static_cast<size_t>(at)] = kd[from];
+          vc[static_cast<size_t>(at)] = vd[from];
+        }
+      }
+    }
+  }
+  c.key = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
+  c.key->WriteView(kc);
+  c.value = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
+  c.value->WriteView(vc);
+  c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{batch, columns});
+  c.table->WriteView(table);
+  if (p.mask) {
+    c.mask = std::make_unique<DeviceTensor>(ACL_BOOL, Shape{batch, 1, 1, s_max});
+    Values bits;
+    for (int64_t i = 0; i < batch * s_max; ++i) bits.push_back(rng.Uniform(0, 1) < 0.3 ? 1.0 : 0.0);
+    c.mask->WriteView(bits);
+    for (const Value& bit : bits) mask_bytes.push_back(bit.real() != 0 ? 1 : 0);
+  }
+  c.out = std::make_unique<DeviceTensor>(p.dtype, LayShape(p.layout, batch, p.heads, p.q_len, d));
+  c.out->Poison();
+  return c;
+}
+
+OpRun RunPaged(const PagedSpec& p, PagedCall& c, int64_t block_size) {
+  char layout[16];
+  std::snprintf(layout, sizeof layout, "%s", LayName(p.layout));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(p.head_dim));
+  const auto t = [](OpArgs& a, const std::unique_ptr<DeviceTensor>& d) { return d ? a.Tensor(*d) : nullptr; };
+  if (p.api == Api::kIfa4) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+              a.Tensor(*c.query), a.TensorList({a.Tensor(*c.key)}), a.TensorList({a.Tensor(*c.value)}), nullptr,
+              t(a, c.mask), p.lengths.empty() ? nullptr : a.IntArray(p.lengths), nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, t(a, c.table), nullptr, p.heads, scale, layout, p.kv_heads, block_size, 1,
+              a.Tensor(*c.out), w, e);
+        },
+        aclnnIncreFlashAttentionV4);
+  }
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+            a.Tensor(*c.query), a.TensorList({a.Tensor(*c.key)}), a.TensorList({a.Tensor(*c.value)}), nullptr,
+            t(a, c.mask), nullptr, p.lengths.empty() ? nullptr : a.IntArray(p.lengths), nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, t(a, c.table), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, p.heads, scale, 65535, 65535, layout, p.kv_heads, 0, p.q_len == 1 ? 0 : 2,
+            block_size, 0, false, 0, 0, a.Tensor(*c.out), nullptr, w, e);
+      },
+      aclnnFusedInferAttentionScoreV2);
+}
+
+class PagedAttentionTest : public ::testing::TestWithParam<PagedSpec> {};
+
+TEST_P(PagedAttentionTest, MatchesTheDenseReference) {
+  const PagedSpec& p = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  Spec dense;
+  Values qv, kd, vd;
+  std::vector<uint8_t> mask_bytes;
+  PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+  const OpRun run = RunPaged(p, c, p.block_size);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t s_max = dense.kv_len;
+  const std::array<int64_t, 3> mask_strides = {s_max, 0, 1};
+  const Result want = Reference(dense, qv, {kd}, {vd}, {}, {}, mask_bytes, mask_strides, p.layout, p.layout);
+  ExpectNear(c.out->ReadView(), RelativeTolerance(want.out, p.dtype, 3, std::vector<double>(want.out.size(), 2.0)),
+             "attentionOut");
+}
+
+std::vector<PagedSpec> PagedSpecs() {
+  std::vector<PagedSpec> specs;
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    for (Api api : {Api::kIfa4, Api::kFia2}) {
+      PagedSpec bsh;
+      bsh.api = api;
+      bsh.dtype = dtype;
+      bsh.name = std::string(ApiName(api)) + "_" + Name(dtype) + "_bsh";
+      specs.push_back(bsh);
+    }
+  }
+  PagedSpec bsnd;
+  bsnd.layout = Lay::kBsnd;
+  bsnd.kv_heads = 1;
+  bsnd.block_size = 32;
+  bsnd.lengths = {70, 1};
+  bsnd.mask = true;
+  bsnd.name = "ifa4_bsnd_gqa4_block32_mask";
+  specs.push_back(bsnd);
+  for (bool heads_major : {false, true}) {
+    PagedSpec bnsd;
+    bnsd.layout = Lay::kBnsd;
+    bnsd.heads_major = heads_major;
+    bnsd.head_dim = 64;
+    bnsd.block_size = heads_major ? 128 : 64;
+    bnsd.lengths = heads_major ? std::vector<int64_t>{200, 0} : std::vector<int64_t>{150, 65, 5, 0};
+    bnsd.name = std::string("ifa4_bnsd_") + (heads_major ? "block128_n_bs_d_cache" : "block64_bs_h_cache");
+    specs.push_back(bnsd);
+  }
+  PagedSpec prefill;
+  prefill.api = Api::kFia2;
+  prefill.layout = Lay::kBnsd;
+  prefill.heads_major = true;
+  prefill.q_len = 5;
+  prefill.lengths = {40, 23};
+  prefill.name = "fia2_bnsd_prefill_q5";
+  specs.push_back(prefill);
+  return specs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Paged, PagedAttentionTest, ::testing::ValuesIn(PagedSpecs()),
+                         [](const ::testing::TestParamInfo<PagedSpec>& info) { return SanitizeName(info.param.name); });
+
+// A block-table entry a sequence uses that lies outside the cache fails the run; unused entries are not read.
+TEST(PagedAttention, TableEntryOutsideTheCacheFailsTheRun) {
+  for (Api api : {Api::kIfa4, Api::kFia2}) {
+    for (double bad : {-1.0, 1e6}) {
+      PagedSpec p;
+      p.api = api;
+      Rng rng = Rng::ForCurrentTest();
+      Spec dense;
+      Values qv, kd, vd;
+      std::vector<uint8_t> mask_bytes;
+      PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+      Values table = c.table->ReadView();
+      table[1] = bad < 0 ? bad : static_cast<double>(c.blocks);  // batch 0's second block (37 keys use three)
+      c.table->WriteView(table);
+      const OpRun run = RunPaged(p, c, p.block_size);
+      EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+      EXPECT_FALSE(run.ok()) << Describe(run);
+      EXPECT_NE(run.message.find("block table"), std::string::npos) << run.message;
+    }
+  }
+}
+
+TEST(PagedAttentionRejects, EachCase) {
+  const auto expect = [](PagedSpec p, const std::function<void(PagedCall&)>& edit, int64_t block_size,
+                         aclnnStatus status, std::vector<std::string> words) {
+    Rng rng(5);
+    Spec dense;
+    Values qv, kd, vd;
+    std::vector<uint8_t> mask_bytes;
+    PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+    edit(c);
+    ExpectRejectedWith(RunPaged(p, c, block_size), status, words);
+  };
+  const auto keep = [](PagedCall&) {};
+  for (Api api : {Api::kIfa4, Api::kFia2}) {
+    PagedSpec p;
+    p.api = api;
+    const char* table = api == Api::kIfa4 ? "'blocktable'" : "'blockTableOptional'";
+    expect(p, keep, 0, kInvalid, {"'blockSize'"});
+    expect(p, keep, 513, kInvalid, {"'blockSize'"});
+    expect(p, keep, 8, kInvalid, {"paged key", "blockSize = 8"});
+    expect(p,
+           [](PagedCall& c) {
+             c.table = std::make_unique<DeviceTensor>(ACL_INT64, Shape{3, 5});
+           },
+           16, kInvalid, {table});
+    expect(p,
+           [](PagedCall& c) {
+             c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{2, 5});
+           },
+           16, kInvalid, {table, "B = 3"});
+    expect(p,
+           [](PagedCall& c) {
+             c.value = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{14, 16, 32});
+           },
+           16, kInvalid, {"paged key"});
+    PagedSpec too_long = p;
+    too_long.lengths = {37, 16, 50};
+    // A length past what the table can hold (5 columns of 16).
+    expect(too_long,
+           [](PagedCall& c) {
+             c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{3, 3});
+           },
+           16, kInvalid, {"actualSeqLengths"});
+  }
+  // No key/value lengths: IFA's actualSeqLengths is required with a table.
+  {
+    PagedSpec p;
+    Rng rng(6);
+    Spec dense;
+    Values qv, kd, vd;
+    std::vector<uint8_t> mask_bytes;
+    PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+    PagedSpec no_lengths = p;
+    no_lengths.lengths.clear();
+    ExpectRejectedWith(RunPaged(no_lengths, c, 16), ACLNN_ERR_PARAM_NULLPTR, {"'actualSeqLengths'", "paged"});
+  }
+  // The (blocks, KV_N, blockSize, D) cache needs a BNSD query.
+  PagedSpec heads_major;
+  heads_major.heads_major = true;
+  expect(heads_major, keep, 16, kInvalid, {"paged key"});
 }
 
 }  // namespace
