@@ -220,11 +220,10 @@ class AttentionStep final : public Step {
         for (int64_t t = 0; t < keys; ++t) {
           const int64_t j = j0 + t;
           float score = kNegativeInfinity;
-          const bool masked =
-              mask != nullptr &&
-              mask[b * desc_.mask_strides[0] + i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
+          const bool masked = mask != nullptr && mask[b * desc_.mask_strides[0] + head * desc_.mask_head_stride +
+                                                      i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
           if (j >= lo && j < hi && !masked) {
-            score = dots[t] * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
+            score = dots[t] * desc_.scale + (desc_.has_pse ? desc_.pse_scale * s.pse[static_cast<size_t>(t)] : 0.0f);
           }
           s.scores[static_cast<size_t>(t)] = score;
           block_max = std::max(block_max, score);
@@ -252,6 +251,8 @@ class AttentionStep final : public Step {
     }
 
     float* lse = desc_.has_lse ? reinterpret_cast<float*>(context.Resolve(desc_.lse)) : nullptr;
+    float* stats_max = desc_.has_stats ? reinterpret_cast<float*>(context.Resolve(desc_.softmax_max)) : nullptr;
+    float* stats_sum = desc_.has_stats ? reinterpret_cast<float*>(context.Resolve(desc_.softmax_sum)) : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t head = head_of(r);
       const int64_t i = row_of(r);
@@ -266,6 +267,14 @@ class AttentionStep final : public Step {
       Store(acc, desc_.dtype,
             out + (b * desc_.out_strides[0] + head * desc_.out_strides[1] + i * desc_.out_strides[2]) * element,
             desc_.out_strides[3], dv);
+      if (desc_.has_stats) {
+        const int64_t at = b * desc_.stats_strides[0] + head * desc_.stats_strides[1] + i * desc_.stats_strides[2];
+        const float row_max = sum > 0.0f ? s.max[static_cast<size_t>(r)] : kNegativeInfinity;
+        for (int64_t c = 0; c < desc_.stats_copies; ++c) {
+          stats_max[at + c * desc_.stats_strides[3]] = row_max;
+          stats_sum[at + c * desc_.stats_strides[3]] = sum;
+        }
+      }
       if (lse != nullptr) {
         lse[b * desc_.lse_strides[0] + head * desc_.lse_strides[1] + i * desc_.lse_strides[2]] =
             sum > 0.0f ? s.max[static_cast<size_t>(r)] + std::log(sum) : kNegativeInfinity;

@@ -5,7 +5,8 @@
 // lengths off the kernel's block size, pse shift (ggml's head-broadcast view
 // with -inf entries included), masks, sparse modes 0-3, actual lengths,
 // per-batch key/value lists, the softmax LSE, ggml's exact call, and every
-// rejection with its status. Paged attention (block tables) against the same
+// rejection with its status. FlashAttentionScore (forward, with the softmax
+// max and sum) against its own float64 reference. Paged attention (block tables) against the same
 // reference over the dense cache the blocks scatter.
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include <limits>
 #include <numeric>
 
+#include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
@@ -1134,6 +1136,316 @@ TEST(PagedAttentionRejects, EachCase) {
   PagedSpec heads_major;
   heads_major.heads_major = true;
   expect(heads_major, keep, 16, kInvalid, {"paged key"});
+}
+
+// ---- FlashAttentionScore (forward) ---------------------------------------------------------------
+
+enum class FaLay { kBsh, kSbh, kBsnd, kBnsd };
+const char* FaLayName(FaLay l) {
+  switch (l) {
+    case FaLay::kBsh:
+      return "BSH";
+    case FaLay::kSbh:
+      return "SBH";
+    case FaLay::kBsnd:
+      return "BSND";
+    case FaLay::kBnsd:
+      return "BNSD";
+  }
+  return "?";
+}
+Shape FaShape(FaLay l, int64_t b, int64_t n, int64_t s, int64_t d) {
+  switch (l) {
+    case FaLay::kBsh:
+      return {b, s, n * d};
+    case FaLay::kSbh:
+      return {s, b, n * d};
+    case FaLay::kBsnd:
+      return {b, s, n, d};
+    case FaLay::kBnsd:
+      break;
+  }
+  return {b, n, s, d};
+}
+size_t FaIndex(FaLay l, int64_t bt, int64_t nt, int64_t st, int64_t dt, int64_t b, int64_t n, int64_t s, int64_t e) {
+  int64_t i = 0;
+  switch (l) {
+    case FaLay::kBsh:
+    case FaLay::kBsnd:
+      i = ((b * st + s) * nt + n) * dt + e;
+      break;
+    case FaLay::kSbh:
+      i = ((s * bt + b) * nt + n) * dt + e;
+      break;
+    case FaLay::kBnsd:
+      i = ((b * nt + n) * st + s) * dt + e;
+      break;
+  }
+  return static_cast<size_t>(i);
+}
+
+enum class FaPse { kNone, kFull, kRow, kBatchOne };                    // [B,N,Sq,Skv], [B,N,1,Skv], [1,N,Sq,Skv]
+enum class FaMask { kNone, kSquare, kBatched, kPerHead, kOptimised };  // [Sq,Skv], [B,1,..], [B,N,..], [2048,2048]
+
+struct FaSpec {
+  aclDataType dtype = ACL_FLOAT16;
+  FaLay layout = FaLay::kBnsd;
+  int64_t batch = 2, heads = 4, kv_heads = 4, q_len = 20, kv_len = 70, d = 64, dv = 64;
+  FaPse pse = FaPse::kNone;
+  FaMask mask = FaMask::kNone;
+  int64_t sparse = 0, pre = 65536, next = 65536;
+  View view = View::kContiguous;
+  std::string name;
+};
+
+void PrintTo(const FaSpec& s, std::ostream* os) { *os << s.name; }
+
+void RunFaSpec(const FaSpec& s) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t g = s.heads / s.kv_heads;
+  DeviceTensor query(s.dtype, FaShape(s.layout, s.batch, s.heads, s.q_len, s.d), s.view);
+  DeviceTensor key(s.dtype, FaShape(s.layout, s.batch, s.kv_heads, s.kv_len, s.d), s.view);
+  DeviceTensor value(s.dtype, FaShape(s.layout, s.batch, s.kv_heads, s.kv_len, s.dv));
+  const Values qv = query.FillRandom(rng, Range{-1, 1}), kv = key.FillRandom(rng, Range{-1, 1}),
+               vv = value.FillRandom(rng, Range{-2, 2});
+  std::unique_ptr<DeviceTensor> pse, mask;
+  Values pv;
+  Shape ps;
+  if (s.pse != FaPse::kNone) {
+    ps = {s.pse == FaPse::kBatchOne ? 1 : s.batch, s.heads, s.pse == FaPse::kRow ? 1 : s.q_len, s.kv_len};
+    pse = std::make_unique<DeviceTensor>(s.dtype, ps);
+    pv = pse->FillRandom(rng, Range{-2, 2});
+  }
+  std::vector<uint8_t> bits;
+  Shape ms;
+  if (s.mask != FaMask::kNone) {
+    if (s.mask == FaMask::kSquare) ms = {s.q_len, s.kv_len};
+    if (s.mask == FaMask::kBatched) ms = {s.batch, 1, s.q_len, s.kv_len};
+    if (s.mask == FaMask::kPerHead) ms = {s.batch, s.heads, s.q_len, s.kv_len};
+    if (s.mask == FaMask::kOptimised) ms = {2048, 2048};
+    mask = std::make_unique<DeviceTensor>(ACL_UINT8, ms);
+    if (s.mask != FaMask::kOptimised) {  // the optimised mask's contents are implied by the mode, not read
+      Values m;
+      for (int64_t i = 0; i < NumElements(ms); ++i) m.push_back(rng.Uniform(0, 1) < 0.3 ? 1.0 : 0.0);
+      mask->WriteView(m);
+      for (const Value& x : m) bits.push_back(x.real() != 0 ? 1 : 0);
+    }
+  }
+  DeviceTensor out(s.dtype, FaShape(s.layout, s.batch, s.heads, s.q_len, s.dv));
+  DeviceTensor max_out(ACL_FLOAT, {s.batch, s.heads, s.q_len, 8}), sum_out(ACL_FLOAT, {s.batch, s.heads, s.q_len, 8});
+  out.Poison();
+  max_out.Poison();
+  sum_out.Poison();
+  char layout[8];
+  std::snprintf(layout, sizeof layout, "%s", FaLayName(s.layout));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(s.d));
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFlashAttentionScoreGetWorkspaceSize(
+            a.Tensor(query), a.Tensor(key), a.Tensor(value), pse ? a.Tensor(*pse) : nullptr, nullptr, nullptr,
+            mask ? a.Tensor(*mask) : nullptr, nullptr, scale, 1.0, s.pre, s.next, s.heads, layout, 0, s.sparse,
+            a.Tensor(max_out), a.Tensor(sum_out), nullptr, a.Tensor(out), w, e);
+      },
+      aclnnFlashAttentionScore);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+
+  Values want_out(static_cast<size_t>(out.numel()), 0.0), want_max, want_sum;
+  for (int64_t b = 0; b < s.batch; ++b) {
+    for (int64_t n = 0; n < s.heads; ++n) {
+      for (int64_t i = 0; i < s.q_len; ++i) {
+        std::vector<double> score(static_cast<size_t>(s.kv_len), -kInf);
+        double max = -kInf;
+        for (int64_t j = 0; j < s.kv_len; ++j) {
+          bool keep = true;
+          if (s.mask != FaMask::kNone) {
+            if (s.sparse == 0) keep = j >= i - s.pre && j <= i + s.next;
+            if (s.sparse == 2) keep = j <= i;
+            if (s.sparse == 3) keep = j <= i + s.kv_len - s.q_len;
+            if (s.mask != FaMask::kOptimised) {
+              int64_t at = i * s.kv_len + j;
+              if (s.mask == FaMask::kBatched) at += b * s.q_len * s.kv_len;
+              if (s.mask == FaMask::kPerHead) at += (b * s.heads + n) * s.q_len * s.kv_len;
+              if (bits[static_cast<size_t>(at)] != 0) keep = false;
+            }
+          }
+          if (!keep) continue;
+          double dot = 0;
+          for (int64_t e = 0; e < s.d; ++e) {
+            dot += qv[FaIndex(s.layout, s.batch, s.heads, s.q_len, s.d, b, n, i, e)].real() *
+                   kv[FaIndex(s.layout, s.batch, s.kv_heads, s.kv_len, s.d, b, n / g, j, e)].real();
+          }
+          if (pse) {
+            dot += pv[static_cast<size_t>(
+                          (((ps[0] == 1 ? 0 : b) * s.heads + n) * ps[2] + (ps[2] == 1 ? 0 : i)) * s.kv_len + j)]
+                       .real();
+          }
+          score[static_cast<size_t>(j)] = scale * dot;
+          max = std::max(max, scale * dot);
+        }
+        double sum = 0;
+        for (double& x : score) {
+          x = x == -kInf ? 0.0 : std::exp(x - max);
+          sum += x;
+        }
+        for (int64_t e = 0; e < s.dv && sum > 0; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < s.kv_len; ++j) {
+            acc += score[static_cast<size_t>(j)] *
+                   vv[FaIndex(s.layout, s.batch, s.kv_heads, s.kv_len, s.dv, b, n / g, j, e)].real();
+          }
+          want_out[FaIndex(s.layout, s.batch, s.heads, s.q_len, s.dv, b, n, i, e)] = acc / sum;
+        }
+        for (int c = 0; c < 8; ++c) {
+          want_max.push_back(max);
+          want_sum.push_back(sum);
+        }
+      }
+    }
+  }
+  ExpectNear(out.ReadView(), RelativeTolerance(want_out, s.dtype, 3, std::vector<double>(want_out.size(), 2.0)),
+             "attentionOutOut");
+  // The max is one score (f32 products of stored inputs); the sum adds up to Skv terms of at most 1.
+  std::vector<double> score_scale, sum_scale;
+  for (size_t i = 0; i < want_max.size(); ++i) {
+    score_scale.push_back(8.0);
+    sum_scale.push_back(4.0 * std::max(1.0, want_sum[i].real()));
+  }
+  Values got_max = max_out.ReadView();
+  for (size_t i = 0; i < got_max.size(); ++i) {  // -inf rows compare as equal
+    if (std::isinf(want_max[i].real()) && got_max[i].real() == want_max[i].real()) got_max[i] = want_max[i] = 0.0;
+  }
+  ExpectNear(got_max, RelativeTolerance(want_max, ACL_FLOAT, 64, score_scale), "softmaxMaxOut");
+  ExpectNear(sum_out.ReadView(), RelativeTolerance(want_sum, ACL_FLOAT, 64, sum_scale), "softmaxSumOut");
+}
+
+std::vector<FaSpec> FaSpecs() {
+  std::vector<FaSpec> specs;
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}) {
+    for (FaLay layout : {FaLay::kBsh, FaLay::kSbh, FaLay::kBsnd, FaLay::kBnsd}) {
+      FaSpec f;
+      f.dtype = dtype;
+      f.layout = layout;
+      f.heads = 4;
+      f.kv_heads = layout == FaLay::kBnsd ? 4 : 1;
+      f.q_len = 9;
+      f.kv_len = 37;
+      f.d = 32;
+      f.dv = 32;
+      f.name = std::string(Name(dtype)) + "_" + FaLayName(layout) + "_gqa" + std::to_string(f.heads / f.kv_heads);
+      specs.push_back(f);
+    }
+  }
+  FaSpec big;
+  big.heads = 8;
+  big.kv_heads = 2;
+  big.d = 128;
+  big.dv = 64;
+  big.q_len = 70;
+  big.kv_len = 130;
+  big.dtype = ACL_BF16;
+  big.name = "bf16_bnsd_d128_value_d64_gqa4";
+  specs.push_back(big);
+  const auto with = [](FaPse pse, FaMask mask, int64_t sparse, const std::string& name) {
+    FaSpec f;
+    f.q_len = 12;
+    f.kv_len = 30;
+    f.d = 16;
+    f.dv = 16;
+    f.pse = pse;
+    f.mask = mask;
+    f.sparse = sparse;
+    f.name = name;
+    return f;
+  };
+  specs.push_back(with(FaPse::kFull, FaMask::kNone, 0, "pse_full"));
+  specs.push_back(with(FaPse::kRow, FaMask::kNone, 2, "pse_row_no_mask_ignores_sparse"));
+  specs.push_back(with(FaPse::kBatchOne, FaMask::kSquare, 0, "pse_batch1_mask_square"));
+  specs.push_back(with(FaPse::kNone, FaMask::kBatched, 1, "mask_batched_sparse1"));
+  specs.push_back(with(FaPse::kNone, FaMask::kPerHead, 0, "mask_per_head"));
+  FaSpec band = with(FaPse::kNone, FaMask::kSquare, 0, "mask_band_pre4_next2");
+  band.pre = 4;
+  band.next = 2;
+  specs.push_back(band);
+  specs.push_back(with(FaPse::kNone, FaMask::kOptimised, 2, "sparse2_causal"));
+  specs.push_back(with(FaPse::kFull, FaMask::kOptimised, 3, "sparse3_causal_pse"));
+  FaSpec longer_query = with(FaPse::kNone, FaMask::kOptimised, 3, "sparse3_query_longer_than_kv");
+  longer_query.q_len = 40;
+  specs.push_back(longer_query);
+  FaSpec strided = with(FaPse::kNone, FaMask::kNone, 0, "strided_query_key");
+  strided.view = View::kStepped;
+  specs.push_back(strided);
+  return specs;
+}
+
+class FlashAttentionScoreTest : public ::testing::TestWithParam<FaSpec> {};
+TEST_P(FlashAttentionScoreTest, MatchesNaiveSoftmaxReference) { RunFaSpec(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Fa, FlashAttentionScoreTest, ::testing::ValuesIn(FaSpecs()),
+                         [](const ::testing::TestParamInfo<FaSpec>& info) { return SanitizeName(info.param.name); });
+
+// A valid BSND f16 call (B 2, Sq 3, N 4 / 2, D 16, Skv 10); `edit` changes it.
+struct FaCall {
+  aclDataType dtype = ACL_FLOAT16, out_dtype = ACL_FLOAT16, stats_dtype = ACL_FLOAT;
+  Shape q = {2, 3, 4, 16}, k = {2, 10, 2, 16}, v = {2, 10, 2, 16}, out = {2, 3, 4, 16}, stats = {2, 4, 3, 8};
+  Shape pse, mask, padding, drop;
+  aclDataType mask_dtype = ACL_BOOL, drop_dtype = ACL_UINT8;
+  double keep_prob = 1.0;
+  int64_t heads = 4, sparse = 0;
+  std::string layout = "BSND";
+};
+
+OpRun RunFa(const FaCall& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        std::vector<char> layout(c.layout.begin(), c.layout.end());
+        layout.push_back('\0');
+        const auto opt = [&](aclDataType dtype, const Shape& shape) {
+          return shape.empty() ? nullptr : a.NewTensor(dtype, shape);
+        };
+        return aclnnFlashAttentionScoreGetWorkspaceSize(
+            a.NewTensor(c.dtype, c.q), a.NewTensor(c.dtype, c.k), a.NewTensor(c.dtype, c.v), opt(c.dtype, c.pse),
+            opt(c.drop_dtype, c.drop), opt(ACL_UINT8, c.padding), opt(c.mask_dtype, c.mask), nullptr, 0.25, c.keep_prob,
+            65536, 65536, c.heads, layout.data(), 0, c.sparse, a.NewTensor(c.stats_dtype, c.stats),
+            a.NewTensor(ACL_FLOAT, c.stats), nullptr, a.NewTensor(c.out_dtype, c.out), w, e);
+      },
+      aclnnFlashAttentionScore);
+}
+
+TEST(FlashAttentionScoreRejects, EachCase) {
+  EXPECT_TRUE(RunFa(FaCall{}).ok()) << Describe(RunFa(FaCall{}));
+  const auto expect = [](const std::function<void(FaCall&)>& edit, aclnnStatus status, std::vector<std::string> words) {
+    FaCall c;
+    edit(c);
+    ExpectRejectedWith(RunFa(c), status, words);
+  };
+  expect([](FaCall& c) { c.dtype = c.out_dtype = ACL_INT32; }, kInvalid, {"'query'"});
+  expect([](FaCall& c) { c.out_dtype = ACL_BF16; }, kInvalid, {"'attentionOutOut'", "match"});
+  expect([](FaCall& c) { c.stats_dtype = ACL_FLOAT16; }, kInvalid, {"'softmaxMaxOut'"});
+  expect([](FaCall& c) { c.mask = {3, 10}, c.mask_dtype = ACL_INT8; }, kInvalid, {"'attenMaskOptional'"});
+  expect([](FaCall& c) { c.drop = {8}, c.drop_dtype = ACL_FLOAT; }, kInvalid, {"'dropMaskOptional'"});
+  expect([](FaCall& c) { c.keep_prob = 0; }, kInvalid, {"'keepProb'"});
+  expect([](FaCall& c) { c.keep_prob = 0.9; }, kNotSupported, {"'keepProb'", "dropout"});
+  expect([](FaCall& c) { c.padding = {2, 3}; }, kNotSupported, {"'paddingMaskOptional'"});
+  expect([](FaCall& c) { c.sparse = 7; }, kInvalid, {"'sparseMode'"});
+  for (int64_t sparse : {4, 5, 6}) {
+    expect([sparse](FaCall& c) { c.sparse = sparse, c.mask = {3, 10}; }, kNotSupported, {"'sparseMode'"});
+  }
+  expect([](FaCall& c) { c.layout = "TND"; }, kInvalid, {"'inputLayout'"});
+  expect([](FaCall& c) { c.layout = "BNSD"; }, kInvalid, {"headNum"});
+  expect([](FaCall& c) { c.heads = 0; }, kInvalid, {"'headNum'"});
+  expect([](FaCall& c) { c.k = c.v = {2, 10, 3, 16}; }, kInvalid, {"divide headNum"});
+  expect([](FaCall& c) { c.k = {2, 10, 2, 8}, c.v = {2, 10, 2, 8}; }, kInvalid, {"key's D"});
+  expect([](FaCall& c) { c.v = {2, 10, 2, 32}; }, kInvalid, {"value's D"});
+  expect([](FaCall& c) { c.out = {2, 3, 4, 8}; }, kInvalid, {"'attentionOutOut'"});
+  expect([](FaCall& c) { c.stats = {2, 4, 3, 1}; }, kInvalid, {"'softmaxMaxOut'"});
+  expect([](FaCall& c) { c.pse = {2, 4, 2, 10}; }, kInvalid, {"'realShiftOptional'"});
+  expect([](FaCall& c) { c.mask = {3, 9}; }, kInvalid, {"'attenMaskOptional'"});
+  expect([](FaCall& c) { c.mask = {1, 4, 3, 10}; }, kInvalid, {"'attenMaskOptional'"});
+  expect([](FaCall& c) { c.mask = {3, 10}, c.sparse = 2; }, kInvalid, {"2048"});
+  expect(
+      [](FaCall& c) {
+        c.q = c.out = {1, 1100, 4, 16}, c.k = c.v = {1, 10, 2, 16}, c.stats = {1, 4, 1100, 8}, c.pse = {1, 4, 1024, 10};
+      },
+      kNotSupported, {"ALiBi"});
 }
 
 }  // namespace
