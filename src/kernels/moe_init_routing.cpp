@@ -22,7 +22,13 @@ class MoeInitRoutingStep final : public Step {
 
   aclnnStatus Run(const RunContext& context) const override {
     const int64_t slots = d_.rows * d_.k;
-    const auto* expert = reinterpret_cast<const int32_t*>(context.Resolve(d_.expert_index));
+    // The expert numbers widened once (int32, or MoeTokenPermute's int64).
+    std::vector<int64_t> expert(static_cast<size_t>(slots));
+    const char* expert_data = context.Resolve(d_.expert_index);
+    for (int64_t t = 0; t < slots; ++t) {
+      expert[static_cast<size_t>(t)] = d_.index_int64 ? reinterpret_cast<const int64_t*>(expert_data)[t]
+                                                      : reinterpret_cast<const int32_t*>(expert_data)[t];
+    }
     const auto* row_index =
         d_.has_row_index ? reinterpret_cast<const int32_t*>(context.Resolve(d_.row_index)) : nullptr;
     // Every index first: a bad one fails the run with the outputs untouched.
@@ -30,14 +36,16 @@ class MoeInitRoutingStep final : public Step {
       if (row_index != nullptr && (row_index[t] < 0 || row_index[t] >= slots)) {
         return OutOfRange("rowIdx", t, row_index[t], 0, slots);
       }
-      if (!d_.has_row_index && (expert[t] < 0 || (d_.experts_bounded && expert[t] >= d_.experts))) {
-        return OutOfRange("expertIdx", t, expert[t], 0, d_.experts_bounded ? d_.experts : INT32_MAX);
-      }
+      const int64_t e = expert[static_cast<size_t>(t)];
+      const int64_t limit = d_.experts_bounded ? d_.experts : d_.expert_limit;
+      if (!d_.has_row_index && (e < 0 || e >= limit)) return OutOfRange(d_.expert_name, t, e, 0, limit);
     }
     // The slots in expert order; equal experts keep their flattened [rows, k] order.
     std::vector<int32_t> order(static_cast<size_t>(slots));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return expert[a] < expert[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+      return expert[static_cast<size_t>(a)] < expert[static_cast<size_t>(b)];
+    });
 
     auto* expanded_row = reinterpret_cast<int32_t*>(context.Resolve(d_.expanded_row_index));
     char* expanded_x = context.Resolve(d_.expanded_x);
@@ -51,7 +59,7 @@ class MoeInitRoutingStep final : public Step {
       source.resize(static_cast<size_t>(d_.expanded_rows));
       for (int64_t p = 0; p < slots; ++p) {
         const int32_t s = order[static_cast<size_t>(p)];
-        sorted_expert[p] = expert[s];
+        sorted_expert[p] = static_cast<int32_t>(expert[static_cast<size_t>(s)]);
         expanded_row[row_index[s]] = static_cast<int32_t>(p);
         if (p < d_.expanded_rows) source[static_cast<size_t>(p)] = row_index[s] % d_.rows;
       }
@@ -67,9 +75,10 @@ class MoeInitRoutingStep final : public Step {
       int64_t rank = 0;
       for (int64_t p = 0; p < slots; ++p) {
         const int32_t s = order[static_cast<size_t>(p)];
-        rank = p > 0 && expert[order[static_cast<size_t>(p - 1)]] == expert[s] ? rank + 1 : 0;
+        const int64_t e = expert[static_cast<size_t>(s)];
+        rank = p > 0 && expert[static_cast<size_t>(order[static_cast<size_t>(p - 1)])] == e ? rank + 1 : 0;
         if (rank < d_.capacity) {
-          const int64_t row = expert[s] * d_.capacity + rank;
+          const int64_t row = e * d_.capacity + rank;
           expanded_row[s] = static_cast<int32_t>(row);
           source[static_cast<size_t>(row)] = s / d_.k;
         } else {
@@ -91,7 +100,7 @@ class MoeInitRoutingStep final : public Step {
     if (d_.counts != MoeInitRoutingDesc::Counts::kNone) {
       auto* tokens = reinterpret_cast<int32_t*>(context.Resolve(d_.expert_tokens));
       std::fill(tokens, tokens + d_.experts, 0);
-      for (int64_t t = 0; t < slots; ++t) ++tokens[expert[t]];
+      for (int64_t e : expert) ++tokens[e];
       if (d_.counts == MoeInitRoutingDesc::Counts::kCumsum) std::partial_sum(tokens, tokens + d_.experts, tokens);
     }
     return ACLNN_SUCCESS;

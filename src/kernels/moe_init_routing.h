@@ -12,6 +12,7 @@
 //   goes to row e * capacity + r when r < capacity (else it is dropped and its
 //   expandedRowIdx is -1); unfilled rows are zero; per-expert counts before
 //   the drop.
+// MoeTokenPermute is V2's drop-less / active form with int32 or int64 indices.
 // Index values are checked before anything is written: a V1 rowIdx outside
 // [0, rows * k), a V2 expert number below 0 or (where the counts or the
 // drop/pad layout need it) at or above `experts` fails the run (507015).
@@ -31,6 +32,9 @@ struct MoeInitRoutingDesc {
   int64_t rows = 0, k = 0, h = 0;
   int64_t expanded_rows = 0;  // rows of expandedX written in the drop-less / active forms
   BufferRef x, expert_index, expanded_x, expanded_row_index;  // int32 indices; all contiguous
+  bool index_int64 = false;                                   // expert_index is int64 (MoeTokenPermute)
+  const char* expert_name = "expertIdx";                      // for the error message
+  int64_t expert_limit = INT32_MAX;                           // expert numbers below it, unless experts_bounded
   bool has_row_index = false;                                 // V1
   BufferRef row_index, expanded_expert_index;                 // V1's rowIdx input and third output
   // V2

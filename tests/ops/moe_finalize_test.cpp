@@ -4,7 +4,8 @@
 // rows, index values out of range (507015 on the stream), and every rejection.
 // Then the permutation they undo, aclnnMoeInitRouting and aclnnMoeInitRoutingV2
 // (drop-less, active, drop/pad, the token counts) against a stable sort by
-// expert, and the round trip init -> finalize.
+// expert, and the round trip init -> finalize; aclnnMoeTokenPermute against
+// the same sort.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "aclnnop/aclnn_moe_finalize_routing_v2.h"
 #include "aclnnop/aclnn_moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
+#include "aclnnop/aclnn_moe_token_permute.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -732,6 +734,212 @@ TEST(MoeInitRoutingRejects, EachCase) {
                          },
                          aclnnMoeInitRoutingV2),
                      kV2Shape, {"'dropPadMode'"});
+}
+
+}  // namespace
+}  // namespace canopy_test
+
+// ---- MoeTokenPermute ------------------------------------------------------------------------------
+
+namespace canopy_test {
+namespace {
+
+struct PermuteCase {
+  aclDataType dtype = ACL_FLOAT, index_dtype = ACL_INT32;
+  Shape tokens = {7, 12}, out_row = {12};  // out_row: permuteTokensOut's dims after the first
+  int64_t k = 3;                           // 0: 1-D indices (topK 1)
+  int64_t num_out = 0;
+  View view = View::kContiguous;
+  std::string name;
+};
+
+void PrintTo(const PermuteCase& c, std::ostream* os) { *os << c.name; }
+
+int64_t PermuteRows(const PermuteCase& c) {
+  const int64_t slots = c.tokens[0] * std::max<int64_t>(c.k, 1);
+  if (c.num_out == 0) return slots;
+  return c.num_out > 0 ? std::min(slots, c.num_out) : std::max<int64_t>(0, slots + c.num_out);
+}
+
+struct PermuteData {
+  std::unique_ptr<DeviceTensor> tokens, indices, out, sorted;
+  Values tv;
+  std::vector<int64_t> experts;
+};
+
+PermuteData MakePermute(const PermuteCase& c, Rng& rng) {
+  PermuteData d;
+  const int64_t k = std::max<int64_t>(c.k, 1), slots = c.tokens[0] * k;
+  d.tokens = std::make_unique<DeviceTensor>(c.dtype, c.tokens, c.view);
+  d.tv = d.tokens->FillRandom(rng, Range{-3, 3});
+  for (int64_t t = 0; t < slots; ++t) d.experts.push_back(static_cast<int64_t>(rng.Uniform(0, 6)));
+  d.indices = std::make_unique<DeviceTensor>(c.index_dtype, c.k == 0 ? Shape{c.tokens[0]} : Shape{c.tokens[0], c.k});
+  d.indices->WriteView(Values(d.experts.begin(), d.experts.end()));
+  Shape out = {PermuteRows(c)};
+  out.insert(out.end(), c.out_row.begin(), c.out_row.end());
+  d.out = std::make_unique<DeviceTensor>(c.dtype, out);
+  d.out->Poison();
+  d.sorted = std::make_unique<DeviceTensor>(ACL_INT32, Shape{slots});
+  d.sorted->Poison();
+  return d;
+}
+
+OpRun RunPermute(const PermuteCase& c, PermuteData& d, bool padded = false) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMoeTokenPermuteGetWorkspaceSize(a.Tensor(*d.tokens), a.Tensor(*d.indices), c.num_out, padded,
+                                                    a.Tensor(*d.out), a.Tensor(*d.sorted), w, e);
+      },
+      aclnnMoeTokenPermute);
+}
+
+class MoeTokenPermuteTest : public ::testing::TestWithParam<PermuteCase> {};
+TEST_P(MoeTokenPermuteTest, MatchesReference) {
+  const PermuteCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  PermuteData d = MakePermute(c, rng);
+  const OpRun run = RunPermute(c, d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t k = std::max<int64_t>(c.k, 1), slots = c.tokens[0] * k, h = d.tokens->numel() / c.tokens[0];
+  std::vector<int64_t> order(static_cast<size_t>(slots));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return d.experts[static_cast<size_t>(a)] < d.experts[static_cast<size_t>(b)];
+  });
+  Values want_sorted(static_cast<size_t>(slots)), want_out;
+  for (int64_t p = 0; p < slots; ++p) {
+    const int64_t src = order[static_cast<size_t>(p)];
+    want_sorted[static_cast<size_t>(src)] = static_cast<double>(p);
+    for (int64_t j = 0; j < h && p < PermuteRows(c); ++j)
+      want_out.push_back(d.tv[static_cast<size_t>(src / k * h + j)]);
+  }
+  ExpectExact(d.sorted->ReadView(), want_sorted, "sortedIndicesOut");
+  ExpectExact(d.out->ReadView(), want_out, "permuteTokensOut");
+}
+
+std::vector<PermuteCase> PermuteCases() {
+  std::vector<PermuteCase> cases;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    PermuteCase c;
+    c.dtype = dtype;
+    c.name = std::string(Name(dtype)) + "_topk3";
+    cases.push_back(c);
+  }
+  PermuteCase i64;
+  i64.index_dtype = ACL_INT64;
+  i64.k = 0;
+  i64.name = "int64_indices_1d";
+  cases.push_back(i64);
+  PermuteCase first;
+  first.num_out = 5;
+  first.name = "num_out_5";
+  cases.push_back(first);
+  PermuteCase negative;
+  negative.num_out = -4;
+  negative.name = "num_out_minus_4";
+  cases.push_back(negative);
+  PermuteCase rank3;
+  rank3.tokens = {7, 2, 5};
+  rank3.out_row = {10};
+  rank3.k = 2;
+  rank3.view = View::kTransposed;
+  rank3.name = "rank3_tokens_strided";
+  cases.push_back(rank3);
+  PermuteCase strided;
+  strided.view = View::kStepped;
+  strided.dtype = ACL_FLOAT16;
+  strided.name = "stepped_tokens";
+  cases.push_back(strided);
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, MoeTokenPermuteTest, ::testing::ValuesIn(PermuteCases()),
+                         [](const ::testing::TestParamInfo<PermuteCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// The doc's example: experts [[1, 2], [0, 1], [0, 2]].
+TEST(MoeTokenPermute, DocExample) {
+  PermuteCase c;
+  c.tokens = {3, 4};
+  c.out_row = {4};
+  c.k = 2;
+  Rng rng = Rng::ForCurrentTest();
+  PermuteData d = MakePermute(c, rng);
+  d.indices->WriteView(Values{1, 2, 0, 1, 0, 2});
+  ASSERT_TRUE(RunPermute(c, d).ok());
+  ExpectExact(d.sorted->ReadView(), Values{2, 4, 0, 3, 1, 5}, "sortedIndicesOut");
+}
+
+TEST(MoeTokenPermute, IndexOutOfRangeFailsTheRun) {
+  for (double bad : {-1.0, 16777215.0}) {
+    PermuteCase c;
+    c.index_dtype = ACL_INT64;
+    Rng rng = Rng::ForCurrentTest();
+    PermuteData d = MakePermute(c, rng);
+    Values v(d.experts.begin(), d.experts.end());
+    v[4] = bad;
+    d.indices->WriteView(v);
+    const OpRun run = RunPermute(c, d);
+    EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+    EXPECT_FALSE(run.ok()) << Describe(run);
+    EXPECT_NE(run.message.find("'indices'"), std::string::npos) << run.message;
+  }
+}
+
+TEST(MoeTokenPermuteRejects, EachCase) {
+  const auto expect = [](PermuteCase c, const std::function<void(PermuteData&)>& edit, aclnnStatus status,
+                         std::vector<std::string> words, bool padded = false) {
+    Rng rng(7);
+    PermuteData d = MakePermute(c, rng);
+    edit(d);
+    ExpectRejectedWith(RunPermute(c, d, padded), status, words);
+  };
+  constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const PermuteCase c;
+  const auto keep = [](PermuteData&) {};
+  expect(c,
+         [](PermuteData& d) {
+           d.tokens = std::make_unique<DeviceTensor>(ACL_INT8, Shape{7, 12});
+         },
+         kInvalid, {"'tokens'"});
+  expect(c,
+         [](PermuteData& d) {
+           d.indices = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{7, 3});
+         },
+         kInvalid, {"'indices'"});
+  expect(c,
+         [](PermuteData& d) {
+           d.out = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{21, 12});
+         },
+         kInvalid, {"'permuteTokensOut'", "match"});
+  expect(c, [](PermuteData& d) { d.sorted = std::make_unique<DeviceTensor>(ACL_INT64, Shape{21}); }, kInvalid,
+         {"'sortedIndicesOut'"});
+  expect(c, [](PermuteData& d) { d.tokens = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{7}); }, kTiling,
+         {"'tokens'", "rank"});
+  expect(c,
+         [](PermuteData& d) {
+           d.indices = std::make_unique<DeviceTensor>(ACL_INT32, Shape{6, 3});
+         },
+         kTiling, {"'indices'"});
+  expect(c,
+         [](PermuteData& d) {
+           d.indices = std::make_unique<DeviceTensor>(ACL_INT32, Shape{7, 3, 1});
+         },
+         kTiling, {"'indices'"});
+  expect(c, keep, kTiling, {"'paddedMode'"}, true);
+  expect(c,
+         [](PermuteData& d) {
+           d.out = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{20, 12});
+         },
+         kTiling, {"'permuteTokensOut'"});
+  expect(c,
+         [](PermuteData& d) {
+           d.out = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{21, 11});
+         },
+         kTiling, {"'permuteTokensOut'"});
+  expect(c, [](PermuteData& d) { d.sorted = std::make_unique<DeviceTensor>(ACL_INT32, Shape{20}); }, kTiling,
+         {"'sortedIndicesOut'"});
 }
 
 }  // namespace
