@@ -5,7 +5,8 @@
 // Then the permutation they undo, aclnnMoeInitRouting and aclnnMoeInitRoutingV2
 // (drop-less, active, drop/pad, the token counts) against a stable sort by
 // expert, and the round trip init -> finalize; aclnnMoeTokenPermute against
-// the same sort.
+// the same sort, and aclnnMoeTokenUnpermute against a float64 weighted gather
+// and as permute's inverse.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "aclnnop/aclnn_moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
 #include "aclnnop/aclnn_moe_token_permute.h"
+#include "aclnnop/aclnn_moe_token_unpermute.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -940,6 +942,183 @@ TEST(MoeTokenPermuteRejects, EachCase) {
          kTiling, {"'permuteTokensOut'"});
   expect(c, [](PermuteData& d) { d.sorted = std::make_unique<DeviceTensor>(ACL_INT32, Shape{20}); }, kTiling,
          {"'sortedIndicesOut'"});
+}
+
+}  // namespace
+}  // namespace canopy_test
+
+// ---- MoeTokenUnpermute ----------------------------------------------------------------------------
+
+namespace canopy_test {
+namespace {
+
+struct UnpermuteCase {
+  aclDataType dtype = ACL_FLOAT, probs_dtype = ACL_FLOAT;
+  int64_t tokens = 6, k = 3, h = 20;
+  bool probs = true;
+  View view = View::kContiguous;
+  std::string name;
+};
+
+void PrintTo(const UnpermuteCase& c, std::ostream* os) { *os << c.name; }
+
+struct UnpermuteData {
+  std::unique_ptr<DeviceTensor> permuted, indices, probs, out;
+  Values pv, probv;
+  std::vector<int64_t> perm;
+};
+
+UnpermuteData MakeUnpermute(const UnpermuteCase& c, Rng& rng) {
+  UnpermuteData d;
+  const int64_t k = c.probs ? c.k : 1, slots = c.tokens * k;
+  d.permuted = std::make_unique<DeviceTensor>(c.dtype, Shape{slots, c.h}, c.view);
+  d.pv = d.permuted->FillRandom(rng, Range{-2, 2});
+  d.perm.resize(static_cast<size_t>(slots));
+  std::iota(d.perm.begin(), d.perm.end(), 0);
+  for (size_t i = d.perm.size(); i > 1; --i) std::swap(d.perm[i - 1], d.perm[static_cast<size_t>(rng.Uniform(0, i))]);
+  d.indices = std::make_unique<DeviceTensor>(ACL_INT32, Shape{slots});
+  d.indices->WriteView(Values(d.perm.begin(), d.perm.end()));
+  if (c.probs) {
+    d.probs = std::make_unique<DeviceTensor>(c.probs_dtype, Shape{c.tokens, c.k}, c.view);
+    d.probv = d.probs->FillRandom(rng, Range{0, 1});
+  }
+  d.out = std::make_unique<DeviceTensor>(c.dtype, Shape{c.tokens, c.h}, c.view);
+  d.out->Poison();
+  return d;
+}
+
+OpRun RunUnpermute(UnpermuteData& d, bool padded = false) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMoeTokenUnpermuteGetWorkspaceSize(a.Tensor(*d.permuted), a.Tensor(*d.indices),
+                                                      d.probs ? a.Tensor(*d.probs) : nullptr, padded, nullptr,
+                                                      a.Tensor(*d.out), w, e);
+      },
+      aclnnMoeTokenUnpermute);
+}
+
+class MoeTokenUnpermuteTest : public ::testing::TestWithParam<UnpermuteCase> {};
+TEST_P(MoeTokenUnpermuteTest, MatchesReference) {
+  const UnpermuteCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  UnpermuteData d = MakeUnpermute(c, rng);
+  const OpRun run = RunUnpermute(d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t k = c.probs ? c.k : 1;
+  Values want;
+  std::vector<double> magnitude;
+  for (int64_t i = 0; i < c.tokens; ++i) {
+    for (int64_t j = 0; j < c.h; ++j) {
+      double v = 0, m = 0;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        const int64_t src = d.perm[static_cast<size_t>(i * k + kk)];
+        const double p = c.probs ? d.probv[static_cast<size_t>(i * k + kk)].real() : 1.0;
+        v += p * d.pv[static_cast<size_t>(src * c.h + j)].real();
+        m += std::abs(p * d.pv[static_cast<size_t>(src * c.h + j)].real());
+      }
+      want.push_back(v);
+      magnitude.push_back(m + 1);
+    }
+  }
+  ExpectNear(d.out->ReadView(), RelativeTolerance(want, c.dtype, 4, magnitude), "out");
+}
+
+std::vector<UnpermuteCase> UnpermuteCases() {
+  std::vector<UnpermuteCase> cases;
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    UnpermuteCase c;
+    c.dtype = c.probs_dtype = dtype;
+    c.name = std::string(Name(dtype)) + "_topk3";
+    cases.push_back(c);
+  }
+  UnpermuteCase mixed;
+  mixed.dtype = ACL_BF16;
+  mixed.probs_dtype = ACL_FLOAT;
+  mixed.name = "bf16_tokens_f32_probs";
+  cases.push_back(mixed);
+  UnpermuteCase no_probs;
+  no_probs.probs = false;
+  no_probs.name = "no_probs_topk1";
+  cases.push_back(no_probs);
+  UnpermuteCase strided;
+  strided.view = View::kTransposed;
+  strided.k = 8;
+  strided.name = "strided_topk8";
+  cases.push_back(strided);
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, MoeTokenUnpermuteTest, ::testing::ValuesIn(UnpermuteCases()),
+                         [](const ::testing::TestParamInfo<UnpermuteCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// Permute then unpermute with probs: each token comes back scaled by the sum of its probs.
+TEST(MoeTokenUnpermute, UndoesMoeTokenPermute) {
+  PermuteCase pc;
+  pc.tokens = {5, 8};
+  pc.out_row = {8};
+  pc.k = 2;
+  Rng rng = Rng::ForCurrentTest();
+  PermuteData pd = MakePermute(pc, rng);
+  ASSERT_TRUE(RunPermute(pc, pd).ok());
+  UnpermuteData d;
+  d.permuted = std::move(pd.out);
+  d.indices = std::move(pd.sorted);
+  d.probs = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{5, 2});
+  d.probv = d.probs->FillRandom(rng, Range{0, 1});
+  d.out = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{5, 8});
+  ASSERT_TRUE(RunUnpermute(d).ok());
+  Values want;
+  for (int64_t i = 0; i < 5; ++i) {
+    const double weight = d.probv[static_cast<size_t>(2 * i)].real() + d.probv[static_cast<size_t>(2 * i + 1)].real();
+    for (int64_t j = 0; j < 8; ++j) want.push_back(weight * pd.tv[static_cast<size_t>(i * 8 + j)].real());
+  }
+  ExpectNear(d.out->ReadView(), RelativeTolerance(want, ACL_FLOAT, 4, std::vector<double>(want.size(), 8.0)), "out");
+}
+
+TEST(MoeTokenUnpermute, IndexOutOfRangeFailsTheRun) {
+  for (double bad : {-1.0, 18.0}) {
+    UnpermuteCase c;
+    Rng rng = Rng::ForCurrentTest();
+    UnpermuteData d = MakeUnpermute(c, rng);
+    Values v(d.perm.begin(), d.perm.end());
+    v[7] = bad;
+    d.indices->WriteView(v);
+    const OpRun run = RunUnpermute(d);
+    EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+    EXPECT_FALSE(run.ok()) << Describe(run);
+    EXPECT_NE(run.message.find("'sortedIndices'"), std::string::npos) << run.message;
+  }
+}
+
+TEST(MoeTokenUnpermuteRejects, EachCase) {
+  const auto expect = [](const std::function<void(UnpermuteData&)>& edit, aclnnStatus status,
+                         std::vector<std::string> words, bool padded = false) {
+    Rng rng(8);
+    UnpermuteData d = MakeUnpermute(UnpermuteCase{}, rng);
+    edit(d);
+    ExpectRejectedWith(RunUnpermute(d, padded), status, words);
+  };
+  constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const auto make = [](aclDataType dtype, Shape shape) { return std::make_unique<DeviceTensor>(dtype, shape); };
+  expect([&](UnpermuteData& d) { d.permuted = make(ACL_INT32, {18, 20}); }, kInvalid, {"'permutedTokens'"});
+  expect([&](UnpermuteData& d) { d.indices = make(ACL_INT64, {18}); }, kInvalid, {"'sortedIndices'"});
+  expect([&](UnpermuteData& d) { d.probs = make(ACL_INT32, {6, 3}); }, kInvalid, {"'probsOptional'"});
+  expect([&](UnpermuteData& d) { d.out = make(ACL_FLOAT16, {6, 20}); }, kInvalid, {"'out'", "match"});
+  expect([](UnpermuteData&) {}, kInvalid, {"'paddedMode'"}, true);
+  expect([&](UnpermuteData& d) { d.indices = make(ACL_INT32, {18, 1}); }, kTiling, {"1-D"});
+  expect([&](UnpermuteData& d) { d.indices = make(ACL_INT32, {17}); }, kTiling, {"do not match"});
+  expect([&](UnpermuteData& d) { d.probs = make(ACL_FLOAT, {5, 3}); }, kTiling, {"do not match"});
+  expect([&](UnpermuteData& d) { d.out = make(ACL_FLOAT, {6, 21}); }, kTiling, {"do not match"});
+  expect(
+      [&](UnpermuteData& d) {
+        d.permuted = make(ACL_FLOAT, {513, 4});
+        d.indices = make(ACL_INT32, {513});
+        d.probs = make(ACL_FLOAT, {1, 513});
+        d.out = make(ACL_FLOAT, {1, 4});
+      },
+      kTiling, {"topK <= 512"});
 }
 
 }  // namespace
