@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
@@ -42,6 +43,9 @@ class AttentionStep final : public Step {
   explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)), loops_(Loops()) {}
 
   aclnnStatus Run(const RunContext& context) const override {
+    if (desc_.paged) {
+      if (const aclnnStatus status = CheckBlockTable(context); status != ACLNN_SUCCESS) return status;
+    }
     const int64_t group = desc_.heads / desc_.kv_heads;
     // Split a group's heads into chunks only when there would be fewer units
     // than threads (decode with few KV heads): that costs extra K/V reads.
@@ -75,10 +79,29 @@ class AttentionStep final : public Step {
     return std::string("attention ") + DtypeName(desc_.dtype) + " B=" + std::to_string(desc_.batch) +
            " N=" + std::to_string(desc_.heads) + " Nkv=" + std::to_string(desc_.kv_heads) +
            " Sq=" + std::to_string(desc_.query_length) + " D=" + std::to_string(desc_.head_dim) +
-           (desc_.has_pse ? " pse" : "") + (desc_.has_mask ? " mask" : "") + (desc_.band ? " band" : "");
+           (desc_.has_pse ? " pse" : "") + (desc_.has_mask ? " mask" : "") + (desc_.band ? " band" : "") +
+           (desc_.paged ? " paged block=" + std::to_string(desc_.block_size) : "");
   }
 
  private:
+  // The block-table entries each batch's keys use, before anything is read through them.
+  aclnnStatus CheckBlockTable(const RunContext& context) const {
+    const auto* table = reinterpret_cast<const int32_t*>(context.Resolve(desc_.block_table));
+    for (int64_t b = 0; b < desc_.batch; ++b) {
+      const int64_t used = (desc_.kv[static_cast<size_t>(b)].length + desc_.block_size - 1) / desc_.block_size;
+      for (int64_t c = 0; c < used; ++c) {
+        const int32_t block = table[b * desc_.table_columns + c];
+        if (block < 0 || block >= desc_.blocks) {
+          SetErrorMessage("attention: block table entry [%lld, %lld] is %d, outside [0, %lld) (the cache's blocks)",
+                          static_cast<long long>(b), static_cast<long long>(c), block,
+                          static_cast<long long>(desc_.blocks));
+          return ACL_ERROR_RT_AICORE_EXCEPTION;
+        }
+      }
+    }
+    return ACLNN_SUCCESS;
+  }
+
   struct Scratch {
     Scratch(const AttentionDesc& d, int64_t rows)
         : query(static_cast<size_t>(rows * d.head_dim)),
@@ -125,6 +148,14 @@ class AttentionStep final : public Step {
     const char* query = context.Resolve(desc_.query);
     const char* key = context.Resolve(kv.key);
     const char* value = context.Resolve(kv.value);
+    const auto* table =
+        desc_.paged ? reinterpret_cast<const int32_t*>(context.Resolve(desc_.block_table)) + b * desc_.table_columns
+                    : nullptr;
+    // Key j's row in the cache, in elements: unpaged, j rows along the sequence; paged, through the block table.
+    const auto row_offset = [&](int64_t j, int64_t row_stride, int64_t block_stride) {
+      if (table == nullptr) return j * row_stride;
+      return table[j / desc_.block_size] * block_stride + j % desc_.block_size * row_stride;
+    };
     const char* pse = desc_.has_pse ? context.Resolve(desc_.pse) : nullptr;
     const auto* mask = desc_.has_mask ? reinterpret_cast<const uint8_t*>(context.Resolve(desc_.mask)) : nullptr;
     char* out = context.Resolve(desc_.out);
@@ -156,9 +187,12 @@ class AttentionStep final : public Step {
       const int64_t keys = std::min(kKeyBlock, kv.length - j0);
       for (int64_t t = 0; t < keys; ++t) {
         const int64_t j = j0 + t;
-        Load(desc_.dtype, key + (kv_head * kv.key_strides[0] + j * kv.key_strides[1]) * element, kv.key_strides[2], d,
-             s.key.data() + t * d);
-        Load(desc_.dtype, value + (kv_head * kv.value_strides[0] + j * kv.value_strides[1]) * element,
+        Load(desc_.dtype,
+             key + (kv_head * kv.key_strides[0] + row_offset(j, kv.key_strides[1], kv.key_block_stride)) * element,
+             kv.key_strides[2], d, s.key.data() + t * d);
+        Load(desc_.dtype,
+             value +
+                 (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element,
              kv.value_strides[2], dv, s.value.data() + t * dv);
       }
       for (int64_t t = 0; t < keys; ++t) {
@@ -186,11 +220,10 @@ class AttentionStep final : public Step {
         for (int64_t t = 0; t < keys; ++t) {
           const int64_t j = j0 + t;
           float score = kNegativeInfinity;
-          const bool masked =
-              mask != nullptr &&
-              mask[b * desc_.mask_strides[0] + i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
+          const bool masked = mask != nullptr && mask[b * desc_.mask_strides[0] + head * desc_.mask_head_stride +
+                                                      i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
           if (j >= lo && j < hi && !masked) {
-            score = dots[t] * desc_.scale + (desc_.has_pse ? s.pse[static_cast<size_t>(t)] : 0.0f);
+            score = dots[t] * desc_.scale + (desc_.has_pse ? desc_.pse_scale * s.pse[static_cast<size_t>(t)] : 0.0f);
           }
           s.scores[static_cast<size_t>(t)] = score;
           block_max = std::max(block_max, score);
@@ -218,6 +251,8 @@ class AttentionStep final : public Step {
     }
 
     float* lse = desc_.has_lse ? reinterpret_cast<float*>(context.Resolve(desc_.lse)) : nullptr;
+    float* stats_max = desc_.has_stats ? reinterpret_cast<float*>(context.Resolve(desc_.softmax_max)) : nullptr;
+    float* stats_sum = desc_.has_stats ? reinterpret_cast<float*>(context.Resolve(desc_.softmax_sum)) : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t head = head_of(r);
       const int64_t i = row_of(r);
@@ -232,6 +267,14 @@ class AttentionStep final : public Step {
       Store(acc, desc_.dtype,
             out + (b * desc_.out_strides[0] + head * desc_.out_strides[1] + i * desc_.out_strides[2]) * element,
             desc_.out_strides[3], dv);
+      if (desc_.has_stats) {
+        const int64_t at = b * desc_.stats_strides[0] + head * desc_.stats_strides[1] + i * desc_.stats_strides[2];
+        const float row_max = sum > 0.0f ? s.max[static_cast<size_t>(r)] : kNegativeInfinity;
+        for (int64_t c = 0; c < desc_.stats_copies; ++c) {
+          stats_max[at + c * desc_.stats_strides[3]] = row_max;
+          stats_sum[at + c * desc_.stats_strides[3]] = sum;
+        }
+      }
       if (lse != nullptr) {
         lse[b * desc_.lse_strides[0] + head * desc_.lse_strides[1] + i * desc_.lse_strides[2]] =
             sum > 0.0f ? s.max[static_cast<size_t>(r)] + std::log(sum) : kNegativeInfinity;

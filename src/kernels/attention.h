@@ -27,6 +27,8 @@ struct AttentionKv {
   int64_t key_strides[3] = {};
   int64_t value_strides[3] = {};
   int64_t length = 0;  // keys taking part: the actual KV length
+  // Paged: elements between consecutive blocks of the cache (key_strides[1] is then within a block).
+  int64_t key_block_stride = 0, value_block_stride = 0;
 };
 
 struct AttentionDesc {
@@ -38,8 +40,16 @@ struct AttentionDesc {
   int64_t out_strides[4] = {};
   std::vector<AttentionKv> kv;       // one per batch
   std::vector<int64_t> query_valid;  // per batch: rows past it are zeros
+  // Paged attention: key j of batch b is row j % block_size of cache block
+  // block_table[b, j / block_size] (int32, contiguous [batch, table_columns]).
+  // Entries a batch's length needs must be in [0, blocks): one outside fails
+  // the run (507015) before anything is written.
+  bool paged = false;
+  BufferRef block_table;
+  int64_t table_columns = 0, block_size = 0, blocks = 0;
   // Added to the scaled scores: (batch, head, query, key) strides, 0 where broadcast.
   bool has_pse = false;
+  float pse_scale = 1.0f;  // FlashAttentionScore scales the pse with the scores: scale * (q.k + pse)
   aclDataType pse_dtype = ACL_FLOAT16;
   BufferRef pse;
   int64_t pse_strides[4] = {};
@@ -47,11 +57,18 @@ struct AttentionDesc {
   bool has_mask = false;
   BufferRef mask;
   int64_t mask_strides[3] = {};
+  int64_t mask_head_stride = 0;  // a mask with a head dim (FlashAttentionScore's [B, N, Sq, Skv])
   // Key j takes part for query i only when i + shift - pre_tokens <= j <= i + shift + next_tokens,
   // shift = kv length - query length when right_down (bottom-right aligned causal), else 0.
   bool band = false;
   int64_t pre_tokens = 0, next_tokens = 0;
   bool right_down = false;
+  // FlashAttentionScore's softmax statistics: the row's max score and sum(exp(score - max)),
+  // f32, each written stats_copies times along its last dim; (batch, head, sequence, copy) strides.
+  bool has_stats = false;
+  BufferRef softmax_max, softmax_sum;
+  int64_t stats_strides[4] = {};
+  int64_t stats_copies = 0;
   // log(sum(exp(score - max))) + max per row, f32, (batch, head, sequence) strides.
   bool has_lse = false;
   BufferRef lse;

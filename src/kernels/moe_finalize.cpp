@@ -25,7 +25,7 @@ class MoeFinalizeStep final : public Step {
     // Every index first: a bad one fails the run with out untouched.
     for (int64_t t = 0; t < d_.rows * d_.k; ++t) {
       if (row_index[t] < 0 || row_index[t] >= d_.expanded_rows) {
-        return OutOfRange("expandedRowIdx", t, row_index[t], d_.expanded_rows);
+        return OutOfRange(d_.row_index_name, t, row_index[t], d_.expanded_rows);
       }
       if (expert_index != nullptr && (expert_index[t] < 0 || expert_index[t] >= d_.experts)) {
         return OutOfRange("expertIdx", t, expert_index[t], d_.experts);
@@ -38,6 +38,7 @@ class MoeFinalizeStep final : public Step {
     const char* bias = d_.has_bias ? context.Resolve(d_.bias) : nullptr;
     char* out = context.Resolve(d_.out);
     const int64_t element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    const aclDataType scales_dtype = d_.scales_dtype == ACL_DT_UNDEFINED ? d_.dtype : d_.scales_dtype;
     ParallelFor(d_.rows, kRowGrain, [&](int64_t begin, int64_t end) {
       std::vector<float> acc(static_cast<size_t>(d_.h)), term(static_cast<size_t>(d_.h)),
           row_bias(static_cast<size_t>(d_.h)), scale(static_cast<size_t>(d_.k), 1.0f);
@@ -48,9 +49,11 @@ class MoeFinalizeStep final : public Step {
           Load(d_.dtype, skip + i * d_.h * element, 1, d_.h, term.data());
           for (int64_t j = 0; j < d_.h; ++j) acc[static_cast<size_t>(j)] += term[static_cast<size_t>(j)];
         }
-        if (scales != nullptr) Load(d_.dtype, scales + i * d_.k * element, 1, d_.k, scale.data());
+        if (scales != nullptr) {
+          Load(scales_dtype, scales + i * d_.k * static_cast<int64_t>(DtypeSize(scales_dtype)), 1, d_.k, scale.data());
+        }
         for (int64_t kk = 0; kk < d_.k; ++kk) {
-          const int64_t source = row_index[i + kk * d_.rows];
+          const int64_t source = row_index[d_.token_major_index ? i * d_.k + kk : i + kk * d_.rows];
           Load(d_.dtype, expanded + source * d_.h * element, 1, d_.h, term.data());
           if (bias != nullptr) {
             Load(d_.dtype, bias + expert_index[i * d_.k + kk] * d_.h * element, 1, d_.h, row_bias.data());

@@ -23,6 +23,11 @@ struct MoeFinalizeDesc {
   bool has_x1 = false, has_x2 = false, has_scales = false, has_bias = false;
   BufferRef x1, x2, scales, bias, expert_index;  // expert_index: int32 [rows, k], with the bias
   const char* op = "";                           // for the error message
+  // MoeTokenUnpermute: rowIdx is token-major (slot i * k + j, not i + j * rows),
+  // its scales (probs) may have a dtype of their own, and its index has another name.
+  bool token_major_index = false;
+  aclDataType scales_dtype = ACL_DT_UNDEFINED;  // ACL_DT_UNDEFINED: dtype
+  const char* row_index_name = "expandedRowIdx";
 };
 
 std::unique_ptr<Step> MakeMoeFinalizeStep(const MoeFinalizeDesc& desc);

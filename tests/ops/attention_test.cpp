@@ -5,12 +5,17 @@
 // lengths off the kernel's block size, pse shift (ggml's head-broadcast view
 // with -inf entries included), masks, sparse modes 0-3, actual lengths,
 // per-batch key/value lists, the softmax LSE, ggml's exact call, and every
-// rejection with its status.
+// rejection with its status. FlashAttentionScore (forward, with the softmax
+// max and sum) against its own float64 reference. Paged attention (block tables) against the same
+// reference over the dense cache the blocks scatter.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
 
+#include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
@@ -559,7 +564,7 @@ TEST(AttentionRejects, Dtypes) {
   EXPECT_TRUE(RunCall(With([](Call& c) { c.lse_flag = true; })).ok());  // with its [B, N, S, 1] f32 LSE
 }
 
-TEST(AttentionRejects, QuantisedAndPagedFormsAreNotSupported) {
+TEST(AttentionRejects, QuantisedFormsAreNotSupported) {
   ExpectRejectedWith(RunCall(With([](Call& c) { c.q = ACL_INT8; })), kNotSupported, {"'query'", "not supported"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.k = c.v = ACL_INT8; })), kNotSupported, {"'key'", "not supported"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.k = c.v = ACL_INT4; })), kNotSupported, {"'key'"});
@@ -572,6 +577,7 @@ TEST(AttentionRejects, QuantisedAndPagedFormsAreNotSupported) {
       "valueAntiquantScaleOptional", "valueAntiquantOffsetOptional", "keySharedPrefixOptional",
       "valueSharedPrefixOptional",   "actualSharedPrefixLenOptional"};
   for (int position = 7; position <= 23; ++position) {
+    if (position == 14) continue;  // the block table (paged attention) is supported: see the Paged tests
     ExpectRejectedWith(RunCall(With([&](Call& c) { c.unsupported = position; })), kNotSupported,
                        {names[position - 7], "not supported by Canopy"});
   }
@@ -805,6 +811,7 @@ TEST(IncreFlashAttentionV4Rejects, EachCase) {
   const char* const names[] = {"dequantScale1",  "quantScale1",     "dequantScale2", "quantScale2",  "quantOffset2",
                                "antiquantScale", "antiquantOffset", "blocktable",    "kvPaddingSize"};
   for (int i = 0; i < 9; ++i) {
+    if (i == 7) continue;  // the block table (paged attention) is supported: see the Paged tests
     IfaCall c;
     c.unsupported = i;
     ExpectRejectedWith(RunIfa(c), kNotSupported, {"aclnnIncreFlashAttentionV4", names[i], "not supported"});
@@ -863,6 +870,582 @@ TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
                                "dequantScaleQueryOptional"};
   for (int i = 0; i < 3; ++i) ExpectRejectedWith(run(3, i), kNotSupported, {names[i], "not supported"});
   for (int i = 0; i < 4; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
+}
+
+// ---- paged attention (block tables) --------------------------------------------------------------
+
+// The dense keys and values of each batch scattered into shuffled blockSize-row
+// blocks of one cache (with spare blocks), the table mapping them back; the
+// reference is the dense attention over the same values.
+struct PagedSpec {
+  Api api = Api::kIfa4;
+  aclDataType dtype = ACL_FLOAT16;
+  Lay layout = Lay::kBsh;
+  bool heads_major = false;  // the cache is (blocks, KV_N, blockSize, D) (a BNSD query), else (blocks, blockSize, H)
+  int64_t heads = 4, kv_heads = 2, q_len = 1, head_dim = 32, block_size = 16;
+  std::vector<int64_t> lengths = {37, 16, 50};
+  bool mask = false;  // (B, 1, 1, S) with S the table's keys
+  std::string name;
+};
+
+void PrintTo(const PagedSpec& s, std::ostream* os) { *os << s.name; }
+
+struct PagedCall {
+  std::unique_ptr<DeviceTensor> query, key, value, table, mask, out;
+  int64_t blocks = 0;
+};
+
+// Builds the paged call, its dense reference spec and the values that reference reads.
+PagedCall MakePaged(const PagedSpec& p, Rng& rng, Spec& dense, Values& qv, Values& kd, Values& vd,
+                    std::vector<uint8_t>& mask_bytes) {
+  const int64_t batch = static_cast<int64_t>(p.lengths.size()), d = p.head_dim, bs = p.block_size;
+  const int64_t longest = *std::max_element(p.lengths.begin(), p.lengths.end());
+  const int64_t columns = (longest + bs - 1) / bs + 1;  // one spare column, never read
+  const int64_t s_max = columns * bs;
+  dense.api = p.api;
+  dense.dtype = p.dtype;
+  dense.layout = p.layout;
+  dense.batch = batch;
+  dense.heads = p.heads;
+  dense.kv_heads = p.kv_heads;
+  dense.q_len = p.q_len;
+  dense.kv_len = s_max;
+  dense.head_dim = d;
+  dense.actual_kv = p.lengths;
+  dense.mask = p.mask ? Mask::kBatched4 : Mask::kNone;
+  PagedCall c;
+  c.query = std::make_unique<DeviceTensor>(p.dtype, LayShape(p.layout, batch, p.heads, p.q_len, d));
+  qv = c.query->FillRandom(rng, Range{-1, 1});
+  const int64_t dense_count = batch * p.kv_heads * s_max * d;
+  kd = RandomValues(rng, p.dtype, dense_count, Range{-1, 1});
+  vd = RandomValues(rng, p.dtype, dense_count, Range{-2, 2});
+  // Every (batch, column) its own block, in a shuffled order, plus two spare blocks.
+  c.blocks = batch * columns + 2;
+  std::vector<int64_t> order(static_cast<size_t>(c.blocks));
+  std::iota(order.begin(), order.end(), 0);
+  for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<size_t>(rng.Uniform(0, i))]);
+  Values table;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t col = 0; col < columns; ++col) {
+      const bool used = col * bs < p.lengths[static_cast<size_t>(b)];
+      table.push_back(used ? static_cast<double>(order[static_cast<size_t>(b * columns + col)]) : -1.0);
+    }
+  }
+  const Shape cache_shape = p.heads_major ? Shape{c.blocks, p.kv_heads, bs, d} : Shape{c.blocks, bs, p.kv_heads * d};
+  Values kc = RandomValues(rng, p.dtype, NumElements(cache_shape), Range{-1, 1});
+  Values vc = RandomValues(rng, p.dtype, NumElements(cache_shape), Range{-2, 2});
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t j = 0; j < p.lengths[static_cast<size_t>(b)]; ++j) {
+      const int64_t block = static_cast<int64_t>(table[static_cast<size_t>(b * columns + j / bs)].real());
+      for (int64_t n = 0; n < p.kv_heads; ++n) {
+        for (int64_t e = 0; e < d; ++e) {
+          const int64_t at = p.heads_major ? ((block * p.kv_heads + n) * bs + j % bs) * d + e
+                                           : ((block * bs + j % bs) * p.kv_heads + n) * d + e;
+          const auto from = static_cast<size_t>(LayIndex(p.layout, p.kv_heads, s_max, d, b, n, j, e));
+          kc[static_cast<size_t>(at)] = kd[from];
+          vc[static_cast<size_t>(at)] = vd[from];
+        }
+      }
+    }
+  }
+  c.key = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
+  c.key->WriteView(kc);
+  c.value = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
+  c.value->WriteView(vc);
+  c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{batch, columns});
+  c.table->WriteView(table);
+  if (p.mask) {
+    c.mask = std::make_unique<DeviceTensor>(ACL_BOOL, Shape{batch, 1, 1, s_max});
+    Values bits;
+    for (int64_t i = 0; i < batch * s_max; ++i) bits.push_back(rng.Uniform(0, 1) < 0.3 ? 1.0 : 0.0);
+    c.mask->WriteView(bits);
+    for (const Value& bit : bits) mask_bytes.push_back(bit.real() != 0 ? 1 : 0);
+  }
+  c.out = std::make_unique<DeviceTensor>(p.dtype, LayShape(p.layout, batch, p.heads, p.q_len, d));
+  c.out->Poison();
+  return c;
+}
+
+OpRun RunPaged(const PagedSpec& p, PagedCall& c, int64_t block_size) {
+  char layout[16];
+  std::snprintf(layout, sizeof layout, "%s", LayName(p.layout));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(p.head_dim));
+  const auto t = [](OpArgs& a, const std::unique_ptr<DeviceTensor>& d) { return d ? a.Tensor(*d) : nullptr; };
+  if (p.api == Api::kIfa4) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+              a.Tensor(*c.query), a.TensorList({a.Tensor(*c.key)}), a.TensorList({a.Tensor(*c.value)}), nullptr,
+              t(a, c.mask), p.lengths.empty() ? nullptr : a.IntArray(p.lengths), nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, t(a, c.table), nullptr, p.heads, scale, layout, p.kv_heads, block_size, 1,
+              a.Tensor(*c.out), w, e);
+        },
+        aclnnIncreFlashAttentionV4);
+  }
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+            a.Tensor(*c.query), a.TensorList({a.Tensor(*c.key)}), a.TensorList({a.Tensor(*c.value)}), nullptr,
+            t(a, c.mask), nullptr, p.lengths.empty() ? nullptr : a.IntArray(p.lengths), nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, t(a, c.table), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, p.heads, scale, 65535, 65535, layout, p.kv_heads, 0, p.q_len == 1 ? 0 : 2,
+            block_size, 0, false, 0, 0, a.Tensor(*c.out), nullptr, w, e);
+      },
+      aclnnFusedInferAttentionScoreV2);
+}
+
+class PagedAttentionTest : public ::testing::TestWithParam<PagedSpec> {};
+
+TEST_P(PagedAttentionTest, MatchesTheDenseReference) {
+  const PagedSpec& p = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  Spec dense;
+  Values qv, kd, vd;
+  std::vector<uint8_t> mask_bytes;
+  PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+  const OpRun run = RunPaged(p, c, p.block_size);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t s_max = dense.kv_len;
+  const std::array<int64_t, 3> mask_strides = {s_max, 0, 1};
+  const Result want = Reference(dense, qv, {kd}, {vd}, {}, {}, mask_bytes, mask_strides, p.layout, p.layout);
+  ExpectNear(c.out->ReadView(), RelativeTolerance(want.out, p.dtype, 3, std::vector<double>(want.out.size(), 2.0)),
+             "attentionOut");
+}
+
+std::vector<PagedSpec> PagedSpecs() {
+  std::vector<PagedSpec> specs;
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    for (Api api : {Api::kIfa4, Api::kFia2}) {
+      PagedSpec bsh;
+      bsh.api = api;
+      bsh.dtype = dtype;
+      bsh.name = std::string(ApiName(api)) + "_" + Name(dtype) + "_bsh";
+      specs.push_back(bsh);
+    }
+  }
+  PagedSpec bsnd;
+  bsnd.layout = Lay::kBsnd;
+  bsnd.kv_heads = 1;
+  bsnd.block_size = 32;
+  bsnd.lengths = {70, 1};
+  bsnd.mask = true;
+  bsnd.name = "ifa4_bsnd_gqa4_block32_mask";
+  specs.push_back(bsnd);
+  for (bool heads_major : {false, true}) {
+    PagedSpec bnsd;
+    bnsd.layout = Lay::kBnsd;
+    bnsd.heads_major = heads_major;
+    bnsd.head_dim = 64;
+    bnsd.block_size = heads_major ? 128 : 64;
+    bnsd.lengths = heads_major ? std::vector<int64_t>{200, 0} : std::vector<int64_t>{150, 65, 5, 0};
+    bnsd.name = std::string("ifa4_bnsd_") + (heads_major ? "block128_n_bs_d_cache" : "block64_bs_h_cache");
+    specs.push_back(bnsd);
+  }
+  PagedSpec prefill;
+  prefill.api = Api::kFia2;
+  prefill.layout = Lay::kBnsd;
+  prefill.heads_major = true;
+  prefill.q_len = 5;
+  prefill.lengths = {40, 23};
+  prefill.name = "fia2_bnsd_prefill_q5";
+  specs.push_back(prefill);
+  return specs;
+}
+
+INSTANTIATE_TEST_SUITE_P(Paged, PagedAttentionTest, ::testing::ValuesIn(PagedSpecs()),
+                         [](const ::testing::TestParamInfo<PagedSpec>& info) { return SanitizeName(info.param.name); });
+
+// A block-table entry a sequence uses that lies outside the cache fails the run; unused entries are not read.
+TEST(PagedAttention, TableEntryOutsideTheCacheFailsTheRun) {
+  for (Api api : {Api::kIfa4, Api::kFia2}) {
+    for (double bad : {-1.0, 1e6}) {
+      PagedSpec p;
+      p.api = api;
+      Rng rng = Rng::ForCurrentTest();
+      Spec dense;
+      Values qv, kd, vd;
+      std::vector<uint8_t> mask_bytes;
+      PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+      Values table = c.table->ReadView();
+      table[1] = bad < 0 ? bad : static_cast<double>(c.blocks);  // batch 0's second block (37 keys use three)
+      c.table->WriteView(table);
+      const OpRun run = RunPaged(p, c, p.block_size);
+      EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+      EXPECT_FALSE(run.ok()) << Describe(run);
+      EXPECT_NE(run.message.find("block table"), std::string::npos) << run.message;
+    }
+  }
+}
+
+TEST(PagedAttentionRejects, EachCase) {
+  const auto expect = [](PagedSpec p, const std::function<void(PagedCall&)>& edit, int64_t block_size,
+                         aclnnStatus status, std::vector<std::string> words) {
+    Rng rng(5);
+    Spec dense;
+    Values qv, kd, vd;
+    std::vector<uint8_t> mask_bytes;
+    PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+    edit(c);
+    ExpectRejectedWith(RunPaged(p, c, block_size), status, words);
+  };
+  const auto keep = [](PagedCall&) {};
+  for (Api api : {Api::kIfa4, Api::kFia2}) {
+    PagedSpec p;
+    p.api = api;
+    const char* table = api == Api::kIfa4 ? "'blocktable'" : "'blockTableOptional'";
+    expect(p, keep, 0, kInvalid, {"'blockSize'"});
+    expect(p, keep, 513, kInvalid, {"'blockSize'"});
+    expect(p, keep, 8, kInvalid, {"paged key", "blockSize = 8"});
+    expect(p,
+           [](PagedCall& c) {
+             c.table = std::make_unique<DeviceTensor>(ACL_INT64, Shape{3, 5});
+           },
+           16, kInvalid, {table});
+    expect(p,
+           [](PagedCall& c) {
+             c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{2, 5});
+           },
+           16, kInvalid, {table, "B = 3"});
+    expect(p,
+           [](PagedCall& c) {
+             c.value = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{14, 16, 32});
+           },
+           16, kInvalid, {"paged key"});
+    PagedSpec too_long = p;
+    too_long.lengths = {37, 16, 50};
+    // A length past what the table can hold (5 columns of 16).
+    expect(too_long,
+           [](PagedCall& c) {
+             c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{3, 3});
+           },
+           16, kInvalid, {"actualSeqLengths"});
+  }
+  // No key/value lengths: IFA's actualSeqLengths is required with a table.
+  {
+    PagedSpec p;
+    Rng rng(6);
+    Spec dense;
+    Values qv, kd, vd;
+    std::vector<uint8_t> mask_bytes;
+    PagedCall c = MakePaged(p, rng, dense, qv, kd, vd, mask_bytes);
+    PagedSpec no_lengths = p;
+    no_lengths.lengths.clear();
+    ExpectRejectedWith(RunPaged(no_lengths, c, 16), ACLNN_ERR_PARAM_NULLPTR, {"'actualSeqLengths'", "paged"});
+  }
+  // The (blocks, KV_N, blockSize, D) cache needs a BNSD query.
+  PagedSpec heads_major;
+  heads_major.heads_major = true;
+  expect(heads_major, keep, 16, kInvalid, {"paged key"});
+}
+
+// ---- FlashAttentionScore (forward) ---------------------------------------------------------------
+
+enum class FaLay { kBsh, kSbh, kBsnd, kBnsd };
+const char* FaLayName(FaLay l) {
+  switch (l) {
+    case FaLay::kBsh:
+      return "BSH";
+    case FaLay::kSbh:
+      return "SBH";
+    case FaLay::kBsnd:
+      return "BSND";
+    case FaLay::kBnsd:
+      return "BNSD";
+  }
+  return "?";
+}
+Shape FaShape(FaLay l, int64_t b, int64_t n, int64_t s, int64_t d) {
+  switch (l) {
+    case FaLay::kBsh:
+      return {b, s, n * d};
+    case FaLay::kSbh:
+      return {s, b, n * d};
+    case FaLay::kBsnd:
+      return {b, s, n, d};
+    case FaLay::kBnsd:
+      break;
+  }
+  return {b, n, s, d};
+}
+size_t FaIndex(FaLay l, int64_t bt, int64_t nt, int64_t st, int64_t dt, int64_t b, int64_t n, int64_t s, int64_t e) {
+  int64_t i = 0;
+  switch (l) {
+    case FaLay::kBsh:
+    case FaLay::kBsnd:
+      i = ((b * st + s) * nt + n) * dt + e;
+      break;
+    case FaLay::kSbh:
+      i = ((s * bt + b) * nt + n) * dt + e;
+      break;
+    case FaLay::kBnsd:
+      i = ((b * nt + n) * st + s) * dt + e;
+      break;
+  }
+  return static_cast<size_t>(i);
+}
+
+enum class FaPse { kNone, kFull, kRow, kBatchOne };                    // [B,N,Sq,Skv], [B,N,1,Skv], [1,N,Sq,Skv]
+enum class FaMask { kNone, kSquare, kBatched, kPerHead, kOptimised };  // [Sq,Skv], [B,1,..], [B,N,..], [2048,2048]
+
+struct FaSpec {
+  aclDataType dtype = ACL_FLOAT16;
+  FaLay layout = FaLay::kBnsd;
+  int64_t batch = 2, heads = 4, kv_heads = 4, q_len = 20, kv_len = 70, d = 64, dv = 64;
+  FaPse pse = FaPse::kNone;
+  FaMask mask = FaMask::kNone;
+  int64_t sparse = 0, pre = 65536, next = 65536;
+  View view = View::kContiguous;
+  std::string name;
+};
+
+void PrintTo(const FaSpec& s, std::ostream* os) { *os << s.name; }
+
+void RunFaSpec(const FaSpec& s) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t g = s.heads / s.kv_heads;
+  DeviceTensor query(s.dtype, FaShape(s.layout, s.batch, s.heads, s.q_len, s.d), s.view);
+  DeviceTensor key(s.dtype, FaShape(s.layout, s.batch, s.kv_heads, s.kv_len, s.d), s.view);
+  DeviceTensor value(s.dtype, FaShape(s.layout, s.batch, s.kv_heads, s.kv_len, s.dv));
+  const Values qv = query.FillRandom(rng, Range{-1, 1}), kv = key.FillRandom(rng, Range{-1, 1}),
+               vv = value.FillRandom(rng, Range{-2, 2});
+  std::unique_ptr<DeviceTensor> pse, mask;
+  Values pv;
+  Shape ps;
+  if (s.pse != FaPse::kNone) {
+    ps = {s.pse == FaPse::kBatchOne ? 1 : s.batch, s.heads, s.pse == FaPse::kRow ? 1 : s.q_len, s.kv_len};
+    pse = std::make_unique<DeviceTensor>(s.dtype, ps);
+    pv = pse->FillRandom(rng, Range{-2, 2});
+  }
+  std::vector<uint8_t> bits;
+  Shape ms;
+  if (s.mask != FaMask::kNone) {
+    if (s.mask == FaMask::kSquare) ms = {s.q_len, s.kv_len};
+    if (s.mask == FaMask::kBatched) ms = {s.batch, 1, s.q_len, s.kv_len};
+    if (s.mask == FaMask::kPerHead) ms = {s.batch, s.heads, s.q_len, s.kv_len};
+    if (s.mask == FaMask::kOptimised) ms = {2048, 2048};
+    mask = std::make_unique<DeviceTensor>(ACL_UINT8, ms);
+    if (s.mask != FaMask::kOptimised) {  // the optimised mask's contents are implied by the mode, not read
+      Values m;
+      for (int64_t i = 0; i < NumElements(ms); ++i) m.push_back(rng.Uniform(0, 1) < 0.3 ? 1.0 : 0.0);
+      mask->WriteView(m);
+      for (const Value& x : m) bits.push_back(x.real() != 0 ? 1 : 0);
+    }
+  }
+  DeviceTensor out(s.dtype, FaShape(s.layout, s.batch, s.heads, s.q_len, s.dv));
+  DeviceTensor max_out(ACL_FLOAT, {s.batch, s.heads, s.q_len, 8}), sum_out(ACL_FLOAT, {s.batch, s.heads, s.q_len, 8});
+  out.Poison();
+  max_out.Poison();
+  sum_out.Poison();
+  char layout[8];
+  std::snprintf(layout, sizeof layout, "%s", FaLayName(s.layout));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(s.d));
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFlashAttentionScoreGetWorkspaceSize(
+            a.Tensor(query), a.Tensor(key), a.Tensor(value), pse ? a.Tensor(*pse) : nullptr, nullptr, nullptr,
+            mask ? a.Tensor(*mask) : nullptr, nullptr, scale, 1.0, s.pre, s.next, s.heads, layout, 0, s.sparse,
+            a.Tensor(max_out), a.Tensor(sum_out), nullptr, a.Tensor(out), w, e);
+      },
+      aclnnFlashAttentionScore);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+
+  Values want_out(static_cast<size_t>(out.numel()), 0.0), want_max, want_sum;
+  for (int64_t b = 0; b < s.batch; ++b) {
+    for (int64_t n = 0; n < s.heads; ++n) {
+      for (int64_t i = 0; i < s.q_len; ++i) {
+        std::vector<double> score(static_cast<size_t>(s.kv_len), -kInf);
+        double max = -kInf;
+        for (int64_t j = 0; j < s.kv_len; ++j) {
+          bool keep = true;
+          if (s.mask != FaMask::kNone) {
+            if (s.sparse == 0) keep = j >= i - s.pre && j <= i + s.next;
+            if (s.sparse == 2) keep = j <= i;
+            if (s.sparse == 3) keep = j <= i + s.kv_len - s.q_len;
+            if (s.mask != FaMask::kOptimised) {
+              int64_t at = i * s.kv_len + j;
+              if (s.mask == FaMask::kBatched) at += b * s.q_len * s.kv_len;
+              if (s.mask == FaMask::kPerHead) at += (b * s.heads + n) * s.q_len * s.kv_len;
+              if (bits[static_cast<size_t>(at)] != 0) keep = false;
+            }
+          }
+          if (!keep) continue;
+          double dot = 0;
+          for (int64_t e = 0; e < s.d; ++e) {
+            dot += qv[FaIndex(s.layout, s.batch, s.heads, s.q_len, s.d, b, n, i, e)].real() *
+                   kv[FaIndex(s.layout, s.batch, s.kv_heads, s.kv_len, s.d, b, n / g, j, e)].real();
+          }
+          if (pse) {
+            dot += pv[static_cast<size_t>(
+                          (((ps[0] == 1 ? 0 : b) * s.heads + n) * ps[2] + (ps[2] == 1 ? 0 : i)) * s.kv_len + j)]
+                       .real();
+          }
+          score[static_cast<size_t>(j)] = scale * dot;
+          max = std::max(max, scale * dot);
+        }
+        double sum = 0;
+        for (double& x : score) {
+          x = x == -kInf ? 0.0 : std::exp(x - max);
+          sum += x;
+        }
+        for (int64_t e = 0; e < s.dv && sum > 0; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < s.kv_len; ++j) {
+            acc += score[static_cast<size_t>(j)] *
+                   vv[FaIndex(s.layout, s.batch, s.kv_heads, s.kv_len, s.dv, b, n / g, j, e)].real();
+          }
+          want_out[FaIndex(s.layout, s.batch, s.heads, s.q_len, s.dv, b, n, i, e)] = acc / sum;
+        }
+        for (int c = 0; c < 8; ++c) {
+          want_max.push_back(max);
+          want_sum.push_back(sum);
+        }
+      }
+    }
+  }
+  ExpectNear(out.ReadView(), RelativeTolerance(want_out, s.dtype, 3, std::vector<double>(want_out.size(), 2.0)),
+             "attentionOutOut");
+  // The max is one score (f32 products of stored inputs); the sum adds up to Skv terms of at most 1.
+  std::vector<double> score_scale, sum_scale;
+  for (size_t i = 0; i < want_max.size(); ++i) {
+    score_scale.push_back(8.0);
+    sum_scale.push_back(4.0 * std::max(1.0, want_sum[i].real()));
+  }
+  Values got_max = max_out.ReadView();
+  for (size_t i = 0; i < got_max.size(); ++i) {  // -inf rows compare as equal
+    if (std::isinf(want_max[i].real()) && got_max[i].real() == want_max[i].real()) got_max[i] = want_max[i] = 0.0;
+  }
+  ExpectNear(got_max, RelativeTolerance(want_max, ACL_FLOAT, 64, score_scale), "softmaxMaxOut");
+  ExpectNear(sum_out.ReadView(), RelativeTolerance(want_sum, ACL_FLOAT, 64, sum_scale), "softmaxSumOut");
+}
+
+std::vector<FaSpec> FaSpecs() {
+  std::vector<FaSpec> specs;
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}) {
+    for (FaLay layout : {FaLay::kBsh, FaLay::kSbh, FaLay::kBsnd, FaLay::kBnsd}) {
+      FaSpec f;
+      f.dtype = dtype;
+      f.layout = layout;
+      f.heads = 4;
+      f.kv_heads = layout == FaLay::kBnsd ? 4 : 1;
+      f.q_len = 9;
+      f.kv_len = 37;
+      f.d = 32;
+      f.dv = 32;
+      f.name = std::string(Name(dtype)) + "_" + FaLayName(layout) + "_gqa" + std::to_string(f.heads / f.kv_heads);
+      specs.push_back(f);
+    }
+  }
+  FaSpec big;
+  big.heads = 8;
+  big.kv_heads = 2;
+  big.d = 128;
+  big.dv = 64;
+  big.q_len = 70;
+  big.kv_len = 130;
+  big.dtype = ACL_BF16;
+  big.name = "bf16_bnsd_d128_value_d64_gqa4";
+  specs.push_back(big);
+  const auto with = [](FaPse pse, FaMask mask, int64_t sparse, const std::string& name) {
+    FaSpec f;
+    f.q_len = 12;
+    f.kv_len = 30;
+    f.d = 16;
+    f.dv = 16;
+    f.pse = pse;
+    f.mask = mask;
+    f.sparse = sparse;
+    f.name = name;
+    return f;
+  };
+  specs.push_back(with(FaPse::kFull, FaMask::kNone, 0, "pse_full"));
+  specs.push_back(with(FaPse::kRow, FaMask::kNone, 2, "pse_row_no_mask_ignores_sparse"));
+  specs.push_back(with(FaPse::kBatchOne, FaMask::kSquare, 0, "pse_batch1_mask_square"));
+  specs.push_back(with(FaPse::kNone, FaMask::kBatched, 1, "mask_batched_sparse1"));
+  specs.push_back(with(FaPse::kNone, FaMask::kPerHead, 0, "mask_per_head"));
+  FaSpec band = with(FaPse::kNone, FaMask::kSquare, 0, "mask_band_pre4_next2");
+  band.pre = 4;
+  band.next = 2;
+  specs.push_back(band);
+  specs.push_back(with(FaPse::kNone, FaMask::kOptimised, 2, "sparse2_causal"));
+  specs.push_back(with(FaPse::kFull, FaMask::kOptimised, 3, "sparse3_causal_pse"));
+  FaSpec longer_query = with(FaPse::kNone, FaMask::kOptimised, 3, "sparse3_query_longer_than_kv");
+  longer_query.q_len = 40;
+  specs.push_back(longer_query);
+  FaSpec strided = with(FaPse::kNone, FaMask::kNone, 0, "strided_query_key");
+  strided.view = View::kStepped;
+  specs.push_back(strided);
+  return specs;
+}
+
+class FlashAttentionScoreTest : public ::testing::TestWithParam<FaSpec> {};
+TEST_P(FlashAttentionScoreTest, MatchesNaiveSoftmaxReference) { RunFaSpec(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Fa, FlashAttentionScoreTest, ::testing::ValuesIn(FaSpecs()),
+                         [](const ::testing::TestParamInfo<FaSpec>& info) { return SanitizeName(info.param.name); });
+
+// A valid BSND f16 call (B 2, Sq 3, N 4 / 2, D 16, Skv 10); `edit` changes it.
+struct FaCall {
+  aclDataType dtype = ACL_FLOAT16, out_dtype = ACL_FLOAT16, stats_dtype = ACL_FLOAT;
+  Shape q = {2, 3, 4, 16}, k = {2, 10, 2, 16}, v = {2, 10, 2, 16}, out = {2, 3, 4, 16}, stats = {2, 4, 3, 8};
+  Shape pse, mask, padding, drop;
+  aclDataType mask_dtype = ACL_BOOL, drop_dtype = ACL_UINT8;
+  double keep_prob = 1.0;
+  int64_t heads = 4, sparse = 0;
+  std::string layout = "BSND";
+};
+
+OpRun RunFa(const FaCall& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        std::vector<char> layout(c.layout.begin(), c.layout.end());
+        layout.push_back('\0');
+        const auto opt = [&](aclDataType dtype, const Shape& shape) {
+          return shape.empty() ? nullptr : a.NewTensor(dtype, shape);
+        };
+        return aclnnFlashAttentionScoreGetWorkspaceSize(
+            a.NewTensor(c.dtype, c.q), a.NewTensor(c.dtype, c.k), a.NewTensor(c.dtype, c.v), opt(c.dtype, c.pse),
+            opt(c.drop_dtype, c.drop), opt(ACL_UINT8, c.padding), opt(c.mask_dtype, c.mask), nullptr, 0.25, c.keep_prob,
+            65536, 65536, c.heads, layout.data(), 0, c.sparse, a.NewTensor(c.stats_dtype, c.stats),
+            a.NewTensor(ACL_FLOAT, c.stats), nullptr, a.NewTensor(c.out_dtype, c.out), w, e);
+      },
+      aclnnFlashAttentionScore);
+}
+
+TEST(FlashAttentionScoreRejects, EachCase) {
+  EXPECT_TRUE(RunFa(FaCall{}).ok()) << Describe(RunFa(FaCall{}));
+  const auto expect = [](const std::function<void(FaCall&)>& edit, aclnnStatus status, std::vector<std::string> words) {
+    FaCall c;
+    edit(c);
+    ExpectRejectedWith(RunFa(c), status, words);
+  };
+  expect([](FaCall& c) { c.dtype = c.out_dtype = ACL_INT32; }, kInvalid, {"'query'"});
+  expect([](FaCall& c) { c.out_dtype = ACL_BF16; }, kInvalid, {"'attentionOutOut'", "match"});
+  expect([](FaCall& c) { c.stats_dtype = ACL_FLOAT16; }, kInvalid, {"'softmaxMaxOut'"});
+  expect([](FaCall& c) { c.mask = {3, 10}, c.mask_dtype = ACL_INT8; }, kInvalid, {"'attenMaskOptional'"});
+  expect([](FaCall& c) { c.drop = {8}, c.drop_dtype = ACL_FLOAT; }, kInvalid, {"'dropMaskOptional'"});
+  expect([](FaCall& c) { c.keep_prob = 0; }, kInvalid, {"'keepProb'"});
+  expect([](FaCall& c) { c.keep_prob = 0.9; }, kNotSupported, {"'keepProb'", "dropout"});
+  expect([](FaCall& c) { c.padding = {2, 3}; }, kNotSupported, {"'paddingMaskOptional'"});
+  expect([](FaCall& c) { c.sparse = 7; }, kInvalid, {"'sparseMode'"});
+  for (int64_t sparse : {4, 5, 6}) {
+    expect([sparse](FaCall& c) { c.sparse = sparse, c.mask = {3, 10}; }, kNotSupported, {"'sparseMode'"});
+  }
+  expect([](FaCall& c) { c.layout = "TND"; }, kInvalid, {"'inputLayout'"});
+  expect([](FaCall& c) { c.layout = "BNSD"; }, kInvalid, {"headNum"});
+  expect([](FaCall& c) { c.heads = 0; }, kInvalid, {"'headNum'"});
+  expect([](FaCall& c) { c.k = c.v = {2, 10, 3, 16}; }, kInvalid, {"divide headNum"});
+  expect([](FaCall& c) { c.k = {2, 10, 2, 8}, c.v = {2, 10, 2, 8}; }, kInvalid, {"key's D"});
+  expect([](FaCall& c) { c.v = {2, 10, 2, 32}; }, kInvalid, {"value's D"});
+  expect([](FaCall& c) { c.out = {2, 3, 4, 8}; }, kInvalid, {"'attentionOutOut'"});
+  expect([](FaCall& c) { c.stats = {2, 4, 3, 1}; }, kInvalid, {"'softmaxMaxOut'"});
+  expect([](FaCall& c) { c.pse = {2, 4, 2, 10}; }, kInvalid, {"'realShiftOptional'"});
+  expect([](FaCall& c) { c.mask = {3, 9}; }, kInvalid, {"'attenMaskOptional'"});
+  expect([](FaCall& c) { c.mask = {1, 4, 3, 10}; }, kInvalid, {"'attenMaskOptional'"});
+  expect([](FaCall& c) { c.mask = {3, 10}, c.sparse = 2; }, kInvalid, {"2048"});
+  expect(
+      [](FaCall& c) {
+        c.q = c.out = {1, 1100, 4, 16}, c.k = c.v = {1, 10, 2, 16}, c.stats = {1, 4, 1100, 8}, c.pse = {1, 4, 1024, 10};
+      },
+      kNotSupported, {"ALiBi"});
 }
 
 }  // namespace

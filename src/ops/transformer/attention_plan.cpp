@@ -24,7 +24,9 @@ constexpr int64_t kUnalignedMaxBatch = 128;  // PromptFlashAttention with D off 
 constexpr int64_t kMaxGroup = 64;            // numHeads / numKeyValueHeads
 constexpr int64_t kLastSparseMode = 4;
 constexpr int64_t kBandSparseMode = 4;
-constexpr int64_t kCompressedMaskSize = 2048;  // sparse modes 2-4 take an optimised 2048 x 2048 mask
+constexpr int64_t kCompressedMaskSize = 2048;
+constexpr int64_t kMaxBlockSize =
+    512;  // paged attention's tokens per cache block  // sparse modes 2-4 take an optimised 2048 x 2048 mask
 // Larger pre/next token windows mean "everything"; clamping keeps the band arithmetic in range.
 constexpr int64_t kTokenLimit = int64_t{1} << 40;
 
@@ -182,8 +184,26 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   if (atten_mask != nullptr) CANOPY_CHECK(plan.CheckDtype(call.mask_name, atten_mask->dtype, kMaskDtypes));
   for (const auto& [name, argument] : call.unsupported) {
     if (argument != nullptr) {
-      return RejectNotSupported(plan, name,
-                                "quantisation, paged attention, left padding, shared prefixes and rope-split heads");
+      return RejectNotSupported(plan, name, "quantisation, left padding, shared prefixes and rope-split heads");
+    }
+  }
+
+  const bool paged = call.block_table != nullptr;
+  if (paged) {
+    CANOPY_CHECK(plan.CheckDtype(call.block_table_name, call.block_table->dtype, DtypeSet{ACL_INT32}));
+    if (call.block_size <= 0 || call.block_size > kMaxBlockSize) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "argument 'blockSize' is %lld; with a block table it must be in [1, %lld]",
+                         static_cast<long long>(call.block_size), static_cast<long long>(kMaxBlockSize));
+    }
+    if (keys.size() != 1) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "arguments 'key' and 'value' hold %zu tensors; with a block table each is one cache tensor",
+                         keys.size());
+    }
+    if (actual_seq_lengths_kv == nullptr) {
+      return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' is null; paged attention (%s) needs it",
+                         call.kv_lengths_name, call.block_table_name);
     }
   }
 
@@ -202,7 +222,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   };
   CANOPY_CHECK(check_rank("query", query));
   CANOPY_CHECK(check_rank("attentionOut", attention_out));
-  for (size_t i = 0; i < keys.size(); ++i) {
+  for (size_t i = 0; i < keys.size() && !paged; ++i) {
     CANOPY_CHECK(check_rank("key", keys[i]));
     CANOPY_CHECK(check_rank("value", values[i]));
   }
@@ -262,12 +282,39 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
                        "one needs one per batch (%lld)",
                        keys.size(), static_cast<long long>(p.batch));
   }
-  if (p.layout == Layout::kBsh && keys[0]->view_shape[2] % p.kv_heads != 0) {
+  if (!paged && p.layout == Layout::kBsh && keys[0]->view_shape[2] % p.kv_heads != 0) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "key's H (%lld) is not a multiple of numKeyValueHeads (%lld)",
                        static_cast<long long>(keys[0]->view_shape[2]), static_cast<long long>(p.kv_heads));
   }
   std::vector<int64_t> kv_storage(static_cast<size_t>(p.batch));
-  for (size_t i = 0; i < keys.size(); ++i) {
+  bool paged_heads_major = false;  // the cache is (blocks, KV_N, blockSize, D), else (blocks, blockSize, H)
+  int64_t cache_blocks = 0;
+  if (paged) {
+    const Shape& k = keys[0]->view_shape;
+    paged_heads_major = k.size() == 4;
+    const bool ok = values[0]->view_shape == k &&
+                    (k.size() == 3 ? k[1] == call.block_size && k[2] == p.kv_heads * p.head_dim
+                                   : k.size() == 4 && p.layout == Layout::kBnsd && k[1] == p.kv_heads &&
+                                         k[2] == call.block_size && k[3] == p.head_dim);
+    if (!ok) {
+      return plan.Reject(
+          ACLNN_ERR_PARAM_INVALID,
+          "paged key %s and value %s: the cache must be (blocks, blockSize = %lld, H = %lld)%s, the same "
+          "for both",
+          ShapeToString(k).c_str(), ShapeToString(values[0]->view_shape).c_str(),
+          static_cast<long long>(call.block_size), static_cast<long long>(p.kv_heads * p.head_dim),
+          p.layout == Layout::kBnsd ? " or (blocks, KV_N, blockSize, D)" : "");
+    }
+    cache_blocks = k[0];
+    const Shape& t = call.block_table->view_shape;
+    if (t.size() != 2 || t[0] != p.batch) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "argument '%s' has shape %s; it must be [B = %lld, blocks per sequence]",
+                         call.block_table_name, ShapeToString(t).c_str(), static_cast<long long>(p.batch));
+    }
+    std::fill(kv_storage.begin(), kv_storage.end(), t[1] * call.block_size);  // the lengths the table can hold
+  }
+  for (size_t i = 0; i < keys.size() && !paged; ++i) {
     const aclTensor* k = keys[i];
     if (values[i]->view_shape != k->view_shape) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "value[%zu] has shape %s, but key[%zu] has %s: they must match", i,
@@ -335,6 +382,10 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   CANOPY_CHECK(ReadLengths(
       plan, call.kv_lengths_name, actual_seq_lengths_kv, p.batch,
       [&](int64_t b) { return kv_storage[static_cast<size_t>(b)]; }, kv_valid));
+  if (paged) {  // the keys a mask or pse must cover: the blocks the longest sequence uses
+    const int64_t longest = *std::max_element(kv_valid.begin(), kv_valid.end());
+    p.max_kv_length = (longest + call.block_size - 1) / call.block_size * call.block_size;
+  }
 
   // ---- pse shift [B or 1, N, >= Q_S, >= KV_S], mask, softmaxLse
   if (pse_shift != nullptr) {
@@ -391,7 +442,14 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   } else {
     plan.SkipInput();
   }
-  for (int skipped = 0; skipped < call.inputs_after_mask; ++skipped) plan.SkipInput();
+  TensorRef table_ref;
+  for (int input = 0; input < call.inputs_after_mask; ++input) {
+    if (paged && input == call.block_table_input) {
+      table_ref = plan.Input(call.block_table, call.block_table_name);
+    } else {
+      plan.SkipInput();
+    }
+  }
   const TensorRef out_ref = plan.Output(attention_out, "attentionOut");
   TensorRef lse_ref;
   if (softmax_lse_flag) {
@@ -418,7 +476,31 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   std::copy(ov.strides.begin(), ov.strides.end(), desc.out_strides);
   const int64_t element = static_cast<int64_t>(DtypeSize(query->dtype));
   desc.kv.resize(static_cast<size_t>(p.batch));
-  for (int64_t b = 0; b < p.batch; ++b) {
+  if (paged) {
+    desc.paged = true;
+    desc.block_table = plan.Contiguous(table_ref, ACL_INT32).buffer;
+    desc.table_columns = table_ref.shape[1];
+    desc.block_size = call.block_size;
+    desc.blocks = cache_blocks;
+  }
+  for (int64_t b = 0; b < p.batch && paged; ++b) {
+    // (head, row within the block, dim) strides and the block stride of each cache.
+    kernels::AttentionKv& kv = desc.kv[static_cast<size_t>(b)];
+    const auto fill = [&](const TensorRef& t, BufferRef& buffer, int64_t* strides, int64_t& block_stride) {
+      buffer = t.buffer;
+      const Shape& st = t.strides;
+      block_stride = st[0];
+      if (paged_heads_major) {
+        strides[0] = st[1], strides[1] = st[2], strides[2] = st[3];
+      } else {
+        strides[0] = st[2] * p.head_dim, strides[1] = st[1], strides[2] = st[2];
+      }
+    };
+    fill(k_refs[0], kv.key, kv.key_strides, kv.key_block_stride);
+    fill(v_refs[0], kv.value, kv.value_strides, kv.value_block_stride);
+    kv.length = kv_valid[static_cast<size_t>(b)];
+  }
+  for (int64_t b = 0; b < p.batch && !paged; ++b) {
     const size_t list_index = per_batch ? static_cast<size_t>(b) : 0;
     const int64_t batch_in_tensor = per_batch ? 0 : b;
     const Bnsd kb = AsBnsd(k_refs[list_index], p.layout, p.kv_heads);
@@ -479,6 +561,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   reads.insert(reads.end(), v_refs.begin(), v_refs.end());
   if (pse_shift != nullptr) reads.push_back(pse_ref);
   if (atten_mask != nullptr) reads.push_back(mask_ref);
+  if (paged) reads.push_back(table_ref);
   if (softmax_lse_flag) {
     plan.AddStep(kernels::MakeAttentionStep(std::move(desc)));  // two outputs
   } else {

@@ -31,9 +31,16 @@ struct AttentionCall {
   const char* query_lengths_name = "actualSeqLengths";
   const aclIntArray* kv_lengths = nullptr;
   const char* kv_lengths_name = "actualSeqLengthsKv";
-  // Optional arguments of forms Canopy has no kernel for (quantisation, paging,
+  // Optional arguments of forms Canopy has no kernel for (quantisation,
   // padding, shared prefixes, rope-split heads): any of them given is 561003.
   std::vector<std::pair<const char*, const void*>> unsupported;
+  // Paged attention: the block table [B, >= blocks per sequence] (int32) and
+  // blockSize; key and value are then one cache tensor each,
+  // (blocks, blockSize, H) or, with a BNSD query, (blocks, KV_N, blockSize, D).
+  const aclTensor* block_table = nullptr;
+  const char* block_table_name = "blocktable";
+  int block_table_input = -1;  // its position among the inputs after the mask
+  int64_t block_size = 0;
   // Prototype inputs after the mask, before the output (the IR slots they take).
   int inputs_after_mask = 0;
   int64_t num_heads = 0;

@@ -8,16 +8,18 @@
 // IncreFlashAttention (attention_plan.h).
 //
 // Scope: query, key, value and attentionOut f16 or bf16 (the doc has no f32).
-// The quantised and paged forms (INT8 or INT4 key/value with antiquant
-// scales, INT8 query or output with quant scales, block tables, left padding,
+// The quantised forms (INT8 or INT4 key/value with antiquant
+// scales, INT8 query or output with quant scales, left padding,
 // shared prefixes), the rope-split heads and sparse mode 4 (band) are rejected
 // as not supported by Canopy (561003, ACLNN_ERR_INNER_FIND_KERNEL_ERROR: no
 // kernel for the combination) instead of being computed some other way. A
 // query row with no key taking part gives zeros (CANN's row-invalid
 // correction, innerPrecise 2/3, done always) and an LSE of -inf.
+#include <cstring>
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
+
 #include "attention_plan.h"
 #include "ops/framework/aclnn_op.h"
 
@@ -35,9 +37,19 @@ AttentionCall FusedCall(const aclTensor* query, const aclTensorList* key, const 
                         const aclIntArray* actual_seq_lengths_kv,
                         std::vector<std::pair<const char*, const void*>> unsupported, int64_t num_heads,
                         double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout,
-                        int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, bool softmax_lse_flag,
-                        const aclTensor* attention_out, const aclTensor* softmax_lse) {
+                        int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, int64_t block_size,
+                        bool softmax_lse_flag, const aclTensor* attention_out, const aclTensor* softmax_lse) {
   AttentionCall call;
+  // The block table (paged attention) is supported: taken out of the list, its input position kept.
+  for (size_t i = 0; i < unsupported.size(); ++i) {
+    if (std::strcmp(unsupported[i].first, "blockTableOptional") == 0) {
+      call.block_table = static_cast<const aclTensor*>(unsupported[i].second);
+      call.block_table_name = "blockTableOptional";
+      call.block_table_input = 2 + static_cast<int>(i);  // after actualSeqLengths(Kv)
+      unsupported[i].second = nullptr;
+    }
+  }
+  call.block_size = block_size;
   call.query = query;
   call.key_list = key;
   call.value_list = value;
@@ -105,9 +117,8 @@ aclnnStatus PlanFusedInferAttentionScoreV2(
     const aclTensor* value_antiquant_offset, const aclTensor* key_shared_prefix, const aclTensor* value_shared_prefix,
     const aclIntArray* actual_shared_prefix_len, int64_t num_heads, double scale_value, int64_t pre_tokens,
     int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise,
-    int64_t /*block_size: paged attention only*/, int64_t /*antiquant_mode*/, bool softmax_lse_flag,
-    int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/, const aclTensor* attention_out,
-    const aclTensor* softmax_lse) {
+    int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/,
+    int64_t /*value_antiquant_mode*/, const aclTensor* attention_out, const aclTensor* softmax_lse) {
   return PlanAttention(
       plan,
       FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
@@ -116,7 +127,7 @@ aclnnStatus PlanFusedInferAttentionScoreV2(
                               key_antiquant_offset, value_antiquant_scale, value_antiquant_offset, key_shared_prefix,
                               value_shared_prefix, actual_shared_prefix_len),
                 num_heads, scale_value, pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
-                inner_precise, softmax_lse_flag, attention_out, softmax_lse));
+                inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse));
 }
 
 aclnnStatus PlanFusedInferAttentionScoreV3(
@@ -131,7 +142,7 @@ aclnnStatus PlanFusedInferAttentionScoreV3(
     const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
     const aclTensor* key_rope_antiquant_scale, int64_t num_heads, double scale_value, int64_t pre_tokens,
     int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise,
-    int64_t /*block_size*/, int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/,
+    int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/,
     int64_t /*value_antiquant_mode*/, const aclTensor* attention_out, const aclTensor* softmax_lse) {
   auto unsupported = V2Unsupported(
       deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, block_table,
@@ -140,10 +151,10 @@ aclnnStatus PlanFusedInferAttentionScoreV3(
   unsupported.insert(unsupported.end(), {{"queryRopeOptional", query_rope},
                                          {"keyRopeOptional", key_rope},
                                          {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale}});
-  return PlanAttention(
-      plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
-                      std::move(unsupported), num_heads, scale_value, pre_tokens, next_tokens, input_layout,
-                      num_key_value_heads, sparse_mode, inner_precise, softmax_lse_flag, attention_out, softmax_lse));
+  return PlanAttention(plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths,
+                                       actual_seq_lengths_kv, std::move(unsupported), num_heads, scale_value,
+                                       pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
+                                       inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse));
 }
 
 aclnnStatus PlanFusedInferAttentionScoreV4(
@@ -158,8 +169,8 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
     const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
     const aclTensor* key_rope_antiquant_scale, const aclTensor* dequant_scale_query, int64_t num_heads,
     double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout, int64_t num_key_value_heads,
-    int64_t sparse_mode, int64_t inner_precise, int64_t /*block_size*/, int64_t /*antiquant_mode*/,
-    bool softmax_lse_flag, int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/,
+    int64_t sparse_mode, int64_t inner_precise, int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag,
+    int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/,
     int64_t /*query_quant_mode: with dequantScaleQuery only*/, const aclTensor* attention_out,
     const aclTensor* softmax_lse) {
   auto unsupported = V2Unsupported(
@@ -170,10 +181,10 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
                                          {"keyRopeOptional", key_rope},
                                          {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale},
                                          {"dequantScaleQueryOptional", dequant_scale_query}});
-  return PlanAttention(
-      plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
-                      std::move(unsupported), num_heads, scale_value, pre_tokens, next_tokens, input_layout,
-                      num_key_value_heads, sparse_mode, inner_precise, softmax_lse_flag, attention_out, softmax_lse));
+  return PlanAttention(plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths,
+                                       actual_seq_lengths_kv, std::move(unsupported), num_heads, scale_value,
+                                       pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
+                                       inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse));
 }
 
 }  // namespace

@@ -5,8 +5,12 @@
 // FusedInferAttentionScore's (attention_plan.h), on the same kernel.
 //
 // Scope: f16 and bf16. The INT8 key/value (antiquantisation), the quantised
-// output, paged attention (blocktable) and KV left padding (kvPaddingSize)
-// are rejected as not supported by Canopy (561003). innerPrecise is 0 (high
+// output and KV left padding (kvPaddingSize) are rejected as not supported by
+// Canopy (561003). Paged attention: a blocktable [B, blocks per sequence]
+// (int32) maps each batch's keys onto blockSize-row blocks of one key and one
+// value cache, (blocks, blockSize, H) or with BNSD (blocks, KV_N, blockSize, D);
+// actualSeqLengths is then required, and a table entry outside the cache fails
+// the run (507015). innerPrecise is 0 (high
 // precision) or 1 (high performance): both compute the same f32 result.
 #include "aclnnop/aclnn_incre_flash_attention_v4.h"
 #include "attention_plan.h"
@@ -27,7 +31,7 @@ aclnnStatus PlanIncreFlashAttentionV4(Plan& plan, const aclTensor* query, const 
                                       const aclTensor* quant_offset2, const aclTensor* antiquant_scale,
                                       const aclTensor* antiquant_offset, const aclTensor* blocktable,
                                       const aclTensor* kv_padding_size, int64_t num_heads, double scale_value,
-                                      char* input_layout, int64_t num_key_value_heads, int64_t /*block_size*/,
+                                      char* input_layout, int64_t num_key_value_heads, int64_t block_size,
                                       int64_t inner_precise, const aclTensor* attention_out) {
   AttentionCall call;
   call.query = query;
@@ -37,10 +41,13 @@ aclnnStatus PlanIncreFlashAttentionV4(Plan& plan, const aclTensor* query, const 
   call.mask = atten_mask;
   call.kv_lengths = actual_seq_lengths;  // IFA's lengths are the key/value lengths
   call.kv_lengths_name = "actualSeqLengths";
-  call.unsupported = {
-      {"dequantScale1", dequant_scale1},     {"quantScale1", quant_scale1},   {"dequantScale2", dequant_scale2},
-      {"quantScale2", quant_scale2},         {"quantOffset2", quant_offset2}, {"antiquantScale", antiquant_scale},
-      {"antiquantOffset", antiquant_offset}, {"blocktable", blocktable},      {"kvPaddingSize", kv_padding_size}};
+  call.unsupported = {{"dequantScale1", dequant_scale1},     {"quantScale1", quant_scale1},
+                      {"dequantScale2", dequant_scale2},     {"quantScale2", quant_scale2},
+                      {"quantOffset2", quant_offset2},       {"antiquantScale", antiquant_scale},
+                      {"antiquantOffset", antiquant_offset}, {"kvPaddingSize", kv_padding_size}};
+  call.block_table = blocktable;
+  call.block_table_input = 8;  // after actualSeqLengths and the seven scale / offset tensors
+  call.block_size = block_size;
   call.inputs_after_mask = 10;  // actualSeqLengths, dequantScale1 ... kvPaddingSize
   call.num_heads = num_heads;
   call.scale = scale_value;

@@ -1,0 +1,131 @@
+// MoE init routing (see moe_init_routing.h).
+#include "moe_init_routing.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "common/dtype.h"
+#include "parallel_for.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int64_t kRowGrain = 16;
+
+class MoeInitRoutingStep final : public Step {
+ public:
+  explicit MoeInitRoutingStep(const MoeInitRoutingDesc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const int64_t slots = d_.rows * d_.k;
+    // The expert numbers widened once (int32, or MoeTokenPermute's int64).
+    std::vector<int64_t> expert(static_cast<size_t>(slots));
+    const char* expert_data = context.Resolve(d_.expert_index);
+    for (int64_t t = 0; t < slots; ++t) {
+      expert[static_cast<size_t>(t)] = d_.index_int64 ? reinterpret_cast<const int64_t*>(expert_data)[t]
+                                                      : reinterpret_cast<const int32_t*>(expert_data)[t];
+    }
+    const auto* row_index =
+        d_.has_row_index ? reinterpret_cast<const int32_t*>(context.Resolve(d_.row_index)) : nullptr;
+    // Every index first: a bad one fails the run with the outputs untouched.
+    for (int64_t t = 0; t < slots; ++t) {
+      if (row_index != nullptr && (row_index[t] < 0 || row_index[t] >= slots)) {
+        return OutOfRange("rowIdx", t, row_index[t], 0, slots);
+      }
+      const int64_t e = expert[static_cast<size_t>(t)];
+      const int64_t limit = d_.experts_bounded ? d_.experts : d_.expert_limit;
+      if (!d_.has_row_index && (e < 0 || e >= limit)) return OutOfRange(d_.expert_name, t, e, 0, limit);
+    }
+    // The slots in expert order; equal experts keep their flattened [rows, k] order.
+    std::vector<int32_t> order(static_cast<size_t>(slots));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+      return expert[static_cast<size_t>(a)] < expert[static_cast<size_t>(b)];
+    });
+
+    auto* expanded_row = reinterpret_cast<int32_t*>(context.Resolve(d_.expanded_row_index));
+    char* expanded_x = context.Resolve(d_.expanded_x);
+    const char* x = context.Resolve(d_.x);
+    const auto row_bytes = static_cast<size_t>(d_.h) * DtypeSize(d_.dtype);
+    // source[p]: the x row that expandedX row p copies (-1: a zero row).
+    std::vector<int64_t> source;
+    if (row_index != nullptr) {
+      auto* sorted_expert = reinterpret_cast<int32_t*>(context.Resolve(d_.expanded_expert_index));
+      std::fill(expanded_row, expanded_row + slots, -1);  // stays -1 where rowIdx repeats a value
+      source.resize(static_cast<size_t>(d_.expanded_rows));
+      for (int64_t p = 0; p < slots; ++p) {
+        const int32_t s = order[static_cast<size_t>(p)];
+        sorted_expert[p] = static_cast<int32_t>(expert[static_cast<size_t>(s)]);
+        expanded_row[row_index[s]] = static_cast<int32_t>(p);
+        if (p < d_.expanded_rows) source[static_cast<size_t>(p)] = row_index[s] % d_.rows;
+      }
+    } else if (!d_.drop_pad) {
+      source.resize(static_cast<size_t>(d_.expanded_rows));
+      for (int64_t p = 0; p < slots; ++p) {
+        const int32_t s = order[static_cast<size_t>(p)];
+        expanded_row[s] = static_cast<int32_t>(p);
+        if (p < d_.expanded_rows) source[static_cast<size_t>(p)] = s / d_.k;
+      }
+    } else {
+      source.assign(static_cast<size_t>(d_.experts * d_.capacity), -1);
+      int64_t rank = 0;
+      for (int64_t p = 0; p < slots; ++p) {
+        const int32_t s = order[static_cast<size_t>(p)];
+        const int64_t e = expert[static_cast<size_t>(s)];
+        rank = p > 0 && expert[static_cast<size_t>(order[static_cast<size_t>(p - 1)])] == e ? rank + 1 : 0;
+        if (rank < d_.capacity) {
+          const int64_t row = e * d_.capacity + rank;
+          expanded_row[s] = static_cast<int32_t>(row);
+          source[static_cast<size_t>(row)] = s / d_.k;
+        } else {
+          expanded_row[s] = -1;  // dropped: past the expert's capacity
+        }
+      }
+    }
+    ParallelFor(static_cast<int64_t>(source.size()), kRowGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        char* dst = expanded_x + static_cast<size_t>(p) * row_bytes;
+        const int64_t src = source[static_cast<size_t>(p)];
+        if (src < 0) {
+          std::memset(dst, 0, row_bytes);
+        } else {
+          std::memcpy(dst, x + static_cast<size_t>(src) * row_bytes, row_bytes);
+        }
+      }
+    });
+    if (d_.counts != MoeInitRoutingDesc::Counts::kNone) {
+      auto* tokens = reinterpret_cast<int32_t*>(context.Resolve(d_.expert_tokens));
+      std::fill(tokens, tokens + d_.experts, 0);
+      for (int64_t e : expert) ++tokens[e];
+      if (d_.counts == MoeInitRoutingDesc::Counts::kCumsum) std::partial_sum(tokens, tokens + d_.experts, tokens);
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return std::string(d_.op) + " " + DtypeName(d_.dtype) + " rows=" + std::to_string(d_.rows) +
+           " k=" + std::to_string(d_.k) + " h=" + std::to_string(d_.h) +
+           (d_.drop_pad ? " capacity=" + std::to_string(d_.capacity) : "");
+  }
+
+ private:
+  aclnnStatus OutOfRange(const char* name, int64_t position, int64_t value, int64_t low, int64_t high) const {
+    SetErrorMessage("%s: element %lld of '%s' is %lld, outside [%lld, %lld)", d_.op, static_cast<long long>(position),
+                    name, static_cast<long long>(value), static_cast<long long>(low), static_cast<long long>(high));
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
+  }
+
+  MoeInitRoutingDesc d_;
+};
+
+}  // namespace
+
+std::unique_ptr<Step> MakeMoeInitRoutingStep(const MoeInitRoutingDesc& desc) {
+  return std::make_unique<MoeInitRoutingStep>(desc);
+}
+
+}  // namespace canopy::kernels

@@ -1,0 +1,51 @@
+// MoE init routing (MoeInitRouting, MoeInitRoutingV2): the token copies
+// (rows x k expert choices) sorted by expert number, stably in the flattened
+// [rows, k] order, and the token rows gathered into that order.
+//
+// V1 (`row_index` given): slot t = i * k + j carries rowIdx[t] (k-major,
+//   j * rows + i from MoeGatingTopKSoftmax). After the sort, position p holds
+//   slot s(p): expandedExpertIdx[p] = expert[s(p)], expandedRowIdx[rowIdx[s(p)]] = p,
+//   expandedX[p] = x[rowIdx[s(p)] % rows] for p < expanded_rows.
+// V2 drop-less / active: expandedRowIdx[s(p)] = p, expandedX[p] = x[s(p) / k]
+//   for p < expanded_rows; per-expert counts or their running sum.
+// V2 drop/pad: expandedX is [experts, capacity, h]; the r-th copy of expert e
+//   goes to row e * capacity + r when r < capacity (else it is dropped and its
+//   expandedRowIdx is -1); unfilled rows are zero; per-expert counts before
+//   the drop.
+// MoeTokenPermute is V2's drop-less / active form with int32 or int64 indices.
+// Index values are checked before anything is written: a V1 rowIdx outside
+// [0, rows * k), a V2 expert number below 0 or (where the counts or the
+// drop/pad layout need it) at or above `experts` fails the run (507015).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "acl/acl_base.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+struct MoeInitRoutingDesc {
+  const char* op = "";            // for the error message
+  aclDataType dtype = ACL_FLOAT;  // x and expandedX (moved as bytes)
+  int64_t rows = 0, k = 0, h = 0;
+  int64_t expanded_rows = 0;  // rows of expandedX written in the drop-less / active forms
+  BufferRef x, expert_index, expanded_x, expanded_row_index;  // int32 indices; all contiguous
+  bool index_int64 = false;                                   // expert_index is int64 (MoeTokenPermute)
+  const char* expert_name = "expertIdx";                      // for the error message
+  int64_t expert_limit = INT32_MAX;                           // expert numbers below it, unless experts_bounded
+  bool has_row_index = false;                                 // V1
+  BufferRef row_index, expanded_expert_index;                 // V1's rowIdx input and third output
+  // V2
+  int64_t experts = 0;
+  bool experts_bounded = false;  // expert numbers must be below `experts`
+  bool drop_pad = false;
+  int64_t capacity = 0;
+  enum class Counts { kNone, kCumsum, kCount, kBeforeCapacity } counts = Counts::kNone;
+  BufferRef expert_tokens;  // int32 [experts], with `counts`
+};
+
+std::unique_ptr<Step> MakeMoeInitRoutingStep(const MoeInitRoutingDesc& desc);
+
+}  // namespace canopy::kernels

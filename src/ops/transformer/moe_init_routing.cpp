@@ -1,0 +1,254 @@
+// aclnnMoeInitRouting and aclnnMoeInitRoutingV2: MoE routing, the token
+// permutation MoeFinalizeRouting undoes. The rows x k expert choices
+// (expertIdx, from MoeGatingTopKSoftmax) are sorted by expert number, stably,
+// and the token rows of x gathered into that order (kernels/moe_init_routing.h).
+//
+// V1: rowIdx names each choice's slot (k-major); expandedXOut holds the first
+//   min(rows, activeNum) * k rows, expandedRowIdxOut maps a slot to its row,
+//   expandedExpertIdxOut the sorted experts. Shape errors are 561002 as the doc says.
+// V2: no rowIdx; activeNum 0 (drop-less: rows * k rows) or > 0 (active: at
+//   most activeNum rows); dropPadMode 1 lays expandedXOut out as
+//   [expertNum, expertCapacity, h], dropping copies past the capacity
+//   (expandedRowIdxOut -1) and zero-filling the rest; the optional per-expert
+//   token counts (or their running sum) and counts before the drop. Shape and
+//   attribute errors are 561103 as the doc says.
+// x and expandedXOut f32, f16 or bf16 (one dtype); every index int32 (the
+// Atlas A2 column). An index value out of range fails the run (507015).
+#include "kernels/moe_init_routing.h"
+#include "aclnnop/aclnn_moe_init_routing.h"
+#include "aclnnop/aclnn_moe_init_routing_v2.h"
+#include "ops/framework/aclnn_op.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kFloatDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr DtypeSet kIndexDtypes = {ACL_INT32};
+constexpr int64_t kMaxSlots = INT32_MAX;  // the index outputs are int32
+
+using kernels::MoeInitRoutingDesc;
+
+// A contiguous destination for `out`: out itself, or a temporary copied into it afterwards.
+TensorRef ContiguousOut(Plan& plan, const TensorRef& out) {
+  return out.IsContiguous() ? out : plan.Temporary(out.dtype, out.shape);
+}
+
+aclnnStatus CheckShapeIs(Plan& plan, aclnnStatus status, const char* name, const aclTensor* t, const Shape& want) {
+  if (t->view_shape == want) return ACLNN_SUCCESS;
+  return plan.Reject(status, "argument '%s' has shape %s; it must be %s", name, ShapeToString(t->view_shape).c_str(),
+                     ShapeToString(want).c_str());
+}
+
+// x [rows, h] and expertIdx [rows, k], both 2-D with the same rows.
+aclnnStatus CheckTokens(Plan& plan, aclnnStatus status, const aclTensor* x, const aclTensor* expert_idx) {
+  if (x->rank() != 2 || expert_idx->rank() != 2 || x->view_shape[0] != expert_idx->view_shape[0]) {
+    return plan.Reject(status, "x (%s) and expertIdx (%s) must be 2-D with the same rows ([rows, h], [rows, k])",
+                       ShapeToString(x->view_shape).c_str(), ShapeToString(expert_idx->view_shape).c_str());
+  }
+  if (expert_idx->NumElements() > kMaxSlots) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "expertIdx has %lld elements; at most %lld (int32 indices)",
+                       static_cast<long long>(expert_idx->NumElements()), static_cast<long long>(kMaxSlots));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckOutDtypes(Plan& plan, const aclTensor* x, const aclTensor* expanded_x) {
+  if (expanded_x->dtype == x->dtype) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'expandedXOut' is %s, but x is %s: they must match",
+                     DtypeName(expanded_x->dtype), DtypeName(x->dtype));
+}
+
+// The kernel's dense operands, and the copies back into strided outputs after it.
+struct Outputs {
+  std::vector<std::pair<TensorRef, TensorRef>> copies;  // (dense, caller's)
+  BufferRef Dense(Plan& plan, const TensorRef& out) {
+    const TensorRef dense = ContiguousOut(plan, out);
+    if (!out.IsContiguous()) copies.emplace_back(dense, out);
+    return dense.buffer;
+  }
+  void Finish(Plan& plan) {
+    for (const auto& [dense, out] : copies) plan.Copy(dense, out);
+  }
+};
+
+aclnnStatus PlanMoeInitRouting(Plan& plan, const aclTensor* x, const aclTensor* row_idx, const aclTensor* expert_idx,
+                               int64_t active_num, const aclTensor* expanded_x_out,
+                               const aclTensor* expanded_row_idx_out, const aclTensor* expanded_expert_idx_out) {
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kFloatDtypes));
+  CANOPY_CHECK(plan.CheckDtype("rowIdx", row_idx->dtype, kIndexDtypes));
+  CANOPY_CHECK(plan.CheckDtype("expertIdx", expert_idx->dtype, kIndexDtypes));
+  CANOPY_CHECK(CheckOutDtypes(plan, x, expanded_x_out));
+  CANOPY_CHECK(plan.CheckDtype("expandedRowIdxOut", expanded_row_idx_out->dtype, kIndexDtypes));
+  CANOPY_CHECK(plan.CheckDtype("expandedExpertIdxOut", expanded_expert_idx_out->dtype, kIndexDtypes));
+  constexpr aclnnStatus kShapeError = ACLNN_ERR_INNER_TILING_ERROR;
+  CANOPY_CHECK(CheckTokens(plan, kShapeError, x, expert_idx));
+  CANOPY_CHECK(CheckShapeIs(plan, kShapeError, "rowIdx", row_idx, expert_idx->view_shape));
+  if (active_num < 0) {
+    return plan.Reject(kShapeError, "argument 'activeNum' is %lld; it must be at least 0",
+                       static_cast<long long>(active_num));
+  }
+  const int64_t rows = x->view_shape[0], h = x->view_shape[1], k = expert_idx->view_shape[1];
+  const int64_t expanded_rows = std::min(rows, active_num) * k;
+  CANOPY_CHECK(CheckShapeIs(plan, kShapeError, "expandedXOut", expanded_x_out, {expanded_rows, h}));
+  CANOPY_CHECK(CheckShapeIs(plan, kShapeError, "expandedRowIdxOut", expanded_row_idx_out, {rows * k}));
+  CANOPY_CHECK(CheckShapeIs(plan, kShapeError, "expandedExpertIdxOut", expanded_expert_idx_out, {rows * k}));
+
+  const TensorRef x_ref = plan.Input(x, "x");
+  const TensorRef row_ref = plan.Input(row_idx, "rowIdx");
+  const TensorRef expert_ref = plan.Input(expert_idx, "expertIdx");
+  const TensorRef expanded_ref = plan.Output(expanded_x_out, "expandedXOut");
+  const TensorRef expanded_row_ref = plan.Output(expanded_row_idx_out, "expandedRowIdxOut");
+  const TensorRef expanded_expert_ref = plan.Output(expanded_expert_idx_out, "expandedExpertIdxOut");
+  if (rows * k == 0) return ACLNN_SUCCESS;
+
+  MoeInitRoutingDesc desc;
+  desc.op = "aclnnMoeInitRouting";
+  desc.dtype = x->dtype;
+  desc.rows = rows;
+  desc.k = k;
+  desc.h = h;
+  desc.expanded_rows = expanded_rows;
+  desc.x = plan.Contiguous(x_ref, x_ref.dtype).buffer;
+  desc.has_row_index = true;
+  desc.row_index = plan.Contiguous(row_ref, ACL_INT32).buffer;
+  desc.expert_index = plan.Contiguous(expert_ref, ACL_INT32).buffer;
+  Outputs outputs;
+  desc.expanded_x = outputs.Dense(plan, expanded_ref);
+  desc.expanded_row_index = outputs.Dense(plan, expanded_row_ref);
+  desc.expanded_expert_index = outputs.Dense(plan, expanded_expert_ref);
+  plan.AddStep(kernels::MakeMoeInitRoutingStep(desc));
+  outputs.Finish(plan);
+  return ACLNN_SUCCESS;
+}
+
+constexpr int64_t kDropPad = 1;
+constexpr int64_t kCumsumFlag = 1;
+constexpr int64_t kCountFlag = 2;
+
+aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor* expert_idx, int64_t active_num,
+                                 int64_t expert_capacity, int64_t expert_num, int64_t drop_pad_mode,
+                                 int64_t count_or_cumsum_flag, bool before_capacity_flag,
+                                 const aclTensor* expanded_x_out, const aclTensor* expanded_row_idx_out,
+                                 const aclTensor* count_or_cumsum_out, const aclTensor* before_capacity_out) {
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kFloatDtypes));
+  CANOPY_CHECK(plan.CheckDtype("expertIdx", expert_idx->dtype, kIndexDtypes));
+  CANOPY_CHECK(CheckOutDtypes(plan, x, expanded_x_out));
+  CANOPY_CHECK(plan.CheckDtype("expandedRowIdxOut", expanded_row_idx_out->dtype, kIndexDtypes));
+  constexpr aclnnStatus kShapeError = ACLNN_ERR_INNER_NULLPTR;  // the doc's 561103
+  CANOPY_CHECK(CheckTokens(plan, kShapeError, x, expert_idx));
+  for (const auto& [name, value] : {std::pair{"activeNum", active_num}, std::pair{"expertCapacity", expert_capacity},
+                                    std::pair{"expertNum", expert_num}}) {
+    if (value < 0) {
+      return plan.Reject(kShapeError, "argument '%s' is %lld; it must be at least 0", name,
+                         static_cast<long long>(value));
+    }
+  }
+  if (drop_pad_mode != 0 && drop_pad_mode != kDropPad) {
+    return plan.Reject(kShapeError, "argument 'dropPadMode' is %lld; it must be 0 or 1",
+                       static_cast<long long>(drop_pad_mode));
+  }
+  if (count_or_cumsum_flag < 0 || count_or_cumsum_flag > kCountFlag) {
+    return plan.Reject(kShapeError, "argument 'expertTokensCountOrCumsumFlag' is %lld; it must be 0, 1 or 2",
+                       static_cast<long long>(count_or_cumsum_flag));
+  }
+  const int64_t rows = x->view_shape[0], h = x->view_shape[1], k = expert_idx->view_shape[1];
+  const bool drop_pad = drop_pad_mode == kDropPad;
+  // The counts are an output of one form each: the running counts drop-less, the counts before the drop with drop/pad.
+  const bool counts = !drop_pad && count_or_cumsum_flag > 0;
+  const bool before_capacity = drop_pad && before_capacity_flag;
+  if (drop_pad && (expert_num == 0 || expert_capacity == 0 || expert_capacity > rows)) {
+    return plan.Reject(
+        kShapeError, "dropPadMode 1 needs expertNum > 0 (is %lld) and expertCapacity in (0, rows = %lld] (is %lld)",
+        static_cast<long long>(expert_num), static_cast<long long>(rows), static_cast<long long>(expert_capacity));
+  }
+  if (counts && expert_num == 0) {
+    return plan.Reject(kShapeError, "expertTokensCountOrCumsumFlag %lld needs expertNum > 0",
+                       static_cast<long long>(count_or_cumsum_flag));
+  }
+  if (drop_pad && expert_num * expert_capacity > kMaxSlots) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "expertNum * expertCapacity is %lld; at most %lld (int32 indices)",
+                       static_cast<long long>(expert_num * expert_capacity), static_cast<long long>(kMaxSlots));
+  }
+  const int64_t expanded_rows = active_num > 0 ? std::min(active_num, rows * k) : rows * k;
+  const Shape expanded_shape = drop_pad ? Shape{expert_num, expert_capacity, h} : Shape{expanded_rows, h};
+  CANOPY_CHECK(CheckShapeIs(plan, kShapeError, "expandedXOut", expanded_x_out, expanded_shape));
+  CANOPY_CHECK(CheckShapeIs(plan, kShapeError, "expandedRowIdxOut", expanded_row_idx_out, {rows * k}));
+  const aclTensor* tokens_out = counts ? count_or_cumsum_out : before_capacity ? before_capacity_out : nullptr;
+  const char* tokens_name = counts ? "expertTokensCountOrCumsumOut" : "expertTokensBeforeCapacityOut";
+  if (counts || before_capacity) {
+    CANOPY_CHECK(plan.CheckNotNull(tokens_name, tokens_out));
+    CANOPY_CHECK(plan.CheckDtype(tokens_name, tokens_out->dtype, kIndexDtypes));
+    CANOPY_CHECK(CheckShapeIs(plan, kShapeError, tokens_name, tokens_out, {expert_num}));
+  }
+
+  const TensorRef x_ref = plan.Input(x, "x");
+  const TensorRef expert_ref = plan.Input(expert_idx, "expertIdx");
+  const TensorRef expanded_ref = plan.Output(expanded_x_out, "expandedXOut");
+  const TensorRef expanded_row_ref = plan.Output(expanded_row_idx_out, "expandedRowIdxOut");
+  // An output the flags do not ask for is left as it is.
+  TensorRef tokens_ref;
+  for (const aclTensor* t : {count_or_cumsum_out, before_capacity_out}) {
+    if (t != nullptr && t == tokens_out) {
+      tokens_ref = plan.Output(t, tokens_name);
+    } else {
+      plan.SkipOutput();
+    }
+  }
+  if (rows * k == 0) {  // no expert choices: zero padding rows and zero counts
+    if (expanded_ref.NumElements() > 0) plan.Fill(expanded_ref, ScalarValue::Integer(0));
+    if (tokens_out != nullptr && tokens_ref.NumElements() > 0) plan.Fill(tokens_ref, ScalarValue::Integer(0));
+    return ACLNN_SUCCESS;
+  }
+
+  MoeInitRoutingDesc desc;
+  desc.op = "aclnnMoeInitRoutingV2";
+  desc.dtype = x->dtype;
+  desc.rows = rows;
+  desc.k = k;
+  desc.h = h;
+  desc.expanded_rows = drop_pad ? 0 : expanded_rows;
+  desc.experts = expert_num;
+  desc.experts_bounded = drop_pad || counts;
+  desc.drop_pad = drop_pad;
+  desc.capacity = expert_capacity;
+  desc.x = plan.Contiguous(x_ref, x_ref.dtype).buffer;
+  desc.expert_index = plan.Contiguous(expert_ref, ACL_INT32).buffer;
+  Outputs outputs;
+  desc.expanded_x = outputs.Dense(plan, expanded_ref);
+  desc.expanded_row_index = outputs.Dense(plan, expanded_row_ref);
+  if (tokens_out != nullptr) {
+    desc.counts = before_capacity                       ? MoeInitRoutingDesc::Counts::kBeforeCapacity
+                  : count_or_cumsum_flag == kCumsumFlag ? MoeInitRoutingDesc::Counts::kCumsum
+                                                        : MoeInitRoutingDesc::Counts::kCount;
+    desc.expert_tokens = outputs.Dense(plan, tokens_ref);
+  }
+  plan.AddStep(kernels::MakeMoeInitRoutingStep(desc));
+  outputs.Finish(plan);
+  return ACLNN_SUCCESS;
+}
+
+constexpr DtypeSet kAllDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(MoeInitRouting, PlanMoeInitRouting,
+                (OpTraits{.header = "aclnnop/aclnn_moe_init_routing.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 2,
+                          .example = "f32[3,4] i32[3,2]{0:5} i32[3,2]{0:2} 3 f32[6,4] i32[6] i32[6]"}),
+                (const aclTensor*, x), (const aclTensor*, rowIdx), (const aclTensor*, expertIdx), (int64_t, activeNum),
+                (const aclTensor*, expandedXOut), (const aclTensor*, expandedRowIdxOut),
+                (const aclTensor*, expandedExpertIdxOut))
+
+CANOPY_ACLNN_OP(MoeInitRoutingV2, PlanMoeInitRoutingV2,
+                (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_v2.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 3,
+                          .example = "f32[3,4] i32[3,2]{0:2} 0 0 3 0 0 false f32[6,4] i32[6] i32[3] i32[3]"}),
+                (const aclTensor*, x), (const aclTensor*, expertIdx), (int64_t, activeNum), (int64_t, expertCapacity),
+                (int64_t, expertNum), (int64_t, dropPadMode), (int64_t, expertTokensCountOrCumsumFlag),
+                (bool, expertTokensBeforeCapacityFlag), (const aclTensor*, expandedXOut),
+                (const aclTensor*, expandedRowIdxOut), (const aclTensor*, expertTokensCountOrCumsumOut, optional),
+                (const aclTensor*, expertTokensBeforeCapacityOut, optional))
