@@ -52,5 +52,4 @@ CANOPY_ACLNN_OP(GatherNd, PlanGatherNd,
                 (OpTraits{.header = "aclnnop/aclnn_gather_nd.h",
                           .dtypes = kGatherNdDtypes,
                           .example = "f32[2,2] i64[2,2]{-2:1} true f32[2]"}),
-                (const aclTensor*, self), (const aclTensor*, indices), (bool, negativeIndexSupport),
-                (aclTensor*, out))
+                (const aclTensor*, self), (const aclTensor*, indices), (bool, negativeIndexSupport), (aclTensor*, out))

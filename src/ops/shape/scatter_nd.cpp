@@ -16,8 +16,8 @@ namespace {
 constexpr DtypeSet kScatterNdDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_BOOL, ACL_BF16};
 
 // updates must be indices.shape[:-1] + data.shape[c:].
-aclnnStatus CheckScatterNdShapes(Plan& plan, const aclTensor* data, const aclTensor* indices,
-                                 const aclTensor* updates, const aclTensor* out) {
+aclnnStatus CheckScatterNdShapes(Plan& plan, const aclTensor* data, const aclTensor* indices, const aclTensor* updates,
+                                 const aclTensor* out) {
   CANOPY_CHECK(plan.CheckRank("data", data, 1, 8));
   CANOPY_CHECK(plan.CheckRank("indices", indices, 1, 8));
   CANOPY_CHECK(plan.CheckRank("updates", updates, 1, 8));
@@ -59,8 +59,8 @@ aclnnStatus PlanScatterNd(Plan& plan, const aclTensor* data, const aclTensor* in
     return ACLNN_SUCCESS;
   }
   std::optional<TensorRef> count;
-  const TensorRef offsets = PlanIndexOffsets(plan, index, dst, NdIndexColumns(coordinates), kNdIndexColumns, count,
-                                             IndexSign::kNonNegative);
+  const TensorRef offsets =
+      PlanIndexOffsets(plan, index, dst, NdIndexColumns(coordinates), kNdIndexColumns, count, IndexSign::kNonNegative);
   plan.Copy(original, dst);  // after the check: a failed one leaves out as it was
   PlanIndexedBlocks(plan, BlockCopy::kScatter, index, dst, offsets, count, source);
   return ACLNN_SUCCESS;
@@ -72,5 +72,4 @@ CANOPY_ACLNN_OP(ScatterNd, PlanScatterNd,
                 (OpTraits{.header = "aclnnop/aclnn_scatter_nd.h",
                           .dtypes = kScatterNdDtypes,
                           .example = "f32[8] i32[4,1]{0:7} f32[4] f32[8]"}),
-                (const aclTensor*, data), (const aclTensor*, indices), (const aclTensor*, updates),
-                (aclTensor*, out))
+                (const aclTensor*, data), (const aclTensor*, indices), (const aclTensor*, updates), (aclTensor*, out))

@@ -1,4 +1,6 @@
-// Harness rows of the N-dimensional index ops on the advanced-indexing block
+// Harness rows of the shape family. Expand: self broadcast to `size`, every
+// documented dtype and view, leading new dimensions, empty and large shapes.
+// The N-dimensional index ops on the advanced-indexing block
 // (src/ops/shape/nd_index.h): GatherNd and ScatterNd against plain references
 // (row-major coordinates into self's leading dimensions), every documented
 // dtype, int32 and int64 indices, negative coordinates where the op takes them,
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_gather_nd.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "harness/harness.h"
@@ -36,19 +39,18 @@ int64_t IndexedExtent(const CaseInfo& c, bool largest) {
 Arg IndicesArg(bool negatives) {
   return Arg{.name = "indices",
              .range = RangeRule([negatives](aclDataType, const CaseInfo& c) {
-               const bool negative = negatives && (!c.attrs.Has("negativeIndexSupport") ||
-                                                   c.attrs.Bool("negativeIndexSupport"));
+               const bool negative =
+                   negatives && (!c.attrs.Has("negativeIndexSupport") || c.attrs.Bool("negativeIndexSupport"));
                const auto m = static_cast<double>(IndexedExtent(c, false));
                return Range{negative ? -m : 0.0, m - 1, 0, 0, /*allowAllZero=*/true};
              }),
              .dtypes = {ACL_INT32, ACL_INT64},
-             .invalidValues =
-                 [negatives](const CaseInfo& c) {
-                   // Out of range for every column; without negatives, -1 too.
-                   const auto n = static_cast<double>(IndexedExtent(c, true));
-                   const bool negative = negatives && c.attrs.Bool("negativeIndexSupport");
-                   return std::vector<Value>{n, negative ? -n - 1 : -1.0};
-                 }};
+             .invalidValues = [negatives](const CaseInfo& c) {
+               // Out of range for every column; without negatives, -1 too.
+               const auto n = static_cast<double>(IndexedExtent(c, true));
+               const bool negative = negatives && c.attrs.Bool("negativeIndexSupport");
+               return std::vector<Value>{n, negative ? -n - 1 : -1.0};
+             }};
 }
 
 // The row-major element offset in `self` of the block position `b` of indices' coordinates picks.
@@ -88,12 +90,9 @@ OpRow GatherNdRow() {
              },
              aclnnGatherNd};
   row.dtypes = EachDtype({ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16});
-  row.shapes = {{"typical", {{4, 5, 3}, {6, 2}}, true},
-                {"large", {{40, 33, 70}, {24, 1}}, true},
-                {"points", {{4, 5}, {3, 2, 2}}},
-                {"all_columns_rank3", {{3, 4, 2}, {5, 3}}},
-                {"one_position", {{3, 4}, {2}}},
-                {"empty_positions", {{4, 5}, {0, 1}}},
+  row.shapes = {{"typical", {{4, 5, 3}, {6, 2}}, true}, {"large", {{40, 33, 70}, {24, 1}}, true},
+                {"points", {{4, 5}, {3, 2, 2}}},        {"all_columns_rank3", {{3, 4, 2}, {5, 3}}},
+                {"one_position", {{3, 4}, {2}}},        {"empty_positions", {{4, 5}, {0, 1}}},
                 {"empty_block", {{4, 0}, {3, 1}}}};
   row.attrs = {{"negatives", {{"negativeIndexSupport", true}}}, {"no_negatives", {{"negativeIndexSupport", false}}}};
   row.outShape = [](const std::vector<Shape>& in, const AttrSet&) -> std::optional<Shape> {
@@ -151,14 +150,78 @@ OpRow ScatterNdRow() {
   return row;
 }
 
-std::vector<OpRow> NdIndexRows() { return {GatherNdRow(), ScatterNdRow()}; }
-CANOPY_HARNESS_ROWS(NdIndexRows);
+// size's shape when self broadcasts to it (CANN's rule: self's extents equal size's or are 1), else nullopt.
+std::optional<Shape> ExpandedShape(const Shape& self, const std::vector<int64_t>& size) {
+  if (size.size() < self.size()) return std::nullopt;
+  const size_t offset = size.size() - self.size();
+  for (size_t i = 0; i < self.size(); ++i) {
+    if (self[i] != 1 && self[i] != size[offset + i]) return std::nullopt;
+  }
+  return Shape(size.begin(), size.end());
+}
+
+OpRow ExpandRow() {
+  OpRow row;
+  row.name = "Expand";
+  row.inputs = {Arg{.name = "self", .range = Range{-8, 8}}};
+  row.out = {[](Call& c) {
+               return aclnnExpandGetWorkspaceSize(c.Tensor(0), c.IntArrayAttr("size"), c.Out(), c.workspaceSize,
+                                                  c.executor);
+             },
+             aclnnExpand};
+  row.dtypes = EachDtype({ACL_FLOAT16, ACL_FLOAT, ACL_UINT8, ACL_INT8, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_BF16});
+  row.shapes = {
+      {"typical", {{3, 1}}, true}, {"large", {{1, 130}}, true}, {"row", {{1, 4}}}, {"same", {{3, 4}}}, {"scalar", {{}}},
+      {"empty", {{0, 1}}}};
+  row.attrs = {{"to_2x3x4", {{"size", std::vector<int64_t>{2, 3, 4}}}},
+               {"to_3x4", {{"size", std::vector<int64_t>{3, 4}}}},
+               {"to_60x130", {{"size", std::vector<int64_t>{60, 130}}}},
+               {"to_0x4", {{"size", std::vector<int64_t>{0, 4}}}}};
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) {
+    return ExpandedShape(in[0], a.IntArray("size"));
+  };
+  row.reference = [](const RefCall& call) {
+    const Operand& self = call.inputs[0];
+    const Shape& out = call.outShape;
+    const size_t offset = out.size() - self.shape.size();
+    Expected e;
+    for (int64_t p = 0; p < NumElements(out); ++p) {
+      const Shape at = Unravel(p, out);
+      Shape from(self.shape.size());
+      for (size_t i = 0; i < from.size(); ++i) from[i] = self.shape[i] == 1 ? 0 : at[offset + i];
+      e.values.push_back(self.values[static_cast<size_t>(Ravel(from, self.shape))]);
+    }
+    return e;
+  };
+  return row;
+}
+
+std::vector<OpRow> ShapeRows() { return {ExpandRow(), GatherNdRow(), ScatterNdRow()}; }
+CANOPY_HARNESS_ROWS(ShapeRows);
 
 // ---- Rejections ----------------------------------------------------------------------------------
 
 void ExpectInvalid(const OpRun& run, const std::string& keyword) {
   EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
   EXPECT_NE(run.message.find(keyword), std::string::npos) << "'" << run.message << "' should name " << keyword;
+}
+
+TEST(Expand, Rejections) {
+  auto call = [](aclDataType dtype, const Shape& self, std::vector<int64_t> size, aclDataType out_dtype,
+                 const Shape& out) {
+    return RunOp(
+        [=](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnExpandGetWorkspaceSize(a.NewTensor(dtype, self), a.IntArray(size), a.NewTensor(out_dtype, out), w,
+                                             e);
+        },
+        aclnnExpand);
+  };
+  ExpectInvalid(call(ACL_FLOAT, {3, 1}, {3, 4}, ACL_FLOAT16, {3, 4}), "'out'");
+  ExpectInvalid(call(ACL_DOUBLE, {3, 1}, {3, 4}, ACL_DOUBLE, {3, 4}), "'self'");
+  ExpectInvalid(call(ACL_FLOAT, {2, 3, 1}, {3, 4}, ACL_FLOAT, {3, 4}), "'size'");
+  ExpectInvalid(call(ACL_FLOAT, {3, 2}, {3, 4}, ACL_FLOAT, {3, 4}), "'size'");
+  ExpectInvalid(call(ACL_FLOAT, {3, 1}, {3, -1}, ACL_FLOAT, {3, 1}), "'size'");
+  ExpectInvalid(call(ACL_FLOAT, {3, 1}, {3, 4}, ACL_FLOAT, {4, 3}), "'out'");
 }
 
 OpRun GatherNd(aclDataType dtype, const Shape& self, aclDataType index_dtype, const Shape& indices,
