@@ -1,4 +1,5 @@
-// Harness rows of the shape family. Expand: self broadcast to `size`, every
+// The shape family's harness rows and tests. Eye: every dtype, square, wide,
+// tall and empty shapes, every output view, the rejections. Expand: self broadcast to `size`, every
 // documented dtype and view, leading new dimensions, empty and large shapes.
 // The N-dimensional index ops on the advanced-indexing block
 // (src/ops/shape/nd_index.h): GatherNd and ScatterNd against plain references
@@ -16,6 +17,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclnnop/aclnn_expand.h"
+#include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_gather_nd.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "harness/harness.h"
@@ -222,6 +224,48 @@ TEST(Expand, Rejections) {
   ExpectInvalid(call(ACL_FLOAT, {3, 2}, {3, 4}, ACL_FLOAT, {3, 4}), "'size'");
   ExpectInvalid(call(ACL_FLOAT, {3, 1}, {3, -1}, ACL_FLOAT, {3, 1}), "'size'");
   ExpectInvalid(call(ACL_FLOAT, {3, 1}, {3, 4}, ACL_FLOAT, {4, 3}), "'out'");
+}
+
+OpRun Eye(int64_t n, int64_t m, DeviceTensor& out) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) { return aclnnEyeGetWorkspaceSize(n, m, a.Tensor(out), w, e); },
+      aclnnEye);
+}
+
+TEST(Eye, EveryDtypeShapeAndView) {
+  const std::vector<aclDataType> dtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT16, ACL_INT8,
+                                           ACL_UINT8,   ACL_INT64, ACL_BOOL,  ACL_BF16};
+  const std::vector<Shape> shapes = {{3, 3}, {2, 5}, {6, 3}, {0, 4}, {1, 1}};
+  const std::vector<View> views = {View::kContiguous, View::kOffset, View::kTransposed, View::kReversed,
+                                   View::kStepped};
+  for (aclDataType dtype : dtypes) {
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      const Shape& shape = shapes[k];
+      const View view = views[(k + static_cast<size_t>(dtype)) % views.size()];
+      DeviceTensor out(dtype, shape, view);
+      out.WriteView(Values(static_cast<size_t>(NumElements(shape)), 1.0));  // not zero: the zeros must be written
+      const std::vector<uint8_t> before = out.DownloadBytes();
+      const OpRun run = Eye(shape[0], shape[1], out);
+      ASSERT_TRUE(run.ok()) << Describe(run) << " " << Name(dtype) << " " << ViewName(view);
+      Values want;
+      for (int64_t i = 0; i < shape[0]; ++i) {
+        for (int64_t j = 0; j < shape[1]; ++j) want.push_back(i == j ? 1.0 : 0.0);
+      }
+      ExpectExact(out.ReadView(), want, std::string("Eye ") + Name(dtype) + " " + ViewName(view));
+      ExpectOutsideViewUnchanged(out, before, "Eye storage");
+    }
+  }
+}
+
+TEST(Eye, Rejections) {
+  DeviceTensor f64(ACL_DOUBLE, {3, 3});
+  ExpectInvalid(Eye(3, 3, f64), "'out'");
+  DeviceTensor rank3(ACL_FLOAT, {1, 3, 3});
+  ExpectInvalid(Eye(3, 3, rank3), "'out'");
+  DeviceTensor empty(ACL_FLOAT, {0, 3});
+  ExpectInvalid(Eye(-1, 3, empty), "'n'");
+  DeviceTensor square(ACL_FLOAT, {3, 3});
+  ExpectInvalid(Eye(3, 4, square), "'out'");
 }
 
 OpRun GatherNd(aclDataType dtype, const Shape& self, aclDataType index_dtype, const Shape& indices,
