@@ -1,4 +1,6 @@
-// The shape family's harness rows and tests. Eye: every dtype, square, wide,
+// The shape family's harness rows and tests. Linspace: every out dtype, start
+// and end of several dtypes, 0, 1, 2 and many steps, a 2-D and a strided out,
+// against the float64 values (truncated for integer outs), and the rejections. Eye: every dtype, square, wide,
 // tall and empty shapes, every output view, the rejections. Expand: self broadcast to `size`, every
 // documented dtype and view, leading new dimensions, empty and large shapes.
 // The N-dimensional index ops on the advanced-indexing block
@@ -12,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,7 @@
 #include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_gather_nd.h"
+#include "aclnnop/aclnn_linspace.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "harness/harness.h"
 
@@ -266,6 +270,70 @@ TEST(Eye, Rejections) {
   ExpectInvalid(Eye(-1, 3, empty), "'n'");
   DeviceTensor square(ACL_FLOAT, {3, 3});
   ExpectInvalid(Eye(3, 4, square), "'out'");
+}
+
+OpRun Linspace(aclDataType scalar_dtype, double start, double end, int64_t steps, DeviceTensor& out) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnLinspaceGetWorkspaceSize(a.Scalar(scalar_dtype, start), a.Scalar(scalar_dtype, end), steps,
+                                             a.Tensor(out), w, e);
+      },
+      aclnnLinspace);
+}
+
+TEST(Linspace, EveryDtypeAndStepCount) {
+  struct Case {
+    aclDataType scalar;
+    double start, end;
+    Shape shape;
+    View view;
+  };
+  const std::vector<Case> cases = {
+      {ACL_FLOAT, -3.5, 9.25, {7}, View::kContiguous}, {ACL_DOUBLE, 10, -2, {4, 25}, View::kTransposed},
+      {ACL_INT32, -7, 40, {2}, View::kStepped},        {ACL_FLOAT16, 2.5, 2.5, {1}, View::kOffset},
+      {ACL_BF16, 1, 5, {3, 3}, View::kReversed},       {ACL_BOOL, 0, 1, {5}, View::kContiguous},
+      {ACL_INT8, -4, 4, {0}, View::kContiguous}};
+  const std::vector<aclDataType> outs = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_DOUBLE,
+                                         ACL_UINT8,   ACL_INT8, ACL_INT16, ACL_INT32};
+  for (aclDataType dtype : outs) {
+    for (const Case& c : cases) {
+      const bool is_unsigned = dtype == ACL_UINT8;
+      const double lo = is_unsigned ? std::fabs(c.start) : c.start;  // u8 outs take non-negative values
+      const double hi = is_unsigned ? std::fabs(c.end) : c.end;
+      DeviceTensor out(dtype, c.shape, c.view);
+      const int64_t steps = NumElements(c.shape);
+      out.WriteView(Values(static_cast<size_t>(steps), 99.0));
+      const std::vector<uint8_t> before = out.DownloadBytes();
+      const OpRun run = Linspace(c.scalar, lo, hi, steps, out);
+      const std::string what = std::string("Linspace ") + Name(c.scalar) + " -> " + Name(dtype);
+      ASSERT_TRUE(run.ok()) << Describe(run) << " " << what;
+      const Values got = out.ReadView();
+      const double step = steps > 1 ? (hi - lo) / static_cast<double>(steps - 1) : 0.0;
+      const bool integral = dtype == ACL_UINT8 || dtype == ACL_INT8 || dtype == ACL_INT16 || dtype == ACL_INT32;
+      const double relative = dtype == ACL_DOUBLE ? 1e-14 : dtype == ACL_FLOAT ? 1e-6 : 1e-2;
+      for (int64_t i = 0; i < steps; ++i) {
+        double want = steps == 1      ? lo
+                      : i < steps / 2 ? lo + static_cast<double>(i) * step
+                                      : hi - static_cast<double>(steps - 1 - i) * step;
+        if (integral) want = std::trunc(want);
+        const double tolerance = integral ? 0.0 : relative * std::max(1.0, std::fabs(want));
+        EXPECT_NEAR(got[static_cast<size_t>(i)].real(), want, tolerance) << what << " element " << i;
+      }
+      ExpectOutsideViewUnchanged(out, before, what + " storage");
+    }
+  }
+}
+
+TEST(Linspace, Rejections) {
+  DeviceTensor f32(ACL_FLOAT, {4});
+  ExpectInvalid(Linspace(ACL_INT64, 0, 1, 4, f32), "'start'");
+  ExpectInvalid(Linspace(ACL_FLOAT, 0, 1, 5, f32), "'out'");
+  DeviceTensor empty(ACL_FLOAT, {0});
+  ExpectInvalid(Linspace(ACL_FLOAT, 0, 1, -1, empty), "'steps'");
+  DeviceTensor s64(ACL_INT64, {4});
+  ExpectInvalid(Linspace(ACL_FLOAT, 0, 1, 4, s64), "'out'");
+  DeviceTensor c64(ACL_COMPLEX64, {4});
+  ExpectInvalid(Linspace(ACL_FLOAT, 0, 1, 4, c64), "'out'");
 }
 
 OpRun GatherNd(aclDataType dtype, const Shape& self, aclDataType index_dtype, const Shape& indices,
