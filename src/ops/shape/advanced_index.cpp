@@ -248,7 +248,7 @@ aclnnStatus CheckAdvancedIndex(Plan& plan, const aclTensor* self, const aclTenso
 
 TensorRef PlanIndexOffsets(Plan& plan, const AdvancedIndex& index, const TensorRef& self,
                            const std::vector<TensorRef>& entries, const char* list_name,
-                           std::optional<TensorRef>& count) {
+                           std::optional<TensorRef>& count, IndexSign sign) {
   int64_t positions = 1;
   for (int64_t extent : index.index_shape) positions *= extent;
   TensorRef offsets = plan.Temporary(ACL_INT64, {std::max<int64_t>(positions, 1)});
@@ -267,9 +267,8 @@ TensorRef PlanIndexOffsets(Plan& plan, const AdvancedIndex& index, const TensorR
   for (size_t j = 0; j < index.entries.size(); ++j) {
     const int64_t d = index.indexed[j];
     const std::string name = EntryName(list_name, static_cast<size_t>(index.entries[j]));
-    const std::optional<TensorRef> checked =
-        PlanIndexValues(plan, BroadcastTo(entries[index.entries[j]], index.index_shape), name.c_str(), d, self.shape[d],
-                        IndexSign::kNegativeFromEnd);
+    const std::optional<TensorRef> checked = PlanIndexValues(
+        plan, BroadcastTo(entries[index.entries[j]], index.index_shape), name.c_str(), d, self.shape[d], sign);
     if (!checked) return offsets;  // B is empty: nothing is indexed
     values.push_back(checked->buffer);
     strides.push_back(self.strides[d]);

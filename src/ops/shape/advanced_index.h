@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "gather.h"
 #include "ops/framework/plan.h"
 
 namespace canopy::ops {
@@ -45,9 +46,10 @@ aclnnStatus CheckAdvancedIndex(Plan& plan, const aclTensor* self, const aclTenso
 
 // Plans the run-time check and the offsets into `self` (int64 [numel(B)]);
 // `count` is set to an int64 [1] holding the true count when a mask gives B.
+// `sign` says whether negative values count from the end (PyTorch) or fail.
 TensorRef PlanIndexOffsets(Plan& plan, const AdvancedIndex& index, const TensorRef& self,
                            const std::vector<TensorRef>& entries, const char* list_name,
-                           std::optional<TensorRef>& count);
+                           std::optional<TensorRef>& count, IndexSign sign = IndexSign::kNegativeFromEnd);
 
 enum class BlockCopy : uint8_t { kGather, kScatter, kAccumulate };
 
