@@ -1,18 +1,21 @@
-// AvgPool2d, MaxPool and UpsampleNearest2d against float64 window loops and
-// PyTorch's index rule: every dtype, ceil mode (its last-window rule included),
+// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool and UpsampleNearest2d
+// against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its last-window rule included),
 // count-include-pad with windows past the padding, divisor override, 3-D and
 // 4-D inputs, asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE
 // calls, and every rejection with its code.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_adaptive_avg_pool3d.h"
 #include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_avgpool3d.h"
 #include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "op_test_support.h"
@@ -613,6 +616,312 @@ TEST_P(PoolRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, PoolRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+// ---- AvgPool3d and AdaptiveAvgPool3d ------------------------------------------------------------
+// float64 window loops over [N, C, D, H, W] (a 4-D input is one batch).
+
+struct Pool3Case {
+  std::string name;
+  bool adaptive = false;
+  Shape input;
+  std::vector<int64_t> kernel, strides, pads;  // AvgPool3d; kernel is outputSize when adaptive
+  bool ceilMode = false, countIncludePad = true;
+  int64_t divisorOverride = 0;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const Pool3Case& c, std::ostream* os) { *os << c.name; }
+
+Pool3Case Pool3(std::string name, Shape input, std::vector<int64_t> kernel, std::vector<int64_t> strides,
+                std::vector<int64_t> pads, bool ceilMode = false) {
+  Pool3Case c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.kernel = std::move(kernel);
+  c.strides = std::move(strides);
+  c.pads = std::move(pads);
+  c.ceilMode = ceilMode;
+  return c;
+}
+
+Pool3Case Adaptive3(std::string name, Shape input, std::vector<int64_t> outputSize) {
+  Pool3Case c = Pool3(std::move(name), std::move(input), std::move(outputSize), {}, {});
+  c.adaptive = true;
+  return c;
+}
+
+// One output's window on an axis: [begin, end) inside the input and its divisor length.
+struct Span {
+  int64_t begin, end, padded;
+};
+
+std::vector<Span> SpansOf(const Pool3Case& c, size_t d) {
+  const int64_t in = c.input[c.input.size() - 3 + d];
+  std::vector<Span> spans;
+  if (c.adaptive) {
+    const int64_t out = c.kernel[d];
+    for (int64_t i = 0; i < out; ++i) {
+      const int64_t b = i * in / out, e = ((i + 1) * in + out - 1) / out;
+      spans.push_back({b, e, e - b});
+    }
+    return spans;
+  }
+  auto pick = [d](const std::vector<int64_t>& v, int64_t fallback) {
+    return v.empty() ? fallback : v.size() == 1 ? v[0] : v[d];
+  };
+  const Axis a{in, pick(c.kernel, 1), pick(c.strides, pick(c.kernel, 1)), pick(c.pads, 0), pick(c.pads, 0)};
+  const int64_t out = OutExtent(a, c.ceilMode);
+  for (int64_t i = 0; i < out; ++i) {
+    const int64_t b = i * a.stride - a.front, e = std::min(b + a.kernel, in + a.back);
+    spans.push_back({std::max<int64_t>(b, 0), std::min(e, in), e - b});
+  }
+  return spans;
+}
+
+void RunPool3(const Pool3Case& c) {
+  Rng rng = Rng::ForCurrentTest();
+  std::array<std::vector<Span>, 3> spans;
+  Shape outShape(c.input.begin(), c.input.end() - 3);
+  for (size_t d = 0; d < 3; ++d) {
+    spans[d] = SpansOf(c, d);
+    outShape.push_back(static_cast<int64_t>(spans[d].size()));
+  }
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-2, 2});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run =
+      c.adaptive ? RunOp(
+                       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                         return aclnnAdaptiveAvgPool3dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.kernel),
+                                                                       a.Tensor(out, c.format), ws, ex);
+                       },
+                       aclnnAdaptiveAvgPool3d)
+                 : RunOp(
+                       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                         return aclnnAvgPool3dGetWorkspaceSize(
+                             a.Tensor(in, c.format), a.IntArray(c.kernel), a.IntArray(c.strides), a.IntArray(c.pads),
+                             c.ceilMode, c.countIncludePad, c.divisorOverride, a.Tensor(out, c.format), ws, ex);
+                       },
+                       aclnnAvgPool3d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t D = c.input[c.input.size() - 3], H = c.input[c.input.size() - 2], W = c.input.back();
+  const int64_t planes = NumElements(Shape(c.input.begin(), c.input.end() - 3));
+  Expected want;
+  for (int64_t p = 0; p < planes; ++p) {
+    for (const Span& a : spans[0]) {
+      for (const Span& b : spans[1]) {
+        for (const Span& e : spans[2]) {
+          double sum = 0;
+          for (int64_t z = a.begin; z < a.end; ++z) {
+            for (int64_t y = b.begin; y < b.end; ++y) {
+              for (int64_t w = e.begin; w < e.end; ++w) {
+                sum += x[static_cast<size_t>(((p * D + z) * H + y) * W + w)].real();
+              }
+            }
+          }
+          const double inside = static_cast<double>((a.end - a.begin) * (b.end - b.begin) * (e.end - e.begin));
+          const double divisor = c.divisorOverride != 0 ? static_cast<double>(c.divisorOverride)
+                                 : c.adaptive || !c.countIncludePad
+                                     ? inside
+                                     : static_cast<double>(a.padded * b.padded * e.padded);
+          want.values.emplace_back(sum / divisor);
+          // One f32 sum of exact inputs (two passes when adaptive) plus the out rounding.
+          want.tolerance.push_back(2.0 * UnitRoundoff(c.dtype) * std::abs(sum / divisor) + 1e-5);
+        }
+      }
+    }
+  }
+  ExpectNear(out.ReadView(), want, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<Pool3Case> Pool3Cases() {
+  std::vector<Pool3Case> cases;
+  const std::vector<Pool3Case> shapes = {
+      Pool3("k2s2", {2, 3, 4, 6, 6}, {2}, {}, {0}),
+      Pool3("k3s1p1", {1, 2, 5, 6, 7}, {3}, {1}, {1}),
+      Pool3("rect", {1, 2, 7, 6, 9}, {3, 2, 3}, {2, 1, 2}, {1, 0, 1}),
+      Pool3("ceil_past_padding", {1, 2, 6, 6, 7}, {3}, {2}, {1}, true),
+      Pool3("cdhw", {3, 5, 4, 6}, {2, 2, 3}, {1, 2, 2}, {1, 1, 0}),
+  };
+  for (const Pool3Case& s : shapes) {
+    for (const bool include : {true, false}) {
+      Pool3Case c = s;
+      c.countIncludePad = include;
+      c.name = s.name + (include ? "_include" : "_exclude");
+      cases.push_back(c);
+    }
+    Pool3Case c = s;
+    c.divisorOverride = 7;
+    c.name = s.name + "_divisor7";
+    cases.push_back(c);
+  }
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    Pool3Case c = shapes[3];
+    c.dtype = dtype;
+    c.name = std::string("ceil_past_padding_") + Name(dtype);
+    cases.push_back(c);
+  }
+  Pool3Case c = shapes[2];
+  c.name = "views_ncdhw";
+  c.format = ACL_FORMAT_NCDHW;
+  c.inView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  // The doc's example: [1, 16, 4, 4, 4] ND, kernel 4, stride 1, no padding, padding counted.
+  cases.push_back(Pool3("doc_example", {1, 16, 4, 4, 4}, {4, 4, 4}, {1, 1, 1}, {0, 0, 0}));
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    Pool3Case a = Adaptive3(std::string("adaptive_") + Name(dtype), {2, 3, 5, 7, 6}, {3, 4, 2});
+    a.dtype = dtype;
+    cases.push_back(a);
+  }
+  cases.push_back(Adaptive3("adaptive_doc_example", {2, 1, 2, 2, 4}, {2, 2, 2}));
+  cases.push_back(Adaptive3("adaptive_upsizing_cdhw", {3, 2, 3, 4}, {3, 5, 6}));
+  cases.push_back(Adaptive3("adaptive_empty_batch", {0, 3, 4, 4, 4}, {2, 2, 2}));
+  Pool3Case a = Adaptive3("adaptive_views", {2, 3, 6, 5, 7}, {4, 3, 3});
+  a.format = ACL_FORMAT_NCDHW;
+  a.inView = View::kTransposed;
+  a.outView = View::kStepped;
+  cases.push_back(a);
+  a.name = "adaptive_views_offset";
+  a.inView = View::kReversed;
+  a.outView = View::kOffset;
+  cases.push_back(a);
+  return cases;
+}
+
+class Pool3dTest : public ::testing::TestWithParam<Pool3Case> {};
+TEST_P(Pool3dTest, MatchesFloat64Reference) { RunPool3(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, Pool3dTest, ::testing::ValuesIn(Pool3Cases()),
+                         [](const ::testing::TestParamInfo<Pool3Case>& info) { return SanitizeName(info.param.name); });
+
+struct Pool3Rejection {
+  std::string name;
+  bool adaptive = false;
+  Shape self = {1, 2, 4, 6, 6}, out = {1, 2, 2, 3, 3};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat selfFormat = ACL_FORMAT_ND, outFormat = ACL_FORMAT_ND;
+  std::vector<int64_t> kernel = {2}, strides = {}, pads = {0};  // kernel: outputSize when adaptive
+  std::string keyword;
+};
+
+void PrintTo(const Pool3Rejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<Pool3Rejection> Pool3Rejections() {
+  std::vector<Pool3Rejection> r;
+  auto add = [&](std::string name, bool adaptive, auto change, std::string keyword) {
+    Pool3Rejection x;
+    x.name = std::move(name);
+    x.adaptive = adaptive;
+    if (adaptive) x.kernel = {2, 3, 3};
+    change(x);
+    x.keyword = std::move(keyword);
+    r.push_back(x);
+  };
+  add(
+      "avg_self_double", false, [](Pool3Rejection& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  add(
+      "avg_out_dtype", false, [](Pool3Rejection& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  add(
+      "avg_format_nchw", false, [](Pool3Rejection& x) { x.selfFormat = x.outFormat = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "avg_format_differs", false, [](Pool3Rejection& x) { x.outFormat = ACL_FORMAT_NCDHW; }, "format");
+  add(
+      "avg_rank3", false,
+      [](Pool3Rejection& x) {
+        x.self = {4, 6, 6}, x.out = {2, 3, 3};
+      },
+      "self");
+  add(
+      "avg_kernel_length2", false,
+      [](Pool3Rejection& x) {
+        x.kernel = {2, 2};
+      },
+      "kernelSize");
+  add(
+      "avg_kernel_0", false, [](Pool3Rejection& x) { x.kernel = {0}; }, "kernelSize");
+  add(
+      "avg_kernel_over_input", false,
+      [](Pool3Rejection& x) {
+        x.kernel = {5, 2, 2};
+      },
+      "kernelSize");
+  add(
+      "avg_stride_length2", false,
+      [](Pool3Rejection& x) {
+        x.strides = {2, 2};
+      },
+      "stride");
+  add(
+      "avg_stride_0", false, [](Pool3Rejection& x) { x.strides = {0}; }, "stride");
+  add(
+      "avg_padding_empty", false, [](Pool3Rejection& x) { x.pads = {}; }, "padding");
+  add(
+      "avg_padding_over_half", false, [](Pool3Rejection& x) { x.pads = {2}; }, "padding");
+  add(
+      "avg_out_shape", false,
+      [](Pool3Rejection& x) {
+        x.out = {1, 2, 2, 3, 2};
+      },
+      "out");
+  add(
+      "adaptive_self_double", true, [](Pool3Rejection& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  add(
+      "adaptive_format_nchw", true, [](Pool3Rejection& x) { x.selfFormat = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "adaptive_out_dtype", true, [](Pool3Rejection& x) { x.outDtype = ACL_BF16; }, "out");
+  add(
+      "adaptive_rank3", true,
+      [](Pool3Rejection& x) {
+        x.self = {4, 6, 6}, x.out = {2, 3, 3};
+      },
+      "self");
+  add(
+      "adaptive_empty_depth", true,
+      [](Pool3Rejection& x) {
+        x.self = {1, 2, 0, 6, 6};
+      },
+      "empty");
+  add(
+      "adaptive_size_length", true,
+      [](Pool3Rejection& x) {
+        x.kernel = {2, 3};
+      },
+      "outputSize");
+  add(
+      "adaptive_out_shape", true,
+      [](Pool3Rejection& x) {
+        x.out = {1, 3, 2, 3, 3};
+      },
+      "out");
+  return r;
+}
+
+class Pool3dRejectionTest : public ::testing::TestWithParam<Pool3Rejection> {};
+
+TEST_P(Pool3dRejectionTest, IsRejectedWithItsStatus) {
+  const Pool3Rejection& x = GetParam();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        aclTensor* self = a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat);
+        aclTensor* out = a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat);
+        if (x.adaptive) return aclnnAdaptiveAvgPool3dGetWorkspaceSize(self, a.IntArray(x.kernel), out, ws, ex);
+        return aclnnAvgPool3dGetWorkspaceSize(self, a.IntArray(x.kernel), a.IntArray(x.strides), a.IntArray(x.pads),
+                                              false, true, 0, out, ws, ex);
+      },
+      x.adaptive ? aclnnAdaptiveAvgPool3d : aclnnAvgPool3d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Pool3dRejectionTest, ::testing::ValuesIn(Pool3Rejections()),
+                         [](const ::testing::TestParamInfo<Pool3Rejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace canopy_test
