@@ -1,8 +1,7 @@
-// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool and UpsampleNearest2d
-// against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its last-window rule included),
-// count-include-pad with windows past the padding, divisor override, 3-D and
-// 4-D inputs, asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE
-// calls, and every rejection with its code.
+// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/2d and
+// UpsampleNearestExact1d/2d against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its
+// last-window rule included), count-include-pad with windows past the padding, divisor override, 3-D and 4-D inputs,
+// asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE calls, and every rejection with its code.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,7 +16,10 @@
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool3d.h"
 #include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -920,6 +922,261 @@ TEST_P(Pool3dRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, Pool3dRejectionTest, ::testing::ValuesIn(Pool3Rejections()),
                          [](const ::testing::TestParamInfo<Pool3Rejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- UpsampleNearest1d, UpsampleNearestExact1d, UpsampleNearestExact2d --------------------------
+
+enum class NearestOp { kNearest1d, kExact1d, kExact2d };
+
+struct NearestCase {
+  std::string name;
+  NearestOp op = NearestOp::kNearest1d;
+  Shape input;
+  std::vector<int64_t> outputSize;
+  double scalesH = 0, scalesW = 0;  // Exact1d takes scalesW as its `scales`
+  aclFormat format = ACL_FORMAT_NCL;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const NearestCase& c, std::ostream* os) { *os << c.name; }
+
+NearestCase Nearest(std::string name, NearestOp op, Shape input, std::vector<int64_t> outputSize, aclFormat format,
+                    aclDataType dtype = ACL_FLOAT) {
+  NearestCase c;
+  c.name = std::move(name);
+  c.op = op;
+  c.input = std::move(input);
+  c.outputSize = std::move(outputSize);
+  c.format = format;
+  c.dtype = dtype;
+  return c;
+}
+
+// PyTorch's nearest / nearest-exact index, the scale in float: 1 / scales when given, else in / out.
+int64_t NearestIndex(int64_t dst, int64_t in, int64_t out, bool exact, double scales) {
+  const float scale = scales > 0 ? static_cast<float>(1.0 / scales) : static_cast<float>(in) / static_cast<float>(out);
+  const float at = (static_cast<float>(dst) + (exact ? 0.5f : 0.0f)) * scale;
+  return std::min(static_cast<int64_t>(std::floor(at)), in - 1);
+}
+
+void RunNearest(const NearestCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  std::vector<size_t> dims;  // the resampled dims
+  if (c.op == NearestOp::kExact2d) {
+    dims = nhwc ? std::vector<size_t>{1, 2} : std::vector<size_t>{2, 3};
+  } else {
+    dims = {2};
+  }
+  const std::vector<double> scales =
+      c.op == NearestOp::kExact2d ? std::vector<double>{c.scalesH, c.scalesW} : std::vector<double>{c.scalesW};
+  Shape outShape = c.input;
+  for (size_t k = 0; k < dims.size(); ++k) outShape[dims[k]] = c.outputSize[k];
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-100, 100});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run =
+      c.op == NearestOp::kNearest1d
+          ? RunOp(
+                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                  return aclnnUpsampleNearest1dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
+                                                                a.Tensor(out, c.format), ws, ex);
+                },
+                aclnnUpsampleNearest1d)
+      : c.op == NearestOp::kExact1d
+          ? RunOp(
+                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                  return aclnnUpsampleNearestExact1dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
+                                                                     c.scalesW, a.Tensor(out, c.format), ws, ex);
+                },
+                aclnnUpsampleNearestExact1d)
+          : RunOp(
+                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                  return aclnnUpsampleNearestExact2dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
+                                                                     c.scalesH, c.scalesW, a.Tensor(out, c.format), ws,
+                                                                     ex);
+                },
+                aclnnUpsampleNearestExact2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values want;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    for (size_t k = 0; k < dims.size(); ++k) {
+      index[dims[k]] =
+          NearestIndex(index[dims[k]], c.input[dims[k]], outShape[dims[k]], c.op != NearestOp::kNearest1d, scales[k]);
+    }
+    want.push_back(x[static_cast<size_t>(Ravel(index, c.input))]);
+  }
+  ExpectExact(out.ReadView(), want, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<NearestCase> NearestCases() {
+  std::vector<NearestCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Nearest(std::string("nearest1d_") + Name(dtype), NearestOp::kNearest1d, {2, 3, 7}, {17},
+                            ACL_FORMAT_NCL, dtype));
+  }
+  cases.push_back(Nearest("nearest1d_doc_example", NearestOp::kNearest1d, {1, 3, 3}, {5}, ACL_FORMAT_NCL));
+  cases.push_back(Nearest("nearest1d_downsample", NearestOp::kNearest1d, {2, 2, 11}, {4}, ACL_FORMAT_NCL));
+  NearestCase v = Nearest("nearest1d_views", NearestOp::kNearest1d, {3, 4, 6}, {13}, ACL_FORMAT_NCL, ACL_BF16);
+  v.inView = View::kTransposed;
+  v.outView = View::kReversed;
+  cases.push_back(v);
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(
+        Nearest(std::string("exact1d_") + Name(dtype), NearestOp::kExact1d, {2, 3, 7}, {10}, ACL_FORMAT_NCL, dtype));
+  }
+  cases.push_back(Nearest("exact1d_doc_example", NearestOp::kExact1d, {1, 3, 3}, {5}, ACL_FORMAT_NCL));
+  NearestCase s = Nearest("exact1d_scales", NearestOp::kExact1d, {2, 2, 6}, {15}, ACL_FORMAT_ND);
+  s.scalesW = 2.5;
+  cases.push_back(s);
+  v = Nearest("exact1d_views", NearestOp::kExact1d, {3, 2, 9}, {4}, ACL_FORMAT_NCL, ACL_FLOAT16);
+  v.inView = View::kStepped;
+  v.outView = View::kOffset;
+  cases.push_back(v);
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Nearest(std::string("exact2d_") + Name(dtype), NearestOp::kExact2d, {2, 3, 5, 4}, {8, 11},
+                            ACL_FORMAT_NCHW, dtype));
+  }
+  cases.push_back(Nearest("exact2d_doc_example", NearestOp::kExact2d, {1, 1, 4, 2}, {8, 4}, ACL_FORMAT_NCHW));
+  cases.push_back(Nearest("exact2d_nhwc", NearestOp::kExact2d, {2, 5, 3, 4}, {7, 2}, ACL_FORMAT_NHWC));
+  cases.push_back(Nearest("exact2d_nd", NearestOp::kExact2d, {1, 2, 9, 6}, {4, 13}, ACL_FORMAT_ND));
+  s = Nearest("exact2d_scales", NearestOp::kExact2d, {1, 2, 5, 6}, {7, 18}, ACL_FORMAT_NCHW);
+  s.scalesH = 1.5;
+  s.scalesW = 3.0;
+  cases.push_back(s);
+  cases.push_back(Nearest("exact2d_empty_batch", NearestOp::kExact2d, {0, 2, 5, 6}, {3, 3}, ACL_FORMAT_NCHW));
+  v = Nearest("exact2d_views", NearestOp::kExact2d, {2, 3, 6, 5}, {9, 7}, ACL_FORMAT_NCHW, ACL_BF16);
+  v.inView = View::kTransposed;
+  v.outView = View::kStepped;
+  cases.push_back(v);
+  return cases;
+}
+
+class UpsampleNearestFamilyTest : public ::testing::TestWithParam<NearestCase> {};
+TEST_P(UpsampleNearestFamilyTest, MatchesPyTorchIndexRule) { RunNearest(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleNearestFamilyTest, ::testing::ValuesIn(NearestCases()),
+                         [](const ::testing::TestParamInfo<NearestCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+struct NearestRejection {
+  std::string name;
+  NearestCase call;
+  std::string keyword;
+};
+
+void PrintTo(const NearestRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<NearestRejection> NearestRejections() {
+  std::vector<NearestRejection> r;
+  const NearestCase n1 = Nearest("", NearestOp::kNearest1d, {1, 2, 4}, {8}, ACL_FORMAT_NCL);
+  const NearestCase e1 = Nearest("", NearestOp::kExact1d, {1, 2, 4}, {8}, ACL_FORMAT_NCL);
+  const NearestCase e2 = Nearest("", NearestOp::kExact2d, {1, 2, 4, 4}, {8, 8}, ACL_FORMAT_NCHW);
+  auto add = [&](std::string name, const NearestCase& base, auto change, std::string keyword) {
+    NearestCase c = base;
+    change(c);
+    r.push_back({std::move(name), c, std::move(keyword)});
+  };
+  add(
+      "n1_int32", n1, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "n1_rank4", n1,
+      [](NearestCase& c) {
+        c.input = {1, 2, 4, 4}, c.format = ACL_FORMAT_NCHW;
+      },
+      "self");
+  add(
+      "n1_format_nd", n1, [](NearestCase& c) { c.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "n1_size_0", n1, [](NearestCase& c) { c.outputSize = {0}; }, "outputSize");
+  add(
+      "n1_size_length2", n1,
+      [](NearestCase& c) {
+        c.outputSize = {8, 8};
+      },
+      "outputSize");
+  add(
+      "n1_empty", n1,
+      [](NearestCase& c) {
+        c.input = {0, 2, 4};
+      },
+      "empty");
+  add(
+      "e1_double", e1, [](NearestCase& c) { c.dtype = ACL_DOUBLE; }, "self");
+  add(
+      "e1_rank4", e1,
+      [](NearestCase& c) {
+        c.input = {1, 2, 4, 4}, c.format = ACL_FORMAT_ND;
+      },
+      "self");
+  add(
+      "e1_format_nchw", e1, [](NearestCase& c) { c.format = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "e1_empty", e1,
+      [](NearestCase& c) {
+        c.input = {1, 0, 4};
+      },
+      "empty");
+  add(
+      "e2_uint8", e2, [](NearestCase& c) { c.dtype = ACL_UINT8; }, "self");
+  add(
+      "e2_rank3", e2,
+      [](NearestCase& c) {
+        c.input = {2, 4, 4}, c.format = ACL_FORMAT_ND;
+      },
+      "self");
+  add(
+      "e2_format_ncl", e2, [](NearestCase& c) { c.format = ACL_FORMAT_NCL; }, "format");
+  add(
+      "e2_size_length1", e2, [](NearestCase& c) { c.outputSize = {8}; }, "outputSize");
+  add(
+      "e2_negative_scale", e2, [](NearestCase& c) { c.scalesH = -1; }, "scalesH");
+  return r;
+}
+
+class UpsampleNearestFamilyRejectionTest : public ::testing::TestWithParam<NearestRejection> {};
+
+TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
+  const NearestRejection& x = GetParam();
+  const NearestCase& c = x.call;
+  // out: self's shape with the first resampled dim from outputSize (or 8), so only the case's change is wrong.
+  Shape outShape = c.input;
+  if (c.op == NearestOp::kExact2d && outShape.size() == 4) {
+    outShape[2] = c.outputSize[0];
+    outShape[3] = c.outputSize.size() > 1 ? c.outputSize[1] : 8;
+  } else if (outShape.size() >= 3) {
+    outShape[2] = c.outputSize[0];
+  }
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        aclTensor* self = a.NewTensor(c.dtype, c.input, View::kContiguous, c.format);
+        aclTensor* out = a.NewTensor(c.dtype, outShape, View::kContiguous, c.format);
+        switch (c.op) {
+          case NearestOp::kNearest1d:
+            return aclnnUpsampleNearest1dGetWorkspaceSize(self, a.IntArray(c.outputSize), out, ws, ex);
+          case NearestOp::kExact1d:
+            return aclnnUpsampleNearestExact1dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesW, out, ws, ex);
+          case NearestOp::kExact2d:
+            break;
+        }
+        return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesH, c.scalesW, out,
+                                                           ws, ex);
+      },
+      c.op == NearestOp::kNearest1d ? aclnnUpsampleNearest1d
+      : c.op == NearestOp::kExact1d ? aclnnUpsampleNearestExact1d
+                                    : aclnnUpsampleNearestExact2d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleNearestFamilyRejectionTest, ::testing::ValuesIn(NearestRejections()),
+                         [](const ::testing::TestParamInfo<NearestRejection>& info) {
                            return SanitizeName(info.param.name);
                          });
 
