@@ -1,5 +1,5 @@
-// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/2d and
-// UpsampleNearestExact1d/2d against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its
+// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/2d/3d
+// and UpsampleNearestExact1d/2d/3d against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its
 // last-window rule included), count-include-pad with windows past the padding, divisor override, 3-D and 4-D inputs,
 // asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE calls, and every rejection with its code.
 #include <gtest/gtest.h>
@@ -18,8 +18,10 @@
 #include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
+#include "aclnnop/aclnn_upsample_nearest_3d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact1d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -927,14 +929,14 @@ INSTANTIATE_TEST_SUITE_P(Cases, Pool3dRejectionTest, ::testing::ValuesIn(Pool3Re
 
 // ---- UpsampleNearest1d, UpsampleNearestExact1d, UpsampleNearestExact2d --------------------------
 
-enum class NearestOp { kNearest1d, kExact1d, kExact2d };
+enum class NearestOp { kNearest1d, kExact1d, kExact2d, kNearest3d, kExact3d };
 
 struct NearestCase {
   std::string name;
   NearestOp op = NearestOp::kNearest1d;
   Shape input;
   std::vector<int64_t> outputSize;
-  double scalesH = 0, scalesW = 0;  // Exact1d takes scalesW as its `scales`
+  double scalesD = 0, scalesH = 0, scalesW = 0;  // Exact1d takes scalesW as its `scales`
   aclFormat format = ACL_FORMAT_NCL;
   aclDataType dtype = ACL_FLOAT;
   View inView = View::kContiguous, outView = View::kContiguous;
@@ -964,14 +966,22 @@ int64_t NearestIndex(int64_t dst, int64_t in, int64_t out, bool exact, double sc
 void RunNearest(const NearestCase& c) {
   Rng rng = Rng::ForCurrentTest();
   const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  const bool threeD = c.op == NearestOp::kNearest3d || c.op == NearestOp::kExact3d;
   std::vector<size_t> dims;  // the resampled dims
-  if (c.op == NearestOp::kExact2d) {
+  std::vector<double> scales;
+  if (threeD) {
+    dims = c.format == ACL_FORMAT_NDHWC ? std::vector<size_t>{1, 2, 3} : std::vector<size_t>{2, 3, 4};
+    // The scales count only when all three are given.
+    const bool all = c.scalesD > 0 && c.scalesH > 0 && c.scalesW > 0;
+    scales = all ? std::vector<double>{c.scalesD, c.scalesH, c.scalesW} : std::vector<double>{0, 0, 0};
+  } else if (c.op == NearestOp::kExact2d) {
     dims = nhwc ? std::vector<size_t>{1, 2} : std::vector<size_t>{2, 3};
+    scales = {c.scalesH, c.scalesW};
   } else {
     dims = {2};
+    scales = {c.scalesW};
   }
-  const std::vector<double> scales =
-      c.op == NearestOp::kExact2d ? std::vector<double>{c.scalesH, c.scalesW} : std::vector<double>{c.scalesW};
+  const bool exact = c.op != NearestOp::kNearest1d && c.op != NearestOp::kNearest3d;
   Shape outShape = c.input;
   for (size_t k = 0; k < dims.size(); ++k) outShape[dims[k]] = c.outputSize[k];
   DeviceTensor in(c.dtype, c.input, c.inView);
@@ -979,35 +989,35 @@ void RunNearest(const NearestCase& c) {
   const Values x = in.FillRandom(rng, Range{-100, 100});
   out.Poison();
   const std::vector<uint8_t> before = out.DownloadBytes();
-  const OpRun run =
-      c.op == NearestOp::kNearest1d
-          ? RunOp(
-                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
-                  return aclnnUpsampleNearest1dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
-                                                                a.Tensor(out, c.format), ws, ex);
-                },
-                aclnnUpsampleNearest1d)
-      : c.op == NearestOp::kExact1d
-          ? RunOp(
-                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
-                  return aclnnUpsampleNearestExact1dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
-                                                                     c.scalesW, a.Tensor(out, c.format), ws, ex);
-                },
-                aclnnUpsampleNearestExact1d)
-          : RunOp(
-                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
-                  return aclnnUpsampleNearestExact2dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
-                                                                     c.scalesH, c.scalesW, a.Tensor(out, c.format), ws,
-                                                                     ex);
-                },
-                aclnnUpsampleNearestExact2d);
+  const auto phase1 = [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+    aclTensor* self = a.Tensor(in, c.format);
+    aclTensor* y = a.Tensor(out, c.format);
+    const aclIntArray* size = a.IntArray(c.outputSize);
+    switch (c.op) {
+      case NearestOp::kNearest1d:
+        return aclnnUpsampleNearest1dGetWorkspaceSize(self, size, y, ws, ex);
+      case NearestOp::kExact1d:
+        return aclnnUpsampleNearestExact1dGetWorkspaceSize(self, size, c.scalesW, y, ws, ex);
+      case NearestOp::kNearest3d:
+        return aclnnUpsampleNearest3dGetWorkspaceSize(self, size, c.scalesD, c.scalesH, c.scalesW, y, ws, ex);
+      case NearestOp::kExact3d:
+        return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, size, c.scalesD, c.scalesH, c.scalesW, y, ws, ex);
+      case NearestOp::kExact2d:
+        break;
+    }
+    return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, size, c.scalesH, c.scalesW, y, ws, ex);
+  };
+  const OpRun run = RunOp(phase1, c.op == NearestOp::kNearest1d   ? aclnnUpsampleNearest1d
+                                  : c.op == NearestOp::kExact1d   ? aclnnUpsampleNearestExact1d
+                                  : c.op == NearestOp::kNearest3d ? aclnnUpsampleNearest3d
+                                  : c.op == NearestOp::kExact3d   ? aclnnUpsampleNearestExact3d
+                                                                  : aclnnUpsampleNearestExact2d);
   ASSERT_TRUE(run.ok()) << Describe(run);
   Values want;
   for (int64_t i = 0; i < NumElements(outShape); ++i) {
     Shape index = Unravel(i, outShape);
     for (size_t k = 0; k < dims.size(); ++k) {
-      index[dims[k]] =
-          NearestIndex(index[dims[k]], c.input[dims[k]], outShape[dims[k]], c.op != NearestOp::kNearest1d, scales[k]);
+      index[dims[k]] = NearestIndex(index[dims[k]], c.input[dims[k]], outShape[dims[k]], exact, scales[k]);
     }
     want.push_back(x[static_cast<size_t>(Ravel(index, c.input))]);
   }
@@ -1055,6 +1065,28 @@ std::vector<NearestCase> NearestCases() {
   v.inView = View::kTransposed;
   v.outView = View::kStepped;
   cases.push_back(v);
+  for (const NearestOp op : {NearestOp::kNearest3d, NearestOp::kExact3d}) {
+    const std::string name = op == NearestOp::kNearest3d ? "nearest3d" : "exact3d";
+    std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+    if (op == NearestOp::kNearest3d) dtypes.push_back(ACL_DOUBLE);
+    for (const aclDataType dtype : dtypes) {
+      cases.push_back(Nearest(name + "_" + Name(dtype), op, {2, 2, 3, 4, 5}, {5, 7, 3}, ACL_FORMAT_NCDHW, dtype));
+    }
+    cases.push_back(Nearest(name + "_doc_example", op, {2, 2, 2, 2, 3}, {1, 1, 1}, ACL_FORMAT_NCDHW));
+    cases.push_back(Nearest(name + "_ndhwc", op, {1, 3, 4, 2, 3}, {6, 5, 4}, ACL_FORMAT_NDHWC));
+    NearestCase sc = Nearest(name + "_scales", op, {1, 2, 3, 4, 5}, {7, 6, 12}, ACL_FORMAT_ND);
+    sc.scalesD = 2.5;
+    sc.scalesH = 1.5;
+    sc.scalesW = 2.5;
+    cases.push_back(sc);
+    sc.name = name + "_one_scale_missing";  // then none counts
+    sc.scalesH = 0;
+    cases.push_back(sc);
+    NearestCase w = Nearest(name + "_views", op, {2, 3, 4, 3, 5}, {3, 7, 8}, ACL_FORMAT_NCDHW, ACL_FLOAT16);
+    w.inView = View::kStepped;
+    w.outView = View::kReversed;
+    cases.push_back(w);
+  }
   return cases;
 }
 
@@ -1137,6 +1169,45 @@ std::vector<NearestRejection> NearestRejections() {
       "e2_size_length1", e2, [](NearestCase& c) { c.outputSize = {8}; }, "outputSize");
   add(
       "e2_negative_scale", e2, [](NearestCase& c) { c.scalesH = -1; }, "scalesH");
+  const NearestCase n3 = Nearest("", NearestOp::kNearest3d, {1, 2, 3, 4, 4}, {6, 8, 8}, ACL_FORMAT_NCDHW);
+  NearestCase x3 = n3;
+  x3.op = NearestOp::kExact3d;
+  add(
+      "n3_int32", n3, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "n3_rank4", n3,
+      [](NearestCase& c) {
+        c.input = {2, 3, 4, 4}, c.format = ACL_FORMAT_ND;
+      },
+      "self");
+  add(
+      "n3_format_nchw", n3, [](NearestCase& c) { c.format = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "n3_size_length2", n3,
+      [](NearestCase& c) {
+        c.outputSize = {6, 8};
+      },
+      "outputSize");
+  add(
+      "n3_size_0", n3,
+      [](NearestCase& c) {
+        c.outputSize = {0, 8, 8};
+      },
+      "outputSize");
+  add(
+      "n3_empty", n3,
+      [](NearestCase& c) {
+        c.input = {1, 0, 3, 4, 4};
+      },
+      "empty");
+  add(
+      "x3_double", x3, [](NearestCase& c) { c.dtype = ACL_DOUBLE; }, "self");
+  add(
+      "x3_empty", x3,
+      [](NearestCase& c) {
+        c.input = {0, 2, 3, 4, 4};
+      },
+      "empty");
   return r;
 }
 
@@ -1147,7 +1218,9 @@ TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
   const NearestCase& c = x.call;
   // out: self's shape with the first resampled dim from outputSize (or 8), so only the case's change is wrong.
   Shape outShape = c.input;
-  if (c.op == NearestOp::kExact2d && outShape.size() == 4) {
+  if ((c.op == NearestOp::kNearest3d || c.op == NearestOp::kExact3d) && outShape.size() == 5) {
+    for (size_t k = 0; k < 3; ++k) outShape[2 + k] = k < c.outputSize.size() ? c.outputSize[k] : 8;
+  } else if (c.op == NearestOp::kExact2d && outShape.size() == 4) {
     outShape[2] = c.outputSize[0];
     outShape[3] = c.outputSize.size() > 1 ? c.outputSize[1] : 8;
   } else if (outShape.size() >= 3) {
@@ -1162,15 +1235,23 @@ TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
             return aclnnUpsampleNearest1dGetWorkspaceSize(self, a.IntArray(c.outputSize), out, ws, ex);
           case NearestOp::kExact1d:
             return aclnnUpsampleNearestExact1dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesW, out, ws, ex);
+          case NearestOp::kNearest3d:
+            return aclnnUpsampleNearest3dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesD, c.scalesH,
+                                                          c.scalesW, out, ws, ex);
+          case NearestOp::kExact3d:
+            return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesD, c.scalesH,
+                                                               c.scalesW, out, ws, ex);
           case NearestOp::kExact2d:
             break;
         }
         return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesH, c.scalesW, out,
                                                            ws, ex);
       },
-      c.op == NearestOp::kNearest1d ? aclnnUpsampleNearest1d
-      : c.op == NearestOp::kExact1d ? aclnnUpsampleNearestExact1d
-                                    : aclnnUpsampleNearestExact2d);
+      c.op == NearestOp::kNearest1d   ? aclnnUpsampleNearest1d
+      : c.op == NearestOp::kExact1d   ? aclnnUpsampleNearestExact1d
+      : c.op == NearestOp::kNearest3d ? aclnnUpsampleNearest3d
+      : c.op == NearestOp::kExact3d   ? aclnnUpsampleNearestExact3d
+                                      : aclnnUpsampleNearestExact2d);
   EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
   EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
 }

@@ -6,6 +6,7 @@
 
 #include "common/dtype.h"
 #include "kernels/nearest_resize.h"
+#include "ops/framework/tensor_view.h"
 
 namespace canopy::ops {
 
@@ -20,22 +21,20 @@ std::vector<int64_t> NearestSourceIndices(int64_t in, int64_t out, NearestRule r
   return source;
 }
 
-void PlanNearestResize(Plan& plan, const TensorRef& x, const TensorRef& y, int row_dim, int column_dim,
-                       std::vector<int64_t> source_row, std::vector<int64_t> source_column) {
+void PlanNearestResize(Plan& plan, const TensorRef& x, const TensorRef& y, std::vector<std::vector<int64_t>> sources) {
   if (y.NumElements() == 0) return;
+  const int64_t lead = kernels::kNearestMaxRank - x.rank();  // leading 1s pad the views to five dims
+  const TensorRef xs = PadRank(x, kernels::kNearestMaxRank), ys = PadRank(y, kernels::kNearestMaxRank);
   kernels::NearestResizeDesc desc;
-  desc.src = x.buffer;
-  desc.dst = y.buffer;
+  desc.src = xs.buffer;
+  desc.dst = ys.buffer;
   desc.element_bytes = static_cast<int64_t>(DtypeSize(x.dtype));
-  for (size_t d = 0; d < 4; ++d) {
-    desc.dst_shape[d] = y.shape[d];
-    desc.src_strides[d] = x.strides[d];
-    desc.dst_strides[d] = y.strides[d];
+  for (size_t d = 0; d < kernels::kNearestMaxRank; ++d) {
+    desc.dst_shape[d] = ys.shape[d];
+    desc.src_strides[d] = xs.strides[d];
+    desc.dst_strides[d] = ys.strides[d];
   }
-  desc.row_dim = row_dim;
-  desc.column_dim = column_dim;
-  desc.source_row = std::move(source_row);
-  desc.source_column = std::move(source_column);
+  for (size_t d = 0; d < sources.size(); ++d) desc.source[static_cast<size_t>(lead) + d] = std::move(sources[d]);
   plan.AddStep(kernels::MakeNearestResizeStep(std::move(desc)));
 }
 

@@ -1,6 +1,6 @@
 // Nearest-neighbour resampling shared by the UpsampleNearest* ops: PyTorch's
 // source index rules and the planning of the gather kernel
-// (kernels/nearest_resize.h) over a 4-D view.
+// (kernels/nearest_resize.h) over views of up to five dims.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +19,9 @@ enum class NearestRule {
 // PyTorch computes it) 1 / scales when scales > 0, else in / out.
 std::vector<int64_t> NearestSourceIndices(int64_t in, int64_t out, NearestRule rule, double scales = 0);
 
-// Plans y = x gathered along dims row_dim and column_dim of 4-D views (the
-// other dims map one to one), any element size.
-void PlanNearestResize(Plan& plan, const TensorRef& x, const TensorRef& y, int row_dim, int column_dim,
-                       std::vector<int64_t> source_row, std::vector<int64_t> source_column);
+// Plans y = x gathered dim by dim: output index i of dim d reads input index
+// sources[d][i] (an empty or missing table: i itself); views of one rank up
+// to five, any element size.
+void PlanNearestResize(Plan& plan, const TensorRef& x, const TensorRef& y, std::vector<std::vector<int64_t>> sources);
 
 }  // namespace canopy::ops

@@ -1,7 +1,7 @@
 // aclnnUpsampleNearest1d: nearest-neighbour upsampling of the last dim of an
 // [N, C, L] (NCL) tensor to outputSize with PyTorch's index rule
 // src = min(floor(dst * (L / out)), L - 1), the scale in float: the gather
-// of UpsampleNearest2d (nearest.h) on a height of one.
+// of UpsampleNearest2d (nearest.h) on one dim.
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "nearest.h"
 #include "ops/framework/aclnn_op.h"
@@ -40,9 +40,9 @@ aclnnStatus PlanUpsampleNearest1d(Plan& plan, const aclTensor* self, const aclIn
   }
   CANOPY_CHECK(plan.CheckShape("out", out, {self->view_shape[0], self->view_shape[1], output_size->values[0]}));
 
-  const TensorRef x = Unsqueeze(plan.Input(self, "self"), 2);  // [N, C, 1, L]
-  const TensorRef y = Unsqueeze(plan.Output(out, "out"), 2);
-  PlanNearestResize(plan, x, y, 2, 3, {0}, NearestSourceIndices(x.shape[3], y.shape[3], NearestRule::kFloor));
+  const TensorRef x = plan.Input(self, "self");
+  const TensorRef y = plan.Output(out, "out");
+  PlanNearestResize(plan, x, y, {{}, {}, NearestSourceIndices(x.shape[2], y.shape[2], NearestRule::kFloor)});
   return ACLNN_SUCCESS;
 }
 

@@ -4,6 +4,9 @@
 // Canopy's own gather (nearest.h): oneDNN's nearest resampling
 // rounds to the nearest source centre instead, which picks other rows when
 // the ratio is not an integer.
+#include <utility>
+#include <vector>
+
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "nearest.h"
 #include "ops/framework/aclnn_op.h"
@@ -54,9 +57,10 @@ aclnnStatus PlanUpsampleNearest2d(Plan& plan, const aclTensor* self, const aclIn
 
   const TensorRef x = plan.Input(self, "self");
   const TensorRef y = plan.Output(out, "out");
-  PlanNearestResize(plan, x, y, row_dim, column_dim,
-                    NearestSourceIndices(x.shape[row_dim], y.shape[row_dim], NearestRule::kFloor),
-                    NearestSourceIndices(x.shape[column_dim], y.shape[column_dim], NearestRule::kFloor));
+  std::vector<std::vector<int64_t>> sources(4);
+  sources[row_dim] = NearestSourceIndices(x.shape[row_dim], y.shape[row_dim], NearestRule::kFloor);
+  sources[column_dim] = NearestSourceIndices(x.shape[column_dim], y.shape[column_dim], NearestRule::kFloor);
+  PlanNearestResize(plan, x, y, std::move(sources));
   return ACLNN_SUCCESS;
 }
 

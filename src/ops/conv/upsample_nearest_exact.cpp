@@ -3,6 +3,9 @@
 // with scale 1 / scales when a scale is given (> 0), else in / out, in
 // float: the gather of UpsampleNearest2d (nearest.h). oneDNN's nearest
 // resampling rounds differently, so it is not used.
+#include <utility>
+#include <vector>
+
 #include "aclnnop/aclnn_upsample_nearest_exact1d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "nearest.h"
@@ -44,9 +47,9 @@ aclnnStatus PlanUpsampleNearestExact1d(Plan& plan, const aclTensor* self, const 
   }
   CANOPY_CHECK(plan.CheckShape("out", out, {self->view_shape[0], self->view_shape[1], output_size->values[0]}));
 
-  const TensorRef x = Unsqueeze(plan.Input(self, "self"), 2);  // [N, C, 1, L]
-  const TensorRef y = Unsqueeze(plan.Output(out, "out"), 2);
-  PlanNearestResize(plan, x, y, 2, 3, {0}, NearestSourceIndices(x.shape[3], y.shape[3], NearestRule::kExact, scales));
+  const TensorRef x = plan.Input(self, "self");
+  const TensorRef y = plan.Output(out, "out");
+  PlanNearestResize(plan, x, y, {{}, {}, NearestSourceIndices(x.shape[2], y.shape[2], NearestRule::kExact, scales)});
   return ACLNN_SUCCESS;
 }
 
@@ -75,9 +78,10 @@ aclnnStatus PlanUpsampleNearestExact2d(Plan& plan, const aclTensor* self, const 
   const TensorRef x = plan.Input(self, "self");
   const TensorRef y = plan.Output(out, "out");
   if (x.NumElements() == 0) return ACLNN_SUCCESS;  // empty tensors are allowed: nothing to read
-  PlanNearestResize(plan, x, y, row_dim, column_dim,
-                    NearestSourceIndices(x.shape[row_dim], y.shape[row_dim], NearestRule::kExact, scales_h),
-                    NearestSourceIndices(x.shape[column_dim], y.shape[column_dim], NearestRule::kExact, scales_w));
+  std::vector<std::vector<int64_t>> sources(4);
+  sources[row_dim] = NearestSourceIndices(x.shape[row_dim], y.shape[row_dim], NearestRule::kExact, scales_h);
+  sources[column_dim] = NearestSourceIndices(x.shape[column_dim], y.shape[column_dim], NearestRule::kExact, scales_w);
+  PlanNearestResize(plan, x, y, std::move(sources));
   return ACLNN_SUCCESS;
 }
 
