@@ -1,5 +1,5 @@
-// AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d and
-// UpsampleLinear1d (the separable resampling kernel)
+// AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d, UpsampleLinear1d
+// and UpsampleTrilinear3d (the separable resampling kernel)
 // against float64 references written from PyTorch's definitions: adaptive
 // windows [floor(i * in / out), ceil((i + 1) * in / out)), bilinear source
 // coordinates with and without align_corners and with given scales, Keys'
@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -866,6 +867,219 @@ TEST_P(ResampleRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, ResampleRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+// ---- UpsampleTrilinear3d ------------------------------------------------------------------------
+
+struct TrilinearCase {
+  std::string name;
+  Shape input;  // [N, C, D, H, W] (NDHWC: [N, D, H, W, C])
+  std::vector<int64_t> outputSize;
+  bool alignCorners = false;
+  double scales[3] = {0, 0, 0};
+  aclFormat format = ACL_FORMAT_NCDHW;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const TrilinearCase& c, std::ostream* os) { *os << c.name; }
+
+TrilinearCase Trilinear(std::string name, Shape input, std::vector<int64_t> outputSize, bool alignCorners,
+                        aclDataType dtype = ACL_FLOAT) {
+  TrilinearCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outputSize = std::move(outputSize);
+  c.alignCorners = alignCorners;
+  c.dtype = dtype;
+  return c;
+}
+
+// PyTorch's linear taps of output index i on one axis: {x0, x1, lambda1}.
+struct LinearTap {
+  int64_t x0, x1;
+  double lambda1;
+};
+
+LinearTap TapOf(int64_t i, int64_t in, int64_t out, bool alignCorners, double scales) {
+  double scale;
+  if (alignCorners) {
+    scale = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  } else {
+    scale = scales > 0 ? 1.0 / scales : static_cast<double>(in) / static_cast<double>(out);
+  }
+  const double source =
+      alignCorners ? scale * static_cast<double>(i) : std::max(scale * (static_cast<double>(i) + 0.5) - 0.5, 0.0);
+  const int64_t x0 = std::min(static_cast<int64_t>(source), in - 1), x1 = std::min(x0 + 1, in - 1);
+  return {x0, x1, x1 == x0 ? 0.0 : source - static_cast<double>(x0)};
+}
+
+void RunTrilinear(const TrilinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool ndhwc = c.format == ACL_FORMAT_NDHWC;
+  const size_t first = ndhwc ? 1 : 2;
+  Shape outShape = c.input;
+  for (size_t k = 0; k < 3; ++k) outShape[first + k] = c.outputSize[k];
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleTrilinear3dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
+                                                        c.alignCorners, c.scales[0], c.scales[1], c.scales[2],
+                                                        a.Tensor(out, c.format), ws, ex);
+      },
+      aclnnUpsampleTrilinear3d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // Coordinates are computed in f32 (f64 for f64): their error moves each weight a little.
+  double coordinate = 0;
+  for (size_t k = 0; k < 3; ++k)
+    coordinate += 4 * UnitRoundoff(ACL_FLOAT) * static_cast<double>(c.input[first + k] + 1);
+  if (c.dtype == ACL_DOUBLE) coordinate = 0;
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    const Shape index = Unravel(i, outShape);
+    LinearTap taps[3];
+    for (size_t k = 0; k < 3; ++k) {
+      taps[k] = TapOf(index[first + k], c.input[first + k], outShape[first + k], c.alignCorners, c.scales[k]);
+    }
+    double want = 0, magnitude = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+      Shape at = index;
+      double weight = 1;
+      for (size_t k = 0; k < 3; ++k) {
+        const bool upper = ((corner >> k) & 1) != 0;
+        at[first + k] = upper ? taps[k].x1 : taps[k].x0;
+        weight *= upper ? taps[k].lambda1 : 1 - taps[k].lambda1;
+      }
+      const double v = x[static_cast<size_t>(Ravel(at, c.input))].real();
+      want += weight * v;
+      magnitude += std::abs(v);
+    }
+    expected.values.push_back(want);
+    expected.tolerance.push_back(Tolerance(c.dtype, want, magnitude) + coordinate * magnitude);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<TrilinearCase> TrilinearCases() {
+  std::vector<TrilinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Trilinear("up" + suffix, {2, 3, 3, 4, 5}, {5, 7, 9}, false, dtype));
+    cases.push_back(Trilinear("up_align" + suffix, {2, 3, 3, 4, 5}, {5, 7, 9}, true, dtype));
+  }
+  cases.push_back(Trilinear("doc_example", {1, 1, 2, 2, 2}, {4, 4, 4}, false));
+  cases.push_back(Trilinear("downsample_align", {1, 2, 7, 9, 6}, {3, 4, 1}, true));
+  TrilinearCase scaled = Trilinear("scales_given", {1, 2, 2, 3, 4}, {5, 6, 10}, false);
+  scaled.scales[0] = 2.5;
+  scaled.scales[1] = 2.0;
+  scaled.scales[2] = 2.5;
+  cases.push_back(scaled);
+  TrilinearCase nd = Trilinear("nd", {1, 2, 3, 3, 4}, {4, 5, 6}, false);
+  nd.format = ACL_FORMAT_ND;
+  cases.push_back(nd);
+  TrilinearCase last = Trilinear("ndhwc", {2, 3, 4, 2, 3}, {5, 6, 4}, false);
+  last.format = ACL_FORMAT_NDHWC;
+  cases.push_back(last);
+  TrilinearCase views = Trilinear("views", {2, 3, 4, 3, 5}, {6, 5, 7}, true, ACL_BF16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  views.name = "views_transposed";
+  views.dtype = ACL_FLOAT;
+  views.alignCorners = false;
+  views.inView = View::kTransposed;
+  views.outView = View::kOffset;
+  cases.push_back(views);
+  return cases;
+}
+
+class UpsampleTrilinear3dTest : public ::testing::TestWithParam<TrilinearCase> {};
+TEST_P(UpsampleTrilinear3dTest, MatchesFloat64Reference) { RunTrilinear(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleTrilinear3dTest, ::testing::ValuesIn(TrilinearCases()),
+                         [](const ::testing::TestParamInfo<TrilinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+struct TrilinearRejection {
+  std::string name;
+  TrilinearCase call;
+  Shape out;
+  std::string keyword;
+};
+
+void PrintTo(const TrilinearRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<TrilinearRejection> TrilinearRejections() {
+  std::vector<TrilinearRejection> r;
+  auto add = [&](std::string name, auto change, std::string keyword) {
+    TrilinearRejection x{
+        std::move(name), Trilinear("", {1, 2, 3, 4, 4}, {6, 8, 8}, false), {1, 2, 6, 8, 8}, std::move(keyword)};
+    change(x);
+    r.push_back(x);
+  };
+  add(
+      "int32", [](TrilinearRejection& x) { x.call.dtype = ACL_INT32; }, "self");
+  add(
+      "rank4",
+      [](TrilinearRejection& x) {
+        x.call.input = {2, 3, 4, 4}, x.out = {2, 6, 8, 8};
+      },
+      "self");
+  add(
+      "format_nchw", [](TrilinearRejection& x) { x.call.format = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "size_length2",
+      [](TrilinearRejection& x) {
+        x.call.outputSize = {6, 8};
+      },
+      "outputSize");
+  add(
+      "size_0",
+      [](TrilinearRejection& x) {
+        x.call.outputSize = {0, 8, 8};
+      },
+      "outputSize");
+  add(
+      "empty",
+      [](TrilinearRejection& x) {
+        x.call.input = {1, 0, 3, 4, 4}, x.out = {1, 0, 6, 8, 8};
+      },
+      "empty");
+  add(
+      "scale_over_50", [](TrilinearRejection& x) { x.call.scales[1] = 51; }, "scalesH");
+  add(
+      "out_shape",
+      [](TrilinearRejection& x) {
+        x.out = {1, 2, 6, 8, 7};
+      },
+      "out");
+  return r;
+}
+
+class UpsampleTrilinear3dRejectionTest : public ::testing::TestWithParam<TrilinearRejection> {};
+
+TEST_P(UpsampleTrilinear3dRejectionTest, IsRejectedWithItsStatus) {
+  const TrilinearRejection& x = GetParam();
+  const TrilinearCase& c = x.call;
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleTrilinear3dGetWorkspaceSize(
+            a.NewTensor(c.dtype, c.input, View::kContiguous, c.format), a.IntArray(c.outputSize), c.alignCorners,
+            c.scales[0], c.scales[1], c.scales[2], a.NewTensor(c.dtype, x.out, View::kContiguous, c.format), ws, ex);
+      },
+      aclnnUpsampleTrilinear3d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleTrilinear3dRejectionTest, ::testing::ValuesIn(TrilinearRejections()),
+                         [](const ::testing::TestParamInfo<TrilinearRejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace canopy_test
