@@ -1,5 +1,5 @@
 // AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d, UpsampleLinear1d
-// and UpsampleTrilinear3d (the separable resampling kernel)
+// and UpsampleTrilinear3d (the separable resampling kernel) and GridSampler2D
 // against float64 references written from PyTorch's definitions: adaptive
 // windows [floor(i * in / out), ceil((i + 1) * in / out)), bilinear source
 // coordinates with and without align_corners and with given scales, Keys'
@@ -12,9 +12,11 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
@@ -1078,6 +1080,277 @@ TEST_P(UpsampleTrilinear3dRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, UpsampleTrilinear3dRejectionTest, ::testing::ValuesIn(TrilinearRejections()),
                          [](const ::testing::TestParamInfo<TrilinearRejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- GridSampler2D ------------------------------------------------------------------------------
+// PyTorch's grid_sampler_2d written out: pixel coordinates (in the kernel's
+// precision, f32 or f64, so that nearest picks the same pixel), then the taps
+// and their weights in float64.
+
+struct GridCase {
+  std::string name;
+  Shape input;  // [N, C, H, W]
+  int64_t outH = 3, outW = 4;
+  int64_t interpolation = 0, padding = 0;
+  bool alignCorners = false;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, gridView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const GridCase& c, std::ostream* os) { *os << c.name; }
+
+template <typename T>
+T GridUnnormalize(T coord, int64_t size, bool align) {
+  return align ? (coord + 1) / 2 * static_cast<T>(size - 1) : ((coord + 1) * static_cast<T>(size) - 1) / 2;
+}
+
+template <typename T>
+T GridPad(T coord, int64_t size, int64_t padding, bool align) {
+  auto clip = [size](T v) { return std::min(static_cast<T>(size - 1), std::max(v, T(0))); };
+  if (padding == 1) return clip(coord);
+  if (padding == 2) {
+    const int64_t lo2 = align ? 0 : -1, hi2 = align ? 2 * (size - 1) : 2 * size - 1;
+    if (lo2 == hi2) return T(0);
+    const T lo = static_cast<T>(lo2) / 2, span = static_cast<T>(hi2 - lo2) / 2;
+    const T v = std::fabs(coord - lo);
+    const T extra = std::fmod(v, span);
+    const auto flips = static_cast<int64_t>(std::floor(v / span));
+    return clip(flips % 2 == 0 ? extra + lo : span - extra + lo);
+  }
+  return coord;
+}
+
+double CubicKeys(double x) {  // |x| <= 2, a = -0.75
+  const double a = -0.75;
+  x = std::abs(x);
+  return x <= 1 ? ((a + 2) * x - (a + 3)) * x * x + 1 : ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+}
+
+// Taps (y, x, weight) of one point, out-of-range taps included (they read zero).
+template <typename T>
+std::vector<std::tuple<int64_t, int64_t, double>> GridTaps(const GridCase& c, double gxIn, double gyIn, int64_t H,
+                                                           int64_t W) {
+  const T gx = static_cast<T>(gxIn), gy = static_cast<T>(gyIn);
+  std::vector<std::tuple<int64_t, int64_t, double>> taps;
+  if (c.interpolation == 2) {
+    const T x = GridUnnormalize(gx, W, c.alignCorners), y = GridUnnormalize(gy, H, c.alignCorners);
+    const T x0 = std::floor(x), y0 = std::floor(y);
+    const double tx = static_cast<double>(x - x0), ty = static_cast<double>(y - y0);
+    for (int i = -1; i <= 2; ++i) {
+      for (int j = -1; j <= 2; ++j) {
+        const T px = GridPad(static_cast<T>(x0 + j), W, c.padding, c.alignCorners);
+        const T py = GridPad(static_cast<T>(y0 + i), H, c.padding, c.alignCorners);
+        taps.emplace_back(static_cast<int64_t>(std::floor(py)), static_cast<int64_t>(std::floor(px)),
+                          CubicKeys(ty - i) * CubicKeys(tx - j));
+      }
+    }
+    return taps;
+  }
+  const T x = GridPad(GridUnnormalize(gx, W, c.alignCorners), W, c.padding, c.alignCorners);
+  const T y = GridPad(GridUnnormalize(gy, H, c.alignCorners), H, c.padding, c.alignCorners);
+  if (c.interpolation == 1) {
+    taps.emplace_back(static_cast<int64_t>(std::nearbyint(y)), static_cast<int64_t>(std::nearbyint(x)), 1.0);
+    return taps;
+  }
+  const T x0 = std::floor(x), y0 = std::floor(y);
+  const double tx = static_cast<double>(x - x0), ty = static_cast<double>(y - y0);
+  const auto ix = static_cast<int64_t>(x0), iy = static_cast<int64_t>(y0);
+  taps.emplace_back(iy, ix, (1 - ty) * (1 - tx));
+  taps.emplace_back(iy, ix + 1, (1 - ty) * tx);
+  taps.emplace_back(iy + 1, ix, ty * (1 - tx));
+  taps.emplace_back(iy + 1, ix + 1, ty * tx);
+  return taps;
+}
+
+void RunGrid(const GridCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t N = c.input[0], C = c.input[1], H = c.input[2], W = c.input[3];
+  const Shape gridShape = {N, c.outH, c.outW, 2}, outShape = {N, C, c.outH, c.outW};
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor grid(c.dtype, gridShape, c.gridView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-4, 4});
+  const Values g = grid.FillRandom(rng, Range{-1.3, 1.3});  // past [-1, 1] too: the padding counts
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGridSampler2DGetWorkspaceSize(a.Tensor(in), a.Tensor(grid), c.interpolation, c.padding,
+                                                  c.alignCorners, a.Tensor(out), ws, ex);
+      },
+      aclnnGridSampler2D);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    const Shape at = Unravel(i, outShape);  // n, c, h, w
+    const size_t gi = static_cast<size_t>(Ravel({at[0], at[2], at[3], 0}, gridShape));
+    const auto taps = c.dtype == ACL_DOUBLE ? GridTaps<double>(c, g[gi].real(), g[gi + 1].real(), H, W)
+                                            : GridTaps<float>(c, g[gi].real(), g[gi + 1].real(), H, W);
+    double want = 0, magnitude = 0, values = 0;
+    for (const auto& [ty, tx, weight] : taps) {
+      if (ty < 0 || ty >= H || tx < 0 || tx >= W) continue;
+      const double v = x[static_cast<size_t>(Ravel({at[0], at[1], ty, tx}, c.input))].real();
+      want += weight * v;
+      magnitude += std::abs(weight * v);
+      values += std::abs(v);
+    }
+    // The kernel evaluates the weights in f32 too (the cubic's a few roundings each).
+    const double weights = c.dtype == ACL_DOUBLE ? 0.0 : 16 * UnitRoundoff(ACL_FLOAT) * values;
+    expected.values.push_back(want);
+    expected.tolerance.push_back(Tolerance(c.dtype, want, magnitude) + weights);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<GridCase> GridCases() {
+  std::vector<GridCase> cases;
+  const char* modes[] = {"bilinear", "nearest", "bicubic"};
+  const char* pads[] = {"zeros", "border", "reflection"};
+  for (int64_t mode = 0; mode < 3; ++mode) {
+    for (int64_t pad = 0; pad < 3; ++pad) {
+      for (const bool align : {false, true}) {
+        GridCase c;
+        c.name = std::string(modes[mode]) + "_" + pads[pad] + (align ? "_align" : "");
+        c.input = {2, 3, 5, 6};
+        c.interpolation = mode;
+        c.padding = pad;
+        c.alignCorners = align;
+        cases.push_back(c);
+      }
+    }
+  }
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_DOUBLE}) {
+    for (int64_t mode = 0; mode < (dtype == ACL_DOUBLE ? 2 : 3); ++mode) {
+      GridCase c;
+      c.name = std::string(modes[mode]) + "_reflection_" + Name(dtype);
+      c.input = {1, 2, 4, 7};
+      c.interpolation = mode;
+      c.padding = 2;
+      c.dtype = dtype;
+      cases.push_back(c);
+    }
+  }
+  GridCase c;
+  c.name = "one_pixel_reflection";
+  c.input = {1, 2, 1, 1};
+  c.padding = 2;
+  cases.push_back(c);
+  c = GridCase{};
+  c.name = "views_bilinear_border";
+  c.input = {2, 4, 6, 5};
+  c.padding = 1;
+  c.inView = View::kTransposed;
+  c.gridView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  c = GridCase{};
+  c.name = "empty_batch";
+  c.input = {0, 2, 4, 4};
+  cases.push_back(c);
+  // The doc's example shapes: input [1, 1, 5, 8], grid [1, 3, 3, 2], bilinear, zeros, no align.
+  c = GridCase{};
+  c.name = "doc_example";
+  c.input = {1, 1, 5, 8};
+  c.outH = c.outW = 3;
+  cases.push_back(c);
+  return cases;
+}
+
+class GridSampler2DTest : public ::testing::TestWithParam<GridCase> {};
+TEST_P(GridSampler2DTest, MatchesFloat64Reference) { RunGrid(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, GridSampler2DTest, ::testing::ValuesIn(GridCases()),
+                         [](const ::testing::TestParamInfo<GridCase>& info) { return SanitizeName(info.param.name); });
+
+struct GridRejection {
+  std::string name;
+  Shape input = {1, 2, 4, 4}, grid = {1, 3, 3, 2}, out = {1, 2, 3, 3};
+  aclDataType dtype = ACL_FLOAT, gridDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  int64_t interpolation = 0, padding = 0;
+  std::string keyword;
+};
+
+void PrintTo(const GridRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<GridRejection> GridRejections() {
+  std::vector<GridRejection> r;
+  auto add = [&](std::string name, auto change, std::string keyword) {
+    GridRejection x;
+    x.name = std::move(name);
+    change(x);
+    x.keyword = std::move(keyword);
+    r.push_back(x);
+  };
+  add(
+      "bf16", [](GridRejection& x) { x.dtype = x.gridDtype = x.outDtype = ACL_BF16; }, "input");
+  add(
+      "grid_dtype", [](GridRejection& x) { x.gridDtype = ACL_FLOAT16; }, "grid");
+  add(
+      "out_dtype", [](GridRejection& x) { x.outDtype = ACL_DOUBLE; }, "out");
+  add(
+      "mode_3", [](GridRejection& x) { x.interpolation = 3; }, "interpolationMode");
+  add(
+      "mode_negative", [](GridRejection& x) { x.interpolation = -1; }, "interpolationMode");
+  add(
+      "padding_3", [](GridRejection& x) { x.padding = 3; }, "paddingMode");
+  add(
+      "bicubic_double",
+      [](GridRejection& x) {
+        x.dtype = x.gridDtype = x.outDtype = ACL_DOUBLE;
+        x.interpolation = 2;
+      },
+      "bicubic");
+  add(
+      "rank5",
+      [](GridRejection& x) {
+        x.input = {1, 2, 1, 4, 4};
+      },
+      "input");
+  add(
+      "grid_last_3",
+      [](GridRejection& x) {
+        x.grid = {1, 3, 3, 3};
+      },
+      "grid");
+  add(
+      "grid_batch",
+      [](GridRejection& x) {
+        x.grid = {2, 3, 3, 2};
+      },
+      "grid");
+  add(
+      "empty_width",
+      [](GridRejection& x) {
+        x.input = {1, 2, 4, 0};
+      },
+      "empty");
+  add(
+      "out_shape",
+      [](GridRejection& x) {
+        x.out = {1, 2, 3, 4};
+      },
+      "out");
+  return r;
+}
+
+class GridSampler2DRejectionTest : public ::testing::TestWithParam<GridRejection> {};
+
+TEST_P(GridSampler2DRejectionTest, IsRejectedWithItsStatus) {
+  const GridRejection& x = GetParam();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGridSampler2DGetWorkspaceSize(a.NewTensor(x.dtype, x.input), a.NewTensor(x.gridDtype, x.grid),
+                                                  x.interpolation, x.padding, false, a.NewTensor(x.outDtype, x.out), ws,
+                                                  ex);
+      },
+      aclnnGridSampler2D);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GridSampler2DRejectionTest, ::testing::ValuesIn(GridRejections()),
+                         [](const ::testing::TestParamInfo<GridRejection>& info) {
                            return SanitizeName(info.param.name);
                          });
 
