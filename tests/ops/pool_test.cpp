@@ -1,4 +1,4 @@
-// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/2d/3d
+// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/2d/2dV2/3d
 // and UpsampleNearestExact1d/2d/3d against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its
 // last-window rule included), count-include-pad with windows past the padding, divisor override, 3-D and 4-D inputs,
 // asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE calls, and every rejection with its code.
@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_3d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact1d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
@@ -929,7 +930,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, Pool3dRejectionTest, ::testing::ValuesIn(Pool3Re
 
 // ---- UpsampleNearest1d, UpsampleNearestExact1d, UpsampleNearestExact2d --------------------------
 
-enum class NearestOp { kNearest1d, kExact1d, kExact2d, kNearest3d, kExact3d };
+enum class NearestOp { kNearest1d, kExact1d, kExact2d, kNearest3d, kExact3d, kNearest2dV2 };
 
 struct NearestCase {
   std::string name;
@@ -974,14 +975,14 @@ void RunNearest(const NearestCase& c) {
     // The scales count only when all three are given.
     const bool all = c.scalesD > 0 && c.scalesH > 0 && c.scalesW > 0;
     scales = all ? std::vector<double>{c.scalesD, c.scalesH, c.scalesW} : std::vector<double>{0, 0, 0};
-  } else if (c.op == NearestOp::kExact2d) {
+  } else if (c.op == NearestOp::kExact2d || c.op == NearestOp::kNearest2dV2) {
     dims = nhwc ? std::vector<size_t>{1, 2} : std::vector<size_t>{2, 3};
     scales = {c.scalesH, c.scalesW};
   } else {
     dims = {2};
     scales = {c.scalesW};
   }
-  const bool exact = c.op != NearestOp::kNearest1d && c.op != NearestOp::kNearest3d;
+  const bool exact = c.op == NearestOp::kExact1d || c.op == NearestOp::kExact2d || c.op == NearestOp::kExact3d;
   Shape outShape = c.input;
   for (size_t k = 0; k < dims.size(); ++k) outShape[dims[k]] = c.outputSize[k];
   DeviceTensor in(c.dtype, c.input, c.inView);
@@ -1002,16 +1003,20 @@ void RunNearest(const NearestCase& c) {
         return aclnnUpsampleNearest3dGetWorkspaceSize(self, size, c.scalesD, c.scalesH, c.scalesW, y, ws, ex);
       case NearestOp::kExact3d:
         return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, size, c.scalesD, c.scalesH, c.scalesW, y, ws, ex);
+      case NearestOp::kNearest2dV2:
+        return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, size, static_cast<float>(c.scalesH),
+                                                        static_cast<float>(c.scalesW), y, ws, ex);
       case NearestOp::kExact2d:
         break;
     }
     return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, size, c.scalesH, c.scalesW, y, ws, ex);
   };
-  const OpRun run = RunOp(phase1, c.op == NearestOp::kNearest1d   ? aclnnUpsampleNearest1d
-                                  : c.op == NearestOp::kExact1d   ? aclnnUpsampleNearestExact1d
-                                  : c.op == NearestOp::kNearest3d ? aclnnUpsampleNearest3d
-                                  : c.op == NearestOp::kExact3d   ? aclnnUpsampleNearestExact3d
-                                                                  : aclnnUpsampleNearestExact2d);
+  const OpRun run = RunOp(phase1, c.op == NearestOp::kNearest1d     ? aclnnUpsampleNearest1d
+                                  : c.op == NearestOp::kExact1d     ? aclnnUpsampleNearestExact1d
+                                  : c.op == NearestOp::kNearest3d   ? aclnnUpsampleNearest3d
+                                  : c.op == NearestOp::kExact3d     ? aclnnUpsampleNearestExact3d
+                                  : c.op == NearestOp::kNearest2dV2 ? aclnnUpsampleNearest2dV2
+                                                                    : aclnnUpsampleNearestExact2d);
   ASSERT_TRUE(run.ok()) << Describe(run);
   Values want;
   for (int64_t i = 0; i < NumElements(outShape); ++i) {
@@ -1061,6 +1066,17 @@ std::vector<NearestCase> NearestCases() {
   s.scalesW = 3.0;
   cases.push_back(s);
   cases.push_back(Nearest("exact2d_empty_batch", NearestOp::kExact2d, {0, 2, 5, 6}, {3, 3}, ACL_FORMAT_NCHW));
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Nearest(std::string("nearest2dv2_") + Name(dtype), NearestOp::kNearest2dV2, {2, 3, 5, 4}, {9, 11},
+                            ACL_FORMAT_NCHW, dtype));
+  }
+  cases.push_back(Nearest("nearest2dv2_doc_example", NearestOp::kNearest2dV2, {1, 1, 4, 2}, {8, 4}, ACL_FORMAT_NCHW));
+  cases.push_back(Nearest("nearest2dv2_nhwc", NearestOp::kNearest2dV2, {2, 5, 3, 4}, {7, 2}, ACL_FORMAT_NHWC));
+  s = Nearest("nearest2dv2_scales", NearestOp::kNearest2dV2, {1, 2, 5, 6}, {7, 18}, ACL_FORMAT_NCHW);
+  s.scalesH = 1.5;
+  s.scalesW = 3.0;
+  cases.push_back(s);
+  cases.push_back(Nearest("nearest2dv2_empty_batch", NearestOp::kNearest2dV2, {0, 2, 5, 6}, {3, 3}, ACL_FORMAT_NCHW));
   v = Nearest("exact2d_views", NearestOp::kExact2d, {2, 3, 6, 5}, {9, 7}, ACL_FORMAT_NCHW, ACL_BF16);
   v.inView = View::kTransposed;
   v.outView = View::kStepped;
@@ -1169,6 +1185,23 @@ std::vector<NearestRejection> NearestRejections() {
       "e2_size_length1", e2, [](NearestCase& c) { c.outputSize = {8}; }, "outputSize");
   add(
       "e2_negative_scale", e2, [](NearestCase& c) { c.scalesH = -1; }, "scalesH");
+  const NearestCase v2 = Nearest("", NearestOp::kNearest2dV2, {1, 2, 4, 4}, {8, 8}, ACL_FORMAT_NCHW);
+  add(
+      "v2_int32", v2, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "v2_format_nd", v2, [](NearestCase& c) { c.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "v2_rank3", v2,
+      [](NearestCase& c) {
+        c.input = {2, 4, 4}, c.format = ACL_FORMAT_NCHW;
+      },
+      "self");
+  add(
+      "v2_size_0", v2,
+      [](NearestCase& c) {
+        c.outputSize = {0, 8};
+      },
+      "outputSize");
   const NearestCase n3 = Nearest("", NearestOp::kNearest3d, {1, 2, 3, 4, 4}, {6, 8, 8}, ACL_FORMAT_NCDHW);
   NearestCase x3 = n3;
   x3.op = NearestOp::kExact3d;
@@ -1220,7 +1253,7 @@ TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
   Shape outShape = c.input;
   if ((c.op == NearestOp::kNearest3d || c.op == NearestOp::kExact3d) && outShape.size() == 5) {
     for (size_t k = 0; k < 3; ++k) outShape[2 + k] = k < c.outputSize.size() ? c.outputSize[k] : 8;
-  } else if (c.op == NearestOp::kExact2d && outShape.size() == 4) {
+  } else if ((c.op == NearestOp::kExact2d || c.op == NearestOp::kNearest2dV2) && outShape.size() == 4) {
     outShape[2] = c.outputSize[0];
     outShape[3] = c.outputSize.size() > 1 ? c.outputSize[1] : 8;
   } else if (outShape.size() >= 3) {
@@ -1241,17 +1274,20 @@ TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
           case NearestOp::kExact3d:
             return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesD, c.scalesH,
                                                                c.scalesW, out, ws, ex);
+          case NearestOp::kNearest2dV2:
+            return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, a.IntArray(c.outputSize), 0.0f, 0.0f, out, ws, ex);
           case NearestOp::kExact2d:
             break;
         }
         return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesH, c.scalesW, out,
                                                            ws, ex);
       },
-      c.op == NearestOp::kNearest1d   ? aclnnUpsampleNearest1d
-      : c.op == NearestOp::kExact1d   ? aclnnUpsampleNearestExact1d
-      : c.op == NearestOp::kNearest3d ? aclnnUpsampleNearest3d
-      : c.op == NearestOp::kExact3d   ? aclnnUpsampleNearestExact3d
-                                      : aclnnUpsampleNearestExact2d);
+      c.op == NearestOp::kNearest1d     ? aclnnUpsampleNearest1d
+      : c.op == NearestOp::kExact1d     ? aclnnUpsampleNearestExact1d
+      : c.op == NearestOp::kNearest3d   ? aclnnUpsampleNearest3d
+      : c.op == NearestOp::kExact3d     ? aclnnUpsampleNearestExact3d
+      : c.op == NearestOp::kNearest2dV2 ? aclnnUpsampleNearest2dV2
+                                        : aclnnUpsampleNearestExact2d);
   EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
   EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
 }
