@@ -1,4 +1,4 @@
-// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/2d/2dV2/3d
+// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/1dV2/2d/2dV2/3d
 // and UpsampleNearestExact1d/2d/3d against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its
 // last-window rule included), count-include-pad with windows past the padding, divisor override, 3-D and 4-D inputs,
 // asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE calls, and every rejection with its code.
@@ -17,6 +17,7 @@
 #include "aclnnop/aclnn_avgpool3d.h"
 #include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_3d.h"
@@ -930,7 +931,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, Pool3dRejectionTest, ::testing::ValuesIn(Pool3Re
 
 // ---- UpsampleNearest1d, UpsampleNearestExact1d, UpsampleNearestExact2d --------------------------
 
-enum class NearestOp { kNearest1d, kExact1d, kExact2d, kNearest3d, kExact3d, kNearest2dV2 };
+enum class NearestOp { kNearest1d, kExact1d, kExact2d, kNearest3d, kExact3d, kNearest2dV2, kNearest1dV2 };
 
 struct NearestCase {
   std::string name;
@@ -1006,6 +1007,8 @@ void RunNearest(const NearestCase& c) {
       case NearestOp::kNearest2dV2:
         return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, size, static_cast<float>(c.scalesH),
                                                         static_cast<float>(c.scalesW), y, ws, ex);
+      case NearestOp::kNearest1dV2:
+        return aclnnUpsampleNearest1dV2GetWorkspaceSize(self, size, static_cast<float>(c.scalesW), y, ws, ex);
       case NearestOp::kExact2d:
         break;
     }
@@ -1016,6 +1019,7 @@ void RunNearest(const NearestCase& c) {
                                   : c.op == NearestOp::kNearest3d   ? aclnnUpsampleNearest3d
                                   : c.op == NearestOp::kExact3d     ? aclnnUpsampleNearestExact3d
                                   : c.op == NearestOp::kNearest2dV2 ? aclnnUpsampleNearest2dV2
+                                  : c.op == NearestOp::kNearest1dV2 ? aclnnUpsampleNearest1dV2
                                                                     : aclnnUpsampleNearestExact2d);
   ASSERT_TRUE(run.ok()) << Describe(run);
   Values want;
@@ -1066,6 +1070,14 @@ std::vector<NearestCase> NearestCases() {
   s.scalesW = 3.0;
   cases.push_back(s);
   cases.push_back(Nearest("exact2d_empty_batch", NearestOp::kExact2d, {0, 2, 5, 6}, {3, 3}, ACL_FORMAT_NCHW));
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Nearest(std::string("nearest1dv2_") + Name(dtype), NearestOp::kNearest1dV2, {2, 3, 7}, {17},
+                            ACL_FORMAT_NCL, dtype));
+  }
+  cases.push_back(Nearest("nearest1dv2_doc_example", NearestOp::kNearest1dV2, {1, 3, 3}, {6}, ACL_FORMAT_NCL));
+  s = Nearest("nearest1dv2_scale", NearestOp::kNearest1dV2, {2, 2, 6}, {15}, ACL_FORMAT_NCL);
+  s.scalesW = 2.5;
+  cases.push_back(s);
   for (const aclDataType dtype : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUBLE, ACL_UINT8}) {
     cases.push_back(Nearest(std::string("nearest2dv2_") + Name(dtype), NearestOp::kNearest2dV2, {2, 3, 5, 4}, {9, 11},
                             ACL_FORMAT_NCHW, dtype));
@@ -1202,6 +1214,17 @@ std::vector<NearestRejection> NearestRejections() {
         c.outputSize = {0, 8};
       },
       "outputSize");
+  const NearestCase v1 = Nearest("", NearestOp::kNearest1dV2, {1, 2, 4}, {8}, ACL_FORMAT_NCL);
+  add(
+      "v1_int32", v1, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "v1_format_nd", v1, [](NearestCase& c) { c.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "v1_empty", v1,
+      [](NearestCase& c) {
+        c.input = {0, 2, 4};
+      },
+      "empty");
   const NearestCase n3 = Nearest("", NearestOp::kNearest3d, {1, 2, 3, 4, 4}, {6, 8, 8}, ACL_FORMAT_NCDHW);
   NearestCase x3 = n3;
   x3.op = NearestOp::kExact3d;
@@ -1276,6 +1299,8 @@ TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
                                                                c.scalesW, out, ws, ex);
           case NearestOp::kNearest2dV2:
             return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, a.IntArray(c.outputSize), 0.0f, 0.0f, out, ws, ex);
+          case NearestOp::kNearest1dV2:
+            return aclnnUpsampleNearest1dV2GetWorkspaceSize(self, a.IntArray(c.outputSize), 0.0f, out, ws, ex);
           case NearestOp::kExact2d:
             break;
         }
@@ -1287,6 +1312,7 @@ TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
       : c.op == NearestOp::kNearest3d   ? aclnnUpsampleNearest3d
       : c.op == NearestOp::kExact3d     ? aclnnUpsampleNearestExact3d
       : c.op == NearestOp::kNearest2dV2 ? aclnnUpsampleNearest2dV2
+      : c.op == NearestOp::kNearest1dV2 ? aclnnUpsampleNearest1dV2
                                         : aclnnUpsampleNearestExact2d);
   EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
   EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
