@@ -20,6 +20,13 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnConvolutionGetWorkspaceSize(
 ACL_FUNC_VISIBILITY aclnnStatus aclnnConvolution(void *workspace, const uint64_t workspaceSize, aclOpExecutor *executor,
                                                  aclrtStream stream);
 
+ACL_FUNC_VISIBILITY aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(
+    const aclTensor *self, const aclTensor *weight, const aclIntArray *kernelSize, const aclTensor *bias,
+    const aclIntArray *stride, const aclIntArray *padding, const aclIntArray *dilation, aclTensor *out,
+    int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnConvDepthwise2d(void *workspace, const uint64_t workspaceSize,
+                                                     aclOpExecutor *executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,7 @@
-// Nearest-neighbour resampling of two axes of a strided 4-D view: each output
-// element copies the input element at the source row and column the caller
-// mapped it to (PyTorch's floor(dst * in / out) rule is the caller's; any
-// element size, no arithmetic on values).
+// Nearest-neighbour resampling of a strided view of up to five dims: each
+// output element copies the input element at the source indices the caller
+// mapped it to, dim by dim (PyTorch's nearest / nearest-exact rules are the
+// caller's; any element size, no arithmetic on values).
 #pragma once
 
 #include <array>
@@ -12,13 +12,15 @@
 
 namespace canopy::kernels {
 
+constexpr int kNearestMaxRank = 5;
+
 struct NearestResizeDesc {
   BufferRef src, dst;
   int64_t element_bytes = 4;
-  std::array<int64_t, 4> dst_shape{};                   // dims in the view's order
-  std::array<int64_t, 4> src_strides{}, dst_strides{};  // in elements
-  int row_dim = 2, column_dim = 3;                      // the resampled dims (the others map 1:1)
-  std::vector<int64_t> source_row, source_column;       // per output row / column: the input's
+  std::array<int64_t, kNearestMaxRank> dst_shape{};                   // dims in the view's order (leading 1s pad)
+  std::array<int64_t, kNearestMaxRank> src_strides{}, dst_strides{};  // in elements
+  // Per dim, per output index: the input's; an empty table maps one to one.
+  std::array<std::vector<int64_t>, kNearestMaxRank> source;
 };
 
 std::unique_ptr<Step> MakeNearestResizeStep(NearestResizeDesc desc);

@@ -34,6 +34,7 @@ struct ConvCase {
   View inputView = View::kContiguous;
   View weightView = View::kContiguous;
   View outView = View::kContiguous;
+  bool depthwise = false;  // through aclnnConvDepthwise2d (groups = C, out dtype = dtype)
 };
 
 void PrintTo(const ConvCase& c, std::ostream* os) { *os << c.name; }
@@ -173,10 +174,17 @@ void CallAndCheck(const ConvCase& c, ConvOperands& o) {
   const std::vector<uint8_t> before = o.out->DownloadBytes();
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
-        return CallConv(a, c, a.Tensor(*o.input, format), a.Tensor(*o.weight, format),
-                        c.bias ? a.Tensor(*o.bias) : nullptr, a.Tensor(*o.out, format), ws, ex);
+        aclTensor* bias = c.bias ? a.Tensor(*o.bias) : nullptr;
+        if (c.depthwise) {
+          return aclnnConvDepthwise2dGetWorkspaceSize(
+              a.Tensor(*o.input, format), a.Tensor(*o.weight, format), a.IntArray({c.weight[2], c.weight[3]}), bias,
+              a.IntArray(c.stride), a.IntArray(c.padding), a.IntArray(c.dilation), a.Tensor(*o.out, format),
+              c.cubeMathType, ws, ex);
+        }
+        return CallConv(a, c, a.Tensor(*o.input, format), a.Tensor(*o.weight, format), bias, a.Tensor(*o.out, format),
+                        ws, ex);
       },
-      aclnnConvolution);
+      c.depthwise ? aclnnConvDepthwise2d : aclnnConvolution);
   ASSERT_TRUE(run.ok()) << Describe(run);
   std::vector<double> magnitude;
   const Values want = Reference(c, o.x, o.w, o.b, outShape, magnitude);
@@ -305,6 +313,164 @@ std::vector<ConvCase> Cases() {
   cases.push_back(c);
   return cases;
 }
+
+// ConvDepthwise2d: NCHW, weight [k * C, 1, kH, kW], groups = C, out in self's dtype.
+std::vector<ConvCase> DepthwiseCases() {
+  auto dw = [](std::string name, Shape input, Shape weight, std::vector<int64_t> stride, std::vector<int64_t> padding,
+               std::vector<int64_t> dilation, aclDataType dtype = ACL_FLOAT) {
+    ConvCase c = Conv(std::move(name), std::move(input), std::move(weight), std::move(stride), std::move(padding),
+                      std::move(dilation), false, {}, 0);
+    c.groups = c.input[1];
+    c.depthwise = true;
+    c.dtype = c.outDtype = dtype;
+    return c;
+  };
+  std::vector<ConvCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(
+        dw(std::string("dw_k3s1p1_") + Name(dtype), {2, 4, 7, 6}, {4, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, dtype));
+  }
+  cases.push_back(dw("dw_multiplier2_s2", {1, 3, 9, 8}, {6, 1, 3, 2}, {2, 2}, {1, 0}, {1, 1}));
+  cases.push_back(dw("dw_dilated", {1, 2, 10, 9}, {2, 1, 3, 3}, {1, 2}, {2, 1}, {2, 2}));
+  ConvCase c = dw("dw_no_bias", {2, 3, 5, 5}, {3, 1, 2, 2}, {1, 1}, {0, 0}, {1, 1});
+  c.bias = false;
+  cases.push_back(c);
+  c = dw("dw_cube_fp16", {1, 4, 6, 6}, {4, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1});
+  c.cubeMathType = kUseFp16;
+  cases.push_back(c);
+  c = dw("dw_views", {2, 4, 7, 8}, {8, 1, 3, 3}, {2, 1}, {1, 1}, {1, 1}, ACL_BF16);
+  c.inputView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  cases.push_back(dw("dw_empty_batch", {0, 2, 4, 4}, {2, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}));
+  // The doc's example: [2, 2, 2, 2] f32, weight [2, 1, 1, 1], bias [2], stride 1, no padding, cubeMathType 1.
+  c = dw("dw_doc_example", {2, 2, 2, 2}, {2, 1, 1, 1}, {1, 1}, {0, 0}, {1, 1});
+  c.cubeMathType = kAllowFp32DownPrecision;
+  cases.push_back(c);
+  return cases;
+}
+
+class ConvDepthwise2dTest : public ::testing::TestWithParam<ConvCase> {};
+TEST_P(ConvDepthwise2dTest, MatchesFloat64Reference) { RunAndCheck(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ConvDepthwise2dTest, ::testing::ValuesIn(DepthwiseCases()),
+                         [](const ::testing::TestParamInfo<ConvCase>& info) { return SanitizeName(info.param.name); });
+
+struct DepthwiseRejection {
+  std::string name;
+  Shape self = {1, 2, 6, 6}, weight = {2, 1, 3, 3}, out = {1, 2, 6, 6};
+  aclDataType selfDtype = ACL_FLOAT, weightDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCHW;
+  std::vector<int64_t> kernel = {3, 3}, stride = {1, 1}, padding = {1, 1}, dilation = {1, 1};
+  int8_t cubeMathType = 0;
+  std::string keyword;
+};
+
+void PrintTo(const DepthwiseRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<DepthwiseRejection> DepthwiseRejections() {
+  std::vector<DepthwiseRejection> r;
+  auto add = [&](std::string name, auto change, std::string keyword) {
+    DepthwiseRejection x;
+    x.name = std::move(name);
+    change(x);
+    x.keyword = std::move(keyword);
+    r.push_back(x);
+  };
+  add(
+      "self_double", [](DepthwiseRejection& x) { x.selfDtype = x.weightDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  add(
+      "weight_dtype", [](DepthwiseRejection& x) { x.weightDtype = ACL_FLOAT16; }, "weight");
+  add(
+      "out_dtype", [](DepthwiseRejection& x) { x.outDtype = ACL_BF16; }, "out");
+  add(
+      "rank3",
+      [](DepthwiseRejection& x) {
+        x.self = {2, 6, 6}, x.weight = {2, 1, 3}, x.out = {2, 6, 6};
+      },
+      "self");
+  add(
+      "format_nd", [](DepthwiseRejection& x) { x.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "stride_length1", [](DepthwiseRejection& x) { x.stride = {1}; }, "stride");
+  add(
+      "stride_64",
+      [](DepthwiseRejection& x) {
+        x.stride = {64, 1};
+      },
+      "stride");
+  add(
+      "padding_4",
+      [](DepthwiseRejection& x) {
+        x.padding = {1, 1, 1, 1};
+      },
+      "padding");
+  add(
+      "padding_256",
+      [](DepthwiseRejection& x) {
+        x.padding = {256, 1};
+      },
+      "padding");
+  add(
+      "dilation_0",
+      [](DepthwiseRejection& x) {
+        x.dilation = {0, 1};
+      },
+      "dilation");
+  add(
+      "kernel_mismatch",
+      [](DepthwiseRejection& x) {
+        x.kernel = {3, 2};
+      },
+      "kernelSize");
+  add(
+      "weight_not_depthwise",
+      [](DepthwiseRejection& x) {
+        x.weight = {2, 2, 3, 3};
+      },
+      "depthwise");
+  add(
+      "weight_channels",
+      [](DepthwiseRejection& x) {
+        x.weight = {3, 1, 3, 3}, x.out = {1, 3, 6, 6};
+      },
+      "depthwise");
+  add(
+      "out_shape",
+      [](DepthwiseRejection& x) {
+        x.out = {1, 2, 5, 6};
+      },
+      "output");
+  add(
+      "cube_fp16_bf16",
+      [](DepthwiseRejection& x) {
+        x.selfDtype = x.weightDtype = x.outDtype = ACL_BF16;
+        x.cubeMathType = 2;
+      },
+      "cubeMathType");
+  return r;
+}
+
+class ConvDepthwise2dRejectionTest : public ::testing::TestWithParam<DepthwiseRejection> {};
+
+TEST_P(ConvDepthwise2dRejectionTest, IsRejectedWithItsStatus) {
+  const DepthwiseRejection& x = GetParam();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnConvDepthwise2dGetWorkspaceSize(
+            a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.format),
+            a.NewTensor(x.weightDtype, x.weight, View::kContiguous, x.format), a.IntArray(x.kernel), nullptr,
+            a.IntArray(x.stride), a.IntArray(x.padding), a.IntArray(x.dilation),
+            a.NewTensor(x.outDtype, x.out, View::kContiguous, x.format), x.cubeMathType, ws, ex);
+      },
+      aclnnConvDepthwise2d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ConvDepthwise2dRejectionTest, ::testing::ValuesIn(DepthwiseRejections()),
+                         [](const ::testing::TestParamInfo<DepthwiseRejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 class ConvolutionTest : public ::testing::TestWithParam<ConvCase> {};
 

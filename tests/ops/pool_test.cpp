@@ -1,20 +1,29 @@
-// AvgPool2d, MaxPool and UpsampleNearest2d against float64 window loops and
-// PyTorch's index rule: every dtype, ceil mode (its last-window rule included),
-// count-include-pad with windows past the padding, divisor override, 3-D and
-// 4-D inputs, asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE
-// calls, and every rejection with its code.
+// AvgPool2d, AvgPool3d, AdaptiveAvgPool3d, MaxPool, UpsampleNearest1d/1dV2/2d/2dV2/3d
+// and UpsampleNearestExact1d/2d/3d against float64 window loops and PyTorch's index rule: every dtype, ceil mode (its
+// last-window rule included), count-include-pad with windows past the padding, divisor override, 3-D and 4-D inputs,
+// asymmetric pads, strided views, NHWC, ggml's POOL_2D and UPSCALE calls, and every rejection with its code.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_adaptive_avg_pool3d.h"
 #include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_avgpool3d.h"
 #include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_upsample_nearest_1d.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_3d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact1d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -613,6 +622,706 @@ TEST_P(PoolRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, PoolRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+// ---- AvgPool3d and AdaptiveAvgPool3d ------------------------------------------------------------
+// float64 window loops over [N, C, D, H, W] (a 4-D input is one batch).
+
+struct Pool3Case {
+  std::string name;
+  bool adaptive = false;
+  Shape input;
+  std::vector<int64_t> kernel, strides, pads;  // AvgPool3d; kernel is outputSize when adaptive
+  bool ceilMode = false, countIncludePad = true;
+  int64_t divisorOverride = 0;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_ND;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const Pool3Case& c, std::ostream* os) { *os << c.name; }
+
+Pool3Case Pool3(std::string name, Shape input, std::vector<int64_t> kernel, std::vector<int64_t> strides,
+                std::vector<int64_t> pads, bool ceilMode = false) {
+  Pool3Case c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.kernel = std::move(kernel);
+  c.strides = std::move(strides);
+  c.pads = std::move(pads);
+  c.ceilMode = ceilMode;
+  return c;
+}
+
+Pool3Case Adaptive3(std::string name, Shape input, std::vector<int64_t> outputSize) {
+  Pool3Case c = Pool3(std::move(name), std::move(input), std::move(outputSize), {}, {});
+  c.adaptive = true;
+  return c;
+}
+
+// One output's window on an axis: [begin, end) inside the input and its divisor length.
+struct Span {
+  int64_t begin, end, padded;
+};
+
+std::vector<Span> SpansOf(const Pool3Case& c, size_t d) {
+  const int64_t in = c.input[c.input.size() - 3 + d];
+  std::vector<Span> spans;
+  if (c.adaptive) {
+    const int64_t out = c.kernel[d];
+    for (int64_t i = 0; i < out; ++i) {
+      const int64_t b = i * in / out, e = ((i + 1) * in + out - 1) / out;
+      spans.push_back({b, e, e - b});
+    }
+    return spans;
+  }
+  auto pick = [d](const std::vector<int64_t>& v, int64_t fallback) {
+    return v.empty() ? fallback : v.size() == 1 ? v[0] : v[d];
+  };
+  const Axis a{in, pick(c.kernel, 1), pick(c.strides, pick(c.kernel, 1)), pick(c.pads, 0), pick(c.pads, 0)};
+  const int64_t out = OutExtent(a, c.ceilMode);
+  for (int64_t i = 0; i < out; ++i) {
+    const int64_t b = i * a.stride - a.front, e = std::min(b + a.kernel, in + a.back);
+    spans.push_back({std::max<int64_t>(b, 0), std::min(e, in), e - b});
+  }
+  return spans;
+}
+
+void RunPool3(const Pool3Case& c) {
+  Rng rng = Rng::ForCurrentTest();
+  std::array<std::vector<Span>, 3> spans;
+  Shape outShape(c.input.begin(), c.input.end() - 3);
+  for (size_t d = 0; d < 3; ++d) {
+    spans[d] = SpansOf(c, d);
+    outShape.push_back(static_cast<int64_t>(spans[d].size()));
+  }
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-2, 2});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run =
+      c.adaptive ? RunOp(
+                       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                         return aclnnAdaptiveAvgPool3dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.kernel),
+                                                                       a.Tensor(out, c.format), ws, ex);
+                       },
+                       aclnnAdaptiveAvgPool3d)
+                 : RunOp(
+                       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+                         return aclnnAvgPool3dGetWorkspaceSize(
+                             a.Tensor(in, c.format), a.IntArray(c.kernel), a.IntArray(c.strides), a.IntArray(c.pads),
+                             c.ceilMode, c.countIncludePad, c.divisorOverride, a.Tensor(out, c.format), ws, ex);
+                       },
+                       aclnnAvgPool3d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const int64_t D = c.input[c.input.size() - 3], H = c.input[c.input.size() - 2], W = c.input.back();
+  const int64_t planes = NumElements(Shape(c.input.begin(), c.input.end() - 3));
+  Expected want;
+  for (int64_t p = 0; p < planes; ++p) {
+    for (const Span& a : spans[0]) {
+      for (const Span& b : spans[1]) {
+        for (const Span& e : spans[2]) {
+          double sum = 0;
+          for (int64_t z = a.begin; z < a.end; ++z) {
+            for (int64_t y = b.begin; y < b.end; ++y) {
+              for (int64_t w = e.begin; w < e.end; ++w) {
+                sum += x[static_cast<size_t>(((p * D + z) * H + y) * W + w)].real();
+              }
+            }
+          }
+          const double inside = static_cast<double>((a.end - a.begin) * (b.end - b.begin) * (e.end - e.begin));
+          const double divisor = c.divisorOverride != 0 ? static_cast<double>(c.divisorOverride)
+                                 : c.adaptive || !c.countIncludePad
+                                     ? inside
+                                     : static_cast<double>(a.padded * b.padded * e.padded);
+          want.values.emplace_back(sum / divisor);
+          // One f32 sum of exact inputs (two passes when adaptive) plus the out rounding.
+          want.tolerance.push_back(2.0 * UnitRoundoff(c.dtype) * std::abs(sum / divisor) + 1e-5);
+        }
+      }
+    }
+  }
+  ExpectNear(out.ReadView(), want, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<Pool3Case> Pool3Cases() {
+  std::vector<Pool3Case> cases;
+  const std::vector<Pool3Case> shapes = {
+      Pool3("k2s2", {2, 3, 4, 6, 6}, {2}, {}, {0}),
+      Pool3("k3s1p1", {1, 2, 5, 6, 7}, {3}, {1}, {1}),
+      Pool3("rect", {1, 2, 7, 6, 9}, {3, 2, 3}, {2, 1, 2}, {1, 0, 1}),
+      Pool3("ceil_past_padding", {1, 2, 6, 6, 7}, {3}, {2}, {1}, true),
+      Pool3("cdhw", {3, 5, 4, 6}, {2, 2, 3}, {1, 2, 2}, {1, 1, 0}),
+  };
+  for (const Pool3Case& s : shapes) {
+    for (const bool include : {true, false}) {
+      Pool3Case c = s;
+      c.countIncludePad = include;
+      c.name = s.name + (include ? "_include" : "_exclude");
+      cases.push_back(c);
+    }
+    Pool3Case c = s;
+    c.divisorOverride = 7;
+    c.name = s.name + "_divisor7";
+    cases.push_back(c);
+  }
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    Pool3Case c = shapes[3];
+    c.dtype = dtype;
+    c.name = std::string("ceil_past_padding_") + Name(dtype);
+    cases.push_back(c);
+  }
+  Pool3Case c = shapes[2];
+  c.name = "views_ncdhw";
+  c.format = ACL_FORMAT_NCDHW;
+  c.inView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  // The doc's example: [1, 16, 4, 4, 4] ND, kernel 4, stride 1, no padding, padding counted.
+  cases.push_back(Pool3("doc_example", {1, 16, 4, 4, 4}, {4, 4, 4}, {1, 1, 1}, {0, 0, 0}));
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    Pool3Case a = Adaptive3(std::string("adaptive_") + Name(dtype), {2, 3, 5, 7, 6}, {3, 4, 2});
+    a.dtype = dtype;
+    cases.push_back(a);
+  }
+  cases.push_back(Adaptive3("adaptive_doc_example", {2, 1, 2, 2, 4}, {2, 2, 2}));
+  cases.push_back(Adaptive3("adaptive_upsizing_cdhw", {3, 2, 3, 4}, {3, 5, 6}));
+  cases.push_back(Adaptive3("adaptive_empty_batch", {0, 3, 4, 4, 4}, {2, 2, 2}));
+  Pool3Case a = Adaptive3("adaptive_views", {2, 3, 6, 5, 7}, {4, 3, 3});
+  a.format = ACL_FORMAT_NCDHW;
+  a.inView = View::kTransposed;
+  a.outView = View::kStepped;
+  cases.push_back(a);
+  a.name = "adaptive_views_offset";
+  a.inView = View::kReversed;
+  a.outView = View::kOffset;
+  cases.push_back(a);
+  return cases;
+}
+
+class Pool3dTest : public ::testing::TestWithParam<Pool3Case> {};
+TEST_P(Pool3dTest, MatchesFloat64Reference) { RunPool3(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, Pool3dTest, ::testing::ValuesIn(Pool3Cases()),
+                         [](const ::testing::TestParamInfo<Pool3Case>& info) { return SanitizeName(info.param.name); });
+
+struct Pool3Rejection {
+  std::string name;
+  bool adaptive = false;
+  Shape self = {1, 2, 4, 6, 6}, out = {1, 2, 2, 3, 3};
+  aclDataType selfDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  aclFormat selfFormat = ACL_FORMAT_ND, outFormat = ACL_FORMAT_ND;
+  std::vector<int64_t> kernel = {2}, strides = {}, pads = {0};  // kernel: outputSize when adaptive
+  std::string keyword;
+};
+
+void PrintTo(const Pool3Rejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<Pool3Rejection> Pool3Rejections() {
+  std::vector<Pool3Rejection> r;
+  auto add = [&](std::string name, bool adaptive, auto change, std::string keyword) {
+    Pool3Rejection x;
+    x.name = std::move(name);
+    x.adaptive = adaptive;
+    if (adaptive) x.kernel = {2, 3, 3};
+    change(x);
+    x.keyword = std::move(keyword);
+    r.push_back(x);
+  };
+  add(
+      "avg_self_double", false, [](Pool3Rejection& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  add(
+      "avg_out_dtype", false, [](Pool3Rejection& x) { x.outDtype = ACL_FLOAT16; }, "out");
+  add(
+      "avg_format_nchw", false, [](Pool3Rejection& x) { x.selfFormat = x.outFormat = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "avg_format_differs", false, [](Pool3Rejection& x) { x.outFormat = ACL_FORMAT_NCDHW; }, "format");
+  add(
+      "avg_rank3", false,
+      [](Pool3Rejection& x) {
+        x.self = {4, 6, 6}, x.out = {2, 3, 3};
+      },
+      "self");
+  add(
+      "avg_kernel_length2", false,
+      [](Pool3Rejection& x) {
+        x.kernel = {2, 2};
+      },
+      "kernelSize");
+  add(
+      "avg_kernel_0", false, [](Pool3Rejection& x) { x.kernel = {0}; }, "kernelSize");
+  add(
+      "avg_kernel_over_input", false,
+      [](Pool3Rejection& x) {
+        x.kernel = {5, 2, 2};
+      },
+      "kernelSize");
+  add(
+      "avg_stride_length2", false,
+      [](Pool3Rejection& x) {
+        x.strides = {2, 2};
+      },
+      "stride");
+  add(
+      "avg_stride_0", false, [](Pool3Rejection& x) { x.strides = {0}; }, "stride");
+  add(
+      "avg_padding_empty", false, [](Pool3Rejection& x) { x.pads = {}; }, "padding");
+  add(
+      "avg_padding_over_half", false, [](Pool3Rejection& x) { x.pads = {2}; }, "padding");
+  add(
+      "avg_out_shape", false,
+      [](Pool3Rejection& x) {
+        x.out = {1, 2, 2, 3, 2};
+      },
+      "out");
+  add(
+      "adaptive_self_double", true, [](Pool3Rejection& x) { x.selfDtype = x.outDtype = ACL_DOUBLE; }, "self");
+  add(
+      "adaptive_format_nchw", true, [](Pool3Rejection& x) { x.selfFormat = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "adaptive_out_dtype", true, [](Pool3Rejection& x) { x.outDtype = ACL_BF16; }, "out");
+  add(
+      "adaptive_rank3", true,
+      [](Pool3Rejection& x) {
+        x.self = {4, 6, 6}, x.out = {2, 3, 3};
+      },
+      "self");
+  add(
+      "adaptive_empty_depth", true,
+      [](Pool3Rejection& x) {
+        x.self = {1, 2, 0, 6, 6};
+      },
+      "empty");
+  add(
+      "adaptive_size_length", true,
+      [](Pool3Rejection& x) {
+        x.kernel = {2, 3};
+      },
+      "outputSize");
+  add(
+      "adaptive_out_shape", true,
+      [](Pool3Rejection& x) {
+        x.out = {1, 3, 2, 3, 3};
+      },
+      "out");
+  return r;
+}
+
+class Pool3dRejectionTest : public ::testing::TestWithParam<Pool3Rejection> {};
+
+TEST_P(Pool3dRejectionTest, IsRejectedWithItsStatus) {
+  const Pool3Rejection& x = GetParam();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        aclTensor* self = a.NewTensor(x.selfDtype, x.self, View::kContiguous, x.selfFormat);
+        aclTensor* out = a.NewTensor(x.outDtype, x.out, View::kContiguous, x.outFormat);
+        if (x.adaptive) return aclnnAdaptiveAvgPool3dGetWorkspaceSize(self, a.IntArray(x.kernel), out, ws, ex);
+        return aclnnAvgPool3dGetWorkspaceSize(self, a.IntArray(x.kernel), a.IntArray(x.strides), a.IntArray(x.pads),
+                                              false, true, 0, out, ws, ex);
+      },
+      x.adaptive ? aclnnAdaptiveAvgPool3d : aclnnAvgPool3d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Pool3dRejectionTest, ::testing::ValuesIn(Pool3Rejections()),
+                         [](const ::testing::TestParamInfo<Pool3Rejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- UpsampleNearest1d, UpsampleNearestExact1d, UpsampleNearestExact2d --------------------------
+
+enum class NearestOp { kNearest1d, kExact1d, kExact2d, kNearest3d, kExact3d, kNearest2dV2, kNearest1dV2 };
+
+struct NearestCase {
+  std::string name;
+  NearestOp op = NearestOp::kNearest1d;
+  Shape input;
+  std::vector<int64_t> outputSize;
+  double scalesD = 0, scalesH = 0, scalesW = 0;  // Exact1d takes scalesW as its `scales`
+  aclFormat format = ACL_FORMAT_NCL;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const NearestCase& c, std::ostream* os) { *os << c.name; }
+
+NearestCase Nearest(std::string name, NearestOp op, Shape input, std::vector<int64_t> outputSize, aclFormat format,
+                    aclDataType dtype = ACL_FLOAT) {
+  NearestCase c;
+  c.name = std::move(name);
+  c.op = op;
+  c.input = std::move(input);
+  c.outputSize = std::move(outputSize);
+  c.format = format;
+  c.dtype = dtype;
+  return c;
+}
+
+// PyTorch's nearest / nearest-exact index, the scale in float: 1 / scales when given, else in / out.
+int64_t NearestIndex(int64_t dst, int64_t in, int64_t out, bool exact, double scales) {
+  const float scale = scales > 0 ? static_cast<float>(1.0 / scales) : static_cast<float>(in) / static_cast<float>(out);
+  const float at = (static_cast<float>(dst) + (exact ? 0.5f : 0.0f)) * scale;
+  return std::min(static_cast<int64_t>(std::floor(at)), in - 1);
+}
+
+void RunNearest(const NearestCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool nhwc = c.format == ACL_FORMAT_NHWC;
+  const bool threeD = c.op == NearestOp::kNearest3d || c.op == NearestOp::kExact3d;
+  std::vector<size_t> dims;  // the resampled dims
+  std::vector<double> scales;
+  if (threeD) {
+    dims = c.format == ACL_FORMAT_NDHWC ? std::vector<size_t>{1, 2, 3} : std::vector<size_t>{2, 3, 4};
+    // The scales count only when all three are given.
+    const bool all = c.scalesD > 0 && c.scalesH > 0 && c.scalesW > 0;
+    scales = all ? std::vector<double>{c.scalesD, c.scalesH, c.scalesW} : std::vector<double>{0, 0, 0};
+  } else if (c.op == NearestOp::kExact2d || c.op == NearestOp::kNearest2dV2) {
+    dims = nhwc ? std::vector<size_t>{1, 2} : std::vector<size_t>{2, 3};
+    scales = {c.scalesH, c.scalesW};
+  } else {
+    dims = {2};
+    scales = {c.scalesW};
+  }
+  const bool exact = c.op == NearestOp::kExact1d || c.op == NearestOp::kExact2d || c.op == NearestOp::kExact3d;
+  Shape outShape = c.input;
+  for (size_t k = 0; k < dims.size(); ++k) outShape[dims[k]] = c.outputSize[k];
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-100, 100});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const auto phase1 = [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+    aclTensor* self = a.Tensor(in, c.format);
+    aclTensor* y = a.Tensor(out, c.format);
+    const aclIntArray* size = a.IntArray(c.outputSize);
+    switch (c.op) {
+      case NearestOp::kNearest1d:
+        return aclnnUpsampleNearest1dGetWorkspaceSize(self, size, y, ws, ex);
+      case NearestOp::kExact1d:
+        return aclnnUpsampleNearestExact1dGetWorkspaceSize(self, size, c.scalesW, y, ws, ex);
+      case NearestOp::kNearest3d:
+        return aclnnUpsampleNearest3dGetWorkspaceSize(self, size, c.scalesD, c.scalesH, c.scalesW, y, ws, ex);
+      case NearestOp::kExact3d:
+        return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, size, c.scalesD, c.scalesH, c.scalesW, y, ws, ex);
+      case NearestOp::kNearest2dV2:
+        return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, size, static_cast<float>(c.scalesH),
+                                                        static_cast<float>(c.scalesW), y, ws, ex);
+      case NearestOp::kNearest1dV2:
+        return aclnnUpsampleNearest1dV2GetWorkspaceSize(self, size, static_cast<float>(c.scalesW), y, ws, ex);
+      case NearestOp::kExact2d:
+        break;
+    }
+    return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, size, c.scalesH, c.scalesW, y, ws, ex);
+  };
+  const OpRun run = RunOp(phase1, c.op == NearestOp::kNearest1d     ? aclnnUpsampleNearest1d
+                                  : c.op == NearestOp::kExact1d     ? aclnnUpsampleNearestExact1d
+                                  : c.op == NearestOp::kNearest3d   ? aclnnUpsampleNearest3d
+                                  : c.op == NearestOp::kExact3d     ? aclnnUpsampleNearestExact3d
+                                  : c.op == NearestOp::kNearest2dV2 ? aclnnUpsampleNearest2dV2
+                                  : c.op == NearestOp::kNearest1dV2 ? aclnnUpsampleNearest1dV2
+                                                                    : aclnnUpsampleNearestExact2d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values want;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    Shape index = Unravel(i, outShape);
+    for (size_t k = 0; k < dims.size(); ++k) {
+      index[dims[k]] = NearestIndex(index[dims[k]], c.input[dims[k]], outShape[dims[k]], exact, scales[k]);
+    }
+    want.push_back(x[static_cast<size_t>(Ravel(index, c.input))]);
+  }
+  ExpectExact(out.ReadView(), want, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<NearestCase> NearestCases() {
+  std::vector<NearestCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Nearest(std::string("nearest1d_") + Name(dtype), NearestOp::kNearest1d, {2, 3, 7}, {17},
+                            ACL_FORMAT_NCL, dtype));
+  }
+  cases.push_back(Nearest("nearest1d_doc_example", NearestOp::kNearest1d, {1, 3, 3}, {5}, ACL_FORMAT_NCL));
+  cases.push_back(Nearest("nearest1d_downsample", NearestOp::kNearest1d, {2, 2, 11}, {4}, ACL_FORMAT_NCL));
+  NearestCase v = Nearest("nearest1d_views", NearestOp::kNearest1d, {3, 4, 6}, {13}, ACL_FORMAT_NCL, ACL_BF16);
+  v.inView = View::kTransposed;
+  v.outView = View::kReversed;
+  cases.push_back(v);
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(
+        Nearest(std::string("exact1d_") + Name(dtype), NearestOp::kExact1d, {2, 3, 7}, {10}, ACL_FORMAT_NCL, dtype));
+  }
+  cases.push_back(Nearest("exact1d_doc_example", NearestOp::kExact1d, {1, 3, 3}, {5}, ACL_FORMAT_NCL));
+  NearestCase s = Nearest("exact1d_scales", NearestOp::kExact1d, {2, 2, 6}, {15}, ACL_FORMAT_ND);
+  s.scalesW = 2.5;
+  cases.push_back(s);
+  v = Nearest("exact1d_views", NearestOp::kExact1d, {3, 2, 9}, {4}, ACL_FORMAT_NCL, ACL_FLOAT16);
+  v.inView = View::kStepped;
+  v.outView = View::kOffset;
+  cases.push_back(v);
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Nearest(std::string("exact2d_") + Name(dtype), NearestOp::kExact2d, {2, 3, 5, 4}, {8, 11},
+                            ACL_FORMAT_NCHW, dtype));
+  }
+  cases.push_back(Nearest("exact2d_doc_example", NearestOp::kExact2d, {1, 1, 4, 2}, {8, 4}, ACL_FORMAT_NCHW));
+  cases.push_back(Nearest("exact2d_nhwc", NearestOp::kExact2d, {2, 5, 3, 4}, {7, 2}, ACL_FORMAT_NHWC));
+  cases.push_back(Nearest("exact2d_nd", NearestOp::kExact2d, {1, 2, 9, 6}, {4, 13}, ACL_FORMAT_ND));
+  s = Nearest("exact2d_scales", NearestOp::kExact2d, {1, 2, 5, 6}, {7, 18}, ACL_FORMAT_NCHW);
+  s.scalesH = 1.5;
+  s.scalesW = 3.0;
+  cases.push_back(s);
+  cases.push_back(Nearest("exact2d_empty_batch", NearestOp::kExact2d, {0, 2, 5, 6}, {3, 3}, ACL_FORMAT_NCHW));
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Nearest(std::string("nearest1dv2_") + Name(dtype), NearestOp::kNearest1dV2, {2, 3, 7}, {17},
+                            ACL_FORMAT_NCL, dtype));
+  }
+  cases.push_back(Nearest("nearest1dv2_doc_example", NearestOp::kNearest1dV2, {1, 3, 3}, {6}, ACL_FORMAT_NCL));
+  s = Nearest("nearest1dv2_scale", NearestOp::kNearest1dV2, {2, 2, 6}, {15}, ACL_FORMAT_NCL);
+  s.scalesW = 2.5;
+  cases.push_back(s);
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUBLE, ACL_UINT8}) {
+    cases.push_back(Nearest(std::string("nearest2dv2_") + Name(dtype), NearestOp::kNearest2dV2, {2, 3, 5, 4}, {9, 11},
+                            ACL_FORMAT_NCHW, dtype));
+  }
+  cases.push_back(Nearest("nearest2dv2_doc_example", NearestOp::kNearest2dV2, {1, 1, 4, 2}, {8, 4}, ACL_FORMAT_NCHW));
+  cases.push_back(Nearest("nearest2dv2_nhwc", NearestOp::kNearest2dV2, {2, 5, 3, 4}, {7, 2}, ACL_FORMAT_NHWC));
+  s = Nearest("nearest2dv2_scales", NearestOp::kNearest2dV2, {1, 2, 5, 6}, {7, 18}, ACL_FORMAT_NCHW);
+  s.scalesH = 1.5;
+  s.scalesW = 3.0;
+  cases.push_back(s);
+  cases.push_back(Nearest("nearest2dv2_empty_batch", NearestOp::kNearest2dV2, {0, 2, 5, 6}, {3, 3}, ACL_FORMAT_NCHW));
+  v = Nearest("exact2d_views", NearestOp::kExact2d, {2, 3, 6, 5}, {9, 7}, ACL_FORMAT_NCHW, ACL_BF16);
+  v.inView = View::kTransposed;
+  v.outView = View::kStepped;
+  cases.push_back(v);
+  for (const NearestOp op : {NearestOp::kNearest3d, NearestOp::kExact3d}) {
+    const std::string name = op == NearestOp::kNearest3d ? "nearest3d" : "exact3d";
+    std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+    if (op == NearestOp::kNearest3d) dtypes.push_back(ACL_DOUBLE);
+    for (const aclDataType dtype : dtypes) {
+      cases.push_back(Nearest(name + "_" + Name(dtype), op, {2, 2, 3, 4, 5}, {5, 7, 3}, ACL_FORMAT_NCDHW, dtype));
+    }
+    cases.push_back(Nearest(name + "_doc_example", op, {2, 2, 2, 2, 3}, {1, 1, 1}, ACL_FORMAT_NCDHW));
+    cases.push_back(Nearest(name + "_ndhwc", op, {1, 3, 4, 2, 3}, {6, 5, 4}, ACL_FORMAT_NDHWC));
+    NearestCase sc = Nearest(name + "_scales", op, {1, 2, 3, 4, 5}, {7, 6, 12}, ACL_FORMAT_ND);
+    sc.scalesD = 2.5;
+    sc.scalesH = 1.5;
+    sc.scalesW = 2.5;
+    cases.push_back(sc);
+    sc.name = name + "_one_scale_missing";  // then none counts
+    sc.scalesH = 0;
+    cases.push_back(sc);
+    NearestCase w = Nearest(name + "_views", op, {2, 3, 4, 3, 5}, {3, 7, 8}, ACL_FORMAT_NCDHW, ACL_FLOAT16);
+    w.inView = View::kStepped;
+    w.outView = View::kReversed;
+    cases.push_back(w);
+  }
+  return cases;
+}
+
+class UpsampleNearestFamilyTest : public ::testing::TestWithParam<NearestCase> {};
+TEST_P(UpsampleNearestFamilyTest, MatchesPyTorchIndexRule) { RunNearest(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleNearestFamilyTest, ::testing::ValuesIn(NearestCases()),
+                         [](const ::testing::TestParamInfo<NearestCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+struct NearestRejection {
+  std::string name;
+  NearestCase call;
+  std::string keyword;
+};
+
+void PrintTo(const NearestRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<NearestRejection> NearestRejections() {
+  std::vector<NearestRejection> r;
+  const NearestCase n1 = Nearest("", NearestOp::kNearest1d, {1, 2, 4}, {8}, ACL_FORMAT_NCL);
+  const NearestCase e1 = Nearest("", NearestOp::kExact1d, {1, 2, 4}, {8}, ACL_FORMAT_NCL);
+  const NearestCase e2 = Nearest("", NearestOp::kExact2d, {1, 2, 4, 4}, {8, 8}, ACL_FORMAT_NCHW);
+  auto add = [&](std::string name, const NearestCase& base, auto change, std::string keyword) {
+    NearestCase c = base;
+    change(c);
+    r.push_back({std::move(name), c, std::move(keyword)});
+  };
+  add(
+      "n1_int32", n1, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "n1_rank4", n1,
+      [](NearestCase& c) {
+        c.input = {1, 2, 4, 4}, c.format = ACL_FORMAT_NCHW;
+      },
+      "self");
+  add(
+      "n1_format_nd", n1, [](NearestCase& c) { c.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "n1_size_0", n1, [](NearestCase& c) { c.outputSize = {0}; }, "outputSize");
+  add(
+      "n1_size_length2", n1,
+      [](NearestCase& c) {
+        c.outputSize = {8, 8};
+      },
+      "outputSize");
+  add(
+      "n1_empty", n1,
+      [](NearestCase& c) {
+        c.input = {0, 2, 4};
+      },
+      "empty");
+  add(
+      "e1_double", e1, [](NearestCase& c) { c.dtype = ACL_DOUBLE; }, "self");
+  add(
+      "e1_rank4", e1,
+      [](NearestCase& c) {
+        c.input = {1, 2, 4, 4}, c.format = ACL_FORMAT_ND;
+      },
+      "self");
+  add(
+      "e1_format_nchw", e1, [](NearestCase& c) { c.format = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "e1_empty", e1,
+      [](NearestCase& c) {
+        c.input = {1, 0, 4};
+      },
+      "empty");
+  add(
+      "e2_uint8", e2, [](NearestCase& c) { c.dtype = ACL_UINT8; }, "self");
+  add(
+      "e2_rank3", e2,
+      [](NearestCase& c) {
+        c.input = {2, 4, 4}, c.format = ACL_FORMAT_ND;
+      },
+      "self");
+  add(
+      "e2_format_ncl", e2, [](NearestCase& c) { c.format = ACL_FORMAT_NCL; }, "format");
+  add(
+      "e2_size_length1", e2, [](NearestCase& c) { c.outputSize = {8}; }, "outputSize");
+  add(
+      "e2_negative_scale", e2, [](NearestCase& c) { c.scalesH = -1; }, "scalesH");
+  const NearestCase v2 = Nearest("", NearestOp::kNearest2dV2, {1, 2, 4, 4}, {8, 8}, ACL_FORMAT_NCHW);
+  add(
+      "v2_int32", v2, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "v2_format_nd", v2, [](NearestCase& c) { c.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "v2_rank3", v2,
+      [](NearestCase& c) {
+        c.input = {2, 4, 4}, c.format = ACL_FORMAT_NCHW;
+      },
+      "self");
+  add(
+      "v2_size_0", v2,
+      [](NearestCase& c) {
+        c.outputSize = {0, 8};
+      },
+      "outputSize");
+  const NearestCase v1 = Nearest("", NearestOp::kNearest1dV2, {1, 2, 4}, {8}, ACL_FORMAT_NCL);
+  add(
+      "v1_int32", v1, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "v1_format_nd", v1, [](NearestCase& c) { c.format = ACL_FORMAT_ND; }, "format");
+  add(
+      "v1_empty", v1,
+      [](NearestCase& c) {
+        c.input = {0, 2, 4};
+      },
+      "empty");
+  const NearestCase n3 = Nearest("", NearestOp::kNearest3d, {1, 2, 3, 4, 4}, {6, 8, 8}, ACL_FORMAT_NCDHW);
+  NearestCase x3 = n3;
+  x3.op = NearestOp::kExact3d;
+  add(
+      "n3_int32", n3, [](NearestCase& c) { c.dtype = ACL_INT32; }, "self");
+  add(
+      "n3_rank4", n3,
+      [](NearestCase& c) {
+        c.input = {2, 3, 4, 4}, c.format = ACL_FORMAT_ND;
+      },
+      "self");
+  add(
+      "n3_format_nchw", n3, [](NearestCase& c) { c.format = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "n3_size_length2", n3,
+      [](NearestCase& c) {
+        c.outputSize = {6, 8};
+      },
+      "outputSize");
+  add(
+      "n3_size_0", n3,
+      [](NearestCase& c) {
+        c.outputSize = {0, 8, 8};
+      },
+      "outputSize");
+  add(
+      "n3_empty", n3,
+      [](NearestCase& c) {
+        c.input = {1, 0, 3, 4, 4};
+      },
+      "empty");
+  add(
+      "x3_double", x3, [](NearestCase& c) { c.dtype = ACL_DOUBLE; }, "self");
+  add(
+      "x3_empty", x3,
+      [](NearestCase& c) {
+        c.input = {0, 2, 3, 4, 4};
+      },
+      "empty");
+  return r;
+}
+
+class UpsampleNearestFamilyRejectionTest : public ::testing::TestWithParam<NearestRejection> {};
+
+TEST_P(UpsampleNearestFamilyRejectionTest, IsRejectedWithItsStatus) {
+  const NearestRejection& x = GetParam();
+  const NearestCase& c = x.call;
+  // out: self's shape with the first resampled dim from outputSize (or 8), so only the case's change is wrong.
+  Shape outShape = c.input;
+  if ((c.op == NearestOp::kNearest3d || c.op == NearestOp::kExact3d) && outShape.size() == 5) {
+    for (size_t k = 0; k < 3; ++k) outShape[2 + k] = k < c.outputSize.size() ? c.outputSize[k] : 8;
+  } else if ((c.op == NearestOp::kExact2d || c.op == NearestOp::kNearest2dV2) && outShape.size() == 4) {
+    outShape[2] = c.outputSize[0];
+    outShape[3] = c.outputSize.size() > 1 ? c.outputSize[1] : 8;
+  } else if (outShape.size() >= 3) {
+    outShape[2] = c.outputSize[0];
+  }
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        aclTensor* self = a.NewTensor(c.dtype, c.input, View::kContiguous, c.format);
+        aclTensor* out = a.NewTensor(c.dtype, outShape, View::kContiguous, c.format);
+        switch (c.op) {
+          case NearestOp::kNearest1d:
+            return aclnnUpsampleNearest1dGetWorkspaceSize(self, a.IntArray(c.outputSize), out, ws, ex);
+          case NearestOp::kExact1d:
+            return aclnnUpsampleNearestExact1dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesW, out, ws, ex);
+          case NearestOp::kNearest3d:
+            return aclnnUpsampleNearest3dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesD, c.scalesH,
+                                                          c.scalesW, out, ws, ex);
+          case NearestOp::kExact3d:
+            return aclnnUpsampleNearestExact3dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesD, c.scalesH,
+                                                               c.scalesW, out, ws, ex);
+          case NearestOp::kNearest2dV2:
+            return aclnnUpsampleNearest2dV2GetWorkspaceSize(self, a.IntArray(c.outputSize), 0.0f, 0.0f, out, ws, ex);
+          case NearestOp::kNearest1dV2:
+            return aclnnUpsampleNearest1dV2GetWorkspaceSize(self, a.IntArray(c.outputSize), 0.0f, out, ws, ex);
+          case NearestOp::kExact2d:
+            break;
+        }
+        return aclnnUpsampleNearestExact2dGetWorkspaceSize(self, a.IntArray(c.outputSize), c.scalesH, c.scalesW, out,
+                                                           ws, ex);
+      },
+      c.op == NearestOp::kNearest1d     ? aclnnUpsampleNearest1d
+      : c.op == NearestOp::kExact1d     ? aclnnUpsampleNearestExact1d
+      : c.op == NearestOp::kNearest3d   ? aclnnUpsampleNearest3d
+      : c.op == NearestOp::kExact3d     ? aclnnUpsampleNearestExact3d
+      : c.op == NearestOp::kNearest2dV2 ? aclnnUpsampleNearest2dV2
+      : c.op == NearestOp::kNearest1dV2 ? aclnnUpsampleNearest1dV2
+                                        : aclnnUpsampleNearestExact2d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleNearestFamilyRejectionTest, ::testing::ValuesIn(NearestRejections()),
+                         [](const ::testing::TestParamInfo<NearestRejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace canopy_test

@@ -1,5 +1,5 @@
-// AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d and
-// UpsampleLinear1d (the separable resampling kernel)
+// AdaptiveAvgPool2d, UpsampleBilinear2d, UpsampleBicubic2d, UpsampleLinear1d
+// and UpsampleTrilinear3d (the separable resampling kernel) and GridSampler2D
 // against float64 references written from PyTorch's definitions: adaptive
 // windows [floor(i * in / out), ceil((i + 1) * in / out)), bilinear source
 // coordinates with and without align_corners and with given scales, Keys'
@@ -12,12 +12,15 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -866,6 +869,490 @@ TEST_P(ResampleRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, ResampleRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+// ---- UpsampleTrilinear3d ------------------------------------------------------------------------
+
+struct TrilinearCase {
+  std::string name;
+  Shape input;  // [N, C, D, H, W] (NDHWC: [N, D, H, W, C])
+  std::vector<int64_t> outputSize;
+  bool alignCorners = false;
+  double scales[3] = {0, 0, 0};
+  aclFormat format = ACL_FORMAT_NCDHW;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const TrilinearCase& c, std::ostream* os) { *os << c.name; }
+
+TrilinearCase Trilinear(std::string name, Shape input, std::vector<int64_t> outputSize, bool alignCorners,
+                        aclDataType dtype = ACL_FLOAT) {
+  TrilinearCase c;
+  c.name = std::move(name);
+  c.input = std::move(input);
+  c.outputSize = std::move(outputSize);
+  c.alignCorners = alignCorners;
+  c.dtype = dtype;
+  return c;
+}
+
+// PyTorch's linear taps of output index i on one axis: {x0, x1, lambda1}.
+struct LinearTap {
+  int64_t x0, x1;
+  double lambda1;
+};
+
+LinearTap TapOf(int64_t i, int64_t in, int64_t out, bool alignCorners, double scales) {
+  double scale;
+  if (alignCorners) {
+    scale = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+  } else {
+    scale = scales > 0 ? 1.0 / scales : static_cast<double>(in) / static_cast<double>(out);
+  }
+  const double source =
+      alignCorners ? scale * static_cast<double>(i) : std::max(scale * (static_cast<double>(i) + 0.5) - 0.5, 0.0);
+  const int64_t x0 = std::min(static_cast<int64_t>(source), in - 1), x1 = std::min(x0 + 1, in - 1);
+  return {x0, x1, x1 == x0 ? 0.0 : source - static_cast<double>(x0)};
+}
+
+void RunTrilinear(const TrilinearCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const bool ndhwc = c.format == ACL_FORMAT_NDHWC;
+  const size_t first = ndhwc ? 1 : 2;
+  Shape outShape = c.input;
+  for (size_t k = 0; k < 3; ++k) outShape[first + k] = c.outputSize[k];
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-10, 10});
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleTrilinear3dGetWorkspaceSize(a.Tensor(in, c.format), a.IntArray(c.outputSize),
+                                                        c.alignCorners, c.scales[0], c.scales[1], c.scales[2],
+                                                        a.Tensor(out, c.format), ws, ex);
+      },
+      aclnnUpsampleTrilinear3d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // Coordinates are computed in f32 (f64 for f64): their error moves each weight a little.
+  double coordinate = 0;
+  for (size_t k = 0; k < 3; ++k)
+    coordinate += 4 * UnitRoundoff(ACL_FLOAT) * static_cast<double>(c.input[first + k] + 1);
+  if (c.dtype == ACL_DOUBLE) coordinate = 0;
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    const Shape index = Unravel(i, outShape);
+    LinearTap taps[3];
+    for (size_t k = 0; k < 3; ++k) {
+      taps[k] = TapOf(index[first + k], c.input[first + k], outShape[first + k], c.alignCorners, c.scales[k]);
+    }
+    double want = 0, magnitude = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+      Shape at = index;
+      double weight = 1;
+      for (size_t k = 0; k < 3; ++k) {
+        const bool upper = ((corner >> k) & 1) != 0;
+        at[first + k] = upper ? taps[k].x1 : taps[k].x0;
+        weight *= upper ? taps[k].lambda1 : 1 - taps[k].lambda1;
+      }
+      const double v = x[static_cast<size_t>(Ravel(at, c.input))].real();
+      want += weight * v;
+      magnitude += std::abs(v);
+    }
+    expected.values.push_back(want);
+    expected.tolerance.push_back(Tolerance(c.dtype, want, magnitude) + coordinate * magnitude);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<TrilinearCase> TrilinearCases() {
+  std::vector<TrilinearCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    const std::string suffix = std::string("_") + Name(dtype);
+    cases.push_back(Trilinear("up" + suffix, {2, 3, 3, 4, 5}, {5, 7, 9}, false, dtype));
+    cases.push_back(Trilinear("up_align" + suffix, {2, 3, 3, 4, 5}, {5, 7, 9}, true, dtype));
+  }
+  cases.push_back(Trilinear("doc_example", {1, 1, 2, 2, 2}, {4, 4, 4}, false));
+  cases.push_back(Trilinear("downsample_align", {1, 2, 7, 9, 6}, {3, 4, 1}, true));
+  TrilinearCase scaled = Trilinear("scales_given", {1, 2, 2, 3, 4}, {5, 6, 10}, false);
+  scaled.scales[0] = 2.5;
+  scaled.scales[1] = 2.0;
+  scaled.scales[2] = 2.5;
+  cases.push_back(scaled);
+  TrilinearCase nd = Trilinear("nd", {1, 2, 3, 3, 4}, {4, 5, 6}, false);
+  nd.format = ACL_FORMAT_ND;
+  cases.push_back(nd);
+  TrilinearCase last = Trilinear("ndhwc", {2, 3, 4, 2, 3}, {5, 6, 4}, false);
+  last.format = ACL_FORMAT_NDHWC;
+  cases.push_back(last);
+  TrilinearCase views = Trilinear("views", {2, 3, 4, 3, 5}, {6, 5, 7}, true, ACL_BF16);
+  views.inView = View::kStepped;
+  views.outView = View::kReversed;
+  cases.push_back(views);
+  views.name = "views_transposed";
+  views.dtype = ACL_FLOAT;
+  views.alignCorners = false;
+  views.inView = View::kTransposed;
+  views.outView = View::kOffset;
+  cases.push_back(views);
+  return cases;
+}
+
+class UpsampleTrilinear3dTest : public ::testing::TestWithParam<TrilinearCase> {};
+TEST_P(UpsampleTrilinear3dTest, MatchesFloat64Reference) { RunTrilinear(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleTrilinear3dTest, ::testing::ValuesIn(TrilinearCases()),
+                         [](const ::testing::TestParamInfo<TrilinearCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+struct TrilinearRejection {
+  std::string name;
+  TrilinearCase call;
+  Shape out;
+  std::string keyword;
+};
+
+void PrintTo(const TrilinearRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<TrilinearRejection> TrilinearRejections() {
+  std::vector<TrilinearRejection> r;
+  auto add = [&](std::string name, auto change, std::string keyword) {
+    TrilinearRejection x{
+        std::move(name), Trilinear("", {1, 2, 3, 4, 4}, {6, 8, 8}, false), {1, 2, 6, 8, 8}, std::move(keyword)};
+    change(x);
+    r.push_back(x);
+  };
+  add(
+      "int32", [](TrilinearRejection& x) { x.call.dtype = ACL_INT32; }, "self");
+  add(
+      "rank4",
+      [](TrilinearRejection& x) {
+        x.call.input = {2, 3, 4, 4}, x.out = {2, 6, 8, 8};
+      },
+      "self");
+  add(
+      "format_nchw", [](TrilinearRejection& x) { x.call.format = ACL_FORMAT_NCHW; }, "format");
+  add(
+      "size_length2",
+      [](TrilinearRejection& x) {
+        x.call.outputSize = {6, 8};
+      },
+      "outputSize");
+  add(
+      "size_0",
+      [](TrilinearRejection& x) {
+        x.call.outputSize = {0, 8, 8};
+      },
+      "outputSize");
+  add(
+      "empty",
+      [](TrilinearRejection& x) {
+        x.call.input = {1, 0, 3, 4, 4}, x.out = {1, 0, 6, 8, 8};
+      },
+      "empty");
+  add(
+      "scale_over_50", [](TrilinearRejection& x) { x.call.scales[1] = 51; }, "scalesH");
+  add(
+      "out_shape",
+      [](TrilinearRejection& x) {
+        x.out = {1, 2, 6, 8, 7};
+      },
+      "out");
+  return r;
+}
+
+class UpsampleTrilinear3dRejectionTest : public ::testing::TestWithParam<TrilinearRejection> {};
+
+TEST_P(UpsampleTrilinear3dRejectionTest, IsRejectedWithItsStatus) {
+  const TrilinearRejection& x = GetParam();
+  const TrilinearCase& c = x.call;
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnUpsampleTrilinear3dGetWorkspaceSize(
+            a.NewTensor(c.dtype, c.input, View::kContiguous, c.format), a.IntArray(c.outputSize), c.alignCorners,
+            c.scales[0], c.scales[1], c.scales[2], a.NewTensor(c.dtype, x.out, View::kContiguous, c.format), ws, ex);
+      },
+      aclnnUpsampleTrilinear3d);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, UpsampleTrilinear3dRejectionTest, ::testing::ValuesIn(TrilinearRejections()),
+                         [](const ::testing::TestParamInfo<TrilinearRejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- GridSampler2D ------------------------------------------------------------------------------
+// PyTorch's grid_sampler_2d written out: pixel coordinates (in the kernel's
+// precision, f32 or f64, so that nearest picks the same pixel), then the taps
+// and their weights in float64.
+
+struct GridCase {
+  std::string name;
+  Shape input;  // [N, C, H, W]
+  int64_t outH = 3, outW = 4;
+  int64_t interpolation = 0, padding = 0;
+  bool alignCorners = false;
+  aclDataType dtype = ACL_FLOAT;
+  View inView = View::kContiguous, gridView = View::kContiguous, outView = View::kContiguous;
+};
+
+void PrintTo(const GridCase& c, std::ostream* os) { *os << c.name; }
+
+template <typename T>
+T GridUnnormalize(T coord, int64_t size, bool align) {
+  return align ? (coord + 1) / 2 * static_cast<T>(size - 1) : ((coord + 1) * static_cast<T>(size) - 1) / 2;
+}
+
+template <typename T>
+T GridPad(T coord, int64_t size, int64_t padding, bool align) {
+  auto clip = [size](T v) { return std::min(static_cast<T>(size - 1), std::max(v, T(0))); };
+  if (padding == 1) return clip(coord);
+  if (padding == 2) {
+    const int64_t lo2 = align ? 0 : -1, hi2 = align ? 2 * (size - 1) : 2 * size - 1;
+    if (lo2 == hi2) return T(0);
+    const T lo = static_cast<T>(lo2) / 2, span = static_cast<T>(hi2 - lo2) / 2;
+    const T v = std::fabs(coord - lo);
+    const T extra = std::fmod(v, span);
+    const auto flips = static_cast<int64_t>(std::floor(v / span));
+    return clip(flips % 2 == 0 ? extra + lo : span - extra + lo);
+  }
+  return coord;
+}
+
+double CubicKeys(double x) {  // |x| <= 2, a = -0.75
+  const double a = -0.75;
+  x = std::abs(x);
+  return x <= 1 ? ((a + 2) * x - (a + 3)) * x * x + 1 : ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+}
+
+// Taps (y, x, weight) of one point, out-of-range taps included (they read zero).
+template <typename T>
+std::vector<std::tuple<int64_t, int64_t, double>> GridTaps(const GridCase& c, double gxIn, double gyIn, int64_t H,
+                                                           int64_t W) {
+  const T gx = static_cast<T>(gxIn), gy = static_cast<T>(gyIn);
+  std::vector<std::tuple<int64_t, int64_t, double>> taps;
+  if (c.interpolation == 2) {
+    const T x = GridUnnormalize(gx, W, c.alignCorners), y = GridUnnormalize(gy, H, c.alignCorners);
+    const T x0 = std::floor(x), y0 = std::floor(y);
+    const double tx = static_cast<double>(x - x0), ty = static_cast<double>(y - y0);
+    for (int i = -1; i <= 2; ++i) {
+      for (int j = -1; j <= 2; ++j) {
+        const T px = GridPad(static_cast<T>(x0 + j), W, c.padding, c.alignCorners);
+        const T py = GridPad(static_cast<T>(y0 + i), H, c.padding, c.alignCorners);
+        taps.emplace_back(static_cast<int64_t>(std::floor(py)), static_cast<int64_t>(std::floor(px)),
+                          CubicKeys(ty - i) * CubicKeys(tx - j));
+      }
+    }
+    return taps;
+  }
+  const T x = GridPad(GridUnnormalize(gx, W, c.alignCorners), W, c.padding, c.alignCorners);
+  const T y = GridPad(GridUnnormalize(gy, H, c.alignCorners), H, c.padding, c.alignCorners);
+  if (c.interpolation == 1) {
+    taps.emplace_back(static_cast<int64_t>(std::nearbyint(y)), static_cast<int64_t>(std::nearbyint(x)), 1.0);
+    return taps;
+  }
+  const T x0 = std::floor(x), y0 = std::floor(y);
+  const double tx = static_cast<double>(x - x0), ty = static_cast<double>(y - y0);
+  const auto ix = static_cast<int64_t>(x0), iy = static_cast<int64_t>(y0);
+  taps.emplace_back(iy, ix, (1 - ty) * (1 - tx));
+  taps.emplace_back(iy, ix + 1, (1 - ty) * tx);
+  taps.emplace_back(iy + 1, ix, ty * (1 - tx));
+  taps.emplace_back(iy + 1, ix + 1, ty * tx);
+  return taps;
+}
+
+void RunGrid(const GridCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t N = c.input[0], C = c.input[1], H = c.input[2], W = c.input[3];
+  const Shape gridShape = {N, c.outH, c.outW, 2}, outShape = {N, C, c.outH, c.outW};
+  DeviceTensor in(c.dtype, c.input, c.inView);
+  DeviceTensor grid(c.dtype, gridShape, c.gridView);
+  DeviceTensor out(c.dtype, outShape, c.outView);
+  const Values x = in.FillRandom(rng, Range{-4, 4});
+  const Values g = grid.FillRandom(rng, Range{-1.3, 1.3});  // past [-1, 1] too: the padding counts
+  out.Poison();
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGridSampler2DGetWorkspaceSize(a.Tensor(in), a.Tensor(grid), c.interpolation, c.padding,
+                                                  c.alignCorners, a.Tensor(out), ws, ex);
+      },
+      aclnnGridSampler2D);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected expected;
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    const Shape at = Unravel(i, outShape);  // n, c, h, w
+    const size_t gi = static_cast<size_t>(Ravel({at[0], at[2], at[3], 0}, gridShape));
+    const auto taps = c.dtype == ACL_DOUBLE ? GridTaps<double>(c, g[gi].real(), g[gi + 1].real(), H, W)
+                                            : GridTaps<float>(c, g[gi].real(), g[gi + 1].real(), H, W);
+    double want = 0, magnitude = 0, values = 0;
+    for (const auto& [ty, tx, weight] : taps) {
+      if (ty < 0 || ty >= H || tx < 0 || tx >= W) continue;
+      const double v = x[static_cast<size_t>(Ravel({at[0], at[1], ty, tx}, c.input))].real();
+      want += weight * v;
+      magnitude += std::abs(weight * v);
+      values += std::abs(v);
+    }
+    // The kernel evaluates the weights in f32 too (the cubic's a few roundings each).
+    const double weights = c.dtype == ACL_DOUBLE ? 0.0 : 16 * UnitRoundoff(ACL_FLOAT) * values;
+    expected.values.push_back(want);
+    expected.tolerance.push_back(Tolerance(c.dtype, want, magnitude) + weights);
+  }
+  ExpectNear(out.ReadView(), expected, c.name);
+  ExpectOutsideViewUnchanged(out, before, c.name);
+}
+
+std::vector<GridCase> GridCases() {
+  std::vector<GridCase> cases;
+  const char* modes[] = {"bilinear", "nearest", "bicubic"};
+  const char* pads[] = {"zeros", "border", "reflection"};
+  for (int64_t mode = 0; mode < 3; ++mode) {
+    for (int64_t pad = 0; pad < 3; ++pad) {
+      for (const bool align : {false, true}) {
+        GridCase c;
+        c.name = std::string(modes[mode]) + "_" + pads[pad] + (align ? "_align" : "");
+        c.input = {2, 3, 5, 6};
+        c.interpolation = mode;
+        c.padding = pad;
+        c.alignCorners = align;
+        cases.push_back(c);
+      }
+    }
+  }
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_DOUBLE}) {
+    for (int64_t mode = 0; mode < (dtype == ACL_DOUBLE ? 2 : 3); ++mode) {
+      GridCase c;
+      c.name = std::string(modes[mode]) + "_reflection_" + Name(dtype);
+      c.input = {1, 2, 4, 7};
+      c.interpolation = mode;
+      c.padding = 2;
+      c.dtype = dtype;
+      cases.push_back(c);
+    }
+  }
+  GridCase c;
+  c.name = "one_pixel_reflection";
+  c.input = {1, 2, 1, 1};
+  c.padding = 2;
+  cases.push_back(c);
+  c = GridCase{};
+  c.name = "views_bilinear_border";
+  c.input = {2, 4, 6, 5};
+  c.padding = 1;
+  c.inView = View::kTransposed;
+  c.gridView = View::kStepped;
+  c.outView = View::kReversed;
+  cases.push_back(c);
+  c = GridCase{};
+  c.name = "empty_batch";
+  c.input = {0, 2, 4, 4};
+  cases.push_back(c);
+  // The doc's example shapes: input [1, 1, 5, 8], grid [1, 3, 3, 2], bilinear, zeros, no align.
+  c = GridCase{};
+  c.name = "doc_example";
+  c.input = {1, 1, 5, 8};
+  c.outH = c.outW = 3;
+  cases.push_back(c);
+  return cases;
+}
+
+class GridSampler2DTest : public ::testing::TestWithParam<GridCase> {};
+TEST_P(GridSampler2DTest, MatchesFloat64Reference) { RunGrid(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, GridSampler2DTest, ::testing::ValuesIn(GridCases()),
+                         [](const ::testing::TestParamInfo<GridCase>& info) { return SanitizeName(info.param.name); });
+
+struct GridRejection {
+  std::string name;
+  Shape input = {1, 2, 4, 4}, grid = {1, 3, 3, 2}, out = {1, 2, 3, 3};
+  aclDataType dtype = ACL_FLOAT, gridDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+  int64_t interpolation = 0, padding = 0;
+  std::string keyword;
+};
+
+void PrintTo(const GridRejection& r, std::ostream* os) { *os << r.name; }
+
+std::vector<GridRejection> GridRejections() {
+  std::vector<GridRejection> r;
+  auto add = [&](std::string name, auto change, std::string keyword) {
+    GridRejection x;
+    x.name = std::move(name);
+    change(x);
+    x.keyword = std::move(keyword);
+    r.push_back(x);
+  };
+  add(
+      "bf16", [](GridRejection& x) { x.dtype = x.gridDtype = x.outDtype = ACL_BF16; }, "input");
+  add(
+      "grid_dtype", [](GridRejection& x) { x.gridDtype = ACL_FLOAT16; }, "grid");
+  add(
+      "out_dtype", [](GridRejection& x) { x.outDtype = ACL_DOUBLE; }, "out");
+  add(
+      "mode_3", [](GridRejection& x) { x.interpolation = 3; }, "interpolationMode");
+  add(
+      "mode_negative", [](GridRejection& x) { x.interpolation = -1; }, "interpolationMode");
+  add(
+      "padding_3", [](GridRejection& x) { x.padding = 3; }, "paddingMode");
+  add(
+      "bicubic_double",
+      [](GridRejection& x) {
+        x.dtype = x.gridDtype = x.outDtype = ACL_DOUBLE;
+        x.interpolation = 2;
+      },
+      "bicubic");
+  add(
+      "rank5",
+      [](GridRejection& x) {
+        x.input = {1, 2, 1, 4, 4};
+      },
+      "input");
+  add(
+      "grid_last_3",
+      [](GridRejection& x) {
+        x.grid = {1, 3, 3, 3};
+      },
+      "grid");
+  add(
+      "grid_batch",
+      [](GridRejection& x) {
+        x.grid = {2, 3, 3, 2};
+      },
+      "grid");
+  add(
+      "empty_width",
+      [](GridRejection& x) {
+        x.input = {1, 2, 4, 0};
+      },
+      "empty");
+  add(
+      "out_shape",
+      [](GridRejection& x) {
+        x.out = {1, 2, 3, 4};
+      },
+      "out");
+  return r;
+}
+
+class GridSampler2DRejectionTest : public ::testing::TestWithParam<GridRejection> {};
+
+TEST_P(GridSampler2DRejectionTest, IsRejectedWithItsStatus) {
+  const GridRejection& x = GetParam();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGridSampler2DGetWorkspaceSize(a.NewTensor(x.dtype, x.input), a.NewTensor(x.gridDtype, x.grid),
+                                                  x.interpolation, x.padding, false, a.NewTensor(x.outDtype, x.out), ws,
+                                                  ex);
+      },
+      aclnnGridSampler2D);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(x.keyword), std::string::npos) << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GridSampler2DRejectionTest, ::testing::ValuesIn(GridRejections()),
+                         [](const ::testing::TestParamInfo<GridRejection>& info) {
+                           return SanitizeName(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace canopy_test

@@ -85,29 +85,7 @@ aclnnStatus PlanAvgPool2d(Plan& plan, const aclTensor* self, const aclIntArray* 
     x = Unsqueeze(x, 0);
     y = Unsqueeze(y, 0);
   }
-  if (divisor_override != 0) {  // sum / divisor: oneDNN's sum / area, scaled
-    const float area = static_cast<float>(axes[0].kernel * axes[1].kernel);
-    return PlanPool2d(plan, x, y, PoolKind::kAverageOverWindow, axes, area / static_cast<float>(divisor_override));
-  }
-  if (!count_include_pad) return PlanPool2d(plan, x, y, PoolKind::kAverageOverInput, axes);
-  // PyTorch counts the padding but not a ceil-mode window's part beyond it;
-  // oneDNN counts the whole window. Where a window reaches past the padding,
-  // pool a zero-padded copy and count only what lies inside it.
-  bool past_padding = false;
-  for (size_t d = 0; d < 2; ++d) {
-    const PoolAxis& a = axes[d];
-    past_padding =
-        past_padding || (y.shape[2 + d] - 1) * a.stride - a.pad_front + a.kernel > x.shape[2 + d] + a.pad_back;
-  }
-  if (!past_padding) return PlanPool2d(plan, x, y, PoolKind::kAverageOverWindow, axes);
-  Shape padded_shape = x.shape;
-  for (size_t d = 0; d < 2; ++d) padded_shape[2 + d] += axes[d].pad_front + axes[d].pad_back;
-  const TensorRef padded = plan.Temporary(x.dtype, padded_shape);
-  plan.Fill(padded, ScalarValue::Integer(0));
-  plan.Copy(x, Narrow(Narrow(padded, 2, axes[0].pad_front, x.shape[2]), 3, axes[1].pad_front, x.shape[3]));
-  std::array<PoolAxis, 2> unpadded = axes;
-  for (PoolAxis& a : unpadded) a.pad_front = a.pad_back = 0;
-  return PlanPool2d(plan, padded, y, PoolKind::kAverageOverInput, unpadded);
+  return PlanAvgPool(plan, x, y, {axes[0], axes[1]}, count_include_pad, divisor_override);
 }
 
 }  // namespace

@@ -315,6 +315,59 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
   return ACLNN_SUCCESS;
 }
 
+// aclnnConvDepthwise2d: a 2-D convolution of NCHW tensors with one group per
+// input channel, weight [Cout, 1, kH, kW] with Cout a multiple of C; the
+// doc's tighter ranges first, then the same planning as Convolution.
+aclnnStatus PlanConvDepthwise2d(Plan& plan, const aclTensor* self, const aclTensor* weight,
+                                const aclIntArray* kernel_size, const aclTensor* bias, const aclIntArray* stride,
+                                const aclIntArray* padding, const aclIntArray* dilation, const aclTensor* out,
+                                int8_t cube_math_type) {
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kConvDtypes));
+  for (const aclTensor* t : {weight, out, bias}) {
+    if (t && t->dtype != self->dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s has dtype %s; it must be self's (%s)",
+                         t == weight ? "weight"
+                         : t == out  ? "out"
+                                     : "bias",
+                         DtypeName(t->dtype), DtypeName(self->dtype));
+    }
+  }
+  CANOPY_CHECK(plan.CheckRank("self", self, 4, 4));
+  CANOPY_CHECK(plan.CheckRank("weight", weight, 4, 4));
+  CANOPY_CHECK(plan.CheckRank("out", out, 4, 4));
+  CANOPY_CHECK(CheckFormat(plan, "self", self, ACL_FORMAT_NCHW));
+  CANOPY_CHECK(CheckFormat(plan, "weight", weight, ACL_FORMAT_NCHW));
+  CANOPY_CHECK(CheckFormat(plan, "out", out, ACL_FORMAT_NCHW));
+  CANOPY_CHECK(CheckIntArray(plan, "stride", stride, {2}, 1));
+  CANOPY_CHECK(CheckIntArray(plan, "padding", padding, {2}, 0));
+  CANOPY_CHECK(CheckIntArray(plan, "dilation", dilation, {2}, 1));
+  CANOPY_CHECK(CheckIntArray(plan, "kernelSize", kernel_size, {2}, 1));
+  for (size_t d = 0; d < 2; ++d) {
+    if (stride->values[d] > 63 || padding->values[d] > 255 || dilation->values[d] > 255) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "stride[%zu] %lld, padding[%zu] %lld or dilation[%zu] %lld is out of range: stride in "
+                         "[1, 63], padding in [0, 255], dilation in [1, 255]",
+                         d, static_cast<long long>(stride->values[d]), d, static_cast<long long>(padding->values[d]), d,
+                         static_cast<long long>(dilation->values[d]));
+    }
+    if (kernel_size->values[d] != weight->view_shape[2 + d]) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "kernelSize[%zu] is %lld; it must be weight's extent %lld", d,
+                         static_cast<long long>(kernel_size->values[d]),
+                         static_cast<long long>(weight->view_shape[2 + d]));
+    }
+  }
+  const int64_t channels = self->view_shape[1];
+  if (channels < 1 || channels > kMaxGroups || weight->view_shape[1] != 1 || weight->view_shape[0] % channels != 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "self has %lld channels and weight is %s; a depthwise weight is [k * C, 1, kH, kW] with C in "
+                       "[1, 65535]",
+                       static_cast<long long>(channels), ShapeToString(weight->view_shape).c_str());
+  }
+  const aclIntArray no_output_padding{{0, 0}};  // read only by transposed convolutions
+  return PlanConvolution(plan, self, weight, bias, stride, padding, dilation, false, &no_output_padding, channels, out,
+                         cube_math_type);
+}
+
 }  // namespace
 
 CANOPY_ACLNN_OP(Convolution, PlanConvolution,
@@ -325,3 +378,11 @@ CANOPY_ACLNN_OP(Convolution, PlanConvolution,
                 (const aclIntArray*, stride), (const aclIntArray*, padding), (const aclIntArray*, dilation),
                 (bool, transposed), (const aclIntArray*, outputPadding), (int64_t, groups), (aclTensor*, output),
                 (int8_t, cubeMathType))
+
+CANOPY_ACLNN_OP(ConvDepthwise2d, PlanConvDepthwise2d,
+                WithExample(kConvTraits,
+                            "f32[2,2,2,2]@NCHW f32[2,1,1,1]@NCHW ints[1,1] f32[2] ints[1,1] ints[0,0] ints[1,1] "
+                            "f32[2,2,2,2]@NCHW 1"),
+                (const aclTensor*, self), (const aclTensor*, weight), (const aclIntArray*, kernelSize),
+                (const aclTensor*, bias, optional), (const aclIntArray*, stride), (const aclIntArray*, padding),
+                (const aclIntArray*, dilation), (aclTensor*, out), (int8_t, cubeMathType))

@@ -4,9 +4,9 @@
 // its own workspace, not these indices, so this is Canopy's own kernel
 // (kernels/max_pool_indices.*). Checks follow the A2 column: dilation 1, no NHWC.
 #include <array>
+#include <vector>
 
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
-#include "kernels/max_pool_indices.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "pooling.h"
@@ -94,26 +94,11 @@ aclnnStatus PlanMaxPool2dWithIndices(Plan& plan, const aclTensor* self, const ac
     y = Unsqueeze(y, 0);
     i = Unsqueeze(i, 0);
   }
-  kernels::MaxPoolIndicesDesc desc;
-  desc.src = x.buffer;
-  desc.dst = y.buffer;
-  desc.indices = i.buffer;
-  desc.dtype = x.dtype;
-  desc.index_dtype = i.dtype;
-  for (size_t d = 0; d < 4; ++d) {
-    desc.src_shape[d] = x.shape[d];
-    desc.src_strides[d] = x.strides[d];
-    desc.dst_strides[d] = y.strides[d];
-    desc.index_strides[d] = i.strides[d];
-  }
-  for (size_t d = 0; d < 2; ++d) {
-    desc.out_extent[d] = y.shape[2 + d];
-    desc.kernel[d] = axes[d].kernel;
-    desc.stride[d] = axes[d].stride;
-    desc.pad[d] = axes[d].pad_front;
-    desc.dilation[d] = 1;
-  }
-  plan.AddStep(kernels::MakeMaxPoolIndicesStep(desc));
+  // [N, C, 1, H, W]: a depth of one.
+  PlanMaxPoolWithIndices(
+      plan, Unsqueeze(x, 2), Unsqueeze(y, 2), Unsqueeze(i, 2),
+      {std::vector<kernels::PoolWindow>{kernels::PoolWindow{}}, FixedWindows(x.shape[2], axes[0], 1, y.shape[2]),
+       FixedWindows(x.shape[3], axes[1], 1, y.shape[3])});
   return ACLNN_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/onednn_step.h"
@@ -51,9 +52,9 @@ bool Bf16PoolingNative() {
 }
 
 std::unique_ptr<Step> PoolStep(Plan& plan, const TensorRef& x, const TensorRef& y, PoolKind kind,
-                               const std::array<PoolAxis, 2>& axes, float scale, std::string& reason) {
+                               const std::vector<PoolAxis>& axes, float scale, std::string& reason) {
   dnnl::memory::dims strides, kernel, pad_l, pad_r;
-  for (size_t d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < axes.size(); ++d) {
     const PoolAxis& a = axes[d];
     strides.push_back(a.stride);
     kernel.push_back(a.kernel);
@@ -95,8 +96,8 @@ int64_t PooledExtent(int64_t in, const PoolAxis& axis, bool ceil_mode) {
   return out;
 }
 
-aclnnStatus PlanPool2d(Plan& plan, const TensorRef& in, const TensorRef& out, PoolKind kind,
-                       const std::array<PoolAxis, 2>& axes, float scale) {
+aclnnStatus PlanPool(Plan& plan, const TensorRef& in, const TensorRef& out, PoolKind kind,
+                     const std::vector<PoolAxis>& axes, float scale) {
   if (out.NumElements() == 0) return ACLNN_SUCCESS;
   // bf16 natively where oneDNN has it on this CPU; fp16 in f32.
   const aclDataType engine = in.dtype == ACL_BF16 && Bf16PoolingNative() ? ACL_BF16 : ACL_FLOAT;
@@ -108,6 +109,77 @@ aclnnStatus PlanPool2d(Plan& plan, const TensorRef& in, const TensorRef& out, Po
   plan.AddStep(std::move(step));
   if (!SameView(y, out)) plan.Copy(y, out);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanAvgPool(Plan& plan, const TensorRef& in, const TensorRef& out, const std::vector<PoolAxis>& axes,
+                        bool count_include_pad, int64_t divisor_override) {
+  if (divisor_override != 0) {  // sum / divisor: oneDNN's sum / volume, scaled
+    int64_t volume = 1;
+    for (const PoolAxis& a : axes) volume *= a.kernel;
+    return PlanPool(plan, in, out, PoolKind::kAverageOverWindow, axes,
+                    static_cast<float>(volume) / static_cast<float>(divisor_override));
+  }
+  if (!count_include_pad) return PlanPool(plan, in, out, PoolKind::kAverageOverInput, axes);
+  // PyTorch counts the padding but not a ceil-mode window's part beyond it;
+  // oneDNN counts the whole window. Where a window reaches past the padding,
+  // pool a zero-padded copy and count only what lies inside it.
+  bool past_padding = false;
+  for (size_t d = 0; d < axes.size(); ++d) {
+    const PoolAxis& a = axes[d];
+    past_padding =
+        past_padding || (out.shape[2 + d] - 1) * a.stride - a.pad_front + a.kernel > in.shape[2 + d] + a.pad_back;
+  }
+  if (!past_padding) return PlanPool(plan, in, out, PoolKind::kAverageOverWindow, axes);
+  Shape padded_shape = in.shape;
+  for (size_t d = 0; d < axes.size(); ++d) padded_shape[2 + d] += axes[d].pad_front + axes[d].pad_back;
+  const TensorRef padded = plan.Temporary(in.dtype, padded_shape);
+  plan.Fill(padded, ScalarValue::Integer(0));
+  TensorRef inner = padded;
+  for (size_t d = 0; d < axes.size(); ++d) {
+    inner = Narrow(inner, static_cast<int64_t>(2 + d), axes[d].pad_front, in.shape[2 + d]);
+  }
+  plan.Copy(in, inner);
+  std::vector<PoolAxis> unpadded = axes;
+  for (PoolAxis& a : unpadded) a.pad_front = a.pad_back = 0;
+  return PlanPool(plan, padded, out, PoolKind::kAverageOverInput, unpadded);
+}
+
+std::vector<kernels::PoolWindow> FixedWindows(int64_t in, const PoolAxis& axis, int64_t dilation, int64_t out) {
+  std::vector<kernels::PoolWindow> windows;
+  for (int64_t i = 0; i < out; ++i) {
+    kernels::PoolWindow w;
+    w.begin = i * axis.stride - axis.pad_front;
+    w.end = std::min(w.begin + (axis.kernel - 1) * dilation + 1, in);
+    w.step = dilation;
+    while (w.begin < 0) w.begin += dilation;
+    windows.push_back(w);
+  }
+  return windows;
+}
+
+std::vector<kernels::PoolWindow> AdaptiveMaxWindows(int64_t in, int64_t out) {
+  std::vector<kernels::PoolWindow> windows;
+  for (int64_t i = 0; i < out; ++i) windows.push_back({i * in / out, ((i + 1) * in + out - 1) / out, 1});
+  return windows;
+}
+
+void PlanMaxPoolWithIndices(Plan& plan, const TensorRef& x, const TensorRef& y, const TensorRef& indices,
+                            std::array<std::vector<kernels::PoolWindow>, 3> windows) {
+  if (y.NumElements() == 0) return;
+  kernels::MaxPoolIndicesDesc desc;
+  desc.src = x.buffer;
+  desc.dst = y.buffer;
+  desc.indices = indices.buffer;
+  desc.dtype = x.dtype;
+  desc.index_dtype = indices.dtype;
+  for (size_t d = 0; d < 5; ++d) {
+    desc.src_shape[d] = x.shape[d];
+    desc.src_strides[d] = x.strides[d];
+    desc.dst_strides[d] = y.strides[d];
+    desc.index_strides[d] = indices.strides[d];
+  }
+  desc.windows = std::move(windows);
+  plan.AddStep(kernels::MakeMaxPoolIndicesStep(std::move(desc)));
 }
 
 }  // namespace canopy::ops

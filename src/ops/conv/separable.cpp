@@ -1,7 +1,10 @@
 #include "separable.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
+
+#include "ops/framework/tensor_view.h"
 
 namespace canopy::ops {
 
@@ -25,6 +28,31 @@ void PlanSeparable(Plan& plan, const TensorRef& in, const TensorRef& out, kernel
   desc.reduce = reduce;
   desc.what = what;
   plan.AddStep(kernels::MakeSeparableResampleStep(std::move(desc)), {in}, out);
+}
+
+void PlanSeparable3d(Plan& plan, const TensorRef& in, const TensorRef& out, kernels::AxisTaps depths,
+                     kernels::AxisTaps rows, kernels::AxisTaps columns, kernels::SeparableReduce reduce,
+                     const char* what) {
+  if (out.NumElements() == 0) return;
+  // The kernel addresses planes by two indices: N and C merge into one (a
+  // staged copy where their strides do not allow it), D is the second.
+  std::optional<TensorRef> x = Flatten(in, 0, 1);
+  if (!x) x = Flatten(plan.Contiguous(in, in.dtype), 0, 1);
+  const aclDataType middle = in.dtype == ACL_DOUBLE ? ACL_DOUBLE : ACL_FLOAT;
+  const int64_t planes = out.shape[0] * out.shape[1];
+  const TensorRef t = plan.Temporary(middle, {planes, in.shape[2], out.shape[3], out.shape[4]});
+  PlanSeparable(plan, *x, t, std::move(rows), std::move(columns), reduce, what);
+  // Then D as the rows of [N * C, Ho, D, Wo] planes, each column its own tap.
+  kernels::AxisTaps identity;
+  for (int64_t i = 0; i < out.shape[4]; ++i) {
+    identity.Add(i, 1.0);
+    identity.EndOutput();
+  }
+  std::optional<TensorRef> y = Flatten(out, 0, 1);
+  const TensorRef staged = y ? *y : plan.Temporary(out.dtype, {planes, out.shape[2], out.shape[3], out.shape[4]});
+  PlanSeparable(plan, Transpose(t, 1, 2), Transpose(staged, 1, 2), std::move(depths), std::move(identity), reduce,
+                what);
+  if (!y) plan.Copy(*Reshape(staged, out.shape), out);
 }
 
 namespace {

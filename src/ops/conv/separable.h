@@ -16,6 +16,12 @@ namespace canopy::ops {
 void PlanSeparable(Plan& plan, const TensorRef& in, const TensorRef& out, kernels::AxisTaps rows,
                    kernels::AxisTaps columns, kernels::SeparableReduce reduce, const char* what);
 
+// The same over dims 2, 3 and 4 of [N, C, D, H, W] views: H and W first into
+// an f32 (f64 for f64) temporary, then D, each pass the separable kernel.
+void PlanSeparable3d(Plan& plan, const TensorRef& in, const TensorRef& out, kernels::AxisTaps depths,
+                     kernels::AxisTaps rows, kernels::AxisTaps columns, kernels::SeparableReduce reduce,
+                     const char* what);
+
 // PyTorch's area_pixel_compute_scale, in T (float for f32 and the 16-bit
 // dtypes, double for f64, as its CPU kernels compute): (in - 1) / (out - 1)
 // with align_corners (0 for one output), else 1 / scales when given (> 0),

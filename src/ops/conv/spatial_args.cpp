@@ -66,4 +66,14 @@ aclnnStatus CheckIntArray(Plan& plan, const char* name, const aclIntArray* array
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus CheckNonEmptyFrom(Plan& plan, const char* name, const aclTensor* tensor, int64_t first) {
+  for (int64_t d = first; d < tensor->rank(); ++d) {
+    if (tensor->view_shape[d] <= 0) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s %s has an empty dim %lld; only the first may be empty", name,
+                         ShapeToString(tensor->view_shape).c_str(), static_cast<long long>(d));
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace canopy::ops

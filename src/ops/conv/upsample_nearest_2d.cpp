@@ -1,16 +1,14 @@
 // aclnnUpsampleNearest2d: nearest-neighbour upsampling of H and W of an NCHW
 // or NHWC tensor to outputSize, with PyTorch's index rule
 // src = min(floor(dst * (in / out)), in - 1), the scale computed in float.
-// Canopy's own gather (kernels/nearest_resize.h): oneDNN's nearest resampling
+// Canopy's own gather (nearest.h): oneDNN's nearest resampling
 // rounds to the nearest source centre instead, which picks other rows when
 // the ratio is not an integer.
-#include <algorithm>
-#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
-#include "common/dtype.h"
-#include "kernels/nearest_resize.h"
+#include "nearest.h"
 #include "ops/framework/aclnn_op.h"
 #include "spatial_args.h"
 
@@ -23,16 +21,6 @@ constexpr DtypeSet kUpsampleDtypes = {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUB
 constexpr OpTraits kUpsampleTraits{
     .header = "aclnnop/aclnn_upsample_nearest_2d.h", .dtypes = kUpsampleDtypes, .max_rank = 4};
 constexpr int64_t kMaxExtent = int64_t{1} << 20;  // the doc's bound on every dim
-
-// Output index i of an axis of `in` resampled to `out` reads input index:
-std::vector<int64_t> SourceIndices(int64_t in, int64_t out) {
-  const float scale = static_cast<float>(in) / static_cast<float>(out);
-  std::vector<int64_t> source(static_cast<size_t>(out));
-  for (int64_t i = 0; i < out; ++i) {
-    source[static_cast<size_t>(i)] = std::min(static_cast<int64_t>(std::floor(static_cast<float>(i) * scale)), in - 1);
-  }
-  return source;
-}
 
 aclnnStatus PlanUpsampleNearest2d(Plan& plan, const aclTensor* self, const aclIntArray* output_size,
                                   const aclTensor* out) {
@@ -69,20 +57,10 @@ aclnnStatus PlanUpsampleNearest2d(Plan& plan, const aclTensor* self, const aclIn
 
   const TensorRef x = plan.Input(self, "self");
   const TensorRef y = plan.Output(out, "out");
-  kernels::NearestResizeDesc desc;
-  desc.src = x.buffer;
-  desc.dst = y.buffer;
-  desc.element_bytes = static_cast<int64_t>(DtypeSize(x.dtype));
-  for (size_t d = 0; d < 4; ++d) {
-    desc.dst_shape[d] = y.shape[d];
-    desc.src_strides[d] = x.strides[d];
-    desc.dst_strides[d] = y.strides[d];
-  }
-  desc.row_dim = row_dim;
-  desc.column_dim = column_dim;
-  desc.source_row = SourceIndices(x.shape[row_dim], y.shape[row_dim]);
-  desc.source_column = SourceIndices(x.shape[column_dim], y.shape[column_dim]);
-  plan.AddStep(kernels::MakeNearestResizeStep(std::move(desc)));
+  std::vector<std::vector<int64_t>> sources(4);
+  sources[row_dim] = NearestSourceIndices(x.shape[row_dim], y.shape[row_dim], NearestRule::kFloor);
+  sources[column_dim] = NearestSourceIndices(x.shape[column_dim], y.shape[column_dim], NearestRule::kFloor);
+  PlanNearestResize(plan, x, y, std::move(sources));
   return ACLNN_SUCCESS;
 }
 

@@ -1,0 +1,28 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_adaptive_max_pool3d.h: 3-D adaptive max pooling with the indices of the maxima.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_ADAPTIVE_MAX_POOL3D_H_
+#define CANOPY_ACLNNOP_ACLNN_ADAPTIVE_MAX_POOL3D_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdaptiveMaxPool3dGetWorkspaceSize(const aclTensor *self,
+                                                                       const aclIntArray *outputSize,
+                                                                       aclTensor *outputOut, aclTensor *indicesOut,
+                                                                       uint64_t *workspaceSize,
+                                                                       aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdaptiveMaxPool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                       const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_ADAPTIVE_MAX_POOL3D_H_ */

@@ -1,0 +1,27 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_upsample_nearest_1d.h: nearest-neighbour upsampling of the last dim of an NCL tensor.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_UPSAMPLE_NEAREST_1D_H_
+#define CANOPY_ACLNNOP_ACLNN_UPSAMPLE_NEAREST_1D_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleNearest1dGetWorkspaceSize(const aclTensor *self,
+                                                                       const aclIntArray *outputSize, aclTensor *out,
+                                                                       uint64_t *workspaceSize,
+                                                                       aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnUpsampleNearest1d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                       const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_UPSAMPLE_NEAREST_1D_H_ */
