@@ -60,7 +60,7 @@ if [[ "${CANOPY_CROSS_SKIP_APT:-0}" != 1 ]]; then
     (cd "$sysroot/debs" && apt-get download -qq "${arm64_packages[@]/%/:arm64}")
     for deb in "$sysroot"/debs/*.deb; do
       dpkg-deb -x "$deb" "$sysroot"
-      dpkg-deb -f "$deb" Package Version | paste -sd' ' >>"$sysroot/versions.txt"
+      dpkg-deb -W --showformat='${Package}:${Architecture} ${Version}\n' "$deb" >>"$sysroot/versions.txt"
     done
     # Gloo's CMake export names its library by absolute path (/usr/lib/...), which
     # is the host's amd64 copy: point it into the sysroot.
@@ -79,11 +79,12 @@ cmake -S "$repo" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/aarch64-linux-g
   -DCANOPY_AARCH64_SYSROOT="$sysroot" -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON \
   -DCANOPY_TESTS_PER_CASE=OFF -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
 
-# The libraries, the runtime tests, and one op suite each of pointwise,
-# reduction and matmul.
+# The libraries, the runtime tests, and op suites of pointwise (the binary and
+# unary kernels, elementwise with its conversions), reduction and matmul.
 runtime_tests=(runtime_api_test runtime_lifecycle_test runtime_adversarial_test runtime_stress_test
   kernels_cpu_features_test)
-op_tests=(canopy_ops_binary_pointwise_test canopy_ops_reduce_test canopy_ops_matmul_test)
+op_tests=(canopy_ops_binary_pointwise_test canopy_ops_elementwise_test canopy_ops_unary_test canopy_ops_reduce_test
+  canopy_ops_matmul_test)
 cmake --build "$build" -j"$jobs" --target ascendcl nnopbase opapi hccl acl_op_compiler \
   "${runtime_tests[@]}" "${op_tests[@]}"
 
@@ -94,21 +95,27 @@ file "$build/lib64/libopapi.so" | grep -q 'ARM aarch64' || {
 
 # --- run under qemu-user ----------------------------------------------------------
 library_path=$sysroot/usr/lib/aarch64-linux-gnu:$sysroot/usr/lib:$sysroot/lib/aarch64-linux-gnu
+# run <binary> <gtest filter> [VAR=value...]
 run() {
-  local binary=$1
-  shift
-  echo "=== $binary $*"
+  local binary=$1 filter=$2
+  shift 2
+  echo "=== $binary --gtest_filter=$filter $*"
   env "$@" qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH="$library_path" \
-    "$build/bin/$binary" --gtest_color=no --gtest_brief=1
+    "$build/bin/$binary" --gtest_color=no --gtest_brief=1 --gtest_filter="$filter"
 }
+# Left out: a death test that re-executes its binary (the host cannot exec an
+# aarch64 program without binfmt_misc) under a tight RLIMIT_AS (which qemu's own
+# reservation of the guest address space would exceed).
+declare -A excluded
+excluded[runtime_api_test]=-CallbackDeathTest.AHostFunctionThreadThatCannotStartIsAnErrorNotAnAbort
 
 status=0
 runtime_environment=(CANOPY_DEVICE_COUNT=2 CANOPY_DEVICE_MEMORY=1G)
 for test in "${runtime_tests[@]}"; do
-  run "$test" "${runtime_environment[@]}" || status=1
+  run "$test" "${excluded[$test]:-*}" "${runtime_environment[@]}" || status=1
 done
 for test in "${op_tests[@]}"; do
-  run "$test" || status=1
+  run "$test" "${excluded[$test]:-*}" || status=1
 done
 if ((status == 0)); then
   echo "cross_aarch64.sh: all aarch64 tests passed"
