@@ -1,8 +1,12 @@
 #include "half.h"
 
-#include <immintrin.h>
-
 #include "kernels/cpu_features.h"
+
+// The F16C and AVX-512 loops exist on x86-64 only; elsewhere the portable loops
+// below are the only ones (cpu_features.h reports no x86 feature there).
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 // GCC vectorises the AVX-512 loops below fully only at -O3; clang has no
 // optimize attribute (and vectorises them at -O2).
@@ -15,6 +19,7 @@
 namespace canopy {
 namespace {
 
+#if defined(__x86_64__)
 // cpu_features.h decides (CANOPY_CPU_FEATURES can force the portable loops).
 bool CpuHasF16c() { return kernels::Cpu().f16c; }
 
@@ -60,6 +65,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) CANOPY_OPTIMIZE_O3 void Bf1
   auto* bits = reinterpret_cast<uint32_t*>(dst);
   for (int64_t i = 0; i < n; ++i) bits[i] = uint32_t{src[i]} << 16;
 }
+#endif
 
 float HalfToFloatPortable(uint16_t h) {
   const uint32_t sign = uint32_t{h & 0x8000u} << 16;
@@ -113,22 +119,30 @@ float HalfToFloat(uint16_t bits) { return HalfToFloatPortable(bits); }
 uint16_t FloatToHalf(float value) { return FloatToHalfPortable(value); }
 
 void HalfToFloatN(const uint16_t* src, float* dst, int64_t n) {
+#if defined(__x86_64__)
   if (CpuHasF16c()) return HalfToFloatF16c(src, dst, n);
+#endif
   for (int64_t i = 0; i < n; ++i) dst[i] = HalfToFloatPortable(src[i]);
 }
 
 void FloatToHalfN(const float* src, uint16_t* dst, int64_t n) {
+#if defined(__x86_64__)
   if (CpuHasF16c()) return FloatToHalfF16c(src, dst, n);
+#endif
   for (int64_t i = 0; i < n; ++i) dst[i] = FloatToHalfPortable(src[i]);
 }
 
 void Bf16ToFloatN(const uint16_t* src, float* dst, int64_t n) {
+#if defined(__x86_64__)
   if (CpuHasAvx512()) return Bf16ToFloatAvx512(src, dst, n);
+#endif
   for (int64_t i = 0; i < n; ++i) dst[i] = Bf16ToFloat(src[i]);
 }
 
 void FloatToBf16N(const float* src, uint16_t* dst, int64_t n) {
+#if defined(__x86_64__)
   if (CpuHasAvx512()) return FloatToBf16Avx512(src, dst, n);
+#endif
   for (int64_t i = 0; i < n; ++i) dst[i] = FloatToBf16(src[i]);
 }
 

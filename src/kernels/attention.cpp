@@ -33,8 +33,10 @@ constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, por
 
 // The widest inner loops this CPU runs (CANOPY_MAX_ISA caps Cpu()).
 const AttentionLoops& Loops() {
+#if defined(__x86_64__)  // the vector loops are x86 code
   if (Cpu().Avx512()) return kAttentionLoopsAvx512;
   if (Cpu().Avx2()) return kAttentionLoopsAvx2;
+#endif
   return kAttentionLoopsPortable;
 }
 

@@ -36,13 +36,15 @@ __attribute__((always_inline)) inline void ApplyChunk(const Fn& fn, const T* con
   ApplyLoop(fn, operands, out, n, std::make_index_sequence<Fn::kArity>{});
 }
 
+#if defined(__x86_64__)
 // The same loop compiled for AVX-512 (comparisons, min / max, selects and
-// Addcdiv vectorise there), chosen at run time.
+// Addcdiv vectorise there), chosen at run time (x86-64 only).
 template <typename Fn, typename T>
 __attribute__((target("avx512f,avx512vl,avx512bw"))) void ApplyChunkAvx512(const Fn& fn, const T* const* operands,
                                                                            T* out, int64_t n) {
   ApplyChunk(fn, operands, out, n);
 }
+#endif
 
 template <typename Fn>
 class PointwiseStep final : public Step {
@@ -146,9 +148,11 @@ class PointwiseStep final : public Step {
 
   template <typename T>
   void Apply(const T* const* operands, T* out, int64_t n) const {
+#if defined(__x86_64__)
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (Cpu().Avx512()) return ApplyChunkAvx512(fn_, operands, out, n);
     }
+#endif
     ApplyChunk(fn_, operands, out, n);
   }
 

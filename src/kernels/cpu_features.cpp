@@ -1,6 +1,8 @@
 #include "cpu_features.h"
 
+#if defined(__x86_64__)
 #include <cpuid.h>
+#endif
 
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 namespace canopy::kernels {
 namespace {
 
+#if defined(__x86_64__)
 // XCR0: which register state the OS saves on a context switch. A feature whose
 // registers the OS does not save must not be used even if CPUID lists it.
 uint64_t ReadXcr0() {
@@ -19,6 +22,7 @@ uint64_t ReadXcr0() {
 }
 
 bool Bit(unsigned value, int bit) { return ((value >> bit) & 1u) != 0; }
+#endif
 
 // The flag of `features` called `name` (names as in the header), or null.
 bool* Field(CpuFeatures& features, std::string_view name) {
@@ -38,6 +42,9 @@ bool* Field(CpuFeatures& features, std::string_view name) {
 
 CpuFeatures DetectCpuFeatures() {
   CpuFeatures f;
+#if !defined(__x86_64__)
+  return f;  // every feature here is an x86 one: elsewhere (aarch64) all kernels take their portable paths
+#else
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return f;
   const bool osxsave = Bit(ecx, 27), avx = Bit(ecx, 28);
@@ -67,6 +74,7 @@ CpuFeatures DetectCpuFeatures() {
   }
   f.amx = tile_state && Bit(leaf7_edx, 22) && Bit(leaf7_edx, 24) && Bit(leaf7_edx, 25);
   return f;
+#endif
 }
 
 CpuFeatures RestrictCpuFeatures(CpuFeatures detected, const char* allowed) {

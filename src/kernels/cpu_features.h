@@ -9,6 +9,9 @@
 //   CANOPY_MAX_ISA=portable|avx2|avx512|avx512_bf16|avx512_fp16|amx
 // Each level keeps the features of the levels below it; both variables may be
 // set, and a feature must pass both. An unknown level keeps nothing (portable).
+// Every feature is an x86 one. Off x86-64 (aarch64) none is detected, the x86
+// kernel files are not built (src/ops/CMakeLists.txt) and the dispatchers
+// compile their x86 branches out: the portable paths are all there is.
 #pragma once
 
 namespace canopy::kernels {

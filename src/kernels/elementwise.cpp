@@ -115,6 +115,8 @@ __attribute__((always_inline)) inline void ComputeLoops(ElementwiseOp op, const 
   }
 }
 
+#if defined(__x86_64__)
+// The same loops compiled for AVX-512, chosen at run time (x86-64 only).
 __attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(ElementwiseOp op, const float* a,
                                                                         const float* b, float* out, int64_t n,
                                                                         float alpha) {
@@ -126,12 +128,15 @@ __attribute__((target("avx512f,avx512vl,avx512bw"))) void ComputeAvx512(Elementw
                                                                         double alpha) {
   ComputeLoops(op, a, b, out, n, alpha);
 }
+#endif
 
 template <typename T>
 void Compute(ElementwiseOp op, const T* a, const T* b, T* out, int64_t n, T alpha) {
+#if defined(__x86_64__)
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     if (Cpu().Avx512()) return ComputeAvx512(op, a, b, out, n, alpha);
   }
+#endif
   ComputeLoops(op, a, b, out, n, alpha);
 }
 
@@ -202,6 +207,7 @@ FusedPath ChooseFusedPath(const ElementwiseDesc& d) {
   }
 }
 
+#if defined(__x86_64__)
 FusedBinaryOp FusedOpOf(ElementwiseOp op) {
   switch (op) {
     case ElementwiseOp::kSub:
@@ -214,6 +220,7 @@ FusedBinaryOp FusedOpOf(ElementwiseOp op) {
       return FusedBinaryOp::kAdd;
   }
 }
+#endif
 
 class ElementwiseStep final : public Step {
  public:
@@ -291,6 +298,7 @@ class ElementwiseStep final : public Step {
       char* dst = out_base + out_offset * static_cast<int64_t>(out_size);
       const bool direct = desc_.out.dtype == kNativeDtype<T> && desc_.out.strides[inner] == 1;
       if (fused_ != FusedPath::kNone) {
+#if defined(__x86_64__)  // the one-pass loops are AVX-512 code, chosen only there
         const char* src[2] = {};
         for (int k = 0; k < inputs; ++k) {
           int64_t offset = 0;
@@ -303,6 +311,7 @@ class ElementwiseStep final : public Step {
           FusedBinary(FusedOpOf(desc_.op), desc_.out.dtype, src[0], src[1], desc_.scalar.As<float>(), dst, length,
                       desc_.alpha.As<float>());
         }
+#endif
       } else if (copy) {
         // A conversion goes straight from source to destination: one pass, no staging
         // copy, the compute type only in between when neither side is in it.

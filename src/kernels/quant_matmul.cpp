@@ -15,8 +15,10 @@ namespace {
 constexpr QuantLoops kQuantLoopsPortable = {portable_isa::QuantColumns, portable_isa::DequantizeRows};
 
 const QuantLoops& Loops() {
+#if defined(__x86_64__)  // the vector loops are x86 code
   if (Cpu().Avx512()) return kQuantLoopsAvx512;
   if (Cpu().Avx2()) return kQuantLoopsAvx2;
+#endif
   return kQuantLoopsPortable;
 }
 

@@ -110,7 +110,9 @@ class UnaryStep final : public Step {
       const char* src = in_base + in_offset * in_size;
       char* dst = out_base + out_offset * out_size;
       if (one_pass_) {
+#if defined(__x86_64__)  // the one-pass loop is AVX-512 code, chosen only there
         UnaryAvx512(desc_.op, desc_.params, in.dtype, src, out.dtype, dst, length);
+#endif
       } else {
         Load<T>(in.dtype, src, in.strides[inner], length, buffer);
         Compute<T>(buffer, length);
@@ -130,8 +132,10 @@ class UnaryStep final : public Step {
   template <typename T>
   void Compute(T* chunk, int64_t n) const {
     if constexpr (std::is_same_v<T, float>) {
+#if defined(__x86_64__)
       if (Cpu().Avx512()) return UnaryAvx512(desc_.op, desc_.params, ACL_FLOAT, chunk, ACL_FLOAT, chunk, n);
       if (Cpu().Avx2()) return UnaryAvx2(desc_.op, desc_.params, chunk, chunk, n);
+#endif
     }
     ReferenceChunk(fn_, chunk, chunk, n);
   }

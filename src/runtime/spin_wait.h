@@ -20,6 +20,16 @@ inline constexpr int64_t kEngineSpinNs = 50000;
 // The clock is read once per this many polls.
 inline constexpr int kPollsPerClockRead = 32;
 
+// The CPU's hint that this thread is busy-waiting (x86 `pause`, aarch64 `yield`):
+// it yields the core's pipeline to a sibling hardware thread.
+inline void SpinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
+
 // Polls `done` for up to `budget_ns`; returns its last value.
 template <typename Done>
 bool SpinUntil(const Done& done, int64_t budget_ns) {
@@ -27,7 +37,7 @@ bool SpinUntil(const Done& done, int64_t budget_ns) {
   while (true) {
     for (int poll = 0; poll < kPollsPerClockRead; ++poll) {
       if (done()) return true;
-      __builtin_ia32_pause();
+      SpinPause();
     }
     if (NowNs() >= deadline) return done();
   }

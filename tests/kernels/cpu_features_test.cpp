@@ -74,4 +74,15 @@ TEST(CpuFeatures, FeatureListAndLevelCombine) {
   EXPECT_EQ(HighestIsaLevel(RestrictCpuFeatures(Everything(), "none")), IsaLevel::kPortable);
 }
 
+#if !defined(__x86_64__)
+// Off x86-64 (aarch64) the x86 kernels are not built: nothing may claim them.
+TEST(CpuFeatures, NoX86FeatureIsDetectedOffX86) {
+  EXPECT_EQ(HighestIsaLevel(canopy::kernels::DetectCpuFeatures()), IsaLevel::kPortable);
+  EXPECT_FALSE(canopy::kernels::Cpu().avx2);
+  EXPECT_FALSE(canopy::kernels::Cpu().f16c);
+  EXPECT_FALSE(canopy::kernels::Cpu().avx512f);
+  EXPECT_FALSE(canopy::kernels::Cpu().amx);
+}
+#endif
+
 }  // namespace

@@ -124,6 +124,9 @@ std::pair<int64_t, int64_t> SkinnyStridesOf(const TensorRef& b) {
 // Few rows against B of one matrix, in a storage the skinny kernel streams
 // directly: decode and small-batch projections, bound by reading B once.
 bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& out) {
+#if !defined(__x86_64__)
+  return false;  // the skinny kernel is AVX-512 code, built on x86-64 only
+#endif
   const size_t rank = out.shape.size();
   for (size_t d = 0; d + 2 < rank; ++d) {
     if (out.shape[d] != 1) return false;
@@ -136,6 +139,7 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
   return kernels::SkinnyMatmulSupports(b.dtype, stride_k, stride_n);
 }
 
+#if defined(__x86_64__)
 // dst (f32, [.., M, N]) = alpha * a @ b + beta * dst through the skinny kernel.
 void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, const TensorRef& dst, float alpha,
                       float beta) {
@@ -162,6 +166,7 @@ void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, con
   }
   plan.AddStep(kernels::MakeSkinnyMatmulStep(desc, scratch), {a, b}, dst);
 }
+#endif
 
 }  // namespace
 
@@ -253,6 +258,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     return ACLNN_SUCCESS;
   }
 
+#if defined(__x86_64__)  // UseSkinnyKernel says no elsewhere
   if (skinny) {
     const bool unit_columns = dst.shape[rank - 1] == 1 || dst.strides[rank - 1] == 1;
     const TensorRef c = unit_columns ? dst : plan.Temporary(ACL_FLOAT, dst.shape);
@@ -262,6 +268,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     if (!direct_out) plan.Copy(dst, out);
     return ACLNN_SUCCESS;
   }
+#endif
 
   kernels::MatmulDesc desc = ProductDesc(a, b, dst, terms.alpha, beta);
   std::string reason;
