@@ -31,7 +31,8 @@ namespace canopy::kernels {
   X(kClamp, ClampFn)            \
   X(kPow, PowFn)                \
   X(kMaskedFill, MaskedFillFn)  \
-  X(kAddcdiv, AddcdivFn)
+  X(kAddcdiv, AddcdivFn)        \
+  X(kFmod, FmodFn)
 
 enum class PointwiseOp : uint8_t {
 #define CANOPY_POINTWISE_ENUM(op, fn) op,

@@ -217,4 +217,24 @@ struct AddcdivFn {
   }
 };
 
+// self - trunc(self / other) * other (torch.fmod: the sign of the dividend),
+// std::fmod on floats (exact; 0 divisor NaN). Integers: exact; a zero divisor,
+// which CANN leaves undefined, gives self (a quotient of 0, as Canopy's DivMod
+// does), and -1 gives 0 (no overflow of MIN / -1).
+struct FmodFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (other == 0) return self;
+      if constexpr (std::is_signed_v<T>) {
+        if (other == -1) return 0;
+      }
+      return self % other;
+    } else {
+      return std::fmod(self, other);
+    }
+  }
+};
+
 }  // namespace canopy::kernels

@@ -13,6 +13,8 @@
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_fmod_scalar.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
@@ -700,6 +702,76 @@ std::vector<OpRow> MoreBinaryRows() {
               "LogicalXor", xorForms, [](bool a, bool b) { return a != b; }, false)};
 }
 
+// FmodTensor / FmodScalar: the dividend's sign; divisors include 0 (NaN for
+// floats, self for integers: Canopy's defined value where CANN's is undefined).
+const std::vector<aclDataType> kFmodDtypes = {ACL_DOUBLE, ACL_BF16,  ACL_FLOAT16, ACL_FLOAT,
+                                              ACL_INT32,  ACL_INT64, ACL_INT8,    ACL_UINT8};
+
+Value FmodValue(Value a, Value b, aclDataType compute) {
+  const double x = ConvertValue(a, compute).real(), y = ConvertValue(b, compute).real();
+  if (IsRealFloat(compute)) return std::fmod(x, y);
+  const auto i = static_cast<int64_t>(x), j = static_cast<int64_t>(y);
+  if (j == 0) return static_cast<double>(i);
+  if (j == -1) return 0.0;
+  return static_cast<double>(i % j);
+}
+
+OpRow FmodRow(bool scalarOther) {
+  OpRow row;
+  row.name = scalarOther ? "FmodScalar" : "FmodTensor";
+  auto range = [](bool divisor) {
+    return RangeRule([divisor](aclDataType dtype, const CaseInfo&) {
+      const double lo = IsUnsigned(dtype) ? 0 : (divisor ? -6 : -20);
+      return Range{lo, divisor ? 6.0 : 20.0, 0, divisor ? 5 : 0};
+    });
+  };
+  row.inputs = {Arg{.name = "self", .range = range(false)},
+                Arg{.name = "other", .kind = scalarOther ? ArgKind::kScalar : ArgKind::kTensor, .range = range(true)}};
+  if (scalarOther) {
+    row.out = {[](Call& c) {
+                 return aclnnFmodScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnFmodScalar};
+    row.inplace = {[](Call& c) {
+                     return aclnnInplaceFmodScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.workspaceSize,
+                                                                   c.executor);
+                   },
+                   aclnnInplaceFmodScalar};
+    row.shapes = SameShapes();
+    row.outShape = ShapeOfInput(0);
+  } else {
+    row.out = {[](Call& c) {
+                 return aclnnFmodTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnFmodTensor};
+    row.inplace = {[](Call& c) {
+                     return aclnnInplaceFmodTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize,
+                                                                   c.executor);
+                   },
+                   aclnnInplaceFmodTensor};
+  }
+  auto compute = [scalarOther](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    const aclDataType other = in.size() > 1 ? in[1] : in[0];
+    return scalarOther ? TensorScalarDtype(in[0], other) : Promote(in[0], other);
+  };
+  row.inplace.accepts = [compute](const DtypeCase& dc, aclDataType) {
+    const auto promoted = compute(dc.inputs);
+    return dc.out == ACL_DT_UNDEFINED && promoted && CanCast(*promoted, dc.inputs[0]);
+  };
+  row.dtypes = Concat(EachDtype(kFmodDtypes), Singly({{{ACL_INT32, ACL_FLOAT}},
+                                                      {{ACL_FLOAT16, ACL_FLOAT}},
+                                                      {{ACL_INT8, ACL_INT64}},
+                                                      {{ACL_UINT8, ACL_INT32}},
+                                                      {{ACL_INT32, ACL_INT32}, ACL_DOUBLE},
+                                                      {{ACL_FLOAT, ACL_FLOAT}, ACL_BF16}}));
+  row.outDtype = compute;
+  row.reference = [compute](const RefCall& call) {
+    const aclDataType c = *compute({call.inputs[0].dtype, call.inputs[1].dtype});
+    return Pointwise([c](const std::vector<Value>& x, const AttrSet&) { return FmodValue(x[0], x[1], c); })(call);
+  };
+  return row;
+}
+
 std::vector<OpRow> BinaryPointwiseRows() {
   std::vector<OpRow> rows = {EqTensorRow(),
                              GtScalarRow(),
@@ -707,7 +779,9 @@ std::vector<OpRow> BinaryPointwiseRows() {
                              PowRow(PowForm::kTensorTensor),
                              PowRow(PowForm::kScalarTensor),
                              MaskedFillRow(),
-                             AddcdivRow()};
+                             AddcdivRow(),
+                             FmodRow(false),
+                             FmodRow(true)};
   for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
   for (OpRow& row : ComparisonRows()) rows.push_back(std::move(row));
   for (OpRow& row : MoreBinaryRows()) rows.push_back(std::move(row));
