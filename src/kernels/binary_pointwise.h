@@ -32,7 +32,10 @@ namespace canopy::kernels {
   X(kPow, PowFn)                \
   X(kMaskedFill, MaskedFillFn)  \
   X(kAddcdiv, AddcdivFn)        \
-  X(kFmod, FmodFn)
+  X(kFmod, FmodFn)              \
+  X(kBitwiseAnd, BitwiseAndFn)  \
+  X(kBitwiseOr, BitwiseOrFn)    \
+  X(kBitwiseXor, BitwiseXorFn)
 
 enum class PointwiseOp : uint8_t {
 #define CANOPY_POINTWISE_ENUM(op, fn) op,

@@ -237,4 +237,24 @@ struct FmodFn {
   }
 };
 
+// Bitwise and / or / xor of integers (torch.bitwise_and, _or, _xor); bool
+// operands load as 1 / 0, so they give the logical result. Phase 1 gives them
+// integer and bool operands only (a float compute type never reaches them).
+#define CANOPY_BITWISE_FN(Fn, op)            \
+  struct Fn {                                \
+    static constexpr int kArity = 2;         \
+    template <typename T>                    \
+    T operator()(T a, T b) const {           \
+      if constexpr (std::is_integral_v<T>) { \
+        return static_cast<T>(a op b);       \
+      } else {                               \
+        return T(0);                         \
+      }                                      \
+    }                                        \
+  };
+CANOPY_BITWISE_FN(BitwiseAndFn, &)
+CANOPY_BITWISE_FN(BitwiseOrFn, |)
+CANOPY_BITWISE_FN(BitwiseXorFn, ^)
+#undef CANOPY_BITWISE_FN
+
 }  // namespace canopy::kernels

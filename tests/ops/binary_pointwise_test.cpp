@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_bitwise_or_tensor.h"
+#include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_fmod_scalar.h"
@@ -275,6 +278,28 @@ TEST(FmodValues, FloatSpecialValues) {
       },
       aclnnFmodScalar);
   ExpectExact(zero->ReadView(), {kNan, kNan, kNan, kNan, kNan, kNan}, "FmodScalar by 0");
+}
+
+// Bool operands give the logical result; negative integers use all their bits.
+TEST(BitwiseValues, BoolIsLogicalAndSignedBitsAreExact) {
+  auto a = Upload(ACL_BOOL, {4}, {0, 1, 0, 1});
+  auto b = Upload(ACL_BOOL, {4}, {0, 0, 1, 1});
+  auto out = Out(ACL_BOOL, {4});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnBitwiseXorTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
+      },
+      aclnnBitwiseXorTensor);
+  ExpectExact(out->ReadView(), {0, 1, 1, 0}, "BitwiseXorTensor bool");
+  auto s = Upload(ACL_INT64, {3}, {-1, -8, 0x7fff0000});
+  auto t = Upload(ACL_INT64, {3}, {0x1234, 7, -65536});
+  auto res = Out(ACL_INT64, {3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnBitwiseAndTensorGetWorkspaceSize(x.Tensor(*s), x.Tensor(*t), x.Tensor(*res), w, e);
+      },
+      aclnnBitwiseAndTensor);
+  ExpectExact(res->ReadView(), {0x1234, 0, 0x7fff0000}, "BitwiseAndTensor s64");
 }
 
 TEST(PowValues, IntegerPowersAreExactWrapAndTakeNegativeExponentsAsTorch) {
@@ -867,6 +892,41 @@ std::vector<Rejection> Rejections() {
          return aclnnInplaceFmodScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 1.5), w, e);
        },
        aclnnInplaceFmodScalar, kInvalid, "selfRef"},
+      {"BitwiseAndTensor_self_u32",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseAndTensorGetWorkspaceSize(a.NewTensor(ACL_UINT32, m), a.NewTensor(ACL_INT32, m),
+                                                      a.NewTensor(ACL_INT64, m), w, e);
+       },
+       aclnnBitwiseAndTensor, kInvalid, "self"},
+      {"BitwiseAndTensor_other_f32",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseAndTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
+                                                      a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnBitwiseAndTensor, kInvalid, "other"},
+      {"BitwiseOrTensor_out_f32",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnBitwiseOrTensor, kInvalid, "out"},
+      {"BitwiseXorTensor_result_into_bool",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseXorTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
+                                                      a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnBitwiseXorTensor, kInvalid, "out"},
+      {"InplaceBitwiseOrTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, {3}), a.NewTensor(ACL_INT32, m), w,
+                                                            e);
+       },
+       aclnnInplaceBitwiseOrTensor, kInvalid, "selfRef"},
+      {"InplaceBitwiseXorTensor_s32_into_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceBitwiseXorTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnInplaceBitwiseXorTensor, kInvalid, "selfRef"},
   };
 }
 

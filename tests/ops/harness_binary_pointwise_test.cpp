@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_bitwise_or_tensor.h"
+#include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
@@ -772,6 +775,55 @@ OpRow FmodRow(bool scalarOther) {
   return row;
 }
 
+// BitwiseAnd / Or / Xor Tensor: exact on the promoted integers; bool gives the logical result.
+const std::vector<aclDataType> kBitwiseAndDtypes = {ACL_BOOL,  ACL_INT8,  ACL_INT16, ACL_INT32,
+                                                    ACL_INT64, ACL_UINT8, ACL_UINT16};
+
+OpRow BitwiseRow(const std::string& name, ComparisonForms forms, std::vector<aclDataType> dtypes,
+                 int64_t (*fn)(int64_t, int64_t), std::vector<DtypeCase> mixed) {
+  OpRow row;
+  row.name = name;
+  auto range = RangeRule([](aclDataType dtype, const CaseInfo&) {
+    return IsUnsigned(dtype) ? Range{0, 250} : Range{-100, 100};
+  });
+  row.inputs = {Arg{.name = "self", .range = range}, Arg{.name = "other", .range = range}};
+  row.out = {forms.out, forms.outPhase2};
+  row.inplace = {forms.inplace, forms.inplacePhase2};
+  row.inplace.accepts = [](const DtypeCase& dc, aclDataType) {
+    const auto promoted = Promote(dc.inputs[0], dc.inputs.size() > 1 ? dc.inputs[1] : dc.inputs[0]);
+    return dc.out == ACL_DT_UNDEFINED && promoted && CanCast(*promoted, dc.inputs[0]);
+  };
+  row.dtypes = Concat(EachDtype(dtypes), Singly(std::move(mixed)));
+  row.outDtype = PromotedDtype();
+  row.reference = Pointwise([fn](const std::vector<Value>& x, const AttrSet&) {
+    return Value(static_cast<double>(fn(static_cast<int64_t>(x[0].real()), static_cast<int64_t>(x[1].real()))));
+  });
+  return row;
+}
+
+std::vector<OpRow> BitwiseRows() {
+  std::vector<aclDataType> wide = kBitwiseAndDtypes;
+  wide.push_back(ACL_UINT32);
+  wide.push_back(ACL_UINT64);
+  const std::vector<DtypeCase> mixed = {
+      {{ACL_INT8, ACL_INT32}},
+      {{ACL_BOOL, ACL_INT32}},
+      {{ACL_UINT8, ACL_INT8}, ACL_INT16},  // in place a negative s16 would wrap into u8
+      {{ACL_INT32, ACL_INT32}, ACL_INT64},
+      {{ACL_BOOL, ACL_BOOL}, ACL_UINT8}};
+  std::vector<DtypeCase> xorMixed = mixed;
+  xorMixed.push_back({{ACL_INT32, ACL_INT32}, ACL_FLOAT});
+  return {BitwiseRow(
+              "BitwiseAndTensor", TENSOR_COMPARISON(BitwiseAndTensor), kBitwiseAndDtypes,
+              [](int64_t a, int64_t b) { return a & b; }, mixed),
+          BitwiseRow(
+              "BitwiseOrTensor", TENSOR_COMPARISON(BitwiseOrTensor), wide, [](int64_t a, int64_t b) { return a | b; },
+              mixed),
+          BitwiseRow(
+              "BitwiseXorTensor", TENSOR_COMPARISON(BitwiseXorTensor), wide, [](int64_t a, int64_t b) { return a ^ b; },
+              xorMixed)};
+}
+
 std::vector<OpRow> BinaryPointwiseRows() {
   std::vector<OpRow> rows = {EqTensorRow(),
                              GtScalarRow(),
@@ -785,6 +837,7 @@ std::vector<OpRow> BinaryPointwiseRows() {
   for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
   for (OpRow& row : ComparisonRows()) rows.push_back(std::move(row));
   for (OpRow& row : MoreBinaryRows()) rows.push_back(std::move(row));
+  for (OpRow& row : BitwiseRows()) rows.push_back(std::move(row));
   return rows;
 }
 CANOPY_HARNESS_ROWS(BinaryPointwiseRows);
