@@ -31,7 +31,11 @@ namespace canopy::kernels {
   X(kClamp, ClampFn)            \
   X(kPow, PowFn)                \
   X(kMaskedFill, MaskedFillFn)  \
-  X(kAddcdiv, AddcdivFn)
+  X(kAddcdiv, AddcdivFn)        \
+  X(kFmod, FmodFn)              \
+  X(kBitwiseAnd, BitwiseAndFn)  \
+  X(kBitwiseOr, BitwiseOrFn)    \
+  X(kBitwiseXor, BitwiseXorFn)
 
 enum class PointwiseOp : uint8_t {
 #define CANOPY_POINTWISE_ENUM(op, fn) op,

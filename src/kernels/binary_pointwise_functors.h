@@ -217,4 +217,44 @@ struct AddcdivFn {
   }
 };
 
+// self - trunc(self / other) * other (torch.fmod: the sign of the dividend),
+// std::fmod on floats (exact; 0 divisor NaN). Integers: exact; a zero divisor,
+// which CANN leaves undefined, gives self (a quotient of 0, as Canopy's DivMod
+// does), and -1 gives 0 (no overflow of MIN / -1).
+struct FmodFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (other == 0) return self;
+      if constexpr (std::is_signed_v<T>) {
+        if (other == -1) return 0;
+      }
+      return self % other;
+    } else {
+      return std::fmod(self, other);
+    }
+  }
+};
+
+// Bitwise and / or / xor of integers (torch.bitwise_and, _or, _xor); bool
+// operands load as 1 / 0, so they give the logical result. Phase 1 gives them
+// integer and bool operands only (a float compute type never reaches them).
+#define CANOPY_BITWISE_FN(Fn, op)            \
+  struct Fn {                                \
+    static constexpr int kArity = 2;         \
+    template <typename T>                    \
+    T operator()(T a, T b) const {           \
+      if constexpr (std::is_integral_v<T>) { \
+        return static_cast<T>(a op b);       \
+      } else {                               \
+        return T(0);                         \
+      }                                      \
+    }                                        \
+  };
+CANOPY_BITWISE_FN(BitwiseAndFn, &)
+CANOPY_BITWISE_FN(BitwiseOrFn, |)
+CANOPY_BITWISE_FN(BitwiseXorFn, ^)
+#undef CANOPY_BITWISE_FN
+
 }  // namespace canopy::kernels

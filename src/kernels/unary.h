@@ -64,7 +64,12 @@ namespace canopy::kernels {
   X(kIsFinite, IsFiniteFn)       \
   X(kIsInf, IsInfFn)             \
   X(kIsPosInf, IsPosInfFn)       \
-  X(kIsNegInf, IsNegInfFn)
+  X(kIsNegInf, IsNegInfFn)       \
+  X(kHardtanh, HardtanhFn)       \
+  X(kMish, MishFn)               \
+  X(kLogSigmoid, LogSigmoidFn)   \
+  X(kHardshrink, HardshrinkFn)   \
+  X(kSoftshrink, SoftshrinkFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

@@ -40,5 +40,14 @@ inline constexpr double kRsqrt = 3;
 // 1 / x and x * x: one rounding.
 inline constexpr double kReciprocal = 2;
 inline constexpr double kSquare = 2;
+// Hardtanh, Hardshrink: comparisons and selects; Softshrink: one subtraction.
+inline constexpr double kHardtanh = 0;
+inline constexpr double kHardshrink = 0;
+inline constexpr double kSoftshrink = 1;
+// x * m / (m + 2) with m = e^x (e^x + 2): exp, the sum and product of m, m + 2,
+// the quotient and the final product.
+inline constexpr double kMish = 7;
+// min(x, 0) - log1p(e^-|x|): exp, log1p and the difference.
+inline constexpr double kLogSigmoid = 4;
 
 }  // namespace canopy::kernels::unary_accuracy

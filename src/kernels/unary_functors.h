@@ -433,6 +433,118 @@ struct LogicalNotFn {
 #endif
 };
 
+// min(max(x, lo), hi) (torch.nn.functional.hardtanh; CANN's ClipByValueV2),
+// NaN kept. a, b: clipValueMin and clipValueMax already in self's dtype
+// (phase 1 converts them, as CANN does; lo <= hi is checked there);
+// a_integer, b_integer the same for integer tensors, which clamp exactly.
+struct HardtanhFn {
+  static constexpr bool kIntegers = true;
+  static constexpr double kUlps = unary_accuracy::kHardtanh;
+  explicit HardtanhFn(const UnaryParams& p) : params_(p) {}
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      const T lo = T(params_.a_integer), hi = T(params_.b_integer);
+      return x < lo ? lo : (x > hi ? hi : x);
+    } else {
+      if (x != x) return x;
+      return x < T(params_.a) ? T(params_.a) : (x > T(params_.b) ? T(params_.b) : x);
+    }
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    // MaxKeepNan and Min keep their second operand where it is NaN.
+    return Min(V::Set(static_cast<float>(params_.b)), MaxKeepNan(V::Set(static_cast<float>(params_.a)), x));
+  }
+#endif
+  UnaryParams params_;
+};
+
+// x tanh(softplus(x)) (torch.nn.functional.mish). The vector kernel uses
+// tanh(log(1 + n)) = m / (m + 2) with n = e^x, m = n (n + 2): one exp, and no
+// cancellation for negative x; from x = 20 on the quotient is 1 in f32 (and m
+// would overflow from 44 on), so the result is x.
+struct MishFn {
+  static constexpr double kUlps = unary_accuracy::kMish;
+  explicit MishFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x * std::tanh(std::log1p(std::exp(x)));
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V n = Exp(x);
+    const V m = Mul(n, Add(n, V::Set(2.0f)));
+    const V mish = Mul(x, Div(m, Add(m, V::Set(2.0f))));
+    return Select(IsGreater(x, V::Set(20.0f)), x, mish);
+  }
+#endif
+};
+
+// log(sigmoid(x)) (torch.nn.functional.logsigmoid), evaluated as
+// min(x, 0) - log1p(e^-|x|): no overflow of e^-x, exact tails.
+struct LogSigmoidFn {
+  static constexpr double kUlps = unary_accuracy::kLogSigmoid;
+  explicit LogSigmoidFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    return (x < T(0) ? x : T(0)) - std::log1p(std::exp(-std::fabs(x)));
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    // Min keeps its second operand (x) where it is NaN.
+    return Sub(Min(V::Set(0.0f), x), Log1p(Exp(Neg(Abs(x)))));
+  }
+#endif
+};
+
+// |x| <= lambd ? 0 : x (torch.nn.functional.hardshrink; CANN's kernel: NaN
+// and the infinities pass through). a: lambd as a FLOAT, a negative one
+// taken as 0 (CANN's op layer does so).
+struct HardshrinkFn {
+  static constexpr double kUlps = unary_accuracy::kHardshrink;
+  explicit HardshrinkFn(const UnaryParams& p) : lambd_(p.a) {}
+  template <typename T>
+  T operator()(T x) const {
+    return std::fabs(x) <= T(lambd_) ? T(0) : x;
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V zero_or_nan = Select(IsEqual(x, x), V::Set(0.0f), x);
+    return Select(IsGreater(Abs(x), V::Set(static_cast<float>(lambd_))), x, zero_or_nan);
+  }
+#endif
+  double lambd_;
+};
+
+// x - lambd above lambd, x + lambd below -lambd, else 0 (torch.nn.functional.
+// softshrink, CANN's formula: NaN compares false both ways and gives 0).
+// a: lambd (>= 0, checked in phase 1) as a FLOAT.
+struct SoftshrinkFn {
+  static constexpr double kUlps = unary_accuracy::kSoftshrink;
+  explicit SoftshrinkFn(const UnaryParams& p) : lambd_(p.a) {}
+  template <typename T>
+  T operator()(T x) const {
+    const T lambd = T(lambd_);
+    if (x > lambd) return x - lambd;
+    if (x < -lambd) return x + lambd;
+    return T(0);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V lambd = V::Set(static_cast<float>(lambd_));
+    const V below = Select(IsGreater(Neg(lambd), x), Add(x, lambd), V::Set(0.0f));
+    return Select(IsGreater(x, lambd), Sub(x, lambd), below);
+  }
+#endif
+  double lambd_;
+};
+
 }  // namespace canopy::kernels
 
 #include "unary_math_functors.h"  // the elementary functions: the rest of the table

@@ -13,8 +13,13 @@
 #include <vector>
 
 #include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_bitwise_or_tensor.h"
+#include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_fmod_scalar.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_pow.h"
@@ -242,6 +247,60 @@ TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
 }
 
 // ---- Pow ----------------------------------------------------------------------------------------------
+
+// The dividend's sign, exact integer remainders, INT32_MIN % -1 = 0 and a
+// zero integer divisor giving self (CANN leaves it undefined; never a trap).
+TEST(FmodValues, IntegerSignsZeroDivisorAndMinByMinusOne) {
+  auto self = Upload(ACL_INT32, {6}, {7, -7, 7, -7, 5, -2147483648.0});
+  auto other = Upload(ACL_INT32, {6}, {3, 3, -3, -3, 0, -1});
+  auto out = Out(ACL_INT32, {6});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFmodTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*other), x.Tensor(*out), w, e);
+      },
+      aclnnFmodTensor);
+  ExpectExact(out->ReadView(), {1, -1, 1, -1, 5, 0}, "FmodTensor s32");
+}
+
+TEST(FmodValues, FloatSpecialValues) {
+  auto self = Upload(ACL_FLOAT, {6}, {5.5, -5.5, 1, kInf, kNan, -0.0});
+  auto out = Out(ACL_FLOAT, {6});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFmodScalarGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, -2), x.Tensor(*out), w, e);
+      },
+      aclnnFmodScalar);
+  ExpectExact(out->ReadView(), {1.5, -1.5, 1, kNan, kNan, -0.0}, "FmodScalar f32");
+  auto zero = Out(ACL_FLOAT, {6});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFmodScalarGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 0), x.Tensor(*zero), w, e);
+      },
+      aclnnFmodScalar);
+  ExpectExact(zero->ReadView(), {kNan, kNan, kNan, kNan, kNan, kNan}, "FmodScalar by 0");
+}
+
+// Bool operands give the logical result; negative integers use all their bits.
+TEST(BitwiseValues, BoolIsLogicalAndSignedBitsAreExact) {
+  auto a = Upload(ACL_BOOL, {4}, {0, 1, 0, 1});
+  auto b = Upload(ACL_BOOL, {4}, {0, 0, 1, 1});
+  auto out = Out(ACL_BOOL, {4});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnBitwiseXorTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
+      },
+      aclnnBitwiseXorTensor);
+  ExpectExact(out->ReadView(), {0, 1, 1, 0}, "BitwiseXorTensor bool");
+  auto s = Upload(ACL_INT64, {3}, {-1, -8, 0x7fff0000});
+  auto t = Upload(ACL_INT64, {3}, {0x1234, 7, -65536});
+  auto res = Out(ACL_INT64, {3});
+  RunOk(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnBitwiseAndTensorGetWorkspaceSize(x.Tensor(*s), x.Tensor(*t), x.Tensor(*res), w, e);
+      },
+      aclnnBitwiseAndTensor);
+  ExpectExact(res->ReadView(), {0x1234, 0, 0x7fff0000}, "BitwiseAndTensor s64");
+}
 
 TEST(PowValues, IntegerPowersAreExactWrapAndTakeNegativeExponentsAsTorch) {
   auto base = Upload(ACL_INT32, {7}, {2, 3, 1, -1, -1, 5, 0});
@@ -787,6 +846,87 @@ std::vector<Rejection> Rejections() {
          return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, m)}), nullptr, w, e);
        },
        aclnnSum, kNull, "out"},
+      {"FmodTensor_self_s16",
+       [=](A& a, W w, E e) {
+         return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_INT16, m), a.NewTensor(ACL_INT32, m),
+                                                a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnFmodTensor, kInvalid, "self"},
+      {"FmodTensor_other_bool",
+       [=](A& a, W w, E e) {
+         return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_BOOL, m),
+                                                a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnFmodTensor, kInvalid, "other"},
+      {"FmodTensor_float_into_s32",
+       [=](A& a, W w, E e) {
+         return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
+                                                a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnFmodTensor, kInvalid, "out"},
+      {"FmodTensor_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {4}),
+                                                a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnFmodTensor, kInvalid, "other"},
+      {"InplaceFmodTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceFmodTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnInplaceFmodTensor, kInvalid, "selfRef"},
+      {"FmodScalar_scalar_c64",
+       [=](A& a, W w, E e) {
+         return aclnnFmodScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_COMPLEX64, 1),
+                                                a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnFmodScalar, kInvalid, "other"},
+      {"FmodScalar_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnFmodScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 1),
+                                                a.NewTensor(ACL_FLOAT, {3, 2}), w, e);
+       },
+       aclnnFmodScalar, kInvalid, "out"},
+      {"InplaceFmodScalar_float_scalar_into_s32",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceFmodScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 1.5), w, e);
+       },
+       aclnnInplaceFmodScalar, kInvalid, "selfRef"},
+      {"BitwiseAndTensor_self_u32",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseAndTensorGetWorkspaceSize(a.NewTensor(ACL_UINT32, m), a.NewTensor(ACL_INT32, m),
+                                                      a.NewTensor(ACL_INT64, m), w, e);
+       },
+       aclnnBitwiseAndTensor, kInvalid, "self"},
+      {"BitwiseAndTensor_other_f32",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseAndTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
+                                                      a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnBitwiseAndTensor, kInvalid, "other"},
+      {"BitwiseOrTensor_out_f32",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
+                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+       },
+       aclnnBitwiseOrTensor, kInvalid, "out"},
+      {"BitwiseXorTensor_result_into_bool",
+       [=](A& a, W w, E e) {
+         return aclnnBitwiseXorTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
+                                                      a.NewTensor(ACL_BOOL, m), w, e);
+       },
+       aclnnBitwiseXorTensor, kInvalid, "out"},
+      {"InplaceBitwiseOrTensor_broadcast_grows_self",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, {3}), a.NewTensor(ACL_INT32, m), w,
+                                                            e);
+       },
+       aclnnInplaceBitwiseOrTensor, kInvalid, "selfRef"},
+      {"InplaceBitwiseXorTensor_s32_into_bool",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceBitwiseXorTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_INT32, m), w, e);
+       },
+       aclnnInplaceBitwiseXorTensor, kInvalid, "selfRef"},
   };
 }
 

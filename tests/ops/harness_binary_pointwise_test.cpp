@@ -10,9 +10,14 @@
 #include <vector>
 
 #include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_bitwise_or_tensor.h"
+#include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_fmod_scalar.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
@@ -700,6 +705,125 @@ std::vector<OpRow> MoreBinaryRows() {
               "LogicalXor", xorForms, [](bool a, bool b) { return a != b; }, false)};
 }
 
+// FmodTensor / FmodScalar: the dividend's sign; divisors include 0 (NaN for
+// floats, self for integers: Canopy's defined value where CANN's is undefined).
+const std::vector<aclDataType> kFmodDtypes = {ACL_DOUBLE, ACL_BF16,  ACL_FLOAT16, ACL_FLOAT,
+                                              ACL_INT32,  ACL_INT64, ACL_INT8,    ACL_UINT8};
+
+Value FmodValue(Value a, Value b, aclDataType compute) {
+  const double x = ConvertValue(a, compute).real(), y = ConvertValue(b, compute).real();
+  if (IsRealFloat(compute)) return std::fmod(x, y);
+  const auto i = static_cast<int64_t>(x), j = static_cast<int64_t>(y);
+  if (j == 0) return static_cast<double>(i);
+  if (j == -1) return 0.0;
+  return static_cast<double>(i % j);
+}
+
+OpRow FmodRow(bool scalarOther) {
+  OpRow row;
+  row.name = scalarOther ? "FmodScalar" : "FmodTensor";
+  auto range = [](bool divisor) {
+    return RangeRule([divisor](aclDataType dtype, const CaseInfo&) {
+      const double lo = IsUnsigned(dtype) ? 0 : (divisor ? -6 : -20);
+      return Range{lo, divisor ? 6.0 : 20.0, 0, divisor ? 5 : 0};
+    });
+  };
+  row.inputs = {Arg{.name = "self", .range = range(false)},
+                Arg{.name = "other", .kind = scalarOther ? ArgKind::kScalar : ArgKind::kTensor, .range = range(true)}};
+  if (scalarOther) {
+    row.out = {[](Call& c) {
+                 return aclnnFmodScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnFmodScalar};
+    row.inplace = {[](Call& c) {
+                     return aclnnInplaceFmodScalarGetWorkspaceSize(c.Tensor(0), c.Scalar(1), c.workspaceSize,
+                                                                   c.executor);
+                   },
+                   aclnnInplaceFmodScalar};
+    row.shapes = SameShapes();
+    row.outShape = ShapeOfInput(0);
+  } else {
+    row.out = {[](Call& c) {
+                 return aclnnFmodTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnFmodTensor};
+    row.inplace = {[](Call& c) {
+                     return aclnnInplaceFmodTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize,
+                                                                   c.executor);
+                   },
+                   aclnnInplaceFmodTensor};
+  }
+  auto compute = [scalarOther](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    const aclDataType other = in.size() > 1 ? in[1] : in[0];
+    return scalarOther ? TensorScalarDtype(in[0], other) : Promote(in[0], other);
+  };
+  row.inplace.accepts = [compute](const DtypeCase& dc, aclDataType) {
+    const auto promoted = compute(dc.inputs);
+    return dc.out == ACL_DT_UNDEFINED && promoted && CanCast(*promoted, dc.inputs[0]);
+  };
+  row.dtypes = Concat(EachDtype(kFmodDtypes), Singly({{{ACL_INT32, ACL_FLOAT}},
+                                                      {{ACL_FLOAT16, ACL_FLOAT}},
+                                                      {{ACL_INT8, ACL_INT64}},
+                                                      {{ACL_UINT8, ACL_INT32}},
+                                                      {{ACL_INT32, ACL_INT32}, ACL_DOUBLE},
+                                                      {{ACL_FLOAT, ACL_FLOAT}, ACL_BF16}}));
+  row.outDtype = compute;
+  row.reference = [compute](const RefCall& call) {
+    const aclDataType c = *compute({call.inputs[0].dtype, call.inputs[1].dtype});
+    return Pointwise([c](const std::vector<Value>& x, const AttrSet&) { return FmodValue(x[0], x[1], c); })(call);
+  };
+  return row;
+}
+
+// BitwiseAnd / Or / Xor Tensor: exact on the promoted integers; bool gives the logical result.
+const std::vector<aclDataType> kBitwiseAndDtypes = {ACL_BOOL,  ACL_INT8,  ACL_INT16, ACL_INT32,
+                                                    ACL_INT64, ACL_UINT8, ACL_UINT16};
+
+OpRow BitwiseRow(const std::string& name, ComparisonForms forms, std::vector<aclDataType> dtypes,
+                 int64_t (*fn)(int64_t, int64_t), std::vector<DtypeCase> mixed) {
+  OpRow row;
+  row.name = name;
+  auto range = RangeRule([](aclDataType dtype, const CaseInfo&) {
+    return IsUnsigned(dtype) ? Range{0, 250} : Range{-100, 100};
+  });
+  row.inputs = {Arg{.name = "self", .range = range}, Arg{.name = "other", .range = range}};
+  row.out = {forms.out, forms.outPhase2};
+  row.inplace = {forms.inplace, forms.inplacePhase2};
+  row.inplace.accepts = [](const DtypeCase& dc, aclDataType) {
+    const auto promoted = Promote(dc.inputs[0], dc.inputs.size() > 1 ? dc.inputs[1] : dc.inputs[0]);
+    return dc.out == ACL_DT_UNDEFINED && promoted && CanCast(*promoted, dc.inputs[0]);
+  };
+  row.dtypes = Concat(EachDtype(dtypes), Singly(std::move(mixed)));
+  row.outDtype = PromotedDtype();
+  row.reference = Pointwise([fn](const std::vector<Value>& x, const AttrSet&) {
+    return Value(static_cast<double>(fn(static_cast<int64_t>(x[0].real()), static_cast<int64_t>(x[1].real()))));
+  });
+  return row;
+}
+
+std::vector<OpRow> BitwiseRows() {
+  std::vector<aclDataType> wide = kBitwiseAndDtypes;
+  wide.push_back(ACL_UINT32);
+  wide.push_back(ACL_UINT64);
+  const std::vector<DtypeCase> mixed = {
+      {{ACL_INT8, ACL_INT32}},
+      {{ACL_BOOL, ACL_INT32}},
+      {{ACL_UINT8, ACL_INT8}, ACL_INT16},  // in place a negative s16 would wrap into u8
+      {{ACL_INT32, ACL_INT32}, ACL_INT64},
+      {{ACL_BOOL, ACL_BOOL}, ACL_UINT8}};
+  std::vector<DtypeCase> xorMixed = mixed;
+  xorMixed.push_back({{ACL_INT32, ACL_INT32}, ACL_FLOAT});
+  return {BitwiseRow(
+              "BitwiseAndTensor", TENSOR_COMPARISON(BitwiseAndTensor), kBitwiseAndDtypes,
+              [](int64_t a, int64_t b) { return a & b; }, mixed),
+          BitwiseRow(
+              "BitwiseOrTensor", TENSOR_COMPARISON(BitwiseOrTensor), wide, [](int64_t a, int64_t b) { return a | b; },
+              mixed),
+          BitwiseRow(
+              "BitwiseXorTensor", TENSOR_COMPARISON(BitwiseXorTensor), wide, [](int64_t a, int64_t b) { return a ^ b; },
+              xorMixed)};
+}
+
 std::vector<OpRow> BinaryPointwiseRows() {
   std::vector<OpRow> rows = {EqTensorRow(),
                              GtScalarRow(),
@@ -707,10 +831,13 @@ std::vector<OpRow> BinaryPointwiseRows() {
                              PowRow(PowForm::kTensorTensor),
                              PowRow(PowForm::kScalarTensor),
                              MaskedFillRow(),
-                             AddcdivRow()};
+                             AddcdivRow(),
+                             FmodRow(false),
+                             FmodRow(true)};
   for (OpRow& row : ClampRows()) rows.push_back(std::move(row));
   for (OpRow& row : ComparisonRows()) rows.push_back(std::move(row));
   for (OpRow& row : MoreBinaryRows()) rows.push_back(std::move(row));
+  for (OpRow& row : BitwiseRows()) rows.push_back(std::move(row));
   return rows;
 }
 CANOPY_HARNESS_ROWS(BinaryPointwiseRows);

@@ -8,24 +8,32 @@
 // CANN's code.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "../../src/kernels/unary_accuracy.h"
+#include "aclnnop/aclnn_celu.h"
 #include "aclnnop/aclnn_elu.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_hardshrink.h"
 #include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isfinite.h"
 #include "aclnnop/aclnn_isneginf.h"
 #include "aclnnop/aclnn_isposinf.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_logsigmoid.h"
+#include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_selu.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softshrink.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "harness/harness.h"
 #include "unary_bounds.h"
@@ -339,6 +347,178 @@ std::vector<OpRow> ActivationRows() {
 }
 CANOPY_HARNESS_ROWS(ActivationRows);
 
+// ---- Hardtanh, Mish, Selu, Celu, LogSigmoid, Hardshrink, Softshrink ----------------------------
+
+// The bounds converted to self's dtype (CANN converts them before clamping).
+Value HardtanhOf(Value x, const AttrSet& a, aclDataType self) {
+  const double lo = Real(ConvertValue(Scalar(a, "clipValueMin"), self));
+  const double hi = Real(ConvertValue(Scalar(a, "clipValueMax"), self));
+  const double v = Real(x);
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+Value MishOf(Value x, const AttrSet&) {
+  const double v = Real(x);
+  return v * std::tanh(std::log1p(std::exp(v)));
+}
+constexpr double kSeluAlpha = 1.6732632423543772848, kSeluScale = 1.0507009873554804934;
+// The constants as the device holds them (FLOAT values).
+Value SeluOf(Value x, const AttrSet&) {
+  const double v = Real(x), alpha = static_cast<float>(kSeluAlpha), scale = static_cast<float>(kSeluScale);
+  return v > 0 ? scale * v : scale * alpha * std::expm1(v);
+}
+Value CeluOf(Value x, const AttrSet& a) {
+  const double v = Real(x), alpha = static_cast<float>(Real(Scalar(a, "alpha")));
+  // max(0, x) + min(0, alpha (e^(x / alpha) - 1)) for any sign of alpha, NaN kept (torch.celu).
+  return v > 0 ? v : alpha * std::expm1(v / alpha);
+}
+Value LogSigmoidOf(Value x, const AttrSet&) {
+  const double v = Real(x);
+  return std::min(v, 0.0) - std::log1p(std::exp(-std::abs(v)));
+}
+double Lambd(const AttrSet& a) { return static_cast<float>(Real(Scalar(a, "lambd"))); }
+Value HardshrinkOf(Value x, const AttrSet& a) {
+  const double v = Real(x), lambd = std::max(Lambd(a), 0.0);
+  return std::abs(v) <= lambd ? 0.0 : v;
+}
+Value SoftshrinkOf(Value x, const AttrSet& a) {
+  const double v = Real(x), lambd = Lambd(a);
+  return v > lambd ? v - lambd : (v < -lambd ? v + lambd : 0.0);
+}
+
+std::vector<OpRow> HardtanhRows() {
+  const std::vector<aclDataType> dtypes = {F16, F32, S32, S64, S16, S8, U8, F64, BF16};
+  OpRow row = UnaryRow("Hardtanh", EachDtype(dtypes), Range{-8, 8});
+  row.inputs[0].range = RangeRule([](aclDataType dtype, const CaseInfo&) {
+    return IsUnsigned(dtype) ? Range{0, 20} : Range{-8, 8};
+  });
+  row.out = {[](Call& c) {
+               return aclnnHardtanhGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("clipValueMin"),
+                                                    c.ScalarAttr("clipValueMax"), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnHardtanh};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceHardtanhGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("clipValueMin"),
+                                                               c.ScalarAttr("clipValueMax"), c.workspaceSize,
+                                                               c.executor);
+                 },
+                 aclnnInplaceHardtanh};
+  auto signedSelf = [](const DtypeCase& dc) { return !IsUnsigned(dc.inputs[0]); };
+  // torch's default bounds, fractional FLOAT bounds (truncated for integer
+  // tensors), integral bounds of other dtypes, and min == max.
+  row.attrs = {{"unit", {{"clipValueMin", ScalarAttr{F32, -1}}, {"clipValueMax", ScalarAttr{F32, 1}}}, signedSelf},
+               {"frac", {{"clipValueMin", ScalarAttr{F64, -2.5}}, {"clipValueMax", ScalarAttr{F16, 3.75}}}, signedSelf},
+               {"s32", {{"clipValueMin", ScalarAttr{S32, 2}}, {"clipValueMax", ScalarAttr{S64, 6}}}},
+               {"equal", {{"clipValueMin", ScalarAttr{U8, 4}}, {"clipValueMax", ScalarAttr{S8, 4}}}}};
+  row.reference = [](const RefCall& call) {
+    const Operand& self = call.inputs[0];
+    const aclDataType dtype = self.dtype;
+    return Bounded([dtype](Value x, const AttrSet& a) { return HardtanhOf(x, a, dtype); }, accuracy::kHardtanh,
+                   self.values, dtype, dtype, call.out, call.attrs);
+  };
+  return {row};
+}
+
+OpRow MishRow() {
+  OpRow row = UnaryRow("Mish", EachDtype({F16, F32, BF16}), Range{-25, 25});
+  row.out = {[](Call& c) { return aclnnMishGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+             aclnnMish};
+  row.inplace = {[](Call& c) { return aclnnInplaceMishGetWorkspaceSize(c.Tensor(0), c.workspaceSize, c.executor); },
+                 aclnnInplaceMish};
+  row.reference = BoundedReference(MishOf, accuracy::kMish);
+  return row;
+}
+
+OpRow SeluRow() {
+  OpRow row = UnaryRow("Selu", WithCasts({F32, F16, S32, S8, BF16}, {{{S8}, F32}, {{F16}, F32}, {{S32}, BF16}}),
+                       Range{-10, 10});
+  row.out = {[](Call& c) { return aclnnSeluGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+             aclnnSelu};
+  row.inplace = {[](Call& c) { return aclnnInplaceSeluGetWorkspaceSize(c.Tensor(0), c.workspaceSize, c.executor); },
+                 aclnnInplaceSelu};
+  row.reference = BoundedReference(SeluOf, accuracy::kElu);
+  return row;
+}
+
+OpRow CeluRow() {
+  OpRow row = UnaryRow("Celu", WithCasts({F32, F16, BF16}, {{{F16}, F32}, {{F32}, BF16}}), Range{-8, 8});
+  row.out = {[](Call& c) {
+               return aclnnCeluGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("alpha"), c.Out(), c.workspaceSize,
+                                                c.executor);
+             },
+             aclnnCelu};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceCeluGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("alpha"), c.workspaceSize,
+                                                           c.executor);
+                 },
+                 aclnnInplaceCelu};
+  // torch's default 1, a fractional and a negative alpha, an integral one.
+  row.attrs = {{"alpha1", {{"alpha", ScalarAttr{F32, 1}}}},
+               {"alpha_0_3", {{"alpha", ScalarAttr{F64, 0.3}}}},
+               {"alpha_neg2", {{"alpha", ScalarAttr{F32, -2}}}},
+               {"alpha_s32", {{"alpha", ScalarAttr{S32, 3}}}}};
+  // 1 / alpha rounded to f32 moves the argument by one more unit.
+  row.reference = BoundedReference(CeluOf, accuracy::kElu + 1);
+  return row;
+}
+
+std::vector<OpRow> LogSigmoidRows() {
+  OpRow row = UnaryRow("LogSigmoid", EachDtype({F32, F16, BF16}), Range{-30, 30});
+  row.out = {[](Call& c) { return aclnnLogSigmoidGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+             aclnnLogSigmoid};
+  row.reference = BoundedReference(LogSigmoidOf, accuracy::kLogSigmoid);
+  // The same op with its (unused, optional) buffer absent.
+  OpRow forward = row;
+  forward.name = "LogSigmoidForward";
+  forward.out = {[](Call& c) {
+                   return aclnnLogSigmoidForwardGetWorkspaceSize(c.Tensor(0), c.Out(), nullptr, c.workspaceSize,
+                                                                 c.executor);
+                 },
+                 aclnnLogSigmoidForward};
+  return {row, forward};
+}
+
+// lambd: torch's 0.5, one above the range's middle, a negative one (CANN takes it as 0), an integral one.
+std::vector<AttrSet> LambdSets(bool negative) {
+  std::vector<AttrSet> sets = {{"lambd_0_5", {{"lambd", ScalarAttr{F32, 0.5}}}},
+                               {"lambd_1_25", {{"lambd", ScalarAttr{F64, 1.25}}}},
+                               {"lambd_s32", {{"lambd", ScalarAttr{S32, 2}}}}};
+  if (negative) sets.push_back({"lambd_neg", {{"lambd", ScalarAttr{F32, -1}}}});
+  return sets;
+}
+
+OpRow HardshrinkRow() {
+  OpRow row = UnaryRow("Hardshrink", WithCasts({BF16, F16, F32}, {{{F16}, F32}, {{F32}, BF16}}), Range{-4, 4});
+  row.out = {[](Call& c) {
+               return aclnnHardshrinkGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("lambd"), c.Out(), c.workspaceSize,
+                                                      c.executor);
+             },
+             aclnnHardshrink};
+  row.attrs = LambdSets(true);
+  row.reference = BoundedReference(HardshrinkOf, accuracy::kHardshrink);
+  return row;
+}
+
+OpRow SoftshrinkRow() {
+  OpRow row = UnaryRow("Softshrink", WithCasts({F32, F16, BF16}, {{{F16}, F32}, {{BF16}, F16}}), Range{-4, 4});
+  row.out = {[](Call& c) {
+               return aclnnSoftshrinkGetWorkspaceSize(c.Tensor(0), c.ScalarAttr("lambd"), c.Out(), c.workspaceSize,
+                                                      c.executor);
+             },
+             aclnnSoftshrink};
+  row.attrs = LambdSets(false);
+  row.reference = BoundedReference(SoftshrinkOf, accuracy::kSoftshrink);
+  return row;
+}
+
+std::vector<OpRow> ShrinkAndClipRows() {
+  std::vector<OpRow> rows = {MishRow(), SeluRow(), CeluRow(), HardshrinkRow(), SoftshrinkRow()};
+  for (auto* more : {HardtanhRows, LogSigmoidRows}) {
+    for (OpRow& row : more()) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+CANOPY_HARNESS_ROWS(ShrinkAndClipRows);
+
 // ---- special values ----------------------------------------------------------------------------
 
 using OutCall = std::function<aclnnStatus(OpArgs& args, aclTensor* self, aclTensor* out, uint64_t*, aclOpExecutor**)>;
@@ -359,6 +539,9 @@ std::vector<SpecialRow> SpecialRows() {
   const AttrSet elu{"",
                     {{"alpha", ScalarAttr{F32, 1}}, {"scale", ScalarAttr{F32, 1}}, {"inputScale", ScalarAttr{F32, 1}}}};
   const AttrSet threshold{"", {{"threshold", ScalarAttr{F32, 0}}, {"value", ScalarAttr{F32, -1}}}};
+  const AttrSet hardtanh{"", {{"clipValueMin", ScalarAttr{F32, -1}}, {"clipValueMax", ScalarAttr{F32, 1}}}};
+  const AttrSet celu{"", {{"alpha", ScalarAttr{F32, 2}}}};
+  const AttrSet lambd{"", {{"lambd", ScalarAttr{F32, 0.5}}}};
   return {
       {"Sign",
        [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
@@ -401,6 +584,36 @@ std::vector<SpecialRow> SpecialRows() {
        },
        aclnnThreshold, [](Value x, const AttrSet& a) { return ThresholdOf(x, a, F32); }, accuracy::kThreshold,
        threshold},
+      {"Hardtanh",
+       [](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnHardtanhGetWorkspaceSize(s, a.Scalar(F32, -1), a.Scalar(F32, 1), o, w, e);
+       },
+       aclnnHardtanh, [](Value x, const AttrSet& a) { return HardtanhOf(x, a, F32); }, accuracy::kHardtanh, hardtanh},
+      {"Selu",
+       [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnSeluGetWorkspaceSize(s, o, w, e);
+       },
+       aclnnSelu, SeluOf, accuracy::kElu, none},
+      {"Celu",
+       [](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnCeluGetWorkspaceSize(s, a.Scalar(F32, 2), o, w, e);
+       },
+       aclnnCelu, CeluOf, accuracy::kElu + 1, celu},
+      {"LogSigmoid",
+       [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnLogSigmoidGetWorkspaceSize(s, o, w, e);
+       },
+       aclnnLogSigmoid, LogSigmoidOf, accuracy::kLogSigmoid, none},
+      {"Hardshrink",
+       [](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnHardshrinkGetWorkspaceSize(s, a.Scalar(F32, 0.5), o, w, e);
+       },
+       aclnnHardshrink, HardshrinkOf, accuracy::kHardshrink, lambd},
+      {"Softshrink",
+       [](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+         return aclnnSoftshrinkGetWorkspaceSize(s, a.Scalar(F32, 0.5), o, w, e);
+       },
+       aclnnSoftshrink, SoftshrinkOf, accuracy::kSoftshrink, lambd},
   };
 }
 
@@ -636,6 +849,112 @@ std::vector<Rejection> Rejections() {
 
 TEST(ActivationRejections, EachWithCannsCode) {
   for (const Rejection& r : Rejections()) {
+    const OpRun run = RunOp(r.phase1, r.phase2);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << r.what << ": " << Describe(run);
+  }
+}
+
+// Hardtanh, Mish, Selu, Celu, LogSigmoid, Hardshrink, Softshrink.
+std::vector<Rejection> ShrinkAndClipRejections() {
+  auto hardtanh = [](aclDataType bound, double lo, double hi) {
+    return [=](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+      return aclnnHardtanhGetWorkspaceSize(s, a.Scalar(bound, lo), a.Scalar(bound, hi), o, w, e);
+    };
+  };
+  auto inplaceHardtanh = [](aclDataType bound, double lo, double hi) {
+    return [=](OpArgs& a, aclTensor* s, uint64_t* w, aclOpExecutor** e) {
+      return aclnnInplaceHardtanhGetWorkspaceSize(s, a.Scalar(bound, lo), a.Scalar(bound, hi), w, e);
+    };
+  };
+  auto mish = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnMishGetWorkspaceSize(s, o, w, e);
+  };
+  auto inplaceMish = [](OpArgs&, aclTensor* s, uint64_t* w, aclOpExecutor** e) {
+    return aclnnInplaceMishGetWorkspaceSize(s, w, e);
+  };
+  auto selu = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnSeluGetWorkspaceSize(s, o, w, e);
+  };
+  auto inplaceSelu = [](OpArgs&, aclTensor* s, uint64_t* w, aclOpExecutor** e) {
+    return aclnnInplaceSeluGetWorkspaceSize(s, w, e);
+  };
+  auto celu = [](aclDataType dtype, double alpha) {
+    return [=](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+      return aclnnCeluGetWorkspaceSize(s, a.Scalar(dtype, alpha), o, w, e);
+    };
+  };
+  auto inplaceCelu = [](aclDataType dtype, double alpha) {
+    return [=](OpArgs& a, aclTensor* s, uint64_t* w, aclOpExecutor** e) {
+      return aclnnInplaceCeluGetWorkspaceSize(s, a.Scalar(dtype, alpha), w, e);
+    };
+  };
+  auto logSigmoid = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnLogSigmoidGetWorkspaceSize(s, o, w, e);
+  };
+  auto logSigmoidForward = [](OpArgs&, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnLogSigmoidForwardGetWorkspaceSize(s, o, nullptr, w, e);
+  };
+  auto hardshrink = [](aclDataType dtype) {
+    return [=](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+      return aclnnHardshrinkGetWorkspaceSize(s, a.Scalar(dtype, 0.5), o, w, e);
+    };
+  };
+  auto softshrink = [](aclDataType dtype, double lambd) {
+    return [=](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+      return aclnnSoftshrinkGetWorkspaceSize(s, a.Scalar(dtype, lambd), o, w, e);
+    };
+  };
+  return {
+      Out("Hardtanh self bool", BOOL, BOOL, hardtanh(F32, -1, 1), aclnnHardtanh),
+      Out("Hardtanh self c64", C64, C64, hardtanh(F32, -1, 1), aclnnHardtanh),
+      Out("Hardtanh clipValueMin bool (CANN's code)", F32, F32, hardtanh(BOOL, 0, 1), aclnnHardtanh),
+      Out(
+          "Hardtanh clipValueMax c64", F32, F32,
+          [](OpArgs& a, aclTensor* s, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+            return aclnnHardtanhGetWorkspaceSize(s, a.Scalar(F32, -1), a.Scalar(C64, 1), o, w, e);
+          },
+          aclnnHardtanh),
+      Out("Hardtanh out of another dtype", F32, F16, hardtanh(F32, -1, 1), aclnnHardtanh),
+      Out("Hardtanh shapes differ", F32, F32, hardtanh(F32, -1, 1), aclnnHardtanh, {3, 2}),
+      Out("Hardtanh min above max", F32, F32, hardtanh(F32, 1.5, 1), aclnnHardtanh),
+      Out("Hardtanh integer min above max", S32, S32, hardtanh(S32, 3, 2), aclnnHardtanh),
+      InPlace("InplaceHardtanh min above max", F16, inplaceHardtanh(F64, 0.5, 0.25), aclnnInplaceHardtanh),
+      InPlace("InplaceHardtanh selfRef bool", BOOL, inplaceHardtanh(F32, -1, 1), aclnnInplaceHardtanh),
+      Out("Mish self f64", F64, F64, mish, aclnnMish),
+      Out("Mish out of another dtype", F32, F16, mish, aclnnMish),
+      Out("Mish shapes differ", F32, F32, mish, aclnnMish, {3, 2}),
+      InPlace("InplaceMish s32", S32, inplaceMish, aclnnInplaceMish),
+      Out("Selu self f64", F64, F64, selu, aclnnSelu),
+      Out("Selu self s64", S64, S64, selu, aclnnSelu),
+      Out("Selu out s16", F32, S16, selu, aclnnSelu),
+      Out("Selu f32 into s32", F32, S32, selu, aclnnSelu),
+      Out("Selu shapes differ", F32, F32, selu, aclnnSelu, {6}),
+      InPlace("InplaceSelu s16", S16, inplaceSelu, aclnnInplaceSelu),
+      Out("Celu alpha 0", F32, F32, celu(F32, 0), aclnnCelu),
+      Out("Celu alpha c64", F32, F32, celu(C64, 1), aclnnCelu),
+      Out("Celu self f64", F64, F64, celu(F32, 1), aclnnCelu),
+      Out("Celu out s32", F32, S32, celu(F32, 1), aclnnCelu),
+      Out("Celu shapes differ", F32, F32, celu(F32, 1), aclnnCelu, {3, 2}),
+      InPlace("InplaceCelu alpha 0", F32, inplaceCelu(S32, 0), aclnnInplaceCelu),
+      InPlace("InplaceCelu selfRef f64", F64, inplaceCelu(F32, 1), aclnnInplaceCelu),
+      Out("LogSigmoid self f64", F64, F64, logSigmoid, aclnnLogSigmoid),
+      Out("LogSigmoid out of another dtype", F32, F16, logSigmoid, aclnnLogSigmoid),
+      Out("LogSigmoid shapes differ", F32, F32, logSigmoid, aclnnLogSigmoid, {3, 2}),
+      Out("LogSigmoidForward out of another dtype", F16, F32, logSigmoidForward, aclnnLogSigmoidForward),
+      Out("Hardshrink self f64", F64, F64, hardshrink(F32), aclnnHardshrink),
+      Out("Hardshrink lambd c64", F32, F32, hardshrink(C64), aclnnHardshrink),
+      Out("Hardshrink out s32", F32, S32, hardshrink(F32), aclnnHardshrink),
+      Out("Hardshrink shapes differ", F32, F32, hardshrink(F32), aclnnHardshrink, {3, 2}),
+      Out("Softshrink lambd below 0", F32, F32, softshrink(F32, -0.5), aclnnSoftshrink),
+      Out("Softshrink lambd c64", F32, F32, softshrink(C64, 0.5), aclnnSoftshrink),
+      Out("Softshrink self s32", S32, S32, softshrink(F32, 0.5), aclnnSoftshrink),
+      Out("Softshrink out f64", F32, F64, softshrink(F32, 0.5), aclnnSoftshrink),
+      Out("Softshrink shapes differ", F32, F32, softshrink(F32, 0.5), aclnnSoftshrink, {3, 2}),
+  };
+}
+
+TEST(ShrinkAndClipRejections, EachWithCannsCode) {
+  for (const Rejection& r : ShrinkAndClipRejections()) {
     const OpRun run = RunOp(r.phase1, r.phase2);
     EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << r.what << ": " << Describe(run);
   }

@@ -1,0 +1,72 @@
+// aclnnBitwiseAndTensor, aclnnBitwiseOrTensor, aclnnBitwiseXorTensor and their
+// in-place forms: self & | ^ other bit by bit (torch.bitwise_and, _or, _xor; on
+// BOOL the logical operation). self and other broadcast and promote; the
+// result must be castable to out (or selfRef). Dtypes: each document's Atlas
+// A2 column (And takes no UINT32 / UINT64 operands; Xor's out also floats and
+// complex).
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_bitwise_or_tensor.h"
+#include "aclnnop/aclnn_bitwise_xor_tensor.h"
+#include "binary_pointwise.h"
+
+using namespace canopy;
+using namespace canopy::ops;
+
+namespace {
+
+constexpr DtypeSet kAndDtypes = {ACL_BOOL, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16};
+constexpr DtypeSet kIntegerDtypes = kAndDtypes | DtypeSet{ACL_UINT32, ACL_UINT64};
+constexpr DtypeSet kXorOutDtypes =
+    kIntegerDtypes | DtypeSet{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+constexpr BinaryRule kAnd{.op = PointwiseOp::kBitwiseAnd,
+                          .self = kAndDtypes,
+                          .other = kAndDtypes,
+                          .out = kIntegerDtypes,
+                          .inplace = kAndDtypes,
+                          .inplace_other = kAndDtypes};
+constexpr BinaryRule kOr{.op = PointwiseOp::kBitwiseOr,
+                         .self = kIntegerDtypes,
+                         .other = kIntegerDtypes,
+                         .out = kIntegerDtypes,
+                         .inplace = kIntegerDtypes,
+                         .inplace_other = kIntegerDtypes};
+constexpr BinaryRule kXor{.op = PointwiseOp::kBitwiseXor,
+                          .self = kIntegerDtypes,
+                          .other = kIntegerDtypes,
+                          .out = kXorOutDtypes,
+                          .inplace = kIntegerDtypes,
+                          .inplace_other = kIntegerDtypes};
+
+template <const BinaryRule& kRule>
+aclnnStatus PlanOut(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
+  return PlanBinaryTensorOp(plan, kRule, self, other, out, false);
+}
+template <const BinaryRule& kRule>
+aclnnStatus PlanInplace(Plan& plan, const aclTensor* selfRef, const aclTensor* other) {
+  return PlanBinaryTensorOp(plan, kRule, selfRef, other, selfRef, true);
+}
+
+constexpr const char* kExample = "i32[2,3] i32[2,3] i32[2,3]";
+constexpr const char* kInplaceExample = "i32[2,3] i32[2,3]";
+constexpr OpTraits kAndTraits{
+    .header = "aclnnop/aclnn_bitwise_and_tensor.h", .dtypes = kAndDtypes, .example = kExample};
+constexpr OpTraits kOrTraits{
+    .header = "aclnnop/aclnn_bitwise_or_tensor.h", .dtypes = kIntegerDtypes, .example = kExample};
+constexpr OpTraits kXorTraits{
+    .header = "aclnnop/aclnn_bitwise_xor_tensor.h", .dtypes = kIntegerDtypes, .example = kExample};
+
+}  // namespace
+
+CANOPY_ACLNN_OP(BitwiseAndTensor, PlanOut<kAnd>, kAndTraits, (const aclTensor*, self), (const aclTensor*, other),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceBitwiseAndTensor, PlanInplace<kAnd>, InPlace(kAndTraits, kInplaceExample),
+                (const aclTensor*, selfRef), (const aclTensor*, other))
+CANOPY_ACLNN_OP(BitwiseOrTensor, PlanOut<kOr>, kOrTraits, (const aclTensor*, self), (const aclTensor*, other),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceBitwiseOrTensor, PlanInplace<kOr>, InPlace(kOrTraits, kInplaceExample), (aclTensor*, selfRef),
+                (const aclTensor*, other))
+CANOPY_ACLNN_OP(BitwiseXorTensor, PlanOut<kXor>, kXorTraits, (const aclTensor*, self), (const aclTensor*, other),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceBitwiseXorTensor, PlanInplace<kXor>, InPlace(kXorTraits, kInplaceExample), (aclTensor*, selfRef),
+                (const aclTensor*, other))
