@@ -161,6 +161,8 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
       static const Conditional kConditional[] = {
           {"AddRmsNorm", "rstdOut", ACLNN_ERR_PARAM_INVALID},  // without rstdOut only f16 / bf16
           {"AddRmsNorm", "xOut", ACLNN_ERR_PARAM_NULLPTR},     // rstdOut needs xOut
+          {"BatchNorm", "saveMean", ACLNN_ERR_PARAM_NULLPTR},  // training (the example) needs both
+          {"BatchNorm", "saveInvstd", ACLNN_ERR_PARAM_NULLPTR},
       };
       for (const Conditional& c : kConditional) {
         if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
