@@ -56,7 +56,7 @@ aclnnStatus PlanNearest3d(Plan& plan, NearestRule rule, DtypeSet dtypes, const a
   const double scales[3] = {scales_d, scales_h, scales_w};
   std::vector<std::vector<int64_t>> sources(5);
   for (int k = 0; k < 3; ++k) {
-    const size_t d = static_cast<size_t>(first + k);
+    const size_t d = static_cast<size_t>(first) + static_cast<size_t>(k);
     sources[d] = NearestSourceIndices(x.shape[d], y.shape[d], rule, use_scales ? scales[k] : 0.0);
   }
   PlanNearestResize(plan, x, y, std::move(sources));

@@ -167,9 +167,11 @@ aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor
     return plan.Reject(kShapeError, "expertTokensCountOrCumsumFlag %lld needs expertNum > 0",
                        static_cast<long long>(count_or_cumsum_flag));
   }
-  if (drop_pad && expert_num * expert_capacity > kMaxSlots) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "expertNum * expertCapacity is %lld; at most %lld (int32 indices)",
-                       static_cast<long long>(expert_num * expert_capacity), static_cast<long long>(kMaxSlots));
+  int64_t slots = 0;  // the product may overflow int64 for hostile attributes
+  if (drop_pad && (__builtin_mul_overflow(expert_num, expert_capacity, &slots) || slots > kMaxSlots)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "expertNum (%lld) * expertCapacity (%lld) exceeds %lld (int32 indices)",
+                       static_cast<long long>(expert_num), static_cast<long long>(expert_capacity),
+                       static_cast<long long>(kMaxSlots));
   }
   const int64_t expanded_rows = active_num > 0 ? std::min(active_num, rows * k) : rows * k;
   const Shape expanded_shape = drop_pad ? Shape{expert_num, expert_capacity, h} : Shape{expanded_rows, h};
