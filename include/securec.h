@@ -65,8 +65,7 @@ int snprintf_s(char *strDest, size_t destMax, size_t count, const char *format, 
 /* Truncates to destMax - 1 characters and returns that many. */
 int vsnprintf_truncated_s(char *strDest, size_t destMax, const char *format, va_list argList)
     __attribute__((format(printf, 3, 0)));
-int snprintf_truncated_s(char *strDest, size_t destMax, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+int snprintf_truncated_s(char *strDest, size_t destMax, const char *format, ...) __attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus
 }
