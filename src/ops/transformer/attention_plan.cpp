@@ -302,7 +302,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
           "paged key %s and value %s: the cache must be (blocks, blockSize = %lld, H = %lld)%s, the same "
           "for both",
           ShapeToString(k).c_str(), ShapeToString(values[0]->view_shape).c_str(),
-          static_cast<long long>(call.block_size), static_cast<long long>(p.kv_heads * p.head_dim),
+          static_cast<long long>(call.block_size), static_cast<long long>(p.kv_heads) * p.head_dim,
           p.layout == Layout::kBnsd ? " or (blocks, KV_N, blockSize, D)" : "");
     }
     cache_blocks = k[0];
