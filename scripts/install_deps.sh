@@ -2,7 +2,7 @@
 # Installs the Debian packages Canopy builds with, when missing (needs root).
 set -euo pipefail
 
-packages=(cmake g++ make libdnnl-dev libgtest-dev clang-format clang libomp-dev clang-tidy python3 libsleef-dev libgloo-dev libssl-dev)
+packages=(cmake g++ make ccache libdnnl-dev libgtest-dev clang-format clang libomp-dev clang-tidy python3 libsleef-dev libgloo-dev libssl-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

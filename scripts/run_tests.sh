@@ -13,6 +13,15 @@ bash scripts/install_deps.sh
 
 stage() { printf '\n=== %s ===\n' "$*"; }
 
+# ccache makes a rebuild of unchanged sources nearly free (a second run, or CI
+# on a machine that built the same tree). Paths are hashed relative to the
+# checkout, so a clone in another folder hits the same entries.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+
 stage "Formatting (clang-format); every exported C function has its exception handler"
 bash scripts/check_format.sh
 python3 scripts/c_boundary.py --check
@@ -22,7 +31,7 @@ python3 scripts/c_boundary.py --check
 # (CANOPY_TESTS_PER_CASE=OFF), and clang's part is its -Werror diagnostics inside
 # clang-tidy, which needs a configured tree but no build.
 stage "Release build and tests"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON -DCANOPY_TESTS_PER_CASE=OFF >/dev/null
+cmake -S . -B build "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON -DCANOPY_TESTS_PER_CASE=OFF >/dev/null
 cmake --build build -j2
 ctest --test-dir build -j2 --output-on-failure --timeout 1200
 
@@ -45,14 +54,14 @@ fi
 # One ctest test per test binary here too: a sanitized process per case, tens of
 # thousands of them, would cost more than the cases.
 stage "AddressSanitizer + UndefinedBehaviorSanitizer"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=address,undefined \
+cmake -S . -B build-asan "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=address,undefined \
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF -DCANOPY_TESTS_PER_CASE=OFF >/dev/null
 cmake --build build-asan -j2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -j2 --output-on-failure --timeout 3600
 
 stage "ThreadSanitizer: runtime, concurrency and in-process HCCL"
-cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
+cmake -S . -B build-tsan "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANOPY_SANITIZE=thread \
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF >/dev/null
 cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test graph_capture_test \
   runtime_adversarial_test hccl_in_process_test hccl_api_test
