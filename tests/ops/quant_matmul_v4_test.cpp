@@ -3,7 +3,9 @@
 // + float bias, for every documented A2/A3 combination Canopy computes (bf16
 // out with f32 / bf16 scales, f16 out with a pertoken scale or a UINT64 packed
 // scale), transposes, broadcast batches, per-batch bias, FRACTAL_NZ x2,
-// strided out, empty m, the doc's example and every rejection.
+// strided out, empty m, the doc's example and every rejection; and
+// aclnnTransQuantParam(V2), which make those packed scales, against the doc's
+// formula computed here bit by bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +13,8 @@
 
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
+#include "aclnnop/aclnn_trans_quant_param.h"
+#include "aclnnop/aclnn_trans_quant_param_v2.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -394,6 +398,220 @@ TEST(QuantMatmulV4Rejects, EachCase) {
                 c.t1 = true;
                 c.x1_shape = {16, 4};
               })).ok());
+}
+
+// ---- aclnnTransQuantParamV2 ----------------------------------------------------------------------
+
+// The doc's word for a scale and an optional offset, computed independently of
+// the library: the f32 bits with the low 13 cleared, bit 46 set, and the
+// offset rounded half away from zero, clamped to [-256, 255], in bits 37-45.
+double ExpectedWord(double scale, const double* offset) {
+  uint64_t word = static_cast<uint64_t>(PackedScale(scale));
+  if (offset != nullptr) {
+    const double rounded =
+        std::min(255.0, std::max(-256.0, static_cast<double>(std::round(static_cast<float>(*offset)))));
+    const uint64_t nine_bits = static_cast<uint64_t>(static_cast<int64_t>(rounded)) & 0x1FF;
+    word = (word & 0x4000FFFFFFFFull) | (nine_bits << 37);
+  }
+  return static_cast<double>(word);
+}
+
+struct PackCase {
+  Shape scale, offset, out;  // offset empty: no offset
+  aclDataType out_dtype = ACL_UINT64;
+  View view = View::kContiguous;  // of scale, offset and out
+  std::string name;
+};
+
+void PrintTo(const PackCase& c, std::ostream* os) { *os << c.name; }
+
+class TransQuantParamV2Test : public ::testing::TestWithParam<PackCase> {};
+
+TEST_P(TransQuantParamV2Test, MatchesTheDocsFormula) {
+  const PackCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor scale(ACL_FLOAT, c.scale, c.view), out(c.out_dtype, c.out, c.view);
+  const Values sv = scale.FillRandom(rng, Range{-3e3, 3e3});
+  std::unique_ptr<DeviceTensor> offset;
+  Values ov;
+  if (!c.offset.empty()) {
+    offset = std::make_unique<DeviceTensor>(ACL_FLOAT, c.offset, c.view);
+    ov = offset->FillRandom(rng, Range{-400, 400});
+    // Halves round away from zero; values past the 9-bit range clamp.
+    Values special = {2.5, -2.5, 0.5, -0.5, 1e9, -1e9, 255.5, -256.5};
+    for (size_t i = 0; i < ov.size() && i < special.size(); ++i) ov[i] = special[i];
+    offset->WriteView(ov);
+  }
+  out.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnTransQuantParamV2GetWorkspaceSize(a.Tensor(scale), offset ? a.Tensor(*offset) : nullptr,
+                                                      a.Tensor(out), w, e);
+      },
+      aclnnTransQuantParamV2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const Values words = out.ReadView();
+  const int64_t n = NumElements(c.out);
+  ASSERT_EQ(static_cast<int64_t>(words.size()), n);
+  for (int64_t i = 0; i < n; ++i) {
+    // A length-1 operand is broadcast; otherwise element i is element i (out is that long).
+    const auto pick = [i](const Values& v) { return v[v.size() == 1 ? 0 : static_cast<size_t>(i)].real(); };
+    const double o = c.offset.empty() ? 0.0 : pick(ov);
+    EXPECT_EQ(words[static_cast<size_t>(i)].real(), ExpectedWord(pick(sv), c.offset.empty() ? nullptr : &o))
+        << "word " << i << " of scale " << pick(sv) << (c.offset.empty() ? "" : " offset " + std::to_string(o));
+  }
+}
+
+std::vector<PackCase> PackCases() {
+  std::vector<PackCase> cases;
+  const auto add = [&](Shape scale, Shape offset, Shape out, const std::string& name) {
+    for (aclDataType dtype : {ACL_UINT64, ACL_INT64}) {
+      for (View view : {View::kContiguous, View::kStepped}) {
+        cases.push_back({scale, offset, out, dtype, view,
+                         name + "_" + Name(dtype) + (view == View::kContiguous ? "" : "_stepped")});
+      }
+    }
+  };
+  add({24}, {}, {24}, "n");
+  add({1}, {}, {1}, "one");
+  add({1, 24}, {}, {1, 24}, "row");
+  add({4, 1}, {}, {4, 1}, "per_group");
+  add({4, 24}, {}, {4, 24}, "per_group_and_column");
+  add({24}, {24}, {24}, "n_offset_n");
+  add({1}, {24}, {24}, "one_offset_n");
+  add({24}, {1}, {24}, "n_offset_one");
+  add({1, 24}, {24}, {1, 24}, "row_offset_n");
+  add({24}, {1, 24}, {24}, "n_offset_row");
+  add({1, 1}, {1, 24}, {1, 24}, "one_row_offset_row");
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, TransQuantParamV2Test, ::testing::ValuesIn(PackCases()),
+                         [](const ::testing::TestParamInfo<PackCase>& info) { return SanitizeName(info.param.name); });
+
+// The words it makes are the scale QuantMatmulV4 takes: the doc example's
+// product with a scale of 0.5 packed by the op, (2 + 1) * 0.5 everywhere.
+TEST(TransQuantParamV2, ItsWordsScaleQuantMatmulV4) {
+  DeviceTensor scale_f32(ACL_FLOAT, {3}), scale(ACL_UINT64, {3});
+  scale_f32.WriteView(Values(3, 0.5));
+  ASSERT_TRUE(RunOp(
+                  [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+                    return aclnnTransQuantParamV2GetWorkspaceSize(a.Tensor(scale_f32), nullptr, a.Tensor(scale), w, e);
+                  },
+                  aclnnTransQuantParamV2)
+                  .ok());
+  DeviceTensor x1(ACL_INT8, {5, 2}), x2(ACL_INT8, {2, 3}), bias(ACL_INT32, {3}), out(ACL_FLOAT16, {5, 3});
+  x1.WriteView(Values(10, 1.0));
+  x2.WriteView(Values(6, 1.0));
+  bias.WriteView(Values(3, 1.0));
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnQuantMatmulV4GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(scale), nullptr, nullptr,
+                                                  a.Tensor(bias), false, false, a.Tensor(out), w, e);
+      },
+      aclnnQuantMatmulV4);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(out.ReadView(), Expected{Values(15, 1.5), std::vector<double>(15, 0.0)}, "out");
+}
+
+TEST(TransQuantParamV2Rejects, EachCase) {
+  struct Bad {
+    aclDataType scale = ACL_FLOAT, offset = ACL_FLOAT, out = ACL_UINT64;
+    Shape scale_shape = {8}, offset_shape = {8}, out_shape = {8};
+    bool has_offset = true;
+  };
+  const auto run = [](const Bad& b) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnTransQuantParamV2GetWorkspaceSize(a.NewTensor(b.scale, b.scale_shape),
+                                                        b.has_offset ? a.NewTensor(b.offset, b.offset_shape) : nullptr,
+                                                        a.NewTensor(b.out, b.out_shape), w, e);
+        },
+        aclnnTransQuantParamV2);
+  };
+  const auto with = [](auto edit) {
+    Bad b;
+    edit(b);
+    return b;
+  };
+  EXPECT_TRUE(run(Bad{}).ok()) << Describe(run(Bad{}));
+  ExpectRejectedWith(run(with([](Bad& b) { b.scale = ACL_FLOAT16; })), kInvalid, {"'scale'"});
+  ExpectRejectedWith(run(with([](Bad& b) { b.offset = ACL_BF16; })), kInvalid, {"'offset'"});
+  ExpectRejectedWith(run(with([](Bad& b) { b.out = ACL_INT32; })), kInvalid, {"'out'"});
+  ExpectRejectedWith(run(with([](Bad& b) { b.out = ACL_FLOAT; })), kInvalid, {"'out'"});
+  // Shapes: ranks 1-2, nothing empty, an offset [t] or [1, n] beside a scale of the same kind.
+  ExpectRejectedWith(run(with([](Bad& b) { b.scale_shape = {}; })), kInvalid, {"'scale'"});
+  ExpectRejectedWith(run(with([](Bad& b) {
+                       b.scale_shape = {0};
+                       b.offset_shape = {0};
+                       b.out_shape = {0};
+                     })),
+                     kInvalid, {"'scale'", "empty"});
+  ExpectRejectedWith(run(with([](Bad& b) { b.offset_shape = {2, 8}; })), kInvalid, {"'offset'"});
+  ExpectRejectedWith(run(with([](Bad& b) {
+                       b.scale_shape = {2, 8};
+                       b.out_shape = {2, 8};
+                     })),
+                     kInvalid, {"'scale'"});
+  ExpectRejectedWith(run(with([](Bad& b) { b.offset_shape = {4}; })), kInvalid, {"broadcast"});
+  ExpectRejectedWith(run(with([](Bad& b) { b.out_shape = {1, 8}; })), kInvalid, {"'out'"});
+  ExpectRejectedWith(run(with([](Bad& b) {
+                       b.has_offset = false;
+                       b.out_shape = {4};
+                     })),
+                     kInvalid, {"'out'"});
+  EXPECT_TRUE(run(with([](Bad& b) {
+                b.has_offset = false;
+                b.scale_shape = b.out_shape = {3, 8};
+              })).ok());
+}
+
+// ---- aclnnTransQuantParam: the same words from host arrays, in memory the caller frees ------------
+
+TEST(TransQuantParam, HostArraysGiveTheDocsWords) {
+  Rng rng = Rng::ForCurrentTest();
+  std::vector<float> scales(7), offsets = {2.5f, -2.5f, 0.49f, -300.0f, 300.0f, 17.0f, -0.5f};
+  for (float& s : scales) s = static_cast<float>(rng.Uniform(-50.0, 50.0));
+  struct Lengths {
+    uint64_t scales, offsets;  // offsets 0: no offset array
+  };
+  for (const Lengths n : {Lengths{7, 7}, Lengths{7, 0}, Lengths{1, 7}, Lengths{7, 1}, Lengths{1, 0}}) {
+    uint64_t* words = nullptr;
+    uint64_t count = 0;
+    ASSERT_EQ(aclnnTransQuantParam(scales.data(), n.scales, n.offsets > 0 ? offsets.data() : nullptr, n.offsets, &words,
+                                   &count),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_NE(words, nullptr);
+    ASSERT_EQ(count, std::max(n.scales, n.offsets));
+    for (uint64_t i = 0; i < count; ++i) {
+      const double scale = scales[n.scales == 1 ? 0 : i];
+      const double offset = n.offsets == 0 ? 0.0 : offsets[n.offsets == 1 ? 0 : i];
+      EXPECT_EQ(static_cast<double>(words[i]), ExpectedWord(scale, n.offsets == 0 ? nullptr : &offset))
+          << "word " << i << " of " << n.scales << " scales and " << n.offsets << " offsets";
+    }
+    std::free(words);
+  }
+}
+
+TEST(TransQuantParam, RejectsAsTheDocSays) {
+  const float values[2] = {1.0f, 2.0f};
+  uint64_t* words = nullptr;
+  uint64_t count = 0;
+  const auto expect = [&](aclnnStatus status, aclnnStatus expected, const char* keyword) {
+    EXPECT_EQ(status, expected);
+    const char* message = aclGetRecentErrMsg();
+    EXPECT_NE(std::string(message != nullptr ? message : "").find(keyword), std::string::npos) << keyword;
+  };
+  expect(aclnnTransQuantParam(values, 2, nullptr, 0, nullptr, &count), ACLNN_ERR_PARAM_NULLPTR, "'quantParam'");
+  expect(aclnnTransQuantParam(nullptr, 2, nullptr, 0, &words, &count), ACLNN_ERR_PARAM_NULLPTR, "'scaleArray'");
+  expect(aclnnTransQuantParam(values, 2, nullptr, 0, &words, nullptr), ACLNN_ERR_PARAM_NULLPTR, "'quantParamSize'");
+  expect(aclnnTransQuantParam(values, 0, nullptr, 0, &words, &count), ACLNN_ERR_PARAM_INVALID, "scaleSize");
+  expect(aclnnTransQuantParam(values, 2, values, 0, &words, &count), ACLNN_ERR_PARAM_INVALID, "offsetSize");
+  expect(aclnnTransQuantParam(values, 2, nullptr, 2, &words, &count), ACLNN_ERR_PARAM_INVALID, "offsetSize");
+  const float three[3] = {1.0f, 2.0f, 3.0f};
+  expect(aclnnTransQuantParam(three, 3, values, 2, &words, &count), ACLNN_ERR_PARAM_INVALID, "neither is 1");
+  EXPECT_EQ(words, nullptr);  // nothing handed out on a rejection
 }
 
 }  // namespace
