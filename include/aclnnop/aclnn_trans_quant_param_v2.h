@@ -5,8 +5,8 @@
  * or INT64 scale.
  *
  * Each word holds the scale's FLOAT32 bits with the low 13 mantissa bits
- * cleared in bits 0-31 and bit 46 set; with an offset, round(offset) clamped to
- * [-256, 255] is kept as 9 bits in bits 37-45.
+ * cleared in bits 0-31 and bit 46 set; with an offset, the offset rounded half
+ * to even and clamped to [-256, 255] is kept as 9 bits in bits 37-45.
  */
 #ifndef CANOPY_ACLNNOP_ACLNN_TRANS_QUANT_PARAM_V2_H_
 #define CANOPY_ACLNNOP_ACLNN_TRANS_QUANT_PARAM_V2_H_

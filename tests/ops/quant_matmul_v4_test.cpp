@@ -8,8 +8,11 @@
 // formula computed here bit by bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
@@ -404,16 +407,17 @@ TEST(QuantMatmulV4Rejects, EachCase) {
 
 // The doc's word for a scale and an optional offset, computed independently of
 // the library: the f32 bits with the low 13 cleared, bit 46 set, and the
-// offset rounded half away from zero, clamped to [-256, 255], in bits 37-45.
+// offset rounded (half to even, as CANN's V2 kernel casts), clamped to
+// [-256, 255], in bits 37-45.
+uint64_t OffsetBits(uint64_t word, double offset, double (*round)(double)) {
+  const double rounded = std::min(255.0, std::max(-256.0, round(static_cast<float>(offset))));
+  const uint64_t nine_bits = static_cast<uint64_t>(static_cast<int64_t>(rounded)) & 0x1FF;
+  return (word & 0x4000FFFFFFFFull) | (nine_bits << 37);
+}
 double ExpectedWord(double scale, const double* offset) {
-  uint64_t word = static_cast<uint64_t>(PackedScale(scale));
-  if (offset != nullptr) {
-    const double rounded =
-        std::min(255.0, std::max(-256.0, static_cast<double>(std::round(static_cast<float>(*offset)))));
-    const uint64_t nine_bits = static_cast<uint64_t>(static_cast<int64_t>(rounded)) & 0x1FF;
-    word = (word & 0x4000FFFFFFFFull) | (nine_bits << 37);
-  }
-  return static_cast<double>(word);
+  const auto word = static_cast<uint64_t>(PackedScale(scale));
+  return static_cast<double>(offset == nullptr ? word
+                                               : OffsetBits(word, *offset, [](double v) { return std::nearbyint(v); }));
 }
 
 struct PackCase {
@@ -437,7 +441,7 @@ TEST_P(TransQuantParamV2Test, MatchesTheDocsFormula) {
   if (!c.offset.empty()) {
     offset = std::make_unique<DeviceTensor>(ACL_FLOAT, c.offset, c.view);
     ov = offset->FillRandom(rng, Range{-400, 400});
-    // Halves round away from zero; values past the 9-bit range clamp.
+    // Halves round to even; values past the 9-bit range clamp.
     Values special = {2.5, -2.5, 0.5, -0.5, 1e9, -1e9, 255.5, -256.5};
     for (size_t i = 0; i < ov.size() && i < special.size(); ++i) ov[i] = special[i];
     offset->WriteView(ov);
@@ -566,16 +570,23 @@ TEST(TransQuantParamV2Rejects, EachCase) {
               })).ok());
 }
 
-// ---- aclnnTransQuantParam: the same words from host arrays, in memory the caller frees ------------
+// ---- aclnnTransQuantParam: words from host arrays, in memory the caller frees ----------------------
 
-TEST(TransQuantParam, HostArraysGiveTheDocsWords) {
+// What CANN's host implementation gives: max(scaleSize, offsetSize) words
+// rounded up to 16 (unless 1); word i has scale i's full bits and bit 46
+// (i < scaleSize) and offset i rounded half away from zero (i < offsetSize).
+TEST(TransQuantParam, HostArraysGiveCannsWords) {
   Rng rng = Rng::ForCurrentTest();
-  std::vector<float> scales(7), offsets = {2.5f, -2.5f, 0.49f, -300.0f, 300.0f, 17.0f, -0.5f};
+  std::vector<float> scales(20), offsets(20);
   for (float& s : scales) s = static_cast<float>(rng.Uniform(-50.0, 50.0));
+  for (float& o : offsets) o = static_cast<float>(rng.Uniform(-400.0, 400.0));
+  const float special[] = {2.5f, -2.5f, 0.5f, -0.5f, 1e9f, -1e9f, 255.5f, -256.5f};
+  std::copy(std::begin(special), std::end(special), offsets.begin());
   struct Lengths {
-    uint64_t scales, offsets;  // offsets 0: no offset array
+    uint64_t scales, offsets, words;  // offsets 0: no offset array
   };
-  for (const Lengths n : {Lengths{7, 7}, Lengths{7, 0}, Lengths{1, 7}, Lengths{7, 1}, Lengths{1, 0}}) {
+  for (const Lengths n : {Lengths{7, 7, 16}, Lengths{7, 0, 16}, Lengths{1, 0, 1}, Lengths{1, 1, 1}, Lengths{1, 7, 16},
+                          Lengths{7, 1, 16}, Lengths{16, 0, 16}, Lengths{17, 3, 32}, Lengths{3, 20, 32}}) {
     uint64_t* words = nullptr;
     uint64_t count = 0;
     ASSERT_EQ(aclnnTransQuantParam(scales.data(), n.scales, n.offsets > 0 ? offsets.data() : nullptr, n.offsets, &words,
@@ -583,34 +594,39 @@ TEST(TransQuantParam, HostArraysGiveTheDocsWords) {
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     ASSERT_NE(words, nullptr);
-    ASSERT_EQ(count, std::max(n.scales, n.offsets));
+    ASSERT_EQ(count, n.words);
     for (uint64_t i = 0; i < count; ++i) {
-      const double scale = scales[n.scales == 1 ? 0 : i];
-      const double offset = n.offsets == 0 ? 0.0 : offsets[n.offsets == 1 ? 0 : i];
-      EXPECT_EQ(static_cast<double>(words[i]), ExpectedWord(scale, n.offsets == 0 ? nullptr : &offset))
-          << "word " << i << " of " << n.scales << " scales and " << n.offsets << " offsets";
+      uint64_t expected = 0;
+      if (i < n.scales) {
+        uint32_t bits;
+        std::memcpy(&bits, &scales[i], sizeof bits);
+        expected = uint64_t{bits} | (uint64_t{1} << 46);
+      }
+      if (i < n.offsets) expected = OffsetBits(expected, offsets[i], [](double v) { return std::round(v); });
+      EXPECT_EQ(words[i], expected) << "word " << i << " of " << n.scales << " scales and " << n.offsets << " offsets";
     }
     std::free(words);
   }
 }
 
-TEST(TransQuantParam, RejectsAsTheDocSays) {
+TEST(TransQuantParam, RejectsAsCannDoes) {
   const float values[2] = {1.0f, 2.0f};
   uint64_t* words = nullptr;
   uint64_t count = 0;
   const auto expect = [&](aclnnStatus status, aclnnStatus expected, const char* keyword) {
-    EXPECT_EQ(status, expected);
+    EXPECT_EQ(status, expected) << keyword;
     const char* message = aclGetRecentErrMsg();
     EXPECT_NE(std::string(message != nullptr ? message : "").find(keyword), std::string::npos) << keyword;
   };
   expect(aclnnTransQuantParam(values, 2, nullptr, 0, nullptr, &count), ACLNN_ERR_PARAM_NULLPTR, "'quantParam'");
-  expect(aclnnTransQuantParam(nullptr, 2, nullptr, 0, &words, &count), ACLNN_ERR_PARAM_NULLPTR, "'scaleArray'");
   expect(aclnnTransQuantParam(values, 2, nullptr, 0, &words, nullptr), ACLNN_ERR_PARAM_NULLPTR, "'quantParamSize'");
+  // CANN's implementation answers every problem with the arrays with 161002, a null scaleArray too.
+  expect(aclnnTransQuantParam(nullptr, 2, nullptr, 0, &words, &count), ACLNN_ERR_PARAM_INVALID, "'scaleArray'");
   expect(aclnnTransQuantParam(values, 0, nullptr, 0, &words, &count), ACLNN_ERR_PARAM_INVALID, "scaleSize");
   expect(aclnnTransQuantParam(values, 2, values, 0, &words, &count), ACLNN_ERR_PARAM_INVALID, "offsetSize");
   expect(aclnnTransQuantParam(values, 2, nullptr, 2, &words, &count), ACLNN_ERR_PARAM_INVALID, "offsetSize");
-  const float three[3] = {1.0f, 2.0f, 3.0f};
-  expect(aclnnTransQuantParam(three, 3, values, 2, &words, &count), ACLNN_ERR_PARAM_INVALID, "neither is 1");
+  // The arrays are checked before the outputs.
+  expect(aclnnTransQuantParam(nullptr, 2, nullptr, 0, nullptr, nullptr), ACLNN_ERR_PARAM_INVALID, "'scaleArray'");
   EXPECT_EQ(words, nullptr);  // nothing handed out on a rejection
 }
 

@@ -1,9 +1,18 @@
 // aclnnTransQuantParamV2 (tensors, on the stream) and aclnnTransQuantParam
 // (host arrays, at once): pack FLOAT32 quantisation scales (and offsets) into
-// the 64-bit words QuantMatmulV3/V4 take as a UINT64 / INT64 scale:
-//   word = (bits(scale) & 0xFFFFE000) | 1 << 46
-//   with an offset: word = (word & 0x4000FFFFFFFF) | (clamp(round(offset), -256, 255) & 0x1FF) << 37
-// Shapes as CANN's doc gives them: without an offset out is scale's shape; with
+// the 64-bit words QuantMatmulV3/V4 take as a UINT64 / INT64 scale: the
+// scale's f32 bits in bits 0-31, bit 46 set, and an offset rounded to an
+// integer, clamped to [-256, 255] and kept as 9 bits in bits 37-45.
+//
+// The two differ where CANN's two implementations differ (its docs give one
+// formula for both; clients on hardware get what the implementations do):
+//  * V2 keeps the top 19 bits of the scale (bits & 0xFFFFE000, the doc's
+//    formula) and rounds offsets half to even (its kernel's cast);
+//  * V1 keeps all 32 bits and rounds offsets half away from zero (C's
+//    round()); its words number max(scaleSize, offsetSize) rounded up to a
+//    multiple of 16 (unless 1), zero where neither array reaches, and the
+//    scales and offsets each fill words from the first, by their own length.
+// V2's shapes are the doc's: without an offset out is scale's shape; with
 // one, scale and offset are [1], [n] or [1, n] and broadcast against each
 // other (a 1-D scale gives a 1-D out of the longer length, a 2-D one its own shape).
 #include <algorithm>
@@ -27,16 +36,28 @@ namespace {
 constexpr DtypeSet kParamDtypes = {ACL_FLOAT};
 constexpr DtypeSet kOutDtypes = {ACL_UINT64, ACL_INT64};
 
-uint64_t PackQuantParam(float scale, const float* offset) {
+constexpr uint64_t kScaleFlag = uint64_t{1} << 46;
+
+// `word` with `offset` (rounded by `round`, clamped to 9 bits) in bits 37-45.
+// The clamp comes first, in float, so that no offset meets an int conversion
+// it cannot survive; NaN (which CANN's docs forbid) gives 0.
+template <typename Round>
+uint64_t WithOffset(uint64_t word, float offset, Round round) {
+  const float clamped = std::isnan(offset) ? 0.0f : std::clamp(round(offset), -256.0f, 255.0f);
+  const uint64_t nine_bits = static_cast<uint64_t>(static_cast<int64_t>(clamped)) & 0x1FFu;
+  return (word & 0x4000FFFFFFFFull) | (nine_bits << 37);
+}
+
+uint32_t BitsOf(float value) {
   uint32_t bits = 0;
-  std::memcpy(&bits, &scale, sizeof bits);
-  uint64_t word = (uint64_t{bits} & 0xFFFFE000u) | (uint64_t{1} << 46);
-  if (offset != nullptr) {
-    // Clamped as a float first, so that a huge offset never meets an int conversion.
-    const auto clamped = static_cast<int64_t>(std::clamp(std::round(*offset), -256.0f, 255.0f));
-    word = (word & 0x4000FFFFFFFFull) | ((static_cast<uint64_t>(clamped) & 0x1FFu) << 37);
-  }
-  return word;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// V2's word: the scale's top 19 bits, an offset rounded half to even.
+uint64_t PackQuantParam(float scale, const float* offset) {
+  const uint64_t word = (uint64_t{BitsOf(scale)} & 0xFFFFE000u) | kScaleFlag;
+  return offset == nullptr ? word : WithOffset(word, *offset, [](float v) { return std::nearbyint(v); });
 }
 
 // words[i] = PackQuantParam(scale[i], offset[i]) over dense, equally long buffers.
@@ -142,47 +163,39 @@ namespace {
 
 aclnnStatus TransQuantParam(const float* scales, uint64_t scale_count, const float* offsets, uint64_t offset_count,
                             uint64_t** words, uint64_t* word_count) {
+  // CANN's order and codes: the arrays first, every problem with them
+  // ACLNN_ERR_PARAM_INVALID (a null scaleArray too, whatever the doc's table
+  // says), then the two outputs.
+  const auto invalid = [](const char* reason) {
+    SetErrorMessage("aclnnTransQuantParam: %s", reason);
+    return ACLNN_ERR_PARAM_INVALID;
+  };
+  if (offsets != nullptr && offset_count < 1) return invalid("offsetSize is 0 with an offsetArray; it must be >= 1");
+  if (offsets == nullptr && offset_count != 0) return invalid("offsetSize is not 0 but offsetArray is null");
+  if (scales == nullptr) return invalid("argument 'scaleArray' is null");
+  if (scale_count < 1) return invalid("scaleSize is 0; scaleArray needs at least one value");
   for (const auto& [name, pointer] : {std::pair<const char*, const void*>{"quantParam", words},
-                                      std::pair<const char*, const void*>{"scaleArray", scales},
                                       std::pair<const char*, const void*>{"quantParamSize", word_count}}) {
     if (pointer == nullptr) {
       SetErrorMessage("aclnnTransQuantParam: argument '%s' is null", name);
       return ACLNN_ERR_PARAM_NULLPTR;
     }
   }
-  if (scale_count < 1) {
-    SetErrorMessage("aclnnTransQuantParam: scaleSize is 0; scaleArray needs at least one value");
-    return ACLNN_ERR_PARAM_INVALID;
-  }
-  if (offsets != nullptr && offset_count < 1) {
-    SetErrorMessage("aclnnTransQuantParam: offsetSize is 0 with an offsetArray; it needs at least one value");
-    return ACLNN_ERR_PARAM_INVALID;
-  }
-  if (offsets == nullptr && offset_count != 0) {
-    SetErrorMessage("aclnnTransQuantParam: offsetSize is %llu without an offsetArray; it must be 0",
-                    static_cast<unsigned long long>(offset_count));
-    return ACLNN_ERR_PARAM_INVALID;
-  }
-  // The arrays broadcast as V2's tensors do: equal lengths, or one of them 1.
-  if (offsets != nullptr && scale_count != offset_count && scale_count != 1 && offset_count != 1) {
-    SetErrorMessage("aclnnTransQuantParam: scaleSize %llu and offsetSize %llu differ and neither is 1",
-                    static_cast<unsigned long long>(scale_count), static_cast<unsigned long long>(offset_count));
-    return ACLNN_ERR_PARAM_INVALID;
-  }
-  const uint64_t count = std::max(scale_count, offset_count);
-  if (count > SIZE_MAX / sizeof(uint64_t)) {
-    SetErrorMessage("aclnnTransQuantParam: %llu values do not fit in memory", static_cast<unsigned long long>(count));
-    return ACLNN_ERR_PARAM_INVALID;
-  }
-  // malloc, not new: the caller gives the words back with free(), as CANN's example does.
-  auto* out = static_cast<uint64_t*>(std::malloc(count * sizeof(uint64_t)));
+  constexpr uint64_t kAlign = 16;
+  uint64_t count = std::max(scale_count, offset_count);
+  const bool fits = count <= SIZE_MAX / sizeof(uint64_t) - kAlign;  // else: as a failed allocation
+  if (count != 1) count = (count + kAlign - 1) / kAlign * kAlign;
+  // calloc, not new: the caller gives the words back with free(), as CANN's
+  // example does, and words no array reaches stay 0.
+  auto* out = fits ? static_cast<uint64_t*>(std::calloc(count, sizeof(uint64_t))) : nullptr;
   if (out == nullptr) {
+    *word_count = 0;
     SetErrorMessage("aclnnTransQuantParam: allocating %llu words failed", static_cast<unsigned long long>(count));
     return ACLNN_ERR_INNER_NULLPTR;
   }
-  for (uint64_t i = 0; i < count; ++i) {
-    const float* offset = offsets == nullptr ? nullptr : offsets + (offset_count == 1 ? 0 : i);
-    out[i] = PackQuantParam(scales[scale_count == 1 ? 0 : i], offset);
+  for (uint64_t i = 0; i < scale_count; ++i) out[i] = uint64_t{BitsOf(scales[i])} | kScaleFlag;
+  for (uint64_t i = 0; i < offset_count; ++i) {
+    out[i] = WithOffset(out[i], offsets[i], [](float v) { return std::round(v); });
   }
   *words = out;
   *word_count = count;
