@@ -41,6 +41,8 @@ std::string ShapeToString(const Shape& shape);
 // NumPy broadcasting; false when the shapes are incompatible.
 bool BroadcastShapes(const Shape& a, const Shape& b, Shape& out);
 // `t` viewed with `shape`: right-aligned, stride 0 where t has extent 1.
+// Throws std::logic_error (ACLNN_ERR_INNER at the C boundary) when t's shape
+// does not broadcast to `shape`.
 TensorRef BroadcastTo(const TensorRef& t, const Shape& shape);
 // The value of a host scalar, exactly.
 ScalarValue ValueOf(const aclScalar& scalar);
