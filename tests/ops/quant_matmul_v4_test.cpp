@@ -276,14 +276,12 @@ TEST_P(QuantMatmulTest, MatchesReference) { RunCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(All, QuantMatmulTest, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<Case>& info) { return SanitizeName(info.param.name); });
 
-// The doc's example: x1 [5, 2] and x2 [2, 3] of ones, INT32 bias of ones, a UINT64 scale of 1
-// (TransQuantParamV2's word), f16 out: (2 + 1) * 1 = 3 everywhere.
-TEST(QuantMatmulV4, DocExample) {
-  DeviceTensor x1(ACL_INT8, {5, 2}), x2(ACL_INT8, {2, 3}), scale(ACL_UINT64, {3}), bias(ACL_INT32, {3});
-  DeviceTensor out(ACL_FLOAT16, {5, 3});
+// The doc's example: x1 [5, 2] and x2 [2, 3] of ones, an INT32 bias of ones
+// and a UINT64 `scale` [3], f16 out [5, 3]: (2 + 1) * scale everywhere.
+Values DocExampleOut(const DeviceTensor& scale) {
+  DeviceTensor x1(ACL_INT8, {5, 2}), x2(ACL_INT8, {2, 3}), bias(ACL_INT32, {3}), out(ACL_FLOAT16, {5, 3});
   x1.WriteView(Values(10, 1.0));
   x2.WriteView(Values(6, 1.0));
-  scale.WriteView(Values(3, PackedScale(1.0)));
   bias.WriteView(Values(3, 1.0));
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
@@ -291,8 +289,15 @@ TEST(QuantMatmulV4, DocExample) {
                                                   a.Tensor(bias), false, false, a.Tensor(out), w, e);
       },
       aclnnQuantMatmulV4);
-  ASSERT_TRUE(run.ok()) << Describe(run);
-  ExpectNear(out.ReadView(), Expected{Values(15, 3.0), std::vector<double>(15, 0.0)}, "out");
+  EXPECT_TRUE(run.ok()) << Describe(run);
+  return out.ReadView();
+}
+
+// With the doc's scale of 1 (TransQuantParamV2's word): 3 everywhere.
+TEST(QuantMatmulV4, DocExample) {
+  DeviceTensor scale(ACL_UINT64, {3});
+  scale.WriteView(Values(3, PackedScale(1.0)));
+  ExpectNear(DocExampleOut(scale), Expected{Values(15, 3.0), std::vector<double>(15, 0.0)}, "out");
 }
 
 struct Call {
@@ -504,18 +509,7 @@ TEST(TransQuantParamV2, ItsWordsScaleQuantMatmulV4) {
                   },
                   aclnnTransQuantParamV2)
                   .ok());
-  DeviceTensor x1(ACL_INT8, {5, 2}), x2(ACL_INT8, {2, 3}), bias(ACL_INT32, {3}), out(ACL_FLOAT16, {5, 3});
-  x1.WriteView(Values(10, 1.0));
-  x2.WriteView(Values(6, 1.0));
-  bias.WriteView(Values(3, 1.0));
-  const OpRun run = RunOp(
-      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        return aclnnQuantMatmulV4GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(scale), nullptr, nullptr,
-                                                  a.Tensor(bias), false, false, a.Tensor(out), w, e);
-      },
-      aclnnQuantMatmulV4);
-  ASSERT_TRUE(run.ok()) << Describe(run);
-  ExpectNear(out.ReadView(), Expected{Values(15, 1.5), std::vector<double>(15, 0.0)}, "out");
+  ExpectNear(DocExampleOut(scale), Expected{Values(15, 1.5), std::vector<double>(15, 0.0)}, "out");
 }
 
 TEST(TransQuantParamV2Rejects, EachCase) {
