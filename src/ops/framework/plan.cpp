@@ -94,12 +94,8 @@ TensorRef BroadcastTo(const TensorRef& t, const Shape& shape) {
   // A recipe that asks for a view `t` cannot have is a Canopy bug: it must
   // fail phase 1 (the C boundary turns the exception into ACLNN_ERR_INNER with
   // this message), never build a view that reads or writes out of bounds.
-  bool fits = t.shape.size() <= shape.size();
-  for (size_t i = 0; fits && i < t.shape.size(); ++i) {
-    const int64_t extent = t.shape[i], target = shape[shape.size() - t.shape.size() + i];
-    fits = extent == target || extent == 1;
-  }
-  if (!fits) {
+  Shape broadcast;
+  if (!BroadcastShapes(t.shape, shape, broadcast) || broadcast != shape) {
     throw std::logic_error("internal error: a view of shape " + ShapeToString(t.shape) + " cannot broadcast to " +
                            ShapeToString(shape));
   }

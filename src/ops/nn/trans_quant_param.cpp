@@ -20,7 +20,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "aclnnop/aclnn_trans_quant_param.h"
 #include "aclnnop/aclnn_trans_quant_param_v2.h"
@@ -63,14 +65,12 @@ uint64_t PackQuantParam(float scale, const float* offset) {
 // words[i] = PackQuantParam(scale[i], offset[i]) over dense, equally long buffers.
 class PackQuantParamStep final : public Step {
  public:
-  PackQuantParamStep(const TensorRef& scale, const TensorRef* offset, const TensorRef& words)
-      : scale_(scale), has_offset_(offset != nullptr), words_(words) {
-    if (offset != nullptr) offset_ = *offset;
-  }
+  PackQuantParamStep(const TensorRef& scale, std::optional<TensorRef> offset, const TensorRef& words)
+      : scale_(scale), offset_(std::move(offset)), words_(words) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     const auto* scale = reinterpret_cast<const float*>(context.Resolve(scale_.buffer));
-    const auto* offset = has_offset_ ? reinterpret_cast<const float*>(context.Resolve(offset_.buffer)) : nullptr;
+    const auto* offset = offset_ ? reinterpret_cast<const float*>(context.Resolve(offset_->buffer)) : nullptr;
     auto* words = reinterpret_cast<uint64_t*>(context.Resolve(words_.buffer));
     const int64_t count = words_.NumElements();
     for (int64_t i = 0; i < count; ++i) words[i] = PackQuantParam(scale[i], offset != nullptr ? offset + i : nullptr);
@@ -78,13 +78,12 @@ class PackQuantParamStep final : public Step {
   }
 
   std::string Describe() const override {
-    return "pack " + std::to_string(words_.NumElements()) + " quant params" + (has_offset_ ? " with offsets" : "");
+    return "pack " + std::to_string(words_.NumElements()) + " quant params" + (offset_ ? " with offsets" : "");
   }
 
  private:
   TensorRef scale_;
-  bool has_offset_;
-  TensorRef offset_;
+  std::optional<TensorRef> offset_;
   TensorRef words_;
 };
 
@@ -139,13 +138,12 @@ aclnnStatus PlanTransQuantParamV2(Plan& plan, const aclTensor* scale, const aclT
     return plan.Contiguous(BroadcastTo(row, {out->NumElements()}), ACL_FLOAT);
   };
   const TensorRef scale_dense = dense(scale_in);
-  TensorRef offset_dense;
+  std::optional<TensorRef> offset_dense;
   if (offset != nullptr) offset_dense = dense(offset_in);
   const TensorRef words = plan.Temporary(ACL_UINT64, out_shape);
   std::vector<TensorRef> reads = {scale_dense};
-  if (offset != nullptr) reads.push_back(offset_dense);
-  plan.AddStep(std::make_unique<PackQuantParamStep>(scale_dense, offset != nullptr ? &offset_dense : nullptr, words),
-               reads, words);
+  if (offset_dense) reads.push_back(*offset_dense);
+  plan.AddStep(std::make_unique<PackQuantParamStep>(scale_dense, offset_dense, words), reads, words);
   plan.Copy(words, dst);
   return ACLNN_SUCCESS;
 }
