@@ -37,6 +37,7 @@ class DtypeSet {
     for (aclDataType d : dtypes) bits_ |= Bit(d);
   }
   constexpr bool Contains(aclDataType d) const { return (bits_ & Bit(d)) != 0; }
+  constexpr bool empty() const { return bits_ == 0; }
   constexpr DtypeSet operator|(DtypeSet other) const { return FromBits(bits_ | other.bits_); }
   constexpr DtypeSet Without(std::initializer_list<aclDataType> dtypes) const {
     uint64_t bits = bits_;

@@ -257,4 +257,225 @@ CANOPY_BITWISE_FN(BitwiseOrFn, |)
 CANOPY_BITWISE_FN(BitwiseXorFn, ^)
 #undef CANOPY_BITWISE_FN
 
+// atan2(y, x): the angle of the point (x, y) (torch.atan2). Phase 1 computes
+// integer operands in FLOAT, so the integer instantiation is never run.
+struct Atan2Fn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T y, T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return Convert<T>(std::atan2(static_cast<double>(y), static_cast<double>(x)));
+    } else {
+      return std::atan2(y, x);
+    }
+  }
+};
+
+// Integer division rounded toward negative infinity, exact and wrapping; a
+// zero divisor, which CANN leaves undefined, gives 0 (Canopy's DivMod does
+// the same), and MIN / -1 wraps to MIN.
+template <typename T>
+T FloorQuotient(T a, T b) {
+  if (b == 0) return T(0);
+  if constexpr (std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    if (b == -1) return static_cast<T>(U(0) - static_cast<U>(a));
+    const T quotient = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? quotient - 1 : quotient;
+  } else {
+    return a / b;
+  }
+}
+
+// self - floor(self / other) * other: the divisor's sign (torch.remainder,
+// Python's %). Floats: fmod moved into the divisor's sign, so the result is
+// exact; a zero divisor gives NaN. Integers: exact; a zero divisor, which
+// CANN leaves undefined, gives self (as Fmod does).
+struct RemainderFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (other == 0) return self;
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(self) - static_cast<U>(FloorQuotient(self, other)) * static_cast<U>(other));
+    } else {
+      T r = std::fmod(self, other);
+      if (r != T(0) && ((r < T(0)) != (other < T(0)))) r += other;
+      return r;
+    }
+  }
+};
+
+// floor(self / other) (torch.floor_divide). Floats as PyTorch computes them:
+// from fmod's exact remainder, (self - r) / other corrected by one toward
+// negative infinity, then rounded to the nearest integer (so 1 / 0.1 gives 9,
+// the floor of the exact quotient, not floor(10.000000000000002)); a zero
+// divisor gives self / 0 (inf or NaN); a zero quotient keeps the sign.
+struct FloorDivideFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (std::is_integral_v<T>) {
+      return FloorQuotient(self, other);
+    } else {
+      if (other == T(0)) return self / other;
+      const T r = std::fmod(self, other);
+      T quotient = (self - r) / other;
+      if (r != T(0) && ((other < T(0)) != (r < T(0)))) quotient -= T(1);
+      if (quotient == T(0)) return std::copysign(T(0), self / other);
+      T floored = std::floor(quotient);
+      if (quotient - floored > T(0.5)) floored += T(1);
+      return floored;
+    }
+  }
+};
+
+// self << shift and self >> shift on the integers of a `bits`-wide dtype
+// (the op layer passes the width of the dtype it computes in; the result is
+// wrapped to that dtype when stored). Left: a shift outside [0, bits) gives 0
+// (CANN defines only that range; torch.bitwise_left_shift gives the same).
+// Right: the shift is clamped into [0, bits - 1], as CANN's kernel does, so
+// signed values fill with their sign and a negative shift leaves self.
+struct LeftShiftFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T self, T shift, T bits) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      if constexpr (std::is_signed_v<T>) {
+        if (shift < 0) return T(0);
+      }
+      if (shift >= bits) return T(0);
+      return static_cast<T>(static_cast<U>(self) << static_cast<U>(shift));
+    } else {
+      return T(0);
+    }
+  }
+};
+
+struct RightShiftFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T self, T shift, T bits) const {
+    if constexpr (std::is_integral_v<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        if (shift < 0) return self;
+      }
+      return static_cast<T>(self >> (shift >= bits ? bits - 1 : shift));
+    } else {
+      return T(0);
+    }
+  }
+};
+
+// other - alpha * self (torch.rsub); integers wrap.
+struct RsubFn {
+  static constexpr int kArity = 3;
+  static constexpr bool kComplex = true;
+  template <typename T>
+  T operator()(T self, T other, T alpha) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(other) - static_cast<U>(alpha) * static_cast<U>(self));
+    } else {
+      return other - alpha * self;
+    }
+  }
+};
+
+// |self - other| <= atol + rtol * |other|, or equal (torch.isclose: an
+// infinity is close only to itself); NaN is close to NaN only in the
+// EqualNan form. Integers compute in float64 (phase 1 chooses it).
+template <bool kEqualNan>
+struct IsCloseFn {
+  static constexpr int kArity = 4;
+  template <typename T>
+  T operator()(T self, T other, T rtol, T atol) const {
+    if constexpr (std::is_integral_v<T>) {
+      return Truth<T>(self == other);
+    } else {
+      if (self == other) return T(1);
+      if (std::isnan(self) || std::isnan(other)) return Truth<T>(kEqualNan && std::isnan(self) && std::isnan(other));
+      if (std::isinf(self) || std::isinf(other)) return T(0);
+      return Truth<T>(std::abs(self - other) <= atol + rtol * std::abs(other));
+    }
+  }
+};
+using IsCloseNotNanFn = IsCloseFn<false>;
+using IsCloseEqualNanFn = IsCloseFn<true>;
+
+// self + weight * (end - self) (torch.lerp), evaluated from the nearer end
+// (end - (end - self) * (1 - weight) once weight reaches 0.5, as CANN and
+// PyTorch do) so that weight 1 gives end exactly.
+struct LerpFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T self, T end, T weight) const {
+    const T diff = end - self;
+    return weight < T(0.5) ? self + weight * diff : end - diff * (T(1) - weight);
+  }
+};
+
+// self + value * tensor1 * tensor2 (torch.addcmul); integers wrap.
+struct AddcmulFn {
+  static constexpr int kArity = 4;
+  template <typename T>
+  T operator()(T self, T tensor1, T tensor2, T value) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(self) +
+                            static_cast<U>(value) * static_cast<U>(tensor1) * static_cast<U>(tensor2));
+    } else {
+      return self + value * tensor1 * tensor2;
+    }
+  }
+};
+
+// x * log(y), 0 where x is 0 and y is not NaN (torch.xlogy). Phase 1
+// computes integers in FLOAT.
+struct XLogYFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      return T(0);
+    } else {
+      if (x == T(0) && !std::isnan(y)) return T(0);
+      return x * std::log(y);
+    }
+  }
+};
+
+// log(exp(a) + exp(b)) and log2(2^a + 2^b) without overflow: the larger plus
+// log1p of the smaller's share (torch.logaddexp, logaddexp2); equal infinities
+// give themselves.
+struct LogAddExpFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      return T(0);
+    } else {
+      if (std::isinf(a) && a == b) return a;
+      const T larger = std::max(a, b);
+      return larger + std::log1p(std::exp(-std::abs(a - b)));
+    }
+  }
+};
+
+struct LogAddExp2Fn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      return T(0);
+    } else {
+      if (std::isinf(a) && a == b) return a;
+      const T larger = std::max(a, b);
+      return larger + std::log1p(std::exp2(-std::abs(a - b))) / T(0.69314718055994530942);
+    }
+  }
+};
+
 }  // namespace canopy::kernels

@@ -53,21 +53,67 @@ aclnnStatus CheckSelfAndOut(Plan& plan, const BinaryRule& rule, const aclTensor*
 
 DtypeSet OtherDtypes(const BinaryRule& rule, bool in_place) { return in_place ? rule.inplace_other : rule.other; }
 
-// The result dtype of the op on `promoted` operands, checked against out.
+// The result dtype of the op on `promoted` operands, checked against out: the
+// promotion within the rule's compute dtypes, the result castable to out.
 aclnnStatus CheckResult(Plan& plan, const BinaryRule& rule, aclDataType promoted, const aclTensor* out, bool in_place,
                         aclDataType& result) {
-  result = rule.policy == ResultPolicy::kBool ? ACL_BOOL : promoted;
+  if (!rule.compute.empty() && !rule.compute.Contains(promoted)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "the operands promote to %s, which this op does not compute in; "
+                       "supported: %s",
+                       DtypeName(promoted), rule.compute.ToString().c_str());
+  }
+  result = rule.policy == ResultPolicy::kBool ? ACL_BOOL : ComputeDtypeOf(rule, promoted);
+  if (!rule.out_cast_checked) return ACLNN_SUCCESS;
   return plan.CheckCastable(result, OutName(rule, in_place), out->dtype);
 }
 
 }  // namespace
+
+aclDataType ComputeDtypeOf(const BinaryRule& rule, aclDataType promoted) {
+  switch (rule.policy) {
+    case ResultPolicy::kFloat:
+      return IsFloating(promoted) || IsComplex(promoted) ? promoted : ACL_FLOAT;
+    case ResultPolicy::kBoolAsFloat:
+      return IsBool(promoted) ? ACL_FLOAT : promoted;
+    case ResultPolicy::kAtMostFloat:
+      return promoted == ACL_FLOAT16 || promoted == ACL_BF16 ? promoted : ACL_FLOAT;
+    case ResultPolicy::kPromoted:
+    case ResultPolicy::kBool:
+      break;
+  }
+  return promoted;
+}
+
+aclDataType ScalarPromotionOf(const BinaryRule& rule, aclDataType self, const aclScalar& other) {
+  switch (rule.scalar_promotion) {
+    case ScalarPromotion::kTensorScalar:
+      break;
+    case ScalarPromotion::kTensorTensor:
+      return PromoteTypes(self, other.dtype);
+    case ScalarPromotion::kInt32Narrowed: {
+      const ScalarValue value = ValueOf(other);
+      const bool fits = other.dtype == ACL_INT64 && value.integer >= INT32_MIN && value.integer <= INT32_MAX;
+      return PromoteTypes(self, fits ? ACL_INT32 : other.dtype);
+    }
+    case ScalarPromotion::kFloatKeepsWidth:
+      if (!IsFloating(self) && !IsComplex(self) && (IsFloating(other.dtype) || IsBool(self))) {
+        return PromoteTypes(self, other.dtype);
+      }
+      break;
+  }
+  return TensorScalarDtype(self, other.dtype);
+}
 
 void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclDataType result,
                   const std::vector<PointwiseOperand>& operands, const TensorRef& out) {
   if (out.NumElements() == 0) return;
   const ComputeType compute = kernels::ComputeTypeOf(compute_dtype);
   const bool unsigned_compute = compute_dtype == ACL_UINT64;  // the only integer dtype int64 cannot hold
-  if (IsHalfWidth(result) && out.dtype != result) {
+  // A 16-bit float or a narrow integer result rounds or wraps in its own dtype
+  // before it is cast to another out dtype, as CANN computes in it and then casts
+  // (an INT8 shift into an INT64 out wraps at 8 bits).
+  if ((IsHalfWidth(result) || (IsIntegral(result) && DtypeSize(result) < 8)) && out.dtype != result) {
     const TensorRef rounded = plan.Temporary(result, out.shape);
     AddStep(plan, op, compute, unsigned_compute, operands, rounded);
     plan.Copy(rounded, out);
@@ -143,7 +189,8 @@ aclnnStatus PlanBinaryTensorOp(Plan& plan, const BinaryRule& rule, const aclTens
   const TensorRef a = plan.Input(self, self_name);
   const TensorRef b = plan.Input(other, rule.other_name);
   const TensorRef dst = plan.Output(out, out_name);
-  AddPointwise(plan, rule.op, promoted, result, {PointwiseOperand::Tensor(a), PointwiseOperand::Tensor(b)}, dst);
+  AddPointwise(plan, rule.op, ComputeDtypeOf(rule, promoted), result,
+               {PointwiseOperand::Tensor(a), PointwiseOperand::Tensor(b)}, dst);
   return ACLNN_SUCCESS;
 }
 
@@ -153,16 +200,20 @@ aclnnStatus PlanBinaryScalarOp(Plan& plan, const BinaryRule& rule, const aclTens
   const char* out_name = OutName(rule, in_place);
   CANOPY_CHECK(CheckSelfAndOut(plan, rule, self, out, in_place));
   CANOPY_CHECK(CheckScalarDtype(plan, rule.other_name, other, OtherDtypes(rule, in_place)));
-  aclDataType promoted;
-  CANOPY_CHECK(CheckTensorScalarDtype(plan, self_name, self->dtype, rule.other_name, other->dtype, promoted));
+  const aclDataType promoted = ScalarPromotionOf(rule, self->dtype, *other);
+  if (promoted == ACL_DT_UNDEFINED) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "dtypes of '%s' (%s) and scalar '%s' (%s) cannot be promoted",
+                       self_name, DtypeName(self->dtype), rule.other_name, DtypeName(other->dtype));
+  }
   aclDataType result;
   CANOPY_CHECK(CheckResult(plan, rule, promoted, out, in_place, result));
   if (!in_place) CANOPY_CHECK(plan.CheckShape(out_name, out, self->view_shape));
 
   const TensorRef a = plan.Input(self, self_name);
   const TensorRef dst = plan.Output(out, out_name);
-  AddPointwise(plan, rule.op, promoted, result,
-               {PointwiseOperand::Tensor(a), PointwiseOperand::Scalar(RoundedTo(ValueOf(*other), promoted))}, dst);
+  const aclDataType compute = ComputeDtypeOf(rule, promoted);
+  AddPointwise(plan, rule.op, compute, result,
+               {PointwiseOperand::Tensor(a), PointwiseOperand::Scalar(RoundedTo(ValueOf(*other), compute))}, dst);
   return ACLNN_SUCCESS;
 }
 

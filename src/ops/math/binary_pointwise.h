@@ -55,8 +55,19 @@ aclnnStatus CheckBroadcastInto(Plan& plan, const char* self_name, const Shape& s
 // ---- self (op) other ----------------------------------------------------------------------------
 
 enum class ResultPolicy : uint8_t {
-  kPromoted,  // the promotion of self and other (Pow, ClampMin): it must cast to out
-  kBool,      // a comparison: out takes any dtype a BOOL casts to
+  kPromoted,     // the promotion of self and other (Pow, ClampMin): it must cast to out
+  kBool,         // a comparison: out takes any dtype a BOOL casts to
+  kFloat,        // a bool or integer promotion computes in FLOAT (Atan2)
+  kBoolAsFloat,  // a BOOL promotion computes in FLOAT, integers stay (FloorDivide)
+  kAtMostFloat,  // kFloat, and a DOUBLE promotion computes in FLOAT too (XLogYScalarOther)
+};
+
+// How a scalar `other` promotes with the tensor `self` (CANN's ops differ).
+enum class ScalarPromotion : uint8_t {
+  kTensorScalar,    // CANN's TensorScalar deduction (TensorScalarDtype)
+  kTensorTensor,    // as a tensor of the scalar's dtype would (FloorDivides, BitwiseAndScalar)
+  kInt32Narrowed,   // kTensorTensor, with an INT64 scalar whose value fits INT32 taken as INT32 (BitwiseOrScalar)
+  kFloatKeepsWidth  // kTensorScalar, but a floating scalar brings its own width into integer math (Remainder)
 };
 
 struct BinaryRule {
@@ -73,7 +84,18 @@ struct BinaryRule {
   const char* other_name = "other";
   // The in-place form rejects selfRef and other when exactly one is empty (EqTensor).
   bool inplace_rejects_one_empty = false;
+  // The promoted dtype must be one of these (empty: any) (Remainder computes in six dtypes only).
+  DtypeSet compute = {};
+  ScalarPromotion scalar_promotion = ScalarPromotion::kTensorScalar;
+  // false: the result is cast into out without CANN's castability check (Atan2 and FloorDivide do not make it).
+  bool out_cast_checked = true;
 };
+
+// The dtype `rule` computes in for operands promoted to `promoted` (its ResultPolicy; a comparison computes in
+// `promoted` and gives BOOL).
+aclDataType ComputeDtypeOf(const BinaryRule& rule, aclDataType promoted);
+// The promotion of tensor `self` with scalar `other` under `rule` (UNDEFINED: none).
+aclDataType ScalarPromotionOf(const BinaryRule& rule, aclDataType self, const aclScalar& other);
 
 // out = f(self, other), other a tensor broadcast with self; in place: out is self.
 aclnnStatus PlanBinaryTensorOp(Plan& plan, const BinaryRule& rule, const aclTensor* self, const aclTensor* other,

@@ -1,0 +1,31 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_bitwise_or_scalar.h: aclnnBitwiseOrScalar and aclnnInplaceBitwiseOrScalar.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_BITWISE_OR_SCALAR_H_
+#define CANOPY_ACLNNOP_ACLNN_BITWISE_OR_SCALAR_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBitwiseOrScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other,
+                                                                     aclTensor *out, uint64_t *workspaceSize,
+                                                                     aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBitwiseOrScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceBitwiseOrScalarGetWorkspaceSize(aclTensor *selfRef, const aclScalar *other,
+                                                                            uint64_t *workspaceSize,
+                                                                            aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceBitwiseOrScalar(void *workspace, uint64_t workspaceSize,
+                                                            aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_BITWISE_OR_SCALAR_H_ */

@@ -1,0 +1,31 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_left_shift.h: aclnnLeftShift and aclnnLeftShifts.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_LEFT_SHIFT_H_
+#define CANOPY_ACLNNOP_ACLNN_LEFT_SHIFT_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLeftShiftGetWorkspaceSize(const aclTensor *self, const aclTensor *shiftBits,
+                                                               aclTensor *out, uint64_t *workspaceSize,
+                                                               aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLeftShift(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                               aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLeftShiftsGetWorkspaceSize(const aclTensor *self, const aclScalar *shiftBits,
+                                                                aclTensor *out, uint64_t *workspaceSize,
+                                                                aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLeftShifts(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_LEFT_SHIFT_H_ */
