@@ -1,6 +1,7 @@
 /*
  * Canopy - CPU implementation of the CANN aclnn API.
- * aclnnop/aclnn_round.h: aclnnRound and aclnnInplaceRound.
+ * aclnnop/aclnn_round.h: aclnnRound, aclnnInplaceRound, aclnnRoundDecimals and
+ * aclnnInplaceRoundDecimals.
  * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
  * arguments and builds an executor, aclnnXxx runs it on a stream.
  */
@@ -21,6 +22,16 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceRoundGetWorkspaceSize(const aclTenso
                                                                   aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceRound(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                                   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRoundDecimalsGetWorkspaceSize(const aclTensor *self, int64_t decimals,
+                                                                   aclTensor *out, uint64_t *workspaceSize,
+                                                                   aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRoundDecimals(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceRoundDecimalsGetWorkspaceSize(aclTensor *selfRef, int64_t decimals,
+                                                                          uint64_t *workspaceSize,
+                                                                          aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceRoundDecimals(void *workspace, uint64_t workspaceSize,
+                                                          aclOpExecutor *executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

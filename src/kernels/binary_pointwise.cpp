@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "binary_pointwise_functors.h"
+#include "pointwise_activation_functors.h"
+#include "pointwise_special_functors.h"
 #include "common/dtype.h"
 #include "compute_type_dispatch.h"
 #include "cpu_features.h"

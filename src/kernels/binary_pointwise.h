@@ -13,42 +13,58 @@
 
 namespace canopy::kernels {
 
-// The functor table's rows (name, functor type in binary_pointwise_functors.h).
-#define CANOPY_POINTWISE_OPS(X)  \
-  X(kEq, EqFn)                   \
-  X(kGt, GtFn)                   \
-  X(kGe, GeFn)                   \
-  X(kLt, LtFn)                   \
-  X(kLe, LeFn)                   \
-  X(kNe, NeFn)                   \
-  X(kMaximum, MaximumFn)         \
-  X(kMinimum, MinimumFn)         \
-  X(kLogicalAnd, LogicalAndFn)   \
-  X(kLogicalOr, LogicalOrFn)     \
-  X(kLogicalXor, LogicalXorFn)   \
-  X(kClampMin, ClampMinFn)       \
-  X(kClampMax, ClampMaxFn)       \
-  X(kClamp, ClampFn)             \
-  X(kPow, PowFn)                 \
-  X(kMaskedFill, MaskedFillFn)   \
-  X(kAddcdiv, AddcdivFn)         \
-  X(kFmod, FmodFn)               \
-  X(kBitwiseAnd, BitwiseAndFn)   \
-  X(kBitwiseOr, BitwiseOrFn)     \
-  X(kBitwiseXor, BitwiseXorFn)   \
-  X(kAtan2, Atan2Fn)             \
-  X(kRemainder, RemainderFn)     \
-  X(kFloorDivide, FloorDivideFn) \
-  X(kLeftShift, LeftShiftFn)     \
-  X(kRightShift, RightShiftFn)   \
-  X(kLerp, LerpFn)               \
-  X(kAddcmul, AddcmulFn)         \
-  X(kXLogY, XLogYFn)             \
-  X(kLogAddExp, LogAddExpFn)     \
-  X(kLogAddExp2, LogAddExp2Fn)   \
-  X(kRsub, RsubFn)               \
-  X(kIsClose, IsCloseNotNanFn)   \
-  X(kIsCloseEqualNan, IsCloseEqualNanFn)
+// The functor table's rows (name, functor type in binary_pointwise_functors.h,
+// pointwise_special_functors.h and pointwise_activation_functors.h).
+#define CANOPY_POINTWISE_OPS(X)          \
+  X(kEq, EqFn)                           \
+  X(kGt, GtFn)                           \
+  X(kGe, GeFn)                           \
+  X(kLt, LtFn)                           \
+  X(kLe, LeFn)                           \
+  X(kNe, NeFn)                           \
+  X(kMaximum, MaximumFn)                 \
+  X(kMinimum, MinimumFn)                 \
+  X(kLogicalAnd, LogicalAndFn)           \
+  X(kLogicalOr, LogicalOrFn)             \
+  X(kLogicalXor, LogicalXorFn)           \
+  X(kClampMin, ClampMinFn)               \
+  X(kClampMax, ClampMaxFn)               \
+  X(kClamp, ClampFn)                     \
+  X(kPow, PowFn)                         \
+  X(kMaskedFill, MaskedFillFn)           \
+  X(kAddcdiv, AddcdivFn)                 \
+  X(kFmod, FmodFn)                       \
+  X(kBitwiseAnd, BitwiseAndFn)           \
+  X(kBitwiseOr, BitwiseOrFn)             \
+  X(kBitwiseXor, BitwiseXorFn)           \
+  X(kAtan2, Atan2Fn)                     \
+  X(kRemainder, RemainderFn)             \
+  X(kFloorDivide, FloorDivideFn)         \
+  X(kLeftShift, LeftShiftFn)             \
+  X(kRightShift, RightShiftFn)           \
+  X(kLerp, LerpFn)                       \
+  X(kAddcmul, AddcmulFn)                 \
+  X(kXLogY, XLogYFn)                     \
+  X(kLogAddExp, LogAddExpFn)             \
+  X(kLogAddExp2, LogAddExp2Fn)           \
+  X(kRsub, RsubFn)                       \
+  X(kIsClose, IsCloseNotNanFn)           \
+  X(kIsCloseEqualNan, IsCloseEqualNanFn) \
+  X(kSinc, SincFn)                       \
+  X(kErfinv, ErfinvFn)                   \
+  X(kDigamma, DigammaFn)                 \
+  X(kLgamma, LgammaFn)                   \
+  X(kSignbit, SignbitFn)                 \
+  X(kNanToNum, NanToNumFn)               \
+  X(kRoundDecimals, RoundDecimalsFn)     \
+  X(kHeaviside, HeavisideFn)             \
+  X(kPrelu, PreluFn)                     \
+  X(kAddRelu, AddReluFn)                 \
+  X(kShrink, ShrinkFn)                   \
+  X(kGluSigmoid, GluSigmoidFn)           \
+  X(kGeluErfMul, GeluErfMulFn)           \
+  X(kGeluTanhMul, GeluTanhMulFn)         \
+  X(kFatreluMul, FatreluMulFn)
 
 enum class PointwiseOp : uint8_t {
 #define CANOPY_POINTWISE_ENUM(op, fn) op,

@@ -69,7 +69,9 @@ namespace canopy::kernels {
   X(kMish, MishFn)               \
   X(kLogSigmoid, LogSigmoidFn)   \
   X(kHardshrink, HardshrinkFn)   \
-  X(kSoftshrink, SoftshrinkFn)
+  X(kSoftshrink, SoftshrinkFn)   \
+  X(kSwish, SwishFn)             \
+  X(kSquaredRelu, SquaredReluFn)
 
 enum class UnaryOp : uint8_t {
 #define CANOPY_UNARY_ENUM(op, fn) op,

@@ -44,6 +44,10 @@ inline constexpr double kSquare = 2;
 inline constexpr double kHardtanh = 0;
 inline constexpr double kHardshrink = 0;
 inline constexpr double kSoftshrink = 1;
+// x * sigmoid(beta * x): the scaling, exp, the sum and quotient of the sigmoid, the product.
+inline constexpr double kSwish = 6;
+// max(x, 0) squared: one rounding.
+inline constexpr double kSquaredRelu = 1;
 // x * m / (m + 2) with m = e^x (e^x + 2): exp, the sum and product of m, m + 2,
 // the quotient and the final product.
 inline constexpr double kMish = 7;

@@ -219,6 +219,41 @@ struct SiluFn {
 #endif
 };
 
+// x * sigmoid(beta * x) (Swish; FastGelu is beta 1.702). a: beta.
+struct SwishFn {
+  static constexpr double kUlps = unary_accuracy::kSwish;
+  explicit SwishFn(const UnaryParams& p) : beta_(p.a) {}
+  template <typename T>
+  T operator()(T x) const {
+    return x * SigmoidFn(UnaryParams{})(T(beta_) * x);
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    return Mul(x, SigmoidFn(UnaryParams{}).Vector(Mul(V::Set(static_cast<float>(beta_)), x)));
+  }
+#endif
+  double beta_;
+};
+
+// max(x, 0) squared (SquaredRelu); NaN stays NaN.
+struct SquaredReluFn {
+  static constexpr double kUlps = unary_accuracy::kSquaredRelu;
+  explicit SquaredReluFn(const UnaryParams&) {}
+  template <typename T>
+  T operator()(T x) const {
+    const T r = x > T(0) || x != x ? x : T(0);
+    return r * r;
+  }
+#ifdef CANOPY_SIMD_LANES
+  template <typename V>
+  V Vector(V x) const {
+    const V r = MaxKeepNan(V::Set(0.0f), x);
+    return Mul(r, r);
+  }
+#endif
+};
+
 // x * clamp(x + 3, 0, 6) / 6 (torch.nn.functional.hardswish): 0 from -3 down, x from 3 up.
 struct HardswishFn {
   explicit HardswishFn(const UnaryParams&) {}

@@ -159,11 +159,9 @@ TEST(BitwiseScalarValues, Int64ScalarNarrowedAndNot) {
 
   auto b = Upload(ACL_BOOL, {2}, {0, 1});
   auto bout = Out(ACL_BOOL, {2});
-  RunOk(
-      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
-        return aclnnBitwiseNotGetWorkspaceSize(x.Tensor(*b), x.Tensor(*bout), w, e);
-      },
-      aclnnBitwiseNot);
+  RunOk([&](OpArgs& x, uint64_t* w,
+            aclOpExecutor** e) { return aclnnBitwiseNotGetWorkspaceSize(x.Tensor(*b), x.Tensor(*bout), w, e); },
+        aclnnBitwiseNot);
   ExpectExact(bout->ReadView(), {1, 0}, "BitwiseNot bool");
 }
 
@@ -209,7 +207,7 @@ TEST(SpecialValues, XLogYLogAddExpAndIsClose) {
 struct Rejection {
   std::string name;
   Phase1 phase1;
-  Phase2 phase2;  // releases the executor if phase 1 wrongly succeeds
+  Phase2 phase2;        // releases the executor if phase 1 wrongly succeeds
   std::string keyword;  // the message names it
 };
 
@@ -251,7 +249,8 @@ std::vector<Rejection> Rejections() {
        aclnnInplaceRemainderTensorScalar, "selfRef"},
       {"RemainderScalarTensor_out_s8",
        [=](A& a, W w, E e) {
-         return aclnnRemainderScalarTensorGetWorkspaceSize(a.Scalar(ACL_INT32, 3), t(a, ACL_INT8), t(a, ACL_INT8), w, e);
+         return aclnnRemainderScalarTensorGetWorkspaceSize(a.Scalar(ACL_INT32, 3), t(a, ACL_INT8), t(a, ACL_INT8), w,
+                                                           e);
        },
        aclnnRemainderScalarTensor, "out"},
       {"FloorDivide_u16",
@@ -304,8 +303,8 @@ std::vector<Rejection> Rejections() {
        aclnnLerp, "self"},
       {"InplaceLerps_broadcast_past_self",
        [=](A& a, W w, E e) {
-         return aclnnInplaceLerpsGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), t(a, ACL_FLOAT), a.Scalar(ACL_FLOAT, 0.5),
-                                                  w, e);
+         return aclnnInplaceLerpsGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), t(a, ACL_FLOAT),
+                                                  a.Scalar(ACL_FLOAT, 0.5), w, e);
        },
        aclnnInplaceLerps, "selfRef"},
       // INT8 with UINT8 promotes to INT16, which addcmul does not compute in.

@@ -46,51 +46,6 @@ aclDataType FloatOf(aclDataType dtype) { return IsRealFloat(dtype) ? dtype : ACL
 // The dtype of input k, or input 0's when a case gives one dtype for all.
 aclDataType InputDtype(const std::vector<aclDataType>& in, size_t k) { return in[k < in.size() ? k : 0]; }
 
-// An integer result wrapped into `dtype` as the integer arithmetic of a device
-// does (ConvertValue saturates, as a cast does).
-double Wrapped(int64_t v, aclDataType dtype) {
-  switch (dtype) {
-    case ACL_INT8:
-      return static_cast<int8_t>(v);
-    case ACL_UINT8:
-      return static_cast<uint8_t>(v);
-    case ACL_INT16:
-      return static_cast<int16_t>(v);
-    case ACL_UINT16:
-      return static_cast<uint16_t>(v);
-    case ACL_INT32:
-      return static_cast<int32_t>(v);
-    case ACL_UINT32:
-      return static_cast<uint32_t>(v);
-    case ACL_UINT64:
-      return static_cast<double>(static_cast<uint64_t>(v));
-    default:
-      return static_cast<double>(v);
-  }
-}
-
-using ComputeRule = std::function<std::optional<aclDataType>(const std::vector<aclDataType>&)>;
-
-// A pointwise reference whose result CANN computes in `compute` and then casts
-// to out: rounded to the compute dtype first, and allowed `ulps` units of
-// roundoff of the coarser of the two (a FLOAT result in a DOUBLE out carries
-// FLOAT's error).
-Reference ComputedIn(ComputeRule compute, PointwiseFn fn, double ulps, double minMagnitude = 0) {
-  return [compute, fn, ulps, minMagnitude](const RefCall& call) {
-    std::vector<aclDataType> dtypes;
-    for (const Operand& in : call.inputs) dtypes.push_back(in.dtype);
-    const aclDataType c = compute(dtypes).value_or(call.out);
-    Expected want = Pointwise(fn)(call);
-    const double unit = ulps * std::max(IsRealFloat(c) ? UnitRoundoff(c) : 0.0, UnitRoundoff(call.out));
-    want.tolerance.clear();
-    for (Value& v : want.values) {
-      v = ConvertValue(ConvertValue(v, c), call.out);
-      want.tolerance.push_back(unit * std::max(std::abs(v), minMagnitude));
-    }
-    return want;
-  };
-}
-
 // Values drawn for a divisor: away from zero for floats, zeros among integers
 // (a zero integer divisor has a defined result in Canopy).
 RangeRule DivisorRange() {

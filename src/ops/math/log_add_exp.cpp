@@ -30,12 +30,7 @@ aclnnStatus PlanLogAddExp(Plan& plan, const aclTensor* self, const aclTensor* ot
   const TensorRef dst = plan.Output(out, "out");
   if (dst.NumElements() == 0) return ACLNN_SUCCESS;
   // Each operand first takes out's dtype (a DOUBLE operand is narrowed before the sum).
-  auto in_out_dtype = [&](const TensorRef& t) {
-    if (t.dtype == out->dtype) return t;
-    const TensorRef converted = plan.Temporary(out->dtype, t.shape);
-    plan.Copy(t, converted);
-    return converted;
-  };
+  auto in_out_dtype = [&](const TensorRef& t) { return t.dtype == out->dtype ? t : plan.Contiguous(t, out->dtype); };
   AddPointwise(plan, kOp, out->dtype, out->dtype,
                {PointwiseOperand::Tensor(in_out_dtype(a)), PointwiseOperand::Tensor(in_out_dtype(b))}, dst);
   return ACLNN_SUCCESS;

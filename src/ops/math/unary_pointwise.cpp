@@ -70,18 +70,56 @@ ScalarValue ScalarIn(const aclScalar& scalar, aclDataType dtype) {
   return result;
 }
 
-aclnnStatus PlanUnary(Plan& plan, const UnaryRule& rule, const aclTensor* self, const aclTensor* out,
-                      UnaryParams params, std::initializer_list<UnaryScalar> scalars) {
+namespace {
+
+// The out form's checks in CANN's order; `result` receives the result dtype.
+aclnnStatus CheckUnary(Plan& plan, const UnaryRule& rule, const aclTensor* self, const aclTensor* out,
+                       std::initializer_list<UnaryScalar> scalars, aclDataType& result) {
   CANOPY_CHECK(plan.CheckDtype(rule.self_name, self->dtype, rule.self));
   CANOPY_CHECK(CheckScalars(plan, self->dtype, scalars));
-  const aclDataType result = ResultDtype(rule, self->dtype);
+  result = ResultDtype(rule, self->dtype);
   CANOPY_CHECK(plan.CheckDtype(rule.out_name, out->dtype, rule.out));
   if (rule.out_same_dtype && out->dtype != result) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has dtype %s; for %s of dtype %s it must be %s",
                        rule.out_name, DtypeName(out->dtype), rule.self_name, DtypeName(self->dtype), DtypeName(result));
   }
   CANOPY_CHECK(plan.CheckCastable(result, rule.out_name, out->dtype));
-  CANOPY_CHECK(plan.CheckShape(rule.out_name, out, self->view_shape));
+  return plan.CheckShape(rule.out_name, out, self->view_shape);
+}
+
+// The dtype a pointwise-engine functor computes in: a predicate tests self's own values.
+aclDataType PointwiseComputeDtype(const UnaryRule& rule, aclDataType self, aclDataType result) {
+  return rule.policy == UnaryPolicy::kBoolOut ? self : result;
+}
+
+}  // namespace
+
+aclnnStatus PlanUnaryPointwise(Plan& plan, const UnaryRule& rule, PointwiseOp op, const aclTensor* self,
+                               const aclTensor* out, const std::vector<PointwiseOperand>& extra) {
+  aclDataType result;
+  CANOPY_CHECK(CheckUnary(plan, rule, self, out, {}, result));
+  std::vector<PointwiseOperand> operands = {PointwiseOperand::Tensor(plan.Input(self, rule.self_name))};
+  operands.insert(operands.end(), extra.begin(), extra.end());
+  AddPointwise(plan, op, PointwiseComputeDtype(rule, self->dtype, result), result, operands,
+               plan.Output(out, rule.out_name));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanInplaceUnaryPointwise(Plan& plan, const UnaryRule& rule, PointwiseOp op, const aclTensor* selfRef,
+                                      const std::vector<PointwiseOperand>& extra) {
+  CANOPY_CHECK(plan.CheckDtype(rule.inplace_name, selfRef->dtype, rule.inplace));
+  const aclDataType result = ResultDtype(rule, selfRef->dtype);
+  std::vector<PointwiseOperand> operands = {PointwiseOperand::Tensor(plan.Input(selfRef, rule.inplace_name))};
+  operands.insert(operands.end(), extra.begin(), extra.end());
+  AddPointwise(plan, op, PointwiseComputeDtype(rule, selfRef->dtype, result), result, operands,
+               plan.Output(selfRef, rule.inplace_name));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanUnary(Plan& plan, const UnaryRule& rule, const aclTensor* self, const aclTensor* out,
+                      UnaryParams params, std::initializer_list<UnaryScalar> scalars) {
+  aclDataType result;
+  CANOPY_CHECK(CheckUnary(plan, rule, self, out, scalars, result));
 
   const TensorRef in = plan.Input(self, rule.self_name);
   const TensorRef dst = plan.Output(out, rule.out_name);

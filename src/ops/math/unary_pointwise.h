@@ -6,7 +6,9 @@
 #pragma once
 
 #include <initializer_list>
+#include <vector>
 
+#include "binary_pointwise.h"
 #include "ops/framework/aclnn_op.h"
 
 namespace canopy::ops {
@@ -52,6 +54,16 @@ aclnnStatus PlanUnary(Plan& plan, const UnaryRule& rule, const aclTensor* self, 
 // selfRef = f(selfRef).
 aclnnStatus PlanInplaceUnary(Plan& plan, const UnaryRule& rule, const aclTensor* selfRef, UnaryParams params = {},
                              std::initializer_list<UnaryScalar> scalars = {});
+
+// The same recipes with f a row of the pointwise engine's table
+// (kernels/binary_pointwise.h) instead of the unary engine's: the special
+// functions without a vector kernel (Digamma, Erfinv), and functors that take
+// operands after self (`extra`: NanToNum's replacement values). rule.op is
+// not used.
+aclnnStatus PlanUnaryPointwise(Plan& plan, const UnaryRule& rule, PointwiseOp op, const aclTensor* self,
+                               const aclTensor* out, const std::vector<PointwiseOperand>& extra = {});
+aclnnStatus PlanInplaceUnaryPointwise(Plan& plan, const UnaryRule& rule, PointwiseOp op, const aclTensor* selfRef,
+                                      const std::vector<PointwiseOperand>& extra = {});
 
 // A scalar attribute as CANN hands it to a kernel on a tensor of `dtype`:
 // converted to that dtype (rounded to a 16-bit float, truncated and wrapped

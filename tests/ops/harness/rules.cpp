@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "reference.h"
 
@@ -193,6 +194,43 @@ Reference Pointwise(PointwiseFn fn) {
 
 Reference Unary(std::function<Value(Value)> fn) {
   return Pointwise([fn = std::move(fn)](const std::vector<Value>& x, const AttrSet&) { return fn(x[0]); });
+}
+
+double Wrapped(int64_t v, aclDataType dtype) {
+  switch (dtype) {
+    case ACL_INT8:
+      return static_cast<int8_t>(v);
+    case ACL_UINT8:
+      return static_cast<uint8_t>(v);
+    case ACL_INT16:
+      return static_cast<int16_t>(v);
+    case ACL_UINT16:
+      return static_cast<uint16_t>(v);
+    case ACL_INT32:
+      return static_cast<int32_t>(v);
+    case ACL_UINT32:
+      return static_cast<uint32_t>(v);
+    case ACL_UINT64:
+      return static_cast<double>(static_cast<uint64_t>(v));
+    default:
+      return static_cast<double>(v);
+  }
+}
+
+Reference ComputedIn(ComputeRule compute, PointwiseFn fn, double ulps, double minMagnitude) {
+  return [compute = std::move(compute), fn = std::move(fn), ulps, minMagnitude](const RefCall& call) {
+    std::vector<aclDataType> dtypes;
+    for (const Operand& in : call.inputs) dtypes.push_back(in.dtype);
+    const aclDataType c = compute(dtypes).value_or(call.out);
+    Expected want = Pointwise(fn)(call);
+    const double unit = ulps * std::max(IsRealFloat(c) ? UnitRoundoff(c) : 0.0, UnitRoundoff(call.out));
+    want.tolerance.clear();
+    for (Value& v : want.values) {
+      v = ConvertValue(ConvertValue(v, c), call.out);
+      want.tolerance.push_back(unit * std::max(std::abs(v), minMagnitude));
+    }
+    return want;
+  };
 }
 
 int64_t RowMajorIndex(const std::vector<int64_t>& index, const Shape& shape) {

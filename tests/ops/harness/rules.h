@@ -4,6 +4,8 @@
 #ifndef CANOPY_TESTS_OPS_HARNESS_RULES_H_
 #define CANOPY_TESTS_OPS_HARNESS_RULES_H_
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,18 @@ using PointwiseFn = std::function<Value(const std::vector<Value>& x, const AttrS
 Reference Pointwise(PointwiseFn fn);
 // The same for one input: Unary([](Value x) { return std::exp(x); }).
 Reference Unary(std::function<Value(Value)> fn);
+
+// An integer result wrapped into `dtype` as a device's integer arithmetic does
+// (ConvertValue saturates, as a cast does): a narrow shift or sum.
+double Wrapped(int64_t v, aclDataType dtype);
+
+// The dtype an op computes in for its inputs' dtypes (nullopt: out's).
+using ComputeRule = std::function<std::optional<aclDataType>(const std::vector<aclDataType>&)>;
+// A pointwise reference whose result CANN computes in `compute` and then casts
+// to out: rounded to the compute dtype first, and allowed `ulps` units of
+// roundoff of the coarser of the two (a FLOAT result in a DOUBLE out carries
+// FLOAT's error), relative to max(|value|, minMagnitude).
+Reference ComputedIn(ComputeRule compute, PointwiseFn fn, double ulps, double minMagnitude = 0);
 
 // A reduction of input 0 over `dims` (the attribute names of ReducedShape):
 // `fn` receives the values of one output element's group (in row-major order

@@ -1,0 +1,26 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_gelu_mul.h: aclnnGeluMul.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_GELU_MUL_H_
+#define CANOPY_ACLNNOP_ACLNN_GELU_MUL_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnGeluMulGetWorkspaceSize(const aclTensor *input, char *approximateOptional,
+                                                             const aclTensor *out, uint64_t *workspaceSize,
+                                                             aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnGeluMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                             aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_GELU_MUL_H_ */
