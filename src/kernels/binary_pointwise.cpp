@@ -5,13 +5,13 @@
 #include <utility>
 
 #include "binary_pointwise_functors.h"
-#include "pointwise_activation_functors.h"
-#include "pointwise_special_functors.h"
 #include "common/dtype.h"
 #include "compute_type_dispatch.h"
 #include "cpu_features.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "pointwise_activation_functors.h"
+#include "pointwise_special_functors.h"
 
 namespace canopy::kernels {
 namespace {
