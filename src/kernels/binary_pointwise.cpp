@@ -11,6 +11,7 @@
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
 #include "pointwise_activation_functors.h"
+#include "pointwise_loss_functors.h"
 #include "pointwise_special_functors.h"
 
 namespace canopy::kernels {

@@ -14,57 +14,67 @@
 namespace canopy::kernels {
 
 // The functor table's rows (name, functor type in binary_pointwise_functors.h,
-// pointwise_special_functors.h and pointwise_activation_functors.h).
-#define CANOPY_POINTWISE_OPS(X)          \
-  X(kEq, EqFn)                           \
-  X(kGt, GtFn)                           \
-  X(kGe, GeFn)                           \
-  X(kLt, LtFn)                           \
-  X(kLe, LeFn)                           \
-  X(kNe, NeFn)                           \
-  X(kMaximum, MaximumFn)                 \
-  X(kMinimum, MinimumFn)                 \
-  X(kLogicalAnd, LogicalAndFn)           \
-  X(kLogicalOr, LogicalOrFn)             \
-  X(kLogicalXor, LogicalXorFn)           \
-  X(kClampMin, ClampMinFn)               \
-  X(kClampMax, ClampMaxFn)               \
-  X(kClamp, ClampFn)                     \
-  X(kPow, PowFn)                         \
-  X(kMaskedFill, MaskedFillFn)           \
-  X(kAddcdiv, AddcdivFn)                 \
-  X(kFmod, FmodFn)                       \
-  X(kBitwiseAnd, BitwiseAndFn)           \
-  X(kBitwiseOr, BitwiseOrFn)             \
-  X(kBitwiseXor, BitwiseXorFn)           \
-  X(kAtan2, Atan2Fn)                     \
-  X(kRemainder, RemainderFn)             \
-  X(kFloorDivide, FloorDivideFn)         \
-  X(kLeftShift, LeftShiftFn)             \
-  X(kRightShift, RightShiftFn)           \
-  X(kLerp, LerpFn)                       \
-  X(kAddcmul, AddcmulFn)                 \
-  X(kXLogY, XLogYFn)                     \
-  X(kLogAddExp, LogAddExpFn)             \
-  X(kLogAddExp2, LogAddExp2Fn)           \
-  X(kRsub, RsubFn)                       \
-  X(kIsClose, IsCloseNotNanFn)           \
-  X(kIsCloseEqualNan, IsCloseEqualNanFn) \
-  X(kSinc, SincFn)                       \
-  X(kErfinv, ErfinvFn)                   \
-  X(kDigamma, DigammaFn)                 \
-  X(kLgamma, LgammaFn)                   \
-  X(kSignbit, SignbitFn)                 \
-  X(kNanToNum, NanToNumFn)               \
-  X(kRoundDecimals, RoundDecimalsFn)     \
-  X(kHeaviside, HeavisideFn)             \
-  X(kPrelu, PreluFn)                     \
-  X(kAddRelu, AddReluFn)                 \
-  X(kShrink, ShrinkFn)                   \
-  X(kGluSigmoid, GluSigmoidFn)           \
-  X(kGeluErfMul, GeluErfMulFn)           \
-  X(kGeluTanhMul, GeluTanhMulFn)         \
-  X(kFatreluMul, FatreluMulFn)
+// pointwise_special_functors.h, pointwise_activation_functors.h and
+// pointwise_loss_functors.h).
+#define CANOPY_POINTWISE_OPS(X)                \
+  X(kEq, EqFn)                                 \
+  X(kGt, GtFn)                                 \
+  X(kGe, GeFn)                                 \
+  X(kLt, LtFn)                                 \
+  X(kLe, LeFn)                                 \
+  X(kNe, NeFn)                                 \
+  X(kMaximum, MaximumFn)                       \
+  X(kMinimum, MinimumFn)                       \
+  X(kLogicalAnd, LogicalAndFn)                 \
+  X(kLogicalOr, LogicalOrFn)                   \
+  X(kLogicalXor, LogicalXorFn)                 \
+  X(kClampMin, ClampMinFn)                     \
+  X(kClampMax, ClampMaxFn)                     \
+  X(kClamp, ClampFn)                           \
+  X(kPow, PowFn)                               \
+  X(kMaskedFill, MaskedFillFn)                 \
+  X(kAddcdiv, AddcdivFn)                       \
+  X(kFmod, FmodFn)                             \
+  X(kBitwiseAnd, BitwiseAndFn)                 \
+  X(kBitwiseOr, BitwiseOrFn)                   \
+  X(kBitwiseXor, BitwiseXorFn)                 \
+  X(kAtan2, Atan2Fn)                           \
+  X(kRemainder, RemainderFn)                   \
+  X(kFloorDivide, FloorDivideFn)               \
+  X(kLeftShift, LeftShiftFn)                   \
+  X(kRightShift, RightShiftFn)                 \
+  X(kLerp, LerpFn)                             \
+  X(kAddcmul, AddcmulFn)                       \
+  X(kXLogY, XLogYFn)                           \
+  X(kLogAddExp, LogAddExpFn)                   \
+  X(kLogAddExp2, LogAddExp2Fn)                 \
+  X(kRsub, RsubFn)                             \
+  X(kIsClose, IsCloseNotNanFn)                 \
+  X(kIsCloseEqualNan, IsCloseEqualNanFn)       \
+  X(kSinc, SincFn)                             \
+  X(kErfinv, ErfinvFn)                         \
+  X(kDigamma, DigammaFn)                       \
+  X(kLgamma, LgammaFn)                         \
+  X(kSignbit, SignbitFn)                       \
+  X(kNanToNum, NanToNumFn)                     \
+  X(kRoundDecimals, RoundDecimalsFn)           \
+  X(kHeaviside, HeavisideFn)                   \
+  X(kPrelu, PreluFn)                           \
+  X(kAddRelu, AddReluFn)                       \
+  X(kShrink, ShrinkFn)                         \
+  X(kGluSigmoid, GluSigmoidFn)                 \
+  X(kGeluErfMul, GeluErfMulFn)                 \
+  X(kGeluTanhMul, GeluTanhMulFn)               \
+  X(kFatreluMul, FatreluMulFn)                 \
+  X(kL1Loss, L1LossFn)                         \
+  X(kMseLoss, MseLossFn)                       \
+  X(kSmoothL1Loss, SmoothL1LossFn)             \
+  X(kSoftMarginLoss, SoftMarginLossFn)         \
+  X(kBinaryCrossEntropy, BinaryCrossEntropyFn) \
+  X(kBceWithLogits, BceWithLogitsFn)           \
+  X(kKlDiv, KlDivFn)                           \
+  X(kKlDivLogTarget, KlDivLogTargetFn)         \
+  X(kLogit, LogitFn)
 
 enum class PointwiseOp : uint8_t {
 #define CANOPY_POINTWISE_ENUM(op, fn) op,
@@ -72,8 +82,10 @@ enum class PointwiseOp : uint8_t {
 #undef CANOPY_POINTWISE_ENUM
 };
 
-// Operands of the widest functor (Addcdiv: self, tensor1, tensor2, value).
+// Operands of the widest functors (Addcdiv: self, tensor1, tensor2, value;
+// BCE with logits: four tensors), each of which may be a tensor.
 inline constexpr int kMaxPointwiseOperands = 4;
+static_assert(kMaxPointwiseOperands <= kMaxElementwiseInputs, "every operand of a pointwise step may be a tensor");
 
 struct PointwiseDesc {
   PointwiseOp op = PointwiseOp::kEq;

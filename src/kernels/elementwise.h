@@ -12,8 +12,8 @@
 namespace canopy::kernels {
 
 inline constexpr int kMaxRank = 16;
-// Tensor operands a pointwise step reads (Addcdiv and ClampTensor read three).
-inline constexpr int kMaxElementwiseInputs = 3;
+// Tensor operands a pointwise step reads (BinaryCrossEntropyWithLogits reads four).
+inline constexpr int kMaxElementwiseInputs = 4;
 
 enum class ComputeType : uint8_t { kF32, kF64, kI64, kC64, kC128 };
 

@@ -1,0 +1,138 @@
+// Pointwise functors of the loss functions (part of the pointwise engine's
+// table, binary_pointwise.h): the per-element loss, which the op layer then
+// keeps (reduction none) or reduces to a mean or sum (ops/nn/loss.h). Only
+// L1 and MSE take integers; the others compute in a floating type.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "binary_pointwise_functors.h"
+
+namespace canopy::kernels {
+
+// |self - target| (torch l1_loss); integers exact.
+struct L1LossFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T target) const {
+    const T d = self - target;
+    return d < T(0) ? T(0) - d : d;
+  }
+};
+
+// (self - target)^2 (torch mse_loss).
+struct MseLossFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T target) const {
+    const T d = self - target;
+    return d * d;
+  }
+};
+
+// 0.5 d^2 / beta below beta, |d| - beta / 2 above (torch smooth_l1_loss; beta 0 is |d|).
+struct SmoothL1LossFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T self, T target, T beta) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T d = std::abs(self - target);
+      return d < beta ? T(0.5) * d * d / beta : d - T(0.5) * beta;
+    }
+  }
+};
+
+// log(1 + exp(-target * self)) in its stable form (torch soft_margin_loss).
+struct SoftMarginLossFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T target) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T z = -target * self;
+      return std::max(z, T(0)) + std::log1p(std::exp(-std::abs(z)));
+    }
+  }
+};
+
+// -weight (y log x + (1 - y) log(1 - x)), each log clamped at -100 (torch binary_cross_entropy).
+struct BinaryCrossEntropyFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T x, T y, T weight) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T log_x = std::max(std::log(x), T(-100));
+      const T log_not_x = std::max(std::log(T(1) - x), T(-100));
+      return -weight * (y * log_x + (T(1) - y) * log_not_x);
+    }
+  }
+};
+
+// weight ((1 - y) x - (1 + (posWeight - 1) y) log sigmoid(x)), log sigmoid(x)
+// = min(x, 0) - log1p(exp(-|x|)) (torch binary_cross_entropy_with_logits).
+struct BceWithLogitsFn {
+  static constexpr int kArity = 4;
+  template <typename T>
+  T operator()(T x, T y, T weight, T pos_weight) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T log_sigmoid = std::min(x, T(0)) - std::log1p(std::exp(-std::abs(x)));
+      return weight * ((T(1) - y) * x - (T(1) + (pos_weight - T(1)) * y) * log_sigmoid);
+    }
+  }
+};
+
+// target (log target - self), 0 where target is 0 (torch kl_div), and
+// exp(target) (target - self) for a log target.
+struct KlDivFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T target) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      return target * (std::log(target == T(0) ? T(1) : target) - self);
+    }
+  }
+};
+
+struct KlDivLogTargetFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T self, T target) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      return std::exp(target) * (target - self);
+    }
+  }
+};
+
+// log(z / (1 - z)), z = x clamped into [eps, 1 - eps] when eps >= 0 (torch.logit;
+// both bounds test the original x, so below eps gives eps even past 1 - eps, as
+// CANN's kernel masks them); NaN stays NaN.
+struct LogitFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T x, T eps) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      T z = x;
+      if (eps >= T(0)) {
+        if (x > T(1) - eps) z = T(1) - eps;
+        if (x < eps) z = eps;
+      }
+      return std::log(z / (T(1) - z));
+    }
+  }
+};
+
+}  // namespace canopy::kernels

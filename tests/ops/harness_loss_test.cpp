@@ -1,0 +1,541 @@
+// Harness rows of the loss ops (src/ops/loss): L1Loss, MseLoss, MseLossOut,
+// SmoothL1Loss, SoftMarginLoss, BinaryCrossEntropy (with and without weight),
+// BinaryCrossEntropyWithLogits, KlDiv, Logit, each reduction (none, mean, sum,
+// KlDiv's batchmean) against a float64 reference. Below the rows: empty
+// inputs, special values and the documented rejections with CANN's codes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_binary_cross_entropy.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_logit.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
+#include "harness/harness.h"
+#include "reference.h"
+
+namespace canopy_test {
+namespace {
+
+using namespace harness;  // NOLINT(google-build-using-namespace): the rows read as a table
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+const std::vector<aclDataType> kFloats = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+// The per-element loss of the inputs' values (broadcast to the loss shape).
+using LossFn = std::function<double(const std::vector<double>& x, const AttrSet& attrs)>;
+
+// Reduction 0 keeps the elementwise loss, 1 its mean, 2 its sum (and 3, KlDiv's
+// batchmean, the sum over the first dim's extent). The per-element losses are
+// rounded to `compute` first when CANN keeps them there (reduction none); the
+// reductions accumulate in FLOAT or wider, so their error follows the sum of
+// the terms' magnitudes. `terms` bounds the magnitude of the terms of one
+// element's loss where they cancel (BCE with logits: x and log sigmoid(x)).
+Reference LossReference(LossFn fn, std::function<aclDataType(const RefCall&)> compute, double terms = 1) {
+  return [fn = std::move(fn), compute = std::move(compute), terms](const RefCall& call) {
+    Shape shape;
+    for (const Operand& in : call.inputs) shape = BroadcastShapes(shape, in.shape).value();
+    std::vector<Values> expanded;
+    for (const Operand& in : call.inputs) expanded.push_back(BroadcastTo(in.values, in.shape, shape));
+    const auto count = static_cast<size_t>(NumElements(shape));
+    const int64_t reduction = call.attrs.Int("reduction");
+    const aclDataType c = compute(call);
+    const double unitCompute = UnitRoundoff(c), unitOut = UnitRoundoff(call.out);
+    Expected want;
+    double sum = 0, magnitude = 0;
+    std::vector<double> x(expanded.size());
+    for (size_t i = 0; i < count; ++i) {
+      for (size_t k = 0; k < expanded.size(); ++k) x[k] = expanded[k][i].real();
+      const double l = fn(x, call.attrs);
+      if (reduction == 0) {
+        want.values.push_back(ConvertValue(ConvertValue(l, c), call.out));
+        want.tolerance.push_back(8 * std::max(unitCompute, unitOut) * std::max(std::abs(l), terms));
+      }
+      sum += l;
+      magnitude += std::max(std::abs(l), terms);
+    }
+    if (reduction == 0) return want;
+    double r = sum;
+    if (reduction == 1) r = count == 0 ? kNan : sum / static_cast<double>(count);
+    if (reduction == 3) r = sum / static_cast<double>(shape.empty() ? 1 : shape[0]);
+    const double scale = std::abs(r) < std::abs(sum) && sum != 0 ? std::abs(r / sum) : 1.0;
+    want.values.push_back(ConvertValue(r, call.out));
+    want.tolerance.push_back(8 * std::max(unitCompute, UnitRoundoff(ACL_FLOAT)) * magnitude * scale +
+                             2 * unitOut * std::abs(r));
+    return want;
+  };
+}
+
+aclDataType PromotedOfFirstTwo(const RefCall& call) {
+  return Promote(call.inputs[0].dtype, call.inputs[1].dtype).value_or(call.inputs[0].dtype);
+}
+
+// Out: the loss shape for reduction none, rank 0 (or, `reducedShape`, that) otherwise.
+ShapeRule LossOutShape(std::optional<Shape> reducedShape = Shape{}) {
+  return [reducedShape](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+    Shape shape;
+    for (const Shape& s : in) {
+      const auto b = BroadcastShapes(shape, s);
+      if (!b) return std::nullopt;
+      shape = *b;
+    }
+    if (a.Int("reduction") == 0) return shape;
+    return reducedShape;
+  };
+}
+
+std::vector<AttrSet> Reductions(std::function<bool(const DtypeCase&)> meanAllowed = {}) {
+  return {{"none", {{"reduction", int64_t{0}}}},
+          {"mean", {{"reduction", int64_t{1}}}, std::move(meanAllowed)},
+          {"sum", {{"reduction", int64_t{2}}}}};
+}
+
+// ---- L1, MSE, SmoothL1, SoftMargin --------------------------------------------------------------------
+
+OpRow L1Row() {
+  OpRow row;
+  row.name = "L1Loss";
+  row.inputs = {Arg{.name = "self", .range = Range{-4, 4}}, Arg{.name = "target", .range = Range{-4, 4}}};
+  row.out = {[](Call& c) {
+               return aclnnL1LossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.IntAttr("reduction"), c.Out(),
+                                                  c.workspaceSize, c.executor);
+             },
+             aclnnL1Loss};
+  // INT64 exact (no integer mean); a floating self with an integer target.
+  row.dtypes = Concat(EachDtype({ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT64}),
+                      Singly({{{ACL_FLOAT16, ACL_FLOAT}}, {{ACL_FLOAT, ACL_INT64}}, {{ACL_INT32, ACL_INT64}}}));
+  row.outDtype = PromotedDtype();
+  row.attrs =
+      Reductions([](const DtypeCase& dc) { return IsRealFloat(dc.inputs[0]) || IsRealFloat(dc.inputs.back()); });
+  row.outShape = LossOutShape();
+  row.reference = LossReference([](const std::vector<double>& x, const AttrSet&) { return std::abs(x[0] - x[1]); },
+                                PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow MseRow(bool outForm) {
+  OpRow row;
+  row.name = outForm ? "MseLossOut" : "MseLoss";
+  row.inputs = {Arg{.name = "self", .range = Range{-4, 4}}, Arg{.name = "target", .range = Range{-4, 4}}};
+  if (outForm) {
+    row.out = {[](Call& c) {
+                 return aclnnMseLossOutGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.IntAttr("reduction"), c.Out(),
+                                                        c.workspaceSize, c.executor);
+               },
+               aclnnMseLossOut};
+  } else {
+    row.out = {[](Call& c) {
+                 return aclnnMseLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.IntAttr("reduction"), c.Out(),
+                                                     c.workspaceSize, c.executor);
+               },
+               aclnnMseLoss};
+  }
+  row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_FLOAT16, ACL_BF16}, ACL_FLOAT}, {{ACL_FLOAT16, ACL_FLOAT}}}));
+  row.outDtype = PromotedDtype();
+  row.attrs = Reductions();
+  auto fn = [](const std::vector<double>& x, const AttrSet&) { return (x[0] - x[1]) * (x[0] - x[1]); };
+  if (!outForm) {
+    row.outShape = LossOutShape();
+    row.reference = LossReference(fn, PromotedOfFirstTwo);
+    return row;
+  }
+  // MseLossOut: mean and sum over dim 0 of the broadcast shape only.
+  row.shapes = {{"typical", {{4, 3}, {4, 3}}, true},
+                {"rank3_broadcast", {{2, 3, 2}, {3, 1}}},
+                {"rank1", {{5}, {5}}},
+                {"large", {{3, 700}, {700}}, true}};
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+    const auto b = BroadcastShapes(in[0], in[1]);
+    if (!b) return std::nullopt;
+    if (a.Int("reduction") == 0 || b->empty()) return b;
+    return Shape(b->begin() + 1, b->end());
+  };
+  row.reference = [fn](const RefCall& call) {
+    const int64_t reduction = call.attrs.Int("reduction");
+    if (reduction == 0) return LossReference(fn, PromotedOfFirstTwo)(call);
+    const Shape shape = BroadcastShapes(call.inputs[0].shape, call.inputs[1].shape).value();
+    const Values a = BroadcastTo(call.inputs[0].values, call.inputs[0].shape, shape);
+    const Values b = BroadcastTo(call.inputs[1].values, call.inputs[1].shape, shape);
+    const int64_t rows = shape[0], inner = NumElements(shape) / std::max<int64_t>(rows, 1);
+    Expected want;
+    for (int64_t j = 0; j < inner; ++j) {
+      double sum = 0, magnitude = 0;
+      for (int64_t i = 0; i < rows; ++i) {
+        const double d = a[i * inner + j].real() - b[i * inner + j].real();
+        sum += d * d;
+        magnitude += d * d;
+      }
+      const double r = reduction == 1 ? sum / static_cast<double>(rows) : sum;
+      want.values.push_back(ConvertValue(r, call.out));
+      want.tolerance.push_back(8 * UnitRoundoff(ACL_FLOAT) * magnitude + 2 * UnitRoundoff(call.out) * std::abs(r));
+    }
+    return want;
+  };
+  return row;
+}
+
+OpRow SmoothL1Row() {
+  OpRow row;
+  row.name = "SmoothL1Loss";
+  row.inputs = {Arg{.name = "self", .range = Range{-3, 3}}, Arg{.name = "target", .range = Range{-3, 3}}};
+  row.out = {[](Call& c) {
+               return aclnnSmoothL1LossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.IntAttr("reduction"),
+                                                        static_cast<float>(c.DoubleAttr("beta")), c.Out(),
+                                                        c.workspaceSize, c.executor);
+             },
+             aclnnSmoothL1Loss};
+  row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_FLOAT16, ACL_FLOAT}}, {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT16}}));
+  row.outDtype = PromotedDtype();
+  row.attrs = {{"none_beta1", {{"reduction", int64_t{0}}, {"beta", 1.0}}},
+               {"mean_beta0_5", {{"reduction", int64_t{1}}, {"beta", 0.5}}},
+               {"sum_beta0", {{"reduction", int64_t{2}}, {"beta", 0.0}}}};
+  row.outShape = LossOutShape();
+  row.reference = LossReference(
+      [](const std::vector<double>& x, const AttrSet& a) {
+        const double d = std::abs(x[0] - x[1]), beta = static_cast<float>(a.Double("beta"));
+        return d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
+      },
+      PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow SoftMarginRow() {
+  OpRow row;
+  row.name = "SoftMarginLoss";
+  row.inputs = {Arg{.name = "self", .range = Range{-3, 3}}, Arg{.name = "target", .range = Range{-1, 1}}};
+  row.out = {[](Call& c) {
+               return aclnnSoftMarginLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.IntAttr("reduction"), c.Out(),
+                                                          c.workspaceSize, c.executor);
+             },
+             aclnnSoftMarginLoss};
+  row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_BF16, ACL_FLOAT}}}));
+  row.outDtype = PromotedDtype();
+  // CANN does not check reduction: a value other than 0 and 1 sums.
+  row.attrs = Reductions();
+  row.attrs.push_back({"reduction_7_sums", {{"reduction", int64_t{7}}}});
+  row.outShape = LossOutShape();
+  row.reference = [](const RefCall& call) {
+    AttrSet attrs = call.attrs;
+    if (attrs.Int("reduction") > 2) attrs.values = {{"reduction", int64_t{2}}};
+    const RefCall summed{call.inputs, attrs, call.out, call.outShape, call.inplace};
+    return LossReference(
+        [](const std::vector<double>& x, const AttrSet&) { return std::log1p(std::exp(-x[1] * x[0])); },
+        PromotedOfFirstTwo)(summed);
+  };
+  return row;
+}
+
+// ---- binary cross entropy ----------------------------------------------------------------------------
+
+OpRow BceRow(bool weighted) {
+  OpRow row;
+  row.name = weighted ? "BinaryCrossEntropyWeighted" : "BinaryCrossEntropy";
+  row.inputs = {Arg{.name = "self", .range = Range{0.02, 0.98}}, Arg{.name = "target", .range = Range{0, 1}}};
+  if (weighted) {
+    row.inputs.push_back(Arg{.name = "weight", .range = Range{0, 2}});
+    row.out = {[](Call& c) {
+                 return aclnnBinaryCrossEntropyGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2),
+                                                                c.IntAttr("reduction"), c.Out(), c.workspaceSize,
+                                                                c.executor);
+               },
+               aclnnBinaryCrossEntropy};
+    row.dtypes = EachDtype(kFloats);
+  } else {
+    row.out = {[](Call& c) {
+                 return aclnnBinaryCrossEntropyGetWorkspaceSize(
+                     c.Tensor(0), c.Tensor(1), nullptr, c.IntAttr("reduction"), c.Out(), c.workspaceSize, c.executor);
+               },
+               aclnnBinaryCrossEntropy};
+    // Without a weight CANN takes mixed dtypes.
+    row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_FLOAT16, ACL_FLOAT}, ACL_FLOAT}}));
+  }
+  row.shapes = {{"typical", {{4, 5}, {4, 5}, {4, 5}}, true},
+                {"weight_row", {{3, 4}, {3, 4}, {4}}},
+                {"rank0", {{}, {}, {}}},
+                {"large", {{3, 3000}, {3, 3000}, {3000}}, true},
+                {"empty", {{0, 4}, {0, 4}, {4}}}};
+  row.attrs = Reductions();
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+    return a.Int("reduction") == 0 ? in[0] : Shape{};
+  };
+  row.reference = LossReference(
+      [weighted](const std::vector<double>& x, const AttrSet&) {
+        const double w = weighted ? x[2] : 1.0;
+        return -w * (x[1] * std::max(std::log(x[0]), -100.0) + (1 - x[1]) * std::max(std::log(1 - x[0]), -100.0));
+      },
+      PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow BceWithLogitsRow() {
+  OpRow row;
+  row.name = "BinaryCrossEntropyWithLogits";
+  row.inputs = {Arg{.name = "self", .range = Range{-5, 5}}, Arg{.name = "target", .range = Range{0, 1}},
+                Arg{.name = "weightOptional", .range = Range{0, 2}},
+                Arg{.name = "posWeightOptional", .range = Range{0.5, 3}}};
+  row.out = {[](Call& c) {
+               return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2),
+                                                                        c.Tensor(3), c.IntAttr("reduction"), c.Out(),
+                                                                        c.workspaceSize, c.executor);
+             },
+             aclnnBinaryCrossEntropyWithLogits};
+  // out has target's dtype; the weights may be another float.
+  row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, ACL_FLOAT}}));
+  row.outDtype = [](const std::vector<aclDataType>& in) -> std::optional<aclDataType> { return in[1 % in.size()]; };
+  row.shapes = {{"typical", {{4, 5}, {4, 5}, {4, 5}, {5}}, true},
+                {"rank3", {{2, 3, 4}, {2, 3, 4}, {3, 1}, {4}}},
+                {"large", {{3, 3000}, {3, 3000}, {1}, {3000}}, true},
+                {"empty", {{0, 4}, {0, 4}, {4}, {4}}}};
+  row.attrs = Reductions();
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+    return a.Int("reduction") == 0 ? in[0] : Shape{};
+  };
+  row.reference = LossReference(
+      [](const std::vector<double>& x, const AttrSet&) {
+        const double s = x[0], y = x[1], w = x[2], pw = x[3];
+        const double logSigmoid = std::min(s, 0.0) - std::log1p(std::exp(-std::abs(s)));
+        const double logOneMinus = logSigmoid - s;  // log(1 - sigmoid(s))
+        return -w * (pw * y * logSigmoid + (1 - y) * logOneMinus);
+      },
+      PromotedOfFirstTwo, 40);
+  return row;
+}
+
+// ---- KlDiv, Logit ----------------------------------------------------------------------------------
+
+OpRow KlDivRow() {
+  OpRow row;
+  row.name = "KlDiv";
+  row.inputs = {Arg{.name = "self", .range = Range{-3, 1}}, Arg{.name = "target", .range = Range{0, 1, 0, 5}}};
+  row.out = {[](Call& c) {
+               return aclnnKlDivGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.IntAttr("reduction"),
+                                                 c.BoolAttr("logTarget"), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnKlDiv};
+  row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_FLOAT16, ACL_FLOAT}}, {{ACL_FLOAT, ACL_FLOAT}, ACL_FLOAT16}}));
+  row.outDtype = PromotedDtype();
+  row.attrs = {{"none", {{"reduction", int64_t{0}}, {"logTarget", false}}},
+               {"mean_log", {{"reduction", int64_t{1}}, {"logTarget", true}}},
+               {"sum", {{"reduction", int64_t{2}}, {"logTarget", false}}},
+               {"batchmean", {{"reduction", int64_t{3}}, {"logTarget", false}}},
+               {"none_log", {{"reduction", int64_t{0}}, {"logTarget", true}}}};
+  row.outShape = LossOutShape();
+  row.reference = LossReference(
+      [](const std::vector<double>& x, const AttrSet& a) {
+        const double s = x[0], t = x[1];
+        if (a.Bool("logTarget")) return std::exp(t) * (t - s);
+        return t == 0 ? 0.0 : t * (std::log(t) - s);
+      },
+      PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow LogitRow() {
+  OpRow row;
+  row.name = "Logit";
+  row.inputs = {Arg{.name = "input", .range = Range{0.02, 0.98}}};
+  row.out = {[](Call& c) {
+               return aclnnLogitGetWorkspaceSize(c.Tensor(0), c.DoubleAttr("eps"), c.Out(), c.workspaceSize,
+                                                 c.executor);
+             },
+             aclnnLogit};
+  row.dtypes = EachDtype(kFloats);
+  row.shapes = SameShapes();
+  row.outShape = ShapeOfInput(0);
+  row.attrs = {{"no_clamp", {{"eps", -1.0}}}, {"eps_0_1", {{"eps", 0.1}}}, {"eps_0", {{"eps", 0.0}}}};
+  row.reference = ComputedIn([](const std::vector<aclDataType>&) { return std::optional(ACL_FLOAT); },
+                             [](const std::vector<Value>& x, const AttrSet& a) {
+                               const double eps = static_cast<float>(a.Double("eps")), v = x[0].real();
+                               double z = v;
+                               if (eps >= 0) z = std::clamp(v, eps, 1 - eps);
+                               return Value(std::log(z / (1 - z)));
+                             },
+                             8, 1);
+  return row;
+}
+
+std::vector<OpRow> LossRows() {
+  return {L1Row(),       MseRow(false), MseRow(true),       SmoothL1Row(), SoftMarginRow(),
+          BceRow(false), BceRow(true),  BceWithLogitsRow(), KlDivRow(),    LogitRow()};
+}
+CANOPY_HARNESS_ROWS(LossRows);
+
+// ---- empty inputs, special values -----------------------------------------------------------------
+
+std::unique_ptr<DeviceTensor> Out(aclDataType dtype, const Shape& shape) {
+  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
+  tensor->Poison();
+  return tensor;
+}
+
+void RunOk(const Phase1& phase1, Phase2 phase2) {
+  const OpRun run = RunOp(phase1, phase2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+}
+
+// The mean of no elements is NaN, their sum 0 (and KlDiv's batchmean of an
+// empty first dim NaN); MseLossOut writes nothing.
+TEST(LossValues, EmptyInputs) {
+  DeviceTensor self(ACL_FLOAT, {0, 3}), target(ACL_FLOAT, {0, 3});
+  for (int64_t reduction : {1, 2}) {
+    auto out = Out(ACL_FLOAT, {});
+    RunOk(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnMseLossGetWorkspaceSize(a.Tensor(self), a.Tensor(target), reduction, a.Tensor(*out), w, e);
+        },
+        aclnnMseLoss);
+    ExpectExact(out->ReadView(), {reduction == 1 ? kNan : 0.0}, "MseLoss of nothing");
+  }
+  auto kl = Out(ACL_FLOAT, {1});
+  RunOk(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnKlDivGetWorkspaceSize(a.Tensor(self), a.Tensor(target), 3, false, a.Tensor(*kl), w, e);
+      },
+      aclnnKlDiv);
+  ExpectExact(kl->ReadView(), {kNan}, "KlDiv batchmean of nothing");
+  auto untouched = Out(ACL_FLOAT, {3});
+  const std::vector<uint8_t> poison = untouched->DownloadBytes();
+  RunOk(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMseLossOutGetWorkspaceSize(a.Tensor(self), a.Tensor(target), 1, a.Tensor(*untouched), w, e);
+      },
+      aclnnMseLossOut);
+  EXPECT_TRUE(untouched->DownloadBytes() == poison) << "MseLossOut of an empty input wrote its out";
+}
+
+// BCE clamps each log at -100 (x = 0 with y = 1 costs 100, not inf); Logit
+// without a clamp gives +-inf at 1 and 0, with eps the clamped value.
+TEST(LossValues, ClampsAtTheEdges) {
+  DeviceTensor x(ACL_FLOAT, {3}), y(ACL_FLOAT, {3});
+  x.WriteView({0, 1, 0.5});
+  y.WriteView({1, 0, 1});
+  auto out = Out(ACL_FLOAT, {3});
+  RunOk(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnBinaryCrossEntropyGetWorkspaceSize(a.Tensor(x), a.Tensor(y), nullptr, 0, a.Tensor(*out), w, e);
+      },
+      aclnnBinaryCrossEntropy);
+  ExpectNear(out->ReadView(), {{100, 100, std::log(2.0)}, {0, 0, 1e-6}}, "BinaryCrossEntropy at 0 and 1");
+  auto logit = Out(ACL_FLOAT, {3});
+  RunOk([&](OpArgs& a, uint64_t* w,
+            aclOpExecutor** e) { return aclnnLogitGetWorkspaceSize(a.Tensor(x), -1.0, a.Tensor(*logit), w, e); },
+        aclnnLogit);
+  const double inf = std::numeric_limits<double>::infinity();
+  ExpectExact(logit->ReadView(), {-inf, inf, 0}, "Logit without eps");
+  RunOk([&](OpArgs& a, uint64_t* w,
+            aclOpExecutor** e) { return aclnnLogitGetWorkspaceSize(a.Tensor(x), 0.25, a.Tensor(*logit), w, e); },
+        aclnnLogit);
+  ExpectNear(logit->ReadView(), {{std::log(1.0 / 3), std::log(3.0), 0}, {1e-6, 1e-6, 0}}, "Logit with eps 0.25");
+}
+
+// ---- rejections ----------------------------------------------------------------------------------
+
+struct Rejection {
+  std::string name;
+  Phase1 phase1;
+  Phase2 phase2;
+  std::string keyword;
+};
+
+void PrintTo(const Rejection& r, std::ostream* os) { *os << r.name; }
+
+using A = OpArgs;
+using W = uint64_t*;
+using E = aclOpExecutor**;
+
+std::vector<Rejection> Rejections() {
+  const Shape m = {2, 3};
+  auto t = [m](A& a, aclDataType dtype) { return a.NewTensor(dtype, m); };
+  auto scalarOut = [](A& a, aclDataType dtype) { return a.NewTensor(dtype, {}); };
+  return {
+      {"L1Loss_reduction_3",
+       [=](A& a, W w, E e) {
+         return aclnnL1LossGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), 3, scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnL1Loss, "reduction"},
+      {"L1Loss_integer_mean",
+       [=](A& a, W w, E e) {
+         return aclnnL1LossGetWorkspaceSize(t(a, ACL_INT64), t(a, ACL_INT64), 1, scalarOut(a, ACL_INT64), w, e);
+       },
+       aclnnL1Loss, "mean"},
+      {"L1Loss_out_rank1_for_sum",
+       [=](A& a, W w, E e) {
+         return aclnnL1LossGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), 2, a.NewTensor(ACL_FLOAT, {1}), w, e);
+       },
+       aclnnL1Loss, "out"},
+      {"MseLoss_double",
+       [=](A& a, W w, E e) {
+         return aclnnMseLossGetWorkspaceSize(t(a, ACL_DOUBLE), t(a, ACL_DOUBLE), 0, t(a, ACL_DOUBLE), w, e);
+       },
+       aclnnMseLoss, "DOUBLE"},
+      {"MseLossOut_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnMseLossOutGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), 1, a.NewTensor(ACL_FLOAT, {2}), w, e);
+       },
+       aclnnMseLossOut, "out"},
+      {"SmoothL1Loss_negative_beta",
+       [=](A& a, W w, E e) {
+         return aclnnSmoothL1LossGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), 1, -1.0F, scalarOut(a, ACL_FLOAT),
+                                                  w, e);
+       },
+       aclnnSmoothL1Loss, "beta"},
+      {"SoftMarginLoss_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnSoftMarginLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {4}), 1,
+                                                    scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnSoftMarginLoss, "target"},
+      {"BinaryCrossEntropy_shapes_differ",
+       [=](A& a, W w, E e) {
+         return aclnnBinaryCrossEntropyGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {3}), nullptr, 1,
+                                                        scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnBinaryCrossEntropy, "target"},
+      {"BinaryCrossEntropy_weight_dtype",
+       [=](A& a, W w, E e) {
+         return aclnnBinaryCrossEntropyGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), t(a, ACL_FLOAT16), 0,
+                                                        t(a, ACL_FLOAT), w, e);
+       },
+       aclnnBinaryCrossEntropy, "weight"},
+      {"BinaryCrossEntropyWithLogits_out_dtype",
+       [=](A& a, W w, E e) {
+         return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), nullptr, nullptr, 0,
+                                                                  t(a, ACL_FLOAT16), w, e);
+       },
+       aclnnBinaryCrossEntropyWithLogits, "out"},
+      {"KlDiv_reduction_4",
+       [=](A& a, W w, E e) {
+         return aclnnKlDivGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), 4, false, scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnKlDiv, "reduction"},
+      {"Logit_out_dtype",
+       [=](A& a, W w, E e) { return aclnnLogitGetWorkspaceSize(t(a, ACL_FLOAT), -1.0, t(a, ACL_FLOAT16), w, e); },
+       aclnnLogit, "out"},
+  };
+}
+
+class LossRejects : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(LossRejects, WithItsCodeAndAMessageNamingTheArgument) {
+  const Rejection& r = GetParam();
+  const OpRun run = RunOp(r.phase1, r.phase2);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+  EXPECT_NE(run.message.find(r.keyword), std::string::npos)
+      << "message should name '" << r.keyword << "': " << run.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, LossRejects, ::testing::ValuesIn(Rejections()),
+                         [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace canopy_test
