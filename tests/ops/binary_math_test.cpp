@@ -15,6 +15,8 @@
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
 #include "aclnnop/aclnn_bitwise_not.h"
 #include "aclnnop/aclnn_bitwise_or_scalar.h"
+#include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_equal.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_left_shift.h"
@@ -24,6 +26,7 @@
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_rsub.h"
+#include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
 #include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "op_test_support.h"
@@ -341,6 +344,46 @@ std::vector<Rejection> Rejections() {
                                            t(a, ACL_BOOL), w, e);
        },
        aclnnRsubs, "self"},
+      {"Equal_out_rank0",
+       [=](A& a, W w, E e) {
+         return aclnnEqualGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), a.NewTensor(ACL_BOOL, {}), w, e);
+       },
+       aclnnEqual, "out"},
+      {"Equal_out_float",
+       [=](A& a, W w, E e) {
+         return aclnnEqualGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {1}), w, e);
+       },
+       aclnnEqual, "out"},
+      {"Equal_u16_with_s32",
+       [=](A& a, W w, E e) {
+         return aclnnEqualGetWorkspaceSize(t(a, ACL_UINT16), t(a, ACL_INT32), a.NewTensor(ACL_BOOL, {1}), w, e);
+       },
+       aclnnEqual, "other"},
+      {"Trace_rank1",
+       [=](A& a, W w, E e) {
+         return aclnnTraceGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {4}), a.NewTensor(ACL_FLOAT, {}), w, e);
+       },
+       aclnnTrace, "self"},
+      {"Trace_integer_into_s32",
+       [=](A& a, W w, E e) { return aclnnTraceGetWorkspaceSize(t(a, ACL_INT32), a.NewTensor(ACL_INT32, {}), w, e); },
+       aclnnTrace, "out"},
+      {"Dot_lengths_differ",
+       [=](A& a, W w, E e) {
+         return aclnnDotGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, {4}),
+                                         a.NewTensor(ACL_FLOAT, {}), w, e);
+       },
+       aclnnDot, "tensor"},
+      {"Dot_dtypes_differ",
+       [=](A& a, W w, E e) {
+         return aclnnDotGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT16, {3}),
+                                         a.NewTensor(ACL_FLOAT, {}), w, e);
+       },
+       aclnnDot, "tensor"},
+      {"Dot_matrix",
+       [=](A& a, W w, E e) {
+         return aclnnDotGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {}), w, e);
+       },
+       aclnnDot, "self"},
       {"IsClose_dtype_mismatch",
        [=](A& a, W w, E e) {
          return aclnnIsCloseGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT16), 1e-5, 1e-8, false, t(a, ACL_BOOL), w,

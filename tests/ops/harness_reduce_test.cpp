@@ -8,6 +8,8 @@
 // 16-bit and f32 results, f64 for f64) times what the kind's error grows with,
 // plus the rounding to out. Integer results are exact (products wrap in int64,
 // then into out's dtype, as the kernels' accumulators do).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +23,8 @@
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_cumprod.h"
+#include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_equal.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_median.h"
@@ -28,8 +32,10 @@
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_nansum.h"
 #include "aclnnop/aclnn_std.h"
+#include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_var.h"
 #include "harness/harness.h"
+#include "reference.h"
 
 namespace canopy_test {
 namespace {
@@ -536,6 +542,87 @@ OpRow MedianRow(bool nan_median) {
   return row;
 }
 
+// Equal: one BOOL, true when the shapes match and every promoted pair is equal.
+// Values on a coarse grid over tiny tensors, so that both answers occur.
+OpRow EqualRow() {
+  OpRow row;
+  row.name = "Equal";
+  row.inputs = {Arg{.name = "self", .range = Range{0, 1}}, Arg{.name = "other", .range = Range{0, 1}}};
+  row.out = {[](Call& c) {
+               return aclnnEqualGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnEqual};
+  row.dtypes = Concat(EachDtype({ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL,
+                                 ACL_DOUBLE, ACL_UINT16, ACL_BF16}),
+                      Singly({{{ACL_INT32, ACL_FLOAT}}, {{ACL_FLOAT16, ACL_BF16}}}));
+  row.outDtype = FixedDtype(ACL_BOOL);
+  row.shapes = {{"pair", {{2}, {2}}, true},       {"square", {{2, 2}, {2, 2}}}, {"one", {{1}, {1}}},
+                {"shapes_differ", {{2, 1}, {2}}}, {"rank0_vs_1", {{}, {1}}},    {"empty", {{0, 3}, {0, 3}}}};
+  row.outShape = [](const std::vector<Shape>&, const AttrSet&) { return std::optional<Shape>(Shape{1}); };
+  row.reference = [](const RefCall& call) {
+    const aclDataType p = *Promote(call.inputs[0].dtype, call.inputs[1].dtype);
+    bool equal = call.inputs[0].shape == call.inputs[1].shape;
+    for (size_t i = 0; equal && i < call.inputs[0].values.size(); ++i) {
+      equal = ConvertValue(call.inputs[0].values[i], p) == ConvertValue(call.inputs[1].values[i], p);
+    }
+    return Expected{{Value(equal ? 1.0 : 0.0)}, {0}};
+  };
+  return row;
+}
+
+// Trace: the diagonal's sum, integers into INT64.
+OpRow TraceRow() {
+  OpRow row;
+  row.name = "Trace";
+  row.inputs = {Arg{.name = "self"}};
+  row.out = {[](Call& c) { return aclnnTraceGetWorkspaceSize(c.Tensor(0), c.Out(), c.workspaceSize, c.executor); },
+             aclnnTrace};
+  row.dtypes =
+      EachDtype({ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16});
+  row.outDtype = [](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    return IsRealFloat(in[0]) ? in[0] : ACL_INT64;
+  };
+  row.shapes = {{"wide", {{3, 5}}, true}, {"tall", {{6, 2}}}, {"large", {{300, 300}}, true}, {"empty", {{0, 4}}}};
+  row.outShape = [](const std::vector<Shape>&, const AttrSet&) { return std::optional<Shape>(Shape{}); };
+  row.reference = [](const RefCall& call) {
+    const Shape& s = call.inputs[0].shape;
+    double sum = 0, magnitude = 0;
+    for (int64_t i = 0; i < std::min(s[0], s[1]); ++i) {
+      const double v = call.inputs[0].values[i * s[1] + i].real();
+      sum += v;
+      magnitude += std::abs(v);
+    }
+    const double u = IsRealFloat(call.out) ? 2 * std::max(UnitRoundoff(ACL_FLOAT), UnitRoundoff(call.out)) : 0;
+    return Expected{{ConvertValue(sum, call.out)}, {u * (magnitude + std::abs(sum))}};
+  };
+  return row;
+}
+
+// Dot: two 1-D tensors of one dtype.
+OpRow DotRow() {
+  OpRow row;
+  row.name = "Dot";
+  row.inputs = {Arg{.name = "self", .range = Range{-3, 3}}, Arg{.name = "tensor", .range = Range{-3, 3}}};
+  row.out = {
+      [](Call& c) { return aclnnDotGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor); },
+      aclnnDot};
+  row.dtypes = EachDtype({ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT32, ACL_UINT8});
+  row.shapes = {{"typical", {{7}, {7}}, true}, {"large", {{5000}, {5000}}, true}, {"empty", {{0}, {0}}}};
+  row.outShape = [](const std::vector<Shape>&, const AttrSet&) { return std::optional<Shape>(Shape{}); };
+  row.reference = [](const RefCall& call) {
+    double sum = 0, magnitude = 0;
+    for (size_t i = 0; i < call.inputs[0].values.size(); ++i) {
+      const double p = call.inputs[0].values[i].real() * call.inputs[1].values[i].real();
+      sum += p;
+      magnitude += std::abs(p);
+    }
+    if (!IsRealFloat(call.out)) return Expected{{Value(Wrapped(static_cast<int64_t>(sum), call.out))}, {0}};
+    const double u = 4 * std::max(UnitRoundoff(ACL_FLOAT), UnitRoundoff(call.out));
+    return Expected{{ConvertValue(sum, call.out)}, {u * (magnitude + std::abs(sum))}};
+  };
+  return row;
+}
+
 std::vector<OpRow> ReduceRows() {
   std::vector<OpRow> rows = {ProdRow(),
                              ComplexRow(ProdRow()),
@@ -549,11 +636,41 @@ std::vector<OpRow> ReduceRows() {
                              LogSumExpRow(),
                              CumprodRow(),
                              MedianRow(false),
-                             MedianRow(true)};
+                             MedianRow(true),
+                             EqualRow(),
+                             TraceRow(),
+                             DotRow()};
   for (OpRow& row : VarianceRows()) rows.push_back(std::move(row));
   return rows;
 }
 CANOPY_HARNESS_ROWS(ReduceRows);
+
+// Equal of floats: true for the same values (+0 and -0 included), false once a
+// NaN is among them (NaN is unequal to itself), true across promotable dtypes.
+TEST(EqualValues, SignedZerosNanAndPromotion) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  DeviceTensor a(ACL_FLOAT, {3}), b(ACL_FLOAT, {3}), c(ACL_INT32, {3});
+  a.WriteView({1.5, 0.0, -2});
+  b.WriteView({1.5, -0.0, -2});
+  c.WriteView({1, 0, -2});
+  auto equal = [](const DeviceTensor& x, const DeviceTensor& y) {
+    DeviceTensor out(ACL_BOOL, {1});
+    out.Poison();
+    const OpRun run = RunOp(
+        [&](OpArgs& args, uint64_t* w, aclOpExecutor** e) {
+          return aclnnEqualGetWorkspaceSize(args.Tensor(x), args.Tensor(y), args.Tensor(out), w, e);
+        },
+        aclnnEqual);
+    EXPECT_TRUE(run.ok()) << Describe(run);
+    return out.ReadView().at(0).real();
+  };
+  EXPECT_EQ(equal(a, b), 1.0);
+  EXPECT_EQ(equal(a, c), 0.0);
+  a.WriteView({1, 0, -2});
+  EXPECT_EQ(equal(a, c), 1.0);
+  a.WriteView({1, nan, -2});
+  EXPECT_EQ(equal(a, a), 0.0);
+}
 
 }  // namespace
 }  // namespace canopy_test
