@@ -155,7 +155,7 @@ OpRow MseRow(bool outForm) {
                 {"rank1", {{5}, {5}}},
                 {"large", {{3, 700}, {700}}, true}};
   row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
-    const auto b = BroadcastShapes(in[0], in[1]);
+    auto b = BroadcastShapes(in[0], in[1]);
     if (!b) return std::nullopt;
     if (a.Int("reduction") == 0 || b->empty()) return b;
     return Shape(b->begin() + 1, b->end());
