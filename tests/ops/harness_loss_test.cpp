@@ -19,6 +19,8 @@
 #include "aclnnop/aclnn_logit.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
+#include "aclnnop/aclnn_nll_loss.h"
+#include "aclnnop/aclnn_nll_loss2d.h"
 #include "aclnnop/aclnn_smooth_l1_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "harness/harness.h"
@@ -364,9 +366,93 @@ OpRow LogitRow() {
   return row;
 }
 
+// ---- NLLLoss, NLLLoss2d -------------------------------------------------------------------------
+
+// The ignore index the rows pass: one of the classes, so that some rows are ignored.
+constexpr int64_t kIgnoredClass = 1;
+
+// out (and the total weight) of a negative log-likelihood over rows of `classes`,
+// self's class stride 1 inside a row (NLLLoss) or H * W (2d): rows in target's order.
+Expected NllReference(const RefCall& call, bool twoD) {
+  const Shape& s = call.inputs[0].shape;
+  const Values& x = call.inputs[0].values;
+  const Values& t = call.inputs[1].values;
+  const Values& w = call.inputs[2].values;
+  const int64_t classes = twoD ? s[1] : s.back();
+  const int64_t plane = twoD ? s[2] * s[3] : 1;
+  const int64_t reduction = call.attrs.Int("reduction");
+  Expected want;
+  double sum = 0, weights = 0, magnitude = 0;
+  for (size_t n = 0; n < t.size(); ++n) {
+    const auto c = static_cast<int64_t>(t[n].real());
+    double l = 0;
+    if (c != kIgnoredClass) {
+      const int64_t batch = static_cast<int64_t>(n) / plane, pos = static_cast<int64_t>(n) % plane;
+      const double xv = x[static_cast<size_t>((batch * classes + c) * plane + pos)].real();
+      l = -w[static_cast<size_t>(c)].real() * xv;
+      weights += w[static_cast<size_t>(c)].real();
+    }
+    sum += l;
+    magnitude += std::abs(l);
+    if (reduction == 0) {
+      want.values.push_back(ConvertValue(l, call.out));
+      want.tolerance.push_back(2 * UnitRoundoff(call.out) * std::abs(l));
+    }
+  }
+  if (reduction == 0) return want;
+  const bool singleIgnored = !twoD && s.size() == 1 && static_cast<int64_t>(t[0].real()) == kIgnoredClass;
+  const double r = reduction == 1 ? (singleIgnored ? 0.0 : sum / weights) : sum;
+  want.values.push_back(ConvertValue(r, call.out));
+  want.tolerance.push_back(4 * UnitRoundoff(call.out) *
+                           (magnitude / std::max(std::abs(weights), 1e-300) + std::abs(r)));
+  return want;
+}
+
+OpRow NllRow(bool twoD) {
+  OpRow row;
+  row.name = twoD ? "NLLLoss2d" : "NLLLoss";
+  auto classesOf = [twoD](const CaseInfo& c) { return twoD ? c.shapes[0][1] : c.shapes[0].back(); };
+  row.inputs = {
+      Arg{.name = "self", .range = Range{-3, 0}},
+      Arg{.name = "target",
+          .range = RangeRule([classesOf](aclDataType, const CaseInfo& c) {
+            return Range{0, static_cast<double>(classesOf(c) - 1), 0, 0, true};
+          }),
+          .dtypes = {ACL_INT64, ACL_INT32, ACL_UINT8},
+          .invalidValues =
+              [classesOf](const CaseInfo& c) { return std::vector<Value>{static_cast<double>(classesOf(c))}; }},
+      Arg{.name = "weight", .range = Range{0.5, 2}}};
+  auto phase1 = [twoD](Call& c, aclTensor* totalWeight) {
+    return twoD ? aclnnNLLLoss2dGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.IntAttr("reduction"),
+                                                 kIgnoredClass, c.Out(), totalWeight, c.workspaceSize, c.executor)
+                : aclnnNLLLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.IntAttr("reduction"),
+                                               kIgnoredClass, c.Out(), totalWeight, c.workspaceSize, c.executor);
+  };
+  // totalWeightOut: a second output the row does not check (LossValues.NllTotalWeight does).
+  row.out = {[phase1](Call& c) { return phase1(c, c.args().NewTensor(c.OutDtype(), Shape{})); },
+             twoD ? aclnnNLLLoss2d : aclnnNLLLoss};
+  // self and weight share a dtype; target's come from its own list.
+  row.dtypes = Concat(EachDtype(kFloats), Singly({{{ACL_FLOAT16}, ACL_FLOAT}}));
+  if (twoD) {
+    row.shapes = {{"typical", {{2, 3, 2, 4}, {2, 2, 4}, {3}}, true}, {"empty", {{0, 3, 2, 2}, {0, 2, 2}, {3}}}};
+  } else {
+    row.shapes = {{"typical", {{6, 4}, {6}, {4}}, true},
+                  {"one_row", {{4}, {}, {4}}},
+                  {"large", {{500, 10}, {500}, {10}}, true},
+                  {"empty", {{0, 4}, {0}, {4}}}};
+  }
+  row.attrs = Reductions();
+  row.outShape = [twoD](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+    if (a.Int("reduction") != 0) return Shape{};
+    return in[0].size() == 1 ? Shape{} : in[1];
+  };
+  row.reference = [twoD](const RefCall& call) { return NllReference(call, twoD); };
+  return row;
+}
+
 std::vector<OpRow> LossRows() {
-  return {L1Row(),       MseRow(false), MseRow(true),       SmoothL1Row(), SoftMarginRow(),
-          BceRow(false), BceRow(true),  BceWithLogitsRow(), KlDivRow(),    LogitRow()};
+  return {L1Row(),      MseRow(false),      MseRow(true), SmoothL1Row(), SoftMarginRow(), BceRow(false),
+          BceRow(true), BceWithLogitsRow(), KlDivRow(),   LogitRow(),    NllRow(false),   NllRow(true)};
 }
 CANOPY_HARNESS_ROWS(LossRows);
 
@@ -436,6 +522,34 @@ TEST(LossValues, ClampsAtTheEdges) {
             aclOpExecutor** e) { return aclnnLogitGetWorkspaceSize(a.Tensor(x), 0.25, a.Tensor(*logit), w, e); },
         aclnnLogit);
   ExpectNear(logit->ReadView(), {{std::log(1.0 / 3), std::log(3.0), 0}, {1e-6, 1e-6, 0}}, "Logit with eps 0.25");
+}
+
+// NLLLoss's total weight is the summed weights of the rows not ignored; the
+// mean over rows that are all ignored is 0 / 0, NaN (a single 1-D row: 0).
+TEST(LossValues, NllTotalWeightAndIgnoredRows) {
+  DeviceTensor self(ACL_FLOAT, {3, 2}), target(ACL_INT64, {3}), weight(ACL_FLOAT, {2});
+  self.WriteView({-1, -2, -3, -4, -5, -6});
+  target.WriteView({0, 1, -100});
+  weight.WriteView({2, 0.5});
+  auto run = [&](const DeviceTensor& t, int64_t reduction, DeviceTensor& out, DeviceTensor& total) {
+    RunOk(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnNLLLossGetWorkspaceSize(a.Tensor(self), a.Tensor(t), a.Tensor(weight), reduction, -100,
+                                              a.Tensor(out), a.Tensor(total), w, e);
+        },
+        aclnnNLLLoss);
+  };
+  DeviceTensor out(ACL_FLOAT, Shape{}), total(ACL_FLOAT, Shape{});
+  run(target, 2, out, total);
+  ExpectExact(out.ReadView(), {2 * 1 + 0.5 * 4}, "NLLLoss sum");
+  ExpectExact(total.ReadView(), {2.5}, "NLLLoss total weight");
+  run(target, 1, out, total);
+  ExpectExact(out.ReadView(), {ConvertValue(4.0 / 2.5, ACL_FLOAT)}, "NLLLoss mean");
+  DeviceTensor ignored(ACL_INT64, {3});
+  ignored.WriteView({-100, -100, -100});
+  run(ignored, 1, out, total);
+  ExpectExact(out.ReadView(), {kNan}, "NLLLoss mean of ignored rows");
+  ExpectExact(total.ReadView(), {0}, "NLLLoss total weight of ignored rows");
 }
 
 // ---- rejections ----------------------------------------------------------------------------------
@@ -518,6 +632,44 @@ std::vector<Rejection> Rejections() {
          return aclnnKlDivGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), 4, false, scalarOut(a, ACL_FLOAT), w, e);
        },
        aclnnKlDiv, "reduction"},
+      {"NLLLoss_weight_dtype",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_INT64, {2}),
+                                             a.NewTensor(ACL_FLOAT16, {3}), 1, -100, scalarOut(a, ACL_FLOAT),
+                                             scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "weight"},
+      {"NLLLoss_target_float",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {2}), a.NewTensor(ACL_FLOAT, {3}),
+                                             1, -100, scalarOut(a, ACL_FLOAT), scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "target"},
+      {"NLLLoss_target_length",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_INT64, {3}), a.NewTensor(ACL_FLOAT, {3}),
+                                             1, -100, scalarOut(a, ACL_FLOAT), scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "target"},
+      {"NLLLoss_weight_length",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_INT64, {2}), a.NewTensor(ACL_FLOAT, {2}),
+                                             1, -100, scalarOut(a, ACL_FLOAT), scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "weight"},
+      {"NLLLoss_none_out_shape",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_INT64, {2}), a.NewTensor(ACL_FLOAT, {3}),
+                                             0, -100, scalarOut(a, ACL_FLOAT), scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "out"},
+      {"NLLLoss2d_rank3_self",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLoss2dGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {2, 3, 4}), a.NewTensor(ACL_INT64, {2, 4}),
+                                               a.NewTensor(ACL_FLOAT, {3}), 1, -100, scalarOut(a, ACL_FLOAT),
+                                               scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss2d, "self"},
       {"Logit_out_dtype",
        [=](A& a, W w, E e) { return aclnnLogitGetWorkspaceSize(t(a, ACL_FLOAT), -1.0, t(a, ACL_FLOAT16), w, e); },
        aclnnLogit, "out"},
