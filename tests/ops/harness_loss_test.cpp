@@ -442,7 +442,7 @@ OpRow NllRow(bool twoD) {
                   {"empty", {{0, 4}, {0}, {4}}}};
   }
   row.attrs = Reductions();
-  row.outShape = [twoD](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
     if (a.Int("reduction") != 0) return Shape{};
     return in[0].size() == 1 ? Shape{} : in[1];
   };
