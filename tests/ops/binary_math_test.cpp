@@ -17,12 +17,14 @@
 #include "aclnnop/aclnn_bitwise_or_scalar.h"
 #include "aclnnop/aclnn_dot.h"
 #include "aclnnop/aclnn_equal.h"
+#include "aclnnop/aclnn_fill_tensor.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_lerp_scalar.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_logaddexp.h"
+#include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_rsub.h"
@@ -384,6 +386,29 @@ std::vector<Rejection> Rejections() {
          return aclnnDotGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {}), w, e);
        },
        aclnnDot, "self"},
+      {"InplaceFillTensor_value_two_elements",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceFillTensorGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {2}), w, e);
+       },
+       aclnnInplaceFillTensor, "value"},
+      {"InplaceMaskedFillTensor_value_rank1",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillTensorGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_BOOL),
+                                                             a.NewTensor(ACL_FLOAT, {1}), w, e);
+       },
+       aclnnInplaceMaskedFillTensor, "value"},
+      {"InplaceMaskedFillTensor_mask_s8",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillTensorGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_INT8),
+                                                             a.NewTensor(ACL_FLOAT, {}), w, e);
+       },
+       aclnnInplaceMaskedFillTensor, "mask"},
+      {"InplaceMaskedFillTensor_float_value_into_s32",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceMaskedFillTensorGetWorkspaceSize(t(a, ACL_INT32), t(a, ACL_BOOL),
+                                                             a.NewTensor(ACL_FLOAT, {}), w, e);
+       },
+       aclnnInplaceMaskedFillTensor, "value"},
       {"IsClose_dtype_mismatch",
        [=](A& a, W w, E e) {
          return aclnnIsCloseGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_FLOAT16), 1e-5, 1e-8, false, t(a, ACL_BOOL), w,

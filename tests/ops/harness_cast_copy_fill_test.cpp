@@ -7,6 +7,8 @@
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_fill_tensor.h"
+#include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_zero.h"
 #include "harness/harness.h"
 #include "reference.h"
@@ -123,8 +125,65 @@ OpRow InplaceZeroRow() {
   return row;
 }
 
+// InplaceFillTensor: the one element of a rank-0 or [1] value tensor, converted to selfRef's dtype.
+OpRow InplaceFillTensorRow() {
+  OpRow row;
+  row.name = "InplaceFillTensor";
+  row.inputs = {Arg{.name = "selfRef"}, Arg{.name = "value", .range = ConversionRange()}};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceFillTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceFillTensor, /*overwrites=*/true};
+  row.dtypes = Concat(EachDtype({ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8,
+                                 ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}),
+                      Singly({{{ACL_FLOAT16, ACL_FLOAT}}, {{ACL_INT32, ACL_INT64}}, {{ACL_FLOAT, ACL_BOOL}}}));
+  row.shapes = {{"typical", {{4, 5}, {}}, true},
+                {"value_1d", {{3, 2, 2}, {1}}},
+                {"large", {{70, 300}, {}}, true},
+                {"rank0", {{}, {1}}},
+                {"empty", {{0, 3}, {}}}};
+  row.outShape = ShapeOfInput(0);
+  row.reference = [](const RefCall& call) {
+    const Value value = ConvertValue(call.inputs[1].values[0], call.out);
+    return Expected{Values(static_cast<size_t>(NumElements(call.outShape)), value), {}};
+  };
+  row.tolerance.ulps = 0;  // exact
+  return row;
+}
+
+// InplaceMaskedFillTensor: a rank-0 value where the broadcast mask is true.
+OpRow InplaceMaskedFillTensorRow() {
+  OpRow row;
+  row.name = "InplaceMaskedFillTensor";
+  row.inputs = {Arg{.name = "selfRef"}, Arg{.name = "mask", .range = Range{0, 1, 0, 0, true}, .dtypes = {ACL_BOOL}},
+                Arg{.name = "value", .range = Range{-4, 4}}};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceMaskedFillTensorGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2),
+                                                                       c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceMaskedFillTensor};
+  row.dtypes = Concat(EachDtype({ACL_INT32, ACL_INT8, ACL_BOOL, ACL_INT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}),
+                      Singly({{{ACL_FLOAT16, ACL_BOOL, ACL_FLOAT}},
+                              {{ACL_FLOAT, ACL_BOOL, ACL_INT32}},
+                              {{ACL_INT64, ACL_BOOL, ACL_INT8}}}));
+  row.shapes = {{"typical", {{4, 5}, {4, 5}, {}}, true},
+                {"mask_row", {{3, 4}, {4}, {}}},
+                {"large", {{70, 300}, {300}, {}}, true},
+                {"rank0", {{}, {}, {}}},
+                {"empty", {{0, 3}, {3}, {}}}};
+  row.outShape = ShapeOfInput(0);
+  row.reference = [](const RefCall& call) {
+    const Value value = ConvertValue(call.inputs[2].values[0], call.out);
+    return Pointwise([value](const std::vector<Value>& x, const AttrSet&) { return x[1].real() != 0 ? value : x[0]; })(
+        call);
+  };
+  row.tolerance.ulps = 0;  // exact
+  return row;
+}
+
 std::vector<OpRow> CastCopyFillRows() {
-  return {CastRow(), InplaceCopyRow(), InplaceFillScalarRow(), InplaceZeroRow()};
+  return {CastRow(),        InplaceCopyRow(),       InplaceFillScalarRow(),
+          InplaceZeroRow(), InplaceFillTensorRow(), InplaceMaskedFillTensorRow()};
 }
 
 CANOPY_HARNESS_ROWS(CastCopyFillRows);

@@ -1,0 +1,27 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_masked_fill_tensor.h: aclnnInplaceMaskedFillTensor.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_MASKED_FILL_TENSOR_H_
+#define CANOPY_ACLNNOP_ACLNN_MASKED_FILL_TENSOR_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceMaskedFillTensorGetWorkspaceSize(aclTensor *selfRef, const aclTensor *mask,
+                                                                             const aclTensor *value,
+                                                                             uint64_t *workspaceSize,
+                                                                             aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceMaskedFillTensor(void *workspace, uint64_t workspaceSize,
+                                                             aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_MASKED_FILL_TENSOR_H_ */
