@@ -30,6 +30,7 @@
 #include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_min.h"
 #include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_reduce_log_sum.h"
 #include "aclnnop/aclnn_reduce_nansum.h"
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_trace.h"
@@ -623,6 +624,39 @@ OpRow DotRow() {
   return row;
 }
 
+// ReduceLogSum: log of the sum over axes (positive data), accumulated in FLOAT.
+OpRow ReduceLogSumRow() {
+  OpRow row;
+  row.name = "ReduceLogSum";
+  row.inputs = {Arg{.name = "data", .range = Range{0.1, 2}}};
+  row.out = {[](Call& c) {
+               return aclnnReduceLogSumGetWorkspaceSize(c.Tensor(0), c.IntArrayAttr("axes"), c.BoolAttr("keepDims"),
+                                                        c.BoolAttr("noop"), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnReduceLogSum};
+  row.dtypes = EachDtype({ACL_FLOAT, ACL_FLOAT16, ACL_BF16});
+  row.shapes = ReductionShapes();
+  row.attrs = {{"axis0", {{"axes", std::vector<int64_t>{0}}, {"keepDims", false}, {"noop", false}}},
+               {"last_keep", {{"axes", std::vector<int64_t>{-1}}, {"keepDims", true}, {"noop", true}}},
+               {"all", {{"axes", std::vector<int64_t>{}}, {"keepDims", false}, {"noop", false}}}};
+  row.outShape = ReducedShape("axes", "keepDims");
+  row.reference = [](const RefCall& call) {
+    if (NumElements(call.inputs[0].shape) == 0) {
+      return Expected{Values(static_cast<size_t>(NumElements(call.outShape)), 0.0), {}};
+    }
+    Expected want = Reduction(
+        [](const Values& group, const AttrSet&) {
+          double sum = 0;
+          for (Value v : group) sum += v.real();
+          return Value(std::log(sum));
+        },
+        "axes", "keepDims")(call);
+    return want;
+  };
+  row.tolerance = {.ulps = 4, .minMagnitude = 1};
+  return row;
+}
+
 std::vector<OpRow> ReduceRows() {
   std::vector<OpRow> rows = {ProdRow(),
                              ComplexRow(ProdRow()),
@@ -637,6 +671,7 @@ std::vector<OpRow> ReduceRows() {
                              CumprodRow(),
                              MedianRow(false),
                              MedianRow(true),
+                             ReduceLogSumRow(),
                              EqualRow(),
                              TraceRow(),
                              DotRow()};
@@ -644,6 +679,35 @@ std::vector<OpRow> ReduceRows() {
   return rows;
 }
 CANOPY_HARNESS_ROWS(ReduceRows);
+
+// ReduceLogSum with no axes and noopWithEmptyAxes copies data; an empty data
+// fills reduce with 0 (CANN's value, not log 0).
+TEST(ReduceLogSumValues, NoopAndEmpty) {
+  DeviceTensor data(ACL_FLOAT, {2, 2}), copy(ACL_FLOAT, {2, 2}), all(ACL_FLOAT, Shape{});
+  data.WriteView({1, 2, 3, 4});
+  auto run = [&](bool noop, DeviceTensor& out, const DeviceTensor& in) {
+    const OpRun r = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnReduceLogSumGetWorkspaceSize(a.Tensor(in), a.IntArray({}), false, noop, a.Tensor(out), w, e);
+        },
+        aclnnReduceLogSum);
+    EXPECT_TRUE(r.ok()) << Describe(r);
+  };
+  run(true, copy, data);
+  ExpectExact(copy.ReadView(), {1, 2, 3, 4}, "ReduceLogSum noop");
+  run(false, all, data);
+  ExpectNear(all.ReadView(), {{std::log(10.0)}, {1e-6}}, "ReduceLogSum over all");
+  DeviceTensor empty(ACL_FLOAT, {0, 2}), filled(ACL_FLOAT, {2});
+  filled.Poison();
+  const OpRun r = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnReduceLogSumGetWorkspaceSize(a.Tensor(empty), a.IntArray({0}), false, false, a.Tensor(filled), w,
+                                                 e);
+      },
+      aclnnReduceLogSum);
+  EXPECT_TRUE(r.ok()) << Describe(r);
+  ExpectExact(filled.ReadView(), {0, 0}, "ReduceLogSum of empty data");
+}
 
 // Equal of floats: true for the same values (+0 and -0 included), false once a
 // NaN is among them (NaN is unequal to itself), true across promotable dtypes.
