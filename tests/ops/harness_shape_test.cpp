@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_gather_nd.h"
+#include "aclnnop/aclnn_index_fill.h"
 #include "aclnnop/aclnn_linspace.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "harness/harness.h"
@@ -202,7 +203,71 @@ OpRow ExpandRow() {
   return row;
 }
 
-std::vector<OpRow> ShapeRows() { return {ExpandRow(), GatherNdRow(), ScatterNdRow()}; }
+// IndexFill: the slices along dim at the index's positions take value;
+// negative positions count from the end, ones out of range are skipped.
+OpRow IndexFillRow() {
+  OpRow row;
+  row.name = "IndexFill";
+  auto extentOf = [](const CaseInfo& c) {
+    const Shape& s = c.shapes[0];
+    if (s.empty()) return int64_t{1};
+    const int64_t dim = c.attrs.Int("dim");
+    return s[static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(s.size()) : dim)];
+  };
+  row.inputs = {Arg{.name = "self"},
+                Arg{.name = "index",
+                    .range = RangeRule([extentOf](aclDataType, const CaseInfo& c) {
+                      const auto m = static_cast<double>(extentOf(c));
+                      return Range{-m - 1, m + 1, 0, 0, /*allowAllZero=*/true};
+                    }),
+                    .dtypes = {ACL_INT32, ACL_INT64}},
+                Arg{.name = "value", .kind = ArgKind::kScalar, .range = Range{-9, 9}}};
+  row.out = {[](Call& c) {
+               return aclnnIndexFillGetWorkspaceSize(c.Tensor(0), c.IntAttr("dim"), c.Tensor(1), c.Scalar(2), c.Out(),
+                                                     c.workspaceSize, c.executor);
+             },
+             aclnnIndexFill};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceIndexFillGetWorkspaceSize(c.Tensor(0), c.IntAttr("dim"), c.Tensor(1), c.Scalar(2),
+                                                                c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceIndexFill};
+  row.dtypes = Concat(EachDtype({ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}),
+                      Singly({{{ACL_FLOAT, ACL_INT64, ACL_INT32}}}));
+  row.shapes = {{"typical", {{4, 5}, {3}}, true},
+                {"rank3", {{2, 3, 4}, {5}}},
+                {"rank0_index", {{4, 5}, {}}},
+                {"empty_index", {{4, 5}, {0}}}};
+  row.attrs = {{"dim0", {{"dim", int64_t{0}}}}, {"dim_last", {{"dim", int64_t{-1}}}}};
+  row.outShape = ShapeOfInput(0);
+  row.reference = [](const RefCall& call) {
+    const Shape& s = call.inputs[0].shape;
+    const auto rank = static_cast<int64_t>(s.size());
+    int64_t dim = call.attrs.Int("dim");
+    if (dim < 0) dim += rank;
+    const int64_t extent = s[static_cast<size_t>(dim)];
+    std::vector<bool> filled(static_cast<size_t>(extent), false);
+    for (Value v : call.inputs[1].values) {
+      auto p = static_cast<int64_t>(v.real());
+      if (p < 0) p += extent;
+      if (p >= 0 && p < extent) filled[static_cast<size_t>(p)] = true;
+    }
+    int64_t inner = 1;
+    for (int64_t d = dim + 1; d < rank; ++d) inner *= s[static_cast<size_t>(d)];
+    const Value value = ConvertValue(call.inputs[2].values[0], call.out);
+    Expected want;
+    const Values& x = call.inputs[0].values;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const int64_t p = (static_cast<int64_t>(i) / inner) % extent;
+      want.values.push_back(filled[static_cast<size_t>(p)] ? value : x[i]);
+    }
+    return want;
+  };
+  row.tolerance.ulps = 0;
+  return row;
+}
+
+std::vector<OpRow> ShapeRows() { return {ExpandRow(), GatherNdRow(), ScatterNdRow(), IndexFillRow()}; }
 CANOPY_HARNESS_ROWS(ShapeRows);
 
 // ---- Rejections ----------------------------------------------------------------------------------
