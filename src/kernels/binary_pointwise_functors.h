@@ -6,6 +6,7 @@
 // false, integer results wrap.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -386,14 +387,24 @@ struct RsubFn {
 
 // |self - other| <= atol + rtol * |other|, or equal (torch.isclose: an
 // infinity is close only to itself); NaN is close to NaN only in the
-// EqualNan form. Integers compute in float64 (phase 1 chooses it).
+// EqualNan form. Integers compute exactly in int64: their rtol and atol
+// operands carry a double's bits (ops/math/is_close.cpp), compared in long double
+// with the exact difference.
 template <bool kEqualNan>
 struct IsCloseFn {
   static constexpr int kArity = 4;
   template <typename T>
   T operator()(T self, T other, T rtol, T atol) const {
     if constexpr (std::is_integral_v<T>) {
-      return Truth<T>(self == other);
+      if (self == other) return T(1);
+      using U = std::make_unsigned_t<T>;
+      const U difference =
+          self > other ? static_cast<U>(self) - static_cast<U>(other) : static_cast<U>(other) - static_cast<U>(self);
+      const U magnitude = other < T(0) ? U(0) - static_cast<U>(other) : static_cast<U>(other);
+      const long double tolerance = static_cast<long double>(std::bit_cast<double>(static_cast<int64_t>(atol))) +
+                                    static_cast<long double>(std::bit_cast<double>(static_cast<int64_t>(rtol))) *
+                                        static_cast<long double>(magnitude);
+      return Truth<T>(static_cast<long double>(difference) <= tolerance);
     } else {
       if (self == other) return T(1);
       if (std::isnan(self) || std::isnan(other)) return Truth<T>(kEqualNan && std::isnan(self) && std::isnan(other));

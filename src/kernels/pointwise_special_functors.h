@@ -63,7 +63,7 @@ struct ErfinvFn {
 };
 
 // The digamma function psi(x) = d/dx log Gamma(x), as torch.digamma defines
-// its poles: -inf at 0 (either sign), NaN at the negative integers. Negative
+// its poles: -inf at +0 (+inf at -0), NaN at the negative integers. Negative
 // arguments by reflection, small ones raised by the recurrence, then the
 // asymptotic series.
 inline double Digamma(double x) {
@@ -141,8 +141,19 @@ struct RoundDecimalsFn {
     const auto d = static_cast<int64_t>(decimals);
     if constexpr (std::is_integral_v<T>) {
       if (d >= 0) return x;
-      const double scale = std::pow(10.0, static_cast<double>(-d));
-      return Convert<T>(std::nearbyint(static_cast<double>(x) / scale) * scale);
+      // Exact on int64: the quotient by 10^-d rounded half to even, times 10^-d
+      // (a power past int64's range rounds everything to 0).
+      if (d < -18) return T(0);
+      T scale = 1;
+      for (int64_t k = 0; k < -d; ++k) scale *= 10;
+      T quotient = x / scale;
+      const T remainder = x % scale;
+      using U = std::make_unsigned_t<T>;
+      const U twice = static_cast<U>(remainder < 0 ? U(0) - static_cast<U>(remainder) : static_cast<U>(remainder)) * 2;
+      if (twice > static_cast<U>(scale) || (twice == static_cast<U>(scale) && quotient % 2 != 0)) {
+        quotient += remainder < 0 ? T(-1) : T(1);
+      }
+      return static_cast<T>(static_cast<U>(quotient) * static_cast<U>(scale));
     } else {
       if (d == 0) return std::nearbyint(x);
       const T scale = static_cast<T>(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)));

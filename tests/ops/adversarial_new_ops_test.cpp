@@ -1,3 +1,639 @@
+// Adversarial calls of the pointwise, special-function, gated and loss ops
+// added with the pointwise engine's binary table (Atan2 ... Logit): integer
+// extremes (INT64_MIN, shift counts at and past the width), values past 2^53,
+// outputs overlapping inputs (transposed, shifted, the threshold inside out),
+// plan-cache reuse with a different overlap, rank 0 and rank 8, empty tensors,
+// special values, and calls from two streams at once. Everything goes through
+// the public C API and is compared with a reference computed here (exact
+// integers in __int128, floats in double).
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_add_relu.h"
+#include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_atan2.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_digamma.h"
+#include "aclnnop/aclnn_erfinv.h"
+#include "aclnnop/aclnn_fatrelu_mul.h"
+#include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_gelu_mul.h"
+#include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_heaviside.h"
+#include "aclnnop/aclnn_isclose.h"
+#include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_left_shift.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
+#include "aclnnop/aclnn_lgamma.h"
+#include "aclnnop/aclnn_logaddexp.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_remainder.h"
+#include "aclnnop/aclnn_right_shift.h"
+#include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_signbit.h"
+#include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "op_test_support.h"
-TEST(AdversarialNewOps, Stub) {}
+
+namespace canopy_test {
+namespace {
+
+constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
+const double kNan = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+// Device storage of host type T; views into it are made on demand.
+template <typename T>
+class Buf {
+ public:
+  explicit Buf(std::vector<T> host) : host_(std::move(host)), buffer_(std::max<size_t>(host_.size(), 1) * sizeof(T)) {
+    if (!host_.empty()) {
+      EXPECT_EQ(aclrtMemcpy(buffer_.get(), host_.size() * sizeof(T), host_.data(), host_.size() * sizeof(T),
+                            ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
+    }
+  }
+  aclTensor* View(aclDataType dtype, const Shape& shape, const Shape& strides, int64_t offset = 0) const {
+    const int64_t storage[1] = {static_cast<int64_t>(host_.size())};
+    return aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), offset, ACL_FORMAT_ND, storage, 1,
+                           buffer_.get());
+  }
+  aclTensor* Contiguous(aclDataType dtype, const Shape& shape, int64_t offset = 0) const {
+    return View(dtype, shape, ContiguousStrides(shape), offset);
+  }
+  std::vector<T> Read() const {
+    std::vector<T> values(host_.size());
+    if (!values.empty()) {
+      EXPECT_EQ(aclrtMemcpy(values.data(), values.size() * sizeof(T), buffer_.get(), values.size() * sizeof(T),
+                            ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_SUCCESS);
+    }
+    return values;
+  }
+  const std::vector<T>& host() const { return host_; }
+
+ private:
+  std::vector<T> host_;
+  DeviceBuffer buffer_;
+};
+
+using Call = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
+
+// Phase 1, descriptors destroyed at once (as clients do), phase 2 on `stream`, synchronise.
+aclnnStatus RunCall(const Call& phase1, Phase2 phase2, const std::vector<aclTensor*>& descriptors,
+                    aclrtStream stream = nullptr) {
+  if (stream == nullptr) stream = TestStream();
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus status = phase1(&workspaceSize, &executor);
+  for (aclTensor* t : descriptors) aclDestroyTensor(t);
+  if (status != ACLNN_SUCCESS) return status;
+  DeviceBuffer workspace(workspaceSize > 0 ? workspaceSize : 1);
+  const aclnnStatus run = phase2(workspace.get(), workspaceSize, executor, stream);
+  if (run != ACLNN_SUCCESS) return run;
+  return aclrtSynchronizeStream(stream);
+}
+
+std::vector<float> RandomFloats(int64_t n, uint32_t seed, float lo, float hi) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(lo, hi);
+  std::vector<float> values(static_cast<size_t>(n));
+  for (float& v : values) v = uniform(rng);
+  return values;
+}
+
+// got[i] against want[i]: NaN only matches NaN, infinities themselves, else within tol * (1 + |want|).
+void ExpectValues(const std::vector<double>& got, const std::vector<double>& want, double tol,
+                  const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int mismatches = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = got[i], w = want[i];
+    const bool ok = std::isnan(w)   ? std::isnan(g)
+                    : std::isinf(w) ? g == w
+                                    : std::fabs(g - w) <= tol * (1 + std::fabs(w));
+    if (!ok && ++mismatches <= 5) ADD_FAILURE() << what << ": element " << i << " is " << g << ", expected " << w;
+  }
+  EXPECT_EQ(mismatches, 0) << what;
+}
+
+template <typename T>
+std::vector<double> AsDoubles(const std::vector<T>& values) {
+  return std::vector<double>(values.begin(), values.end());
+}
+
+// One call of a (self, other, out) op on 1-D tensors: `a` and `b` of dtype `in`, out of dtype `outDtype`.
+using BinaryPhase1 = aclnnStatus (*)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
+template <typename In, typename Out>
+std::vector<Out> Binary(BinaryPhase1 phase1, Phase2 phase2, aclDataType in, const std::vector<In>& a,
+                        const std::vector<In>& b, aclDataType outDtype) {
+  Buf<In> x(a), y(b);
+  Buf<Out> out(std::vector<Out>(a.size(), Out(9)));
+  aclTensor *s = x.Contiguous(in, {static_cast<int64_t>(a.size())}),
+            *o = y.Contiguous(in, {static_cast<int64_t>(b.size())}),
+            *d = out.Contiguous(outDtype, {static_cast<int64_t>(a.size())});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return phase1(s, o, d, w, e); }, phase2, {s, o, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  return out.Read();
+}
+
+double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+// ---- Integer extremes ---------------------------------------------------------------------------
+
+// Python's floor division and modulo, exact (CANN's documented integer rules:
+// a zero divisor gives 0 for FloorDivide and self for Remainder, MIN // -1 wraps).
+int64_t FloorDivRef(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  const __int128 q = static_cast<__int128>(a) / b, r = static_cast<__int128>(a) % b;
+  const __int128 floored = (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
+  return static_cast<int64_t>(static_cast<uint64_t>(static_cast<unsigned __int128>(floored)));
+}
+int64_t RemainderRef(int64_t a, int64_t b) {
+  if (b == 0) return a;
+  __int128 r = static_cast<__int128>(a) % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return static_cast<int64_t>(r);
+}
+
+TEST(AdversarialNewOps, RemainderAndFloorDivideAtInt64Extremes) {
+  const std::vector<int64_t> a = {kMin64, kMin64, 7, -7, 7, -7, kMax64, 5, kMin64, -1, kMax64, kMin64 + 1};
+  const std::vector<int64_t> b = {-1, 0, 2, 2, -2, -2, kMin64, 0, kMax64, kMin64, -1, kMin64};
+  std::vector<int64_t> wantRem, wantDiv;
+  for (size_t i = 0; i < a.size(); ++i) {
+    wantRem.push_back(RemainderRef(a[i], b[i]));
+    wantDiv.push_back(FloorDivRef(a[i], b[i]));
+  }
+  EXPECT_EQ((Binary<int64_t, int64_t>(aclnnRemainderTensorTensorGetWorkspaceSize, aclnnRemainderTensorTensor, ACL_INT64,
+                                      a, b, ACL_INT64)),
+            wantRem);
+  EXPECT_EQ((Binary<int64_t, int64_t>(aclnnFloorDivideGetWorkspaceSize, aclnnFloorDivide, ACL_INT64, a, b, ACL_INT64)),
+            wantDiv);
+  // INT32: MIN // -1 wraps in INT32, not in the int64 the engine computes in.
+  EXPECT_EQ((Binary<int32_t, int32_t>(aclnnFloorDivideGetWorkspaceSize, aclnnFloorDivide, ACL_INT32,
+                                      {INT32_MIN, INT32_MIN, -7, 9}, {-1, 0, 2, -4}, ACL_INT32)),
+            (std::vector<int32_t>{INT32_MIN, 0, -4, -3}));
+}
+
+// Left: a count outside [0, width) gives 0; right: the count clamps into [0, width - 1] (docs/ops.md).
+TEST(AdversarialNewOps, ShiftCountsAtAndPastTheWidthOnS64AndU64) {
+  EXPECT_EQ((Binary<int64_t, int64_t>(aclnnLeftShiftGetWorkspaceSize, aclnnLeftShift, ACL_INT64,
+                                      {1, 1, 1, -1, 5, kMin64, 3}, {63, 64, -1, 62, 0, 1, 65}, ACL_INT64)),
+            (std::vector<int64_t>{kMin64, 0, 0, -(int64_t{1} << 62), 5, 0, 0}));
+  EXPECT_EQ((Binary<int64_t, int64_t>(aclnnRightShiftGetWorkspaceSize, aclnnRightShift, ACL_INT64,
+                                      {kMin64, kMin64, kMin64, 8, kMax64, -9}, {63, 64, -1, 1, 1000, 2}, ACL_INT64)),
+            (std::vector<int64_t>{-1, -1, kMin64, 4, 0, -3}));
+  const uint64_t top = uint64_t{1} << 63, all = ~uint64_t{0};
+  EXPECT_EQ((Binary<uint64_t, uint64_t>(aclnnRightShiftGetWorkspaceSize, aclnnRightShift, ACL_UINT64,
+                                        {top, all, top, all}, {63, 64, 1000, all}, ACL_UINT64)),
+            (std::vector<uint64_t>{1, 1, 1, 1}));
+  EXPECT_EQ((Binary<uint64_t, uint64_t>(aclnnLeftShiftGetWorkspaceSize, aclnnLeftShift, ACL_UINT64, {1, 1, 3, all},
+                                        {63, 64, 0, all}, ACL_UINT64)),
+            (std::vector<uint64_t>{top, 0, 3, 0}));
+}
+
+// x rounded half to even to a multiple of m, exact.
+int64_t RoundToMultipleRef(int64_t x, int64_t m) {
+  __int128 q = static_cast<__int128>(x) / m, r = static_cast<__int128>(x) % m;
+  if (r < 0) r += m, q -= 1;  // floor division
+  if (2 * r > m || (2 * r == m && (q % 2) != 0)) q += 1;
+  return static_cast<int64_t>(q * m);
+}
+
+// Regression (fixed): RoundDecimals on INT64 with negative decimals computed in
+// double (x / 10^-d, nearbyint, * 10^-d), so values past 2^53 came back wrong, not
+// even multiples of 10^-d: round(2^62 + 1, -1) gives 4611686018427387904, not
+// 4611686018427387900; round(INT64_MAX - 1000, -1) gives 9223372036854774784,
+// not 9223372036854774810. docs/ops.md: "negative decimals round integers too, to a
+// multiple of 10^-d" (integer arithmetic is exact there).
+TEST(AdversarialNewOps, RoundDecimalsRoundsInt64PastTwoTo53Exactly) {
+  const std::vector<int64_t> x = {
+      (int64_t{1} << 62) + 1, 123456789012345675, 9007199254740993, -9007199254740995, 15, 25, -25, 5,
+      kMax64 - 1000,          1234567890123456789};
+  const int64_t n = static_cast<int64_t>(x.size());
+  for (int64_t decimals : {-1, -3}) {
+    SCOPED_TRACE(decimals);
+    int64_t m = 1;
+    for (int64_t k = 0; k < -decimals; ++k) m *= 10;
+    std::vector<int64_t> want;
+    for (int64_t v : x) want.push_back(RoundToMultipleRef(v, m));
+    Buf<int64_t> self(x), out(std::vector<int64_t>(x.size(), 0));
+    aclTensor *s = self.Contiguous(ACL_INT64, {n}), *o = out.Contiguous(ACL_INT64, {n});
+    ASSERT_EQ(RunCall([&](uint64_t* w,
+                          aclOpExecutor** e) { return aclnnRoundDecimalsGetWorkspaceSize(s, decimals, o, w, e); },
+                      aclnnRoundDecimals, {s, o}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(out.Read(), want);
+  }
+}
+
+// Regression (fixed): IsClose compared INT64 operands in double, so two integers that differ
+// by 1 past 2^53 were "equal": isclose(2^60, 2^60 + 1, rtol = 0, atol = 0) was
+// true. docs/ops.md's rule `abs(self - other) <= atol + rtol * abs(other) or
+// equal` gives false (as torch.isclose does on int64).
+TEST(AdversarialNewOps, IsCloseTellsApartInt64NeighboursPastTwoTo53) {
+  const int64_t big = int64_t{1} << 60;
+  Buf<int64_t> self({big, 5, 5, kMax64}), other({big + 1, 6, 7, kMax64 - 1});
+  Buf<uint8_t> out(std::vector<uint8_t>(4, 7));
+  for (double atol : {0.0, 1.0}) {
+    SCOPED_TRACE(atol);
+    aclTensor *s = self.Contiguous(ACL_INT64, {4}), *o = other.Contiguous(ACL_INT64, {4}),
+              *d = out.Contiguous(ACL_BOOL, {4});
+    ASSERT_EQ(RunCall([&](uint64_t* w,
+                          aclOpExecutor** e) { return aclnnIsCloseGetWorkspaceSize(s, o, 0.0, atol, false, d, w, e); },
+                      aclnnIsClose, {s, o, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const uint8_t one = atol > 0 ? 1 : 0;
+    EXPECT_EQ(out.Read(), (std::vector<uint8_t>{one, one, 0, one}));
+  }
+}
+
+// 1 where self < 0: never for unsigned values (2^63 included), -0.0 and NaN give 0 (docs/ops.md).
+template <typename T>
+std::vector<uint8_t> Signbit(aclDataType dtype, const std::vector<T>& x) {
+  const int64_t n = static_cast<int64_t>(x.size());
+  Buf<T> self(x);
+  Buf<uint8_t> out(std::vector<uint8_t>(x.size(), 7));
+  aclTensor *s = self.Contiguous(dtype, {n}), *o = out.Contiguous(ACL_BOOL, {n});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnSignbitGetWorkspaceSize(s, o, w, e); },
+                    aclnnSignbit, {s, o}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  return out.Read();
+}
+
+TEST(AdversarialNewOps, SignbitOfU64TopBitS64MinAndNegativeZero) {
+  EXPECT_EQ(Signbit<uint64_t>(ACL_UINT64, {uint64_t{1} << 63, ~uint64_t{0}, 0, 1}), (std::vector<uint8_t>{0, 0, 0, 0}));
+  EXPECT_EQ(Signbit<int64_t>(ACL_INT64, {kMin64, -1, 0, kMax64}), (std::vector<uint8_t>{1, 1, 0, 0}));
+  EXPECT_EQ(Signbit<float>(ACL_FLOAT, {-0.0f, std::nanf(""), -INFINITY, -1e-45f}), (std::vector<uint8_t>{0, 0, 1, 1}));
+}
+
+// relu after the sum wraps in the promoted dtype (an unsigned one skips the relu).
+TEST(AdversarialNewOps, AddReluWrapsBeforeTheRelu) {
+  Buf<int8_t> a({100, -100, 50, 127}), b({100, -100, -60, 1}), out(std::vector<int8_t>(4, 9));
+  int64_t one = 1;
+  aclScalar* alpha = aclCreateScalar(&one, ACL_INT64);
+  aclTensor *s = a.Contiguous(ACL_INT8, {4}), *o = b.Contiguous(ACL_INT8, {4}), *d = out.Contiguous(ACL_INT8, {4});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAddReluGetWorkspaceSize(s, o, alpha, d, w, e); },
+                    aclnnAddRelu, {s, o, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<int8_t>{0, 56, 0, 0}));
+  Buf<uint8_t> ua({200, 10}), ub({100, 5}), uout(std::vector<uint8_t>(2, 9));
+  s = ua.Contiguous(ACL_UINT8, {2}), o = ub.Contiguous(ACL_UINT8, {2}), d = uout.Contiguous(ACL_UINT8, {2});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAddReluGetWorkspaceSize(s, o, alpha, d, w, e); },
+                    aclnnAddRelu, {s, o, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(uout.Read(), (std::vector<uint8_t>{44, 15}));
+  aclDestroyScalar(alpha);
+}
+
+// ---- Overlapping outputs ------------------------------------------------------------------------
+
+// out is the transpose of self's own storage: elements are overwritten before other threads read them
+// unless the result is staged.
+TEST(AdversarialNewOps, Atan2IntoTheTransposeOfSelf) {
+  const int64_t n = 300;
+  Buf<float> a(RandomFloats(n * n, 1, -2, 2)), b(RandomFloats(n * n, 2, -2, 2));
+  aclTensor *s = a.Contiguous(ACL_FLOAT, {n, n}), *o = b.Contiguous(ACL_FLOAT, {n, n}),
+            *d = a.View(ACL_FLOAT, {n, n}, {1, n});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAtan2GetWorkspaceSize(s, o, d, w, e); },
+                    aclnnAtan2, {s, o, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<double> want(n * n);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) want[j * n + i] = std::atan2(a.host()[i * n + j], b.host()[i * n + j]);
+  }
+  ExpectValues(AsDoubles(a.Read()), want, 1e-6, "self^T = atan2(self, other)");
+}
+
+// In-place lerp with end = selfRef shifted by one element and weight = selfRef itself.
+TEST(AdversarialNewOps, InplaceLerpWithEndShiftedIntoSelfAndWeightSelf) {
+  const int64_t n = (1 << 17) + 1;
+  Buf<float> x(RandomFloats(n + 1, 3, 0.05f, 0.95f));
+  aclTensor *s = x.Contiguous(ACL_FLOAT, {n}), *end = x.Contiguous(ACL_FLOAT, {n}, 1),
+            *weight = x.Contiguous(ACL_FLOAT, {n});
+  ASSERT_EQ(
+      RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceLerpGetWorkspaceSize(s, end, weight, w, e); },
+              aclnnInplaceLerp, {s, end, weight}),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const std::vector<float>& h = x.host();
+  std::vector<double> want(h.begin(), h.end());
+  for (int64_t i = 0; i < n; ++i) want[i] = h[i] + static_cast<double>(h[i]) * (h[i + 1] - h[i]);
+  ExpectValues(AsDoubles(x.Read()), want, 1e-6, "x[:-1] = lerp(x[:-1], x[1:], x[:-1])");
+}
+
+// Glu over a transposed self, split along dim 1, written into self's own first or second half.
+TEST(AdversarialNewOps, GluOnTransposedSelfWritesIntoEitherHalfOfIt) {
+  const int64_t rows = 64, cols = 1000, half = rows / 2;  // storage M[rows, cols]; self = M^T [cols, rows]
+  for (int64_t into : {0, 1}) {
+    SCOPED_TRACE(into);
+    Buf<float> m(RandomFloats(rows * cols, 4 + into, -3, 3));
+    aclTensor* self = m.View(ACL_FLOAT, {cols, rows}, {1, cols});
+    aclTensor* out = m.View(ACL_FLOAT, {cols, half}, {1, cols}, into * half * cols);
+    ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnGluGetWorkspaceSize(self, 1, out, w, e); },
+                      aclnnGlu, {self, out}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const std::vector<float>& h = m.host();
+    std::vector<double> want(h.begin(), h.end());
+    for (int64_t r = 0; r < half; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        want[(r + into * half) * cols + c] = h[r * cols + c] * Sigmoid(h[(r + half) * cols + c]);
+      }
+    }
+    ExpectValues(AsDoubles(m.Read()), want, 1e-6, "Glu into its own half");
+  }
+}
+
+// FatreluMul whose threshold is out's first element: every element must use the threshold's value from
+// before the op. Run after a call of the same shapes without the overlap, so that a plan cached for
+// separate buffers would be reused if the cache ignored the overlap.
+TEST(AdversarialNewOps, FatreluMulThresholdInsideOutAfterASeparateCall) {
+  const int64_t rows = 512, half = 128;
+  Buf<float> input(RandomFloats(rows * 2 * half, 6, -1, 1));
+  const std::vector<float>& x = input.host();
+  for (bool overlap : {false, true}) {
+    SCOPED_TRACE(overlap);
+    std::vector<float> init(rows * half, 5.0f);
+    init[0] = 0.25f;
+    Buf<float> out(init), separate({0.25f});
+    aclTensor* in = input.Contiguous(ACL_FLOAT, {rows, 2 * half});
+    aclTensor* th = overlap ? out.Contiguous(ACL_FLOAT, {1}) : separate.Contiguous(ACL_FLOAT, {1});
+    aclTensor* dst = out.Contiguous(ACL_FLOAT, {rows, half});
+    ASSERT_EQ(
+        RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnFatreluMulGetWorkspaceSize(in, th, dst, w, e); },
+                aclnnFatreluMul, {in, th, dst}),
+        ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<double> want(rows * half);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < half; ++c) {
+        const double a = x[r * 2 * half + c], b = x[r * 2 * half + half + c];
+        want[r * half + c] = (a > 0.25 ? a : 0.0) * b;
+      }
+    }
+    ExpectValues(AsDoubles(out.Read()), want, 1e-6, "FatreluMul");
+  }
+}
+
+// GeluMul splits the last dim of a transposed input (the halves are strided).
+TEST(AdversarialNewOps, GeluMulOnTransposedInput) {
+  const int64_t rows = 300, width = 64;  // storage [width, rows]; input = its transpose [rows, width]
+  Buf<float> storage(RandomFloats(rows * width, 7, -3, 3));
+  Buf<float> out(std::vector<float>(rows * width / 2, 0));
+  for (const char* mode : {"none", "tanh"}) {
+    SCOPED_TRACE(mode);
+    std::string approximate = mode;
+    aclTensor* in = storage.View(ACL_FLOAT, {rows, width}, {1, rows});
+    aclTensor* dst = out.Contiguous(ACL_FLOAT, {rows, width / 2});
+    ASSERT_EQ(
+        RunCall([&](uint64_t* w,
+                    aclOpExecutor** e) { return aclnnGeluMulGetWorkspaceSize(in, approximate.data(), dst, w, e); },
+                aclnnGeluMul, {in, dst}),
+        ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<double> want(rows * width / 2);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < width / 2; ++c) {
+        const double a = storage.host()[c * rows + r], b = storage.host()[(c + width / 2) * rows + r];
+        const double gelu = approximate == "tanh"
+                                ? 0.5 * a * (1 + std::tanh(std::sqrt(2 / M_PI) * (a + 0.044715 * a * a * a)))
+                                : 0.5 * a * (1 + std::erf(a / std::sqrt(2.0)));
+        want[r * (width / 2) + c] = gelu * b;
+      }
+    }
+    ExpectValues(AsDoubles(out.Read()), want, 2e-6, "GeluMul");
+  }
+}
+
+// ---- Ranks, odd weights, empty tensors ----------------------------------------------------------
+
+// Rank-8 self, a per-channel weight given as a non-contiguous 2-D [1, C] view (every other element).
+TEST(AdversarialNewOps, PreluRank8WithStridedTwoDimensionalWeight) {
+  const Shape shape = {2, 3, 2, 1, 2, 1, 2, 3};
+  const int64_t n = NumElements(shape);
+  Buf<float> self(RandomFloats(n, 8, -2, 2)), weights({9, 0.5f, 9, -1.5f, 9, 0.25f}), out(std::vector<float>(n, 0));
+  aclTensor *s = self.Contiguous(ACL_FLOAT, shape), *wt = weights.View(ACL_FLOAT, {1, 3}, {1, 2}, 1),
+            *d = out.Contiguous(ACL_FLOAT, shape);
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnPreluGetWorkspaceSize(s, wt, d, w, e); },
+                    aclnnPrelu, {s, wt, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const double slope[3] = {0.5, -1.5, 0.25};
+  std::vector<double> want(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t channel = Unravel(i, shape)[1];
+    const double x = self.host()[i];
+    want[i] = x > 0 ? x : slope[channel] * x;
+  }
+  ExpectValues(AsDoubles(out.Read()), want, 1e-7, "Prelu");
+}
+
+// A rank-0 self broadcast against two rank-8 tensors, in double.
+TEST(AdversarialNewOps, AddcmulRank0SelfWithRank8Factors) {
+  const Shape s1 = {2, 1, 2, 1, 2, 1, 2, 1}, s2 = {1, 2, 1, 2, 1, 2, 1, 2}, so(8, 2);
+  Buf<double> self({1.25}), t1({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
+      t2({-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16}), out(std::vector<double>(256, 0));
+  double half = 0.5;
+  aclScalar* value = aclCreateScalar(&half, ACL_DOUBLE);
+  aclTensor *s = self.Contiguous(ACL_DOUBLE, {}), *a = t1.Contiguous(ACL_DOUBLE, s1),
+            *b = t2.Contiguous(ACL_DOUBLE, s2), *d = out.Contiguous(ACL_DOUBLE, so);
+  ASSERT_EQ(
+      RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAddcmulGetWorkspaceSize(s, a, b, value, d, w, e); },
+              aclnnAddcmul, {s, a, b, d}),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  aclDestroyScalar(value);
+  std::vector<double> want(256);
+  for (int64_t i = 0; i < 256; ++i) {
+    const Shape index = Unravel(i, so);
+    Shape i1 = index, i2 = index;
+    for (int d = 0; d < 8; ++d) (d % 2 == 0 ? i2 : i1)[d] = 0;
+    want[i] = 1.25 + 0.5 * t1.host()[Ravel(i1, s1)] * t2.host()[Ravel(i2, s2)];
+  }
+  ExpectValues(out.Read(), want, 0, "Addcmul");
+}
+
+// Empty tensors of odd shapes succeed and write nothing; a mean over nothing is NaN, a sum 0.
+TEST(AdversarialNewOps, EmptyOperandsOfOddShapes) {
+  Buf<float> any(std::vector<float>(8, 3.0f)), out(std::vector<float>(8, 7.0f));
+  aclTensor *s = any.Contiguous(ACL_FLOAT, {2, 0, 3}), *o = any.Contiguous(ACL_FLOAT, {1, 1, 3}),
+            *d = out.Contiguous(ACL_FLOAT, {2, 0, 3});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAtan2GetWorkspaceSize(s, o, d, w, e); },
+                    aclnnAtan2, {s, o, d}),
+            ACLNN_SUCCESS);
+  s = any.Contiguous(ACL_FLOAT, {0, 4}), d = out.Contiguous(ACL_FLOAT, {0, 2});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnGluGetWorkspaceSize(s, -1, d, w, e); }, aclnnGlu,
+                    {s, d}),
+            ACLNN_SUCCESS);
+  s = any.Contiguous(ACL_FLOAT, {3, 0, 4}), o = any.Contiguous(ACL_FLOAT, {1}),
+  d = out.Contiguous(ACL_FLOAT, {3, 0, 2});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnFatreluMulGetWorkspaceSize(s, o, d, w, e); },
+                    aclnnFatreluMul, {s, o, d}),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read(), std::vector<float>(8, 7.0f));
+  s = any.Contiguous(ACL_FLOAT, {0, 5}), o = any.Contiguous(ACL_FLOAT, {0, 5}), d = out.Contiguous(ACL_FLOAT, {});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnMseLossGetWorkspaceSize(s, o, 1, d, w, e); },
+                    aclnnMseLoss, {s, o, d}),
+            ACLNN_SUCCESS);
+  EXPECT_TRUE(std::isnan(out.Read()[0]));
+  s = any.Contiguous(ACL_FLOAT, {0, 5}), o = any.Contiguous(ACL_FLOAT, {5}), d = out.Contiguous(ACL_FLOAT, {});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnL1LossGetWorkspaceSize(s, o, 2, d, w, e); },
+                    aclnnL1Loss, {s, o, d}),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read()[0], 0.0f);
+}
+
+// Regression (fixed): KlDiv with a rank-0 self, an empty target and reduction 3 (batchmean)
+// failed phase 1 with 561000 ("internal error: vector::_M_range_check"): the
+// empty-operand branch reads self->view_shape.at(0) of a rank-0 self. Mean and
+// sum of the same call succeed (NaN, 0); batchmean should too (0 or NaN).
+TEST(AdversarialNewOps, KlDivRank0SelfWithEmptyTarget) {
+  Buf<float> self({0.5f}), target(std::vector<float>(1, 0)), out({7.0f});
+  for (int64_t reduction : {1, 2, 3}) {
+    SCOPED_TRACE(reduction);
+    aclTensor *s = self.Contiguous(ACL_FLOAT, {}), *t = target.Contiguous(ACL_FLOAT, {0}),
+              *d = out.Contiguous(ACL_FLOAT, {});
+    ASSERT_EQ(RunCall([&](uint64_t* w,
+                          aclOpExecutor** e) { return aclnnKlDivGetWorkspaceSize(s, t, reduction, false, d, w, e); },
+                      aclnnKlDiv, {s, t, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const float got = out.Read()[0];
+    if (reduction == 1) {
+      EXPECT_TRUE(std::isnan(got)) << got;
+    } else {
+      EXPECT_TRUE(got == 0.0f || (reduction == 3 && std::isnan(got))) << got;  // batchmean: 0 / batch, [0] or none
+    }
+  }
+}
+
+// ---- Special values -----------------------------------------------------------------------------
+
+using UnaryPhase1 = aclnnStatus (*)(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
+
+// One unary call on `x` as T (double or float), the result as doubles.
+template <typename T>
+std::vector<double> RunUnary(UnaryPhase1 phase1, Phase2 phase2, const std::vector<double>& x) {
+  const int64_t n = static_cast<int64_t>(x.size());
+  const aclDataType dtype = sizeof(T) == 8 ? ACL_DOUBLE : ACL_FLOAT;
+  Buf<T> self(std::vector<T>(x.begin(), x.end())), out(std::vector<T>(x.size(), 123));
+  aclTensor *s = self.Contiguous(dtype, {n}), *o = out.Contiguous(dtype, {n});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return phase1(s, o, w, e); }, phase2, {s, o}), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  return AsDoubles(out.Read());
+}
+
+TEST(AdversarialNewOps, SpecialFunctionsAtPolesAndEdges) {
+  const double euler = 0.57721566490153286061;
+  ExpectValues(RunUnary<double>(aclnnDigammaGetWorkspaceSize, aclnnDigamma, {-1, -2, 1, 0.5, -0.5, 1e-300, 1e15}),
+               {kNan, kNan, -euler, -euler - 2 * std::log(2.0), -euler - 2 * std::log(2.0) + 2, -1e300,
+                std::log(1e15) - 0.5e-15},
+               1e-13, "Digamma");
+  ExpectValues(RunUnary<double>(aclnnLgammaGetWorkspaceSize, aclnnLgamma, {0, -1, -2, 1, 2, 0.5, -0.5, kInf, -kInf}),
+               {kInf, kInf, kInf, 0, 0, std::log(std::sqrt(M_PI)), std::log(2 * std::sqrt(M_PI)), kInf, kInf}, 1e-14,
+               "Lgamma");
+  ExpectValues(RunUnary<float>(aclnnErfinvGetWorkspaceSize, aclnnErfinv, {1, -1, 1.5, -1.5, 0, 0.5, -0.75, kNan}),
+               {kInf, -kInf, kNan, kNan, 0, 0.47693627620446987338, -0.8134198475976185, kNan}, 1e-6, "Erfinv");
+}
+
+TEST(AdversarialNewOps, BinaryOpsOnInfinitiesAndNaN) {
+  // LogAddExp's out is f32 f16 bf16: the f64 operands are converted to it.
+  ExpectValues(AsDoubles(Binary<double, float>(aclnnLogAddExpGetWorkspaceSize, aclnnLogAddExp, ACL_DOUBLE,
+                                               {-kInf, kInf, kInf, kNan, 1, 0, 1000, -1000},
+                                               {-kInf, kInf, -kInf, 1, kNan, 0, 1000, 1000}, ACL_FLOAT)),
+               {-kInf, kInf, kInf, kNan, kNan, std::log(2.0), 1000 + std::log(2.0), 1000}, 1e-6, "LogAddExp");
+  const float nan = std::nanf("");
+  ExpectValues(AsDoubles(Binary<float, float>(aclnnXLogYTensorGetWorkspaceSize, aclnnXLogYTensor, ACL_FLOAT,
+                                              {0, 0, 0, 1, -1, nan, 2}, {nan, 0, INFINITY, 0, -1, 0, 0.5f}, ACL_FLOAT)),
+               {kNan, 0, 0, -kInf, kNan, kNan, 2 * std::log(0.5)}, 1e-6, "XLogY");
+  ExpectValues(AsDoubles(Binary<float, float>(aclnnHeavisideGetWorkspaceSize, aclnnHeaviside, ACL_FLOAT,
+                                              {nan, 0.0f, -0.0f, 2, -2, INFINITY, -INFINITY},
+                                              {0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f, 0.75f}, ACL_FLOAT)),
+               {0, 0.75, 0.75, 1, 0, 1, 0}, 0, "Heaviside");
+}
+
+// torch's stable pos_weight form at logits of +-100 (no overflow to inf or NaN), pos_weight per column.
+TEST(AdversarialNewOps, BceWithLogitsAtExtremeLogitsWithBroadcastPosWeight) {
+  const std::vector<float> x = {100, -100, 100, -100, 0, 3};
+  const std::vector<float> y = {0, 1, 1, 0, 0.5f, 0.25f};
+  Buf<float> self(x), target(y), pos({2, 0.5f, 3}), out(std::vector<float>(6, 0));
+  aclTensor *s = self.Contiguous(ACL_FLOAT, {2, 3}), *t = target.Contiguous(ACL_FLOAT, {2, 3}),
+            *p = pos.Contiguous(ACL_FLOAT, {3}), *d = out.Contiguous(ACL_FLOAT, {2, 3});
+  ASSERT_EQ(RunCall(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(s, t, nullptr, p, 0, d, w, e);
+                },
+                aclnnBinaryCrossEntropyWithLogits, {s, t, p, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<double> want;
+  for (int i = 0; i < 6; ++i) {
+    const double xi = x[i], yi = y[i], pw = pos.host()[i % 3];
+    want.push_back((1 - yi) * xi + (1 + (pw - 1) * yi) * (std::log1p(std::exp(-std::fabs(xi))) + std::max(-xi, 0.0)));
+  }
+  ExpectValues(AsDoubles(out.Read()), want, 1e-6, "BCE with logits");
+}
+
+// ---- Two streams ----------------------------------------------------------------------------------
+
+// The same RemainderTensorTensor shapes planned and run from two threads on their own streams, with
+// fresh buffers each call (plan-cache hits with other addresses).
+TEST(AdversarialNewOps, RemainderFromTwoStreamsWithFreshBuffers) {
+  const int64_t n = (1 << 16) + 7;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      for (int call = 0; call < 6; ++call) {
+        Buf<float> a(RandomFloats(n, 100 * t + call, -50, 50)), b(RandomFloats(n, 100 * t + call + 7, 0.5f, 3));
+        Buf<float> out(std::vector<float>(n, 0));
+        aclTensor *s = a.Contiguous(ACL_FLOAT, {n}), *o = b.Contiguous(ACL_FLOAT, {n}),
+                  *d = out.Contiguous(ACL_FLOAT, {n});
+        const aclnnStatus status = RunCall(
+            [&](uint64_t* w, aclOpExecutor** e) { return aclnnRemainderTensorTensorGetWorkspaceSize(s, o, d, w, e); },
+            aclnnRemainderTensorTensor, {s, o, d}, stream);
+        if (status != ACLNN_SUCCESS) {
+          failures.fetch_add(1);
+          continue;
+        }
+        const std::vector<float> got = out.Read();
+        for (int64_t i = 0; i < n; ++i) {
+          float r = std::fmod(a.host()[i], b.host()[i]);
+          if (r != 0 && ((r < 0) != (b.host()[i] < 0))) r += b.host()[i];
+          if (got[i] != r) {
+            if (failures.fetch_add(1) < 5) ADD_FAILURE() << "thread " << t << " call " << call << " element " << i;
+            break;
+          }
+        }
+      }
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+}  // namespace
+}  // namespace canopy_test

@@ -31,7 +31,9 @@ aclnnStatus PlanKlDiv(Plan& plan, const aclTensor* self, const aclTensor* target
     if (reduction != kReductionNone) CANOPY_CHECK(CheckLossOut(plan, "out", out, {}, reduction, false));
     const TensorRef dst = plan.Output(out, "out");
     if (reduction == kReductionNone) return ACLNN_SUCCESS;
-    const bool nan = reduction == kReductionMean || (reduction == kReductionBatchMean && self->view_shape.at(0) == 0);
+    // batchmean divides by self's first extent (a rank-0 self counts as one).
+    const bool empty_batch = !self->view_shape.empty() && self->view_shape[0] == 0;
+    const bool nan = reduction == kReductionMean || (reduction == kReductionBatchMean && empty_batch);
     plan.Fill(dst, ScalarValue::Real(nan ? std::numeric_limits<double>::quiet_NaN() : 0.0));
     return ACLNN_SUCCESS;
   }

@@ -1,8 +1,10 @@
 // aclnnIsClose: |self - other| <= atol + rtol * |other|, or equal
 // (torch.isclose; NaN is close to NaN only with equalNan). self and other have
 // one dtype and broadcast; rtol and atol are narrowed to float as CANN does.
-// Floats compare in their own dtype, integers and BOOL in DOUBLE. The result
-// is BOOL, cast to out (CANN does not check out's dtype).
+// Floats compare in their own dtype, integers and BOOL exactly. The result is
+// BOOL, cast to out (CANN does not check out's dtype).
+#include <bit>
+
 #include "aclnnop/aclnn_isclose.h"
 #include "binary_pointwise.h"
 
@@ -27,8 +29,14 @@ aclnnStatus PlanIsClose(Plan& plan, const aclTensor* self, const aclTensor* othe
   CANOPY_CHECK(plan.CheckShape("out", out, shape));
   const TensorRef a = plan.Input(self, "self");
   const TensorRef b = plan.Input(other, "other");
-  const aclDataType compute = IsFloating(self->dtype) ? self->dtype : ACL_DOUBLE;
-  const auto narrowed = [](double v) { return ScalarValue::Real(static_cast<float>(v)); };
+  // Floats compare in their own dtype; integers exactly in INT64, the
+  // tolerances then carried as a double's bits (kernels' IsCloseFn).
+  const bool integral = !IsFloating(self->dtype);
+  const aclDataType compute = integral ? ACL_INT64 : self->dtype;
+  const auto narrowed = [integral](double v) {
+    const double tolerance = static_cast<float>(v);
+    return integral ? ScalarValue::Integer(std::bit_cast<int64_t>(tolerance)) : ScalarValue::Real(tolerance);
+  };
   AddPointwise(plan, equalNan ? PointwiseOp::kIsCloseEqualNan : PointwiseOp::kIsClose, compute, ACL_BOOL,
                {PointwiseOperand::Tensor(a), PointwiseOperand::Tensor(b), PointwiseOperand::Scalar(narrowed(rtol)),
                 PointwiseOperand::Scalar(narrowed(atol))},
