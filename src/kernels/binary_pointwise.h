@@ -74,7 +74,8 @@ namespace canopy::kernels {
   X(kBceWithLogits, BceWithLogitsFn)           \
   X(kKlDiv, KlDivFn)                           \
   X(kKlDivLogTarget, KlDivLogTargetFn)         \
-  X(kLogit, LogitFn)
+  X(kLogit, LogitFn)                           \
+  X(kRenormFactor, RenormFactorFn)
 
 enum class PointwiseOp : uint8_t {
 #define CANOPY_POINTWISE_ENUM(op, fn) op,

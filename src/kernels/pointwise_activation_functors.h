@@ -1,7 +1,7 @@
 // Pointwise functors of the activations with more than one operand (part of
 // the pointwise engine's table, binary_pointwise.h): Heaviside, PReLU,
-// AddRelu, Shrink and the gated units whose halves the op layer passes as two
-// views of one tensor (Glu, GeluMul, FatreluMul).
+// AddRelu, Shrink, the gated units whose halves the op layer passes as two
+// views of one tensor (Glu, GeluMul, FatreluMul), and Renorm's scale factor.
 #pragma once
 
 #include <cmath>
@@ -106,6 +106,20 @@ struct FatreluMulFn {
   template <typename T>
   T operator()(T a, T b, T threshold) const {
     return (a > threshold ? a : T(0)) * b;
+  }
+};
+
+// The factor Renorm scales a slice by: maxnorm / (norm + 1e-7) where its norm
+// exceeds maxnorm, else 1 (torch.renorm).
+struct RenormFactorFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T norm, T maxnorm) const {
+    if constexpr (std::is_integral_v<T>) {
+      return T(1);
+    } else {
+      return norm > maxnorm ? maxnorm / (norm + T(1e-7)) : T(1);
+    }
   }
 };
 

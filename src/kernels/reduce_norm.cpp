@@ -108,8 +108,15 @@ class NormStep final : public Step {
         ForBlocks(item, [&](int64_t j, int64_t n) {
           LoadRow(b, r, j, n, x.data(), x2.data());
           LoadChannels(d_.gamma, b.gamma, r, j, n, 1.0f, gamma.data());
+          if (d_.gamma_offset != 0) {
+            for (int64_t i = 0; i < n; ++i) gamma[i] += static_cast<float>(d_.gamma_offset);
+          }
           LoadChannels(d_.beta, b.beta, r, j, n, 0.0f, beta.data());
           for (int64_t i = 0; i < n; ++i) x[i] = (x[i] - m) * s * gamma[i] + beta[i];
+          if (d_.swish_scale > 0) {
+            const auto scale = static_cast<float>(d_.swish_scale);
+            for (int64_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-scale * x[i]));
+          }
           StoreRow(d_.y, b.y, r, j, n, x.data());
         });
       }

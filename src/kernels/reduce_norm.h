@@ -45,6 +45,9 @@ struct NormDesc {
   double x_scale = 1;  // the row is x_scale * x (+ x2), scaled in f32 (DeepNorm's alpha)
   NormOperand sum;     // present: x + x2 is stored here
   NormOperand gamma, beta;
+  double gamma_offset = 0;  // y scales by gamma + gamma_offset (GemmaRmsNorm: 1 + gamma)
+  // Above 0: y is then swished, y / (1 + exp(-swish_scale * y)) (GroupNormSilu: 1).
+  double swish_scale = 0;
   NormOperand y;
   NormOperand mean, rstd;  // per row
 };

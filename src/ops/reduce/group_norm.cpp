@@ -1,6 +1,13 @@
 // aclnnGroupNorm: self [N, C, ...] in `group` groups of C / group channels, each
 // group normalised over its channels' HxW elements, then scaled and shifted per channel.
+// aclnnGroupNormSilu (V2: when activateSilu) and aclnnGroupNormSwish (when
+// activateSwish, y / (1 + exp(-swishScale y))) swish the result in the same pass.
+#include <cstring>
+#include <limits>
+
 #include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_group_norm_silu.h"
+#include "aclnnop/aclnn_group_norm_swish.h"
 #include "row_norm.h"
 
 using namespace canopy;
@@ -64,7 +71,151 @@ aclnnStatus PlanGroupNorm(Plan& plan, const aclTensor* self, const aclTensor* ga
   return PlanRowNorm(plan, norm);
 }
 
+// The fused forms' shared plan: self [N, C, *], optional per-channel gamma and
+// beta, outputs of self's shape and [N, group]; `swish` above 0 activates.
+// An empty spatial extent computes nothing but mean 0 and rstd NaN, as CANN does.
+aclnnStatus PlanFusedGroupNorm(Plan& plan, const aclTensor* self, const aclTensor* gamma, const aclTensor* beta,
+                               int64_t group, double eps, double swish, const aclTensor* out, const aclTensor* mean,
+                               const aclTensor* rstd, aclnnStatus shape_status, const char* self_name,
+                               const char* group_name, const char* out_name) {
+  if (self->rank() < 2) {
+    return plan.Reject(shape_status, "argument '%s' has rank %lld; it needs at least 2 dims", self_name,
+                       static_cast<long long>(self->rank()));
+  }
+  const Shape& shape = self->view_shape;
+  const int64_t n = shape[0], c = shape[1];
+  CANOPY_CHECK(plan.CheckShape(out_name, out, shape));
+  CANOPY_CHECK(plan.CheckShape("meanOut", mean, {n, group}));
+  CANOPY_CHECK(plan.CheckShape("rstdOut", rstd, {n, group}));
+  for (const auto& [name, t] : {std::pair{"gamma", gamma}, std::pair{"beta", beta}}) {
+    if (t != nullptr && (t->rank() != 1 || t->view_shape[0] != c)) {
+      return plan.Reject(shape_status, "argument '%s' has shape %s; it must be [C=%lld]", name,
+                         ShapeToString(t->view_shape).c_str(), static_cast<long long>(c));
+    }
+  }
+  if (group <= 0) {
+    return plan.Reject(shape_status, "argument '%s' is %lld; it must be positive", group_name,
+                       static_cast<long long>(group));
+  }
+  if (n <= 0 || c <= 0) {
+    return plan.Reject(shape_status, "'%s' has shape %s; N and C must be positive", self_name,
+                       ShapeToString(shape).c_str());
+  }
+  if (!(eps > 0)) return plan.Reject(shape_status, "argument 'eps' is %g; it must be positive", eps);
+  if (c % group != 0) {
+    return plan.Reject(shape_status, "C (%lld) is not divisible by %s (%lld)", static_cast<long long>(c), group_name,
+                       static_cast<long long>(group));
+  }
+  const int64_t hxw = ElementCount(Shape(shape.begin() + 2, shape.end()));
+  if (hxw == 0) {
+    plan.Input(self, self_name);
+    if (gamma != nullptr) plan.Input(gamma, "gamma");
+    if (beta != nullptr) plan.Input(beta, "beta");
+    plan.Output(out, out_name);
+    plan.Fill(plan.Output(mean, "meanOut"), ScalarValue::Real(0));
+    plan.Fill(plan.Output(rstd, "rstdOut"), ScalarValue::Real(std::numeric_limits<double>::quiet_NaN()));
+    return ACLNN_SUCCESS;
+  }
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kLayer;
+  norm.eps = eps;
+  norm.rows = n * group;
+  norm.length = c / group * hxw;
+  norm.groups = group;
+  norm.repeat = hxw;
+  norm.swish_scale = swish;
+  norm.x = Given(self, self_name);
+  norm.gamma = Given(gamma, "gamma");
+  norm.beta = Given(beta, "beta");
+  norm.y = Given(out, out_name);
+  norm.mean = Given(mean, "meanOut");
+  norm.rstd = Given(rstd, "rstdOut");
+  return PlanRowNorm(plan, norm);
+}
+
+// gamma and beta: when both are given, of one dtype; each self's or (self not FLOAT) FLOAT.
+aclnnStatus CheckAffineDtypes(Plan& plan, const aclTensor* self, const aclTensor* gamma, const aclTensor* beta,
+                              aclnnStatus status) {
+  if (gamma != nullptr && beta != nullptr && gamma->dtype != beta->dtype) {
+    return plan.Reject(status, "'gamma' (%s) and 'beta' (%s) differ in dtype", DtypeName(gamma->dtype),
+                       DtypeName(beta->dtype));
+  }
+  for (const auto& [name, t] : {std::pair{"gamma", gamma}, std::pair{"beta", beta}}) {
+    if (t != nullptr && t->dtype != self->dtype && t->dtype != ACL_FLOAT) {
+      return plan.Reject(status, "'%s' has dtype %s; it must be self's (%s) or FLOAT", name, DtypeName(t->dtype),
+                         DtypeName(self->dtype));
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanGroupNormSiluCommon(Plan& plan, const aclTensor* self, const aclTensor* gamma, const aclTensor* beta,
+                                    int64_t group, double eps, bool silu, const aclTensor* out, const aclTensor* mean,
+                                    const aclTensor* rstd) {
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kGroupNormDtypes));
+  CANOPY_CHECK(CheckAffineDtypes(plan, self, gamma, beta, ACLNN_ERR_PARAM_INVALID));
+  // On CANN's Atlas A2 path out, meanOut and rstdOut take self's dtype.
+  for (const auto& [name, t] : {std::pair{"out", out}, std::pair{"meanOut", mean}, std::pair{"rstdOut", rstd}}) {
+    CANOPY_CHECK(plan.CheckDtype(name, t->dtype, {self->dtype}));
+  }
+  return PlanFusedGroupNorm(plan, self, gamma, beta, group, eps, silu ? 1.0 : 0.0, out, mean, rstd,
+                            ACLNN_ERR_PARAM_INVALID, "self", "group", "out");
+}
+
+aclnnStatus PlanGroupNormSilu(Plan& plan, const aclTensor* self, const aclTensor* gamma, const aclTensor* beta,
+                              int64_t group, double eps, const aclTensor* out, const aclTensor* mean,
+                              const aclTensor* rstd) {
+  return PlanGroupNormSiluCommon(plan, self, gamma, beta, group, eps, true, out, mean, rstd);
+}
+aclnnStatus PlanGroupNormSiluV2(Plan& plan, const aclTensor* self, const aclTensor* gamma, const aclTensor* beta,
+                                int64_t group, double eps, bool activateSilu, const aclTensor* out,
+                                const aclTensor* mean, const aclTensor* rstd) {
+  return PlanGroupNormSiluCommon(plan, self, gamma, beta, group, eps, activateSilu, out, mean, rstd);
+}
+
+// GroupNormSwish: dtype combinations are checked as CANN's op definition does
+// (161002), shapes and attributes where its tiling does (561002); mean and
+// rstd take gamma's dtype.
+aclnnStatus PlanGroupNormSwish(Plan& plan, const aclTensor* x, const aclTensor* gamma, const aclTensor* beta,
+                               int64_t numGroups, const char* dataFormatOptional, double eps, bool activateSwish,
+                               double swishScale, const aclTensor* yOut, const aclTensor* meanOut,
+                               const aclTensor* rstdOut) {
+  (void)dataFormatOptional;  // not validated by CANN; the layout is always [N, C, *]
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kGroupNormDtypes));
+  CANOPY_CHECK(CheckAffineDtypes(plan, x, gamma, beta, ACLNN_ERR_PARAM_INVALID));
+  CANOPY_CHECK(plan.CheckDtype("yOut", yOut->dtype, {x->dtype}));
+  for (const auto& [name, t] : {std::pair{"meanOut", meanOut}, std::pair{"rstdOut", rstdOut}}) {
+    CANOPY_CHECK(plan.CheckDtype(name, t->dtype, {gamma->dtype}));
+  }
+  if (activateSwish && !(swishScale > 0)) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument 'swishScale' is %g; it must be positive", swishScale);
+  }
+  return PlanFusedGroupNorm(plan, x, gamma, beta, numGroups, eps, activateSwish ? swishScale : 0.0, yOut, meanOut,
+                            rstdOut, ACLNN_ERR_INNER_TILING_ERROR, "x", "numGroups", "yOut");
+}
+
 }  // namespace
+
+CANOPY_ACLNN_OP(GroupNormSilu, PlanGroupNormSilu,
+                (OpTraits{.header = "aclnnop/aclnn_group_norm_silu.h",
+                          .dtypes = kGroupNormDtypes,
+                          .example = "f32[2,4,3] f32[4] f32[4] 2 1e-5 f32[2,4,3] f32[2,2] f32[2,2]"}),
+                (const aclTensor*, self), (const aclTensor*, gamma, optional), (const aclTensor*, beta, optional),
+                (int64_t, group), (double, eps), (aclTensor*, out), (aclTensor*, meanOut), (aclTensor*, rstdOut))
+CANOPY_ACLNN_OP(GroupNormSiluV2, PlanGroupNormSiluV2,
+                (OpTraits{.header = "aclnnop/aclnn_group_norm_silu.h",
+                          .dtypes = kGroupNormDtypes,
+                          .example = "f32[2,4,3] f32[4] f32[4] 2 1e-5 true f32[2,4,3] f32[2,2] f32[2,2]"}),
+                (const aclTensor*, self), (const aclTensor*, gamma, optional), (const aclTensor*, beta, optional),
+                (int64_t, group), (double, eps), (bool, activateSilu), (aclTensor*, out), (aclTensor*, meanOut),
+                (aclTensor*, rstdOut))
+CANOPY_ACLNN_OP(GroupNormSwish, PlanGroupNormSwish,
+                (OpTraits{.header = "aclnnop/aclnn_group_norm_swish.h",
+                          .dtypes = kGroupNormDtypes,
+                          .example = "f32[2,4,3] f32[4] f32[4] 2 'NCHW' 1e-5 true 1.0 f32[2,4,3] f32[2,2] f32[2,2]"}),
+                (const aclTensor*, x), (const aclTensor*, gamma), (const aclTensor*, beta), (int64_t, numGroups),
+                (char*, dataFormatOptional, optional), (double, eps), (bool, activateSwish), (double, swishScale),
+                (const aclTensor*, yOut), (const aclTensor*, meanOut), (const aclTensor*, rstdOut))
 
 CANOPY_ACLNN_OP(GroupNorm, PlanGroupNorm,
                 (OpTraits{.header = "aclnnop/aclnn_group_norm.h",

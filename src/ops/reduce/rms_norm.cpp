@@ -1,6 +1,10 @@
 // aclnnRmsNorm and aclnnAddRmsNorm: x / sqrt(mean(x^2) + epsilon) * gamma over
 // the trailing dims gamma spans (AddRmsNorm: of x1 + x2, which xOut receives).
+// aclnnGemmaRmsNorm scales by 1 + gamma (gamma of x's dtype); aclnnInplaceAddRmsNorm
+// writes the normalised x1Ref + x2Ref into x1Ref and the sum into x2Ref.
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_gemma_rms_norm.h"
+#include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "row_norm.h"
 
@@ -50,13 +54,14 @@ int64_t LeadingCount(const aclTensor* x, int64_t trailing) {
   return rows;
 }
 
-aclnnStatus PlanRmsNorm(Plan& plan, const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* y,
-                        const aclTensor* rstd) {
+// RmsNorm, and GemmaRmsNorm (`gemma`: y scales by 1 + gamma, whose dtype is x's).
+aclnnStatus PlanRmsNormCommon(Plan& plan, const aclTensor* x, const aclTensor* gamma, double epsilon,
+                              const aclTensor* y, const aclTensor* rstd, bool gemma) {
   CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kRmsNormDtypes));
   CANOPY_CHECK(plan.CheckDtype("gamma", gamma->dtype, kRmsNormDtypes));
-  if (gamma->dtype != x->dtype && gamma->dtype != ACL_FLOAT) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'gamma' has dtype %s; it must be x's (%s) or FLOAT",
-                       DtypeName(gamma->dtype), DtypeName(x->dtype));
+  if (gamma->dtype != x->dtype && (gemma || gamma->dtype != ACL_FLOAT)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'gamma' has dtype %s; it must be x's (%s)%s",
+                       DtypeName(gamma->dtype), DtypeName(x->dtype), gemma ? "" : " or FLOAT");
   }
   CANOPY_CHECK(plan.CheckDtype("yOut", y->dtype, {x->dtype}));
   CANOPY_CHECK(plan.CheckDtype("rstdOut", rstd->dtype, {ACL_FLOAT}));
@@ -75,15 +80,63 @@ aclnnStatus PlanRmsNorm(Plan& plan, const aclTensor* x, const aclTensor* gamma, 
   }
   const int64_t rows = LeadingCount(x, trailing);
   CANOPY_CHECK(CheckRstdShape(plan, kShape, x, rstd, rows));
+  if (gemma && x->NumElements() == 0) return plan.Reject(kShape, "argument 'x' is empty");
+  if (gemma && epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
   NormPlan norm;
   norm.kind = kernels::NormKind::kRms;
   norm.eps = epsilon;
+  norm.gamma_offset = gemma ? 1 : 0;
   norm.rows = rows;
   norm.length = gamma->NumElements();
   norm.x = Given(x, "x");
   norm.gamma = Given(gamma, "gamma");
   norm.y = Given(y, "yOut");
   norm.rstd = Given(rstd, "rstdOut");
+  return PlanRowNorm(plan, norm);
+}
+
+aclnnStatus PlanRmsNorm(Plan& plan, const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* y,
+                        const aclTensor* rstd) {
+  return PlanRmsNormCommon(plan, x, gamma, epsilon, y, rstd, false);
+}
+aclnnStatus PlanGemmaRmsNorm(Plan& plan, const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* y,
+                             const aclTensor* rstd) {
+  return PlanRmsNormCommon(plan, x, gamma, epsilon, y, rstd, true);
+}
+
+// InplaceAddRmsNorm: x = x1Ref + x2Ref; x1Ref receives the normalised x, x2Ref the sum.
+aclnnStatus PlanInplaceAddRmsNorm(Plan& plan, const aclTensor* x1Ref, const aclTensor* x2Ref, const aclTensor* gamma,
+                                  double epsilon, const aclTensor* rstdOut) {
+  CANOPY_CHECK(plan.CheckDtype("x1Ref", x1Ref->dtype, kRmsNormDtypes));
+  CANOPY_CHECK(plan.CheckDtype("x2Ref", x2Ref->dtype, {x1Ref->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("gamma", gamma->dtype, {x1Ref->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("rstdOut", rstdOut->dtype, {ACL_FLOAT}));
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;  // CANN's tiling checks the shapes
+  if (x1Ref->rank() < 1) return plan.Reject(kShape, "argument 'x1Ref' has rank 0");
+  if (x2Ref->view_shape != x1Ref->view_shape) {
+    return plan.Reject(kShape, "argument 'x2Ref' has shape %s; expected x1Ref's %s",
+                       ShapeToString(x2Ref->view_shape).c_str(), ShapeToString(x1Ref->view_shape).c_str());
+  }
+  if (x1Ref->NumElements() == 0) return plan.Reject(kShape, "argument 'x1Ref' is empty");
+  const int64_t trailing = TrailingDims(x1Ref, gamma);
+  if (trailing < 0) {
+    return plan.Reject(kShape, "argument 'gamma' has shape %s; it must equal trailing dims of x1Ref's %s",
+                       ShapeToString(gamma->view_shape).c_str(), ShapeToString(x1Ref->view_shape).c_str());
+  }
+  const int64_t rows = LeadingCount(x1Ref, trailing);
+  CANOPY_CHECK(CheckRstdShape(plan, kShape, x1Ref, rstdOut, rows));
+  if (epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = epsilon;
+  norm.rows = rows;
+  norm.length = gamma->NumElements();
+  norm.x = Given(x1Ref, "x1Ref");
+  norm.x2 = Given(x2Ref, "x2Ref");
+  norm.gamma = Given(gamma, "gamma");
+  norm.y = Given(x1Ref, "x1Ref");
+  norm.rstd = Given(rstdOut, "rstdOut");
+  norm.sum = Given(x2Ref, "x2Ref");
   return PlanRowNorm(plan, norm);
 }
 
@@ -148,3 +201,16 @@ CANOPY_ACLNN_OP(AddRmsNorm, PlanAddRmsNorm,
                           .example = "f32[2,3] f32[2,3] f32[3] 1e-6 f32[2,3] f32[2,1] f32[2,3]"}),
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon),
                 (aclTensor*, yOut), (aclTensor*, rstdOut, optional), (aclTensor*, xOut, optional))
+CANOPY_ACLNN_OP(GemmaRmsNorm, PlanGemmaRmsNorm,
+                (OpTraits{.header = "aclnnop/aclnn_gemma_rms_norm.h",
+                          .dtypes = kRmsNormDtypes,
+                          .example = "f32[2,3] f32[3] 1e-6 f32[2,3] f32[2,1]"}),
+                (const aclTensor*, x), (const aclTensor*, gamma), (double, epsilon), (const aclTensor*, yOut),
+                (const aclTensor*, rstdOut))
+CANOPY_ACLNN_OP(InplaceAddRmsNorm, PlanInplaceAddRmsNorm,
+                (OpTraits{.header = "aclnnop/aclnn_inplace_add_rms_norm.h",
+                          .dtypes = kRmsNormDtypes,
+                          .in_place = true,
+                          .example = "f32[2,3] f32[2,3] f32[3] 1e-6 f32[2,1]"}),
+                (aclTensor*, x1Ref), (aclTensor*, x2Ref), (const aclTensor*, gamma), (double, epsilon),
+                (const aclTensor*, rstdOut))

@@ -95,6 +95,8 @@ aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
   desc.groups = norm.groups;
   desc.repeat = norm.repeat;
   desc.x_scale = norm.x_scale;
+  desc.gamma_offset = norm.gamma_offset;
+  desc.swish_scale = norm.swish_scale;
   desc.x = RowsOperand(InputAs(plan, x.ref, rows_shape));
   if (x2.present && bias.present) {
     const TensorRef addend = plan.Temporary(ACL_FLOAT, x2.ref.shape);

@@ -25,6 +25,8 @@ struct NormPlan {
   int64_t rows = 0, length = 0;
   int64_t groups = 1, repeat = 1;  // see kernels::NormDesc
   double x_scale = 1;              // see kernels::NormDesc
+  double gamma_offset = 0;         // see kernels::NormDesc
+  double swish_scale = 0;          // see kernels::NormDesc
   // The prototype's order (DeepNorm): beta before gamma, mean and rstd before y.
   bool beta_before_gamma = false;
   bool stats_before_y = false;

@@ -1,0 +1,27 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_gemma_rms_norm.h: aclnnGemmaRmsNorm.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_GEMMA_RMS_NORM_H_
+#define CANOPY_ACLNNOP_ACLNN_GEMMA_RMS_NORM_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnGemmaRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma,
+                                                                  double epsilon, const aclTensor *yOut,
+                                                                  const aclTensor *rstdOut, uint64_t *workspaceSize,
+                                                                  aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnGemmaRmsNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                  aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_GEMMA_RMS_NORM_H_ */
