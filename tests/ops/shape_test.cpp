@@ -10,6 +10,7 @@
 
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_range.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
@@ -496,6 +497,47 @@ TEST(ArangeShape, TwoDimensionalOutIsFilledRowMajor) {
       aclnnArange);
   ASSERT_TRUE(run.ok()) << Describe(run);
   ExpectExact(out.ReadView(), {0, 1, 2, 3, 4, 5}, "arange into [2,3]");
+}
+
+// Range: the closed interval, floor((end - start) / step) + 1 values (torch.range), end included where it falls on a
+// step.
+TEST(Range, ClosedIntervalInEveryOutDtype) {
+  struct Case {
+    double start, end, step;
+    std::vector<double> values;
+  };
+  const std::vector<Case> cases = {
+      {0, 4, 1, {0, 1, 2, 3, 4}}, {10, -4, -3, {10, 7, 4, 1, -2}}, {1, 2.5, 0.5, {1, 1.5, 2, 2.5}}, {3, 3, 1, {3}}};
+  for (aclDataType out : kArangeOutDtypes) {
+    for (const Case& c : cases) {
+      if (IsIntegerOut(out) && c.step != std::trunc(c.step)) continue;
+      DeviceTensor t(out, {static_cast<int64_t>(c.values.size())});
+      const OpRun run = RunOp(
+          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+            return aclnnRangeGetWorkspaceSize(args.Scalar(ACL_DOUBLE, c.start), args.Scalar(ACL_DOUBLE, c.end),
+                                              args.Scalar(ACL_DOUBLE, c.step), args.Tensor(t), workspaceSize, executor);
+          },
+          aclnnRange);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      Values want;
+      for (double v : c.values) want.push_back(ConvertValue(v, out));
+      ExpectExact(t.ReadView(), want, std::string("range into ") + Name(out));
+    }
+  }
+  // Rejected: a zero step, bounds against the step's sign, the wrong count, a rank-0 out.
+  auto range = [](double start, double end, double step, const Shape& shape) {
+    return RunOp(
+        [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+          return aclnnRangeGetWorkspaceSize(args.Scalar(ACL_FLOAT, start), args.Scalar(ACL_FLOAT, end),
+                                            args.Scalar(ACL_FLOAT, step), args.NewTensor(ACL_FLOAT, shape),
+                                            workspaceSize, executor);
+        },
+        aclnnRange);
+  };
+  ExpectRejected(range(0, 4, 0, {5}), ACLNN_ERR_PARAM_INVALID, "'step'");
+  ExpectRejected(range(4, 0, 1, {5}), ACLNN_ERR_PARAM_INVALID, "sign");
+  ExpectRejected(range(0, 4, 1, {4}), ACLNN_ERR_PARAM_INVALID, "'out'");
+  ExpectRejected(range(0, 0, 1, {}), ACLNN_ERR_PARAM_INVALID, "'out'");
 }
 
 OpRun RunArange(aclDataType scalars, double start, double end, double step, aclDataType outDtype, const Shape& shape) {

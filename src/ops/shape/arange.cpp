@@ -1,14 +1,14 @@
 // aclnnArange: out = start, start + step, ... below end (above it for a
-// negative step). The element count is PyTorch's: for integer outputs
-// (end - start + step - sign(step)) / step on the values truncated to int64;
-// for floating ones ceil((end - start) / step), in f32 for f32/fp16/bf16 outputs
-// (CANN sizes those in float) and in f64 for f64. `out` must hold that many
-// elements (CANN documents it 1-D, and its kernel fills out as one flat
-// sequence: row-major order here). The values are computed in int64 or f64 and
-// copied into out (cast, strides).
+// negative step). aclnnRange (torch.range): the same up to end included, the
+// count floor((end - start) / step) + 1, into an out of rank 1 or more. The element count is PyTorch's: for integer
+// outputs (end - start + step - sign(step)) / step on the values truncated to int64; for floating ones ceil((end -
+// start) / step), in f32 for f32/fp16/bf16 outputs (CANN sizes those in float) and in f64 for f64. `out` must hold that
+// many elements (CANN documents it 1-D, and its kernel fills out as one flat sequence: row-major order here). The
+// values are computed in int64 or f64 and copied into out (cast, strides).
 #include <cmath>
 
 #include "aclnnop/aclnn_arange.h"
+#include "aclnnop/aclnn_range.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 
@@ -50,9 +50,9 @@ class ArangeStep final : public Step {
   TensorRef values_;
 };
 
-// The element count of [start, end) by step in T (float or double), or -1 after a rejection.
+// The element count of [start, end) (closed: [start, end]) by step in T (float or double), or -1 after a rejection.
 template <typename T>
-int64_t FloatingCount(Plan& plan, double start, double end, double step) {
+int64_t FloatingCount(Plan& plan, double start, double end, double step, bool closed) {
   const T a = static_cast<T>(start), b = static_cast<T>(end), s = static_cast<T>(step);
   if (!std::isfinite(a) || !std::isfinite(b)) {
     plan.Reject(ACLNN_ERR_PARAM_INVALID, "start %g and end %g must be finite", start, end);
@@ -67,7 +67,7 @@ int64_t FloatingCount(Plan& plan, double start, double end, double step) {
                 end, step);
     return -1;
   }
-  const T count = std::ceil((b - a) / s);
+  const T count = closed ? std::floor((b - a) / s) + T(1) : std::ceil((b - a) / s);
   if (!(count <= static_cast<T>(kMaxCount))) {
     plan.Reject(ACLNN_ERR_PARAM_INVALID, "start %g, end %g and step %g give too many elements", start, end, step);
     return -1;
@@ -75,7 +75,7 @@ int64_t FloatingCount(Plan& plan, double start, double end, double step) {
   return static_cast<int64_t>(count);
 }
 
-int64_t IntegerCount(Plan& plan, int64_t start, int64_t end, int64_t step) {
+int64_t IntegerCount(Plan& plan, int64_t start, int64_t end, int64_t step, bool closed) {
   if (step == 0) {
     plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'step' must be nonzero");
     return -1;
@@ -86,7 +86,8 @@ int64_t IntegerCount(Plan& plan, int64_t start, int64_t end, int64_t step) {
     return -1;
   }
   const __int128 sign = step > 0 ? 1 : -1;
-  const __int128 count = (static_cast<__int128>(end) - start + step - sign) / step;
+  const __int128 count = closed ? (static_cast<__int128>(end) - start) / step + 1
+                                : (static_cast<__int128>(end) - start + step - sign) / step;
   if (count > static_cast<__int128>(kMaxCount)) {
     plan.Reject(ACLNN_ERR_PARAM_INVALID, "start %lld, end %lld and step %lld give too many elements",
                 static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step));
@@ -95,12 +96,15 @@ int64_t IntegerCount(Plan& plan, int64_t start, int64_t end, int64_t step) {
   return static_cast<int64_t>(count);
 }
 
-aclnnStatus PlanArange(Plan& plan, const aclScalar* start, const aclScalar* end, const aclScalar* step,
-                       const aclTensor* out) {
+// Arange ([start, end)) and Range (closed: [start, end], out of rank 1 or more).
+aclnnStatus PlanSequence(Plan& plan, const aclScalar* start, const aclScalar* end, const aclScalar* step,
+                         const aclTensor* out, bool closed) {
   CANOPY_CHECK(plan.CheckDtype("start", start->dtype, kArangeScalarDtypes));
   CANOPY_CHECK(plan.CheckDtype("end", end->dtype, kArangeScalarDtypes));
   CANOPY_CHECK(plan.CheckDtype("step", step->dtype, kArangeScalarDtypes));
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kArangeOutDtypes));
+  if (closed && out->rank() == 0)
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'out' has rank 0; it must be 1-D");
   const bool integral = out->dtype == ACL_INT32 || out->dtype == ACL_INT64;
   const ScalarValue a = ValueOf(*start), b = ValueOf(*end), s = ValueOf(*step);
   ScalarValue first, increment;
@@ -108,12 +112,12 @@ aclnnStatus PlanArange(Plan& plan, const aclScalar* start, const aclScalar* end,
   if (integral) {
     first = ScalarValue::Integer(a.As<int64_t>());
     increment = ScalarValue::Integer(s.As<int64_t>());
-    count = IntegerCount(plan, first.integer, b.As<int64_t>(), increment.integer);
+    count = IntegerCount(plan, first.integer, b.As<int64_t>(), increment.integer, closed);
   } else {
     first = ScalarValue::Real(a.As<double>());
     increment = ScalarValue::Real(s.As<double>());
-    count = out->dtype == ACL_DOUBLE ? FloatingCount<double>(plan, first.real, b.As<double>(), increment.real)
-                                     : FloatingCount<float>(plan, first.real, b.As<double>(), increment.real);
+    count = out->dtype == ACL_DOUBLE ? FloatingCount<double>(plan, first.real, b.As<double>(), increment.real, closed)
+                                     : FloatingCount<float>(plan, first.real, b.As<double>(), increment.real, closed);
   }
   if (count < 0) return ACLNN_ERR_PARAM_INVALID;  // the count's check set the message
   if (out->NumElements() != count) {
@@ -128,8 +132,21 @@ aclnnStatus PlanArange(Plan& plan, const aclScalar* start, const aclScalar* end,
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanArange(Plan& plan, const aclScalar* start, const aclScalar* end, const aclScalar* step,
+                       const aclTensor* out) {
+  return PlanSequence(plan, start, end, step, out, false);
+}
+aclnnStatus PlanRange(Plan& plan, const aclScalar* start, const aclScalar* end, const aclScalar* step,
+                      const aclTensor* out) {
+  return PlanSequence(plan, start, end, step, out, true);
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(
+    Range, PlanRange,
+    (OpTraits{.header = "aclnnop/aclnn_range.h", .dtypes = kArangeOutDtypes, .example = "f32:0 f32:4 f32:1 f32[5]"}),
+    (const aclScalar*, start), (const aclScalar*, end), (const aclScalar*, step), (aclTensor*, out))
 CANOPY_ACLNN_OP(
     Arange, PlanArange,
     (OpTraits{.header = "aclnnop/aclnn_arange.h", .dtypes = kArangeOutDtypes, .example = "f32:0 f32:4 f32:1 f32[4]"}),
