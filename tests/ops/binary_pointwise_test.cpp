@@ -33,25 +33,6 @@ namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A contiguous device tensor holding `values` (row-major).
-std::unique_ptr<DeviceTensor> Upload(aclDataType dtype, const Shape& shape, const Values& values) {
-  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
-  tensor->WriteView(values);
-  return tensor;
-}
-
-// A poisoned contiguous out tensor.
-std::unique_ptr<DeviceTensor> Out(aclDataType dtype, const Shape& shape) {
-  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
-  tensor->Poison();
-  return tensor;
-}
-
-void RunOk(const Phase1& phase1, Phase2 phase2) {
-  const OpRun run = RunOp(phase1, phase2);
-  ASSERT_TRUE(run.ok()) << Describe(run);
-}
-
 // ---- comparisons with ties and special values -----------------------------------------------------
 
 const Values kSpecialA = {1.0, -0.0, kNan, kInf, -kInf, 0.5, 2.0, kNan};
@@ -61,8 +42,8 @@ TEST(EqTensorValues, TiesNanInfinitiesAndSignedZeros) {
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
     SCOPED_TRACE(Name(dtype));
     auto a = Upload(dtype, {8}, kSpecialA), b = Upload(dtype, {8}, kSpecialB);
-    auto out = Out(ACL_BOOL, {8});
-    RunOk(
+    auto out = Poisoned(ACL_BOOL, {8});
+    ExpectRuns(
         [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
           return aclnnEqTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
         },
@@ -76,8 +57,8 @@ TEST(EqTensorValues, FloatAgainstIntegerComparesInFloat) {
   // 16777217 is not a FLOAT: as FLOAT it equals 16777216.
   auto a = Upload(ACL_INT32, {3}, {16777217.0, 3.0, -2.0});
   auto b = Upload(ACL_FLOAT, {3}, {16777216.0, 3.0, 2.0});
-  auto out = Out(ACL_INT32, {3});
-  RunOk(
+  auto out = Poisoned(ACL_INT32, {3});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnEqTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
       },
@@ -90,7 +71,7 @@ TEST(EqTensorValues, InplaceWritesSelfDtypeThroughItsOwnView) {
   auto self = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{3, 2}, View::kTransposed);
   self->WriteView({1, 2, 3, 2, 1, 1});
   auto other = Upload(ACL_FLOAT16, {2}, {1, 2});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnInplaceEqTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*other), w, e);
       },
@@ -100,7 +81,7 @@ TEST(EqTensorValues, InplaceWritesSelfDtypeThroughItsOwnView) {
 
 TEST(EqTensorValues, OtherIsSelfItself) {
   auto self = Upload(ACL_FLOAT, {4}, {1, kNan, -0.0, 3});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         aclTensor* t = x.Tensor(*self);
         return aclnnInplaceEqTensorGetWorkspaceSize(t, t, w, e);
@@ -111,8 +92,8 @@ TEST(EqTensorValues, OtherIsSelfItself) {
 
 TEST(GtScalarValues, NanInfinitiesAndTheScalarRoundedToSelfDtype) {
   auto a = Upload(ACL_FLOAT, {6}, {0.0, -0.0, kNan, kInf, -kInf, 1e-30});
-  auto out = Out(ACL_FLOAT, {6});
-  RunOk(
+  auto out = Poisoned(ACL_FLOAT, {6});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnGtScalarGetWorkspaceSize(x.Tensor(*a), x.Scalar(ACL_FLOAT, 0.0), x.Tensor(*out), w, e);
       },
@@ -122,8 +103,8 @@ TEST(GtScalarValues, NanInfinitiesAndTheScalarRoundedToSelfDtype) {
   // FLOAT16(0.1) is 0.0999755859375, greater than the double 0.09997, but not
   // than 0.09997 rounded to FLOAT16 (the same value): the scalar takes self's dtype.
   auto h = Upload(ACL_FLOAT16, {2}, {0.1, 0.2});
-  auto hout = Out(ACL_BOOL, {2});
-  RunOk(
+  auto hout = Poisoned(ACL_BOOL, {2});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnGtScalarGetWorkspaceSize(x.Tensor(*h), x.Scalar(ACL_DOUBLE, 0.09997), x.Tensor(*hout), w, e);
       },
@@ -134,7 +115,7 @@ TEST(GtScalarValues, NanInfinitiesAndTheScalarRoundedToSelfDtype) {
 TEST(GtScalarValues, InplaceOnAStridedView) {
   auto self = std::make_unique<DeviceTensor>(ACL_INT32, Shape{2, 3}, View::kStepped);
   self->WriteView({-3, 0, 5, 7, 1, 2});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnInplaceGtScalarGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_INT64, 1), w, e);
       },
@@ -161,7 +142,7 @@ TEST(GtScalarValues, Uint64FromTwoToThe63OnComparesUnsigned) {
   };
   auto gt = [&](DeviceTensor& self, uint64_t other, DeviceTensor* out) {
     aclScalar* scalar = aclCreateScalar(&other, ACL_UINT64);
-    RunOk(
+    ExpectRuns(
         [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
           return out != nullptr ? aclnnGtScalarGetWorkspaceSize(x.Tensor(self), scalar, x.Tensor(*out), w, e)
                                 : aclnnInplaceGtScalarGetWorkspaceSize(x.Tensor(self), scalar, w, e);
@@ -171,7 +152,7 @@ TEST(GtScalarValues, Uint64FromTwoToThe63OnComparesUnsigned) {
   };
   DeviceTensor self(ACL_UINT64, {6});
   self.UploadBytes(bytesOf(values));
-  auto out = Out(ACL_BOOL, {6});
+  auto out = Poisoned(ACL_BOOL, {6});
   gt(self, 5, out.get());
   ExpectExact(out->ReadView(), {1, 1, 0, 0, 1, 1}, "GtScalar u64 > 5");
   gt(self, kTwo63, out.get());
@@ -189,15 +170,15 @@ TEST(GtScalarValues, Uint64FromTwoToThe63OnComparesUnsigned) {
 
 TEST(ClampValues, NanPropagatesAndMinAboveMaxGivesMax) {
   auto self = Upload(ACL_FLOAT, {5}, {kNan, -5, 0.5, 5, -0.0});
-  auto out = Out(ACL_FLOAT, {5});
-  RunOk(
+  auto out = Poisoned(ACL_FLOAT, {5});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, -1), x.Scalar(ACL_FLOAT, 1),
                                           x.Tensor(*out), w, e);
       },
       aclnnClamp);
   ExpectExact(out->ReadView(), {kNan, -1, 0.5, 1, -0.0}, "Clamp [-1, 1]");
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 2), x.Scalar(ACL_FLOAT, 1),
                                           x.Tensor(*out), w, e);
@@ -206,7 +187,7 @@ TEST(ClampValues, NanPropagatesAndMinAboveMaxGivesMax) {
   ExpectExact(out->ReadView(), {kNan, 1, 1, 1, 1}, "Clamp min 2 > max 1");
   // A NaN bound makes every element NaN.
   auto lo = Upload(ACL_FLOAT, {5}, {0, kNan, 0, 0, 0});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnClampMinTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*lo), x.Tensor(*out), w, e);
       },
@@ -217,8 +198,8 @@ TEST(ClampValues, NanPropagatesAndMinAboveMaxGivesMax) {
 TEST(ClampValues, GgmlPatternsF16DataWithF32Bounds) {
   // ggml_cann_clamp: f16 src and dst, FLOAT scalar bounds (rounded to f16: 0.1 -> 0.0999755859375).
   auto self = Upload(ACL_FLOAT16, {4}, {-1, 0.05, 0.5, 2});
-  auto out = Out(ACL_FLOAT16, {4});
-  RunOk(
+  auto out = Poisoned(ACL_FLOAT16, {4});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnClampGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 0.1), x.Scalar(ACL_FLOAT, 1),
                                           x.Tensor(*out), w, e);
@@ -227,7 +208,7 @@ TEST(ClampValues, GgmlPatternsF16DataWithF32Bounds) {
   ExpectExact(out->ReadView(), {HalfToDouble(DoubleToHalf(0.1)), HalfToDouble(DoubleToHalf(0.1)), 0.5, 1}, "Clamp f16");
   // The rope cache's ramp: InplaceClampMax on f32 by 1.
   auto ramp = Upload(ACL_FLOAT, {4}, {0, 0.5, 1.5, 3});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnInplaceClampMaxGetWorkspaceSize(x.Tensor(*ramp), x.Scalar(ACL_FLOAT, 1), w, e);
       },
@@ -237,7 +218,7 @@ TEST(ClampValues, GgmlPatternsF16DataWithF32Bounds) {
 
 TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
   auto self = Upload(ACL_INT32, {3}, {-4, 0, 9});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         aclTensor* t = x.Tensor(*self);
         return aclnnInplaceClampMinTensorGetWorkspaceSize(t, t, w, e);
@@ -253,8 +234,8 @@ TEST(ClampValues, InplaceTensorBoundIsSelfItself) {
 TEST(FmodValues, IntegerSignsZeroDivisorAndMinByMinusOne) {
   auto self = Upload(ACL_INT32, {6}, {7, -7, 7, -7, 5, -2147483648.0});
   auto other = Upload(ACL_INT32, {6}, {3, 3, -3, -3, 0, -1});
-  auto out = Out(ACL_INT32, {6});
-  RunOk(
+  auto out = Poisoned(ACL_INT32, {6});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnFmodTensorGetWorkspaceSize(x.Tensor(*self), x.Tensor(*other), x.Tensor(*out), w, e);
       },
@@ -264,15 +245,15 @@ TEST(FmodValues, IntegerSignsZeroDivisorAndMinByMinusOne) {
 
 TEST(FmodValues, FloatSpecialValues) {
   auto self = Upload(ACL_FLOAT, {6}, {5.5, -5.5, 1, kInf, kNan, -0.0});
-  auto out = Out(ACL_FLOAT, {6});
-  RunOk(
+  auto out = Poisoned(ACL_FLOAT, {6});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnFmodScalarGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, -2), x.Tensor(*out), w, e);
       },
       aclnnFmodScalar);
   ExpectExact(out->ReadView(), {1.5, -1.5, 1, kNan, kNan, -0.0}, "FmodScalar f32");
-  auto zero = Out(ACL_FLOAT, {6});
-  RunOk(
+  auto zero = Poisoned(ACL_FLOAT, {6});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnFmodScalarGetWorkspaceSize(x.Tensor(*self), x.Scalar(ACL_FLOAT, 0), x.Tensor(*zero), w, e);
       },
@@ -284,8 +265,8 @@ TEST(FmodValues, FloatSpecialValues) {
 TEST(BitwiseValues, BoolIsLogicalAndSignedBitsAreExact) {
   auto a = Upload(ACL_BOOL, {4}, {0, 1, 0, 1});
   auto b = Upload(ACL_BOOL, {4}, {0, 0, 1, 1});
-  auto out = Out(ACL_BOOL, {4});
-  RunOk(
+  auto out = Poisoned(ACL_BOOL, {4});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnBitwiseXorTensorGetWorkspaceSize(x.Tensor(*a), x.Tensor(*b), x.Tensor(*out), w, e);
       },
@@ -293,8 +274,8 @@ TEST(BitwiseValues, BoolIsLogicalAndSignedBitsAreExact) {
   ExpectExact(out->ReadView(), {0, 1, 1, 0}, "BitwiseXorTensor bool");
   auto s = Upload(ACL_INT64, {3}, {-1, -8, 0x7fff0000});
   auto t = Upload(ACL_INT64, {3}, {0x1234, 7, -65536});
-  auto res = Out(ACL_INT64, {3});
-  RunOk(
+  auto res = Poisoned(ACL_INT64, {3});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnBitwiseAndTensorGetWorkspaceSize(x.Tensor(*s), x.Tensor(*t), x.Tensor(*res), w, e);
       },
@@ -305,8 +286,8 @@ TEST(BitwiseValues, BoolIsLogicalAndSignedBitsAreExact) {
 TEST(PowValues, IntegerPowersAreExactWrapAndTakeNegativeExponentsAsTorch) {
   auto base = Upload(ACL_INT32, {7}, {2, 3, 1, -1, -1, 5, 0});
   auto exponent = Upload(ACL_INT32, {7}, {31, 21, -7, -3, -2, -1, 0});
-  auto out = Out(ACL_INT32, {7});
-  RunOk(
+  auto out = Poisoned(ACL_INT32, {7});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnPowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), x.Tensor(*out), w, e);
       },
@@ -318,7 +299,7 @@ TEST(PowValues, IntegerPowersAreExactWrapAndTakeNegativeExponentsAsTorch) {
 TEST(PowValues, SpecialFloatValues) {
   auto base = Upload(ACL_FLOAT, {5}, {0, kNan, -8, kInf, 2});
   auto exponent = Upload(ACL_FLOAT, {5}, {0, 0, 1.0 / 3, -1, 0.5});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnInplacePowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), w, e);
       },
@@ -330,8 +311,8 @@ TEST(PowValues, SpecialFloatValues) {
 TEST(PowValues, GgmlSlopesScalarBaseF16Exponents) {
   // aclnn_get_slope_inner: a FLOAT base m raised to an arange in the slope dtype (f16 here): computed in f16.
   auto exponent = Upload(ACL_FLOAT16, {4}, {1, 2, 3, 4});
-  auto out = Out(ACL_FLOAT16, {4});
-  RunOk(
+  auto out = Poisoned(ACL_FLOAT16, {4});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnPowScalarTensorGetWorkspaceSize(x.Scalar(ACL_FLOAT, 0.5), x.Tensor(*exponent), x.Tensor(*out), w,
                                                     e);
@@ -344,8 +325,8 @@ TEST(PowValues, HalfResultIsRoundedBeforeAWiderOut) {
   // f16 ^ f16 into f32: the result is rounded to f16 first, as CANN computes in f16 and casts.
   auto base = Upload(ACL_FLOAT16, {1}, {3});
   auto exponent = Upload(ACL_FLOAT16, {1}, {0.5});
-  auto out = Out(ACL_FLOAT, {1});
-  RunOk(
+  auto out = Poisoned(ACL_FLOAT, {1});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnPowTensorTensorGetWorkspaceSize(x.Tensor(*base), x.Tensor(*exponent), x.Tensor(*out), w, e);
       },
@@ -358,7 +339,7 @@ TEST(PowValues, HalfResultIsRoundedBeforeAWiderOut) {
 TEST(MaskedFillValues, BroadcastMaskAndANanValue) {
   auto self = Upload(ACL_FLOAT, {2, 3}, {1, 2, 3, 4, 5, 6});
   auto mask = Upload(ACL_BOOL, {3}, {1, 0, 1});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(x.Tensor(*self), x.Tensor(*mask), x.Scalar(ACL_FLOAT, kNan),
                                                             w, e);
@@ -371,8 +352,8 @@ TEST(AddcdivValues, Int64DividesTrulyAndTruncatesFloatsDivideByZero) {
   auto self = Upload(ACL_INT64, {3}, {10, -10, 1});
   auto t1 = Upload(ACL_INT64, {3}, {7, 7, 1});
   auto t2 = Upload(ACL_INT64, {3}, {2, 2, 3});
-  auto out = Out(ACL_INT64, {3});
-  RunOk(
+  auto out = Poisoned(ACL_INT64, {3});
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnAddcdivGetWorkspaceSize(x.Tensor(*self), x.Tensor(*t1), x.Tensor(*t2), x.Scalar(ACL_INT64, 3),
                                             x.Tensor(*out), w, e);
@@ -384,7 +365,7 @@ TEST(AddcdivValues, Int64DividesTrulyAndTruncatesFloatsDivideByZero) {
   auto f = Upload(ACL_FLOAT, {3}, {1, 1, 1});
   auto num = Upload(ACL_FLOAT, {3}, {1, -1, 0});
   auto zero = Upload(ACL_FLOAT, {1}, {0});
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         return aclnnInplaceAddcdivGetWorkspaceSize(x.Tensor(*f), x.Tensor(*num), x.Tensor(*zero),
                                                    x.Scalar(ACL_FLOAT, 1), w, e);
@@ -396,7 +377,7 @@ TEST(AddcdivValues, Int64DividesTrulyAndTruncatesFloatsDivideByZero) {
 // ---- Sum ----------------------------------------------------------------------------------------------
 
 void RunSum(const std::vector<const DeviceTensor*>& tensors, const DeviceTensor& out) {
-  RunOk(
+  ExpectRuns(
       [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
         std::vector<aclTensor*> list;
         for (const DeviceTensor* t : tensors) list.push_back(x.Tensor(*t));
@@ -436,7 +417,7 @@ TEST(SumValues, EveryDtypeBroadcastAndStridedAgainstFloat64) {
 TEST(SumValues, OneTensorAndOutAliasingAnInput) {
   auto a = Upload(ACL_FLOAT, {3}, {1, 2, 3});
   auto b = Upload(ACL_FLOAT, {3}, {10, 20, 30});
-  auto out = Out(ACL_FLOAT, {3});
+  auto out = Poisoned(ACL_FLOAT, {3});
   RunSum({a.get()}, *out);
   ExpectExact(out->ReadView(), {1, 2, 3}, "Sum of one tensor");
   // out is the last input: its values before the op are what is added.
@@ -446,15 +427,7 @@ TEST(SumValues, OneTensorAndOutAliasingAnInput) {
 
 // ---- rejections ---------------------------------------------------------------------------------
 
-struct Rejection {
-  std::string name;
-  Phase1 phase1;
-  Phase2 phase2;  // releases the executor if phase 1 wrongly succeeds
-  aclnnStatus expected;
-  std::string keyword;  // the message names it
-};
-
-void PrintTo(const Rejection& r, std::ostream* os) { *os << r.name; }
+using Rejection = RejectionCase;
 
 using A = OpArgs;
 using W = uint64_t*;
@@ -471,306 +444,306 @@ std::vector<Rejection> Rejections() {
          return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_UINT32, m), a.NewTensor(ACL_INT32, m),
                                               a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnEqTensor, kInvalid, "self"},
+       aclnnEqTensor, "self", kInvalid},
       {"EqTensor_out_u16",
        [=](A& a, W w, E e) {
          return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
                                               a.NewTensor(ACL_UINT16, m), w, e);
        },
-       aclnnEqTensor, kInvalid, "out"},
+       aclnnEqTensor, "out", kInvalid},
       {"EqTensor_no_broadcast",
        [=](A& a, W w, E e) {
          return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {4}),
                                               a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnEqTensor, kInvalid, "other"},
+       aclnnEqTensor, "other", kInvalid},
       {"EqTensor_out_shape",
        [=](A& a, W w, E e) {
          return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {3}),
                                               a.NewTensor(ACL_BOOL, {3}), w, e);
        },
-       aclnnEqTensor, kInvalid, "out"},
+       aclnnEqTensor, "out", kInvalid},
       {"EqTensor_rank9",
        [=](A& a, W w, E e) {
          const Shape r9(9, 1);
          return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, r9), a.NewTensor(ACL_FLOAT, r9),
                                               a.NewTensor(ACL_BOOL, r9), w, e);
        },
-       aclnnEqTensor, kInvalid, "self"},
+       aclnnEqTensor, "self", kInvalid},
       {"EqTensor_null_other",
        [=](A& a, W w, E e) {
          return aclnnEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnEqTensor, kNull, "other"},
+       aclnnEqTensor, "other", kNull},
       {"InplaceEqTensor_broadcast_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplaceEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnInplaceEqTensor, kInvalid, "selfRef"},
+       aclnnInplaceEqTensor, "selfRef", kInvalid},
       {"InplaceEqTensor_one_empty",
        [=](A& a, W w, E e) {
          return aclnnInplaceEqTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {0, 3}), a.NewTensor(ACL_FLOAT, {1, 3}), w,
                                                      e);
        },
-       aclnnInplaceEqTensor, kInvalid, "empty"},
+       aclnnInplaceEqTensor, "empty", kInvalid},
       {"InplaceEqTensor_other_u64",
        [=](A& a, W w, E e) {
          return aclnnInplaceEqTensorGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.NewTensor(ACL_UINT64, m), w, e);
        },
-       aclnnInplaceEqTensor, kInvalid, "other"},
+       aclnnInplaceEqTensor, "other", kInvalid},
       // GtScalar: no complex self or scalar.
       {"GtScalar_self_c64",
        [=](A& a, W w, E e) {
          return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_COMPLEX64, m), a.Scalar(ACL_FLOAT, 0),
                                               a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnGtScalar, kInvalid, "self"},
+       aclnnGtScalar, "self", kInvalid},
       {"GtScalar_scalar_c64",
        [=](A& a, W w, E e) {
          return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_COMPLEX64, 0),
                                               a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnGtScalar, kInvalid, "other"},
+       aclnnGtScalar, "other", kInvalid},
       {"GtScalar_out_shape",
        [=](A& a, W w, E e) {
          return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 0),
                                               a.NewTensor(ACL_BOOL, {3, 2}), w, e);
        },
-       aclnnGtScalar, kInvalid, "out"},
+       aclnnGtScalar, "out", kInvalid},
       {"GtScalar_null_scalar",
        [=](A& a, W w, E e) {
          return aclnnGtScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnGtScalar, kNull, "other"},
+       aclnnGtScalar, "other", kNull},
       {"InplaceGtScalar_self_c128",
        [=](A& a, W w, E e) {
          return aclnnInplaceGtScalarGetWorkspaceSize(a.NewTensor(ACL_COMPLEX128, m), a.Scalar(ACL_FLOAT, 0), w, e);
        },
-       aclnnInplaceGtScalar, kInvalid, "selfRef"},
+       aclnnInplaceGtScalar, "selfRef", kInvalid},
       // Clamp family: no BOOL self, both bounds null is a null pointer, promoted results must fit out.
       {"Clamp_no_bounds",
        [=](A& a, W w, E e) {
          return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, nullptr, a.NewTensor(ACL_FLOAT, m), w,
                                            e);
        },
-       aclnnClamp, kNull, "clipValueMin"},
+       aclnnClamp, "clipValueMin", kNull},
       {"ClampTensor_no_bounds",
        [=](A& a, W w, E e) {
          return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, nullptr, a.NewTensor(ACL_FLOAT, m),
                                                  w, e);
        },
-       aclnnClampTensor, kNull, "clipValueMax"},
+       aclnnClampTensor, "clipValueMax", kNull},
       {"Clamp_self_bool",
        [=](A& a, W w, E e) {
          return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 0), nullptr,
                                            a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnClamp, kInvalid, "self"},
+       aclnnClamp, "self", kInvalid},
       {"Clamp_bound_c64",
        [=](A& a, W w, E e) {
          return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.Scalar(ACL_COMPLEX64, 1),
                                            a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnClamp, kInvalid, "clipValueMax"},
+       aclnnClamp, "clipValueMax", kInvalid},
       {"Clamp_float_bound_into_int_out",
        [=](A& a, W w, E e) {
          return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 0.5), nullptr,
                                            a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnClamp, kInvalid, "out"},
+       aclnnClamp, "out", kInvalid},
       {"Clamp_out_shape",
        [=](A& a, W w, E e) {
          return aclnnClampGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 0), nullptr,
                                            a.NewTensor(ACL_FLOAT, {3, 2}), w, e);
        },
-       aclnnClamp, kInvalid, "out"},
+       aclnnClamp, "out", kInvalid},
       {"ClampMin_null_bound",
        [=](A& a, W w, E e) {
          return aclnnClampMinGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnClampMin, kNull, "clipValueMin"},
+       aclnnClampMin, "clipValueMin", kNull},
       {"ClampMax_out_u16",
        [=](A& a, W w, E e) {
          return aclnnClampMaxGetWorkspaceSize(a.NewTensor(ACL_UINT8, m), a.Scalar(ACL_INT32, 1),
                                               a.NewTensor(ACL_UINT16, m), w, e);
        },
-       aclnnClampMax, kInvalid, "out"},
+       aclnnClampMax, "out", kInvalid},
       {"InplaceClampMax_self_bool",
        [=](A& a, W w, E e) {
          return aclnnInplaceClampMaxGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 1), w, e);
        },
-       aclnnInplaceClampMax, kInvalid, "selfRef"},
+       aclnnInplaceClampMax, "selfRef", kInvalid},
       {"InplaceClampMax_float_bound_into_int",
        [=](A& a, W w, E e) {
          return aclnnInplaceClampMaxGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 1.5), w, e);
        },
-       aclnnInplaceClampMax, kInvalid, "selfRef"},
+       aclnnInplaceClampMax, "selfRef", kInvalid},
       {"ClampTensor_no_broadcast",
        [=](A& a, W w, E e) {
          return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}), nullptr,
                                                  a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnClampTensor, kInvalid, "clipValueMin"},
+       aclnnClampTensor, "clipValueMin", kInvalid},
       {"ClampTensor_out_shape",
        [=](A& a, W w, E e) {
          return aclnnClampTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), nullptr, a.NewTensor(ACL_FLOAT, m),
                                                  a.NewTensor(ACL_FLOAT, {3}), w, e);
        },
-       aclnnClampTensor, kInvalid, "out"},
+       aclnnClampTensor, "out", kInvalid},
       {"ClampMinTensor_bound_c64",
        [=](A& a, W w, E e) {
          return aclnnClampMinTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_COMPLEX64, m),
                                                     a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnClampMinTensor, kInvalid, "clipValueMin"},
+       aclnnClampMinTensor, "clipValueMin", kInvalid},
       {"InplaceClampMinTensor_broadcast_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplaceClampMinTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w,
                                                            e);
        },
-       aclnnInplaceClampMinTensor, kInvalid, "selfRef"},
+       aclnnInplaceClampMinTensor, "selfRef", kInvalid},
       {"ClampMaxTensor_promoted_into_int_out",
        [=](A& a, W w, E e) {
          return aclnnClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
                                                     a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnClampMaxTensor, kInvalid, "out"},
+       aclnnClampMaxTensor, "out", kInvalid},
       {"InplaceClampMaxTensor_self_bool",
        [=](A& a, W w, E e) {
          return aclnnInplaceClampMaxTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnInplaceClampMaxTensor, kInvalid, "selfRef"},
+       aclnnInplaceClampMaxTensor, "selfRef", kInvalid},
       // Pow: integer math takes no negative or out-of-range scalar exponent; not both BOOL.
       {"PowTensorScalar_negative_integer_exponent",
        [=](A& a, W w, E e) {
          return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_INT32, -1),
                                                      a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnPowTensorScalar, kInvalid, "exponent"},
+       aclnnPowTensorScalar, "exponent", kInvalid},
       {"PowTensorScalar_exponent_beyond_s8",
        [=](A& a, W w, E e) {
          return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT8, m), a.Scalar(ACL_INT32, 300),
                                                      a.NewTensor(ACL_INT8, m), w, e);
        },
-       aclnnPowTensorScalar, kInvalid, "exponent"},
+       aclnnPowTensorScalar, "exponent", kInvalid},
       {"PowTensorScalar_both_bool",
        [=](A& a, W w, E e) {
          return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_BOOL, 1),
                                                      a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnPowTensorScalar, kInvalid, "BOOL"},
+       aclnnPowTensorScalar, "BOOL", kInvalid},
       {"PowTensorScalar_float_into_int_out",
        [=](A& a, W w, E e) {
          return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 0.5),
                                                      a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnPowTensorScalar, kInvalid, "out"},
+       aclnnPowTensorScalar, "out", kInvalid},
       {"PowTensorScalar_self_u16",
        [=](A& a, W w, E e) {
          return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_UINT16, m), a.Scalar(ACL_FLOAT, 2),
                                                      a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnPowTensorScalar, kInvalid, "self"},
+       aclnnPowTensorScalar, "self", kInvalid},
       {"PowTensorScalar_out_shape",
        [=](A& a, W w, E e) {
          return aclnnPowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 2),
                                                      a.NewTensor(ACL_FLOAT, {6}), w, e);
        },
-       aclnnPowTensorScalar, kInvalid, "out"},
+       aclnnPowTensorScalar, "out", kInvalid},
       {"InplacePowTensorScalar_self_bool",
        [=](A& a, W w, E e) {
          return aclnnInplacePowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.Scalar(ACL_INT32, 2), w, e);
        },
-       aclnnInplacePowTensorScalar, kInvalid, "selfRef"},
+       aclnnInplacePowTensorScalar, "selfRef", kInvalid},
       {"InplacePowTensorScalar_float_into_int",
        [=](A& a, W w, E e) {
          return aclnnInplacePowTensorScalarGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 2), w, e);
        },
-       aclnnInplacePowTensorScalar, kInvalid, "selfRef"},
+       aclnnInplacePowTensorScalar, "selfRef", kInvalid},
       {"PowTensorTensor_both_bool",
        [=](A& a, W w, E e) {
          return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_BOOL, m),
                                                      a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnPowTensorTensor, kInvalid, "BOOL"},
+       aclnnPowTensorTensor, "BOOL", kInvalid},
       {"PowTensorTensor_no_broadcast",
        [=](A& a, W w, E e) {
          return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}),
                                                      a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnPowTensorTensor, kInvalid, "exponent"},
+       aclnnPowTensorTensor, "exponent", kInvalid},
       {"PowTensorTensor_complex_into_real_out",
        [=](A& a, W w, E e) {
          return aclnnPowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_COMPLEX64, m),
                                                      a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnPowTensorTensor, kInvalid, "out"},
+       aclnnPowTensorTensor, "out", kInvalid},
       {"InplacePowTensorTensor_broadcast_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplacePowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w,
                                                             e);
        },
-       aclnnInplacePowTensorTensor, kInvalid, "selfRef"},
+       aclnnInplacePowTensorTensor, "selfRef", kInvalid},
       {"InplacePowTensorTensor_exponent_bool",
        [=](A& a, W w, E e) {
          return aclnnInplacePowTensorTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnInplacePowTensorTensor, kInvalid, "exponent"},
+       aclnnInplacePowTensorTensor, "exponent", kInvalid},
       {"PowScalarTensor_out_shape",
        [=](A& a, W w, E e) {
          return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_FLOAT, 2), a.NewTensor(ACL_FLOAT, m),
                                                      a.NewTensor(ACL_FLOAT, {3}), w, e);
        },
-       aclnnPowScalarTensor, kInvalid, "out"},
+       aclnnPowScalarTensor, "out", kInvalid},
       {"PowScalarTensor_exponent_bool",
        [=](A& a, W w, E e) {
          return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_FLOAT, 2), a.NewTensor(ACL_BOOL, m),
                                                      a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnPowScalarTensor, kInvalid, "exponent"},
+       aclnnPowScalarTensor, "exponent", kInvalid},
       {"PowScalarTensor_base_bool",
        [=](A& a, W w, E e) {
          return aclnnPowScalarTensorGetWorkspaceSize(a.Scalar(ACL_BOOL, 1), a.NewTensor(ACL_FLOAT, m),
                                                      a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnPowScalarTensor, kInvalid, "self"},
+       aclnnPowScalarTensor, "self", kInvalid},
       {"PowScalarTensor_null_base",
        [=](A& a, W w, E e) {
          return aclnnPowScalarTensorGetWorkspaceSize(nullptr, a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, m), w,
                                                      e);
        },
-       aclnnPowScalarTensor, kNull, "self"},
+       aclnnPowScalarTensor, "self", kNull},
       // InplaceMaskedFillScalar: bool mask broadcast into selfRef; value castable to selfRef.
       {"InplaceMaskedFillScalar_mask_not_bool",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_INT8, m),
                                                              a.Scalar(ACL_FLOAT, 0), w, e);
        },
-       aclnnInplaceMaskedFillScalar, kInvalid, "mask"},
+       aclnnInplaceMaskedFillScalar, "mask", kInvalid},
       {"InplaceMaskedFillScalar_self_f64",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_DOUBLE, m), a.NewTensor(ACL_BOOL, m),
                                                              a.Scalar(ACL_FLOAT, 0), w, e);
        },
-       aclnnInplaceMaskedFillScalar, kInvalid, "selfRef"},
+       aclnnInplaceMaskedFillScalar, "selfRef", kInvalid},
       {"InplaceMaskedFillScalar_mask_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_BOOL, m),
                                                              a.Scalar(ACL_FLOAT, 0), w, e);
        },
-       aclnnInplaceMaskedFillScalar, kInvalid, "selfRef"},
+       aclnnInplaceMaskedFillScalar, "selfRef", kInvalid},
       {"InplaceMaskedFillScalar_float_value_into_int",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_BOOL, m),
                                                              a.Scalar(ACL_FLOAT, 0.5), w, e);
        },
-       aclnnInplaceMaskedFillScalar, kInvalid, "value"},
+       aclnnInplaceMaskedFillScalar, "value", kInvalid},
       {"InplaceMaskedFillScalar_null_mask",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.Scalar(ACL_FLOAT, 0),
                                                              w, e);
        },
-       aclnnInplaceMaskedFillScalar, kNull, "mask"},
+       aclnnInplaceMaskedFillScalar, "mask", kNull},
       // Addcdiv: the five dtypes, value castable to the promoted dtype, shapes broadcast.
       {"Addcdiv_tensor2_s32",
        [=](A& a, W w, E e) {
@@ -778,167 +751,161 @@ std::vector<Rejection> Rejections() {
                                              a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 1),
                                              a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnAddcdiv, kInvalid, "tensor2"},
+       aclnnAddcdiv, "tensor2", kInvalid},
       {"Addcdiv_float_value_on_int64",
        [=](A& a, W w, E e) {
          return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.NewTensor(ACL_INT64, m),
                                              a.NewTensor(ACL_INT64, m), a.Scalar(ACL_FLOAT, 0.5),
                                              a.NewTensor(ACL_INT64, m), w, e);
        },
-       aclnnAddcdiv, kInvalid, "value"},
+       aclnnAddcdiv, "value", kInvalid},
       {"Addcdiv_promoted_into_int_out",
        [=](A& a, W w, E e) {
          return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_INT64, m), a.NewTensor(ACL_FLOAT, m),
                                              a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 1),
                                              a.NewTensor(ACL_INT64, m), w, e);
        },
-       aclnnAddcdiv, kInvalid, "out"},
+       aclnnAddcdiv, "out", kInvalid},
       {"Addcdiv_no_broadcast",
        [=](A& a, W w, E e) {
          return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {2}),
                                              a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 1),
                                              a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnAddcdiv, kInvalid, "tensor1"},
+       aclnnAddcdiv, "tensor1", kInvalid},
       {"Addcdiv_out_shape",
        [=](A& a, W w, E e) {
          return aclnnAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m),
                                              a.NewTensor(ACL_FLOAT, {3}), a.Scalar(ACL_FLOAT, 1),
                                              a.NewTensor(ACL_FLOAT, {3}), w, e);
        },
-       aclnnAddcdiv, kInvalid, "out"},
+       aclnnAddcdiv, "out", kInvalid},
       {"InplaceAddcdiv_broadcast_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplaceAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m),
                                                     a.NewTensor(ACL_FLOAT, {3}), a.Scalar(ACL_FLOAT, 1), w, e);
        },
-       aclnnInplaceAddcdiv, kInvalid, "selfRef"},
+       aclnnInplaceAddcdiv, "selfRef", kInvalid},
       {"InplaceAddcdiv_null_value",
        [=](A& a, W w, E e) {
          return aclnnInplaceAddcdivGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, m),
                                                     a.NewTensor(ACL_FLOAT, m), nullptr, w, e);
        },
-       aclnnInplaceAddcdiv, kNull, "value"},
+       aclnnInplaceAddcdiv, "value", kNull},
       // Sum: tensors of out's dtype, one of five, broadcast to out's shape.
       {"Sum_dtype_mismatch",
        [=](A& a, W w, E e) {
          return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT16, m)}),
                                          a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnSum, kInvalid, "tensors[1]"},
+       aclnnSum, "tensors[1]", kInvalid},
       {"Sum_dtype_bf16",
        [=](A& a, W w, E e) {
          return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_BF16, m), a.NewTensor(ACL_BF16, m)}),
                                          a.NewTensor(ACL_BF16, m), w, e);
        },
-       aclnnSum, kInvalid, "out"},
+       aclnnSum, "out", kInvalid},
       {"Sum_tensor_grows_out",
        [=](A& a, W w, E e) {
          return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m)}),
                                          a.NewTensor(ACL_FLOAT, {3}), w, e);
        },
-       aclnnSum, kInvalid, "tensors[1]"},
+       aclnnSum, "tensors[1]", kInvalid},
       {"Sum_empty_list",
        [=](A& a, W w, E e) { return aclnnSumGetWorkspaceSize(a.TensorList({}), a.NewTensor(ACL_FLOAT, m), w, e); },
-       aclnnSum, kInvalid, "tensors"},
+       aclnnSum, "tensors", kInvalid},
       {"Sum_null_out",
        [=](A& a, W w, E e) {
          return aclnnSumGetWorkspaceSize(a.TensorList({a.NewTensor(ACL_FLOAT, m)}), nullptr, w, e);
        },
-       aclnnSum, kNull, "out"},
+       aclnnSum, "out", kNull},
       {"FmodTensor_self_s16",
        [=](A& a, W w, E e) {
          return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_INT16, m), a.NewTensor(ACL_INT32, m),
                                                 a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnFmodTensor, kInvalid, "self"},
+       aclnnFmodTensor, "self", kInvalid},
       {"FmodTensor_other_bool",
        [=](A& a, W w, E e) {
          return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_BOOL, m),
                                                 a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnFmodTensor, kInvalid, "other"},
+       aclnnFmodTensor, "other", kInvalid},
       {"FmodTensor_float_into_s32",
        [=](A& a, W w, E e) {
          return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
                                                 a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnFmodTensor, kInvalid, "out"},
+       aclnnFmodTensor, "out", kInvalid},
       {"FmodTensor_no_broadcast",
        [=](A& a, W w, E e) {
          return aclnnFmodTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_FLOAT, {4}),
                                                 a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnFmodTensor, kInvalid, "other"},
+       aclnnFmodTensor, "other", kInvalid},
       {"InplaceFmodTensor_broadcast_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplaceFmodTensorGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {3}), a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnInplaceFmodTensor, kInvalid, "selfRef"},
+       aclnnInplaceFmodTensor, "selfRef", kInvalid},
       {"FmodScalar_scalar_c64",
        [=](A& a, W w, E e) {
          return aclnnFmodScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_COMPLEX64, 1),
                                                 a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnFmodScalar, kInvalid, "other"},
+       aclnnFmodScalar, "other", kInvalid},
       {"FmodScalar_out_shape",
        [=](A& a, W w, E e) {
          return aclnnFmodScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.Scalar(ACL_FLOAT, 1),
                                                 a.NewTensor(ACL_FLOAT, {3, 2}), w, e);
        },
-       aclnnFmodScalar, kInvalid, "out"},
+       aclnnFmodScalar, "out", kInvalid},
       {"InplaceFmodScalar_float_scalar_into_s32",
        [=](A& a, W w, E e) {
          return aclnnInplaceFmodScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.Scalar(ACL_FLOAT, 1.5), w, e);
        },
-       aclnnInplaceFmodScalar, kInvalid, "selfRef"},
+       aclnnInplaceFmodScalar, "selfRef", kInvalid},
       {"BitwiseAndTensor_self_u32",
        [=](A& a, W w, E e) {
          return aclnnBitwiseAndTensorGetWorkspaceSize(a.NewTensor(ACL_UINT32, m), a.NewTensor(ACL_INT32, m),
                                                       a.NewTensor(ACL_INT64, m), w, e);
        },
-       aclnnBitwiseAndTensor, kInvalid, "self"},
+       aclnnBitwiseAndTensor, "self", kInvalid},
       {"BitwiseAndTensor_other_f32",
        [=](A& a, W w, E e) {
          return aclnnBitwiseAndTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_FLOAT, m),
                                                       a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnBitwiseAndTensor, kInvalid, "other"},
+       aclnnBitwiseAndTensor, "other", kInvalid},
       {"BitwiseOrTensor_out_f32",
        [=](A& a, W w, E e) {
          return aclnnBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
                                                      a.NewTensor(ACL_FLOAT, m), w, e);
        },
-       aclnnBitwiseOrTensor, kInvalid, "out"},
+       aclnnBitwiseOrTensor, "out", kInvalid},
       {"BitwiseXorTensor_result_into_bool",
        [=](A& a, W w, E e) {
          return aclnnBitwiseXorTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
                                                       a.NewTensor(ACL_BOOL, m), w, e);
        },
-       aclnnBitwiseXorTensor, kInvalid, "out"},
+       aclnnBitwiseXorTensor, "out", kInvalid},
       {"InplaceBitwiseOrTensor_broadcast_grows_self",
        [=](A& a, W w, E e) {
          return aclnnInplaceBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, {3}), a.NewTensor(ACL_INT32, m), w,
                                                             e);
        },
-       aclnnInplaceBitwiseOrTensor, kInvalid, "selfRef"},
+       aclnnInplaceBitwiseOrTensor, "selfRef", kInvalid},
       {"InplaceBitwiseXorTensor_s32_into_bool",
        [=](A& a, W w, E e) {
          return aclnnInplaceBitwiseXorTensorGetWorkspaceSize(a.NewTensor(ACL_BOOL, m), a.NewTensor(ACL_INT32, m), w, e);
        },
-       aclnnInplaceBitwiseXorTensor, kInvalid, "selfRef"},
+       aclnnInplaceBitwiseXorTensor, "selfRef", kInvalid},
   };
 }
 
 class BinaryPointwiseRejects : public ::testing::TestWithParam<Rejection> {};
 
-TEST_P(BinaryPointwiseRejects, WithItsCodeAndAMessageNamingTheArgument) {
-  const Rejection& r = GetParam();
-  const OpRun run = RunOp(r.phase1, r.phase2);
-  EXPECT_EQ(run.phase1, r.expected) << Describe(run);
-  EXPECT_NE(run.message.find(r.keyword), std::string::npos)
-      << "message should name '" << r.keyword << "': " << run.message;
-}
+TEST_P(BinaryPointwiseRejects, WithItsCodeAndAMessageNamingTheArgument) { ExpectRejection(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, BinaryPointwiseRejects, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.name; });

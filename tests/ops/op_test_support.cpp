@@ -870,6 +870,30 @@ OpRun RunOp(const Phase1& phase1, Phase2 phase2) {
   return run;
 }
 
+void ExpectRuns(const Phase1& phase1, Phase2 phase2) {
+  const OpRun run = RunOp(phase1, phase2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+}
+
+std::unique_ptr<DeviceTensor> Upload(aclDataType dtype, const Shape& shape, const Values& values) {
+  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
+  tensor->WriteView(values);
+  return tensor;
+}
+
+std::unique_ptr<DeviceTensor> Poisoned(aclDataType dtype, const Shape& shape) {
+  auto tensor = std::make_unique<DeviceTensor>(dtype, shape);
+  tensor->Poison();
+  return tensor;
+}
+
+void ExpectRejection(const RejectionCase& r) {
+  const OpRun run = RunOp(r.phase1, r.phase2);
+  EXPECT_EQ(run.phase1, r.expected) << Describe(run);
+  EXPECT_NE(run.message.find(r.keyword), std::string::npos)
+      << "message should name '" << r.keyword << "': " << run.message;
+}
+
 std::string Describe(const OpRun& run) {
   std::ostringstream out;
   out << "phase1=" << run.phase1 << " workspace=" << run.workspaceSize << " phase2=" << run.phase2

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -241,6 +242,26 @@ struct OpRun {
 OpRun RunOp(const Phase1& phase1, Phase2 phase2);
 
 std::string Describe(const OpRun& run);
+
+// A call that must succeed, with what failed in the message otherwise.
+void ExpectRuns(const Phase1& phase1, Phase2 phase2);
+
+// A contiguous device tensor holding `values` (row-major), and a poisoned one.
+std::unique_ptr<DeviceTensor> Upload(aclDataType dtype, const Shape& shape, const Values& values);
+std::unique_ptr<DeviceTensor> Poisoned(aclDataType dtype, const Shape& shape);
+
+// One documented rejection: phase 1 returns `expected` (161002 by default)
+// with a message naming `keyword`. Test files list them and instantiate a
+// parameterised suite whose body is ExpectRejection(GetParam()).
+struct RejectionCase {
+  std::string name;
+  Phase1 phase1;
+  Phase2 phase2;  // releases the executor if phase 1 wrongly succeeds
+  std::string keyword;
+  aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+};
+inline void PrintTo(const RejectionCase& r, std::ostream* os) { *os << r.name; }
+void ExpectRejection(const RejectionCase& r);
 
 // ---- Calls built from the op registry (canopy/canopy_ops.h) ------------------------------------
 
