@@ -540,7 +540,9 @@ OpRow AddReluRow() {
                             Wrapped(static_cast<int64_t>(a) + static_cast<int64_t>(alpha) * static_cast<int64_t>(b), c);
                         return Value(IsUnsigned(c) ? sum : std::max(sum, 0.0));
                       },
-                      4, 4)(call);
+                      // The error follows the terms (|self| + |alpha other|, up to 300), not the sum,
+                      // which cancels; integers are exact either way.
+                      4, 300)(call);
   };
   return row;
 }
