@@ -270,6 +270,10 @@ TEST(Adversarial, RecordsWaitsAndForceDestroysRaceAcrossDevices) {
     ACL_ASSERT_OK(aclrtLaunchHostFunc(waiter, IncrementCounter, &passed));
   }
   const bool drained = aclrtSynchronizeStreamWithTimeout(waiter, 20000) == ACL_SUCCESS;
+  // The waits may all pass before a recorder's first record lands (a wait on an
+  // event never recorded does not block), most of all on a loaded machine: let
+  // the recorders record at least once before they stop.
+  for (int i = 0; i < 20000 && recorded.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   stop.store(true);
   for (auto& thread : recorders) thread.join();
   EXPECT_TRUE(drained) << "a wait for a dropped record never ended";
