@@ -461,7 +461,8 @@ struct XLogYFn {
 // log(exp(a) + exp(b)) and log2(2^a + 2^b) without overflow: the larger plus
 // log1p of the smaller's share (torch.logaddexp, logaddexp2); equal infinities
 // give themselves.
-struct LogAddExpFn {
+template <bool kBase2>
+struct LogAddExpBaseFn {
   static constexpr int kArity = 2;
   template <typename T>
   T operator()(T a, T b) const {
@@ -470,23 +471,15 @@ struct LogAddExpFn {
     } else {
       if (std::isinf(a) && a == b) return a;
       const T larger = std::max(a, b);
-      return larger + std::log1p(std::exp(-std::abs(a - b)));
+      if constexpr (kBase2) {
+        return larger + std::log1p(std::exp2(-std::abs(a - b))) / T(0.69314718055994530942);
+      } else {
+        return larger + std::log1p(std::exp(-std::abs(a - b)));
+      }
     }
   }
 };
-
-struct LogAddExp2Fn {
-  static constexpr int kArity = 2;
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      return T(0);
-    } else {
-      if (std::isinf(a) && a == b) return a;
-      const T larger = std::max(a, b);
-      return larger + std::log1p(std::exp2(-std::abs(a - b))) / T(0.69314718055994530942);
-    }
-  }
-};
+using LogAddExpFn = LogAddExpBaseFn<false>;
+using LogAddExp2Fn = LogAddExpBaseFn<true>;
 
 }  // namespace canopy::kernels
