@@ -45,6 +45,11 @@ ACL_FUNC_VISIBILITY int canopyIsDeviceMemory(const void *ptr, size_t bytes);
 /* 1 when the calling thread is a device engine running a task. */
 ACL_FUNC_VISIBILITY int canopyOnEngineThread(void);
 
+/* The value of ACL_OPT_DETERMINISTIC (aclrtSetSysParamOpt): 0 off, else
+ * kernels whose float results could depend on the thread count (a matmul that
+ * splits its reduction over threads) take a fixed split instead. */
+ACL_FUNC_VISIBILITY int canopyDeterministicMode(void);
+
 /* A kernel running on a device engine calls this right before it forks an
  * OpenMP team (or runs a oneDNN primitive that does): the first call binds the
  * engine and its OpenMP workers one per CPU (CANOPY_BIND_THREADS=0: not).

@@ -1,13 +1,19 @@
 #include "matmul.h"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <mutex>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
 #include "oneapi/dnnl/dnnl.hpp"
 #include "onednn_engine.h"
+#include "parallel_for.h"
 
 namespace canopy::kernels {
 namespace {
@@ -31,39 +37,78 @@ int BiasArgument(const MatmulDesc& desc) {
   return DNNL_ARG_ATTR_MULTIPLE_POST_OP(PostOpBiasIndex(desc)) | DNNL_ARG_SRC_1;
 }
 
+// A oneDNN matmul primitive made for one desc, with the memory descriptors it
+// was made for.
+struct Primitive {
+  dnnl::matmul matmul;
+  dnnl::memory::desc src, weights, dst, bias, scratchpad;
+  std::string implementation;
+};
+
+// Throws dnnl::error where oneDNN has no implementation for the layout.
+Primitive MakePrimitive(const MatmulDesc& desc) {
+  Primitive made;
+  made.src = DescOf(desc.src);
+  made.weights = DescOf(desc.weights);
+  made.dst = DescOf(desc.dst);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  // oneDNN computes post_ops(output_scale * (src @ weights + bias)).
+  if (desc.alpha != 1.0f) attr.set_output_scales(0, {desc.alpha});
+  made.bias = desc.has_bias ? DescOf(desc.bias) : dnnl::memory::desc();
+  dnnl::post_ops post_ops;
+  if (desc.beta != 0.0f) post_ops.append_sum(desc.beta);
+  const bool bias_in_product = desc.has_bias && !desc.bias_after_alpha;
+  if (desc.has_bias && !bias_in_product) post_ops.append_binary(dnnl::algorithm::binary_add, made.bias);
+  if (post_ops.len() > 0) attr.set_post_ops(post_ops);
+  const dnnl::matmul::desc operation = bias_in_product ? dnnl::matmul::desc(made.src, made.weights, made.bias, made.dst)
+                                                       : dnnl::matmul::desc(made.src, made.weights, made.dst);
+  const dnnl::matmul::primitive_desc primitive_desc(operation, attr, OneDnnEngine());
+  made.implementation = primitive_desc.impl_info_str();
+  made.matmul = dnnl::matmul(primitive_desc);
+  made.scratchpad = primitive_desc.scratchpad_desc();
+  return made;
+}
+
+// Runs `primitive` on the operands `desc` names; throws dnnl::error.
+void Execute(const Primitive& primitive, const MatmulDesc& desc, const RunContext& context, BufferRef scratchpad) {
+  dnnl::engine& engine = OneDnnEngine();
+  std::unordered_map<int, dnnl::memory> arguments = {
+      {DNNL_ARG_SRC, dnnl::memory(primitive.src, engine, context.Resolve(desc.src.buffer))},
+      {DNNL_ARG_WEIGHTS, dnnl::memory(primitive.weights, engine, context.Resolve(desc.weights.buffer))},
+      {DNNL_ARG_DST, dnnl::memory(primitive.dst, engine, context.Resolve(desc.dst.buffer))}};
+  if (desc.has_bias) {
+    arguments.emplace(BiasArgument(desc), dnnl::memory(primitive.bias, engine, context.Resolve(desc.bias.buffer)));
+  }
+  if (primitive.scratchpad.get_size() > 0) {
+    arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(primitive.scratchpad, engine, context.Resolve(scratchpad)));
+  }
+  dnnl::stream& stream = OneDnnThreadStream();
+  primitive.matmul.execute(stream, arguments);
+  stream.wait();
+}
+
+std::string DescribeOperands(const MatmulDesc& desc) {
+  std::ostringstream text;
+  text << DimsToString(desc.src.dims) << " " << DtypeName(desc.src.dtype) << " @ " << DimsToString(desc.weights.dims)
+       << " " << DtypeName(desc.weights.dtype) << " -> " << DtypeName(desc.dst.dtype);
+  if (desc.alpha != 1.0f || desc.beta != 0.0f) text << " alpha=" << desc.alpha << " beta=" << desc.beta;
+  if (desc.has_bias) {
+    text << " + bias " << DimsToString(desc.bias.dims) << " " << DtypeName(desc.bias.dtype)
+         << (desc.bias_after_alpha ? " after alpha" : "");
+  }
+  return text.str();
+}
+
 class MatmulStep final : public Step {
  public:
-  MatmulStep(const MatmulDesc& desc, dnnl::matmul primitive, dnnl::memory::desc src, dnnl::memory::desc weights,
-             dnnl::memory::desc dst, dnnl::memory::desc bias, dnnl::memory::desc scratchpad, BufferRef scratchpad_at,
-             std::string implementation)
-      : desc_(desc),
-        primitive_(std::move(primitive)),
-        src_md_(src),
-        weights_md_(weights),
-        dst_md_(dst),
-        bias_md_(bias),
-        scratchpad_md_(scratchpad),
-        scratchpad_(scratchpad_at),
-        implementation_(std::move(implementation)) {}
+  MatmulStep(const MatmulDesc& desc, Primitive primitive, BufferRef scratchpad)
+      : desc_(desc), primitive_(std::move(primitive)), scratchpad_(scratchpad) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     try {
-      dnnl::engine& engine = OneDnnEngine();
-      dnnl::memory src(src_md_, engine, context.Resolve(desc_.src.buffer));
-      dnnl::memory weights(weights_md_, engine, context.Resolve(desc_.weights.buffer));
-      dnnl::memory dst(dst_md_, engine, context.Resolve(desc_.dst.buffer));
-      dnnl::stream& stream = OneDnnThreadStream();
-      std::unordered_map<int, dnnl::memory> arguments = {
-          {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
-      if (desc_.has_bias) {
-        arguments.emplace(BiasArgument(desc_), dnnl::memory(bias_md_, engine, context.Resolve(desc_.bias.buffer)));
-      }
-      if (scratchpad_md_.get_size() > 0) {
-        arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad_md_, engine, context.Resolve(scratchpad_)));
-      }
       canopyPrepareComputeTeam();
-      primitive_.execute(stream, arguments);
-      stream.wait();
+      Execute(primitive_, desc_, context, scratchpad_);
     } catch (const dnnl::error& e) {
       SetErrorMessage("matmul failed in oneDNN: %s", e.what());
       return ACLNN_ERR_INNER;
@@ -72,24 +117,149 @@ class MatmulStep final : public Step {
   }
 
   std::string Describe() const override {
-    std::ostringstream text;
-    text << "matmul (oneDNN " << implementation_ << ") " << DimsToString(desc_.src.dims) << " "
-         << DtypeName(desc_.src.dtype) << " @ " << DimsToString(desc_.weights.dims) << " "
-         << DtypeName(desc_.weights.dtype) << " -> " << DtypeName(desc_.dst.dtype);
-    if (desc_.alpha != 1.0f || desc_.beta != 0.0f) text << " alpha=" << desc_.alpha << " beta=" << desc_.beta;
-    if (desc_.has_bias) {
-      text << " + bias " << DimsToString(desc_.bias.dims) << " " << DtypeName(desc_.bias.dtype)
-           << (desc_.bias_after_alpha ? " after alpha" : "");
-    }
-    return text.str();
+    return "matmul (oneDNN " + primitive_.implementation + ") " + DescribeOperands(desc_);
   }
 
  private:
   MatmulDesc desc_;
-  dnnl::matmul primitive_;
-  dnnl::memory::desc src_md_, weights_md_, dst_md_, bias_md_, scratchpad_md_;
+  Primitive primitive_;
   BufferRef scratchpad_;  // in this call's workspace
-  std::string implementation_;
+};
+
+// The calling thread's OpenMP thread count is 1 while this lives: a oneDNN
+// primitive made and run under it does its whole reduction on one thread, in
+// an order that does not depend on how many threads the process has.
+class OneThreadScope {
+ public:
+  OneThreadScope() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneThreadScope() { omp_set_num_threads(saved_); }
+  OneThreadScope(const OneThreadScope&) = delete;
+  OneThreadScope& operator=(const OneThreadScope&) = delete;
+
+ private:
+  int saved_;
+};
+
+// ACL_OPT_DETERMINISTIC: oneDNN may split K over the threads it has (its AVX2
+// gemm does), so results would change with the thread count. Here the output
+// is cut into fixed tiles, each computed whole by a one-thread primitive; the
+// tiles, not the reductions, are spread over threads. A tile's bits depend only
+// on its shape, never on which thread ran it or how many there are.
+class DeterministicMatmulStep final : public Step {
+ public:
+  static constexpr int64_t kTileRows = 64;
+  static constexpr int64_t kTileCols = 256;
+
+  static std::unique_ptr<Step> Make(const MatmulDesc& desc, const WorkspaceBooking& book) {
+    auto step = std::unique_ptr<DeterministicMatmulStep>(new DeterministicMatmulStep(desc));
+    const size_t rank = desc.dst.dims.size();
+    const int64_t rows = desc.dst.dims[rank - 2], cols = desc.dst.dims[rank - 1];
+    const int64_t depth = desc.src.dims[rank - 1];
+    OneThreadScope one_thread;
+    size_t scratchpad_bytes = 0;
+    for (int64_t row = 0; row < rows; row += kTileRows) {
+      for (int64_t col = 0; col < cols; col += kTileCols) {
+        const int64_t tile_rows = std::min(kTileRows, rows - row), tile_cols = std::min(kTileCols, cols - col);
+        Tile tile{desc, step->PrimitiveFor(desc, tile_rows, tile_cols)};
+        tile.desc.src = Slice(desc.src, row, tile_rows, 0, depth);
+        tile.desc.weights = Slice(desc.weights, 0, depth, col, tile_cols);
+        tile.desc.dst = Slice(desc.dst, row, tile_rows, col, tile_cols);
+        if (desc.has_bias) tile.desc.bias = Slice(desc.bias, 0, 1, col, tile_cols);
+        step->tiles_.push_back(tile);
+        scratchpad_bytes = std::max(scratchpad_bytes, step->primitives_[tile.primitive].scratchpad.get_size());
+      }
+    }
+    // One scratchpad per slot; slot s runs tiles s, s + slots, ... in turn.
+    const auto threads = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+    step->slots_ = std::max<int64_t>(1, std::min(static_cast<int64_t>(step->tiles_.size()), threads));
+    step->slot_bytes_ =
+        static_cast<int64_t>((scratchpad_bytes + kScratchpadAlign - 1) / kScratchpadAlign * kScratchpadAlign);
+    const int64_t all_slot_bytes = step->slot_bytes_ * step->slots_;
+    if (all_slot_bytes > 0) step->scratchpad_ = book(all_slot_bytes);
+    return step;
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    std::mutex failure_lock;
+    std::string failure;
+    const auto tiles = static_cast<int64_t>(tiles_.size());
+    canopyPrepareComputeTeam();
+    ParallelFor(slots_, 1, [&](int64_t begin, int64_t end) {
+      OneThreadScope one_thread;
+      for (int64_t slot = begin; slot < end; ++slot) {
+        BufferRef scratchpad = scratchpad_;
+        scratchpad.byte_offset += slot * slot_bytes_;
+        for (int64_t index = slot; index < tiles; index += slots_) {
+          const Tile& tile = tiles_[static_cast<size_t>(index)];
+          try {
+            Execute(primitives_[tile.primitive], tile.desc, context, scratchpad);
+          } catch (const dnnl::error& e) {
+            const std::lock_guard<std::mutex> hold(failure_lock);
+            if (failure.empty()) failure = e.what();
+          }
+        }
+      }
+    });
+    if (!failure.empty()) {
+      SetErrorMessage("matmul failed in oneDNN: %s", failure.c_str());
+      return ACLNN_ERR_INNER;
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "matmul (oneDNN " << (primitives_.empty() ? "" : primitives_.front().implementation)
+         << ", deterministic: " << tiles_.size() << " tiles of up to " << kTileRows << "x" << kTileCols
+         << ", one thread each) " << DescribeOperands(desc_);
+    return text.str();
+  }
+
+ private:
+  static constexpr size_t kScratchpadAlign = 64;
+
+  struct Tile {
+    MatmulDesc desc;
+    size_t primitive;  // index into primitives_
+  };
+
+  explicit DeterministicMatmulStep(const MatmulDesc& desc) : desc_(desc) {}
+
+  // rows x cols of an operand's last two dims, starting at (row, col).
+  static MatmulOperand Slice(const MatmulOperand& operand, int64_t row, int64_t rows, int64_t col, int64_t cols) {
+    MatmulOperand slice = operand;
+    const size_t rank = operand.dims.size();
+    slice.dims[rank - 2] = rows;
+    slice.dims[rank - 1] = cols;
+    const int64_t elements = row * operand.strides[rank - 2] + col * operand.strides[rank - 1];
+    slice.buffer.byte_offset += elements * static_cast<int64_t>(DtypeSize(operand.dtype));
+    return slice;
+  }
+
+  // At most four tile shapes (whole, last row band, last column band, corner).
+  size_t PrimitiveFor(const MatmulDesc& desc, int64_t rows, int64_t cols) {
+    for (size_t i = 0; i < shapes_.size(); ++i) {
+      if (shapes_[i] == std::pair{rows, cols}) return i;
+    }
+    MatmulDesc shape = desc;
+    const size_t rank = desc.dst.dims.size();
+    shape.src.dims[rank - 2] = rows;
+    shape.weights.dims[rank - 1] = cols;
+    shape.dst.dims[rank - 2] = rows;
+    shape.dst.dims[rank - 1] = cols;
+    if (desc.has_bias) shape.bias.dims[rank - 1] = cols;
+    primitives_.push_back(MakePrimitive(shape));
+    shapes_.emplace_back(rows, cols);
+    return primitives_.size() - 1;
+  }
+
+  MatmulDesc desc_;
+  std::vector<Primitive> primitives_;
+  std::vector<std::pair<int64_t, int64_t>> shapes_;  // (rows, cols) of each primitive
+  std::vector<Tile> tiles_;
+  int64_t slots_ = 1;
+  int64_t slot_bytes_ = 0;
+  BufferRef scratchpad_;  // slots_ * slot_bytes_ in this call's workspace
 };
 
 }  // namespace
@@ -99,42 +269,29 @@ bool MatmulSupportsDtype(aclDataType dtype) {
   if (dtype != ACL_BF16 && dtype != ACL_FLOAT16) return false;
   // Probe once: does oneDNN have a native implementation on this CPU?
   static const bool bf16 = [] {
-    std::string reason;
     MatmulDesc probe;
     for (MatmulOperand* operand : {&probe.src, &probe.weights, &probe.dst}) {
       operand->dtype = ACL_BF16;
       operand->dims = {16, 16};
       operand->strides = {16, 1};
     }
-    return MakeMatmulStep(
-               probe, [](int64_t) { return BufferRef{}; }, reason) != nullptr;  // never runs
+    try {
+      MakePrimitive(probe);
+      return true;
+    } catch (const dnnl::error&) {
+      return false;
+    }
   }();
   return dtype == ACL_BF16 && bf16;  // fp16 is converted to f32 where the CPU lacks fp16 matrix units
 }
 
 std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBooking& book, std::string& reason) {
   try {
-    const auto src = DescOf(desc.src), weights = DescOf(desc.weights), dst = DescOf(desc.dst);
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    // oneDNN computes post_ops(output_scale * (src @ weights + bias)).
-    if (desc.alpha != 1.0f) attr.set_output_scales(0, {desc.alpha});
-    const dnnl::memory::desc bias = desc.has_bias ? DescOf(desc.bias) : dnnl::memory::desc();
-    dnnl::post_ops post_ops;
-    if (desc.beta != 0.0f) post_ops.append_sum(desc.beta);
-    const bool bias_in_product = desc.has_bias && !desc.bias_after_alpha;
-    if (desc.has_bias && !bias_in_product) post_ops.append_binary(dnnl::algorithm::binary_add, bias);
-    if (post_ops.len() > 0) attr.set_post_ops(post_ops);
-    const dnnl::matmul::desc operation =
-        bias_in_product ? dnnl::matmul::desc(src, weights, bias, dst) : dnnl::matmul::desc(src, weights, dst);
-    const dnnl::matmul::primitive_desc primitive_desc(operation, attr, OneDnnEngine());
-    std::string implementation = primitive_desc.impl_info_str();
-    dnnl::matmul primitive(primitive_desc);
-    const dnnl::memory::desc scratchpad = primitive_desc.scratchpad_desc();
-    const size_t scratchpad_bytes = scratchpad.get_size();
-    const BufferRef scratchpad_at = scratchpad_bytes > 0 ? book(static_cast<int64_t>(scratchpad_bytes)) : BufferRef{};
-    return std::make_unique<MatmulStep>(desc, std::move(primitive), src, weights, dst, bias, scratchpad, scratchpad_at,
-                                        std::move(implementation));
+    if (canopyDeterministicMode() != 0) return DeterministicMatmulStep::Make(desc, book);
+    Primitive primitive = MakePrimitive(desc);
+    const size_t scratchpad_bytes = primitive.scratchpad.get_size();
+    const BufferRef scratchpad = scratchpad_bytes > 0 ? book(static_cast<int64_t>(scratchpad_bytes)) : BufferRef{};
+    return std::make_unique<MatmulStep>(desc, std::move(primitive), scratchpad);
   } catch (const dnnl::error& e) {
     reason = e.what();
     return nullptr;

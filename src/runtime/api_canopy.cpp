@@ -67,6 +67,11 @@ CANOPY_C_BOUNDARY({})
 int canopyOnEngineThread(void) try { return Engine::CurrentThreadIsEngine() ? 1 : 0; }
 CANOPY_C_BOUNDARY({})
 
+int canopyDeterministicMode(void) try {
+  return static_cast<int>(Runtime::Get().sys_params[ACL_OPT_DETERMINISTIC].load());
+}
+CANOPY_C_BOUNDARY({})
+
 void canopyPrepareComputeTeam(void) try { Engine::PrepareComputeTeam(); }
 CANOPY_C_BOUNDARY()
 

@@ -93,6 +93,9 @@ const std::vector<ShapeRow>& MatmulShapes() {
       {"rank6_with_vector", {2, 1, 2, 1, 4, 8}, {8}},
       {"large_k", {32, 256}, {256, 24}},
       {"large", {128, 256}, {256, 96}},
+      // Past deterministic mode's 64x256 tiles: whole, edge and corner tiles.
+      {"tile_edges", {130, 40}, {40, 300}},
+      {"batch_tile_edges", {2, 70, 24}, {24, 260}},
   };
   return rows;
 }
@@ -345,10 +348,16 @@ Phase2 MatmulPhase2(MatmulOp op) {
   return nullptr;
 }
 
-class MatmulTest : public ::testing::TestWithParam<MatmulCase> {};
+// ACL_OPT_DETERMINISTIC on for a test's lifetime: the matmul then runs in fixed
+// one-thread tiles (kernels/matmul.cpp), and every case is run again that way.
+template <typename Case>
+class DeterministicModeTest : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override { ASSERT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS); }
+  void TearDown() override { EXPECT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0), ACL_SUCCESS); }
+};
 
-TEST_P(MatmulTest, MatchesReference) {
-  const MatmulCase& x = GetParam();
+void CheckMatmulCase(const MatmulCase& x) {
   Rng rng = Rng::ForCurrentTest();
   SCOPED_TRACE("seed " + std::to_string(rng.seed()));
   DeviceTensor self(x.selfDtype, x.self, x.selfView);
@@ -378,7 +387,16 @@ TEST_P(MatmulTest, MatchesReference) {
   }
 }
 
+class MatmulTest : public ::testing::TestWithParam<MatmulCase> {};
+TEST_P(MatmulTest, MatchesReference) { CheckMatmulCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, MatmulTest, ::testing::ValuesIn(MatmulCases()),
+                         [](const ::testing::TestParamInfo<MatmulCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+using DeterministicMatmulTest = DeterministicModeTest<MatmulCase>;
+TEST_P(DeterministicMatmulTest, MatchesReference) { CheckMatmulCase(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, DeterministicMatmulTest, ::testing::ValuesIn(MatmulCases()),
                          [](const ::testing::TestParamInfo<MatmulCase>& info) {
                            return SanitizeName(info.param.name);
                          });
@@ -520,6 +538,11 @@ std::vector<AddmmCase> AddmmCases() {
                      true,
                      c,
                      mat2View});
+  }
+  // Past deterministic mode's 64x256 tiles, with each bias form sliced per tile.
+  for (const SelfShape& s : std::vector<SelfShape>{{"N", {300}}, {"Mx1", {130, 1}}, {"MxN", {130, 300}}}) {
+    cases.push_back(
+        {std::string("Addmm_tile_edges_self_") + s.name, s.shape, 130, 40, 300, ACL_FLOAT, ACL_FLOAT, 0.5, 2.0});
   }
   for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
@@ -674,10 +697,7 @@ std::vector<AddmmCase> AddmmCases() {
   return cases;
 }
 
-class AddmmTest : public ::testing::TestWithParam<AddmmCase> {};
-
-TEST_P(AddmmTest, MatchesReference) {
-  const AddmmCase& x = GetParam();
+void CheckAddmmCase(const AddmmCase& x) {
   Rng rng = Rng::ForCurrentTest();
   SCOPED_TRACE("seed " + std::to_string(rng.seed()));
   DeviceTensor self(x.dtype, x.self, x.selfView);
@@ -721,7 +741,14 @@ TEST_P(AddmmTest, MatchesReference) {
   }
 }
 
+class AddmmTest : public ::testing::TestWithParam<AddmmCase> {};
+TEST_P(AddmmTest, MatchesReference) { CheckAddmmCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, AddmmTest, ::testing::ValuesIn(AddmmCases()),
+                         [](const ::testing::TestParamInfo<AddmmCase>& info) { return SanitizeName(info.param.name); });
+
+using DeterministicAddmmTest = DeterministicModeTest<AddmmCase>;
+TEST_P(DeterministicAddmmTest, MatchesReference) { CheckAddmmCase(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, DeterministicAddmmTest, ::testing::ValuesIn(AddmmCases()),
                          [](const ::testing::TestParamInfo<AddmmCase>& info) { return SanitizeName(info.param.name); });
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
 #include "common/env.h"
 
@@ -22,6 +23,9 @@ void PlanKey::Reset(const char* op_name) {
   description_.clear();
   bytes_.append(op_name);
   bytes_.push_back('\0');
+  // A plan made under ACL_OPT_DETERMINISTIC splits its work differently
+  // (kernels/matmul.cpp): the mode is part of every call's identity.
+  bytes_.push_back(canopyDeterministicMode() != 0 ? 'D' : '-');
 }
 
 void PlanKey::Add(const aclTensor* tensor) {
