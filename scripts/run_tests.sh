@@ -6,14 +6,16 @@
 # and in-process HCCL suites under ThreadSanitizer. Each test binary is one ctest
 # test (a failing binary prints its failing cases); two at a time.
 # The sanitized builds are -O1 with line tables (cmake/CanopyOptions.cmake) and
-# the test code -O1 everywhere, for build time; ccache serves unchanged sources.
+# the test code -O1 everywhere, for build time; ccache serves unchanged sources,
+# and scripts/clang_tidy_cached.py skips units whose clean clang-tidy result
+# (keyed by their preprocessed text) is cached beside it.
 # CANOPY_SKIP_SANITIZERS=1 stops before the sanitizer stages (quick local runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install_deps.sh
 
-stage() { printf '\n=== %s ===\n' "$*"; }
+stage() { printf '\n=== %s (at %d s) ===\n' "$*" "$SECONDS"; }
 
 # ccache makes a rebuild of unchanged sources nearly free (a second run, or CI
 # on a machine that built the same tree). Paths are hashed relative to the
@@ -49,7 +51,7 @@ stage "clang-tidy (the checks of .clang-tidy, and clang's -Werror warnings) over
 CC=clang CXX=clang++ cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DCANOPY_WERROR=ON \
   -DCANOPY_BUILD_EXAMPLES=OFF -DCANOPY_BUILD_BENCH=OFF -DCANOPY_TESTS_PER_CASE=OFF \
   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-run-clang-tidy -p build-clang -j 2 -quiet
+python3 scripts/clang_tidy_cached.py -p build-clang -j 2
 
 if [[ "${CANOPY_SKIP_SANITIZERS:-0}" == 1 ]]; then
   exit 0
@@ -70,3 +72,4 @@ cmake -S . -B build-tsan "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCA
 cmake --build build-tsan -j2 --target runtime_lifecycle_test runtime_api_test runtime_stress_test graph_capture_test \
   runtime_adversarial_test hccl_in_process_test hccl_api_test
 ctest --test-dir build-tsan -L 'runtime|tsan' -j2 --output-on-failure --timeout 1800
+stage "Done"
