@@ -40,4 +40,16 @@ inline std::vector<TensorRef> NdIndexColumns(const TensorRef& indices) {
   return columns;
 }
 
+// dst's blocks at `coordinates` ([B..., c]) take (kScatter: the last duplicate
+// wins) or gain (kAccumulate) updates[b..., :]; every coordinate is checked
+// (non-negative, in range) at run time before dst is written.
+inline void PlanNdScatter(Plan& plan, BlockCopy kind, const TensorRef& dst, const TensorRef& coordinates,
+                          const TensorRef& updates) {
+  const AdvancedIndex index = NdAdvancedIndex(dst.rank(), coordinates.shape);
+  std::optional<TensorRef> count;
+  const TensorRef offsets =
+      PlanIndexOffsets(plan, index, dst, NdIndexColumns(coordinates), kNdIndexColumns, count, IndexSign::kNonNegative);
+  PlanIndexedBlocks(plan, kind, index, dst, offsets, count, updates);
+}
+
 }  // namespace canopy::ops

@@ -1,0 +1,265 @@
+// The in-place index updates on the advanced-indexing block: ScatterNdUpdate,
+// TfScatterAdd (both of its forms) and InplacePut, against plain references,
+// every A2 dtype, int32 and int64 indices, duplicates (the last update wins,
+// or all add up), every view of varRef (a view that is not one flat vector is
+// staged), empty positions and blocks, indices out of range or negative (a
+// stream error, varRef unchanged), and each rejection with its status code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_put.h"
+#include "aclnnop/aclnn_scatter_nd_update.h"
+#include "aclnnop/aclnn_tf_scatter_add.h"
+#include "harness/harness.h"
+
+namespace canopy_test {
+namespace {
+
+using namespace harness;  // NOLINT(google-build-using-namespace): the rows read as a table
+
+// How many leading dimensions of var the coordinates address: indices' last
+// extent when updates fit indices.shape[:-1] + var.shape[K:], else 1
+// (tf.scatter_add: every element of indices is a row of var).
+int64_t AddressedDims(const Shape& var, const Shape& indices, const Shape& updates) {
+  const int64_t k = indices.back();
+  if (k <= static_cast<int64_t>(var.size())) {
+    Shape nd(indices.begin(), indices.end() - 1);
+    nd.insert(nd.end(), var.begin() + k, var.end());
+    if (nd == updates) return k;
+  }
+  return 0;  // the dim-0 form
+}
+
+// Coordinates in range for every addressed dimension; out of range and -1 as stream errors.
+Arg CoordinatesArg() {
+  const auto extents = [](const CaseInfo& c, bool largest) {
+    const Shape& var = c.shapes[0];
+    const int64_t k = AddressedDims(var, c.shapes[1], c.shapes[2]);
+    int64_t extent = var[0];
+    for (int64_t d = 1; d < k; ++d) extent = largest ? std::max(extent, var[d]) : std::min(extent, var[d]);
+    return static_cast<double>(extent);
+  };
+  return Arg{.name = "indices",
+             .range = RangeRule([extents](aclDataType, const CaseInfo& c) {
+               return Range{0, extents(c, false) - 1, 0, 0, /*allowAllZero=*/true};
+             }),
+             .dtypes = {ACL_INT32, ACL_INT64},
+             .invalidValues = [extents](const CaseInfo& c) {
+               return std::vector<Value>{extents(c, true), -1.0};
+             }};
+}
+
+// target + update as the device adds them: integers wrap.
+Value Add(Value target, Value update, aclDataType dtype) {
+  if (!IsIntegral(dtype)) return target + update;
+  return Wrapped(static_cast<int64_t>(target.real() + update.real()), dtype);
+}
+
+// var with updates written to (or added at) the blocks indices address, in indices' row-major order.
+Expected ScatterReference(const RefCall& call, bool accumulate) {
+  const Operand& var = call.inputs[0];
+  const Operand& indices = call.inputs[1];
+  const Operand& updates = call.inputs[2];
+  const int64_t k = AddressedDims(var.shape, indices.shape, updates.shape);
+  const int64_t columns = k == 0 ? 1 : k;  // the dim-0 form: one coordinate per element
+  int64_t block = 1;
+  for (size_t d = static_cast<size_t>(columns); d < var.shape.size(); ++d) block *= var.shape[d];
+  Expected e{var.values, {}};
+  const int64_t positions = static_cast<int64_t>(indices.values.size()) / columns;
+  for (int64_t b = 0; b < positions; ++b) {
+    int64_t start = 0;
+    for (int64_t j = 0; j < columns; ++j) {
+      start = start * var.shape[j] + static_cast<int64_t>(indices.values[static_cast<size_t>(b * columns + j)].real());
+    }
+    for (int64_t i = 0; i < block; ++i) {
+      Value& target = e.values[static_cast<size_t>(start * block + i)];
+      const Value& update = updates.values[static_cast<size_t>(b * block + i)];
+      target = accumulate ? Add(target, update, var.dtype) : update;
+    }
+  }
+  return e;
+}
+
+// Sums of a few duplicates: each addition rounds in the dtype.
+Tolerance AccumulatedTolerance() { return Tolerance{.ulps = 8, .minMagnitude = 32}; }
+
+OpRow ScatterNdUpdateRow() {
+  OpRow row;
+  row.name = "ScatterNdUpdate";
+  row.inputs = {Arg{.name = "varRef", .range = Range{-8, 8}}, CoordinatesArg(),
+                Arg{.name = "updates", .range = Range{-8, 8}}};
+  row.inplace = {[](Call& c) {
+                   return aclnnScatterNdUpdateGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.workspaceSize,
+                                                               c.executor);
+                 },
+                 aclnnScatterNdUpdate};
+  row.dtypes = EachDtype({ACL_FLOAT, ACL_FLOAT16, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_INT64, ACL_INT8, ACL_INT32});
+  // Few rows and many positions: duplicates are certain, and the last update must win.
+  row.shapes = {{"typical", {{6, 5}, {8, 1}, {8, 5}}, true},
+                {"large", {{50, 130}, {60, 1}, {60, 130}}, true},
+                {"points", {{4, 5}, {3, 2}, {3}}},
+                {"rank3", {{3, 4, 5}, {2, 2, 2}, {2, 2, 5}}},
+                {"empty_positions", {{4, 5}, {0, 1}, {0, 5}}},
+                {"empty_block", {{4, 0}, {3, 1}, {3, 0}}}};
+  row.outShape = ShapeOfInput(0);
+  row.reference = [](const RefCall& call) { return ScatterReference(call, /*accumulate=*/false); };
+  return row;
+}
+
+OpRow TfScatterAddRow() {
+  OpRow row;
+  row.name = "TfScatterAdd";
+  row.inputs = {Arg{.name = "varRef", .range = Range{-8, 8}}, CoordinatesArg(),
+                Arg{.name = "updates", .range = Range{-8, 8}}};
+  row.inplace = {[](Call& c) {
+                   return aclnnTfScatterAddGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.workspaceSize,
+                                                            c.executor);
+                 },
+                 aclnnTfScatterAdd};
+  row.dtypes = EachDtype({ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8});
+  row.shapes = {{"typical", {{6, 5}, {8, 1}, {8, 5}}, true},
+                {"large", {{50, 130}, {60, 1}, {60, 130}}, true},
+                {"points", {{4, 5}, {3, 2}, {3}}},
+                {"rank3", {{3, 4, 5}, {2, 2, 2}, {2, 2, 5}}},
+                {"dim0_form", {{6, 5}, {2, 3}, {2, 3, 5}}},
+                {"dim0_form_vector", {{6, 5}, {7}, {7, 5}}},
+                {"empty_positions", {{4, 5}, {0, 1}, {0, 5}}}};
+  row.outShape = ShapeOfInput(0);
+  row.reference = [](const RefCall& call) { return ScatterReference(call, /*accumulate=*/true); };
+  row.tolerance = AccumulatedTolerance();
+  return row;
+}
+
+OpRow InplacePutRow() {
+  OpRow row;
+  row.name = "InplacePut";
+  row.inputs = {Arg{.name = "selfRef", .range = Range{-8, 8}},
+                Arg{.name = "index",
+                    .range = RangeRule([](aclDataType, const CaseInfo& c) {
+                      return Range{0, static_cast<double>(NumElements(c.shapes[0]) - 1), 0, 0, true};
+                    }),
+                    .dtypes = {ACL_INT32, ACL_INT64},
+                    .invalidValues =
+                        [](const CaseInfo& c) {
+                          return std::vector<Value>{static_cast<double>(NumElements(c.shapes[0])), -1.0};
+                        }},
+                Arg{.name = "source", .range = Range{-8, 8}}};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplacePutGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2),
+                                                          c.BoolAttr("accumulate"), c.workspaceSize, c.executor);
+                 },
+                 aclnnInplacePut};
+  row.dtypes = EachDtype({ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE,
+                          ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16});
+  row.shapes = {{"typical", {{4, 5}, {9}, {9}}, true},
+                {"large", {{40, 70}, {300}, {300}}, true},
+                {"index_2d", {{3, 4}, {2, 3}, {6}}},
+                {"empty_index", {{3, 4}, {0}, {0}}}};
+  // CANN's code takes BF16 only without accumulate; bool sums are not sums.
+  row.attrs = {{"put", {{"accumulate", false}}}, {"accumulate", {{"accumulate", true}}, [](const DtypeCase& d) {
+                                                    return d.inputs[0] != ACL_BF16 && d.inputs[0] != ACL_BOOL;
+                                                  }}};
+  row.outShape = ShapeOfInput(0);
+  row.reference = [](const RefCall& call) {
+    const Operand& self = call.inputs[0];
+    const Operand& index = call.inputs[1];
+    const Operand& source = call.inputs[2];
+    const bool accumulate = call.attrs.Bool("accumulate");
+    Expected e{self.values, {}};
+    for (size_t i = 0; i < index.values.size(); ++i) {
+      Value& target = e.values[static_cast<size_t>(index.values[i].real())];
+      target = accumulate ? Add(target, source.values[i], self.dtype) : source.values[i];
+    }
+    return e;
+  };
+  row.tolerance = AccumulatedTolerance();
+  return row;
+}
+
+std::vector<OpRow> IndexUpdateRows() { return {ScatterNdUpdateRow(), TfScatterAddRow(), InplacePutRow()}; }
+CANOPY_HARNESS_ROWS(IndexUpdateRows);
+
+// ---- Rejections ----------------------------------------------------------------------------------
+
+struct Rejection {
+  std::string name;
+  aclDataType var, indices, updates;
+  Shape varShape, indicesShape, updatesShape;
+  aclnnStatus status;
+};
+
+// One call of `phase1` on fresh tensors of these dtypes and shapes.
+template <typename Phase1Fn>
+OpRun RunScatter(const Rejection& r, Phase1Fn phase1, Phase2 phase2) {
+  DeviceTensor var(r.var, r.varShape), indices(r.indices, r.indicesShape), updates(r.updates, r.updatesShape);
+  return RunOp([&](OpArgs& a, uint64_t* w,
+                   aclOpExecutor** e) { return phase1(a.Tensor(var), a.Tensor(indices), a.Tensor(updates), w, e); },
+               phase2);
+}
+
+TEST(ScatterNdUpdate, Rejections) {
+  const std::vector<Rejection> cases = {
+      {"uint8_var", ACL_UINT8, ACL_INT64, ACL_UINT8, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"double_var", ACL_DOUBLE, ACL_INT64, ACL_DOUBLE, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"float_indices", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"updates_dtype", ACL_FLOAT, ACL_INT64, ACL_FLOAT16, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"updates_shape", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {4, 3}, {2, 1}, {2, 4}, ACLNN_ERR_PARAM_INVALID},
+      {"too_many_columns", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {4, 3}, {2, 3}, {2}, ACLNN_ERR_PARAM_INVALID},
+      // CANN does nothing with an empty argument, whatever the shapes.
+      {"empty_updates_any_shape", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {4, 3}, {2, 1}, {0, 7}, ACLNN_SUCCESS},
+  };
+  for (const Rejection& r : cases) {
+    const OpRun run = RunScatter(r, aclnnScatterNdUpdateGetWorkspaceSize, aclnnScatterNdUpdate);
+    EXPECT_EQ(run.phase1, r.status) << r.name << ": " << Describe(run);
+  }
+}
+
+TEST(TfScatterAdd, Rejections) {
+  const std::vector<Rejection> cases = {
+      {"int64_var", ACL_INT64, ACL_INT64, ACL_INT64, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"bool_var", ACL_BOOL, ACL_INT64, ACL_BOOL, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"int16_indices", ACL_FLOAT, ACL_INT16, ACL_FLOAT, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"updates_dtype", ACL_INT32, ACL_INT64, ACL_INT8, {4, 3}, {2, 1}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"neither_form", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {4, 3}, {2, 1}, {3, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"empty_var_rows", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {0, 3}, {2}, {2, 3}, ACLNN_ERR_PARAM_INVALID},
+      {"empty_everything", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {0, 3}, {0}, {0, 3}, ACLNN_SUCCESS},
+  };
+  for (const Rejection& r : cases) {
+    const OpRun run = RunScatter(r, aclnnTfScatterAddGetWorkspaceSize, aclnnTfScatterAdd);
+    EXPECT_EQ(run.phase1, r.status) << r.name << ": " << Describe(run);
+  }
+}
+
+TEST(InplacePut, Rejections) {
+  struct PutCase {
+    std::string name;
+    aclDataType self, index, source;
+    Shape selfShape, indexShape, sourceShape;
+    bool accumulate;
+    aclnnStatus status;
+  };
+  const std::vector<PutCase> cases = {
+      {"bf16_accumulate", ACL_BF16, ACL_INT64, ACL_BF16, {4}, {2}, {2}, true, ACLNN_ERR_PARAM_INVALID},
+      {"uint16_self", ACL_UINT16, ACL_INT64, ACL_UINT16, {4}, {2}, {2}, false, ACLNN_ERR_PARAM_INVALID},
+      {"float_index", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {4}, {2}, {2}, false, ACLNN_ERR_PARAM_INVALID},
+      {"source_dtype", ACL_FLOAT, ACL_INT64, ACL_INT32, {4}, {2}, {2}, false, ACLNN_ERR_PARAM_INVALID},
+      {"counts_differ", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {4}, {2}, {3}, false, ACLNN_ERR_PARAM_INVALID},
+      {"empty_self", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {0}, {2}, {2}, false, ACLNN_ERR_PARAM_INVALID},
+      {"empty_index", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {0}, {0}, {0}, false, ACLNN_SUCCESS},
+  };
+  for (const PutCase& r : cases) {
+    DeviceTensor self(r.self, r.selfShape), index(r.index, r.indexShape), source(r.source, r.sourceShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnInplacePutGetWorkspaceSize(a.Tensor(self), a.Tensor(index), a.Tensor(source), r.accumulate, w, e);
+        },
+        aclnnInplacePut);
+    EXPECT_EQ(run.phase1, r.status) << r.name << ": " << Describe(run);
+  }
+}
+
+}  // namespace
+}  // namespace canopy_test
