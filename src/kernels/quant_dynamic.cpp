@@ -29,7 +29,7 @@ class DynamicQuantStep final : public Step {
     std::vector<float> smooth;
     if (d_.has_smooth) {
       smooth.resize(static_cast<size_t>(d_.columns));
-      Load(d_.x_dtype, context.Resolve(d_.smooth), 1, d_.columns, smooth.data());
+      Load(d_.smooth_dtype, context.Resolve(d_.smooth), 1, d_.columns, smooth.data());
     }
     const float q_max = d_.int4 ? kInt4Max : kInt8Max;
     ParallelFor(d_.rows, kRowGrain, [&](int64_t begin, int64_t end) {

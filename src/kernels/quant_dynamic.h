@@ -15,12 +15,13 @@
 namespace canopy::kernels {
 
 struct DynamicQuantDesc {
-  aclDataType x_dtype = ACL_FLOAT16;  // x and smooth: f16 or bf16
+  aclDataType x_dtype = ACL_FLOAT16;  // f16 or bf16 (f32: a norm's result, quantised by the fused norms)
   bool int4 = false;                  // y INT4 (or INT32 holding INT4), else INT8
   int64_t rows = 0, columns = 0;
   BufferRef x, y, scale;  // scale: f32, one per row
   bool has_smooth = false;
-  BufferRef smooth;  // one per column
+  BufferRef smooth;                        // one per column
+  aclDataType smooth_dtype = ACL_FLOAT16;  // f16 or bf16
 };
 
 std::unique_ptr<Step> MakeDynamicQuantStep(const DynamicQuantDesc& desc);

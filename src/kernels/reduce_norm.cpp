@@ -25,7 +25,9 @@ class NormStep final : public Step {
     description_ = std::string(d_.kind == NormKind::kRms ? "rms-norm " : "layer-norm ") + DtypeName(d_.x.dtype) +
                    (d_.x2.present ? (d_.x_scale != 1 ? " (alpha x1 + x2)" : " (x1 + x2)") : "") + " -> " +
                    DtypeName(d_.y.dtype) + ", " + std::to_string(d_.rows) + " row(s) of " + std::to_string(d_.length) +
-                   (d_.groups > 1 || d_.repeat > 1 ? ", grouped" : "");
+                   (d_.groups > 1 || d_.repeat > 1 ? ", grouped" : "") +
+                   (d_.y2.present ? std::string(" and ") + DtypeName(d_.y2.dtype) : "") +
+                   (d_.ada_scale.present ? ", adaptive scale and shift" : "");
   }
 
   aclnnStatus Run(const RunContext& context) const override {
@@ -36,6 +38,9 @@ class NormStep final : public Step {
     if (d_.gamma.present) b.gamma = context.Resolve(d_.gamma.buffer);
     if (d_.beta.present) b.beta = context.Resolve(d_.beta.buffer);
     if (d_.y.present) b.y = context.Resolve(d_.y.buffer);
+    if (d_.y2.present) b.y2 = context.Resolve(d_.y2.buffer);
+    if (d_.ada_scale.present) b.ada_scale = context.Resolve(d_.ada_scale.buffer);
+    if (d_.ada_shift.present) b.ada_shift = context.Resolve(d_.ada_shift.buffer);
     if (d_.mean.present) b.mean = context.Resolve(d_.mean.buffer);
     if (d_.rstd.present) b.rstd = context.Resolve(d_.rstd.buffer);
     if (d_.rows == 0) return ACLNN_SUCCESS;
@@ -100,7 +105,7 @@ class NormStep final : public Step {
 
     // Last pass: the normalised rows, scaled and shifted per channel.
     ParallelFor(items, grain, [&](int64_t begin, int64_t end) {
-      std::vector<float> x(kBlock), x2(kBlock), gamma(kBlock), beta(kBlock);
+      std::vector<float> x(kBlock), x2(kBlock), gamma(kBlock), beta(kBlock), ada(kBlock);
       for (int64_t item = begin; item < end; ++item) {
         const int64_t r = item / chunks_;
         const auto m = static_cast<float>(mean[static_cast<size_t>(r)]);
@@ -117,7 +122,14 @@ class NormStep final : public Step {
             const auto scale = static_cast<float>(d_.swish_scale);
             for (int64_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-scale * x[i]));
           }
+          if (d_.ada_scale.present) {
+            LoadAda(d_.ada_scale, b.ada_scale, r, j, n, ada.data());
+            for (int64_t i = 0; i < n; ++i) x[i] *= 1.0f + ada[i];
+            LoadAda(d_.ada_shift, b.ada_shift, r, j, n, ada.data());
+            for (int64_t i = 0; i < n; ++i) x[i] += ada[i];
+          }
           StoreRow(d_.y, b.y, r, j, n, x.data());
+          if (d_.y2.present) StoreRow(d_.y2, b.y2, r, j, n, x.data());
         });
       }
     });
@@ -134,6 +146,9 @@ class NormStep final : public Step {
     const char* gamma = nullptr;
     const char* beta = nullptr;
     char* y = nullptr;
+    char* y2 = nullptr;
+    const char* ada_scale = nullptr;
+    const char* ada_shift = nullptr;
     char* mean = nullptr;
     char* rstd = nullptr;
   };
@@ -189,6 +204,12 @@ class NormStep final : public Step {
       std::fill(dst + i, dst + i + run, value);
       i += run;
     }
+  }
+
+  // AdaLayerNorm's scale or shift for elements [j, j + n) of row r.
+  void LoadAda(const NormOperand& t, const char* base, int64_t r, int64_t j, int64_t n, float* dst) const {
+    const int64_t offset = (r / d_.ada_rows) * t.row_stride + j * t.stride;
+    Load(t.dtype, base + offset * ElementBytes(t), t.stride, n, dst);
   }
 
   void StoreStats(const Buffers& b, int64_t r, double mean, double rstd) const {

@@ -49,6 +49,11 @@ struct NormDesc {
   // Above 0: y is then swished, y / (1 + exp(-swish_scale * y)) (GroupNormSilu: 1).
   double swish_scale = 0;
   NormOperand y;
+  NormOperand y2;  // present: y is stored here too, in this operand's dtype (AddRmsNormCast)
+  // Present: y becomes y * (1 + ada_scale) + ada_shift (AdaLayerNorm), element j of row r at
+  // ((r / ada_rows) * row_stride + j * stride): one row of them for every `ada_rows` rows of x.
+  NormOperand ada_scale, ada_shift;
+  int64_t ada_rows = 1;
   NormOperand mean, rstd;  // per row
 };
 

@@ -10,8 +10,9 @@
 // outside the A2/A3 dtypes); INT4 and INT32 outputs must be contiguous, as the
 // doc says.
 #include "aclnnop/aclnn_dynamic_quant.h"
-#include "kernels/quant_dynamic.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/framework/tensor_view.h"
+#include "quant_rows.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -73,23 +74,9 @@ aclnnStatus PlanDynamicQuant(Plan& plan, const aclTensor* x, const aclTensor* sm
   }
   if (x->NumElements() == 0) return ACLNN_SUCCESS;
 
-  kernels::DynamicQuantDesc desc;
-  desc.x_dtype = x->dtype;
-  desc.int4 = int4;
-  desc.columns = columns;
-  desc.rows = x->NumElements() / columns;
-  desc.x = plan.Contiguous(x_ref, x->dtype).buffer;
-  if (smooth_scales != nullptr) {
-    desc.has_smooth = true;
-    desc.smooth = plan.Contiguous(smooth_ref, x->dtype).buffer;
-  }
-  const TensorRef y = y_ref.IsContiguous() ? y_ref : plan.Temporary(y_ref.dtype, y_ref.shape);
-  const TensorRef scale = scale_ref.IsContiguous() ? scale_ref : plan.Temporary(ACL_FLOAT, scale_ref.shape);
-  desc.y = y.buffer;
-  desc.scale = scale.buffer;
-  plan.AddStep(kernels::MakeDynamicQuantStep(desc));
-  if (!y_ref.IsContiguous()) plan.Copy(y, y_ref);
-  if (!scale_ref.IsContiguous()) plan.Copy(scale, scale_ref);
+  const int64_t rows = x->NumElements() / columns;
+  const TensorRef x_rows = *Reshape(plan.Contiguous(x_ref, x->dtype), {rows, columns});
+  PlanDynamicQuantRows(plan, x_rows, smooth_scales != nullptr ? &smooth_ref : nullptr, y_ref, scale_ref);
   return ACLNN_SUCCESS;
 }
 

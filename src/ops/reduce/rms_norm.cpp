@@ -1,8 +1,10 @@
 // aclnnRmsNorm and aclnnAddRmsNorm: x / sqrt(mean(x^2) + epsilon) * gamma over
 // the trailing dims gamma spans (AddRmsNorm: of x1 + x2, which xOut receives).
 // aclnnGemmaRmsNorm scales by 1 + gamma (gamma of x's dtype); aclnnInplaceAddRmsNorm
-// writes the normalised x1Ref + x2Ref into x1Ref and the sum into x2Ref.
+// writes the normalised x1Ref + x2Ref into x1Ref and the sum into x2Ref. aclnnAddRmsNormCast
+// gives AddRmsNorm's result twice, FLOAT (y1Out) and in x1's dtype (y2Out).
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -54,6 +56,16 @@ int64_t LeadingCount(const aclTensor* x, int64_t trailing) {
   return rows;
 }
 
+// The RMS row norm of `rows` rows of gamma's element count.
+NormPlan RmsPlan(double epsilon, int64_t rows, const aclTensor* gamma) {
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = epsilon;
+  norm.rows = rows;
+  norm.length = gamma->NumElements();
+  return norm;
+}
+
 // RmsNorm, and GemmaRmsNorm (`gemma`: y scales by 1 + gamma, whose dtype is x's).
 aclnnStatus PlanRmsNormCommon(Plan& plan, const aclTensor* x, const aclTensor* gamma, double epsilon,
                               const aclTensor* y, const aclTensor* rstd, bool gemma) {
@@ -82,12 +94,8 @@ aclnnStatus PlanRmsNormCommon(Plan& plan, const aclTensor* x, const aclTensor* g
   CANOPY_CHECK(CheckRstdShape(plan, kShape, x, rstd, rows));
   if (gemma && x->NumElements() == 0) return plan.Reject(kShape, "argument 'x' is empty");
   if (gemma && epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
-  NormPlan norm;
-  norm.kind = kernels::NormKind::kRms;
-  norm.eps = epsilon;
+  NormPlan norm = RmsPlan(epsilon, rows, gamma);
   norm.gamma_offset = gemma ? 1 : 0;
-  norm.rows = rows;
-  norm.length = gamma->NumElements();
   norm.x = Given(x, "x");
   norm.gamma = Given(gamma, "gamma");
   norm.y = Given(y, "yOut");
@@ -126,11 +134,7 @@ aclnnStatus PlanInplaceAddRmsNorm(Plan& plan, const aclTensor* x1Ref, const aclT
   const int64_t rows = LeadingCount(x1Ref, trailing);
   CANOPY_CHECK(CheckRstdShape(plan, kShape, x1Ref, rstdOut, rows));
   if (epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
-  NormPlan norm;
-  norm.kind = kernels::NormKind::kRms;
-  norm.eps = epsilon;
-  norm.rows = rows;
-  norm.length = gamma->NumElements();
+  NormPlan norm = RmsPlan(epsilon, rows, gamma);
   norm.x = Given(x1Ref, "x1Ref");
   norm.x2 = Given(x2Ref, "x2Ref");
   norm.gamma = Given(gamma, "gamma");
@@ -172,12 +176,8 @@ aclnnStatus PlanAddRmsNorm(Plan& plan, const aclTensor* x1, const aclTensor* x2,
   }
   const int64_t rows = LeadingCount(x1, trailing);
   if (full) CANOPY_CHECK(CheckRstdShape(plan, ACLNN_ERR_PARAM_INVALID, x1, rstd, rows));
-  NormPlan norm;
-  norm.kind = kernels::NormKind::kRms;
-  norm.eps = epsilon;
   // An empty x1 or gamma computes nothing, as CANN returns at once.
-  norm.rows = x1->NumElements() == 0 || gamma->NumElements() == 0 ? 0 : rows;
-  norm.length = gamma->NumElements();
+  NormPlan norm = RmsPlan(epsilon, x1->NumElements() == 0 || gamma->NumElements() == 0 ? 0 : rows, gamma);
   norm.x = Given(x1, "x1");
   norm.x2 = Given(x2, "x2");
   norm.gamma = Given(gamma, "gamma");
@@ -187,8 +187,62 @@ aclnnStatus PlanAddRmsNorm(Plan& plan, const aclTensor* x1, const aclTensor* x2,
   return PlanRowNorm(plan, norm);
 }
 
+// AddRmsNormCast: CANN's dtype table (A2) is x1, x2, gamma, y2Out and xOut one of FLOAT16 / BFLOAT16,
+// y1Out and rstdOut FLOAT (161002); its tiling checks the shapes (561002). The doc takes an empty x1
+// with an empty rstdOut, which computes nothing.
+aclnnStatus PlanAddRmsNormCast(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma,
+                               double epsilon, const aclTensor* y1, const aclTensor* y2, const aclTensor* rstd,
+                               const aclTensor* x_out) {
+  CANOPY_CHECK(plan.CheckDtype("x1", x1->dtype, kAddRmsNormShortDtypes));
+  CANOPY_CHECK(plan.CheckDtype("x2", x2->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("gamma", gamma->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("y1Out", y1->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype("y2Out", y2->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("rstdOut", rstd->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype("xOut", x_out->dtype, {x1->dtype}));
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;
+  for (const auto& [name, t] : {std::pair{"x1", x1}, std::pair{"gamma", gamma}}) {
+    if (t->rank() < 1) return plan.Reject(kShape, "argument '%s' has rank 0; it must be 1 to 8", name);
+  }
+  for (const auto& [name, t] :
+       {std::pair{"x2", x2}, std::pair{"y1Out", y1}, std::pair{"y2Out", y2}, std::pair{"xOut", x_out}}) {
+    if (t->view_shape != x1->view_shape) {
+      return plan.Reject(kShape, "argument '%s' has shape %s; expected x1's %s", name,
+                         ShapeToString(t->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+    }
+  }
+  const int64_t trailing = TrailingDims(x1, gamma);
+  if (trailing < 0) {
+    return plan.Reject(kShape, "argument 'gamma' has shape %s; it must equal trailing dims of x1's %s",
+                       ShapeToString(gamma->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+  }
+  const int64_t rows = LeadingCount(x1, trailing);
+  if (x1->NumElements() == 0 && rstd->NumElements() != 0) {
+    return plan.Reject(kShape, "argument 'rstdOut' has shape %s; it must be empty when x1 (%s) is",
+                       ShapeToString(rstd->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+  }
+  if (x1->NumElements() != 0) CANOPY_CHECK(CheckRstdShape(plan, kShape, x1, rstd, rows));
+  if (epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
+  NormPlan norm = RmsPlan(epsilon, x1->NumElements() == 0 ? 0 : rows, gamma);
+  norm.x = Given(x1, "x1");
+  norm.x2 = Given(x2, "x2");
+  norm.gamma = Given(gamma, "gamma");
+  norm.y = Given(y1, "y1Out");
+  norm.y2 = Given(y2, "y2Out");
+  norm.rstd = Given(rstd, "rstdOut");
+  norm.sum = Given(x_out, "xOut");
+  return PlanRowNorm(plan, norm);
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(AddRmsNormCast, PlanAddRmsNormCast,
+                (OpTraits{.header = "aclnnop/aclnn_add_rms_norm_cast.h",
+                          .dtypes = kAddRmsNormShortDtypes,
+                          .example = "f16[2,3] f16[2,3] f16[3] 1e-6 f32[2,3] f16[2,3] f32[2,1] f16[2,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon),
+                (const aclTensor*, y1Out), (const aclTensor*, y2Out), (const aclTensor*, rstdOut),
+                (const aclTensor*, xOut))
 CANOPY_ACLNN_OP(RmsNorm, PlanRmsNorm,
                 (OpTraits{.header = "aclnnop/aclnn_rms_norm.h",
                           .dtypes = kRmsNormDtypes,

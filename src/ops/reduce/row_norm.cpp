@@ -8,10 +8,7 @@
 namespace canopy::ops {
 namespace {
 
-struct Registered {
-  bool present = false;
-  TensorRef ref;
-};
+using Registered = NormOperandRef;
 
 Registered RegisterInput(Plan& plan, const NormArg& arg) {
   if (!arg.in_prototype) return {};
@@ -61,30 +58,46 @@ int64_t ElementCount(const Shape& shape) {
   return count;
 }
 
-aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
-  const Registered x = RegisterInput(plan, norm.x);
-  const Registered x2 = RegisterInput(plan, norm.x2);
-  Registered gamma, beta;
+void RegisterRowNormInputs(Plan& plan, const NormPlan& norm, NormOperandRefs& refs) {
+  refs.x = RegisterInput(plan, norm.x);
+  refs.ada_scale = RegisterInput(plan, norm.ada_scale);
+  refs.ada_shift = RegisterInput(plan, norm.ada_shift);
+  refs.x2 = RegisterInput(plan, norm.x2);
   if (norm.beta_before_gamma) {
-    beta = RegisterInput(plan, norm.beta);
-    gamma = RegisterInput(plan, norm.gamma);
+    refs.beta = RegisterInput(plan, norm.beta);
+    refs.gamma = RegisterInput(plan, norm.gamma);
   } else {
-    gamma = RegisterInput(plan, norm.gamma);
-    beta = RegisterInput(plan, norm.beta);
+    refs.gamma = RegisterInput(plan, norm.gamma);
+    refs.beta = RegisterInput(plan, norm.beta);
   }
-  const Registered bias = RegisterInput(plan, norm.bias);
-  Registered y, mean, rstd;
+  refs.bias = RegisterInput(plan, norm.bias);
+}
+
+void RegisterRowNormOutputs(Plan& plan, const NormPlan& norm, NormOperandRefs& refs) {
   if (norm.stats_before_y) {
-    mean = RegisterOutput(plan, norm.mean);
-    rstd = RegisterOutput(plan, norm.rstd);
-    y = RegisterOutput(plan, norm.y);
+    refs.mean = RegisterOutput(plan, norm.mean);
+    refs.rstd = RegisterOutput(plan, norm.rstd);
+    refs.y = RegisterOutput(plan, norm.y);
+    refs.y2 = RegisterOutput(plan, norm.y2);
   } else {
-    y = RegisterOutput(plan, norm.y);
-    mean = RegisterOutput(plan, norm.mean);
-    rstd = RegisterOutput(plan, norm.rstd);
+    refs.y = RegisterOutput(plan, norm.y);
+    refs.y2 = RegisterOutput(plan, norm.y2);
+    refs.mean = RegisterOutput(plan, norm.mean);
+    refs.rstd = RegisterOutput(plan, norm.rstd);
   }
-  const Registered sum = RegisterOutput(plan, norm.sum);
-  if (norm.rows == 0) return ACLNN_SUCCESS;  // every output is empty
+  refs.sum = RegisterOutput(plan, norm.sum);
+}
+
+aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
+  NormOperandRefs refs;
+  RegisterRowNormInputs(plan, norm, refs);
+  RegisterRowNormOutputs(plan, norm, refs);
+  PlanRowNormStep(plan, norm, refs);
+  return ACLNN_SUCCESS;
+}
+
+void PlanRowNormStep(Plan& plan, const NormPlan& norm, const NormOperandRefs& refs, const TensorRef* y_into) {
+  if (norm.rows == 0) return;  // every output is empty
 
   const Shape rows_shape = {norm.rows, norm.length};
   kernels::NormDesc desc;
@@ -97,16 +110,23 @@ aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
   desc.x_scale = norm.x_scale;
   desc.gamma_offset = norm.gamma_offset;
   desc.swish_scale = norm.swish_scale;
-  desc.x = RowsOperand(InputAs(plan, x.ref, rows_shape));
-  if (x2.present && bias.present) {
-    const TensorRef addend = plan.Temporary(ACL_FLOAT, x2.ref.shape);
-    plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32,
-                     {x2.ref, BroadcastTo(bias.ref, x2.ref.shape)}, addend, kernels::ScalarValue::Integer(1));
-    desc.x2 = RowsOperand(*Reshape(addend, rows_shape));
-  } else if (x2.present) {
-    desc.x2 = RowsOperand(InputAs(plan, x2.ref, rows_shape));
+  desc.x = RowsOperand(InputAs(plan, refs.x.ref, rows_shape));
+  if (refs.ada_scale.present && refs.ada_shift.present) {
+    const Shape ada_shape = {norm.rows / norm.ada_rows, norm.length};
+    desc.ada_rows = norm.ada_rows;
+    desc.ada_scale = RowsOperand(InputAs(plan, refs.ada_scale.ref, ada_shape));
+    desc.ada_shift = RowsOperand(InputAs(plan, refs.ada_shift.ref, ada_shape));
   }
-  for (const auto& [channel, operand] : {std::pair{&gamma, &desc.gamma}, std::pair{&beta, &desc.beta}}) {
+  if (refs.x2.present && refs.bias.present) {
+    const TensorRef addend = plan.Temporary(ACL_FLOAT, refs.x2.ref.shape);
+    plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32,
+                     {refs.x2.ref, BroadcastTo(refs.bias.ref, refs.x2.ref.shape)}, addend,
+                     kernels::ScalarValue::Integer(1));
+    desc.x2 = RowsOperand(*Reshape(addend, rows_shape));
+  } else if (refs.x2.present) {
+    desc.x2 = RowsOperand(InputAs(plan, refs.x2.ref, rows_shape));
+  }
+  for (const auto& [channel, operand] : {std::pair{&refs.gamma, &desc.gamma}, std::pair{&refs.beta, &desc.beta}}) {
     if (!channel->present) continue;
     const TensorRef flat = InputAs(plan, channel->ref, {channel->ref.NumElements()});
     *operand = OperandOf(flat, 0, flat.strides[0]);
@@ -118,13 +138,17 @@ aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm) {
     operand = per_row ? OperandOf(staged.view, staged.view.strides[0], 0) : RowsOperand(staged.view);
     if (staged.copy_back) copies.emplace_back(staged.view, r.ref);
   };
-  output(y, rows_shape, desc.y, false);
-  output(sum, rows_shape, desc.sum, false);
-  output(mean, {norm.rows}, desc.mean, true);
-  output(rstd, {norm.rows}, desc.rstd, true);
+  if (y_into != nullptr) {
+    output(Registered{true, *y_into}, rows_shape, desc.y, false);
+  } else {
+    output(refs.y, rows_shape, desc.y, false);
+  }
+  output(refs.y2, rows_shape, desc.y2, false);
+  output(refs.sum, rows_shape, desc.sum, false);
+  output(refs.mean, {norm.rows}, desc.mean, true);
+  output(refs.rstd, {norm.rows}, desc.rstd, true);
   plan.AddStep(kernels::MakeNormStep(desc));
   for (const auto& [temporary, dst] : copies) plan.Copy(*Reshape(temporary, dst.shape), dst);
-  return ACLNN_SUCCESS;
 }
 
 }  // namespace canopy::ops

@@ -30,14 +30,34 @@ struct NormPlan {
   // The prototype's order (DeepNorm): beta before gamma, mean and rstd before y.
   bool beta_before_gamma = false;
   bool stats_before_y = false;
-  // Inputs in prototype order (x, x2, gamma, beta, bias), then outputs (y, mean, rstd, sum). `bias`
-  // (AddLayerNorm's third addend, x's shape or gamma's) is broadcast to x's shape and added to x2 in
-  // f32 before the row step, which then sees x + (x2 + bias).
-  NormArg x, x2, gamma, beta, bias, y, mean, rstd, sum;
+  // AdaLayerNorm: y = y * (1 + ada_scale) + ada_shift, one [length] row of them for every
+  // `ada_rows` rows of x (both of shape [rows / ada_rows, length] as elements).
+  int64_t ada_rows = 1;
+  // Inputs in prototype order (x, ada_scale, ada_shift, x2, gamma, beta, bias), then outputs (y, y2,
+  // mean, rstd, sum). `bias` (AddLayerNorm's third addend, x's shape or gamma's) is broadcast to x's
+  // shape and added to x2 in f32 before the row step, which then sees x + (x2 + bias). `y2` receives
+  // y again in its own dtype.
+  NormArg x, ada_scale, ada_shift, x2, gamma, beta, bias, y, y2, mean, rstd, sum;
+};
+
+// A registered argument (absent: not in the prototype, or an optional one left out).
+struct NormOperandRef {
+  bool present = false;
+  TensorRef ref;
+};
+struct NormOperandRefs {
+  NormOperandRef x, ada_scale, ada_shift, x2, gamma, beta, bias, y, y2, mean, rstd, sum;
 };
 
 // Registers every argument in that order and plans the step (nothing when rows is 0).
 aclnnStatus PlanRowNorm(Plan& plan, const NormPlan& norm);
+
+// The same in parts, for ops whose prototype puts arguments of their own between the norm's inputs
+// and outputs (the quantising norms): the inputs, then the outputs, then the step. `y_into`, when
+// given, receives y instead of a registered y (a temporary the op reads afterwards).
+void RegisterRowNormInputs(Plan& plan, const NormPlan& norm, NormOperandRefs& refs);
+void RegisterRowNormOutputs(Plan& plan, const NormPlan& norm, NormOperandRefs& refs);
+void PlanRowNormStep(Plan& plan, const NormPlan& norm, const NormOperandRefs& refs, const TensorRef* y_into = nullptr);
 
 // The element count of a shape.
 int64_t ElementCount(const Shape& shape);

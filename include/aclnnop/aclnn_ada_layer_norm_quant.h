@@ -1,0 +1,28 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_ada_layer_norm_quant.h: aclnnAdaLayerNormQuant.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_ADA_LAYER_NORM_QUANT_H_
+#define CANOPY_ACLNNOP_ACLNN_ADA_LAYER_NORM_QUANT_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdaLayerNormQuantGetWorkspaceSize(
+    const aclTensor *x, const aclTensor *scale, const aclTensor *shift, const aclTensor *weightOptional,
+    const aclTensor *biasOptional, const aclTensor *smoothScalesOptional, double epsilon, const char *quantMode,
+    aclTensor *out, aclTensor *quantScale, aclTensor *quantOffsetOptional, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdaLayerNormQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                       aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_ADA_LAYER_NORM_QUANT_H_ */

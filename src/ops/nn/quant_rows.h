@@ -1,0 +1,18 @@
+// Quantisation of rows, planned once for DynamicQuant and the quantising norms (AdaLayerNormQuant,
+// the RmsNorm / AddRmsNorm quant forms, which quantise their f32 result), so that every one of them
+// rounds (half to even) and saturates as DynamicQuant does.
+#pragma once
+
+#include "ops/framework/aclnn_op.h"
+
+namespace canopy::ops {
+
+// Per-row dynamic quantisation of `rows` ([rows, columns], contiguous, f32 / f16 / bf16), times
+// `smooth` (one per column, f16 / bf16) when given: scale = max|row| / q_max into `scale_out` (f32,
+// one per row, any shape of that many elements) and out = round(row / scale) into `out` (INT8,
+// q_max 127; INT4 or INT32 holding eight INT4, q_max 7; contiguous where INT4). Non-contiguous
+// outputs are staged.
+void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* smooth, const TensorRef& out,
+                          const TensorRef& scale_out);
+
+}  // namespace canopy::ops

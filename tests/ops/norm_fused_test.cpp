@@ -1,0 +1,459 @@
+// The fused normalisations on the row-norm engine: AdaLayerNorm, AdaLayerNormV2 (mean and rstd,
+// FLOAT weight and bias), AdaLayerNormQuant (per-row dynamic INT8 quantisation) and AddRmsNormCast
+// (FLOAT and 16-bit results); each against a float64 reference on random data in every dtype the
+// A2 column lists, with strided and broadcast views, null optional arguments, and CANN's rejections.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_ada_layer_norm.h"
+#include "aclnnop/aclnn_ada_layer_norm_quant.h"
+#include "aclnnop/aclnn_ada_layer_norm_v2.h"
+#include "aclnnop/aclnn_add_rms_norm_cast.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr double kEps = 1e-5;
+
+std::vector<double> Reals(const Values& v) {
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (const Value& x : v) out.push_back(x.real());
+  return out;
+}
+
+// values rounded to `dtype`, each within `ulps` of its roundoff relative to |value| + scale.
+Expected Within(const std::vector<double>& values, double scale, aclDataType dtype, double ulps) {
+  Expected want;
+  const double u = std::max(UnitRoundoff(dtype), 0x1p-24);
+  for (const double v : values) {
+    want.values.emplace_back(ConvertValue(v, dtype));
+    want.tolerance.push_back(ulps * u * (std::abs(v) + scale) + 1e-6);
+  }
+  return want;
+}
+
+aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
+
+// ---- AdaLayerNorm, V2 and Quant -------------------------------------------------------------------
+
+enum class Ada { kV1, kV2, kQuant };
+
+struct AdaCase {
+  std::string name;
+  Ada form = Ada::kV1;
+  aclDataType dtype = ACL_FLOAT;
+  aclDataType affine = ACL_DT_UNDEFINED;  // weight / bias dtype (undefined: x's)
+  Shape x;
+  bool scaleWithOne = false;  // scale and shift [B..., 1, H] instead of [B..., H]
+  bool weight = true, bias = true, smooth = true, stats = true;
+  View xView = View::kContiguous, scaleView = View::kContiguous, outView = View::kContiguous;
+};
+void PrintTo(const AdaCase& c, std::ostream* os) { *os << c.name; }
+
+struct AdaReference {
+  std::vector<double> out, mean, rstd;
+};
+
+// LayerNorm of each row of H, times weight plus bias, then * (1 + scale) + shift of the row's batch.
+AdaReference AdaRef(const Shape& x_shape, const std::vector<double>& x, const std::vector<double>& scale,
+                    const std::vector<double>& shift, const std::vector<double>* weight,
+                    const std::vector<double>* bias) {
+  const int64_t h = x_shape.back(), s = x_shape[x_shape.size() - 2];
+  const int64_t rows = static_cast<int64_t>(x.size()) / h;
+  AdaReference ref;
+  ref.out.resize(x.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* row = &x[static_cast<size_t>(r * h)];
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < h; ++j) mean += row[j];
+    mean /= static_cast<double>(h);
+    for (int64_t j = 0; j < h; ++j) var += (row[j] - mean) * (row[j] - mean);
+    const double rstd = 1 / std::sqrt(var / static_cast<double>(h) + kEps);
+    ref.mean.push_back(mean);
+    ref.rstd.push_back(rstd);
+    const int64_t batch = r / s;
+    for (int64_t j = 0; j < h; ++j) {
+      double v = (row[j] - mean) * rstd;
+      if (weight != nullptr) v *= (*weight)[static_cast<size_t>(j)];
+      if (bias != nullptr) v += (*bias)[static_cast<size_t>(j)];
+      const auto k = static_cast<size_t>(batch * h + j);
+      ref.out[static_cast<size_t>(r * h + j)] = v * (1 + scale[k]) + shift[k];
+    }
+  }
+  return ref;
+}
+
+class AdaLayerNormTest : public ::testing::TestWithParam<AdaCase> {};
+
+TEST_P(AdaLayerNormTest, MatchesFloat64Reference) {
+  const AdaCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t h = c.x.back();
+  Shape per_batch(c.x.begin(), c.x.end() - 2);
+  if (c.scaleWithOne) per_batch.push_back(1);
+  per_batch.push_back(h);
+  Shape stat = c.x;
+  stat.back() = 1;
+  const Shape quant_scale(c.x.begin(), c.x.end() - 1);
+  const aclDataType affine = c.affine == ACL_DT_UNDEFINED ? c.dtype : c.affine;
+  const bool quant = c.form == Ada::kQuant;
+  DeviceTensor x(c.dtype, c.x, c.xView), scale(c.dtype, per_batch, c.scaleView), shift(c.dtype, per_batch),
+      out(quant ? ACL_INT8 : c.dtype, c.x, c.outView);
+  std::optional<DeviceTensor> weight, bias, smooth, mean, rstd, qscale;
+  if (c.weight) weight.emplace(affine, Shape{h});
+  if (c.bias) bias.emplace(affine, Shape{h}, View::kStepped);
+  if (quant && c.smooth) smooth.emplace(c.dtype, Shape{h});
+  if (c.form == Ada::kV2 && c.stats) {
+    mean.emplace(c.dtype, stat);
+    rstd.emplace(c.dtype, stat, View::kStepped);
+  }
+  if (quant) qscale.emplace(ACL_FLOAT, quant_scale);
+  const std::vector<double> xv = Reals(x.FillRandom(rng, Range{-3, 3}));
+  const std::vector<double> sv = Reals(scale.FillRandom(rng, Range{-1, 1}));
+  const std::vector<double> hv = Reals(shift.FillRandom(rng, Range{-1, 1}));
+  std::vector<double> wv, bv, mv;
+  if (weight) wv = Reals(weight->FillRandom(rng, Range{-2, 2}));
+  if (bias) bv = Reals(bias->FillRandom(rng, Range{-1, 1}));
+  if (smooth) mv = Reals(smooth->FillRandom(rng, Range{0.5, 2}));
+  out.Poison();
+  for (auto* t : {&mean, &rstd, &qscale}) {
+    if (*t) (*t)->Poison();
+  }
+  if (c.form == Ada::kV1) {
+    ExpectRuns(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAdaLayerNormGetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(shift), Or(a, weight),
+                                                   Or(a, bias), kEps, a.Tensor(out), w, e);
+        },
+        aclnnAdaLayerNorm);
+  } else if (c.form == Ada::kV2) {
+    ExpectRuns(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAdaLayerNormV2GetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(shift), Or(a, weight),
+                                                     Or(a, bias), kEps, a.Tensor(out), Or(a, mean), Or(a, rstd), w, e);
+        },
+        aclnnAdaLayerNormV2);
+  } else {
+    char mode[] = "dynamic";
+    ExpectRuns(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAdaLayerNormQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(shift), Or(a, weight),
+                                                        Or(a, bias), Or(a, smooth), kEps, c.smooth ? mode : nullptr,
+                                                        a.Tensor(out), a.Tensor(*qscale), nullptr, w, e);
+        },
+        aclnnAdaLayerNormQuant);
+  }
+  const AdaReference ref = AdaRef(c.x, xv, sv, hv, weight ? &wv : nullptr, bias ? &bv : nullptr);
+  if (!quant) {
+    ExpectNear(out.ReadView(), Within(ref.out, 8.0, c.dtype, 8), "out");
+    if (mean) ExpectNear(mean->ReadView(), Within(ref.mean, 3.0, c.dtype, 4), "meanOutOptional");
+    if (rstd) ExpectNear(rstd->ReadView(), Within(ref.rstd, 0.0, c.dtype, 8), "rstdOutOptional");
+    return;
+  }
+  // Per row: y (times smooth), scale = max|y| / 127, out = y / scale rounded half to even. The
+  // kernel's f32 result may sit on the other side of a rounding boundary: one unit there.
+  Expected want_q, want_scale;
+  for (size_t r = 0; r < ref.rstd.size(); ++r) {
+    std::vector<double> y(ref.out.begin() + static_cast<std::ptrdiff_t>(r * h),
+                          ref.out.begin() + static_cast<std::ptrdiff_t>((r + 1) * h));
+    double max = 0;
+    for (size_t j = 0; j < y.size(); ++j) {
+      if (smooth) y[j] *= mv[j];
+      max = std::max(max, std::abs(y[j]));
+    }
+    const double s = max / 127;
+    want_scale.values.emplace_back(s);
+    want_scale.tolerance.push_back(1e-5 * s);
+    for (const double v : y) {
+      const double q = v / s;
+      want_q.values.emplace_back(std::nearbyint(q));
+      const double frac = std::abs(q - std::trunc(q));
+      want_q.tolerance.push_back(std::abs(frac - 0.5) < 1e-3 ? 1 : 0);
+    }
+  }
+  ExpectNear(qscale->ReadView(), want_scale, "quantScale");
+  ExpectNear(out.ReadView(), want_q, "out");
+}
+
+std::vector<AdaCase> AdaCases() {
+  std::vector<AdaCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string d = Name(dtype);
+    cases.push_back({.name = "V1_" + d, .form = Ada::kV1, .dtype = dtype, .x = {2, 4, 8}});
+    cases.push_back({.name = "V1_" + d + "_views_no_affine",
+                     .form = Ada::kV1,
+                     .dtype = dtype,
+                     .x = {3, 5, 6},
+                     .scaleWithOne = true,
+                     .weight = false,
+                     .bias = false,
+                     .xView = View::kTransposed,
+                     .scaleView = View::kStepped,
+                     .outView = View::kStepped});
+    cases.push_back({.name = "V2_" + d, .form = Ada::kV2, .dtype = dtype, .x = {2, 2, 3, 16}, .scaleWithOne = true});
+    cases.push_back({.name = "V2_" + d + "_float_affine",
+                     .form = Ada::kV2,
+                     .dtype = dtype,
+                     .affine = ACL_FLOAT,
+                     .x = {4, 33},
+                     .xView = View::kReversed,
+                     .outView = View::kTransposed});
+    cases.push_back({.name = "V2_" + d + "_no_stats_weight_only",
+                     .form = Ada::kV2,
+                     .dtype = dtype,
+                     .x = {2, 3, 8},
+                     .bias = false,
+                     .stats = false});
+    if (dtype == ACL_FLOAT) continue;
+    cases.push_back({.name = "Quant_" + d, .form = Ada::kQuant, .dtype = dtype, .x = {2, 4, 8}});
+    cases.push_back({.name = "Quant_" + d + "_views_no_optionals",
+                     .form = Ada::kQuant,
+                     .dtype = dtype,
+                     .x = {2, 3, 5, 40},
+                     .scaleWithOne = true,
+                     .weight = false,
+                     .bias = false,
+                     .smooth = false,
+                     .xView = View::kTransposed,
+                     .scaleView = View::kStepped,
+                     .outView = View::kStepped});
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(Cases, AdaLayerNormTest, ::testing::ValuesIn(AdaCases()),
+                         [](const ::testing::TestParamInfo<AdaCase>& info) { return info.param.name; });
+
+// CANN's example program (ops-nn norm/ada_layer_norm): x [2, 4, 8], scale and shift [2, 8].
+TEST(AdaLayerNorm, CannExampleShapes) {
+  DeviceTensor x(ACL_FLOAT, {2, 4, 8}), scale(ACL_FLOAT, {2, 8}), shift(ACL_FLOAT, {2, 8}), weight(ACL_FLOAT, {8}),
+      bias(ACL_FLOAT, {8}), out(ACL_FLOAT, {2, 4, 8});
+  Values ones(64, Value(1)), halves(16, Value(0.5)), zeros(16, Value(0));
+  Values xs;
+  for (int i = 0; i < 64; ++i) xs.emplace_back(i % 8);  // each row 0..7
+  x.WriteView(xs);
+  scale.WriteView(halves);
+  shift.WriteView(zeros);
+  weight.WriteView(Values(8, Value(1)));
+  bias.WriteView(Values(8, Value(0)));
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAdaLayerNormGetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(shift), a.Tensor(weight),
+                                                 a.Tensor(bias), kEps, a.Tensor(out), w, e);
+      },
+      aclnnAdaLayerNorm);
+  const double rstd = 1 / std::sqrt(5.25 + kEps);  // variance of 0..7
+  std::vector<double> want;
+  for (int i = 0; i < 64; ++i) want.push_back((i % 8 - 3.5) * rstd * 1.5);
+  ExpectNear(out.ReadView(), Within(want, 4.0, ACL_FLOAT, 8), "out");
+}
+
+// ---- AddRmsNormCast ---------------------------------------------------------------------------------
+
+struct CastCase {
+  std::string name;
+  aclDataType dtype;
+  Shape x, gamma, rstd;
+  View x1View = View::kContiguous, x2View = View::kContiguous, outView = View::kContiguous;
+};
+void PrintTo(const CastCase& c, std::ostream* os) { *os << c.name; }
+
+class AddRmsNormCastTest : public ::testing::TestWithParam<CastCase> {};
+
+TEST_P(AddRmsNormCastTest, MatchesFloat64Reference) {
+  const CastCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor x1(c.dtype, c.x, c.x1View), x2(c.dtype, c.x, c.x2View), gamma(c.dtype, c.gamma),
+      y1(ACL_FLOAT, c.x, c.outView), y2(c.dtype, c.x), rstd(ACL_FLOAT, c.rstd, c.outView),
+      xOut(c.dtype, c.x, c.outView);
+  const std::vector<double> a = Reals(x1.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> b = Reals(x2.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> g = Reals(gamma.FillRandom(rng, Range{-1, 1}));
+  for (DeviceTensor* t : {&y1, &y2, &rstd, &xOut}) t->Poison();
+  ExpectRuns(
+      [&](OpArgs& args, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddRmsNormCastGetWorkspaceSize(args.Tensor(x1), args.Tensor(x2), args.Tensor(gamma), 1e-6,
+                                                   args.Tensor(y1), args.Tensor(y2), args.Tensor(rstd),
+                                                   args.Tensor(xOut), w, e);
+      },
+      aclnnAddRmsNormCast);
+  const auto length = static_cast<size_t>(NumElements(c.gamma));
+  std::vector<double> sum(a.size()), y, rows;
+  for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
+  for (size_t r = 0; length > 0 && r < sum.size() / length; ++r) {
+    double sq = 0;
+    for (size_t j = 0; j < length; ++j) sq += sum[r * length + j] * sum[r * length + j];
+    const double s = 1 / std::sqrt(sq / static_cast<double>(length) + 1e-6);
+    rows.push_back(s);
+    for (size_t j = 0; j < length; ++j) y.push_back(sum[r * length + j] * s * g[j]);
+  }
+  ExpectNear(y1.ReadView(), Within(y, 2.0, ACL_FLOAT, 8), "y1Out");
+  ExpectNear(y2.ReadView(), Within(y, 2.0, c.dtype, 2), "y2Out");
+  ExpectNear(rstd.ReadView(), Within(rows, 0.0, ACL_FLOAT, 8), "rstdOut");
+  ExpectNear(xOut.ReadView(), Within(sum, 0.0, c.dtype, 1), "xOut");
+}
+
+std::vector<CastCase> CastCases() {
+  std::vector<CastCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    const std::string d = Name(dtype);
+    cases.push_back({"example_" + d, dtype, {2, 16}, {16}, {2, 1}});
+    cases.push_back(
+        {"two_dims_" + d, dtype, {3, 4, 9}, {4, 9}, {3, 1, 1}, View::kTransposed, View::kReversed, View::kStepped});
+    cases.push_back({"long_rows_" + d, dtype, {2, 5000}, {5000}, {2, 1}, View::kStepped, View::kOffset});
+    cases.push_back({"empty_" + d, dtype, {0, 8}, {8}, {0, 1}});
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(Cases, AddRmsNormCastTest, ::testing::ValuesIn(CastCases()),
+                         [](const ::testing::TestParamInfo<CastCase>& info) { return info.param.name; });
+
+// ---- Rejections ---------------------------------------------------------------------------------------
+
+struct AdaBad {
+  const char* name;
+  Ada form;
+  aclDataType x = ACL_FLOAT16, scale = ACL_FLOAT16, weight = ACL_FLOAT16, out = ACL_FLOAT16, stat = ACL_FLOAT16;
+  Shape xShape = {2, 4, 8}, scaleShape = {2, 8}, weightShape = {8}, outShape = {2, 4, 8}, statShape = {2, 4, 1};
+  const char* mode = "dynamic";
+  bool offset = false;
+  const char* keyword = "";
+  aclnnStatus status = ACLNN_ERR_PARAM_INVALID;
+};
+
+TEST(AdaLayerNorm, Rejections) {
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16, s8 = ACL_INT8;
+  const AdaBad cases[] = {
+      {.name = "f64 x", .form = Ada::kV1, .x = ACL_DOUBLE, .keyword = "x"},
+      {.name = "scale dtype", .form = Ada::kV1, .scale = bf16, .keyword = "scale"},
+      {.name = "f32 weight in V1", .form = Ada::kV1, .weight = f32, .keyword = "weightOptional"},
+      {.name = "out dtype", .form = Ada::kV1, .out = f32, .keyword = "out"},
+      {.name = "rank 1 x", .form = Ada::kV1, .xShape = {8}, .outShape = {8}, .keyword = "x"},
+      {.name = "empty x", .form = Ada::kV1, .xShape = {2, 0, 8}, .outShape = {2, 0, 8}, .keyword = "x"},
+      {.name = "scale batch", .form = Ada::kV1, .scaleShape = {1, 8}, .keyword = "scale"},
+      {.name = "scale across S", .form = Ada::kV1, .scaleShape = {2, 4, 8}, .keyword = "scale"},
+      {.name = "weight shape", .form = Ada::kV1, .weightShape = {4}, .keyword = "weightOptional"},
+      {.name = "out shape", .form = Ada::kV1, .outShape = {2, 8, 4}, .keyword = "out"},
+      {.name = "f32 weight with f16 bias in V2", .form = Ada::kV2, .weight = f32, .keyword = "biasOptional"},
+      {.name = "bf16 weight for f16 x in V2", .form = Ada::kV2, .weight = bf16, .keyword = "weightOptional"},
+      {.name = "f32 mean in V2", .form = Ada::kV2, .stat = f32, .keyword = "meanOutOptional"},
+      {.name = "mean shape in V2", .form = Ada::kV2, .statShape = {2, 4}, .keyword = "meanOutOptional"},
+      {.name = "f32 x in Quant",
+       .form = Ada::kQuant,
+       .x = f32,
+       .scale = f32,
+       .weight = f32,
+       .out = s8,
+       .stat = f32,
+       .statShape = {2, 4},
+       .keyword = "x"},
+      {.name = "f16 out in Quant", .form = Ada::kQuant, .out = f16, .stat = f32, .statShape = {2, 4}, .keyword = "out"},
+      {.name = "f16 quantScale", .form = Ada::kQuant, .out = s8, .statShape = {2, 4}, .keyword = "quantScale"},
+      {.name = "quantOffset given",
+       .form = Ada::kQuant,
+       .out = s8,
+       .stat = f32,
+       .statShape = {2, 4},
+       .offset = true,
+       .keyword = "quantOffsetOptional"},
+      {.name = "quantScale shape", .form = Ada::kQuant, .out = s8, .stat = f32, .keyword = "quantScale"},
+      {.name = "static quantMode",
+       .form = Ada::kQuant,
+       .out = s8,
+       .stat = f32,
+       .statShape = {2, 4},
+       .mode = "static",
+       .keyword = "quantMode"},
+  };
+  for (const AdaBad& bad : cases) {
+    const Shape& qshape = bad.statShape;
+    DeviceTensor x(bad.x, bad.xShape), scale(bad.scale, bad.scaleShape), shift(bad.x, bad.scaleShape),
+        weight(bad.weight, bad.weightShape), bias(bad.form == Ada::kV1 ? bad.weight : bad.x, bad.weightShape),
+        out(bad.out, bad.outShape), stat(bad.stat, qshape), offset(ACL_FLOAT, qshape);
+    std::string mode = bad.mode;
+    OpRun run;
+    if (bad.form == Ada::kV1) {
+      run = RunOp(
+          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+            return aclnnAdaLayerNormGetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(shift), a.Tensor(weight),
+                                                     a.Tensor(bias), kEps, a.Tensor(out), w, e);
+          },
+          aclnnAdaLayerNorm);
+    } else if (bad.form == Ada::kV2) {
+      run = RunOp(
+          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+            return aclnnAdaLayerNormV2GetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(shift), a.Tensor(weight),
+                                                       a.Tensor(bias), kEps, a.Tensor(out), a.Tensor(stat), nullptr, w,
+                                                       e);
+          },
+          aclnnAdaLayerNormV2);
+    } else {
+      run = RunOp(
+          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+            return aclnnAdaLayerNormQuantGetWorkspaceSize(
+                a.Tensor(x), a.Tensor(scale), a.Tensor(shift), a.Tensor(weight), nullptr, nullptr, kEps, mode.data(),
+                a.Tensor(out), a.Tensor(stat), bad.offset ? a.Tensor(offset) : nullptr, w, e);
+          },
+          aclnnAdaLayerNormQuant);
+    }
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+TEST(AddRmsNormCast, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x1, x2, gamma, y1, y2, rstd;
+    Shape x2Shape, gammaShape, rstdShape;
+    double eps;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Bad cases[] = {
+      {"f32 x1", f32, f32, f32, f32, f32, f32, {2, 8}, {8}, {2, 1}, 1e-6, kInvalid, "x1"},
+      {"x2 dtype", f16, bf16, f16, f32, f16, f32, {2, 8}, {8}, {2, 1}, 1e-6, kInvalid, "x2"},
+      {"gamma dtype", f16, f16, f32, f32, f16, f32, {2, 8}, {8}, {2, 1}, 1e-6, kInvalid, "gamma"},
+      {"f16 y1Out", f16, f16, f16, f16, f16, f32, {2, 8}, {8}, {2, 1}, 1e-6, kInvalid, "y1Out"},
+      {"f32 y2Out", f16, f16, f16, f32, f32, f32, {2, 8}, {8}, {2, 1}, 1e-6, kInvalid, "y2Out"},
+      {"f16 rstdOut", f16, f16, f16, f32, f16, f16, {2, 8}, {8}, {2, 1}, 1e-6, kInvalid, "rstdOut"},
+      {"x2 shape", f16, f16, f16, f32, f16, f32, {8, 2}, {8}, {2, 1}, 1e-6, kTiling, "x2"},
+      {"gamma not trailing", f16, f16, f16, f32, f16, f32, {2, 8}, {2}, {2, 1}, 1e-6, kTiling, "gamma"},
+      {"rstd shape", f16, f16, f16, f32, f16, f32, {2, 8}, {8}, {3, 1}, 1e-6, kTiling, "rstdOut"},
+      {"negative epsilon", f16, f16, f16, f32, f16, f32, {2, 8}, {8}, {2, 1}, -1, kTiling, "epsilon"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x1, {2, 8}), x2(bad.x2, bad.x2Shape), gamma(bad.gamma, bad.gammaShape), y1(bad.y1, {2, 8}),
+        y2(bad.y2, {2, 8}), rstd(bad.rstd, bad.rstdShape), xOut(bad.x1, {2, 8});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormCastGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), bad.eps, a.Tensor(y1),
+                                                     a.Tensor(y2), a.Tensor(rstd), a.Tensor(xOut), w, e);
+        },
+        aclnnAddRmsNormCast);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+  // An empty x1 needs an empty rstdOut.
+  DeviceTensor x1(f16, {0, 8}), x2(f16, {0, 8}), gamma(f16, {8}), y1(f32, {0, 8}), y2(f16, {0, 8}), rstd(f32, {1, 1}),
+      xOut(f16, {0, 8});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddRmsNormCastGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), 1e-6, a.Tensor(y1),
+                                                   a.Tensor(y2), a.Tensor(rstd), a.Tensor(xOut), w, e);
+      },
+      aclnnAddRmsNormCast);
+  EXPECT_EQ(run.phase1, kTiling) << Describe(run);
+  EXPECT_NE(run.message.find("rstdOut"), std::string::npos) << run.message;
+}
+
+}  // namespace
+}  // namespace canopy_test
