@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "acl/acl.h"
 #include "canopy/canopy_runtime.h"
 #include "common/c_boundary.h"
 #include "executor_handles.h"
@@ -126,8 +127,21 @@ aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, u
       return finish(ACLNN_ERR_PARAM_INVALID);
     }
   }
+  const canopy::AfterRun* after_run = executor->plan->after_run.get();
+  if (after_run != nullptr) {
+    // Its outputs' shapes are written once the run is over: nothing to capture.
+    aclmdlRICaptureStatus capture = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    aclmdlRI model = nullptr;
+    if (aclmdlRICaptureGetInfo(stream, &capture, &model) == ACL_SUCCESS &&
+        capture != ACL_MODEL_RI_CAPTURE_STATUS_NONE) {
+      SetErrorMessage("%s cannot be captured into a graph: its outputs' shapes are known only after it runs", op_name);
+      return finish(ACLNN_ERR_RUNTIME_ERROR);
+    }
+    executor->references.fetch_add(1, std::memory_order_relaxed);  // this call's, until the shapes are written
+  }
   const int64_t begin_ns = canopyTraceEnabled() != 0 ? canopyTraceNowNs() : 0;
   const char* name = executor->op_name;
+  const std::vector<void*> slots = after_run != nullptr ? executor->slot_addresses : std::vector<void*>{};
 
   // The queued task takes over this call's reference (the client's or the borrowed one).
   aclError queued = ACL_SUCCESS;
@@ -141,11 +155,23 @@ aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, u
     if (queued != ACL_SUCCESS) canopy::ReleaseRepeated(launch);
   }
   if (queued != ACL_SUCCESS) {
+    if (after_run != nullptr) ReleaseExecutor(executor);
     SetErrorMessage("%s: could not enqueue on the stream (acl error %d)", op_name, queued);
     return ACLNN_ERR_RUNTIME_ERROR;
   }
+  aclnnStatus status = ACLNN_SUCCESS;
+  if (after_run != nullptr) {
+    if (const aclError synced = aclrtSynchronizeStream(stream); synced != ACL_SUCCESS) {
+      const char* why = aclGetRecentErrMsg();
+      SetErrorMessage("%s: the run failed (acl error %d): %s", op_name, synced, why != nullptr ? why : "");
+      status = ACLNN_ERR_RUNTIME_ERROR;
+    } else {
+      status = after_run->Finish(canopy::RunContext(workspace, slots));
+    }
+    ReleaseExecutor(executor);
+  }
   if (begin_ns != 0) canopyTraceSpan(name, "phase2", begin_ns, canopyTraceNowNs(), nullptr);
-  return ACLNN_SUCCESS;
+  return status;
 }
 CANOPY_C_BOUNDARY_ACLNN
 

@@ -65,10 +65,23 @@ struct ParameterSlots {
   std::vector<int32_t> slots;
 };
 
+// What phase 2 does on the calling thread once the run has finished, for ops
+// whose outputs' shapes are known only then (Nonzero, Unique): it rewrites
+// their view shapes from what the steps left in the workspace, as CANN's
+// runtime does after such an op. Phase 2 of these ops waits for their stream.
+class AfterRun {
+ public:
+  virtual ~AfterRun() = default;
+  // Returns ACLNN_SUCCESS or a status, after setting the recent error message.
+  virtual aclnnStatus Finish(const RunContext& context) const = 0;
+};
+
 // What phase 1 planned, immutable once planned: the plan cache hands one to
 // every executor of an identical call, so a cache hit copies nothing but a pointer.
 struct ExecutorPlan {
   std::vector<std::unique_ptr<const Step>> steps;
+  // Null for every op whose phase 2 only queues its work (all but a few).
+  std::unique_ptr<const AfterRun> after_run;
   uint64_t workspace_size = 0;
   std::vector<ParameterSlots> inputs;
   std::vector<ParameterSlots> outputs;

@@ -433,7 +433,10 @@ void Plan::AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<Ten
   Overlaps().AddElementwiseStep(inputs, out);
 }
 
+void Plan::SetAfterRun(std::unique_ptr<const AfterRun> after_run) { Built().after_run = std::move(after_run); }
+
 std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
+  if (built_ != nullptr && built_->after_run != nullptr) return nullptr;  // it holds the caller's tensors
   auto cached = std::make_shared<CachedPlan>();
   const auto& arguments = key.tensors();
   for (const aclTensor* tensor : slot_tensors_) {

@@ -144,6 +144,11 @@ class Plan {
   // run in place on exactly the same view.
   void AddPositionwiseStep(std::unique_ptr<Step> step, const std::vector<TensorRef>& inputs, const TensorRef& out);
 
+  // Work for phase 2 once the run is over (nnopbase/executor.h): rewriting the
+  // view shape of an output whose extent the run decides. It names the
+  // caller's tensors, so such a plan is never cached, and its phase 2 waits.
+  void SetAfterRun(std::unique_ptr<const AfterRun> after_run);
+
   // Hands the executor over; the workspace size covers every booked temporary.
   aclOpExecutor* Finish(uint64_t* workspace_size);
   // What a later identical call may reuse: the steps and where each slot's address comes from.
