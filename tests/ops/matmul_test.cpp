@@ -17,26 +17,8 @@
 namespace canopy_test {
 namespace {
 
-constexpr int8_t kKeepDtype = 0, kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3, kUseFp32Add = 4;
-constexpr double kHf32Roundoff = 0x1p-11;  // HF32 keeps 10 mantissa bits, like f16
 const Range kMatrixRange{-1, 1};
 const View c = View::kContiguous;
-
-// What the math mode does to the precision of a product of `a` and `b`
-// (fact sheet, "cubeMathType" on A2).
-MatmulPrecision PrecisionFor(aclDataType a, aclDataType b, aclDataType out, int8_t cubeMathType) {
-  const bool anyF32 = a == ACL_FLOAT || b == ACL_FLOAT;
-  const aclDataType promoted = anyF32 ? ACL_FLOAT : (a == b ? a : ACL_FLOAT);
-  MatmulPrecision precision{out, promoted, 0.0};
-  if (promoted == ACL_FLOAT && (cubeMathType == kAllowFp32DownPrecision || cubeMathType == kUseHf32)) {
-    precision.inputRoundoff = kHf32Roundoff;
-  }
-  if (cubeMathType == kUseFp16 && promoted != ACL_BF16) {
-    precision.inputRoundoff = UnitRoundoff(ACL_FLOAT16);
-    precision.resultRounding = ACL_FLOAT16;
-  }
-  return precision;
-}
 
 // ---- Matmul / Mm / BatchMatMul ------------------------------------------------------------------
 
@@ -366,7 +348,7 @@ void CheckMatmulCase(const MatmulCase& x) {
   const Values bValues = mat2.FillRandom(rng, kMatrixRange);
   Shape outShape;
   const std::optional<Expected> want = ReferenceMatmul(
-      a, x.self, bValues, x.mat2, PrecisionFor(x.selfDtype, x.mat2Dtype, x.outDtype, x.cubeMathType), &outShape);
+      a, x.self, bValues, x.mat2, MatmulPrecisionFor(x.selfDtype, x.mat2Dtype, x.outDtype, x.cubeMathType), &outShape);
   ASSERT_TRUE(want.has_value()) << "bad test case: shapes do not multiply";
   DeviceTensor out(x.outDtype, outShape, x.outView);
   out.Poison();
@@ -423,7 +405,7 @@ TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
       const Values bValues = mat2.FillRandom(rng, kMatrixRange);
       Shape outShape;
       const std::optional<Expected> want = ReferenceMatmul(
-          a, selfShape, bValues, mat2Shape, PrecisionFor(ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT, kUseFp16), &outShape);
+          a, selfShape, bValues, mat2Shape, MatmulPrecisionFor(ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT, kUseFp16), &outShape);
       ASSERT_TRUE(want.has_value());
       DeviceTensor out(ACL_FLOAT, outShape);
       out.Poison();
@@ -732,7 +714,7 @@ void CheckAddmmCase(const AddmmCase& x) {
       x.inplace ? aclnnInplaceAddmm : aclnnAddmm);
   ASSERT_TRUE(run.ok()) << Describe(run);
   const Expected want = ReferenceAddmm(selfValues, x.self, a, {x.m, x.k}, b, {x.k, x.n}, beta, alpha,
-                                       PrecisionFor(x.dtype, x.dtype, out->dtype(), x.cubeMathType));
+                                       MatmulPrecisionFor(x.dtype, x.dtype, out->dtype(), x.cubeMathType));
   ExpectNear(out->ReadView(), want, x.name);
   ExpectOutsideViewUnchanged(*out, before, "out storage");
   if (!x.inplace) ExpectExact(self.ReadView(), selfValues, "self must not change");

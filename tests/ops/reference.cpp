@@ -205,6 +205,21 @@ double RoundResult(double value, const MatmulPrecision& precision) {
 
 }  // namespace
 
+MatmulPrecision MatmulPrecisionFor(aclDataType a, aclDataType b, aclDataType out, int8_t cubeMathType) {
+  constexpr double kHf32Roundoff = 0x1p-11;  // HF32 keeps 10 mantissa bits, like f16
+  const bool anyF32 = a == ACL_FLOAT || b == ACL_FLOAT;
+  const aclDataType promoted = anyF32 ? ACL_FLOAT : (a == b ? a : ACL_FLOAT);
+  MatmulPrecision precision{out, promoted, 0.0};
+  if (promoted == ACL_FLOAT && (cubeMathType == kAllowFp32DownPrecision || cubeMathType == kUseHf32)) {
+    precision.inputRoundoff = kHf32Roundoff;
+  }
+  if (cubeMathType == kUseFp16 && promoted != ACL_BF16) {
+    precision.inputRoundoff = UnitRoundoff(ACL_FLOAT16);
+    precision.resultRounding = ACL_FLOAT16;
+  }
+  return precision;
+}
+
 std::optional<Expected> ReferenceMatmul(const Values& a, const Shape& aShape, const Values& b, const Shape& bShape,
                                         const MatmulPrecision& precision, Shape* outShape) {
   if (aShape.empty() || bShape.empty()) return std::nullopt;

@@ -41,6 +41,13 @@ struct MatmulPrecision {
   double inputRoundoff = 0;    // roundoff applied to inputs by the math mode (HF32/FP16), 0 if none
 };
 
+// cubeMathType values of the matmul family.
+constexpr int8_t kKeepDtype = 0, kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3, kUseFp32Add = 4;
+
+// What the math mode does to the precision of a product of `a` and `b`
+// (fact sheet, "cubeMathType" on A2).
+MatmulPrecision MatmulPrecisionFor(aclDataType a, aclDataType b, aclDataType out, int8_t cubeMathType);
+
 // torch.matmul semantics (1-D operands, batch broadcast) in float64.
 // Returns nullopt if the shapes do not multiply; `outShape` receives the
 // result shape. Tolerance grows with K (f32 accumulation).

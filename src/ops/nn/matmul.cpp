@@ -1,7 +1,10 @@
-// aclnnMatmul (torch.matmul semantics), aclnnMm (2-D) and aclnnBatchMatMul (3-D).
-// mat2 may come in FRACTAL_NZ, the format of a weight aclnnTransMatmulWeight
-// has prepared; on Canopy that layout is the weight's ND layout, so such a
-// mat2 is read through its view like any other (see trans_matmul_weight.cpp).
+// aclnnMatmul (torch.matmul semantics), aclnnMm (2-D) and aclnnBatchMatMul (3-D),
+// and their weight-NZ forms aclnnMatmulWeightNz (2-D) and aclnnBatchMatMulWeightNz
+// (3-D). mat2 may come in FRACTAL_NZ, the format of a weight
+// aclnnTransMatmulWeight has prepared; on Canopy that layout is the weight's ND
+// layout, so such a mat2 is read through its view like any other (see
+// trans_matmul_weight.cpp), and the WeightNz forms take an ND mat2 too (the
+// descriptor the client made, which CANN's TransMatmulWeight would relabel).
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
@@ -105,6 +108,51 @@ aclnnStatus PlanBatchMatMul(Plan& plan, const aclTensor* self, const aclTensor* 
   return PlanProduct(plan, a, b, plan.Output(out, "out"), cube_math_type);
 }
 
+// The products of the WeightNz forms: self, mat2 of one half dtype (MatmulWeightNz
+// also f32, and not FLOAT16 with BFLOAT16), k and n above 1.
+aclnnStatus CheckWeightNzOperands(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                                  int8_t cube_math_type) {
+  CANOPY_CHECK(CheckWeightNzFormats(plan, "mat2", mat2, {{"self", self}, {"out", out}}));
+  CANOPY_CHECK(CheckMatmulOperand(plan, "self", self));
+  CANOPY_CHECK(CheckMatmulOperand(plan, "mat2", mat2));
+  CANOPY_CHECK(CheckMatmulOperand(plan, "out", out));
+  const bool mixed_halves = (self->dtype == ACL_FLOAT16 && mat2->dtype == ACL_BF16) ||
+                            (self->dtype == ACL_BF16 && mat2->dtype == ACL_FLOAT16);
+  if (mixed_halves) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self (%s) and mat2 (%s) must both be FLOAT16 or both BFLOAT16",
+                       DtypeName(self->dtype), DtypeName(mat2->dtype));
+  }
+  return CheckCubeMathType(plan, cube_math_type);
+}
+
+aclnnStatus PlanMatmulWeightNz(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                               int8_t cube_math_type) {
+  CANOPY_CHECK(CheckWeightNzOperands(plan, self, mat2, out, cube_math_type));
+  if (cube_math_type == 0 && self->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT16) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "cubeMathType 0 (KEEP_DTYPE) keeps self's FLOAT; out is FLOAT16");
+  }
+  CANOPY_CHECK(plan.CheckRank("self", self, 2, 2));
+  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 2, 2));
+  CANOPY_CHECK(CheckWeightNzExtents(plan, "mat2", mat2));
+  return PlanMm(plan, self, mat2, out, cube_math_type);
+}
+
+aclnnStatus PlanBatchMatMulWeightNz(Plan& plan, const aclTensor* self, const aclTensor* mat2, const aclTensor* out,
+                                    int8_t cube_math_type) {
+  CANOPY_CHECK(CheckWeightNzOperands(plan, self, mat2, out, cube_math_type));
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kMatmulHalfDtypes));
+  CANOPY_CHECK(plan.CheckDtype("mat2", mat2->dtype, kMatmulHalfDtypes));
+  if (out->dtype != ACL_FLOAT && out->dtype != self->dtype) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "out (%s) must be FLOAT or self's dtype (%s)", DtypeName(out->dtype),
+                       DtypeName(self->dtype));
+  }
+  CANOPY_CHECK(plan.CheckRank("self", self, 3, 3));
+  CANOPY_CHECK(plan.CheckRank("mat2", mat2, 3, 3));
+  CANOPY_CHECK(plan.CheckRank("out", out, 3, 3));
+  CANOPY_CHECK(CheckWeightNzExtents(plan, "mat2", mat2));
+  return PlanBatchMatMul(plan, self, mat2, out, cube_math_type);
+}
+
 }  // namespace
 
 CANOPY_ACLNN_OP(Matmul, PlanMatmul, kMatmul, (const aclTensor*, self), (const aclTensor*, mat2), (aclTensor*, out),
@@ -113,3 +161,15 @@ CANOPY_ACLNN_OP(Mm, PlanMm, kMm, (const aclTensor*, self), (const aclTensor*, ma
                 (int8_t, cubeMathType))
 CANOPY_ACLNN_OP(BatchMatMul, PlanBatchMatMul, kBatchMatMul, (const aclTensor*, self), (const aclTensor*, mat2),
                 (aclTensor*, out), (int8_t, cubeMathType))
+CANOPY_ACLNN_OP(MatmulWeightNz, PlanMatmulWeightNz,
+                (OpTraits{.header = "aclnnop/aclnn_matmul.h",
+                          .dtypes = kMatmulDtypes,
+                          .private_formats = true,
+                          .example = "f16[2,32] f16[32,16] f16[2,16] 0"}),
+                (const aclTensor*, self), (const aclTensor*, mat2), (aclTensor*, out), (int8_t, cubeMathType))
+CANOPY_ACLNN_OP(BatchMatMulWeightNz, PlanBatchMatMulWeightNz,
+                (OpTraits{.header = "aclnnop/aclnn_batch_matmul.h",
+                          .dtypes = kMatmulHalfDtypes,
+                          .private_formats = true,
+                          .example = "f16[2,2,32] f16[2,32,16] f16[2,2,16] 0"}),
+                (const aclTensor*, self), (const aclTensor*, mat2), (aclTensor*, out), (int8_t, cubeMathType))

@@ -193,6 +193,44 @@ aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* te
   return ACLNN_SUCCESS;
 }
 
+float MatmulScaleOf(const aclScalar* scalar) {
+  const ScalarValue value = ValueOf(*scalar);
+  return static_cast<float>(value.is_integer ? static_cast<double>(value.integer) : value.real);
+}
+
+aclnnStatus CheckMatmulScales(Plan& plan, const aclScalar* beta, const aclScalar* alpha) {
+  CANOPY_CHECK(plan.CheckDtype("beta", beta->dtype, kMatmulScaleDtypes));
+  return plan.CheckDtype("alpha", alpha->dtype, kMatmulScaleDtypes);
+}
+
+aclnnStatus CheckBiasAndOut(Plan& plan, const char* bias_name, const aclTensor* bias, const Shape& product,
+                            const char* out_name, const aclTensor* out) {
+  Shape broadcast;
+  CANOPY_CHECK(plan.CheckBroadcast(bias_name, bias->view_shape, "the product", product, broadcast));
+  if (broadcast != product) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s of shape %s does not broadcast to the product's shape %s",
+                       bias_name, ShapeToString(bias->view_shape).c_str(), ShapeToString(product).c_str());
+  }
+  return plan.CheckShape(out_name, out, product);
+}
+
+aclnnStatus CheckWeightNzFormats(Plan& plan, const char* weight_name, const aclTensor* weight,
+                                 std::initializer_list<std::pair<const char*, const aclTensor*>> plain) {
+  if (weight->format != ACL_FORMAT_FRACTAL_NZ) CANOPY_CHECK(plan.CheckPlainFormat(weight_name, weight));
+  for (const auto& [name, tensor] : plain) CANOPY_CHECK(plan.CheckPlainFormat(name, tensor));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckWeightNzExtents(Plan& plan, const char* weight_name, const aclTensor* weight) {
+  const Shape& shape = weight->view_shape;
+  const int64_t k = shape[shape.size() - 2], n = shape.back();
+  if (k == 1 || n == 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s %s: an NZ weight's k and n must not be 1", weight_name,
+                       ShapeToString(shape).c_str());
+  }
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in, const TensorRef& out,
                         int8_t cube_math_type, const ProductTerms& terms) {
   if (out.NumElements() == 0) return ACLNN_SUCCESS;

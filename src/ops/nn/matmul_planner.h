@@ -1,8 +1,13 @@
-// The recipe shared by Matmul, Mm, BatchMatMul and Addmm: checks for
-// cubeMathType and dtypes, and the planning of one batched product through
+// The recipe shared by the matmul family (Matmul, Mm, BatchMatMul, the Addmm,
+// Addbmm, Baddbmm, Addmv and Gemm forms, the WeightNz variants): checks for
+// cubeMathType, dtypes, coefficients and the bias, and the planning of one
+// batched product through
 // oneDNN, with conversions, contiguous copies and a staged output only when the
 // operands need them.
 #pragma once
+
+#include <initializer_list>
+#include <utility>
 
 #include "kernels/matmul.h"
 #include "ops/framework/plan.h"
@@ -11,6 +16,8 @@
 namespace canopy::ops {
 
 inline constexpr DtypeSet kMatmulDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+// The operands of BatchMatMulWeightNz and AddmmWeightNz's mat1 and mat2.
+inline constexpr DtypeSet kMatmulHalfDtypes = {ACL_FLOAT16, ACL_BF16};
 
 // The view as oneDNN takes it: extent-1 dimensions get dense strides (oneDNN
 // reads them, and a view may set them to anything).
@@ -21,6 +28,33 @@ aclnnStatus CheckCubeMathType(Plan& plan, int8_t cube_math_type);
 
 // Checks dtype and extents of one matmul operand (the kit has checked its format).
 aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* tensor);
+
+// beta and alpha of Addmm, Addbmm and Baddbmm: the documents' list plus BF16
+// (CANN's code does not check the scalars' dtype, and its arch35 example passes
+// BF16 beta and alpha).
+inline constexpr DtypeSet kMatmulScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16,
+                                                ACL_INT32, ACL_INT64,   ACL_UINT8,  ACL_BF16};
+
+// A coefficient as the product applies it (f32, as CANN's ToFloat()).
+float MatmulScaleOf(const aclScalar* scalar);
+
+// Checks beta and alpha against kMatmulScaleDtypes.
+aclnnStatus CheckMatmulScales(Plan& plan, const aclScalar* beta, const aclScalar* alpha);
+
+// The bias of an Addmm-like op: `bias` broadcasts to `product` (the product is
+// never broadcast to the bias), and `out` has the product's shape.
+aclnnStatus CheckBiasAndOut(Plan& plan, const char* bias_name, const aclTensor* bias, const Shape& product,
+                            const char* out_name, const aclTensor* out);
+
+// The weight of a *WeightNz op: FRACTAL_NZ (prepared by TransMatmulWeight) or
+// ND (Canopy's TransMatmulWeight leaves the descriptor as the client made it,
+// where CANN's turns it into NZ), read through its view either way; the other
+// tensors must be in a plain format.
+aclnnStatus CheckWeightNzFormats(Plan& plan, const char* weight_name, const aclTensor* weight,
+                                 std::initializer_list<std::pair<const char*, const aclTensor*>> plain);
+
+// An NZ weight's k and n must both exceed 1 (CANN's NZ products reject them).
+aclnnStatus CheckWeightNzExtents(Plan& plan, const char* weight_name, const aclTensor* weight);
 
 struct ProductTerms {
   float alpha = 1.0f;

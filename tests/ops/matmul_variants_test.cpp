@@ -1,0 +1,879 @@
+// The matmul variants on the matmul planner: Addbmm / InplaceAddbmm, Baddbmm /
+// InplaceBaddbmm, Addmv, Gemm and the weight-NZ forms MatmulWeightNz,
+// BatchMatMulWeightNz and AddmmWeightNz, through the public C API against a
+// float64 reference (ReferenceAddmm per product), on f32, f16 and bf16, with
+// transposed, strided and broadcast operands, every cubeMathType, in place,
+// empty tensors and K = 0; then each op's documented rejections.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_addbmm.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addmv.h"
+#include "aclnnop/aclnn_baddbmm.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_gemm.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "op_test_support.h"
+#include "reference.h"
+
+namespace canopy_test {
+namespace {
+
+const Range kMatrixRange{-1, 1};
+const View c = View::kContiguous;
+
+struct Operand {
+  aclDataType dtype = ACL_FLOAT;
+  Shape shape;
+  View view = View::kContiguous;
+  aclFormat format = ACL_FORMAT_ND;
+};
+
+// What a call receives: the input descriptors in prototype order, out (null in
+// place), the coefficients and cubeMathType.
+struct CallArgs {
+  std::vector<aclTensor*> inputs;
+  aclTensor* out = nullptr;
+  aclScalar* beta = nullptr;
+  aclScalar* alpha = nullptr;
+  Value betaValue, alphaValue;
+  int8_t cube = kKeepDtype;
+  uint64_t* workspaceSize = nullptr;
+  aclOpExecutor** executor = nullptr;
+};
+
+struct VariantCase {
+  std::string name;
+  std::vector<Operand> inputs;
+  Operand out;           // ignored in place
+  bool inplace = false;  // input 0 is the out
+  Value beta = 1.0, alpha = 1.0;
+  aclDataType scalarDtype = ACL_FLOAT;
+  int8_t cube = kKeepDtype;
+  std::function<aclnnStatus(const CallArgs&)> phase1;
+  Phase2 phase2 = nullptr;
+  // The inputs' values (row-major over their views), beta, alpha -> expected out.
+  std::function<Expected(const std::vector<Values>&, Value, Value, const VariantCase&)> reference;
+  bool outUntouched = false;  // CANN computes nothing: out keeps its poison
+};
+
+void PrintTo(const VariantCase& x, std::ostream* os) { *os << x.name; }
+
+// Row-major [rows, cols] values of the transpose of a [cols, rows] matrix.
+Values TransposeValues(const Values& v, int64_t rows, int64_t cols) {
+  Values t(v.size());
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) t[static_cast<size_t>(i * cols + j)] = v[static_cast<size_t>(j * rows + i)];
+  }
+  return t;
+}
+
+void Append(Expected& to, const Expected& from) {
+  to.values.insert(to.values.end(), from.values.begin(), from.values.end());
+  to.tolerance.insert(to.tolerance.end(), from.tolerance.begin(), from.tolerance.end());
+}
+
+void RunCase(const VariantCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  std::vector<std::unique_ptr<DeviceTensor>> inputs;
+  std::vector<Values> values;
+  for (const Operand& operand : x.inputs) {
+    inputs.push_back(std::make_unique<DeviceTensor>(operand.dtype, operand.shape, operand.view));
+    values.push_back(inputs.back()->FillRandom(rng, kMatrixRange));
+  }
+  std::unique_ptr<DeviceTensor> separateOut;
+  const DeviceTensor* out = inputs[0].get();
+  if (!x.inplace) {
+    separateOut = std::make_unique<DeviceTensor>(x.out.dtype, x.out.shape, x.out.view);
+    separateOut->Poison();
+    out = separateOut.get();
+  }
+  const std::vector<uint8_t> before = out->DownloadBytes();
+  const Value beta = ConvertValue(x.beta, x.scalarDtype), alpha = ConvertValue(x.alpha, x.scalarDtype);
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        CallArgs call;
+        for (size_t i = 0; i < inputs.size(); ++i) call.inputs.push_back(args.Tensor(*inputs[i], x.inputs[i].format));
+        if (!x.inplace) call.out = args.Tensor(*out, x.out.format);
+        call.beta = args.Scalar(x.scalarDtype, beta);
+        call.alpha = args.Scalar(x.scalarDtype, alpha);
+        call.betaValue = beta;
+        call.alphaValue = alpha;
+        call.cube = x.cube;
+        call.workspaceSize = workspaceSize;
+        call.executor = executor;
+        return x.phase1(call);
+      },
+      x.phase2);
+  ASSERT_TRUE(run.ok()) << x.name << ": " << Describe(run);
+  if (x.outUntouched) {
+    EXPECT_EQ(out->DownloadBytes(), before) << "out must keep its values";
+  } else {
+    ExpectNear(out->ReadView(), x.reference(values, beta, alpha, x), x.name);
+    ExpectOutsideViewUnchanged(*out, before, "out storage");
+  }
+  for (size_t i = x.inplace ? 1 : 0; i < inputs.size(); ++i) {
+    ExpectExact(inputs[i]->ReadView(), values[i], "input " + std::to_string(i) + " must not change");
+  }
+  if (NumElements(out->shape()) == 0) {
+    EXPECT_EQ(run.workspaceSize, 0u) << "an empty result needs no workspace";
+  }
+}
+
+MatmulPrecision PrecisionOf(const VariantCase& x, size_t a, size_t b) {
+  const aclDataType outDtype = x.inplace ? x.inputs[0].dtype : x.out.dtype;
+  return MatmulPrecisionFor(x.inputs[a].dtype, x.inputs[b].dtype, outDtype, x.cube);
+}
+
+// ---- Addbmm / InplaceAddbmm --------------------------------------------------------------------
+
+// self, batch1 [B1, M, K], batch2 [B2, K, N]: the batch sum is mat1 [M, B*K] @ mat2 [B*K, N].
+Expected AddbmmReference(const std::vector<Values>& v, Value beta, Value alpha, const VariantCase& x) {
+  const Shape& s1 = x.inputs[1].shape;
+  const Shape& s2 = x.inputs[2].shape;
+  const int64_t batch = std::max(s1[0], s2[0]), m = s1[1], k = s1[2], n = s2[2];
+  const Values b1 = BroadcastTo(v[1], s1, {batch, m, k});
+  const Values b2 = BroadcastTo(v[2], s2, {batch, k, n});
+  Values mat1(static_cast<size_t>(m * batch * k));
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t p = 0; p < k; ++p) {
+        mat1[static_cast<size_t>((i * batch + b) * k + p)] = b1[static_cast<size_t>((b * m + i) * k + p)];
+      }
+    }
+  }
+  return ReferenceAddmm(v[0], x.inputs[0].shape, mat1, {m, batch * k}, b2, {batch * k, n}, beta, alpha,
+                        PrecisionOf(x, 1, 2));
+}
+
+aclnnStatus AddbmmCall(const CallArgs& a) {
+  return aclnnAddbmmGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], a.beta, a.alpha, a.out, a.cube,
+                                     a.workspaceSize, a.executor);
+}
+aclnnStatus InplaceAddbmmCall(const CallArgs& a) {
+  return aclnnInplaceAddbmmGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], a.beta, a.alpha, a.cube,
+                                            a.workspaceSize, a.executor);
+}
+
+VariantCase Addbmm(const std::string& name, const Shape& self, const Shape& batch1, const Shape& batch2,
+                   aclDataType dtype = ACL_FLOAT) {
+  VariantCase x;
+  x.name = "Addbmm_" + name;
+  x.inputs = {{dtype, self}, {dtype, batch1}, {dtype, batch2}};
+  x.out = {dtype, {batch1[1], batch2[2]}};
+  x.phase1 = AddbmmCall;
+  x.phase2 = aclnnAddbmm;
+  x.reference = AddbmmReference;
+  return x;
+}
+
+VariantCase InPlace(VariantCase x, const std::function<aclnnStatus(const CallArgs&)>& phase1, Phase2 phase2) {
+  x.name = "Inplace" + x.name;
+  x.inplace = true;
+  x.phase1 = phase1;
+  x.phase2 = phase2;
+  return x;
+}
+
+std::vector<VariantCase> AddbmmCases() {
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Addbmm(std::string(Name(dt)) + "_typical", {6, 5}, {4, 6, 8}, {4, 8, 5}, dt));
+  }
+  cases.push_back(Addbmm("large", {40, 24}, {7, 40, 33}, {7, 33, 24}));
+  cases.push_back(Addbmm("self_row", {5}, {3, 6, 8}, {3, 8, 5}));
+  cases.push_back(Addbmm("self_scalar", {}, {3, 6, 8}, {3, 8, 5}));
+  cases.push_back(Addbmm("self_column", {6, 1}, {3, 6, 8}, {3, 8, 5}));
+  cases.push_back(Addbmm("batch1_broadcast", {6, 5}, {1, 6, 8}, {3, 8, 5}));
+  cases.push_back(Addbmm("batch2_broadcast", {6, 5}, {3, 6, 8}, {1, 8, 5}));
+  VariantCase x = Addbmm("transposed_batches_stepped_out", {6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.inputs[1].view = x.inputs[2].view = View::kTransposed;
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  x = Addbmm("reversed_batch1_broadcast_self", {6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.inputs[0].view = View::kBroadcast;
+  x.inputs[1].view = View::kReversed;
+  cases.push_back(x);
+  x = Addbmm("coefficients", {6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.beta = -0.5;
+  x.alpha = 2.0;
+  cases.push_back(x);
+  x.name = "Addbmm_s32_coefficients";
+  x.scalarDtype = ACL_INT32;
+  x.beta = 3.0;
+  x.alpha = -2.0;
+  cases.push_back(x);
+  x = Addbmm("beta0", {6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.beta = 0.0;
+  cases.push_back(x);
+  x.name = "Addbmm_alpha0";
+  x.beta = 1.5;
+  x.alpha = 0.0;
+  cases.push_back(x);
+  for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+    for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16}) {
+      x = Addbmm(std::string("cube") + std::to_string(cube) + "_" + Name(dt), {6, 5}, {3, 6, 40}, {3, 40, 5}, dt);
+      x.cube = cube;
+      cases.push_back(x);
+    }
+  }
+  x = Addbmm("f16_inputs_f32_self_out", {6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.inputs[1].dtype = x.inputs[2].dtype = ACL_FLOAT16;
+  cases.push_back(x);
+  cases.push_back(Addbmm("k0", {6, 5}, {3, 6, 0}, {3, 0, 5}));
+  cases.push_back(Addbmm("batch0", {6, 5}, {0, 6, 8}, {0, 8, 5}));
+  cases.push_back(Addbmm("empty_m", {0, 5}, {3, 0, 8}, {3, 8, 5}));
+  x = InPlace(Addbmm("typical", {6, 5}, {4, 6, 8}, {4, 8, 5}), InplaceAddbmmCall, aclnnInplaceAddbmm);
+  x.beta = 0.5;
+  cases.push_back(x);
+  x = InPlace(Addbmm("bf16_transposed_self", {6, 5}, {4, 6, 8}, {4, 8, 5}, ACL_BF16), InplaceAddbmmCall,
+              aclnnInplaceAddbmm);
+  x.inputs[0].view = View::kTransposed;
+  cases.push_back(x);
+  return cases;
+}
+
+// ---- Baddbmm / InplaceBaddbmm ------------------------------------------------------------------
+
+// One Addmm per batch, self broadcast to [B, M, N].
+Expected BaddbmmReference(const std::vector<Values>& v, Value beta, Value alpha, const VariantCase& x) {
+  const Shape& s1 = x.inputs[1].shape;
+  const Shape& s2 = x.inputs[2].shape;
+  const int64_t batch = s1[0], m = s1[1], k = s1[2], n = s2[2];
+  const Values self = BroadcastTo(v[0], x.inputs[0].shape, {batch, m, n});
+  const Values b2 = BroadcastTo(v[2], s2, {batch, k, n});
+  Expected want;
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto slice = [](const Values& all, int64_t index, int64_t size) {
+      return Values(all.begin() + index * size, all.begin() + (index + 1) * size);
+    };
+    Append(want, ReferenceAddmm(slice(self, b, m * n), {m, n}, slice(v[1], b, m * k), {m, k}, slice(b2, b, k * n),
+                                {k, n}, beta, alpha, PrecisionOf(x, 1, 2)));
+  }
+  return want;
+}
+
+aclnnStatus BaddbmmCall(const CallArgs& a) {
+  return aclnnBaddbmmGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], a.beta, a.alpha, a.out, a.cube,
+                                      a.workspaceSize, a.executor);
+}
+aclnnStatus InplaceBaddbmmCall(const CallArgs& a) {
+  return aclnnInplaceBaddbmmGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], a.beta, a.alpha, a.cube,
+                                             a.workspaceSize, a.executor);
+}
+
+VariantCase Baddbmm(const std::string& name, const Shape& self, const Shape& batch1, const Shape& batch2,
+                    aclDataType dtype = ACL_FLOAT) {
+  VariantCase x;
+  x.name = "Baddbmm_" + name;
+  x.inputs = {{dtype, self}, {dtype, batch1}, {dtype, batch2}};
+  x.out = {dtype, {batch1[0], batch1[1], batch2[2]}};
+  x.phase1 = BaddbmmCall;
+  x.phase2 = aclnnBaddbmm;
+  x.reference = BaddbmmReference;
+  return x;
+}
+
+std::vector<VariantCase> BaddbmmCases() {
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Baddbmm(std::string(Name(dt)) + "_typical", {3, 6, 5}, {3, 6, 8}, {3, 8, 5}, dt));
+  }
+  cases.push_back(Baddbmm("large", {5, 40, 24}, {5, 40, 33}, {5, 33, 24}));
+  cases.push_back(Baddbmm("self_matrix", {6, 5}, {3, 6, 8}, {3, 8, 5}));
+  cases.push_back(Baddbmm("self_row", {5}, {3, 6, 8}, {3, 8, 5}));
+  cases.push_back(Baddbmm("self_batch1", {1, 6, 5}, {3, 6, 8}, {3, 8, 5}));
+  cases.push_back(Baddbmm("batch2_broadcast", {3, 6, 5}, {3, 6, 8}, {1, 8, 5}));
+  VariantCase x = Baddbmm("transposed_stepped", {3, 6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.inputs[1].view = View::kTransposed;
+  x.inputs[2].view = View::kStepped;
+  x.out.view = View::kTransposed;
+  cases.push_back(x);
+  x = Baddbmm("broadcast_self_reversed_batch2", {3, 6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.inputs[0].view = View::kBroadcast;
+  x.inputs[2].view = View::kReversed;
+  x.out.view = View::kOffset;
+  cases.push_back(x);
+  x = Baddbmm("coefficients_f16_scalars", {3, 6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.scalarDtype = ACL_FLOAT16;
+  x.beta = 0.25;
+  x.alpha = -1.5;
+  cases.push_back(x);
+  x = Baddbmm("beta0", {3, 6, 5}, {3, 6, 8}, {3, 8, 5});
+  x.beta = 0.0;
+  cases.push_back(x);
+  x.name = "Baddbmm_alpha0";
+  x.beta = 2.0;
+  x.alpha = 0.0;
+  cases.push_back(x);
+  for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+    for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+      x = Baddbmm(std::string("cube") + std::to_string(cube) + "_" + Name(dt), {2, 6, 5}, {2, 6, 40}, {2, 40, 5}, dt);
+      x.cube = cube;
+      if (cube == kUseFp16 && dt == ACL_BF16) continue;  // bf16 has no fp16 mode
+      cases.push_back(x);
+    }
+  }
+  x = Baddbmm("f16_out_f32", {3, 6, 5}, {3, 6, 8}, {3, 8, 5}, ACL_FLOAT16);
+  x.out.dtype = ACL_FLOAT;
+  cases.push_back(x);
+  cases.push_back(Baddbmm("k0", {3, 6, 5}, {3, 6, 0}, {3, 0, 5}));
+  cases.push_back(Baddbmm("empty_batch", {0, 6, 5}, {0, 6, 8}, {0, 8, 5}));
+  cases.push_back(Baddbmm("empty_n", {3, 6, 0}, {3, 6, 8}, {3, 8, 0}));
+  cases.push_back(
+      InPlace(Baddbmm("typical", {3, 6, 5}, {3, 6, 8}, {3, 8, 5}), InplaceBaddbmmCall, aclnnInplaceBaddbmm));
+  x = InPlace(Baddbmm("f16_stepped_self", {3, 6, 5}, {3, 6, 8}, {3, 8, 5}, ACL_FLOAT16), InplaceBaddbmmCall,
+              aclnnInplaceBaddbmm);
+  x.inputs[0].view = View::kStepped;
+  x.beta = -1.0;
+  cases.push_back(x);
+  return cases;
+}
+
+// ---- Addmv -------------------------------------------------------------------------------------
+
+// self [n] (or [1], rank 0), mat [n, m], vec [m]: Addmm with mat2 = vec as [m, 1].
+Expected AddmvReference(const std::vector<Values>& v, Value beta, Value alpha, const VariantCase& x) {
+  const int64_t n = x.inputs[1].shape[0], m = x.inputs[1].shape[1];
+  const Values self = BroadcastTo(v[0], x.inputs[0].shape, {n});
+  return ReferenceAddmm(self, {n, 1}, v[1], {n, m}, v[2], {m, 1}, beta, alpha, PrecisionOf(x, 1, 2));
+}
+
+aclnnStatus AddmvCall(const CallArgs& a) {
+  return aclnnAddmvGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], a.alpha, a.beta, a.out, a.cube,
+                                    a.workspaceSize, a.executor);
+}
+
+VariantCase Addmv(const std::string& name, const Shape& self, int64_t n, int64_t m, aclDataType dtype = ACL_FLOAT) {
+  VariantCase x;
+  x.name = "Addmv_" + name;
+  x.inputs = {{dtype, self}, {dtype, {n, m}}, {dtype, {m}}};
+  x.out = {dtype, {n}};
+  x.phase1 = AddmvCall;
+  x.phase2 = aclnnAddmv;
+  x.reference = AddmvReference;
+  return x;
+}
+
+std::vector<VariantCase> AddmvCases() {
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Addmv(std::string(Name(dt)) + "_typical", {7}, 7, 12, dt));
+    cases.push_back(Addmv(std::string(Name(dt)) + "_large", {300}, 300, 130, dt));
+  }
+  cases.push_back(Addmv("self_one", {1}, 7, 12));
+  cases.push_back(Addmv("self_scalar", {}, 7, 12));
+  VariantCase x = Addmv("transposed_mat_stepped_vec", {7}, 7, 12);
+  x.inputs[1].view = View::kTransposed;
+  x.inputs[2].view = View::kStepped;
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  x = Addmv("coefficients", {7}, 7, 12);
+  x.alpha = 0.5;
+  x.beta = -2.0;
+  cases.push_back(x);
+  x.name = "Addmv_beta0";
+  x.beta = 0.0;
+  cases.push_back(x);
+  x.name = "Addmv_alpha0";
+  x.alpha = 0.0;
+  x.beta = 3.0;
+  cases.push_back(x);
+  x = Addmv("f16_mat_f32_vec_self_out", {7}, 7, 12);
+  x.inputs[1].dtype = ACL_FLOAT16;
+  cases.push_back(x);
+  for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+    x = Addmv("cube" + std::to_string(cube), {7}, 7, 40);
+    x.cube = cube;
+    cases.push_back(x);
+  }
+  cases.push_back(Addmv("m0", {7}, 7, 0));
+  cases.push_back(Addmv("empty", {0}, 0, 5));
+  return cases;
+}
+
+// ---- Gemm --------------------------------------------------------------------------------------
+
+struct GemmShape {
+  int64_t transA = 0, transB = 0;
+};
+
+// A, B, C: Addmm of op(A) and op(B) with C as the bias.
+Expected GemmReference(const std::vector<Values>& v, Value beta, Value alpha, const VariantCase& x, GemmShape t) {
+  const Shape& as = x.inputs[0].shape;
+  const Shape& bs = x.inputs[1].shape;
+  const int64_t m = t.transA != 0 ? as[1] : as[0], k = t.transA != 0 ? as[0] : as[1];
+  const int64_t n = t.transB != 0 ? bs[0] : bs[1];
+  const Values a = t.transA != 0 ? TransposeValues(v[0], m, k) : v[0];
+  const Values b = t.transB != 0 ? TransposeValues(v[1], k, n) : v[1];
+  return ReferenceAddmm(v[2], x.inputs[2].shape, a, {m, k}, b, {k, n}, beta, alpha, PrecisionOf(x, 0, 1));
+}
+
+VariantCase Gemm(const std::string& name, int64_t m, int64_t k, int64_t n, const Shape& cShape, GemmShape t = {},
+                 aclDataType dtype = ACL_FLOAT) {
+  VariantCase x;
+  x.name = "Gemm_" + name;
+  x.inputs = {{dtype, t.transA != 0 ? Shape{k, m} : Shape{m, k}},
+              {dtype, t.transB != 0 ? Shape{n, k} : Shape{k, n}},
+              {dtype, cShape}};
+  x.out = {dtype, {m, n}};
+  x.phase1 = [t](const CallArgs& a) {
+    return aclnnGemmGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], static_cast<float>(a.alphaValue.real()),
+                                     static_cast<float>(a.betaValue.real()), t.transA, t.transB, a.out, a.cube,
+                                     a.workspaceSize, a.executor);
+  };
+  x.phase2 = aclnnGemm;
+  x.reference = [t](const std::vector<Values>& v, Value beta, Value alpha, const VariantCase& y) {
+    return GemmReference(v, beta, alpha, y, t);
+  };
+  return x;
+}
+
+std::vector<VariantCase> GemmCases() {
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Gemm(std::string(Name(dt)) + "_typical", 6, 8, 5, {6, 5}, {}, dt));
+    cases.push_back(Gemm(std::string(Name(dt)) + "_transposed_ab", 6, 8, 5, {6, 5}, {1, 1}, dt));
+  }
+  cases.push_back(Gemm("large", 70, 130, 90, {70, 90}));
+  cases.push_back(Gemm("trans_a", 6, 8, 5, {5}, {1, 0}));
+  cases.push_back(Gemm("trans_b_any_nonzero", 6, 8, 5, {6, 1}, {0, 2}));
+  VariantCase x = Gemm("views", 6, 8, 5, {6, 5});
+  x.inputs[0].view = View::kTransposed;
+  x.inputs[1].view = View::kStepped;
+  x.inputs[2].view = View::kBroadcast;
+  x.out.view = View::kReversed;
+  cases.push_back(x);
+  x = Gemm("coefficients", 6, 8, 5, {6, 5});
+  x.alpha = 1.5;
+  x.beta = -0.75;
+  cases.push_back(x);
+  x.name = "Gemm_beta0";
+  x.beta = 0.0;
+  cases.push_back(x);
+  x = Gemm("mixed_f16_a_f32_out", 6, 8, 5, {6, 5});
+  x.inputs[0].dtype = ACL_FLOAT16;
+  x.inputs[2].dtype = ACL_BF16;
+  cases.push_back(x);
+  for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+    x = Gemm("cube" + std::to_string(cube), 6, 40, 5, {6, 5});
+    x.cube = cube;
+    cases.push_back(x);
+  }
+  cases.push_back(Gemm("k0", 6, 0, 5, {6, 5}));
+  x = Gemm("empty_m", 0, 8, 5, {5});
+  x.outUntouched = true;
+  cases.push_back(x);
+  return cases;
+}
+
+// ---- MatmulWeightNz / BatchMatMulWeightNz / AddmmWeightNz ---------------------------------------
+
+Expected ProductReference(const std::vector<Values>& v, Value, Value, const VariantCase& x) {
+  Shape outShape;
+  const std::optional<Expected> want =
+      ReferenceMatmul(v[0], x.inputs[0].shape, v[1], x.inputs[1].shape, PrecisionOf(x, 0, 1), &outShape);
+  return *want;
+}
+
+VariantCase WeightNz(const std::string& name, const Shape& self, const Shape& mat2, const Shape& out, aclDataType dtype,
+                     View mat2View, aclFormat format) {
+  VariantCase x;
+  x.inputs = {{dtype, self}, {dtype, mat2, mat2View, format}};
+  x.out = {dtype, out};
+  x.reference = ProductReference;
+  const bool batched = self.size() == 3;
+  x.name = std::string(batched ? "BatchMatMulWeightNz_" : "MatmulWeightNz_") + name;
+  x.phase1 = [batched](const CallArgs& a) {
+    return batched ? aclnnBatchMatMulWeightNzGetWorkspaceSize(a.inputs[0], a.inputs[1], a.out, a.cube, a.workspaceSize,
+                                                              a.executor)
+                   : aclnnMatmulWeightNzGetWorkspaceSize(a.inputs[0], a.inputs[1], a.out, a.cube, a.workspaceSize,
+                                                         a.executor);
+  };
+  x.phase2 = batched ? aclnnBatchMatMulWeightNz : aclnnMatmulWeightNz;
+  return x;
+}
+
+aclnnStatus AddmmWeightNzCall(const CallArgs& a) {
+  return aclnnAddmmWeightNzGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], a.beta, a.alpha, a.out, a.cube,
+                                            a.workspaceSize, a.executor);
+}
+
+VariantCase AddmmWeightNz(const std::string& name, const Shape& self, int64_t m, int64_t k, int64_t n,
+                          aclDataType dtype, aclDataType selfDtype, View mat2View) {
+  VariantCase x;
+  x.name = "AddmmWeightNz_" + name;
+  x.inputs = {{selfDtype, self}, {dtype, {m, k}}, {dtype, {k, n}, mat2View, ACL_FORMAT_FRACTAL_NZ}};
+  x.out = {selfDtype, {m, n}};
+  x.phase1 = AddmmWeightNzCall;
+  x.phase2 = aclnnAddmmWeightNz;
+  x.reference = [](const std::vector<Values>& v, Value beta, Value alpha, const VariantCase& y) {
+    return ReferenceAddmm(v[0], y.inputs[0].shape, v[1], y.inputs[1].shape, v[2], y.inputs[2].shape, beta, alpha,
+                          PrecisionOf(y, 1, 2));
+  };
+  return x;
+}
+
+std::vector<VariantCase> WeightNzCases() {
+  const aclFormat nz = ACL_FORMAT_FRACTAL_NZ;
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    // The linear-layer form of CANN's example: a [n, k] weight seen as a transposed [k, n] view.
+    cases.push_back(
+        WeightNz(std::string(Name(dt)) + "_transposed", {5, 32}, {32, 24}, {5, 24}, dt, View::kTransposed, nz));
+    cases.push_back(WeightNz(std::string(Name(dt)) + "_large", {40, 64}, {64, 48}, {40, 48}, dt, c, nz));
+  }
+  // Canopy's TransMatmulWeight leaves the descriptor ND: such a weight is taken too.
+  cases.push_back(WeightNz("nd_weight", {5, 32}, {32, 24}, {5, 24}, ACL_FLOAT16, c, ACL_FORMAT_ND));
+  VariantCase x = WeightNz("f16_cube2_f32", {5, 32}, {32, 24}, {5, 24}, ACL_FLOAT, c, nz);
+  x.cube = kUseFp16;
+  cases.push_back(x);
+  x = WeightNz("f16_f32_out", {5, 32}, {32, 24}, {5, 24}, ACL_FLOAT16, c, nz);
+  x.out.dtype = ACL_FLOAT;
+  cases.push_back(x);
+  cases.push_back(WeightNz("k0_empty_m", {0, 32}, {32, 24}, {0, 24}, ACL_FLOAT16, c, nz));
+  for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(
+        WeightNz(std::string(Name(dt)) + "_typical", {3, 5, 32}, {3, 32, 24}, {3, 5, 24}, dt, View::kTransposed, nz));
+    cases.push_back(WeightNz(std::string(Name(dt)) + "_broadcast", {1, 5, 32}, {3, 32, 24}, {3, 5, 24}, dt, c, nz));
+  }
+  x = WeightNz("f32_out", {2, 5, 32}, {1, 32, 24}, {2, 5, 24}, ACL_BF16, c, nz);
+  x.out.dtype = ACL_FLOAT;
+  cases.push_back(x);
+  cases.push_back(WeightNz("empty_batch", {0, 5, 32}, {0, 32, 24}, {0, 5, 24}, ACL_FLOAT16, c, nz));
+  for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(AddmmWeightNz(std::string(Name(dt)) + "_row_bias", {24}, 5, 32, 24, dt, dt, View::kTransposed));
+    cases.push_back(AddmmWeightNz(std::string(Name(dt)) + "_f32_bias", {5, 24}, 5, 32, 24, dt, ACL_FLOAT, c));
+  }
+  x = AddmmWeightNz("column_bias_coefficients", {5, 1}, 5, 32, 24, ACL_FLOAT16, ACL_FLOAT16, c);
+  x.beta = 0.5;
+  x.alpha = -2.0;
+  x.cube = kUseFp32Add;
+  cases.push_back(x);
+  return cases;
+}
+
+std::vector<VariantCase> AllCases() {
+  std::vector<VariantCase> cases;
+  for (auto list : {AddbmmCases(), BaddbmmCases(), AddmvCases(), GemmCases(), WeightNzCases()}) {
+    cases.insert(cases.end(), list.begin(), list.end());
+  }
+  return cases;
+}
+
+class MatmulVariantsTest : public ::testing::TestWithParam<VariantCase> {};
+TEST_P(MatmulVariantsTest, MatchesReference) { RunCase(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, MatmulVariantsTest, ::testing::ValuesIn(AllCases()),
+                         [](const ::testing::TestParamInfo<VariantCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- rejections --------------------------------------------------------------------------------
+
+struct Bad {
+  std::string name;
+  std::vector<Operand> inputs;
+  Operand out;
+  std::function<aclnnStatus(const CallArgs&)> phase1;
+  Phase2 phase2;
+  std::string keyword;
+  aclDataType scalarDtype = ACL_FLOAT;
+  int8_t cube = kKeepDtype;
+};
+
+RejectionCase ToRejection(const Bad& bad) {
+  return {bad.name,
+          [bad](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+            CallArgs call;
+            for (const Operand& o : bad.inputs)
+              call.inputs.push_back(args.NewTensor(o.dtype, o.shape, o.view, o.format));
+            call.out = args.NewTensor(bad.out.dtype, bad.out.shape, bad.out.view, bad.out.format);
+            call.beta = args.Scalar(bad.scalarDtype, 1.0);
+            call.alpha = args.Scalar(bad.scalarDtype, 1.0);
+            call.betaValue = call.alphaValue = 1.0;
+            call.cube = bad.cube;
+            call.workspaceSize = workspaceSize;
+            call.executor = executor;
+            return bad.phase1(call);
+          },
+          bad.phase2, bad.keyword};
+}
+
+std::vector<RejectionCase> RejectionCases() {
+  const aclDataType f32 = ACL_FLOAT, f16 = ACL_FLOAT16, bf16 = ACL_BF16;
+  const aclFormat nz = ACL_FORMAT_FRACTAL_NZ;
+  const auto gemm = [](int64_t transA, int64_t transB) {
+    return [transA, transB](const CallArgs& a) {
+      return aclnnGemmGetWorkspaceSize(a.inputs[0], a.inputs[1], a.inputs[2], 1.0f, 1.0f, transA, transB, a.out, a.cube,
+                                       a.workspaceSize, a.executor);
+    };
+  };
+  const auto matmulNz = [](const CallArgs& a) {
+    return aclnnMatmulWeightNzGetWorkspaceSize(a.inputs[0], a.inputs[1], a.out, a.cube, a.workspaceSize, a.executor);
+  };
+  const auto batchNz = [](const CallArgs& a) {
+    return aclnnBatchMatMulWeightNzGetWorkspaceSize(a.inputs[0], a.inputs[1], a.out, a.cube, a.workspaceSize,
+                                                    a.executor);
+  };
+  std::vector<Bad> bad = {
+      {"Addbmm_int32_self",
+       {{ACL_INT32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "self"},
+      {"Addbmm_self_out_dtypes",
+       {{f16, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "one dtype"},
+      {"Addbmm_batch1_rank2",
+       {{f32, {3, 5}}, {f32, {3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "batch1"},
+      {"Addbmm_k_mismatch",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 6, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "K"},
+      {"Addbmm_batches",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {3, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "batch"},
+      {"Addbmm_self_expands_product",
+       {{f32, {3, 5}}, {f32, {2, 1, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "self"},
+      {"Addbmm_self_rank3",
+       {{f32, {1, 3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "self"},
+      {"Addbmm_out_shape",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {5, 3}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "out"},
+      {"Addbmm_empty_self_only",
+       {{f32, {0, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "empty"},
+      {"Addbmm_batch_formats",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}, c, ACL_FORMAT_NCL}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "format"},
+      {"Addbmm_bool_beta",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "beta",
+       ACL_BOOL},
+      {"Addbmm_cube5",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       AddbmmCall,
+       aclnnAddbmm,
+       "cubeMathType",
+       f32,
+       5},
+      {"InplaceAddbmm_self_shape",
+       {{f32, {5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       InplaceAddbmmCall,
+       aclnnInplaceAddbmm,
+       "selfRef"},
+      {"Baddbmm_double",
+       {{ACL_DOUBLE, {2, 3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "self"},
+      {"Baddbmm_self_expands_batch",
+       {{f32, {2, 3, 5}}, {f32, {1, 3, 4}}, {f32, {1, 4, 5}}},
+       {f32, {2, 3, 5}},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "self"},
+      {"Baddbmm_batch1_of_1",
+       {{f32, {2, 3, 5}}, {f32, {1, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "batch1"},
+      {"Baddbmm_out_shape",
+       {{f32, {2, 3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 5}},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "out"},
+      {"Baddbmm_k_mismatch",
+       {{f32, {2, 3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 3, 5}}},
+       {f32, {2, 3, 5}},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "K"},
+      {"Baddbmm_empty_self_only",
+       {{f32, {2, 0, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "empty"},
+      {"Baddbmm_out_format",
+       {{f32, {2, 3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}, c, ACL_FORMAT_NCL},
+       BaddbmmCall,
+       aclnnBaddbmm,
+       "format"},
+      {"InplaceBaddbmm_self_rank",
+       {{f32, {3, 5}}, {f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}},
+       InplaceBaddbmmCall,
+       aclnnInplaceBaddbmm,
+       "selfRef"},
+      {"Addmv_complex", {{ACL_COMPLEX64, {3}}, {f32, {3, 4}}, {f32, {4}}}, {f32, {3}}, AddmvCall, aclnnAddmv, "self"},
+      {"Addmv_vec_rank2", {{f32, {3}}, {f32, {3, 4}}, {f32, {4, 1}}}, {f32, {3}}, AddmvCall, aclnnAddmv, "vec"},
+      {"Addmv_k_mismatch", {{f32, {3}}, {f32, {3, 4}}, {f32, {5}}}, {f32, {3}}, AddmvCall, aclnnAddmv, "shapes"},
+      {"Addmv_self_length", {{f32, {2}}, {f32, {3, 4}}, {f32, {4}}}, {f32, {3}}, AddmvCall, aclnnAddmv, "shapes"},
+      {"Addmv_float_into_int_out",
+       {{f32, {3}}, {f32, {3, 4}}, {f32, {4}}},
+       {ACL_INT32, {3}},
+       AddmvCall,
+       aclnnAddmv,
+       "out"},
+      {"Gemm_int8", {{ACL_INT8, {2, 3}}, {f32, {3, 4}}, {f32, {2, 4}}}, {f32, {2, 4}}, gemm(0, 0), aclnnGemm, "A"},
+      {"Gemm_k_mismatch", {{f32, {2, 3}}, {f32, {3, 4}}, {f32, {2, 4}}}, {f32, {2, 4}}, gemm(1, 0), aclnnGemm, "K"},
+      {"Gemm_c_shape", {{f32, {2, 3}}, {f32, {3, 4}}, {f32, {3, 4}}}, {f32, {2, 4}}, gemm(0, 0), aclnnGemm, "C"},
+      {"Gemm_out_shape", {{f32, {2, 3}}, {f32, {3, 4}}, {f32, {2, 4}}}, {f32, {4, 2}}, gemm(0, 0), aclnnGemm, "out"},
+      {"Gemm_rank3", {{f32, {1, 2, 3}}, {f32, {3, 4}}, {f32, {2, 4}}}, {f32, {2, 4}}, gemm(0, 0), aclnnGemm, "A"},
+      {"Gemm_nchw",
+       {{f32, {2, 3}}, {f32, {3, 4}}, {f32, {2, 4}, c, ACL_FORMAT_NCHW}},
+       {f32, {2, 4}},
+       gemm(0, 0),
+       aclnnGemm,
+       "C"},
+      {"MatmulWeightNz_mixed_halves",
+       {{f16, {2, 32}}, {bf16, {32, 16}, c, nz}},
+       {f16, {2, 16}},
+       matmulNz,
+       aclnnMatmulWeightNz,
+       "BFLOAT16"},
+      {"MatmulWeightNz_k1",
+       {{f16, {2, 1}}, {f16, {1, 16}, c, nz}},
+       {f16, {2, 16}},
+       matmulNz,
+       aclnnMatmulWeightNz,
+       "mat2"},
+      {"MatmulWeightNz_n1",
+       {{f16, {2, 32}}, {f16, {32, 1}, c, nz}},
+       {f16, {2, 1}},
+       matmulNz,
+       aclnnMatmulWeightNz,
+       "mat2"},
+      {"MatmulWeightNz_self_rank3",
+       {{f16, {1, 2, 32}}, {f16, {32, 16}, c, nz}},
+       {f16, {1, 2, 16}},
+       matmulNz,
+       aclnnMatmulWeightNz,
+       "self"},
+      {"MatmulWeightNz_f32_keep_into_f16",
+       {{f32, {2, 32}}, {f32, {32, 16}, c, nz}},
+       {f16, {2, 16}},
+       matmulNz,
+       aclnnMatmulWeightNz,
+       "cubeMathType"},
+      {"MatmulWeightNz_nz_self",
+       {{f16, {2, 32}, c, nz}, {f16, {32, 16}, c, nz}},
+       {f16, {2, 16}},
+       matmulNz,
+       aclnnMatmulWeightNz,
+       "self"},
+      {"BatchMatMulWeightNz_f32",
+       {{f32, {2, 2, 32}}, {f32, {2, 32, 16}, c, nz}},
+       {f32, {2, 2, 16}},
+       batchNz,
+       aclnnBatchMatMulWeightNz,
+       "self"},
+      {"BatchMatMulWeightNz_out_dtype",
+       {{f16, {2, 2, 32}}, {f16, {2, 32, 16}, c, nz}},
+       {bf16, {2, 2, 16}},
+       batchNz,
+       aclnnBatchMatMulWeightNz,
+       "out"},
+      {"BatchMatMulWeightNz_rank2",
+       {{f16, {2, 32}}, {f16, {32, 16}, c, nz}},
+       {f16, {2, 16}},
+       batchNz,
+       aclnnBatchMatMulWeightNz,
+       "self"},
+      {"BatchMatMulWeightNz_batches",
+       {{f16, {2, 2, 32}}, {f16, {3, 32, 16}, c, nz}},
+       {f16, {3, 2, 16}},
+       batchNz,
+       aclnnBatchMatMulWeightNz,
+       "batch"},
+      {"AddmmWeightNz_f32_mat1",
+       {{f32, {2, 16}}, {f32, {2, 32}}, {f32, {32, 16}, c, nz}},
+       {f32, {2, 16}},
+       AddmmWeightNzCall,
+       aclnnAddmmWeightNz,
+       "mat1"},
+      {"AddmmWeightNz_mixed",
+       {{f32, {2, 16}}, {f16, {2, 32}}, {bf16, {32, 16}, c, nz}},
+       {f32, {2, 16}},
+       AddmmWeightNzCall,
+       aclnnAddmmWeightNz,
+       "one dtype"},
+      {"AddmmWeightNz_n1",
+       {{f32, {2, 1}}, {f16, {2, 32}}, {f16, {32, 1}, c, nz}},
+       {f32, {2, 1}},
+       AddmmWeightNzCall,
+       aclnnAddmmWeightNz,
+       "mat2"},
+      {"AddmmWeightNz_self_shape",
+       {{f32, {3, 16}}, {f16, {2, 32}}, {f16, {32, 16}, c, nz}},
+       {f32, {2, 16}},
+       AddmmWeightNzCall,
+       aclnnAddmmWeightNz,
+       "self"},
+      {"AddmmWeightNz_nz_mat1",
+       {{f32, {2, 16}}, {f16, {2, 32}, c, nz}, {f16, {32, 16}, c, nz}},
+       {f32, {2, 16}},
+       AddmmWeightNzCall,
+       aclnnAddmmWeightNz,
+       "mat1"},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) cases.push_back(ToRejection(b));
+  return cases;
+}
+
+class MatmulVariantsRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(MatmulVariantsRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, MatmulVariantsRejectionTest, ::testing::ValuesIn(RejectionCases()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+}  // namespace
+}  // namespace canopy_test
