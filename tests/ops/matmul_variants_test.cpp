@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_gemm.h"
 #include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_transpose_batch_mat_mul.h"
 #include "op_test_support.h"
 #include "reference.h"
 
@@ -64,13 +65,18 @@ struct VariantCase {
 
 void PrintTo(const VariantCase& x, std::ostream* os) { *os << x.name; }
 
-// Row-major [rows, cols] values of the transpose of a [cols, rows] matrix.
-Values TransposeValues(const Values& v, int64_t rows, int64_t cols) {
-  Values t(v.size());
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) t[static_cast<size_t>(i * cols + j)] = v[static_cast<size_t>(j * rows + i)];
+// Row-major values of permute(x, perm) for a row-major x of `shape`.
+Values PermuteValues(const Values& v, const Shape& shape, const std::vector<int64_t>& perm) {
+  Shape permuted;
+  for (int64_t d : perm) permuted.push_back(shape[static_cast<size_t>(d)]);
+  Values out(v.size());
+  for (int64_t i = 0; i < NumElements(permuted); ++i) {
+    const Shape index = Unravel(i, permuted);
+    Shape source(shape.size());
+    for (size_t d = 0; d < perm.size(); ++d) source[static_cast<size_t>(perm[d])] = index[d];
+    out[static_cast<size_t>(i)] = v[static_cast<size_t>(Ravel(source, shape))];
   }
-  return t;
+  return out;
 }
 
 void Append(Expected& to, const Expected& from) {
@@ -410,8 +416,8 @@ Expected GemmReference(const std::vector<Values>& v, Value beta, Value alpha, co
   const Shape& bs = x.inputs[1].shape;
   const int64_t m = t.transA != 0 ? as[1] : as[0], k = t.transA != 0 ? as[0] : as[1];
   const int64_t n = t.transB != 0 ? bs[0] : bs[1];
-  const Values a = t.transA != 0 ? TransposeValues(v[0], m, k) : v[0];
-  const Values b = t.transB != 0 ? TransposeValues(v[1], k, n) : v[1];
+  const Values a = t.transA != 0 ? PermuteValues(v[0], as, {1, 0}) : v[0];
+  const Values b = t.transB != 0 ? PermuteValues(v[1], bs, {1, 0}) : v[1];
   return ReferenceAddmm(v[2], x.inputs[2].shape, a, {m, k}, b, {k, n}, beta, alpha, PrecisionOf(x, 0, 1));
 }
 
@@ -559,9 +565,105 @@ std::vector<VariantCase> WeightNzCases() {
   return cases;
 }
 
+// ---- TransposeBatchMatMul ----------------------------------------------------------------------
+
+struct TbmmForm {
+  std::vector<int64_t> permX1, permX2;
+  int32_t split = 1;
+};
+
+// y [B, M, N] = permute(x1) @ permute(x2), then each y[b, m, n] moved to its place in out.
+Expected TbmmReference(const std::vector<Values>& v, const VariantCase& x, const TbmmForm& f) {
+  const Values a = PermuteValues(v[0], x.inputs[0].shape, f.permX1);
+  const Values b = PermuteValues(v[1], x.inputs[1].shape, f.permX2);
+  const Shape& s1 = x.inputs[0].shape;
+  const Shape& s2 = x.inputs[1].shape;
+  const int64_t batch = s2[static_cast<size_t>(f.permX2[0])], m = s1[static_cast<size_t>(f.permX1[1])];
+  const int64_t k = s1[static_cast<size_t>(f.permX1[2])], n = s2[static_cast<size_t>(f.permX2[2])];
+  Shape productShape;
+  const std::optional<Expected> y =
+      ReferenceMatmul(a, {batch, m, k}, b, {batch, k, n}, PrecisionOf(x, 0, 1), &productShape);
+  const int64_t perBlock = batch / f.split;
+  Expected want;
+  want.values.resize(y->values.size());
+  want.tolerance.resize(y->values.size());
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    for (int64_t mi = 0; mi < m; ++mi) {
+      for (int64_t ni = 0; ni < n; ++ni) {
+        const int64_t from = (bi * m + mi) * n + ni;
+        const int64_t to = ((bi / perBlock) * m + mi) * (perBlock * n) + (bi % perBlock) * n + ni;
+        want.values[static_cast<size_t>(to)] = y->values[static_cast<size_t>(from)];
+        want.tolerance[static_cast<size_t>(to)] = y->tolerance[static_cast<size_t>(from)];
+      }
+    }
+  }
+  return want;
+}
+
+VariantCase Tbmm(const std::string& name, int64_t batch, int64_t m, int64_t k, int64_t n, const TbmmForm& f,
+                 aclDataType dtype = ACL_FLOAT) {
+  VariantCase x;
+  x.name = "TransposeBatchMatMul_" + name;
+  const Shape logical1 = {batch, m, k}, logical2 = {batch, k, n};
+  Shape s1(3), s2(3);  // the stored shapes: permute(stored, perm) is the logical one (the perms are involutions)
+  for (size_t d = 0; d < 3; ++d) {
+    s1[static_cast<size_t>(f.permX1[d])] = logical1[d];
+    s2[static_cast<size_t>(f.permX2[d])] = logical2[d];
+  }
+  x.inputs = {{dtype, s1}, {dtype, s2}};
+  x.out = {dtype, f.split == 1 ? Shape{m, batch, n} : Shape{f.split, m, batch / f.split * n}};
+  x.phase1 = [f](const CallArgs& a) {
+    const std::vector<int64_t> permY = {1, 0, 2};
+    aclIntArray* p1 = aclCreateIntArray(f.permX1.data(), f.permX1.size());
+    aclIntArray* p2 = aclCreateIntArray(f.permX2.data(), f.permX2.size());
+    aclIntArray* py = aclCreateIntArray(permY.data(), permY.size());
+    const aclnnStatus status = aclnnTransposeBatchMatMulGetWorkspaceSize(
+        a.inputs[0], a.inputs[1], nullptr, nullptr, p1, p2, py, a.cube, f.split, a.out, a.workspaceSize, a.executor);
+    aclDestroyIntArray(p1);
+    aclDestroyIntArray(p2);
+    aclDestroyIntArray(py);
+    return status;
+  };
+  x.phase2 = aclnnTransposeBatchMatMul;
+  x.reference = [f](const std::vector<Values>& v, Value, Value, const VariantCase& y) {
+    return TbmmReference(v, y, f);
+  };
+  return x;
+}
+
+std::vector<VariantCase> TbmmCases() {
+  const std::vector<int64_t> id = {0, 1, 2}, swapFirst = {1, 0, 2}, swapLast = {0, 2, 1};
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    cases.push_back(Tbmm(std::string(Name(dt)) + "_plain", 4, 6, 16, 5, {id, id}, dt));
+    cases.push_back(Tbmm(std::string(Name(dt)) + "_x1_mbk", 4, 6, 16, 5, {swapFirst, id}, dt));
+  }
+  cases.push_back(Tbmm("x1_mbk_x2_bnk", 4, 6, 16, 5, {swapFirst, swapLast}));
+  cases.push_back(Tbmm("split2", 4, 6, 16, 5, {id, id, 2}));
+  cases.push_back(Tbmm("split4_x1_mbk", 4, 3, 16, 5, {swapFirst, id, 4}));
+  cases.push_back(Tbmm("large", 8, 40, 64, 48, {swapFirst, id}));
+  VariantCase x = Tbmm("strided", 4, 6, 16, 5, {id, id});
+  x.inputs[0].view = View::kTransposed;
+  x.inputs[1].view = View::kStepped;
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  x = Tbmm("split2_stepped_out", 4, 6, 16, 5, {id, id, 2});
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  x = Tbmm("f16_f32_out", 4, 6, 16, 5, {swapFirst, id}, ACL_FLOAT16);
+  x.out.dtype = ACL_FLOAT;
+  cases.push_back(x);
+  for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+    x = Tbmm("cube" + std::to_string(cube), 2, 6, 40, 5, {id, id});
+    x.cube = cube;
+    cases.push_back(x);
+  }
+  return cases;
+}
+
 std::vector<VariantCase> AllCases() {
   std::vector<VariantCase> cases;
-  for (auto list : {AddbmmCases(), BaddbmmCases(), AddmvCases(), GemmCases(), WeightNzCases()}) {
+  for (auto list : {AddbmmCases(), BaddbmmCases(), AddmvCases(), GemmCases(), WeightNzCases(), TbmmCases()}) {
     cases.insert(cases.end(), list.begin(), list.end());
   }
   return cases;
@@ -863,8 +965,118 @@ std::vector<RejectionCase> RejectionCases() {
        aclnnAddmmWeightNz,
        "mat1"},
   };
+  const auto tbmm = [](std::vector<int64_t> p1, std::vector<int64_t> p2, std::vector<int64_t> py, int32_t split,
+                       bool withBias = false) {
+    return [=](const CallArgs& a) {
+      aclIntArray* a1 = aclCreateIntArray(p1.data(), p1.size());
+      aclIntArray* a2 = aclCreateIntArray(p2.data(), p2.size());
+      aclIntArray* ay = aclCreateIntArray(py.data(), py.size());
+      const aclnnStatus status =
+          aclnnTransposeBatchMatMulGetWorkspaceSize(a.inputs[0], a.inputs[1], withBias ? a.inputs[0] : nullptr, nullptr,
+                                                    a1, a2, ay, a.cube, split, a.out, a.workspaceSize, a.executor);
+      aclDestroyIntArray(a1);
+      aclDestroyIntArray(a2);
+      aclDestroyIntArray(ay);
+      return status;
+    };
+  };
+  const std::vector<int64_t> id = {0, 1, 2}, swapFirst = {1, 0, 2}, swapLast = {0, 2, 1};
+  const Phase2 tb = aclnnTransposeBatchMatMul;
+  const std::vector<Bad> tbmmBad = {
+      {"TransposeBatchMatMul_mixed_dtypes",
+       {{f16, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "one dtype"},
+      {"TransposeBatchMatMul_int8_x1",
+       {{ACL_INT8, {2, 3, 4}}, {ACL_INT8, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "x1"},
+      {"TransposeBatchMatMul_rank2",
+       {{f32, {3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "x1"},
+      {"TransposeBatchMatMul_permX1",
+       {{f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(swapLast, id, swapFirst, 1),
+       tb,
+       "permX1"},
+      {"TransposeBatchMatMul_permX2",
+       {{f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, swapFirst, swapFirst, 1),
+       tb,
+       "permX2"},
+      {"TransposeBatchMatMul_permY",
+       {{f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}},
+       tbmm(id, id, id, 1),
+       tb,
+       "permY"},
+      {"TransposeBatchMatMul_perm_length",
+       {{f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm({0, 1}, id, swapFirst, 1),
+       tb,
+       "permX1"},
+      {"TransposeBatchMatMul_k_mismatch",
+       {{f32, {2, 3, 4}}, {f32, {2, 5, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "K"},
+      {"TransposeBatchMatMul_x2_transposed_needs_x1_mbk",
+       {{f32, {2, 3, 4}}, {f32, {2, 5, 4}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, swapLast, swapFirst, 1),
+       tb,
+       "permX1"},
+      {"TransposeBatchMatMul_split_not_dividing",
+       {{f32, {4, 3, 4}}, {f32, {4, 4, 5}}},
+       {f32, {3, 3, 5}},
+       tbmm(id, id, swapFirst, 3),
+       tb,
+       "batchSplitFactor"},
+      {"TransposeBatchMatMul_split0",
+       {{f32, {4, 3, 4}}, {f32, {4, 4, 5}}},
+       {f32, {3, 4, 5}},
+       tbmm(id, id, swapFirst, 0),
+       tb,
+       "batchSplitFactor"},
+      {"TransposeBatchMatMul_empty",
+       {{f32, {2, 0, 4}}, {f32, {2, 4, 5}}},
+       {f32, {0, 2, 5}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "empty"},
+      {"TransposeBatchMatMul_bias",
+       {{f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {3, 2, 5}},
+       tbmm(id, id, swapFirst, 1, true),
+       tb,
+       "bias"},
+      {"TransposeBatchMatMul_out_shape",
+       {{f32, {2, 3, 4}}, {f32, {2, 4, 5}}},
+       {f32, {2, 3, 5}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "out"},
+      {"TransposeBatchMatMul_n_limit",
+       {{f16, {1, 2, 16}}, {f16, {1, 16, 65536}}},
+       {f16, {2, 1, 65536}},
+       tbmm(id, id, swapFirst, 1),
+       tb,
+       "65536"},
+  };
   std::vector<RejectionCase> cases;
   for (const Bad& b : bad) cases.push_back(ToRejection(b));
+  for (const Bad& b : tbmmBad) cases.push_back(ToRejection(b));
   return cases;
 }
 
