@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_addmv.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_einsum.h"
 #include "aclnnop/aclnn_gemm.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_transpose_batch_mat_mul.h"
@@ -46,6 +47,7 @@ struct CallArgs {
   int8_t cube = kKeepDtype;
   uint64_t* workspaceSize = nullptr;
   aclOpExecutor** executor = nullptr;
+  OpArgs* args = nullptr;  // for lists of the call's descriptors
 };
 
 struct VariantCase {
@@ -114,6 +116,7 @@ void RunCase(const VariantCase& x) {
         call.cube = x.cube;
         call.workspaceSize = workspaceSize;
         call.executor = executor;
+        call.args = &args;
         return x.phase1(call);
       },
       x.phase2);
@@ -661,9 +664,77 @@ std::vector<VariantCase> TbmmCases() {
   return cases;
 }
 
+// ---- Einsum ------------------------------------------------------------------------------------
+
+std::function<aclnnStatus(const CallArgs&)> EinsumCall(const std::string& equation) {
+  return [equation](const CallArgs& a) {
+    aclTensorList* list = a.args->TensorList({a.inputs[0], a.inputs[1]});
+    return aclnnEinsumGetWorkspaceSize(list, equation.c_str(), a.out, a.workspaceSize, a.executor);
+  };
+}
+
+// "abcd,abced->abce": x1 [a,b,c,e,d] @ x0 as [a,b,c,d,1]; integers are multiplied in
+// FLOAT16 (the sum rounded to it) and converted back, as on CANN.
+Expected EinsumMatVecReference(const std::vector<Values>& v, Value, Value, const VariantCase& x) {
+  const Shape& s0 = x.inputs[0].shape;
+  const Shape& s1 = x.inputs[1].shape;
+  const aclDataType dtype = x.out.dtype;
+  const bool floating = dtype == ACL_FLOAT || dtype == ACL_FLOAT16;
+  const MatmulPrecision precision{dtype, floating ? dtype : ACL_FLOAT16, 0.0};
+  Shape outShape;
+  return *ReferenceMatmul(v[1], s1, v[0], {s0[0], s0[1], s0[2], s0[3], 1}, precision, &outShape);
+}
+
+Expected EinsumOuterReference(const std::vector<Values>& v, Value, Value, const VariantCase& x) {
+  Expected want;
+  for (const Value& a : v[0]) {
+    for (const Value& b : v[1]) {
+      want.values.push_back(ConvertValue(a.real() * b.real(), x.out.dtype));
+      want.tolerance.push_back(0.0);
+    }
+  }
+  return want;
+}
+
+VariantCase Einsum(const std::string& name, const std::string& equation, const Shape& s0, const Shape& s1,
+                   const Shape& out, aclDataType dtype, bool matVec) {
+  VariantCase x;
+  x.name = "Einsum_" + name;
+  x.inputs = {{dtype, s0}, {dtype, s1}};
+  x.out = {dtype, out};
+  x.phase1 = EinsumCall(equation);
+  x.phase2 = aclnnEinsum;
+  x.reference = matVec ? EinsumMatVecReference : EinsumOuterReference;
+  return x;
+}
+
+std::vector<VariantCase> EinsumCases() {
+  std::vector<VariantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT16, ACL_UINT32, ACL_UINT64}) {
+    cases.push_back(Einsum(std::string(Name(dt)) + "_matvec", "abcd,abced->abce", {2, 3, 2, 16}, {2, 3, 2, 5, 16},
+                           {2, 3, 2, 5}, dt, true));
+    cases.push_back(Einsum(std::string(Name(dt)) + "_outer", "a,b->ab", {7}, {5}, {7, 5}, dt, false));
+  }
+  cases.push_back(Einsum("matvec_renamed_letters", "ijkl,ijkml->ijkm", {1, 2, 3, 40}, {1, 2, 3, 24, 40}, {1, 2, 3, 24},
+                         ACL_FLOAT, true));
+  VariantCase x =
+      Einsum("matvec_views", "abcd,abced->abce", {2, 3, 2, 16}, {2, 3, 2, 5, 16}, {2, 3, 2, 5}, ACL_FLOAT, true);
+  x.inputs[0].view = View::kReversed;
+  x.inputs[1].view = View::kTransposed;
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  x = Einsum("outer_views", "x,y->xy", {7}, {5}, {7, 5}, ACL_INT32, false);
+  x.inputs[0].view = View::kStepped;
+  x.out.view = View::kTransposed;
+  cases.push_back(x);
+  cases.push_back(Einsum("outer_empty", "a,b->ab", {0}, {5}, {0, 5}, ACL_FLOAT, false));
+  return cases;
+}
+
 std::vector<VariantCase> AllCases() {
   std::vector<VariantCase> cases;
-  for (auto list : {AddbmmCases(), BaddbmmCases(), AddmvCases(), GemmCases(), WeightNzCases(), TbmmCases()}) {
+  for (auto list :
+       {AddbmmCases(), BaddbmmCases(), AddmvCases(), GemmCases(), WeightNzCases(), TbmmCases(), EinsumCases()}) {
     cases.insert(cases.end(), list.begin(), list.end());
   }
   return cases;
@@ -702,6 +773,7 @@ RejectionCase ToRejection(const Bad& bad) {
             call.cube = bad.cube;
             call.workspaceSize = workspaceSize;
             call.executor = executor;
+            call.args = &args;
             return bad.phase1(call);
           },
           bad.phase2, bad.keyword};
@@ -1074,8 +1146,47 @@ std::vector<RejectionCase> RejectionCases() {
        tb,
        "65536"},
   };
+  const auto mv = EinsumCall("abcd,abced->abce");
+  const auto outer = EinsumCall("a,b->ab");
+  const Phase2 es = aclnnEinsum;
+  const std::vector<Bad> einsumBad = {
+      {"Einsum_bf16", {{bf16, {2, 2, 2, 3}}, {bf16, {2, 2, 2, 4, 3}}}, {bf16, {2, 2, 2, 4}}, mv, es, "tensors[0]"},
+      {"Einsum_int8", {{ACL_INT8, {3}}, {ACL_INT8, {4}}}, {ACL_INT8, {3, 4}}, outer, es, "tensors[0]"},
+      {"Einsum_dtypes_differ", {{f32, {3}}, {f16, {4}}}, {f32, {3, 4}}, outer, es, "one dtype"},
+      {"Einsum_output_dtype", {{f32, {3}}, {f32, {4}}}, {f16, {3, 4}}, outer, es, "one dtype"},
+      {"Einsum_equation", {{f32, {3}}, {f32, {4}}}, {f32, {3, 4}}, EinsumCall("a,a->a"), es, "equation"},
+      {"Einsum_nchw",
+       {{f32, {2, 2, 2, 3}, c, ACL_FORMAT_NCHW}, {f32, {2, 2, 2, 4, 3}}},
+       {f32, {2, 2, 2, 4}},
+       mv,
+       es,
+       "format"},
+      {"Einsum_matvec_rank", {{f32, {2, 2, 3}}, {f32, {2, 2, 2, 4, 3}}}, {f32, {2, 2, 2, 4}}, mv, es, "tensors[0]"},
+      {"Einsum_matvec_d_mismatch",
+       {{f32, {2, 2, 2, 3}}, {f32, {2, 2, 2, 4, 5}}},
+       {f32, {2, 2, 2, 4}},
+       mv,
+       es,
+       "tensors[1]"},
+      {"Einsum_matvec_batch_mismatch",
+       {{f32, {2, 2, 2, 3}}, {f32, {2, 3, 2, 4, 3}}},
+       {f32, {2, 2, 2, 4}},
+       mv,
+       es,
+       "tensors[1]"},
+      {"Einsum_matvec_empty", {{f32, {2, 0, 2, 3}}, {f32, {2, 0, 2, 4, 3}}}, {f32, {2, 0, 2, 4}}, mv, es, "empty"},
+      {"Einsum_matvec_output_shape",
+       {{f32, {2, 2, 2, 3}}, {f32, {2, 2, 2, 4, 3}}},
+       {f32, {2, 2, 2, 3}},
+       mv,
+       es,
+       "output"},
+      {"Einsum_outer_rank", {{f32, {3, 1}}, {f32, {4}}}, {f32, {3, 4}}, outer, es, "tensors[0]"},
+      {"Einsum_outer_output_shape", {{f32, {3}}, {f32, {4}}}, {f32, {4, 3}}, outer, es, "output"},
+  };
   std::vector<RejectionCase> cases;
   for (const Bad& b : bad) cases.push_back(ToRejection(b));
+  for (const Bad& b : einsumBad) cases.push_back(ToRejection(b));
   for (const Bad& b : tbmmBad) cases.push_back(ToRejection(b));
   return cases;
 }
