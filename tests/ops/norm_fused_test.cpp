@@ -14,32 +14,12 @@
 #include "aclnnop/aclnn_ada_layer_norm_quant.h"
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
-#include "op_test_support.h"
+#include "norm_test_support.h"
 
 namespace canopy_test {
 namespace {
 
 constexpr double kEps = 1e-5;
-
-std::vector<double> Reals(const Values& v) {
-  std::vector<double> out;
-  out.reserve(v.size());
-  for (const Value& x : v) out.push_back(x.real());
-  return out;
-}
-
-// values rounded to `dtype`, each within `ulps` of its roundoff relative to |value| + scale.
-Expected Within(const std::vector<double>& values, double scale, aclDataType dtype, double ulps) {
-  Expected want;
-  const double u = std::max(UnitRoundoff(dtype), 0x1p-24);
-  for (const double v : values) {
-    want.values.emplace_back(ConvertValue(v, dtype));
-    want.tolerance.push_back(ulps * u * (std::abs(v) + scale) + 1e-6);
-  }
-  return want;
-}
-
-aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
 
 // ---- AdaLayerNorm, V2 and Quant -------------------------------------------------------------------
 

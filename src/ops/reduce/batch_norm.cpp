@@ -7,9 +7,7 @@
 #include <optional>
 
 #include "aclnnop/aclnn_batch_norm.h"
-#include "kernels/batch_norm.h"
-#include "ops/framework/aclnn_op.h"
-#include "ops/framework/tensor_view.h"
+#include "batch_norm_plan.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -17,36 +15,6 @@ using namespace canopy::ops;
 namespace {
 
 constexpr DtypeSet kBatchNormDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-
-kernels::ChannelOperand ChannelOf(const std::optional<TensorRef>& t) {
-  if (!t) return {};
-  return {true, t->buffer, t->dtype, t->strides.empty() ? 1 : t->strides[0]};
-}
-
-std::optional<TensorRef> OptionalInput(Plan& plan, const aclTensor* t, const char* name) {
-  if (t == nullptr) {
-    plan.SkipInput();
-    return std::nullopt;
-  }
-  return plan.Input(t, name);
-}
-
-std::optional<TensorRef> OptionalOutput(Plan& plan, const aclTensor* t, const char* name) {
-  if (t == nullptr) {
-    plan.SkipOutput();
-    return std::nullopt;
-  }
-  return plan.Output(t, name);
-}
-
-aclnnStatus CheckChannelVector(Plan& plan, const char* name, const aclTensor* t, int64_t channels) {
-  if (t == nullptr) return ACLNN_SUCCESS;
-  if (t->rank() != 1 || t->view_shape[0] != channels) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; expected [%lld] (input's channels)", name,
-                       ShapeToString(t->view_shape).c_str(), static_cast<long long>(channels));
-  }
-  return ACLNN_SUCCESS;
-}
 
 aclnnStatus PlanBatchNorm(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
                           const aclTensor* running_mean, const aclTensor* running_var, bool training, double momentum,
@@ -116,21 +84,11 @@ aclnnStatus PlanBatchNorm(Plan& plan, const aclTensor* input, const aclTensor* w
   // input as [N, C, S]: a view where strides allow, else a contiguous copy; output likewise or staged.
   const int64_t n = input->view_shape[0];
   const Shape nc_s = {n, channels, input->NumElements() / (n * channels)};
-  std::optional<TensorRef> x = Reshape(in, nc_s);
-  if (!x) x = Reshape(plan.Contiguous(in, in.dtype), nc_s);
-  std::optional<TensorRef> y = Reshape(out, nc_s);
-  const bool staged = !y;
-  if (staged) y = plan.Temporary(out.dtype, nc_s);
+  const NcsOutput y = PlanNcsOutput(plan, out, nc_s);
 
-  kernels::BatchNormDesc desc;
-  desc.training = training;
+  kernels::BatchNormDesc desc = NcsDesc(plan, in, nc_s, training, eps);
   desc.momentum = momentum;
-  desc.eps = eps;
-  desc.n = nc_s[0];
-  desc.c = nc_s[1];
-  desc.s = nc_s[2];
-  desc.x = {x->buffer, x->dtype, {x->strides[0], x->strides[1], x->strides[2]}};
-  desc.y = {y->buffer, y->dtype, {y->strides[0], y->strides[1], y->strides[2]}};
+  desc.y = y.operand;
   desc.weight = ChannelOf(w);
   desc.bias = ChannelOf(b);
   desc.running_mean_in = ChannelOf(rm);
@@ -142,7 +100,7 @@ aclnnStatus PlanBatchNorm(Plan& plan, const aclTensor* input, const aclTensor* w
     desc.save_var = ChannelOf(var_out);
   }
   plan.AddStep(kernels::MakeBatchNormStep(desc));
-  if (staged) plan.Copy(*Reshape(*y, out.shape), out);
+  FinishNcsOutput(plan, y, out);
   return ACLNN_SUCCESS;
 }
 

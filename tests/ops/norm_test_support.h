@@ -1,0 +1,38 @@
+// Small helpers the normalisation suites share: values as doubles, expected values with a
+// roundoff tolerance relative to the terms' size, and optional tensors as arguments.
+#ifndef CANOPY_TESTS_OPS_NORM_TEST_SUPPORT_H_
+#define CANOPY_TESTS_OPS_NORM_TEST_SUPPORT_H_
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "op_test_support.h"
+
+namespace canopy_test {
+
+inline std::vector<double> Reals(const Values& v) {
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (const Value& x : v) out.push_back(x.real());
+  return out;
+}
+
+// values rounded to `dtype`, each within `ulps` of its roundoff relative to |value| + scale (a NaN exactly).
+inline Expected Within(const std::vector<double>& values, double scale, aclDataType dtype, double ulps) {
+  Expected want;
+  const double u = std::max(UnitRoundoff(dtype), 0x1p-24);
+  for (const double v : values) {
+    want.values.emplace_back(ConvertValue(v, dtype));
+    want.tolerance.push_back(std::isnan(v) ? 0 : ulps * u * (std::abs(v) + scale) + 1e-6);
+  }
+  return want;
+}
+
+// The descriptor of an optional tensor, or null.
+inline aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
+
+}  // namespace canopy_test
+
+#endif  // CANOPY_TESTS_OPS_NORM_TEST_SUPPORT_H_
