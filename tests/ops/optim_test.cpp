@@ -1,0 +1,211 @@
+// The optimizer steps through the public C API against a float64 reference:
+// ApplyAdamWV2 on every dtype and mix of them, amsgrad and maximize, FLOAT and
+// INT64 steps, strided views, empty tensors and its documented rejections.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_apply_adam_w_v2.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+// ---- ApplyAdamWV2 ------------------------------------------------------------------------------
+
+struct AdamWCase {
+  std::string name;
+  Shape shape = {4, 33};
+  aclDataType dtype = ACL_FLOAT;      // var, m, v, maxGradNorm
+  aclDataType gradDtype = ACL_FLOAT;  // grad
+  aclDataType stepDtype = ACL_FLOAT;
+  double step = 3;
+  bool amsgrad = false;
+  bool maximize = false;
+  bool passMaxWithoutAmsgrad = false;
+  View view = View::kContiguous;  // of var, m, v, grad
+  float lr = 0.01f, beta1 = 0.9f, beta2 = 0.999f, weightDecay = 0.05f, eps = 1e-8f;
+};
+
+void PrintTo(const AdamWCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<AdamWCase> AdamWCases() {
+  std::vector<AdamWCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    AdamWCase x;
+    x.name = std::string(Name(dt));
+    x.dtype = x.gradDtype = dt;
+    cases.push_back(x);
+    x.name += "_amsgrad_maximize";
+    x.amsgrad = x.maximize = true;
+    cases.push_back(x);
+  }
+  AdamWCase x;
+  x.name = "f32_state_f16_grad";
+  x.gradDtype = ACL_FLOAT16;
+  cases.push_back(x);
+  x.name = "bf16_state_f32_grad_int64_step";
+  x.dtype = ACL_BF16;
+  x.gradDtype = ACL_FLOAT;
+  x.stepDtype = ACL_INT64;
+  x.step = 7;
+  cases.push_back(x);
+  x = AdamWCase{};
+  x.name = "first_step";
+  x.step = 1;
+  cases.push_back(x);
+  x.name = "large";
+  x.shape = {300, 257};
+  x.amsgrad = true;
+  cases.push_back(x);
+  for (View view : {View::kTransposed, View::kStepped, View::kReversed, View::kOffset}) {
+    x = AdamWCase{};
+    x.name = std::string("view_") + ViewName(view);
+    x.shape = {5, 6, 7};
+    x.view = view;
+    x.amsgrad = view == View::kStepped;
+    cases.push_back(x);
+  }
+  x = AdamWCase{};
+  x.name = "max_given_without_amsgrad";
+  x.passMaxWithoutAmsgrad = true;
+  cases.push_back(x);
+  x.name = "empty";
+  x.shape = {3, 0};
+  cases.push_back(x);
+  x.name = "rank0";
+  x.shape = {};
+  cases.push_back(x);
+  return cases;
+}
+
+// torch.optim.AdamW's update of one element, in float64.
+struct AdamWValues {
+  double var, m, v, maxV;
+};
+
+AdamWValues AdamWReference(const AdamWCase& x, double var, double m, double v, double maxV, double grad) {
+  const double g = x.maximize ? -grad : grad;
+  const double lr = x.lr, beta1 = x.beta1, beta2 = x.beta2, eps = x.eps, decay = x.weightDecay;
+  AdamWValues r{};
+  r.m = beta1 * m + (1 - beta1) * g;
+  r.v = beta2 * v + (1 - beta2) * g * g;
+  r.maxV = x.amsgrad ? std::max(maxV, r.v) : maxV;
+  const double second = x.amsgrad ? r.maxV : r.v;
+  const double bias1 = 1 - std::pow(beta1, x.step), bias2 = 1 - std::pow(beta2, x.step);
+  r.var = var * (1 - lr * decay) - lr / bias1 * r.m / (std::sqrt(second) / std::sqrt(bias2) + eps);
+  return r;
+}
+
+void CheckAdamW(const AdamWCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor var(x.dtype, x.shape, x.view), m(x.dtype, x.shape, x.view), v(x.dtype, x.shape, x.view);
+  DeviceTensor grad(x.gradDtype, x.shape, x.view), maxV(x.dtype, x.shape);
+  DeviceTensor step(x.stepDtype, {1});
+  const Values var0 = var.FillRandom(rng, Range{-2, 2});
+  const Values m0 = m.FillRandom(rng, Range{-0.5, 0.5});
+  const Values v0 = v.FillRandom(rng, Range{0, 0.5});
+  const Values max0 = maxV.FillRandom(rng, Range{0, 0.5});
+  const Values g0 = grad.FillRandom(rng, Range{-1, 1});
+  step.WriteView({Value(x.step)});
+  const bool withMax = x.amsgrad || x.passMaxWithoutAmsgrad;
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnApplyAdamWV2GetWorkspaceSize(args.Tensor(var), args.Tensor(m), args.Tensor(v),
+                                                 withMax ? args.Tensor(maxV) : nullptr, args.Tensor(grad),
+                                                 args.Tensor(step), x.lr, x.beta1, x.beta2, x.weightDecay, x.eps,
+                                                 x.amsgrad, x.maximize, workspaceSize, executor);
+      },
+      aclnnApplyAdamWV2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected wantVar, wantM, wantV, wantMax;
+  // f32 arithmetic over terms of these magnitudes, then rounding to the dtype.
+  const double f32 = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(x.dtype);
+  const auto push = [&](Expected& e, double value, double scale) {
+    e.values.push_back(ConvertValue(value, x.dtype));
+    e.tolerance.push_back(rounding * std::fabs(value) + f32 * scale + 1e-30);
+  };
+  for (size_t i = 0; i < var0.size(); ++i) {
+    const AdamWValues r = AdamWReference(x, var0[i].real(), m0[i].real(), v0[i].real(), max0[i].real(), g0[i].real());
+    const double stepScale = x.lr / (1 - std::pow(x.beta1, x.step)) * std::fabs(r.m) /
+                             (std::sqrt(x.amsgrad ? r.maxV : r.v) / std::sqrt(1 - std::pow(x.beta2, x.step)) + x.eps);
+    push(wantVar, r.var, std::fabs(var0[i].real()) + stepScale);
+    push(wantM, r.m, std::fabs(m0[i].real()) + std::fabs(g0[i].real()));
+    push(wantV, r.v, std::fabs(v0[i].real()) + g0[i].real() * g0[i].real());
+    push(wantMax, r.maxV, std::fabs(r.maxV));
+  }
+  ExpectNear(var.ReadView(), wantVar, "varRef");
+  ExpectNear(m.ReadView(), wantM, "mRef");
+  ExpectNear(v.ReadView(), wantV, "vRef");
+  if (x.amsgrad) {
+    ExpectNear(maxV.ReadView(), wantMax, "maxGradNormOptionalRef");
+  } else {
+    ExpectExact(maxV.ReadView(), max0, "maxGradNormOptionalRef must not change without amsgrad");
+  }
+  ExpectExact(grad.ReadView(), g0, "grad must not change");
+  if (NumElements(x.shape) == 0) {
+    EXPECT_EQ(run.workspaceSize, 0u) << "an empty step needs no workspace";
+  }
+}
+
+class ApplyAdamWV2Test : public ::testing::TestWithParam<AdamWCase> {};
+TEST_P(ApplyAdamWV2Test, MatchesReference) { CheckAdamW(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWV2Test, ::testing::ValuesIn(AdamWCases()),
+                         [](const ::testing::TestParamInfo<AdamWCase>& info) { return SanitizeName(info.param.name); });
+
+struct AdamWBad {
+  std::string name;
+  aclDataType dtype = ACL_FLOAT, gradDtype = ACL_FLOAT, stepDtype = ACL_FLOAT;
+  Shape gradShape = {2, 3}, stepShape = {1};
+  bool amsgrad = false, passMax = false;
+  std::string keyword;
+  aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+};
+
+std::vector<RejectionCase> AdamWRejections() {
+  const std::vector<AdamWBad> bad = {
+      {"amsgrad_without_max",
+       ACL_FLOAT,
+       ACL_FLOAT,
+       ACL_FLOAT,
+       {2, 3},
+       {1},
+       true,
+       false,
+       "maxGradNormOptionalRef",
+       ACLNN_ERR_PARAM_NULLPTR},
+      {"int32_var", ACL_INT32, ACL_FLOAT, ACL_FLOAT, {2, 3}, {1}, false, false, "varRef"},
+      {"double_grad", ACL_FLOAT, ACL_DOUBLE, ACL_FLOAT, {2, 3}, {1}, false, false, "grad"},
+      {"int32_step", ACL_FLOAT, ACL_FLOAT, ACL_INT32, {2, 3}, {1}, false, false, "step"},
+      {"grad_shape", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {3, 2}, {1}, false, false, "grad"},
+      {"two_steps", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {2, 3}, {2}, false, false, "step"},
+  };
+  std::vector<RejectionCase> cases;
+  for (const AdamWBad& b : bad) {
+    cases.push_back({"ApplyAdamWV2_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       const Shape shape = {2, 3};
+                       return aclnnApplyAdamWV2GetWorkspaceSize(
+                           args.NewTensor(b.dtype, shape), args.NewTensor(b.dtype, shape),
+                           args.NewTensor(b.dtype, shape), b.passMax ? args.NewTensor(b.dtype, shape) : nullptr,
+                           args.NewTensor(b.gradDtype, b.gradShape), args.NewTensor(b.stepDtype, b.stepShape), 0.01f,
+                           0.9f, 0.999f, 0.0f, 1e-8f, b.amsgrad, false, workspaceSize, executor);
+                     },
+                     aclnnApplyAdamWV2, b.keyword, b.expected});
+  }
+  return cases;
+}
+
+class ApplyAdamWV2RejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(ApplyAdamWV2RejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWV2RejectionTest, ::testing::ValuesIn(AdamWRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+}  // namespace
+}  // namespace canopy_test
