@@ -1,12 +1,11 @@
 // aclnnSum (ops-math accumulate_nv2): out = tensors[0] + tensors[1] + ...,
-// every tensor of out's dtype and broadcast to out's shape. The sum runs in
-// f32 (FLOAT16, FLOAT) or int64 (integers, wrapping into out) in one
-// temporary, added to in list order, then written to out.
+// every tensor of out's dtype and broadcast to out's shape (list_sum.h).
 #include "aclnnop/aclnn_sum.h"
 
 #include <string>
 
 #include "binary_pointwise.h"
+#include "list_sum.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -30,20 +29,7 @@ aclnnStatus PlanSum(Plan& plan, const aclTensorList* tensors, const aclTensor* o
   }
 
   const std::vector<TensorRef> inputs = plan.InputList(tensors, "tensors");
-  const TensorRef dst = plan.Output(out, "out");
-  if (dst.NumElements() == 0) return ACLNN_SUCCESS;
-  if (inputs.size() == 1) {
-    plan.Copy(inputs[0], dst);
-    return ACLNN_SUCCESS;
-  }
-  const bool floating = IsFloating(out->dtype);
-  const TensorRef sum = plan.Temporary(floating ? ACL_FLOAT : ACL_INT64, dst.shape);
-  const ComputeType compute = floating ? ComputeType::kF32 : ComputeType::kI64;
-  plan.Elementwise(ElementwiseOp::kAdd, compute, {inputs[0], inputs[1]}, sum, ScalarValue::Integer(1));
-  for (size_t i = 2; i < inputs.size(); ++i) {
-    plan.Elementwise(ElementwiseOp::kAdd, compute, {sum, inputs[i]}, sum, ScalarValue::Integer(1));
-  }
-  plan.Copy(sum, dst);
+  PlanListSum(plan, inputs, plan.Output(out, "out"));
   return ACLNN_SUCCESS;
 }
 

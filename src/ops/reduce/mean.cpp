@@ -1,6 +1,9 @@
 // aclnnMean: out = the mean of self over dim, computed in `dtype`, then converted to out's dtype.
+// aclnnMeanV2 (ONNX ReduceMean): the same in self's dtype, which out has; an
+// empty dim reduces everything, or with noopWithEmptyAxes copies self.
 #include "aclnnop/aclnn_mean.h"
 
+#include "ops/framework/tensor_view.h"
 #include "reduction.h"
 
 using namespace canopy;
@@ -24,8 +27,31 @@ aclnnStatus PlanMean(Plan& plan, const aclTensor* self, const aclIntArray* dim, 
   return PlanReduction(plan, kernels::ReduceKind::kMean, self, reduced, keep_dim, dtype, out);
 }
 
+aclnnStatus PlanMeanV2(Plan& plan, const aclTensor* self, const aclIntArray* dim, bool keep_dim, bool noop_with_empty,
+                       const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kMeanDtypes));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kMeanDtypes));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, DtypeSet{self->dtype}));
+  std::vector<bool> reduced;
+  CANOPY_CHECK(NormalizeDims(plan, "dim", dim, self->rank(), reduced));
+  if (dim->values.empty() && noop_with_empty) {  // a copy of self
+    CANOPY_CHECK(CheckReducedOut(plan, "out", out, self->view_shape));
+    const TensorRef src = plan.Input(self, "self");
+    const TensorRef dst = plan.Output(out, "out");
+    if (dst.NumElements() > 0) plan.Copy(*Reshape(src, dst.shape), dst);
+    return ACLNN_SUCCESS;
+  }
+  return PlanReduction(plan, kernels::ReduceKind::kMean, self, reduced, keep_dim, self->dtype, out);
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(MeanV2, PlanMeanV2,
+                (OpTraits{.header = "aclnnop/aclnn_mean.h",
+                          .dtypes = kMeanDtypes,
+                          .example = "f32[2,3] ints[1] false true f32[2]"}),
+                (const aclTensor*, self), (const aclIntArray*, dim), (bool, keepDim), (bool, noopWithEmptyAxes),
+                (aclTensor*, out))
 CANOPY_ACLNN_OP(Mean, PlanMean, (OpTraits{.header = "aclnnop/aclnn_mean.h", .dtypes = kMeanDtypes}),
                 (const aclTensor*, self), (const aclIntArray*, dim), (bool, keepDim), (aclDataType, dtype),
                 (aclTensor*, out))
