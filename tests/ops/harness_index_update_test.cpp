@@ -1,5 +1,6 @@
 // The in-place index updates on the advanced-indexing block: ScatterNdUpdate,
-// TfScatterAdd (both of its forms) and InplacePut, against plain references,
+// TfScatterAdd (both of its forms) and InplacePut; ScatterReduce (A2: the sum
+// form) and GatherV3 on the scatter and gather blocks; against plain references,
 // every A2 dtype, int32 and int64 indices, duplicates (the last update wins,
 // or all add up), every view of varRef (a view that is not one flat vector is
 // staged), empty positions and blocks, indices out of range or negative (a
@@ -10,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
+#include "aclnnop/aclnn_scatter_reduce.h"
 #include "aclnnop/aclnn_tf_scatter_add.h"
 #include "harness/harness.h"
 
@@ -179,7 +182,131 @@ OpRow InplacePutRow() {
   return row;
 }
 
-std::vector<OpRow> IndexUpdateRows() { return {ScatterNdUpdateRow(), TfScatterAddRow(), InplacePutRow()}; }
+// Row-major offset of `position` (coordinates of `shape`) in a tensor of `target` shape.
+int64_t OffsetIn(const Shape& target, const Shape& position) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < target.size(); ++d) offset = offset * target[d] + position[d];
+  return offset;
+}
+
+// Calls visit(k, position) for every row-major position of `shape`.
+template <typename Visit>
+void ForEachPosition(const Shape& shape, Visit&& visit) {
+  Shape position(shape.size(), 0);
+  for (int64_t k = 0, n = NumElements(shape); k < n; ++k) {
+    visit(k, position);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++position[d] < shape[d]) break;
+      position[d] = 0;
+    }
+  }
+}
+
+OpRow ScatterReduceRow() {
+  OpRow row;
+  row.name = "ScatterReduce";
+  row.inputs = {Arg{.name = "self", .range = Range{-8, 8}},
+                Arg{.name = "index",
+                    .range = RangeRule([](aclDataType, const CaseInfo& c) {
+                      const auto dim = static_cast<size_t>(c.attrs.Int("dim"));
+                      return Range{0, static_cast<double>(c.shapes[0][dim] - 1), 0, 0, true};
+                    }),
+                    .dtypes = {ACL_INT32, ACL_INT64},
+                    .views = {View::kContiguous, View::kTransposed},
+                    .invalidValues =
+                        [](const CaseInfo& c) {
+                          const auto dim = static_cast<size_t>(c.attrs.Int("dim"));
+                          return std::vector<Value>{static_cast<double>(c.shapes[0][dim]), -1.0};
+                        }},
+                Arg{.name = "src", .range = Range{-8, 8}}};
+  row.out = {[](Call& c) {
+               return aclnnScatterReduceGetWorkspaceSize(c.Tensor(0), c.IntAttr("dim"), c.Tensor(1), c.Tensor(2), 1,
+                                                         true, c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnScatterReduce};
+  row.inplace = {[](Call& c) {
+                   return aclnnInplaceScatterReduceGetWorkspaceSize(c.Tensor(0), c.IntAttr("dim"), c.Tensor(1),
+                                                                    c.Tensor(2), 1, true, c.workspaceSize, c.executor);
+                 },
+                 aclnnInplaceScatterReduce};
+  row.dtypes = EachDtype({ACL_FLOAT});
+  // index fits src everywhere and self outside dim; positions repeat, so sums gather several.
+  row.shapes = {{"typical", {{4, 5}, {6, 3}, {6, 5}}, true},
+                {"large", {{40, 70}, {60, 50}, {60, 70}}, true},
+                {"rank3", {{3, 4, 5}, {3, 2, 5}, {3, 4, 5}}},
+                {"empty_index", {{3, 4}, {0, 4}, {2, 4}}}};
+  row.attrs = {{"dim0", {{"dim", int64_t{0}}}}, {"dim1", {{"dim", int64_t{1}}}}};
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& attrs) -> std::optional<Shape> {
+    const auto dim = static_cast<size_t>(attrs.Int("dim"));
+    for (size_t d = 0; d < in[1].size(); ++d) {
+      if (in[1][d] > in[2][d] || (d != dim && in[1][d] > in[0][d] && NumElements(in[1]) > 0)) return std::nullopt;
+    }
+    return in[0];
+  };
+  row.reference = [](const RefCall& call) {
+    const Operand& self = call.inputs[0];
+    const Operand& index = call.inputs[1];
+    const Operand& src = call.inputs[2];
+    const auto dim = static_cast<size_t>(call.attrs.Int("dim"));
+    Expected e{self.values, {}};
+    ForEachPosition(index.shape, [&](int64_t k, const Shape& position) {
+      Shape target = position;
+      target[dim] = static_cast<int64_t>(index.values[static_cast<size_t>(k)].real());
+      e.values[static_cast<size_t>(OffsetIn(self.shape, target))] +=
+          src.values[static_cast<size_t>(OffsetIn(src.shape, position))];
+    });
+    return e;
+  };
+  row.tolerance = AccumulatedTolerance();
+  return row;
+}
+
+OpRow GatherV3Row() {
+  OpRow row;
+  row.name = "GatherV3";
+  row.inputs = {Arg{.name = "self", .range = Range{-8, 8}},
+                Arg{.name = "index",
+                    .range = RangeRule([](aclDataType, const CaseInfo& c) {
+                      const double rows = c.shapes[0].empty() ? 1.0 : static_cast<double>(c.shapes[0][0]);
+                      return Range{0, rows - 1, 0, 0, true};
+                    }),
+                    .dtypes = {ACL_INT32, ACL_INT64},
+                    .invalidValues = [](const CaseInfo& c) {
+                      const double rows = c.shapes[0].empty() ? 1.0 : static_cast<double>(c.shapes[0][0]);
+                      return std::vector<Value>{rows, -1.0};
+                    }}};
+  row.out = {[](Call& c) {
+               return aclnnGatherV3GetWorkspaceSize(c.Tensor(0), 0, c.Tensor(1), 0, 1, c.Out(), c.workspaceSize,
+                                                    c.executor);
+             },
+             aclnnGatherV3};
+  row.dtypes = EachDtype({ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL,
+                          ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16});
+  row.shapes = {{"typical", {{6, 5}, {4}}, true}, {"large", {{50, 130}, {70}}, true}, {"index_2d", {{5, 3, 2}, {2, 3}}},
+                {"index_rank0", {{5, 3}, {}}},    {"empty_index", {{5, 3}, {0}}},     {"self_rank0", {{}, {}}}};
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet&) -> std::optional<Shape> {
+    if (in[0].empty()) return in[1].empty() ? std::optional<Shape>(Shape{}) : std::nullopt;
+    Shape out = in[1];
+    out.insert(out.end(), in[0].begin() + 1, in[0].end());
+    return out;
+  };
+  row.reference = [](const RefCall& call) {
+    const Operand& self = call.inputs[0];
+    const Operand& index = call.inputs[1];
+    const int64_t block = self.shape.empty() ? 1 : NumElements(self.shape) / self.shape[0];
+    Expected e;
+    for (const Value& i : index.values) {
+      const auto row = static_cast<int64_t>(i.real());
+      for (int64_t k = 0; k < block; ++k) e.values.push_back(self.values[static_cast<size_t>(row * block + k)]);
+    }
+    return e;
+  };
+  return row;
+}
+
+std::vector<OpRow> IndexUpdateRows() {
+  return {ScatterNdUpdateRow(), TfScatterAddRow(), InplacePutRow(), ScatterReduceRow(), GatherV3Row()};
+}
 CANOPY_HARNESS_ROWS(IndexUpdateRows);
 
 // ---- Rejections ----------------------------------------------------------------------------------
@@ -258,6 +385,56 @@ TEST(InplacePut, Rejections) {
         },
         aclnnInplacePut);
     EXPECT_EQ(run.phase1, r.status) << r.name << ": " << Describe(run);
+  }
+}
+
+TEST(ScatterReduce, Rejections) {
+  // CANN's Atlas A2 path: FLOAT self, reduce 1 (sum) and includeSelf only.
+  struct Case {
+    std::string name;
+    aclDataType dtype;
+    int64_t reduce;
+    bool includeSelf;
+  };
+  for (const Case& c : std::vector<Case>{{"float16", ACL_FLOAT16, 1, true},
+                                         {"reduce_none", ACL_FLOAT, 0, true},
+                                         {"reduce_mean", ACL_FLOAT, 5, true},
+                                         {"reduce_out_of_range", ACL_FLOAT, 9, true},
+                                         {"without_self", ACL_FLOAT, 1, false}}) {
+    DeviceTensor self(c.dtype, {2, 3}), index(ACL_INT64, {2, 3}), src(c.dtype, {2, 3}), out(c.dtype, {2, 3});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnScatterReduceGetWorkspaceSize(a.Tensor(self), 1, a.Tensor(index), a.Tensor(src), c.reduce,
+                                                    c.includeSelf, a.Tensor(out), w, e);
+        },
+        aclnnScatterReduce);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << c.name << ": " << Describe(run);
+  }
+}
+
+TEST(GatherV3, Rejections) {
+  struct Case {
+    std::string name;
+    int64_t dim, batchDims, mode;
+    aclDataType self, out;
+    Shape outShape;
+  };
+  for (const Case& c : std::vector<Case>{{"dim1", 1, 0, 1, ACL_FLOAT, ACL_FLOAT, {2, 2, 2}},
+                                         {"dim_minus2", -2, 0, 1, ACL_FLOAT, ACL_FLOAT, {2, 2, 2}},
+                                         {"batch_dims", 0, 1, 1, ACL_FLOAT, ACL_FLOAT, {2, 2, 2}},
+                                         {"mode0", 0, 0, 0, ACL_FLOAT, ACL_FLOAT, {2, 2, 2}},
+                                         {"dim_out_of_range", 2, 0, 1, ACL_FLOAT, ACL_FLOAT, {2, 2, 2}},
+                                         {"uint16", 0, 0, 1, ACL_UINT16, ACL_UINT16, {2, 2, 2}},
+                                         {"out_dtype", 0, 0, 1, ACL_FLOAT, ACL_FLOAT16, {2, 2, 2}},
+                                         {"out_shape", 0, 0, 1, ACL_FLOAT, ACL_FLOAT, {2, 2}}}) {
+    DeviceTensor self(c.self, {2, 2}), index(ACL_INT64, {2, 2}), out(c.out, c.outShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnGatherV3GetWorkspaceSize(a.Tensor(self), c.dim, a.Tensor(index), c.batchDims, c.mode,
+                                               a.Tensor(out), w, e);
+        },
+        aclnnGatherV3);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << c.name << ": " << Describe(run);
   }
 }
 

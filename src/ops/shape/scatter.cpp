@@ -11,6 +11,7 @@
 #include "accumulate.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_reduce.h"
 #include "gather.h"
 #include "kernels/dtype_dispatch.h"
 #include "ops/framework/aclnn_op.h"
@@ -183,6 +184,35 @@ aclnnStatus PlanScatterAdd(Plan& plan, const aclTensor* self, int64_t dim, const
   return PlanScatterInto(plan, self, dim, index, src, nullptr, static_cast<int64_t>(Reduce::kAdd), out);
 }
 
+// torch.scatter_reduce. CANN's Atlas A2 path takes FLOAT self, reduce 1 (sum)
+// and includeSelf only: out = self plus every src element at its index.
+aclnnStatus PlanScatterReduceInto(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index,
+                                  const aclTensor* src, int64_t reduce, bool include_self, const aclTensor* out) {
+  // reduce: 0 none, 1 sum, 2 prod, 3 amax, 4 amin, 5 mean; the gate below admits sum alone.
+  constexpr int64_t kReduceSum = 1;
+  if (self->dtype != ACL_FLOAT || reduce != kReduceSum || !include_self) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "Atlas A2 takes a FLOAT self, reduce 1 (sum) and includeSelf true only, not %s, reduce %lld, "
+                       "includeSelf %s",
+                       DtypeName(self->dtype), static_cast<long long>(reduce), include_self ? "true" : "false");
+  }
+  return PlanScatterInto(plan, self, dim, index, src, nullptr, static_cast<int64_t>(Reduce::kAdd), out);
+}
+
+aclnnStatus PlanScatterReduce(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index,
+                              const aclTensor* src, int64_t reduce, bool include_self, const aclTensor* out) {
+  return PlanScatterReduceInto(plan, self, dim, index, src, reduce, include_self, out);
+}
+
+aclnnStatus PlanInplaceScatterReduce(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index,
+                                     const aclTensor* src, int64_t reduce, bool include_self) {
+  return PlanScatterReduceInto(plan, self, dim, index, src, reduce, include_self, self);
+}
+
+constexpr OpTraits kScatterReduce{.header = "aclnnop/aclnn_scatter_reduce.h",
+                                  .dtypes = DtypeSet{ACL_FLOAT},
+                                  .example = "f32[2,3] 1 i64[2,3]{0:2} f32[2,3] 1 true f32[2,3]"};
+
 constexpr OpTraits kScatter{.header = "aclnnop/aclnn_scatter.h", .dtypes = kScatterDtypes};
 
 }  // namespace
@@ -201,3 +231,10 @@ CANOPY_ACLNN_OP(ScatterAdd, PlanScatterAdd,
                           .example = "f32[3,4] 0 i64[2,4]{0:2} f32[2,4] f32[3,4]"}),
                 (const aclTensor*, self), (int64_t, dim), (const aclTensor*, index), (const aclTensor*, src),
                 (aclTensor*, out))
+CANOPY_ACLNN_OP(ScatterReduce, PlanScatterReduce, kScatterReduce, (const aclTensor*, self), (int64_t, dim),
+                (const aclTensor*, index), (const aclTensor*, src), (int64_t, reduce), (bool, includeSelf),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceScatterReduce, PlanInplaceScatterReduce,
+                InPlace(kScatterReduce, "f32[2,3] 1 i64[2,3]{0:2} f32[2,3] 1 true"), (aclTensor*, selfRef),
+                (int64_t, dim), (const aclTensor*, index), (const aclTensor*, src), (int64_t, reduce),
+                (bool, includeSelf))
