@@ -45,6 +45,21 @@ inline Expected RelativeTolerance(const Values& want, aclDataType dtype, double 
   return e;
 }
 
+// FlashAttentionScore's softmax statistics against their float64 values: the
+// max is one score (f32 products of stored inputs), the sum adds up to Skv terms
+// of at most 1; rows with no key (max -inf) compare as equal.
+inline void ExpectSoftmaxStats(const DeviceTensor& max_out, const DeviceTensor& sum_out, Values want_max,
+                               const Values& want_sum) {
+  std::vector<double> score_scale(want_max.size(), 8.0), sum_scale;
+  for (const Value& x : want_sum) sum_scale.push_back(4.0 * std::max(1.0, x.real()));
+  Values got_max = max_out.ReadView();
+  for (size_t i = 0; i < got_max.size() && i < want_max.size(); ++i) {
+    if (std::isinf(want_max[i].real()) && got_max[i].real() == want_max[i].real()) got_max[i] = want_max[i] = 0.0;
+  }
+  ExpectNear(got_max, RelativeTolerance(want_max, ACL_FLOAT, 64, score_scale), "softmaxMaxOut");
+  ExpectNear(sum_out.ReadView(), RelativeTolerance(want_sum, ACL_FLOAT, 64, sum_scale), "softmaxSumOut");
+}
+
 inline const std::vector<aclDataType>& HalfAndSingle() {
   static const std::vector<aclDataType> dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
   return dtypes;

@@ -1,9 +1,10 @@
-// aclnnFusedInferAttentionScoreV2 / V3 / V4: softmax(scale * Q K^T + pseShift,
+// aclnnFusedInferAttentionScore (V1) / V2 / V3 / V4: softmax(scale * Q K^T + pseShift,
 // masked) V for each batch and query head, in the BSH, BSND, BNSD and
 // BNSD_BSND layouts, with grouped-query attention (numKeyValueHeads), an
 // attention mask with the sparse modes 0-3, per-batch actual sequence lengths,
 // key/value tensor lists (one tensor, or one per batch) and the optional
-// softmax LSE output. V3 adds the rope-split query/key heads (MLA), V4 a
+// softmax LSE output. V1 is V2 without the per-key/value antiquantisation and
+// shared prefixes, its arguments named without "Optional". V3 adds the rope-split query/key heads (MLA), V4 a
 // quantised query; the planner is shared with PromptFlashAttention and
 // IncreFlashAttention (attention_plan.h).
 //
@@ -16,6 +17,7 @@
 // query row with no key taking part gives zeros (CANN's row-invalid
 // correction, innerPrecise 2/3, done always) and an LSE of -inf.
 #include <cstring>
+#include "aclnnop/aclnn_fused_infer_attention_score.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v3.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v4.h"
@@ -42,9 +44,9 @@ AttentionCall FusedCall(const aclTensor* query, const aclTensorList* key, const 
   AttentionCall call;
   // The block table (paged attention) is supported: taken out of the list, its input position kept.
   for (size_t i = 0; i < unsupported.size(); ++i) {
-    if (std::strcmp(unsupported[i].first, "blockTableOptional") == 0) {
+    if (std::strncmp(unsupported[i].first, "blockTable", std::strlen("blockTable")) == 0) {
       call.block_table = static_cast<const aclTensor*>(unsupported[i].second);
-      call.block_table_name = "blockTableOptional";
+      call.block_table_name = unsupported[i].first;
       call.block_table_input = 2 + static_cast<int>(i);  // after actualSeqLengths(Kv)
       unsupported[i].second = nullptr;
     }
@@ -103,6 +105,37 @@ std::vector<std::pair<const char*, const void*>> V2Unsupported(
           {"keySharedPrefixOptional", key_shared_prefix},
           {"valueSharedPrefixOptional", value_shared_prefix},
           {"actualSharedPrefixLenOptional", actual_shared_prefix_len}};
+}
+
+// V1: the same arguments as V2's first ones, named as V1's prototype names them.
+aclnnStatus PlanFusedInferAttentionScore(
+    Plan& plan, const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pse_shift, const aclTensor* atten_mask, const aclIntArray* actual_seq_lengths,
+    const aclIntArray* actual_seq_lengths_kv, const aclTensor* deq_scale1, const aclTensor* quant_scale1,
+    const aclTensor* deq_scale2, const aclTensor* quant_scale2, const aclTensor* quant_offset2,
+    const aclTensor* antiquant_scale, const aclTensor* antiquant_offset, const aclTensor* block_table,
+    const aclTensor* query_padding_size, const aclTensor* kv_padding_size, int64_t num_heads, double scale_value,
+    int64_t pre_tokens, int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode,
+    int64_t inner_precise, int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag,
+    const aclTensor* attention_out, const aclTensor* softmax_lse) {
+  AttentionCall call = FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
+                                 {{"deqScale1", deq_scale1},
+                                  {"quantScale1", quant_scale1},
+                                  {"deqScale2", deq_scale2},
+                                  {"quantScale2", quant_scale2},
+                                  {"quantOffset2", quant_offset2},
+                                  {"antiquantScale", antiquant_scale},
+                                  {"antiquantOffset", antiquant_offset},
+                                  {"blockTable", block_table},
+                                  {"queryPaddingSize", query_padding_size},
+                                  {"kvPaddingSize", kv_padding_size}},
+                                 num_heads, scale_value, pre_tokens, next_tokens, input_layout, num_key_value_heads,
+                                 sparse_mode, inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse);
+  call.pse_name = "pseShift";
+  call.mask_name = "attenMask";
+  call.query_lengths_name = "actualSeqLengths";
+  call.kv_lengths_name = "actualSeqLengthsKv";
+  return PlanAttention(plan, call);
 }
 
 // The antiquant modes only mean something with a quantised key/value (rejected above).
@@ -188,6 +221,25 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
 }
 
 }  // namespace
+
+CANOPY_ACLNN_OP(
+    FusedInferAttentionScore, PlanFusedInferAttentionScore,
+    (OpTraits{.header = "aclnnop/aclnn_fused_infer_attention_score.h",
+              .dtypes = kAttentionDtypes,
+              .max_rank = 4,
+              .example = "f16[2,2,1,16] (f16[1,2,1,16],f16[1,2,1,16]) (f16[1,2,1,16],f16[1,2,1,16]) - - - - - - - - - "
+                         "- - - - - 1 1 0 0 'BSND' 0 0 0 0 0 false f16[2,2,1,16] f32[2,1,2,1]"}),
+    (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
+    (const aclTensor*, pseShift, optional), (const aclTensor*, attenMask, optional),
+    (const aclIntArray*, actualSeqLengths, optional), (const aclIntArray*, actualSeqLengthsKv, optional),
+    (const aclTensor*, deqScale1, optional), (const aclTensor*, quantScale1, optional),
+    (const aclTensor*, deqScale2, optional), (const aclTensor*, quantScale2, optional),
+    (const aclTensor*, quantOffset2, optional), (const aclTensor*, antiquantScale, optional),
+    (const aclTensor*, antiquantOffset, optional), (const aclTensor*, blockTable, optional),
+    (const aclTensor*, queryPaddingSize, optional), (const aclTensor*, kvPaddingSize, optional), (int64_t, numHeads),
+    (double, scaleValue), (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout),
+    (int64_t, numKeyValueHeads), (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize),
+    (int64_t, antiquantMode), (bool, softmaxLseFlag), (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse))
 
 CANOPY_ACLNN_OP(
     FusedInferAttentionScoreV2, PlanFusedInferAttentionScoreV2,
