@@ -8,8 +8,8 @@
 //     invstds and element counts, and the running statistics updated (the variance unbiased).
 //   aclnnSyncBatchNormGatherStats: the same from the batches' sums and sums of squares with INT32
 //     sample counts: batchMean, batchInvstd, and mean / variance (the running statistics) updated.
-// The dtype lists are CANN's A2 ones from its code (the docs' tables list BFLOAT16 for
-// SyncBatchNormGatherStats and BatchNormStats, which the A2 code rejects; they follow the code).
+// The dtype lists are CANN's A2 ones (no BFLOAT16 for BatchNormStats' input and
+// SyncBatchNormGatherStats' tensors, as the docs' A2 notes and code say).
 #include <cmath>
 #include <optional>
 
