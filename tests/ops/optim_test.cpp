@@ -1,6 +1,7 @@
 // The optimizer steps through the public C API against a float64 reference:
 // ApplyAdamWV2 on every dtype and mix of them, amsgrad and maximize, FLOAT and
-// INT64 steps, strided views, empty tensors and its documented rejections.
+// INT64 steps; ApplyFusedEmaAdam in both modes, with and without bias
+// correction; strided views, empty tensors and the documented rejections.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
+#include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -203,6 +205,156 @@ std::vector<RejectionCase> AdamWRejections() {
 class ApplyAdamWV2RejectionTest : public ::testing::TestWithParam<RejectionCase> {};
 TEST_P(ApplyAdamWV2RejectionTest, Rejects) { ExpectRejection(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWV2RejectionTest, ::testing::ValuesIn(AdamWRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- ApplyFusedEmaAdam -------------------------------------------------------------------------
+
+struct EmaAdamCase {
+  std::string name;
+  Shape shape = {4, 33};
+  aclDataType dtype = ACL_FLOAT;
+  int64_t step = 4;
+  int64_t mode = 1;
+  bool biasCorrection = true;
+  View view = View::kContiguous;
+  double lr = 0.01, emaDecay = 0.75, beta1 = 0.9, beta2 = 0.99, eps = 1e-8, weightDecay = 0.05;
+};
+
+void PrintTo(const EmaAdamCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<EmaAdamCase> EmaAdamCases() {
+  std::vector<EmaAdamCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int64_t mode : {0, 1}) {
+      EmaAdamCase x;
+      x.name = std::string(Name(dt)) + "_mode" + std::to_string(mode);
+      x.dtype = dt;
+      x.mode = mode;
+      cases.push_back(x);
+    }
+  }
+  EmaAdamCase x;
+  x.name = "no_bias_correction";
+  x.biasCorrection = false;
+  cases.push_back(x);
+  x.name = "l2_no_bias_correction_first_step";
+  x.mode = 0;
+  x.step = 1;
+  cases.push_back(x);
+  x = EmaAdamCase{};
+  x.name = "large";
+  x.shape = {257, 300};
+  cases.push_back(x);
+  for (View view : {View::kTransposed, View::kStepped, View::kReversed}) {
+    x = EmaAdamCase{};
+    x.name = std::string("view_") + ViewName(view);
+    x.shape = {5, 6, 7};
+    x.view = view;
+    cases.push_back(x);
+  }
+  x = EmaAdamCase{};
+  x.name = "empty";
+  x.shape = {0, 4};
+  cases.push_back(x);
+  return cases;
+}
+
+void CheckEmaAdam(const EmaAdamCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor grad(x.dtype, x.shape, x.view), var(x.dtype, x.shape, x.view), m(x.dtype, x.shape, x.view);
+  DeviceTensor v(x.dtype, x.shape, x.view), s(x.dtype, x.shape, x.view), step(ACL_INT64, {1});
+  const Values g0 = grad.FillRandom(rng, Range{-1, 1});
+  const Values var0 = var.FillRandom(rng, Range{-2, 2});
+  const Values m0 = m.FillRandom(rng, Range{-0.5, 0.5});
+  const Values v0 = v.FillRandom(rng, Range{0, 0.5});
+  const Values s0 = s.FillRandom(rng, Range{-2, 2});
+  step.WriteView({Value(static_cast<double>(x.step))});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnApplyFusedEmaAdamGetWorkspaceSize(args.Tensor(grad), args.Tensor(var), args.Tensor(m),
+                                                      args.Tensor(v), args.Tensor(s), args.Tensor(step), x.lr,
+                                                      x.emaDecay, x.beta1, x.beta2, x.eps, x.mode, x.biasCorrection,
+                                                      x.weightDecay, workspaceSize, executor);
+      },
+      aclnnApplyFusedEmaAdam);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double c1 = x.biasCorrection ? 1 - std::pow(x.beta1, static_cast<double>(x.step)) : 1.0;
+  const double c2 = x.biasCorrection ? 1 - std::pow(x.beta2, static_cast<double>(x.step)) : 1.0;
+  const double f32 = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(x.dtype);
+  Expected wantVar, wantM, wantV, wantS;
+  const auto push = [&](Expected& e, double value, double scale) {
+    e.values.push_back(ConvertValue(value, x.dtype));
+    e.tolerance.push_back(rounding * std::fabs(value) + f32 * scale + 1e-30);
+  };
+  for (size_t i = 0; i < var0.size(); ++i) {
+    const double w = var0[i].real();
+    const double g = g0[i].real() + (x.mode == 0 ? x.weightDecay * w : 0.0);
+    const double mOut = x.beta1 * m0[i].real() + (1 - x.beta1) * g;
+    const double vOut = x.beta2 * v0[i].real() + (1 - x.beta2) * g * g;
+    double update = (mOut / c1) / (std::sqrt(vOut / c2) + x.eps);
+    const double adam = std::fabs(update);
+    if (x.mode == 1) update += x.weightDecay * w;
+    const double varOut = w - x.lr * update;
+    const double sOut = x.emaDecay * s0[i].real() + (1 - x.emaDecay) * varOut;
+    const double varScale = std::fabs(w) + x.lr * adam;
+    push(wantVar, varOut, varScale);
+    push(wantM, mOut, std::fabs(m0[i].real()) + std::fabs(g));
+    push(wantV, vOut, std::fabs(v0[i].real()) + g * g);
+    push(wantS, sOut, std::fabs(s0[i].real()) + varScale);
+  }
+  ExpectNear(var.ReadView(), wantVar, "varRef");
+  ExpectNear(m.ReadView(), wantM, "mRef");
+  ExpectNear(v.ReadView(), wantV, "vRef");
+  ExpectNear(s.ReadView(), wantS, "sRef");
+  ExpectExact(grad.ReadView(), g0, "grad must not change");
+}
+
+class ApplyFusedEmaAdamTest : public ::testing::TestWithParam<EmaAdamCase> {};
+TEST_P(ApplyFusedEmaAdamTest, MatchesReference) { CheckEmaAdam(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyFusedEmaAdamTest, ::testing::ValuesIn(EmaAdamCases()),
+                         [](const ::testing::TestParamInfo<EmaAdamCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+std::vector<RejectionCase> EmaAdamRejections() {
+  struct Bad {
+    std::string name;
+    aclDataType varDtype = ACL_FLOAT, stepDtype = ACL_INT64;
+    Shape sShape = {2, 3}, stepShape = {1};
+    int64_t mode = 1;
+    std::string keyword;
+    aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+  };
+  const std::vector<Bad> bad = {
+      {"double_var", ACL_DOUBLE, ACL_INT64, {2, 3}, {1}, 1, "varRef"},
+      {"float_step", ACL_FLOAT, ACL_FLOAT, {2, 3}, {1}, 1, "step"},
+      {"mixed_dtypes", ACL_FLOAT16, ACL_INT64, {2, 3}, {1}, 1, "varRef", ACLNN_ERR_INNER_TILING_ERROR},
+      {"s_shape", ACL_FLOAT, ACL_INT64, {3, 2}, {1}, 1, "sRef", ACLNN_ERR_INNER_TILING_ERROR},
+      {"two_steps", ACL_FLOAT, ACL_INT64, {2, 3}, {2}, 1, "step"},
+      {"mode2", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, "mode"},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back({"ApplyFusedEmaAdam_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       const Shape shape = {2, 3};
+                       return aclnnApplyFusedEmaAdamGetWorkspaceSize(
+                           args.NewTensor(ACL_FLOAT, shape), args.NewTensor(b.varDtype, shape),
+                           args.NewTensor(ACL_FLOAT, shape), args.NewTensor(ACL_FLOAT, shape),
+                           args.NewTensor(ACL_FLOAT, b.sShape), args.NewTensor(b.stepDtype, b.stepShape), 0.01, 0.5,
+                           0.9, 0.99, 1e-8, b.mode, true, 0.0, workspaceSize, executor);
+                     },
+                     aclnnApplyFusedEmaAdam, b.keyword, b.expected});
+  }
+  return cases;
+}
+
+class ApplyFusedEmaAdamRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(ApplyFusedEmaAdamRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyFusedEmaAdamRejectionTest, ::testing::ValuesIn(EmaAdamRejections()),
                          [](const ::testing::TestParamInfo<RejectionCase>& info) {
                            return SanitizeName(info.param.name);
                          });

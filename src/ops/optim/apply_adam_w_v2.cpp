@@ -3,18 +3,12 @@
 //   m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g^2
 //   amsgrad: maxGradNorm = max(maxGradNorm, v), which then stands for v below
 //   var -= lr / (1 - beta1^step) * m / (sqrt(v) / sqrt(1 - beta2^step) + eps)
-// The tensors are gathered into f32 workspace (any mix of FLOAT, FLOAT16 and
-// BFLOAT16, as CANN casts them), updated by one vectorisable loop that reads step
-// when it runs, and stored back through the views.
-#include <cmath>
-#include <cstdint>
-#include <memory>
+// Any mix of FLOAT, FLOAT16 and BFLOAT16 (CANN casts them to FLOAT), on the
+// shared Adam update (adam_update.h).
 #include <optional>
-#include <string>
-#include <vector>
 
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
-#include "kernels/parallel_for.h"
+#include "adam_update.h"
 #include "ops/framework/aclnn_op.h"
 
 using namespace canopy;
@@ -24,56 +18,6 @@ namespace {
 
 constexpr DtypeSet kAdamDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kStepDtypes = {ACL_FLOAT, ACL_INT64};
-
-struct AdamWDesc {
-  BufferRef var, m, v, max_v, grad, step;  // f32, contiguous, `count` elements (step: one)
-  int64_t count = 0;
-  bool amsgrad = false;
-  bool maximize = false;
-  float lr = 0, beta1 = 0, beta2 = 0, weight_decay = 0, eps = 0;
-};
-
-class AdamWStep final : public Step {
- public:
-  explicit AdamWStep(const AdamWDesc& desc) : d_(desc) {}
-
-  aclnnStatus Run(const RunContext& context) const override {
-    auto* var = reinterpret_cast<float*>(context.Resolve(d_.var));
-    auto* m = reinterpret_cast<float*>(context.Resolve(d_.m));
-    auto* v = reinterpret_cast<float*>(context.Resolve(d_.v));
-    auto* max_v = d_.amsgrad ? reinterpret_cast<float*>(context.Resolve(d_.max_v)) : nullptr;
-    const auto* grad = reinterpret_cast<const float*>(context.Resolve(d_.grad));
-    const double step = *reinterpret_cast<const float*>(context.Resolve(d_.step));
-    const float bias1 = static_cast<float>(1.0 - std::pow(static_cast<double>(d_.beta1), step));
-    const float bias2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(static_cast<double>(d_.beta2), step)));
-    const float step_size = d_.lr / bias1;
-    const float decay = 1.0f - d_.lr * d_.weight_decay;
-    const float sign = d_.maximize ? -1.0f : 1.0f;
-    constexpr int64_t kGrain = 1 << 14;
-    kernels::ParallelFor(d_.count, kGrain, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        const float g = sign * grad[i];
-        const float m_i = d_.beta1 * m[i] + (1.0f - d_.beta1) * g;
-        const float v_i = d_.beta2 * v[i] + (1.0f - d_.beta2) * g * g;
-        m[i] = m_i;
-        v[i] = v_i;
-        float second = v_i;
-        if (max_v != nullptr) {
-          second = std::fmax(max_v[i], v_i);
-          max_v[i] = second;
-        }
-        const float denom = std::sqrt(second) / bias2_sqrt + d_.eps;
-        var[i] = var[i] * decay - step_size * m_i / denom;
-      }
-    });
-    return ACLNN_SUCCESS;
-  }
-
-  std::string Describe() const override { return "adamw_step count=" + std::to_string(d_.count); }
-
- private:
-  AdamWDesc d_;
-};
 
 aclnnStatus PlanApplyAdamWV2(Plan& plan, const aclTensor* var, const aclTensor* m, const aclTensor* v,
                              const aclTensor* max_grad_norm, const aclTensor* grad, const aclTensor* step, float lr,
@@ -118,40 +62,28 @@ aclnnStatus PlanApplyAdamWV2(Plan& plan, const aclTensor* var, const aclTensor* 
   } else {
     plan.SkipOutput();
   }
-  if (var_in.NumElements() == 0) return ACLNN_SUCCESS;
-
-  const auto gather = [&](const TensorRef& src) {
-    TensorRef dst = plan.Temporary(ACL_FLOAT, src.shape);
-    plan.Copy(src, dst);
-    return dst;
-  };
-  AdamWDesc desc;
-  const TensorRef var_f = gather(var_in), m_f = gather(m_in), v_f = gather(v_in), grad_f = gather(grad_in);
-  const TensorRef step_f = gather(step_in);
-  std::optional<TensorRef> max_f;
-  if (amsgrad) max_f = gather(*max_in);
-  desc.var = var_f.buffer;
-  desc.m = m_f.buffer;
-  desc.v = v_f.buffer;
-  desc.grad = grad_f.buffer;
-  desc.step = step_f.buffer;
-  if (max_f) desc.max_v = max_f->buffer;
-  desc.count = var_in.NumElements();
-  desc.amsgrad = amsgrad;
-  desc.maximize = maximize;
-  desc.lr = lr;
-  desc.beta1 = beta1;
-  desc.beta2 = beta2;
-  desc.weight_decay = weight_decay;
-  desc.eps = eps;
-  std::vector<TensorRef> reads = {m_f, v_f, grad_f, step_f};
-  if (max_f) reads.push_back(*max_f);
-  plan.AddStep(std::make_unique<AdamWStep>(desc), reads, var_f);
-  plan.Copy(var_f, var_out);
-  plan.Copy(m_f, m_out);
-  plan.Copy(v_f, v_out);
+  AdamTensors tensors;
+  tensors.var = var_in;
+  tensors.m = m_in;
+  tensors.v = v_in;
+  tensors.grad = grad_in;
+  tensors.step = step_in;
+  tensors.var_out = var_out;
+  tensors.m_out = m_out;
+  tensors.v_out = v_out;
   // Without amsgrad CANN leaves a given maxGradNormOptionalRef as it is.
-  if (max_f) plan.Copy(*max_f, *max_out);
+  if (amsgrad) {
+    tensors.max_v = max_in;
+    tensors.max_v_out = max_out;
+  }
+  AdamOptions options;
+  options.lr = lr;
+  options.beta1 = beta1;
+  options.beta2 = beta2;
+  options.eps = eps;
+  options.weight_decay = weight_decay;
+  options.maximize = maximize;
+  PlanAdamUpdate(plan, tensors, options);
   return ACLNN_SUCCESS;
 }
 

@@ -1,0 +1,110 @@
+#include "adam_update.h"
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/parallel_for.h"
+
+namespace canopy::ops {
+namespace {
+
+struct AdamDesc {
+  BufferRef var, m, v, grad, step, max_v, ema;  // f32, contiguous, `count` elements (step: one)
+  bool has_max_v = false, has_ema = false;
+  int64_t count = 0;
+  AdamOptions options;
+};
+
+class AdamStep final : public Step {
+ public:
+  explicit AdamStep(const AdamDesc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const AdamOptions& o = d_.options;
+    auto* var = reinterpret_cast<float*>(context.Resolve(d_.var));
+    auto* m = reinterpret_cast<float*>(context.Resolve(d_.m));
+    auto* v = reinterpret_cast<float*>(context.Resolve(d_.v));
+    auto* max_v = d_.has_max_v ? reinterpret_cast<float*>(context.Resolve(d_.max_v)) : nullptr;
+    auto* ema = d_.has_ema ? reinterpret_cast<float*>(context.Resolve(d_.ema)) : nullptr;
+    const auto* grad = reinterpret_cast<const float*>(context.Resolve(d_.grad));
+    const double step = *reinterpret_cast<const float*>(context.Resolve(d_.step));
+    const double c1 = o.bias_correction ? 1.0 - std::pow(static_cast<double>(o.beta1), step) : 1.0;
+    const double c2 = o.bias_correction ? 1.0 - std::pow(static_cast<double>(o.beta2), step) : 1.0;
+    const float step_size = static_cast<float>(o.lr / c1);
+    const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(c2));
+    const float decay = o.l2 ? 1.0f : 1.0f - o.lr * o.weight_decay;
+    const float l2 = o.l2 ? o.weight_decay : 0.0f;
+    const float sign = o.maximize ? -1.0f : 1.0f;
+    constexpr int64_t kGrain = 1 << 14;
+    kernels::ParallelFor(d_.count, kGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const float g = sign * grad[i] + l2 * var[i];
+        const float m_i = o.beta1 * m[i] + (1.0f - o.beta1) * g;
+        const float v_i = o.beta2 * v[i] + (1.0f - o.beta2) * g * g;
+        m[i] = m_i;
+        v[i] = v_i;
+        float second = v_i;
+        if (max_v != nullptr) {
+          second = std::fmax(max_v[i], v_i);
+          max_v[i] = second;
+        }
+        const float updated = var[i] * decay - step_size * m_i / (std::sqrt(second) * inv_sqrt_c2 + o.eps);
+        var[i] = updated;
+        if (ema != nullptr) ema[i] = o.ema_decay * ema[i] + (1.0f - o.ema_decay) * updated;
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override { return "adam_update count=" + std::to_string(d_.count); }
+
+ private:
+  AdamDesc d_;
+};
+
+TensorRef Gathered(Plan& plan, const TensorRef& src) {
+  TensorRef dst = plan.Temporary(ACL_FLOAT, src.shape);
+  plan.Copy(src, dst);
+  return dst;
+}
+
+}  // namespace
+
+void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options) {
+  if (t.var.NumElements() == 0) return;
+  const TensorRef var = Gathered(plan, t.var), m = Gathered(plan, t.m), v = Gathered(plan, t.v);
+  const TensorRef grad = Gathered(plan, t.grad), step = Gathered(plan, t.step);
+  std::vector<TensorRef> reads = {m, v, grad, step};
+  AdamDesc desc;
+  desc.var = var.buffer;
+  desc.m = m.buffer;
+  desc.v = v.buffer;
+  desc.grad = grad.buffer;
+  desc.step = step.buffer;
+  desc.count = t.var.NumElements();
+  desc.options = options;
+  std::optional<TensorRef> max_v, ema;
+  if (t.max_v) {
+    max_v = Gathered(plan, *t.max_v);
+    desc.max_v = max_v->buffer;
+    desc.has_max_v = true;
+    reads.push_back(*max_v);
+  }
+  if (t.ema) {
+    ema = Gathered(plan, *t.ema);
+    desc.ema = ema->buffer;
+    desc.has_ema = true;
+    reads.push_back(*ema);
+  }
+  plan.AddStep(std::make_unique<AdamStep>(desc), reads, var);
+  plan.Copy(var, t.var_out);
+  plan.Copy(m, t.m_out);
+  plan.Copy(v, t.v_out);
+  if (max_v) plan.Copy(*max_v, *t.max_v_out);
+  if (ema) plan.Copy(*ema, *t.ema_out);
+}
+
+}  // namespace canopy::ops

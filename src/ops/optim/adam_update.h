@@ -1,0 +1,34 @@
+// The Adam family's element update, shared by ApplyAdamWV2 and ApplyFusedEmaAdam:
+// the tensors are gathered into f32 workspace (any mix of FLOAT, FLOAT16 and
+// BFLOAT16), updated by one parallel, vectorisable loop that reads `step` when it
+// runs, and stored back through their views.
+#pragma once
+
+#include <optional>
+
+#include "ops/framework/plan.h"
+
+namespace canopy::ops {
+
+struct AdamTensors {
+  TensorRef var, m, v, grad, step;            // inputs, step one FLOAT or INT64 element
+  TensorRef var_out, m_out, v_out;            // the same tensors as outputs
+  std::optional<TensorRef> max_v, max_v_out;  // amsgrad's running maximum of v
+  std::optional<TensorRef> ema, ema_out;      // the EMA weights s
+};
+
+struct AdamOptions {
+  float lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
+  bool l2 = false;              // grad += weightDecay * var (Adam's L2); else decoupled decay (AdamW)
+  bool bias_correction = true;  // divide m by 1 - beta1^step and v by 1 - beta2^step
+  bool maximize = false;        // ascend: grad = -grad
+  float ema_decay = 0;          // with `ema`: s = emaDecay * s + (1 - emaDecay) * var_new
+};
+
+// Per element, g = grad (negated with maximize; + weightDecay * var with l2):
+//   m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g^2;  max_v = max(max_v, v)
+//   var = var * (1 - lr * weightDecay, unless l2) - lr * (m / c1) / (sqrt(v' / c2) + eps)
+// with v' = max_v under amsgrad, c1, c2 the bias corrections (1 without them).
+void PlanAdamUpdate(Plan& plan, const AdamTensors& tensors, const AdamOptions& options);
+
+}  // namespace canopy::ops
