@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_index_add.h"
+#include "aclnnop/aclnn_index_add_v2.h"
 #include "aclnnop/aclnn_masked_select.h"
 #include "aclnnop/aclnn_scatter_add.h"
 #include "aclnnop/aclnn_take.h"
@@ -315,12 +316,31 @@ TEST(Take, DocExample) {
 const std::vector<aclDataType> kIndexAddDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT16, ACL_INT8,
                                                   ACL_UINT8, ACL_DOUBLE,  ACL_INT64, ACL_BOOL,  ACL_BF16};
 
-OpRun RunIndexAdd(aclTensor* self, int64_t dim, aclTensor* index, aclTensor* source, aclScalar* alpha, aclTensor* out) {
+// Which entry point: IndexAdd, or IndexAddV2 with this mode.
+enum class IndexAddForm { kV1, kV2Mode1, kV2Mode0 };
+
+OpRun RunIndexAdd(aclTensor* self, int64_t dim, aclTensor* index, aclTensor* source, aclScalar* alpha, aclTensor* out,
+                  IndexAddForm form = IndexAddForm::kV1) {
+  if (form == IndexAddForm::kV1) {
+    return RunOp(
+        [&](OpArgs&, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnIndexAddGetWorkspaceSize(self, dim, index, source, alpha, out, ws, ex);
+        },
+        aclnnIndexAdd);
+  }
+  const int64_t mode = form == IndexAddForm::kV2Mode0 ? 0 : 1;
   return RunOp(
       [&](OpArgs&, uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnIndexAddGetWorkspaceSize(self, dim, index, source, alpha, out, ws, ex);
+        return aclnnIndexAddV2GetWorkspaceSize(self, dim, index, source, alpha, mode, out, ws, ex);
       },
-      aclnnIndexAdd);
+      aclnnIndexAddV2);
+}
+
+// IndexAddV2's mode 0: CANN's fast path, which leaves alpha out.
+bool TakesMode0(aclDataType dtype, const Shape& self, int64_t dim, int64_t count) {
+  const bool dtype_ok =
+      dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16 || dtype == ACL_INT32 || dtype == ACL_INT16;
+  return dtype_ok && self.size() == 2 && (dim == 0 || dim == -2) && count >= 0;
 }
 
 // a + alpha * b rounded to dtype as the op stores it (integers wrap, bool is "any non-zero").
@@ -369,43 +389,83 @@ TEST(IndexAdd, MatchesReferenceTwice) {
       const int64_t extent = rank == 0 ? 1 : x.self[dim];
       const Value alpha = IsBool(dtype) ? 1.0 : IsRealFloat(dtype) ? 0.5 : 3.0;
       Rng rng = Rng::ForCurrentTest();
-      for (int round = 0; round < 2; ++round) {
-        DeviceTensor self(dtype, x.self, x.selfView);
-        const Values values = self.FillRandom(rng, Range{});
-        DeviceTensor source(dtype, sourceShape, x.sourceView);
-        const Values adds = source.FillRandom(rng, Range{});
-        DeviceTensor index(c % 2 ? ACL_INT32 : ACL_INT64, indexShape);
-        const std::vector<int64_t> picks = FillIndex(index, rng, 0, extent - 1);
-        DeviceTensor out(dtype, x.self, x.outView);
-        out.Poison();
-        const std::vector<uint8_t> before = out.DownloadBytes();
-        OpArgs args;
-        const OpRun run = RunIndexAdd(args.Tensor(self), x.dim, args.Tensor(index), args.Tensor(source),
-                                      args.Scalar(IsBool(dtype)        ? ACL_BOOL
-                                                  : IsRealFloat(dtype) ? ACL_FLOAT
-                                                                       : ACL_INT64,
-                                                  alpha),
-                                      args.Tensor(out));
-        ASSERT_TRUE(run.ok()) << Describe(run);
-        Values want = values;
-        for (int64_t i = 0; i < NumElements(sourceShape); ++i) {
-          if (rank == 0) {
-            want[0] = AddScaled(want[0], alpha, adds[0], dtype);
+      for (IndexAddForm form : {IndexAddForm::kV1, IndexAddForm::kV2Mode1, IndexAddForm::kV2Mode0}) {
+        if (form == IndexAddForm::kV2Mode0 && !TakesMode0(dtype, x.self, x.dim, x.count)) continue;
+        SCOPED_TRACE("form " + std::to_string(static_cast<int>(form)));
+        const Value applied = form == IndexAddForm::kV2Mode0 ? Value(1.0) : alpha;
+        for (int round = 0; round < 2; ++round) {
+          DeviceTensor self(dtype, x.self, x.selfView);
+          const Values values = self.FillRandom(rng, Range{});
+          DeviceTensor source(dtype, sourceShape, x.sourceView);
+          const Values adds = source.FillRandom(rng, Range{});
+          DeviceTensor index(c % 2 ? ACL_INT32 : ACL_INT64, indexShape);
+          const std::vector<int64_t> picks = FillIndex(index, rng, 0, extent - 1);
+          DeviceTensor out(dtype, x.self, x.outView);
+          out.Poison();
+          const std::vector<uint8_t> before = out.DownloadBytes();
+          OpArgs args;
+          const OpRun run = RunIndexAdd(args.Tensor(self), x.dim, args.Tensor(index), args.Tensor(source),
+                                        args.Scalar(IsBool(dtype)        ? ACL_BOOL
+                                                    : IsRealFloat(dtype) ? ACL_FLOAT
+                                                                         : ACL_INT64,
+                                                    alpha),
+                                        args.Tensor(out), form);
+          ASSERT_TRUE(run.ok()) << Describe(run);
+          if (form != IndexAddForm::kV1 && NumElements(sourceShape) == 0) {  // CANN's V2 writes nothing then
+            EXPECT_EQ(out.DownloadBytes(), before) << "IndexAddV2 with an empty source leaves out";
             continue;
           }
-          Shape p = Unravel(i, sourceShape);
-          p[dim] = picks[p[dim]];
-          Value& w = want[Ravel(p, x.self)];
-          w = AddScaled(w, alpha, adds[i], dtype);
+          Values want = values;
+          for (int64_t i = 0; i < NumElements(sourceShape); ++i) {
+            if (rank == 0) {
+              want[0] = AddScaled(want[0], applied, adds[0], dtype);
+              continue;
+            }
+            Shape p = Unravel(i, sourceShape);
+            p[dim] = picks[p[dim]];
+            Value& w = want[Ravel(p, x.self)];
+            w = AddScaled(w, applied, adds[i], dtype);
+          }
+          // Sums are made in index order, one rounding per update: exact against this order.
+          ExpectExact(out.ReadView(), want, "out");
+          ExpectOutsideViewUnchanged(out, before, "out storage");
+          ExpectExact(self.ReadView(), values, "self must not change");
         }
-        // Sums are made in index order, one rounding per update: exact against this order.
-        ExpectExact(out.ReadView(), want, "out");
-        ExpectOutsideViewUnchanged(out, before, "out storage");
-        ExpectExact(self.ReadView(), values, "self must not change");
       }
     }
     ++c;
   }
+}
+
+// IndexAddV2's mode 0 outside CANN's fast path fails as CANN's code does (561103);
+// with ACL_OPT_DETERMINISTIC CANN runs IndexAdd instead, whatever the mode (alpha applied).
+TEST(IndexAddV2, ModeZeroLimitsAndDeterministicMode) {
+  DeviceTensor self(ACL_FLOAT, {2, 2}), source(ACL_FLOAT, {2, 2}), index(ACL_INT64, {2}), out(ACL_FLOAT, {2, 2});
+  self.WriteView({1, 2, 3, 4});
+  source.WriteView({10, 20, 30, 40});
+  index.WriteView({1, 0});
+  const auto run = [&](int64_t dim, int64_t mode) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnIndexAddV2GetWorkspaceSize(a.Tensor(self), dim, a.Tensor(index), a.Tensor(source),
+                                                 a.Scalar(ACL_FLOAT, 2.0), mode, a.Tensor(out), ws, ex);
+        },
+        aclnnIndexAddV2);
+  };
+  EXPECT_EQ(run(1, 0).phase1, ACLNN_ERR_INNER_NULLPTR) << "mode 0 takes dim 0 only";
+  ASSERT_TRUE(run(0, 0).ok());
+  ExpectExact(out.ReadView(), {31, 42, 13, 24}, "mode 0: alpha not applied");
+  ASSERT_TRUE(run(0, 1).ok());
+  ExpectExact(out.ReadView(), {61, 82, 23, 44}, "mode 1: alpha applied");
+  ASSERT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
+  const OpRun other_dim = run(1, 0);
+  const Values by_columns = out.ReadView();
+  const OpRun deterministic = run(0, 0);
+  ASSERT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0), ACL_SUCCESS);
+  EXPECT_TRUE(other_dim.ok()) << "IndexAdd takes any dim: " << Describe(other_dim);
+  ExpectExact(by_columns, {41, 22, 83, 64}, "dim 1 through IndexAdd, alpha applied");
+  ASSERT_TRUE(deterministic.ok()) << Describe(deterministic);
+  ExpectExact(out.ReadView(), {61, 82, 23, 44}, "deterministic mode runs IndexAdd: alpha applied");
 }
 
 TEST(IndexAdd, OutOfRangeIndexFailsTheStream) {

@@ -2,10 +2,16 @@
 // source along dim, times alpha, is added to out's slice index[k]. Index values
 // are checked at run time before anything is written (the shared index check
 // of gather.h); duplicates add up in index order, each sum rounded to the dtype.
+// aclnnIndexAddV2 adds CANN's `mode`: 0 is its fast path (FLOAT, FLOAT16,
+// BF16, INT32 or INT16; 2-D self; dim 0 or -2), which does not apply alpha;
+// any other mode is IndexAdd. With ACL_OPT_DETERMINISTIC set, CANN runs
+// IndexAdd whatever the mode, and so does Canopy.
 #include <string>
 
 #include "accumulate.h"
 #include "aclnnop/aclnn_index_add.h"
+#include "aclnnop/aclnn_index_add_v2.h"
+#include "canopy/canopy_runtime.h"
 #include "gather.h"
 #include "kernels/dtype_dispatch.h"
 #include "ops/framework/aclnn_op.h"
@@ -109,10 +115,9 @@ aclnnStatus CheckIndexAdd(Plan& plan, const aclTensor* self, int64_t dim, const 
   return plan.CheckShape("out", out, self->view_shape);
 }
 
-aclnnStatus PlanIndexAdd(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index,
-                         const aclTensor* source, const aclScalar* alpha, const aclTensor* out) {
-  int64_t d = 0;
-  CANOPY_CHECK(CheckIndexAdd(plan, self, dim, index, source, alpha, out, d));
+// The planning after the checks; `alpha` as it is applied.
+aclnnStatus PlanIndexAddSteps(Plan& plan, const aclTensor* self, int64_t d, const aclTensor* index,
+                              const aclTensor* source, ScalarValue alpha, const aclTensor* out) {
   TensorRef original = plan.Input(self, "self");
   TensorRef indices = plan.Input(index, "index");
   TensorRef slices = plan.Input(source, "source");
@@ -127,8 +132,40 @@ aclnnStatus PlanIndexAdd(Plan& plan, const aclTensor* self, int64_t dim, const a
   const std::optional<TensorRef> values = PlanIndexValues(plan, indices, "index", d, dst.shape[d]);
   plan.Copy(original, dst);
   if (!values || slices.NumElements() == 0) return ACLNN_SUCCESS;
-  plan.AddStep(std::make_unique<IndexAddStep>(dst, d, values->buffer, slices, ValueOf(*alpha)), {slices, *values}, dst);
+  plan.AddStep(std::make_unique<IndexAddStep>(dst, d, values->buffer, slices, alpha), {slices, *values}, dst);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanIndexAdd(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index,
+                         const aclTensor* source, const aclScalar* alpha, const aclTensor* out) {
+  int64_t d = 0;
+  CANOPY_CHECK(CheckIndexAdd(plan, self, dim, index, source, alpha, out, d));
+  return PlanIndexAddSteps(plan, self, d, index, source, ValueOf(*alpha), out);
+}
+
+aclnnStatus PlanIndexAddV2(Plan& plan, const aclTensor* self, int64_t dim, const aclTensor* index,
+                           const aclTensor* source, const aclScalar* alpha, int64_t mode, const aclTensor* out) {
+  if (canopyDeterministicMode() != 0) return PlanIndexAdd(plan, self, dim, index, source, alpha, out);
+  int64_t d = 0;
+  CANOPY_CHECK(CheckIndexAdd(plan, self, dim, index, source, alpha, out, d));
+  if (self->NumElements() == 0 || source->NumElements() == 0) {  // CANN: nothing, out not written
+    plan.Input(self, "self");
+    plan.Input(index, "index");
+    plan.Input(source, "source");
+    plan.Output(out, "out");
+    return ACLNN_SUCCESS;
+  }
+  if (mode != 0) return PlanIndexAddSteps(plan, self, d, index, source, ValueOf(*alpha), out);
+  constexpr DtypeSet kFastDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT16, ACL_BF16};
+  if (!kFastDtypes.Contains(self->dtype) || self->rank() != 2 || index->rank() != 1 || d != 0) {
+    // CANN's code fails inside (561103) where its document says 161002.
+    return plan.Reject(ACLNN_ERR_INNER_NULLPTR,
+                       "mode 0 takes a 2-D self of FLOAT, FLOAT16, BF16, INT32 or INT16, a 1-D index and dim 0 "
+                       "(self %s %s, index rank %lld, dim %lld); another mode takes the rest",
+                       ShapeToString(self->view_shape).c_str(), DtypeName(self->dtype),
+                       static_cast<long long>(index->rank()), static_cast<long long>(dim));
+  }
+  return PlanIndexAddSteps(plan, self, d, index, source, ScalarValue::Integer(1), out);  // mode 0 leaves alpha out
 }
 
 }  // namespace
@@ -139,3 +176,9 @@ CANOPY_ACLNN_OP(IndexAdd, PlanIndexAdd,
                           .example = "f32[4,3] 0 i64[2]{0:3} f32[2,3] f32:1 f32[4,3]"}),
                 (const aclTensor*, self), (const int64_t, dim), (const aclTensor*, index), (const aclTensor*, source),
                 (const aclScalar*, alpha), (aclTensor*, out))
+CANOPY_ACLNN_OP(IndexAddV2, PlanIndexAddV2,
+                (OpTraits{.header = "aclnnop/aclnn_index_add_v2.h",
+                          .dtypes = kIndexAddDtypes,
+                          .example = "f32[4,2] 0 i32[4]{0:3} f32[4,2] f32:1 0 f32[4,2]"}),
+                (const aclTensor*, self), (const int64_t, dim), (const aclTensor*, index), (const aclTensor*, source),
+                (const aclScalar*, alpha), (int64_t, mode), (aclTensor*, out))
