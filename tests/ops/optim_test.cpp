@@ -11,6 +11,7 @@
 
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
+#include "aclnnop/aclnn_fused_adamw.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -355,6 +356,174 @@ std::vector<RejectionCase> EmaAdamRejections() {
 class ApplyFusedEmaAdamRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
 TEST_P(ApplyFusedEmaAdamRejectionTest, Rejects) { ExpectRejection(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, ApplyFusedEmaAdamRejectionTest, ::testing::ValuesIn(EmaAdamRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- FusedAdamw --------------------------------------------------------------------------------
+
+struct FusedAdamwCase {
+  std::string name;
+  std::vector<Shape> shapes = {{4, 33}, {7}, {2, 3, 5}};
+  aclDataType dtype = ACL_FLOAT;
+  aclDataType stepDtype = ACL_INT64;
+  bool amsgrad = false, maximize = false;
+  double gradScale = 0;  // 0: none
+  int foundInf = -1;     // -1: none
+  View view = View::kContiguous;
+};
+
+void PrintTo(const FusedAdamwCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<FusedAdamwCase> FusedAdamwCases() {
+  std::vector<FusedAdamwCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    FusedAdamwCase x;
+    x.name = Name(dt);
+    x.dtype = dt;
+    cases.push_back(x);
+  }
+  FusedAdamwCase x;
+  x.name = "amsgrad_maximize_float_steps";
+  x.amsgrad = x.maximize = true;
+  x.stepDtype = ACL_FLOAT;
+  cases.push_back(x);
+  x = FusedAdamwCase{};
+  x.name = "grad_scale_found_inf_0";
+  x.gradScale = 4;
+  x.foundInf = 0;
+  cases.push_back(x);
+  x.name = "found_inf_1_skips";
+  x.foundInf = 1;
+  cases.push_back(x);
+  x = FusedAdamwCase{};
+  x.name = "strided_with_empty";
+  x.shapes = {{5, 6}, {0, 3}, {3, 4, 2}};
+  x.view = View::kStepped;
+  cases.push_back(x);
+  return cases;
+}
+
+void CheckFusedAdamw(const FusedAdamwCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  std::vector<std::unique_ptr<DeviceTensor>> p, g, m, v, mx, st;
+  std::vector<Values> p0, g0, m0, v0, mx0;
+  std::vector<double> steps;
+  for (size_t i = 0; i < x.shapes.size(); ++i) {
+    const Shape& shape = x.shapes[i];
+    for (auto* list : {&p, &g, &m, &v, &mx}) list->push_back(std::make_unique<DeviceTensor>(x.dtype, shape, x.view));
+    st.push_back(std::make_unique<DeviceTensor>(x.stepDtype, Shape{1}));
+    p0.push_back(p[i]->FillRandom(rng, Range{-2, 2}));
+    g0.push_back(g[i]->FillRandom(rng, Range{-1, 1}));
+    m0.push_back(m[i]->FillRandom(rng, Range{-0.5, 0.5}));
+    v0.push_back(v[i]->FillRandom(rng, Range{0, 0.5}));
+    mx0.push_back(mx[i]->FillRandom(rng, Range{0, 0.5}));
+    steps.push_back(static_cast<double>(i + 2));
+    st[i]->WriteView({Value(steps[i])});
+  }
+  DeviceTensor scale(ACL_FLOAT, {1}), found(ACL_FLOAT, {1});
+  scale.WriteView({Value(x.gradScale)});
+  found.WriteView({Value(static_cast<double>(x.foundInf))});
+  AdamWCase params;  // lr, betas, decay, eps as ApplyAdamWV2's reference takes them
+  params.amsgrad = x.amsgrad;
+  params.maximize = x.maximize;
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        const auto list = [&](const std::vector<std::unique_ptr<DeviceTensor>>& tensors) {
+          std::vector<aclTensor*> descriptors;
+          for (const auto& t : tensors) descriptors.push_back(args.Tensor(*t));
+          return args.TensorList(descriptors);
+        };
+        return aclnnFusedAdamwGetWorkspaceSize(
+            list(p), list(g), list(m), list(v), x.amsgrad ? list(mx) : nullptr, list(st),
+            x.gradScale != 0 ? args.Tensor(scale) : nullptr, x.foundInf >= 0 ? args.Tensor(found) : nullptr, params.lr,
+            params.beta1, params.beta2, params.weightDecay, params.eps, x.amsgrad, x.maximize, workspaceSize, executor);
+      },
+      aclnnFusedAdamw);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double f32 = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(x.dtype);
+  for (size_t i = 0; i < x.shapes.size(); ++i) {
+    const std::string which = "[" + std::to_string(i) + "]";
+    if (x.foundInf == 1) {
+      ExpectExact(p[i]->ReadView(), p0[i], "paramsRef" + which + " must not change when foundInf is 1");
+      ExpectExact(m[i]->ReadView(), m0[i], "expAvgsRef" + which + " must not change");
+      ExpectExact(v[i]->ReadView(), v0[i], "expAvgSqsRef" + which + " must not change");
+      continue;
+    }
+    params.step = steps[i];
+    Expected wantP, wantM, wantV, wantMax;
+    const auto push = [&](Expected& e, double value, double scaleOf) {
+      e.values.push_back(ConvertValue(value, x.dtype));
+      e.tolerance.push_back(rounding * std::fabs(value) + f32 * scaleOf + 1e-30);
+    };
+    for (size_t j = 0; j < p0[i].size(); ++j) {
+      const double grad = g0[i][j].real() / (x.gradScale != 0 ? x.gradScale : 1.0);
+      const AdamWValues r =
+          AdamWReference(params, p0[i][j].real(), m0[i][j].real(), v0[i][j].real(), mx0[i][j].real(), grad);
+      push(wantP, r.var, std::fabs(p0[i][j].real()) + params.lr * 8);
+      push(wantM, r.m, std::fabs(m0[i][j].real()) + std::fabs(grad));
+      push(wantV, r.v, std::fabs(v0[i][j].real()) + grad * grad);
+      push(wantMax, r.maxV, std::fabs(r.maxV));
+    }
+    ExpectNear(p[i]->ReadView(), wantP, "paramsRef" + which);
+    ExpectNear(m[i]->ReadView(), wantM, "expAvgsRef" + which);
+    ExpectNear(v[i]->ReadView(), wantV, "expAvgSqsRef" + which);
+    if (x.amsgrad) ExpectNear(mx[i]->ReadView(), wantMax, "maxExpAvgSqsRef" + which);
+    ExpectExact(g[i]->ReadView(), g0[i], "grads" + which + " must not change");
+  }
+}
+
+class FusedAdamwTest : public ::testing::TestWithParam<FusedAdamwCase> {};
+TEST_P(FusedAdamwTest, MatchesReference) { CheckFusedAdamw(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, FusedAdamwTest, ::testing::ValuesIn(FusedAdamwCases()),
+                         [](const ::testing::TestParamInfo<FusedAdamwCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+std::vector<RejectionCase> FusedAdamwRejections() {
+  struct Bad {
+    std::string name;
+    aclDataType gradDtype = ACL_FLOAT, stepDtype = ACL_INT64;
+    Shape gradShape = {2, 3}, stepShape = {1};
+    size_t gradCount = 2;
+    bool amsgrad = false;
+    double lr = 0.01;
+    std::string keyword;
+  };
+  const std::vector<Bad> bad = {
+      {"grad_dtype", ACL_FLOAT16, ACL_INT64, {2, 3}, {1}, 2, false, 0.01, "grads"},
+      {"int32_step", ACL_FLOAT, ACL_INT32, {2, 3}, {1}, 2, false, 0.01, "stateSteps"},
+      {"grad_shape", ACL_FLOAT, ACL_INT64, {3, 2}, {1}, 2, false, 0.01, "grads"},
+      {"two_element_step", ACL_FLOAT, ACL_INT64, {2, 3}, {2}, 2, false, 0.01, "stateSteps"},
+      {"list_lengths", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 1, false, 0.01, "grads"},
+      {"amsgrad_without_max", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, true, 0.01, "maxExpAvgSqsRef"},
+      {"negative_lr", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, false, -0.01, "lr"},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back({"FusedAdamw_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       const Shape shape = {2, 3};
+                       const auto list = [&](aclDataType dtype, const Shape& s, size_t count) {
+                         std::vector<aclTensor*> tensors;
+                         for (size_t i = 0; i < count; ++i) tensors.push_back(args.NewTensor(dtype, s));
+                         return args.TensorList(tensors);
+                       };
+                       return aclnnFusedAdamwGetWorkspaceSize(
+                           list(ACL_FLOAT, shape, 2), list(b.gradDtype, b.gradShape, b.gradCount),
+                           list(ACL_FLOAT, shape, 2), list(ACL_FLOAT, shape, 2), nullptr,
+                           list(b.stepDtype, b.stepShape, 2), nullptr, nullptr, b.lr, 0.9, 0.999, 0.0, 1e-8, b.amsgrad,
+                           false, workspaceSize, executor);
+                     },
+                     aclnnFusedAdamw, b.keyword});
+  }
+  return cases;
+}
+
+class FusedAdamwRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(FusedAdamwRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, FusedAdamwRejectionTest, ::testing::ValuesIn(FusedAdamwRejections()),
                          [](const ::testing::TestParamInfo<RejectionCase>& info) {
                            return SanitizeName(info.param.name);
                          });

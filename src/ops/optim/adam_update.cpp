@@ -13,7 +13,8 @@ namespace {
 
 struct AdamDesc {
   BufferRef var, m, v, grad, step, max_v, ema;  // f32, contiguous, `count` elements (step: one)
-  bool has_max_v = false, has_ema = false;
+  BufferRef grad_scale, found_inf;              // f32, one element each
+  bool has_max_v = false, has_ema = false, has_grad_scale = false, has_found_inf = false;
   int64_t count = 0;
   AdamOptions options;
 };
@@ -24,6 +25,11 @@ class AdamStep final : public Step {
 
   aclnnStatus Run(const RunContext& context) const override {
     const AdamOptions& o = d_.options;
+    if (d_.has_found_inf && *reinterpret_cast<const float*>(context.Resolve(d_.found_inf)) == 1.0f) {
+      return ACLNN_SUCCESS;  // an overflow was found: this step is skipped
+    }
+    const float grad_factor =
+        d_.has_grad_scale ? 1.0f / *reinterpret_cast<const float*>(context.Resolve(d_.grad_scale)) : 1.0f;
     auto* var = reinterpret_cast<float*>(context.Resolve(d_.var));
     auto* m = reinterpret_cast<float*>(context.Resolve(d_.m));
     auto* v = reinterpret_cast<float*>(context.Resolve(d_.v));
@@ -37,7 +43,7 @@ class AdamStep final : public Step {
     const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(c2));
     const float decay = o.l2 ? 1.0f : 1.0f - o.lr * o.weight_decay;
     const float l2 = o.l2 ? o.weight_decay : 0.0f;
-    const float sign = o.maximize ? -1.0f : 1.0f;
+    const float sign = (o.maximize ? -1.0f : 1.0f) * grad_factor;
     constexpr int64_t kGrain = 1 << 14;
     kernels::ParallelFor(d_.count, kGrain, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
@@ -98,6 +104,18 @@ void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options
     desc.ema = ema->buffer;
     desc.has_ema = true;
     reads.push_back(*ema);
+  }
+  if (t.grad_scale) {
+    const TensorRef scale = Gathered(plan, *t.grad_scale);
+    desc.grad_scale = scale.buffer;
+    desc.has_grad_scale = true;
+    reads.push_back(scale);
+  }
+  if (t.found_inf) {
+    const TensorRef found = Gathered(plan, *t.found_inf);
+    desc.found_inf = found.buffer;
+    desc.has_found_inf = true;
+    reads.push_back(found);
   }
   plan.AddStep(std::make_unique<AdamStep>(desc), reads, var);
   plan.Copy(var, t.var_out);

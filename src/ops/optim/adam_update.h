@@ -15,6 +15,8 @@ struct AdamTensors {
   TensorRef var_out, m_out, v_out;            // the same tensors as outputs
   std::optional<TensorRef> max_v, max_v_out;  // amsgrad's running maximum of v
   std::optional<TensorRef> ema, ema_out;      // the EMA weights s
+  std::optional<TensorRef> grad_scale;        // one element: grad is divided by it
+  std::optional<TensorRef> found_inf;         // one element: 1 skips the update
 };
 
 struct AdamOptions {
@@ -25,7 +27,8 @@ struct AdamOptions {
   float ema_decay = 0;          // with `ema`: s = emaDecay * s + (1 - emaDecay) * var_new
 };
 
-// Per element, g = grad (negated with maximize; + weightDecay * var with l2):
+// Nothing changes when found_inf holds 1. Per element, g = grad / grad_scale (negated with maximize; + weightDecay *
+// var with l2):
 //   m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g^2;  max_v = max(max_v, v)
 //   var = var * (1 - lr * weightDecay, unless l2) - lr * (m / c1) / (sqrt(v' / c2) + eps)
 // with v' = max_v under amsgrad, c1, c2 the bias corrections (1 without them).
