@@ -39,6 +39,15 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(
 ACL_FUNC_VISIBILITY aclnnStatus aclnnRepeatInterleaveIntWithDim(void *workspace, uint64_t workspaceSize,
                                                                 aclOpExecutor *executor, aclrtStream stream);
 
+/* out (repeats' dtype, [outputSize]) = i repeated repeats[i] times, in order; the counts must sum to outputSize
+ * (else the run fails). */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRepeatInterleaveTensorGetWorkspaceSize(const aclTensor *repeats,
+                                                                            int64_t outputSize, aclTensor *out,
+                                                                            uint64_t *workspaceSize,
+                                                                            aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRepeatInterleaveTensor(void *workspace, uint64_t workspaceSize,
+                                                            aclOpExecutor *executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -761,6 +761,66 @@ TEST(RepeatRejects, EachInvalidArgument) {
   }
 }
 
+// RepeatInterleaveTensor: the indices i repeated repeats[i] times, in repeats' dtype, into any out view.
+TEST(RepeatInterleaveTensor, MatchesReference) {
+  Rng rng = Rng::ForCurrentTest();
+  for (aclDataType dtype : {ACL_INT32, ACL_INT64}) {
+    for (View outView : {View::kContiguous, View::kStepped, View::kReversed}) {
+      SCOPED_TRACE(std::string(Name(dtype)) + " " + std::to_string(static_cast<int>(outView)));
+      const int64_t n = 40;
+      Values counts;
+      Values want;
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t r = static_cast<int64_t>(rng.Uniform(0, 4));  // zeros too
+        counts.push_back(static_cast<double>(r));
+        for (int64_t t = 0; t < r; ++t) want.push_back(static_cast<double>(i));
+      }
+      DeviceTensor repeats(dtype, {n}, View::kStepped);
+      repeats.WriteView(counts);
+      const auto total = static_cast<int64_t>(want.size());
+      DeviceTensor out(dtype, {total}, outView);
+      out.Poison();
+      const std::vector<uint8_t> before = out.DownloadBytes();
+      const OpRun run = RunOp(
+          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+            return aclnnRepeatInterleaveTensorGetWorkspaceSize(a.Tensor(repeats), total, a.Tensor(out), w, e);
+          },
+          aclnnRepeatInterleaveTensor);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectExact(out.ReadView(), want, "out");
+      ExpectOutsideViewUnchanged(out, before, "out storage");
+    }
+  }
+}
+
+// CANN's example, its checks (161002), its no-ops, and counts that do not give outputSize (a stream error).
+TEST(RepeatInterleaveTensor, ExampleRejectionsAndRunTimeChecks) {
+  const auto run = [](const DeviceTensor& repeats, int64_t outputSize, const DeviceTensor& out) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnRepeatInterleaveTensorGetWorkspaceSize(a.Tensor(repeats), outputSize, a.Tensor(out), w, e);
+        },
+        aclnnRepeatInterleaveTensor);
+  };
+  DeviceTensor repeats(ACL_INT64, {3}), out(ACL_INT64, {6});
+  repeats.WriteView({1, 2, 3});
+  ASSERT_TRUE(run(repeats, 6, out).ok());
+  ExpectExact(out.ReadView(), {0, 1, 1, 2, 2, 2}, "CANN's example");
+  DeviceTensor float_repeats(ACL_FLOAT, {3}), int32_out(ACL_INT32, {6}), rank0(ACL_INT64, Shape{}),
+      rank2(ACL_INT64, {1, 3});
+  EXPECT_EQ(run(float_repeats, 6, out).phase1, ACLNN_ERR_PARAM_INVALID) << "repeats dtype";
+  EXPECT_EQ(run(repeats, 6, int32_out).phase1, ACLNN_ERR_PARAM_INVALID) << "out dtype differs from repeats'";
+  EXPECT_EQ(run(rank0, 6, out).phase1, ACLNN_ERR_PARAM_INVALID) << "0-d repeats";
+  EXPECT_EQ(run(rank2, 6, out).phase1, ACLNN_ERR_PARAM_INVALID) << "2-d repeats";
+  EXPECT_EQ(run(repeats, 5, out).phase1, ACLNN_ERR_PARAM_INVALID) << "out is not [outputSize]";
+  DeviceTensor empty(ACL_INT64, {0});
+  EXPECT_TRUE(run(empty, 6, out).ok()) << "empty repeats: nothing done";
+  repeats.WriteView({1, 2, 2});
+  const OpRun short_sum = run(repeats, 6, out);
+  EXPECT_EQ(short_sum.phase1, ACLNN_SUCCESS);
+  EXPECT_NE(short_sum.sync, ACL_SUCCESS) << "counts summing to 5, not outputSize 6";
+}
+
 // ---- Permute and Repeat ---------------------------------------------------------------------------
 
 struct ViewCopyCase {

@@ -4,7 +4,9 @@
 // stride-0 dimension of that extent after dim) copied into out, also viewed;
 // counts given as a tensor are read at run time into gather indices (checked:
 // none negative, their sum outputSize; else the stream task fails with a
-// message), then gathered on the shared block.
+// message), then gathered on the shared block. aclnnRepeatInterleaveTensor is
+// the indices themselves: i repeated repeats[i] times (torch.repeat_interleave
+// of a counts tensor alone).
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -211,8 +213,32 @@ aclnnStatus PlanRepeatInterleaveWithDim(Plan& plan, const aclTensor* self, const
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanRepeatInterleaveTensor(Plan& plan, const aclTensor* repeats, int64_t output_size,
+                                       const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckDtype("repeats", repeats->dtype, kIndexDtypes));
+  CANOPY_CHECK(CheckSameDtype(plan, "out", out, "repeats", repeats));
+  if (repeats->NumElements() != 0 && repeats->rank() != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'repeats' has shape %s; it must be 1-D or empty",
+                       ShapeToString(repeats->view_shape).c_str());
+  }
+  const TensorRef counts = plan.Input(repeats, "repeats");
+  const TensorRef dst = plan.Output(out, "out");
+  if (repeats->NumElements() == 0 || out->NumElements() == 0) return ACLNN_SUCCESS;  // CANN: nothing done
+  CANOPY_CHECK(plan.CheckShape("out", out, {output_size}));
+  const TensorRef values = plan.Temporary(ACL_INT64, {output_size});
+  plan.AddStep(std::make_unique<RepeatIndexStep>(plan.op(), counts, counts.NumElements(), output_size, values.buffer),
+               {counts}, values);
+  plan.Copy(values, dst);
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(RepeatInterleaveTensor, PlanRepeatInterleaveTensor,
+                (OpTraits{.header = "aclnnop/aclnn_repeat_interleave.h",
+                          .dtypes = kIndexDtypes,
+                          .example = "i64[3]{2:2} 6 i64[6]"}),
+                (const aclTensor*, repeats), (int64_t, outputSize), (aclTensor*, out))
 CANOPY_ACLNN_OP(RepeatInterleave, PlanRepeatInterleave, WithExample(kRepeat, "f32[3] i64[1]{2:2} 6 f32[6]"),
                 (const aclTensor*, self), (const aclTensor*, repeats), (int64_t, outputSize), (aclTensor*, out))
 CANOPY_ACLNN_OP(RepeatInterleaveWithDim, PlanRepeatInterleaveWithDim,
