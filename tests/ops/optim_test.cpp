@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_fused_adamw.h"
+#include "aclnnop/aclnn_fused_sgd.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -524,6 +525,153 @@ std::vector<RejectionCase> FusedAdamwRejections() {
 class FusedAdamwRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
 TEST_P(FusedAdamwRejectionTest, Rejects) { ExpectRejection(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, FusedAdamwRejectionTest, ::testing::ValuesIn(FusedAdamwRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- FusedSgd ----------------------------------------------------------------------------------
+
+struct SgdCase {
+  std::string name;
+  std::vector<Shape> shapes = {{4, 33}, {7}, {2, 3, 5}};
+  aclDataType dtype = ACL_FLOAT;
+  bool buffers = true, nesterov = false, maximize = false, firstStep = false;
+  float momentum = 0.9f, dampening = 0.1f, weightDecay = 0.01f, lr = 0.05f;
+  double gradScale = 0;  // 0: none
+  View view = View::kContiguous;
+};
+
+void PrintTo(const SgdCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<SgdCase> SgdCases() {
+  std::vector<SgdCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    SgdCase x;
+    x.name = Name(dt);
+    x.dtype = dt;
+    cases.push_back(x);
+  }
+  SgdCase x;
+  x.name = "first_step_grad_scale";
+  x.firstStep = true;
+  x.gradScale = 8;
+  cases.push_back(x);
+  x = SgdCase{};
+  x.name = "nesterov_maximize";
+  x.nesterov = x.maximize = true;
+  x.dampening = 0;
+  cases.push_back(x);
+  x = SgdCase{};
+  x.name = "no_momentum";
+  x.buffers = false;
+  x.momentum = 0;
+  cases.push_back(x);
+  x = SgdCase{};
+  x.name = "strided_with_empty";
+  x.shapes = {{5, 6}, {0, 3}, {3, 4, 2}};
+  x.view = View::kTransposed;
+  cases.push_back(x);
+  return cases;
+}
+
+void CheckSgd(const SgdCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  std::vector<std::unique_ptr<DeviceTensor>> p, g, b;
+  std::vector<Values> p0, g0, b0;
+  for (const Shape& shape : x.shapes) {
+    for (auto* list : {&p, &g, &b}) list->push_back(std::make_unique<DeviceTensor>(x.dtype, shape, x.view));
+    p0.push_back(p.back()->FillRandom(rng, Range{-2, 2}));
+    g0.push_back(g.back()->FillRandom(rng, Range{-1, 1}));
+    b0.push_back(b.back()->FillRandom(rng, Range{-1, 1}));
+  }
+  DeviceTensor scale(ACL_FLOAT, {1});
+  scale.WriteView({Value(x.gradScale)});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        const auto list = [&](const std::vector<std::unique_ptr<DeviceTensor>>& tensors) {
+          std::vector<aclTensor*> descriptors;
+          for (const auto& t : tensors) descriptors.push_back(args.Tensor(*t));
+          return args.TensorList(descriptors);
+        };
+        return aclnnFusedSgdGetWorkspaceSize(
+            list(p), list(g), x.buffers ? list(b) : nullptr, x.gradScale != 0 ? args.Tensor(scale) : nullptr,
+            x.weightDecay, x.momentum, x.lr, x.dampening, x.nesterov, x.maximize, x.firstStep, workspaceSize, executor);
+      },
+      aclnnFusedSgd);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double f32 = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(x.dtype);
+  for (size_t i = 0; i < x.shapes.size(); ++i) {
+    Expected wantP, wantG, wantB;
+    const auto push = [&](Expected& e, double value, double scaleOf) {
+      e.values.push_back(ConvertValue(value, x.dtype));
+      e.tolerance.push_back(rounding * std::fabs(value) + f32 * scaleOf + 1e-30);
+    };
+    for (size_t j = 0; j < p0[i].size(); ++j) {
+      const double w = p0[i][j].real();
+      const double unscaled = g0[i][j].real() / (x.gradScale != 0 ? x.gradScale : 1.0);
+      double grad = (x.maximize ? -unscaled : unscaled) + x.weightDecay * w;
+      double buffer = b0[i][j].real();
+      if (x.buffers) {
+        buffer = x.firstStep ? grad : x.momentum * buffer + (1 - x.dampening) * grad;
+        grad = x.nesterov ? grad + x.momentum * buffer : buffer;
+      }
+      push(wantP, w - x.lr * grad, std::fabs(w) + 4 * x.lr);
+      push(wantG, unscaled, std::fabs(unscaled));
+      push(wantB, buffer, 4);
+    }
+    const std::string which = "[" + std::to_string(i) + "]";
+    ExpectNear(p[i]->ReadView(), wantP, "paramsRef" + which);
+    ExpectNear(g[i]->ReadView(), wantG, "gradsRef" + which);
+    ExpectNear(b[i]->ReadView(), wantB, "momentumBufferListOptionalRef" + which);
+  }
+}
+
+class FusedSgdTest : public ::testing::TestWithParam<SgdCase> {};
+TEST_P(FusedSgdTest, MatchesReference) { CheckSgd(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, FusedSgdTest, ::testing::ValuesIn(SgdCases()),
+                         [](const ::testing::TestParamInfo<SgdCase>& info) { return SanitizeName(info.param.name); });
+
+std::vector<RejectionCase> SgdRejections() {
+  struct Bad {
+    std::string name;
+    aclDataType gradDtype = ACL_FLOAT;
+    Shape gradShape = {2, 3};
+    bool buffers = true;
+    float momentum = 0.9f, dampening = 0, lr = 0.1f;
+    bool nesterov = false;
+    std::string keyword;
+  };
+  const std::vector<Bad> bad = {
+      {"grad_dtype", ACL_FLOAT16, {2, 3}, true, 0.9f, 0, 0.1f, false, "gradsRef"},
+      {"grad_shape", ACL_FLOAT, {3, 2}, true, 0.9f, 0, 0.1f, false, "gradsRef"},
+      {"momentum_without_buffers", ACL_FLOAT, {2, 3}, false, 0.9f, 0, 0.1f, false, "momentum"},
+      {"buffers_without_momentum", ACL_FLOAT, {2, 3}, true, 0, 0, 0.1f, false, "momentum"},
+      {"nesterov_dampening", ACL_FLOAT, {2, 3}, true, 0.9f, 0.5f, 0.1f, true, "nesterov"},
+      {"negative_lr", ACL_FLOAT, {2, 3}, true, 0.9f, 0, -0.1f, false, "lr"},
+      {"int32_params", ACL_INT32, {2, 3}, false, 0, 0, 0.1f, false, "Ref"},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back({"FusedSgd_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       const aclDataType paramDtype = b.gradDtype == ACL_INT32 ? ACL_INT32 : ACL_FLOAT;
+                       const auto list = [&](aclDataType dtype, const Shape& s) {
+                         return args.TensorList({args.NewTensor(dtype, s), args.NewTensor(dtype, s)});
+                       };
+                       return aclnnFusedSgdGetWorkspaceSize(list(paramDtype, {2, 3}), list(b.gradDtype, b.gradShape),
+                                                            b.buffers ? list(paramDtype, {2, 3}) : nullptr, nullptr,
+                                                            0.0f, b.momentum, b.lr, b.dampening, b.nesterov, false,
+                                                            false, workspaceSize, executor);
+                     },
+                     aclnnFusedSgd, b.keyword});
+  }
+  return cases;
+}
+
+class FusedSgdRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(FusedSgdRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, FusedSgdRejectionTest, ::testing::ValuesIn(SgdRejections()),
                          [](const ::testing::TestParamInfo<RejectionCase>& info) {
                            return SanitizeName(info.param.name);
                          });

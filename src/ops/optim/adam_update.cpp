@@ -71,18 +71,18 @@ class AdamStep final : public Step {
   AdamDesc d_;
 };
 
-TensorRef Gathered(Plan& plan, const TensorRef& src) {
+}  // namespace
+
+TensorRef GatheredF32(Plan& plan, const TensorRef& src) {
   TensorRef dst = plan.Temporary(ACL_FLOAT, src.shape);
   plan.Copy(src, dst);
   return dst;
 }
 
-}  // namespace
-
 void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options) {
   if (t.var.NumElements() == 0) return;
-  const TensorRef var = Gathered(plan, t.var), m = Gathered(plan, t.m), v = Gathered(plan, t.v);
-  const TensorRef grad = Gathered(plan, t.grad), step = Gathered(plan, t.step);
+  const TensorRef var = GatheredF32(plan, t.var), m = GatheredF32(plan, t.m), v = GatheredF32(plan, t.v);
+  const TensorRef grad = GatheredF32(plan, t.grad), step = GatheredF32(plan, t.step);
   std::vector<TensorRef> reads = {m, v, grad, step};
   AdamDesc desc;
   desc.var = var.buffer;
@@ -94,25 +94,25 @@ void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options
   desc.options = options;
   std::optional<TensorRef> max_v, ema;
   if (t.max_v) {
-    max_v = Gathered(plan, *t.max_v);
+    max_v = GatheredF32(plan, *t.max_v);
     desc.max_v = max_v->buffer;
     desc.has_max_v = true;
     reads.push_back(*max_v);
   }
   if (t.ema) {
-    ema = Gathered(plan, *t.ema);
+    ema = GatheredF32(plan, *t.ema);
     desc.ema = ema->buffer;
     desc.has_ema = true;
     reads.push_back(*ema);
   }
   if (t.grad_scale) {
-    const TensorRef scale = Gathered(plan, *t.grad_scale);
+    const TensorRef scale = GatheredF32(plan, *t.grad_scale);
     desc.grad_scale = scale.buffer;
     desc.has_grad_scale = true;
     reads.push_back(scale);
   }
   if (t.found_inf) {
-    const TensorRef found = Gathered(plan, *t.found_inf);
+    const TensorRef found = GatheredF32(plan, *t.found_inf);
     desc.found_inf = found.buffer;
     desc.has_found_inf = true;
     reads.push_back(found);

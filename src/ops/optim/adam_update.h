@@ -10,6 +10,9 @@
 
 namespace canopy::ops {
 
+// `src` copied into a contiguous f32 workspace tensor (the optimizers' working copy).
+TensorRef GatheredF32(Plan& plan, const TensorRef& src);
+
 struct AdamTensors {
   TensorRef var, m, v, grad, step;            // inputs, step one FLOAT or INT64 element
   TensorRef var_out, m_out, v_out;            // the same tensors as outputs
