@@ -44,12 +44,14 @@ class GroupedGemmStep final : public Step {
     std::vector<int64_t> ends(d_.groups);
     int64_t previous = 0;
     for (int64_t g = 0; g < d_.groups; ++g) {
-      ends[g] = list[g * d_.group_list_stride];
+      const int64_t value = list[g * d_.group_list_stride];
+      // A count past what is left marks the list bad (-1) without overflowing the sum.
+      ends[g] = !d_.counts ? value : (value < 0 || value > extent - previous ? -1 : previous + value);
       if (ends[g] < previous || ends[g] > extent) {
         SetErrorMessage(
-            "GroupedMatmulV3: groupListOptional[%lld] = %lld; the cumulative counts must rise from 0 to "
-            "at most %lld (the %s extent)",
-            static_cast<long long>(g), static_cast<long long>(ends[g]), static_cast<long long>(extent),
+            "GroupedMatmul: groupListOptional[%lld] = %lld; the %s must rise from 0 to at most %lld (the %s extent)",
+            static_cast<long long>(g), static_cast<long long>(value),
+            d_.counts ? "counts (non-negative) summed" : "cumulative counts", static_cast<long long>(extent),
             d_.split_k ? "k" : "m");
         return ACL_ERROR_RT_AICORE_EXCEPTION;  // what a faulting kernel reports at synchronisation
       }

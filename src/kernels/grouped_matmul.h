@@ -20,6 +20,7 @@ struct GroupedGemmDesc {
   BufferRef y;           // M split: [m, n] (rows past the last group untouched); K split: [groups, m, n]
   BufferRef group_list;  // int64, `groups` values `group_list_stride` elements apart
   int64_t group_list_stride = 1;
+  bool counts = false;  // the list holds each group's count (GroupedMatmulV4's groupListType 1), not cumulative ends
 };
 
 // Fails the run (ACL_ERROR_RT_AICORE_EXCEPTION, with a message) when the group

@@ -1,4 +1,4 @@
-// aclnnGroupedMatmulV3: grouped products y_i = x_i @ weight_i + bias_i (llama.cpp's
+// aclnnGroupedMatmulV3, V4 and V5: grouped products y_i = x_i @ weight_i + bias_i (llama.cpp's
 // MUL_MAT_ID header), in the forms CANN documents for unquantised operands:
 //   * groupType -1 (or 0 with x, weight and y lists of one length): one product per list element;
 //   * groupType 0, y one tensor, x a list: the products stacked along M in y;
@@ -6,8 +6,13 @@
 //     by groupListOptional's cumulative counts, read at run time;
 //   * groupType 2: x's columns and the weight's rows split by the counts, y [g, m, n].
 // The quantisation lists (scale, offset, antiquantScale, antiquantOffset) are not
-// implemented on Canopy (161002).
+// implemented on Canopy (161002). V4 and V5 add groupListType (1: the list holds
+// each group's count instead of cumulative ends) and the fused activation and
+// quantisation arguments (perTokenScale, activationInput, ..., actType other
+// than 0: not implemented, 161002); V5's tuningConfig is a performance hint.
 #include "aclnnop/aclnn_grouped_matmul_v3.h"
+#include "aclnnop/aclnn_grouped_matmul_v4.h"
+#include "aclnnop/aclnn_grouped_matmul_v5.h"
 #include "kernels/grouped_matmul.h"
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
@@ -58,11 +63,20 @@ ProductTerms BiasTerms(const std::vector<TensorRef>& biases, size_t i, int64_t r
   return terms;
 }
 
-aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
-                                const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
-                                const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
-                                const aclTensor* group_list, int64_t split_item, int64_t group_type,
-                                const aclTensorList* y) {
+// What V4 and V5 add to V3's arguments.
+struct GroupedExtras {
+  const char* y_name = "y";
+  int64_t group_list_type = 0;       // 0: cumulative ends, 1: counts
+  int inputs_before_group_list = 4;  // the quantisation lists (V4: and perTokenScale)
+  int inputs_after_group_list = 0;   // V4: the activation inputs
+  int outputs_after_y = 0;           // V4: activationFeatureOut, dynQuantScaleOut
+};
+
+aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList* weight, const aclTensorList* bias,
+                        const aclTensorList* scale, const aclTensorList* offset, const aclTensorList* antiquant_scale,
+                        const aclTensorList* antiquant_offset, const aclTensor* group_list, int64_t split_item,
+                        int64_t group_type, const aclTensorList* y, const GroupedExtras& extras) {
+  const char* y_name = extras.y_name;
   if (scale != nullptr || offset != nullptr || antiquant_scale != nullptr || antiquant_offset != nullptr) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                        "quantised grouped products (scaleOptional, offsetOptional, antiquantScaleOptional, "
@@ -90,7 +104,7 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
   const aclDataType bias_dtype = dtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
   CANOPY_CHECK(CheckList(plan, "x", x, dtype, 2));
   CANOPY_CHECK(CheckList(plan, "weight", weight, dtype, 0));
-  CANOPY_CHECK(CheckList(plan, "y", y, dtype, 0));
+  CANOPY_CHECK(CheckList(plan, y_name, y, dtype, 0));
   if (bias != nullptr) CANOPY_CHECK(CheckList(plan, "biasOptional", bias, bias_dtype, 0));
   const Tensors& xs = x->tensors;
   const Tensors& ws = weight->tensors;
@@ -100,12 +114,13 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
   if (!y_single) {
     if (group_type == kSplitK || ws.size() != xs.size() || ys.size() != xs.size()) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                         "with splitItem 0 or 1, x (%zu), weight (%zu) and y (%zu) must be lists of one length and "
+                         "with splitItem 0 or 1, x (%zu), weight (%zu) and %s (%zu) must be lists of one length and "
                          "groupType -1 or 0",
-                         xs.size(), ws.size(), ys.size());
+                         xs.size(), ws.size(), y_name, ys.size());
     }
   } else if (ys.size() != 1) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "with splitItem 2 or 3, y must be one tensor, not %zu", ys.size());
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "with splitItem 2 or 3, %s must be one tensor, not %zu", y_name,
+                       ys.size());
   }
   const bool separate = !y_single || xs.size() > 1;  // shapes known now: one product per group
   if (separate) {
@@ -125,7 +140,7 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
       if (y_single && n_all >= 0 && wsh[1] != n_all) return ShapeMismatch(plan, "weight", i, wsh, {xsh[1], n_all});
       n_all = wsh[1];
       if (!y_single && ys[i]->view_shape != Shape{xsh[0], wsh[1]}) {
-        return ShapeMismatch(plan, "y", i, ys[i]->view_shape, {xsh[0], wsh[1]});
+        return ShapeMismatch(plan, y_name, i, ys[i]->view_shape, {xsh[0], wsh[1]});
       }
       if (bias != nullptr && bias->tensors[i]->view_shape != Shape{wsh[1]}) {
         return ShapeMismatch(plan, "biasOptional", i, bias->tensors[i]->view_shape, {wsh[1]});
@@ -133,18 +148,20 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
       rows += xsh[0];
     }
     if (y_single && ys[0]->view_shape != Shape{rows, n_all})
-      return ShapeMismatch(plan, "y", 0, ys[0]->view_shape, {rows, n_all});
+      return ShapeMismatch(plan, y_name, 0, ys[0]->view_shape, {rows, n_all});
     const std::vector<TensorRef> xr = plan.InputList(x, "x");
     const std::vector<TensorRef> wr = plan.InputList(weight, "weight");
     const std::vector<TensorRef> br = bias != nullptr ? plan.InputList(bias, "biasOptional") : std::vector<TensorRef>{};
     if (bias == nullptr) plan.SkipInput();
-    for (int i = 0; i < 4; ++i) plan.SkipInput();  // the quantisation lists
+    for (int i = 0; i < extras.inputs_before_group_list; ++i) plan.SkipInput();  // the quantisation lists
     if (group_list != nullptr) {
       plan.Input(group_list, "groupListOptional");  // the lists' shapes give the groups
     } else {
       plan.SkipInput();
     }
-    const std::vector<TensorRef> yr = plan.OutputList(y, "y");
+    for (int i = 0; i < extras.inputs_after_group_list; ++i) plan.SkipInput();
+    const std::vector<TensorRef> yr = plan.OutputList(y, y_name);
+    for (int i = 0; i < extras.outputs_after_y; ++i) plan.SkipOutput();
     int64_t row = 0;
     for (size_t i = 0; i < xs.size(); ++i) {
       const int64_t m = xr[i].shape[0];
@@ -158,7 +175,8 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
 
   // One x and one y: the group list splits M or K at run time.
   if (group_list == nullptr) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional is required when x and y are single tensors");
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional is required when x and %s are single tensors",
+                       y_name);
   }
   const Shape& xsh = xs[0]->view_shape;
   const int64_t m = xsh[0], k = xsh[1];
@@ -177,7 +195,7 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
     desc.split_k = true;
     desc.n = ws[0]->view_shape[1];
     if (ys[0]->view_shape != Shape{groups, m, desc.n}) {
-      return ShapeMismatch(plan, "y", 0, ys[0]->view_shape, {groups, m, desc.n});
+      return ShapeMismatch(plan, y_name, 0, ys[0]->view_shape, {groups, m, desc.n});
     }
   } else {
     const bool stacked = ws.size() == 1 && ws[0]->rank() == 3;
@@ -191,7 +209,7 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
       const Shape want = stacked ? Shape{groups, k, desc.n} : Shape{k, desc.n};
       if (ws[i]->view_shape != want) return ShapeMismatch(plan, "weight", i, ws[i]->view_shape, want);
     }
-    if (ys[0]->view_shape != Shape{m, desc.n}) return ShapeMismatch(plan, "y", 0, ys[0]->view_shape, {m, desc.n});
+    if (ys[0]->view_shape != Shape{m, desc.n}) return ShapeMismatch(plan, y_name, 0, ys[0]->view_shape, {m, desc.n});
     if (bias != nullptr) {
       const bool one = bias->tensors.size() == 1 && bias->tensors[0]->view_shape == Shape{groups, desc.n};
       for (size_t i = 0; !one && i < bias->tensors.size(); ++i) {
@@ -205,9 +223,11 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
   const std::vector<TensorRef> wr = plan.InputList(weight, "weight");
   const std::vector<TensorRef> br = bias != nullptr ? plan.InputList(bias, "biasOptional") : std::vector<TensorRef>{};
   if (bias == nullptr) plan.SkipInput();
-  for (int i = 0; i < 4; ++i) plan.SkipInput();  // the quantisation lists
+  for (int i = 0; i < extras.inputs_before_group_list; ++i) plan.SkipInput();  // the quantisation lists
   const TensorRef gl = plan.Input(group_list, "groupListOptional");
-  const std::vector<TensorRef> yr = plan.OutputList(y, "y");
+  for (int i = 0; i < extras.inputs_after_group_list; ++i) plan.SkipInput();
+  const std::vector<TensorRef> yr = plan.OutputList(y, y_name);
+  for (int i = 0; i < extras.outputs_after_y; ++i) plan.SkipOutput();
   if (yr[0].NumElements() == 0) return ACLNN_SUCCESS;
 
   desc.x = plan.Contiguous(xr[0], ACL_FLOAT).buffer;
@@ -234,6 +254,7 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
   }
   desc.group_list = gl.buffer;
   desc.group_list_stride = gl.shape[0] > 1 ? gl.strides[0] : 1;
+  desc.counts = extras.group_list_type == 1;
   const TensorRef result = plan.Temporary(ACL_FLOAT, yr[0].shape);
   // Rows past the last group (M split) are not computed: they are given zeros.
   if (!desc.split_k) plan.Fill(result, ScalarValue::Integer(0));
@@ -241,6 +262,64 @@ aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTen
   plan.AddStep(kernels::MakeGroupedGemmStep(desc));
   plan.Copy(result, yr[0]);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
+                                const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
+                                const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
+                                const aclTensor* group_list, int64_t split_item, int64_t group_type,
+                                const aclTensorList* y) {
+  return PlanGrouped(plan, x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, group_list, split_item,
+                     group_type, y, GroupedExtras{});
+}
+
+aclnnStatus PlanGroupedMatmulV4(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
+                                const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
+                                const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
+                                const aclTensorList* per_token_scale, const aclTensor* group_list,
+                                const aclTensorList* activation_input, const aclTensorList* activation_quant_scale,
+                                const aclTensorList* activation_quant_offset, int64_t split_item, int64_t group_type,
+                                int64_t group_list_type, int64_t act_type, const aclTensorList* out,
+                                const aclTensorList* /*activation_feature_out*/,
+                                const aclTensorList* /*dyn_quant_scale_out*/) {
+  if (per_token_scale != nullptr || activation_input != nullptr || activation_quant_scale != nullptr ||
+      activation_quant_offset != nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "quantised and activation-fused grouped products (perTokenScaleOptional, "
+                       "activationInputOptional, activationQuantScaleOptional, activationQuantOffsetOptional) are not "
+                       "implemented on Canopy; pass null");
+  }
+  if (act_type != 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'actType' is %lld: fused activations are not implemented "
+                       "on Canopy; pass 0",
+                       static_cast<long long>(act_type));
+  }
+  if (group_list_type != 0 && group_list_type != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'groupListType' is %lld; it must be 0 or 1",
+                       static_cast<long long>(group_list_type));
+  }
+  return PlanGrouped(plan, x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, group_list, split_item,
+                     group_type, out,
+                     GroupedExtras{.y_name = "out",
+                                   .group_list_type = group_list_type,
+                                   .inputs_before_group_list = 5,
+                                   .inputs_after_group_list = 3,
+                                   .outputs_after_y = 2});
+}
+
+aclnnStatus PlanGroupedMatmulV5(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
+                                const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
+                                const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
+                                const aclTensorList* per_token_scale, const aclTensor* group_list,
+                                const aclTensorList* activation_input, const aclTensorList* activation_quant_scale,
+                                const aclTensorList* activation_quant_offset, int64_t split_item, int64_t group_type,
+                                int64_t group_list_type, int64_t act_type, const aclIntArray* /*tuning_config*/,
+                                const aclTensorList* out, const aclTensorList* activation_feature_out,
+                                const aclTensorList* dyn_quant_scale_out) {
+  return PlanGroupedMatmulV4(plan, x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, per_token_scale,
+                             group_list, activation_input, activation_quant_scale, activation_quant_offset, split_item,
+                             group_type, group_list_type, act_type, out, activation_feature_out, dyn_quant_scale_out);
 }
 
 }  // namespace
@@ -256,3 +335,35 @@ CANOPY_ACLNN_OP(GroupedMatmulV3, PlanGroupedMatmulV3,
                 (const aclTensorList*, antiquantOffsetOptional, optional),
                 (const aclTensor*, groupListOptional, optional), (int64_t, splitItem), (int64_t, groupType),
                 (const aclTensorList*, y))
+
+CANOPY_ACLNN_OP(
+    GroupedMatmulV4, PlanGroupedMatmulV4,
+    (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_v4.h",
+              .dtypes = kGroupedDtypes,
+              .example = "(f32[2,2],f32[2,2]) (f32[2,2],f32[2,2]) - - - - - - - - - - 0 0 0 0 "
+                         "(f32[2,2],f32[2,2]) - -"}),
+    (const aclTensorList*, x), (const aclTensorList*, weight), (const aclTensorList*, biasOptional, optional),
+    (const aclTensorList*, scaleOptional, optional), (const aclTensorList*, offsetOptional, optional),
+    (const aclTensorList*, antiquantScaleOptional, optional), (const aclTensorList*, antiquantOffsetOptional, optional),
+    (const aclTensorList*, perTokenScaleOptional, optional), (const aclTensor*, groupListOptional, optional),
+    (const aclTensorList*, activationInputOptional, optional),
+    (const aclTensorList*, activationQuantScaleOptional, optional),
+    (const aclTensorList*, activationQuantOffsetOptional, optional), (int64_t, splitItem), (int64_t, groupType),
+    (int64_t, groupListType), (int64_t, actType), (aclTensorList*, out),
+    (aclTensorList*, activationFeatureOutOptional, optional), (aclTensorList*, dynQuantScaleOutOptional, optional))
+
+CANOPY_ACLNN_OP(
+    GroupedMatmulV5, PlanGroupedMatmulV5,
+    (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_v5.h",
+              .dtypes = kGroupedDtypes,
+              .example = "(f32[2,2],f32[2,2]) (f32[2,2],f32[2,2]) - - - - - - - - - - 0 0 0 0 - "
+                         "(f32[2,2],f32[2,2]) - -"}),
+    (const aclTensorList*, x), (const aclTensorList*, weight), (const aclTensorList*, biasOptional, optional),
+    (const aclTensorList*, scaleOptional, optional), (const aclTensorList*, offsetOptional, optional),
+    (const aclTensorList*, antiquantScaleOptional, optional), (const aclTensorList*, antiquantOffsetOptional, optional),
+    (const aclTensorList*, perTokenScaleOptional, optional), (const aclTensor*, groupListOptional, optional),
+    (const aclTensorList*, activationInputOptional, optional),
+    (const aclTensorList*, activationQuantScaleOptional, optional),
+    (const aclTensorList*, activationQuantOffsetOptional, optional), (int64_t, splitItem), (int64_t, groupType),
+    (int64_t, groupListType), (int64_t, actType), (aclIntArray*, tuningConfigOptional, optional), (aclTensorList*, out),
+    (aclTensorList*, activationFeatureOutOptional, optional), (aclTensorList*, dynQuantScaleOutOptional, optional))
