@@ -39,7 +39,10 @@ class QuantAffineStep final : public Step {
     if (d_.sqrt_mode) {
       for (float& s : scale) s *= s;
     }
-    if (d_.has_offset) Load(d_.param_dtype, context.Resolve(d_.offset), 1, d_.param_count, offset.data());
+    if (d_.has_offset) {
+      const aclDataType offset_dtype = d_.offset_dtype == ACL_DT_UNDEFINED ? d_.param_dtype : d_.offset_dtype;
+      Load(offset_dtype, context.Resolve(d_.offset), 1, d_.param_count, offset.data());
+    }
     const char* in = context.Resolve(d_.in);
     char* out = context.Resolve(d_.out);
     const bool int4 = (d_.quantise ? d_.out_dtype : d_.in_dtype) == ACL_INT4;
@@ -55,7 +58,8 @@ class QuantAffineStep final : public Step {
           const float lo = int4 ? -8.0f : -128.0f, hi = int4 ? 7.0f : 127.0f;
           for (int64_t t = 0; t < count; ++t) {
             const size_t p = param(c0 + t);
-            const float q = Rounded(values[static_cast<size_t>(t)] * scale[p] + offset[p], d_.round);
+            const float v = values[static_cast<size_t>(t)];
+            const float q = Rounded((d_.divide ? v / scale[p] : v * scale[p]) + offset[p], d_.round);
             values[static_cast<size_t>(t)] = std::isnan(q) ? 0.0f : std::clamp(q, lo, hi);
           }
           StoreQuantised(values.data(), out, c0, count, int4);

@@ -31,6 +31,8 @@ struct QuantAffineDesc {
   BufferRef offset;
   bool sqrt_mode = false;
   QuantRound round = QuantRound::kRint;
+  bool divide = false;                          // quantise: y = x / s + offset (RmsNormQuant's form)
+  aclDataType offset_dtype = ACL_DT_UNDEFINED;  // undefined: param_dtype (RmsNormQuant: INT8)
 };
 
 std::unique_ptr<Step> MakeQuantAffineStep(const QuantAffineDesc& desc);

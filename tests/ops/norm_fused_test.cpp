@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_ada_layer_norm_quant.h"
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
+#include "aclnnop/aclnn_rms_norm_quant.h"
 #include "norm_test_support.h"
 
 namespace canopy_test {
@@ -293,6 +294,125 @@ std::vector<CastCase> CastCases() {
 }
 INSTANTIATE_TEST_SUITE_P(Cases, AddRmsNormCastTest, ::testing::ValuesIn(CastCases()),
                          [](const ::testing::TestParamInfo<CastCase>& info) { return info.param.name; });
+
+// ---- RmsNormQuant --------------------------------------------------------------------------------------
+
+struct QuantCase {
+  std::string name;
+  aclDataType dtype, y;
+  Shape x;
+  bool gamma2d = false;
+  View xView = View::kContiguous, yView = View::kContiguous;
+};
+void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
+
+class RmsNormQuantTest : public ::testing::TestWithParam<QuantCase> {};
+
+TEST_P(RmsNormQuantTest, MatchesFloat64Reference) {
+  const QuantCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t length = c.x.back(), rows = NumElements(c.x) / length;
+  const Shape channel = c.gamma2d ? Shape{1, length} : Shape{length};
+  Shape y_shape = c.x;
+  if (c.y == ACL_INT32) y_shape.back() /= 8;
+  const bool int4 = c.y != ACL_INT8;
+  DeviceTensor x(c.dtype, c.x, c.xView), gamma(c.dtype, channel), beta(c.dtype, channel, View::kStepped),
+      scale(c.dtype, {1}), offset(ACL_INT8, {1}), y(c.y, y_shape, c.yView);
+  const std::vector<double> xv = Reals(x.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> gv = Reals(gamma.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> bv = Reals(beta.FillRandom(rng, Range{-1, 1}));
+  // INT8: a scale that spreads the values over [-128, 127] and saturates some; INT4 one for [-8, 7].
+  const double s = ConvertValue(int4 ? 0.4 : 0.025, c.dtype).real(), o = int4 ? -1 : 3;
+  scale.WriteView({s});
+  offset.WriteView({o});
+  y.Poison();
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnRmsNormQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), a.Tensor(beta), a.Tensor(scale),
+                                                 a.Tensor(offset), 1e-6, a.Tensor(y), w, e);
+      },
+      aclnnRmsNormQuant);
+  const double lo = int4 ? -8 : -128, hi = int4 ? 7 : 127;
+  std::vector<double> want;
+  std::vector<bool> boundary;  // the kernel's f32 value may round the other way there
+  for (int64_t r = 0; r < rows; ++r) {
+    double sq = 0;
+    for (int64_t j = 0; j < length; ++j)
+      sq += xv[static_cast<size_t>(r * length + j)] * xv[static_cast<size_t>(r * length + j)];
+    const double rstd = 1 / std::sqrt(sq / static_cast<double>(length) + 1e-6);
+    for (int64_t j = 0; j < length; ++j) {
+      const auto k = static_cast<size_t>(j);
+      const double q = (xv[static_cast<size_t>(r * length + j)] * rstd * gv[k] + bv[k]) / s + o;
+      want.push_back(std::clamp(std::nearbyint(q), lo, hi));
+      boundary.push_back(std::abs(std::abs(q - std::trunc(q)) - 0.5) < 1e-3);
+    }
+  }
+  if (!int4) {
+    Expected expected;
+    for (size_t i = 0; i < want.size(); ++i) {
+      expected.values.emplace_back(want[i]);
+      expected.tolerance.push_back(boundary[i] ? 1 : 0);
+    }
+    ExpectNear(y.ReadView(), expected, c.name);
+    return;
+  }
+  // Two INT4 values a byte, the first in the low nibble (INT32: the same bytes, eight a word).
+  const std::vector<uint8_t> bytes = y.DownloadBytes();
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (boundary[i]) continue;
+    const int stored = (bytes[i / 2] >> (i % 2 == 0 ? 0 : 4)) & 0xF;
+    EXPECT_EQ(stored, static_cast<int>(want[i]) & 0xF) << c.name << " element " << i;
+  }
+}
+
+std::vector<QuantCase> QuantCases() {
+  std::vector<QuantCase> cases;
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    const std::string d = Name(dtype);
+    cases.push_back({"example_" + d, dtype, ACL_INT8, {3, 5}, true});
+    cases.push_back({"views_" + d, dtype, ACL_INT8, {4, 3, 24}, false, View::kTransposed, View::kStepped});
+    cases.push_back({"int4_" + d, dtype, ACL_INT4, {2, 3, 16}, true, View::kReversed});
+    cases.push_back({"int32_" + d, dtype, ACL_INT32, {5, 32}, false, View::kStepped});
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(Cases, RmsNormQuantTest, ::testing::ValuesIn(QuantCases()),
+                         [](const ::testing::TestParamInfo<QuantCase>& info) { return info.param.name; });
+
+TEST(RmsNormQuant, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x, gamma, scale, offset, y;
+    Shape gammaShape, scaleShape, yShape;
+    const char* keyword;
+  };
+  const aclDataType f16 = ACL_FLOAT16, s8 = ACL_INT8;
+  const Bad cases[] = {
+      {"f32 x (A2)", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, s8, s8, {8}, {1}, {2, 8}, "x"},
+      {"gamma dtype", f16, ACL_BF16, f16, s8, s8, {8}, {1}, {2, 8}, "gamma"},
+      {"f16 y", f16, f16, f16, s8, f16, {8}, {1}, {2, 8}, "y"},
+      {"f32 scale", f16, f16, ACL_FLOAT, s8, s8, {8}, {1}, {2, 8}, "scale"},
+      {"f16 offset (A2)", f16, f16, f16, f16, s8, {8}, {1}, {2, 8}, "offset"},
+      {"gamma last dim", f16, f16, f16, s8, s8, {4}, {1}, {2, 8}, "gamma"},
+      {"gamma [2, D]", f16, f16, f16, s8, s8, {2, 8}, {1}, {2, 8}, "gamma"},
+      {"gamma rank 3", f16, f16, f16, s8, s8, {1, 1, 8}, {1}, {2, 8}, "gamma"},
+      {"y shape", f16, f16, f16, s8, s8, {8}, {1}, {2, 4}, "y"},
+      {"INT32 y shape", f16, f16, f16, s8, ACL_INT32, {8}, {1}, {2, 8}, "y"},
+      {"scale of 2", f16, f16, f16, s8, s8, {8}, {2}, {2, 8}, "scale"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x(bad.x, {2, 8}), gamma(bad.gamma, bad.gammaShape), beta(bad.gamma, bad.gammaShape),
+        scale(bad.scale, bad.scaleShape), offset(bad.offset, bad.scaleShape), y(bad.y, bad.yShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnRmsNormQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), a.Tensor(beta), a.Tensor(scale),
+                                                   a.Tensor(offset), 1e-6, a.Tensor(y), w, e);
+        },
+        aclnnRmsNormQuant);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
 
 // ---- Rejections ---------------------------------------------------------------------------------------
 

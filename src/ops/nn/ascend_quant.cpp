@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_ascend_quant_v3.h"
 #include "kernels/quant_affine.h"
 #include "ops/framework/aclnn_op.h"
+#include "quant_rows.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -54,21 +55,6 @@ aclnnStatus CheckOffset(Plan& plan, const aclTensor* offset, const aclTensor* sc
                        DtypeName(offset->dtype), DtypeName(scale->dtype));
   }
   return plan.CheckShape("offset", offset, scale->view_shape);
-}
-
-// The step over contiguous operands (in as given, out contiguous or staged).
-void AddAffineStep(Plan& plan, kernels::QuantAffineDesc desc, const TensorRef& in, const TensorRef& scale,
-                   const TensorRef* offset, const TensorRef& out) {
-  desc.in = in.IsContiguous() ? in.buffer : plan.Contiguous(in, in.dtype).buffer;
-  desc.scale = plan.Contiguous(scale, scale.dtype).buffer;
-  if (offset != nullptr) {
-    desc.has_offset = true;
-    desc.offset = plan.Contiguous(*offset, offset->dtype).buffer;
-  }
-  const TensorRef dst = out.IsContiguous() ? out : plan.Temporary(out.dtype, out.shape);
-  desc.out = dst.buffer;
-  plan.AddStep(kernels::MakeQuantAffineStep(desc));
-  if (!out.IsContiguous()) plan.Copy(dst, out);
 }
 
 aclnnStatus PlanAscendQuantV3(Plan& plan, const aclTensor* x, const aclTensor* scale, const aclTensor* offset,

@@ -27,4 +27,32 @@ void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* sm
   if (!scale_out.IsContiguous()) plan.Copy(scale, scale_out);
 }
 
+void AddAffineStep(Plan& plan, kernels::QuantAffineDesc desc, const TensorRef& in, const TensorRef& scale,
+                   const TensorRef* offset, const TensorRef& out) {
+  desc.in = in.IsContiguous() ? in.buffer : plan.Contiguous(in, in.dtype).buffer;
+  desc.scale = plan.Contiguous(scale, scale.dtype).buffer;
+  if (offset != nullptr) {
+    desc.has_offset = true;
+    desc.offset = plan.Contiguous(*offset, offset->dtype).buffer;
+  }
+  const TensorRef dst = out.IsContiguous() ? out : plan.Temporary(out.dtype, out.shape);
+  desc.out = dst.buffer;
+  plan.AddStep(kernels::MakeQuantAffineStep(desc));
+  if (!out.IsContiguous()) plan.Copy(dst, out);
+}
+
+void PlanStaticQuantRows(Plan& plan, const TensorRef& rows, const TensorRef& scale, const TensorRef& offset,
+                         const TensorRef& out) {
+  kernels::QuantAffineDesc desc;
+  desc.quantise = true;
+  desc.divide = true;
+  desc.in_dtype = rows.dtype;
+  desc.out_dtype = out.dtype == ACL_INT8 ? ACL_INT8 : ACL_INT4;
+  desc.elements = rows.NumElements();
+  desc.param_dtype = scale.dtype;
+  desc.param_count = 1;
+  desc.offset_dtype = offset.dtype;
+  AddAffineStep(plan, desc, rows, scale, &offset, out);
+}
+
 }  // namespace canopy::ops

@@ -3,6 +3,7 @@
 // rounds (half to even) and saturates as DynamicQuant does.
 #pragma once
 
+#include "kernels/quant_affine.h"
 #include "ops/framework/aclnn_op.h"
 
 namespace canopy::ops {
@@ -14,5 +15,16 @@ namespace canopy::ops {
 // outputs are staged.
 void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* smooth, const TensorRef& out,
                           const TensorRef& scale_out);
+
+// The affine (de)quantisation step (kernels/quant_affine.h) of `desc` over `in`, scale and offset
+// (absent: none) made contiguous, into `out` (staged where not contiguous).
+void AddAffineStep(Plan& plan, kernels::QuantAffineDesc desc, const TensorRef& in, const TensorRef& scale,
+                   const TensorRef* offset, const TensorRef& out);
+
+// Static quantisation of `rows` ([rows, columns], contiguous, f32) with one scale and offset
+// (RmsNormQuant: out = round(row / scale + offset), half to even, saturating; NaN gives 0) on
+// AscendQuantV3's kernel. out: INT8, or INT4 / INT32 holding eight INT4 (contiguous).
+void PlanStaticQuantRows(Plan& plan, const TensorRef& rows, const TensorRef& scale, const TensorRef& offset,
+                         const TensorRef& out);
 
 }  // namespace canopy::ops
