@@ -1,7 +1,8 @@
 // The optimizer steps through the public C API against a float64 reference:
 // ApplyAdamWV2 on every dtype and mix of them, amsgrad and maximize, FLOAT and
 // INT64 steps; ApplyFusedEmaAdam in both modes, with and without bias
-// correction; strided views, empty tensors and the documented rejections.
+// correction; FusedAdamw, FusedSgd and AmpUpdateScale; strided views, empty
+// tensors and the documented rejections.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_amp_update_scale.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_fused_adamw.h"
@@ -672,6 +674,129 @@ std::vector<RejectionCase> SgdRejections() {
 class FusedSgdRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
 TEST_P(FusedSgdRejectionTest, Rejects) { ExpectRejection(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, FusedSgdRejectionTest, ::testing::ValuesIn(SgdRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- AmpUpdateScale ----------------------------------------------------------------------------
+
+struct AmpCase {
+  std::string name;
+  aclDataType dtype = ACL_FLOAT;
+  double scale = 1024, found = 0;
+  int32_t tracker = 0;
+  int64_t interval = 3;
+  double growth = 2, backoff = 0.5;
+  double wantScale = 1024;
+  int32_t wantTracker = 1;
+};
+
+void PrintTo(const AmpCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<AmpCase> AmpCases() {
+  std::vector<AmpCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = Name(dt);
+    cases.push_back({n + "_counts", dt, 1024, 0, 0, 3, 2, 0.5, 1024, 1});
+    cases.push_back({n + "_grows", dt, 1024, 0, 2, 3, 2, 0.5, 2048, 0});
+    cases.push_back({n + "_backs_off", dt, 1024, 1, 2, 3, 2, 0.5, 512, 0});
+    cases.push_back({n + "_nan_found_backs_off", dt, 1024, std::nan(""), 1, 3, 2, 0.5, 512, 0});
+  }
+  // A growth that overflows the dtype keeps the scale and resets the tracker.
+  cases.push_back({"f16_growth_overflows", ACL_FLOAT16, 32768, 0, 0, 1, 4, 0.5, 32768, 0});
+  cases.push_back({"f32_growth_overflows", ACL_FLOAT, 3e38, 0, 4, 5, 2, 0.5, 3e38, 0});
+  cases.push_back({"interval1_grows_each_step", ACL_FLOAT, 8, 0, 0, 1, 2, 0.5, 16, 0});
+  return cases;
+}
+
+void CheckAmp(const AmpCase& x) {
+  DeviceTensor scale(x.dtype, {1}), tracker(ACL_INT32, {1}), found(x.dtype, {1});
+  DeviceTensor newScale(x.dtype, {1}), newTracker(ACL_INT32, {1});
+  scale.WriteView({Value(x.scale)});
+  tracker.WriteView({Value(static_cast<double>(x.tracker))});
+  found.WriteView({Value(x.found)});
+  newScale.Poison();
+  newTracker.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnAmpUpdateScaleGetWorkspaceSize(args.Tensor(scale), args.Tensor(tracker), args.Tensor(found),
+                                                   x.growth, x.backoff, x.interval, args.Tensor(newScale),
+                                                   args.Tensor(newTracker), workspaceSize, executor);
+      },
+      aclnnAmpUpdateScale);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(newScale.ReadView(), {ConvertValue(x.wantScale, x.dtype)}, "updatedScale");
+  ExpectExact(newTracker.ReadView(), {Value(static_cast<double>(x.wantTracker))}, "updatedGrowthTracker");
+}
+
+class AmpUpdateScaleTest : public ::testing::TestWithParam<AmpCase> {};
+TEST_P(AmpUpdateScaleTest, MatchesTorch) { CheckAmp(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, AmpUpdateScaleTest, ::testing::ValuesIn(AmpCases()),
+                         [](const ::testing::TestParamInfo<AmpCase>& info) { return SanitizeName(info.param.name); });
+
+// Updating the scale in place (updatedScale and growthTracker's outputs over the inputs), as torch does.
+TEST(AmpUpdateScale, InPlaceOverTheInputs) {
+  DeviceTensor scale(ACL_BF16, {1}), tracker(ACL_INT32, {1}), found(ACL_BF16, {1});
+  scale.WriteView({Value(64.0)});
+  tracker.WriteView({Value(1.0)});
+  found.WriteView({Value(0.0)});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        aclTensor* s = args.Tensor(scale);
+        aclTensor* t = args.Tensor(tracker);
+        return aclnnAmpUpdateScaleGetWorkspaceSize(s, t, args.Tensor(found), 2.0, 0.5, 2, s, t, workspaceSize,
+                                                   executor);
+      },
+      aclnnAmpUpdateScale);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(scale.ReadView(), {Value(128.0)}, "scale");
+  ExpectExact(tracker.ReadView(), {Value(0.0)}, "tracker");
+}
+
+std::vector<RejectionCase> AmpRejections() {
+  struct Bad {
+    std::string name;
+    aclDataType scaleDtype = ACL_FLOAT, trackerDtype = ACL_INT32, foundDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+    Shape scaleShape = {1};
+    int64_t interval = 2;
+    std::string keyword;
+    aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+  };
+  const std::vector<Bad> bad = {
+      {"double_scale", ACL_DOUBLE, ACL_INT32, ACL_DOUBLE, ACL_DOUBLE, {1}, 2, "currentScale"},
+      {"found_dtype", ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_FLOAT, {1}, 2, "foundInf"},
+      {"out_dtype", ACL_FLOAT, ACL_INT32, ACL_FLOAT, ACL_BF16, {1}, 2, "updatedScale"},
+      {"int64_tracker", ACL_FLOAT, ACL_INT64, ACL_FLOAT, ACL_FLOAT, {1}, 2, "growthTracker"},
+      {"scale_shape", ACL_FLOAT, ACL_INT32, ACL_FLOAT, ACL_FLOAT, {2}, 2, "currentScale", ACLNN_ERR_INNER_TILING_ERROR},
+      {"rank0_scale", ACL_FLOAT, ACL_INT32, ACL_FLOAT, ACL_FLOAT, {}, 2, "currentScale", ACLNN_ERR_INNER_TILING_ERROR},
+      {"interval0", ACL_FLOAT, ACL_INT32, ACL_FLOAT, ACL_FLOAT, {1}, 0, "growthInterval", ACLNN_ERR_INNER_TILING_ERROR},
+      {"interval_past_int32",
+       ACL_FLOAT,
+       ACL_INT32,
+       ACL_FLOAT,
+       ACL_FLOAT,
+       {1},
+       int64_t{1} << 31,
+       "growthInterval",
+       ACLNN_ERR_INNER_TILING_ERROR},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back({"AmpUpdateScale_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       return aclnnAmpUpdateScaleGetWorkspaceSize(
+                           args.NewTensor(b.scaleDtype, b.scaleShape), args.NewTensor(b.trackerDtype, {1}),
+                           args.NewTensor(b.foundDtype, {1}), 2.0, 0.5, b.interval, args.NewTensor(b.outDtype, {1}),
+                           args.NewTensor(ACL_INT32, {1}), workspaceSize, executor);
+                     },
+                     aclnnAmpUpdateScale, b.keyword, b.expected});
+  }
+  return cases;
+}
+
+class AmpUpdateScaleRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(AmpUpdateScaleRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, AmpUpdateScaleRejectionTest, ::testing::ValuesIn(AmpRejections()),
                          [](const ::testing::TestParamInfo<RejectionCase>& info) {
                            return SanitizeName(info.param.name);
                          });
