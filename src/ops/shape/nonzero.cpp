@@ -73,10 +73,11 @@ class NonzeroStep final : public Step {
     int64_t found = 0;
     ForEachNonZero(self, self_, [&](const Shape&) { ++found; });
     const int64_t rank = self_.rank();
-    if (found * rank > capacity_) {
+    const int64_t needed = found * rank;
+    if (needed > capacity_) {
       SetErrorMessage("%s: self has %lld non-zero elements; out holds %lld elements, not the %lld of the result",
                       columns_ ? "aclnnNonzeroV2" : "aclnnNonzero", static_cast<long long>(found),
-                      static_cast<long long>(capacity_), static_cast<long long>(found * rank));
+                      static_cast<long long>(capacity_), static_cast<long long>(needed));
       return ACLNN_ERR_PARAM_INVALID;
     }
     auto* out = reinterpret_cast<int64_t*>(context.Resolve(out_));
