@@ -1,13 +1,16 @@
-// GroupedMatmulV4 and V5 against their sibling GroupedMatmulV3 (whose results
+// GroupedMatmul (V1), V2, V4 and V5 against their sibling GroupedMatmulV3 (whose results
 // grouped_matmul_test checks against float64), bit for bit on the same inputs:
 // lists of products, and one x split along M by a group list given as
-// cumulative ends (groupListType 0, V3's form) or as counts (groupListType 1).
+// cumulative ends (groupListType 0, V3's form) or as counts (groupListType 1),
+// or (V1, V2) as a host int array.
 // Counts past M fail the run; the fused activation and quantised forms and a
 // groupListType other than 0 or 1 are rejected.
 #include <gtest/gtest.h>
 
 #include <numeric>
 
+#include "aclnnop/aclnn_grouped_matmul.h"
+#include "aclnnop/aclnn_grouped_matmul_v2.h"
 #include "aclnnop/aclnn_grouped_matmul_v3.h"
 #include "aclnnop/aclnn_grouped_matmul_v4.h"
 #include "aclnnop/aclnn_grouped_matmul_v5.h"
@@ -21,6 +24,7 @@ using TensorPtr = std::unique_ptr<DeviceTensor>;
 struct Gmm {
   std::vector<TensorPtr> x, w, bias, y;
   std::unique_ptr<DeviceTensor> group_list;
+  std::vector<int64_t> host_list;  // V1 and V2's form of the group list
   int64_t split_item = 0, group_type = -1;
 };
 
@@ -30,7 +34,7 @@ aclTensorList* List(OpArgs& a, const std::vector<TensorPtr>& tensors) {
   return a.TensorList(descriptors);
 }
 
-enum class Version { kV3, kV4, kV5 };
+enum class Version { kV1, kV2, kV3, kV4, kV5 };
 
 OpRun RunGmm(const Gmm& g, Version version, int64_t group_list_type = 0, int64_t act_type = 0,
              bool per_token_scale = false) {
@@ -39,6 +43,15 @@ OpRun RunGmm(const Gmm& g, Version version, int64_t group_list_type = 0, int64_t
         aclTensorList* bias = g.bias.empty() ? nullptr : List(a, g.bias);
         aclTensor* group_list = g.group_list ? a.Tensor(*g.group_list) : nullptr;
         aclTensorList* scale = per_token_scale ? a.TensorList({a.NewTensor(ACL_FLOAT, {4})}) : nullptr;
+        aclIntArray* host = g.host_list.empty() ? nullptr : a.IntArray(g.host_list);
+        if (version == Version::kV1) {
+          return aclnnGroupedMatmulGetWorkspaceSize(List(a, g.x), List(a, g.w), bias, nullptr, nullptr, nullptr,
+                                                    nullptr, host, g.split_item, List(a, g.y), w, e);
+        }
+        if (version == Version::kV2) {
+          return aclnnGroupedMatmulV2GetWorkspaceSize(List(a, g.x), List(a, g.w), bias, nullptr, nullptr, nullptr,
+                                                      nullptr, host, g.split_item, g.group_type, List(a, g.y), w, e);
+        }
         if (version == Version::kV3) {
           return aclnnGroupedMatmulV3GetWorkspaceSize(List(a, g.x), List(a, g.w), bias, nullptr, nullptr, nullptr,
                                                       nullptr, group_list, g.split_item, g.group_type, List(a, g.y), w,
@@ -81,17 +94,20 @@ Gmm Lists(aclDataType dtype, Rng& rng) {
   return g;
 }
 
-// One x [M, K] split along M among a [G, K, N] weight by `list` (cumulative ends or counts).
-Gmm SplitM(aclDataType dtype, Rng& rng, const std::vector<int64_t>& list) {
+// One x [M, K] split along M among a [G, K, N] weight (or a list of G [K, N]) by `list` (cumulative ends or counts).
+Gmm SplitM(aclDataType dtype, Rng& rng, const std::vector<int64_t>& list, bool weight_list = false) {
   Gmm g;
   const int64_t m = 23, k = 16, n = 9, groups = static_cast<int64_t>(list.size());
   g.x.push_back(std::make_unique<DeviceTensor>(dtype, Shape{m, k}));
-  g.w.push_back(std::make_unique<DeviceTensor>(dtype, Shape{groups, k, n}));
+  for (int64_t i = 0; i < (weight_list ? groups : 1); ++i) {
+    g.w.push_back(std::make_unique<DeviceTensor>(dtype, weight_list ? Shape{k, n} : Shape{groups, k, n}));
+    g.w.back()->FillRandom(rng, Range{-1, 1});
+  }
   g.y.push_back(Poisoned(dtype, {m, n}));
   g.x[0]->FillRandom(rng, Range{-1, 1});
-  g.w[0]->FillRandom(rng, Range{-1, 1});
   Values values(list.begin(), list.end());
   g.group_list = Upload(ACL_INT64, {groups}, values);
+  g.host_list = list;
   g.split_item = 3;
   g.group_type = 0;
   return g;
@@ -99,7 +115,7 @@ Gmm SplitM(aclDataType dtype, Rng& rng, const std::vector<int64_t>& list) {
 
 TEST(GroupedMatmulVersions, ListsAreV3) {
   for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}) {
-    for (Version version : {Version::kV4, Version::kV5}) {
+    for (Version version : {Version::kV1, Version::kV2, Version::kV4, Version::kV5}) {
       Rng rng = Rng::ForCurrentTest();
       Gmm g = Lists(dtype, rng);
       const OpRun run = RunGmm(g, version);
@@ -132,6 +148,29 @@ TEST(GroupedMatmulVersions, GroupListCountsAndEndsAreV3) {
       }
     }
   }
+}
+
+TEST(GroupedMatmulVersions, HostGroupListIsV3) {
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}) {
+    Rng rng = Rng::ForCurrentTest();
+    Gmm g = SplitM(dtype, rng, {5, 5, 16, 20}, /*weight_list=*/true);  // V1 splits M only with a weight list
+    const OpRun v3 = RunGmm(g, Version::kV3);
+    ASSERT_TRUE(v3.ok()) << Describe(v3);
+    const auto want = Outputs(g);
+    for (Version version : {Version::kV1, Version::kV2}) {
+      g.y[0]->Poison();
+      const OpRun run = RunGmm(g, version);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      EXPECT_EQ(Outputs(g), want) << Name(dtype);
+    }
+  }
+}
+
+TEST(GroupedMatmulVersions, V1TakesOneWeightPerGroup) {
+  Rng rng = Rng::ForCurrentTest();
+  Gmm g = Lists(ACL_FLOAT, rng);
+  g.w.resize(1);
+  ExpectRejectedWith(RunGmm(g, Version::kV1), ACLNN_ERR_PARAM_INVALID, {"'weight'"});
 }
 
 TEST(GroupedMatmulVersions, CountsPastMFailTheRun) {

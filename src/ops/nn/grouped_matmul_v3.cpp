@@ -6,10 +6,13 @@
 //     by groupListOptional's cumulative counts, read at run time;
 //   * groupType 2: x's columns and the weight's rows split by the counts, y [g, m, n].
 // The quantisation lists (scale, offset, antiquantScale, antiquantOffset) are not
-// implemented on Canopy (161002). V4 and V5 add groupListType (1: the list holds
+// implemented on Canopy (161002). V1 and V2 take the group list as a host int
+// array (cumulative ends), V1 without groupType. V4 and V5 add groupListType (1: the list holds
 // each group's count instead of cumulative ends) and the fused activation and
 // quantisation arguments (perTokenScale, activationInput, ..., actType other
 // than 0: not implemented, 161002); V5's tuningConfig is a performance hint.
+#include "aclnnop/aclnn_grouped_matmul.h"
+#include "aclnnop/aclnn_grouped_matmul_v2.h"
 #include "aclnnop/aclnn_grouped_matmul_v3.h"
 #include "aclnnop/aclnn_grouped_matmul_v4.h"
 #include "aclnnop/aclnn_grouped_matmul_v5.h"
@@ -70,6 +73,8 @@ struct GroupedExtras {
   int inputs_before_group_list = 4;  // the quantisation lists (V4: and perTokenScale)
   int inputs_after_group_list = 0;   // V4: the activation inputs
   int outputs_after_y = 0;           // V4: activationFeatureOut, dynQuantScaleOut
+  // V1 and V2: the cumulative ends as a host int array, not a device tensor.
+  const aclIntArray* host_group_list = nullptr;
 };
 
 aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList* weight, const aclTensorList* bias,
@@ -174,13 +179,15 @@ aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList*
   }
 
   // One x and one y: the group list splits M or K at run time.
-  if (group_list == nullptr) {
+  const aclIntArray* host_list = extras.host_group_list;
+  if (group_list == nullptr && host_list == nullptr) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional is required when x and %s are single tensors",
                        y_name);
   }
   const Shape& xsh = xs[0]->view_shape;
   const int64_t m = xsh[0], k = xsh[1];
-  const int64_t groups = group_list->view_shape[0];
+  const int64_t groups =
+      group_list != nullptr ? group_list->view_shape[0] : static_cast<int64_t>(host_list->values.size());
   kernels::GroupedGemmDesc desc;
   desc.groups = groups;
   desc.m = m;
@@ -224,7 +231,16 @@ aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList*
   const std::vector<TensorRef> br = bias != nullptr ? plan.InputList(bias, "biasOptional") : std::vector<TensorRef>{};
   if (bias == nullptr) plan.SkipInput();
   for (int i = 0; i < extras.inputs_before_group_list; ++i) plan.SkipInput();  // the quantisation lists
-  const TensorRef gl = plan.Input(group_list, "groupListOptional");
+  TensorRef gl;
+  if (group_list != nullptr) {
+    gl = plan.Input(group_list, "groupListOptional");
+  } else {  // the host values, written into the workspace for the kernel
+    plan.SkipInput();
+    gl = plan.Temporary(ACL_INT64, {groups});
+    for (int64_t g = 0; g < groups; ++g) {
+      plan.Fill(Select(gl, 0, g), ScalarValue::Integer(host_list->values[static_cast<size_t>(g)]));
+    }
+  }
   for (int i = 0; i < extras.inputs_after_group_list; ++i) plan.SkipInput();
   const std::vector<TensorRef> yr = plan.OutputList(y, y_name);
   for (int i = 0; i < extras.outputs_after_y; ++i) plan.SkipOutput();
@@ -262,6 +278,31 @@ aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList*
   plan.AddStep(kernels::MakeGroupedGemmStep(desc));
   plan.Copy(result, yr[0]);
   return ACLNN_SUCCESS;
+}
+
+// V1: no groupType; -1 when x and y are both lists of several (or x, weight and y single), else 0 (M split).
+aclnnStatus PlanGroupedMatmul(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
+                              const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
+                              const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
+                              const aclIntArray* group_list, int64_t split_item, const aclTensorList* y) {
+  const size_t xs = x->tensors.size(), ws = weight->tensors.size(), ys = y->tensors.size();
+  const bool separated = (xs > 1 && ys > 1) || (xs == 1 && ys == 1 && ws == 1);
+  if (ws == 1 && !(xs == 1 && ys == 1)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'weight' holds one tensor; V1 takes one weight per group (x and y single too "
+                       "for one group)");
+  }
+  return PlanGrouped(plan, x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, nullptr, split_item,
+                     separated ? kNoSplit : kSplitM, y, GroupedExtras{.host_group_list = group_list});
+}
+
+aclnnStatus PlanGroupedMatmulV2(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
+                                const aclTensorList* bias, const aclTensorList* scale, const aclTensorList* offset,
+                                const aclTensorList* antiquant_scale, const aclTensorList* antiquant_offset,
+                                const aclIntArray* group_list, int64_t split_item, int64_t group_type,
+                                const aclTensorList* y) {
+  return PlanGrouped(plan, x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, nullptr, split_item,
+                     group_type, y, GroupedExtras{.host_group_list = group_list});
 }
 
 aclnnStatus PlanGroupedMatmulV3(Plan& plan, const aclTensorList* x, const aclTensorList* weight,
@@ -367,3 +408,26 @@ CANOPY_ACLNN_OP(
     (const aclTensorList*, activationQuantOffsetOptional, optional), (int64_t, splitItem), (int64_t, groupType),
     (int64_t, groupListType), (int64_t, actType), (aclIntArray*, tuningConfigOptional, optional), (aclTensorList*, out),
     (aclTensorList*, activationFeatureOutOptional, optional), (aclTensorList*, dynQuantScaleOutOptional, optional))
+
+CANOPY_ACLNN_OP(GroupedMatmul, PlanGroupedMatmul,
+                (OpTraits{.header = "aclnnop/aclnn_grouped_matmul.h",
+                          .dtypes = kGroupedDtypes,
+                          .example = "(f32[2,2],f32[2,2]) (f32[2,2],f32[2,2]) - - - - - - 0 (f32[2,2],f32[2,2])"}),
+                (const aclTensorList*, x), (const aclTensorList*, weight),
+                (const aclTensorList*, biasOptional, optional), (const aclTensorList*, scaleOptional, optional),
+                (const aclTensorList*, offsetOptional, optional),
+                (const aclTensorList*, antiquantScaleOptional, optional),
+                (const aclTensorList*, antiquantOffsetOptional, optional),
+                (const aclIntArray*, groupListOptional, optional), (int64_t, splitItem), (const aclTensorList*, y))
+
+CANOPY_ACLNN_OP(GroupedMatmulV2, PlanGroupedMatmulV2,
+                (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_v2.h",
+                          .dtypes = kGroupedDtypes,
+                          .example = "(f32[2,2],f32[2,2]) (f32[2,2],f32[2,2]) - - - - - - 0 -1 (f32[2,2],f32[2,2])"}),
+                (const aclTensorList*, x), (const aclTensorList*, weight),
+                (const aclTensorList*, biasOptional, optional), (const aclTensorList*, scaleOptional, optional),
+                (const aclTensorList*, offsetOptional, optional),
+                (const aclTensorList*, antiquantScaleOptional, optional),
+                (const aclTensorList*, antiquantOffsetOptional, optional),
+                (const aclIntArray*, groupListOptional, optional), (int64_t, splitItem), (int64_t, groupType),
+                (const aclTensorList*, y))
