@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_ada_layer_norm_quant.h"
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
 #include "norm_test_support.h"
 
@@ -69,6 +70,34 @@ AdaReference AdaRef(const Shape& x_shape, const std::vector<double>& x, const st
     }
   }
   return ref;
+}
+
+// Per row of `y` ([rows, length] values): times `smooth` where given, scale = max|row| / 127 and
+// out = row / scale rounded half to even, as DynamicQuant does. The kernel's f32 result may sit on
+// the other side of a rounding boundary: one unit there.
+void ExpectRowQuant(const std::vector<double>& y, int64_t length, const std::vector<double>* smooth,
+                    const DeviceTensor& out, const DeviceTensor& scale, const std::string& what) {
+  Expected want_q, want_scale;
+  for (size_t r = 0; r < y.size() / static_cast<size_t>(length); ++r) {
+    std::vector<double> row(y.begin() + static_cast<std::ptrdiff_t>(r * length),
+                            y.begin() + static_cast<std::ptrdiff_t>((r + 1) * length));
+    double max = 0;
+    for (size_t j = 0; j < row.size(); ++j) {
+      if (smooth != nullptr) row[j] *= (*smooth)[j];
+      max = std::max(max, std::abs(row[j]));
+    }
+    const double s = max / 127;
+    want_scale.values.emplace_back(s);
+    want_scale.tolerance.push_back(1e-5 * s);
+    for (const double v : row) {
+      const double q = v / s;
+      want_q.values.emplace_back(std::nearbyint(q));
+      const double frac = std::abs(q - std::trunc(q));
+      want_q.tolerance.push_back(std::abs(frac - 0.5) < 1e-3 ? 1 : 0);
+    }
+  }
+  ExpectNear(scale.ReadView(), want_scale, what + " scale");
+  ExpectNear(out.ReadView(), want_q, what + " out");
 }
 
 class AdaLayerNormTest : public ::testing::TestWithParam<AdaCase> {};
@@ -138,29 +167,7 @@ TEST_P(AdaLayerNormTest, MatchesFloat64Reference) {
     if (rstd) ExpectNear(rstd->ReadView(), Within(ref.rstd, 0.0, c.dtype, 8), "rstdOutOptional");
     return;
   }
-  // Per row: y (times smooth), scale = max|y| / 127, out = y / scale rounded half to even. The
-  // kernel's f32 result may sit on the other side of a rounding boundary: one unit there.
-  Expected want_q, want_scale;
-  for (size_t r = 0; r < ref.rstd.size(); ++r) {
-    std::vector<double> y(ref.out.begin() + static_cast<std::ptrdiff_t>(r * h),
-                          ref.out.begin() + static_cast<std::ptrdiff_t>((r + 1) * h));
-    double max = 0;
-    for (size_t j = 0; j < y.size(); ++j) {
-      if (smooth) y[j] *= mv[j];
-      max = std::max(max, std::abs(y[j]));
-    }
-    const double s = max / 127;
-    want_scale.values.emplace_back(s);
-    want_scale.tolerance.push_back(1e-5 * s);
-    for (const double v : y) {
-      const double q = v / s;
-      want_q.values.emplace_back(std::nearbyint(q));
-      const double frac = std::abs(q - std::trunc(q));
-      want_q.tolerance.push_back(std::abs(frac - 0.5) < 1e-3 ? 1 : 0);
-    }
-  }
-  ExpectNear(qscale->ReadView(), want_scale, "quantScale");
-  ExpectNear(out.ReadView(), want_q, "out");
+  ExpectRowQuant(ref.out, h, smooth ? &mv : nullptr, out, *qscale, c.name);
 }
 
 std::vector<AdaCase> AdaCases() {
@@ -378,6 +385,107 @@ std::vector<QuantCase> QuantCases() {
 }
 INSTANTIATE_TEST_SUITE_P(Cases, RmsNormQuantTest, ::testing::ValuesIn(QuantCases()),
                          [](const ::testing::TestParamInfo<QuantCase>& info) { return info.param.name; });
+
+// ---- AddRmsNormDynamicQuant --------------------------------------------------------------------------
+
+TEST(AddRmsNormDynamicQuant, MatchesFloat64Reference) {
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    for (int smooths = 0; smooths <= 2; ++smooths) {
+      const std::string what = std::string(Name(dtype)) + " smooths " + std::to_string(smooths);
+      Rng rng = Rng::ForCurrentTest();
+      const Shape shape = {3, 4, 40};
+      const int64_t length = 40, rows = 12;
+      const Shape y2Shape = smooths == 2 ? shape : Shape{1};
+      const Shape scale2Shape = smooths == 2 ? Shape{3, 4} : Shape{1};
+      DeviceTensor x1(dtype, shape, View::kTransposed), x2(dtype, shape, View::kStepped), gamma(dtype, {length}),
+          y1(ACL_INT8, {rows, length}, View::kStepped), y2(ACL_INT8, y2Shape), xOut(dtype, shape, View::kReversed),
+          scale1(ACL_FLOAT, {rows}), scale2(ACL_FLOAT, scale2Shape);
+      std::optional<DeviceTensor> smooth1, smooth2;
+      const std::vector<double> a = Reals(x1.FillRandom(rng, Range{-2, 2}));
+      const std::vector<double> b = Reals(x2.FillRandom(rng, Range{-2, 2}));
+      const std::vector<double> g = Reals(gamma.FillRandom(rng, Range{-1, 1}));
+      std::vector<double> s1, s2;
+      if (smooths >= 1) {
+        smooth1.emplace(dtype, Shape{length});
+        s1 = Reals(smooth1->FillRandom(rng, Range{0.5, 2}));
+      }
+      if (smooths == 2) {
+        smooth2.emplace(dtype, Shape{length}, View::kOffset);
+        s2 = Reals(smooth2->FillRandom(rng, Range{0.5, 2}));
+      }
+      for (DeviceTensor* t : {&y1, &y2, &xOut, &scale1, &scale2}) t->Poison();
+      const std::vector<uint8_t> y2Before = y2.DownloadBytes();
+      ExpectRuns(
+          [&](OpArgs& args, uint64_t* w, aclOpExecutor** e) {
+            return aclnnAddRmsNormDynamicQuantGetWorkspaceSize(
+                args.Tensor(x1), args.Tensor(x2), args.Tensor(gamma), Or(args, smooth1), Or(args, smooth2), 1e-6,
+                args.Tensor(y1), args.Tensor(y2), args.Tensor(xOut), args.Tensor(scale1), args.Tensor(scale2), w, e);
+          },
+          aclnnAddRmsNormDynamicQuant);
+      std::vector<double> sum(a.size()), y;
+      for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
+      for (int64_t r = 0; r < rows; ++r) {
+        double sq = 0;
+        for (int64_t j = 0; j < length; ++j)
+          sq += sum[static_cast<size_t>(r * length + j)] * sum[static_cast<size_t>(r * length + j)];
+        const double rstd = 1 / std::sqrt(sq / static_cast<double>(length) + 1e-6);
+        for (int64_t j = 0; j < length; ++j)
+          y.push_back(sum[static_cast<size_t>(r * length + j)] * rstd * g[static_cast<size_t>(j)]);
+      }
+      ExpectNear(xOut.ReadView(), Within(sum, 0.0, dtype, 1), what + " xOut");
+      ExpectRowQuant(y, length, smooths >= 1 ? &s1 : nullptr, y1, scale1, what + " 1");
+      if (smooths == 2) {
+        ExpectRowQuant(y, length, &s2, y2, scale2, what + " 2");
+      } else {
+        EXPECT_EQ(y2.DownloadBytes(), y2Before) << what << ": y2Out is left alone without smoothScale2Optional";
+      }
+    }
+  }
+}
+
+TEST(AddRmsNormDynamicQuant, RejectionsAndEmpty) {
+  struct Bad {
+    const char* name;
+    aclDataType x2, y1, scale1;
+    Shape x2Shape, gammaShape, y1Shape;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f16 = ACL_FLOAT16, s8 = ACL_INT8, f32 = ACL_FLOAT;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Bad cases[] = {
+      {"f32 x2", f32, s8, f32, {2, 8}, {8}, {2, 8}, kInvalid, "x2"},
+      {"f16 y1Out", f16, f16, f32, {2, 8}, {8}, {2, 8}, kInvalid, "y1Out"},
+      {"f16 scale1Out", f16, s8, f16, {2, 8}, {8}, {2, 8}, kInvalid, "scale1Out"},
+      {"x2 shape", f16, s8, f32, {8, 2}, {8}, {2, 8}, kTiling, "x2"},
+      {"gamma [1, 8]", f16, s8, f32, {2, 8}, {1, 8}, {2, 8}, kTiling, "gamma"},
+      {"gamma length", f16, s8, f32, {2, 8}, {4}, {2, 8}, kTiling, "gamma"},
+      {"y1Out count", f16, s8, f32, {2, 8}, {8}, {2, 4}, kInvalid, "y1Out"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(f16, {2, 8}), x2(bad.x2, bad.x2Shape), gamma(f16, bad.gammaShape), y1(bad.y1, bad.y1Shape),
+        y2(s8, {1}), xOut(f16, {2, 8}), scale1(bad.scale1, {2}), scale2(f32, {1});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormDynamicQuantGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), nullptr,
+                                                             nullptr, 1e-6, a.Tensor(y1), a.Tensor(y2), a.Tensor(xOut),
+                                                             a.Tensor(scale1), a.Tensor(scale2), w, e);
+        },
+        aclnnAddRmsNormDynamicQuant);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+  // An empty x1 computes nothing.
+  DeviceTensor x1(f16, {0, 8}), x2(f16, {0, 8}), gamma(f16, {8}), y1(s8, {0, 8}), y2(s8, {0, 8}), xOut(f16, {0, 8}),
+      scale1(f32, {0}), scale2(f32, {0});
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddRmsNormDynamicQuantGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), nullptr,
+                                                           nullptr, 1e-6, a.Tensor(y1), a.Tensor(y2), a.Tensor(xOut),
+                                                           a.Tensor(scale1), a.Tensor(scale2), w, e);
+      },
+      aclnnAddRmsNormDynamicQuant);
+}
 
 TEST(RmsNormQuant, Rejections) {
   struct Bad {

@@ -4,7 +4,19 @@
 // offset one value ([1]), gamma and beta [D] or [1, D]; y INT8, INT4 or INT32 (eight INT4, its
 // last extent D / 8; INT4 / INT32 y contiguous). y has x's shape, as the doc says (CANN's A2 code
 // compares only the last dims). Every fault is 161002.
+//
+// aclnnAddRmsNormDynamicQuant: x = x1 + x2 (xOut), y = RmsNorm(x) * gamma in f32, then per row as
+// DynamicQuant does: y1Out / scale1Out from y (times smoothScale1Optional), and y2Out / scale2Out
+// from y times smoothScale2Optional when it is given (else they are left alone, as CANN's doc
+// says they mean nothing). A2: x1, x2, gamma, the smooth scales and xOut FLOAT16 / BFLOAT16 (161002),
+// y1Out and y2Out INT8 (the doc's A2 note; the FP8 / HIFLOAT8 outputs are 950-only), scales FLOAT;
+// input shapes 561002 as CANN's checks give; an empty x1, gamma or y2Out computes nothing.
+#include <optional>
+#include <tuple>
+
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
+
 #include "ops/nn/quant_rows.h"
 #include "row_norm.h"
 
@@ -76,8 +88,98 @@ aclnnStatus PlanRmsNormQuant(Plan& plan, const aclTensor* x, const aclTensor* ga
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanAddRmsNormDynamicQuant(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma,
+                                       const aclTensor* smooth1, const aclTensor* smooth2, double epsilon,
+                                       const aclTensor* y1, const aclTensor* y2, const aclTensor* x_out,
+                                       const aclTensor* scale1, const aclTensor* scale2) {
+  for (const auto& [name, t] :
+       {std::pair{"x1", x1}, std::pair{"x2", x2}, std::pair{"gamma", gamma}, std::pair{"smoothScale1Optional", smooth1},
+        std::pair{"smoothScale2Optional", smooth2}}) {
+    if (t != nullptr) CANOPY_CHECK(plan.CheckDtype(name, t->dtype, kRmsNormQuantDtypes));
+  }
+  CANOPY_CHECK(plan.CheckDtype("y1Out", y1->dtype, {ACL_INT8}));
+  CANOPY_CHECK(plan.CheckDtype("y2Out", y2->dtype, {ACL_INT8}));
+  CANOPY_CHECK(plan.CheckDtype("xOut", x_out->dtype, kRmsNormQuantDtypes));
+  CANOPY_CHECK(plan.CheckDtype("scale1Out", scale1->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype("scale2Out", scale2->dtype, {ACL_FLOAT}));
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;
+  if (x2->view_shape != x1->view_shape) {
+    return plan.Reject(kShape, "argument 'x2' has shape %s; expected x1's %s", ShapeToString(x2->view_shape).c_str(),
+                       ShapeToString(x1->view_shape).c_str());
+  }
+  if (x1->rank() < 1 || gamma->rank() != 1 || gamma->view_shape[0] != x1->view_shape.back()) {
+    return plan.Reject(kShape, "argument 'gamma' has shape %s; it must be [x1's last dim] (x1 is %s)",
+                       ShapeToString(gamma->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+  }
+  for (const auto& [name, t] :
+       {std::pair{"smoothScale1Optional", smooth1}, std::pair{"smoothScale2Optional", smooth2}}) {
+    if (t != nullptr && t->view_shape != gamma->view_shape) {
+      return plan.Reject(kShape, "argument '%s' has shape %s; expected gamma's %s", name,
+                         ShapeToString(t->view_shape).c_str(), ShapeToString(gamma->view_shape).c_str());
+    }
+  }
+  const int64_t length = gamma->view_shape[0];
+  const int64_t rows = length == 0 ? 0 : x1->NumElements() / length;
+  const bool empty = x1->NumElements() == 0 || gamma->NumElements() == 0 || y2->NumElements() == 0;
+  // The outputs' element counts (CANN takes x1's shape or [rows, D], and [rows] scales).
+  const auto check_count = [&](const char* name, const aclTensor* t, int64_t count) {
+    if (t->NumElements() == count) return ACLNN_SUCCESS;
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must hold %lld elements", name,
+                       ShapeToString(t->view_shape).c_str(), static_cast<long long>(count));
+  };
+  if (!empty) {
+    CANOPY_CHECK(plan.CheckShape("xOut", x_out, x1->view_shape));
+    CANOPY_CHECK(check_count("y1Out", y1, x1->NumElements()));
+    CANOPY_CHECK(check_count("scale1Out", scale1, rows));
+    if (smooth2 != nullptr) {
+      CANOPY_CHECK(check_count("y2Out", y2, x1->NumElements()));
+      CANOPY_CHECK(check_count("scale2Out", scale2, rows));
+    }
+  }
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = epsilon;
+  norm.length = length;
+  norm.rows = empty ? 0 : rows;
+  norm.x = Given(x1, "x1");
+  norm.x2 = Given(x2, "x2");
+  norm.gamma = Given(gamma, "gamma");
+  norm.sum = Given(x_out, "xOut");
+  NormOperandRefs refs;
+  RegisterRowNormInputs(plan, norm, refs);
+  std::optional<TensorRef> s1, s2;
+  for (const auto& [t, name, ref] :
+       {std::tuple{smooth1, "smoothScale1Optional", &s1}, std::tuple{smooth2, "smoothScale2Optional", &s2}}) {
+    if (t == nullptr) {
+      plan.SkipInput();
+    } else {
+      *ref = plan.Input(t, name);
+    }
+  }
+  const TensorRef y1_ref = plan.Output(y1, "y1Out");
+  const TensorRef y2_ref = plan.Output(y2, "y2Out");
+  RegisterRowNormOutputs(plan, norm, refs);
+  const TensorRef scale1_ref = plan.Output(scale1, "scale1Out");
+  const TensorRef scale2_ref = plan.Output(scale2, "scale2Out");
+  if (empty) return ACLNN_SUCCESS;
+  const TensorRef normalised = plan.Temporary(ACL_FLOAT, {rows, length});
+  PlanRowNormStep(plan, norm, refs, &normalised);
+  PlanDynamicQuantRows(plan, normalised, s1 ? &*s1 : nullptr, y1_ref, scale1_ref);
+  if (s2) PlanDynamicQuantRows(plan, normalised, &*s2, y2_ref, scale2_ref);
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(AddRmsNormDynamicQuant, PlanAddRmsNormDynamicQuant,
+                (OpTraits{
+                    .header = "aclnnop/aclnn_add_rms_norm_dynamic_quant.h",
+                    .dtypes = kRmsNormQuantDtypes,
+                    .example = "f16[2,8] f16[2,8] f16[8] f16[8] f16[8] 1e-6 i8[2,8] i8[2,8] f16[2,8] f32[2] f32[2]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma),
+                (const aclTensor*, smoothScale1Optional, optional), (const aclTensor*, smoothScale2Optional, optional),
+                (double, epsilon), (aclTensor*, y1Out), (aclTensor*, y2Out), (aclTensor*, xOut),
+                (aclTensor*, scale1Out), (aclTensor*, scale2Out))
 CANOPY_ACLNN_OP(RmsNormQuant, PlanRmsNormQuant,
                 (OpTraits{.header = "aclnnop/aclnn_rms_norm_quant.h",
                           .dtypes = kRmsNormQuantDtypes,
