@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
+#include "aclnnop/aclnn_scatter_update.h"
 #include "aclnnop/aclnn_tf_scatter_add.h"
 #include "harness/harness.h"
 
@@ -435,6 +436,108 @@ TEST(GatherV3, Rejections) {
         },
         aclnnGatherV3);
     EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << c.name << ": " << Describe(run);
+  }
+}
+
+// ---- InplaceScatterUpdate ------------------------------------------------------------------------
+
+struct SlabCase {
+  std::string name;
+  aclDataType dtype;
+  Shape data, updates, indices;  // indices: [n] offsets, [n, 2] (batch, offset) pairs, or [] one offset
+  int64_t axis;
+  View dataView = View::kContiguous;
+};
+
+OpRun RunScatterUpdate(const DeviceTensor& data, const DeviceTensor& indices, const DeviceTensor& updates,
+                       int64_t axis) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnInplaceScatterUpdateGetWorkspaceSize(a.Tensor(data), a.Tensor(indices), a.Tensor(updates), axis, w,
+                                                         e);
+      },
+      aclnnInplaceScatterUpdate);
+}
+
+TEST(InplaceScatterUpdate, MatchesReference) {
+  std::vector<SlabCase> cases;
+  for (aclDataType d : {ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT32}) {
+    cases.push_back({std::string("offsets_") + Name(d), d, {3, 2, 6, 4}, {3, 2, 2, 4}, {3}, -2});
+  }
+  cases.push_back({"last_axis", ACL_FLOAT, {2, 3, 8}, {2, 3, 3}, {2}, -1});
+  cases.push_back({"pairs", ACL_FLOAT16, {4, 2, 6, 4}, {3, 2, 1, 4}, {3, 2}, 2});
+  cases.push_back({"one_offset", ACL_FLOAT, {2, 5, 3}, {1, 2, 3}, {}, 1});
+  cases.push_back({"strided_data", ACL_FLOAT, {3, 6, 4}, {3, 2, 4}, {3}, 1, View::kStepped});
+  for (const SlabCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    Rng rng = Rng::ForCurrentTest();
+    DeviceTensor data(c.dtype, c.data, c.dataView), updates(c.dtype, c.updates), indices(ACL_INT64, c.indices);
+    const Values before = data.FillRandom(rng, Range{-8, 8});
+    const Values slabs = updates.FillRandom(rng, Range{-8, 8});
+    const auto rank = static_cast<int64_t>(c.data.size());
+    const int64_t axis = c.axis < 0 ? c.axis + rank : c.axis;
+    const int64_t rows = c.updates[0];
+    const int64_t length = c.updates[static_cast<size_t>(axis)];
+    std::vector<int64_t> batch, offset;
+    Values encoded;
+    for (int64_t i = 0; i < rows; ++i) {
+      batch.push_back(c.indices.size() == 2 ? static_cast<int64_t>(rng.Uniform(0, static_cast<double>(c.data[0])))
+                                            : (c.indices.empty() ? 0 : i));
+      offset.push_back(static_cast<int64_t>(rng.Uniform(0, static_cast<double>(c.data[axis] - length + 1))));
+      if (c.indices.size() == 2) encoded.push_back(static_cast<double>(batch.back()));
+      encoded.push_back(static_cast<double>(offset.back()));
+    }
+    indices.WriteView(encoded);
+    ASSERT_TRUE(RunScatterUpdate(data, indices, updates, c.axis).ok());
+    Values want = before;
+    ForEachPosition(c.updates, [&](int64_t k, const Shape& position) {
+      Shape target = position;
+      const auto i = static_cast<size_t>(position[0]);
+      target[0] = batch[i];
+      target[static_cast<size_t>(axis)] += offset[i];
+      want[static_cast<size_t>(OffsetIn(c.data, target))] = slabs[static_cast<size_t>(k)];
+    });
+    ExpectExact(data.ReadView(), want, "data");
+  }
+}
+
+TEST(InplaceScatterUpdate, OutOfRangeOffsetsFailTheRunAndLeaveData) {
+  for (double bad : {-1.0, 5.0}) {
+    DeviceTensor data(ACL_FLOAT, {2, 6, 3}), updates(ACL_FLOAT, {2, 2, 3}), indices(ACL_INT32, {2});
+    Rng rng = Rng::ForCurrentTest();
+    const Values before = data.FillRandom(rng, Range{-8, 8});
+    updates.FillRandom(rng, Range{-8, 8});
+    indices.WriteView({1, bad});  // 5 + 2 > 6
+    const OpRun run = RunScatterUpdate(data, indices, updates, 1);
+    EXPECT_EQ(run.phase1, ACLNN_SUCCESS);
+    EXPECT_NE(run.sync, ACL_SUCCESS);
+    ExpectExact(data.ReadView(), before, "nothing written");
+  }
+}
+
+TEST(InplaceScatterUpdate, Rejections) {
+  struct Case {
+    std::string name;
+    aclDataType data, indices, updates;
+    Shape dataShape, indicesShape, updatesShape;
+    int64_t axis;
+  };
+  const std::vector<Case> cases = {
+      {"uint8", ACL_UINT8, ACL_INT64, ACL_UINT8, {2, 4, 3}, {2}, {2, 1, 3}, 1},
+      {"float_indices", ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, {2, 4, 3}, {2}, {2, 1, 3}, 1},
+      {"updates_dtype", ACL_FLOAT, ACL_INT64, ACL_FLOAT16, {2, 4, 3}, {2}, {2, 1, 3}, 1},
+      {"empty_updates", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2}, {2, 0, 3}, 1},
+      {"ranks_differ", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2}, {2, 3}, 1},
+      {"rank0_indices_two_rows", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {}, {2, 1, 3}, 1},
+      {"rank3_indices", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2, 1, 1}, {2, 1, 3}, 1},
+      {"axis0", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2}, {2, 1, 3}, 0},
+      {"slab_too_long", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2}, {2, 5, 3}, 1},
+      {"other_extent", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2}, {2, 1, 2}, 1},
+      {"pairs_not_2", ACL_FLOAT, ACL_INT64, ACL_FLOAT, {2, 4, 3}, {2, 3}, {2, 1, 3}, 1},
+  };
+  for (const Case& c : cases) {
+    DeviceTensor data(c.data, c.dataShape), indices(c.indices, c.indicesShape), updates(c.updates, c.updatesShape);
+    EXPECT_EQ(RunScatterUpdate(data, indices, updates, c.axis).phase1, ACLNN_ERR_PARAM_INVALID) << c.name;
   }
 }
 
