@@ -1,14 +1,18 @@
-// Ops that copy self into a re-viewed out: Flatten and ChannelShuffle, against
+// MaxUnpool2d and MaxUnpool3d (a max pool's values put back, zeros elsewhere)
+// at the end. Ops that copy self into a re-viewed out: Flatten and ChannelShuffle, against
 // plain references, every A2 dtype, every view of self and out (an out whose
 // strides cannot take the new shape is staged), each valid axis or group
 // count, empty tensors, and the rejections with their codes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_max_unpool2d.h"
+#include "aclnnop/aclnn_max_unpool3d.h"
 #include "harness/harness.h"
 
 namespace canopy_test {
@@ -156,6 +160,90 @@ TEST(ChannelShuffle, CannExample) {
   const Values got = out.ReadView();
   const std::vector<double> want = {0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15};
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i].real(), want[i]) << i;
+}
+
+// ---- MaxUnpool2d, MaxUnpool3d --------------------------------------------------------------------
+
+OpRun RunUnpool(bool three, const DeviceTensor& self, const DeviceTensor& indices, const std::vector<int64_t>& size,
+                const DeviceTensor& out) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return three
+                   ? aclnnMaxUnpool3dGetWorkspaceSize(a.Tensor(self), a.Tensor(indices), a.IntArray(size),
+                                                      a.IntArray({1, 1, 1}), a.IntArray({0, 0, 0}), a.Tensor(out), w, e)
+                   : aclnnMaxUnpool2dGetWorkspaceSize(a.Tensor(self), a.Tensor(indices), a.IntArray(size),
+                                                      a.Tensor(out), w, e);
+      },
+      three ? aclnnMaxUnpool3d : aclnnMaxUnpool2d);
+}
+
+TEST(MaxUnpool, MatchesReference) {
+  struct Case {
+    bool three;
+    Shape self;
+    std::vector<int64_t> size;
+    View view;
+  };
+  const std::vector<Case> cases = {{false, {2, 3, 2, 3}, {4, 5}, View::kContiguous},
+                                   {false, {3, 2, 2}, {3, 3}, View::kTransposed},
+                                   {true, {2, 2, 1, 2, 2}, {2, 3, 3}, View::kStepped},
+                                   {true, {2, 1, 2, 2}, {1, 4, 4}, View::kContiguous}};
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(Name(dtype)) + " " + ShapeString(c.self));
+      Rng rng = Rng::ForCurrentTest();
+      const auto spatial = static_cast<size_t>(c.three ? 3 : 2);
+      Shape outShape(c.self.begin(), c.self.end() - static_cast<int64_t>(spatial));
+      outShape.insert(outShape.end(), c.size.begin(), c.size.end());
+      int64_t plane = 1, held = 1;
+      for (int64_t s : c.size) plane *= s;
+      for (size_t d = c.self.size() - spatial; d < c.self.size(); ++d) held *= c.self[d];
+      DeviceTensor self(dtype, c.self, c.view), indices(ACL_INT64, c.self), out(dtype, outShape, c.view);
+      const Values values = self.FillRandom(rng, Range{1, 8});
+      Values where;
+      for (int64_t i = 0; i < NumElements(c.self); ++i) where.push_back(std::floor(rng.Uniform(0, plane)));
+      indices.WriteView(where);
+      out.Poison();
+      ASSERT_TRUE(RunUnpool(c.three, self, indices, c.size, out).ok());
+      Values want(static_cast<size_t>(NumElements(outShape)), 0.0);
+      for (int64_t i = 0; i < NumElements(c.self); ++i) {  // in order: a repeated index keeps the later value
+        want[static_cast<size_t>((i / held) * plane + static_cast<int64_t>(where[static_cast<size_t>(i)].real()))] =
+            values[static_cast<size_t>(i)];
+      }
+      ExpectExact(out.ReadView(), want, "out");
+    }
+  }
+}
+
+// CANN's example, an index outside its plane (a stream error, out unchanged), and the rejections.
+TEST(MaxUnpool, ExampleRunTimeCheckAndRejections) {
+  DeviceTensor self(ACL_FLOAT, {1, 1, 2, 2}), indices(ACL_INT64, {1, 1, 2, 2}), out(ACL_FLOAT, {1, 1, 4, 4});
+  self.WriteView({1, 2, 3, 4});
+  indices.WriteView({3, 8, 11, 13});
+  for (bool three : {false, true}) {
+    ASSERT_TRUE(
+        RunUnpool(three, self, indices, three ? std::vector<int64_t>{1, 4, 4} : std::vector<int64_t>{4, 4}, out).ok());
+    Values want(16, 0.0);
+    want[3] = 1;
+    want[8] = 2;
+    want[11] = 3;
+    want[13] = 4;
+    ExpectExact(out.ReadView(), want, "CANN's example");
+  }
+  indices.WriteView({3, 8, 16, 13});
+  const std::vector<uint8_t> before = out.DownloadBytes();
+  EXPECT_NE(RunUnpool(false, self, indices, {4, 4}, out).sync, ACL_SUCCESS);
+  EXPECT_EQ(out.DownloadBytes(), before) << "out unchanged after the failed check";
+  DeviceTensor bool_self(ACL_BOOL, {1, 1, 2, 2}), float_indices(ACL_FLOAT, {1, 1, 2, 2}), rank2(ACL_FLOAT, {2, 2}),
+      zero_h(ACL_FLOAT, {1, 1, 0, 2}), small_out(ACL_FLOAT, {1, 1, 1, 3});
+  EXPECT_EQ(RunUnpool(false, bool_self, indices, {4, 4}, out).phase1, ACLNN_ERR_PARAM_INVALID) << "bool";
+  EXPECT_EQ(RunUnpool(false, self, float_indices, {4, 4}, out).phase1, ACLNN_ERR_PARAM_INVALID) << "float indices";
+  EXPECT_EQ(RunUnpool(false, rank2, indices, {4, 4}, out).phase1, ACLNN_ERR_PARAM_INVALID) << "rank 2";
+  EXPECT_EQ(RunUnpool(false, self, indices, {4}, out).phase1, ACLNN_ERR_PARAM_INVALID) << "one extent";
+  EXPECT_EQ(RunUnpool(false, self, indices, {1, 3}, small_out).phase1, ACLNN_ERR_PARAM_INVALID) << "too small";
+  EXPECT_EQ(RunUnpool(false, self, indices, {4, 3}, out).phase1, ACLNN_ERR_PARAM_INVALID) << "out shape";
+  DeviceTensor zero_indices(ACL_INT64, {1, 1, 0, 2});
+  EXPECT_EQ(RunUnpool(false, zero_h, zero_indices, {4, 4}, out).phase1, ACLNN_ERR_PARAM_INVALID) << "empty H";
 }
 
 }  // namespace
