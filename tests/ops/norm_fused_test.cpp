@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
 #include "norm_test_support.h"
 
@@ -485,6 +486,82 @@ TEST(AddRmsNormDynamicQuant, RejectionsAndEmpty) {
                                                            a.Tensor(scale1), a.Tensor(scale2), w, e);
       },
       aclnnAddRmsNormDynamicQuant);
+}
+
+// ---- RmsNormDynamicQuant -------------------------------------------------------------------------------
+
+TEST(RmsNormDynamicQuant, MatchesFloat64Reference) {
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    for (const bool optionals : {true, false}) {
+      const std::string what = std::string(Name(dtype)) + (optionals ? " smooth and beta" : " plain");
+      Rng rng = Rng::ForCurrentTest();
+      const Shape shape = {2, 3, 48};
+      const int64_t length = 48;
+      DeviceTensor x(dtype, shape, View::kTransposed), gamma(dtype, {length}, View::kStepped),
+          y(ACL_INT8, shape, View::kReversed), scale(ACL_FLOAT, {2, 3});
+      std::optional<DeviceTensor> smooth, beta;
+      const std::vector<double> xv = Reals(x.FillRandom(rng, Range{-2, 2}));
+      const std::vector<double> g = Reals(gamma.FillRandom(rng, Range{-1, 1}));
+      std::vector<double> sv, bv(static_cast<size_t>(length), 0);
+      if (optionals) {
+        smooth.emplace(dtype, Shape{length});
+        beta.emplace(dtype, Shape{length}, View::kOffset);
+        sv = Reals(smooth->FillRandom(rng, Range{0.5, 2}));
+        bv = Reals(beta->FillRandom(rng, Range{-1, 1}));
+      }
+      y.Poison();
+      scale.Poison();
+      ExpectRuns(
+          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+            return aclnnRmsNormDynamicQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), Or(a, smooth), Or(a, beta),
+                                                            1e-6, 2, a.Tensor(y), a.Tensor(scale), w, e);
+          },
+          aclnnRmsNormDynamicQuant);
+      std::vector<double> want;
+      for (size_t r = 0; r < xv.size() / static_cast<size_t>(length); ++r) {
+        double sq = 0;
+        for (size_t j = 0; j < static_cast<size_t>(length); ++j) sq += xv[r * length + j] * xv[r * length + j];
+        const double rstd = 1 / std::sqrt(sq / static_cast<double>(length) + 1e-6);
+        for (size_t j = 0; j < static_cast<size_t>(length); ++j)
+          want.push_back(xv[r * length + j] * rstd * g[j] + bv[j]);
+      }
+      ExpectRowQuant(want, length, optionals ? &sv : nullptr, y, scale, what);
+    }
+  }
+}
+
+TEST(RmsNormDynamicQuant, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType gamma, y;
+    Shape xShape, gammaShape, scaleShape;
+    int64_t dstType;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f16 = ACL_FLOAT16, s8 = ACL_INT8;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Bad cases[] = {
+      {"bf16 gamma", ACL_BF16, s8, {2, 8}, {8}, {2}, 2, kInvalid, "gamma"},
+      {"s32 yOut", f16, ACL_INT32, {2, 8}, {8}, {2}, 2, kInvalid, "yOut"},
+      {"dstType 3", f16, s8, {2, 8}, {8}, {2}, 3, kTiling, "dstType"},
+      {"rank 1 x", f16, s8, {8}, {8}, {}, 2, kTiling, "x"},
+      {"gamma length", f16, s8, {2, 8}, {4}, {2}, 2, kTiling, "gamma"},
+      {"scaleOut shape", f16, s8, {2, 8}, {8}, {2, 1}, 2, kTiling, "scaleOut"},
+      {"empty x", f16, s8, {0, 8}, {8}, {0}, 2, kTiling, "x"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x(f16, bad.xShape), gamma(bad.gamma, bad.gammaShape), y(bad.y, bad.xShape),
+        scale(ACL_FLOAT, bad.scaleShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnRmsNormDynamicQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(gamma), nullptr, nullptr, 1e-6,
+                                                          bad.dstType, a.Tensor(y), a.Tensor(scale), w, e);
+        },
+        aclnnRmsNormDynamicQuant);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
 }
 
 TEST(RmsNormQuant, Rejections) {

@@ -11,10 +11,16 @@
 // says they mean nothing). A2: x1, x2, gamma, the smooth scales and xOut FLOAT16 / BFLOAT16 (161002),
 // y1Out and y2Out INT8 (the doc's A2 note; the FP8 / HIFLOAT8 outputs are 950-only), scales FLOAT;
 // input shapes 561002 as CANN's checks give; an empty x1, gamma or y2Out computes nothing.
+//
+// aclnnRmsNormDynamicQuant: y = RmsNorm(x) * gamma + betaOptional in f32, then DynamicQuant's
+// per-row INT8 quantisation (times smoothScalesOptional). A2: x, gamma, smooth and beta FLOAT16 /
+// BFLOAT16 of one dtype, yOut INT8, scaleOut FLOAT (161002); CANN's tiling checks shapes and
+// dstType (2, INT8) and takes no empty x (561002).
 #include <optional>
 #include <tuple>
 
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
 
 #include "ops/nn/quant_rows.h"
@@ -28,6 +34,18 @@ namespace {
 constexpr DtypeSet kRmsNormQuantDtypes = {ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kQuantOutDtypes = {ACL_INT8, ACL_INT4, ACL_INT32};
 constexpr int64_t kInt4PerInt32 = 8;
+
+// The RMS norm of x's rows over its last dim, times gamma.
+NormPlan RmsRows(const aclTensor* x, const aclTensor* gamma, double epsilon) {
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = epsilon;
+  norm.length = x->view_shape.back();
+  norm.rows = x->NumElements() / norm.length;
+  norm.x = Given(x, "x");
+  norm.gamma = Given(gamma, "gamma");
+  return norm;
+}
 
 aclnnStatus PlanRmsNormQuant(Plan& plan, const aclTensor* x, const aclTensor* gamma, const aclTensor* beta,
                              const aclTensor* scale, const aclTensor* offset, double epsilon, const aclTensor* y) {
@@ -66,13 +84,7 @@ aclnnStatus PlanRmsNormQuant(Plan& plan, const aclTensor* x, const aclTensor* ga
   CANOPY_CHECK(plan.CheckShape("offset", offset, scale->view_shape));
   if (x->NumElements() == 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'x' is empty");
 
-  NormPlan norm;
-  norm.kind = kernels::NormKind::kRms;
-  norm.eps = epsilon;
-  norm.length = length;
-  norm.rows = x->NumElements() / length;
-  norm.x = Given(x, "x");
-  norm.gamma = Given(gamma, "gamma");
+  NormPlan norm = RmsRows(x, gamma, epsilon);
   norm.beta = Given(beta, "beta");
   NormOperandRefs refs;
   RegisterRowNormInputs(plan, norm, refs);
@@ -169,8 +181,72 @@ aclnnStatus PlanAddRmsNormDynamicQuant(Plan& plan, const aclTensor* x1, const ac
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanRmsNormDynamicQuant(Plan& plan, const aclTensor* x, const aclTensor* gamma, const aclTensor* smooth,
+                                    const aclTensor* beta, double epsilon, int64_t dst_type, const aclTensor* y,
+                                    const aclTensor* scale) {
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kRmsNormQuantDtypes));
+  for (const auto& [name, t] :
+       {std::pair{"gamma", gamma}, std::pair{"smoothScalesOptional", smooth}, std::pair{"betaOptional", beta}}) {
+    if (t != nullptr) CANOPY_CHECK(plan.CheckDtype(name, t->dtype, {x->dtype}));
+  }
+  CANOPY_CHECK(plan.CheckDtype("yOut", y->dtype, {ACL_INT8}));
+  CANOPY_CHECK(plan.CheckDtype("scaleOut", scale->dtype, {ACL_FLOAT}));
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;
+  if (dst_type != ACL_INT8) {
+    return plan.Reject(kShape, "argument 'dstType' is %lld; it must be 2 (INT8)", static_cast<long long>(dst_type));
+  }
+  if (x->rank() < 2)
+    return plan.Reject(kShape, "argument 'x' has rank %lld; it must be 2 to 8", static_cast<long long>(x->rank()));
+  const int64_t length = x->view_shape.back();
+  for (const auto& [name, t] :
+       {std::pair{"gamma", gamma}, std::pair{"smoothScalesOptional", smooth}, std::pair{"betaOptional", beta}}) {
+    if (t != nullptr && t->view_shape != Shape{length}) {
+      return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld] (x's last dim)", name,
+                         ShapeToString(t->view_shape).c_str(), static_cast<long long>(length));
+    }
+  }
+  if (y->view_shape != x->view_shape) {
+    return plan.Reject(kShape, "argument 'yOut' has shape %s; expected x's %s", ShapeToString(y->view_shape).c_str(),
+                       ShapeToString(x->view_shape).c_str());
+  }
+  const Shape rows_shape(x->view_shape.begin(), x->view_shape.end() - 1);
+  if (scale->view_shape != rows_shape) {
+    return plan.Reject(kShape, "argument 'scaleOut' has shape %s; expected %s (x less its last dim)",
+                       ShapeToString(scale->view_shape).c_str(), ShapeToString(rows_shape).c_str());
+  }
+  if (x->NumElements() == 0) return plan.Reject(kShape, "argument 'x' is empty");
+  NormPlan norm = RmsRows(x, gamma, epsilon);
+  NormOperandRefs refs;
+  RegisterRowNormInputs(plan, norm, refs);
+  std::optional<TensorRef> smooth_ref;
+  if (smooth != nullptr) {
+    smooth_ref = plan.Input(smooth, "smoothScalesOptional");
+  } else {
+    plan.SkipInput();
+  }
+  // betaOptional comes after the smooth scales in the prototype: registered here, read by the norm.
+  if (beta != nullptr) {
+    refs.beta = {true, plan.Input(beta, "betaOptional")};
+  } else {
+    plan.SkipInput();
+  }
+  const TensorRef y_ref = plan.Output(y, "yOut");
+  const TensorRef scale_ref = plan.Output(scale, "scaleOut");
+  const TensorRef normalised = plan.Temporary(ACL_FLOAT, {norm.rows, length});
+  PlanRowNormStep(plan, norm, refs, &normalised);
+  PlanDynamicQuantRows(plan, normalised, smooth_ref ? &*smooth_ref : nullptr, y_ref, scale_ref);
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(RmsNormDynamicQuant, PlanRmsNormDynamicQuant,
+                (OpTraits{.header = "aclnnop/aclnn_rms_norm_dynamic_quant.h",
+                          .dtypes = kRmsNormQuantDtypes,
+                          .example = "f16[2,8] f16[8] f16[8] f16[8] 1e-6 2 i8[2,8] f32[2]"}),
+                (const aclTensor*, x), (const aclTensor*, gamma), (const aclTensor*, smoothScalesOptional, optional),
+                (const aclTensor*, betaOptional, optional), (double, epsilon), (int64_t, dstType),
+                (const aclTensor*, yOut), (const aclTensor*, scaleOut))
 CANOPY_ACLNN_OP(AddRmsNormDynamicQuant, PlanAddRmsNormDynamicQuant,
                 (OpTraits{
                     .header = "aclnnop/aclnn_add_rms_norm_dynamic_quant.h",
