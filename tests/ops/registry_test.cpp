@@ -76,16 +76,18 @@ TEST(OpRegistry, RowsAreCompleteSortedAndFindable) {
     // In-place ops write their first argument, a tensor CANN names selfRef
     // (inputRef where the out form's input is `input`: InplaceAcos, InplaceFrac;
     // x1Ref where it is x1: InplaceAddRmsNorm; varRef in TensorFlow's scatters:
-    // ScatterNdUpdate; data in InplaceScatterUpdate), or for the Foreach
-    // family's in-place forms a tensor list named x or x1.
+    // ScatterNdUpdate; data in InplaceScatterUpdate), or a tensor list: x or x1
+    // in the Foreach family's in-place forms, paramsRef in the fused optimisers.
     if (op.inPlace != 0) {
       const std::string first = op.args[0].name;
       if (op.args[0].kind == CANOPY_ARG_TENSOR_LIST) {
-        EXPECT_TRUE(std::string(op.name).rfind("Foreach", 0) == 0 && (first == "x" || first == "x1")) << first;
+        EXPECT_TRUE((std::string(op.name).rfind("Foreach", 0) == 0 && (first == "x" || first == "x1")) ||
+                    first == "paramsRef")
+            << op.name << ": " << first;
       } else {
         EXPECT_TRUE(first == "selfRef" || first == "inputRef" || first == "x1Ref" || first == "varRef" ||
                     first == "data")
-            << first;
+            << op.name << ": " << first;
         EXPECT_EQ(op.args[0].kind, CANOPY_ARG_TENSOR);
       }
     }

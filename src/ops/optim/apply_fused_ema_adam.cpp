@@ -74,7 +74,6 @@ CANOPY_ACLNN_OP(ApplyFusedEmaAdam, PlanApplyFusedEmaAdam,
                 (OpTraits{
                     .header = "aclnnop/aclnn_apply_fused_ema_adam.h",
                     .dtypes = kEmaAdamDtypes,
-                    .in_place = true,
                     .example = "f32[2,3] f32[2,3] f32[2,3] f32[2,3]{0:1} f32[2,3] i64[1]{1:3} 0.001 0.5 0.9 0.999 "
                                "1e-8 1 true 0.01"}),
                 (const aclTensor*, grad), (aclTensor*, varRef), (aclTensor*, mRef), (aclTensor*, vRef),
