@@ -7,6 +7,7 @@
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "shape_checks.h"
+#include "view_or_copy.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -44,15 +45,14 @@ aclnnStatus PlanChannelShuffle(Plan& plan, const aclTensor* self, int64_t groups
   const TensorRef dst = plan.Output(out, "out");
   if (src.NumElements() == 0) return ACLNN_SUCCESS;
   const int64_t per_group = channels / groups;
-  std::optional<TensorRef> from = Reshape(src, SplitChannels(src.shape, groups));
-  if (!from) from = Reshape(plan.Contiguous(src, src.dtype), SplitChannels(src.shape, groups));
+  const TensorRef from = ViewOrCopy(plan, src, SplitChannels(src.shape, groups));
   // out channel k * groups + j: out viewed as [N, per_group, groups, ...], j and k swapped.
   std::optional<TensorRef> to = Reshape(dst, SplitChannels(dst.shape, per_group));
   if (to) {
-    plan.Copy(*from, Transpose(*to, 1, 2));
+    plan.Copy(from, Transpose(*to, 1, 2));
   } else {  // an out whose strides cannot split: through a contiguous temporary
     const TensorRef staged = plan.Temporary(dst.dtype, dst.shape);
-    plan.Copy(*from, Transpose(*Reshape(staged, SplitChannels(dst.shape, per_group)), 1, 2));
+    plan.Copy(from, Transpose(*Reshape(staged, SplitChannels(dst.shape, per_group)), 1, 2));
     plan.Copy(staged, dst);
   }
   return ACLNN_SUCCESS;

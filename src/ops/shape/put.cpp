@@ -9,6 +9,7 @@
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "shape_checks.h"
+#include "view_or_copy.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -19,12 +20,6 @@ namespace {
 constexpr DtypeSet kPutDtypes = {ACL_FLOAT, ACL_INT32,  ACL_INT64,     ACL_FLOAT16,    ACL_INT16, ACL_INT8,
                                  ACL_UINT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL,  ACL_BF16};
 constexpr DtypeSet kAccumulateDtypes = kPutDtypes.Without({ACL_BF16});
-
-// `t` as a contiguous vector of its elements, copied only where its view is not one.
-TensorRef Flat(Plan& plan, const TensorRef& t) {
-  if (std::optional<TensorRef> flat = Reshape(t, {t.NumElements()})) return *flat;
-  return *Reshape(plan.Contiguous(t, t.dtype), {t.NumElements()});
-}
 
 aclnnStatus PlanInplacePut(Plan& plan, const aclTensor* self, const aclTensor* index, const aclTensor* source,
                            bool accumulate) {

@@ -15,6 +15,7 @@
 #include "gather.h"
 #include "ops/framework/aclnn_op.h"
 #include "shape_checks.h"
+#include "view_or_copy.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -142,12 +143,6 @@ void PlanRepeatByTensor(Plan& plan, const TensorRef& src, int64_t dim, const Ten
   plan.AddStep(std::make_unique<RepeatIndexStep>(plan.op(), repeats, slices, output_size, values.buffer), {repeats},
                values);
   PlanGatherByValues(plan, src, dim, values, out);
-}
-
-// self flattened, as a view when its strides allow, else as a dense copy.
-TensorRef Flat(Plan& plan, const TensorRef& self) {
-  if (auto flat = Reshape(self, {self.NumElements()})) return *flat;
-  return *Reshape(plan.Contiguous(self, self.dtype), {self.NumElements()});
 }
 
 aclnnStatus PlanRepeatInterleaveInt(Plan& plan, const aclTensor* self, int64_t repeats, int64_t output_size,
