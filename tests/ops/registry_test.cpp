@@ -77,12 +77,13 @@ TEST(OpRegistry, RowsAreCompleteSortedAndFindable) {
     // (inputRef where the out form's input is `input`: InplaceAcos, InplaceFrac;
     // x1Ref where it is x1: InplaceAddRmsNorm; varRef in TensorFlow's scatters:
     // ScatterNdUpdate; data in InplaceScatterUpdate), or a tensor list: x or x1
-    // in the Foreach family's in-place forms, paramsRef in the fused optimisers.
+    // in the Foreach family's in-place forms, paramsRef in the fused optimisers,
+    // varRef in ScatterList.
     if (op.inPlace != 0) {
       const std::string first = op.args[0].name;
       if (op.args[0].kind == CANOPY_ARG_TENSOR_LIST) {
         EXPECT_TRUE((std::string(op.name).rfind("Foreach", 0) == 0 && (first == "x" || first == "x1")) ||
-                    first == "paramsRef")
+                    first == "paramsRef" || first == "varRef")
             << op.name << ": " << first;
       } else {
         EXPECT_TRUE(first == "selfRef" || first == "inputRef" || first == "x1Ref" || first == "varRef" ||
