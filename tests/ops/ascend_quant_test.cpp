@@ -1,4 +1,4 @@
-// aclnnAscendQuantV3 and aclnnAscendAntiQuant against float64 references:
+// aclnnAscendQuant, aclnnAscendQuantV3 and aclnnAscendAntiQuant against float64 references:
 // y = clamp(round_mode(x * s + offset)) and y = (x + offset) * s (s = scale,
 // squared in sqrt mode) per index of one axis or per tensor; INT8, INT4 and
 // INT32 (eight INT4) storage, every round mode, every float dtype, strided
@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "aclnnop/aclnn_ascend_anti_quant.h"
+#include "aclnnop/aclnn_ascend_quant.h"
 #include "aclnnop/aclnn_ascend_quant_v3.h"
 #include "llm_test_support.h"
 
@@ -40,6 +41,8 @@ struct QuantCase {
   std::string round = "round";
   View view = View::kContiguous;
   std::string name;
+  bool v1 = false;    // aclnnAscendQuant (no axis: the last dim)
+  Shape scale_shape;  // empty: [count]
 };
 
 void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
@@ -58,19 +61,28 @@ void RunQuant(const QuantCase& c) {
   const int64_t rank = static_cast<int64_t>(c.shape.size());
   const int64_t dim = c.axis < 0 ? c.axis + rank : c.axis;
   const int64_t count = c.per_axis ? c.shape[static_cast<size_t>(dim)] : 1;
-  DeviceTensor scale(c.scale, {count}), offset(c.scale, {count});
+  const Shape scale_shape = c.scale_shape.empty() ? Shape{count} : c.scale_shape;
+  DeviceTensor scale(c.scale, scale_shape), offset(c.scale, scale_shape);
   const Values sv = scale.FillRandom(rng, Range{0.5, 4});
   const Values ov = offset.FillRandom(rng, Range{-3, 3});
   Shape y_shape = c.shape;
   if (c.y == ACL_INT32) y_shape.back() /= 8;
   DeviceTensor y(c.y, y_shape, c.y == ACL_INT8 ? c.view : View::kContiguous);
   y.Poison();
-  const OpRun run = RunOp(
-      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        return aclnnAscendQuantV3GetWorkspaceSize(a.Tensor(x), a.Tensor(scale), c.offset ? a.Tensor(offset) : nullptr,
-                                                  c.sqrt, c.round.c_str(), c.y, c.axis, a.Tensor(y), w, e);
-      },
-      aclnnAscendQuantV3);
+  const OpRun run = c.v1 ? RunOp(
+                               [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+                                 return aclnnAscendQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(scale),
+                                                                         c.offset ? a.Tensor(offset) : nullptr, c.sqrt,
+                                                                         c.round.c_str(), c.y, a.Tensor(y), w, e);
+                               },
+                               aclnnAscendQuant)
+                         : RunOp(
+                               [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+                                 return aclnnAscendQuantV3GetWorkspaceSize(
+                                     a.Tensor(x), a.Tensor(scale), c.offset ? a.Tensor(offset) : nullptr, c.sqrt,
+                                     c.round.c_str(), c.y, c.axis, a.Tensor(y), w, e);
+                               },
+                               aclnnAscendQuantV3);
   ASSERT_TRUE(run.ok()) << Describe(run);
   const bool int4 = c.y != ACL_INT8;
   const int64_t n = NumElements(c.shape);
@@ -148,6 +160,44 @@ std::vector<QuantCase> QuantCases() {
   return cases;
 }
 
+// AscendQuant: the last dim only; scale of x's dtype unless x is f32, any rank with the other dims 1.
+std::vector<QuantCase> QuantV1Cases() {
+  std::vector<QuantCase> cases;
+  for (QuantCase c : QuantCases()) {
+    if (c.axis != -1) continue;
+    c.v1 = true;
+    if (c.x != ACL_FLOAT) c.scale = c.x;
+    cases.push_back(c);
+  }
+  QuantCase f32_f16_scale;
+  f32_f16_scale.v1 = true;
+  f32_f16_scale.scale = ACL_FLOAT16;
+  f32_f16_scale.sqrt = true;
+  f32_f16_scale.name = "f32_x_f16_scale_sqrt";
+  cases.push_back(f32_f16_scale);
+  QuantCase rank3_scale;
+  rank3_scale.v1 = true;
+  rank3_scale.shape = {2, 3, 16};
+  rank3_scale.scale_shape = {1, 1, 16};
+  rank3_scale.x = rank3_scale.scale = ACL_BF16;
+  rank3_scale.view = View::kStepped;
+  rank3_scale.name = "scale_1x1x16_bf16_stepped";
+  cases.push_back(rank3_scale);
+  QuantCase one_scale;
+  one_scale.v1 = true;
+  one_scale.per_axis = false;
+  one_scale.scale_shape = {1, 1};
+  one_scale.y = ACL_INT32;
+  one_scale.name = "scale_1x1_int32";
+  cases.push_back(one_scale);
+  return cases;
+}
+
+class AscendQuantTest : public ::testing::TestWithParam<QuantCase> {};
+TEST_P(AscendQuantTest, MatchesReference) { RunQuant(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(All, AscendQuantTest, ::testing::ValuesIn(QuantV1Cases()),
+                         [](const ::testing::TestParamInfo<QuantCase>& info) { return SanitizeName(info.param.name); });
+
 class AscendQuantV3Test : public ::testing::TestWithParam<QuantCase> {};
 TEST_P(AscendQuantV3Test, MatchesReference) { RunQuant(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(All, AscendQuantV3Test, ::testing::ValuesIn(QuantCases()),
@@ -197,17 +247,19 @@ struct QuantCall {
   bool has_offset = true, x_null = false;
   std::string round = "round";
   int32_t dst = 2, axis = -1;
+  bool v1 = false;  // aclnnAscendQuant (axis unused), else aclnnAscendQuantV3
 };
 
 OpRun RunQuantCall(const QuantCall& c) {
-  return RunOp(
-      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        return aclnnAscendQuantV3GetWorkspaceSize(c.x_null ? nullptr : a.NewTensor(c.x, c.x_shape),
-                                                  a.NewTensor(c.scale, c.scale_shape),
-                                                  c.has_offset ? a.NewTensor(c.offset, c.offset_shape) : nullptr, false,
-                                                  c.round.c_str(), c.dst, c.axis, a.NewTensor(c.y, c.y_shape), w, e);
-      },
-      aclnnAscendQuantV3);
+  const auto phase1 = [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+    const aclTensor* x = c.x_null ? nullptr : a.NewTensor(c.x, c.x_shape);
+    const aclTensor* scale = a.NewTensor(c.scale, c.scale_shape);
+    const aclTensor* offset = c.has_offset ? a.NewTensor(c.offset, c.offset_shape) : nullptr;
+    const aclTensor* y = a.NewTensor(c.y, c.y_shape);
+    return c.v1 ? aclnnAscendQuantGetWorkspaceSize(x, scale, offset, false, c.round.c_str(), c.dst, y, w, e)
+                : aclnnAscendQuantV3GetWorkspaceSize(x, scale, offset, false, c.round.c_str(), c.dst, c.axis, y, w, e);
+  };
+  return RunOp(phase1, c.v1 ? aclnnAscendQuant : aclnnAscendQuantV3);
 }
 
 template <typename Call, typename Edit>
@@ -219,51 +271,110 @@ Call With(Edit edit) {
 
 constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
 
-TEST(AscendQuantV3Rejects, EachCase) {
-  EXPECT_TRUE(RunQuantCall(QuantCall{}).ok());
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.x_null = true; })), ACLNN_ERR_PARAM_NULLPTR,
-                     {"'x'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.x = ACL_INT8; })), kInvalid, {"'x'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.scale = c.offset = ACL_INT32; })), kInvalid,
-                     {"'scale'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.offset = ACL_FLOAT; })), kInvalid,
-                     {"'offset'", "match"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.offset_shape = {1}; })), kInvalid, {"'offset'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.y = ACL_UINT8; })), kInvalid, {"'y'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.round = "hybrid"; })), kInvalid,
-                     {"'roundMode'"});
+// The rejections AscendQuant and AscendQuantV3 share (the parameter: AscendQuant).
+class AscendQuantRejects : public ::testing::TestWithParam<bool> {
+ protected:
+  template <typename Edit>
+  OpRun Run(Edit edit) const {
+    QuantCall c;
+    c.v1 = GetParam();
+    edit(c);
+    return RunQuantCall(c);
+  }
+};
+
+TEST_P(AscendQuantRejects, Shared) {
+  EXPECT_TRUE(Run([](QuantCall&) {}).ok());
+  ExpectRejectedWith(Run([](QuantCall& c) { c.x_null = true; }), ACLNN_ERR_PARAM_NULLPTR, {"'x'"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.x = ACL_INT8; }), kInvalid, {"'x'"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.scale = c.offset = ACL_INT32; }), kInvalid, {"'scale'"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.offset = ACL_FLOAT; }), kInvalid, {"'offset'", "match"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.offset_shape = {1}; }), kInvalid, {"'offset'"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.y = ACL_UINT8; }), kInvalid, {"'y'"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.round = "hybrid"; }), kInvalid, {"'roundMode'"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.dst = 29; }), kInvalid, {"dstType"});
+  ExpectRejectedWith(Run([](QuantCall& c) { c.scale_shape = c.offset_shape = {4}; }), kInvalid, {"'scale'"});
+  ExpectRejectedWith(Run([](QuantCall& c) {
+                       c.y = ACL_INT4;
+                       c.dst = 29;
+                       c.x_shape = c.y_shape = {4, 15};
+                       c.scale_shape = c.offset_shape = {15};
+                     }),
+                     kInvalid, {"even"});
+  ExpectRejectedWith(Run([](QuantCall& c) {
+                       c.y = ACL_INT32;
+                       c.dst = 3;
+                     }),
+                     kInvalid, {"'y'"});  // [4, 16] must be [4, 2]
+  EXPECT_TRUE(Run([](QuantCall& c) {
+                c.y = ACL_INT32;
+                c.dst = 3;
+                c.y_shape = {4, 2};
+              }).ok());
+  ExpectRejectedWith(Run([](QuantCall& c) { c.y_shape = {4, 8}; }), kInvalid, {"'y'"});
+  EXPECT_TRUE(Run([](QuantCall& c) { c.has_offset = false; }).ok());
+}
+INSTANTIATE_TEST_SUITE_P(Ops, AscendQuantRejects, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return std::string(info.param ? "AscendQuant" : "AscendQuantV3");
+                         });
+
+TEST(AscendQuantV3Rejects, Axis) {
   ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.dst = 36; })), kInvalid, {"'dstType'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.dst = 29; })), kInvalid, {"dstType"});
   ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) {
                        c.x_shape = c.y_shape = {2, 4, 16};
                        c.axis = 0;
                      })),
                      kInvalid, {"'axis'"});
   ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.axis = -3; })), kInvalid, {"'axis'"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.scale_shape = c.offset_shape = {4}; })),
-                     kInvalid, {"'scale'"});
   EXPECT_TRUE(RunQuantCall(With<QuantCall>([](QuantCall& c) {
                 c.scale_shape = c.offset_shape = {4};
                 c.axis = -2;
               })).ok());  // [4] along axis -2
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) {
-                       c.y = ACL_INT4;
-                       c.dst = 29;
-                       c.x_shape = c.y_shape = {4, 15};
-                       c.scale_shape = c.offset_shape = {15};
-                     })),
-                     kInvalid, {"even"});
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) {
-                       c.y = ACL_INT32;
-                       c.dst = 3;
-                     })),
-                     kInvalid, {"'y'"});  // [4, 16] must be [4, 2]
-  EXPECT_TRUE(RunQuantCall(With<QuantCall>([](QuantCall& c) {
-                c.y = ACL_INT32;
-                c.dst = 3;
-                c.y_shape = {4, 2};
-              })).ok());
-  ExpectRejectedWith(RunQuantCall(With<QuantCall>([](QuantCall& c) { c.y_shape = {4, 8}; })), kInvalid, {"'y'"});
+}
+
+// The doc's example: x [4, 2] = 0..7 f32, scale = offset = [1, 2], INT8, round.
+TEST(AscendQuant, DocExampleAndEmpty) {
+  DeviceTensor x(ACL_FLOAT, {4, 2}), scale(ACL_FLOAT, {2}), offset(ACL_FLOAT, {2}), y(ACL_INT8, {4, 2});
+  x.WriteView({0, 1, 2, 3, 4, 5, 6, 7});
+  scale.WriteView({1, 2});
+  offset.WriteView({1, 2});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAscendQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(scale), a.Tensor(offset), false, "round", 2,
+                                                a.Tensor(y), w, e);
+      },
+      aclnnAscendQuant);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(y.ReadView(), Expected{{1, 4, 3, 8, 5, 12, 7, 16}, std::vector<double>(8, 0.0)}, "y");
+  DeviceTensor ex(ACL_FLOAT16, {0, 8}), ey(ACL_INT4, {0, 8}), es(ACL_FLOAT16, {8});
+  const OpRun empty = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAscendQuantGetWorkspaceSize(a.Tensor(ex), a.Tensor(es), nullptr, false, "round", 29, a.Tensor(ey),
+                                                w, e);
+      },
+      aclnnAscendQuant);
+  EXPECT_TRUE(empty.ok()) << Describe(empty);
+  EXPECT_EQ(empty.workspaceSize, 0U);
+}
+
+// AscendQuant only: scale of x's dtype unless x is f32; scale / offset shapes [..., 1 or x[-1]] of x's rank at most.
+TEST(AscendQuantScaleRejects, ScaleOperands) {
+  const auto v1 = [](auto edit) {
+    return RunQuantCall(With<QuantCall>([&](QuantCall& c) {
+      c.v1 = true;
+      edit(c);
+    }));
+  };
+  ExpectRejectedWith(v1([](QuantCall& c) { c.scale = c.offset = ACL_FLOAT; }), kInvalid, {"'scale'", "x"});
+  EXPECT_TRUE(v1([](QuantCall& c) { c.x = ACL_FLOAT; }).ok());
+  ExpectRejectedWith(v1([](QuantCall& c) { c.scale_shape = c.offset_shape = {2, 16}; }), kInvalid, {"'scale'"});
+  ExpectRejectedWith(v1([](QuantCall& c) {
+                       c.scale_shape = c.offset_shape = {1, 1, 16};
+                     }),
+                     kInvalid, {"'scale'", "rank"});
+  EXPECT_TRUE(v1([](QuantCall& c) { c.scale_shape = c.offset_shape = {1, 16}; }).ok());
+  EXPECT_TRUE(v1([](QuantCall& c) { c.scale_shape = c.offset_shape = {1, 1}; }).ok());
 }
 
 // ---- AscendAntiQuant ----------------------------------------------------------------------------

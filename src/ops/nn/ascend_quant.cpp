@@ -1,5 +1,5 @@
-// aclnnAscendQuantV3 and aclnnAscendAntiQuant: static affine quantisation along
-// one axis, on one kernel (kernels/quant_affine.h).
+// aclnnAscendQuant, aclnnAscendQuantV3 and aclnnAscendAntiQuant: static affine
+// quantisation along one axis, on one kernel (kernels/quant_affine.h).
 //
 // AscendQuantV3: y = round_mode(x * scale + offset) (scale squared with
 // sqrtMode), x f32 / f16 / bf16 rank 1-8, scale and offset (offset optional,
@@ -8,15 +8,22 @@
 // floor / trunc, dstType 2 INT8, 29 INT4 or 3 INT32 (eight INT4 a word);
 // saturating. HIFLOAT8 / FP8 outputs and "hybrid" (950 series) are 161002.
 //
+// AscendQuant: V3 along the last dim only, with CANN's stricter operands:
+// scale (and offset) of x's dtype unless x is f32, [1] or [x[-1]] or of any
+// rank with every dim but the last 1; dstType is not range-checked beyond
+// naming y's dtype (INT8, INT32 or INT4).
+//
 // AscendAntiQuant: y = (x + offset) * scale (scale squared with sqrtMode), x
 // INT8, INT4 or INT32 (eight INT4), rank 0-8, scale / offset f32 or bf16 as the
 // doc shapes them (1-D of 1, x[-1] or x[-2] values, or x's rank with one
 // non-1 dim, the last or the one before), dstType 1 f16 or 27 bf16. FP8 /
 // HIFLOAT8 x is 561003 (not supported by Canopy).
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "aclnnop/aclnn_ascend_anti_quant.h"
+#include "aclnnop/aclnn_ascend_quant.h"
 #include "aclnnop/aclnn_ascend_quant_v3.h"
 #include "kernels/quant_affine.h"
 #include "ops/framework/aclnn_op.h"
@@ -57,6 +64,72 @@ aclnnStatus CheckOffset(Plan& plan, const aclTensor* offset, const aclTensor* sc
   return plan.CheckShape("offset", offset, scale->view_shape);
 }
 
+// The four operands of every op here, in prototype order (offset optional).
+struct AffineOperands {
+  TensorRef x, scale, offset, y;
+  bool has_offset = false;
+  const TensorRef* Offset() const { return has_offset ? &offset : nullptr; }
+};
+
+AffineOperands RegisterOperands(Plan& plan, const aclTensor* x, const aclTensor* scale, const aclTensor* offset,
+                                const aclTensor* y) {
+  AffineOperands ops;
+  ops.x = plan.Input(x, "x");
+  ops.scale = plan.Input(scale, "scale");
+  ops.has_offset = offset != nullptr;
+  if (ops.has_offset) {
+    ops.offset = plan.Input(offset, "offset");
+  } else {
+    plan.SkipInput();
+  }
+  ops.y = plan.Output(y, "y");
+  return ops;
+}
+
+// CANN's roundMode names, or nullopt.
+std::optional<kernels::QuantRound> ParseRoundMode(const char* round_mode) {
+  if (std::strcmp(round_mode, "round") == 0) return kernels::QuantRound::kRint;
+  if (std::strcmp(round_mode, "ceil") == 0) return kernels::QuantRound::kCeil;
+  if (std::strcmp(round_mode, "floor") == 0) return kernels::QuantRound::kFloor;
+  if (std::strcmp(round_mode, "trunc") == 0) return kernels::QuantRound::kTrunc;
+  return std::nullopt;
+}
+
+aclnnStatus RejectRoundMode(Plan& plan, const char* round_mode) {
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                     "argument 'roundMode' is \"%s\"; it must be \"round\", \"ceil\", \"floor\" or \"trunc\"",
+                     round_mode);
+}
+
+// The quantising step of AscendQuant and AscendQuantV3, once their checks have passed: x (rank 1-8)
+// along dim `dim`, scale holding 1 value or x's extent there.
+aclnnStatus PlanQuantise(Plan& plan, const aclTensor* x, const aclTensor* scale, const aclTensor* offset,
+                         bool sqrt_mode, kernels::QuantRound round, int64_t dim, const aclTensor* y) {
+  const int64_t rank = x->rank();
+  const AffineOperands ops = RegisterOperands(plan, x, scale, offset, y);
+  const TensorRef& x_ref = ops.x;
+  const TensorRef& y_ref = ops.y;
+  if (y->dtype != ACL_INT8 && !y_ref.IsContiguous()) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an INT4 or INT32 y must be contiguous");
+  }
+  if (x->NumElements() == 0) return ACLNN_SUCCESS;
+  kernels::QuantAffineDesc desc;
+  desc.quantise = true;
+  desc.round = round;
+  desc.in_dtype = x->dtype;
+  desc.out_dtype = y->dtype == ACL_INT8 ? ACL_INT8 : ACL_INT4;
+  desc.elements = x->NumElements();
+  desc.axis_extent = x->view_shape[static_cast<size_t>(dim)];
+  desc.inner = 1;
+  for (int64_t d = dim + 1; d < rank; ++d) desc.inner *= x->view_shape[static_cast<size_t>(d)];
+  desc.param_dtype = scale->dtype;
+  desc.param_count = scale->NumElements();
+  desc.sqrt_mode = sqrt_mode;
+  const TensorRef x_float = plan.Contiguous(x_ref, x->dtype);
+  AddAffineStep(plan, desc, x_float, ops.scale, ops.Offset(), y_ref);
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus PlanAscendQuantV3(Plan& plan, const aclTensor* x, const aclTensor* scale, const aclTensor* offset,
                               bool sqrt_mode, const char* round_mode, int32_t dst_type, int32_t axis,
                               const aclTensor* y) {
@@ -65,21 +138,8 @@ aclnnStatus PlanAscendQuantV3(Plan& plan, const aclTensor* x, const aclTensor* s
   CANOPY_CHECK(CheckOffset(plan, offset, scale));
   CANOPY_CHECK(plan.CheckDtype("y", y->dtype, kQuantDtypes));
   if (x->rank() < 1) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'x' has rank 0; it must be 1 to 8");
-  kernels::QuantAffineDesc desc;
-  desc.quantise = true;
-  if (std::strcmp(round_mode, "round") == 0) {
-    desc.round = kernels::QuantRound::kRint;
-  } else if (std::strcmp(round_mode, "ceil") == 0) {
-    desc.round = kernels::QuantRound::kCeil;
-  } else if (std::strcmp(round_mode, "floor") == 0) {
-    desc.round = kernels::QuantRound::kFloor;
-  } else if (std::strcmp(round_mode, "trunc") == 0) {
-    desc.round = kernels::QuantRound::kTrunc;
-  } else {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "argument 'roundMode' is \"%s\"; it must be \"round\", \"ceil\", \"floor\" or \"trunc\"",
-                       round_mode);
-  }
+  const std::optional<kernels::QuantRound> round = ParseRoundMode(round_mode);
+  if (!round) return RejectRoundMode(plan, round_mode);
   if (dst_type != kDstInt8 && dst_type != kDstInt4 && dst_type != kDstInt32) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dstType' is %d; it must be 2 (INT8), 3 (INT32) or 29 (INT4)",
                        static_cast<int>(dst_type));
@@ -110,32 +170,74 @@ aclnnStatus PlanAscendQuantV3(Plan& plan, const aclTensor* x, const aclTensor* s
   Shape y_shape = x->view_shape;
   if (y->dtype == ACL_INT32) y_shape.back() = last / kInt4PerInt32;
   CANOPY_CHECK(plan.CheckShape("y", y, y_shape));
+  return PlanQuantise(plan, x, scale, offset, sqrt_mode, *round, dim, y);
+}
 
-  const TensorRef x_ref = plan.Input(x, "x");
-  const TensorRef scale_ref = plan.Input(scale, "scale");
-  TensorRef offset_ref;
-  if (offset != nullptr) {
-    offset_ref = plan.Input(offset, "offset");
-  } else {
-    plan.SkipInput();
+// AscendQuant's scale / offset: every dim but the last 1, the last 1 or x's last extent.
+aclnnStatus CheckLastDimParam(Plan& plan, const char* name, const aclTensor* param, int64_t last) {
+  const Shape& s = param->view_shape;
+  bool ok = s.empty() || s.back() == 1 || s.back() == last;
+  for (size_t d = 0; ok && d + 1 < s.size(); ++d) ok = s[d] == 1;
+  if (!ok) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument '%s' has shape %s; its last extent must be 1 or %lld (x's last) and every other 1",
+                       name, ShapeToString(s).c_str(), static_cast<long long>(last));
   }
-  const TensorRef y_ref = plan.Output(y, "y");
-  if (y->dtype != ACL_INT8 && !y_ref.IsContiguous()) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an INT4 or INT32 y must be contiguous");
-  }
-  if (x->NumElements() == 0) return ACLNN_SUCCESS;
-  desc.in_dtype = x->dtype;
-  desc.out_dtype = y->dtype == ACL_INT8 ? ACL_INT8 : ACL_INT4;
-  desc.elements = x->NumElements();
-  desc.axis_extent = extent;
-  desc.inner = 1;
-  for (int64_t d = dim + 1; d < rank; ++d) desc.inner *= x->view_shape[static_cast<size_t>(d)];
-  desc.param_dtype = scale->dtype;
-  desc.param_count = count;
-  desc.sqrt_mode = sqrt_mode;
-  const TensorRef x_float = plan.Contiguous(x_ref, x->dtype);
-  AddAffineStep(plan, desc, x_float, scale_ref, offset != nullptr ? &offset_ref : nullptr, y_ref);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanAscendQuant(Plan& plan, const aclTensor* x, const aclTensor* scale, const aclTensor* offset,
+                            bool sqrt_mode, const char* round_mode, int32_t dst_type, const aclTensor* y) {
+  // CANN's order: dtypes, shapes, then roundMode.
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kFloatDtypes));
+  CANOPY_CHECK(plan.CheckDtype("y", y->dtype, kQuantDtypes));
+  CANOPY_CHECK(plan.CheckDtype("scale", scale->dtype, kFloatDtypes));
+  if (offset != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype("offset", offset->dtype, kFloatDtypes));
+    if (offset->dtype != scale->dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'offset' is %s, but scale is %s: they must match",
+                         DtypeName(offset->dtype), DtypeName(scale->dtype));
+    }
+  }
+  if (x->dtype != ACL_FLOAT && scale->dtype != x->dtype) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'scale' is %s, but x is %s: a non-FLOAT x needs its own dtype",
+                       DtypeName(scale->dtype), DtypeName(x->dtype));
+  }
+  if (static_cast<int32_t>(y->dtype) != dst_type) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dstType' is %d, but y is %s: they must name one dtype",
+                       static_cast<int>(dst_type), DtypeName(y->dtype));
+  }
+  if (x->rank() < 1) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'x' has rank 0; it must be 1 to 8");
+  const int64_t last = x->view_shape.back();
+  Shape y_shape = x->view_shape;
+  if (y->dtype == ACL_INT32) y_shape.back() = last / kInt4PerInt32;
+  if (y->dtype == ACL_INT32) CANOPY_CHECK(CheckInt4Packing(plan, ACL_INT32, last, "x"));
+  CANOPY_CHECK(plan.CheckShape("y", y, y_shape));
+  CANOPY_CHECK(CheckInt4Packing(plan, y->dtype == ACL_INT4 ? ACL_INT4 : ACL_INT8, last, "x"));
+  const int64_t scale_last = scale->view_shape.empty() ? 1 : scale->view_shape.back();
+  if (offset != nullptr) {
+    const int64_t offset_last = offset->view_shape.empty() ? 1 : offset->view_shape.back();
+    if (offset_last != scale_last) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'offset' has last extent %lld, but scale's is %lld",
+                         static_cast<long long>(offset_last), static_cast<long long>(scale_last));
+    }
+  }
+  CANOPY_CHECK(CheckLastDimParam(plan, "scale", scale, last));
+  if (scale->rank() > x->rank()) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'scale' has rank %lld, above x's %lld",
+                       static_cast<long long>(scale->rank()), static_cast<long long>(x->rank()));
+  }
+  if (offset != nullptr) {
+    CANOPY_CHECK(CheckLastDimParam(plan, "offset", offset, last));
+    if (offset->rank() > x->rank()) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'offset' has rank %lld, above x's %lld",
+                         static_cast<long long>(offset->rank()), static_cast<long long>(x->rank()));
+    }
+  }
+  const std::optional<kernels::QuantRound> round = ParseRoundMode(round_mode);
+  if (!round) return RejectRoundMode(plan, round_mode);
+  return PlanQuantise(plan, x, scale, offset, sqrt_mode, *round, x->rank() - 1, y);
 }
 
 aclnnStatus PlanAscendAntiQuant(Plan& plan, const aclTensor* x, const aclTensor* scale, const aclTensor* offset,
@@ -198,15 +300,9 @@ aclnnStatus PlanAscendAntiQuant(Plan& plan, const aclTensor* x, const aclTensor*
                        ShapeToString(s).c_str(), ShapeToString(values_shape).c_str());
   }
 
-  const TensorRef x_ref = plan.Input(x, "x");
-  const TensorRef scale_ref = plan.Input(scale, "scale");
-  TensorRef offset_ref;
-  if (offset != nullptr) {
-    offset_ref = plan.Input(offset, "offset");
-  } else {
-    plan.SkipInput();
-  }
-  const TensorRef y_ref = plan.Output(y, "y");
+  const AffineOperands ops = RegisterOperands(plan, x, scale, offset, y);
+  const TensorRef& x_ref = ops.x;
+  const TensorRef& y_ref = ops.y;
   if (x->dtype != ACL_INT8 && !x_ref.IsContiguous()) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an INT4 or INT32 x must be contiguous");
   }
@@ -222,7 +318,7 @@ aclnnStatus PlanAscendAntiQuant(Plan& plan, const aclTensor* x, const aclTensor*
   desc.param_dtype = scale->dtype;
   desc.param_count = count;
   desc.sqrt_mode = sqrt_mode;
-  AddAffineStep(plan, desc, x_ref, scale_ref, offset != nullptr ? &offset_ref : nullptr, y_ref);
+  AddAffineStep(plan, desc, x_ref, ops.scale, ops.Offset(), y_ref);
   return ACLNN_SUCCESS;
 }
 
@@ -236,6 +332,13 @@ CANOPY_ACLNN_OP(AscendQuantV3, PlanAscendQuantV3,
                           .example = "f32[4,2] f32[2] f32[2] false 'round' 2 -1 i8[4,2]"}),
                 (const aclTensor*, x), (const aclTensor*, scale), (const aclTensor*, offset, optional),
                 (bool, sqrtMode), (const char*, roundMode), (int32_t, dstType), (int32_t, axis), (const aclTensor*, y))
+
+CANOPY_ACLNN_OP(AscendQuant, PlanAscendQuant,
+                (OpTraits{.header = "aclnnop/aclnn_ascend_quant.h",
+                          .dtypes = kAllDtypes,
+                          .example = "f32[4,2] f32[2] f32[2] false 'round' 2 i8[4,2]"}),
+                (const aclTensor*, x), (const aclTensor*, scale), (const aclTensor*, offset, optional),
+                (bool, sqrtMode), (const char*, roundMode), (int32_t, dstType), (const aclTensor*, y))
 
 CANOPY_ACLNN_OP(AscendAntiQuant, PlanAscendAntiQuant,
                 (OpTraits{.header = "aclnnop/aclnn_ascend_anti_quant.h",
