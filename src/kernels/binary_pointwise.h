@@ -38,6 +38,7 @@ namespace canopy::kernels {
   X(kBitwiseAnd, BitwiseAndFn)                 \
   X(kBitwiseOr, BitwiseOrFn)                   \
   X(kBitwiseXor, BitwiseXorFn)                 \
+  X(kGcd, GcdFn)                               \
   X(kAtan2, Atan2Fn)                           \
   X(kRemainder, RemainderFn)                   \
   X(kFloorDivide, FloorDivideFn)               \

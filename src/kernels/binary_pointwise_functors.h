@@ -258,6 +258,30 @@ CANOPY_BITWISE_FN(BitwiseOrFn, |)
 CANOPY_BITWISE_FN(BitwiseXorFn, ^)
 #undef CANOPY_BITWISE_FN
 
+// The greatest common divisor of |a| and |b| (torch.gcd): gcd(a, 0) = |a|,
+// gcd(0, 0) = 0. The magnitudes are taken as unsigned, so the most negative
+// value has one (2^63 wraps back to itself, as PyTorch's gives). Phase 1 gives
+// it integer operands only.
+struct GcdFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      U x = a < 0 ? U(0) - static_cast<U>(a) : static_cast<U>(a);
+      U y = b < 0 ? U(0) - static_cast<U>(b) : static_cast<U>(b);
+      while (y != 0) {
+        const U r = x % y;
+        x = y;
+        y = r;
+      }
+      return static_cast<T>(x);
+    } else {
+      return T(0);
+    }
+  }
+};
+
 // atan2(y, x): the angle of the point (x, y) (torch.atan2). Phase 1 computes
 // integer operands in FLOAT, so the integer instantiation is never run.
 struct Atan2Fn {

@@ -19,6 +19,7 @@
 #include "aclnnop/aclnn_equal.h"
 #include "aclnnop/aclnn_fill_tensor.h"
 #include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_lerp_scalar.h"
@@ -190,6 +191,31 @@ TEST(SpecialValues, XLogYLogAddExpAndIsClose) {
   }
 }
 
+// gcd(a, 0) = |a|, gcd(0, 0) = 0, signs dropped; INT32_MIN's magnitude 2^31
+// wraps to itself in an INT32 out, as PyTorch's does.
+TEST(GcdValues, ZerosSignsAndExtremes) {
+  const double min32 = -2147483648.0;
+  auto self = Upload(ACL_INT32, {7}, {0, 0, -12, 12, -18, min32, min32});
+  auto other = Upload(ACL_INT32, {7}, {0, -7, 0, -8, -27, 0, 6});
+  auto out = Poisoned(ACL_INT32, {7});
+  ExpectRuns(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnGcdGetWorkspaceSize(x.Tensor(*self), x.Tensor(*other), x.Tensor(*out), w, e);
+      },
+      aclnnGcd);
+  ExpectExact(out->ReadView(), {0, 7, 12, 4, 9, min32, 2}, "Gcd s32");
+
+  // CANN's example: gcd(x, x) over 0..7.
+  auto x = Upload(ACL_INT32, {4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  auto xout = Poisoned(ACL_INT32, {4, 2});
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnGcdGetWorkspaceSize(a.Tensor(*x), a.Tensor(*x), a.Tensor(*xout), w, e);
+      },
+      aclnnGcd);
+  ExpectExact(xout->ReadView(), {0, 1, 2, 3, 4, 5, 6, 7}, "Gcd example");
+}
+
 // ---- rejections ---------------------------------------------------------------------------------
 
 using Rejection = RejectionCase;
@@ -212,6 +238,33 @@ std::vector<Rejection> Rejections() {
          return aclnnAtan2GetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(ACL_FLOAT, {4}), t(a, ACL_FLOAT), w, e);
        },
        aclnnAtan2, "other"},
+      // CANN's A2 code computes gcds in INT16, INT32 and INT64 only, into an integer out.
+      {"Gcd_s8",
+       [=](A& a, W w, E e) { return aclnnGcdGetWorkspaceSize(t(a, ACL_INT8), t(a, ACL_INT8), t(a, ACL_INT8), w, e); },
+       aclnnGcd, "INT8"},
+      {"Gcd_u8",
+       [=](A& a, W w, E e) {
+         return aclnnGcdGetWorkspaceSize(t(a, ACL_UINT8), t(a, ACL_UINT8), t(a, ACL_UINT8), w, e);
+       },
+       aclnnGcd, "UINT8"},
+      {"Gcd_bool",
+       [=](A& a, W w, E e) { return aclnnGcdGetWorkspaceSize(t(a, ACL_BOOL), t(a, ACL_BOOL), t(a, ACL_INT32), w, e); },
+       aclnnGcd, "BOOL"},
+      {"Gcd_float",
+       [=](A& a, W w, E e) {
+         return aclnnGcdGetWorkspaceSize(t(a, ACL_FLOAT), t(a, ACL_INT32), t(a, ACL_INT32), w, e);
+       },
+       aclnnGcd, "self"},
+      {"Gcd_out_float",
+       [=](A& a, W w, E e) {
+         return aclnnGcdGetWorkspaceSize(t(a, ACL_INT32), t(a, ACL_INT32), a.NewTensor(ACL_FLOAT, {0, 3}), w, e);
+       },
+       aclnnGcd, "out"},
+      {"Gcd_no_broadcast",
+       [=](A& a, W w, E e) {
+         return aclnnGcdGetWorkspaceSize(t(a, ACL_INT32), a.NewTensor(ACL_INT32, {4}), t(a, ACL_INT32), w, e);
+       },
+       aclnnGcd, "other"},
       // INT8 % INT8 promotes to INT8, which CANN does not compute remainders in.
       {"RemainderTensorTensor_s8",
        [=](A& a, W w, E e) {

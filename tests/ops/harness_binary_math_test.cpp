@@ -11,6 +11,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_addcmul.h"
@@ -20,6 +21,7 @@
 #include "aclnnop/aclnn_bitwise_or_scalar.h"
 #include "aclnnop/aclnn_bitwise_xor_scalar.h"
 #include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_lerp_scalar.h"
@@ -205,6 +207,51 @@ OpRow RemainderRow(RemainderForm form) {
         [c](const std::vector<aclDataType>&) { return std::optional(c); },
         [c](const std::vector<Value>& x, const AttrSet&) { return Value(PythonMod(x[0].real(), x[1].real(), c)); },
         2)(call);
+  };
+  return row;
+}
+
+// ---- Gcd ----------------------------------------------------------------------------------------------
+
+// CANN's Atlas A2 code computes the gcd in these (the operands promote to one of them).
+const std::vector<aclDataType> kGcdCompute = {ACL_INT16, ACL_INT32, ACL_INT64};
+
+int64_t GcdOf(int64_t a, int64_t b) {
+  uint64_t x = a < 0 ? 0 - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
+  uint64_t y = b < 0 ? 0 - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
+  while (y != 0) x = std::exchange(y, x % y);
+  return static_cast<int64_t>(x);
+}
+
+OpRow GcdRow() {
+  OpRow row;
+  row.name = "Gcd";
+  // Multiples of small primes, zeros and negatives: common divisors above 1 are frequent.
+  const Range range{-120, 120, 0, 5};
+  row.inputs = {Arg{.name = "self", .range = range}, Arg{.name = "other", .range = range}};
+  row.out = {
+      [](Call& c) { return aclnnGcdGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor); },
+      aclnnGcd};
+  auto compute = [](const std::vector<aclDataType>& in) -> std::optional<aclDataType> {
+    const auto p = Promote(in[0], in[1]);
+    if (!p || std::find(kGcdCompute.begin(), kGcdCompute.end(), *p) == kGcdCompute.end()) return std::nullopt;
+    return p;
+  };
+  // The combinations CANN rejects are GcdRejects' (binary_math_test.cpp).
+  row.dtypes = Concat(EachDtype(kGcdCompute), Singly({{{ACL_INT8, ACL_INT32}},
+                                                      {{ACL_UINT8, ACL_INT8}},
+                                                      {{ACL_BOOL, ACL_INT64}},
+                                                      {{ACL_INT32, ACL_INT32}, ACL_INT8},
+                                                      {{ACL_INT16, ACL_INT16}, ACL_UINT64}}));
+  row.outDtype = compute;
+  row.reference = [compute](const RefCall& call) {
+    const aclDataType c = *compute({call.inputs[0].dtype, call.inputs[1].dtype});
+    return ComputedIn([c](const std::vector<aclDataType>&) { return std::optional(c); },
+                      [](const std::vector<Value>& x, const AttrSet&) {
+                        return Value(static_cast<double>(
+                            GcdOf(static_cast<int64_t>(x[0].real()), static_cast<int64_t>(x[1].real()))));
+                      },
+                      2)(call);
   };
   return row;
 }
@@ -787,6 +834,7 @@ std::vector<OpRow> BinaryMathRows() {
                              RemainderRow(RemainderForm::kTensorTensor),
                              RemainderRow(RemainderForm::kTensorScalar),
                              RemainderRow(RemainderForm::kScalarTensor),
+                             GcdRow(),
                              FloorDivideRow(false),
                              FloorDivideRow(true),
                              ShiftRow(true, false),
