@@ -4,6 +4,13 @@
 // q_max 127 for INT8 and 7 for INT4 (two values a byte, the first in the low
 // nibble: also the byte image of INT32 storage holding eight). A row of zeros
 // gets scale 0 and zeros. Operands are contiguous.
+//
+// DynamicQuantV2 adds two forms. Asymmetric (an offset per row): scale =
+// max((max - min) / (q_max - q_min), 1e-12), offset = q_max - max / scale and
+// y = round(row / scale + offset), saturating. Grouped (MoE): the smooth
+// scales are [groups, columns] and a list of cumulative row counts (INT32 or
+// INT64) picks each row's group: the first g with list[g] > row; a row past
+// the list's last count fails the run, as a faulting kernel would.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +29,11 @@ struct DynamicQuantDesc {
   bool has_smooth = false;
   BufferRef smooth;                        // one per column
   aclDataType smooth_dtype = ACL_FLOAT16;  // f16 or bf16
+  bool asymmetric = false;
+  BufferRef offset;    // asymmetric: f32, one per row
+  int64_t groups = 0;  // > 0: smooth holds one row per group, chosen by group_index
+  BufferRef group_index;
+  aclDataType group_dtype = ACL_INT32;  // INT32 or INT64
 };
 
 std::unique_ptr<Step> MakeDynamicQuantStep(const DynamicQuantDesc& desc);

@@ -6,7 +6,7 @@
 namespace canopy::ops {
 
 void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* smooth, const TensorRef& out,
-                          const TensorRef& scale_out) {
+                          const TensorRef& scale_out, const TensorRef* offset_out, const TensorRef* group_index) {
   kernels::DynamicQuantDesc desc;
   desc.x_dtype = rows.dtype;
   desc.int4 = out.dtype != ACL_INT8;
@@ -18,13 +18,25 @@ void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* sm
     desc.smooth = plan.Contiguous(*smooth, smooth->dtype).buffer;
     desc.smooth_dtype = smooth->dtype;
   }
+  if (group_index != nullptr) {
+    desc.groups = group_index->NumElements();
+    desc.group_index = plan.Contiguous(*group_index, group_index->dtype).buffer;
+    desc.group_dtype = group_index->dtype;
+  }
   const TensorRef y = out.IsContiguous() ? out : plan.Temporary(out.dtype, out.shape);
   const TensorRef scale = scale_out.IsContiguous() ? scale_out : plan.Temporary(ACL_FLOAT, scale_out.shape);
+  TensorRef offset;
+  if (offset_out != nullptr) {
+    desc.asymmetric = true;
+    offset = offset_out->IsContiguous() ? *offset_out : plan.Temporary(ACL_FLOAT, offset_out->shape);
+    desc.offset = offset.buffer;
+  }
   desc.y = y.buffer;
   desc.scale = scale.buffer;
   plan.AddStep(kernels::MakeDynamicQuantStep(desc));
   if (!out.IsContiguous()) plan.Copy(y, out);
   if (!scale_out.IsContiguous()) plan.Copy(scale, scale_out);
+  if (offset_out != nullptr && !offset_out->IsContiguous()) plan.Copy(offset, *offset_out);
 }
 
 void AddAffineStep(Plan& plan, kernels::QuantAffineDesc desc, const TensorRef& in, const TensorRef& scale,

@@ -12,9 +12,12 @@ namespace canopy::ops {
 // `smooth` (one per column, f16 / bf16) when given: scale = max|row| / q_max into `scale_out` (f32,
 // one per row, any shape of that many elements) and out = round(row / scale) into `out` (INT8,
 // q_max 127; INT4 or INT32 holding eight INT4, q_max 7; contiguous where INT4). Non-contiguous
-// outputs are staged.
+// outputs are staged. DynamicQuantV2's forms: with `offset_out` (f32, one per row) the asymmetric
+// quantisation; with `group_index` (INT32 / INT64 cumulative row counts) `smooth` holds one row per
+// group (kernels/quant_dynamic.h).
 void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* smooth, const TensorRef& out,
-                          const TensorRef& scale_out);
+                          const TensorRef& scale_out, const TensorRef* offset_out = nullptr,
+                          const TensorRef* group_index = nullptr);
 
 // The affine (de)quantisation step (kernels/quant_affine.h) of `desc` over `in`, scale and offset
 // (absent: none) made contiguous, into `out` (staged where not contiguous).
