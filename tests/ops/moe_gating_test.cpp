@@ -1,7 +1,9 @@
-// aclnnMoeGatingTopKSoftmax against a float64 reference: softmax over the
-// experts, the k largest (ties: the lower expert first), expert numbers,
-// k-major row numbers, finished rows, 2-D and 3-D x, every dtype, strided
-// views, k = 0 and empty rows, the doc's example and every rejection.
+// aclnnMoeGatingTopKSoftmax and its V2 against a float64 reference: softmax
+// over the experts, the k largest (ties: the lower expert first), expert
+// numbers, k-major row numbers (V1), V2's renorm (softmax over the k largest
+// logits) and whole-softmax output, finished rows, 2-D and 3-D x, every
+// dtype, strided views, k = 0 and empty rows, the docs' examples and every
+// rejection.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <numeric>
 
 #include "aclnnop/aclnn_moe_gating_top_k_softmax.h"
+#include "aclnnop/aclnn_moe_gating_top_k_softmax_v2.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -21,6 +24,9 @@ struct Case {
   bool finished = false;
   View view = View::kContiguous;
   std::string name;
+  bool v2 = false;
+  int64_t renorm = 0;           // V2
+  bool softmax_output = false;  // V2's outputSoftmaxResultFlag
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -46,18 +52,29 @@ void RunCase(const Case& c) {
     finished->WriteView(bits);
   }
   DeviceTensor y(c.dtype, out_shape, c.view), expert(ACL_INT32, out_shape), row(ACL_INT32, out_shape, c.view);
+  DeviceTensor softmax(ACL_FLOAT, c.x, c.view);
   y.Poison();
   expert.Poison();
   row.Poison();
-  const OpRun run = RunOp(
-      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        return aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(a.Tensor(x), finished ? a.Tensor(*finished) : nullptr, c.k,
-                                                         a.Tensor(y), a.Tensor(expert), a.Tensor(row), w, e);
-      },
-      aclnnMoeGatingTopKSoftmax);
+  softmax.Poison();
+  const Values softmax_poison = softmax.ReadView();
+  const OpRun run = c.v2 ? RunOp(
+                               [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+                                 return aclnnMoeGatingTopKSoftmaxV2GetWorkspaceSize(
+                                     a.Tensor(x), finished ? a.Tensor(*finished) : nullptr, c.k, c.renorm,
+                                     c.softmax_output, a.Tensor(y), a.Tensor(expert), a.Tensor(softmax), w, e);
+                               },
+                               aclnnMoeGatingTopKSoftmaxV2)
+                         : RunOp(
+                               [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+                                 return aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(
+                                     a.Tensor(x), finished ? a.Tensor(*finished) : nullptr, c.k, a.Tensor(y),
+                                     a.Tensor(expert), a.Tensor(row), w, e);
+                               },
+                               aclnnMoeGatingTopKSoftmax);
   ASSERT_TRUE(run.ok()) << Describe(run);
 
-  Values want_y, want_expert, want_row;
+  Values want_y, want_expert, want_row, want_softmax;
   for (int64_t i = 0; i < rows; ++i) {
     std::vector<double> logits(static_cast<size_t>(experts));
     for (int64_t e = 0; e < experts; ++e)
@@ -65,11 +82,17 @@ void RunCase(const Case& c) {
     const double max = *std::max_element(logits.begin(), logits.end());
     double sum = 0;
     for (double v : logits) sum += std::exp(v - max);
+    for (double v : logits) want_softmax.push_back(std::exp(v - max) / sum);
     std::vector<int64_t> order(static_cast<size_t>(experts));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
       return logits[static_cast<size_t>(a)] > logits[static_cast<size_t>(b)];
     });
+    if (c.renorm == 1) {  // the softmax over the k largest logits only
+      sum = 0;
+      for (int64_t j = 0; j < c.k; ++j)
+        sum += std::exp(logits[static_cast<size_t>(order[static_cast<size_t>(j)])] - max);
+    }
     for (int64_t j = 0; j < c.k; ++j) {
       const int64_t e = order[static_cast<size_t>(j)];
       want_y.push_back(std::exp(logits[static_cast<size_t>(e)] - max) / sum);
@@ -79,7 +102,17 @@ void RunCase(const Case& c) {
   }
   ExpectNear(y.ReadView(), RelativeTolerance(want_y, c.dtype, 4), "yOut");
   ExpectNear(expert.ReadView(), Expected{want_expert, std::vector<double>(want_expert.size(), 0.0)}, "expertIdxOut");
-  ExpectNear(row.ReadView(), Expected{want_row, std::vector<double>(want_row.size(), 0.0)}, "rowIdxOut");
+  if (!c.v2) {
+    ExpectNear(row.ReadView(), Expected{want_row, std::vector<double>(want_row.size(), 0.0)}, "rowIdxOut");
+  } else if (c.softmax_output && c.renorm == 0) {
+    ExpectNear(softmax.ReadView(), RelativeTolerance(want_softmax, ACL_FLOAT, 4), "softmaxResultOutOptional");
+  } else {  // left alone
+    const Values got = softmax.ReadView();
+    ASSERT_EQ(got.size(), softmax_poison.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_TRUE(std::isnan(got[i].real()) || got[i].real() == softmax_poison[i].real()) << "softmax element " << i;
+    }
+  }
 }
 
 std::vector<Case> Cases() {
@@ -96,6 +129,17 @@ std::vector<Case> Cases() {
   }
   cases.push_back({ACL_FLOAT, {4, 8}, 0, false, View::kContiguous, "k0_empty_outputs"});
   cases.push_back({ACL_FLOAT16, {0, 8}, 2, true, View::kContiguous, "no_rows"});
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string t = "v2_" + std::string(Name(dtype));
+    cases.push_back({dtype, {5, 8}, 2, false, View::kContiguous, t + "_softmax_out", true, 0, true});
+    cases.push_back({dtype, {5, 8}, 2, false, View::kContiguous, t + "_no_softmax_out", true, 0, false});
+    cases.push_back({dtype, {2, 3, 16}, 4, true, View::kContiguous, t + "_renorm_finished", true, 1, true});
+    cases.push_back({dtype, {7, 64}, 8, false, View::kContiguous, t + "_renorm_64_experts", true, 1, false});
+    cases.push_back({dtype, {6, 10}, 10, true, View::kTransposed, t + "_transposed_k_all", true, 0, true});
+    cases.push_back({dtype, {2, 4, 12}, 3, false, View::kStepped, t + "_stepped_renorm", true, 1, false});
+    cases.push_back({dtype, {3, 5, 6}, 1, true, View::kStepped, t + "_stepped_softmax_out", true, 0, true});
+  }
+  cases.push_back({ACL_BF16, {0, 8}, 2, true, View::kContiguous, "v2_no_rows", true, 0, true});
   return cases;
 }
 
@@ -140,6 +184,96 @@ TEST(MoeGatingTopKSoftmax, DocExample) {
              "yOut");
   ExpectNear(expert.ReadView(), Expected{{3, 2, 3, 2, 3, 2}, std::vector<double>(6, 0.0)}, "expertIdxOut");
   ExpectNear(row.ReadView(), Expected{{0, 3, 1, 4, 2, 5}, std::vector<double>(6, 0.0)}, "rowIdxOut");
+}
+
+// V2's example: the same x, k = 2, renorm 0, the softmax written too.
+TEST(MoeGatingTopKSoftmaxV2, DocExample) {
+  DeviceTensor x(ACL_FLOAT, {3, 4}), y(ACL_FLOAT, {3, 2}), expert(ACL_INT32, {3, 2}), softmax(ACL_FLOAT, {3, 4});
+  x.WriteView({0.1, 1.1, 2.1, 3.1, 4.1, 5.1, 6.1, 7.1, 8.1, 9.1, 10.1, 11.1});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMoeGatingTopKSoftmaxV2GetWorkspaceSize(a.Tensor(x), nullptr, 2, 0, true, a.Tensor(y),
+                                                           a.Tensor(expert), a.Tensor(softmax), w, e);
+      },
+      aclnnMoeGatingTopKSoftmaxV2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double s = 1 + std::exp(-1.0) + std::exp(-2.0) + std::exp(-3.0);
+  Values want_softmax;
+  for (int row = 0; row < 3; ++row) {
+    for (double d : {-3.0, -2.0, -1.0, 0.0}) want_softmax.push_back(std::exp(d) / s);
+  }
+  ExpectNear(softmax.ReadView(), RelativeTolerance(want_softmax, ACL_FLOAT, 8), "softmaxResultOutOptional");
+  ExpectNear(expert.ReadView(), Expected{{3, 2, 3, 2, 3, 2}, std::vector<double>(6, 0.0)}, "expertIdxOut");
+  const double top = 1 / s, second = std::exp(-1.0) / s;
+  ExpectNear(y.ReadView(), RelativeTolerance(Values{top, second, top, second, top, second}, ACL_FLOAT, 8), "yOut");
+}
+
+struct CallV2 {
+  aclDataType x = ACL_FLOAT, y = ACL_FLOAT, expert = ACL_INT32, softmax = ACL_FLOAT;
+  Shape x_shape = {4, 8}, out = {4, 2}, expert_shape = {4, 2}, softmax_shape = {4, 8}, finished_shape;
+  int64_t k = 2, renorm = 0;
+  bool flag = true, softmax_null = false;
+};
+
+OpRun RunCallV2(const CallV2& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMoeGatingTopKSoftmaxV2GetWorkspaceSize(
+            a.NewTensor(c.x, c.x_shape), c.finished_shape.empty() ? nullptr : a.NewTensor(ACL_BOOL, c.finished_shape),
+            c.k, c.renorm, c.flag, a.NewTensor(c.y, c.out), a.NewTensor(c.expert, c.expert_shape),
+            c.softmax_null ? nullptr : a.NewTensor(c.softmax, c.softmax_shape), w, e);
+      },
+      aclnnMoeGatingTopKSoftmaxV2);
+}
+
+template <typename Edit>
+CallV2 WithV2(Edit edit) {
+  CallV2 c;
+  edit(c);
+  return c;
+}
+
+TEST(MoeGatingTopKSoftmaxV2Rejects, EachCase) {
+  constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  EXPECT_TRUE(RunCallV2(CallV2{}).ok());
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.x = c.y = ACL_INT32; })), ACLNN_ERR_PARAM_INVALID, {"'x'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.y = ACL_BF16; })), ACLNN_ERR_PARAM_INVALID, {"'yOut'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.expert = ACL_INT64; })), ACLNN_ERR_PARAM_INVALID,
+                     {"'expertIdxOut'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.softmax = ACL_FLOAT16; })), ACLNN_ERR_PARAM_INVALID,
+                     {"'softmaxResultOutOptional'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.k = 0; })), kTiling, {"'k'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.k = 9; })), kTiling, {"'k'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.renorm = 2; })), kTiling, {"'renorm'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.softmax_null = true; })), kTiling,
+                     {"'softmaxResultOutOptional'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) {
+                       c.softmax_shape = {4, 2};
+                     })),
+                     kTiling, {"'softmaxResultOutOptional'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) {
+                       c.x_shape = {8};
+                       c.out = c.expert_shape = {2};
+                     })),
+                     kTiling, {"'x'", "rank"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) {
+                       c.x_shape = c.softmax_shape = {4, 0};
+                       c.k = 0;
+                       c.out = c.expert_shape = {4, 0};
+                     })),
+                     kTiling, {"'x'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.out = {4, 3}; })), kTiling, {"'yOut'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.expert_shape = {2, 2}; })), kTiling, {"'expertIdxOut'"});
+  ExpectRejectedWith(RunCallV2(WithV2([](CallV2& c) { c.finished_shape = {2}; })), kTiling, {"'finishedOptional'"});
+  // The softmax output is not looked at when it is not asked for: null, or any shape.
+  EXPECT_TRUE(RunCallV2(WithV2([](CallV2& c) {
+                c.renorm = 1;
+                c.softmax_null = true;
+              })).ok());
+  EXPECT_TRUE(RunCallV2(WithV2([](CallV2& c) {
+                c.flag = false;
+                c.softmax_shape = {1};
+              })).ok());
 }
 
 struct Call {

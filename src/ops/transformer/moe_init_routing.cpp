@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/transformer/moe_plan_support.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -30,16 +31,8 @@ constexpr int64_t kMaxSlots = INT32_MAX;  // the index outputs are int32
 
 using kernels::MoeInitRoutingDesc;
 
-// A contiguous destination for `out`: out itself, or a temporary copied into it afterwards.
-TensorRef ContiguousOut(Plan& plan, const TensorRef& out) {
-  return out.IsContiguous() ? out : plan.Temporary(out.dtype, out.shape);
-}
-
-aclnnStatus CheckShapeIs(Plan& plan, aclnnStatus status, const char* name, const aclTensor* t, const Shape& want) {
-  if (t->view_shape == want) return ACLNN_SUCCESS;
-  return plan.Reject(status, "argument '%s' has shape %s; it must be %s", name, ShapeToString(t->view_shape).c_str(),
-                     ShapeToString(want).c_str());
-}
+using moe::CheckShapeIs;
+using Outputs = moe::DenseOutputs;
 
 // x [rows, h] and expertIdx [rows, k], both 2-D with the same rows.
 aclnnStatus CheckTokens(Plan& plan, aclnnStatus status, const aclTensor* x, const aclTensor* expert_idx) {
@@ -59,19 +52,6 @@ aclnnStatus CheckOutDtypes(Plan& plan, const aclTensor* x, const aclTensor* expa
   return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'expandedXOut' is %s, but x is %s: they must match",
                      DtypeName(expanded_x->dtype), DtypeName(x->dtype));
 }
-
-// The kernel's dense operands, and the copies back into strided outputs after it.
-struct Outputs {
-  std::vector<std::pair<TensorRef, TensorRef>> copies;  // (dense, caller's)
-  BufferRef Dense(Plan& plan, const TensorRef& out) {
-    const TensorRef dense = ContiguousOut(plan, out);
-    if (!out.IsContiguous()) copies.emplace_back(dense, out);
-    return dense.buffer;
-  }
-  void Finish(Plan& plan) {
-    for (const auto& [dense, out] : copies) plan.Copy(dense, out);
-  }
-};
 
 aclnnStatus PlanMoeInitRouting(Plan& plan, const aclTensor* x, const aclTensor* row_idx, const aclTensor* expert_idx,
                                int64_t active_num, const aclTensor* expanded_x_out,
