@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/dtype.h"
@@ -55,14 +57,14 @@ class QuantAffineStep final : public Step {
         };
         if (d_.quantise) {
           Load(d_.in_dtype, in + c0 * static_cast<int64_t>(DtypeSize(d_.in_dtype)), 1, count, values.data());
-          const float lo = int4 ? -8.0f : -128.0f, hi = int4 ? 7.0f : 127.0f;
+          const auto [lo, hi] = QuantisedRange(d_.out_dtype);
           for (int64_t t = 0; t < count; ++t) {
             const size_t p = param(c0 + t);
             const float v = values[static_cast<size_t>(t)];
             const float q = Rounded((d_.divide ? v / scale[p] : v * scale[p]) + offset[p], d_.round);
             values[static_cast<size_t>(t)] = std::isnan(q) ? 0.0f : std::clamp(q, lo, hi);
           }
-          StoreQuantised(values.data(), out, c0, count, int4);
+          StoreQuantised(values.data(), out, c0, count, d_.out_dtype);
         } else {
           LoadQuantised(in, c0, count, int4, values.data());
           for (int64_t t = 0; t < count; ++t) {
@@ -84,11 +86,39 @@ class QuantAffineStep final : public Step {
   }
 
  private:
-  // Elements [first, first + count) (first and count even for INT4).
-  static void StoreQuantised(const float* values, char* out, int64_t first, int64_t count, bool int4) {
-    if (!int4) {
+  // The quantised type's range (INT32's ends as the nearest floats: StoreQuantised saturates them).
+  static std::pair<float, float> QuantisedRange(aclDataType dtype) {
+    switch (dtype) {
+      case ACL_INT4:
+        return {-8.0f, 7.0f};
+      case ACL_UINT8:
+        return {0.0f, 255.0f};
+      case ACL_INT32:
+        return {static_cast<float>(std::numeric_limits<int32_t>::min()),
+                static_cast<float>(std::numeric_limits<int32_t>::max())};
+      default:
+        return {-128.0f, 127.0f};
+    }
+  }
+
+  // Elements [first, first + count) (first and count even for INT4), already rounded and clamped.
+  static void StoreQuantised(const float* values, char* out, int64_t first, int64_t count, aclDataType dtype) {
+    if (dtype == ACL_INT8) {
       auto* dst = reinterpret_cast<int8_t*>(out) + first;
       for (int64_t t = 0; t < count; ++t) dst[t] = static_cast<int8_t>(values[t]);
+      return;
+    }
+    if (dtype == ACL_UINT8) {
+      auto* dst = reinterpret_cast<uint8_t*>(out) + first;
+      for (int64_t t = 0; t < count; ++t) dst[t] = static_cast<uint8_t>(values[t]);
+      return;
+    }
+    if (dtype == ACL_INT32) {
+      constexpr float kTop = 2147483648.0f;  // 2^31: the float INT32's maximum rounds to
+      auto* dst = reinterpret_cast<int32_t*>(out) + first;
+      for (int64_t t = 0; t < count; ++t) {
+        dst[t] = values[t] >= kTop ? std::numeric_limits<int32_t>::max() : static_cast<int32_t>(values[t]);
+      }
       return;
     }
     auto* dst = reinterpret_cast<uint8_t*>(out) + first / 2;

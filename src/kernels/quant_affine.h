@@ -21,7 +21,7 @@ enum class QuantRound { kRint, kCeil, kFloor, kTrunc };  // kRint: half to even 
 struct QuantAffineDesc {
   bool quantise = true;
   aclDataType in_dtype = ACL_FLOAT;  // quantise: f32 / f16 / bf16; dequantise: INT8 or INT4
-  aclDataType out_dtype = ACL_INT8;  // quantise: INT8 or INT4; dequantise: f16 / bf16
+  aclDataType out_dtype = ACL_INT8;  // quantise: INT8, INT4, UINT8 or INT32 (Quantize); dequantise: f16 / bf16
   int64_t elements = 0, axis_extent = 1, inner = 1;
   BufferRef in, out;
   aclDataType param_dtype = ACL_FLOAT;  // scale and offset: f32 / f16 / bf16
