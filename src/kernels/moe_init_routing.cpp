@@ -9,6 +9,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
+#include "dtype_dispatch.h"
 #include "parallel_for.h"
 
 namespace canopy::kernels {
@@ -122,10 +123,112 @@ class MoeInitRoutingStep final : public Step {
   MoeInitRoutingDesc d_;
 };
 
+class MoeInitRoutingV3Step final : public Step {
+ public:
+  explicit MoeInitRoutingV3Step(const MoeInitRoutingV3Desc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const int64_t slots = d_.rows * d_.k;
+    const auto* expert = reinterpret_cast<const int32_t*>(context.Resolve(d_.expert_index));
+    const auto in_range = [&](int64_t s) { return expert[s] >= d_.expert_start && expert[s] < d_.expert_end; };
+    // The kept slots in expert order; equal experts keep their flattened [rows, k] order.
+    std::vector<int32_t> order;
+    for (int32_t s = 0; s < slots; ++s) {
+      if (in_range(s)) order.push_back(s);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return expert[a] < expert[b]; });
+    const auto kept = static_cast<int64_t>(order.size());
+
+    auto* expanded_row = reinterpret_cast<int32_t*>(context.Resolve(d_.expanded_row_index));
+    if (!d_.scatter_row_index) std::fill(expanded_row, expanded_row + slots, -1);
+    for (int64_t p = 0; p < kept; ++p) {
+      const int32_t s = order[static_cast<size_t>(p)];
+      if (d_.scatter_row_index) {
+        expanded_row[p] = s;
+      } else {
+        expanded_row[s] = static_cast<int32_t>(p);
+      }
+    }
+    if (d_.has_row_scale) {
+      const auto* row_scale = reinterpret_cast<const float*>(context.Resolve(d_.row_scale));
+      auto* expanded_scale = reinterpret_cast<float*>(context.Resolve(d_.expanded_scale));
+      for (int64_t p = 0; p < kept; ++p) expanded_scale[p] = row_scale[order[static_cast<size_t>(p)] / d_.k];
+    }
+    if (d_.h > 0) CopyRows(context, order);
+    WriteCounts(context, order);
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return "aclnnMoeInitRoutingV3 " + std::string(DtypeName(d_.dtype)) + " rows=" + std::to_string(d_.rows) +
+           " k=" + std::to_string(d_.k) + " h=" + std::to_string(d_.h) + " experts=[" +
+           std::to_string(d_.expert_start) + ", " + std::to_string(d_.expert_end) + ")" +
+           (d_.quantise ? " quantised" : "");
+  }
+
+ private:
+  void CopyRows(const RunContext& context, const std::vector<int32_t>& order) const {
+    const char* x = context.Resolve(d_.x);
+    char* expanded_x = context.Resolve(d_.expanded_x);
+    const auto* expert = reinterpret_cast<const int32_t*>(context.Resolve(d_.expert_index));
+    const auto* smooth = d_.has_smooth ? reinterpret_cast<const float*>(context.Resolve(d_.smooth)) : nullptr;
+    const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    const auto kept = static_cast<int64_t>(order.size());
+    const int64_t written = d_.quantise ? d_.rows * d_.k : kept;  // the quantised form zeroes the rows past kept
+    ParallelFor(written, kRowGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        if (!d_.quantise) {
+          const int64_t src = order[static_cast<size_t>(p)] / d_.k;
+          std::memcpy(expanded_x + p * d_.h * element, x + src * d_.h * element, static_cast<size_t>(d_.h * element));
+          continue;
+        }
+        float* dst = reinterpret_cast<float*>(expanded_x) + p * d_.h;
+        if (p >= kept) {
+          std::fill(dst, dst + d_.h, 0.0F);
+          continue;
+        }
+        const int32_t s = order[static_cast<size_t>(p)];
+        Load(d_.dtype, x + s / d_.k * d_.h * element, 1, d_.h, dst);
+        if (smooth != nullptr) {
+          const float* factor = smooth + (expert[s] - d_.expert_start) * d_.h;
+          for (int64_t c = 0; c < d_.h; ++c) dst[c] *= factor[c];
+        }
+      }
+    });
+  }
+
+  void WriteCounts(const RunContext& context, const std::vector<int32_t>& order) const {
+    const auto* expert = reinterpret_cast<const int32_t*>(context.Resolve(d_.expert_index));
+    const int64_t range = d_.expert_end - d_.expert_start;
+    std::vector<int64_t> counts(static_cast<size_t>(range), 0);
+    for (int32_t s : order) ++counts[static_cast<size_t>(expert[s] - d_.expert_start)];
+    auto* tokens = reinterpret_cast<int64_t*>(context.Resolve(d_.expert_tokens));
+    if (!d_.key_value) {
+      std::copy(counts.begin(), counts.end(), tokens);
+      return;
+    }
+    const int64_t pairs = std::min(range + 1, d_.experts);
+    std::fill(tokens, tokens + 2 * pairs, 0);
+    int64_t next = 0;
+    for (int64_t e = 0; e < range; ++e) {
+      if (counts[static_cast<size_t>(e)] == 0) continue;
+      tokens[2 * next] = d_.expert_start + e;
+      tokens[2 * next + 1] = counts[static_cast<size_t>(e)];
+      ++next;
+    }
+  }
+
+  MoeInitRoutingV3Desc d_;
+};
+
 }  // namespace
 
 std::unique_ptr<Step> MakeMoeInitRoutingStep(const MoeInitRoutingDesc& desc) {
   return std::make_unique<MoeInitRoutingStep>(desc);
+}
+
+std::unique_ptr<Step> MakeMoeInitRoutingV3Step(const MoeInitRoutingV3Desc& desc) {
+  return std::make_unique<MoeInitRoutingV3Step>(desc);
 }
 
 }  // namespace canopy::kernels

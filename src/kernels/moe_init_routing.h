@@ -48,4 +48,33 @@ struct MoeInitRoutingDesc {
 
 std::unique_ptr<Step> MakeMoeInitRoutingStep(const MoeInitRoutingDesc& desc);
 
+// MoeInitRoutingV3: the slots whose expert is in [expert_start, expert_end)
+// sorted by expert (stably in the flattened [rows, k] order); the others are
+// dropped, so `kept` (their number) is known only at run time. Position p
+// holds slot s(p):
+// - expandedRowIdx, gather form (rowIdxType 0): [s(p)] = p, -1 for a dropped
+//   slot; scatter form (1): [p] = s(p) for p < kept, the rest left alone.
+// - expandedX[p] = x[s(p) / k] for p < kept (the rest left alone); quantised:
+//   the f32 row x[s(p) / k] * smooth[expert - expert_start] (smooth optional)
+//   and zero rows past kept, for DynamicQuant to quantise.
+// - row_scale (f32, one per x row): expandedScale[p] = row_scale[s(p) / k].
+// - counts (int64): the tokens of each expert of the range, or key_value:
+//   (expert, count) pairs for the experts that have tokens, then zero pairs,
+//   min(range + 1, experts) pairs in all.
+// Expert numbers outside the range are dropped, never an error.
+struct MoeInitRoutingV3Desc {
+  aclDataType dtype = ACL_FLOAT;  // x (and expandedX when not quantised)
+  int64_t rows = 0, k = 0, h = 0, experts = 0, expert_start = 0, expert_end = 0;
+  BufferRef x, expert_index, expanded_x, expanded_row_index, expert_tokens;  // all contiguous
+  bool scatter_row_index = false;
+  bool key_value = false;
+  bool quantise = false;  // expanded_x: f32 rows for DynamicQuant
+  bool has_smooth = false;
+  BufferRef smooth;  // f32 [expert_end - expert_start, h]
+  bool has_row_scale = false;
+  BufferRef row_scale, expanded_scale;  // f32 [rows], f32 [rows * k]
+};
+
+std::unique_ptr<Step> MakeMoeInitRoutingV3Step(const MoeInitRoutingV3Desc& desc);
+
 }  // namespace canopy::kernels

@@ -12,11 +12,24 @@
 //   (expandedRowIdxOut -1) and zero-filling the rest; the optional per-expert
 //   token counts (or their running sum) and counts before the drop. Shape and
 //   attribute errors are 561103 as the doc says.
-// x and expandedXOut f32, f16 or bf16 (one dtype); every index int32 (the
-// Atlas A2 column). An index value out of range fails the run (507015).
+// V3: drop-less only; the slots whose expert is outside
+//   activeExpertRangeOptional [start, end) are dropped (null: [0, expertNum],
+//   as the graph's default); expandedRowIdxOut in the gather (rowIdxType 0,
+//   slot -> position, -1 dropped) or scatter (1, position -> slot) form;
+//   int64 counts per expert of the range, or (expert, count) pairs; quantMode
+//   1 quantises each expanded row (times scaleOptional [range, h] of its
+//   expert) to INT8 with DynamicQuant's kernel, its scale in expandedScaleOut;
+//   unquantised, scaleOptional [rows] is gathered into expandedScaleOut.
+//   Shapes are checked as CANN's host code does (161002), the attributes by
+//   its tiling (561002).
+// x and expandedXOut f32, f16 or bf16 (one dtype; V3 also INT8); every index
+// int32 (the Atlas A2 column). An index value out of range fails the run
+// (507015), except V3's, which drops it.
 #include "kernels/moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
+#include "aclnnop/aclnn_moe_init_routing_v3.h"
+#include "kernels/quant_dynamic.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/transformer/moe_plan_support.h"
 
@@ -211,6 +224,183 @@ aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor
   return ACLNN_SUCCESS;
 }
 
+constexpr DtypeSet kV3Dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8};
+constexpr int64_t kUnquantised = -1;
+constexpr int64_t kDynamicQuant = 1;
+constexpr int64_t kCountType = 1;
+constexpr int64_t kKeyValueType = 2;
+constexpr int64_t kMaxRangeEnd = 10240;         // CANN's limit on expert numbers
+constexpr int64_t kMaxKeyValueRangeEnd = 5120;  // and in the key-value form
+constexpr int64_t kScatterRowIndex = 1;
+
+struct V3Attributes {
+  int64_t active_num, expert_num, drop_pad_mode, tokens_type;
+  bool tokens_flag;
+  int64_t quant_mode, row_idx_type, start, end;
+};
+
+// CANN's tiling checks of the attributes (561002).
+aclnnStatus CheckV3Attributes(Plan& plan, const V3Attributes& a, int64_t slots) {
+  constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  if (a.active_num < -1 || (a.active_num != -1 && a.active_num != slots)) {
+    return plan.Reject(kTiling, "argument 'activeNum' is %lld; it must be -1 or rows * k = %lld",
+                       static_cast<long long>(a.active_num), static_cast<long long>(slots));
+  }
+  if (a.expert_num <= 0) {
+    return plan.Reject(kTiling, "argument 'expertNum' is %lld; it must be above 0",
+                       static_cast<long long>(a.expert_num));
+  }
+  if (a.drop_pad_mode != 0) {
+    return plan.Reject(kTiling, "argument 'dropPadMode' is %lld; only 0 (drop-less) is supported",
+                       static_cast<long long>(a.drop_pad_mode));
+  }
+  if (a.tokens_type != kCountType && a.tokens_type != kKeyValueType) {
+    return plan.Reject(kTiling, "argument 'expertTokensNumType' is %lld; it must be 1 (count) or 2 (key-value)",
+                       static_cast<long long>(a.tokens_type));
+  }
+  if (!a.tokens_flag) return plan.Reject(kTiling, "argument 'expertTokensNumFlag' must be true");
+  const int64_t max_end = a.tokens_type == kKeyValueType ? kMaxKeyValueRangeEnd : kMaxRangeEnd;
+  if (a.start < 0 || a.start >= a.end || a.end > a.expert_num || a.end > max_end) {
+    return plan.Reject(kTiling,
+                       "argument 'activeExpertRangeOptional' is [%lld, %lld]; it must satisfy 0 <= start < end <= "
+                       "expertNum (%lld) and end <= %lld",
+                       static_cast<long long>(a.start), static_cast<long long>(a.end),
+                       static_cast<long long>(a.expert_num), static_cast<long long>(max_end));
+  }
+  if (a.quant_mode != kUnquantised && a.quant_mode != kDynamicQuant) {
+    return plan.Reject(kTiling, "argument 'quantMode' is %lld; it must be -1 (none) or 1 (dynamic)",
+                       static_cast<long long>(a.quant_mode));
+  }
+  if (a.row_idx_type != 0 && a.row_idx_type != kScatterRowIndex) {
+    return plan.Reject(kTiling, "argument 'rowIdxType' is %lld; it must be 0 (gather) or 1 (scatter)",
+                       static_cast<long long>(a.row_idx_type));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckV3Dtypes(Plan& plan, const aclTensor* x, const aclTensor* expert_idx, const aclTensor* scale,
+                          const aclTensor* offset, const aclTensor* expanded_x, const aclTensor* expanded_row_idx,
+                          const aclTensor* tokens, const aclTensor* expanded_scale, int64_t quant_mode) {
+  CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kV3Dtypes));
+  CANOPY_CHECK(plan.CheckDtype("expertIdx", expert_idx->dtype, kIndexDtypes));
+  if (scale != nullptr) CANOPY_CHECK(plan.CheckDtype("scaleOptional", scale->dtype, DtypeSet{ACL_FLOAT}));
+  if (offset != nullptr) CANOPY_CHECK(plan.CheckDtype("offsetOptional", offset->dtype, DtypeSet{ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype("expandedXOut", expanded_x->dtype, kV3Dtypes));
+  CANOPY_CHECK(plan.CheckDtype("expandedRowIdxOut", expanded_row_idx->dtype, kIndexDtypes));
+  CANOPY_CHECK(plan.CheckDtype("expertTokensCountOrCumsumOut", tokens->dtype, DtypeSet{ACL_INT64}));
+  CANOPY_CHECK(plan.CheckDtype("expandedScaleOut", expanded_scale->dtype, DtypeSet{ACL_FLOAT}));
+  const aclDataType want = quant_mode == kDynamicQuant ? ACL_INT8 : x->dtype;
+  if (expanded_x->dtype != want) {
+    return plan.Reject(
+        ACLNN_ERR_PARAM_INVALID, "argument 'expandedXOut' is %s; with x %s and quantMode %lld it must be %s",
+        DtypeName(expanded_x->dtype), DtypeName(x->dtype), static_cast<long long>(quant_mode), DtypeName(want));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanMoeInitRoutingV3(Plan& plan, const aclTensor* x, const aclTensor* expert_idx, const aclTensor* scale,
+                                 const aclTensor* offset, int64_t active_num, int64_t /*expert_capacity: unused*/,
+                                 int64_t expert_num, int64_t drop_pad_mode, int64_t tokens_type, bool tokens_flag,
+                                 int64_t quant_mode, const aclIntArray* active_range, int64_t row_idx_type,
+                                 const aclTensor* expanded_x_out, const aclTensor* expanded_row_idx_out,
+                                 const aclTensor* tokens_out, const aclTensor* expanded_scale_out) {
+  CANOPY_CHECK(CheckV3Dtypes(plan, x, expert_idx, scale, offset, expanded_x_out, expanded_row_idx_out, tokens_out,
+                             expanded_scale_out, quant_mode));
+  if (active_range != nullptr && active_range->values.size() != 2) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR,
+                       "argument 'activeExpertRangeOptional' has %zu values; it must be [start, end]",
+                       active_range->values.size());
+  }
+  const int64_t start = active_range != nullptr ? active_range->values[0] : 0;
+  const int64_t end = active_range != nullptr ? active_range->values[1] : expert_num;
+  const int64_t range = end - start;
+  constexpr aclnnStatus kShape = ACLNN_ERR_PARAM_INVALID;  // CANN's host code checks the shapes
+  CANOPY_CHECK(CheckTokens(plan, kShape, x, expert_idx));
+  const int64_t rows = x->view_shape[0], h = x->view_shape[1], k = expert_idx->view_shape[1];
+  const bool quantise = quant_mode == kDynamicQuant;
+  if (scale != nullptr && quant_mode == kUnquantised)
+    CANOPY_CHECK(CheckShapeIs(plan, kShape, "scaleOptional", scale, {rows}));
+  if (scale != nullptr && quantise) CANOPY_CHECK(CheckShapeIs(plan, kShape, "scaleOptional", scale, {range, h}));
+  // The scales come out where they are computed: always quantised, else only with a scale to gather.
+  const bool writes_scale = quantise || (scale != nullptr && quant_mode == kUnquantised);
+  if (scale != nullptr) CANOPY_CHECK(CheckShapeIs(plan, kShape, "expandedScaleOut", expanded_scale_out, {rows * k}));
+  CANOPY_CHECK(CheckShapeIs(plan, kShape, "expandedXOut", expanded_x_out, {rows * k, h}));
+  CANOPY_CHECK(CheckShapeIs(plan, kShape, "expandedRowIdxOut", expanded_row_idx_out, {rows * k}));
+  const Shape tokens_shape = tokens_type == kKeyValueType ? Shape{expert_num, 2} : Shape{range};
+  if (tokens_type == kCountType || tokens_type == kKeyValueType) {
+    CANOPY_CHECK(CheckShapeIs(plan, kShape, "expertTokensCountOrCumsumOut", tokens_out, tokens_shape));
+  }
+  CANOPY_CHECK(CheckV3Attributes(
+      plan, {active_num, expert_num, drop_pad_mode, tokens_type, tokens_flag, quant_mode, row_idx_type, start, end},
+      rows * k));
+  if (quantise && scale == nullptr) {
+    CANOPY_CHECK(CheckShapeIs(plan, ACLNN_ERR_INNER_TILING_ERROR, "expandedScaleOut", expanded_scale_out, {rows * k}));
+  }
+
+  const TensorRef x_ref = plan.Input(x, "x");
+  const TensorRef expert_ref = plan.Input(expert_idx, "expertIdx");
+  TensorRef scale_ref;
+  if (scale != nullptr) {
+    scale_ref = plan.Input(scale, "scaleOptional");
+  } else {
+    plan.SkipInput();
+  }
+  plan.SkipInput();  // offsetOptional: static quantisation only
+  const TensorRef expanded_ref = plan.Output(expanded_x_out, "expandedXOut");
+  const TensorRef expanded_row_ref = plan.Output(expanded_row_idx_out, "expandedRowIdxOut");
+  const TensorRef tokens_ref = plan.Output(tokens_out, "expertTokensCountOrCumsumOut");
+  TensorRef expanded_scale_ref;
+  if (writes_scale) {
+    expanded_scale_ref = plan.Output(expanded_scale_out, "expandedScaleOut");
+  } else {
+    plan.SkipOutput();
+  }
+  if (rows * k == 0) {  // no expert choices: zero counts
+    if (tokens_ref.NumElements() > 0) plan.Fill(tokens_ref, ScalarValue::Integer(0));
+    return ACLNN_SUCCESS;
+  }
+
+  kernels::MoeInitRoutingV3Desc desc;
+  desc.dtype = x->dtype;
+  desc.rows = rows;
+  desc.k = k;
+  desc.h = h;
+  desc.experts = expert_num;
+  desc.expert_start = start;
+  desc.expert_end = end;
+  desc.scatter_row_index = row_idx_type == kScatterRowIndex;
+  desc.key_value = tokens_type == kKeyValueType;
+  desc.quantise = quantise;
+  desc.x = plan.Contiguous(x_ref, x_ref.dtype).buffer;
+  desc.expert_index = plan.Contiguous(expert_ref, ACL_INT32).buffer;
+  Outputs outputs;
+  const TensorRef rows_f32 = quantise ? plan.Temporary(ACL_FLOAT, {rows * k, h}) : TensorRef{};
+  desc.expanded_x = quantise ? rows_f32.buffer : outputs.DenseKeeping(plan, expanded_ref);
+  desc.expanded_row_index = outputs.DenseKeeping(plan, expanded_row_ref);
+  desc.expert_tokens = outputs.DenseKeeping(plan, tokens_ref);
+  if (scale != nullptr && quantise) {
+    desc.has_smooth = true;
+    desc.smooth = plan.Contiguous(scale_ref, ACL_FLOAT).buffer;
+  } else if (scale != nullptr) {
+    desc.has_row_scale = true;
+    desc.row_scale = plan.Contiguous(scale_ref, ACL_FLOAT).buffer;
+    desc.expanded_scale = outputs.DenseKeeping(plan, expanded_scale_ref);
+  }
+  plan.AddStep(kernels::MakeMoeInitRoutingV3Step(desc));
+  if (quantise && h > 0) {
+    kernels::DynamicQuantDesc quant;
+    quant.x_dtype = ACL_FLOAT;
+    quant.rows = rows * k;
+    quant.columns = h;
+    quant.x = rows_f32.buffer;
+    quant.y = outputs.Dense(plan, expanded_ref);
+    quant.scale = outputs.Dense(plan, expanded_scale_ref);
+    plan.AddStep(kernels::MakeDynamicQuantStep(quant));
+  }
+  outputs.Finish(plan);
+  return ACLNN_SUCCESS;
+}
+
 constexpr DtypeSet kAllDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
 
 }  // namespace
@@ -234,3 +424,16 @@ CANOPY_ACLNN_OP(MoeInitRoutingV2, PlanMoeInitRoutingV2,
                 (bool, expertTokensBeforeCapacityFlag), (const aclTensor*, expandedXOut),
                 (const aclTensor*, expandedRowIdxOut), (const aclTensor*, expertTokensCountOrCumsumOut, optional),
                 (const aclTensor*, expertTokensBeforeCapacityOut, optional))
+
+CANOPY_ACLNN_OP(MoeInitRoutingV3, PlanMoeInitRoutingV3,
+                (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_v3.h",
+                          .dtypes = kV3Dtypes,
+                          .example = "f32[3,4] i32[3,2]{0:3} - - -1 0 4 0 1 true -1 ints[0,4] 0 f32[6,4] i32[6] "
+                                     "i64[4] f32[6]"}),
+                (const aclTensor*, x), (const aclTensor*, expertIdx), (const aclTensor*, scaleOptional, optional),
+                (const aclTensor*, offsetOptional, optional), (int64_t, activeNum), (int64_t, expertCapacity),
+                (int64_t, expertNum), (int64_t, dropPadMode), (int64_t, expertTokensNumType),
+                (bool, expertTokensNumFlag), (int64_t, quantMode),
+                (const aclIntArray*, activeExpertRangeOptional, optional), (int64_t, rowIdxType),
+                (const aclTensor*, expandedXOut), (const aclTensor*, expandedRowIdxOut),
+                (const aclTensor*, expertTokensCountOrCumsumOut), (const aclTensor*, expandedScaleOut))

@@ -26,6 +26,14 @@ struct DenseOutputs {
     copies.emplace_back(dense, out);
     return dense.buffer;
   }
+  // For a kernel that leaves parts of `out` alone: the temporary starts as a copy of out.
+  BufferRef DenseKeeping(Plan& plan, const TensorRef& out) {
+    if (out.IsContiguous()) return out.buffer;
+    const TensorRef dense = plan.Temporary(out.dtype, out.shape);
+    plan.Copy(out, dense);
+    copies.emplace_back(dense, out);
+    return dense.buffer;
+  }
   void Finish(Plan& plan) {
     for (const auto& [dense, out] : copies) plan.Copy(dense, out);
   }
