@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
@@ -36,14 +37,20 @@ class QuantAffineStep final : public Step {
   explicit QuantAffineStep(const QuantAffineDesc& desc) : d_(desc) {}
 
   aclnnStatus Run(const RunContext& context) const override {
-    std::vector<float> scale(static_cast<size_t>(d_.param_count)), offset(static_cast<size_t>(d_.param_count), 0.0f);
+    std::vector<int64_t> row_group;
+    if (d_.groups > 0) {
+      const aclnnStatus status = GroupOfRows(context, row_group);
+      if (status != ACLNN_SUCCESS) return status;
+    }
+    const int64_t offset_count = d_.groups > 0 ? 1 : d_.param_count;
+    std::vector<float> scale(static_cast<size_t>(d_.param_count)), offset(static_cast<size_t>(offset_count), 0.0f);
     Load(d_.param_dtype, context.Resolve(d_.scale), 1, d_.param_count, scale.data());
     if (d_.sqrt_mode) {
       for (float& s : scale) s *= s;
     }
     if (d_.has_offset) {
       const aclDataType offset_dtype = d_.offset_dtype == ACL_DT_UNDEFINED ? d_.param_dtype : d_.offset_dtype;
-      Load(offset_dtype, context.Resolve(d_.offset), 1, d_.param_count, offset.data());
+      Load(offset_dtype, context.Resolve(d_.offset), 1, offset_count, offset.data());
     }
     const char* in = context.Resolve(d_.in);
     char* out = context.Resolve(d_.out);
@@ -53,15 +60,20 @@ class QuantAffineStep final : public Step {
       for (int64_t c0 = begin; c0 < end; c0 += kChunk) {
         const int64_t count = std::min(kChunk, end - c0);
         const auto param = [&](int64_t e) {
+          if (!row_group.empty()) {
+            return static_cast<size_t>(row_group[static_cast<size_t>(e / d_.axis_extent)] * d_.axis_extent +
+                                       e % d_.axis_extent);
+          }
           return static_cast<size_t>(d_.param_count == 1 ? 0 : e / d_.inner % d_.axis_extent);
         };
+        const auto offset_at = [&](size_t p) { return offset[offset_count == 1 ? 0 : p]; };
         if (d_.quantise) {
           Load(d_.in_dtype, in + c0 * static_cast<int64_t>(DtypeSize(d_.in_dtype)), 1, count, values.data());
           const auto [lo, hi] = QuantisedRange(d_.out_dtype);
           for (int64_t t = 0; t < count; ++t) {
             const size_t p = param(c0 + t);
             const float v = values[static_cast<size_t>(t)];
-            const float q = Rounded((d_.divide ? v / scale[p] : v * scale[p]) + offset[p], d_.round);
+            const float q = Rounded((d_.divide ? v / scale[p] : v * scale[p]) + offset_at(p), d_.round);
             values[static_cast<size_t>(t)] = std::isnan(q) ? 0.0f : std::clamp(q, lo, hi);
           }
           StoreQuantised(values.data(), out, c0, count, d_.out_dtype);
@@ -69,7 +81,7 @@ class QuantAffineStep final : public Step {
           LoadQuantised(in, c0, count, int4, values.data());
           for (int64_t t = 0; t < count; ++t) {
             const size_t p = param(c0 + t);
-            values[static_cast<size_t>(t)] = (values[static_cast<size_t>(t)] + offset[p]) * scale[p];
+            values[static_cast<size_t>(t)] = (values[static_cast<size_t>(t)] + offset_at(p)) * scale[p];
           }
           Store(values.data(), d_.out_dtype, out + c0 * static_cast<int64_t>(DtypeSize(d_.out_dtype)), 1, count);
         }
@@ -86,6 +98,33 @@ class QuantAffineStep final : public Step {
   }
 
  private:
+  // Each row's group (the first whose end is past the row), once the ends are checked as CANN's kernel does.
+  aclnnStatus GroupOfRows(const RunContext& context, std::vector<int64_t>& row_group) const {
+    std::vector<int64_t> ends(static_cast<size_t>(d_.groups));
+    Load(d_.group_dtype, context.Resolve(d_.group_index), 1, d_.groups, ends.data());
+    const int64_t rows = d_.elements / d_.axis_extent;
+    int64_t previous = 0;
+    for (int64_t g = 0; g < d_.groups; ++g) {
+      const int64_t end = ends[static_cast<size_t>(g)];
+      const bool last_wrong = g == d_.groups - 1 && end != rows;
+      if (end < previous || end > rows || last_wrong) {
+        SetErrorMessage(
+            "GroupQuant: groupIndex[%lld] is %lld; the ends must rise from 0 to x's %lld rows, the last %lld",
+            static_cast<long long>(g), static_cast<long long>(end), static_cast<long long>(rows),
+            static_cast<long long>(rows));
+        return ACL_ERROR_RT_AICORE_EXCEPTION;  // CANN's kernel traps
+      }
+      previous = end;
+    }
+    row_group.resize(static_cast<size_t>(rows));
+    int64_t g = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      while (ends[static_cast<size_t>(g)] <= r) ++g;
+      row_group[static_cast<size_t>(r)] = g;
+    }
+    return ACLNN_SUCCESS;
+  }
+
   // The quantised type's range (INT32's ends as the nearest floats: StoreQuantised saturates them).
   static std::pair<float, float> QuantisedRange(aclDataType dtype) {
     switch (dtype) {

@@ -33,6 +33,12 @@ struct QuantAffineDesc {
   QuantRound round = QuantRound::kRint;
   bool divide = false;                          // quantise: y = x / s + offset (RmsNormQuant's form)
   aclDataType offset_dtype = ACL_DT_UNDEFINED;  // undefined: param_dtype (RmsNormQuant: INT8)
+  // GroupQuant: rows of axis_extent elements, the scale [groups, axis_extent] with one row per group,
+  // picked by `group_index` (INT32 / INT64 cumulative row ends: non-decreasing, in [0, rows], the
+  // last rows, else the run fails as CANN's kernel traps); the offset one value.
+  int64_t groups = 0;
+  BufferRef group_index;
+  aclDataType group_dtype = ACL_INT32;
 };
 
 std::unique_ptr<Step> MakeQuantAffineStep(const QuantAffineDesc& desc);

@@ -43,21 +43,6 @@ Case MakeCase(aclDataType x, aclDataType y, Shape shape, bool smooth, View view,
   return c;
 }
 
-// The quantised values of the output: INT8 elements, or the INT4 nibbles of its bytes (low nibble first).
-std::vector<int> Quantised(const DeviceTensor& y, aclDataType dtype, int64_t count) {
-  std::vector<int> q;
-  if (dtype == ACL_INT8) {
-    for (const Value& v : y.ReadView()) q.push_back(static_cast<int>(v.real()));
-    return q;
-  }
-  const std::vector<uint8_t> bytes = y.DownloadBytes();
-  for (int64_t i = 0; i < count; ++i) {
-    const int nibble = (bytes[static_cast<size_t>(i / 2)] >> (i % 2 == 0 ? 0 : 4)) & 0xF;
-    q.push_back(nibble >= 8 ? nibble - 16 : nibble);
-  }
-  return q;
-}
-
 // The group of each row: the first whose cumulative count is above it (all 0 without groups).
 std::vector<size_t> RowGroups(const std::vector<int64_t>& counts, int64_t rows) {
   std::vector<size_t> groups(static_cast<size_t>(rows), 0);
@@ -119,7 +104,7 @@ void RunCase(const Case& c) {
   const double q_max = c.y == ACL_INT8 ? 127 : 7;
   const double q_min = -q_max - 1;
   Values want_scale, want_offset;
-  std::vector<int> got = Quantised(y, c.y, NumElements(c.shape));
+  std::vector<int> got = QuantisedValues(y, c.y, NumElements(c.shape));
   int mismatches = 0;
   for (int64_t i = 0; i < rows; ++i) {
     std::vector<double> v(static_cast<size_t>(columns));

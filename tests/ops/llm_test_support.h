@@ -65,6 +65,22 @@ inline const std::vector<aclDataType>& HalfAndSingle() {
   return dtypes;
 }
 
+// The `count` quantised values of a quantisation's output: INT8 elements of its view, or the INT4
+// nibbles of its bytes, low nibble first (INT4 and INT32 holding eight INT4 share this image).
+inline std::vector<int> QuantisedValues(const DeviceTensor& y, aclDataType dtype, int64_t count) {
+  std::vector<int> q;
+  if (dtype == ACL_INT8) {
+    for (const Value& v : y.ReadView()) q.push_back(static_cast<int>(v.real()));
+    return q;
+  }
+  const std::vector<uint8_t> bytes = y.DownloadBytes();
+  for (int64_t i = 0; i < count; ++i) {
+    const int nibble = (bytes[static_cast<size_t>(i / 2)] >> (i % 2 == 0 ? 0 : 4)) & 0xF;
+    q.push_back(nibble >= 8 ? nibble - 16 : nibble);
+  }
+  return q;
+}
+
 }  // namespace canopy_test
 
 #endif  // CANOPY_TESTS_OPS_LLM_TEST_SUPPORT_H_
