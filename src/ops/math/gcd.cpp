@@ -28,5 +28,5 @@ aclnnStatus PlanGcd(Plan& plan, const aclTensor* self, const aclTensor* other, c
 
 CANOPY_ACLNN_OP(Gcd, PlanGcd,
                 (OpTraits{
-                    .header = "aclnnop/aclnn_gcd.h", .dtypes = kInputDtypes, .example = "s32[4,2] s32[4,2] s32[4,2]"}),
+                    .header = "aclnnop/aclnn_gcd.h", .dtypes = kInputDtypes, .example = "i32[4,2] i32[4,2] i32[4,2]"}),
                 (const aclTensor*, self), (const aclTensor*, other), (aclTensor*, out))
