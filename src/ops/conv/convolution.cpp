@@ -1,6 +1,7 @@
 // aclnnConvolution: 1-D, 2-D and 3-D convolution, plain or transposed, with
 // groups, stride, padding, dilation and output padding, through oneDNN's
-// convolution and deconvolution primitives (kernels/onednn_step.h).
+// convolution and deconvolution primitives (kernels/onednn_step.h); and the
+// ops of the same header planned on it, ConvDepthwise2d and ConvTbc.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -230,6 +231,10 @@ void FillWithBias(Plan& plan, const TensorRef* b, const TensorRef& y) {
   plan.Copy(per_channel, y);
 }
 
+aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<TensorRef> b, const TensorRef& y,
+                           bool transposed, int64_t groups, const Geometry& g, aclDataType promoted,
+                           int8_t cube_math_type);
+
 aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
                             const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
                             bool transposed, const aclIntArray* output_padding, int64_t groups, const aclTensor* output,
@@ -267,8 +272,8 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
   CANOPY_CHECK(plan.CheckShape("output", output, expected));
   CANOPY_CHECK(CheckCubeMathType(plan, cube_math_type, promoted));
 
-  TensorRef x = plan.Input(input, "input");
-  TensorRef w = plan.Input(weight, "weight");
+  const TensorRef x = plan.Input(input, "input");
+  const TensorRef w = plan.Input(weight, "weight");
   std::optional<TensorRef> b;
   if (bias) {
     b = plan.Input(bias, "bias");
@@ -276,6 +281,14 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
     plan.SkipInput();
   }
   const TensorRef y = plan.Output(output, "output");
+  return AddConvolution(plan, x, w, b, y, transposed, groups, g, promoted, cube_math_type);
+}
+
+// y = x (*) w (+ b) for checked operands of any views: oneDNN in the dtype the
+// operands and cubeMathType give, an empty sum (x or w empty) the bias alone.
+aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<TensorRef> b, const TensorRef& y,
+                           bool transposed, int64_t groups, const Geometry& g, aclDataType promoted,
+                           int8_t cube_math_type) {
   if (y.NumElements() == 0) return ACLNN_SUCCESS;
   if (x.NumElements() == 0 || w.NumElements() == 0) {  // nothing to sum over
     FillWithBias(plan, b ? &*b : nullptr, y);
@@ -368,6 +381,65 @@ aclnnStatus PlanConvDepthwise2d(Plan& plan, const aclTensor* self, const aclTens
                          cube_math_type);
 }
 
+// aclnnConvTbc (torch.conv_tbc): self [T, B, Cin] (time, batch, channels),
+// weight [K, Cin, Cout], bias [Cout], out [T + 2 * pad - K + 1, B, Cout]; a
+// 1-D convolution of stride 1 with `pad` zeros on both sides, planned on
+// permuted views (no copies). CANN checks the time extent with one pad: T +
+// pad >= K.
+aclnnStatus PlanConvTbc(Plan& plan, const aclTensor* self, const aclTensor* weight, const aclTensor* bias, int64_t pad,
+                        const aclTensor* out, int8_t cube_math_type) {
+  CANOPY_CHECK(plan.CheckDtype("bias", bias->dtype, kConvDtypes));
+  CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kConvDtypes));
+  for (const aclTensor* t : {weight, out}) {
+    if (t->dtype != self->dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s has dtype %s; it must be self's (%s)",
+                         t == weight ? "weight" : "out", DtypeName(t->dtype), DtypeName(self->dtype));
+    }
+  }
+  CANOPY_CHECK(plan.CheckRank("self", self, 3, 3));
+  CANOPY_CHECK(plan.CheckRank("weight", weight, 3, 3));
+  CANOPY_CHECK(plan.CheckRank("out", out, 3, 3));
+  CANOPY_CHECK(plan.CheckRank("bias", bias, 1, 1));
+  for (const aclTensor* t : {self, weight, out}) {
+    if (t->format != ACL_FORMAT_ND && t->format != ACL_FORMAT_NCL) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s has format %s; ConvTbc takes ND or NCL",
+                         t == self     ? "self"
+                         : t == weight ? "weight"
+                                       : "out",
+                         FormatName(t->format));
+    }
+  }
+  const Shape& s = self->view_shape;
+  const Shape& k = weight->view_shape;
+  if (pad < 0 || pad > 255) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'pad' (%lld) must be in [0, 255]",
+                       static_cast<long long>(pad));
+  }
+  if (bias->view_shape[0] != k[2] || k[0] <= 0 || k[1] != s[2] ||
+      (self->NumElements() > 0 && s[0] + pad - (k[0] - 1) - 1 < 0)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "self %s, weight %s, bias %s and pad %lld do not fit: weight is [K > 0, Cin, Cout] with self's "
+                       "Cin, bias [Cout], and T + pad >= K",
+                       ShapeToString(s).c_str(), ShapeToString(k).c_str(), ShapeToString(bias->view_shape).c_str(),
+                       static_cast<long long>(pad));
+  }
+  CANOPY_CHECK(plan.CheckShape("out", out, {s[0] + 2 * pad - k[0] + 1, s[1], k[2]}));
+  CANOPY_CHECK(CheckCubeMathType(plan, cube_math_type, self->dtype));
+  Geometry g;
+  g.spatial = 1;
+  g.stride = {1};
+  g.dilation = {1};
+  g.pad_front = {pad};
+  g.pad_back = {pad};
+  g.output_padding = {0};
+  g.out = {out->view_shape[0]};
+  const TensorRef x = Permute(plan.Input(self, "self"), {1, 2, 0});      // [B, Cin, T]
+  const TensorRef w = Permute(plan.Input(weight, "weight"), {2, 1, 0});  // [Cout, Cin, K]
+  const TensorRef b = plan.Input(bias, "bias");
+  const TensorRef y = Permute(plan.Output(out, "out"), {1, 2, 0});  // [B, Cout, Tout]
+  return AddConvolution(plan, x, w, b, y, false, 1, g, self->dtype, cube_math_type);
+}
+
 }  // namespace
 
 CANOPY_ACLNN_OP(Convolution, PlanConvolution,
@@ -386,3 +458,7 @@ CANOPY_ACLNN_OP(ConvDepthwise2d, PlanConvDepthwise2d,
                 (const aclTensor*, self), (const aclTensor*, weight), (const aclIntArray*, kernelSize),
                 (const aclTensor*, bias, optional), (const aclIntArray*, stride), (const aclIntArray*, padding),
                 (const aclIntArray*, dilation), (aclTensor*, out), (int8_t, cubeMathType))
+
+CANOPY_ACLNN_OP(ConvTbc, PlanConvTbc, WithExample(kConvTraits, "f32[2,2,3] f32[3,3,4] f32[4] 1 f32[2,2,4] 1"),
+                (const aclTensor*, self), (const aclTensor*, weight), (const aclTensor*, bias), (const int64_t, pad),
+                (aclTensor*, out), (int8_t, cubeMathType))
