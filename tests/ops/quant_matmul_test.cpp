@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v3.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -94,6 +95,7 @@ struct QuantCase {
   View xView = kC, scaleView = kC;
   int64_t weightOffset = 0;
   aclFormat weightFormat = ACL_FORMAT_ND;
+  int innerPrecise = -1;  // 0 or 1: through aclnnWeightQuantBatchMatmulV3
 };
 void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
 
@@ -160,13 +162,20 @@ TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) {
     const OpRun run = RunOp(
         [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
           aclTensor* weight = w.Create(c.weightFormat);
-          const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
-              args.Tensor(x), weight, args.Tensor(scale), c.withOffset ? args.Tensor(offset) : nullptr, nullptr,
-              nullptr, c.withBias ? args.Tensor(bias) : nullptr, static_cast<int>(c.groupSize), args.Tensor(y), ws, ex);
+          const aclTensor* offset_arg = c.withOffset ? args.Tensor(offset) : nullptr;
+          const aclTensor* bias_arg = c.withBias ? args.Tensor(bias) : nullptr;
+          const auto group = static_cast<int>(c.groupSize);
+          const aclnnStatus status = c.innerPrecise < 0
+                                         ? aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+                                               args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
+                                               bias_arg, group, args.Tensor(y), ws, ex)
+                                         : aclnnWeightQuantBatchMatmulV3GetWorkspaceSize(
+                                               args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
+                                               bias_arg, group, c.innerPrecise, args.Tensor(y), ws, ex);
           aclDestroyTensor(weight);
           return status;
         },
-        aclnnWeightQuantBatchMatmulV2);
+        c.innerPrecise < 0 ? aclnnWeightQuantBatchMatmulV2 : aclnnWeightQuantBatchMatmulV3);
     ASSERT_TRUE(run.ok()) << Describe(run);
     ExpectNear(y.ReadView(), Reference(c, xv, w.q, sv, ov, bv), c.name);
   }
@@ -223,6 +232,21 @@ std::vector<QuantCase> QuantCases() {
   return cases;
 }
 INSTANTIATE_TEST_SUITE_P(WeightQuantBatchMatmulV2, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(QuantCases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
+// WeightQuantBatchMatmulV3 (V2 with innerPrecise): every third of V2's cases, each innerPrecise in turn.
+std::vector<QuantCase> V3Cases() {
+  std::vector<QuantCase> cases;
+  const std::vector<QuantCase> all = QuantCases();
+  for (size_t i = 0; i < all.size(); i += 3) {
+    QuantCase c = all[i];
+    c.innerPrecise = static_cast<int>(i / 3 % 2);
+    c.name += "_inner_precise" + std::to_string(c.innerPrecise);
+    cases.push_back(c);
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(WeightQuantBatchMatmulV3, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(V3Cases()),
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
 // ---- ggml's calls ---------------------------------------------------------------------------------
@@ -319,6 +343,8 @@ struct Call {
   aclFormat xFormat = ACL_FORMAT_ND;
   int64_t weightOffset = 0;
   bool nullX = false;
+  bool v3 = false;  // through aclnnWeightQuantBatchMatmulV3 with innerPrecise
+  int innerPrecise = 0;
 };
 
 OpRun RunCall(const Call& c) {
@@ -334,14 +360,39 @@ OpRun RunCall(const Call& c) {
                                             ACL_FORMAT_ND, &elements, 1, storage->get());
         aclTensor* quantScale = c.withQuantScale ? args.NewTensor(ACL_UINT64, {16}) : nullptr;
         aclTensor* quantOffset = c.withQuantOffset ? args.NewTensor(ACL_FLOAT, {16}) : nullptr;
-        const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
-            c.nullX ? nullptr : args.NewTensor(c.x, c.xs, c.xView, c.xFormat), weight, args.NewTensor(c.scale, c.ss),
-            c.withOffset ? args.NewTensor(c.offset, c.os) : nullptr, quantScale, quantOffset,
-            c.withBias ? args.NewTensor(c.bias, c.bs) : nullptr, c.groupSize, args.NewTensor(c.y, c.ys), ws, ex);
+        const aclTensor* x = c.nullX ? nullptr : args.NewTensor(c.x, c.xs, c.xView, c.xFormat);
+        const aclTensor* scale = args.NewTensor(c.scale, c.ss);
+        const aclTensor* offset = c.withOffset ? args.NewTensor(c.offset, c.os) : nullptr;
+        const aclTensor* bias = c.withBias ? args.NewTensor(c.bias, c.bs) : nullptr;
+        const aclTensor* y = args.NewTensor(c.y, c.ys);
+        const aclnnStatus status =
+            c.v3 ? aclnnWeightQuantBatchMatmulV3GetWorkspaceSize(x, weight, scale, offset, quantScale, quantOffset,
+                                                                 bias, c.groupSize, c.innerPrecise, y, ws, ex)
+                 : aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(x, weight, scale, offset, quantScale, quantOffset,
+                                                                 bias, c.groupSize, y, ws, ex);
         aclDestroyTensor(weight);
         return status;
       },
-      aclnnWeightQuantBatchMatmulV2);
+      c.v3 ? aclnnWeightQuantBatchMatmulV3 : aclnnWeightQuantBatchMatmulV2);
+}
+
+// V3's own argument: innerPrecise 0 or 1 (checked before the operands); the rest is V2's.
+TEST(WeightQuantBatchMatmulV3Rejects, InnerPrecise) {
+  Call c;
+  c.v3 = true;
+  for (int precise : {0, 1}) {
+    c.innerPrecise = precise;
+    EXPECT_TRUE(RunCall(c).ok()) << Describe(RunCall(c));
+  }
+  for (int precise : {2, -1}) {
+    c.innerPrecise = precise;
+    const OpRun run = RunCall(c);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+    EXPECT_NE(run.message.find("'innerPrecise'"), std::string::npos) << run.message;
+  }
+  c.x = c.scale = c.y = ACL_FLOAT;
+  c.innerPrecise = 1;
+  EXPECT_EQ(RunCall(c).phase1, ACLNN_ERR_PARAM_INVALID);  // V2's checks
 }
 
 TEST(WeightQuantBatchMatmulV2Rejects, WithCannCodes) {

@@ -1,10 +1,13 @@
 // aclnnWeightQuantBatchMatmulV2: y = x @ ((weight + antiquantOffset) * antiquantScale) + bias
 // with an INT8 or INT4 weight and one scale (and offset) per tensor, per
-// column or per group of antiquantGroupSize rows along K.
+// column or per group of antiquantGroupSize rows along K. V3 adds innerPrecise
+// (0 high precision, 1 high performance; anything else 161002, checked before
+// the operands as CANN does): both compute in f32 on Canopy.
 //
 // A weight in FRACTAL_NZ is read as its view describes it: on Canopy the NZ
 // layout of a matmul weight is its ND layout (see trans_matmul_weight.cpp).
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v3.h"
 #include "kernels/quant_matmul.h"
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
@@ -210,6 +213,20 @@ aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const a
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanWeightQuantBatchMatmulV3(Plan& plan, const aclTensor* x, const aclTensor* weight,
+                                         const aclTensor* antiquant_scale, const aclTensor* antiquant_offset,
+                                         const aclTensor* quant_scale, const aclTensor* quant_offset,
+                                         const aclTensor* bias, int antiquant_group_size, int inner_precise,
+                                         const aclTensor* y) {
+  if (inner_precise != 0 && inner_precise != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'innerPrecise' is %d; it must be 0 (high precision) or 1 (high performance)",
+                       inner_precise);
+  }
+  return PlanWeightQuantBatchMatmulV2(plan, x, weight, antiquant_scale, antiquant_offset, quant_scale, quant_offset,
+                                      bias, antiquant_group_size, y);
+}
+
 }  // namespace
 
 CANOPY_ACLNN_OP(WeightQuantBatchMatmulV2, PlanWeightQuantBatchMatmulV2,
@@ -221,3 +238,13 @@ CANOPY_ACLNN_OP(WeightQuantBatchMatmulV2, PlanWeightQuantBatchMatmulV2,
                 (const aclTensor*, antiquantOffsetOptional, optional), (const aclTensor*, quantScaleOptional, optional),
                 (const aclTensor*, quantOffsetOptional, optional), (const aclTensor*, biasOptional, optional),
                 (int, antiquantGroupSize), (const aclTensor*, y))
+
+CANOPY_ACLNN_OP(WeightQuantBatchMatmulV3, PlanWeightQuantBatchMatmulV3,
+                (OpTraits{.header = "aclnnop/aclnn_weight_quant_batch_matmul_v3.h",
+                          .dtypes = kActivationDtypes,
+                          .private_formats = true,
+                          .example = "f16[2,2] i8[2,3] f16[3] f16[3] - - f16[3] 0 1 f16[2,3]"}),
+                (const aclTensor*, x), (const aclTensor*, weight), (const aclTensor*, antiquantScale),
+                (const aclTensor*, antiquantOffsetOptional, optional), (const aclTensor*, quantScaleOptional, optional),
+                (const aclTensor*, quantOffsetOptional, optional), (const aclTensor*, biasOptional, optional),
+                (int, antiquantGroupSize), (int, innerPrecise), (const aclTensor*, y))
