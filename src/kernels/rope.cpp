@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
@@ -98,8 +99,72 @@ class RopeStep final : public Step {
   RopeDesc desc_;
 };
 
+class RopeCacheStep final : public Step {
+ public:
+  explicit RopeCacheStep(const RopeCacheDesc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const int64_t sets = d_.mrope ? 3 : 1;
+    std::vector<int64_t> positions(static_cast<size_t>(sets * d_.tokens));
+    Load(d_.position_dtype, context.Resolve(d_.positions), 1, sets * d_.tokens, positions.data());
+    for (size_t i = 0; i < positions.size(); ++i) {
+      if (positions[i] < 0 || positions[i] >= d_.cache_rows) {
+        SetErrorMessage("aclnnRopeWithSinCosCache: element %zu of 'positions' is %lld, outside [0, %lld)", i,
+                        static_cast<long long>(positions[i]), static_cast<long long>(d_.cache_rows));
+        return ACL_ERROR_RT_AICORE_EXCEPTION;
+      }
+    }
+    const char* cache = context.Resolve(d_.cache);
+    const int64_t half = d_.rotary_dim / 2;
+    const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    ParallelFor(d_.tokens, 1, [&](int64_t begin, int64_t end) {
+      std::vector<float> cos(static_cast<size_t>(half)), sin(static_cast<size_t>(half)),
+          table(static_cast<size_t>(half));
+      std::vector<float> row;
+      for (int64_t t = begin; t < end; ++t) {
+        for (int64_t i = 0; i < half; ++i) {
+          const int64_t set = !d_.mrope ? 0 : i < d_.sections[0] ? 0 : i < d_.sections[0] + d_.sections[1] ? 1 : 2;
+          const int64_t p = positions[static_cast<size_t>(set * d_.tokens + t)];
+          Load(d_.dtype, cache + (p * d_.rotary_dim + i) * element, 1, 1, &cos[static_cast<size_t>(i)]);
+          Load(d_.dtype, cache + (p * d_.rotary_dim + half + i) * element, 1, 1, &sin[static_cast<size_t>(i)]);
+        }
+        for (const RopeCacheOperand* operand : {&d_.query, &d_.key}) {
+          row.resize(static_cast<size_t>(operand->width));
+          Load(d_.dtype, context.Resolve(operand->in) + t * operand->width * element, 1, operand->width, row.data());
+          for (int64_t head = 0; head + d_.head_size <= operand->width; head += d_.head_size)
+            RotateHead(&row[static_cast<size_t>(head)], cos, sin);
+          Store(row.data(), d_.dtype, context.Resolve(operand->out) + t * operand->width * element, 1, operand->width);
+        }
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return std::string("rope with sin/cos cache ") + DtypeName(d_.dtype) + " tokens=" + std::to_string(d_.tokens) +
+           " head=" + std::to_string(d_.head_size) + " rotary=" + std::to_string(d_.rotary_dim) +
+           (d_.neox ? " neox" : " gpt-j") + (d_.mrope ? " mrope" : "");
+  }
+
+ private:
+  // The first rotary_dim values of one head, in place: pairs (i, i + half) NeoX style, (2i, 2i + 1) GPT-J style.
+  void RotateHead(float* x, const std::vector<float>& cos, const std::vector<float>& sin) const {
+    const int64_t half = d_.rotary_dim / 2;
+    for (int64_t i = 0; i < half; ++i) {
+      const int64_t a = d_.neox ? i : 2 * i, b = d_.neox ? i + half : 2 * i + 1;
+      const float x1 = x[a], x2 = x[b], c = cos[static_cast<size_t>(i)], s = sin[static_cast<size_t>(i)];
+      x[a] = x1 * c - x2 * s;
+      x[b] = x2 * c + x1 * s;
+    }
+  }
+
+  RopeCacheDesc d_;
+};
+
 }  // namespace
 
 std::unique_ptr<Step> MakeRopeStep(const RopeDesc& desc) { return std::make_unique<RopeStep>(desc); }
+
+std::unique_ptr<Step> MakeRopeCacheStep(const RopeCacheDesc& desc) { return std::make_unique<RopeCacheStep>(desc); }
 
 }  // namespace canopy::kernels

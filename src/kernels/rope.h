@@ -29,4 +29,30 @@ struct RopeDesc {
 
 std::unique_ptr<Step> MakeRopeStep(const RopeDesc& desc);
 
+// RoPE from a cos/sin cache (RopeWithSinCosCache, vLLM's rotary_embedding):
+// for token t, the cache row at positions[t] holds rotary_dim / 2 cos values
+// then as many sin values; each head (head_size columns of a [tokens, width]
+// row) has its first rotary_dim columns rotated, NeoX style (halves) or GPT-J
+// style (pairs), and the rest copied. Multimodal RoPE (`mrope`): positions
+// is [3, tokens] and cos/sin element i comes from the row of position set 0,
+// 1 or 2 as i falls in section 0, 1 or 2. A position outside [0, cache rows)
+// fails the run (507015) before anything is written. Operands are contiguous.
+struct RopeCacheOperand {
+  BufferRef in, out;
+  int64_t width = 0;  // columns of a token's row
+};
+
+struct RopeCacheDesc {
+  aclDataType dtype = ACL_FLOAT;  // query, key, cache: f32, f16 or bf16
+  aclDataType position_dtype = ACL_INT64;
+  int64_t tokens = 0, head_size = 0, rotary_dim = 0, cache_rows = 0;
+  bool neox = true;
+  bool mrope = false;
+  int64_t sections[3] = {};
+  BufferRef positions, cache;
+  RopeCacheOperand query, key;
+};
+
+std::unique_ptr<Step> MakeRopeCacheStep(const RopeCacheDesc& desc);
+
 }  // namespace canopy::kernels
