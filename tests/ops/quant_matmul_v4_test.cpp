@@ -1,4 +1,4 @@
-// aclnnQuantMatmulV3 / V4 (INT8 x INT8, dequantised) against float64:
+// aclnnQuantMatmul / V2 / V3 / V4 (INT8 x INT8, dequantised) against float64:
 // out = (x1 @ x2 + int bias) * scale * pertoken, or x1 @ x2 * scale * pertoken
 // + float bias, for every documented A2/A3 combination Canopy computes (bf16
 // out with f32 / bf16 scales, f16 out with a pertoken scale or a UINT64 packed
@@ -14,6 +14,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "aclnnop/aclnn_quant_matmul.h"
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
 #include "aclnnop/aclnn_trans_quant_param.h"
@@ -34,6 +35,7 @@ struct Case {
   bool nz = false;
   View out_view = View::kContiguous;
   std::string name;
+  int legacy = 0;  // 1: aclnnQuantMatmul (float deqScale), 2: aclnnQuantMatmulV2 (UINT64 [n rounded up to 16])
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -91,11 +93,17 @@ void RunCase(const Case& c) {
   out_shape.push_back(m);
   out_shape.push_back(n);
   const int64_t scale_count = c.per_channel ? n : 1;
-  DeviceTensor scale(c.scale, {scale_count});
+  // V2's deqScale holds n rounded up to 16 words (the tail unread); V1's is one float.
+  const int64_t stored_scales = c.legacy == 2 ? (n + 15) / 16 * 16 : scale_count;
+  DeviceTensor scale(c.scale, {stored_scales});
   Values sv;
-  if (c.scale == ACL_UINT64 || c.scale == ACL_INT64) {
+  float deq_value = 0.0f;
+  if (c.legacy == 1) {
+    deq_value = static_cast<float>(rng.Uniform(1e-4, 1e-3));
+    sv.push_back(UnpackedScale(PackedScale(deq_value)));  // the NPU's 10-bit mantissa
+  } else if (c.scale == ACL_UINT64 || c.scale == ACL_INT64) {
     Values words;
-    for (int64_t j = 0; j < scale_count; ++j) {
+    for (int64_t j = 0; j < stored_scales; ++j) {
       words.push_back(PackedScale(rng.Uniform(1e-4, 1e-3)));
       sv.push_back(UnpackedScale(words.back().real()));
     }
@@ -119,6 +127,14 @@ void RunCase(const Case& c) {
   out.Poison();
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        if (c.legacy == 1) {
+          return aclnnQuantMatmulGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), bias ? a.Tensor(*bias) : nullptr,
+                                                  deq_value, a.Tensor(out), w, e);
+        }
+        if (c.legacy == 2) {
+          return aclnnQuantMatmulV2GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), bias ? a.Tensor(*bias) : nullptr,
+                                                    a.Tensor(scale), c.t1, c.t2, a.Tensor(out), w, e);
+        }
         if (c.v3) {
           return aclnnQuantMatmulV3GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2, x2_format), a.Tensor(scale), nullptr,
                                                     bias ? a.Tensor(*bias) : nullptr, c.t1, c.t2, a.Tensor(out), w, e);
@@ -127,7 +143,10 @@ void RunCase(const Case& c) {
                                                   pertoken ? a.Tensor(*pertoken) : nullptr,
                                                   bias ? a.Tensor(*bias) : nullptr, c.t1, c.t2, a.Tensor(out), w, e);
       },
-      c.v3 ? aclnnQuantMatmulV3 : aclnnQuantMatmulV4);
+      c.legacy == 1   ? aclnnQuantMatmul
+      : c.legacy == 2 ? aclnnQuantMatmulV2
+      : c.v3          ? aclnnQuantMatmulV3
+                      : aclnnQuantMatmulV4);
   ASSERT_TRUE(run.ok()) << Describe(run);
 
   Values want;
@@ -266,6 +285,41 @@ std::vector<Case> Cases() {
   empty.x1 = {0, 32};
   empty.name = "empty_m";
   add(empty);
+  // QuantMatmul (float deqScale, no transposes) and QuantMatmulV2 (UINT64 deqScale [n rounded up to 16], adjX1 /
+  // adjX2): f16 out, INT32 bias or none, ranks 2 and 3.
+  for (int legacy : {1, 2}) {
+    for (bool with_bias : {false, true}) {
+      for (bool batched3 : {false, true}) {
+        Case c;
+        c.legacy = legacy;
+        c.out = ACL_FLOAT16;
+        c.scale = ACL_UINT64;
+        c.per_channel = legacy == 2;
+        c.bias = with_bias ? ACL_INT32 : ACL_DT_UNDEFINED;
+        if (batched3) {
+          c.x1 = {3, 6, 20};
+          c.x2 = {3, 20, 17};
+        }
+        c.name = std::string(legacy == 1 ? "quant_matmul_v1" : "quant_matmul_v2") + (with_bias ? "_bias" : "") +
+                 (batched3 ? "_batch3" : "");
+        add(c);
+      }
+    }
+  }
+  for (bool t1 : {false, true}) {
+    Case c;
+    c.legacy = 2;
+    c.out = ACL_FLOAT16;
+    c.scale = ACL_UINT64;
+    c.t1 = t1;
+    c.t2 = true;
+    c.x1 = t1 ? Shape{32, 5} : Shape{5, 32};
+    c.x2 = {40, 32};
+    c.bias = ACL_INT32;
+    c.out_view = View::kTransposed;
+    c.name = std::string("quant_matmul_v2_adj") + (t1 ? "_x1" : "") + "_x2_strided_out";
+    add(c);
+  }
   return cases;
 }
 
@@ -331,6 +385,76 @@ Call With(Edit edit) {
 
 constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
 constexpr aclnnStatus kNotSupported = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+
+// QuantMatmul / QuantMatmulV2 (`v1`: the float deqScale), with Call's x1, x2, bias (INT32) and out (f16);
+// V2's deqScale is UINT64 [16] for n = 8.
+OpRun RunLegacy(bool v1, const Call& c, aclDataType deq = ACL_UINT64, const Shape& deq_shape = {16}) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        aclTensor* x1 = a.NewTensor(c.x1, c.x1_shape);
+        aclTensor* x2 = a.NewTensor(c.x2, c.x2_shape);
+        aclTensor* bias = c.has_bias ? a.NewTensor(c.bias, c.bias_shape) : nullptr;
+        aclTensor* out = a.NewTensor(c.out, c.out_shape);
+        return v1 ? aclnnQuantMatmulGetWorkspaceSize(x1, x2, bias, 0.001f, out, w, e)
+                  : aclnnQuantMatmulV2GetWorkspaceSize(x1, x2, bias, a.NewTensor(deq, deq_shape), c.t1, c.t2, out, w,
+                                                       e);
+      },
+      v1 ? aclnnQuantMatmul : aclnnQuantMatmulV2);
+}
+
+TEST(QuantMatmulV1V2Rejects, EachCase) {
+  const auto legacy = [](auto edit) {
+    Call c = With(edit);
+    c.out = c.out == ACL_BF16 ? ACL_FLOAT16 : c.out;  // Call's default out is V4's bf16
+    return c;
+  };
+  for (bool v1 : {true, false}) {
+    SCOPED_TRACE(v1 ? "QuantMatmul" : "QuantMatmulV2");
+    EXPECT_TRUE(RunLegacy(v1, legacy([](Call&) {})).ok());
+    EXPECT_TRUE(RunLegacy(v1, legacy([](Call& c) { c.has_bias = false; })).ok());
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.x1 = ACL_INT4; })), kInvalid, {"'x1'"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.x2 = ACL_FLOAT16; })), kInvalid, {"'x2'"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.bias = ACL_FLOAT; })), kInvalid, {"'bias'"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.out = ACL_FLOAT; })), kInvalid, {"'out'"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) {
+                                   c.x1_shape = {1, 1, 4, 16};
+                                   c.x2_shape = {1, 1, 16, 8};
+                                   c.out_shape = {1, 1, 4, 8};
+                                 })),
+                       kInvalid, {"'x1'", "rank"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.bias_shape = {1, 8}; })), kInvalid, {"'bias'", "rank"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.x2_shape = {12, 8}; })), kInvalid, {"k"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.bias_shape = {4}; })), kInvalid, {"'bias'"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) { c.out_shape = {4, 4}; })), kInvalid, {"'out'"});
+    ExpectRejectedWith(RunLegacy(v1, legacy([](Call& c) {
+                                   c.x1_shape = {2, 4, 16};
+                                   c.x2_shape = {3, 16, 8};
+                                   c.out_shape = {3, 4, 8};
+                                 })),
+                       kInvalid, {"batch"});
+    // k = 0: zeros without a bias; CANN fails with one (561103).
+    const OpRun zeros = RunLegacy(v1, legacy([](Call& c) {
+                                    c.x1_shape = {4, 0};
+                                    c.x2_shape = {0, 8};
+                                    c.has_bias = false;
+                                  }));
+    EXPECT_TRUE(zeros.ok()) << Describe(zeros);
+    EXPECT_EQ(RunLegacy(v1, legacy([](Call& c) {
+                          c.x1_shape = {4, 0};
+                          c.x2_shape = {0, 8};
+                        }))
+                  .phase1,
+              ACLNN_ERR_INNER_NULLPTR);
+  }
+  ExpectRejectedWith(RunLegacy(false, legacy([](Call&) {}), ACL_FLOAT), kInvalid, {"'deqScale'"});
+  ExpectRejectedWith(RunLegacy(false, legacy([](Call&) {}), ACL_UINT64, {8}), kInvalid, {"'deqScale'", "16"});
+  ExpectRejectedWith(RunLegacy(false, legacy([](Call&) {}), ACL_UINT64, {1, 16}), kInvalid, {"'deqScale'", "rank"});
+  EXPECT_TRUE(RunLegacy(false, legacy([](Call& c) {
+                          c.t2 = true;
+                          c.x2_shape = {8, 16};
+                        }))
+                  .ok());
+}
 
 TEST(QuantMatmulV4Rejects, EachCase) {
   EXPECT_TRUE(RunCall(Call{}).ok()) << Describe(RunCall(Call{}));

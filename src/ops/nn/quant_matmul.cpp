@@ -1,4 +1,4 @@
-// aclnnQuantMatmulV3 / V4: full-quantisation matmul (W8A8). x1 (batch..., m, k)
+// aclnnQuantMatmul / V2 / V3 / V4: full-quantisation matmul (W8A8). x1 (batch..., m, k)
 // and x2 (batch..., k, n), both INT8 (transposeX1 / transposeX2: the last two
 // dims swapped), multiply exactly into INT32 (oneDNN's int8 matmul, VNNI / AMX
 // where the CPU has them; an exact portable loop elsewhere), then a dequantising epilogue gives
@@ -17,6 +17,9 @@
 #include <limits>
 #include <string>
 
+#include <cstring>
+
+#include "aclnnop/aclnn_quant_matmul.h"
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
 #include "kernels/cpu_features.h"
@@ -65,6 +68,116 @@ aclnnStatus CheckVector(Plan& plan, const char* name, const aclTensor* t, int64_
                      ShapeToString(t->view_shape).c_str(), one_allowed ? "1] or [" : "", static_cast<long long>(count));
 }
 
+// The INT32 product of x1 and x2 (batch dims broadcast) and the dequantising epilogue into out, once
+// an op's checks have passed: shared by every QuantMatmul version.
+struct QuantProduct {
+  TensorRef x1, x2, scale, pertoken, bias, out;  // pertoken and bias where has_*
+  int64_t scale_count = 1;                       // 1 or n (the first n of a longer scale)
+  bool has_pertoken = false, has_bias = false;
+  bool transpose_x1 = false, transpose_x2 = false;
+  int64_t m = 0, n = 0, k = 0;
+  Shape batch;  // the broadcast batch dims
+};
+
+aclnnStatus PlanQuantProduct(Plan& plan, const QuantProduct& p) {
+  // The INT32 product through oneDNN
+  const int64_t m = p.m, n = p.n, k = p.k;
+  const Shape& batch = p.batch;
+  Shape out_shape = batch;
+  out_shape.push_back(m);
+  out_shape.push_back(n);
+  int64_t batch_count = 1;
+  for (int64_t extent : batch) batch_count *= extent;
+  const auto rank = static_cast<int64_t>(out_shape.size());
+  const auto last_two_swapped = [](const TensorRef& t) { return Transpose(t, t.rank() - 2, t.rank() - 1); };
+  const TensorRef a = PadRank(p.transpose_x1 ? last_two_swapped(p.x1) : p.x1, rank);
+  const TensorRef b = PadRank(p.transpose_x2 ? last_two_swapped(p.x2) : p.x2, rank);
+  const TensorRef acc = plan.Temporary(ACL_INT32, out_shape);
+  if (kernels::Cpu().avx512bf16 || kernels::Cpu().amx) {
+    // oneDNN's int8 kernels are exact where the CPU has VNNI (every CPU with
+    // AVX512-BF16 or AMX does); elsewhere they sum pairs of products in int16.
+    kernels::MatmulDesc product;
+    product.src = MatmulOperandOf(a);
+    product.weights = MatmulOperandOf(b);
+    product.dst = MatmulOperandOf(acc);
+    const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
+    std::string reason;
+    std::unique_ptr<Step> step = kernels::MakeMatmulStep(product, book, reason);
+    if (!step) {  // a layout oneDNN does not take: contiguous operands
+      product.src = MatmulOperandOf(plan.Contiguous(a, ACL_INT8));
+      product.weights = MatmulOperandOf(plan.Contiguous(b, ACL_INT8));
+      step = kernels::MakeMatmulStep(product, book, reason);
+    }
+    if (!step) return plan.Reject(ACLNN_ERR_INNER, "oneDNN has no int8 matmul for this call: %s", reason.c_str());
+    plan.AddStep(std::move(step));
+  } else {
+    Shape a_shape = batch, bt_shape = batch;
+    a_shape.insert(a_shape.end(), {m, k});
+    bt_shape.insert(bt_shape.end(), {n, k});
+    const TensorRef bt = Transpose(b, rank - 2, rank - 1);
+    kernels::Int8MatmulDesc exact;
+    exact.batch = batch_count;
+    exact.m = m;
+    exact.n = n;
+    exact.k = k;
+    exact.a = plan.Contiguous(BroadcastTo(a, a_shape), ACL_INT8).buffer;
+    exact.bt = plan.Contiguous(BroadcastTo(bt, bt_shape), ACL_INT8).buffer;
+    exact.acc = acc.buffer;
+    plan.AddStep(kernels::MakeInt8MatmulStep(exact));
+  }
+
+  // The epilogue
+  kernels::QuantEpilogueDesc epilogue;
+  epilogue.batch = batch_count;
+  epilogue.m = m;
+  epilogue.n = n;
+  epilogue.acc = acc.buffer;
+  epilogue.out_dtype = p.out.dtype;
+  const TensorRef dst = p.out.IsContiguous() ? p.out : plan.Temporary(p.out.dtype, out_shape);
+  epilogue.out = dst.buffer;
+  epilogue.scale_dtype = p.scale.dtype;
+  epilogue.scale = plan.Contiguous(p.scale, p.scale.dtype).buffer;
+  epilogue.scale_count = p.scale_count;
+  if (p.has_pertoken) {
+    epilogue.has_token_scale = true;
+    epilogue.token_scale = plan.Contiguous(p.pertoken, ACL_FLOAT).buffer;
+  }
+  if (p.has_bias) {
+    epilogue.has_bias = true;
+    epilogue.bias_dtype = p.bias.dtype;
+    epilogue.bias = plan.Contiguous(p.bias, p.bias.dtype).buffer;
+    epilogue.bias_batch_stride = p.bias.rank() == 3 ? n : 0;
+  }
+  plan.AddStep(kernels::MakeQuantEpilogueStep(epilogue));
+  if (!p.out.IsContiguous()) plan.Copy(dst, p.out);
+  return ACLNN_SUCCESS;
+}
+
+// The product's geometry: m and k of x1, k and n of x2 (the last two dims, swapped where transposed; the
+// two k equal) and the broadcast batch dims, into `p`; `out_shape` is batch..., m, n.
+aclnnStatus PlanGeometry(Plan& plan, const aclTensor* x1, const aclTensor* x2, bool transpose_x1, bool transpose_x2,
+                         QuantProduct& p, Shape& out_shape) {
+  const Shape& s1 = x1->view_shape;
+  const Shape& s2 = x2->view_shape;
+  const size_t r1 = s1.size(), r2 = s2.size();
+  p.transpose_x1 = transpose_x1;
+  p.transpose_x2 = transpose_x2;
+  p.m = transpose_x1 ? s1[r1 - 1] : s1[r1 - 2];
+  p.k = transpose_x1 ? s1[r1 - 2] : s1[r1 - 1];
+  const int64_t k2 = transpose_x2 ? s2[r2 - 1] : s2[r2 - 2];
+  p.n = transpose_x2 ? s2[r2 - 2] : s2[r2 - 1];
+  if (p.k != k2) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x1's k (%lld) and x2's k (%lld) differ", static_cast<long long>(p.k),
+                       static_cast<long long>(k2));
+  }
+  CANOPY_CHECK(
+      plan.CheckBroadcast("x1", Shape(s1.begin(), s1.end() - 2), "x2", Shape(s2.begin(), s2.end() - 2), p.batch));
+  out_shape = p.batch;
+  out_shape.push_back(p.m);
+  out_shape.push_back(p.n);
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
                             const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
                             bool transpose_x1, bool transpose_x2, const aclTensor* out, bool has_pertoken_argument) {
@@ -111,29 +224,14 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
   }
 
   // ---- shapes
-  const Shape& s1 = x1->view_shape;
-  const Shape& s2 = x2->view_shape;
-  const size_t r1 = s1.size(), r2 = s2.size();
-  const int64_t m = transpose_x1 ? s1[r1 - 1] : s1[r1 - 2];
-  const int64_t k = transpose_x1 ? s1[r1 - 2] : s1[r1 - 1];
-  const int64_t k2 = transpose_x2 ? s2[r2 - 1] : s2[r2 - 2];
-  const int64_t n = transpose_x2 ? s2[r2 - 2] : s2[r2 - 1];
-  if (k != k2) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x1's k (%lld) and x2's k (%lld) differ", static_cast<long long>(k),
-                       static_cast<long long>(k2));
-  }
-  if (k == 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "k is 0: x1 and x2 may not be empty along k");
-  Shape batch;
-  CANOPY_CHECK(
-      plan.CheckBroadcast("x1", Shape(s1.begin(), s1.end() - 2), "x2", Shape(s2.begin(), s2.end() - 2), batch));
-  Shape out_shape = batch;
-  out_shape.push_back(m);
-  out_shape.push_back(n);
+  QuantProduct product;
+  Shape out_shape;
+  CANOPY_CHECK(PlanGeometry(plan, x1, x2, transpose_x1, transpose_x2, product, out_shape));
+  const int64_t m = product.m, n = product.n;
+  if (product.k == 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "k is 0: x1 and x2 may not be empty along k");
   CANOPY_CHECK(plan.CheckShape("out", out, out_shape));
   CANOPY_CHECK(CheckVector(plan, "scale", scale, n, true));
   if (pertoken != nullptr) CANOPY_CHECK(CheckVector(plan, "pertokenScaleOptional", pertoken, m, false));
-  int64_t batch_count = 1;
-  for (int64_t extent : batch) batch_count *= extent;
   if (bias != nullptr) {
     const Shape& b = bias->view_shape;
     const bool ok = (b.size() == 1 && b[0] == n) ||
@@ -166,70 +264,16 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
   const TensorRef out_ref = plan.Output(out, "out");
   if (out->NumElements() == 0) return ACLNN_SUCCESS;
 
-  // ---- the INT32 product through oneDNN
-  const auto rank = static_cast<int64_t>(out_shape.size());
-  const auto last_two_swapped = [](const TensorRef& t) { return Transpose(t, t.rank() - 2, t.rank() - 1); };
-  const TensorRef a = PadRank(transpose_x1 ? last_two_swapped(x1_ref) : x1_ref, rank);
-  const TensorRef b = PadRank(transpose_x2 ? last_two_swapped(x2_ref) : x2_ref, rank);
-  const TensorRef acc = plan.Temporary(ACL_INT32, out_shape);
-  if (kernels::Cpu().avx512bf16 || kernels::Cpu().amx) {
-    // oneDNN's int8 kernels are exact where the CPU has VNNI (every CPU with
-    // AVX512-BF16 or AMX does); elsewhere they sum pairs of products in int16.
-    kernels::MatmulDesc product;
-    product.src = MatmulOperandOf(a);
-    product.weights = MatmulOperandOf(b);
-    product.dst = MatmulOperandOf(acc);
-    const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
-    std::string reason;
-    std::unique_ptr<Step> step = kernels::MakeMatmulStep(product, book, reason);
-    if (!step) {  // a layout oneDNN does not take: contiguous operands
-      product.src = MatmulOperandOf(plan.Contiguous(a, ACL_INT8));
-      product.weights = MatmulOperandOf(plan.Contiguous(b, ACL_INT8));
-      step = kernels::MakeMatmulStep(product, book, reason);
-    }
-    if (!step) return plan.Reject(ACLNN_ERR_INNER, "oneDNN has no int8 matmul for this call: %s", reason.c_str());
-    plan.AddStep(std::move(step));
-  } else {
-    Shape a_shape = batch, bt_shape = batch;
-    a_shape.insert(a_shape.end(), {m, k});
-    bt_shape.insert(bt_shape.end(), {n, k});
-    const TensorRef bt = Transpose(b, rank - 2, rank - 1);
-    kernels::Int8MatmulDesc exact;
-    exact.batch = batch_count;
-    exact.m = m;
-    exact.n = n;
-    exact.k = k;
-    exact.a = plan.Contiguous(BroadcastTo(a, a_shape), ACL_INT8).buffer;
-    exact.bt = plan.Contiguous(BroadcastTo(bt, bt_shape), ACL_INT8).buffer;
-    exact.acc = acc.buffer;
-    plan.AddStep(kernels::MakeInt8MatmulStep(exact));
-  }
-
-  // ---- the epilogue
-  kernels::QuantEpilogueDesc epilogue;
-  epilogue.batch = batch_count;
-  epilogue.m = m;
-  epilogue.n = n;
-  epilogue.acc = acc.buffer;
-  epilogue.out_dtype = out->dtype;
-  const TensorRef dst = out_ref.IsContiguous() ? out_ref : plan.Temporary(out->dtype, out_shape);
-  epilogue.out = dst.buffer;
-  epilogue.scale_dtype = scale->dtype;
-  epilogue.scale = plan.Contiguous(scale_ref, scale->dtype).buffer;
-  epilogue.scale_count = scale->view_shape[0];
-  if (pertoken != nullptr) {
-    epilogue.has_token_scale = true;
-    epilogue.token_scale = plan.Contiguous(pertoken_ref, ACL_FLOAT).buffer;
-  }
-  if (bias != nullptr) {
-    epilogue.has_bias = true;
-    epilogue.bias_dtype = bias->dtype;
-    epilogue.bias = plan.Contiguous(bias_ref, bias->dtype).buffer;
-    epilogue.bias_batch_stride = bias->rank() == 3 ? n : 0;
-  }
-  plan.AddStep(kernels::MakeQuantEpilogueStep(epilogue));
-  if (!out_ref.IsContiguous()) plan.Copy(dst, out_ref);
-  return ACLNN_SUCCESS;
+  product.x1 = x1_ref;
+  product.x2 = x2_ref;
+  product.scale = scale_ref;
+  product.scale_count = scale->view_shape[0];
+  product.has_pertoken = pertoken != nullptr;
+  product.pertoken = pertoken_ref;
+  product.has_bias = bias != nullptr;
+  product.bias = bias_ref;
+  product.out = out_ref;
+  return PlanQuantProduct(plan, product);
 }
 
 aclnnStatus PlanQuantMatmulV3(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
@@ -242,6 +286,99 @@ aclnnStatus PlanQuantMatmulV4(Plan& plan, const aclTensor* x1, const aclTensor* 
                               const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
                               bool transpose_x1, bool transpose_x2, const aclTensor* out) {
   return PlanQuantMatmul(plan, x1, x2, scale, offset, pertoken, bias, transpose_x1, transpose_x2, out, true);
+}
+
+// QuantMatmul (V1) and V2: CANN's older checks, then the shared product. deq_scale: V2's tensor, or
+// null for V1's `deq_value`.
+aclnnStatus PlanQuantMatmulDeq(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
+                               const aclTensor* deq_scale, float deq_value, bool adj_x1, bool adj_x2,
+                               const aclTensor* out) {
+  constexpr int64_t kScaleAlign = 16;
+  constexpr uint32_t kDeqScaleMask = 0xFFFFE000u;  // the NPU keeps 10 bits of the scale's mantissa
+  CANOPY_CHECK(plan.CheckDtype("x1", x1->dtype, kOperandDtypes));
+  CANOPY_CHECK(plan.CheckDtype("x2", x2->dtype, kOperandDtypes));
+  if (bias != nullptr) CANOPY_CHECK(plan.CheckDtype("bias", bias->dtype, DtypeSet{ACL_INT32}));
+  if (deq_scale != nullptr) CANOPY_CHECK(plan.CheckDtype("deqScale", deq_scale->dtype, DtypeSet{ACL_UINT64}));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, DtypeSet{ACL_FLOAT16}));
+  for (const auto& [name, t] : {std::pair{"x1", x1}, std::pair{"x2", x2}}) {
+    if (t->rank() < 2 || t->rank() > 3) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has rank %lld; it must be 2 or 3", name,
+                         static_cast<long long>(t->rank()));
+    }
+  }
+  if (bias != nullptr && bias->rank() != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'bias' has rank %lld; it must be 1",
+                       static_cast<long long>(bias->rank()));
+  }
+  if (deq_scale != nullptr && deq_scale->rank() != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'deqScale' has rank %lld; it must be 1",
+                       static_cast<long long>(deq_scale->rank()));
+  }
+  // CANN compares x1's batch dims with x2's dims of the same index.
+  const Shape& s1 = x1->view_shape;
+  const Shape& s2 = x2->view_shape;
+  for (size_t i = 0; i + 2 < s1.size(); ++i) {
+    if (s1[i] != s2[i]) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x1 %s and x2 %s differ at batch dim %zu", ShapeToString(s1).c_str(),
+                         ShapeToString(s2).c_str(), i);
+    }
+  }
+  QuantProduct product;
+  Shape out_shape;
+  CANOPY_CHECK(PlanGeometry(plan, x1, x2, adj_x1, adj_x2, product, out_shape));
+  const int64_t n = product.n;
+  if (bias != nullptr && bias->view_shape[0] != n) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'bias' holds %lld values; it must hold x2's n (%lld)",
+                       static_cast<long long>(bias->view_shape[0]), static_cast<long long>(n));
+  }
+  CANOPY_CHECK(plan.CheckShape("out", out, out_shape));
+  if (deq_scale != nullptr) {
+    const int64_t padded = (n + kScaleAlign - 1) / kScaleAlign * kScaleAlign;
+    if (deq_scale->view_shape[0] != padded) {
+      return plan.Reject(
+          ACLNN_ERR_PARAM_INVALID, "argument 'deqScale' has shape %s; it must be [%lld] (n = %lld rounded up to 16)",
+          ShapeToString(deq_scale->view_shape).c_str(), static_cast<long long>(padded), static_cast<long long>(n));
+    }
+  }
+
+  product.x1 = plan.Input(x1, "x1");
+  product.x2 = plan.Input(x2, "x2");
+  if (bias != nullptr) {
+    product.bias = plan.Input(bias, "bias");
+    product.has_bias = true;
+  } else {
+    plan.SkipInput();
+  }
+  if (deq_scale != nullptr) {
+    product.scale = plan.Input(deq_scale, "deqScale");
+    product.scale_count = n;  // the first n of [n rounded up to 16]
+  } else {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &deq_value, sizeof bits);
+    bits &= kDeqScaleMask;
+    float cut = 0.0f;
+    std::memcpy(&cut, &bits, sizeof cut);
+    product.scale = plan.Temporary(ACL_FLOAT, {1});
+    plan.Fill(product.scale, ScalarValue::Real(cut));
+  }
+  product.out = plan.Output(out, "out");
+  if (out->NumElements() == 0) return ACLNN_SUCCESS;
+  if (product.k == 0) {
+    if (bias != nullptr) return plan.Reject(ACLNN_ERR_INNER_NULLPTR, "k is 0: CANN takes no bias with an empty k");
+    plan.Fill(product.out, ScalarValue::Integer(0));
+    return ACLNN_SUCCESS;
+  }
+  return PlanQuantProduct(plan, product);
+}
+
+aclnnStatus PlanQuantMatmulV1(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
+                              float deq_scale, const aclTensor* out) {
+  return PlanQuantMatmulDeq(plan, x1, x2, bias, nullptr, deq_scale, false, false, out);
+}
+
+aclnnStatus PlanQuantMatmulV2(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
+                              const aclTensor* deq_scale, bool adj_x1, bool adj_x2, const aclTensor* out) {
+  return PlanQuantMatmulDeq(plan, x1, x2, bias, deq_scale, 0.0f, adj_x1, adj_x2, out);
 }
 
 constexpr DtypeSet kAllDtypes = {ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
@@ -267,3 +404,19 @@ CANOPY_ACLNN_OP(QuantMatmulV4, PlanQuantMatmulV4,
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, scale),
                 (const aclTensor*, offset, optional), (const aclTensor*, pertokenScaleOptional, optional),
                 (const aclTensor*, bias, optional), (bool, transposeX1), (bool, transposeX2), (const aclTensor*, out))
+
+CANOPY_ACLNN_OP(QuantMatmul, PlanQuantMatmulV1,
+                (OpTraits{.header = "aclnnop/aclnn_quant_matmul.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 3,
+                          .example = "i8[5,2] i8[2,3] i32[3] 0.5 f16[5,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, bias, optional), (float, deqScale),
+                (aclTensor*, out))
+
+CANOPY_ACLNN_OP(QuantMatmulV2, PlanQuantMatmulV2,
+                (OpTraits{.header = "aclnnop/aclnn_quant_matmul.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 3,
+                          .example = "i8[5,2] i8[2,3] i32[3] u64[16] false false f16[5,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, bias, optional),
+                (const aclTensor*, deqScale), (bool, adjX1), (bool, adjX2), (aclTensor*, out))
