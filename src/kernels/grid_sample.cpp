@@ -145,8 +145,91 @@ class GridSampleStep final : public Step {
   GridSampleDesc d_;
 };
 
+class GridSample3dStep final : public Step {
+ public:
+  explicit GridSample3dStep(GridSample3dDesc desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    if (d_.dtype == ACL_DOUBLE) {
+      RunTyped<double>(context);
+    } else {
+      RunTyped<float>(context);
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "grid sample 3d " << d_.input_shape[0] << "x" << d_.input_shape[1] << "x" << d_.input_shape[2] << "x"
+         << d_.input_shape[3] << "x" << d_.input_shape[4] << " -> " << d_.out_d << "x" << d_.out_h << "x" << d_.out_w
+         << " mode " << static_cast<int>(d_.interpolation) << " padding " << static_cast<int>(d_.padding);
+    return text.str();
+  }
+
+ private:
+  template <typename T>
+  void RunTyped(const RunContext& context) const {
+    const char* input = context.Resolve(d_.input);
+    const char* grid = context.Resolve(d_.grid);
+    char* out = context.Resolve(d_.out);
+    const int64_t bytes = static_cast<int64_t>(DtypeSize(d_.dtype));
+    const int64_t channels = d_.input_shape[1], depth = d_.input_shape[2], height = d_.input_shape[3],
+                  width = d_.input_shape[4];
+    const auto& is = d_.input_strides;
+    const auto& gs = d_.grid_strides;
+    const auto& os = d_.out_strides;
+    auto load = [&](const char* base, int64_t offset) {
+      T value;
+      Load(d_.dtype, base + offset * bytes, 1, 1, &value);
+      return value;
+    };
+    auto coordinate = [&](T g, int64_t size) {
+      return ApplyPadding(Unnormalize(g, size, d_.align_corners), size, d_.padding, d_.align_corners);
+    };
+    // One output row (n, d, h) per unit; a static split.
+    ParallelFor(d_.input_shape[0] * d_.out_d * d_.out_h, 4, [&](int64_t begin, int64_t end) {
+      std::vector<T> acc(static_cast<size_t>(channels));
+      for (int64_t unit = begin; unit < end; ++unit) {
+        const int64_t n = unit / (d_.out_d * d_.out_h), d = unit / d_.out_h % d_.out_d, h = unit % d_.out_h;
+        for (int64_t w = 0; w < d_.out_w; ++w) {
+          const int64_t g = n * gs[0] + d * gs[1] + h * gs[2] + w * gs[3];
+          const T gx = load(grid, g), gy = load(grid, g + gs[4]), gz = load(grid, g + 2 * gs[4]);
+          std::fill(acc.begin(), acc.end(), T(0));
+          // Adds weight * input[n, :, z, y, x] where (z, y, x) lies inside the input (the padding is zero there).
+          auto tap = [&](int64_t z, int64_t y, int64_t x, T weight) {
+            if (z < 0 || z >= depth || y < 0 || y >= height || x < 0 || x >= width) return;
+            const int64_t at = n * is[0] + z * is[2] + y * is[3] + x * is[4];
+            for (int64_t c = 0; c < channels; ++c) acc[static_cast<size_t>(c)] += weight * load(input, at + c * is[1]);
+          };
+          if (std::isfinite(gx) && std::isfinite(gy) && std::isfinite(gz)) {  // a non-finite point reads zeros
+            const T x = coordinate(gx, width), y = coordinate(gy, height), z = coordinate(gz, depth);
+            if (d_.interpolation == GridInterpolation::kNearest) {
+              tap(static_cast<int64_t>(std::nearbyint(z)), static_cast<int64_t>(std::nearbyint(y)),
+                  static_cast<int64_t>(std::nearbyint(x)), T(1));
+            } else {
+              const T x0 = std::floor(x), y0 = std::floor(y), z0 = std::floor(z);
+              const T tx = x - x0, ty = y - y0, tz = z - z0;
+              const auto ix = static_cast<int64_t>(x0), iy = static_cast<int64_t>(y0), iz = static_cast<int64_t>(z0);
+              for (int corner = 0; corner < 8; ++corner) {
+                const int dz = corner >> 2, dy = (corner >> 1) & 1, dx = corner & 1;
+                const T weight = (dz != 0 ? tz : 1 - tz) * (dy != 0 ? ty : 1 - ty) * (dx != 0 ? tx : 1 - tx);
+                tap(iz + dz, iy + dy, ix + dx, weight);
+              }
+            }
+          }
+          Store(acc.data(), d_.dtype, out + (n * os[0] + d * os[2] + h * os[3] + w * os[4]) * bytes, os[1], channels);
+        }
+      }
+    });
+  }
+
+  GridSample3dDesc d_;
+};
+
 }  // namespace
 
 std::unique_ptr<Step> MakeGridSampleStep(GridSampleDesc desc) { return std::make_unique<GridSampleStep>(desc); }
+
+std::unique_ptr<Step> MakeGridSample3dStep(GridSample3dDesc desc) { return std::make_unique<GridSample3dStep>(desc); }
 
 }  // namespace canopy::kernels

@@ -17,6 +17,7 @@
 
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
+#include "aclnnop/aclnn_grid_sampler3d.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
@@ -1353,6 +1354,131 @@ INSTANTIATE_TEST_SUITE_P(Cases, GridSampler2DRejectionTest, ::testing::ValuesIn(
                          [](const ::testing::TestParamInfo<GridRejection>& info) {
                            return SanitizeName(info.param.name);
                          });
+
+// ---- GridSampler3D ------------------------------------------------------------------------------
+// PyTorch's grid_sampler_3d written out with the 2-D reference's coordinate
+// rules: trilinear over the eight corners or nearest, each padding, NCDHW and
+// NDHWC, every A2 dtype.
+
+struct Grid3dCase {
+  Shape input;  // [N, C, D, H, W]
+  int64_t interpolation = 0, padding = 0;
+  bool alignCorners = false, channelsLast = false;
+  aclDataType dtype = ACL_FLOAT;
+};
+
+void RunGrid3d(const Grid3dCase& c) {
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t N = c.input[0], C = c.input[1], D = c.input[2], H = c.input[3], W = c.input[4];
+  const int64_t od = 2, oh = 3, ow = 2;
+  const Shape gridShape = {N, od, oh, ow, 3}, outShape = {N, C, od, oh, ow};
+  // NDHWC tensors hold [N, D, H, W, C].
+  const Shape inStored = c.channelsLast ? Shape{N, D, H, W, C} : c.input;
+  const Shape outStored = c.channelsLast ? Shape{N, od, oh, ow, C} : outShape;
+  DeviceTensor in(c.dtype, inStored, View::kTransposed), grid(c.dtype, gridShape, View::kStepped);
+  DeviceTensor out(c.dtype, outStored);
+  const Values x = in.FillRandom(rng, Range{-4, 4});
+  const Values g = grid.FillRandom(rng, Range{-1.3, 1.3});
+  const aclFormat format = c.channelsLast ? ACL_FORMAT_NDHWC : ACL_FORMAT_NCDHW;
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGridSampler3DGetWorkspaceSize(a.Tensor(in, format), a.Tensor(grid), c.interpolation, c.padding,
+                                                  c.alignCorners, a.Tensor(out, format), ws, ex);
+      },
+      aclnnGridSampler3D);
+  auto value = [&](int64_t n, int64_t ch, int64_t z, int64_t y, int64_t xx) {
+    const Shape at = c.channelsLast ? Shape{n, z, y, xx, ch} : Shape{n, ch, z, y, xx};
+    return x[static_cast<size_t>(Ravel(at, inStored))].real();
+  };
+  const auto count = static_cast<size_t>(NumElements(outStored));
+  Expected expected{Values(count), std::vector<double>(count)};
+  for (int64_t i = 0; i < NumElements(outShape); ++i) {
+    const Shape at = Unravel(i, outShape);  // n, c, d, h, w
+    const size_t gi = static_cast<size_t>(Ravel({at[0], at[2], at[3], at[4], 0}, gridShape));
+    auto coordinate = [&](double v, int64_t size) {
+      if (c.dtype == ACL_DOUBLE)
+        return GridPad(GridUnnormalize(v, size, c.alignCorners), size, c.padding, c.alignCorners);
+      const auto f = static_cast<float>(v);
+      return static_cast<double>(GridPad(GridUnnormalize(f, size, c.alignCorners), size, c.padding, c.alignCorners));
+    };
+    const double px = coordinate(g[gi].real(), W), py = coordinate(g[gi + 1].real(), H),
+                 pz = coordinate(g[gi + 2].real(), D);
+    double want = 0, magnitude = 0;
+    auto tap = [&](int64_t z, int64_t y, int64_t xx, double weight) {
+      if (z < 0 || z >= D || y < 0 || y >= H || xx < 0 || xx >= W) return;
+      want += weight * value(at[0], at[1], z, y, xx);
+      magnitude += std::abs(weight * value(at[0], at[1], z, y, xx));
+    };
+    if (c.interpolation == 1) {
+      tap(static_cast<int64_t>(std::nearbyint(pz)), static_cast<int64_t>(std::nearbyint(py)),
+          static_cast<int64_t>(std::nearbyint(px)), 1);
+    } else {
+      const double x0 = std::floor(px), y0 = std::floor(py), z0 = std::floor(pz);
+      const double tx = px - x0, ty = py - y0, tz = pz - z0;
+      for (int corner = 0; corner < 8; ++corner) {
+        const int dz = corner >> 2, dy = (corner >> 1) & 1, dx = corner & 1;
+        tap(static_cast<int64_t>(z0) + dz, static_cast<int64_t>(y0) + dy, static_cast<int64_t>(x0) + dx,
+            (dz != 0 ? tz : 1 - tz) * (dy != 0 ? ty : 1 - ty) * (dx != 0 ? tx : 1 - tx));
+      }
+    }
+    const Shape stored = c.channelsLast ? Shape{at[0], at[2], at[3], at[4], at[1]} : at;
+    const auto k = static_cast<size_t>(Ravel(stored, outStored));
+    expected.values[k] = want;
+    expected.tolerance[k] = Tolerance(c.dtype, want, magnitude) + 16 * UnitRoundoff(ACL_FLOAT) * magnitude;
+  }
+  ExpectNear(out.ReadView(), expected, "GridSampler3D");
+}
+
+TEST(GridSampler3D, MatchesFloat64Reference) {
+  for (int64_t mode = 0; mode < 2; ++mode) {
+    for (int64_t pad = 0; pad < 3; ++pad) {
+      for (const bool align : {false, true}) {
+        SCOPED_TRACE("mode " + std::to_string(mode) + " padding " + std::to_string(pad) + (align ? " align" : ""));
+        RunGrid3d({{2, 3, 3, 4, 5}, mode, pad, align});
+      }
+    }
+  }
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+    SCOPED_TRACE(Name(dtype));
+    RunGrid3d({{1, 2, 2, 3, 4}, 0, 2, false, false, dtype});
+    RunGrid3d({{1, 2, 2, 3, 4}, 1, 1, true, false, dtype});
+  }
+  SCOPED_TRACE("NDHWC");
+  RunGrid3d({{2, 4, 3, 3, 3}, 0, 0, false, true});
+}
+
+TEST(GridSampler3D, Rejections) {
+  struct Case {
+    std::string name;
+    aclDataType dtype, gridDtype;
+    Shape input, grid, out;
+    int64_t interpolation, padding;
+    std::string keyword;
+  };
+  const aclDataType f = ACL_FLOAT;
+  const Shape in = {1, 2, 3, 4, 5}, g = {1, 2, 2, 2, 3}, o = {1, 2, 2, 2, 2};
+  const std::vector<Case> cases = {
+      {"int", ACL_INT32, ACL_INT32, in, g, o, 0, 0, "input"},
+      {"grid_dtype", f, ACL_FLOAT16, in, g, o, 0, 0, "grid"},
+      {"bicubic", f, f, in, g, o, 2, 0, "interpolationMode"},
+      {"padding", f, f, in, g, o, 0, 3, "paddingMode"},
+      {"rank", f, f, {1, 2, 3, 4}, g, o, 0, 0, "input"},
+      {"grid_last", f, f, in, {1, 2, 2, 2, 2}, o, 0, 0, "grid"},
+      {"out_shape", f, f, in, g, {1, 2, 2, 2, 3}, 0, 0, "out"},
+      {"batch", f, f, in, {2, 2, 2, 2, 3}, o, 0, 0, "grid"},
+  };
+  for (const Case& x : cases) {
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnGridSampler3DGetWorkspaceSize(a.NewTensor(x.dtype, x.input), a.NewTensor(x.gridDtype, x.grid),
+                                                    x.interpolation, x.padding, false, a.NewTensor(x.dtype, x.out), w,
+                                                    e);
+        },
+        aclnnGridSampler3D);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << x.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(x.keyword), std::string::npos) << x.name << ": " << run.message;
+  }
+}
 
 }  // namespace
 }  // namespace canopy_test
