@@ -61,4 +61,8 @@ aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank
 void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
                bool drops_dim, bool keep_dim, const TensorRef* values = nullptr);
 
+// Plans out = softmax (log: log-softmax) of `in` along `dim` (in [0, rank)),
+// the row maximum subtracted first; in and out have the same shape, any strides.
+void PlanSoftmaxInto(Plan& plan, const TensorRef& in, const TensorRef& out, int dim, bool log);
+
 }  // namespace canopy::ops

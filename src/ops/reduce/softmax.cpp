@@ -7,6 +7,25 @@
 using namespace canopy;
 using namespace canopy::ops;
 
+namespace canopy::ops {
+
+void PlanSoftmaxInto(Plan& plan, const TensorRef& in, const TensorRef& out, int dim, bool log) {
+  kernels::SoftmaxDesc desc;
+  desc.log = log;
+  desc.rank = static_cast<int>(in.rank());
+  desc.dim = dim;
+  desc.in = {in.buffer, in.dtype, {}};
+  desc.out = {out.buffer, out.dtype, {}};
+  for (int d = 0; d < desc.rank; ++d) {
+    desc.shape[d] = in.shape[static_cast<size_t>(d)];
+    desc.in.strides[d] = in.strides[static_cast<size_t>(d)];
+    desc.out.strides[d] = out.strides[static_cast<size_t>(d)];
+  }
+  plan.AddStep(kernels::MakeSoftmaxStep(desc), {in}, out);
+}
+
+}  // namespace canopy::ops
+
 namespace {
 
 constexpr DtypeSet kSoftmaxDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16};
@@ -25,18 +44,7 @@ aclnnStatus PlanSoftmaxOf(Plan& plan, bool log, const aclTensor* self, int64_t d
   const TensorRef in = plan.Input(self, "self");
   const TensorRef dst = plan.Output(out, "out");
   if (in.NumElements() == 0) return ACLNN_SUCCESS;
-  kernels::SoftmaxDesc desc;
-  desc.log = log;
-  desc.rank = static_cast<int>(rank);
-  desc.dim = static_cast<int>(dim < 0 ? dim + wrap : dim);
-  desc.in = {in.buffer, in.dtype, {}};
-  desc.out = {dst.buffer, dst.dtype, {}};
-  for (int d = 0; d < desc.rank; ++d) {
-    desc.shape[d] = in.shape[static_cast<size_t>(d)];
-    desc.in.strides[d] = in.strides[static_cast<size_t>(d)];
-    desc.out.strides[d] = dst.strides[static_cast<size_t>(d)];
-  }
-  plan.AddStep(kernels::MakeSoftmaxStep(desc), {in}, dst);
+  PlanSoftmaxInto(plan, in, dst, static_cast<int>(dim < 0 ? dim + wrap : dim), log);
   return ACLNN_SUCCESS;
 }
 
