@@ -78,7 +78,8 @@ TEST(OpRegistry, RowsAreCompleteSortedAndFindable) {
     // x1Ref where it is x1: InplaceAddRmsNorm; varRef in TensorFlow's scatters:
     // ScatterNdUpdate; data in InplaceScatterUpdate), or a tensor list: x or x1
     // in the Foreach family's in-place forms, paramsRef in the fused optimisers,
-    // varRef in ScatterList; InplaceRReluWithNoise's prototype calls it self.
+    // varRef in ScatterList; InplaceRReluWithNoise's prototype calls it self;
+    // ApplyRotaryPosEmb writes queryRef (and keyRef).
     if (op.inPlace != 0) {
       const std::string first = op.args[0].name;
       if (op.args[0].kind == CANOPY_ARG_TENSOR_LIST) {
@@ -87,7 +88,8 @@ TEST(OpRegistry, RowsAreCompleteSortedAndFindable) {
             << op.name << ": " << first;
       } else {
         EXPECT_TRUE(first == "selfRef" || first == "inputRef" || first == "x1Ref" || first == "varRef" ||
-                    first == "data" || (first == "self" && std::string(op.name) == "InplaceRReluWithNoise"))
+                    first == "data" || first == "queryRef" ||
+                    (first == "self" && std::string(op.name) == "InplaceRReluWithNoise"))
             << op.name << ": " << first;
         EXPECT_EQ(op.args[0].kind, CANOPY_ARG_TENSOR);
       }

@@ -141,12 +141,12 @@ constexpr OpTraits kApplyRopeTraits{.header = "aclnnop/aclnn_apply_rotary_pos_em
 }  // namespace
 
 CANOPY_ACLNN_OP(ApplyRotaryPosEmb, PlanApplyRotaryPosEmb,
-                WithExample(kApplyRopeTraits, "f32[1,2,2,128] f32[1,2,1,128] f32[1,2,1,128] f32[1,2,1,128] 1"),
+                InPlace(kApplyRopeTraits, "f32[1,2,2,128] f32[1,2,1,128] f32[1,2,1,128] f32[1,2,1,128] 1"),
                 (aclTensor*, queryRef), (aclTensor*, keyRef), (const aclTensor*, cos), (const aclTensor*, sin),
                 (int64_t, layout))
 
 CANOPY_ACLNN_OP(ApplyRotaryPosEmbV2, PlanApplyRotaryPosEmbV2,
-                WithExample(OpTraits{.header = "aclnnop/aclnn_apply_rotary_pos_emb_v2.h", .dtypes = kRopeDtypes},
-                            "f32[1,2,2,128] f32[1,2,1,128] f32[1,2,1,128] f32[1,2,1,128] 1 'half'"),
+                InPlace(OpTraits{.header = "aclnnop/aclnn_apply_rotary_pos_emb_v2.h", .dtypes = kRopeDtypes},
+                        "f32[1,2,2,128] f32[1,2,1,128] f32[1,2,1,128] f32[1,2,1,128] 1 'half'"),
                 (aclTensor*, queryRef), (aclTensor*, keyRef), (const aclTensor*, cos), (const aclTensor*, sin),
                 (int64_t, layout), (char*, rotaryMode))
