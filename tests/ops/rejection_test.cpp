@@ -163,6 +163,8 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
           {"AddRmsNorm", "xOut", ACLNN_ERR_PARAM_NULLPTR},     // rstdOut needs xOut
           {"BatchNorm", "saveMean", ACLNN_ERR_PARAM_NULLPTR},  // training (the example) needs both
           {"BatchNorm", "saveInvstd", ACLNN_ERR_PARAM_NULLPTR},
+          {"ThnnFusedLstmCell", "inputBiasOptional", ACLNN_ERR_PARAM_NULLPTR},  // the biases come as a pair
+          {"ThnnFusedLstmCell", "hiddenBiasOptional", ACLNN_ERR_PARAM_NULLPTR},
       };
       for (const Conditional& c : kConditional) {
         if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
