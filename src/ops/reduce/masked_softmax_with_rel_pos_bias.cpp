@@ -79,8 +79,8 @@ aclnnStatus PlanMaskedSoftmaxWithRelPosBias(Plan& plan, const aclTensor* x, cons
   for (const auto& [name, t] : {std::pair{"attenMaskOptional", attenMaskOptional},
                                 std::pair{"relativePosBias", relativePosBias}, std::pair{"out", out}}) {
     if (t != nullptr && t->dtype != x->dtype) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'%s' has dtype %s; it must be x's (%s)", name,
-                         DtypeName(t->dtype), DtypeName(x->dtype));
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'%s' has dtype %s; it must be x's (%s)", name, DtypeName(t->dtype),
+                         DtypeName(x->dtype));
     }
   }
   const Shape& xs = x->view_shape;
