@@ -148,15 +148,7 @@ aclnnStatus PlanAddRmsNormDynamicQuant(Plan& plan, const aclTensor* x1, const ac
       CANOPY_CHECK(check_count("scale2Out", scale2, rows));
     }
   }
-  NormPlan norm;
-  norm.kind = kernels::NormKind::kRms;
-  norm.eps = epsilon;
-  norm.length = length;
-  norm.rows = empty ? 0 : rows;
-  norm.x = Given(x1, "x1");
-  norm.x2 = Given(x2, "x2");
-  norm.gamma = Given(gamma, "gamma");
-  norm.sum = Given(x_out, "xOut");
+  const NormPlan norm = AddRmsRows(epsilon, empty ? 0 : rows, length, x1, x2, gamma, x_out);
   NormOperandRefs refs;
   RegisterRowNormInputs(plan, norm, refs);
   std::optional<TensorRef> s1, s2;

@@ -58,6 +58,28 @@ int64_t ElementCount(const Shape& shape) {
   return count;
 }
 
+NormPlan AddRmsRows(double eps, int64_t rows, int64_t length, const aclTensor* x1, const aclTensor* x2,
+                    const aclTensor* gamma, const aclTensor* x_out) {
+  NormPlan norm;
+  norm.kind = kernels::NormKind::kRms;
+  norm.eps = eps;
+  norm.length = length;
+  norm.rows = rows;
+  norm.x = Given(x1, "x1");
+  norm.x2 = Given(x2, "x2");
+  norm.gamma = Given(gamma, "gamma");
+  norm.sum = Given(x_out, "xOut");
+  return norm;
+}
+
+std::optional<TensorRef> OptionalInput(Plan& plan, const aclTensor* tensor, const char* name) {
+  if (tensor == nullptr) {
+    plan.SkipInput();
+    return std::nullopt;
+  }
+  return plan.Input(tensor, name);
+}
+
 void RegisterRowNormInputs(Plan& plan, const NormPlan& norm, NormOperandRefs& refs) {
   refs.x = RegisterInput(plan, norm.x);
   refs.ada_scale = RegisterInput(plan, norm.ada_scale);

@@ -4,6 +4,8 @@
 // strided rows are copied (inputs) or staged in a temporary (outputs).
 #pragma once
 
+#include <optional>
+
 #include "kernels/reduce_norm.h"
 #include "ops/framework/aclnn_op.h"
 
@@ -61,5 +63,14 @@ void PlanRowNormStep(Plan& plan, const NormPlan& norm, const NormOperandRefs& re
 
 // The element count of a shape.
 int64_t ElementCount(const Shape& shape);
+
+// The RMS norm of x1 + x2 (stored into x_out) over `rows` rows of `length`, times gamma: the
+// add-and-norm half of the AddRmsNorm quant forms.
+NormPlan AddRmsRows(double eps, int64_t rows, int64_t length, const aclTensor* x1, const aclTensor* x2,
+                    const aclTensor* gamma, const aclTensor* x_out);
+
+// An optional input of the quantising norms registered in prototype order: its reference, or
+// nothing (the parameter skipped) when the caller passed null.
+std::optional<TensorRef> OptionalInput(Plan& plan, const aclTensor* tensor, const char* name);
 
 }  // namespace canopy::ops

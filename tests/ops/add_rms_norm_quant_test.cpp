@@ -1,0 +1,200 @@
+// aclnnAddRmsNormQuant: x1 + x2 (xOut), its RMS norm times gamma, quantised to INT8 per column with
+// scales1 / zeroPoints1Optional (and scales2Optional / zeroPoints2Optional into y2Out), dividing or
+// multiplying by the scale (divMode); against a float64 reference in every dtype CANN's host code
+// takes, with strided views, gamma over two trailing dims, null optionals, empties and rejections.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "norm_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr double kEpsilon = 1e-6;
+
+struct QuantCase {
+  std::string name;
+  aclDataType dtype, scale, zeroPoint;  // zeroPoint ACL_DT_UNDEFINED: no zero points
+  bool divMode = true, dual = true;
+  Shape x, gamma;
+  View x1View = View::kContiguous, x2View = View::kContiguous, yView = View::kContiguous, xOutView = View::kContiguous;
+};
+void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
+
+// round(y / scale + zp) or round(y * scale + zp), saturated to INT8; one unit off allowed where the
+// kernel's f32 value may sit on the other side of a rounding boundary.
+Expected ColumnQuant(const std::vector<double>& y, int64_t length, bool divMode, const std::vector<double>& scale,
+                     const std::vector<double>* zeroPoint) {
+  Expected want;
+  for (size_t i = 0; i < y.size(); ++i) {
+    const size_t j = i % static_cast<size_t>(length);
+    const double q = (divMode ? y[i] / scale[j] : y[i] * scale[j]) + (zeroPoint != nullptr ? (*zeroPoint)[j] : 0.0);
+    want.values.emplace_back(std::clamp(std::nearbyint(q), -128.0, 127.0));
+    want.tolerance.push_back(std::abs(std::abs(q - std::trunc(q)) - 0.5) < 1e-3 ? 1 : 0);
+  }
+  return want;
+}
+
+class AddRmsNormQuantTest : public ::testing::TestWithParam<QuantCase> {};
+
+TEST_P(AddRmsNormQuantTest, MatchesFloat64Reference) {
+  const QuantCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t length = NumElements(c.gamma), rows = NumElements(c.x) / length;
+  DeviceTensor x1(c.dtype, c.x, c.x1View), x2(c.dtype, c.x, c.x2View), gamma(c.dtype, c.gamma, View::kStepped),
+      scales1(c.scale, c.gamma), y1(ACL_INT8, c.x, c.yView), y2(ACL_INT8, c.x), xOut(c.dtype, c.x, c.xOutView);
+  std::optional<DeviceTensor> scales2, zp1, zp2;
+  const std::vector<double> a = Reals(x1.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> b = Reals(x2.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> g = Reals(gamma.FillRandom(rng, Range{-2, 2}));
+  // Scales that spread y over INT8's range and saturate a few values.
+  const Range scaleRange = c.divMode ? Range{0.015, 0.04} : Range{25, 60};
+  const std::vector<double> s1 = Reals(scales1.FillRandom(rng, scaleRange));
+  std::vector<double> s2, z1, z2;
+  if (c.dual) {
+    scales2.emplace(c.scale, c.gamma, View::kOffset);
+    s2 = Reals(scales2->FillRandom(rng, scaleRange));
+  }
+  if (c.zeroPoint != ACL_DT_UNDEFINED) {
+    zp1.emplace(c.zeroPoint, c.gamma);
+    z1 = Reals(zp1->FillRandom(rng, Range{-6, 6}));
+    if (c.dual) {
+      zp2.emplace(c.zeroPoint, c.gamma, View::kStepped);
+      z2 = Reals(zp2->FillRandom(rng, Range{-6, 6}));
+    }
+  }
+  for (DeviceTensor* t : {&y1, &y2, &xOut}) t->Poison();
+  const std::vector<uint8_t> y2Before = y2.DownloadBytes();
+  ExpectRuns(
+      [&](OpArgs& args, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddRmsNormQuantGetWorkspaceSize(args.Tensor(x1), args.Tensor(x2), args.Tensor(gamma),
+                                                    args.Tensor(scales1), Or(args, scales2), Or(args, zp1),
+                                                    Or(args, zp2), -1, kEpsilon, c.divMode, args.Tensor(y1),
+                                                    args.Tensor(y2), args.Tensor(xOut), w, e);
+      },
+      aclnnAddRmsNormQuant);
+  std::vector<double> sum(a.size()), y;
+  for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
+  for (int64_t r = 0; r < rows; ++r) {
+    double squares = 0;
+    for (int64_t j = 0; j < length; ++j) squares += std::pow(sum[static_cast<size_t>(r * length + j)], 2);
+    const double rstd = 1 / std::sqrt(squares / static_cast<double>(length) + kEpsilon);
+    for (int64_t j = 0; j < length; ++j)
+      y.push_back(sum[static_cast<size_t>(r * length + j)] * rstd * g[static_cast<size_t>(j)]);
+  }
+  ExpectNear(xOut.ReadView(), Within(sum, 0.0, c.dtype, 1), c.name + " xOut");
+  ExpectNear(y1.ReadView(), ColumnQuant(y, length, c.divMode, s1, zp1 ? &z1 : nullptr), c.name + " y1Out");
+  if (c.dual) {
+    ExpectNear(y2.ReadView(), ColumnQuant(y, length, c.divMode, s2, zp2 ? &z2 : nullptr), c.name + " y2Out");
+  } else {
+    EXPECT_EQ(y2.DownloadBytes(), y2Before) << c.name << ": y2Out is left alone without scales2Optional";
+  }
+}
+
+std::vector<QuantCase> QuantCases() {
+  const aclDataType f16 = ACL_FLOAT16, bf16 = ACL_BF16, f32 = ACL_FLOAT, s32 = ACL_INT32, none = ACL_DT_UNDEFINED;
+  return {
+      // The doc's two A2 rows, then what CANN's host code takes besides.
+      {"f16_f32_s32",
+       f16,
+       f32,
+       s32,
+       true,
+       true,
+       {3, 40},
+       {40},
+       View::kTransposed,
+       View::kStepped,
+       View::kStepped,
+       View::kReversed},
+      {"bf16_bf16_bf16",
+       bf16,
+       bf16,
+       bf16,
+       true,
+       true,
+       {2, 3, 24},
+       {24},
+       View::kStepped,
+       View::kReversed,
+       View::kReversed,
+       View::kTransposed},
+      {"f32_f32_f32", f32, f32, f32, true, true, {4, 16}, {16}},
+      {"f16_f16_f16", f16, f16, f16, true, true, {5, 8}, {8}},
+      {"f16_single_no_zero_point", f16, f32, none, true, false, {3, 32}, {32}, View::kOffset},
+      {"bf16_multiply", bf16, bf16, bf16, false, true, {4, 24}, {24}},
+      {"f16_multiply_single", f16, f32, s32, false, false, {2, 16}, {16}},
+      {"f16_gamma_2d", f16, f32, s32, true, true, {2, 3, 4, 8}, {4, 8}, View::kContiguous, View::kTransposed},
+  };
+}
+INSTANTIATE_TEST_SUITE_P(Cases, AddRmsNormQuantTest, ::testing::ValuesIn(QuantCases()),
+                         [](const ::testing::TestParamInfo<QuantCase>& info) { return info.param.name; });
+
+TEST(AddRmsNormQuant, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x1, scale, zeroPoint, y1, y2;
+    Shape x2, gamma, zeroPointShape, y1Shape;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f16 = ACL_FLOAT16, f32 = ACL_FLOAT, s8 = ACL_INT8, s32 = ACL_INT32;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Bad cases[] = {
+      {"s32 x1", s32, f32, s32, s8, s8, {2, 8}, {8}, {8}, {2, 8}, kInvalid, "x1"},
+      {"s8 scales1", f16, s8, s32, s8, s8, {2, 8}, {8}, {8}, {2, 8}, kInvalid, "scales1"},
+      {"s8 zeroPoints1", f16, f32, s8, s8, s8, {2, 8}, {8}, {8}, {2, 8}, kInvalid, "zeroPoints1Optional"},
+      {"s32 y1Out", f16, f32, s32, s32, s32, {2, 8}, {8}, {8}, {2, 8}, kInvalid, "y1Out"},
+      {"y2Out dtype", f16, f32, s32, s8, ACL_UINT8, {2, 8}, {8}, {8}, {2, 8}, kInvalid, "y2Out"},
+      {"rank-0 gamma", f16, f32, s32, s8, s8, {2, 8}, {}, {8}, {2, 8}, kInvalid, "gamma"},
+      {"x2 shape", f16, f32, s32, s8, s8, {8, 2}, {8}, {8}, {2, 8}, kTiling, "x2"},
+      {"gamma length", f16, f32, s32, s8, s8, {2, 8}, {4}, {4}, {2, 8}, kTiling, "gamma"},
+      {"zeroPoints shape", f16, f32, s32, s8, s8, {2, 8}, {8}, {1, 8}, {2, 8}, kTiling, "zeroPoints1Optional"},
+      {"y1Out shape", f16, f32, s32, s8, s8, {2, 8}, {8}, {8}, {16}, kTiling, "y1Out"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x1, {2, 8}), x2(bad.x1, bad.x2), gamma(bad.x1, bad.gamma), scales1(bad.scale, bad.gamma),
+        zp1(bad.zeroPoint, bad.zeroPointShape), y1(bad.y1, bad.y1Shape), y2(bad.y2, {2, 8}), xOut(bad.x1, {2, 8});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormQuantGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(scales1),
+                                                      nullptr, a.Tensor(zp1), nullptr, -1, kEpsilon, true, a.Tensor(y1),
+                                                      a.Tensor(y2), a.Tensor(xOut), w, e);
+        },
+        aclnnAddRmsNormQuant);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+TEST(AddRmsNormQuant, EmptyComputesNothing) {
+  // An empty x1, and an empty y2Out (CANN's host code returns at once for either).
+  for (const Shape& x : {Shape{0, 8}, Shape{2, 8}}) {
+    const Shape y2Shape = x[0] == 0 ? x : Shape{0};
+    DeviceTensor x1(ACL_FLOAT16, x), x2(ACL_FLOAT16, x), gamma(ACL_FLOAT16, {8}), scales1(ACL_FLOAT, {8}),
+        y1(ACL_INT8, x), y2(ACL_INT8, y2Shape), xOut(ACL_FLOAT16, x);
+    Rng rng = Rng::ForCurrentTest();
+    x1.FillRandom(rng, Range{-2, 2});
+    x2.FillRandom(rng, Range{-2, 2});
+    scales1.FillRandom(rng, Range{0.5, 1});
+    xOut.Poison();
+    const std::vector<uint8_t> before = xOut.DownloadBytes();
+    ExpectRuns(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormQuantGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(scales1),
+                                                      nullptr, nullptr, nullptr, -1, kEpsilon, true, a.Tensor(y1),
+                                                      a.Tensor(y2), a.Tensor(xOut), w, e);
+        },
+        aclnnAddRmsNormQuant);
+    EXPECT_EQ(xOut.DownloadBytes(), before);
+  }
+}
+
+}  // namespace
+}  // namespace canopy_test
