@@ -1,5 +1,5 @@
-// aclnnTransQuantParamV2 (tensors, on the stream) and aclnnTransQuantParam
-// (host arrays, at once): pack FLOAT32 quantisation scales (and offsets) into
+// aclnnTransQuantParamV2 and V3 (tensors, on the stream) and
+// aclnnTransQuantParam (host arrays, at once): pack FLOAT32 quantisation scales (and offsets) into
 // the 64-bit words QuantMatmulV3/V4 take as a UINT64 / INT64 scale: the
 // scale's f32 bits in bits 0-31, bit 46 set, and an offset rounded to an
 // integer, clamped to [-256, 255] and kept as 9 bits in bits 37-45.
@@ -7,7 +7,8 @@
 // The two differ where CANN's two implementations differ (its docs give one
 // formula for both; clients on hardware get what the implementations do):
 //  * V2 keeps the top 19 bits of the scale (bits & 0xFFFFE000, the doc's
-//    formula) and rounds offsets half to even (its kernel's cast);
+//    formula) and rounds offsets half to even (its kernel's cast); V3 with
+//    roundMode 1 rounds the scale to those 19 bits instead (ties to even);
 //  * V1 keeps all 32 bits and rounds offsets half away from zero (C's
 //    round()); its words number max(scaleSize, offsetSize) rounded up to a
 //    multiple of 16 (unless 1), zero where neither array reaches, and the
@@ -26,6 +27,7 @@
 
 #include "aclnnop/aclnn_trans_quant_param.h"
 #include "aclnnop/aclnn_trans_quant_param_v2.h"
+#include "aclnnop/aclnn_trans_quant_param_v3.h"
 #include "common/c_boundary.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
@@ -56,24 +58,50 @@ uint32_t BitsOf(float value) {
   return bits;
 }
 
-// V2's word: the scale's top 19 bits, an offset rounded half to even.
-uint64_t PackQuantParam(float scale, const float* offset) {
-  const uint64_t word = (uint64_t{BitsOf(scale)} & 0xFFFFE000u) | kScaleFlag;
+// The scale's bits rounded to the nearest FP19 (1 sign, 8 exponent, 10 mantissa bits), ties to even, as
+// V3's kernel does with roundMode 1: a positive subnormal flushes to zero and an all-ones exponent keeps
+// its bits truncated. The kernel reads the exponent with the sign bit above it, so a negative value's
+// tests see a nine-bit exponent; that is kept (only its flush and all-ones cases differ).
+uint32_t RoundToFp19(uint32_t bits) {
+  constexpr uint32_t kTail = 13;  // mantissa bits FP19 drops
+  const uint32_t sign = bits >> 31, exponent = (bits >> 23) & 0x1FFu;
+  uint32_t mantissa = (bits & 0x7FFFFFu) >> kTail;
+  const uint32_t round_bit = (bits >> (kTail - 1)) & 1u, sticky = bits & ((1u << (kTail - 1)) - 1u);
+  if (exponent == 0) return sign << 31;
+  uint32_t e = exponent;
+  if (exponent != 0x1FFu && round_bit != 0 && (sticky != 0 || (mantissa & 1u) != 0)) {
+    if (++mantissa == (1u << 10)) {
+      mantissa = 0;
+      ++e;
+    }
+  }
+  const uint32_t fp19 = (sign << 18) | ((e > 0x1FFu ? 0x1FFu : e) << 10) | (e > 0x1FFu ? 0 : mantissa);
+  return fp19 << kTail;
+}
+
+// V2's word (V3 with roundMode 0): the scale's top 19 bits; roundMode 1 rounds them; an offset rounded
+// half to even.
+uint64_t PackQuantParam(float scale, const float* offset, int64_t round_mode = 0) {
+  const uint32_t bits = round_mode == 1 ? RoundToFp19(BitsOf(scale)) : BitsOf(scale) & 0xFFFFE000u;
+  const uint64_t word = uint64_t{bits} | kScaleFlag;
   return offset == nullptr ? word : WithOffset(word, *offset, [](float v) { return std::nearbyint(v); });
 }
 
 // words[i] = PackQuantParam(scale[i], offset[i]) over dense, equally long buffers.
 class PackQuantParamStep final : public Step {
  public:
-  PackQuantParamStep(const TensorRef& scale, std::optional<TensorRef> offset, const TensorRef& words)
-      : scale_(scale), offset_(std::move(offset)), words_(words) {}
+  PackQuantParamStep(const TensorRef& scale, std::optional<TensorRef> offset, const TensorRef& words,
+                     int64_t round_mode)
+      : scale_(scale), offset_(std::move(offset)), words_(words), round_mode_(round_mode) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     const auto* scale = reinterpret_cast<const float*>(context.Resolve(scale_.buffer));
     const auto* offset = offset_ ? reinterpret_cast<const float*>(context.Resolve(offset_->buffer)) : nullptr;
     auto* words = reinterpret_cast<uint64_t*>(context.Resolve(words_.buffer));
     const int64_t count = words_.NumElements();
-    for (int64_t i = 0; i < count; ++i) words[i] = PackQuantParam(scale[i], offset != nullptr ? offset + i : nullptr);
+    for (int64_t i = 0; i < count; ++i) {
+      words[i] = PackQuantParam(scale[i], offset != nullptr ? offset + i : nullptr, round_mode_);
+    }
     return ACLNN_SUCCESS;
   }
 
@@ -85,6 +113,7 @@ class PackQuantParamStep final : public Step {
   TensorRef scale_;
   std::optional<TensorRef> offset_;
   TensorRef words_;
+  int64_t round_mode_;
 };
 
 aclnnStatus RejectShape(Plan& plan, const char* name, const aclTensor* t, const char* allowed) {
@@ -92,7 +121,9 @@ aclnnStatus RejectShape(Plan& plan, const char* name, const aclTensor* t, const 
                      ShapeToString(t->view_shape).c_str(), allowed);
 }
 
-aclnnStatus PlanTransQuantParamV2(Plan& plan, const aclTensor* scale, const aclTensor* offset, const aclTensor* out) {
+// V2 and V3 (roundMode 0 or 1, checked after the shapes).
+aclnnStatus PlanPackedScale(Plan& plan, const aclTensor* scale, const aclTensor* offset, int64_t round_mode,
+                            const aclTensor* out) {
   CANOPY_CHECK(plan.CheckDtype("scale", scale->dtype, kParamDtypes));
   if (offset != nullptr) CANOPY_CHECK(plan.CheckDtype("offset", offset->dtype, kParamDtypes));
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kOutDtypes));
@@ -120,6 +151,10 @@ aclnnStatus PlanTransQuantParamV2(Plan& plan, const aclTensor* scale, const aclT
     }
     out_shape.back() = std::max(scale_n, offset_n);
   }
+  if (round_mode != 0 && round_mode != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'roundMode' is %lld; it must be 0 or 1",
+                       static_cast<long long>(round_mode));
+  }
   CANOPY_CHECK(plan.CheckShape("out", out, out_shape));
 
   const TensorRef scale_in = plan.Input(scale, "scale");
@@ -143,9 +178,18 @@ aclnnStatus PlanTransQuantParamV2(Plan& plan, const aclTensor* scale, const aclT
   const TensorRef words = plan.Temporary(ACL_UINT64, out_shape);
   std::vector<TensorRef> reads = {scale_dense};
   if (offset_dense) reads.push_back(*offset_dense);
-  plan.AddStep(std::make_unique<PackQuantParamStep>(scale_dense, offset_dense, words), reads, words);
+  plan.AddStep(std::make_unique<PackQuantParamStep>(scale_dense, offset_dense, words, round_mode), reads, words);
   plan.Copy(words, dst);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanTransQuantParamV2(Plan& plan, const aclTensor* scale, const aclTensor* offset, const aclTensor* out) {
+  return PlanPackedScale(plan, scale, offset, 0, out);
+}
+
+aclnnStatus PlanTransQuantParamV3(Plan& plan, const aclTensor* scale, const aclTensor* offset, int64_t roundMode,
+                                  const aclTensor* out) {
+  return PlanPackedScale(plan, scale, offset, roundMode, out);
 }
 
 }  // namespace
@@ -156,6 +200,13 @@ CANOPY_ACLNN_OP(TransQuantParamV2, PlanTransQuantParamV2,
                           .max_rank = 2,
                           .example = "f32[3] f32[3] u64[3]"}),
                 (const aclTensor*, scale), (const aclTensor*, offset, optional), (const aclTensor*, out))
+CANOPY_ACLNN_OP(TransQuantParamV3, PlanTransQuantParamV3,
+                (OpTraits{.header = "aclnnop/aclnn_trans_quant_param_v3.h",
+                          .dtypes = kOutDtypes,
+                          .max_rank = 2,
+                          .example = "f32[3] f32[3] 1 u64[3]"}),
+                (const aclTensor*, scale), (const aclTensor*, offset, optional), (int64_t, roundMode),
+                (const aclTensor*, out))
 
 namespace {
 
