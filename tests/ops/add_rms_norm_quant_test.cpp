@@ -1,4 +1,5 @@
-// aclnnAddRmsNormQuant: x1 + x2 (xOut), its RMS norm times gamma, quantised to INT8 per column with
+// aclnnAddRmsNormQuant and V2: x1 + x2 (xOut), its RMS norm times gamma (V2: plus betaOptional, and
+// the norm as rmsNormOut in the fused post-norm form), quantised to INT8 per column or per tensor with
 // scales1 / zeroPoints1Optional (and scales2Optional / zeroPoints2Optional into y2Out), dividing or
 // multiplying by the scale (divMode); against a float64 reference in every dtype CANN's host code
 // takes, with strided views, gamma over two trailing dims, null optionals, empties and rejections.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_quant_v2.h"
 #include "norm_test_support.h"
 
 namespace canopy_test {
@@ -33,7 +35,7 @@ Expected ColumnQuant(const std::vector<double>& y, int64_t length, bool divMode,
                      const std::vector<double>* zeroPoint) {
   Expected want;
   for (size_t i = 0; i < y.size(); ++i) {
-    const size_t j = i % static_cast<size_t>(length);
+    const size_t j = scale.size() == 1 ? 0 : i % static_cast<size_t>(length);
     const double q = (divMode ? y[i] / scale[j] : y[i] * scale[j]) + (zeroPoint != nullptr ? (*zeroPoint)[j] : 0.0);
     want.values.emplace_back(std::clamp(std::nearbyint(q), -128.0, 127.0));
     want.tolerance.push_back(std::abs(std::abs(q - std::trunc(q)) - 0.5) < 1e-3 ? 1 : 0);
@@ -41,12 +43,29 @@ Expected ColumnQuant(const std::vector<double>& y, int64_t length, bool divMode,
   return want;
 }
 
+// RmsNorm(a + b) * g (+ beta) per row of g's length, and the sum a + b.
+std::vector<double> AddRmsNormRef(const std::vector<double>& a, const std::vector<double>& b,
+                                  const std::vector<double>& g, const std::vector<double>* beta,
+                                  std::vector<double>& sum) {
+  const size_t length = g.size();
+  sum.resize(a.size());
+  for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
+  std::vector<double> y;
+  for (size_t r = 0; r < a.size() / length; ++r) {
+    double squares = 0;
+    for (size_t j = 0; j < length; ++j) squares += std::pow(sum[r * length + j], 2);
+    const double rstd = 1 / std::sqrt(squares / static_cast<double>(length) + kEpsilon);
+    for (size_t j = 0; j < length; ++j) y.push_back(sum[r * length + j] * rstd * g[j] + (beta ? (*beta)[j] : 0.0));
+  }
+  return y;
+}
+
 class AddRmsNormQuantTest : public ::testing::TestWithParam<QuantCase> {};
 
 TEST_P(AddRmsNormQuantTest, MatchesFloat64Reference) {
   const QuantCase& c = GetParam();
   Rng rng = Rng::ForCurrentTest();
-  const int64_t length = NumElements(c.gamma), rows = NumElements(c.x) / length;
+  const int64_t length = NumElements(c.gamma);
   DeviceTensor x1(c.dtype, c.x, c.x1View), x2(c.dtype, c.x, c.x2View), gamma(c.dtype, c.gamma, View::kStepped),
       scales1(c.scale, c.gamma), y1(ACL_INT8, c.x, c.yView), y2(ACL_INT8, c.x), xOut(c.dtype, c.x, c.xOutView);
   std::optional<DeviceTensor> scales2, zp1, zp2;
@@ -79,15 +98,8 @@ TEST_P(AddRmsNormQuantTest, MatchesFloat64Reference) {
                                                     args.Tensor(y2), args.Tensor(xOut), w, e);
       },
       aclnnAddRmsNormQuant);
-  std::vector<double> sum(a.size()), y;
-  for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
-  for (int64_t r = 0; r < rows; ++r) {
-    double squares = 0;
-    for (int64_t j = 0; j < length; ++j) squares += std::pow(sum[static_cast<size_t>(r * length + j)], 2);
-    const double rstd = 1 / std::sqrt(squares / static_cast<double>(length) + kEpsilon);
-    for (int64_t j = 0; j < length; ++j)
-      y.push_back(sum[static_cast<size_t>(r * length + j)] * rstd * g[static_cast<size_t>(j)]);
-  }
+  std::vector<double> sum;
+  const std::vector<double> y = AddRmsNormRef(a, b, g, nullptr, sum);
   ExpectNear(xOut.ReadView(), Within(sum, 0.0, c.dtype, 1), c.name + " xOut");
   ExpectNear(y1.ReadView(), ColumnQuant(y, length, c.divMode, s1, zp1 ? &z1 : nullptr), c.name + " y1Out");
   if (c.dual) {
@@ -194,6 +206,146 @@ TEST(AddRmsNormQuant, EmptyComputesNothing) {
         aclnnAddRmsNormQuant);
     EXPECT_EQ(xOut.DownloadBytes(), before);
   }
+}
+
+// ---- AddRmsNormQuantV2 --------------------------------------------------------------------------------
+
+enum class Form { kUnfused, kPre, kPost };  // AddRmsNormQuant's kernel; the fused V2 kernel's two forms
+
+struct V2Case {
+  std::string name;
+  Form form;
+  aclDataType dtype, scale, zeroPoint;
+  bool beta = true, dual = false, divMode = true;
+  View x1View = View::kContiguous, yView = View::kContiguous, outView = View::kContiguous;
+};
+void PrintTo(const V2Case& c, std::ostream* os) { *os << c.name; }
+
+class AddRmsNormQuantV2Test : public ::testing::TestWithParam<V2Case> {};
+
+TEST_P(AddRmsNormQuantV2Test, MatchesFloat64Reference) {
+  const V2Case& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const Shape x = {3, 5, 32};
+  const int64_t length = 32;
+  const Shape param = c.form == Form::kUnfused ? Shape{length} : Shape{1};
+  DeviceTensor x1(c.dtype, x, c.x1View), x2(c.dtype, x, View::kStepped), gamma(c.dtype, {length}),
+      scales1(c.scale, param), y1(ACL_INT8, x, c.yView), y2(ACL_INT8, x);
+  std::optional<DeviceTensor> scales2, zp1, zp2, beta, xOut, rmsNormOut;
+  const std::vector<double> a = Reals(x1.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> b = Reals(x2.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> g = Reals(gamma.FillRandom(rng, Range{-2, 2}));
+  const Range scaleRange = c.divMode ? Range{0.015, 0.04} : Range{25, 60};
+  const std::vector<double> s1 = Reals(scales1.FillRandom(rng, scaleRange));
+  std::vector<double> s2, z1, z2, bv;
+  if (c.dual) {
+    scales2.emplace(c.scale, param);
+    s2 = Reals(scales2->FillRandom(rng, scaleRange));
+  }
+  if (c.zeroPoint != ACL_DT_UNDEFINED) {
+    zp1.emplace(c.zeroPoint, param, View::kStepped);
+    z1 = Reals(zp1->FillRandom(rng, Range{-6, 6}));
+    if (c.dual) {
+      zp2.emplace(c.zeroPoint, param);
+      z2 = Reals(zp2->FillRandom(rng, Range{-6, 6}));
+    }
+  }
+  if (c.beta) {
+    beta.emplace(c.dtype, Shape{length}, View::kOffset);
+    bv = Reals(beta->FillRandom(rng, Range{-1, 1}));
+  }
+  if (c.form == Form::kPost) {
+    rmsNormOut.emplace(c.dtype, x, c.outView);
+    rmsNormOut->Poison();
+  } else {
+    xOut.emplace(c.dtype, x, c.outView);
+    xOut->Poison();
+  }
+  y1.Poison();
+  y2.Poison();
+  const std::vector<uint8_t> y2Before = y2.DownloadBytes();
+  ExpectRuns(
+      [&](OpArgs& args, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddRmsNormQuantV2GetWorkspaceSize(
+            args.Tensor(x1), args.Tensor(x2), args.Tensor(gamma), args.Tensor(scales1), Or(args, scales2),
+            Or(args, zp1), Or(args, zp2), Or(args, beta), -1, kEpsilon, c.divMode, args.Tensor(y1), args.Tensor(y2),
+            Or(args, xOut), Or(args, rmsNormOut), w, e);
+      },
+      aclnnAddRmsNormQuantV2);
+  std::vector<double> sum;
+  const std::vector<double> y = AddRmsNormRef(a, b, g, c.beta ? &bv : nullptr, sum);
+  if (xOut) ExpectNear(xOut->ReadView(), Within(sum, 0.0, c.dtype, 1), c.name + " xOut");
+  if (rmsNormOut) ExpectNear(rmsNormOut->ReadView(), Within(y, 1.0, c.dtype, 2), c.name + " rmsNormOut");
+  ExpectNear(y1.ReadView(), ColumnQuant(y, length, c.divMode, s1, zp1 ? &z1 : nullptr), c.name + " y1Out");
+  if (c.dual) {
+    ExpectNear(y2.ReadView(), ColumnQuant(y, length, c.divMode, s2, zp2 ? &z2 : nullptr), c.name + " y2Out");
+  } else {
+    EXPECT_EQ(y2.DownloadBytes(), y2Before) << c.name << ": y2Out is left alone without scales2Optional";
+  }
+}
+
+std::vector<V2Case> V2Cases() {
+  const aclDataType f16 = ACL_FLOAT16, bf16 = ACL_BF16, f32 = ACL_FLOAT, s32 = ACL_INT32, s8 = ACL_INT8;
+  return {
+      {"unfused_f16_dual", Form::kUnfused, f16, f32, s32, true, true, true, View::kTransposed, View::kStepped,
+       View::kReversed},
+      {"unfused_bf16_multiply", Form::kUnfused, bf16, bf16, bf16, true, true, false},
+      {"unfused_f16_no_beta_f16_scale", Form::kUnfused, f16, f16, s8, false, false, true, View::kOffset},
+      {"unfused_bf16_no_zero_point", Form::kUnfused, bf16, f32, ACL_DT_UNDEFINED, true, false},
+      {"pre_f16", Form::kPre, f16, f32, s32, true, false, true, View::kStepped, View::kContiguous, View::kTransposed},
+      {"pre_bf16", Form::kPre, bf16, bf16, bf16, true},
+      {"post_f16", Form::kPost, f16, f32, s32, false, false, true, View::kContiguous, View::kReversed, View::kStepped},
+      {"post_bf16_s8_zero_point", Form::kPost, bf16, f16, s8, false},
+  };
+}
+INSTANTIATE_TEST_SUITE_P(Cases, AddRmsNormQuantV2Test, ::testing::ValuesIn(V2Cases()),
+                         [](const ::testing::TestParamInfo<V2Case>& info) { return info.param.name; });
+
+TEST(AddRmsNormQuantV2, Rejections) {
+  struct Bad {
+    const char* name;
+    aclDataType x1, scale;
+    Shape param, y2;
+    bool xOut, rmsNormOut;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f16 = ACL_FLOAT16, f32 = ACL_FLOAT;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kNull = ACLNN_ERR_PARAM_NULLPTR;
+  const Bad cases[] = {
+      {"f32 x1 and gamma (gamma checked first)", f32, f32, {8}, {2, 8}, true, false, kInvalid, "gamma"},
+      {"f32 x1 fused", f32, f32, {1}, {2, 8}, false, true, kInvalid, "x1"},
+      {"s32 scales1", f16, ACL_INT32, {8}, {2, 8}, true, false, kInvalid, "scales1"},
+      {"y2Out shape", f16, f32, {8}, {4, 4}, true, false, kInvalid, "y2Out"},
+      {"scales1 shape", f16, f32, {1}, {2, 8}, true, false, kInvalid, "scales1"},
+      {"rmsNormOut unfused", f16, f32, {8}, {2, 8}, true, true, kNull, "rmsNormOut"},
+      {"no xOut unfused", f16, f32, {8}, {2, 8}, false, true, kNull, "xOut"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x1, {2, 8}), x2(bad.x1, {2, 8}), gamma(bad.x1, {8}), scales1(bad.scale, bad.param),
+        zp1(ACL_INT32, bad.param), y1(ACL_INT8, {2, 8}), y2(ACL_INT8, bad.y2), xOut(bad.x1, {2, 8}),
+        rmsNormOut(bad.x1, {2, 8});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormQuantV2GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(scales1),
+                                                        nullptr, a.Tensor(zp1), nullptr, nullptr, -1, kEpsilon, true,
+                                                        a.Tensor(y1), a.Tensor(y2), bad.xOut ? a.Tensor(xOut) : nullptr,
+                                                        bad.rmsNormOut ? a.Tensor(rmsNormOut) : nullptr, w, e);
+        },
+        aclnnAddRmsNormQuantV2);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+  // An empty x1 returns before the dtype checks, as CANN's host code does.
+  DeviceTensor x1(f32, {0, 8}), x2(f32, {0, 8}), gamma(f32, {8}), scales1(f32, {8}), y1(ACL_INT8, {0, 8}),
+      y2(ACL_INT8, {0, 8}), xOut(f32, {0, 8});
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAddRmsNormQuantV2GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(scales1),
+                                                      nullptr, nullptr, nullptr, nullptr, -1, kEpsilon, true,
+                                                      a.Tensor(y1), a.Tensor(y2), a.Tensor(xOut), nullptr, w, e);
+      },
+      aclnnAddRmsNormQuantV2);
 }
 
 }  // namespace

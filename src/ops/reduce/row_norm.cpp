@@ -80,6 +80,14 @@ std::optional<TensorRef> OptionalInput(Plan& plan, const aclTensor* tensor, cons
   return plan.Input(tensor, name);
 }
 
+std::optional<TensorRef> OptionalOutput(Plan& plan, const aclTensor* tensor, const char* name) {
+  if (tensor == nullptr) {
+    plan.SkipOutput();
+    return std::nullopt;
+  }
+  return plan.Output(tensor, name);
+}
+
 void RegisterRowNormInputs(Plan& plan, const NormPlan& norm, NormOperandRefs& refs) {
   refs.x = RegisterInput(plan, norm.x);
   refs.ada_scale = RegisterInput(plan, norm.ada_scale);

@@ -69,8 +69,9 @@ int64_t ElementCount(const Shape& shape);
 NormPlan AddRmsRows(double eps, int64_t rows, int64_t length, const aclTensor* x1, const aclTensor* x2,
                     const aclTensor* gamma, const aclTensor* x_out);
 
-// An optional input of the quantising norms registered in prototype order: its reference, or
+// An optional input (output) of the quantising norms registered in prototype order: its reference, or
 // nothing (the parameter skipped) when the caller passed null.
 std::optional<TensorRef> OptionalInput(Plan& plan, const aclTensor* tensor, const char* name);
+std::optional<TensorRef> OptionalOutput(Plan& plan, const aclTensor* tensor, const char* name);
 
 }  // namespace canopy::ops
