@@ -10,6 +10,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
+#include "common/half.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
 
@@ -31,6 +32,8 @@ float Rounded(float v, QuantRound round) {
   }
   return v;
 }
+
+float InHalf(float v) { return HalfToFloat(FloatToHalf(v)); }
 
 class QuantAffineStep final : public Step {
  public:
@@ -73,7 +76,10 @@ class QuantAffineStep final : public Step {
           for (int64_t t = 0; t < count; ++t) {
             const size_t p = param(c0 + t);
             const float v = values[static_cast<size_t>(t)];
-            const float q = Rounded((d_.divide ? v / scale[p] : v * scale[p]) + offset_at(p), d_.round);
+            const float q =
+                Rounded(d_.half_arithmetic ? InHalf(InHalf(InHalf(v) * InHalf(scale[p])) + InHalf(offset_at(p)))
+                                           : (d_.divide ? v / scale[p] : v * scale[p]) + offset_at(p),
+                        d_.round);
             values[static_cast<size_t>(t)] = std::isnan(q) ? 0.0f : std::clamp(q, lo, hi);
           }
           StoreQuantised(values.data(), out, c0, count, d_.out_dtype);

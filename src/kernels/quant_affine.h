@@ -32,6 +32,8 @@ struct QuantAffineDesc {
   bool sqrt_mode = false;
   QuantRound round = QuantRound::kRint;
   bool divide = false;                          // quantise: y = x / s + offset (RmsNormQuant's form)
+  bool half_arithmetic = false;                 // quantise: x, s, offset, x * s and the sum each rounded to f16
+                                                // (MoeInitRoutingQuant's kernel computes in half)
   aclDataType offset_dtype = ACL_DT_UNDEFINED;  // undefined: param_dtype (RmsNormQuant: INT8)
   // GroupQuant: rows of axis_extent elements, the scale [groups, axis_extent] with one row per group,
   // picked by `group_index` (INT32 / INT64 cumulative row ends: non-decreasing, in [0, rows], the

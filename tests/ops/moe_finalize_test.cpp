@@ -4,18 +4,23 @@
 // rows, index values out of range (507015 on the stream), and every rejection.
 // Then the permutation they undo, aclnnMoeInitRouting and aclnnMoeInitRoutingV2
 // (drop-less, active, drop/pad, the token counts) against a stable sort by
-// expert, and the round trip init -> finalize; aclnnMoeTokenPermute against
+// expert, and the round trip init -> finalize; aclnnMoeInitRoutingQuant as V1
+// with the gathered rows quantised as CANN's A2 kernel does (x, scale, offset,
+// the product and the sum each rounded to half, then rounded half to even and
+// saturated to INT8), against the same sort and that exact reference; aclnnMoeTokenPermute against
 // the same sort, and aclnnMoeTokenUnpermute against a float64 weighted gather
 // and as permute's inverse.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclnnop/aclnn_moe_finalize_routing.h"
 #include "aclnnop/aclnn_moe_finalize_routing_v2.h"
 #include "aclnnop/aclnn_moe_init_routing.h"
+#include "aclnnop/aclnn_moe_init_routing_quant.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
 #include "aclnnop/aclnn_moe_token_permute.h"
 #include "aclnnop/aclnn_moe_token_unpermute.h"
@@ -354,11 +359,22 @@ struct InitCase {
   int64_t capacity = 0;
   int64_t count_flag = 0;  // V2: 1 running sum, 2 counts
   bool before_capacity = false;
+  bool quant = false;  // MoeInitRoutingQuant (V1's form, INT8 rows)
+  double scale = 21.7, offset = 1.25;
   View view = View::kContiguous;
   std::string name;
 };
 
 void PrintTo(const InitCase& c, std::ostream* os) { *os << c.name; }
+
+double InHalf(double v) { return HalfToDouble(DoubleToHalf(v)); }
+
+// MoeInitRoutingQuant's element: half(half(half(x) * half(scale)) + half(offset)) (the attributes read as
+// float), rounded half to even, saturated to INT8.
+double Quantised(double x, const InitCase& c) {
+  const double scale = InHalf(static_cast<float>(c.scale)), offset = InHalf(static_cast<float>(c.offset));
+  return std::clamp(std::nearbyint(InHalf(InHalf(InHalf(x) * scale) + offset)), -128.0, 127.0);
+}
 
 struct InitData {
   std::unique_ptr<DeviceTensor> x, row_idx, expert_idx, expanded_x, expanded_row, expanded_expert, tokens;
@@ -389,7 +405,8 @@ InitData MakeInit(const InitCase& c, Rng& rng) {
     d.expanded_expert->Poison();
   }
   const Shape expanded = c.drop_pad ? Shape{c.experts, c.capacity, c.h} : Shape{ExpandedRows(c), c.h};
-  d.expanded_x = std::make_unique<DeviceTensor>(c.dtype, expanded, c.drop_pad ? View::kContiguous : c.view);
+  d.expanded_x =
+      std::make_unique<DeviceTensor>(c.quant ? ACL_INT8 : c.dtype, expanded, c.drop_pad ? View::kContiguous : c.view);
   d.expanded_x->Poison();
   d.expanded_row = std::make_unique<DeviceTensor>(ACL_INT32, Shape{slots});
   d.expanded_row->Poison();
@@ -412,6 +429,15 @@ OpRun RunInit(const InitCase& c, InitData& d) {
         },
         aclnnMoeInitRoutingV2);
   }
+  if (c.quant) {
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnMoeInitRoutingQuantGetWorkspaceSize(t(a, d.x), t(a, d.row_idx), t(a, d.expert_idx), c.active,
+                                                          c.scale, c.offset, t(a, d.expanded_x), t(a, d.expanded_row),
+                                                          t(a, d.expanded_expert), w, e);
+        },
+        aclnnMoeInitRoutingQuant);
+  }
   return RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
         return aclnnMoeInitRoutingGetWorkspaceSize(t(a, d.x), t(a, d.row_idx), t(a, d.expert_idx), c.active,
@@ -430,7 +456,10 @@ void CheckInit(const InitCase& c, const InitData& d) {
     return d.experts[static_cast<size_t>(a)] < d.experts[static_cast<size_t>(b)];
   });
   const auto x_row = [&](Values& out, int64_t row) {
-    for (int64_t j = 0; j < c.h; ++j) out.push_back(row < 0 ? Value(0.0) : d.xv[static_cast<size_t>(row * c.h + j)]);
+    for (int64_t j = 0; j < c.h; ++j) {
+      const Value v = row < 0 ? Value(0.0) : d.xv[static_cast<size_t>(row * c.h + j)];
+      out.push_back(c.quant ? Value(Quantised(v.real(), c)) : v);
+    }
   };
   Values want_x, want_row(static_cast<size_t>(slots)), want_expert;
   std::vector<int64_t> histogram(static_cast<size_t>(c.experts), 0);
@@ -496,6 +525,34 @@ std::vector<InitCase> InitCases() {
     drop.name = std::string("v2_drop_pad_") + Name(dtype);
     cases.push_back(drop);
   }
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    InitCase q;
+    q.quant = true;
+    q.dtype = dtype;
+    q.name = std::string("quant_") + Name(dtype);
+    cases.push_back(q);
+    q.view = View::kTransposed;
+    q.active = 3;
+    q.name = std::string("quant_active3_strided_") + Name(dtype);
+    cases.push_back(q);
+    q.view = View::kContiguous;
+    q.active = 7;
+    q.scale = 70.3;  // |x * scale| up to 211: saturates both ways
+    q.offset = -2.5;
+    q.name = std::string("quant_saturating_") + Name(dtype);
+    cases.push_back(q);
+  }
+  InitCase ties;
+  ties.quant = true;
+  ties.rows = 33;
+  ties.k = 4;
+  ties.h = 300;
+  ties.experts = 16;
+  ties.active = 40;
+  ties.scale = 0.5;
+  ties.offset = 0.5;  // x * 0.5 + 0.5 often lands halfway between integers
+  ties.name = "quant_wide_ties";
+  cases.push_back(ties);
   InitCase v1_active;
   v1_active.active = 3;
   v1_active.view = View::kTransposed;
@@ -561,6 +618,31 @@ TEST(MoeInitRouting, DocExample) {
   CheckInit(c, d);
 }
 
+// MoeInitRoutingQuant's example: x rows 0.1, 0.2, 0.3, the same experts and rowIdx, scale 1, offset 1.
+TEST(MoeInitRoutingQuant, DocExample) {
+  InitCase c;
+  c.quant = true;
+  c.rows = 3;
+  c.k = 2;
+  c.h = 4;
+  c.active = 3;
+  c.scale = 1;
+  c.offset = 1;
+  Rng rng = Rng::ForCurrentTest();
+  InitData d = MakeInit(c, rng);
+  d.x->WriteView(Values{0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 0.2, 0.3, 0.3, 0.3, 0.3});
+  d.xv = d.x->ReadView();
+  d.experts = {1, 2, 0, 1, 0, 2};
+  d.expert_idx->WriteView(Values(d.experts.begin(), d.experts.end()));
+  d.row_values = {0, 3, 1, 4, 2, 5};
+  d.row_idx->WriteView(Values(d.row_values.begin(), d.row_values.end()));
+  ASSERT_TRUE(RunInit(c, d).ok());
+  ExpectExact(d.expanded_row->ReadView(), Values{2, 0, 1, 4, 3, 5}, "expandedRowIdxOut");
+  ExpectExact(d.expanded_expert->ReadView(), Values{0, 0, 1, 1, 2, 2}, "expandedExpertIdxOut");
+  ExpectExact(d.expanded_x->ReadView(), Values(24, 1.0), "expandedXOut");
+  CheckInit(c, d);
+}
+
 // Init routing then finalize routing (scales 1, nothing else) gives k * x back.
 TEST(MoeInitRouting, RoundTripThroughFinalize) {
   InitCase c;
@@ -593,6 +675,19 @@ TEST(MoeInitRouting, EmptyInputs) {
     ASSERT_TRUE(RunInit(c, d).ok());
     if (v2) ExpectExact(d.tokens->ReadView(), Values(5, 0.0), "expertTokensCountOrCumsumOut");
   }
+  InitCase quant;  // MoeInitRoutingQuant with no rows, then with no columns
+  quant.quant = true;
+  quant.rows = 0;
+  quant.active = 0;
+  Rng rng = Rng::ForCurrentTest();
+  InitData d = MakeInit(quant, rng);
+  ASSERT_TRUE(RunInit(quant, d).ok());
+  quant.rows = 7;
+  quant.active = 7;
+  quant.h = 0;
+  d = MakeInit(quant, rng);
+  ASSERT_TRUE(RunInit(quant, d).ok());
+  CheckInit(quant, d);
 }
 
 // Index values out of range fail the run on the stream.
@@ -609,6 +704,13 @@ TEST(MoeInitRouting, IndexOutOfRangeFailsTheRun) {
   expect_failure(v1, [&](InitData& d) {
     Values v(d.row_values.begin(), d.row_values.end());
     v[4] = static_cast<double>(v1.rows * v1.k);
+    d.row_idx->WriteView(v);
+  });
+  InitCase quant;
+  quant.quant = true;
+  expect_failure(quant, [&](InitData& d) {
+    Values v(d.row_values.begin(), d.row_values.end());
+    v[2] = -1;
     d.row_idx->WriteView(v);
   });
   InitCase v2;
@@ -679,6 +781,42 @@ TEST(MoeInitRoutingRejects, EachCase) {
   expect(v1, [](InitCase&, InitData& d) { d.expanded_row = std::make_unique<DeviceTensor>(ACL_INT32, Shape{20}); },
          kTiling, {"'expandedRowIdxOut'"});
   expect(v1, [](InitCase&, InitData& d) { d.expanded_expert = std::make_unique<DeviceTensor>(ACL_INT32, Shape{22}); },
+         kTiling, {"'expandedExpertIdxOut'"});
+  // Quant: V1's checks with an INT8 expandedXOut (x's rank is the tiling's check too)
+  InitCase quant;
+  quant.quant = true;
+  expect(quant,
+         [](InitCase&, InitData& d) {
+           d.x = std::make_unique<DeviceTensor>(ACL_INT8, Shape{7, 20});
+         },
+         kInvalid, {"'x'"});
+  expect(quant,
+         [](InitCase&, InitData& d) {
+           d.expert_idx = std::make_unique<DeviceTensor>(ACL_INT64, Shape{7, 3});
+         },
+         kInvalid, {"'expertIdx'"});
+  expect(quant,
+         [](InitCase&, InitData& d) {
+           d.expanded_x = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{21, 20});
+         },
+         kInvalid, {"'expandedXOut'"});
+  expect(quant, [](InitCase&, InitData& d) { d.expanded_row = std::make_unique<DeviceTensor>(ACL_INT64, Shape{21}); },
+         kInvalid, {"'expandedRowIdxOut'"});
+  expect(quant,
+         [](InitCase&, InitData& d) {
+           d.x = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{7, 20, 1});
+         },
+         kTiling, {"2-D"});
+  expect(quant, [](InitCase& c, InitData&) { c.active = -1; }, kTiling, {"'activeNum'"});
+  expect(quant,
+         [](InitCase&, InitData& d) {
+           d.expanded_x = std::make_unique<DeviceTensor>(ACL_INT8, Shape{21, 21});
+         },
+         kTiling, {"'expandedXOut'"});
+  expect(quant,
+         [](InitCase&, InitData& d) {
+           d.expanded_expert = std::make_unique<DeviceTensor>(ACL_INT32, Shape{21, 1});
+         },
          kTiling, {"'expandedExpertIdxOut'"});
   // V2
   expect(v2,

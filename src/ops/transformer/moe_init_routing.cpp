@@ -6,6 +6,12 @@
 // V1: rowIdx names each choice's slot (k-major); expandedXOut holds the first
 //   min(rows, activeNum) * k rows, expandedRowIdxOut maps a slot to its row,
 //   expandedExpertIdxOut the sorted experts. Shape errors are 561002 as the doc says.
+// Quant (MoeInitRoutingQuant): V1 with expandedXOut INT8, each gathered element
+//   quantised statically as CANN's A2 kernel does it: x, scale and offset
+//   (attributes read as float) rounded to half, x * scale and + offset each
+//   rounded to half, then rounded half to even and saturated to INT8. CANN has
+//   no host checks for it (its doc is a stub): the shape faults are its
+//   tiling's (561002), the dtypes its op definition's (161002).
 // V2: no rowIdx; activeNum 0 (drop-less: rows * k rows) or > 0 (active: at
 //   most activeNum rows); dropPadMode 1 lays expandedXOut out as
 //   [expertNum, expertCapacity, h], dropping copies past the capacity
@@ -27,10 +33,12 @@
 // (507015), except V3's, which drops it.
 #include "kernels/moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing.h"
+#include "aclnnop/aclnn_moe_init_routing_quant.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
 #include "aclnnop/aclnn_moe_init_routing_v3.h"
 #include "kernels/quant_dynamic.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/nn/quant_rows.h"
 #include "ops/transformer/moe_plan_support.h"
 
 using namespace canopy;
@@ -66,13 +74,23 @@ aclnnStatus CheckOutDtypes(Plan& plan, const aclTensor* x, const aclTensor* expa
                      DtypeName(expanded_x->dtype), DtypeName(x->dtype));
 }
 
-aclnnStatus PlanMoeInitRouting(Plan& plan, const aclTensor* x, const aclTensor* row_idx, const aclTensor* expert_idx,
-                               int64_t active_num, const aclTensor* expanded_x_out,
-                               const aclTensor* expanded_row_idx_out, const aclTensor* expanded_expert_idx_out) {
+// MoeInitRoutingQuant's static quantisation of the expanded rows: int8(rint(x * scale + offset)) in half.
+struct StaticQuant {
+  double scale = 1, offset = 0;
+};
+
+// V1 and its quantised form: `quant` null keeps expandedXOut in x's dtype.
+aclnnStatus PlanV1(Plan& plan, const char* op, const StaticQuant* quant, const aclTensor* x, const aclTensor* row_idx,
+                   const aclTensor* expert_idx, int64_t active_num, const aclTensor* expanded_x_out,
+                   const aclTensor* expanded_row_idx_out, const aclTensor* expanded_expert_idx_out) {
   CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kFloatDtypes));
   CANOPY_CHECK(plan.CheckDtype("rowIdx", row_idx->dtype, kIndexDtypes));
   CANOPY_CHECK(plan.CheckDtype("expertIdx", expert_idx->dtype, kIndexDtypes));
-  CANOPY_CHECK(CheckOutDtypes(plan, x, expanded_x_out));
+  if (quant != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype("expandedXOut", expanded_x_out->dtype, DtypeSet{ACL_INT8}));
+  } else {
+    CANOPY_CHECK(CheckOutDtypes(plan, x, expanded_x_out));
+  }
   CANOPY_CHECK(plan.CheckDtype("expandedRowIdxOut", expanded_row_idx_out->dtype, kIndexDtypes));
   CANOPY_CHECK(plan.CheckDtype("expandedExpertIdxOut", expanded_expert_idx_out->dtype, kIndexDtypes));
   constexpr aclnnStatus kShapeError = ACLNN_ERR_INNER_TILING_ERROR;
@@ -97,7 +115,7 @@ aclnnStatus PlanMoeInitRouting(Plan& plan, const aclTensor* x, const aclTensor* 
   if (rows * k == 0) return ACLNN_SUCCESS;
 
   MoeInitRoutingDesc desc;
-  desc.op = "aclnnMoeInitRouting";
+  desc.op = op;
   desc.dtype = x->dtype;
   desc.rows = rows;
   desc.k = k;
@@ -108,12 +126,43 @@ aclnnStatus PlanMoeInitRouting(Plan& plan, const aclTensor* x, const aclTensor* 
   desc.row_index = plan.Contiguous(row_ref, ACL_INT32).buffer;
   desc.expert_index = plan.Contiguous(expert_ref, ACL_INT32).buffer;
   Outputs outputs;
-  desc.expanded_x = outputs.Dense(plan, expanded_ref);
+  // Quantised, the rows are gathered in x's dtype first.
+  const TensorRef gathered = quant != nullptr ? plan.Temporary(x->dtype, {expanded_rows, h}) : TensorRef{};
+  desc.expanded_x = quant != nullptr ? gathered.buffer : outputs.Dense(plan, expanded_ref);
   desc.expanded_row_index = outputs.Dense(plan, expanded_row_ref);
   desc.expanded_expert_index = outputs.Dense(plan, expanded_expert_ref);
   plan.AddStep(kernels::MakeMoeInitRoutingStep(desc));
   outputs.Finish(plan);
+  if (quant != nullptr && expanded_rows * h > 0) {
+    // CANN reads the attributes as float; its kernel rounds x, them and each partial result to half.
+    const TensorRef scale = plan.Temporary(ACL_FLOAT, {1});
+    const TensorRef offset = plan.Temporary(ACL_FLOAT, {1});
+    plan.Fill(scale, ScalarValue::Real(static_cast<float>(quant->scale)));
+    plan.Fill(offset, ScalarValue::Real(static_cast<float>(quant->offset)));
+    kernels::QuantAffineDesc affine;
+    affine.in_dtype = x->dtype;
+    affine.out_dtype = ACL_INT8;
+    affine.elements = expanded_rows * h;
+    affine.half_arithmetic = true;
+    AddAffineStep(plan, affine, gathered, scale, &offset, expanded_ref);
+  }
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanMoeInitRouting(Plan& plan, const aclTensor* x, const aclTensor* row_idx, const aclTensor* expert_idx,
+                               int64_t active_num, const aclTensor* expanded_x_out,
+                               const aclTensor* expanded_row_idx_out, const aclTensor* expanded_expert_idx_out) {
+  return PlanV1(plan, "aclnnMoeInitRouting", nullptr, x, row_idx, expert_idx, active_num, expanded_x_out,
+                expanded_row_idx_out, expanded_expert_idx_out);
+}
+
+aclnnStatus PlanMoeInitRoutingQuant(Plan& plan, const aclTensor* x, const aclTensor* row_idx,
+                                    const aclTensor* expert_idx, int64_t active_num, double scale, double offset,
+                                    const aclTensor* expanded_x_out, const aclTensor* expanded_row_idx_out,
+                                    const aclTensor* expanded_expert_idx_out) {
+  const StaticQuant quant{scale, offset};
+  return PlanV1(plan, "aclnnMoeInitRoutingQuant", &quant, x, row_idx, expert_idx, active_num, expanded_x_out,
+                expanded_row_idx_out, expanded_expert_idx_out);
 }
 
 constexpr int64_t kDropPad = 1;
@@ -402,6 +451,7 @@ aclnnStatus PlanMoeInitRoutingV3(Plan& plan, const aclTensor* x, const aclTensor
 }
 
 constexpr DtypeSet kAllDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32};
+constexpr DtypeSet kQuantDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8};
 
 }  // namespace
 
@@ -413,6 +463,14 @@ CANOPY_ACLNN_OP(MoeInitRouting, PlanMoeInitRouting,
                 (const aclTensor*, x), (const aclTensor*, rowIdx), (const aclTensor*, expertIdx), (int64_t, activeNum),
                 (const aclTensor*, expandedXOut), (const aclTensor*, expandedRowIdxOut),
                 (const aclTensor*, expandedExpertIdxOut))
+
+CANOPY_ACLNN_OP(MoeInitRoutingQuant, PlanMoeInitRoutingQuant,
+                (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_quant.h",
+                          .dtypes = kQuantDtypes,
+                          .example = "f32[3,4] i32[3,2]{0:5} i32[3,2]{0:2} 3 1 1 i8[6,4] i32[6] i32[6]"}),
+                (const aclTensor*, x), (const aclTensor*, rowIdx), (const aclTensor*, expertIdx), (int64_t, activeNum),
+                (double, scale), (double, offset), (const aclTensor*, expandedXOut),
+                (const aclTensor*, expandedRowIdxOut), (const aclTensor*, expandedExpertIdxOut))
 
 CANOPY_ACLNN_OP(MoeInitRoutingV2, PlanMoeInitRoutingV2,
                 (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_v2.h",
