@@ -43,23 +43,6 @@ Expected ColumnQuant(const std::vector<double>& y, int64_t length, bool divMode,
   return want;
 }
 
-// RmsNorm(a + b) * g (+ beta) per row of g's length, and the sum a + b.
-std::vector<double> AddRmsNormRef(const std::vector<double>& a, const std::vector<double>& b,
-                                  const std::vector<double>& g, const std::vector<double>* beta,
-                                  std::vector<double>& sum) {
-  const size_t length = g.size();
-  sum.resize(a.size());
-  for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
-  std::vector<double> y;
-  for (size_t r = 0; r < a.size() / length; ++r) {
-    double squares = 0;
-    for (size_t j = 0; j < length; ++j) squares += std::pow(sum[r * length + j], 2);
-    const double rstd = 1 / std::sqrt(squares / static_cast<double>(length) + kEpsilon);
-    for (size_t j = 0; j < length; ++j) y.push_back(sum[r * length + j] * rstd * g[j] + (beta ? (*beta)[j] : 0.0));
-  }
-  return y;
-}
-
 class AddRmsNormQuantTest : public ::testing::TestWithParam<QuantCase> {};
 
 TEST_P(AddRmsNormQuantTest, MatchesFloat64Reference) {
@@ -99,7 +82,7 @@ TEST_P(AddRmsNormQuantTest, MatchesFloat64Reference) {
       },
       aclnnAddRmsNormQuant);
   std::vector<double> sum;
-  const std::vector<double> y = AddRmsNormRef(a, b, g, nullptr, sum);
+  const std::vector<double> y = AddRmsNormRef(a, b, g, nullptr, kEpsilon, sum);
   ExpectNear(xOut.ReadView(), Within(sum, 0.0, c.dtype, 1), c.name + " xOut");
   ExpectNear(y1.ReadView(), ColumnQuant(y, length, c.divMode, s1, zp1 ? &z1 : nullptr), c.name + " y1Out");
   if (c.dual) {
@@ -273,7 +256,7 @@ TEST_P(AddRmsNormQuantV2Test, MatchesFloat64Reference) {
       },
       aclnnAddRmsNormQuantV2);
   std::vector<double> sum;
-  const std::vector<double> y = AddRmsNormRef(a, b, g, c.beta ? &bv : nullptr, sum);
+  const std::vector<double> y = AddRmsNormRef(a, b, g, c.beta ? &bv : nullptr, kEpsilon, sum);
   if (xOut) ExpectNear(xOut->ReadView(), Within(sum, 0.0, c.dtype, 1), c.name + " xOut");
   if (rmsNormOut) ExpectNear(rmsNormOut->ReadView(), Within(y, 1.0, c.dtype, 2), c.name + " rmsNormOut");
   ExpectNear(y1.ReadView(), ColumnQuant(y, length, c.divMode, s1, zp1 ? &z1 : nullptr), c.name + " y1Out");

@@ -1,6 +1,7 @@
 // The fused normalisations on the row-norm engine: AdaLayerNorm, AdaLayerNormV2 (mean and rstd,
 // FLOAT weight and bias), AdaLayerNormQuant (per-row dynamic INT8 quantisation) and AddRmsNormCast
-// (FLOAT and 16-bit results); each against a float64 reference on random data in every dtype the
+// (FLOAT and 16-bit results), and the quantising AddRmsNorm forms (RmsNormQuant, AddRmsNormDynamicQuant
+// and V2, RmsNormDynamicQuant); each against a float64 reference on random data in every dtype the
 // A2 column lists, with strided and broadcast views, null optional arguments, and CANN's rejections.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
 #include "norm_test_support.h"
@@ -423,16 +425,8 @@ TEST(AddRmsNormDynamicQuant, MatchesFloat64Reference) {
                 args.Tensor(y1), args.Tensor(y2), args.Tensor(xOut), args.Tensor(scale1), args.Tensor(scale2), w, e);
           },
           aclnnAddRmsNormDynamicQuant);
-      std::vector<double> sum(a.size()), y;
-      for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
-      for (int64_t r = 0; r < rows; ++r) {
-        double sq = 0;
-        for (int64_t j = 0; j < length; ++j)
-          sq += sum[static_cast<size_t>(r * length + j)] * sum[static_cast<size_t>(r * length + j)];
-        const double rstd = 1 / std::sqrt(sq / static_cast<double>(length) + 1e-6);
-        for (int64_t j = 0; j < length; ++j)
-          y.push_back(sum[static_cast<size_t>(r * length + j)] * rstd * g[static_cast<size_t>(j)]);
-      }
+      std::vector<double> sum;
+      const std::vector<double> y = AddRmsNormRef(a, b, g, nullptr, 1e-6, sum);
       ExpectNear(xOut.ReadView(), Within(sum, 0.0, dtype, 1), what + " xOut");
       ExpectRowQuant(y, length, smooths >= 1 ? &s1 : nullptr, y1, scale1, what + " 1");
       if (smooths == 2) {
@@ -486,6 +480,148 @@ TEST(AddRmsNormDynamicQuant, RejectionsAndEmpty) {
                                                            a.Tensor(scale1), a.Tensor(scale2), w, e);
       },
       aclnnAddRmsNormDynamicQuant);
+}
+
+// ---- AddRmsNormDynamicQuantV2 ------------------------------------------------------------------------
+
+struct DynamicV2Case {
+  std::string name;
+  aclDataType dtype;
+  bool smooth1, smooth2, beta;
+  std::vector<int> mask;  // empty: no outputMaskOptional
+};
+void PrintTo(const DynamicV2Case& c, std::ostream* os) { *os << c.name; }
+
+class AddRmsNormDynamicQuantV2Test : public ::testing::TestWithParam<DynamicV2Case> {};
+
+TEST_P(AddRmsNormDynamicQuantV2Test, MatchesFloat64Reference) {
+  const DynamicV2Case& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const Shape shape = {2, 5, 24};
+  const int64_t length = 24, rows = 10;
+  const bool out1 = c.mask.empty() || c.mask[0] != 0;
+  const bool out2 = c.mask.empty() ? c.smooth1 && c.smooth2 : c.mask[1] != 0;
+  DeviceTensor x1(c.dtype, shape, View::kStepped), x2(c.dtype, shape, View::kTransposed),
+      gamma(c.dtype, {length}, View::kReversed), xOut(c.dtype, shape, View::kStepped);
+  std::optional<DeviceTensor> smooth1, smooth2, beta, y1, y2, scale1, scale2;
+  const std::vector<double> a = Reals(x1.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> b = Reals(x2.FillRandom(rng, Range{-2, 2}));
+  const std::vector<double> g = Reals(gamma.FillRandom(rng, Range{-1, 1}));
+  std::vector<double> s1, s2, bv;
+  if (c.smooth1) {
+    smooth1.emplace(c.dtype, Shape{length});
+    s1 = Reals(smooth1->FillRandom(rng, Range{0.5, 2}));
+  }
+  if (c.smooth2) {
+    smooth2.emplace(c.dtype, Shape{length}, View::kOffset);
+    s2 = Reals(smooth2->FillRandom(rng, Range{0.5, 2}));
+  }
+  if (c.beta) {
+    beta.emplace(c.dtype, Shape{length});
+    bv = Reals(beta->FillRandom(rng, Range{-1, 1}));
+  }
+  if (out1) {
+    y1.emplace(ACL_INT8, shape, View::kReversed);
+    scale1.emplace(ACL_FLOAT, Shape{2, 5});
+  }
+  if (out2 || c.mask.empty()) {  // without a mask CANN reads y2Out's shape: give one
+    y2.emplace(ACL_INT8, shape);
+    scale2.emplace(ACL_FLOAT, Shape{rows}, View::kStepped);
+  }
+  for (auto* t : {&y1, &y2, &scale1, &scale2}) {
+    if (*t) (*t)->Poison();
+  }
+  xOut.Poison();
+  const std::vector<uint8_t> y2Before = y2 ? y2->DownloadBytes() : std::vector<uint8_t>{};
+  ExpectRuns(
+      [&](OpArgs& args, uint64_t* w, aclOpExecutor** e) {
+        const aclBoolArray* m = c.mask.empty() ? nullptr : args.BoolArray({c.mask[0] != 0, c.mask[1] != 0});
+        return aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(
+            args.Tensor(x1), args.Tensor(x2), args.Tensor(gamma), Or(args, smooth1), Or(args, smooth2), Or(args, beta),
+            1e-6, m, Or(args, y1), Or(args, y2), args.Tensor(xOut), Or(args, scale1), Or(args, scale2), w, e);
+      },
+      aclnnAddRmsNormDynamicQuantV2);
+  std::vector<double> sum;
+  const std::vector<double> y = AddRmsNormRef(a, b, g, c.beta ? &bv : nullptr, 1e-6, sum);
+  ExpectNear(xOut.ReadView(), Within(sum, 0.0, c.dtype, 1), c.name + " xOut");
+  if (out1) ExpectRowQuant(y, length, c.smooth1 ? &s1 : nullptr, *y1, *scale1, c.name + " 1");
+  if (out2) {
+    ExpectRowQuant(y, length, c.smooth2 ? &s2 : nullptr, *y2, *scale2, c.name + " 2");
+  } else if (y2) {
+    EXPECT_EQ(y2->DownloadBytes(), y2Before) << c.name << ": y2Out is left alone";
+  }
+}
+
+std::vector<DynamicV2Case> DynamicV2Cases() {
+  std::vector<DynamicV2Case> cases;
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    const std::string d = Name(dtype);
+    cases.push_back({"no_mask_two_smooths_beta_" + d, dtype, true, true, true, {}});
+    cases.push_back({"no_mask_plain_" + d, dtype, false, false, false, {}});
+    cases.push_back({"mask_first_smooth1_beta_" + d, dtype, true, false, true, {1, 0}});
+    cases.push_back({"mask_second_smooth2_" + d, dtype, false, true, false, {0, 1}});
+    cases.push_back({"mask_both_no_smooth_beta_" + d, dtype, false, false, true, {1, 1}});
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(Cases, AddRmsNormDynamicQuantV2Test, ::testing::ValuesIn(DynamicV2Cases()),
+                         [](const ::testing::TestParamInfo<DynamicV2Case>& info) { return info.param.name; });
+
+TEST(AddRmsNormDynamicQuantV2, RejectionsAndEmpty) {
+  struct Bad {
+    const char* name;
+    aclDataType x, y;
+    Shape yShape;
+    std::vector<bool> mask;  // empty: none
+    bool smooth2, nullY1;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclDataType f16 = ACL_FLOAT16, s8 = ACL_INT8;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+  const Bad cases[] = {
+      {"mask of three", f16, s8, {2, 8}, {true, true, true}, false, false, kInvalid, "outputMaskOptional"},
+      {"mask asks for nothing", f16, s8, {2, 8}, {false, false}, false, false, kInvalid, "outputMaskOptional"},
+      {"smooth2 masked off", f16, s8, {2, 8}, {true, false}, true, false, kInvalid, "outputMaskOptional"},
+      {"smooth2 alone without mask", f16, s8, {2, 8}, {}, true, false, kInvalid, "smoothScale2Optional"},
+      {"null y1Out asked for", f16, s8, {2, 8}, {true, false}, false, true, ACLNN_ERR_PARAM_NULLPTR, "y1Out"},
+      {"f32 x1", ACL_FLOAT, s8, {2, 8}, {}, false, false, kInvalid, "x1"},
+      {"f16 y1Out", f16, f16, {2, 8}, {}, false, false, kInvalid, "y1Out"},
+      {"INT32 y1Out last dim", f16, ACL_INT32, {2, 2}, {}, false, false, kInvalid, "y1Out"},
+      {"y1Out shape", f16, s8, {8, 2}, {}, false, false, ACLNN_ERR_INNER_TILING_ERROR, "y1Out"},
+  };
+  for (const Bad& bad : cases) {
+    DeviceTensor x1(bad.x, {2, 8}), x2(bad.x, {2, 8}), gamma(bad.x, {8}), smooth2(bad.x, {8}), y1(bad.y, bad.yShape),
+        y2(bad.y, bad.yShape), xOut(bad.x, {2, 8}), scale1(ACL_FLOAT, {2}), scale2(ACL_FLOAT, {2});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(
+              a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), nullptr, bad.smooth2 ? a.Tensor(smooth2) : nullptr, nullptr,
+              1e-6, bad.mask.empty() ? nullptr : a.BoolArray(bad.mask), bad.nullY1 ? nullptr : a.Tensor(y1),
+              a.Tensor(y2), a.Tensor(xOut), a.Tensor(scale1), a.Tensor(scale2), w, e);
+        },
+        aclnnAddRmsNormDynamicQuantV2);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+  // An INT32 (packed INT4) y1Out of x1's last dim / 8 is taken; an empty x1 computes nothing.
+  for (const Shape& x : {Shape{2, 16}, Shape{0, 16}}) {
+    Shape packed = x;
+    packed.back() /= 8;
+    DeviceTensor x1(f16, x), x2(f16, x), gamma(f16, {16}), y1(ACL_INT32, packed), y2(ACL_INT32, packed), xOut(f16, x),
+        scale1(ACL_FLOAT, {x[0]}), scale2(ACL_FLOAT, {x[0]});
+    Rng rng = Rng::ForCurrentTest();
+    x1.FillRandom(rng, Range{-2, 2});
+    x2.FillRandom(rng, Range{-2, 2});
+    gamma.FillRandom(rng, Range{-1, 1});
+    ExpectRuns(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(
+              a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), nullptr, nullptr, nullptr, 1e-6, nullptr, a.Tensor(y1),
+              a.Tensor(y2), a.Tensor(xOut), a.Tensor(scale1), a.Tensor(scale2), w, e);
+        },
+        aclnnAddRmsNormDynamicQuantV2);
+  }
 }
 
 // ---- RmsNormDynamicQuant -------------------------------------------------------------------------------

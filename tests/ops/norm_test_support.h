@@ -30,6 +30,23 @@ inline Expected Within(const std::vector<double>& values, double scale, aclDataT
   return want;
 }
 
+// RmsNorm(a + b) * g (+ beta) per row of g's length, in float64, and the sum a + b into `sum`.
+inline std::vector<double> AddRmsNormRef(const std::vector<double>& a, const std::vector<double>& b,
+                                         const std::vector<double>& g, const std::vector<double>* beta, double epsilon,
+                                         std::vector<double>& sum) {
+  const size_t length = g.size();
+  sum.resize(a.size());
+  for (size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
+  std::vector<double> y;
+  for (size_t r = 0; r < a.size() / length; ++r) {
+    double squares = 0;
+    for (size_t j = 0; j < length; ++j) squares += sum[r * length + j] * sum[r * length + j];
+    const double rstd = 1 / std::sqrt(squares / static_cast<double>(length) + epsilon);
+    for (size_t j = 0; j < length; ++j) y.push_back(sum[r * length + j] * rstd * g[j] + (beta ? (*beta)[j] : 0.0));
+  }
+  return y;
+}
+
 // The descriptor of an optional tensor, or null.
 inline aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
 
