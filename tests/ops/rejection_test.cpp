@@ -167,7 +167,9 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
           {"ThnnFusedLstmCell", "hiddenBiasOptional", ACLNN_ERR_PARAM_NULLPTR},
           // the softmax output comes with the vocabulary logits (the example's)
           {"FusedCrossEntropyLossWithMaxSum", "softMaxOutOptional", ACLNN_ERR_PARAM_NULLPTR},
-          {"AddRmsNormQuantV2", "xOut", ACLNN_ERR_PARAM_NULLPTR},  // the example's betaOptional path needs xOut
+          {"AddRmsNormQuantV2", "xOut", ACLNN_ERR_PARAM_NULLPTR},          // the example's betaOptional path needs xOut
+          {"AddRmsNormDynamicQuantV2", "y1Out", ACLNN_ERR_PARAM_NULLPTR},  // outputMask [1, 0] asks for it
+          {"AddRmsNormDynamicQuantV2", "scale1Out", ACLNN_ERR_PARAM_NULLPTR},
       };
       for (const Conditional& c : kConditional) {
         if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
