@@ -87,7 +87,9 @@ class MoeInitRoutingStep final : public Step {
         }
       }
     }
-    ParallelFor(static_cast<int64_t>(source.size()), kRowGrain, [&](int64_t begin, int64_t end) {
+    // Rows of no columns move nothing (and x may then have no buffer at all).
+    const int64_t rows_to_move = row_bytes > 0 ? static_cast<int64_t>(source.size()) : 0;
+    ParallelFor(rows_to_move, kRowGrain, [&](int64_t begin, int64_t end) {
       for (int64_t p = begin; p < end; ++p) {
         char* dst = expanded_x + static_cast<size_t>(p) * row_bytes;
         const int64_t src = source[static_cast<size_t>(p)];
