@@ -415,21 +415,36 @@ std::vector<std::shared_ptr<Stream>> Runtime::StreamsOfDevice(int32_t device_id)
 }
 
 void Runtime::RetireStream(const std::shared_ptr<Stream>& stream) {
-  std::unique_lock lock(handles_mutex_);
-  std::erase_if(retired_streams_, [](const auto& weak) { return weak.expired(); });
-  retired_streams_.push_back(stream);
+  std::lock_guard lock(retired_mutex_);
+  stream->MarkRetired();
+  retired_streams_.push_back({stream, stream.get(), stream->device_id()});
 }
 
 std::vector<std::shared_ptr<Stream>> Runtime::RetiredStreamsOfDevice(int32_t device_id) {
+  const auto on_device = [&](const RetiredStream& entry) { return device_id < 0 || entry.device_id == device_id; };
   std::vector<std::shared_ptr<Stream>> result;
-  std::unique_lock lock(handles_mutex_);
-  std::erase_if(retired_streams_, [](const auto& weak) { return weak.expired(); });
-  for (const auto& weak : retired_streams_) {
-    if (auto stream = weak.lock(); stream != nullptr && (device_id < 0 || stream->device_id() == device_id)) {
-      result.push_back(std::move(stream));
-    }
+  std::unique_lock lock(retired_mutex_);
+  // An expired entry's destructor is running (or about to, on the thread that
+  // dropped the last reference): it is short and never waits for a stream.
+  retired_gone_.wait(lock, [&] {
+    return std::none_of(retired_streams_.begin(), retired_streams_.end(),
+                        [&](const RetiredStream& entry) { return on_device(entry) && entry.stream.expired(); });
+  });
+  for (const auto& entry : retired_streams_) {
+    // Filter first: a reference taken and dropped here could be the last one,
+    // and its destructor would take retired_mutex_.
+    if (!on_device(entry)) continue;
+    if (auto stream = entry.stream.lock(); stream != nullptr) result.push_back(std::move(stream));
   }
   return result;
+}
+
+void Runtime::ForgetRetiredStream(const Stream* stream) {
+  {
+    std::lock_guard lock(retired_mutex_);
+    std::erase_if(retired_streams_, [&](const RetiredStream& entry) { return entry.address == stream; });
+  }
+  retired_gone_.notify_all();
 }
 
 void Runtime::NotifyAllEngines() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -152,9 +153,14 @@ class Runtime {
 
   // Streams destroyed with aclrtDestroyStreamForce while a task of theirs may
   // still run: a device synchronisation waits for them too. The list holds them
-  // weakly, so a stream leaves it when its last task has let go of it.
+  // weakly and a stream leaves it at the end of its destructor, which releases
+  // what its dropped tasks owned. RetiredStreamsOfDevice waits for destructors
+  // already under way (the last owner, say the engine thread finishing the
+  // running task, may be in one), so a synchronisation that returns has seen
+  // every dropped task released.
   void RetireStream(const std::shared_ptr<Stream>& stream);
   std::vector<std::shared_ptr<Stream>> RetiredStreamsOfDevice(int32_t device_id);
+  void ForgetRetiredStream(const Stream* stream);  // from ~Stream
 
   // Every stream object that still exists: registered, being drained by
   // aclrtDestroyStream, force-destroyed with a task still running, or held by
@@ -194,7 +200,15 @@ class Runtime {
   std::unordered_map<const void*, std::shared_ptr<Stream>> streams_;    // by handle
   std::unordered_map<const void*, Event*> events_;                      // by handle
   std::unordered_map<const void*, std::shared_ptr<Context>> contexts_;  // by handle
-  std::vector<std::weak_ptr<Stream>> retired_streams_;
+  struct RetiredStream {
+    std::weak_ptr<Stream> stream;
+    const Stream* address;  // identifies it once expired, until its destructor ends
+    int32_t device_id;
+  };
+  // Not handles_mutex_: a stream's destructor may run while that is held.
+  std::mutex retired_mutex_;
+  std::condition_variable retired_gone_;
+  std::vector<RetiredStream> retired_streams_;
   std::vector<std::weak_ptr<Stream>> all_streams_;  // every stream ever registered, pruned when expired
 };
 

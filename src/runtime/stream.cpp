@@ -42,6 +42,7 @@ Stream::~Stream() {
   ResolveDroppedRecords(~uint64_t{0});
   queue_.ForEach(DropTask);
   for (Task& task : discarded_) DropTask(task);
+  if (retired_.load(std::memory_order_acquire)) Runtime::Get().ForgetRetiredStream(this);
 }
 
 bool Stream::Enqueue(const Task& task, uint64_t* record_generation) {

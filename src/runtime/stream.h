@@ -113,6 +113,9 @@ class Stream {
   void EndReportSubscription();
   uint64_t report_thread() const { return report_thread_.load(); }
 
+  // Set by Runtime::RetireStream under its lock; the destructor then tells it.
+  void MarkRetired() { retired_.store(true, std::memory_order_release); }
+
  private:
   void RecordFailure(int32_t status, const char* message);
   void NotifyWaiters();
@@ -144,6 +147,7 @@ class Stream {
   std::atomic<bool> has_unresolved_records_{false};
   bool closed_ = false;
   std::atomic<bool> discarding_{false};
+  std::atomic<bool> retired_{false};
   uint64_t enqueued_ = 0;
   std::atomic<uint64_t> finished_{0};
   std::atomic<uint64_t> report_thread_{0};

@@ -237,6 +237,12 @@ int32_t CountAfterFailure(void* log) {
   return 0;
 }
 void CountRelease(void* log) { static_cast<FailureLog*>(log)->released.fetch_add(1); }
+// Slow enough that a synchronisation which does not wait for the releases
+// (they may run in the stream's destructor on the engine thread) is caught.
+void CountReleaseSlowly(void* log) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CountRelease(log);
+}
 
 TEST(Stream, FailureInQueuedWorkIsReportedAtTheNextSynchronisation) {
   ScopedStream stream;
@@ -370,7 +376,7 @@ TEST(Stream, DestroyForceDropsWorkThatHasNotStarted) {
     StreamBlocker blocker(stream);
     ASSERT_TRUE(blocker.WaitEntered());
     for (int i = 0; i < 10; ++i) {
-      ACL_ASSERT_OK(canopyLaunchTask(stream, "dropped", CountAfterFailure, CountRelease, &log));
+      ACL_ASSERT_OK(canopyLaunchTask(stream, "dropped", CountAfterFailure, CountReleaseSlowly, &log));
     }
     ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
     EXPECT_FALSE(blocker.left());  // it did not wait for the running host function
