@@ -51,6 +51,9 @@ class QuantAffineStep final : public Step {
     if (d_.sqrt_mode) {
       for (float& s : scale) s *= s;
     }
+    if (d_.reciprocal_scale) {
+      for (float& s : scale) s = 1.0f / (s == 0.0f ? 1.0f : s);
+    }
     if (d_.has_offset) {
       const aclDataType offset_dtype = d_.offset_dtype == ACL_DT_UNDEFINED ? d_.param_dtype : d_.offset_dtype;
       Load(offset_dtype, context.Resolve(d_.offset), 1, offset_count, offset.data());
@@ -76,10 +79,10 @@ class QuantAffineStep final : public Step {
           for (int64_t t = 0; t < count; ++t) {
             const size_t p = param(c0 + t);
             const float v = values[static_cast<size_t>(t)];
-            const float q =
-                Rounded(d_.half_arithmetic ? InHalf(InHalf(InHalf(v) * InHalf(scale[p])) + InHalf(offset_at(p)))
-                                           : (d_.divide ? v / scale[p] : v * scale[p]) + offset_at(p),
-                        d_.round);
+            float affine = d_.half_arithmetic ? InHalf(InHalf(InHalf(v) * InHalf(scale[p])) + InHalf(offset_at(p)))
+                                              : (d_.divide ? v / scale[p] : v * scale[p]) + offset_at(p);
+            if (d_.through_half) affine = InHalf(affine);
+            const float q = Rounded(affine, d_.round);
             values[static_cast<size_t>(t)] = std::isnan(q) ? 0.0f : std::clamp(q, lo, hi);
           }
           StoreQuantised(values.data(), out, c0, count, d_.out_dtype);

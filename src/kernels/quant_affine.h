@@ -35,6 +35,12 @@ struct QuantAffineDesc {
   bool half_arithmetic = false;                 // quantise: x, s, offset, x * s and the sum each rounded to f16
                                                 // (MoeInitRoutingQuant's kernel computes in half)
   aclDataType offset_dtype = ACL_DT_UNDEFINED;  // undefined: param_dtype (RmsNormQuant: INT8)
+  // quantise: y = x * (1 / s) + offset in f32, a zero s taken as 1 (LayerNormQuant's kernel multiplies
+  // by the reciprocal it computes once).
+  bool reciprocal_scale = false;
+  // quantise: the f32 value rounded to f16 before the integer rounding (LayerNormQuant's kernel casts
+  // through half).
+  bool through_half = false;
   // GroupQuant: rows of axis_extent elements, the scale [groups, axis_extent] with one row per group,
   // picked by `group_index` (INT32 / INT64 cumulative row ends: non-decreasing, in [0, rows], the
   // last rows, else the run fails as CANN's kernel traps); the offset one value.

@@ -47,6 +47,23 @@ inline std::vector<double> AddRmsNormRef(const std::vector<double>& a, const std
   return y;
 }
 
+// LayerNorm of each row of `length` values, times g plus b (g and b of `length`), in float64.
+inline std::vector<double> LayerNormRef(const std::vector<double>& x, size_t length, const std::vector<double>& g,
+                                        const std::vector<double>& b, double epsilon) {
+  std::vector<double> y;
+  y.reserve(x.size());
+  for (size_t r = 0; r < x.size() / length; ++r) {
+    const double* row = &x[r * length];
+    double mean = 0, var = 0;
+    for (size_t j = 0; j < length; ++j) mean += row[j];
+    mean /= static_cast<double>(length);
+    for (size_t j = 0; j < length; ++j) var += (row[j] - mean) * (row[j] - mean);
+    const double rstd = 1 / std::sqrt(var / static_cast<double>(length) + epsilon);
+    for (size_t j = 0; j < length; ++j) y.push_back((row[j] - mean) * rstd * g[j] + b[j]);
+  }
+  return y;
+}
+
 // The descriptor of an optional tensor, or null.
 inline aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
 
