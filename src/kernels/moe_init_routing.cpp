@@ -49,11 +49,10 @@ class MoeInitRoutingStep final : public Step {
     });
 
     auto* expanded_row = reinterpret_cast<int32_t*>(context.Resolve(d_.expanded_row_index));
-    char* expanded_x = context.Resolve(d_.expanded_x);
-    const char* x = context.Resolve(d_.x);
-    const auto row_bytes = static_cast<size_t>(d_.h) * DtypeSize(d_.dtype);
-    // source[p]: the x row that expandedX row p copies (-1: a zero row).
+    // source[p]: the x row that expandedX row p copies (-1: a zero row); source_expert[p]: its expert.
     std::vector<int64_t> source;
+    const int64_t expanded_rows = d_.drop_pad ? d_.experts * d_.capacity : d_.expanded_rows;
+    std::vector<int64_t> source_expert(d_.smooth_per_expert ? static_cast<size_t>(expanded_rows) : 0);
     if (row_index != nullptr) {
       auto* sorted_expert = reinterpret_cast<int32_t*>(context.Resolve(d_.expanded_expert_index));
       std::fill(expanded_row, expanded_row + slots, -1);  // stays -1 where rowIdx repeats a value
@@ -69,7 +68,10 @@ class MoeInitRoutingStep final : public Step {
       for (int64_t p = 0; p < slots; ++p) {
         const int32_t s = order[static_cast<size_t>(p)];
         expanded_row[s] = static_cast<int32_t>(p);
-        if (p < d_.expanded_rows) source[static_cast<size_t>(p)] = s / d_.k;
+        if (p < d_.expanded_rows) {
+          source[static_cast<size_t>(p)] = s / d_.k;
+          if (d_.smooth_per_expert) source_expert[static_cast<size_t>(p)] = expert[static_cast<size_t>(s)];
+        }
       }
     } else {
       source.assign(static_cast<size_t>(d_.experts * d_.capacity), -1);
@@ -82,24 +84,17 @@ class MoeInitRoutingStep final : public Step {
           const int64_t row = e * d_.capacity + rank;
           expanded_row[s] = static_cast<int32_t>(row);
           source[static_cast<size_t>(row)] = s / d_.k;
+          if (d_.smooth_per_expert) source_expert[static_cast<size_t>(row)] = e;
         } else {
           expanded_row[s] = -1;  // dropped: past the expert's capacity
         }
       }
     }
-    // Rows of no columns move nothing (and x may then have no buffer at all).
-    const int64_t rows_to_move = row_bytes > 0 ? static_cast<int64_t>(source.size()) : 0;
-    ParallelFor(rows_to_move, kRowGrain, [&](int64_t begin, int64_t end) {
-      for (int64_t p = begin; p < end; ++p) {
-        char* dst = expanded_x + static_cast<size_t>(p) * row_bytes;
-        const int64_t src = source[static_cast<size_t>(p)];
-        if (src < 0) {
-          std::memset(dst, 0, row_bytes);
-        } else {
-          std::memcpy(dst, x + static_cast<size_t>(src) * row_bytes, row_bytes);
-        }
-      }
-    });
+    if (d_.to_f32) {
+      ScaleRows(context, source, source_expert);
+    } else {
+      MoveRows(context, source);
+    }
     if (d_.counts != MoeInitRoutingDesc::Counts::kNone) {
       auto* tokens = reinterpret_cast<int32_t*>(context.Resolve(d_.expert_tokens));
       std::fill(tokens, tokens + d_.experts, 0);
@@ -116,6 +111,50 @@ class MoeInitRoutingStep final : public Step {
   }
 
  private:
+  // expandedX row p: x's row source[p] (a zero row for -1), moved as bytes.
+  void MoveRows(const RunContext& context, const std::vector<int64_t>& source) const {
+    char* expanded_x = context.Resolve(d_.expanded_x);
+    const char* x = context.Resolve(d_.x);
+    const auto row_bytes = static_cast<size_t>(d_.h) * DtypeSize(d_.dtype);
+    // Rows of no columns move nothing (and x may then have no buffer at all).
+    const int64_t rows_to_move = row_bytes > 0 ? static_cast<int64_t>(source.size()) : 0;
+    ParallelFor(rows_to_move, kRowGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        char* dst = expanded_x + static_cast<size_t>(p) * row_bytes;
+        const int64_t src = source[static_cast<size_t>(p)];
+        if (src < 0) {
+          std::memset(dst, 0, row_bytes);
+        } else {
+          std::memcpy(dst, x + static_cast<size_t>(src) * row_bytes, row_bytes);
+        }
+      }
+    });
+  }
+
+  // The f32 form: x's row source[p] widened, times the smooth row (its expert's), or zeros.
+  void ScaleRows(const RunContext& context, const std::vector<int64_t>& source,
+                 const std::vector<int64_t>& source_expert) const {
+    auto* expanded_x = reinterpret_cast<float*>(context.Resolve(d_.expanded_x));
+    const char* x = context.Resolve(d_.x);
+    const auto* smooth = d_.has_smooth ? reinterpret_cast<const float*>(context.Resolve(d_.smooth)) : nullptr;
+    const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    const int64_t rows_to_write = d_.h > 0 ? static_cast<int64_t>(source.size()) : 0;
+    ParallelFor(rows_to_write, kRowGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t p = begin; p < end; ++p) {
+        float* dst = expanded_x + p * d_.h;
+        const int64_t src = source[static_cast<size_t>(p)];
+        if (src < 0) {
+          std::fill(dst, dst + d_.h, 0.0F);
+          continue;
+        }
+        Load(d_.dtype, x + src * d_.h * element, 1, d_.h, dst);
+        if (smooth == nullptr) continue;
+        const float* factor = smooth + (d_.smooth_per_expert ? source_expert[static_cast<size_t>(p)] * d_.h : 0);
+        for (int64_t c = 0; c < d_.h; ++c) dst[c] *= factor[c];
+      }
+    });
+  }
+
   aclnnStatus OutOfRange(const char* name, int64_t position, int64_t value, int64_t low, int64_t high) const {
     SetErrorMessage("%s: element %lld of '%s' is %lld, outside [%lld, %lld)", d_.op, static_cast<long long>(position),
                     name, static_cast<long long>(value), static_cast<long long>(low), static_cast<long long>(high));

@@ -13,6 +13,9 @@
 //   expandedRowIdx is -1); unfilled rows are zero; per-expert counts before
 //   the drop.
 // MoeTokenPermute is V2's drop-less / active form with int32 or int64 indices.
+// MoeInitRoutingQuantV2's dynamic form (`to_f32`): expandedX holds f32 rows
+//   (x's row times a smooth row: the one row, or the row's expert's), zero
+//   rows where padded, for DynamicQuant to quantise.
 // Index values are checked before anything is written: a V1 rowIdx outside
 // [0, rows * k), a V2 expert number below 0 or (where the counts or the
 // drop/pad layout need it) at or above `experts` fails the run (507015).
@@ -43,7 +46,11 @@ struct MoeInitRoutingDesc {
   bool drop_pad = false;
   int64_t capacity = 0;
   enum class Counts { kNone, kCumsum, kCount, kBeforeCapacity } counts = Counts::kNone;
-  BufferRef expert_tokens;  // int32 [experts], with `counts`
+  BufferRef expert_tokens;         // int32 [experts], with `counts`
+  bool to_f32 = false;             // expanded_x: f32 rows (x's dtype is f32 / f16 / bf16)
+  bool has_smooth = false;         // with to_f32: times smooth (f32, contiguous)
+  bool smooth_per_expert = false;  // smooth is [experts, h] (else [1, h]); needs experts_bounded
+  BufferRef smooth;
 };
 
 std::unique_ptr<Step> MakeMoeInitRoutingStep(const MoeInitRoutingDesc& desc);

@@ -71,7 +71,12 @@ class DynamicQuantStep final : public Step {
           scale[i] = s;
           inverse = s > 0.0f ? 1.0f / s : 0.0f;
         }
+        const float divisor = scale[i];
         const auto quantise = [&](int64_t j) {
+          if (d_.divide_round_away) {
+            const float q = divisor > 0.0f ? std::round(row[static_cast<size_t>(j)] / divisor) : 0.0f;
+            return static_cast<int>(std::clamp(q, lowest, q_max));
+          }
           const float q = std::nearbyint(row[static_cast<size_t>(j)] * inverse + shift);  // half to even
           return static_cast<int>(std::clamp(q, lowest, q_max));
         };

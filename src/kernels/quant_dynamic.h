@@ -30,7 +30,10 @@ struct DynamicQuantDesc {
   BufferRef smooth;                        // one per column
   aclDataType smooth_dtype = ACL_FLOAT16;  // f16 or bf16
   bool asymmetric = false;
-  BufferRef offset;    // asymmetric: f32, one per row
+  BufferRef offset;  // asymmetric: f32, one per row
+  // MoeInitRoutingQuantV2's kernel: y = round(row / scale) in f32, half away from zero (it divides, truncates
+  // to half and rounds that away from zero, the same for |y| <= 127); a zero scale gives zeros.
+  bool divide_round_away = false;
   int64_t groups = 0;  // > 0: smooth holds one row per group, chosen by group_index
   BufferRef group_index;
   aclDataType group_dtype = ACL_INT32;  // INT32 or INT64

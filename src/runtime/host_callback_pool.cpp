@@ -22,11 +22,9 @@ HostCallbackPool& HostCallbackPool::Get() {
 }
 
 bool HostCallbackPool::Submit(std::function<void()> work, std::string& error) {
-  Threads exited;  // joined below, outside the lock (they cannot join themselves)
   bool submitted = true;
   {
     std::lock_guard lock(mutex_);
-    exited.swap(exited_);
     pending_.push_back(std::move(work));
     if (idle_ >= pending_.size()) {
       work_cv_.notify_one();
@@ -45,7 +43,6 @@ bool HostCallbackPool::Submit(std::function<void()> work, std::string& error) {
       }
     }
   }
-  for (auto& thread : exited) thread.join();
   return submitted;
 }
 
@@ -58,14 +55,12 @@ void HostCallbackPool::Worker(Threads::iterator self) {
     if (stopping_ && pending_.empty()) return;  // Shutdown joins it
     if (!woken) {
       if (idle_ < kKeptIdle) continue;  // the last idle threads stay
-      // A thread cannot join itself: it leaves itself to be joined by the next
-      // one to exit (or Submit, or Shutdown) and joins those that left before
-      // it, so at most one exited thread's stack is held at any time.
-      Threads earlier;
-      earlier.swap(exited_);
-      exited_.splice(exited_.end(), threads_, self);
-      lock.unlock();
-      for (auto& thread : earlier) thread.join();
+      // It leaves detached: a thread cannot join itself, and nothing may ever
+      // come to join it (a process that never calls aclFinalize), which would
+      // leave a finished thread unjoined for good. Past this point it touches
+      // nothing but the lock it releases on return, and the pool is never destroyed.
+      self->detach();
+      threads_.erase(self);
       return;
     }
     auto work = std::move(pending_.front());
@@ -82,7 +77,6 @@ void HostCallbackPool::Shutdown() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
     threads.swap(threads_);
-    threads.splice(threads.end(), exited_);
     work_cv_.notify_all();
   }
   for (auto& thread : threads) thread.join();

@@ -53,8 +53,7 @@ class HostCallbackPool {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::deque<std::function<void()>> pending_;
-  Threads threads_;  // running workers
-  Threads exited_;   // workers that left after being idle, to be joined
+  Threads threads_;  // running workers; one idle for kIdleExit leaves the list, detached
   size_t idle_ = 0;
   bool stopping_ = false;
 };

@@ -5,12 +5,15 @@
 // tensors and the documented rejections.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_amp_update_scale.h"
+#include "aclnnop/aclnn_apply_adam_w.h"
+#include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_fused_adamw.h"
@@ -34,6 +37,7 @@ struct AdamWCase {
   bool passMaxWithoutAmsgrad = false;
   View view = View::kContiguous;  // of var, m, v, grad
   float lr = 0.01f, beta1 = 0.9f, beta2 = 0.999f, weightDecay = 0.05f, eps = 1e-8f;
+  double bias1 = 0, bias2 = 0;  // the bias corrections; 0: 1 - beta^step
 };
 
 void PrintTo(const AdamWCase& x, std::ostream* os) { *os << x.name; }
@@ -101,7 +105,8 @@ AdamWValues AdamWReference(const AdamWCase& x, double var, double m, double v, d
   r.v = beta2 * v + (1 - beta2) * g * g;
   r.maxV = x.amsgrad ? std::max(maxV, r.v) : maxV;
   const double second = x.amsgrad ? r.maxV : r.v;
-  const double bias1 = 1 - std::pow(beta1, x.step), bias2 = 1 - std::pow(beta2, x.step);
+  const double bias1 = x.bias1 != 0 ? x.bias1 : 1 - std::pow(beta1, x.step);
+  const double bias2 = x.bias2 != 0 ? x.bias2 : 1 - std::pow(beta2, x.step);
   r.var = var * (1 - lr * decay) - lr / bias1 * r.m / (std::sqrt(second) / std::sqrt(bias2) + eps);
   return r;
 }
@@ -209,6 +214,342 @@ std::vector<RejectionCase> AdamWRejections() {
 class ApplyAdamWV2RejectionTest : public ::testing::TestWithParam<RejectionCase> {};
 TEST_P(ApplyAdamWV2RejectionTest, Rejects) { ExpectRejection(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWV2RejectionTest, ::testing::ValuesIn(AdamWRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- ApplyAdamW ---------------------------------------------------------------------------------
+// ApplyAdamWV2's cases with one dtype for every tensor; the hyperparameters are one-element
+// tensors of that dtype (so the reference takes their rounded values), the bias corrections come
+// from the previous step's powers, and maxGradNormOptional is read but never written.
+
+void CheckApplyAdamW(const AdamWCase& given) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  const aclDataType dt = given.dtype;
+  AdamWCase x = given;
+  const auto rounded = [dt](double value) { return static_cast<float>(ConvertValue(value, dt).real()); };
+  x.lr = rounded(x.lr);
+  x.beta1 = rounded(x.beta1);
+  x.beta2 = rounded(x.beta2);
+  x.weightDecay = rounded(x.weightDecay);
+  x.eps = rounded(std::max(double(x.eps), 1e-4));  // 1e-8 is below FLOAT16's range
+  const double beta1Power = ConvertValue(std::pow(double(x.beta1), x.step - 1), dt).real();
+  const double beta2Power = ConvertValue(std::pow(double(x.beta2), x.step - 1), dt).real();
+  x.bias1 = 1 - beta1Power * x.beta1;
+  x.bias2 = 1 - beta2Power * x.beta2;
+  DeviceTensor var(dt, x.shape, x.view), m(dt, x.shape, x.view), v(dt, x.shape, x.view), grad(dt, x.shape, x.view);
+  DeviceTensor maxV(dt, x.shape, x.view);
+  std::vector<std::unique_ptr<DeviceTensor>> hyper;
+  for (double value :
+       {beta1Power, beta2Power, double(x.lr), double(x.weightDecay), double(x.beta1), double(x.beta2), double(x.eps)}) {
+    hyper.push_back(std::make_unique<DeviceTensor>(dt, Shape{1}));
+    hyper.back()->WriteView({Value(value)});
+  }
+  const Values var0 = var.FillRandom(rng, Range{-2, 2});
+  const Values m0 = m.FillRandom(rng, Range{-0.5, 0.5});
+  const Values v0 = v.FillRandom(rng, Range{0, 0.5});
+  const Values max0 = maxV.FillRandom(rng, Range{0, 0.5});
+  const Values g0 = grad.FillRandom(rng, Range{-1, 1});
+  const bool withMax = x.amsgrad || x.passMaxWithoutAmsgrad;
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnApplyAdamWGetWorkspaceSize(args.Tensor(var), args.Tensor(m), args.Tensor(v), args.Tensor(*hyper[0]),
+                                               args.Tensor(*hyper[1]), args.Tensor(*hyper[2]), args.Tensor(*hyper[3]),
+                                               args.Tensor(*hyper[4]), args.Tensor(*hyper[5]), args.Tensor(*hyper[6]),
+                                               args.Tensor(grad), withMax ? args.Tensor(maxV) : nullptr, x.amsgrad,
+                                               x.maximize, workspaceSize, executor);
+      },
+      aclnnApplyAdamW);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected wantVar, wantM, wantV;
+  const double f32 = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(dt);
+  const auto push = [&](Expected& e, double value, double scale) {
+    e.values.push_back(ConvertValue(value, dt));
+    e.tolerance.push_back(rounding * std::fabs(value) + f32 * scale + 1e-30);
+  };
+  for (size_t i = 0; i < var0.size(); ++i) {
+    const AdamWValues r = AdamWReference(x, var0[i].real(), m0[i].real(), v0[i].real(), max0[i].real(), g0[i].real());
+    const double stepScale =
+        x.lr / x.bias1 * std::fabs(r.m) / (std::sqrt(x.amsgrad ? r.maxV : r.v) / std::sqrt(x.bias2) + x.eps);
+    push(wantVar, r.var, std::fabs(var0[i].real()) + stepScale);
+    push(wantM, r.m, std::fabs(m0[i].real()) + std::fabs(g0[i].real()));
+    push(wantV, r.v, std::fabs(v0[i].real()) + g0[i].real() * g0[i].real());
+  }
+  ExpectNear(var.ReadView(), wantVar, "varRef");
+  ExpectNear(m.ReadView(), wantM, "mRef");
+  ExpectNear(v.ReadView(), wantV, "vRef");
+  ExpectExact(maxV.ReadView(), max0, "maxGradNormOptional is only read");
+  ExpectExact(grad.ReadView(), g0, "grad must not change");
+  if (NumElements(x.shape) == 0) {
+    EXPECT_EQ(run.workspaceSize, 0u) << "an empty step needs no workspace";
+  }
+}
+
+std::vector<AdamWCase> ApplyAdamWCases() {
+  std::vector<AdamWCase> cases;
+  for (const AdamWCase& x : AdamWCases()) {
+    if (x.gradDtype == x.dtype) cases.push_back(x);
+  }
+  return cases;
+}
+
+class ApplyAdamWTest : public ::testing::TestWithParam<AdamWCase> {};
+TEST_P(ApplyAdamWTest, MatchesReference) { CheckApplyAdamW(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWTest, ::testing::ValuesIn(ApplyAdamWCases()),
+                         [](const ::testing::TestParamInfo<AdamWCase>& info) { return SanitizeName(info.param.name); });
+
+std::vector<RejectionCase> ApplyAdamWRejections() {
+  struct Bad {
+    std::string name;
+    aclDataType varDtype = ACL_FLOAT, lrDtype = ACL_FLOAT;
+    Shape gradShape = {2, 3}, lrShape = {1};
+    bool amsgrad = false;
+    std::string keyword;
+    aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+  };
+  const std::vector<Bad> bad = {
+      {"amsgrad_without_max", ACL_FLOAT, ACL_FLOAT, {2, 3}, {1}, true, "maxGradNormOptional", ACLNN_ERR_PARAM_NULLPTR},
+      {"int32_var", ACL_INT32, ACL_INT32, {2, 3}, {1}, false, "varRef"},
+      {"double_lr", ACL_FLOAT, ACL_DOUBLE, {2, 3}, {1}, false, "lr"},
+      {"f16_lr_f32_var", ACL_FLOAT, ACL_FLOAT16, {2, 3}, {1}, false, "lr"},
+      {"grad_shape", ACL_FLOAT, ACL_FLOAT, {3, 2}, {1}, false, "grad"},
+      {"two_lrs", ACL_FLOAT, ACL_FLOAT, {2, 3}, {2}, false, "lr"},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back({"ApplyAdamW_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       const Shape shape = {2, 3};
+                       const auto scalar = [&](aclDataType dtype) { return args.NewTensor(dtype, Shape{1}); };
+                       return aclnnApplyAdamWGetWorkspaceSize(
+                           args.NewTensor(b.varDtype, shape), args.NewTensor(b.varDtype, shape),
+                           args.NewTensor(b.varDtype, shape), scalar(b.varDtype), scalar(b.varDtype),
+                           args.NewTensor(b.lrDtype, b.lrShape), scalar(b.varDtype), scalar(b.varDtype),
+                           scalar(b.varDtype), scalar(b.varDtype), args.NewTensor(b.varDtype, b.gradShape), nullptr,
+                           b.amsgrad, false, workspaceSize, executor);
+                     },
+                     aclnnApplyAdamW, b.keyword, b.expected});
+  }
+  return cases;
+}
+
+class ApplyAdamWRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(ApplyAdamWRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWRejectionTest, ::testing::ValuesIn(ApplyAdamWRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- ApplyAdamWQuant ----------------------------------------------------------------------------
+
+struct AdamWQuantCase {
+  std::string name;
+  Shape shape = {3, 300};  // 900 elements: three blocks of 256 and a partial one
+  aclDataType dtype = ACL_FLOAT;
+  int64_t step = 2;
+  double lr = 0.01, beta1 = 0.9, beta2 = 0.99, weightDecay = 0.05, eps = 1e-6, gnormScale = 0.75;
+  View view = View::kContiguous;  // of var, grad, m and v
+};
+
+void PrintTo(const AdamWQuantCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<AdamWQuantCase> AdamWQuantCases() {
+  std::vector<AdamWQuantCase> cases;
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    AdamWQuantCase x;
+    x.name = Name(dt);
+    x.dtype = dt;
+    cases.push_back(x);
+  }
+  AdamWQuantCase x;
+  x.name = "one_block_first_step_no_decay";
+  x.shape = {1, 256};
+  x.step = 0;
+  x.weightDecay = 0;
+  cases.push_back(x);
+  x = AdamWQuantCase{};
+  x.name = "partial_block_only";
+  x.shape = {5, 7};
+  cases.push_back(x);
+  x.name = "large";
+  x.shape = {64, 1000};
+  cases.push_back(x);
+  for (View view : {View::kTransposed, View::kStepped, View::kReversed}) {
+    x = AdamWQuantCase{};
+    x.name = std::string("view_") + ViewName(view);
+    x.shape = {6, 5, 19};
+    x.view = view;
+    cases.push_back(x);
+  }
+  return cases;
+}
+
+// An ascending map of 256 entries from lo to hi (both included), random in between.
+Values RandomQmap(Rng& rng, double lo, double hi) {
+  std::vector<double> entries = {lo, hi};
+  while (entries.size() < 256) entries.push_back(static_cast<float>(rng.Uniform(lo, hi)));
+  std::sort(entries.begin(), entries.end());
+  return Values(entries.begin(), entries.end());
+}
+
+// The codes a float64 reference accepts for x / absmax: the entries nearest to it within what f32 rounding of x
+// (`slack`) can move, each then moved one towards x's sign where it has the other sign (with a signed map).
+std::vector<int> AcceptedCodes(const std::vector<double>& qmap, double normal, double slack, bool signedMap) {
+  double best = INFINITY;
+  for (double q : qmap) best = std::min(best, std::fabs(normal - q));
+  std::vector<int> accepted;
+  for (int i = 0; i < 256; ++i) {
+    if (std::fabs(normal - qmap[i]) > best + 2 * slack) continue;
+    for (double n : {normal - slack, normal, normal + slack}) {
+      int code = i;
+      if (signedMap && n * qmap[i] < 0) code = std::clamp(code + (n > 0 ? 1 : -1), 0, 255);
+      accepted.push_back(code);
+    }
+  }
+  return accepted;
+}
+
+void CheckAdamWQuant(const AdamWQuantCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  constexpr int64_t kBlock = 256;
+  const int64_t count = NumElements(x.shape);
+  const int64_t blocks = (count + kBlock - 1) / kBlock;
+  DeviceTensor var(x.dtype, x.shape, x.view), grad(x.dtype, x.shape, x.view);
+  DeviceTensor m(ACL_UINT8, x.shape, x.view), v(ACL_UINT8, x.shape, x.view);
+  DeviceTensor qmapM(ACL_FLOAT, {256}), qmapV(ACL_FLOAT, {256});
+  DeviceTensor absmaxM(ACL_FLOAT, {blocks}), absmaxV(ACL_FLOAT, {blocks}), step(ACL_INT64, {1});
+  const Values var0 = var.FillRandom(rng, Range{-2, 2});
+  const Values g0 = grad.FillRandom(rng, Range{-1, 1});
+  const Values m0 = m.FillRandom(rng, Range{0, 255});
+  const Values v0 = v.FillRandom(rng, Range{0, 255});
+  const Values am0 = absmaxM.FillRandom(rng, Range{0.1, 1});
+  const Values av0 = absmaxV.FillRandom(rng, Range{0.01, 0.5});
+  const Values qm = RandomQmap(rng, -1, 1), qv = RandomQmap(rng, 0, 1);
+  qmapM.WriteView(qm);
+  qmapV.WriteView(qv);
+  step.WriteView({Value(static_cast<double>(x.step))});
+  char mode[] = "BLOCKWISE";
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnApplyAdamWQuantGetWorkspaceSize(
+            args.Tensor(var), args.Tensor(grad), args.Tensor(m), args.Tensor(v), args.Tensor(qmapM), args.Tensor(qmapV),
+            args.Tensor(absmaxM), args.Tensor(absmaxV), args.Tensor(step), x.lr, x.beta1, x.beta2, x.weightDecay, x.eps,
+            x.gnormScale, mode, kBlock, workspaceSize, executor);
+      },
+      aclnnApplyAdamWQuant);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+
+  // The attributes reach the kernel as f32.
+  const auto f = [](double value) { return static_cast<double>(static_cast<float>(value)); };
+  const double lr = f(x.lr), beta1 = f(x.beta1), beta2 = f(x.beta2), decay = f(x.weightDecay), eps = f(x.eps);
+  const double t = static_cast<double>(x.step) + 1;
+  const double c1 = 1 - std::pow(beta1, t), c2 = std::sqrt(1 - std::pow(beta2, t));
+  const double u = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(x.dtype);
+  std::vector<double> qmapM64, qmapV64;
+  for (const Value& q : qm) qmapM64.push_back(q.real());
+  for (const Value& q : qv) qmapV64.push_back(q.real());
+  const Values varOut = var.ReadView(), mOut = m.ReadView(), vOut = v.ReadView();
+  const Values amOut = absmaxM.ReadView(), avOut = absmaxV.ReadView();
+  Expected wantVar, wantAm, wantAv;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t begin = b * kBlock, end = std::min(count, begin + kBlock);
+    std::vector<double> mNew, vNew, mScale;
+    double maxM = 0, maxV = 0;
+    for (int64_t i = begin; i < end; ++i) {
+      const double g = g0[i].real() * f(x.gnormScale);
+      const double mOld = beta1 * qm[static_cast<size_t>(m0[i].real())].real() * am0[b].real();
+      const double vOld = beta2 * qv[static_cast<size_t>(v0[i].real())].real() * av0[b].real();
+      mNew.push_back(mOld + (1 - beta1) * g);
+      vNew.push_back(vOld + (1 - beta2) * g * g);
+      mScale.push_back(std::fabs(mOld) + std::fabs((1 - beta1) * g));
+      const double denom = std::sqrt(vNew.back()) + eps * c2;
+      const double update = -lr * c2 / c1 * mNew.back() / denom;
+      double out = var0[i].real() + update;
+      if (decay > 0) out *= 1 - lr * decay;
+      wantVar.values.push_back(ConvertValue(out, x.dtype));
+      const double scale = std::fabs(var0[i].real()) + std::fabs(update) + lr * c2 / c1 * mScale.back() / denom;
+      wantVar.tolerance.push_back(rounding * std::fabs(out) + u * scale);
+      maxM = std::max(maxM, std::fabs(mNew.back()));
+      maxV = std::max(maxV, vNew.back());
+    }
+    wantAm.values.push_back(Value(maxM));
+    wantAm.tolerance.push_back(u * maxM + u);
+    wantAv.values.push_back(Value(maxV));
+    wantAv.tolerance.push_back(u * maxV);
+    for (int64_t i = begin; i < end; ++i) {
+      const size_t k = static_cast<size_t>(i - begin);
+      const std::vector<int> mCodes = AcceptedCodes(qmapM64, mNew[k] / maxM, 4 * u * mScale[k] / maxM + u, true);
+      const std::vector<int> vCodes = AcceptedCodes(qmapV64, vNew[k] / maxV, 4 * u, false);
+      const auto mGot = static_cast<int>(mOut[i].real()), vGot = static_cast<int>(vOut[i].real());
+      EXPECT_NE(std::find(mCodes.begin(), mCodes.end(), mGot), mCodes.end())
+          << "mRef[" << i << "] = " << mGot << " for m / absmax = " << mNew[k] / maxM;
+      EXPECT_NE(std::find(vCodes.begin(), vCodes.end(), vGot), vCodes.end())
+          << "vRef[" << i << "] = " << vGot << " for v / absmax = " << vNew[k] / maxV;
+    }
+  }
+  ExpectNear(varOut, wantVar, "varRef");
+  ExpectNear(amOut, wantAm, "absmaxMRef");
+  ExpectNear(avOut, wantAv, "absmaxVRef");
+  ExpectExact(grad.ReadView(), g0, "grad must not change");
+  ExpectExact(qmapM.ReadView(), qm, "qmapM must not change");
+}
+
+class ApplyAdamWQuantTest : public ::testing::TestWithParam<AdamWQuantCase> {};
+TEST_P(ApplyAdamWQuantTest, MatchesReference) { CheckAdamWQuant(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWQuantTest, ::testing::ValuesIn(AdamWQuantCases()),
+                         [](const ::testing::TestParamInfo<AdamWQuantCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+std::vector<RejectionCase> AdamWQuantRejections() {
+  struct Bad {
+    std::string name;
+    aclDataType varDtype = ACL_FLOAT, gradDtype = ACL_FLOAT, mDtype = ACL_UINT8;
+    Shape gradShape = {2, 256}, qmapShape = {256}, absmaxShape = {2}, stepShape = {1}, varShape = {2, 256};
+    int64_t blockSize = 256;
+    std::string keyword;
+    aclnnStatus expected = ACLNN_ERR_PARAM_INVALID;
+  };
+  const aclnnStatus tiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const std::vector<Bad> bad = {
+      {.name = "double_var", .varDtype = ACL_DOUBLE, .gradDtype = ACL_DOUBLE, .keyword = "varRef"},
+      {.name = "f16_grad_f32_var", .gradDtype = ACL_FLOAT16, .keyword = "grad"},
+      {.name = "int8_m", .mDtype = ACL_INT8, .keyword = "mRef"},
+      {.name = "block_128", .blockSize = 128, .keyword = "blockSize", .expected = tiling},
+      {.name = "grad_shape", .gradShape = {256, 2}, .keyword = "grad", .expected = tiling},
+      {.name = "qmap_128", .qmapShape = {128}, .keyword = "qmapM", .expected = tiling},
+      {.name = "step_rank0", .stepShape = {}, .keyword = "step", .expected = tiling},
+      {.name = "absmax_size", .absmaxShape = {3}, .keyword = "absmaxMRef", .expected = tiling},
+      {.name = "empty_var",
+       .gradShape = {0, 256},
+       .absmaxShape = {0},
+       .varShape = {0, 256},
+       .keyword = "empty",
+       .expected = tiling},
+  };
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back({"ApplyAdamWQuant_" + b.name,
+                     [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                       static char mode[] = "BLOCKWISE";
+                       return aclnnApplyAdamWQuantGetWorkspaceSize(
+                           args.NewTensor(b.varDtype, b.varShape), args.NewTensor(b.gradDtype, b.gradShape),
+                           args.NewTensor(b.mDtype, b.varShape), args.NewTensor(ACL_UINT8, b.varShape),
+                           args.NewTensor(ACL_FLOAT, b.qmapShape), args.NewTensor(ACL_FLOAT, b.qmapShape),
+                           args.NewTensor(ACL_FLOAT, b.absmaxShape), args.NewTensor(ACL_FLOAT, b.absmaxShape),
+                           args.NewTensor(ACL_INT64, b.stepShape), 0.001, 0.9, 0.999, 0.01, 1e-8, 1.0, mode,
+                           b.blockSize, workspaceSize, executor);
+                     },
+                     aclnnApplyAdamWQuant, b.keyword, b.expected});
+  }
+  return cases;
+}
+
+class ApplyAdamWQuantRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(ApplyAdamWQuantRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWQuantRejectionTest, ::testing::ValuesIn(AdamWQuantRejections()),
                          [](const ::testing::TestParamInfo<RejectionCase>& info) {
                            return SanitizeName(info.param.name);
                          });

@@ -14,7 +14,8 @@ namespace {
 struct AdamDesc {
   BufferRef var, m, v, grad, step, max_v, ema;  // f32, contiguous, `count` elements (step: one)
   BufferRef grad_scale, found_inf;              // f32, one element each
-  bool has_max_v = false, has_ema = false, has_grad_scale = false, has_found_inf = false;
+  BufferRef beta1_power, beta2_power, lr, weight_decay, beta1, beta2, eps;  // with has_hyper: f32, one each
+  bool has_max_v = false, has_ema = false, has_grad_scale = false, has_found_inf = false, has_hyper = false;
   int64_t count = 0;
   AdamOptions options;
 };
@@ -24,7 +25,24 @@ class AdamStep final : public Step {
   explicit AdamStep(const AdamDesc& desc) : d_(desc) {}
 
   aclnnStatus Run(const RunContext& context) const override {
-    const AdamOptions& o = d_.options;
+    const auto scalar = [&context](const BufferRef& buffer) {
+      return *reinterpret_cast<const float*>(context.Resolve(buffer));
+    };
+    AdamOptions o = d_.options;
+    double c1 = 1.0, c2 = 1.0;
+    if (d_.has_hyper) {
+      o.lr = scalar(d_.lr);
+      o.weight_decay = scalar(d_.weight_decay);
+      o.beta1 = scalar(d_.beta1);
+      o.beta2 = scalar(d_.beta2);
+      o.eps = scalar(d_.eps);
+      c1 = 1.0 - static_cast<double>(scalar(d_.beta1_power)) * o.beta1;
+      c2 = 1.0 - static_cast<double>(scalar(d_.beta2_power)) * o.beta2;
+    } else if (o.bias_correction) {
+      const double step = scalar(d_.step);
+      c1 = 1.0 - std::pow(static_cast<double>(o.beta1), step);
+      c2 = 1.0 - std::pow(static_cast<double>(o.beta2), step);
+    }
     if (d_.has_found_inf && *reinterpret_cast<const float*>(context.Resolve(d_.found_inf)) == 1.0f) {
       return ACLNN_SUCCESS;  // an overflow was found: this step is skipped
     }
@@ -36,9 +54,6 @@ class AdamStep final : public Step {
     auto* max_v = d_.has_max_v ? reinterpret_cast<float*>(context.Resolve(d_.max_v)) : nullptr;
     auto* ema = d_.has_ema ? reinterpret_cast<float*>(context.Resolve(d_.ema)) : nullptr;
     const auto* grad = reinterpret_cast<const float*>(context.Resolve(d_.grad));
-    const double step = *reinterpret_cast<const float*>(context.Resolve(d_.step));
-    const double c1 = o.bias_correction ? 1.0 - std::pow(static_cast<double>(o.beta1), step) : 1.0;
-    const double c2 = o.bias_correction ? 1.0 - std::pow(static_cast<double>(o.beta2), step) : 1.0;
     const float step_size = static_cast<float>(o.lr / c1);
     const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(c2));
     const float decay = o.l2 ? 1.0f : 1.0f - o.lr * o.weight_decay;
@@ -82,14 +97,29 @@ TensorRef GatheredF32(Plan& plan, const TensorRef& src) {
 void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options) {
   if (t.var.NumElements() == 0) return;
   const TensorRef var = GatheredF32(plan, t.var), m = GatheredF32(plan, t.m), v = GatheredF32(plan, t.v);
-  const TensorRef grad = GatheredF32(plan, t.grad), step = GatheredF32(plan, t.step);
-  std::vector<TensorRef> reads = {m, v, grad, step};
+  const TensorRef grad = GatheredF32(plan, t.grad);
+  std::vector<TensorRef> reads = {m, v, grad};
   AdamDesc desc;
   desc.var = var.buffer;
   desc.m = m.buffer;
   desc.v = v.buffer;
   desc.grad = grad.buffer;
-  desc.step = step.buffer;
+  const auto gather_scalar = [&plan, &reads](const TensorRef& src, BufferRef& dst) {
+    const TensorRef gathered = GatheredF32(plan, src);
+    dst = gathered.buffer;
+    reads.push_back(gathered);
+  };
+  if (t.step) gather_scalar(*t.step, desc.step);
+  if (t.hyper) {
+    desc.has_hyper = true;
+    gather_scalar(t.hyper->beta1_power, desc.beta1_power);
+    gather_scalar(t.hyper->beta2_power, desc.beta2_power);
+    gather_scalar(t.hyper->lr, desc.lr);
+    gather_scalar(t.hyper->weight_decay, desc.weight_decay);
+    gather_scalar(t.hyper->beta1, desc.beta1);
+    gather_scalar(t.hyper->beta2, desc.beta2);
+    gather_scalar(t.hyper->eps, desc.eps);
+  }
   desc.count = t.var.NumElements();
   desc.options = options;
   std::optional<TensorRef> max_v, ema;
@@ -121,7 +151,7 @@ void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options
   plan.Copy(var, t.var_out);
   plan.Copy(m, t.m_out);
   plan.Copy(v, t.v_out);
-  if (max_v) plan.Copy(*max_v, *t.max_v_out);
+  if (max_v && t.max_v_out) plan.Copy(*max_v, *t.max_v_out);
   if (ema) plan.Copy(*ema, *t.ema_out);
 }
 

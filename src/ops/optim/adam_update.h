@@ -1,4 +1,4 @@
-// The Adam family's element update, shared by ApplyAdamWV2 and ApplyFusedEmaAdam:
+// The Adam family's element update, shared by ApplyAdamW(V2), ApplyFusedEmaAdam and FusedAdamw:
 // the tensors are gathered into f32 workspace (any mix of FLOAT, FLOAT16 and
 // BFLOAT16), updated by one parallel, vectorisable loop that reads `step` when it
 // runs, and stored back through their views.
@@ -13,10 +13,19 @@ namespace canopy::ops {
 // `src` copied into a contiguous f32 workspace tensor (the optimizers' working copy).
 TensorRef GatheredF32(Plan& plan, const TensorRef& src);
 
+// Hyperparameters held in one-element tensors and read when the step runs (ApplyAdamW): they stand for the
+// options' lr, weight_decay, beta1, beta2 and eps, and the bias corrections become 1 - beta1_power * beta1 and
+// 1 - beta2_power * beta2 (the powers are those of the previous step).
+struct AdamHyperTensors {
+  TensorRef beta1_power, beta2_power, lr, weight_decay, beta1, beta2, eps;
+};
+
 struct AdamTensors {
-  TensorRef var, m, v, grad, step;            // inputs, step one FLOAT or INT64 element
+  TensorRef var, m, v, grad;
+  std::optional<TensorRef> step;              // one FLOAT or INT64 element; absent with `hyper`
   TensorRef var_out, m_out, v_out;            // the same tensors as outputs
-  std::optional<TensorRef> max_v, max_v_out;  // amsgrad's running maximum of v
+  std::optional<TensorRef> max_v, max_v_out;  // amsgrad's maximum of v (not stored back without max_v_out)
+  std::optional<AdamHyperTensors> hyper;      // run-time hyperparameters
   std::optional<TensorRef> ema, ema_out;      // the EMA weights s
   std::optional<TensorRef> grad_scale;        // one element: grad is divided by it
   std::optional<TensorRef> found_inf;         // one element: 1 skips the update

@@ -34,6 +34,7 @@
 #include "kernels/moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing.h"
 #include "aclnnop/aclnn_moe_init_routing_quant.h"
+#include "aclnnop/aclnn_moe_init_routing_quant_v2.h"
 #include "aclnnop/aclnn_moe_init_routing_v2.h"
 #include "aclnnop/aclnn_moe_init_routing_v3.h"
 #include "kernels/quant_dynamic.h"
@@ -168,17 +169,69 @@ aclnnStatus PlanMoeInitRoutingQuant(Plan& plan, const aclTensor* x, const aclTen
 constexpr int64_t kDropPad = 1;
 constexpr int64_t kCumsumFlag = 1;
 constexpr int64_t kCountFlag = 2;
+constexpr int64_t kDynamicQuant = 1;  // MoeInitRoutingQuantV2's and V3's quantMode
 
-aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor* expert_idx, int64_t active_num,
-                                 int64_t expert_capacity, int64_t expert_num, int64_t drop_pad_mode,
-                                 int64_t count_or_cumsum_flag, bool before_capacity_flag,
-                                 const aclTensor* expanded_x_out, const aclTensor* expanded_row_idx_out,
-                                 const aclTensor* count_or_cumsum_out, const aclTensor* before_capacity_out) {
+// MoeInitRoutingQuantV2's quantisation of V2's expanded rows: quantMode 0 static (scale and offset [1]),
+// 1 dynamic per row (scale: the optional smooth rows, [1, h] or [expertNum, h]) with its scales out.
+struct V2Quant {
+  int64_t mode = 0;
+  const aclTensor *scale = nullptr, *offset = nullptr, *dynamic_scale_out = nullptr;
+};
+constexpr int64_t kStaticQuant = 0;
+
+aclnnStatus CheckV2QuantMode(Plan& plan, const V2Quant& quant) {
+  if (quant.mode == kStaticQuant || quant.mode == kDynamicQuant) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument 'quantMode' is %lld; it must be 0 (static) or 1 (dynamic)",
+                     static_cast<long long>(quant.mode));
+}
+
+// The tiling's checks of the quantisation operands, after V2's: static needs scale and offset of shape [1];
+// dynamic its scales out, one per expanded row, and takes the smooth rows [1 or expertNum, h].
+aclnnStatus CheckV2QuantOperands(Plan& plan, const V2Quant& quant, int64_t expanded_rows, int64_t expert_num,
+                                 int64_t h) {
+  constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  if (quant.mode == kDynamicQuant) {
+    if (quant.dynamic_scale_out == nullptr) {
+      return plan.Reject(kTiling, "argument 'dynamicQuantScaleOutOptional' is null; quantMode 1 needs it");
+    }
+    CANOPY_CHECK(CheckShapeIs(plan, kTiling, "dynamicQuantScaleOutOptional", quant.dynamic_scale_out, {expanded_rows}));
+    if (quant.scale != nullptr &&
+        (quant.scale->rank() != 2 || (quant.scale->view_shape[0] != 1 && quant.scale->view_shape[0] != expert_num) ||
+         quant.scale->view_shape[1] != h)) {
+      return plan.Reject(kTiling, "argument 'scaleOptional' has shape %s; quantMode 1 needs [1, %lld] or [%lld, %lld]",
+                         ShapeToString(quant.scale->view_shape).c_str(), static_cast<long long>(h),
+                         static_cast<long long>(expert_num), static_cast<long long>(h));
+    }
+    return ACLNN_SUCCESS;
+  }
+  for (const auto& [name, t] : {std::pair{"scaleOptional", quant.scale}, std::pair{"offsetOptional", quant.offset}}) {
+    if (t == nullptr) return plan.Reject(kTiling, "argument '%s' is null; quantMode 0 needs it", name);
+    CANOPY_CHECK(CheckShapeIs(plan, kTiling, name, t, {1}));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// V2 and its quantised form: `quant` null keeps expandedXOut in x's dtype.
+aclnnStatus PlanV2(Plan& plan, const V2Quant* quant, const aclTensor* x, const aclTensor* expert_idx,
+                   int64_t active_num, int64_t expert_capacity, int64_t expert_num, int64_t drop_pad_mode,
+                   int64_t count_or_cumsum_flag, bool before_capacity_flag, const aclTensor* expanded_x_out,
+                   const aclTensor* expanded_row_idx_out, const aclTensor* count_or_cumsum_out,
+                   const aclTensor* before_capacity_out) {
   CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kFloatDtypes));
   CANOPY_CHECK(plan.CheckDtype("expertIdx", expert_idx->dtype, kIndexDtypes));
-  CANOPY_CHECK(CheckOutDtypes(plan, x, expanded_x_out));
+  if (quant != nullptr) {
+    for (const auto& [name, t] : {std::pair{"scaleOptional", quant->scale}, std::pair{"offsetOptional", quant->offset},
+                                  std::pair{"dynamicQuantScaleOutOptional", quant->dynamic_scale_out}}) {
+      if (t != nullptr) CANOPY_CHECK(plan.CheckDtype(name, t->dtype, DtypeSet{ACL_FLOAT}));
+    }
+    CANOPY_CHECK(plan.CheckDtype("expandedXOut", expanded_x_out->dtype, DtypeSet{ACL_INT8}));
+  } else {
+    CANOPY_CHECK(CheckOutDtypes(plan, x, expanded_x_out));
+  }
   CANOPY_CHECK(plan.CheckDtype("expandedRowIdxOut", expanded_row_idx_out->dtype, kIndexDtypes));
-  constexpr aclnnStatus kShapeError = ACLNN_ERR_INNER_NULLPTR;  // the doc's 561103
+  // V2's doc gives its shape faults 561103; the quantised form's are its tiling's (561002).
+  const aclnnStatus kShapeError = quant != nullptr ? ACLNN_ERR_INNER_TILING_ERROR : ACLNN_ERR_INNER_NULLPTR;
+  if (quant != nullptr) CANOPY_CHECK(CheckV2QuantMode(plan, *quant));
   CANOPY_CHECK(CheckTokens(plan, kShapeError, x, expert_idx));
   for (const auto& [name, value] : {std::pair{"activeNum", active_num}, std::pair{"expertCapacity", expert_capacity},
                                     std::pair{"expertNum", expert_num}}) {
@@ -226,9 +279,26 @@ aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor
     CANOPY_CHECK(plan.CheckDtype(tokens_name, tokens_out->dtype, kIndexDtypes));
     CANOPY_CHECK(CheckShapeIs(plan, kShapeError, tokens_name, tokens_out, {expert_num}));
   }
+  const int64_t out_rows = drop_pad ? expert_num * expert_capacity : expanded_rows;
+  if (quant != nullptr) CANOPY_CHECK(CheckV2QuantOperands(plan, *quant, out_rows, expert_num, h));
+  const bool dynamic = quant != nullptr && quant->mode == kDynamicQuant;
 
   const TensorRef x_ref = plan.Input(x, "x");
   const TensorRef expert_ref = plan.Input(expert_idx, "expertIdx");
+  TensorRef scale_ref, offset_ref;
+  if (quant != nullptr) {
+    // Static reads scale and offset; dynamic the optional smooth rows (in scaleOptional) only.
+    if (quant->scale != nullptr) {
+      scale_ref = plan.Input(quant->scale, "scaleOptional");
+    } else {
+      plan.SkipInput();
+    }
+    if (!dynamic) {
+      offset_ref = plan.Input(quant->offset, "offsetOptional");
+    } else {
+      plan.SkipInput();
+    }
+  }
   const TensorRef expanded_ref = plan.Output(expanded_x_out, "expandedXOut");
   const TensorRef expanded_row_ref = plan.Output(expanded_row_idx_out, "expandedRowIdxOut");
   // An output the flags do not ask for is left as it is.
@@ -240,14 +310,21 @@ aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor
       plan.SkipOutput();
     }
   }
-  if (rows * k == 0) {  // no expert choices: zero padding rows and zero counts
+  TensorRef dynamic_scale_ref;
+  if (dynamic) {
+    dynamic_scale_ref = plan.Output(quant->dynamic_scale_out, "dynamicQuantScaleOutOptional");
+  } else if (quant != nullptr) {
+    plan.SkipOutput();  // static: left alone
+  }
+  if (rows * k == 0) {  // no expert choices: zero padding rows, scales and counts
     if (expanded_ref.NumElements() > 0) plan.Fill(expanded_ref, ScalarValue::Integer(0));
+    if (dynamic && dynamic_scale_ref.NumElements() > 0) plan.Fill(dynamic_scale_ref, ScalarValue::Integer(0));
     if (tokens_out != nullptr && tokens_ref.NumElements() > 0) plan.Fill(tokens_ref, ScalarValue::Integer(0));
     return ACLNN_SUCCESS;
   }
 
   MoeInitRoutingDesc desc;
-  desc.op = "aclnnMoeInitRoutingV2";
+  desc.op = quant != nullptr ? "aclnnMoeInitRoutingQuantV2" : "aclnnMoeInitRoutingV2";
   desc.dtype = x->dtype;
   desc.rows = rows;
   desc.k = k;
@@ -257,10 +334,37 @@ aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor
   desc.experts_bounded = drop_pad || counts;
   desc.drop_pad = drop_pad;
   desc.capacity = expert_capacity;
-  desc.x = plan.Contiguous(x_ref, x_ref.dtype).buffer;
   desc.expert_index = plan.Contiguous(expert_ref, ACL_INT32).buffer;
   Outputs outputs;
-  desc.expanded_x = outputs.Dense(plan, expanded_ref);
+  TensorRef rows_f32;  // dynamic: the expanded rows (times the smooth rows) in f32, quantised after
+  if (quant != nullptr && !dynamic && h > 0) {
+    // Static quantisation is elementwise, so x is quantised first (in half, as CANN's kernel computes)
+    // and its INT8 rows gathered: padding rows stay 0, as CANN's kernel leaves them.
+    const TensorRef quantised = plan.Temporary(ACL_INT8, {rows, h});
+    kernels::QuantAffineDesc affine;
+    affine.in_dtype = x->dtype;
+    affine.out_dtype = ACL_INT8;
+    affine.elements = rows * h;
+    affine.half_arithmetic = true;
+    AddAffineStep(plan, affine, x_ref, scale_ref, &offset_ref, quantised);
+    desc.dtype = ACL_INT8;
+    desc.x = quantised.buffer;
+  } else {
+    desc.x = plan.Contiguous(x_ref, x_ref.dtype).buffer;
+  }
+  if (dynamic) {
+    rows_f32 = plan.Temporary(ACL_FLOAT, {out_rows, h});
+    desc.to_f32 = true;
+    desc.expanded_x = rows_f32.buffer;
+    if (quant->scale != nullptr) {
+      desc.has_smooth = true;
+      desc.smooth_per_expert = quant->scale->view_shape[0] != 1;
+      desc.experts_bounded = desc.experts_bounded || desc.smooth_per_expert;  // the expert picks the smooth row
+      desc.smooth = plan.Contiguous(scale_ref, ACL_FLOAT).buffer;
+    }
+  } else {
+    desc.expanded_x = outputs.Dense(plan, expanded_ref);
+  }
   desc.expanded_row_index = outputs.Dense(plan, expanded_row_ref);
   if (tokens_out != nullptr) {
     desc.counts = before_capacity                       ? MoeInitRoutingDesc::Counts::kBeforeCapacity
@@ -269,13 +373,48 @@ aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor
     desc.expert_tokens = outputs.Dense(plan, tokens_ref);
   }
   plan.AddStep(kernels::MakeMoeInitRoutingStep(desc));
+  if (dynamic && h == 0) {  // no columns: zero scales
+    if (dynamic_scale_ref.NumElements() > 0) plan.Fill(dynamic_scale_ref, ScalarValue::Integer(0));
+  } else if (dynamic) {
+    kernels::DynamicQuantDesc dq;
+    dq.x_dtype = ACL_FLOAT;
+    dq.rows = out_rows;
+    dq.columns = h;
+    dq.x = rows_f32.buffer;
+    dq.y = outputs.Dense(plan, expanded_ref);
+    dq.scale = outputs.Dense(plan, dynamic_scale_ref);
+    dq.divide_round_away = true;
+    plan.AddStep(kernels::MakeDynamicQuantStep(dq));
+  }
   outputs.Finish(plan);
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanMoeInitRoutingV2(Plan& plan, const aclTensor* x, const aclTensor* expert_idx, int64_t active_num,
+                                 int64_t expert_capacity, int64_t expert_num, int64_t drop_pad_mode,
+                                 int64_t count_or_cumsum_flag, bool before_capacity_flag,
+                                 const aclTensor* expanded_x_out, const aclTensor* expanded_row_idx_out,
+                                 const aclTensor* count_or_cumsum_out, const aclTensor* before_capacity_out) {
+  return PlanV2(plan, nullptr, x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                count_or_cumsum_flag, before_capacity_flag, expanded_x_out, expanded_row_idx_out, count_or_cumsum_out,
+                before_capacity_out);
+}
+
+aclnnStatus PlanMoeInitRoutingQuantV2(Plan& plan, const aclTensor* x, const aclTensor* expert_idx,
+                                      const aclTensor* scale, const aclTensor* offset, int64_t active_num,
+                                      int64_t expert_capacity, int64_t expert_num, int64_t drop_pad_mode,
+                                      int64_t count_or_cumsum_flag, bool before_capacity_flag, int64_t quant_mode,
+                                      const aclTensor* expanded_x_out, const aclTensor* expanded_row_idx_out,
+                                      const aclTensor* count_or_cumsum_out, const aclTensor* before_capacity_out,
+                                      const aclTensor* dynamic_scale_out) {
+  const V2Quant quant{quant_mode, scale, offset, dynamic_scale_out};
+  return PlanV2(plan, &quant, x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                count_or_cumsum_flag, before_capacity_flag, expanded_x_out, expanded_row_idx_out, count_or_cumsum_out,
+                before_capacity_out);
+}
+
 constexpr DtypeSet kV3Dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8};
 constexpr int64_t kUnquantised = -1;
-constexpr int64_t kDynamicQuant = 1;
 constexpr int64_t kCountType = 1;
 constexpr int64_t kKeyValueType = 2;
 constexpr int64_t kMaxRangeEnd = 10240;         // CANN's limit on expert numbers
@@ -482,6 +621,20 @@ CANOPY_ACLNN_OP(MoeInitRoutingV2, PlanMoeInitRoutingV2,
                 (bool, expertTokensBeforeCapacityFlag), (const aclTensor*, expandedXOut),
                 (const aclTensor*, expandedRowIdxOut), (const aclTensor*, expertTokensCountOrCumsumOut, optional),
                 (const aclTensor*, expertTokensBeforeCapacityOut, optional))
+
+CANOPY_ACLNN_OP(MoeInitRoutingQuantV2, PlanMoeInitRoutingQuantV2,
+                (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_quant_v2.h",
+                          .dtypes = kQuantDtypes,
+                          .max_rank = 3,
+                          .example = "f32[3,4] i32[3,2]{0:2} - - 0 0 3 0 0 false 1 i8[6,4] i32[6] - - f32[6]"}),
+                (const aclTensor*, x), (const aclTensor*, expertIdx), (const aclTensor*, scaleOptional, optional),
+                (const aclTensor*, offsetOptional, optional), (int64_t, activeNum), (int64_t, expertCapacity),
+                (int64_t, expertNum), (int64_t, dropPadMode), (int64_t, expertTokensCountOrCumsumFlag),
+                (bool, expertTokensBeforeCapacityFlag), (int64_t, quantMode), (const aclTensor*, expandedXOut),
+                (const aclTensor*, expandedRowIdxOut),
+                (const aclTensor*, expertTokensCountOrCumsumOutOptional, optional),
+                (const aclTensor*, expertTokensBeforeCapacityOutOptional, optional),
+                (const aclTensor*, dynamicQuantScaleOutOptional, optional))
 
 CANOPY_ACLNN_OP(MoeInitRoutingV3, PlanMoeInitRoutingV3,
                 (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_v3.h",
