@@ -57,86 +57,139 @@ std::array<T, 4> CubicWeights(T t) {
 
 class GridSampleStep final : public Step {
  public:
-  explicit GridSampleStep(GridSampleDesc desc) : d_(desc) {}
+  explicit GridSampleStep(const GridSampleDesc& desc) : d_(desc) {}
 
   aclnnStatus Run(const RunContext& context) const override {
-    if (d_.dtype == ACL_DOUBLE) {
-      RunTyped<double>(context);
-    } else {
-      RunTyped<float>(context);
-    }
-    return ACLNN_SUCCESS;
+    if (d_.spatial_rank == 3) return RunRank<3>(context);
+    return RunRank<2>(context);
   }
 
   std::string Describe() const override {
     std::ostringstream text;
-    text << "grid sample " << d_.input_shape[0] << "x" << d_.input_shape[1] << "x" << d_.input_shape[2] << "x"
-         << d_.input_shape[3] << " -> " << d_.out_h << "x" << d_.out_w << " mode " << static_cast<int>(d_.interpolation)
-         << " padding " << static_cast<int>(d_.padding);
+    text << "grid sample " << d_.spatial_rank << "-d " << d_.input_shape[0] << "x" << d_.input_shape[1];
+    const auto rank = static_cast<size_t>(d_.spatial_rank);
+    for (size_t k = 0; k < rank; ++k) text << "x" << d_.input_shape[2 + k];
+    text << " ->";
+    for (size_t k = 0; k < rank; ++k) text << (k == 0 ? " " : "x") << d_.out_size[k];
+    text << " mode " << static_cast<int>(d_.interpolation) << " padding " << static_cast<int>(d_.padding);
     return text.str();
   }
 
  private:
-  template <typename T>
+  template <size_t kDims>
+  aclnnStatus RunRank(const RunContext& context) const {
+    if (d_.dtype == ACL_DOUBLE) {
+      RunTyped<double, kDims>(context);
+    } else {
+      RunTyped<float, kDims>(context);
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  // Spatial dimension k (0 outermost) of every array below; the grid's point
+  // holds them innermost first: (x, y[, z]).
+  template <typename T, size_t kDims>
   void RunTyped(const RunContext& context) const {
+    using Index = std::array<int64_t, kDims>;
     const char* input = context.Resolve(d_.input);
     const char* grid = context.Resolve(d_.grid);
     char* out = context.Resolve(d_.out);
     const int64_t bytes = static_cast<int64_t>(DtypeSize(d_.dtype));
-    const int64_t channels = d_.input_shape[1], height = d_.input_shape[2], width = d_.input_shape[3];
+    const int64_t channels = d_.input_shape[1];
     const auto& is = d_.input_strides;
     const auto& gs = d_.grid_strides;
     const auto& os = d_.out_strides;
+    Index size{};
+    for (size_t k = 0; k < kDims; ++k) size[k] = d_.input_shape[2 + k];
+    const int64_t width_out = d_.out_size[kDims - 1];
+    int64_t rows = d_.input_shape[0];  // output rows: n and every spatial index but the last
+    for (size_t k = 0; k + 1 < kDims; ++k) rows *= d_.out_size[k];
     auto load = [&](const char* base, int64_t offset) {
       T value;
       Load(d_.dtype, base + offset * bytes, 1, 1, &value);
       return value;
     };
-    // One output row (n, h) per unit; a static split.
-    ParallelFor(d_.input_shape[0] * d_.out_h, 4, [&](int64_t begin, int64_t end) {
+    auto coordinate = [&](T g, int64_t extent) {
+      return ApplyPadding(Unnormalize(g, extent, d_.align_corners), extent, d_.padding, d_.align_corners);
+    };
+    // One output row per unit; a static split.
+    ParallelFor(rows, 4, [&](int64_t begin, int64_t end) {
       std::vector<T> acc(static_cast<size_t>(channels));
       for (int64_t unit = begin; unit < end; ++unit) {
-        const int64_t n = unit / d_.out_h, h = unit % d_.out_h;
-        for (int64_t w = 0; w < d_.out_w; ++w) {
-          const int64_t g = n * gs[0] + h * gs[1] + w * gs[2];
-          const T gx = load(grid, g), gy = load(grid, g + gs[3]);
+        Index o{};  // the output's spatial index
+        int64_t rest = unit;
+        for (size_t k = kDims - 1; k-- > 0;) {
+          o[k] = rest % d_.out_size[k];
+          rest /= d_.out_size[k];
+        }
+        const int64_t n = rest;
+        // Adds weight * input[n, :, at...] where `at` lies inside the input (the padding is zero there).
+        auto tap = [&](const Index& at, T weight) {
+          int64_t offset = n * is[0];
+          for (size_t k = 0; k < kDims; ++k) {
+            if (at[k] < 0 || at[k] >= size[k]) return;
+            offset += at[k] * is[2 + k];
+          }
+          for (int64_t c = 0; c < channels; ++c) {
+            acc[static_cast<size_t>(c)] += weight * load(input, offset + c * is[1]);
+          }
+        };
+        for (int64_t w = 0; w < width_out; ++w) {
+          o[kDims - 1] = w;
+          int64_t g = n * gs[0], y = n * os[0];
+          for (size_t k = 0; k < kDims; ++k) {
+            g += o[k] * gs[1 + k];
+            y += o[k] * os[2 + k];
+          }
+          std::array<T, kDims> point{};
+          bool finite = true;
+          for (size_t k = 0; k < kDims; ++k) {
+            const auto component = static_cast<int64_t>(kDims - 1 - k);  // (x, y[, z]): innermost first
+            point[k] = load(grid, g + component * gs[kDims + 1]);
+            finite = finite && std::isfinite(point[k]);
+          }
           std::fill(acc.begin(), acc.end(), T(0));
-          // Adds weight * input[n, :, y, x] where (y, x) lies inside the input (the padding is zero there).
-          auto tap = [&](int64_t y, int64_t x, T weight) {
-            if (y < 0 || y >= height || x < 0 || x >= width) return;
-            const int64_t at = n * is[0] + y * is[2] + x * is[3];
-            for (int64_t c = 0; c < channels; ++c) acc[static_cast<size_t>(c)] += weight * load(input, at + c * is[1]);
-          };
-          if (!std::isfinite(gx) || !std::isfinite(gy)) {
+          if (!finite) {
             // no tap: a non-finite point reads nothing (zeros)
-          } else if (d_.interpolation == GridInterpolation::kBicubic) {
+          } else if (kDims == 2 && d_.interpolation == GridInterpolation::kBicubic) {
             // Taps around the unpadded coordinate, each mapped through the padding rule.
-            const T x = Unnormalize(gx, width, d_.align_corners), y = Unnormalize(gy, height, d_.align_corners);
-            const T x0 = std::floor(x), y0 = std::floor(y);
-            const std::array<T, 4> wx = CubicWeights(x - x0), wy = CubicWeights(y - y0);
+            const T py = Unnormalize(point[0], size[0], d_.align_corners);
+            const T px = Unnormalize(point[kDims - 1], size[kDims - 1], d_.align_corners);
+            const T x0 = std::floor(px), y0 = std::floor(py);
+            const std::array<T, 4> wx = CubicWeights(px - x0), wy = CubicWeights(py - y0);
             for (int i = 0; i < 4; ++i) {
               for (int j = 0; j < 4; ++j) {
-                const T px = ApplyPadding(x0 - 1 + j, width, d_.padding, d_.align_corners);
-                const T py = ApplyPadding(y0 - 1 + i, height, d_.padding, d_.align_corners);
-                tap(static_cast<int64_t>(std::floor(py)), static_cast<int64_t>(std::floor(px)), wy[i] * wx[j]);
+                const T tx = ApplyPadding(x0 - 1 + j, size[kDims - 1], d_.padding, d_.align_corners);
+                const T ty = ApplyPadding(y0 - 1 + i, size[0], d_.padding, d_.align_corners);
+                Index at{};
+                at[0] = static_cast<int64_t>(std::floor(ty));
+                at[kDims - 1] = static_cast<int64_t>(std::floor(tx));
+                tap(at, wy[i] * wx[j]);
               }
             }
           } else {
-            const T x = ApplyPadding(Unnormalize(gx, width, d_.align_corners), width, d_.padding, d_.align_corners);
-            const T y = ApplyPadding(Unnormalize(gy, height, d_.align_corners), height, d_.padding, d_.align_corners);
+            std::array<T, kDims> pos{};
+            for (size_t k = 0; k < kDims; ++k) pos[k] = coordinate(point[k], size[k]);
             if (d_.interpolation == GridInterpolation::kNearest) {
-              tap(static_cast<int64_t>(std::nearbyint(y)), static_cast<int64_t>(std::nearbyint(x)), T(1));
+              Index at{};
+              for (size_t k = 0; k < kDims; ++k) at[k] = static_cast<int64_t>(std::nearbyint(pos[k]));
+              tap(at, T(1));
             } else {
-              const T x0 = std::floor(x), y0 = std::floor(y);
-              const T tx = x - x0, ty = y - y0;
-              const auto ix = static_cast<int64_t>(x0), iy = static_cast<int64_t>(y0);
-              tap(iy, ix, (1 - ty) * (1 - tx));
-              tap(iy, ix + 1, (1 - ty) * tx);
-              tap(iy + 1, ix, ty * (1 - tx));
-              tap(iy + 1, ix + 1, ty * tx);
+              // (Bi/tri)linear: the 2^kDims corners around the point, the innermost dimension's bit lowest.
+              for (size_t corner = 0; corner < (size_t{1} << kDims); ++corner) {
+                Index at{};
+                T weight = 1;
+                for (size_t k = 0; k < kDims; ++k) {
+                  const T low = std::floor(pos[k]), t = pos[k] - low;
+                  const bool up = ((corner >> (kDims - 1 - k)) & 1) != 0;
+                  at[k] = static_cast<int64_t>(low) + (up ? 1 : 0);
+                  weight *= up ? t : 1 - t;
+                }
+                tap(at, weight);
+              }
             }
           }
-          Store(acc.data(), d_.dtype, out + (n * os[0] + h * os[2] + w * os[3]) * bytes, os[1], channels);
+          Store(acc.data(), d_.dtype, out + y * bytes, os[1], channels);
         }
       }
     });
@@ -145,91 +198,8 @@ class GridSampleStep final : public Step {
   GridSampleDesc d_;
 };
 
-class GridSample3dStep final : public Step {
- public:
-  explicit GridSample3dStep(GridSample3dDesc desc) : d_(desc) {}
-
-  aclnnStatus Run(const RunContext& context) const override {
-    if (d_.dtype == ACL_DOUBLE) {
-      RunTyped<double>(context);
-    } else {
-      RunTyped<float>(context);
-    }
-    return ACLNN_SUCCESS;
-  }
-
-  std::string Describe() const override {
-    std::ostringstream text;
-    text << "grid sample 3d " << d_.input_shape[0] << "x" << d_.input_shape[1] << "x" << d_.input_shape[2] << "x"
-         << d_.input_shape[3] << "x" << d_.input_shape[4] << " -> " << d_.out_d << "x" << d_.out_h << "x" << d_.out_w
-         << " mode " << static_cast<int>(d_.interpolation) << " padding " << static_cast<int>(d_.padding);
-    return text.str();
-  }
-
- private:
-  template <typename T>
-  void RunTyped(const RunContext& context) const {
-    const char* input = context.Resolve(d_.input);
-    const char* grid = context.Resolve(d_.grid);
-    char* out = context.Resolve(d_.out);
-    const int64_t bytes = static_cast<int64_t>(DtypeSize(d_.dtype));
-    const int64_t channels = d_.input_shape[1], depth = d_.input_shape[2], height = d_.input_shape[3],
-                  width = d_.input_shape[4];
-    const auto& is = d_.input_strides;
-    const auto& gs = d_.grid_strides;
-    const auto& os = d_.out_strides;
-    auto load = [&](const char* base, int64_t offset) {
-      T value;
-      Load(d_.dtype, base + offset * bytes, 1, 1, &value);
-      return value;
-    };
-    auto coordinate = [&](T g, int64_t size) {
-      return ApplyPadding(Unnormalize(g, size, d_.align_corners), size, d_.padding, d_.align_corners);
-    };
-    // One output row (n, d, h) per unit; a static split.
-    ParallelFor(d_.input_shape[0] * d_.out_d * d_.out_h, 4, [&](int64_t begin, int64_t end) {
-      std::vector<T> acc(static_cast<size_t>(channels));
-      for (int64_t unit = begin; unit < end; ++unit) {
-        const int64_t n = unit / (d_.out_d * d_.out_h), d = unit / d_.out_h % d_.out_d, h = unit % d_.out_h;
-        for (int64_t w = 0; w < d_.out_w; ++w) {
-          const int64_t g = n * gs[0] + d * gs[1] + h * gs[2] + w * gs[3];
-          const T gx = load(grid, g), gy = load(grid, g + gs[4]), gz = load(grid, g + 2 * gs[4]);
-          std::fill(acc.begin(), acc.end(), T(0));
-          // Adds weight * input[n, :, z, y, x] where (z, y, x) lies inside the input (the padding is zero there).
-          auto tap = [&](int64_t z, int64_t y, int64_t x, T weight) {
-            if (z < 0 || z >= depth || y < 0 || y >= height || x < 0 || x >= width) return;
-            const int64_t at = n * is[0] + z * is[2] + y * is[3] + x * is[4];
-            for (int64_t c = 0; c < channels; ++c) acc[static_cast<size_t>(c)] += weight * load(input, at + c * is[1]);
-          };
-          if (std::isfinite(gx) && std::isfinite(gy) && std::isfinite(gz)) {  // a non-finite point reads zeros
-            const T x = coordinate(gx, width), y = coordinate(gy, height), z = coordinate(gz, depth);
-            if (d_.interpolation == GridInterpolation::kNearest) {
-              tap(static_cast<int64_t>(std::nearbyint(z)), static_cast<int64_t>(std::nearbyint(y)),
-                  static_cast<int64_t>(std::nearbyint(x)), T(1));
-            } else {
-              const T x0 = std::floor(x), y0 = std::floor(y), z0 = std::floor(z);
-              const T tx = x - x0, ty = y - y0, tz = z - z0;
-              const auto ix = static_cast<int64_t>(x0), iy = static_cast<int64_t>(y0), iz = static_cast<int64_t>(z0);
-              for (int corner = 0; corner < 8; ++corner) {
-                const int dz = corner >> 2, dy = (corner >> 1) & 1, dx = corner & 1;
-                const T weight = (dz != 0 ? tz : 1 - tz) * (dy != 0 ? ty : 1 - ty) * (dx != 0 ? tx : 1 - tx);
-                tap(iz + dz, iy + dy, ix + dx, weight);
-              }
-            }
-          }
-          Store(acc.data(), d_.dtype, out + (n * os[0] + d * os[2] + h * os[3] + w * os[4]) * bytes, os[1], channels);
-        }
-      }
-    });
-  }
-
-  GridSample3dDesc d_;
-};
-
 }  // namespace
 
-std::unique_ptr<Step> MakeGridSampleStep(GridSampleDesc desc) { return std::make_unique<GridSampleStep>(desc); }
-
-std::unique_ptr<Step> MakeGridSample3dStep(GridSample3dDesc desc) { return std::make_unique<GridSample3dStep>(desc); }
+std::unique_ptr<Step> MakeGridSampleStep(const GridSampleDesc& desc) { return std::make_unique<GridSampleStep>(desc); }
 
 }  // namespace canopy::kernels

@@ -68,14 +68,15 @@ aclnnStatus PlanGridSampler2D(Plan& plan, const aclTensor* input, const aclTenso
   desc.grid = points.buffer;
   desc.out = y.buffer;
   desc.dtype = x.dtype;
+  desc.spatial_rank = 2;
   for (size_t d = 0; d < 4; ++d) {
     desc.input_shape[d] = x.shape[d];
     desc.input_strides[d] = x.strides[d];
     desc.grid_strides[d] = points.strides[d];
     desc.out_strides[d] = y.strides[d];
   }
-  desc.out_h = y.shape[2];
-  desc.out_w = y.shape[3];
+  desc.out_size[0] = y.shape[2];
+  desc.out_size[1] = y.shape[3];
   desc.interpolation = static_cast<kernels::GridInterpolation>(interpolation_mode);
   desc.padding = static_cast<kernels::GridPadding>(padding_mode);
   desc.align_corners = align_corners;

@@ -72,24 +72,25 @@ aclnnStatus PlanGridSampler3D(Plan& plan, const aclTensor* input, const aclTenso
   const TensorRef points = plan.Input(grid, "grid");
   const TensorRef y = Permute(plan.Output(out, "out"), planar);
   if (y.NumElements() == 0) return ACLNN_SUCCESS;
-  kernels::GridSample3dDesc desc;
+  kernels::GridSampleDesc desc;
   desc.input = x.buffer;
   desc.grid = points.buffer;
   desc.out = y.buffer;
   desc.dtype = x.dtype;
+  desc.spatial_rank = 3;
   for (size_t d = 0; d < 5; ++d) {
     desc.input_shape[d] = x.shape[d];
     desc.input_strides[d] = x.strides[d];
     desc.grid_strides[d] = points.strides[d];
     desc.out_strides[d] = y.strides[d];
   }
-  desc.out_d = y.shape[2];
-  desc.out_h = y.shape[3];
-  desc.out_w = y.shape[4];
+  desc.out_size[0] = y.shape[2];
+  desc.out_size[1] = y.shape[3];
+  desc.out_size[2] = y.shape[4];
   desc.interpolation = static_cast<kernels::GridInterpolation>(interpolation_mode);
   desc.padding = static_cast<kernels::GridPadding>(padding_mode);
   desc.align_corners = align_corners;
-  plan.AddStep(kernels::MakeGridSample3dStep(desc), {x, points}, y);
+  plan.AddStep(kernels::MakeGridSampleStep(desc), {x, points}, y);
   return ACLNN_SUCCESS;
 }
 
