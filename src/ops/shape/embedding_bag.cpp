@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "aclnnop/aclnn_embedding_bag.h"
+#include "common/dtype.h"
 #include "gather.h"
+#include "kernels/dtype_dispatch.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "view_or_copy.h"
@@ -38,7 +40,9 @@ struct BagParams {
   int64_t bags = 0;
 };
 
-// All dense: weight [R, D] FLOAT, indices [n] and offsets [m] INT64, per-sample [n] FLOAT (optional);
+// weight [R, D] as given (any of its dtypes and strides: only the rows the bags
+// name are read, each converted to FLOAT when read); the rest dense: indices [n]
+// and offsets [m] INT64, per-sample [n] FLOAT (optional);
 // writes output [B, D] FLOAT and offset2bag [n], bag_size [B], max_indices [B, D] INT64.
 class EmbeddingBagStep final : public Step {
  public:
@@ -50,7 +54,8 @@ class EmbeddingBagStep final : public Step {
   EmbeddingBagStep(Operands operands, BagParams params) : o_(std::move(operands)), p_(params) {}
 
   aclnnStatus Run(const RunContext& context) const override {
-    const auto* weight = reinterpret_cast<const float*>(context.Resolve(o_.weight.buffer));
+    const char* weight = context.Resolve(o_.weight.buffer);
+    const int64_t weight_bytes = static_cast<int64_t>(DtypeSize(o_.weight.dtype));
     const auto* indices = reinterpret_cast<const int64_t*>(context.Resolve(o_.indices.buffer));
     const auto* offsets = reinterpret_cast<const int64_t*>(context.Resolve(o_.offsets.buffer));
     const float* per_sample =
@@ -73,6 +78,7 @@ class EmbeddingBagStep final : public Step {
     auto* bag_size = reinterpret_cast<int64_t*>(context.Resolve(o_.bag_size.buffer));
     auto* max_indices = reinterpret_cast<int64_t*>(context.Resolve(o_.max_indices.buffer));
     const bool max_mode = p_.mode != kSum && p_.mode != kMean;
+    std::vector<float> row(static_cast<size_t>(dim));
     for (int64_t b = 0; b < p_.bags; ++b) {
       const int64_t begin = offsets[b];
       const int64_t end = b + 1 < m ? offsets[b + 1] : n;
@@ -84,13 +90,15 @@ class EmbeddingBagStep final : public Step {
       for (int64_t j = begin; j < end; ++j) {
         offset2bag[j] = b;
         if (indices[j] == p_.padding_idx) continue;
-        const float* row = weight + indices[j] * dim;
+        const int64_t row_at = indices[j] * o_.weight.strides[0] * weight_bytes;
+        kernels::Load(o_.weight.dtype, weight + row_at, o_.weight.strides[1], dim, row.data());
         const float scale = per_sample != nullptr ? per_sample[j] : 1.0F;
         for (int64_t d = 0; d < dim; ++d) {
+          const float value = row[static_cast<size_t>(d)];
           if (!max_mode) {
-            out[d] += scale * row[d];
-          } else if (count == 0 || row[d] > out[d]) {
-            out[d] = row[d];
+            out[d] += scale * value;
+          } else if (count == 0 || value > out[d]) {
+            out[d] = value;
             chosen[d] = indices[j];
           }
         }
@@ -196,7 +204,7 @@ aclnnStatus PlanEmbeddingBag(Plan& plan, const aclTensor* weight, const aclTenso
   const TensorRef chosen = plan.Output(maxIndices, "maxIndices");
   // As CANN: an empty weight, indices or offsets writes nothing.
   if (table.NumElements() == 0 || n == 0 || starts.NumElements() == 0 || bags <= 0) return ACLNN_SUCCESS;
-  EmbeddingBagStep::Operands o{.weight = plan.Contiguous(table, ACL_FLOAT),
+  EmbeddingBagStep::Operands o{.weight = table,
                                .indices = plan.Contiguous(Flat(plan, positions), ACL_INT64),
                                .offsets = plan.Contiguous(Flat(plan, starts), ACL_INT64),
                                .per_sample = std::nullopt,
