@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,19 +31,6 @@ struct QuantCase {
   View x1View = View::kContiguous, yView = View::kContiguous, resView = View::kContiguous;
 };
 void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
-
-// round(y * scale + zeroPoint) saturated to INT8; one unit off allowed near a rounding boundary.
-Expected Quantised(const std::vector<double>& y, size_t length, const std::vector<double>& scale,
-                   const std::vector<double>& zeroPoint) {
-  Expected want;
-  for (size_t i = 0; i < y.size(); ++i) {
-    const size_t j = scale.size() == 1 ? 0 : i % length;
-    const double q = y[i] * scale[j] + (zeroPoint.empty() ? 0.0 : zeroPoint[j]);
-    want.values.emplace_back(std::clamp(std::nearbyint(q), -128.0, 127.0));
-    want.tolerance.push_back(std::abs(std::abs(q - std::trunc(q)) - 0.5) < 1e-3 ? 1 : 0);
-  }
-  return want;
-}
 
 class AddLayerNormQuantV2Test : public ::testing::TestWithParam<QuantCase> {};
 
@@ -98,9 +86,10 @@ TEST_P(AddLayerNormQuantV2Test, MatchesFloat64Reference) {
   const std::vector<double> y = LayerNormRef(sum, length, g, be, kEpsilon);
   ExpectNear(xOut.ReadView(), Within(sum, 1.0, c.dtype, 2), c.name + " xOut");
   ExpectNear(res.ReadView(), Within(y, 1.0, c.dtype, 4), c.name + " layernormRes");
-  ExpectNear(y1.ReadView(), Quantised(y, length, s1, z1), c.name + " y1Out");
+  const auto span = static_cast<int64_t>(length);
+  ExpectNear(y1.ReadView(), ColumnQuant(y, span, false, s1, zp1 ? &z1 : nullptr), c.name + " y1Out");
   if (c.dual) {
-    ExpectNear(y2.ReadView(), Quantised(y, length, s2, z2), c.name + " y2Out");
+    ExpectNear(y2.ReadView(), ColumnQuant(y, span, false, s2, zp2 ? &z2 : nullptr), c.name + " y2Out");
   } else {
     EXPECT_EQ(y2.DownloadBytes(), y2Before) << c.name << ": y2Out is left alone without scales2Optional";
   }
@@ -112,38 +101,60 @@ std::vector<QuantCase> QuantCases() {
   for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}) {
     const std::string d = Name(dtype);
     // CANN's example: per tensor, a bias of gamma's shape, one zero point.
-    cases.push_back({"example_" + d, dtype, {2, 32}, {1, 32}, {1}, Bias::kGamma});
-    cases.push_back({"per_channel_" + d,
-                     dtype,
-                     {3, 24},
-                     {24},
-                     {24},
-                     Bias::kNone,
-                     true,
-                     false,
-                     false,
-                     View::kTransposed,
-                     View::kStepped,
-                     View::kReversed});
-    cases.push_back({"dual_" + d, dtype, {2, 3, 16}, {16}, {16}, Bias::kX, true, true});
-    cases.push_back({"dual_no_zero_points_" + d, dtype, {4, 16}, {1, 16}, {1}, Bias::kNone, false, true});
+    cases.push_back(
+        {.name = "example_" + d, .dtype = dtype, .x = {2, 32}, .gamma = {1, 32}, .scale = {1}, .bias = Bias::kGamma});
+    cases.push_back({.name = "per_channel_" + d,
+                     .dtype = dtype,
+                     .x = {3, 24},
+                     .gamma = {24},
+                     .scale = {24},
+                     .x1View = View::kTransposed,
+                     .yView = View::kStepped,
+                     .resView = View::kReversed});
+    cases.push_back({.name = "dual_" + d,
+                     .dtype = dtype,
+                     .x = {2, 3, 16},
+                     .gamma = {16},
+                     .scale = {16},
+                     .bias = Bias::kX,
+                     .dual = true});
+    cases.push_back({.name = "dual_no_zero_points_" + d,
+                     .dtype = dtype,
+                     .x = {4, 16},
+                     .gamma = {1, 16},
+                     .scale = {1},
+                     .zeroPoints = false,
+                     .dual = true});
   }
-  cases.push_back(
-      {"gamma_2d_f16", ACL_FLOAT16, {2, 3, 4, 8}, {4, 8}, {4, 8}, Bias::kGamma, true, false, false, View::kReversed});
-  cases.push_back({"sole_no_zero_point_bf16",
-                   ACL_BF16,
-                   {5, 40},
-                   {40},
-                   {40},
-                   Bias::kX,
-                   false,
-                   false,
-                   false,
-                   View::kStepped,
-                   View::kTransposed});
-  cases.push_back(
-      {"div_mode_still_multiplies_f16", ACL_FLOAT16, {3, 32}, {1, 32}, {1}, Bias::kNone, true, false, true});
-  cases.push_back({"long_rows_f32", ACL_FLOAT, {2, 3000}, {3000}, {3000}, Bias::kGamma, true, true});
+  cases.push_back({.name = "gamma_2d_f16",
+                   .dtype = ACL_FLOAT16,
+                   .x = {2, 3, 4, 8},
+                   .gamma = {4, 8},
+                   .scale = {4, 8},
+                   .bias = Bias::kGamma,
+                   .x1View = View::kReversed});
+  cases.push_back({.name = "sole_no_zero_point_bf16",
+                   .dtype = ACL_BF16,
+                   .x = {5, 40},
+                   .gamma = {40},
+                   .scale = {40},
+                   .bias = Bias::kX,
+                   .zeroPoints = false,
+                   .x1View = View::kStepped,
+                   .yView = View::kTransposed});
+  cases.push_back({.name = "div_mode_still_multiplies_f16",
+                   .dtype = ACL_FLOAT16,
+                   .x = {3, 32},
+                   .gamma = {1, 32},
+                   .scale = {1},
+                   .divMode = true});
+  cases.push_back({.name = "long_rows_f32",
+                   .dtype = ACL_FLOAT,
+                   .x = {2, 3000},
+                   .gamma = {3000},
+                   .scale = {3000},
+                   .bias = Bias::kGamma,
+                   .dual = true});
   return cases;
 }
 INSTANTIATE_TEST_SUITE_P(Cases, AddLayerNormQuantV2Test, ::testing::ValuesIn(QuantCases()),
@@ -177,251 +188,63 @@ TEST(AddLayerNormQuantV2, EmptyComputesNothing) {
 }
 
 TEST(AddLayerNormQuantV2, Rejections) {
+  // A valid static call, then one change each.
+  struct Call {
+    const char* quantMode = "static";
+    aclDataType x = ACL_FLOAT16, scale = ACL_FLOAT16, zeroPoint = ACL_FLOAT16, y1 = ACL_INT8, res = ACL_FLOAT16;
+    Shape gamma{8}, beta{8}, scales1Shape{8}, zeroPointShape{8}, x2{2, 8};
+    bool scales1 = true, scales2 = false;
+  };
   struct Bad {
     const char* name;
-    const char* quantMode;
-    aclDataType x, scale, zeroPoint, y1, res;
-    Shape gamma, beta, scale1Shape, zeroPointShape, x2;
-    bool scales1 = true, scales2 = false, zeroPoints2 = false;
-    aclnnStatus status = ACLNN_ERR_PARAM_INVALID;
-    const char* keyword = "";
+    std::function<void(Call&)> change;
+    aclnnStatus status;
+    const char* keyword;
   };
-  const aclDataType f16 = ACL_FLOAT16, bf16 = ACL_BF16, f32 = ACL_FLOAT, s8 = ACL_INT8;
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
   const Bad cases[] = {
-      {"dynamic (not on A2)",
-       "dynamic",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "quantMode"},
-      {"s32 x1",
-       "static",
-       ACL_INT32,
-       ACL_INT32,
-       ACL_INT32,
-       s8,
-       ACL_INT32,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'x1'"},
-      {"f32 scales with f16 x1",
-       "static",
-       f16,
-       f32,
-       f32,
-       s8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'scales1Optional'"},
-      {"zero point dtype",
-       "static",
-       bf16,
-       bf16,
-       f16,
-       s8,
-       bf16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'zeroPoints1Optional'"},
-      {"y1Out dtype",
-       "static",
-       f16,
-       f16,
-       f16,
-       ACL_UINT8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'y1Out'"},
-      {"layernormRes dtype",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f32,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'layernormRes'"},
+      {"dynamic (not on A2)", [](Call& c) { c.quantMode = "dynamic"; }, kInvalid, "quantMode"},
+      {"s32 x1", [](Call& c) { c.x = c.scale = c.zeroPoint = c.res = ACL_INT32; }, kInvalid, "'x1'"},
+      {"f32 scales with f16 x1", [](Call& c) { c.scale = c.zeroPoint = ACL_FLOAT; }, kInvalid, "'scales1Optional'"},
+      {"zero point dtype", [](Call& c) { c.zeroPoint = ACL_BF16; }, kInvalid, "'zeroPoints1Optional'"},
+      {"y1Out dtype", [](Call& c) { c.y1 = ACL_UINT8; }, kInvalid, "'y1Out'"},
+      {"layernormRes dtype", [](Call& c) { c.res = ACL_FLOAT; }, kInvalid, "'layernormRes'"},
       {"beta shape",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {1, 8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'beta'"},
-      {"no scales1",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       false,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "scales1Optional"},
-      {"scales1 shape",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {8},
-       {4},
-       {4},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "scales1Optional"},
-      {"gamma not trailing",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {4},
-       {4},
-       {4},
-       {4},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
+       [](Call& c) {
+         c.beta = {1, 8};
+       },
+       kInvalid, "'beta'"},
+      {"no scales1", [](Call& c) { c.scales1 = false; }, kInvalid, "scales1Optional"},
+      {"scales1 shape", [](Call& c) { c.scales1Shape = c.zeroPointShape = {4}; }, kInvalid, "scales1Optional"},
+      {"gamma not trailing", [](Call& c) { c.gamma = c.beta = c.scales1Shape = c.zeroPointShape = {4}; }, kInvalid,
        "gamma"},
       {"x2 shape",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {8, 2},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'x2'"},
+       [](Call& c) {
+         c.x2 = {8, 2};
+       },
+       kInvalid, "'x2'"},
       {"zero point shape",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {1, 8},
-       {2, 8},
-       true,
-       false,
-       false,
-       ACLNN_ERR_PARAM_INVALID,
-       "'zeroPoints1Optional'"},
-      {"scales2 without zeroPoints2",
-       "static",
-       f16,
-       f16,
-       f16,
-       s8,
-       f16,
-       {8},
-       {8},
-       {8},
-       {8},
-       {2, 8},
-       true,
-       true,
-       false,
-       ACLNN_ERR_INNER_TILING_ERROR,
+       [](Call& c) {
+         c.zeroPointShape = {1, 8};
+       },
+       kInvalid, "'zeroPoints1Optional'"},
+      {"scales2 without zeroPoints2", [](Call& c) { c.scales2 = true; }, ACLNN_ERR_INNER_TILING_ERROR,
        "zeroPoints2Optional"},
   };
   for (const Bad& bad : cases) {
-    DeviceTensor x1(bad.x, {2, 8}), x2(bad.x, bad.x2), gamma(bad.x, bad.gamma), beta(bad.x, bad.beta),
-        scales1(bad.scale, bad.scale1Shape), scales2(bad.scale, bad.scale1Shape),
-        zp1(bad.zeroPoint, bad.zeroPointShape), zp2(bad.zeroPoint, bad.zeroPointShape), y1(bad.y1, {2, 8}),
-        y2(s8, {2, 8}), xOut(bad.x, {2, 8}), res(bad.res, {2, 8}), outScales1(f32, {2}), outScales2(f32, {2});
+    Call c;
+    bad.change(c);
+    DeviceTensor x1(c.x, {2, 8}), x2(c.x, c.x2), gamma(c.x, c.gamma), beta(c.x, c.beta),
+        scales1(c.scale, c.scales1Shape), scales2(c.scale, c.scales1Shape), zp1(c.zeroPoint, c.zeroPointShape),
+        y1(c.y1, {2, 8}), y2(ACL_INT8, {2, 8}), xOut(c.x, {2, 8}), res(c.res, {2, 8}), outScales1(ACL_FLOAT, {2}),
+        outScales2(ACL_FLOAT, {2});
     const OpRun run = RunOp(
         [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
           return aclnnAddLayerNormQuantV2GetWorkspaceSize(
               a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), a.Tensor(beta), nullptr,
-              bad.scales1 ? a.Tensor(scales1) : nullptr, bad.scales2 ? a.Tensor(scales2) : nullptr, a.Tensor(zp1),
-              bad.zeroPoints2 ? a.Tensor(zp2) : nullptr, bad.quantMode, kEpsilon, false, false, a.Tensor(y1),
-              a.Tensor(y2), a.Tensor(xOut), a.Tensor(res), a.Tensor(outScales1), a.Tensor(outScales2), w, e);
+              c.scales1 ? a.Tensor(scales1) : nullptr, c.scales2 ? a.Tensor(scales2) : nullptr, a.Tensor(zp1), nullptr,
+              c.quantMode, kEpsilon, false, false, a.Tensor(y1), a.Tensor(y2), a.Tensor(xOut), a.Tensor(res),
+              a.Tensor(outScales1), a.Tensor(outScales2), w, e);
         },
         aclnnAddLayerNormQuantV2);
     EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);

@@ -29,20 +29,6 @@ struct QuantCase {
 };
 void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
 
-// round(y / scale + zp) or round(y * scale + zp), saturated to INT8; one unit off allowed where the
-// kernel's f32 value may sit on the other side of a rounding boundary.
-Expected ColumnQuant(const std::vector<double>& y, int64_t length, bool divMode, const std::vector<double>& scale,
-                     const std::vector<double>* zeroPoint) {
-  Expected want;
-  for (size_t i = 0; i < y.size(); ++i) {
-    const size_t j = scale.size() == 1 ? 0 : i % static_cast<size_t>(length);
-    const double q = (divMode ? y[i] / scale[j] : y[i] * scale[j]) + (zeroPoint != nullptr ? (*zeroPoint)[j] : 0.0);
-    want.values.emplace_back(std::clamp(std::nearbyint(q), -128.0, 127.0));
-    want.tolerance.push_back(std::abs(std::abs(q - std::trunc(q)) - 0.5) < 1e-3 ? 1 : 0);
-  }
-  return want;
-}
-
 class AddRmsNormQuantTest : public ::testing::TestWithParam<QuantCase> {};
 
 TEST_P(AddRmsNormQuantTest, MatchesFloat64Reference) {
