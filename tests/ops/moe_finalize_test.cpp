@@ -25,6 +25,7 @@
 #include "aclnnop/aclnn_moe_token_permute.h"
 #include "aclnnop/aclnn_moe_token_unpermute.h"
 #include "llm_test_support.h"
+#include "moe_test_support.h"
 
 namespace canopy_test {
 namespace {
@@ -449,59 +450,29 @@ OpRun RunInit(const InitCase& c, InitData& d) {
 
 // The reference: the slots sorted by expert, equal experts in their [rows, k] order.
 void CheckInit(const InitCase& c, const InitData& d) {
-  const int64_t slots = c.rows * c.k;
-  std::vector<int64_t> order(static_cast<size_t>(slots));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return d.experts[static_cast<size_t>(a)] < d.experts[static_cast<size_t>(b)];
-  });
   const auto x_row = [&](Values& out, int64_t row) {
     for (int64_t j = 0; j < c.h; ++j) {
       const Value v = row < 0 ? Value(0.0) : d.xv[static_cast<size_t>(row * c.h + j)];
       out.push_back(c.quant ? Value(Quantised(v.real(), c)) : v);
     }
   };
-  Values want_x, want_row(static_cast<size_t>(slots)), want_expert;
-  std::vector<int64_t> histogram(static_cast<size_t>(c.experts), 0);
-  for (int64_t e : d.experts) {
-    if (e < c.experts) ++histogram[static_cast<size_t>(e)];
-  }
-  if (!c.v2) {
-    for (int64_t p = 0; p < slots; ++p) {
-      const int64_t s = order[static_cast<size_t>(p)], r = d.row_values[static_cast<size_t>(s)];
+  const MoeRouting r = RouteMoeV2(d.experts, c.k, ExpandedRows(c), c.drop_pad, c.capacity, c.experts);
+  Values want_x, want_row = r.row_index;
+  if (!c.v2) {  // V1: rowIdx names each slot's expanded row and x row
+    Values want_expert;
+    for (size_t p = 0; p < r.order.size(); ++p) {
+      const int64_t s = r.order[p], row = d.row_values[static_cast<size_t>(s)];
       want_expert.push_back(static_cast<double>(d.experts[static_cast<size_t>(s)]));
-      want_row[static_cast<size_t>(r)] = static_cast<double>(p);
-      if (p < ExpandedRows(c)) x_row(want_x, r % c.rows);
+      want_row[static_cast<size_t>(row)] = static_cast<double>(p);
+      if (static_cast<int64_t>(p) < ExpandedRows(c)) x_row(want_x, row % c.rows);
     }
     ExpectExact(d.expanded_expert->ReadView(), want_expert, "expandedExpertIdxOut");
-  } else if (!c.drop_pad) {
-    for (int64_t p = 0; p < slots; ++p) {
-      const int64_t s = order[static_cast<size_t>(p)];
-      want_row[static_cast<size_t>(s)] = static_cast<double>(p);
-      if (p < ExpandedRows(c)) x_row(want_x, s / c.k);
-    }
   } else {
-    std::vector<int64_t> source(static_cast<size_t>(c.experts * c.capacity), -1),
-        filled(static_cast<size_t>(c.experts));
-    for (int64_t s : order) {
-      const int64_t e = d.experts[static_cast<size_t>(s)];
-      const int64_t rank = filled[static_cast<size_t>(e)]++;
-      want_row[static_cast<size_t>(s)] = rank < c.capacity ? static_cast<double>(e * c.capacity + rank) : -1.0;
-      if (rank < c.capacity) source[static_cast<size_t>(e * c.capacity + rank)] = s / c.k;
-    }
-    for (int64_t s : source) x_row(want_x, s);
+    for (int64_t row : r.source) x_row(want_x, row);
   }
   ExpectExact(d.expanded_x->ReadView(), want_x, "expandedXOut");
   ExpectExact(d.expanded_row->ReadView(), want_row, "expandedRowIdxOut");
-  if (d.tokens) {
-    Values want_tokens;
-    int64_t sum = 0;
-    for (int64_t n : histogram) {
-      sum += n;
-      want_tokens.push_back(static_cast<double>(c.count_flag == 1 ? sum : n));
-    }
-    ExpectExact(d.tokens->ReadView(), want_tokens, "expert tokens");
-  }
+  if (d.tokens) ExpectExact(d.tokens->ReadView(), MoeTokenCounts(r, c.count_flag), "expert tokens");
 }
 
 std::vector<InitCase> InitCases() {

@@ -18,6 +18,17 @@
 //   (expandedRowIdxOut -1) and zero-filling the rest; the optional per-expert
 //   token counts (or their running sum) and counts before the drop. Shape and
 //   attribute errors are 561103 as the doc says.
+// QuantV2 (MoeInitRoutingQuantV2): V2 with expandedXOut INT8. quantMode 0:
+//   static, scaleOptional and offsetOptional [1] each, in half arithmetic as
+//   Quant's (x is quantised first and its INT8 rows gathered, so padding rows
+//   stay 0 as CANN's kernel leaves them); 1: dynamic per expanded row on
+//   DynamicQuant's kernel, the row (times scaleOptional's smooth row: [1, h],
+//   or [expertNum, h] picked by the row's expert) over max|row| / 127 in f32,
+//   rounded half away from zero as CANN's kernel does (it truncates to half,
+//   then rounds away), the scales in dynamicQuantScaleOutOptional (0 for
+//   padding rows). CANN has no host checks (its doc is a stub): the dtypes
+//   are its op definition's (161002), the shapes and attributes its tiling's
+//   (561002).
 // V3: drop-less only; the slots whose expert is outside
 //   activeExpertRangeOptional [start, end) are dropped (null: [0, expertNum],
 //   as the graph's default); expandedRowIdxOut in the gather (rowIdxType 0,
