@@ -17,6 +17,8 @@
 #include "aclnnop/aclnn_quant_matmul.h"
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
+#include "aclnnop/aclnn_quant_matmul_v5.h"
+#include "aclnnop/aclnn_quant_matmul_weight_nz.h"
 #include "aclnnop/aclnn_trans_quant_param.h"
 #include "aclnnop/aclnn_trans_quant_param_v2.h"
 #include "llm_test_support.h"
@@ -36,6 +38,8 @@ struct Case {
   View out_view = View::kContiguous;
   std::string name;
   int legacy = 0;  // 1: aclnnQuantMatmul (float deqScale), 2: aclnnQuantMatmulV2 (UINT64 [n rounded up to 16])
+  int v5 = 0;      // 1: aclnnQuantMatmulV5, 2: aclnnQuantMatmulWeightNz (pertoken is x1Scale, scale x2Scale)
+  bool empty_unused = false;  // V5: yScale, x1Offset and yOffset given as empty tensors
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -135,6 +139,14 @@ void RunCase(const Case& c) {
           return aclnnQuantMatmulV2GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), bias ? a.Tensor(*bias) : nullptr,
                                                     a.Tensor(scale), c.t1, c.t2, a.Tensor(out), w, e);
         }
+        if (c.v5 != 0) {
+          auto* const phase1 =
+              c.v5 == 1 ? aclnnQuantMatmulV5GetWorkspaceSize : aclnnQuantMatmulWeightNzGetWorkspaceSize;
+          const auto unused = [&]() { return c.empty_unused ? a.NewTensor(ACL_FLOAT, {0}) : nullptr; };
+          return phase1(a.Tensor(x1), a.Tensor(x2, x2_format), pertoken ? a.Tensor(*pertoken) : nullptr,
+                        a.Tensor(scale), unused(), unused(), nullptr, unused(), bias ? a.Tensor(*bias) : nullptr, c.t1,
+                        c.t2, 0, a.Tensor(out), w, e);
+        }
         if (c.v3) {
           return aclnnQuantMatmulV3GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2, x2_format), a.Tensor(scale), nullptr,
                                                     bias ? a.Tensor(*bias) : nullptr, c.t1, c.t2, a.Tensor(out), w, e);
@@ -145,6 +157,8 @@ void RunCase(const Case& c) {
       },
       c.legacy == 1   ? aclnnQuantMatmul
       : c.legacy == 2 ? aclnnQuantMatmulV2
+      : c.v5 == 1     ? aclnnQuantMatmulV5
+      : c.v5 == 2     ? aclnnQuantMatmulWeightNz
       : c.v3          ? aclnnQuantMatmulV3
                       : aclnnQuantMatmulV4);
   ASSERT_TRUE(run.ok()) << Describe(run);
@@ -320,6 +334,19 @@ std::vector<Case> Cases() {
     c.name = std::string("quant_matmul_v2_adj") + (t1 ? "_x1" : "") + "_x2_strided_out";
     add(c);
   }
+  // QuantMatmulV5 and QuantMatmulWeightNz (its x2 in FRACTAL_NZ) on each V4 case.
+  const size_t v4_cases = cases.size();
+  for (size_t i = 0; i < v4_cases; ++i) {
+    if (cases[i].legacy != 0 || cases[i].v3) continue;
+    for (int form : {1, 2}) {
+      Case c = cases[i];
+      c.v5 = form;
+      c.nz = c.nz || form == 2;
+      c.empty_unused = i % 3 == 0;
+      c.name = std::string(form == 1 ? "v5_" : "weight_nz_") + c.name + (c.empty_unused ? "_empty_unused" : "");
+      add(c);
+    }
+  }
   return cases;
 }
 
@@ -454,6 +481,48 @@ TEST(QuantMatmulV1V2Rejects, EachCase) {
                           c.x2_shape = {8, 16};
                         }))
                   .ok());
+}
+
+// QuantMatmulV5 / QuantMatmulWeightNz (`weight_nz`) with Call's tensors: pertoken as x1Scale, scale as
+// x2Scale; `unused` names yScale, x1Offset or yOffset, given as a [2] tensor.
+OpRun RunV5(bool weight_nz, const Call& c, const std::string& unused = "", const Shape& x1_scale_shape = {4},
+            const Shape& x2_scale_shape = {8}, aclFormat x2_format = ACL_FORMAT_ND) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        const auto extra = [&](const char* name) { return unused == name ? a.NewTensor(ACL_FLOAT, {2}) : nullptr; };
+        auto* const phase1 = weight_nz ? aclnnQuantMatmulWeightNzGetWorkspaceSize : aclnnQuantMatmulV5GetWorkspaceSize;
+        return phase1(a.NewTensor(c.x1, c.x1_shape), a.NewTensor(c.x2, c.x2_shape, View::kContiguous, x2_format),
+                      c.has_pertoken ? a.NewTensor(c.pertoken, x1_scale_shape) : nullptr,
+                      a.NewTensor(c.scale, x2_scale_shape), extra("yScale"), extra("x1Offset"),
+                      c.has_offset ? a.NewTensor(ACL_FLOAT, {8}) : nullptr, extra("yOffset"),
+                      c.has_bias ? a.NewTensor(c.bias, c.bias_shape) : nullptr, c.t1, c.t2, 0,
+                      a.NewTensor(c.out, c.out_shape), w, e);
+      },
+      weight_nz ? aclnnQuantMatmulWeightNz : aclnnQuantMatmulV5);
+}
+
+TEST(QuantMatmulV5Rejects, EachCase) {
+  for (bool weight_nz : {false, true}) {
+    SCOPED_TRACE(weight_nz ? "QuantMatmulWeightNz" : "QuantMatmulV5");
+    EXPECT_TRUE(RunV5(weight_nz, Call{}).ok()) << Describe(RunV5(weight_nz, Call{}));
+    EXPECT_TRUE(RunV5(weight_nz, Call{}, "", {4}, {8}, ACL_FORMAT_FRACTAL_NZ).ok());
+    for (const char* unused : {"yScale", "x1Offset", "yOffset"}) {
+      ExpectRejectedWith(RunV5(weight_nz, Call{}, unused), ACLNN_ERR_PARAM_NULLPTR, {std::string("'") + unused + "'"});
+    }
+    ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {4, 1}, {1, 8}), kNotSupported, {"per-block"});
+    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.scale = ACL_FLOAT16; })), kInvalid, {"'x2Scale'"});
+    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.pertoken = ACL_BF16; })), kInvalid, {"'x1Scale'"});
+    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.has_offset = true; })), kInvalid, {"'x2Offset'"});
+    ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {4}, {5}), kInvalid, {"'x2Scale'"});
+    ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {3}, {8}), kInvalid, {"'x1Scale'"});
+    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.x2 = ACL_INT32; })), kNotSupported, {"'x2'"});
+    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) {
+                               c.out = ACL_FLOAT16;
+                               c.has_pertoken = false;
+                             })),
+                       kInvalid, {"FLOAT16 out"});
+  }
+  ExpectRejectedWith(RunV5(true, Call{}, "", {4}, {8}, ACL_FORMAT_NC1HWC0), kInvalid, {"'x2'"});
 }
 
 TEST(QuantMatmulV4Rejects, EachCase) {

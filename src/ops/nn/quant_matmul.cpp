@@ -22,6 +22,8 @@
 #include "aclnnop/aclnn_quant_matmul.h"
 #include "aclnnop/aclnn_quant_matmul_v3.h"
 #include "aclnnop/aclnn_quant_matmul_v4.h"
+#include "aclnnop/aclnn_quant_matmul_v5.h"
+#include "aclnnop/aclnn_quant_matmul_weight_nz.h"
 #include "kernels/cpu_features.h"
 #include "kernels/matmul.h"
 #include "kernels/quant_int8_matmul.h"
@@ -178,15 +180,25 @@ aclnnStatus PlanGeometry(Plan& plan, const aclTensor* x1, const aclTensor* x2, b
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
-                            const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
-                            bool transpose_x1, bool transpose_x2, const aclTensor* out, bool has_pertoken_argument) {
+// What V3 / V4 call scale, offset and pertokenScaleOptional; V5 and QuantMatmulWeightNz call them x2Scale,
+// x2Offset and x1Scale.
+struct QuantArgumentNames {
+  const char* scale = "scale";
+  const char* offset = "offset";
+  const char* pertoken = "pertokenScaleOptional";
+};
+
+// The checks of V3 / V4 (CANN's QuantMatmulChecker), shared with V5 and QuantMatmulWeightNz: formats,
+// dtype combinations and shapes. Fills the product's geometry; `out` must have `out_shape`.
+aclnnStatus CheckQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                             const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
+                             bool transpose_x1, bool transpose_x2, const aclTensor* out,
+                             const QuantArgumentNames& names, QuantProduct& product) {
   // ---- formats: x2 may be NZ (Canopy's NZ is ND); the rest plain
   CANOPY_CHECK(plan.CheckPlainFormat("x1", x1));
   if (x2->format != ACL_FORMAT_FRACTAL_NZ) CANOPY_CHECK(plan.CheckPlainFormat("x2", x2));
-  for (const auto& [name, t] :
-       {std::pair{"scale", scale}, std::pair{"offset", offset}, std::pair{"pertokenScaleOptional", pertoken},
-        std::pair{"bias", bias}, std::pair{"out", out}}) {
+  for (const auto& [name, t] : {std::pair{names.scale, scale}, std::pair{names.offset, offset},
+                                std::pair{names.pertoken, pertoken}, std::pair{"bias", bias}, std::pair{"out", out}}) {
     if (t != nullptr) CANOPY_CHECK(plan.CheckPlainFormat(name, t));
   }
   // ---- dtypes and their combinations
@@ -197,23 +209,24 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
                        DtypeName(out->dtype));
   }
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kOutDtypes));
-  CANOPY_CHECK(plan.CheckDtype("scale", scale->dtype, kScaleDtypes));
+  CANOPY_CHECK(plan.CheckDtype(names.scale, scale->dtype, kScaleDtypes));
   if (offset != nullptr) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'offset' is only taken with an INT8 out (out is %s)",
-                       DtypeName(out->dtype));
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is only taken with an INT8 out (out is %s)",
+                       names.offset, DtypeName(out->dtype));
   }
-  if (pertoken != nullptr) CANOPY_CHECK(plan.CheckDtype("pertokenScaleOptional", pertoken->dtype, DtypeSet{ACL_FLOAT}));
+  if (pertoken != nullptr) CANOPY_CHECK(plan.CheckDtype(names.pertoken, pertoken->dtype, DtypeSet{ACL_FLOAT}));
   const bool packed_scale = scale->dtype == ACL_UINT64 || scale->dtype == ACL_INT64;
   if (out->dtype == ACL_FLOAT16) {
     const bool ok = packed_scale ? pertoken == nullptr : (scale->dtype == ACL_FLOAT && pertoken != nullptr);
     if (!ok) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                         "a FLOAT16 out takes a UINT64 / INT64 scale without pertokenScaleOptional, or a FLOAT32 "
-                         "scale with it (scale is %s, pertokenScaleOptional %s)",
-                         DtypeName(scale->dtype), pertoken != nullptr ? "given" : "absent");
+                         "a FLOAT16 out takes a UINT64 / INT64 %s without %s, or a FLOAT32 %s with it (%s is %s, %s "
+                         "%s)",
+                         names.scale, names.pertoken, names.scale, names.scale, DtypeName(scale->dtype), names.pertoken,
+                         pertoken != nullptr ? "given" : "absent");
     }
   } else if (packed_scale) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "a BFLOAT16 out takes a FLOAT32 or BFLOAT16 scale (scale is %s)",
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "a BFLOAT16 out takes a FLOAT32 or BFLOAT16 %s (it is %s)", names.scale,
                        DtypeName(scale->dtype));
   }
   if (bias != nullptr) {
@@ -224,14 +237,13 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
   }
 
   // ---- shapes
-  QuantProduct product;
   Shape out_shape;
   CANOPY_CHECK(PlanGeometry(plan, x1, x2, transpose_x1, transpose_x2, product, out_shape));
   const int64_t m = product.m, n = product.n;
   if (product.k == 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "k is 0: x1 and x2 may not be empty along k");
   CANOPY_CHECK(plan.CheckShape("out", out, out_shape));
-  CANOPY_CHECK(CheckVector(plan, "scale", scale, n, true));
-  if (pertoken != nullptr) CANOPY_CHECK(CheckVector(plan, "pertokenScaleOptional", pertoken, m, false));
+  CANOPY_CHECK(CheckVector(plan, names.scale, scale, n, true));
+  if (pertoken != nullptr) CANOPY_CHECK(CheckVector(plan, names.pertoken, pertoken, m, false));
   if (bias != nullptr) {
     const Shape& b = bias->view_shape;
     const bool ok = (b.size() == 1 && b[0] == n) ||
@@ -242,6 +254,18 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
                          out_shape.size() == 3 ? " or [batch, 1, n] (a 3-D out)" : "");
     }
   }
+  product.scale_count = scale->view_shape[0];
+  product.has_pertoken = pertoken != nullptr;
+  product.has_bias = bias != nullptr;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                            const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
+                            bool transpose_x1, bool transpose_x2, const aclTensor* out, bool has_pertoken_argument) {
+  QuantProduct product;
+  CANOPY_CHECK(
+      CheckQuantMatmul(plan, x1, x2, scale, offset, pertoken, bias, transpose_x1, transpose_x2, out, {}, product));
 
   // ---- operands, in the prototype's order
   const TensorRef x1_ref = plan.Input(x1, "x1");
@@ -267,10 +291,7 @@ aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2
   product.x1 = x1_ref;
   product.x2 = x2_ref;
   product.scale = scale_ref;
-  product.scale_count = scale->view_shape[0];
-  product.has_pertoken = pertoken != nullptr;
   product.pertoken = pertoken_ref;
-  product.has_bias = bias != nullptr;
   product.bias = bias_ref;
   product.out = out_ref;
   return PlanQuantProduct(plan, product);
@@ -286,6 +307,56 @@ aclnnStatus PlanQuantMatmulV4(Plan& plan, const aclTensor* x1, const aclTensor* 
                               const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
                               bool transpose_x1, bool transpose_x2, const aclTensor* out) {
   return PlanQuantMatmul(plan, x1, x2, scale, offset, pertoken, bias, transpose_x1, transpose_x2, out, true);
+}
+
+// QuantMatmulV5 and QuantMatmulWeightNz on their Atlas A2 path for INT8 x1 and x2: V4's checks and product
+// with x1Scale the per-token scale, x2Scale the scale and x2Offset the offset (WeightNz's x2 is NZ, which
+// Canopy reads through its ND view like V4's, or ND as Canopy's TransMatmulWeight leaves it). CANN reports a non-empty
+// yScale, x1Offset or yOffset as 161001; groupSize matters only with 2-D scales (per-block quantisation, which Canopy
+// does not compute: 561003, as the INT4 / INT32-packed x2 of the K-G mode).
+aclnnStatus PlanQuantMatmulV5(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* x1_scale,
+                              const aclTensor* x2_scale, const aclTensor* y_scale, const aclTensor* x1_offset,
+                              const aclTensor* x2_offset, const aclTensor* y_offset, const aclTensor* bias,
+                              bool transpose_x1, bool transpose_x2, int64_t /*groupSize*/, const aclTensor* out) {
+  const bool packed_x2 = x2->dtype == ACL_INT4 || x2->dtype == ACL_INT32;
+  for (const auto& [name, t] : {std::pair{"yScale", packed_x2 ? nullptr : y_scale}, std::pair{"x1Offset", x1_offset},
+                                std::pair{"yOffset", packed_x2 ? nullptr : y_offset}}) {
+    if (t != nullptr && t->NumElements() != 0) {
+      return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' must be null or empty (it has shape %s)", name,
+                         ShapeToString(t->view_shape).c_str());
+    }
+  }
+  if (x1_scale != nullptr && x1_scale->rank() >= 2 && x2_scale->rank() >= 2) {
+    return plan.Reject(kNotSupported,
+                       "x1Scale %s and x2Scale %s are per-block scales: per-block quantisation is "
+                       "not supported by Canopy",
+                       ShapeToString(x1_scale->view_shape).c_str(), ShapeToString(x2_scale->view_shape).c_str());
+  }
+  QuantProduct product;
+  const QuantArgumentNames names{.scale = "x2Scale", .offset = "x2Offset", .pertoken = "x1Scale"};
+  CANOPY_CHECK(CheckQuantMatmul(plan, x1, x2, x2_scale, x2_offset, x1_scale, bias, transpose_x1, transpose_x2, out,
+                                names, product));
+
+  // ---- operands, in the prototype's order
+  const auto input_or_skip = [&plan](const aclTensor* t, const char* name) {
+    if (t == nullptr) {
+      plan.SkipInput();
+      return TensorRef{};
+    }
+    return plan.Input(t, name);
+  };
+  product.x1 = plan.Input(x1, "x1");
+  product.x2 = plan.Input(x2, "x2");
+  product.pertoken = input_or_skip(x1_scale, "x1Scale");
+  product.scale = plan.Input(x2_scale, "x2Scale");
+  input_or_skip(y_scale, "yScale");  // null or empty
+  input_or_skip(x1_offset, "x1Offset");
+  plan.SkipInput();  // x2Offset (absent: INT8 out only)
+  input_or_skip(y_offset, "yOffset");
+  product.bias = input_or_skip(bias, "bias");
+  product.out = plan.Output(out, "out");
+  if (out->NumElements() == 0) return ACLNN_SUCCESS;
+  return PlanQuantProduct(plan, product);
 }
 
 // QuantMatmul (V1) and V2: CANN's older checks, then the shared product. deq_scale: V2's tensor, or
@@ -420,3 +491,27 @@ CANOPY_ACLNN_OP(QuantMatmulV2, PlanQuantMatmulV2,
                           .example = "i8[5,2] i8[2,3] i32[3] u64[16] false false f16[5,3]"}),
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, bias, optional),
                 (const aclTensor*, deqScale), (bool, adjX1), (bool, adjX2), (aclTensor*, out))
+
+CANOPY_ACLNN_OP(QuantMatmulV5, PlanQuantMatmulV5,
+                (OpTraits{.header = "aclnnop/aclnn_quant_matmul_v5.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 6,
+                          .private_formats = true,
+                          .example = "i8[5,2] i8[2,3] f32[5] f32[3] - - - - i32[3] false false 0 bf16[5,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, x1Scale, optional),
+                (const aclTensor*, x2Scale), (const aclTensor*, yScale, optional),
+                (const aclTensor*, x1Offset, optional), (const aclTensor*, x2Offset, optional),
+                (const aclTensor*, yOffset, optional), (const aclTensor*, bias, optional), (bool, transposeX1),
+                (bool, transposeX2), (int64_t, groupSize), (aclTensor*, out))
+
+CANOPY_ACLNN_OP(QuantMatmulWeightNz, PlanQuantMatmulV5,
+                (OpTraits{.header = "aclnnop/aclnn_quant_matmul_weight_nz.h",
+                          .dtypes = kAllDtypes,
+                          .max_rank = 6,
+                          .private_formats = true,
+                          .example = "i8[5,2] i8[2,3] f32[5] f32[3] - - - - i32[3] false false 0 bf16[5,3]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, x1Scale, optional),
+                (const aclTensor*, x2Scale), (const aclTensor*, yScale, optional),
+                (const aclTensor*, x1Offset, optional), (const aclTensor*, x2Offset, optional),
+                (const aclTensor*, yOffset, optional), (const aclTensor*, bias, optional), (bool, transposeX1),
+                (bool, transposeX2), (int64_t, groupSize), (aclTensor*, out))
