@@ -16,6 +16,7 @@ namespace canopy::kernels {
 namespace {
 
 constexpr int64_t kRowGrain = 16;
+constexpr int64_t kLeftAlone = -2;  // an expandedX row no position reaches
 
 class MoeInitRoutingStep final : public Step {
  public:
@@ -64,13 +65,15 @@ class MoeInitRoutingStep final : public Step {
         if (p < d_.expanded_rows) source[static_cast<size_t>(p)] = row_index[s] % d_.rows;
       }
     } else if (!d_.drop_pad) {
-      source.resize(static_cast<size_t>(d_.expanded_rows));
+      // Rows past the last position stay as they are (-2: not written).
+      source.assign(static_cast<size_t>(d_.expanded_rows), kLeftAlone);
       for (int64_t p = 0; p < slots; ++p) {
         const int32_t s = order[static_cast<size_t>(p)];
         expanded_row[s] = static_cast<int32_t>(p);
-        if (p < d_.expanded_rows) {
-          source[static_cast<size_t>(p)] = s / d_.k;
-          if (d_.smooth_per_expert) source_expert[static_cast<size_t>(p)] = expert[static_cast<size_t>(s)];
+        const int64_t row = p - d_.expanded_start;
+        if (row >= 0 && row < d_.expanded_rows) {
+          source[static_cast<size_t>(row)] = s / d_.k;
+          if (d_.smooth_per_expert) source_expert[static_cast<size_t>(row)] = expert[static_cast<size_t>(s)];
         }
       }
     } else {
@@ -122,6 +125,7 @@ class MoeInitRoutingStep final : public Step {
       for (int64_t p = begin; p < end; ++p) {
         char* dst = expanded_x + static_cast<size_t>(p) * row_bytes;
         const int64_t src = source[static_cast<size_t>(p)];
+        if (src == kLeftAlone) continue;
         if (src < 0) {
           std::memset(dst, 0, row_bytes);
         } else {
@@ -143,6 +147,7 @@ class MoeInitRoutingStep final : public Step {
       for (int64_t p = begin; p < end; ++p) {
         float* dst = expanded_x + p * d_.h;
         const int64_t src = source[static_cast<size_t>(p)];
+        if (src == kLeftAlone) continue;
         if (src < 0) {
           std::fill(dst, dst + d_.h, 0.0F);
           continue;

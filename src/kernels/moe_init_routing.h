@@ -12,7 +12,9 @@
 //   goes to row e * capacity + r when r < capacity (else it is dropped and its
 //   expandedRowIdx is -1); unfilled rows are zero; per-expert counts before
 //   the drop.
-// MoeTokenPermute is V2's drop-less / active form with int32 or int64 indices.
+// MoeTokenPermute is V2's drop-less / active form with int32 or int64 indices
+//   (WithEp: the positions [expanded_start, expanded_start + expanded_rows)
+//   only, to rows from 0; the other rows left alone).
 // MoeInitRoutingQuantV2's dynamic form (`to_f32`): expandedX holds f32 rows
 //   (x's row times a smooth row: the one row, or the row's expert's), zero
 //   rows where padded, for DynamicQuant to quantise.
@@ -33,7 +35,8 @@ struct MoeInitRoutingDesc {
   const char* op = "";            // for the error message
   aclDataType dtype = ACL_FLOAT;  // x and expandedX (moved as bytes)
   int64_t rows = 0, k = 0, h = 0;
-  int64_t expanded_rows = 0;  // rows of expandedX written in the drop-less / active forms
+  int64_t expanded_rows = 0;   // rows of expandedX written in the drop-less / active forms
+  int64_t expanded_start = 0;  // drop-less: position p goes to row p - expanded_start (MoeTokenPermuteWithEp's range)
   BufferRef x, expert_index, expanded_x, expanded_row_index;  // int32 indices; all contiguous
   bool index_int64 = false;                                   // expert_index is int64 (MoeTokenPermute)
   const char* expert_name = "expertIdx";                      // for the error message
