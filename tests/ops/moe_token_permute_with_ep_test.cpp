@@ -3,9 +3,9 @@
 // rows and probabilities of the positions [start, start + n) only, in rows
 // 0.. of permuteTokensOut and permuteProbsOut (n = end - start, plus the slot
 // count where that is <= 0), the rows no position reaches left alone. Every
-// dtype, both index dtypes, 1-D indices, rank-3 tokens, strided views, the
-// range from numOutTokens, the doc's example, no tokens, a bad index and
-// every rejection.
+// dtype, both index dtypes, 1-D indices, rank-3 tokens, strided views, no
+// range (MoeTokenPermute, probsOptional ignored), the doc's example, no
+// tokens, a bad index and every rejection.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,8 +36,11 @@ constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
 
 int64_t Slots(const Case& c) { return c.tokens[0] * std::max<int64_t>(c.k, 1); }
 int64_t Start(const Case& c) { return c.range ? c.start : 0; }
+// No range: MoeTokenPermute's numOutTokens (0 all, > 0 the first that many, < 0 all but the last -n).
 int64_t OutRows(const Case& c) {
-  const int64_t slots = Slots(c), n = (c.range ? c.end : c.num_out) - Start(c);
+  const int64_t slots = Slots(c);
+  if (!c.range) return std::clamp<int64_t>(c.num_out > 0 ? c.num_out : c.num_out + slots, 0, slots);
+  const int64_t n = c.end - c.start;
   return std::clamp<int64_t>(n <= 0 ? n + slots : n, 0, slots);
 }
 
@@ -105,7 +108,7 @@ void Check(const Case& c, const Data& d, const Values& out_poison, const Values&
       want_out[static_cast<size_t>(row * h + j)] = d.tv[static_cast<size_t>(s / k * h + j)];
       out_written[static_cast<size_t>(row * h + j)] = true;
     }
-    if (c.probs) {
+    if (c.probs && c.range) {  // without a range probsOptional is ignored
       want_probs[static_cast<size_t>(row)] = d.pv[static_cast<size_t>(s)];
       probs_written[static_cast<size_t>(row)] = true;
     }
@@ -141,10 +144,13 @@ std::vector<Case> Cases() {
   same.end = 5;
   same.name = "empty_range_means_all_slots";
   cases.push_back(same);
-  Case no_range;
+  Case no_range;  // MoeTokenPermute
   no_range.range = false;
   no_range.num_out = 8;
   no_range.name = "no_range_num_out_8";
+  cases.push_back(no_range);
+  no_range.num_out = -5;
+  no_range.name = "no_range_num_out_minus_5";
   cases.push_back(no_range);
   Case one_d;
   one_d.k = 0;
@@ -303,10 +309,6 @@ TEST(MoeTokenPermuteWithEpRejects, EachCase) {
            },
            kTiling, {"range"});
   }
-  Case no_range = c;
-  no_range.range = false;
-  no_range.num_out = 6;
-  expect(no_range, [](Case& e, Data&) { e.num_out = -1; }, kTiling, {"range"});
   expect(c,
          [](Case&, Data& d) {
            d.out = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{12, 12});

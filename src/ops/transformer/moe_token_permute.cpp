@@ -14,9 +14,10 @@
 // aclnnMoeTokenPermuteWithEp: the same sort, with the rows (and probsOptional's
 // values, [tokens, topK] or [tokens] in tokens' dtype) of the sorted positions
 // [start, start + n) only, to rows 0.. of permuteTokensOut and permuteProbsOut:
-// start, end from rangeOptional (null: 0, numOutTokens), both in [0, slots],
-// n = end - start, plus slots where that is <= 0, at most slots; rows no
-// position reaches are left alone, as CANN's kernel leaves them.
+// rangeOptional [start, end], both in [0, slots], n = end - start, plus slots
+// where that is <= 0, at most slots; rows no position reaches are left alone,
+// as CANN's kernel leaves them. A null rangeOptional is MoeTokenPermute with
+// numOutTokens (probsOptional and permuteProbsOut ignored), as the doc says.
 // sortedIndicesOut is every slot's position. CANN has no host checks (the doc
 // is a stub): dtypes are its op definition's (161002), shapes and attributes
 // its tiling's (561002).
@@ -128,14 +129,13 @@ constexpr int64_t kMaxTopK = 512;
 
 // CANN's tiling checks for WithEp, in its order; on success the window's start and row count.
 aclnnStatus CheckWithEpShapes(Plan& plan, const aclTensor* tokens, const aclTensor* indices, const aclTensor* probs,
-                              const aclIntArray* range, int64_t num_out_tokens, bool padded_mode, int64_t& start,
-                              int64_t& out_rows) {
-  if (range != nullptr && range->values.size() != 2) {
+                              const aclIntArray* range, bool padded_mode, int64_t& start, int64_t& out_rows) {
+  if (range->values.size() != 2) {
     return plan.Reject(kShapeError, "argument 'rangeOptional' has %zu values; it must be [start, end]",
                        range->values.size());
   }
-  start = range != nullptr ? range->values[0] : 0;
-  const int64_t end = range != nullptr ? range->values[1] : num_out_tokens;
+  start = range->values[0];
+  const int64_t end = range->values[1];
   if (padded_mode) return plan.Reject(kShapeError, "argument 'paddedMode' is true: only false is supported");
   if (indices->rank() != 1 && indices->rank() != 2) {
     return plan.Reject(kShapeError, "argument 'indices' has rank %lld; it must be 1 or 2",
@@ -185,8 +185,12 @@ aclnnStatus PlanMoeTokenPermuteWithEp(Plan& plan, const aclTensor* tokens, const
     }
   }
   CANOPY_CHECK(plan.CheckDtype("sortedIndicesOut", sorted_indices_out->dtype, DtypeSet{ACL_INT32}));
+  if (range == nullptr) {  // MoeTokenPermute, probsOptional and permuteProbsOut left alone (the doc)
+    return PlanMoeTokenPermute(plan, tokens, indices, num_out_tokens, padded_mode, permute_tokens_out,
+                               sorted_indices_out);
+  }
   int64_t start = 0, out_rows = 0;
-  CANOPY_CHECK(CheckWithEpShapes(plan, tokens, indices, probs, range, num_out_tokens, padded_mode, start, out_rows));
+  CANOPY_CHECK(CheckWithEpShapes(plan, tokens, indices, probs, range, padded_mode, start, out_rows));
   const int64_t rows = tokens->view_shape[0];
   const int64_t k = indices->rank() == 2 ? indices->view_shape[1] : 1;
   const int64_t slots = rows * k;
