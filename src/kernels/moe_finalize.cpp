@@ -24,7 +24,11 @@ class MoeFinalizeStep final : public Step {
         d_.has_bias ? reinterpret_cast<const int32_t*>(context.Resolve(d_.expert_index)) : nullptr;
     // Every index first: a bad one fails the run with out untouched.
     for (int64_t t = 0; t < d_.rows * d_.k; ++t) {
-      if (row_index[t] < 0 || row_index[t] >= d_.expanded_rows) {
+      if (d_.windowed) {
+        if (InWindow(row_index[t]) && row_index[t] - d_.window_start >= d_.expanded_rows) {
+          return OutOfRange(d_.row_index_name, t, row_index[t], d_.window_start + d_.expanded_rows, d_.window_start);
+        }
+      } else if (row_index[t] < 0 || row_index[t] >= d_.expanded_rows) {
         return OutOfRange(d_.row_index_name, t, row_index[t], d_.expanded_rows);
       }
       if (expert_index != nullptr && (expert_index[t] < 0 || expert_index[t] >= d_.experts)) {
@@ -53,7 +57,11 @@ class MoeFinalizeStep final : public Step {
           Load(scales_dtype, scales + i * d_.k * static_cast<int64_t>(DtypeSize(scales_dtype)), 1, d_.k, scale.data());
         }
         for (int64_t kk = 0; kk < d_.k; ++kk) {
-          const int64_t source = row_index[d_.token_major_index ? i * d_.k + kk : i + kk * d_.rows];
+          int64_t source = row_index[d_.token_major_index ? i * d_.k + kk : i + kk * d_.rows];
+          if (d_.windowed) {
+            if (!InWindow(source) || (scales != nullptr && scale[static_cast<size_t>(kk)] == 0.0f)) continue;
+            source -= d_.window_start;
+          }
           Load(d_.dtype, expanded + source * d_.h * element, 1, d_.h, term.data());
           if (bias != nullptr) {
             Load(d_.dtype, bias + expert_index[i * d_.k + kk] * d_.h * element, 1, d_.h, row_bias.data());
@@ -75,9 +83,11 @@ class MoeFinalizeStep final : public Step {
   }
 
  private:
-  aclnnStatus OutOfRange(const char* name, int64_t position, int64_t value, int64_t extent) const {
-    SetErrorMessage("%s: element %lld of '%s' is %lld, outside [0, %lld)", d_.op, static_cast<long long>(position),
-                    name, static_cast<long long>(value), static_cast<long long>(extent));
+  bool InWindow(int64_t v) const { return v >= d_.window_start && v < d_.window_end; }
+
+  aclnnStatus OutOfRange(const char* name, int64_t position, int64_t value, int64_t extent, int64_t low = 0) const {
+    SetErrorMessage("%s: element %lld of '%s' is %lld, outside [%lld, %lld)", d_.op, static_cast<long long>(position),
+                    name, static_cast<long long>(value), static_cast<long long>(low), static_cast<long long>(extent));
     return ACL_ERROR_RT_AICORE_EXCEPTION;
   }
 

@@ -28,6 +28,10 @@ struct MoeFinalizeDesc {
   bool token_major_index = false;
   aclDataType scales_dtype = ACL_DT_UNDEFINED;  // ACL_DT_UNDEFINED: dtype
   const char* row_index_name = "expandedRowIdx";
+  // MoeTokenUnpermuteWithEp: only the slots whose index v is in [window_start, window_end) and whose scale is
+  // not 0 add their term, from row v - window_start (which must be below expanded_rows); the others add nothing.
+  bool windowed = false;
+  int64_t window_start = 0, window_end = 0;
 };
 
 std::unique_ptr<Step> MakeMoeFinalizeStep(const MoeFinalizeDesc& desc);
