@@ -52,7 +52,7 @@ class QuantAffineStep final : public Step {
       for (float& s : scale) s *= s;
     }
     if (d_.reciprocal_scale) {
-      for (float& s : scale) s = 1.0f / (s == 0.0f ? 1.0f : s);
+      for (float& s : scale) s = 1.0f / (s == 0.0f && d_.zero_scale_as_one ? 1.0f : s);
     }
     if (d_.has_offset) {
       const aclDataType offset_dtype = d_.offset_dtype == ACL_DT_UNDEFINED ? d_.param_dtype : d_.offset_dtype;

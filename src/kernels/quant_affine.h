@@ -35,9 +35,11 @@ struct QuantAffineDesc {
   bool half_arithmetic = false;                 // quantise: x, s, offset, x * s and the sum each rounded to f16
                                                 // (MoeInitRoutingQuant's kernel computes in half)
   aclDataType offset_dtype = ACL_DT_UNDEFINED;  // undefined: param_dtype (RmsNormQuant: INT8)
-  // quantise: y = x * (1 / s) + offset in f32, a zero s taken as 1 (LayerNormQuant's kernel multiplies
-  // by the reciprocal it computes once).
+  // quantise: y = x * (1 / s) + offset in f32 (LayerNormQuant's and GroupNormSiluQuant's kernels
+  // multiply by the reciprocal they compute once); a zero s taken as 1 where zero_scale_as_one
+  // (LayerNormQuant), else giving infinities.
   bool reciprocal_scale = false;
+  bool zero_scale_as_one = false;
   // quantise: the f32 value rounded to f16 before the integer rounding (LayerNormQuant's kernel casts
   // through half).
   bool through_half = false;

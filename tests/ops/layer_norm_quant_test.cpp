@@ -27,18 +27,13 @@ struct QuantCase {
 };
 void PrintTo(const QuantCase& c, std::ostream* os) { *os << c.name; }
 
-// round(y * (1 / scale) + zeroPoint) through half, saturated; one unit off allowed near a rounding
-// boundary, where the kernel's f32 (and then f16) value may sit on the other side.
+// round(y * (1 / scale) + zeroPoint) through half, a zero scale taken as 1 (see ThroughHalfQuant).
 Expected StaticQuant(const std::vector<double>& y, double scale, double zeroPoint) {
-  Expected want;
   const double inverse = 1 / (scale == 0 ? 1 : scale);
-  for (const double v : y) {
-    const double q = v * inverse + zeroPoint;
-    const double halved = ConvertValue(q, ACL_FLOAT16).real();
-    want.values.emplace_back(std::clamp(std::nearbyint(halved), -128.0, 127.0));
-    want.tolerance.push_back(std::abs(std::abs(q - std::trunc(q)) - 0.5) < 0.05 ? 1 : 0);
-  }
-  return want;
+  std::vector<double> q;
+  q.reserve(y.size());
+  for (const double v : y) q.push_back(v * inverse + zeroPoint);
+  return ThroughHalfQuant(q);
 }
 
 class LayerNormQuantTest : public ::testing::TestWithParam<QuantCase> {};

@@ -78,6 +78,18 @@ inline Expected ColumnQuant(const std::vector<double>& y, int64_t length, bool d
   return want;
 }
 
+// Quantised values q as the kernels that cast through half produce them (LayerNormQuant,
+// GroupNormSiluQuant): q rounded to f16, rounded half to even, saturated to INT8; one unit off
+// allowed near a rounding boundary, where the kernel's f32 (and then f16) value may sit on the other side.
+inline Expected ThroughHalfQuant(const std::vector<double>& q) {
+  Expected want;
+  for (const double v : q) {
+    want.values.emplace_back(std::clamp(std::nearbyint(ConvertValue(v, ACL_FLOAT16).real()), -128.0, 127.0));
+    want.tolerance.push_back(std::abs(std::abs(v - std::trunc(v)) - 0.5) < 0.05 ? 1 : 0);
+  }
+  return want;
+}
+
 // The descriptor of an optional tensor, or null.
 inline aclTensor* Or(OpArgs& args, const std::optional<DeviceTensor>& t) { return t ? args.Tensor(*t) : nullptr; }
 

@@ -67,4 +67,22 @@ void PlanStaticQuantRows(Plan& plan, const TensorRef& rows, const TensorRef& sca
   AddAffineStep(plan, desc, rows, scale, &offset, out);
 }
 
+void PlanReciprocalQuant(Plan& plan, const TensorRef& values, const TensorRef& scale, const TensorRef* offset,
+                         const TensorRef& out, int64_t axis_extent, int64_t inner, bool zero_scale_as_one) {
+  kernels::QuantAffineDesc desc;
+  desc.quantise = true;
+  desc.in_dtype = values.dtype;
+  desc.out_dtype = ACL_INT8;
+  desc.elements = values.NumElements();
+  desc.axis_extent = axis_extent;
+  desc.inner = inner;
+  desc.param_dtype = scale.dtype;
+  desc.param_count = scale.NumElements();
+  if (offset != nullptr) desc.offset_dtype = offset->dtype;
+  desc.reciprocal_scale = true;
+  desc.zero_scale_as_one = zero_scale_as_one;
+  desc.through_half = true;
+  AddAffineStep(plan, desc, values, scale, offset, out);
+}
+
 }  // namespace canopy::ops

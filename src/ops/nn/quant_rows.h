@@ -30,4 +30,11 @@ void AddAffineStep(Plan& plan, kernels::QuantAffineDesc desc, const TensorRef& i
 void PlanStaticQuantRows(Plan& plan, const TensorRef& rows, const TensorRef& scale, const TensorRef& offset,
                          const TensorRef& out);
 
+// Quantisation of f32 values as LayerNormQuant's and GroupNormSiluQuant's kernels do it: times the
+// reciprocal of the scale (one per axis index, element e's at (e / inner) % axis_extent, or one for
+// all; a zero scale taken as 1 where `zero_scale_as_one`), plus the offset when given, cast to f16,
+// saturated to INT8, rounded half to even.
+void PlanReciprocalQuant(Plan& plan, const TensorRef& values, const TensorRef& scale, const TensorRef* offset,
+                         const TensorRef& out, int64_t axis_extent, int64_t inner, bool zero_scale_as_one);
+
 }  // namespace canopy::ops

@@ -79,17 +79,8 @@ aclnnStatus PlanLayerNormQuant(Plan& plan, const aclTensor* x, const aclTensor* 
 
   const TensorRef normalised = plan.Temporary(ACL_FLOAT, {norm.rows, norm.length});
   PlanRowNormStep(plan, norm, refs, &normalised);
-  kernels::QuantAffineDesc desc;
-  desc.quantise = true;
-  desc.in_dtype = ACL_FLOAT;
-  desc.out_dtype = ACL_INT8;
-  desc.elements = normalised.NumElements();
-  desc.param_dtype = scale->dtype;
-  desc.param_count = 1;
-  desc.offset_dtype = ACL_INT8;
-  desc.reciprocal_scale = true;
-  desc.through_half = true;
-  AddAffineStep(plan, desc, normalised, scale_ref, &zero_points_ref, res_ref);
+  // One scale and zero point value: CANN's kernel reads the first of each.
+  PlanReciprocalQuant(plan, normalised, scale_ref, &zero_points_ref, res_ref, 1, 1, true);
   return ACLNN_SUCCESS;
 }
 
