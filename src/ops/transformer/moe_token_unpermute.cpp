@@ -52,9 +52,9 @@ void AddUnpermuteStep(Plan& plan, kernels::MoeFinalizeDesc desc, const TensorRef
   if (!out.IsContiguous()) plan.Copy(dst, out);
 }
 
-aclnnStatus PlanMoeTokenUnpermute(Plan& plan, const aclTensor* permuted_tokens, const aclTensor* sorted_indices,
-                                  const aclTensor* probs, bool padded_mode, const aclIntArray* /*restore_shape*/,
-                                  const aclTensor* out) {
+// Both forms' dtypes (161002) and paddedMode (false only, 161002).
+aclnnStatus CheckDtypesAndMode(Plan& plan, const aclTensor* permuted_tokens, const aclTensor* sorted_indices,
+                               const aclTensor* probs, bool padded_mode, const aclTensor* out) {
   CANOPY_CHECK(plan.CheckDtype("permutedTokens", permuted_tokens->dtype, kFloatDtypes));
   CANOPY_CHECK(plan.CheckDtype("sortedIndices", sorted_indices->dtype, DtypeSet{ACL_INT32}));
   if (probs != nullptr) CANOPY_CHECK(plan.CheckDtype("probsOptional", probs->dtype, kFloatDtypes));
@@ -65,6 +65,13 @@ aclnnStatus PlanMoeTokenUnpermute(Plan& plan, const aclTensor* permuted_tokens, 
   if (padded_mode) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'paddedMode' is true; only false is supported");
   }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanMoeTokenUnpermute(Plan& plan, const aclTensor* permuted_tokens, const aclTensor* sorted_indices,
+                                  const aclTensor* probs, bool padded_mode, const aclIntArray* /*restore_shape*/,
+                                  const aclTensor* out) {
+  CANOPY_CHECK(CheckDtypesAndMode(plan, permuted_tokens, sorted_indices, probs, padded_mode, out));
   if (permuted_tokens->rank() != 2 || sorted_indices->rank() != 1 || out->rank() != 2 ||
       (probs != nullptr && probs->rank() != 2)) {
     return plan.Reject(kShapeError,
@@ -150,16 +157,7 @@ aclnnStatus PlanMoeTokenUnpermuteWithEp(Plan& plan, const aclTensor* permuted_to
   if (range == nullptr) {  // MoeTokenUnpermute, numTopk ignored (the doc)
     return PlanMoeTokenUnpermute(plan, permuted_tokens, sorted_indices, probs, padded_mode, restore_shape, out);
   }
-  CANOPY_CHECK(plan.CheckDtype("permutedTokens", permuted_tokens->dtype, kFloatDtypes));
-  CANOPY_CHECK(plan.CheckDtype("sortedIndices", sorted_indices->dtype, DtypeSet{ACL_INT32}));
-  if (probs != nullptr) CANOPY_CHECK(plan.CheckDtype("probsOptional", probs->dtype, kFloatDtypes));
-  if (out->dtype != permuted_tokens->dtype) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'out' is %s, but permutedTokens is %s: they must match",
-                       DtypeName(out->dtype), DtypeName(permuted_tokens->dtype));
-  }
-  if (padded_mode) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'paddedMode' is true; only false is supported");
-  }
+  CANOPY_CHECK(CheckDtypesAndMode(plan, permuted_tokens, sorted_indices, probs, padded_mode, out));
   int64_t k = 0, tokens = 0;
   CANOPY_CHECK(CheckWithEpShapes(plan, permuted_tokens, sorted_indices, probs, num_topk, range, out, k, tokens));
 
