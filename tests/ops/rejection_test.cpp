@@ -170,6 +170,7 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
           {"AddRmsNormQuantV2", "xOut", ACLNN_ERR_PARAM_NULLPTR},          // the example's betaOptional path needs xOut
           {"AddRmsNormDynamicQuantV2", "y1Out", ACLNN_ERR_PARAM_NULLPTR},  // outputMask [1, 0] asks for it
           {"AddRmsNormDynamicQuantV2", "scale1Out", ACLNN_ERR_PARAM_NULLPTR},
+          {"AddLayerNormQuantV2", "scales1Optional", ACLNN_ERR_PARAM_INVALID},  // the static form (A2 only) needs it
       };
       for (const Conditional& c : kConditional) {
         if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
