@@ -1,0 +1,29 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_advance_step.h: aclnnAdvanceStep
+ * (vLLM's decode-step bookkeeping: next input tokens, positions, sequence
+ * lengths and KV-cache slots, in place).
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_ADVANCE_STEP_H_
+#define CANOPY_ACLNNOP_ACLNN_ADVANCE_STEP_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdvanceStepGetWorkspaceSize(
+    const aclTensor *inputTokens, const aclTensor *sampledTokenIds, const aclTensor *inputPositions,
+    const aclTensor *seqLens, const aclTensor *slotMapping, const aclTensor *blockTables, int64_t numSeqs,
+    int64_t numQueries, int64_t blockSize, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdvanceStep(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                 aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_ADVANCE_STEP_H_ */
