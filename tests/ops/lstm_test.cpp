@@ -15,50 +15,30 @@
 
 #include "aclnnop/aclnn_lstm.h"
 #include "op_test_support.h"
+#include "rnn_test_support.h"
 
 namespace canopy_test {
 namespace {
 
 constexpr size_t kGateOutputs = 7;  // i, j, f, o, h, c, tanh(c)
 
-double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
-
-struct LstmCase {
-  std::string name;
-  aclDataType dtype = ACL_FLOAT;
-  int64_t steps = 4, batch = 3, inputSize = 5, hidden = 4, layers = 1;
-  bool bidirectional = false, bias = false, hx = false, batchFirst = false, train = false;
-  std::vector<int64_t> batchSizes = {};  // empty: not packed
-  View view = View::kContiguous;         // of input, the weights, hx and output
-};
-
-void PrintTo(const LstmCase& c, std::ostream* os) { *os << c.name << " " << Name(c.dtype); }
+using LstmCase = RnnCase;
 
 // What the reference computes; all row-major in the API's shapes.
 struct LstmResult {
   std::vector<double> output, hy, cy;
-  std::vector<std::array<std::vector<double>, kGateOutputs>> gates;  // per layer and direction
+  GateValues gates;
 };
-
-double Round(aclDataType dtype, double v) { return ConvertValue(Value(v), dtype).real(); }
 
 // CANN's semantics in float64; h and c are stored in the dtype between steps, as its kernels keep them.
 LstmResult Reference(const LstmCase& c, const Values& input, const std::vector<Values>& params, const Values& h0,
                      const Values& c0) {
-  const int64_t t = c.steps, b = c.batch, h = c.hidden, d = c.bidirectional ? 2 : 1;
+  const int64_t t = c.steps, b = c.batch, h = c.hidden, d = c.Directions();
   const int64_t groupLen = c.bias ? 4 : 2;
   const bool packed = !c.batchSizes.empty();
   auto at = [](int64_t i) { return static_cast<size_t>(i); };
   // Time-major input rows.
-  std::vector<double> x(at(t * b * c.inputSize));
-  for (int64_t s = 0; s < t; ++s) {
-    for (int64_t r = 0; r < b; ++r) {
-      for (int64_t k = 0; k < c.inputSize; ++k) {
-        const int64_t from = (!packed && c.batchFirst) ? (r * t + s) * c.inputSize + k : (s * b + r) * c.inputSize + k;
-        x[at((s * b + r) * c.inputSize + k)] = input[at(from)].real();
-      }
-    }
-  }
+  std::vector<double> x = TimeMajor(input, t, b, c.inputSize, !packed && c.batchFirst);
   LstmResult result;
   result.hy.resize(at(c.layers * d * b * h));
   result.cy.resize(result.hy.size());
@@ -72,7 +52,7 @@ LstmResult Reference(const LstmCase& c, const Values& input, const std::vector<V
       std::vector<double> bias(at(4 * h), 0.0);
       if (c.bias) {
         for (int64_t n = 0; n < 4 * h; ++n) {
-          bias[at(n)] = Round(
+          bias[at(n)] = RoundTo(
               c.dtype, params[at(group * groupLen + 2)][at(n)].real() + params[at(group * groupLen + 3)][at(n)].real());
         }
       }
@@ -83,19 +63,13 @@ LstmResult Reference(const LstmCase& c, const Values& input, const std::vector<V
           cs[at(i)] = c0[at(group * b * h + i)].real();
         }
       }
-      std::array<std::vector<double>, kGateOutputs> gates;
-      for (auto& g : gates) g.assign(at(t * b * h), 0.0);
+      std::vector<std::vector<double>> gates(kGateOutputs, std::vector<double>(at(t * b * h)));
       for (int64_t s = 0; s < t; ++s) {
         const int64_t step = dir == 1 ? t - 1 - s : s;
         for (int64_t r = 0; r < b; ++r) {
           std::vector<double> pre(at(4 * h));
           for (int64_t n = 0; n < 4 * h; ++n) {
-            double sum = bias[at(n)];
-            for (int64_t k = 0; k < width; ++k) {
-              sum += x[at((step * b + r) * width + k)] * wih[at(n * width + k)].real();
-            }
-            for (int64_t k = 0; k < h; ++k) sum += hs[at(r * h + k)] * whh[at(n * h + k)].real();
-            pre[at(n)] = sum;
+            pre[at(n)] = bias[at(n)] + RowDot(x, step * b + r, wih, n, width) + RowDot(hs, r, whh, n, h);
           }
           const bool active = !packed || c.batchSizes[at(step)] > r;
           for (int64_t j = 0; j < h; ++j) {
@@ -105,8 +79,8 @@ LstmResult Reference(const LstmCase& c, const Values& input, const std::vector<V
             double& hid = hs[at(r * h + j)];
             const double cNext = active ? f * cell + i * g : cell;
             const double tanhC = std::tanh(cNext);
-            const double hNew = Round(c.dtype, o * tanhC);
-            cell = Round(c.dtype, cNext);
+            const double hNew = RoundTo(c.dtype, o * tanhC);
+            cell = RoundTo(c.dtype, cNext);
             if (active) hid = hNew;
             y[at((step * b + r) * d * h + dir * h + j)] = active ? hNew : 0.0;
             const std::array<double, kGateOutputs> values = {i, g, f, o, hid, cell, tanhC};
@@ -123,68 +97,27 @@ LstmResult Reference(const LstmCase& c, const Values& input, const std::vector<V
     x = y;
     width = d * h;
   }
-  result.output.resize(x.size());
-  for (int64_t s = 0; s < t; ++s) {
-    for (int64_t r = 0; r < b; ++r) {
-      for (int64_t k = 0; k < d * h; ++k) {
-        const int64_t to = (!packed && c.batchFirst) ? (r * t + s) * d * h + k : (s * b + r) * d * h + k;
-        result.output[at(to)] = x[at((s * b + r) * d * h + k)];
-      }
-    }
-  }
+  result.output = FromTimeMajor(x, t, b, d * h, !packed && c.batchFirst);
   return result;
 }
 
-// Roundoff of the FLOAT products and activations, and one unit of the dtype
-// for each rounding of h and c the steps pass on.
 Expected Near(const std::vector<double>& values, const LstmCase& c) {
-  const double unit = c.dtype == ACL_FLOAT16 ? 4 * UnitRoundoff(ACL_FLOAT16) : 64 * UnitRoundoff(ACL_FLOAT);
-  const double depth = static_cast<double>(c.steps * c.layers);
-  Expected e;
-  for (double v : values) {
-    e.values.emplace_back(v);
-    e.tolerance.push_back(unit * depth * std::max(1.0, std::abs(v)));
-  }
-  return e;
-}
-
-std::vector<std::unique_ptr<DeviceTensor>> MakeList(aclDataType dtype, const std::vector<Shape>& shapes, View view) {
-  std::vector<std::unique_ptr<DeviceTensor>> list;
-  for (const Shape& s : shapes) list.push_back(std::make_unique<DeviceTensor>(dtype, s, view));
-  return list;
-}
-
-aclTensorList* ListOf(OpArgs& a, const std::vector<std::unique_ptr<DeviceTensor>>& tensors) {
-  std::vector<aclTensor*> descriptors;
-  for (const auto& t : tensors) descriptors.push_back(a.Tensor(*t));
-  return a.TensorList(descriptors);
+  return NearRecurrence(values, c.dtype, c.steps * c.layers);
 }
 
 void RunCase(const LstmCase& c) {
   SCOPED_TRACE(c.name + " " + Name(c.dtype));
   Rng rng = Rng::ForCurrentTest();
-  const int64_t t = c.steps, b = c.batch, h = c.hidden, d = c.bidirectional ? 2 : 1;
+  const int64_t t = c.steps, b = c.batch, h = c.hidden, d = c.Directions();
   const bool packed = !c.batchSizes.empty();
   const Shape inputShape =
       packed ? Shape{t * b, c.inputSize} : (c.batchFirst ? Shape{b, t, c.inputSize} : Shape{t, b, c.inputSize});
   DeviceTensor input(c.dtype, inputShape, c.view);
   const Values inputValues = input.FillRandom(rng, Range{-1, 1});
-  std::vector<Shape> paramShapes;
-  for (int64_t layer = 0; layer < c.layers; ++layer) {
-    for (int64_t dir = 0; dir < d; ++dir) {
-      paramShapes.push_back({4 * h, layer == 0 ? c.inputSize : d * h});
-      paramShapes.push_back({4 * h, h});
-      if (c.bias) {
-        paramShapes.push_back({4 * h});
-        paramShapes.push_back({4 * h});
-      }
-    }
-  }
-  auto params = MakeList(c.dtype, paramShapes, c.view);
   std::vector<Values> paramValues;
-  for (auto& p : params) paramValues.push_back(p->FillRandom(rng, Range{-0.6, 0.6}));
+  auto params = RandomParams(rng, c.dtype, ParamShapes(4, c.layers, d, c.inputSize, h, c.bias), c.view, paramValues);
   const Shape state = {c.layers * d, b, h};
-  auto hx = MakeList(c.dtype, {state, state}, c.view == View::kContiguous ? View::kContiguous : View::kStepped);
+  auto hx = MakeTensors(c.dtype, {state, state}, c.view == View::kContiguous ? View::kContiguous : View::kStepped);
   const Values h0 = hx[0]->FillRandom(rng, Range{-1, 1}), c0 = hx[1]->FillRandom(rng, Range{-1.5, 1.5});
   std::unique_ptr<DeviceTensor> sizes;
   if (packed) {
@@ -198,15 +131,10 @@ void RunCase(const LstmCase& c) {
   output.Poison();
   hy.Poison();
   cy.Poison();
-  std::array<std::vector<std::unique_ptr<DeviceTensor>>, kGateOutputs> gates;
-  for (auto& list : gates) {
-    list = MakeList(c.dtype, std::vector<Shape>(static_cast<size_t>(c.layers * d), Shape{t, b, h}), View::kContiguous);
-    for (auto& g : list) g->Poison();
-  }
+  const GateTensors gates = PoisonedGateTensors(c.dtype, kGateOutputs, c.layers * d, {t, b, h});
   ExpectRuns(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        std::array<aclTensorList*, kGateOutputs> lists{};
-        for (size_t k = 0; k < kGateOutputs; ++k) lists[k] = c.train ? ListOf(a, gates[k]) : nullptr;
+        const std::vector<aclTensorList*> lists = GateListsOf(a, gates, c.train);
         return aclnnLSTMGetWorkspaceSize(a.Tensor(input), ListOf(a, params), c.hx ? ListOf(a, hx) : nullptr,
                                          packed ? a.Tensor(*sizes) : nullptr, c.bias, c.layers, 0.0, c.train,
                                          c.bidirectional, c.batchFirst, a.Tensor(output), a.Tensor(hy), a.Tensor(cy),
@@ -217,52 +145,12 @@ void RunCase(const LstmCase& c) {
   ExpectNear(output.ReadView(), Near(want.output, c), "output");
   ExpectNear(hy.ReadView(), Near(want.hy, c), "hy");
   ExpectNear(cy.ReadView(), Near(want.cy, c), "cy");
-  if (c.train) {
-    for (size_t group = 0; group < want.gates.size(); ++group) {
-      for (size_t k = 0; k < kGateOutputs; ++k) {
-        ExpectNear(gates[k][group]->ReadView(), Near(want.gates[group][k], c),
-                   "gate output " + std::to_string(k) + " of group " + std::to_string(group));
-      }
-    }
-  }
+  if (c.train) ExpectGateOutputs(gates, want.gates, c.dtype, c.steps * c.layers);
 }
 
 std::vector<LstmCase> Cases() {
-  std::vector<LstmCase> cases;
+  std::vector<LstmCase> cases = FixedLengthCases();
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16}) {
-    cases.push_back({.name = "plain", .dtype = dtype});
-    cases.push_back({.name = "two_layers_bidirectional_bias_hx_train",
-                     .dtype = dtype,
-                     .layers = 2,
-                     .bidirectional = true,
-                     .bias = true,
-                     .hx = true,
-                     .train = true});
-    cases.push_back({.name = "batch_first_two_layers_train",
-                     .dtype = dtype,
-                     .batch = 2,
-                     .layers = 2,
-                     .bias = true,
-                     .batchFirst = true,
-                     .train = true});
-    cases.push_back({.name = "batch_first_bidirectional_hx",
-                     .dtype = dtype,
-                     .bidirectional = true,
-                     .hx = true,
-                     .batchFirst = true});
-    cases.push_back({.name = "strided_views_bidirectional_train",
-                     .dtype = dtype,
-                     .bidirectional = true,
-                     .bias = true,
-                     .hx = true,
-                     .train = true,
-                     .view = View::kStepped});
-    cases.push_back({.name = "transposed_views_two_layers",
-                     .dtype = dtype,
-                     .layers = 2,
-                     .bias = true,
-                     .hx = true,
-                     .view = View::kTransposed});
     cases.push_back({.name = "packed_two_layers_bidirectional_train",
                      .dtype = dtype,
                      .layers = 2,
@@ -283,21 +171,13 @@ std::vector<LstmCase> Cases() {
                    .batchSizes = {3, 2, 1, 1}});
   cases.push_back(
       {.name = "packed_any_counts", .bidirectional = true, .hx = true, .train = true, .batchSizes = {1, 7, 0, -2}});
-  cases.push_back({.name = "three_layers_long",
-                   .steps = 9,
-                   .batch = 5,
-                   .inputSize = 3,
-                   .hidden = 6,
-                   .layers = 3,
-                   .bias = true,
-                   .hx = true});
   return cases;
 }
 
 class LstmMatches : public ::testing::TestWithParam<LstmCase> {};
 TEST_P(LstmMatches, TheFloat64Reference) { RunCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, LstmMatches, ::testing::ValuesIn(Cases()),
-                         [](const auto& info) { return SanitizeName(info.param.name + "_" + Name(info.param.dtype)); });
+                         [](const auto& info) { return RnnCaseName(info.param); });
 
 // CANN's doc example: one step, one row, one feature, weights and input all 1, no bias, train.
 TEST(LSTM, DocExample) {
