@@ -4,10 +4,15 @@
 // (blockTables_flat[s / blockSize] + stride * i) * blockSize + s % blockSize
 // (s the old seqLens[i], stride the table's row length); the padding
 // sequences 0, 0 and -1. Strided views, a one-column table, a table read past
-// its end (a stream error, nothing written) and every rejection.
+// its end (a stream error, nothing written) and every rejection. Then
+// aclnnAdvanceStepV2's speculative form against its int32 reference (the last
+// accepted token before the first -1, the spec tokens after it, positions
+// advanced by acceptedNum + 1, slots from each request's table row), its
+// fallback to AdvanceStep without spec tokens, its stream errors and rejections.
 #include <gtest/gtest.h>
 
 #include "aclnnop/aclnn_advance_step.h"
+#include "aclnnop/aclnn_advance_step_v2.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -181,6 +186,194 @@ TEST(AdvanceStepRejects, EachCase) {
            d.sampled = std::make_unique<DeviceTensor>(ACL_INT64, Shape{6, 2});
          },
          kTiling, {"'sampledTokenIds'"});
+}
+
+// ---- AdvanceStepV2 (speculative) ----
+
+struct SpecCase {
+  int64_t seqs = 5, spec = 2, block_size = 8, columns = 4;
+  View view = View::kContiguous;
+  std::string name;
+};
+
+void PrintTo(const SpecCase& c, std::ostream* os) { *os << c.name; }
+
+struct SpecData {
+  std::unique_ptr<DeviceTensor> tokens, sampled, positions, seq_lens, slots, tables, spec, accepted;
+  Values sampled_v, positions_v, table_v, spec_v, accepted_v;
+};
+
+// Sampled rows: the first token accepted, then each later one rejected (-1) from a random point on.
+SpecData MakeSpec(const SpecCase& c, Rng& rng) {
+  SpecData d;
+  const int64_t t = c.spec + 1, n = c.seqs * t;
+  d.tokens = std::make_unique<DeviceTensor>(ACL_INT64, Shape{n}, c.view);
+  d.tokens->FillRandom(rng, Range{1, 100});
+  d.sampled = std::make_unique<DeviceTensor>(ACL_INT64, Shape{c.seqs, t}, c.view);
+  d.sampled_v = d.sampled->FillRandom(rng, Range{1, 30000});
+  for (int64_t i = 0; i < c.seqs; ++i) {
+    const auto kept = static_cast<int64_t>(rng.Uniform(1, static_cast<double>(t + 1)));
+    for (int64_t j = kept; j < t; ++j) d.sampled_v[static_cast<size_t>(i * t + j)] = -1.0;
+  }
+  d.sampled->WriteView(d.sampled_v);
+  d.positions = std::make_unique<DeviceTensor>(ACL_INT64, Shape{n}, c.view);
+  const double max_position = static_cast<double>(c.block_size * c.columns - c.spec - 3);
+  d.positions_v = d.positions->FillRandom(rng, Range{0, max_position});
+  d.seq_lens = std::make_unique<DeviceTensor>(ACL_INT64, Shape{n}, c.view);
+  d.seq_lens->FillRandom(rng, Range{1, 100});
+  d.slots = std::make_unique<DeviceTensor>(ACL_INT64, Shape{n}, c.view);
+  d.slots->FillRandom(rng, Range{1, 100});
+  d.tables = std::make_unique<DeviceTensor>(ACL_INT64, Shape{c.seqs, c.columns}, c.view);
+  d.table_v = d.tables->FillRandom(rng, Range{0, 1000});
+  d.spec = std::make_unique<DeviceTensor>(ACL_INT64, Shape{c.seqs, c.spec}, c.view);
+  d.spec_v = d.spec->FillRandom(rng, Range{1, 30000});
+  d.accepted = std::make_unique<DeviceTensor>(ACL_INT64, Shape{c.seqs}, c.view);
+  d.accepted_v = d.accepted->FillRandom(rng, Range{0, static_cast<double>(c.spec)});
+  return d;
+}
+
+OpRun RunSpec(const SpecCase& c, SpecData& d, int64_t num_queries = -1) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAdvanceStepV2GetWorkspaceSize(a.Tensor(*d.tokens), a.Tensor(*d.sampled), a.Tensor(*d.positions),
+                                                  a.Tensor(*d.seq_lens), a.Tensor(*d.slots), a.Tensor(*d.tables),
+                                                  a.Tensor(*d.spec), a.Tensor(*d.accepted), c.seqs,
+                                                  num_queries < 0 ? c.seqs : num_queries, c.block_size, w, e);
+      },
+      aclnnAdvanceStepV2);
+}
+
+void CheckSpec(const SpecCase& c, const SpecData& d) {
+  const int64_t t = c.spec + 1;
+  Values tokens, positions, seq_lens, slots;
+  for (int64_t i = 0; i < c.seqs; ++i) {
+    int64_t first_rejected = t;
+    for (int64_t j = t - 1; j >= 0; --j) {
+      if (d.sampled_v[static_cast<size_t>(i * t + j)].real() == -1.0) first_rejected = j;
+    }
+    tokens.push_back(d.sampled_v[static_cast<size_t>(i * t + first_rejected - 1)]);
+    for (int64_t j = 0; j < c.spec; ++j) tokens.push_back(d.spec_v[static_cast<size_t>(i * c.spec + j)]);
+    for (int64_t j = 0; j < t; ++j) {
+      const auto pos = static_cast<int64_t>(d.positions_v[static_cast<size_t>(i * t + j)].real() +
+                                            d.accepted_v[static_cast<size_t>(i)].real() + 1);
+      const auto block =
+          static_cast<int64_t>(d.table_v[static_cast<size_t>(i * c.columns + pos / c.block_size)].real());
+      positions.push_back(static_cast<double>(pos));
+      seq_lens.push_back(static_cast<double>(pos + 1));
+      slots.push_back(static_cast<double>(block * c.block_size + pos % c.block_size));
+    }
+  }
+  ExpectExact(d.tokens->ReadView(), tokens, "inputTokens");
+  ExpectExact(d.positions->ReadView(), positions, "inputPositions");
+  ExpectExact(d.seq_lens->ReadView(), seq_lens, "seqLens");
+  ExpectExact(d.slots->ReadView(), slots, "slotMapping");
+}
+
+class AdvanceStepV2Test : public ::testing::TestWithParam<SpecCase> {};
+TEST_P(AdvanceStepV2Test, MatchesReference) {
+  const SpecCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SpecData d = MakeSpec(c, rng);
+  const OpRun run = RunSpec(c, d);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  CheckSpec(c, d);
+}
+INSTANTIATE_TEST_SUITE_P(
+    All, AdvanceStepV2Test,
+    ::testing::Values(SpecCase{.name = "typical"}, SpecCase{.view = View::kStepped, .name = "stepped_views"},
+                      SpecCase{.seqs = 12, .spec = 1, .block_size = 1, .columns = 6, .name = "one_spec_block_size_1"},
+                      SpecCase{
+                          .seqs = 3, .spec = 5, .block_size = 128, .columns = 2, .name = "five_spec_block_size_128"}),
+    [](const ::testing::TestParamInfo<SpecCase>& info) { return SanitizeName(info.param.name); });
+
+// Empty specToken: AdvanceStep, with its shapes and the padding sequences.
+TEST(AdvanceStepV2, WithoutSpecTokensIsAdvanceStep) {
+  Case c;
+  Rng rng = Rng::ForCurrentTest();
+  Data d = Make(c, rng);
+  DeviceTensor spec(ACL_INT64, {c.seqs, 0}), accepted(ACL_INT64, {c.seqs});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAdvanceStepV2GetWorkspaceSize(a.Tensor(*d.tokens), a.Tensor(*d.sampled), a.Tensor(*d.positions),
+                                                  a.Tensor(*d.seq_lens), a.Tensor(*d.slots), a.Tensor(*d.tables),
+                                                  a.Tensor(spec), a.Tensor(accepted), c.seqs, c.queries, c.block_size,
+                                                  w, e);
+      },
+      aclnnAdvanceStepV2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Check(c, d);
+}
+
+TEST(AdvanceStepV2, BadReadsFailTheRun) {
+  const SpecCase c;
+  Rng rng = Rng::ForCurrentTest();
+  SpecData d = MakeSpec(c, rng);
+  d.positions_v[4] = static_cast<double>(c.block_size * c.columns * c.seqs);  // past the table
+  d.positions->WriteView(d.positions_v);
+  OpRun run = RunSpec(c, d);
+  EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+  EXPECT_FALSE(run.ok()) << Describe(run);
+  EXPECT_NE(run.message.find("blockTables"), std::string::npos) << run.message;
+  d = MakeSpec(c, rng);
+  d.sampled_v[3] = -1.0;  // row 1 starts rejected: no token before it
+  d.sampled->WriteView(d.sampled_v);
+  run = RunSpec(c, d);
+  EXPECT_FALSE(run.ok()) << Describe(run);
+  EXPECT_NE(run.message.find("sampledTokenIds"), std::string::npos) << run.message;
+}
+
+TEST(AdvanceStepV2Rejects, EachCase) {
+  const auto expect = [](const std::function<void(SpecData&)>& edit, aclnnStatus status, std::vector<std::string> words,
+                         int64_t block_size = 8) {
+    SpecCase c;
+    c.block_size = block_size;
+    Rng rng(3);
+    SpecData d = MakeSpec(c, rng);
+    edit(d);
+    ExpectRejectedWith(RunSpec(c, d), status, words);
+  };
+  const auto none = [](SpecData&) {};
+  expect(
+      [](SpecData& d) {
+        d.spec = std::make_unique<DeviceTensor>(ACL_INT32, Shape{5, 2});
+      },
+      kInvalid, {"'specToken'"});
+  expect([](SpecData& d) { d.accepted = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{5}); }, kInvalid,
+         {"'acceptedNum'"});
+  expect([](SpecData& d) { d.slots = std::make_unique<DeviceTensor>(ACL_INT32, Shape{15}); }, kInvalid,
+         {"'slotMapping'"});
+  expect(none, kTiling, {"'blockSize'"}, 0);
+  expect(
+      [](SpecData& d) {
+        d.spec = std::make_unique<DeviceTensor>(ACL_INT64, Shape{4, 2});
+      },
+      kTiling, {"'specToken'"});
+  expect(
+      [](SpecData& d) {
+        d.accepted = std::make_unique<DeviceTensor>(ACL_INT64, Shape{5, 1});
+      },
+      kTiling, {"'acceptedNum'"});
+  expect(
+      [](SpecData& d) {
+        d.tokens = std::make_unique<DeviceTensor>(ACL_INT64, Shape{5, 3});
+      },
+      kTiling, {"'inputTokens'"});
+  expect(
+      [](SpecData& d) {
+        d.sampled = std::make_unique<DeviceTensor>(ACL_INT64, Shape{5, 1});
+      },
+      kTiling, {"'sampledTokenIds'"});
+  expect([](SpecData& d) { d.positions = std::make_unique<DeviceTensor>(ACL_INT64, Shape{14}); }, kTiling,
+         {"'inputPositions'"});
+  expect([](SpecData& d) { d.seq_lens = std::make_unique<DeviceTensor>(ACL_INT64, Shape{16}); }, kTiling,
+         {"'seqLens'"});
+  expect(
+      [](SpecData& d) {
+        d.slots = std::make_unique<DeviceTensor>(ACL_INT64, Shape{15, 1});
+      },
+      kTiling, {"'slotMapping'"});
+  expect([](SpecData& d) { d.tables = std::make_unique<DeviceTensor>(ACL_INT64, Shape{20}); }, kTiling,
+         {"'blockTables'"});
 }
 
 }  // namespace
