@@ -171,6 +171,8 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
           {"AddRmsNormDynamicQuantV2", "y1Out", ACLNN_ERR_PARAM_NULLPTR},  // outputMask [1, 0] asks for it
           {"AddRmsNormDynamicQuantV2", "scale1Out", ACLNN_ERR_PARAM_NULLPTR},
           {"AddLayerNormQuantV2", "scales1Optional", ACLNN_ERR_PARAM_INVALID},  // the static form (A2 only) needs it
+          {"MoeInitRoutingQuantV2", "dynamicQuantScaleOutOptional",
+           ACLNN_ERR_INNER_TILING_ERROR},  // quantMode 1 (the example's) needs it
       };
       for (const Conditional& c : kConditional) {
         if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
