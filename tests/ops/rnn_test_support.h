@@ -30,7 +30,7 @@ inline void PrintTo(const RnnCase& c, std::ostream* os) { *os << c.name << " " <
 inline std::string RnnCaseName(const RnnCase& c) { return SanitizeName(c.name + "_" + Name(c.dtype)); }
 
 // The fixed-length networks both ops run, in each A2 dtype: one and two layers and directions, biases, hx,
-// batchFirst, the training outputs, strided and transposed views; and a long three-layer one.
+// batchFirst, the training outputs, strided and transposed views; and wide and long ones.
 inline std::vector<RnnCase> FixedLengthCases() {
   std::vector<RnnCase> cases;
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16}) {
@@ -68,6 +68,9 @@ inline std::vector<RnnCase> FixedLengthCases() {
                      .hx = true,
                      .view = View::kTransposed});
   }
+  // Rows enough for the recurrence to split them between threads.
+  cases.push_back(
+      {.name = "wide_rows", .steps = 3, .batch = 16, .inputSize = 8, .hidden = 32, .bias = true, .hx = true});
   cases.push_back({.name = "three_layers_long",
                    .steps = 9,
                    .batch = 5,

@@ -1,5 +1,6 @@
 #include "ops/rnn/rnn_layers.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/parallel_for.h"
@@ -113,8 +114,8 @@ aclnnStatus CheckParamShapes(Plan& plan, const aclTensorList* params, const RnnP
 
 namespace {
 
-// Rows of the recurrence that one thread takes at least.
-constexpr int64_t kRowGrain = 1;
+// Multiply-adds of the hidden product that make a row range worth a thread of its own.
+constexpr int64_t kMinProductPerThread = int64_t{1} << 15;
 
 // out[n] = base[n] + h . weight[n] for the width rows of weight ([width, hidden]); base may be null.
 void HiddenProduct(const float* h, const float* weight, int64_t hidden, int64_t width, const float* base, float* out) {
@@ -180,9 +181,11 @@ aclnnStatus RecurrenceStep::Run(const RunContext& context) const {
       for (int64_t j = 0; j < hidden; ++j) state[j] = initial ? in(*initial)[b * hidden + j] : 0.0F;
     }
   }
+  const int64_t product_per_row = width * hidden;
+  const int64_t row_grain = std::max<int64_t>(1, kMinProductPerThread / product_per_row);
   for (int64_t step = 0; step < steps; ++step) {
     const int64_t t = o_.reverse ? steps - 1 - step : step;
-    kernels::ParallelFor(batch, kRowGrain, [&](int64_t begin, int64_t end) {
+    kernels::ParallelFor(batch, row_grain, [&](int64_t begin, int64_t end) {
       for (int64_t b = begin; b < end; ++b) {
         float* state = scratch + b * row_width;
         float* hidden_gates = state + states * hidden;
