@@ -11,11 +11,17 @@
 // each group's count instead of cumulative ends) and the fused activation and
 // quantisation arguments (perTokenScale, activationInput, ..., actType other
 // than 0: not implemented, 161002); V5's tuningConfig is a performance hint.
+// GroupedMatmulWeightNz is V5 with the weights in FRACTAL_NZ, read through their
+// view (Canopy's NZ is the ND layout), with CANN's extra checks for that form.
+#include <string>
+#include <utility>
+
 #include "aclnnop/aclnn_grouped_matmul.h"
 #include "aclnnop/aclnn_grouped_matmul_v2.h"
 #include "aclnnop/aclnn_grouped_matmul_v3.h"
 #include "aclnnop/aclnn_grouped_matmul_v4.h"
 #include "aclnnop/aclnn_grouped_matmul_v5.h"
+#include "aclnnop/aclnn_grouped_matmul_weight_nz.h"
 #include "kernels/grouped_matmul.h"
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
@@ -363,6 +369,75 @@ aclnnStatus PlanGroupedMatmulV5(Plan& plan, const aclTensorList* x, const aclTen
                              group_type, group_list_type, act_type, out, activation_feature_out, dyn_quant_scale_out);
 }
 
+// WeightNz's unquantised operands: x, weight and out of one half dtype (CANN's
+// host code; FLOAT, which V5 takes, is rejected), k and n multiples of 16.
+constexpr DtypeSet kGroupedNzDtypes = {ACL_FLOAT16, ACL_BF16};
+constexpr int64_t kNzAlign = 16;
+
+aclnnStatus CheckPlainList(Plan& plan, const char* name, const aclTensorList* list) {
+  if (list == nullptr) return ACLNN_SUCCESS;
+  for (size_t i = 0; i < list->tensors.size(); ++i) {
+    const std::string element = std::string(name) + "[" + std::to_string(i) + "]";
+    CANOPY_CHECK(plan.CheckPlainFormat(element.c_str(), list->tensors[i]));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanGroupedMatmulWeightNz(
+    Plan& plan, const aclTensorList* x, const aclTensorList* weight, const aclTensorList* bias,
+    const aclTensorList* scale, const aclTensorList* offset, const aclTensorList* antiquant_scale,
+    const aclTensorList* antiquant_offset, const aclTensorList* per_token_scale, const aclTensor* group_list,
+    const aclTensorList* activation_input, const aclTensorList* activation_quant_scale,
+    const aclTensorList* activation_quant_offset, int64_t split_item, int64_t group_type, int64_t group_list_type,
+    int64_t act_type, const aclIntArray* tuning_config, int64_t /*quant_group_size*/, const aclTensorList* out,
+    const aclTensorList* activation_feature_out, const aclTensorList* dyn_quant_scale_out) {
+  if (group_type == kSplitK) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'groupType' is 2: the NZ-weight form does not split K");
+  }
+  // Only the weights may be FRACTAL_NZ.
+  for (size_t i = 0; i < weight->tensors.size(); ++i) {
+    if (weight->tensors[i]->format == ACL_FORMAT_FRACTAL_NZ) continue;
+    const std::string element = "weight[" + std::to_string(i) + "]";
+    CANOPY_CHECK(plan.CheckPlainFormat(element.c_str(), weight->tensors[i]));
+  }
+  for (const auto& [name, list] :
+       {std::pair{"x", x}, std::pair{"biasOptional", bias}, std::pair{"scaleOptional", scale},
+        std::pair{"offsetOptional", offset}, std::pair{"antiquantScaleOptional", antiquant_scale},
+        std::pair{"antiquantOffsetOptional", antiquant_offset}, std::pair{"perTokenScaleOptional", per_token_scale},
+        std::pair{"activationInputOptional", activation_input},
+        std::pair{"activationQuantScaleOptional", activation_quant_scale},
+        std::pair{"activationQuantOffsetOptional", activation_quant_offset}, std::pair{"out", out},
+        std::pair{"activationFeatureOutOptional", activation_feature_out},
+        std::pair{"dynQuantScaleOutOptional", dyn_quant_scale_out}}) {
+    CANOPY_CHECK(CheckPlainList(plan, name, list));
+  }
+  if (group_list != nullptr) CANOPY_CHECK(plan.CheckPlainFormat("groupListOptional", group_list));
+  // CANN checks the NZ dtypes and extents only when some x holds elements.
+  bool empty = true;
+  for (const aclTensor* t : x->tensors) empty = empty && t->NumElements() == 0;
+  if (!empty && !x->tensors.empty() && !weight->tensors.empty() && !out->tensors.empty()) {
+    const aclDataType dtype = x->tensors[0]->dtype;
+    CANOPY_CHECK(plan.CheckDtype("x", dtype, kGroupedNzDtypes));
+    if (weight->tensors[0]->dtype != dtype || out->tensors[0]->dtype != dtype) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x (%s), weight (%s) and out (%s) must be of one dtype",
+                         DtypeName(dtype), DtypeName(weight->tensors[0]->dtype), DtypeName(out->tensors[0]->dtype));
+    }
+    for (size_t i = 0; i < weight->tensors.size(); ++i) {
+      const Shape& shape = weight->tensors[i]->view_shape;
+      if (shape.size() < 2) continue;  // V5's checks name it
+      const int64_t k = shape[shape.size() - 2], n = shape.back();
+      if (k % kNzAlign != 0 || n % kNzAlign != 0) {
+        return plan.Reject(ACLNN_ERR_PARAM_INVALID, "weight[%zu] %s: an NZ weight's k and n must be multiples of %lld",
+                           i, ShapeToString(shape).c_str(), static_cast<long long>(kNzAlign));
+      }
+    }
+  }
+  return PlanGroupedMatmulV5(plan, x, weight, bias, scale, offset, antiquant_scale, antiquant_offset, per_token_scale,
+                             group_list, activation_input, activation_quant_scale, activation_quant_offset, split_item,
+                             group_type, group_list_type, act_type, tuning_config, out, activation_feature_out,
+                             dyn_quant_scale_out);
+}
+
 }  // namespace
 
 CANOPY_ACLNN_OP(GroupedMatmulV3, PlanGroupedMatmulV3,
@@ -431,3 +506,21 @@ CANOPY_ACLNN_OP(GroupedMatmulV2, PlanGroupedMatmulV2,
                 (const aclTensorList*, antiquantOffsetOptional, optional),
                 (const aclIntArray*, groupListOptional, optional), (int64_t, splitItem), (int64_t, groupType),
                 (const aclTensorList*, y))
+
+CANOPY_ACLNN_OP(
+    GroupedMatmulWeightNz, PlanGroupedMatmulWeightNz,
+    (OpTraits{.header = "aclnnop/aclnn_grouped_matmul_weight_nz.h",
+              .dtypes = kGroupedNzDtypes,
+              .private_formats = true,
+              .example = "(f16[2,16],f16[2,16]) (f16[16,16],f16[16,16]) - - - - - - - - - - 0 0 0 0 - 0 "
+                         "(f16[2,16],f16[2,16]) - -"}),
+    (const aclTensorList*, x), (const aclTensorList*, weight), (const aclTensorList*, biasOptional, optional),
+    (const aclTensorList*, scaleOptional, optional), (const aclTensorList*, offsetOptional, optional),
+    (const aclTensorList*, antiquantScaleOptional, optional), (const aclTensorList*, antiquantOffsetOptional, optional),
+    (const aclTensorList*, perTokenScaleOptional, optional), (const aclTensor*, groupListOptional, optional),
+    (const aclTensorList*, activationInputOptional, optional),
+    (const aclTensorList*, activationQuantScaleOptional, optional),
+    (const aclTensorList*, activationQuantOffsetOptional, optional), (int64_t, splitItem), (int64_t, groupType),
+    (int64_t, groupListType), (int64_t, actType), (aclIntArray*, tuningConfigOptional, optional),
+    (int64_t, quantGroupSize), (aclTensorList*, out), (aclTensorList*, activationFeatureOutOptional, optional),
+    (aclTensorList*, dynQuantScaleOutOptional, optional))
