@@ -263,6 +263,7 @@ TEST(SwiGluQuant, Rejections) {
       {.name = "smooth rows", .smoothShape = {3, 8}, .keyword = "smoothScalesOptional"},
       {.name = "smooth columns", .smoothShape = {2, 4}, .keyword = "smoothScalesOptional"},
       {.name = "dynamic per tensor smooth", .smoothShape = {2}, .keyword = "smoothScalesOptional"},
+      {.name = "dynamic offsets groups", .offsetsShape = {3, 8}, .withOffsets = true, .keyword = "offsets"},
       {.name = "offsets shape", .offsetsShape = {2}, .mode = "static", .withOffsets = true, .keyword = "offsets"},
       {.name = "odd last dim", .xShape = {6, 15}, .smoothShape = {2, 7}, .yShape = {6, 7}, .keyword = "even"},
       {.name = "y shape", .yShape = {6, 16}, .keyword = "yOut"},

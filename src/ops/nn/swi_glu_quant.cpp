@@ -211,6 +211,9 @@ aclnnStatus PlanSwiGluQuantCommon(Plan& plan, const aclTensor* x, const aclTenso
                            : "it must be [G] (per tensor) or [G, N] (per channel), G groupIndexOptional's length "
                              "or 1, N x's last dim / 2");
   }
+  if (offsets != nullptr && groups > 1 && (offsets->rank() == 0 || offsets->view_shape[0] != groups)) {
+    return RejectShape(plan, "offsetsOptional", offsets, "its first dim must be groupIndexOptional's length");
+  }
   if (!dynamic && (offsets->view_shape != smooth->view_shape)) {
     return RejectShape(plan, "offsetsOptional", offsets, "the static modes need smoothScalesOptional's shape");
   }
