@@ -1,8 +1,8 @@
 // aclnnDequantRopeQuantKvcache against a float64 reference: an INT32 x dequantised ((x + bias) * w * a
-// for an INT32 bias, else x * w * a + bias; rounded to f16 before RoPE where cos is f16), q and k
-// rotated (rotate-half), k and v quantised (rint(value / scale + offset), saturated to INT8) into
-// the caches at b * C2 + indices[b] + s (contiguous) or indices[token] (page, -1 skipped); every
-// x dtype and bias dtype, both cache modes, offsets or not, kvOutput or not, rank 2 and 3, views,
+// for an INT32 bias, else x * w * a + bias, in f32; rounded to f16 before RoPE where cos is f16), q and k
+// rotated (rotate-half; with f16 cos exactly as the kernel's f16 arithmetic rounds), k and v quantised (rint(value /
+// scale + offset), saturated to INT8) into the caches at b * C2 + indices[b] + s (contiguous) or indices[token] (page,
+// -1 skipped); every x dtype and bias dtype, both cache modes, offsets or not, kvOutput or not, rank 2 and 3, views,
 // empties, CANN's example, out-of-range indices failing the run, and rejections with their codes.
 #include <gtest/gtest.h>
 
@@ -32,11 +32,17 @@ struct KvCase {
 };
 void PrintTo(const KvCase& c, std::ostream* os) { *os << c.name; }
 
-// One rotate-half row: x * cos + [-x2, x1] * sin.
-std::vector<double> RotateHalf(const std::vector<double>& x, const double* c, const double* s) {
+double ToHalf(double v) { return ConvertValue(v, ACL_FLOAT16).real(); }
+
+// One rotate-half row: x * cos + [-x2, x1] * sin; with `half` the f16 kernel's arithmetic, each
+// product and the sum rounded to f16 (products of f16 values are exact in double, so this is exact).
+std::vector<double> RotateHalf(const std::vector<double>& x, const double* c, const double* s, bool half) {
   const size_t d = x.size(), m = d / 2;
   std::vector<double> y(d);
-  for (size_t i = 0; i < d; ++i) y[i] = x[i] * c[i] + (i < m ? -x[i + m] : x[i - m]) * s[i];
+  for (size_t i = 0; i < d; ++i) {
+    const double rot = (i < m ? -x[i + m] : x[i - m]) * s[i];
+    y[i] = half ? ToHalf(ToHalf(rot) + ToHalf(x[i] * c[i])) : x[i] * c[i] + rot;
+  }
   return y;
 }
 
@@ -126,7 +132,7 @@ TEST_P(DequantRopeQuantKvcacheTest, MatchesFloat64Reference) {
       aclnnDequantRopeQuantKvcache);
 
   const bool half = c.cos == ACL_FLOAT16;
-  const double unit = half ? UnitRoundoff(ACL_FLOAT16) : UnitRoundoff(ACL_FLOAT);
+  const double unit = UnitRoundoff(ACL_FLOAT);
   Values wantQ, wantK, wantV;
   std::vector<double> qMag, kMag, kErr, kRaw, vRaw;
   for (int64_t t = 0; t < tokens; ++t) {
@@ -136,10 +142,11 @@ TEST_P(DequantRopeQuantKvcacheTest, MatchesFloat64Reference) {
       if (dequant) {
         const auto ju = static_cast<size_t>(j);
         const bool intBias = c.bias && *c.bias == ACL_INT32;
-        v = (intBias ? v + bv[ju] : v) * wv[ju] * (c.activation ? av[static_cast<size_t>(t)] : 1.0);
-        if (c.bias && !intBias) v += bv[ju];
-        // The kernel rounds the dequantised q and k to f16 before an f16 RoPE.
-        if (half && j < qw + kvw) v = ConvertValue(v, ACL_FLOAT16).real();
+        // In f32 in the documented order; the f16 kernel rounds the dequantised q and k to f16.
+        auto f = static_cast<float>(intBias ? v + bv[ju] : v) * static_cast<float>(wv[ju]);
+        if (c.activation) f *= static_cast<float>(av[static_cast<size_t>(t)]);
+        if (c.bias && !intBias) f += static_cast<float>(bv[ju]);
+        v = half && j < qw + kvw ? ToHalf(f) : f;
       }
       row[static_cast<size_t>(j)] = v;
     }
@@ -149,7 +156,7 @@ TEST_P(DequantRopeQuantKvcacheTest, MatchesFloat64Reference) {
       const std::vector<double> in(row.begin() + head * d, row.begin() + (head + 1) * d);
       double mag = 0;
       for (const double v : in) mag = std::max(mag, 2 * std::abs(v));
-      const std::vector<double> y = RotateHalf(in, ct, st);
+      const std::vector<double> y = RotateHalf(in, ct, st, half);
       for (int64_t i = 0; i < d; ++i) {
         if (head < nq) {
           wantQ.emplace_back(y[static_cast<size_t>(i)]);
@@ -159,7 +166,7 @@ TEST_P(DequantRopeQuantKvcacheTest, MatchesFloat64Reference) {
           wantK.emplace_back(y[static_cast<size_t>(i)]);
           kMag.push_back(mag);
           kRaw.push_back(y[static_cast<size_t>(i)] / skv[j] + okv[j]);
-          kErr.push_back(4 * unit * (mag + 1e-3) / skv[j]);
+          kErr.push_back(half ? 1e-5 * (1 + std::abs(kRaw.back())) : 4 * unit * (mag + 1e-3) / skv[j]);
         }
       }
     }
@@ -169,9 +176,13 @@ TEST_P(DequantRopeQuantKvcacheTest, MatchesFloat64Reference) {
       vRaw.push_back(v / svv[static_cast<size_t>(j)] + ovv[static_cast<size_t>(j)]);
     }
   }
-  ExpectNear(qOut.ReadView(), RelativeTolerance(wantQ, c.cos, 6, qMag), c.name + " qOut");
+  // f16: exact; bf16: f32 arithmetic against float64, rounded to bf16.
+  const auto rope = [&](const Values& want, const std::vector<double>& mag) {
+    return half ? Expected{want, std::vector<double>(want.size(), 0)} : RelativeTolerance(want, c.cos, 6, mag);
+  };
+  ExpectNear(qOut.ReadView(), rope(wantQ, qMag), c.name + " qOut");
   if (c.kvOutput) {
-    ExpectNear(kOut.ReadView(), RelativeTolerance(wantK, c.cos, 6, kMag), c.name + " kOut");
+    ExpectNear(kOut.ReadView(), rope(wantK, kMag), c.name + " kOut");
     ExpectNear(vOut.ReadView(), RelativeTolerance(wantV, c.cos, 2), c.name + " vOut");
   } else {
     for (const Value& v : kOut.ReadView()) ASSERT_TRUE(std::isnan(v.real())) << "kOut written without kvOutput";

@@ -143,8 +143,9 @@ class DequantRopeQuantKvcacheStep final : public Step {
     CANOPY_CHECK(CacheRows(context, rows));
     const Layout layout(d_);
     kernels::ParallelFor(d_.tokens, kTokenGrain, [&](int64_t begin, int64_t end) {
-      std::vector<float> row(static_cast<size_t>(d_.H()));
-      for (int64_t t = begin; t < end; ++t) Token(context, work, layout, t, row);
+      std::vector<float> row(static_cast<size_t>(d_.H())), table(static_cast<size_t>(2 * d_.dim)),
+          rotated(static_cast<size_t>(d_.dim));
+      for (int64_t t = begin; t < end; ++t) Token(context, work, layout, t, row, table, rotated);
     });
     return ACLNN_SUCCESS;
   }
@@ -187,7 +188,9 @@ class DequantRopeQuantKvcacheStep final : public Step {
     return ACLNN_SUCCESS;
   }
 
-  void Token(const RunContext& context, char* work, const Layout& layout, int64_t t, std::vector<float>& row) const {
+  // One token: `row` (H values), `table` (2 D) and `rotated` (D) are the caller's scratch.
+  void Token(const RunContext& context, char* work, const Layout& layout, int64_t t, std::vector<float>& row,
+             std::vector<float>& table, std::vector<float>& rotated) const {
     const int64_t h = d_.H();
     const char* x = context.Resolve(o_.x);
     for (int64_t j = 0; j < h; ++j) row[static_cast<size_t>(j)] = ReadFloat(x, d_.x_dtype, t * h + j);
@@ -199,10 +202,16 @@ class DequantRopeQuantKvcacheStep final : public Step {
         row[static_cast<size_t>(j)] = RoundTo(ACL_FLOAT16, row[static_cast<size_t>(j)]);
       }
     }
-    const char* cos = context.Resolve(o_.cos) + t * d_.dim * 2;
-    const char* sin = context.Resolve(o_.sin) + t * d_.dim * 2;
-    Rotate(row.data(), d_.heads_q, cos, sin, half);
-    Rotate(row.data() + q_width, d_.heads_kv, cos, sin, half);
+    const char* cos = context.Resolve(o_.cos);
+    const char* sin = context.Resolve(o_.sin);
+    const int64_t d = d_.dim;
+    for (int64_t i = 0; i < d; ++i) {
+      const float s = ReadFloat(sin, d_.cos_dtype, t * d + i);
+      table[static_cast<size_t>(i)] = ReadFloat(cos, d_.cos_dtype, t * d + i);
+      table[static_cast<size_t>(d + i)] = i < d / 2 ? -s : s;
+    }
+    Rotate(row.data(), d_.heads_q, table, half, rotated);
+    Rotate(row.data() + q_width, d_.heads_kv, table, half, rotated);
     char* q_out = work + layout.q;
     for (int64_t j = 0; j < q_width; ++j) Store(q_out, d_.cos_dtype, t * q_width + j, row[static_cast<size_t>(j)]);
     const auto* scale_k = reinterpret_cast<const float*>(context.Resolve(o_.scale_k));
@@ -241,22 +250,21 @@ class DequantRopeQuantKvcacheStep final : public Step {
     }
   }
 
-  // Rotate-half RoPE of `heads` rows of D values in place, sin negated on its first half; in f16
-  // every product and the sum are rounded to f16.
-  void Rotate(float* values, int64_t heads, const char* cos, const char* sin, bool half) const {
+  // Rotate-half RoPE of `heads` rows of D values in place, with the token's cos and sin (sin's
+  // first half negated, as the kernel does) in `table` [cos, sin]; in f16 every product and the sum
+  // are rounded to f16.
+  void Rotate(float* values, int64_t heads, const std::vector<float>& table, bool half,
+              std::vector<float>& rotated) const {
     const int64_t d = d_.dim, m = d / 2;
     const auto round = [half](float v) { return half ? RoundTo(ACL_FLOAT16, v) : v; };
-    std::vector<float> rotated(static_cast<size_t>(d));
     for (int64_t n = 0; n < heads; ++n) {
       float* x = values + n * d;
       for (int64_t i = 0; i < d; ++i) {
-        const float s = ReadFloat(sin, d_.cos_dtype, i);
-        const float c = ReadFloat(cos, d_.cos_dtype, i);
-        const float partner = i < m ? x[i + m] : x[i - m];
-        const float rot = round(partner * (i < m ? -s : s));
-        rotated[static_cast<size_t>(i)] = round(rot + round(x[i] * c));
+        const auto iu = static_cast<size_t>(i);
+        const float rot = round((i < m ? x[i + m] : x[i - m]) * table[iu + static_cast<size_t>(d)]);
+        rotated[iu] = round(rot + round(x[i] * table[iu]));
       }
-      std::copy(rotated.begin(), rotated.end(), x);
+      std::copy(rotated.begin(), rotated.begin() + d, x);
     }
   }
 
