@@ -88,8 +88,8 @@ class AdamStep final : public Step {
 
 }  // namespace
 
-TensorRef GatheredF32(Plan& plan, const TensorRef& src) {
-  TensorRef dst = plan.Temporary(ACL_FLOAT, src.shape);
+TensorRef WorkingCopy(Plan& plan, const TensorRef& src, aclDataType dtype) {
+  TensorRef dst = plan.Temporary(dtype, src.shape);
   plan.Copy(src, dst);
   return dst;
 }

@@ -10,8 +10,11 @@
 
 namespace canopy::ops {
 
-// `src` copied into a contiguous f32 workspace tensor (the optimizers' working copy).
-TensorRef GatheredF32(Plan& plan, const TensorRef& src);
+// `src` copied into a contiguous workspace tensor of `dtype` (the optimizers'
+// working copy, updated in place by their steps and stored back through the views).
+TensorRef WorkingCopy(Plan& plan, const TensorRef& src, aclDataType dtype);
+// The working copy in f32, as the Adam family computes.
+inline TensorRef GatheredF32(Plan& plan, const TensorRef& src) { return WorkingCopy(plan, src, ACL_FLOAT); }
 
 // Hyperparameters held in one-element tensors and read when the step runs (ApplyAdamW): they stand for the
 // options' lr, weight_decay, beta1, beta2 and eps, and the bias corrections become 1 - beta1_power * beta1 and

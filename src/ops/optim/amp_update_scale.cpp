@@ -11,6 +11,7 @@
 #include <string>
 
 #include "aclnnop/aclnn_amp_update_scale.h"
+#include "adam_update.h"
 #include "common/half.h"
 #include "ops/framework/aclnn_op.h"
 
@@ -102,13 +103,8 @@ aclnnStatus PlanAmpUpdateScale(Plan& plan, const aclTensor* current_scale, const
   const TensorRef found_in = plan.Input(found_inf, "foundInf");
   const TensorRef scale_out = plan.Output(updated_scale, "updatedScale");
   const TensorRef tracker_out = plan.Output(updated_growth_tracker, "updatedGrowthTracker");
-  const auto copy_of = [&plan](const TensorRef& src, aclDataType dtype) {
-    TensorRef dst = plan.Temporary(dtype, src.shape);
-    plan.Copy(src, dst);
-    return dst;
-  };
-  const TensorRef scale = copy_of(scale_in, ACL_FLOAT), found = copy_of(found_in, ACL_FLOAT);
-  const TensorRef tracker = copy_of(tracker_in, ACL_INT32);
+  const TensorRef scale = WorkingCopy(plan, scale_in, ACL_FLOAT), found = WorkingCopy(plan, found_in, ACL_FLOAT);
+  const TensorRef tracker = WorkingCopy(plan, tracker_in, ACL_INT32);
   const TensorRef new_scale = plan.Temporary(ACL_FLOAT, scale_out.shape);
   const TensorRef new_tracker = plan.Temporary(ACL_INT32, tracker_out.shape);
   AmpDesc desc;

@@ -175,13 +175,8 @@ aclnnStatus PlanApplyAdamWQuant(Plan& plan, const aclTensor* var, const aclTenso
   const TensorRef absmax_v_out = plan.Output(absmax_v, "absmaxVRef");
 
   // Working copies: the step updates var, the codes and the absmaxes in place in the workspace.
-  const auto copy_of = [&plan](const TensorRef& src, aclDataType dtype) {
-    TensorRef dst = plan.Temporary(dtype, src.shape);
-    plan.Copy(src, dst);
-    return dst;
-  };
   const TensorRef var_work = GatheredF32(plan, var_in), grad_work = GatheredF32(plan, grad_in);
-  const TensorRef m_work = copy_of(m_in, ACL_UINT8), v_work = copy_of(v_in, ACL_UINT8);
+  const TensorRef m_work = WorkingCopy(plan, m_in, ACL_UINT8), v_work = WorkingCopy(plan, v_in, ACL_UINT8);
   const TensorRef qmap_m_work = GatheredF32(plan, qmap_m_in), qmap_v_work = GatheredF32(plan, qmap_v_in);
   const TensorRef absmax_m_work = GatheredF32(plan, absmax_m_in), absmax_v_work = GatheredF32(plan, absmax_v_in);
   const TensorRef step_work = GatheredF32(plan, step_in);
