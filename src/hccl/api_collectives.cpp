@@ -10,7 +10,7 @@
 
 using namespace canopy::hccl;
 
-namespace {
+namespace canopy::hccl {
 
 // CANN's largest count of one operation.
 constexpr uint64_t kMaxCount = uint64_t{1} << 40;
@@ -36,6 +36,10 @@ void CheckReduced(HcclDataType type, HcclReduceOp op) {
     Throw(HCCL_E_NOT_SUPPORT, "reduce op %s is not supported for %s", ReduceOpName(op), DataTypeName(type));
   }
 }
+
+}  // namespace canopy::hccl
+
+namespace {
 
 void CheckRank(uint32_t rank, const Communicator& comm, const char* name) {
   if (rank >= comm.size()) Throw(HCCL_E_PARA, "%s %u is out of range [0, %u)", name, rank, comm.size());

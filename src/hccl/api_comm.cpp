@@ -48,6 +48,12 @@ struct ConfigChoice {
   int32_t exec_timeout = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET;
 };
 
+// The device a communicator made on this thread runs on; -1 when none is set.
+int32_t CurrentDevice() {
+  int32_t device = -1;
+  return aclrtGetDevice(&device) == ACL_SUCCESS ? device : -1;
+}
+
 ConfigChoice ReadConfig(const HcclCommConfig* config) {
   ConfigChoice choice;
   if (config == nullptr) return choice;
@@ -81,7 +87,7 @@ HcclResult InitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo, uint32_t 
   const RootInfo root = DecodeRootInfo(*rootInfo);
   auto transport = ConnectGlooTransport(root, rank, nRanks, ConnectTimeout(), ExecTimeout(choice.exec_timeout));
   const std::string name = choice.name.empty() ? root.Name() : choice.name;
-  *comm = Register(std::make_shared<Communicator>(rank, nRanks, name, std::move(transport)));
+  *comm = Register(std::make_shared<Communicator>(rank, nRanks, name, CurrentDevice(), std::move(transport)));
   return HCCL_SUCCESS;
 }
 
@@ -125,7 +131,7 @@ HcclResult InitClusterInfo(const char* clusterInfo, uint32_t rank, const HcclCom
     listeners.servers.push_back(std::move(server));
   }
   const std::string name = choice.name.empty() ? root.Name() : choice.name;
-  *comm = Register(std::make_shared<Communicator>(rank, size, name, std::move(transport)));
+  *comm = Register(std::make_shared<Communicator>(rank, size, name, CurrentDevice(), std::move(transport)));
   return HCCL_SUCCESS;
 }
 
@@ -196,7 +202,7 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) try
                 id[5], id[6], id[7]);
   auto transports = MakeLocalTransports(ndev, ExecTimeout(HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET));
   for (uint32_t i = 0; i < ndev; ++i) {
-    comms[i] = Register(std::make_shared<Communicator>(i, ndev, name, std::move(transports[i])));
+    comms[i] = Register(std::make_shared<Communicator>(i, ndev, name, devices[i], std::move(transports[i])));
   }
   return HCCL_SUCCESS;
 }

@@ -2,6 +2,8 @@
 // argument checks CANN's HCCL makes, each failing with CANN's status.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "communicator.h"
@@ -29,6 +31,13 @@ inline void RequireNotNull(const void* pointer, const char* name) {
 // The live communicator of `handle`: HCCL_E_PTR for null, HCCL_E_PARA for a
 // handle that is not (or no longer) a communicator.
 std::shared_ptr<Communicator> RequireComm(HcclComm handle);
+
+// An element count above CANN's largest (2^40): HCCL_E_PARA.
+void CheckCount(uint64_t count);
+// The element size of a type any operation moves; HCCL_E_NOT_SUPPORT otherwise.
+size_t CheckMovedType(HcclDataType type);
+// A type and reduce op the reducing operations take; HCCL_E_NOT_SUPPORT otherwise.
+void CheckReduced(HcclDataType type, HcclReduceOp op);
 
 }  // namespace canopy::hccl
 

@@ -83,6 +83,18 @@ bool Unregister(HcclComm handle) {
   return true;
 }
 
+std::shared_ptr<Communicator> FindByName(const std::string& name, int32_t device) {
+  Registry& registry = TheRegistry();
+  std::lock_guard lock(registry.mutex);
+  std::shared_ptr<Communicator> found;
+  for (const auto& [handle, comm] : registry.live) {
+    if (comm->name() != name || (comm->device() != device && comm->device() >= 0)) continue;
+    if (found != nullptr) return nullptr;  // ambiguous
+    found = comm;
+  }
+  return found;
+}
+
 std::chrono::milliseconds ConnectTimeout() {
   return Milliseconds(std::max(EnvSeconds("HCCL_CONNECT_TIMEOUT", kDefaultConnectSeconds), 0.001));
 }

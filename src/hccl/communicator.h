@@ -18,12 +18,15 @@ namespace canopy::hccl {
 
 class Communicator {
  public:
-  Communicator(uint32_t rank, uint32_t size, std::string name, std::unique_ptr<Transport> transport)
-      : rank_(rank), size_(size), name_(std::move(name)), transport_(std::move(transport)) {}
+  // `device`: the device this rank runs on (HcclCommInitAll's entry, else the
+  // creating thread's current device; -1 when it had none).
+  Communicator(uint32_t rank, uint32_t size, std::string name, int32_t device, std::unique_ptr<Transport> transport)
+      : rank_(rank), size_(size), name_(std::move(name)), device_(device), transport_(std::move(transport)) {}
 
   uint32_t rank() const { return rank_; }
   uint32_t size() const { return size_; }
   const std::string& name() const { return name_; }
+  int32_t device() const { return device_; }
   Transport& transport() { return *transport_; }
 
   // The first failure of asynchronous work sticks: later work fails at once
@@ -35,6 +38,7 @@ class Communicator {
   const uint32_t rank_;
   const uint32_t size_;
   const std::string name_;
+  const int32_t device_;
   std::unique_ptr<Transport> transport_;
   mutable std::mutex mutex_;
   HcclResult async_error_ = HCCL_SUCCESS;  // guarded by mutex_
@@ -47,6 +51,11 @@ HcclComm Register(std::shared_ptr<Communicator> comm);
 std::shared_ptr<Communicator> Find(HcclComm handle);
 // Forgets `handle`; false when it was not live.
 bool Unregister(HcclComm handle);
+// The live communicator a group name denotes on `device`, as fused ops name
+// theirs (HcclGetCommName): the ranks of one communicator in one process share
+// its name, so the device tells them apart. A communicator made where no device
+// was set matches any device. Null when none or more than one matches.
+std::shared_ptr<Communicator> FindByName(const std::string& name, int32_t device);
 
 // Timeouts: HCCL_CONNECT_TIMEOUT (s, default 120) bounds making a
 // communicator; HCCL_EXEC_TIMEOUT (s, default 1836; 0 = no limit) or the

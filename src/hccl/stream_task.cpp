@@ -31,20 +31,7 @@ void Release(Operation* operation) {
 
 void RunOperation(void* data) {
   auto* operation = static_cast<Operation*>(data);
-  Communicator& comm = *operation->comm;
-  std::string earlier;
-  if (const HcclResult failed = comm.async_error(&earlier); failed != HCCL_SUCCESS) {
-    operation->result = failed;
-    operation->message = "the communicator failed earlier: " + earlier;
-  } else {
-    try {
-      const SigpipeGuard no_sigpipe;
-      operation->work(comm.transport());
-    } catch (...) {
-      operation->result = StatusOfCurrentException(operation->message);
-      comm.SetAsyncError(operation->result, operation->message);
-    }
-  }
+  operation->result = RunNow(*operation->comm, operation->work, operation->message);
   // The work (and the client buffers it refers to) is done with.
   operation->work = nullptr;
   Release(operation);
@@ -64,6 +51,23 @@ int32_t ReportStatus(void* data) {
 void ReleaseOperation(void* data) { Release(static_cast<Operation*>(data)); }
 
 }  // namespace
+
+HcclResult RunNow(Communicator& comm, const std::function<void(Transport&)>& work, std::string& message) {
+  std::string earlier;
+  if (const HcclResult failed = comm.async_error(&earlier); failed != HCCL_SUCCESS) {
+    message = "the communicator failed earlier: " + earlier;
+    return failed;
+  }
+  try {
+    const SigpipeGuard no_sigpipe;
+    work(comm.transport());
+    return HCCL_SUCCESS;
+  } catch (...) {
+    const HcclResult result = StatusOfCurrentException(message);
+    comm.SetAsyncError(result, message);
+    return result;
+  }
+}
 
 HcclResult Enqueue(const char* name, std::shared_ptr<Communicator> comm, aclrtStream stream,
                    std::function<void(Transport&)> work) {

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "acl/acl.h"
 #include "communicator.h"
@@ -17,5 +18,11 @@ namespace canopy::hccl {
 // returns at once; HCCL_E_RUNTIME when the stream refuses it.
 HcclResult Enqueue(const char* name, std::shared_ptr<Communicator> comm, aclrtStream stream,
                    std::function<void(Transport&)> work);
+
+// Runs `work` with the communicator's transport on the calling thread, as a
+// queued operation runs: not at all when the communicator failed before, and
+// a failure becomes its asynchronous error. Returns the status; `message`
+// receives the failure's text.
+HcclResult RunNow(Communicator& comm, const std::function<void(Transport&)>& work, std::string& message);
 
 }  // namespace canopy::hccl

@@ -1,6 +1,7 @@
 // Canopy's own runtime extensions (include/canopy/canopy_runtime.h).
 #include "api_common.h"
 #include "caching_allocator.h"
+#include "canopy/canopy_engine.h"
 #include "canopy/canopy_runtime.h"
 #include "checker.h"
 #include "common/c_boundary.h"
@@ -66,6 +67,9 @@ CANOPY_C_BOUNDARY({})
 
 int canopyOnEngineThread(void) try { return Engine::CurrentThreadIsEngine() ? 1 : 0; }
 CANOPY_C_BOUNDARY({})
+
+int32_t canopyEngineDevice(void) try { return Engine::CurrentThreadDevice(); }
+CANOPY_C_BOUNDARY(-1)
 
 int canopyDeterministicMode(void) try {
   return static_cast<int>(Runtime::Get().sys_params[ACL_OPT_DETERMINISTIC].load());

@@ -40,6 +40,8 @@ std::string TaskFailureMessage(const char* name, int32_t status) {
 
 bool Engine::CurrentThreadIsEngine() { return is_engine_thread; }
 
+int32_t Engine::CurrentThreadDevice() { return is_engine_thread ? engine_device : -1; }
+
 void Engine::PrepareComputeTeam() {
   if (!is_engine_thread || compute_team_prepared) return;
   compute_team_prepared = true;

@@ -50,6 +50,8 @@ class Engine {
   bool OnEngineThread() const { return std::this_thread::get_id() == thread_.get_id(); }
   // True on any device engine's thread.
   static bool CurrentThreadIsEngine();
+  // The device whose engine the calling thread is; -1 on any other thread.
+  static int32_t CurrentThreadDevice();
   // On an engine thread about to fork an OpenMP team: binds the engine's team
   // the first time (BindComputeTeam). Waiting until then keeps a process whose
   // work never forks from holding a second OpenMP team, which would shorten

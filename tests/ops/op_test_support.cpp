@@ -1,6 +1,8 @@
 // Test support for the aclnn operator suites; see op_test_support.h.
 #include "op_test_support.h"
 
+#include "mc2_ranks.h"
+
 #include "registry_example.h"
 
 #include <gtest/gtest.h>
@@ -981,6 +983,7 @@ void ExampleValue(const ExampleArgument& a, int kind, int index, const RegistryC
       break;
     }
     case Form::kString:
+      if (a.text == kExampleGroup) EnsureExampleGroup();  // an mc2 op's communicator
       pointer = a.text.c_str();  // the parsed example outlives the call: see PackRegistryArguments
       break;
     case Form::kNumber:

@@ -1,0 +1,105 @@
+#include "mc2_ranks.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <mutex>
+#include <stdexcept>
+
+#include "acl/acl.h"
+
+namespace canopy_test {
+namespace {
+
+void CheckHccl(HcclResult result, const char* what) {
+  if (result != HCCL_SUCCESS) {
+    const char* why = aclGetRecentErrMsg();
+    throw std::runtime_error(std::string(what) + " failed: " + (why != nullptr ? why : ""));
+  }
+}
+
+void CheckAclCall(aclError error, const char* what) {
+  if (error != ACL_SUCCESS) throw std::runtime_error(std::string(what) + " failed with " + std::to_string(error));
+}
+
+}  // namespace
+
+void EnsureExampleGroup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    TestStream();  // aclInit, device 0 current on this thread
+    HcclRootInfo root;
+    CheckHccl(HcclGetRootInfo(&root), "HcclGetRootInfo");
+    HcclCommConfig config;
+    HcclCommConfigInit(&config);
+    std::snprintf(config.hcclCommName, sizeof config.hcclCommName, "%s", kExampleGroup);
+    HcclComm comm = nullptr;  // lives until the process ends, as a client's world communicator
+    CheckHccl(HcclCommInitRootInfoConfig(1, &root, 0, &config, &comm), "HcclCommInitRootInfoConfig");
+  });
+}
+
+Ranks::Ranks(uint32_t size) : comms_(size), streams_(size) {
+  TestStream();  // aclInit
+  std::vector<int32_t> devices(size);
+  for (uint32_t r = 0; r < size; ++r) devices[r] = static_cast<int32_t>(r);
+  CheckHccl(HcclCommInitAll(size, devices.data(), comms_.data()), "HcclCommInitAll");
+  char name[COMM_NAME_MAX_LENGTH] = {};
+  CheckHccl(HcclGetCommName(comms_[0], name), "HcclGetCommName");
+  group_ = name;
+  for (uint32_t r = 0; r < size; ++r) {
+    OnDevice(r);
+    CheckAclCall(aclrtCreateStream(&streams_[r]), "aclrtCreateStream");
+  }
+  OnDevice(0);
+}
+
+Ranks::~Ranks() {
+  for (uint32_t r = 0; r < size(); ++r) {
+    EXPECT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(streams_[r]), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(streams_[r]), ACL_SUCCESS);
+    EXPECT_EQ(HcclCommDestroy(comms_[r]), HCCL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+void Ranks::OnDevice(uint32_t rank) const {
+  CheckAclCall(aclrtSetDevice(static_cast<int32_t>(rank)), "aclrtSetDevice");
+}
+
+std::vector<OpRun> Ranks::Run(const RankPhase1& phase1, Phase2 phase2) const {
+  std::vector<OpRun> runs(size());
+  std::vector<OpArgs> args(size());
+  std::vector<void*> workspaces(size(), nullptr);
+  for (uint32_t r = 0; r < size(); ++r) {
+    OnDevice(r);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    runs[r].phase1 = phase1(r, args[r], &workspace_size, &executor);
+    runs[r].workspaceSize = workspace_size;
+    if (runs[r].phase1 != ACLNN_SUCCESS) {
+      const char* message = aclGetRecentErrMsg();
+      runs[r].message = message != nullptr ? message : "";
+      continue;
+    }
+    if (workspace_size > 0) {
+      CheckAclCall(aclrtMalloc(&workspaces[r], workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    }
+    runs[r].phase2 = phase2(workspaces[r], workspace_size, executor, streams_[r]);
+    args[r].DestroyDescriptors();  // as clients do, before the work has run
+  }
+  for (uint32_t r = 0; r < size(); ++r) {
+    if (runs[r].phase1 != ACLNN_SUCCESS) continue;
+    OnDevice(r);
+    runs[r].sync = aclrtSynchronizeStream(streams_[r]);
+    if (runs[r].phase2 != ACLNN_SUCCESS || runs[r].sync != ACL_SUCCESS) {
+      const char* message = aclGetRecentErrMsg();
+      runs[r].message = message != nullptr ? message : "";
+    }
+    if (workspaces[r] != nullptr) CheckAclCall(aclrtFree(workspaces[r]), "aclrtFree");
+  }
+  OnDevice(0);
+  return runs;
+}
+
+}  // namespace canopy_test

@@ -1,0 +1,50 @@
+// Test support for CANN's mc2 ops (a matmul fused with a collective): the
+// ranks of one HcclCommInitAll communicator over devices of this process, a
+// stream on each, and a run of one op on every rank at once, as a
+// tensor-parallel program runs it (one thread queues each rank's call on its
+// own device, then waits for every stream).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hccl/hccl.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+
+// The group name the registry's examples of mc2 ops use; EnsureExampleGroup
+// makes a one-rank communicator of that name on device 0.
+inline constexpr const char* kExampleGroup = "hccl_world_group";
+void EnsureExampleGroup();
+
+class Ranks {
+ public:
+  // A communicator over devices 0 .. size-1 (CANOPY_DEVICE_COUNT must allow them).
+  explicit Ranks(uint32_t size);
+  ~Ranks();
+  Ranks(const Ranks&) = delete;
+  Ranks& operator=(const Ranks&) = delete;
+
+  uint32_t size() const { return static_cast<uint32_t>(comms_.size()); }
+  // The communicator's name, as HcclGetCommName gives it: the ops' `group`.
+  const char* group() const { return group_.c_str(); }
+  HcclComm comm(uint32_t rank) const { return comms_[rank]; }
+  aclrtStream stream(uint32_t rank) const { return streams_[rank]; }
+  // Makes `rank`'s device current (tensors are allocated there; phase 1 finds
+  // the rank's communicator by it).
+  void OnDevice(uint32_t rank) const;
+
+  // Phase 1 of every rank on its device, then phase 2 on its stream, then
+  // every stream synchronised. `phase1(rank, args, ...)` builds rank's call.
+  using RankPhase1 = std::function<aclnnStatus(uint32_t rank, OpArgs& args, uint64_t*, aclOpExecutor**)>;
+  std::vector<OpRun> Run(const RankPhase1& phase1, Phase2 phase2) const;
+
+ private:
+  std::vector<HcclComm> comms_;
+  std::vector<aclrtStream> streams_;
+  std::string group_;
+};
+
+}  // namespace canopy_test
