@@ -38,18 +38,9 @@ class DequantBiasStep final : public Step {
     ParallelFor(d_.rows, kRowGrain, [&](int64_t begin, int64_t end) {
       std::vector<float> row(columns);
       for (int64_t i = begin; i < end; ++i) {
-        const int32_t* src = x + i * d_.columns;
-        const float row_scale = activate.empty() ? 1.0f : activate[static_cast<size_t>(i)];
-        for (size_t j = 0; j < columns; ++j) {
-          int32_t a = src[j];
-          // INT32 bias: added in 32-bit two's complement (unsigned, so a wrap is defined).
-          if (integer_bias != nullptr)
-            a = static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(integer_bias[j]));
-          float v = static_cast<float>(a) * weight[j];
-          if (!activate.empty()) v *= row_scale;
-          if (!float_bias.empty()) v += float_bias[j];
-          row[j] = v;
-        }
+        const float row_scale = activate.empty() ? 1.0F : activate[static_cast<size_t>(i)];
+        DequantiseRow(x + i * d_.columns, d_.columns, weight.data(), row_scale, integer_bias,
+                      float_bias.empty() ? nullptr : float_bias.data(), row.data());
         Store(row.data(), d_.y_dtype, y + i * d_.columns * element, 1, d_.columns);
       }
     });
@@ -67,6 +58,18 @@ class DequantBiasStep final : public Step {
 };
 
 }  // namespace
+
+void DequantiseRow(const int32_t* x, int64_t columns, const float* weight_scale, float activate_scale,
+                   const int32_t* int_bias, const float* float_bias, float* out) {
+  for (int64_t j = 0; j < columns; ++j) {
+    int32_t a = x[j];
+    // INT32 bias: added in 32-bit two's complement (unsigned, so a wrap is defined).
+    if (int_bias != nullptr) a = static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(int_bias[j]));
+    float v = static_cast<float>(a) * weight_scale[j] * activate_scale;
+    if (float_bias != nullptr) v += float_bias[j];
+    out[j] = v;
+  }
+}
 
 std::unique_ptr<Step> MakeDequantBiasStep(const DequantBiasDesc& desc) {
   return std::make_unique<DequantBiasStep>(desc);

@@ -28,4 +28,11 @@ struct DequantBiasDesc {
 
 std::unique_ptr<Step> MakeDequantBiasStep(const DequantBiasDesc& desc);
 
+// One row of `columns` INT32 values into f32 as DequantBias computes it: `int_bias` (or null)
+// added in wrapping 32-bit integers, times `weight_scale` and the row's `activate_scale` (1 for
+// none), plus `float_bias` (f32, or null). Shared with the fused ops that dequantise first
+// (DequantSwigluQuant).
+void DequantiseRow(const int32_t* x, int64_t columns, const float* weight_scale, float activate_scale,
+                   const int32_t* int_bias, const float* float_bias, float* out);
+
 }  // namespace canopy::kernels

@@ -81,6 +81,32 @@ inline std::vector<int> QuantisedValues(const DeviceTensor& y, aclDataType dtype
   return q;
 }
 
+// The quantised GLU suites' reference (SwiGluQuant, DequantSwigluQuant): q rounded half to even
+// and saturated to [lo, hi]; a value within f32 roundoff of a tie may go either way.
+inline Expected RintQuant(const std::vector<double>& q, double lo, double hi) {
+  Expected want;
+  for (const double v : q) {
+    want.values.emplace_back(std::clamp(std::nearbyint(v), lo, hi));
+    const bool near_tie = std::abs(std::abs(v - std::trunc(v)) - 0.5) < 1e-4 * (1 + std::abs(v));
+    want.tolerance.push_back(near_tie ? 1 : 0);
+  }
+  return want;
+}
+
+// swish(a) * b of each row's halves of `last` values, a the first half where activateLeft.
+inline std::vector<double> SwiGluRows(const std::vector<double>& x, int64_t last, bool activateLeft) {
+  const auto n = static_cast<size_t>(last / 2);
+  std::vector<double> act;
+  for (size_t r = 0; r + 2 * n <= x.size() && n > 0; r += 2 * n) {
+    for (size_t j = 0; j < n; ++j) {
+      const double first = x[r + j], second = x[r + n + j];
+      const double a = activateLeft ? first : second, b = activateLeft ? second : first;
+      act.push_back(a / (1 + std::exp(-a)) * b);
+    }
+  }
+  return act;
+}
+
 }  // namespace canopy_test
 
 #endif  // CANOPY_TESTS_OPS_LLM_TEST_SUPPORT_H_

@@ -39,31 +39,6 @@ void PrintTo(const SwiGluQuantCase& c, std::ostream* os) { *os << c.name; }
 // Cumulative ends for `rows`: an empty group and rows past the last end (left unsmoothed).
 std::vector<int64_t> GroupEnds(int64_t rows) { return {rows / 3, rows / 3, rows - 2}; }
 
-// q rounded half to even and saturated to [lo, hi]; a value within f32 roundoff of a tie may go either way.
-Expected RintQuant(const std::vector<double>& q, double lo, double hi) {
-  Expected want;
-  for (const double v : q) {
-    want.values.emplace_back(std::clamp(std::nearbyint(v), lo, hi));
-    const bool near_tie = std::abs(std::abs(v - std::trunc(v)) - 0.5) < 1e-4 * (1 + std::abs(v));
-    want.tolerance.push_back(near_tie ? 1 : 0);
-  }
-  return want;
-}
-
-// swish(a) * b of each row's halves of `last` values, a the first half where activateLeft.
-std::vector<double> SwiGluRows(const std::vector<double>& x, int64_t last, bool activateLeft) {
-  const auto n = static_cast<size_t>(last / 2);
-  std::vector<double> act;
-  for (size_t r = 0; r + 2 * n <= x.size() && n > 0; r += 2 * n) {
-    for (size_t j = 0; j < n; ++j) {
-      const double first = x[r + j], second = x[r + n + j];
-      const double a = activateLeft ? first : second, b = activateLeft ? second : first;
-      act.push_back(a / (1 + std::exp(-a)) * b);
-    }
-  }
-  return act;
-}
-
 // INT8 dynamic quantisation of the rows of `act` (n each) times `smooth` (n values): yOut and
 // scaleOut = 127 / max|row|.
 void ExpectDynamicInt8(const DeviceTensor& y, const DeviceTensor& scale, const std::vector<double>& act, size_t n,
