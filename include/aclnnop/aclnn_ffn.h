@@ -1,0 +1,33 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_ffn.h: aclnnFFN, the feed-forward layer
+ * y = activation(x @ W1 + b1) @ W2 + b2, optionally a mixture of experts (expertTokens
+ * splits x's rows among the experts' weights), with quantised (INT8 x and weights)
+ * and weight-quantised (INT8 / INT4 weights) forms.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_FFN_H_
+#define CANOPY_ACLNNOP_ACLNN_FFN_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus
+aclnnFFNGetWorkspaceSize(const aclTensor *x, const aclTensor *weight1, const aclTensor *weight2,
+                         const aclIntArray *expertTokens, const aclTensor *bias1, const aclTensor *bias2,
+                         const aclTensor *scale, const aclTensor *offset, const aclTensor *deqScale1,
+                         const aclTensor *deqScale2, const aclTensor *antiquantScale1, const aclTensor *antiquantScale2,
+                         const aclTensor *antiquantOffset1, const aclTensor *antiquantOffset2, const char *activation,
+                         int64_t innerPrecise, const aclTensor *y, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnFFN(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                         aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_FFN_H_ */
