@@ -24,7 +24,11 @@ void LogWarning(const std::string& message) {
   if (canopyLogEnabled(kLogWarning) != 0) canopyLog(kLogWarning, "HCCL", message.c_str());
 }
 
-HcclResult StatusOfCurrentException(std::string& message) noexcept {
+namespace {
+
+// StatusOfCurrentException's classification; building the message may itself
+// run out of memory.
+HcclResult Classify(std::string& message) {
   try {
     throw;
   } catch (const HcclError& error) {
@@ -48,6 +52,17 @@ HcclResult StatusOfCurrentException(std::string& message) noexcept {
   } catch (...) {
     message = "internal error (an unknown exception)";
     return HCCL_E_INTERNAL;
+  }
+}
+
+}  // namespace
+
+HcclResult StatusOfCurrentException(std::string& message) noexcept {
+  try {
+    return Classify(message);
+  } catch (...) {
+    message.clear();  // the host is out of memory: nothing left to say it with
+    return HCCL_E_MEMORY;
   }
 }
 

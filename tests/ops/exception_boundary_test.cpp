@@ -73,6 +73,8 @@ TEST(ExceptionBoundary, PhaseOneOutOfMemoryIsAnErrorNotAnException) {
     SCOPED_TRACE(op->name);
     const RegistryCall valid = RegistryValidCall(*op);
     ASSERT_FALSE(valid.shape.empty());
+    // Its one-rank example stops at the rank count, before anything is allocated.
+    if (valid.needsPeers) continue;
     // Shapes no other call used (a plan-cache miss), then the valid call again (a hit).
     RegistryCall ones = valid;
     ones.shape = Shape(valid.shape.size(), 1);

@@ -47,20 +47,19 @@ Expected Reference(const Case& c, const std::vector<RankData>& data) {
   const int64_t m = NumElements(Shape(c.x1.begin(), c.x1.end() - 1));
   const double u = UnitRoundoff(c.dtype);
   Expected want;
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < c.n; ++j) {
-      double sum = 0, magnitude = 0;
-      for (const RankData& d : data) {
-        double acc = c.bias ? d.biasv[j].real() : 0;
-        for (int64_t p = 0; p < k; ++p) acc += d.x1v[i * k + p].real() * d.x2v[p * c.n + j].real();
-        double part = Rounded(acc, c.dtype).real();
-        if (c.x3) part = Rounded(part + d.x3v[i * c.n + j].real(), c.dtype).real();
-        sum += part;
-        magnitude += std::abs(part) + std::abs(acc);
-      }
-      want.values.push_back(Rounded(sum, c.dtype));
-      want.tolerance.push_back(4 * u * (magnitude + std::abs(sum)) + 1e-6);
+  std::vector<std::vector<double>> products;
+  for (const RankData& d : data) products.push_back(Product(d.x1v, d.x2v, c.bias ? &d.biasv : nullptr, m, k, c.n));
+  for (int64_t e = 0; e < m * c.n; ++e) {
+    double sum = 0, magnitude = 0;
+    for (size_t r = 0; r < data.size(); ++r) {
+      const double acc = products[r][e];
+      double part = Rounded(acc, c.dtype).real();
+      if (c.x3) part = Rounded(part + data[r].x3v[e].real(), c.dtype).real();
+      sum += part;
+      magnitude += std::abs(part) + std::abs(acc);
     }
+    want.values.push_back(Rounded(sum, c.dtype));
+    want.tolerance.push_back(4 * u * (magnitude + std::abs(sum)) + 1e-6);
   }
   return want;
 }

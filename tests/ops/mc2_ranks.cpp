@@ -24,6 +24,18 @@ void CheckAclCall(aclError error, const char* what) {
 
 }  // namespace
 
+std::vector<double> Product(const Values& x1, const Values& x2, const Values* bias, int64_t m, int64_t k, int64_t n) {
+  std::vector<double> out(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double acc = bias != nullptr ? (*bias)[j].real() : 0;
+      for (int64_t p = 0; p < k; ++p) acc += x1[i * k + p].real() * x2[p * n + j].real();
+      out[i * n + j] = acc;
+    }
+  }
+  return out;
+}
+
 void EnsureExampleGroup() {
   static std::once_flag once;
   std::call_once(once, [] {

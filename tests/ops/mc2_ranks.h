@@ -19,6 +19,10 @@ namespace canopy_test {
 inline constexpr const char* kExampleGroup = "hccl_world_group";
 void EnsureExampleGroup();
 
+// x1 [m, k] @ x2 [k, n] (+ bias [n]) in float64, row-major: one rank's product
+// before the NPU rounds it to the output dtype.
+std::vector<double> Product(const Values& x1, const Values& x2, const Values* bias, int64_t m, int64_t k, int64_t n);
+
 class Ranks {
  public:
   // A communicator over devices 0 .. size-1 (CANOPY_DEVICE_COUNT must allow them).

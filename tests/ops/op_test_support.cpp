@@ -1090,11 +1090,20 @@ Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call) {
   };
 }
 
+bool StopsAtRankCount(const OpRun& run) {
+  // The rank-count rejection of src/ops/mc2/collective.cpp.
+  return run.phase1 == ACLNN_ERR_INNER_TILING_ERROR && run.message.find("ranks; this op runs on") != std::string::npos;
+}
+
 RegistryCall RegistryValidCall(const canopyOpInfo& op) {
   if (op.example != nullptr) {  // the op's own valid call
     RegistryCall call;
     const OpRun run = RunOp(RegistryPhase1(op, call), op.run);
     if (run.ok()) return call;
+    if (StopsAtRankCount(run)) {
+      call.needsPeers = true;
+      return call;
+    }
     ADD_FAILURE() << "aclnn" << op.name << "'s example call \"" << op.example << "\" fails: " << Describe(run);
     call.shape.clear();
     return call;

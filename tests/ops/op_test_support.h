@@ -290,7 +290,13 @@ struct RegistryCall {
   // The tensors of an op's declared example call (canopyOpInfo::example) take this view:
   // kOffset plans differently from kContiguous, a plan-cache miss.
   View view = View::kContiguous;
+  // The example names the one-rank example group (mc2_ranks.h) but the op runs
+  // on 2 ranks or more: phase 1 passes every check up to CANN's rank-count
+  // check and stops there with 561002, and nothing of the call can run.
+  bool needsPeers = false;
 };
+// True when `run` is phase 1 stopping at an mc2 op's rank-count check.
+bool StopsAtRankCount(const OpRun& run);
 Phase1 RegistryPhase1(const canopyOpInfo& op, const RegistryCall& call);
 // The same call's arguments, made in `args` and packed for op.callGetWorkspaceSize
 // (one 8-byte cell per argument; `pointers` point into `cells`).

@@ -118,6 +118,18 @@ aclnnStatus CheckStreamMode(Plan& plan, int64_t stream_mode) {
                      static_cast<long long>(stream_mode));
 }
 
+aclnnStatus CheckNotTransposed(Plan& plan, const char* name, const aclTensor* tensor) {
+  const Shape& shape = tensor->view_shape;
+  const Shape& strides = tensor->strides;
+  if (shape.size() < 2) return ACLNN_SUCCESS;
+  const size_t last = shape.size() - 1;
+  const bool one_by_one = shape[last] == 1 && shape[last - 1] == 1;
+  if (!one_by_one && strides[last - 1] == 1 && strides[last] == shape[last - 1]) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is a transposed view; it must not be", name);
+  }
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus ResolveGroup(Plan& plan, const char* group, int64_t comm_turn, std::initializer_list<uint32_t> rank_sizes,
                          CommGroup& out) {
   if (comm_turn != 0) {
@@ -125,7 +137,10 @@ aclnnStatus ResolveGroup(Plan& plan, const char* group, int64_t comm_turn, std::
                        static_cast<long long>(comm_turn));
   }
   uint32_t rank = 0, size = 0;
-  if (canopyHcclGroupInfo(group, &rank, &size) != HCCL_SUCCESS) {
+  if (const HcclResult found = canopyHcclGroupInfo(group, &rank, &size); found != HCCL_SUCCESS) {
+    // Not a communicator's name (HCCL_E_PARA) is the client's error; anything
+    // else (the host out of memory) is the kit's inner error.
+    if (found != HCCL_E_PARA) throw std::runtime_error("libhccl could not look the group up");
     const char* why = aclGetRecentErrMsg();
     return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument 'group': %s",
                        why != nullptr ? why : "no such communicator");

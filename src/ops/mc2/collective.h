@@ -34,6 +34,10 @@ aclnnStatus CheckStreamMode(Plan& plan, int64_t stream_mode);
 aclnnStatus ResolveGroup(Plan& plan, const char* group, int64_t comm_turn, std::initializer_list<uint32_t> rank_sizes,
                          CommGroup& out);
 
+// x1 of AllGatherMatmul and MatmulReduceScatter may not be a transposed view
+// (CANN's IsTransposeLastTwoDims: a [m, k] view with strides (1, m)): 161002.
+aclnnStatus CheckNotTransposed(Plan& plan, const char* name, const aclTensor* tensor);
+
 // The collectives, planned on contiguous buffers of one dtype (f16, bf16, f32,
 // int8, int32 and the other types HCCL moves; sums need a reducible one). The
 // communicator is looked up again when the step runs: one destroyed since,
