@@ -175,6 +175,8 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
           {"AddLayerNormQuantV2", "scales1Optional", ACLNN_ERR_PARAM_INVALID},  // the static form (A2 only) needs it
           {"MoeInitRoutingQuantV2", "dynamicQuantScaleOutOptional",
            ACLNN_ERR_INNER_TILING_ERROR},  // quantMode 1 (the example's) needs it
+          // a null quantMode is "static", which needs quantOffsetOptional (the dynamic example has none)
+          {"DequantSwigluQuantV2", "quantModeOptional", ACLNN_ERR_PARAM_NULLPTR},
       };
       for (const Conditional& c : kConditional) {
         if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
