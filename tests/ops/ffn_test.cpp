@@ -407,6 +407,49 @@ TEST_P(FfnTest, MatchesReference) { RunCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, FfnTest, ::testing::ValuesIn(FfnCases()),
                          [](const ::testing::TestParamInfo<FfnCase>& info) { return SanitizeName(info.param.name); });
 
+// Where the f16 kernels store the first product shows through a curved activation:
+// h_k = 2 + d_k with d_k (m + 9/16) * 2^-9 for even k (f16 rounds h up) and (m + 7/16) * 2^-9
+// for odd k (down), summed with alternating signs: high performance (gelu of the f16 h) and high
+// precision (gelu of the f32 h) drift apart by about a thousandth a term, far more than the
+// roundoff the comparison allows.
+TEST(FfnHiddenRounding, FollowsInnerPrecise) {
+  constexpr int64_t kHidden = 64;
+  Values w1(2 * kHidden), w2(kHidden * 2, 0.0);
+  std::vector<double> h(kHidden);
+  for (int64_t k = 0; k < kHidden; ++k) {
+    const double d = std::ldexp(static_cast<double>(k % 8) + (k % 2 == 0 ? 9.0 : 7.0) / 16.0, -9);
+    w1[static_cast<size_t>(k)] = 2.0;
+    w1[static_cast<size_t>(kHidden + k)] = d;
+    w2[static_cast<size_t>(2 * k)] = k % 2 == 0 ? 1.0 : -1.0;
+    h[static_cast<size_t>(k)] = 2.0 + d;
+  }
+  const auto model = [&](bool f16_hidden) {
+    double sum = 0;
+    for (int64_t k = 0; k < kHidden; ++k) {
+      const double hk = f16_hidden ? Round(h[static_cast<size_t>(k)], ACL_FLOAT16) : h[static_cast<size_t>(k)];
+      sum += (k % 2 == 0 ? 1.0 : -1.0) * Round(Activate("gelu", hk), ACL_FLOAT16);
+    }
+    return sum;
+  };
+  ASSERT_GT(std::fabs(model(true) - model(false)), 0.03);
+  const auto x = Upload(ACL_FLOAT16, {1, 2}, {1.0, 1.0});
+  const auto weight1 = Upload(ACL_FLOAT16, {2, kHidden}, w1);
+  const auto weight2 = Upload(ACL_FLOAT16, {kHidden, 2}, w2);
+  for (int64_t precise : {0, 1}) {
+    SCOPED_TRACE("innerPrecise " + std::to_string(precise));
+    const auto y = Poisoned(ACL_FLOAT16, {1, 2});
+    ExpectRuns(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnFFNGetWorkspaceSize(a.Tensor(*x), a.Tensor(*weight1), a.Tensor(*weight2), nullptr, nullptr,
+                                          nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                          nullptr, "gelu", precise, a.Tensor(*y), ws, ex);
+        },
+        aclnnFFN);
+    // A few activations may round the other way where f32 and float64 gelu straddle a tie.
+    ExpectNear(y->ReadView(), Expected{{model(precise == 1), 0.0}, {0.004, 0.0}}, "y");
+  }
+}
+
 // ---- Rejections
 
 struct Spec {
