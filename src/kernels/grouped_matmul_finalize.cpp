@@ -1,4 +1,4 @@
-// GroupedMatmulFinalizeRouting's A8W4 product and scatter (see grouped_matmul_finalize.h).
+// GroupedMatmulFinalizeRouting's A8W4 and A8W8 products and scatter (see grouped_matmul_finalize.h).
 #include "grouped_matmul_finalize.h"
 
 #include <algorithm>
@@ -70,35 +70,48 @@ class GroupedMatmulFinalizeStep final : public Step {
   }
 
   std::string Describe() const override {
-    return std::string("grouped matmul finalize routing A8W4 m=") + std::to_string(d_.m) +
-           " k=" + std::to_string(d_.k) + " n=" + std::to_string(d_.n) + " experts=" + std::to_string(d_.experts) +
-           " rows=" + std::to_string(d_.rows) + (d_.has_offset ? " offset" : "");
+    return std::string("grouped matmul finalize routing ") + (d_.int8_weight ? "A8W8" : "A8W4") +
+           " m=" + std::to_string(d_.m) + " k=" + std::to_string(d_.k) + " n=" + std::to_string(d_.n) +
+           " experts=" + std::to_string(d_.experts) + " rows=" + std::to_string(d_.rows) +
+           (d_.has_offset ? " offset" : "");
   }
 
  private:
   // v of expert e's `count` rows from `row0`, into values.
   void ExpertRows(const RunContext& context, int64_t e, int64_t row0, int64_t count, float* values) const {
     const int64_t kn = d_.k * d_.n;
-    const auto* packed = reinterpret_cast<const uint8_t*>(context.Resolve(d_.w));
-    auto* weight = reinterpret_cast<int8_t*>(context.Resolve(d_.weight_scratch));
-    for (int64_t i = 0; i < kn; ++i) weight[i] = Int4At(packed, e * kn + i);
+    const int8_t* weight = nullptr;
+    if (d_.int8_weight) {
+      weight = reinterpret_cast<const int8_t*>(context.Resolve(d_.w)) + e * kn;
+    } else {
+      const auto* packed = reinterpret_cast<const uint8_t*>(context.Resolve(d_.w));
+      auto* unpacked = reinterpret_cast<int8_t*>(context.Resolve(d_.weight_scratch));
+      for (int64_t i = 0; i < kn; ++i) unpacked[i] = Int4At(packed, e * kn + i);
+      weight = unpacked;
+    }
     const char* scales = context.Resolve(d_.scale);
-    const auto* bias = reinterpret_cast<const float*>(context.Resolve(d_.bias)) + e * d_.n;
+    const float* bias = d_.has_bias ? reinterpret_cast<const float*>(context.Resolve(d_.bias)) + e * d_.n : nullptr;
     const float* offset =
         d_.has_offset ? reinterpret_cast<const float*>(context.Resolve(d_.offset)) + e * d_.n : nullptr;
-    std::vector<double> column_term(static_cast<size_t>(d_.n));  // bias - 8 * scale * sum_k w
+    // A8W4: bias - 8 * scale * sum_k w, inside the per-token factor; A8W8: the bias, outside it.
+    std::vector<double> column_term(static_cast<size_t>(d_.n), 0.0);
     std::vector<float> scale(static_cast<size_t>(d_.n));
     for (int64_t j = 0; j < d_.n; ++j) {
+      const auto at = static_cast<size_t>(j);
+      if (d_.int8_weight) {
+        scale[at] = reinterpret_cast<const float*>(scales)[e * d_.n + j];
+        if (bias != nullptr) column_term[at] = bias[j];
+        continue;
+      }
       int64_t weight_sum = 0;
       for (int64_t kk = 0; kk < d_.k; ++kk) weight_sum += weight[kk * d_.n + j];
-      scale[static_cast<size_t>(j)] = LowWordAsFloat(scales, e * d_.n + j);
-      column_term[static_cast<size_t>(j)] = static_cast<double>(bias[j]) - static_cast<double>(kLowShift) *
-                                                                               scale[static_cast<size_t>(j)] *
-                                                                               static_cast<double>(weight_sum);
+      scale[at] = LowWordAsFloat(scales, e * d_.n + j);
+      column_term[at] =
+          static_cast<double>(bias[j]) - static_cast<double>(kLowShift) * scale[at] * static_cast<double>(weight_sum);
     }
     const auto* x = reinterpret_cast<const int8_t*>(context.Resolve(d_.x));
-    const auto* pertoken = reinterpret_cast<const float*>(context.Resolve(d_.pertoken));
-    const auto* logit = reinterpret_cast<const float*>(context.Resolve(d_.logit));
+    const auto* pertoken = d_.has_pertoken ? reinterpret_cast<const float*>(context.Resolve(d_.pertoken)) : nullptr;
+    const auto* logit = d_.has_logit ? reinterpret_cast<const float*>(context.Resolve(d_.logit)) : nullptr;
     ParallelFor(count, kRowGrain, [&](int64_t begin, int64_t end) {
       std::vector<int32_t> acc(static_cast<size_t>(d_.n));
       for (int64_t r = row0 + begin; r < row0 + end; ++r) {
@@ -111,23 +124,31 @@ class GroupedMatmulFinalizeStep final : public Step {
           const int8_t* w_row = weight + kk * d_.n;
           for (int64_t j = 0; j < d_.n; ++j) acc[static_cast<size_t>(j)] += xv * w_row[j];
         }
-        const double token = static_cast<double>(pertoken[r]) * logit[r];
+        const double token_scale = pertoken != nullptr ? static_cast<double>(pertoken[r]) : 1.0;
+        const double row_logit = logit != nullptr ? static_cast<double>(logit[r]) : 1.0;
         for (int64_t j = 0; j < d_.n; ++j) {
-          double v = static_cast<double>(scale[static_cast<size_t>(j)]) * acc[static_cast<size_t>(j)] +
-                     column_term[static_cast<size_t>(j)];
-          if (offset != nullptr) v += static_cast<double>(offset[j]) * static_cast<double>(x_sum);
-          values[r * d_.n + j] = static_cast<float>(token * v);
+          const auto at = static_cast<size_t>(j);
+          double v = static_cast<double>(scale[at]) * acc[at];
+          if (d_.int8_weight) {
+            v = row_logit * (token_scale * v + column_term[at]);
+          } else {
+            v += column_term[at];
+            if (offset != nullptr) v += static_cast<double>(offset[j]) * static_cast<double>(x_sum);
+            v *= token_scale * row_logit;
+          }
+          values[r * d_.n + j] = static_cast<float>(v);
         }
       }
     });
   }
 
-  // y from the shared rows and zeros, then each computed row added to its target, in row order.
+  // y from the shared rows and zeros, then each computed row added to its target, in row
+  // order; without scatter_add, each computed row replaces its target (the last one wins).
   void Scatter(const RunContext& context, int64_t computed, const int64_t* row_index, const float* values) const {
     auto* y = reinterpret_cast<float*>(context.Resolve(d_.y));
-    const auto* shared = reinterpret_cast<const float*>(context.Resolve(d_.shared));
+    const auto* shared = d_.shared_rows > 0 ? reinterpret_cast<const float*>(context.Resolve(d_.shared)) : nullptr;
     ParallelFor(d_.n, kColumnGrain, [&](int64_t begin, int64_t end) {
-      for (int64_t i = 0; i < d_.rows; ++i) {
+      for (int64_t i = 0; d_.scatter_add && i < d_.rows; ++i) {
         const bool in_shared = i >= d_.shared_offset && i < d_.shared_offset + d_.shared_rows;
         for (int64_t j = begin; j < end; ++j) {
           y[i * d_.n + j] = in_shared ? d_.shared_weight * shared[(i - d_.shared_offset) * d_.n + j] : 0.0f;
@@ -135,7 +156,9 @@ class GroupedMatmulFinalizeStep final : public Step {
       }
       for (int64_t r = 0; r < computed; ++r) {
         float* target = y + row_index[r] * d_.n;
-        for (int64_t j = begin; j < end; ++j) target[j] += values[r * d_.n + j];
+        for (int64_t j = begin; j < end; ++j) {
+          target[j] = d_.scatter_add ? target[j] + values[r * d_.n + j] : values[r * d_.n + j];
+        }
       }
     });
   }

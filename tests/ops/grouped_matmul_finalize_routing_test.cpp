@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_grouped_matmul_finalize_routing.h"
 #include "aclnnop/aclnn_grouped_matmul_finalize_routing_v2.h"
 #include "aclnnop/aclnn_grouped_matmul_finalize_routing_v3.h"
+#include "aclnnop/aclnn_grouped_matmul_finalize_routing_weight_nz_v2.h"
 #include "llm_test_support.h"
 
 namespace canopy_test {
@@ -151,7 +152,7 @@ Expected Reference(const Problem& p) {
   return RelativeTolerance(want, ACL_FLOAT, 16, scale);
 }
 
-enum class Version { kV1, kV2, kV3 };
+enum class Version { kV1, kV2, kV3, kWeightNzV2 };
 
 struct Overrides {
   int64_t dtype = 0, groupListType = 1, tuning = 1;
@@ -162,7 +163,8 @@ struct Overrides {
 OpRun RunFinalize(const Problem& p, Version version, const Overrides& o = {}) {
   const Phase2 phase2 = version == Version::kV1   ? aclnnGroupedMatmulFinalizeRouting
                         : version == Version::kV2 ? aclnnGroupedMatmulFinalizeRoutingV2
-                                                  : aclnnGroupedMatmulFinalizeRoutingV3;
+                        : version == Version::kV3 ? aclnnGroupedMatmulFinalizeRoutingV3
+                                                  : aclnnGroupedMatmulFinalizeRoutingWeightNzV2;
   return RunOp(
       [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
         aclTensor* x = a.Tensor(*p.xT);
@@ -186,6 +188,12 @@ OpRun RunFinalize(const Problem& p, Version version, const Overrides& o = {}) {
           return aclnnGroupedMatmulFinalizeRoutingV2GetWorkspaceSize(
               x, w, scale, bias, offset, antiquant, nullptr, pertoken, groupList, shared, logit, rowIndex, o.dtype,
               p.sharedWeight, p.sharedOffset, o.transposeX, o.transposeW, o.groupListType, y, ws, ex);
+        }
+        if (version == Version::kWeightNzV2) {
+          return aclnnGroupedMatmulFinalizeRoutingWeightNzV2GetWorkspaceSize(
+              x, w, scale, bias, offset, antiquant, nullptr, pertoken, groupList, shared, logit, rowIndex, o.dtype,
+              p.sharedWeight, p.sharedOffset, o.transposeX, o.transposeW, o.groupListType, a.IntArray({o.tuning}), y,
+              ws, ex);
         }
         return aclnnGroupedMatmulFinalizeRoutingV3GetWorkspaceSize(
             x, w, scale, bias, offset, antiquant, nullptr, pertoken, groupList, shared, logit, rowIndex, o.dtype,
@@ -234,6 +242,25 @@ TEST(GroupedMatmulFinalizeRouting, V2AndV3AddTheOffset) {
       ExpectMatches(p, version, std::string(version == Version::kV2 ? "V2" : "V3") + (offset ? " offset" : ""));
     }
   }
+}
+
+// WeightNzV2's INT32-packed form is V2's A8W4 product behind the WeightNz checks (which
+// ignore the antiquant tensors).
+TEST(GroupedMatmulFinalizeRouting, WeightNzV2TakesTheA8W4Form) {
+  for (const aclFormat format : {ACL_FORMAT_ND, ACL_FORMAT_FRACTAL_NZ}) {
+    for (const bool offset : {false, true}) {
+      Problem p;
+      p.n = 128;
+      p.wFormat = format;
+      p.withOffset = offset;
+      ExpectMatches(p, Version::kWeightNzV2,
+                    std::string("WeightNzV2") + (format == ACL_FORMAT_ND ? " ND" : " NZ") + (offset ? " offset" : ""));
+    }
+  }
+  Problem p;
+  Rng rng = Rng::ForCurrentTest();
+  Build(p, rng);
+  EXPECT_TRUE(RunFinalize(p, Version::kWeightNzV2, {.antiquant = true}).ok()) << "antiquantScaleOptional is ignored";
 }
 
 // The doc's example call (V3, e 1, k 2048, n 7168, 8 rows, one shared row) on its
