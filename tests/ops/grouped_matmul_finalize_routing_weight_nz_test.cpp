@@ -210,6 +210,46 @@ TEST_P(FinalizeRoutingWeightNz, WithoutSharedInputRowsReplaceTheirTargets) {
 INSTANTIATE_TEST_SUITE_P(ScaleDtypes, FinalizeRoutingWeightNz, ::testing::Values(ACL_FLOAT, ACL_BF16),
                          [](const ::testing::TestParamInfo<aclDataType>& info) { return Name(info.param); });
 
+// The doc's example call (m 192, k 2048, n 7168, e 4, out [24, n], 8 shared rows, the weight
+// through aclnnTransMatmulWeight) on its all-zero host buffers, the group list's first count
+// 64: out is zero.
+TEST(FinalizeRoutingWeightNzDoc, ExampleGivesZeros) {
+  Problem p;
+  p.m = 192;
+  p.k = 2048;
+  p.n = 7168;
+  p.e = 4;
+  p.rows = 24;
+  p.sharedRows = 8;
+  p.sharedOffset = 0;
+  p.sharedWeight = 1.0f;
+  p.withBias = false;
+  p.wFormat = ACL_FORMAT_ND;
+  p.counts = {64, 0, 0, 0};
+  // Zero-filled tensors, as the example's host vectors.
+  const auto zeros = [](aclDataType dtype, const Shape& shape) {
+    auto t = std::make_unique<DeviceTensor>(dtype, shape);
+    t->UploadBytes(std::vector<uint8_t>(t->bytes(), 0));
+    return t;
+  };
+  p.xT = zeros(ACL_INT8, {p.m, p.k});
+  p.wT = zeros(ACL_INT8, {p.e, p.k, p.n});
+  p.scaleT = zeros(ACL_FLOAT, {p.e, p.n});
+  p.pertokenT = zeros(ACL_FLOAT, {p.m});
+  p.sharedT = zeros(ACL_BF16, {p.sharedRows, p.n});
+  p.logitT = zeros(ACL_FLOAT, {p.m});
+  p.rowIndexT = zeros(ACL_INT64, {p.m});
+  p.groupListT = Upload(ACL_INT64, {p.e}, AsValues(p.counts));
+  p.outT = zeros(ACL_FLOAT, {p.rows, p.n});
+  p.outT->Poison();
+  ExpectRuns([&](OpArgs& a, uint64_t* ws,
+                 aclOpExecutor** ex) { return aclnnTransMatmulWeightGetWorkspaceSize(a.Tensor(*p.wT), ws, ex); },
+             aclnnTransMatmulWeight);
+  const OpRun run = RunWeightNz(p);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(p.outT->ReadView(), Values(static_cast<size_t>(p.rows * p.n), 0.0), "out");
+}
+
 TEST(FinalizeRoutingWeightNzRunTime, BadValuesFailTheRun) {
   Rng rng = Rng::ForCurrentTest();
   Problem tooMany;
