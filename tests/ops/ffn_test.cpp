@@ -588,6 +588,12 @@ TEST(FfnRejects, WithCannCodes) {
                      })),
                      kInvalid, {"gated"});
   ExpectRejectedWith(RunCall(With([](Call& c) {
+                       c.activation = "swiglu";
+                       c.w1.shape = {8, 12};
+                       c.w2.shape = {6, 6};
+                     })),
+                     kInvalid, {"weight2"});
+  ExpectRejectedWith(RunCall(With([](Call& c) {
                        c.activation = "reglu";
                        c.w1.shape = {8, 12};
                        c.innerPrecise = 0;

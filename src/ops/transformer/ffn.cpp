@@ -32,8 +32,9 @@
 // follows the code.
 //
 // Deviations: y must have x's shape (CANN checks its rank only, then copies into
-// it); an INT4 weight must be contiguous; INT8 x INT8 products accumulate in
-// f32 (exact while |sums| < 2^24).
+// it), so the gated forms need weight2's N equal to K1 too; an INT4 weight must
+// be contiguous; INT8 x INT8 products accumulate in f32 (exact while the sums
+// stay below 2^24).
 #include <cctype>
 #include <cstring>
 #include <iterator>
@@ -203,6 +204,11 @@ aclnnStatus CheckShapes(Plan& plan, const FfnCall& c, FfnShape& s) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "a gated activation needs weight1's N (%lld) even and weight2's K (%lld) its half", Ll(s.n1),
                          Ll(s.k2));
+    }
+    // CANN does not check this here; its kernel would write rows of weight2's N into y's rows of K1.
+    if (s.n2 != s.k1) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "weight2's N (%lld) must equal weight1's K (%lld)", Ll(s.n2),
+                         Ll(s.k1));
     }
   } else {
     if (s.n2 != s.k1) {
