@@ -79,6 +79,17 @@ void Ranks::OnDevice(uint32_t rank) const {
   CheckAclCall(aclrtSetDevice(static_cast<int32_t>(rank)), "aclrtSetDevice");
 }
 
+OpRun Phase1Only(const Phase1& phase1) {
+  OpArgs args;
+  OpRun run;
+  aclOpExecutor* executor = nullptr;
+  run.phase1 = phase1(args, &run.workspaceSize, &executor);
+  const char* message = aclGetRecentErrMsg();
+  run.message = message != nullptr ? message : "";
+  if (run.phase1 == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
+  return run;
+}
+
 std::vector<OpRun> Ranks::Run(const RankPhase1& phase1, Phase2 phase2) const {
   std::vector<OpRun> runs(size());
   std::vector<OpArgs> args(size());

@@ -23,6 +23,11 @@ void EnsureExampleGroup();
 // before the NPU rounds it to the output dtype.
 std::vector<double> Product(const Values& x1, const Values& x2, const Values* bias, int64_t m, int64_t k, int64_t n);
 
+// Phase 1 only, on the current device (a call expected to be rejected; an
+// executor it builds after all is destroyed, never run: a lone rank's
+// collective would wait for its peers). Check it with ExpectRejectedWith.
+OpRun Phase1Only(const Phase1& phase1);
+
 class Ranks {
  public:
   // A communicator over devices 0 .. size-1 (CANOPY_DEVICE_COUNT must allow them).

@@ -50,6 +50,10 @@ void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x
   if (PlanProduct(plan, x1, x2, reduced, /*cube_math_type=*/0, terms) != ACLNN_SUCCESS) {
     throw std::logic_error("MatmulAllReduce: the checked product was rejected");
   }
+  PlanAddX3AllReduce(plan, x3, group, reduced);
+}
+
+void PlanAddX3AllReduce(Plan& plan, const TensorRef* x3, const CommGroup& group, const TensorRef& reduced) {
   if (x3 != nullptr) {
     plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32, {reduced, *x3}, reduced,
                      ScalarValue::Integer(1));

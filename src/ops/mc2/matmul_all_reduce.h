@@ -23,6 +23,12 @@ aclnnStatus CheckMatmulAllReduceOperands(Plan& plan, const aclTensor* x1, const 
 void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x2, const TensorRef* bias,
                              const TensorRef* x3, const CommGroup& group, const TensorRef& reduced);
 
+// The tail every all-reduce form shares: x3 (null for none) added to this
+// rank's part `reduced` (contiguous, of the output dtype; the sum rounded to
+// it, as CANN's kernel adds x3 before it communicates), then `reduced` summed
+// over the group's ranks in place.
+void PlanAddX3AllReduce(Plan& plan, const TensorRef* x3, const CommGroup& group, const TensorRef& reduced);
+
 // The rank counts the all-reduce forms run on (Atlas A2, full mesh).
 inline constexpr std::initializer_list<uint32_t> kAllReduceRankSizes = {1, 2, 4, 8};
 

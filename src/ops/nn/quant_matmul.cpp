@@ -30,6 +30,7 @@
 #include "kernels/quant_matmul_epilogue.h"
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
+#include "quant_matmul.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -70,16 +71,9 @@ aclnnStatus CheckVector(Plan& plan, const char* name, const aclTensor* t, int64_
                      ShapeToString(t->view_shape).c_str(), one_allowed ? "1] or [" : "", static_cast<long long>(count));
 }
 
-// The INT32 product of x1 and x2 (batch dims broadcast) and the dequantising epilogue into out, once
-// an op's checks have passed: shared by every QuantMatmul version.
-struct QuantProduct {
-  TensorRef x1, x2, scale, pertoken, bias, out;  // pertoken and bias where has_*
-  int64_t scale_count = 1;                       // 1 or n (the first n of a longer scale)
-  bool has_pertoken = false, has_bias = false;
-  bool transpose_x1 = false, transpose_x2 = false;
-  int64_t m = 0, n = 0, k = 0;
-  Shape batch;  // the broadcast batch dims
-};
+}  // namespace
+
+namespace canopy::ops {
 
 aclnnStatus PlanQuantProduct(Plan& plan, const QuantProduct& p) {
   // The INT32 product through oneDNN
@@ -154,6 +148,10 @@ aclnnStatus PlanQuantProduct(Plan& plan, const QuantProduct& p) {
   if (!p.out.IsContiguous()) plan.Copy(dst, p.out);
   return ACLNN_SUCCESS;
 }
+
+}  // namespace canopy::ops
+
+namespace {
 
 // The product's geometry: m and k of x1, k and n of x2 (the last two dims, swapped where transposed; the
 // two k equal) and the broadcast batch dims, into `p`; `out_shape` is batch..., m, n.

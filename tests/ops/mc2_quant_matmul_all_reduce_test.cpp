@@ -1,0 +1,379 @@
+// aclnnQuantMatmulAllReduce, V2 and V3 on the ranks of an HcclCommInitAll
+// communicator: every rank's output against a float64 reference of the sum
+// over ranks of each rank's dequantised INT8 product (rounded to the output
+// dtype, x3 added and rounded again, as the NPU writes its part before the
+// sum), for 1, 2 and 4 ranks; each dequantScale dtype the A2 path takes
+// (UINT64 / INT64 as TransQuantParamV2 packs an f32, FLOAT, BFLOAT16), per
+// tensor and per channel ([n], [1, n]), V2's per-token scale, INT32 bias, x3,
+// 3-D x1, transposed and FRACTAL_NZ x2, a strided output; CANN's rejections
+// with their codes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_quant_matmul_all_reduce.h"
+#include "aclnnop/aclnn_quant_matmul_all_reduce_v2.h"
+#include "aclnnop/aclnn_quant_matmul_all_reduce_v3.h"
+#include "llm_test_support.h"
+#include "mc2_ranks.h"
+
+namespace canopy_test {
+namespace {
+
+enum class Version { kV1, kV2, kV3 };
+
+struct Case {
+  std::string name;
+  Version version = Version::kV1;
+  uint32_t ranks = 2;
+  aclDataType out = ACL_FLOAT16;
+  aclDataType scale = ACL_UINT64;
+  Shape scale_shape = {};  // empty: [n]
+  Shape x1 = {5, 16};
+  int64_t n = 7;
+  bool bias = false, x3 = false, pertoken = false, nz = false;
+  View x2_view = View::kContiguous;
+  View out_view = View::kContiguous;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+struct RankData {
+  std::unique_ptr<DeviceTensor> x1, x2, bias, x3, scale, pertoken, out;
+  Values x1v, x2v, biasv, x3v, scalev, pertokenv;  // scalev: the f32 each scale word holds
+};
+
+// An f32 scale with a 10-bit mantissa (what TransQuantParamV2 keeps) and its UINT64 word.
+double Fp19(double v) {
+  auto f = static_cast<float>(v);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits &= 0xFFFFE000u;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+double Word(double scale) {
+  const auto f = static_cast<float>(scale);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<double>(uint64_t{bits} | (uint64_t{1} << 46));
+}
+
+RankData MakeData(const Case& c, Rng& rng) {
+  RankData d;
+  const int64_t k = c.x1.back();
+  Shape out_shape = c.x1;
+  out_shape.back() = c.n;
+  const int64_t m = NumElements(out_shape) / c.n;
+  d.x1 = std::make_unique<DeviceTensor>(ACL_INT8, c.x1);
+  d.x1v = d.x1->FillRandom(rng, Range{-128, 127});
+  d.x2 = std::make_unique<DeviceTensor>(ACL_INT8, Shape{k, c.n}, c.x2_view);
+  d.x2v = d.x2->FillRandom(rng, Range{-128, 127});
+  if (c.bias) {
+    d.bias = std::make_unique<DeviceTensor>(ACL_INT32, Shape{c.n});
+    d.biasv = d.bias->FillRandom(rng, Range{-5000, 5000});
+  }
+  const Shape scale_shape = c.scale_shape.empty() ? Shape{c.n} : c.scale_shape;
+  d.scale = std::make_unique<DeviceTensor>(c.scale, scale_shape);
+  if (c.scale == ACL_UINT64 || c.scale == ACL_INT64) {
+    Values words;
+    for (int64_t j = 0; j < NumElements(scale_shape); ++j) {
+      d.scalev.push_back(Fp19(rng.Uniform(1e-5, 1e-4)));
+      words.push_back(Word(d.scalev.back().real()));
+    }
+    d.scale->WriteView(words);
+  } else {
+    d.scalev = d.scale->FillRandom(rng, Range{1e-5, 1e-4});
+  }
+  if (c.pertoken) {
+    d.pertoken = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{m});
+    d.pertokenv = d.pertoken->FillRandom(rng, Range{0.5, 2});
+  }
+  if (c.x3) {
+    d.x3 = std::make_unique<DeviceTensor>(c.out, out_shape);
+    d.x3v = d.x3->FillRandom(rng, Range{-1, 1});
+  }
+  d.out = std::make_unique<DeviceTensor>(c.out, out_shape, c.out_view);
+  d.out->Poison();
+  return d;
+}
+
+Value Rounded(double v, aclDataType dtype) { return ConvertValue(Value(v), dtype); }
+
+Expected Reference(const Case& c, const std::vector<RankData>& data) {
+  const int64_t k = c.x1.back();
+  const int64_t m = NumElements(c.x1) / k;
+  const double u = UnitRoundoff(c.out);
+  std::vector<std::vector<double>> products;
+  for (const RankData& d : data) products.push_back(Product(d.x1v, d.x2v, c.bias ? &d.biasv : nullptr, m, k, c.n));
+  Expected want;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < c.n; ++j) {
+      const auto e = static_cast<size_t>(i * c.n + j);
+      double sum = 0, magnitude = 0;
+      for (size_t r = 0; r < data.size(); ++r) {
+        const RankData& d = data[r];
+        double scale = d.scalev[d.scalev.size() == 1 ? 0 : static_cast<size_t>(j)].real();
+        if (c.pertoken) scale *= d.pertokenv[static_cast<size_t>(i)].real();
+        const double exact = products[r][e] * scale;
+        double part = Rounded(exact, c.out).real();
+        if (c.x3) part = Rounded(part + d.x3v[e].real(), c.out).real();
+        sum += part;
+        magnitude += std::abs(part) + std::abs(exact);
+      }
+      want.values.push_back(Rounded(sum, c.out));
+      want.tolerance.push_back(4 * u * (magnitude + std::abs(sum)) + 1e-6);
+    }
+  }
+  return want;
+}
+
+aclnnStatus Phase1(const Case& c, const RankData& d, const char* group, OpArgs& args, uint64_t* size,
+                   aclOpExecutor** executor) {
+  aclTensor* x1 = args.Tensor(*d.x1);
+  aclTensor* x2 = args.Tensor(*d.x2, c.nz ? ACL_FORMAT_FRACTAL_NZ : ACL_FORMAT_ND);
+  aclTensor* bias = d.bias ? args.Tensor(*d.bias) : nullptr;
+  aclTensor* x3 = d.x3 ? args.Tensor(*d.x3) : nullptr;
+  aclTensor* scale = args.Tensor(*d.scale);
+  aclTensor* pertoken = d.pertoken ? args.Tensor(*d.pertoken) : nullptr;
+  aclTensor* out = args.Tensor(*d.out);
+  switch (c.version) {
+    case Version::kV1:
+      return aclnnQuantMatmulAllReduceGetWorkspaceSize(x1, x2, bias, x3, scale, group, "sum", 0, 1, out, size,
+                                                       executor);
+    case Version::kV2:
+      return aclnnQuantMatmulAllReduceV2GetWorkspaceSize(x1, x2, bias, x3, scale, pertoken, group, "sum", 0, 1, out,
+                                                         size, executor);
+    case Version::kV3:
+      break;
+  }
+  return aclnnQuantMatmulAllReduceV3GetWorkspaceSize(x1, x2, bias, x3, scale, pertoken, nullptr, nullptr, group, "sum",
+                                                     0, 1, out, size, executor);
+}
+
+Phase2 Phase2Of(Version v) {
+  return v == Version::kV1   ? aclnnQuantMatmulAllReduce
+         : v == Version::kV2 ? aclnnQuantMatmulAllReduceV2
+                             : aclnnQuantMatmulAllReduceV3;
+}
+
+class QuantMatmulAllReduceTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(QuantMatmulAllReduceTest, EveryRankGetsTheSumOfTheRanksDequantisedProducts) {
+  const Case& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const Ranks ranks(c.ranks);
+  std::vector<RankData> data;
+  for (uint32_t r = 0; r < c.ranks; ++r) {
+    ranks.OnDevice(r);
+    data.push_back(MakeData(c, rng));
+  }
+  const auto runs =
+      ranks.Run([&](uint32_t r, OpArgs& args, uint64_t* size,
+                    aclOpExecutor** executor) { return Phase1(c, data[r], ranks.group(), args, size, executor); },
+                Phase2Of(c.version));
+  const Expected want = Reference(c, data);
+  for (uint32_t r = 0; r < c.ranks; ++r) {
+    ASSERT_TRUE(runs[r].ok()) << "rank " << r << ": " << Describe(runs[r]);
+    ExpectNear(data[r].out->ReadView(), want, "rank " + std::to_string(r));
+  }
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  // The A2 combinations: f16 out with a packed scale (or FLOAT, which CANN's
+  // host code lets through), or FLOAT with a per-token scale; bf16 out with a
+  // BFLOAT16 scale, with or without one.
+  struct Combo {
+    const char* name;
+    aclDataType out, scale;
+    bool pertoken;
+  };
+  const Combo combos[] = {
+      {"f16_u64", ACL_FLOAT16, ACL_UINT64, false}, {"f16_i64", ACL_FLOAT16, ACL_INT64, false},
+      {"f16_f32", ACL_FLOAT16, ACL_FLOAT, false},  {"f16_f32_pertoken", ACL_FLOAT16, ACL_FLOAT, true},
+      {"bf16_bf16", ACL_BF16, ACL_BF16, false},    {"bf16_bf16_pertoken", ACL_BF16, ACL_BF16, true}};
+  for (const Combo& k : combos) {
+    const Version v = k.pertoken ? Version::kV2 : Version::kV1;
+    for (const uint32_t ranks : {1u, 2u, 4u}) {
+      const std::string p = std::string(k.name) + "_" + std::to_string(ranks) + "ranks";
+      cases.push_back(
+          {.name = p, .version = v, .ranks = ranks, .out = k.out, .scale = k.scale, .pertoken = k.pertoken});
+    }
+    cases.push_back({.name = std::string(k.name) + "_bias_x3",
+                     .version = v,
+                     .out = k.out,
+                     .scale = k.scale,
+                     .bias = true,
+                     .x3 = true,
+                     .pertoken = k.pertoken});
+    cases.push_back({.name = std::string(k.name) + "_v3_3d_transposed_x2_bias",
+                     .version = Version::kV3,
+                     .ranks = 4,
+                     .out = k.out,
+                     .scale = k.scale,
+                     .x1 = {2, 3, 32},
+                     .n = 9,
+                     .bias = true,
+                     .pertoken = k.pertoken,
+                     .x2_view = View::kTransposed});
+    cases.push_back({.name = std::string(k.name) + "_per_tensor_nz",
+                     .version = v,
+                     .out = k.out,
+                     .scale = k.scale,
+                     .scale_shape = {1},
+                     .pertoken = k.pertoken,
+                     .nz = true});
+    cases.push_back({.name = std::string(k.name) + "_row_scale_strided_out_x3",
+                     .version = Version::kV2,
+                     .out = k.out,
+                     .scale = k.scale,
+                     .scale_shape = {1, 7},
+                     .x3 = true,
+                     .pertoken = k.pertoken,
+                     .out_view = View::kStepped});
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, QuantMatmulAllReduceTest, ::testing::ValuesIn(Cases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
+// ---- rejections -----------------------------------------------------------------------------------
+
+struct Bad {
+  std::string name;
+  aclnnStatus expected;
+  std::string keyword;
+  Version version = Version::kV3;
+  aclDataType x1 = ACL_INT8, x2 = ACL_INT8, bias = ACL_INT32, x3 = ACL_BF16, scale = ACL_BF16, pertoken = ACL_FLOAT,
+              out = ACL_BF16, comm1 = ACL_BF16, comm2 = ACL_BF16;
+  Shape x1_shape{4, 8}, x2_shape{8, 3}, bias_shape{3}, x3_shape{4, 3}, scale_shape{3}, pertoken_shape{4},
+      out_shape{4, 3}, comm1_shape{3}, comm2_shape{3};
+  bool with_bias = true, with_x3 = true, with_pertoken = true, with_comm1 = false, with_comm2 = false;
+  bool null_x1 = false, null_scale = false;
+  const char* reduce_op = "sum";
+  int64_t comm_turn = 0, stream_mode = 1;
+  const char* group = nullptr;  // the communicator's own name
+};
+
+void PrintTo(const Bad& b, std::ostream* os) { *os << b.name; }
+
+class QuantMatmulAllReduceRejectionTest : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(QuantMatmulAllReduceRejectionTest, IsRejectedWithCannsCode) {
+  const Bad& b = GetParam();
+  const Ranks ranks(2);
+  const char* group = b.group != nullptr ? b.group : ranks.group();
+  const auto phase1 = [&](OpArgs& args, uint64_t* size, aclOpExecutor** executor) {
+    aclTensor* const x1 = b.null_x1 ? nullptr : args.NewTensor(b.x1, b.x1_shape);
+    aclTensor* const x2 = args.NewTensor(b.x2, b.x2_shape);
+    aclTensor* const bias = b.with_bias ? args.NewTensor(b.bias, b.bias_shape) : nullptr;
+    aclTensor* const x3 = b.with_x3 ? args.NewTensor(b.x3, b.x3_shape) : nullptr;
+    aclTensor* const scale = b.null_scale ? nullptr : args.NewTensor(b.scale, b.scale_shape);
+    aclTensor* const out = args.NewTensor(b.out, b.out_shape);
+    if (b.version == Version::kV1) {
+      return aclnnQuantMatmulAllReduceGetWorkspaceSize(x1, x2, bias, x3, scale, group, b.reduce_op, b.comm_turn,
+                                                       b.stream_mode, out, size, executor);
+    }
+    aclTensor* const pertoken = b.with_pertoken ? args.NewTensor(b.pertoken, b.pertoken_shape) : nullptr;
+    if (b.version == Version::kV2) {
+      return aclnnQuantMatmulAllReduceV2GetWorkspaceSize(x1, x2, bias, x3, scale, pertoken, group, b.reduce_op,
+                                                         b.comm_turn, b.stream_mode, out, size, executor);
+    }
+    aclTensor* const comm1 = b.with_comm1 ? args.NewTensor(b.comm1, b.comm1_shape) : nullptr;
+    aclTensor* const comm2 = b.with_comm2 ? args.NewTensor(b.comm2, b.comm2_shape) : nullptr;
+    return aclnnQuantMatmulAllReduceV3GetWorkspaceSize(x1, x2, bias, x3, scale, pertoken, comm1, comm2, group,
+                                                       b.reduce_op, b.comm_turn, b.stream_mode, out, size, executor);
+  };
+  ExpectRejectedWith(Phase1Only(phase1), b.expected, {b.keyword});
+}
+
+std::vector<Bad> BadCases() {
+  constexpr aclnnStatus kNull = ACLNN_ERR_PARAM_NULLPTR, kInvalid = ACLNN_ERR_PARAM_INVALID,
+                        kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  return {
+      {.name = "null_x1", .expected = kNull, .keyword = "x1", .null_x1 = true},
+      {.name = "null_dequant_scale_v1",
+       .expected = kNull,
+       .keyword = "dequantScale",
+       .version = Version::kV1,
+       .null_scale = true},
+      {.name = "x1_f16", .expected = kInvalid, .keyword = "x1", .x1 = ACL_FLOAT16},
+      {.name = "x2_int4", .expected = kInvalid, .keyword = "x2", .x2 = ACL_INT4},
+      {.name = "scale_f16", .expected = kInvalid, .keyword = "dequantScale", .scale = ACL_FLOAT16},
+      {.name = "output_f32", .expected = kInvalid, .keyword = "output", .out = ACL_FLOAT},
+      {.name = "bias_f16", .expected = kInvalid, .keyword = "bias", .bias = ACL_FLOAT16},
+      {.name = "x3_other_half", .expected = kInvalid, .keyword = "x3", .x3 = ACL_FLOAT16},
+      {.name = "bf16_out_f32_scale", .expected = kInvalid, .keyword = "dequantScale", .scale = ACL_FLOAT},
+      {.name = "f16_out_bf16_scale",
+       .expected = kInvalid,
+       .keyword = "dequantScale",
+       .x3 = ACL_FLOAT16,
+       .out = ACL_FLOAT16,
+       .with_pertoken = false},
+      {.name = "pertoken_bf16", .expected = kInvalid, .keyword = "pertokenScale", .pertoken = ACL_BF16},
+      {.name = "f16_out_pertoken_u64_scale",
+       .expected = kInvalid,
+       .keyword = "dequantScale",
+       .x3 = ACL_FLOAT16,
+       .scale = ACL_UINT64,
+       .out = ACL_FLOAT16},
+      {.name = "comm_scale_f16",
+       .expected = kInvalid,
+       .keyword = "commQuantScale1",
+       .comm1 = ACL_FLOAT16,
+       .with_comm1 = true,
+       .with_comm2 = true},
+      {.name = "reduce_op_max", .expected = kInvalid, .keyword = "reduceOp", .reduce_op = "max"},
+      {.name = "stream_mode_0", .expected = kInvalid, .keyword = "streamMode", .stream_mode = 0},
+      {.name = "x1_4d", .expected = kInvalid, .keyword = "x1", .x1_shape = {1, 1, 4, 8}, .out_shape = {1, 1, 4, 3}},
+      {.name = "x2_3d", .expected = kInvalid, .keyword = "x2", .x2_shape = {1, 8, 3}},
+      {.name = "k_differs", .expected = kInvalid, .keyword = "x2", .x2_shape = {7, 3}},
+      {.name = "output_shape", .expected = kInvalid, .keyword = "output", .out_shape = {4, 4}},
+      {.name = "bias_length", .expected = kInvalid, .keyword = "bias", .bias_shape = {4}},
+      {.name = "x3_shape", .expected = kInvalid, .keyword = "x3", .x3_shape = {1, 3}},
+      {.name = "scale_length", .expected = kInvalid, .keyword = "dequantScale", .scale_shape = {2}},
+      {.name = "scale_2x3", .expected = kInvalid, .keyword = "dequantScale", .scale_shape = {2, 3}},
+      {.name = "pertoken_length", .expected = kInvalid, .keyword = "pertokenScale", .pertoken_shape = {3}},
+      {.name = "one_comm_scale", .expected = kInvalid, .keyword = "commQuantScale", .with_comm1 = true},
+      {.name = "comm_scales_ranks_differ",
+       .expected = kInvalid,
+       .keyword = "commQuantScale",
+       .comm1_shape = {1, 3},
+       .with_comm1 = true,
+       .with_comm2 = true},
+      {.name = "comm_scale2_length",
+       .expected = kInvalid,
+       .keyword = "commQuantScale2",
+       .comm2_shape = {4},
+       .with_comm1 = true,
+       .with_comm2 = true},
+      {.name = "comm_scale1_length_in_tiling",
+       .expected = kTiling,
+       .keyword = "commQuantScale1",
+       .comm1_shape = {4},
+       .with_comm1 = true,
+       .with_comm2 = true},
+      {.name = "comm_turn_1", .expected = kTiling, .keyword = "commTurn", .comm_turn = 1},
+      {.name = "unknown_group", .expected = kTiling, .keyword = "group", .group = "no_such_group"},
+      {.name = "empty_output",
+       .expected = kTiling,
+       .keyword = "empty",
+       .x1_shape = {0, 8},
+       .x3_shape = {0, 3},
+       .pertoken_shape = {0},
+       .out_shape = {0, 3}},
+      {.name = "k_0", .expected = kTiling, .keyword = "k is 0", .x1_shape = {4, 0}, .x2_shape = {0, 3}},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Cann, QuantMatmulAllReduceRejectionTest, ::testing::ValuesIn(BadCases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace canopy_test
