@@ -9,6 +9,7 @@
 // with their codes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -36,6 +37,7 @@ struct Case {
   Shape x1 = {5, 16};
   int64_t n = 7;
   bool bias = false, x3 = false, pertoken = false, nz = false;
+  bool comm_quant = false;  // V3's commQuantScale1 / commQuantScale2
   View x2_view = View::kContiguous;
   View out_view = View::kContiguous;
 };
@@ -43,8 +45,9 @@ struct Case {
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 struct RankData {
-  std::unique_ptr<DeviceTensor> x1, x2, bias, x3, scale, pertoken, out;
+  std::unique_ptr<DeviceTensor> x1, x2, bias, x3, scale, pertoken, comm1, comm2, out;
   Values x1v, x2v, biasv, x3v, scalev, pertokenv;  // scalev: the f32 each scale word holds
+  Values comm1v, comm2v;
 };
 
 // An f32 scale with a 10-bit mantissa (what TransQuantParamV2 keeps) and its UINT64 word.
@@ -104,6 +107,19 @@ RankData MakeData(const Case& c, Rng& rng) {
 
 Value Rounded(double v, aclDataType dtype) { return ConvertValue(Value(v), dtype); }
 
+// V3's INT8 communication: a rank's INT8 piece of `part` (part / scale1 in
+// f32, to f16, to INT8 half to even, saturated), and the sum of the pieces
+// requantised (times scale1 / scale2 in f32, to f16, to INT8).
+double SaturatedRint(double v) { return std::clamp(std::nearbyint(v), -128.0, 127.0); }
+double CommPiece(double part, double scale1) {
+  const float q = static_cast<float>(part) / static_cast<float>(scale1);
+  return SaturatedRint(Rounded(q, ACL_FLOAT16).real());
+}
+double CommRequantised(double pieces, double scale1, double scale2) {
+  const float ratio = static_cast<float>(scale1) / static_cast<float>(scale2);
+  return SaturatedRint(Rounded(static_cast<float>(pieces) * ratio, ACL_FLOAT16).real());
+}
+
 Expected Reference(const Case& c, const std::vector<RankData>& data) {
   const int64_t k = c.x1.back();
   const int64_t m = NumElements(c.x1) / k;
@@ -122,8 +138,16 @@ Expected Reference(const Case& c, const std::vector<RankData>& data) {
         const double exact = products[r][e] * scale;
         double part = Rounded(exact, c.out).real();
         if (c.x3) part = Rounded(part + d.x3v[e].real(), c.out).real();
-        sum += part;
+        sum += c.comm_quant ? CommPiece(part, d.comm1v[static_cast<size_t>(j)].real()) : part;
         magnitude += std::abs(part) + std::abs(exact);
+      }
+      if (c.comm_quant) {
+        // One INT8 step of scale2 where the f32 dequantisation puts a part a rounding away from ours.
+        const double s2 = data[0].comm2v[static_cast<size_t>(j)].real();
+        const Value out = Rounded(CommRequantised(sum, data[0].comm1v[static_cast<size_t>(j)].real(), s2) * s2, c.out);
+        want.values.push_back(out);
+        want.tolerance.push_back(1.01 * s2 + 4 * u * std::abs(out.real()));
+        continue;
       }
       want.values.push_back(Rounded(sum, c.out));
       want.tolerance.push_back(4 * u * (magnitude + std::abs(sum)) + 1e-6);
@@ -151,8 +175,10 @@ aclnnStatus Phase1(const Case& c, const RankData& d, const char* group, OpArgs& 
     case Version::kV3:
       break;
   }
-  return aclnnQuantMatmulAllReduceV3GetWorkspaceSize(x1, x2, bias, x3, scale, pertoken, nullptr, nullptr, group, "sum",
-                                                     0, 1, out, size, executor);
+  aclTensor* comm1 = d.comm1 ? args.Tensor(*d.comm1) : nullptr;
+  aclTensor* comm2 = d.comm2 ? args.Tensor(*d.comm2) : nullptr;
+  return aclnnQuantMatmulAllReduceV3GetWorkspaceSize(x1, x2, bias, x3, scale, pertoken, comm1, comm2, group, "sum", 0,
+                                                     1, out, size, executor);
 }
 
 Phase2 Phase2Of(Version v) {
@@ -171,6 +197,25 @@ TEST_P(QuantMatmulAllReduceTest, EveryRankGetsTheSumOfTheRanksDequantisedProduct
   for (uint32_t r = 0; r < c.ranks; ++r) {
     ranks.OnDevice(r);
     data.push_back(MakeData(c, rng));
+  }
+  if (c.comm_quant) {
+    // The communication scales, [n] or [1, n] as dequantScale, the same on every rank.
+    const Shape shape = c.scale_shape.size() == 2 ? Shape{1, c.n} : Shape{c.n};
+    Values s1, s2;
+    for (int64_t j = 0; j < c.n; ++j) {
+      s1.push_back(rng.Uniform(0.02, 0.04));
+      s2.push_back(s1.back().real() * c.ranks * rng.Uniform(0.8, 1.2));
+    }
+    for (uint32_t r = 0; r < c.ranks; ++r) {
+      ranks.OnDevice(r);
+      RankData& d = data[r];
+      d.comm1 = std::make_unique<DeviceTensor>(c.out, shape);
+      d.comm2 = std::make_unique<DeviceTensor>(c.out, shape);
+      d.comm1->WriteView(s1);
+      d.comm2->WriteView(s2);
+      d.comm1v = d.comm1->ReadView();
+      d.comm2v = d.comm2->ReadView();
+    }
   }
   const auto runs =
       ranks.Run([&](uint32_t r, OpArgs& args, uint64_t* size,
@@ -236,6 +281,20 @@ std::vector<Case> Cases() {
                      .x3 = true,
                      .pertoken = k.pertoken,
                      .out_view = View::kStepped});
+    // V3's INT8 communication, x3 added before it.
+    for (const uint32_t ranks : {1u, 2u, 4u}) {
+      cases.push_back({.name = std::string(k.name) + "_v3_comm_int8_" + std::to_string(ranks) + "ranks",
+                       .version = Version::kV3,
+                       .ranks = ranks,
+                       .out = k.out,
+                       .scale = k.scale,
+                       .scale_shape = ranks == 2 ? Shape{1, 7} : Shape{},
+                       .bias = true,
+                       .x3 = ranks == 4,
+                       .pertoken = k.pertoken,
+                       .comm_quant = true,
+                       .out_view = ranks == 2 ? View::kStepped : View::kContiguous});
+    }
   }
   return cases;
 }

@@ -53,11 +53,15 @@ void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x
   PlanAddX3AllReduce(plan, x3, group, reduced);
 }
 
-void PlanAddX3AllReduce(Plan& plan, const TensorRef* x3, const CommGroup& group, const TensorRef& reduced) {
+void PlanAddX3(Plan& plan, const TensorRef* x3, const TensorRef& part) {
   if (x3 != nullptr) {
-    plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32, {reduced, *x3}, reduced,
+    plan.Elementwise(kernels::ElementwiseOp::kAdd, kernels::ComputeType::kF32, {part, *x3}, part,
                      ScalarValue::Integer(1));
   }
+}
+
+void PlanAddX3AllReduce(Plan& plan, const TensorRef* x3, const CommGroup& group, const TensorRef& reduced) {
+  PlanAddX3(plan, x3, reduced);
   AddAllReduceSum(plan, group, reduced, reduced);
 }
 

@@ -28,6 +28,8 @@ void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x
 // it, as CANN's kernel adds x3 before it communicates), then `reduced` summed
 // over the group's ranks in place.
 void PlanAddX3AllReduce(Plan& plan, const TensorRef* x3, const CommGroup& group, const TensorRef& reduced);
+// Its first half: part = part + x3 (rounded to part's dtype); nothing without x3.
+void PlanAddX3(Plan& plan, const TensorRef* x3, const TensorRef& part);
 
 // The rank counts the all-reduce forms run on (Atlas A2, full mesh).
 inline constexpr std::initializer_list<uint32_t> kAllReduceRankSizes = {1, 2, 4, 8};

@@ -4,9 +4,7 @@
 // (INT8 operands multiplied exactly, an INT32 bias, the dequantisation in f32,
 // the result and the x3 sum rounded to the output dtype) and the parts are
 // summed over the ranks of the communicator `group` names. V3's
-// commQuantScale1 / commQuantScale2 make the sum travel as INT8: each part is
-// quantised by scale1, the INT8 pieces summed in f32, requantised to INT8 by
-// scale1 / scale2 and gathered, then dequantised by scale2.
+// commQuantScale1 / commQuantScale2 make the sum travel as INT8 (PlanInt8AllReduce).
 #include <cmath>
 #include <cstring>
 
@@ -17,6 +15,7 @@
 #include "matmul_all_reduce.h"
 #include "ops/framework/tensor_view.h"
 #include "ops/nn/quant_matmul.h"
+#include "ops/nn/quant_rows.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -122,6 +121,51 @@ TensorRef AsMatrix(Plan& plan, const TensorRef& t, int64_t rows, int64_t cols) {
   return *Reshape(plan.Contiguous(t, t.dtype), {rows, cols});
 }
 
+// V3's INT8 communication of `part` ([m, n], contiguous, f16 / bf16), as
+// CANN's A2 kernel does it: each rank's part divided by scale1 in f32, cast
+// to f16 and to INT8 (half to even, saturated); the INT8 pieces summed over
+// the ranks (exactly: CANN sums them in f32 after its all-to-all), times
+// scale1 / scale2 (divided in f32), cast to f16 and to INT8 again, and the
+// result times scale2 (in f32, rounded to the output dtype) into `part`.
+// scale1 and scale2 are [1, n] of the output dtype, the same on every rank.
+void PlanInt8AllReduce(Plan& plan, const TensorRef& part, const TensorRef& scale1, const TensorRef& scale2,
+                       const CommGroup& comm) {
+  const int64_t m = part.shape[0], n = part.shape[1];
+  kernels::QuantAffineDesc quantise;
+  quantise.in_dtype = part.dtype;
+  quantise.out_dtype = ACL_INT8;
+  quantise.elements = m * n;
+  quantise.axis_extent = n;
+  quantise.param_dtype = scale1.dtype;
+  quantise.param_count = n;
+  quantise.divide = true;
+  quantise.through_half = true;
+  const TensorRef pieces = plan.Temporary(ACL_INT8, {m, n});
+  AddAffineStep(plan, quantise, part, scale1, nullptr, pieces);
+  const TensorRef sum = plan.Temporary(ACL_INT32, {m, n});
+  plan.Copy(pieces, sum);
+  AddAllReduceSum(plan, comm, sum, sum);
+  const TensorRef sum_f32 = plan.Temporary(ACL_FLOAT, {m, n});
+  plan.Copy(sum, sum_f32);
+  const TensorRef ratio = plan.Temporary(ACL_FLOAT, {1, n});
+  plan.Elementwise(kernels::ElementwiseOp::kDiv, kernels::ComputeType::kF32, {scale1, scale2}, ratio,
+                   ScalarValue::Integer(1));
+  kernels::QuantAffineDesc requantise = quantise;
+  requantise.in_dtype = ACL_FLOAT;
+  requantise.param_dtype = ACL_FLOAT;
+  requantise.divide = false;
+  const TensorRef gathered = plan.Temporary(ACL_INT8, {m, n});
+  AddAffineStep(plan, requantise, sum_f32, ratio, nullptr, gathered);
+  kernels::QuantAffineDesc dequantise = quantise;
+  dequantise.quantise = false;
+  dequantise.in_dtype = ACL_INT8;
+  dequantise.out_dtype = part.dtype;
+  dequantise.param_dtype = scale2.dtype;
+  dequantise.divide = false;
+  dequantise.through_half = false;
+  AddAffineStep(plan, dequantise, gathered, scale2, nullptr, part);
+}
+
 // `has_pertoken` / `has_comm`: the version's prototype has those parameters.
 aclnnStatus PlanQuantAllReduce(Plan& plan, const Operands& o, bool has_pertoken, bool has_comm, const char* group,
                                const char* reduce_op, int64_t comm_turn, int64_t stream_mode) {
@@ -143,10 +187,6 @@ aclnnStatus PlanQuantAllReduce(Plan& plan, const Operands& o, bool has_pertoken,
                        "argument 'commQuantScale1' has shape %s; it must be [n] or [1, n]",
                        ShapeToString(o.comm1->view_shape).c_str());
   }
-  if (o.comm1 != nullptr) {
-    return plan.Reject(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-                       "commQuantScale1 / commQuantScale2 (INT8 communication) are not supported by Canopy");
-  }
   const int64_t m = o.output->NumElements() / n;
 
   const auto input_or_skip = [&plan](const aclTensor* t, const char* name) {
@@ -163,9 +203,10 @@ aclnnStatus PlanQuantAllReduce(Plan& plan, const Operands& o, bool has_pertoken,
   const TensorRef x3 = input_or_skip(o.x3, "x3");
   p.scale = plan.Input(o.dequant, "dequantScale");
   if (has_pertoken) p.pertoken = input_or_skip(o.pertoken, "pertokenScale");
+  TensorRef comm1, comm2;
   if (has_comm) {
-    input_or_skip(o.comm1, "commQuantScale1");
-    input_or_skip(o.comm2, "commQuantScale2");
+    comm1 = input_or_skip(o.comm1, "commQuantScale1");
+    comm2 = input_or_skip(o.comm2, "commQuantScale2");
   }
   const TensorRef out = plan.Output(o.output, "output");
   p.has_bias = o.bias != nullptr;
@@ -179,7 +220,12 @@ aclnnStatus PlanQuantAllReduce(Plan& plan, const Operands& o, bool has_pertoken,
   p.out = part;
   CANOPY_CHECK(PlanQuantProduct(plan, p));
   const TensorRef x3_rows = o.x3 != nullptr ? AsMatrix(plan, x3, m, n) : TensorRef{};
-  PlanAddX3AllReduce(plan, o.x3 != nullptr ? &x3_rows : nullptr, comm, part);
+  if (o.comm1 != nullptr) {
+    PlanAddX3(plan, o.x3 != nullptr ? &x3_rows : nullptr, part);
+    PlanInt8AllReduce(plan, part, AsMatrix(plan, comm1, 1, n), AsMatrix(plan, comm2, 1, n), comm);
+  } else {
+    PlanAddX3AllReduce(plan, o.x3 != nullptr ? &x3_rows : nullptr, comm, part);
+  }
   if (!out.IsContiguous()) plan.Copy(*Reshape(part, out.shape), out);
   return ACLNN_SUCCESS;
 }
