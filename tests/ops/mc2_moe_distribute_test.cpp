@@ -15,7 +15,11 @@
 #include <vector>
 
 #include "aclnnop/aclnn_moe_distribute_combine.h"
+#include "aclnnop/aclnn_moe_distribute_combine_v2.h"
+#include "aclnnop/aclnn_moe_distribute_combine_v3.h"
 #include "aclnnop/aclnn_moe_distribute_dispatch.h"
+#include "aclnnop/aclnn_moe_distribute_dispatch_v2.h"
+#include "aclnnop/aclnn_moe_distribute_dispatch_v3.h"
 #include "mc2_ranks.h"
 
 namespace canopy_test {
@@ -28,6 +32,7 @@ struct MoeCase {
   int64_t tokens = 4, k = 2, hidden = 32, experts = 16;
   bool quant = false, smooth = false, mask = false;
   int64_t token_nums_type = 1;
+  int version = 1;  // V2 and V3: the same layout through their entry points (commAlg "fullmesh")
   int64_t local() const { return experts / kRanks; }
   int64_t capacity() const { return tokens * kRanks * std::min(local(), k); }
 };
@@ -120,7 +125,8 @@ std::vector<Rank> MakeRanks(const Ranks& ranks, const MoeCase& c, Rng& rng) {
     d.weightsv = d.weights->FillRandom(rng, {0, 1});
     d.expand_x = Poisoned(c.quant ? ACL_INT8 : c.dtype, {c.capacity(), c.hidden});
     d.dynamic_scales = Poisoned(ACL_FLOAT, {c.capacity()});
-    d.expand_idx = Poisoned(ACL_INT32, {c.tokens * c.k});
+    // V2's assistInfoForCombine holds A * 128 entries; the first BS * K are expandIdx.
+    d.expand_idx = Poisoned(ACL_INT32, {c.version == 1 ? c.tokens * c.k : c.capacity() * 128});
     d.token_nums = Poisoned(ACL_INT64, {c.local()});
     d.recv_counts = Poisoned(ACL_INT32, {c.experts});
     d.tp_recv_counts = std::make_unique<DeviceTensor>(ACL_INT32, Shape{0});
@@ -132,14 +138,33 @@ std::vector<OpRun> Dispatch(const Ranks& ranks, const MoeCase& c, const std::vec
   return ranks.Run(
       [&](uint32_t r, OpArgs& args, uint64_t* size, aclOpExecutor** executor) {
         const Rank& d = data[r];
+        aclTensor* scales = c.smooth ? args.Tensor(*d.scales) : nullptr;
+        aclTensor* mask = c.mask ? args.Tensor(*d.mask) : nullptr;
+        aclTensor* dynamic = c.quant ? args.Tensor(*d.dynamic_scales) : nullptr;
+        const int64_t quant = c.quant ? 2 : 0;
+        if (c.version == 2) {
+          return aclnnMoeDistributeDispatchV2GetWorkspaceSize(
+              args.Tensor(*d.x), args.Tensor(*d.ids), scales, mask, args.Tensor(*d.weights), ranks.group(), kRanks, r,
+              c.experts, "", 0, 0, 0, 0, 0, quant, 0, c.token_nums_type, "fullmesh", args.Tensor(*d.expand_x), dynamic,
+              args.Tensor(*d.expand_idx), args.Tensor(*d.token_nums), args.Tensor(*d.recv_counts),
+              args.Tensor(*d.tp_recv_counts), nullptr, size, executor);
+        }
+        if (c.version == 3) {
+          return aclnnMoeDistributeDispatchV3GetWorkspaceSize(
+              args.Tensor(*d.x), args.Tensor(*d.ids), scales, mask, args.Tensor(*d.weights), nullptr, ranks.group(),
+              kRanks, r, c.experts, "", 0, 0, 0, 0, 0, quant, 0, c.token_nums_type, nullptr, 0, 0, 0,
+              args.Tensor(*d.expand_x), dynamic, args.Tensor(*d.expand_idx), args.Tensor(*d.token_nums),
+              args.Tensor(*d.recv_counts), args.Tensor(*d.tp_recv_counts), nullptr, size, executor);
+        }
         return aclnnMoeDistributeDispatchGetWorkspaceSize(
-            args.Tensor(*d.x), args.Tensor(*d.ids), c.smooth ? args.Tensor(*d.scales) : nullptr,
-            c.mask ? args.Tensor(*d.mask) : nullptr, args.Tensor(*d.weights), ranks.group(), kRanks, r, c.experts, "",
-            0, 0, 0, 0, 0, c.quant ? 2 : 0, 0, c.token_nums_type, args.Tensor(*d.expand_x),
-            c.quant ? args.Tensor(*d.dynamic_scales) : nullptr, args.Tensor(*d.expand_idx), args.Tensor(*d.token_nums),
-            args.Tensor(*d.recv_counts), args.Tensor(*d.tp_recv_counts), nullptr, size, executor);
+            args.Tensor(*d.x), args.Tensor(*d.ids), scales, mask, args.Tensor(*d.weights), ranks.group(), kRanks, r,
+            c.experts, "", 0, 0, 0, 0, 0, quant, 0, c.token_nums_type, args.Tensor(*d.expand_x), dynamic,
+            args.Tensor(*d.expand_idx), args.Tensor(*d.token_nums), args.Tensor(*d.recv_counts),
+            args.Tensor(*d.tp_recv_counts), nullptr, size, executor);
       },
-      aclnnMoeDistributeDispatch);
+      c.version == 2   ? aclnnMoeDistributeDispatchV2
+      : c.version == 3 ? aclnnMoeDistributeDispatchV3
+                       : aclnnMoeDistributeDispatch);
 }
 
 class MoeDistributeTest : public ::testing::TestWithParam<MoeCase> {};
@@ -220,13 +245,29 @@ TEST_P(MoeDistributeTest, DispatchLaysRowsOutAsCannAndCombineSumsThemBack) {
   const auto combined = ranks.Run(
       [&](uint32_t r, OpArgs& args, uint64_t* size, aclOpExecutor** executor) {
         const Rank& d = data[r];
+        aclTensor* mask = c.mask ? args.Tensor(*d.mask) : nullptr;
+        if (c.version == 2) {
+          return aclnnMoeDistributeCombineV2GetWorkspaceSize(
+              args.Tensor(*expert_out[r]), args.Tensor(*d.ids), args.Tensor(*d.expand_idx), args.Tensor(*d.recv_counts),
+              args.Tensor(*d.weights), nullptr, mask, nullptr, nullptr, nullptr, nullptr, nullptr, ranks.group(),
+              kRanks, r, c.experts, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, "fullmesh", args.Tensor(*outputs[r]), size,
+              executor);
+        }
+        if (c.version == 3) {
+          return aclnnMoeDistributeCombineV3GetWorkspaceSize(
+              args.Tensor(*expert_out[r]), args.Tensor(*d.ids), args.Tensor(*d.expand_idx), args.Tensor(*d.recv_counts),
+              args.Tensor(*d.weights), nullptr, mask, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, ranks.group(), kRanks, r, c.experts, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, "", 0, 0,
+              0, args.Tensor(*outputs[r]), size, executor);
+        }
         return aclnnMoeDistributeCombineGetWorkspaceSize(
             args.Tensor(*expert_out[r]), args.Tensor(*d.ids), args.Tensor(*d.expand_idx), args.Tensor(*d.recv_counts),
-            args.Tensor(*d.weights), nullptr, c.mask ? args.Tensor(*d.mask) : nullptr, nullptr, nullptr, nullptr,
-            nullptr, ranks.group(), kRanks, r, c.experts, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, args.Tensor(*outputs[r]), size,
-            executor);
+            args.Tensor(*d.weights), nullptr, mask, nullptr, nullptr, nullptr, nullptr, ranks.group(), kRanks, r,
+            c.experts, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, args.Tensor(*outputs[r]), size, executor);
       },
-      aclnnMoeDistributeCombine);
+      c.version == 2   ? aclnnMoeDistributeCombineV2
+      : c.version == 3 ? aclnnMoeDistributeCombineV3
+                       : aclnnMoeDistributeCombine);
   for (uint32_t s = 0; s < kRanks; ++s) {
     ASSERT_TRUE(combined[s].ok()) << "rank " << s << ": " << Describe(combined[s]);
     const Values got = outputs[s]->ReadView();
@@ -261,12 +302,16 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(MoeCase{.dtype = ACL_BF16}, MoeCase{.dtype = ACL_FLOAT16, .token_nums_type = 0},
                       MoeCase{.dtype = ACL_BF16, .tokens = 6, .k = 3, .hidden = 64, .experts = 24, .mask = true},
                       MoeCase{.dtype = ACL_FLOAT16, .quant = true},
-                      MoeCase{.dtype = ACL_BF16, .quant = true, .smooth = true}),
+                      MoeCase{.dtype = ACL_BF16, .quant = true, .smooth = true},
+                      MoeCase{.dtype = ACL_BF16, .mask = true, .version = 2},
+                      MoeCase{.dtype = ACL_FLOAT16, .quant = true, .version = 3},
+                      MoeCase{.dtype = ACL_FLOAT16, .version = 3}),
     [](const auto& info) {
       std::string name = Name(info.param.dtype);
       if (info.param.quant) name += info.param.smooth ? "_quant_smooth" : "_quant";
       if (info.param.mask) name += "_mask";
       if (info.param.token_nums_type == 0) name += "_cumulative";
+      if (info.param.version > 1) name += "_v" + std::to_string(info.param.version);
       return name;
     });
 
@@ -289,6 +334,33 @@ TEST(MoeDistribute, ABadExpertIdOnOneRankStopsEveryRank) {
 }
 
 // ---- rejections -----------------------------------------------------------------------------------
+
+// V2 / V3's own attributes on Atlas A2 (561002): commAlg, the special experts, elastic info.
+TEST(MoeDistribute, VersionTwoAndThreeAttributes) {
+  const MoeCase c;
+  const Ranks ranks(kRanks);
+  const auto phase1 = [&](const char* comm_alg, int64_t zero_experts, bool elastic) {
+    OpArgs args;
+    uint64_t size = 0;
+    aclOpExecutor* executor = nullptr;
+    const aclnnStatus status = aclnnMoeDistributeDispatchV3GetWorkspaceSize(
+        args.NewTensor(ACL_BF16, {c.tokens, c.hidden}), args.NewTensorIn({0, 1}, ACL_INT32, {c.tokens, c.k}), nullptr,
+        nullptr, nullptr, elastic ? args.NewTensor(ACL_INT32, {4}) : nullptr, ranks.group(), kRanks, 0, c.experts, "",
+        0, 0, 0, 0, 0, 0, 0, 1, comm_alg, zero_experts, 0, 0, args.NewTensor(ACL_BF16, {c.capacity(), c.hidden}),
+        nullptr, args.NewTensor(ACL_INT32, {c.capacity() * 128}), args.NewTensor(ACL_INT64, {c.local()}),
+        args.NewTensor(ACL_INT32, {c.experts}), args.NewTensor(ACL_INT32, {0}), nullptr, &size, &executor);
+    if (status == ACLNN_SUCCESS) aclDestroyAclOpExecutor(executor);
+    return status;
+  };
+  EXPECT_EQ(phase1("fullmesh", 0, false), ACLNN_SUCCESS);
+  EXPECT_EQ(phase1("ring", 0, false), ACLNN_ERR_INNER_TILING_ERROR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("commAlg"), std::string::npos);
+  EXPECT_EQ(phase1("fullmesh", 1, false), ACLNN_ERR_INNER_TILING_ERROR);
+  EXPECT_EQ(phase1(nullptr, 0, true), ACLNN_ERR_INNER_TILING_ERROR);
+  // The hierarchy algorithm needs expertScales and expandScales.
+  EXPECT_EQ(phase1("hierarchy", 0, false), ACLNN_ERR_INNER_TILING_ERROR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("hierarchy"), std::string::npos);
+}
 
 struct Bad {
   std::string name;

@@ -1,5 +1,6 @@
 #include "moe_distribute.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "acl/acl.h"
@@ -61,6 +62,32 @@ aclnnStatus CheckMoeEpLayout(Plan& plan, int64_t tokens, int64_t k, int64_t hidd
   layout.hidden = hidden;
   const int64_t global = global_bs != 0 ? global_bs : tokens * ep_world_size;
   layout.capacity = global * std::min(layout.local_experts, k);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckVersionExtras(Plan& plan, const MoeVersionExtras& extras, bool& layered) {
+  layered = false;
+  if (extras.version == 1) return ACLNN_SUCCESS;
+  const char* alg = extras.comm_alg;
+  if (alg == nullptr || *alg == '\0' || std::strcmp(alg, "0") == 0) {
+    const char* pcie = std::getenv("HCCL_INTRA_PCIE_ENABLE");
+    const char* roce = std::getenv("HCCL_INTRA_ROCE_ENABLE");
+    layered = pcie != nullptr && std::strcmp(pcie, "1") == 0 && roce != nullptr && std::strcmp(roce, "0") == 0;
+  } else if (std::strcmp(alg, "hierarchy") == 0) {
+    layered = true;
+  } else if (std::strcmp(alg, "fullmesh") != 0) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "commAlg is '%s'; it is \"fullmesh\", \"hierarchy\" or empty",
+                       alg);
+  }
+  if (extras.elastic_info != nullptr) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument 'elasticInfoOptional' must be null on Atlas A2");
+  }
+  if (extras.zero_experts != 0 || extras.copy_experts != 0 || extras.const_experts != 0) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR,
+                       "zeroExpertNum, copyExpertNum and constExpertNum are %lld, %lld and %lld; Atlas A2 takes 0",
+                       static_cast<long long>(extras.zero_experts), static_cast<long long>(extras.copy_experts),
+                       static_cast<long long>(extras.const_experts));
+  }
   return ACLNN_SUCCESS;
 }
 

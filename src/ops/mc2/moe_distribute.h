@@ -41,6 +41,23 @@ aclnnStatus CheckMoeEpLayout(Plan& plan, int64_t tokens, int64_t k, int64_t hidd
 // both names shorter than 128 (`length_status`: 161001 in Dispatch, 161002 in Combine).
 aclnnStatus CheckGroupNames(Plan& plan, const char* group_ep, const char* group_tp, aclnnStatus length_status);
 
+// What V2 and V3 add to V1's attributes: the communication algorithm, V3's
+// elastic-scaling input and its counts of zero, copy and constant experts.
+struct MoeVersionExtras {
+  int version = 1;
+  const char* comm_alg = nullptr;
+  const aclTensor* elastic_info = nullptr;
+  int64_t zero_experts = 0, copy_experts = 0, const_experts = 0;
+};
+
+// CANN's A2 tiling of those (561002): commAlg null, "", "0", "fullmesh" or
+// "hierarchy"; no elastic info, no zero / copy / constant experts. Sets
+// `layered` for "hierarchy" (and for null, "" or "0" under CANN's environment
+// rule: HCCL_INTRA_PCIE_ENABLE=1 with HCCL_INTRA_ROCE_ENABLE=0). Canopy runs
+// the layered form as the full-mesh one: the tokens' results are the same,
+// and the layout outputs are CANN's to encode (clients pass them through).
+aclnnStatus CheckVersionExtras(Plan& plan, const MoeVersionExtras& extras, bool& layered);
+
 // The tokens a run takes: those before the first false of xActiveMask (CANN:
 // the true entries come first), all BS without a mask.
 int64_t ActiveTokens(const bool* mask, int64_t tokens);

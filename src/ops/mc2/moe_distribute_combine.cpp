@@ -11,6 +11,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_moe_distribute_combine.h"
+#include "aclnnop/aclnn_moe_distribute_combine_v2.h"
+#include "aclnnop/aclnn_moe_distribute_combine_v3.h"
 #include "canopy/canopy_hccl.h"
 #include "common/dtype.h"
 #include "kernels/dtype_dispatch.h"
@@ -138,15 +140,22 @@ class CombineStep final : public Step {
   CombineDesc d_;
 };
 
-aclnnStatus PlanCombine(Plan& plan, const aclTensor* expand_x, const aclTensor* expert_ids, const aclTensor* expand_idx,
-                        const aclTensor* ep_send_counts, const aclTensor* expert_scales,
-                        const aclTensor* tp_send_counts, const aclTensor* x_active_mask,
-                        const aclTensor* activation_scale, const aclTensor* weight_scale, const aclTensor* group_list,
-                        const aclTensor* expand_scales, const char* group_ep, int64_t ep_world_size, int64_t ep_rank_id,
-                        int64_t moe_expert_num, const char* group_tp, int64_t /*tp_world_size*/, int64_t /*tp_rank_id*/,
-                        int64_t /*expert_shard_type*/, int64_t /*shared_expert_num*/,
-                        int64_t /*shared_expert_rank_num*/, int64_t global_bs, int64_t /*out_dtype*/,
-                        int64_t comm_quant_mode, int64_t /*group_list_type*/, const aclTensor* x) {
+// V2 and V3's inputs beyond V1's (none is read on Atlas A2; V3's must be null).
+struct CombineExtras {
+  MoeVersionExtras version;
+  const aclTensor* shared_expert_x = nullptr;
+  const aclTensor *ori_x = nullptr, *alpha1 = nullptr, *alpha2 = nullptr, *const_v = nullptr;
+};
+
+aclnnStatus PlanCombineCommon(Plan& plan, const CombineExtras& v, const aclTensor* expand_x,
+                              const aclTensor* expert_ids, const aclTensor* expand_idx, const aclTensor* ep_send_counts,
+                              const aclTensor* expert_scales, const aclTensor* tp_send_counts,
+                              const aclTensor* x_active_mask, const aclTensor* activation_scale,
+                              const aclTensor* weight_scale, const aclTensor* group_list,
+                              const aclTensor* expand_scales, const char* group_ep, int64_t ep_world_size,
+                              int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp, int64_t global_bs,
+                              int64_t comm_quant_mode, const aclTensor* x) {
+  const bool v1 = v.version.version == 1;
   if (*group_ep == '\0') return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument 'groupEp' is an empty string");
   CANOPY_CHECK(CheckGroupNames(plan, group_ep, group_tp, ACLNN_ERR_PARAM_INVALID));
   // The op definition's dtypes.
@@ -167,13 +176,24 @@ aclnnStatus PlanCombine(Plan& plan, const aclTensor* expand_x, const aclTensor* 
   MoeEpLayout layout;
   CANOPY_CHECK(CheckMoeEpLayout(plan, expert_ids->view_shape[0], expert_ids->view_shape[1], expand_x->view_shape[1],
                                 group_ep, ep_world_size, ep_rank_id, moe_expert_num, global_bs, layout));
-  if (comm_quant_mode != 0) {
+  bool layered = false;
+  CANOPY_CHECK(CheckVersionExtras(plan, v.version, layered));
+  for (const auto& [name, t] :
+       {std::pair{"oriXOptional", v.ori_x}, std::pair{"constExpertAlpha1Optional", v.alpha1},
+        std::pair{"constExpertAlpha2Optional", v.alpha2}, std::pair{"constExpertVOptional", v.const_v}}) {
+    if (t != nullptr) return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument '%s' must be null on Atlas A2", name);
+  }
+  // The hierarchy form may quantise its traffic to int8 (2); Canopy sends it exactly.
+  if (comm_quant_mode != 0 && !(layered && comm_quant_mode == 2)) {
     return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "commQuantMode is %lld; the full-mesh form takes 0",
                        static_cast<long long>(comm_quant_mode));
   }
   const int64_t tokens = layout.tokens, hidden = layout.hidden;
   if (expand_x->view_shape[0] < layout.capacity) return tiling("'expandX' must have A rows", expand_x);
-  if (expand_idx->view_shape != Shape{tokens * layout.k}) return tiling("'expandIdx' must be [BS * K]", expand_idx);
+  if (v1 ? expand_idx->view_shape != Shape{tokens * layout.k}
+         : expand_idx->rank() != 1 || expand_idx->view_shape[0] < tokens * layout.k) {
+    return tiling("'expandIdx' (V2: 'assistInfoForCombine') must be [BS * K] (V2: 1-D, at least BS * K)", expand_idx);
+  }
   if (ep_send_counts->rank() != 1 || ep_send_counts->view_shape[0] < moe_expert_num) {
     return tiling("'epSendCounts' must be 1-D with at least moeExpertNum elements", ep_send_counts);
   }
@@ -201,20 +221,24 @@ aclnnStatus PlanCombine(Plan& plan, const aclTensor* expand_x, const aclTensor* 
   };
   d.expand_x = contiguous_input(expand_x, "expandX");
   d.expert_ids = contiguous_input(expert_ids, "expertIds");
-  d.expand_idx = contiguous_input(expand_idx, "expandIdx");
+  d.expand_idx = contiguous_input(expand_idx, v1 ? "expandIdx" : "assistInfoForCombine");
   d.ep_send_counts = contiguous_input(ep_send_counts, "epSendCounts");
   d.expert_scales = contiguous_input(expert_scales, "expertScales");
-  optional_input(tp_send_counts, "tpSendCounts");
+  optional_input(tp_send_counts, v1 ? "tpSendCounts" : "tpSendCountsOptional");
   if (x_active_mask != nullptr) {
-    d.mask = contiguous_input(x_active_mask, "xActiveMask");
+    d.mask = contiguous_input(x_active_mask, v1 ? "xActiveMask" : "xActiveMaskOptional");
   } else {
     plan.SkipInput();
   }
-  optional_input(activation_scale, "activationScale");
-  optional_input(weight_scale, "weightScale");
-  optional_input(group_list, "groupList");
-  optional_input(expand_scales, "expandScales");
-  const TensorRef out = plan.Output(x, "x");
+  optional_input(activation_scale, v1 ? "activationScale" : "activationScaleOptional");
+  optional_input(weight_scale, v1 ? "weightScale" : "weightScaleOptional");
+  optional_input(group_list, v1 ? "groupList" : "groupListOptional");
+  optional_input(expand_scales, v1 ? "expandScales" : "expandScalesOptional");
+  if (!v1) optional_input(v.shared_expert_x, "sharedExpertXOptional");  // no shared experts on Atlas A2
+  if (v.version.version == 3) {
+    for (int i = 0; i < 5; ++i) plan.SkipInput();  // elastic info, oriX, the constant experts' tensors: null
+  }
+  const TensorRef out = plan.Output(x, v1 ? "x" : "xOut");
   const TensorRef staged = out.IsContiguous() ? out : plan.Temporary(out.dtype, out.shape);
   if (!out.IsContiguous()) plan.Fill(staged, ScalarValue::Integer(0));
   d.x = staged.buffer;
@@ -223,22 +247,127 @@ aclnnStatus PlanCombine(Plan& plan, const aclTensor* expand_x, const aclTensor* 
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanCombineV1(Plan& plan, const aclTensor* expand_x, const aclTensor* expert_ids,
+                          const aclTensor* expand_idx, const aclTensor* ep_send_counts, const aclTensor* expert_scales,
+                          const aclTensor* tp_send_counts, const aclTensor* x_active_mask,
+                          const aclTensor* activation_scale, const aclTensor* weight_scale, const aclTensor* group_list,
+                          const aclTensor* expand_scales, const char* group_ep, int64_t ep_world_size,
+                          int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp, int64_t /*tp_world_size*/,
+                          int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/, int64_t /*shared_expert_num*/,
+                          int64_t /*shared_expert_rank_num*/, int64_t global_bs, int64_t /*out_dtype*/,
+                          int64_t comm_quant_mode, int64_t /*group_list_type*/, const aclTensor* x) {
+  return PlanCombineCommon(plan, {}, expand_x, expert_ids, expand_idx, ep_send_counts, expert_scales, tp_send_counts,
+                           x_active_mask, activation_scale, weight_scale, group_list, expand_scales, group_ep,
+                           ep_world_size, ep_rank_id, moe_expert_num, group_tp, global_bs, comm_quant_mode, x);
+}
+
+aclnnStatus PlanCombineV2(Plan& plan, const aclTensor* expand_x, const aclTensor* expert_ids,
+                          const aclTensor* assist_info, const aclTensor* ep_send_counts, const aclTensor* expert_scales,
+                          const aclTensor* tp_send_counts, const aclTensor* x_active_mask,
+                          const aclTensor* activation_scale, const aclTensor* weight_scale, const aclTensor* group_list,
+                          const aclTensor* expand_scales, const aclTensor* shared_expert_x, const char* group_ep,
+                          int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp,
+                          int64_t /*tp_world_size*/, int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/,
+                          int64_t /*shared_expert_num*/, int64_t /*shared_expert_rank_num*/, int64_t global_bs,
+                          int64_t /*out_dtype*/, int64_t comm_quant_mode, int64_t /*group_list_type*/,
+                          const char* comm_alg, const aclTensor* x) {
+  const CombineExtras v{.version = {.version = 2, .comm_alg = comm_alg}, .shared_expert_x = shared_expert_x};
+  return PlanCombineCommon(plan, v, expand_x, expert_ids, assist_info, ep_send_counts, expert_scales, tp_send_counts,
+                           x_active_mask, activation_scale, weight_scale, group_list, expand_scales, group_ep,
+                           ep_world_size, ep_rank_id, moe_expert_num, group_tp, global_bs, comm_quant_mode, x);
+}
+
+aclnnStatus PlanCombineV3(Plan& plan, const aclTensor* expand_x, const aclTensor* expert_ids,
+                          const aclTensor* assist_info, const aclTensor* ep_send_counts, const aclTensor* expert_scales,
+                          const aclTensor* tp_send_counts, const aclTensor* x_active_mask,
+                          const aclTensor* activation_scale, const aclTensor* weight_scale, const aclTensor* group_list,
+                          const aclTensor* expand_scales, const aclTensor* shared_expert_x,
+                          const aclTensor* elastic_info, const aclTensor* ori_x, const aclTensor* alpha1,
+                          const aclTensor* alpha2, const aclTensor* const_v, const char* group_ep,
+                          int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp,
+                          int64_t /*tp_world_size*/, int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/,
+                          int64_t /*shared_expert_num*/, int64_t /*shared_expert_rank_num*/, int64_t global_bs,
+                          int64_t /*out_dtype*/, int64_t comm_quant_mode, int64_t /*group_list_type*/,
+                          const char* comm_alg, int64_t zero_expert_num, int64_t copy_expert_num,
+                          int64_t const_expert_num, const aclTensor* x) {
+  const CombineExtras v{.version = {.version = 3,
+                                    .comm_alg = comm_alg,
+                                    .elastic_info = elastic_info,
+                                    .zero_experts = zero_expert_num,
+                                    .copy_experts = copy_expert_num,
+                                    .const_experts = const_expert_num},
+                        .shared_expert_x = shared_expert_x,
+                        .ori_x = ori_x,
+                        .alpha1 = alpha1,
+                        .alpha2 = alpha2,
+                        .const_v = const_v};
+  return PlanCombineCommon(plan, v, expand_x, expert_ids, assist_info, ep_send_counts, expert_scales, tp_send_counts,
+                           x_active_mask, activation_scale, weight_scale, group_list, expand_scales, group_ep,
+                           ep_world_size, ep_rank_id, moe_expert_num, group_tp, global_bs, comm_quant_mode, x);
+}
+
+constexpr DtypeSet kCombineDtypes = {ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_FLOAT, ACL_BOOL};
 constexpr OpTraits kCombine{
     .header = "aclnnop/aclnn_moe_distribute_combine.h",
-    .dtypes = {ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_FLOAT, ACL_BOOL},
+    .dtypes = kCombineDtypes,
     .max_rank = 2,
     .example =
         "f16[16,32] i32[2,1]{0:1} i32[2]{0:0} i32[8]{0:0} f32[2,1] - - - - - - 'hccl_world_group' 8 0 8 '' 0 "
         "0 0 0 0 0 0 0 0 f16[2,32]"};
+constexpr OpTraits kCombineV2{
+    .header = "aclnnop/aclnn_moe_distribute_combine_v2.h",
+    .dtypes = kCombineDtypes,
+    .max_rank = 2,
+    .example =
+        "f16[16,32] i32[2,1]{0:1} i32[2048]{0:0} i32[8]{0:0} f32[2,1] - - - - - - - 'hccl_world_group' 8 0 8 "
+        "'' 0 0 0 0 0 0 0 0 0 'fullmesh' f16[2,32]"};
+constexpr OpTraits kCombineV3{
+    .header = "aclnnop/aclnn_moe_distribute_combine_v3.h",
+    .dtypes = kCombineDtypes,
+    .max_rank = 2,
+    .example =
+        "f16[16,32] i32[2,1]{0:1} i32[2048]{0:0} i32[8]{0:0} f32[2,1] - - - - - - - - - - - - "
+        "'hccl_world_group' 8 0 8 '' 0 0 0 0 0 0 0 0 0 'fullmesh' 0 0 0 f16[2,32]"};
 
 }  // namespace
 
-CANOPY_ACLNN_OP(MoeDistributeCombine, PlanCombine, kCombine, (const aclTensor*, expandX), (const aclTensor*, expertIds),
-                (const aclTensor*, expandIdx), (const aclTensor*, epSendCounts), (const aclTensor*, expertScales),
-                (const aclTensor*, tpSendCounts, optional), (const aclTensor*, xActiveMask, optional),
-                (const aclTensor*, activationScale, optional), (const aclTensor*, weightScale, optional),
-                (const aclTensor*, groupList, optional), (const aclTensor*, expandScales, optional),
+CANOPY_ACLNN_OP(MoeDistributeCombine, PlanCombineV1, kCombine, (const aclTensor*, expandX),
+                (const aclTensor*, expertIds), (const aclTensor*, expandIdx), (const aclTensor*, epSendCounts),
+                (const aclTensor*, expertScales), (const aclTensor*, tpSendCounts, optional),
+                (const aclTensor*, xActiveMask, optional), (const aclTensor*, activationScale, optional),
+                (const aclTensor*, weightScale, optional), (const aclTensor*, groupList, optional),
+                (const aclTensor*, expandScales, optional), (const char*, groupEp), (int64_t, epWorldSize),
+                (int64_t, epRankId), (int64_t, moeExpertNum), (const char*, groupTp), (int64_t, tpWorldSize),
+                (int64_t, tpRankId), (int64_t, expertShardType), (int64_t, sharedExpertNum),
+                (int64_t, sharedExpertRankNum), (int64_t, globalBs), (int64_t, outDtype), (int64_t, commQuantMode),
+                (int64_t, groupListType), (aclTensor*, x))
+
+CANOPY_ACLNN_OP(MoeDistributeCombineV2, PlanCombineV2, kCombineV2, (const aclTensor*, expandX),
+                (const aclTensor*, expertIds), (const aclTensor*, assistInfoForCombine),
+                (const aclTensor*, epSendCounts), (const aclTensor*, expertScales),
+                (const aclTensor*, tpSendCountsOptional, optional), (const aclTensor*, xActiveMaskOptional, optional),
+                (const aclTensor*, activationScaleOptional, optional),
+                (const aclTensor*, weightScaleOptional, optional), (const aclTensor*, groupListOptional, optional),
+                (const aclTensor*, expandScalesOptional, optional), (const aclTensor*, sharedExpertXOptional, optional),
                 (const char*, groupEp), (int64_t, epWorldSize), (int64_t, epRankId), (int64_t, moeExpertNum),
                 (const char*, groupTp), (int64_t, tpWorldSize), (int64_t, tpRankId), (int64_t, expertShardType),
                 (int64_t, sharedExpertNum), (int64_t, sharedExpertRankNum), (int64_t, globalBs), (int64_t, outDtype),
-                (int64_t, commQuantMode), (int64_t, groupListType), (aclTensor*, x))
+                (int64_t, commQuantMode), (int64_t, groupListType), (const char*, commAlg, optional),
+                (aclTensor*, xOut))
+
+CANOPY_ACLNN_OP(MoeDistributeCombineV3, PlanCombineV3, kCombineV3, (const aclTensor*, expandX),
+                (const aclTensor*, expertIds), (const aclTensor*, assistInfoForCombine),
+                (const aclTensor*, epSendCounts), (const aclTensor*, expertScales),
+                (const aclTensor*, tpSendCountsOptional, optional), (const aclTensor*, xActiveMaskOptional, optional),
+                (const aclTensor*, activationScaleOptional, optional),
+                (const aclTensor*, weightScaleOptional, optional), (const aclTensor*, groupListOptional, optional),
+                (const aclTensor*, expandScalesOptional, optional), (const aclTensor*, sharedExpertXOptional, optional),
+                (const aclTensor*, elasticInfoOptional, optional), (const aclTensor*, oriXOptional, optional),
+                (const aclTensor*, constExpertAlpha1Optional, optional),
+                (const aclTensor*, constExpertAlpha2Optional, optional),
+                (const aclTensor*, constExpertVOptional, optional), (const char*, groupEp), (int64_t, epWorldSize),
+                (int64_t, epRankId), (int64_t, moeExpertNum), (const char*, groupTp), (int64_t, tpWorldSize),
+                (int64_t, tpRankId), (int64_t, expertShardType), (int64_t, sharedExpertNum),
+                (int64_t, sharedExpertRankNum), (int64_t, globalBs), (int64_t, outDtype), (int64_t, commQuantMode),
+                (int64_t, groupListType), (const char*, commAlg, optional), (int64_t, zeroExpertNum),
+                (int64_t, copyExpertNum), (int64_t, constExpertNum), (aclTensor*, xOut))

@@ -13,6 +13,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_moe_distribute_dispatch.h"
+#include "aclnnop/aclnn_moe_distribute_dispatch_v2.h"
+#include "aclnnop/aclnn_moe_distribute_dispatch_v3.h"
 #include "canopy/canopy_hccl.h"
 #include "common/dtype.h"
 #include "common/half.h"
@@ -195,33 +197,44 @@ class DispatchStep final : public Step {
   DispatchDesc d_;
 };
 
-aclnnStatus PlanDispatch(Plan& plan, const aclTensor* x, const aclTensor* expert_ids, const aclTensor* scales,
-                         const aclTensor* x_active_mask, const aclTensor* expert_scales, const char* group_ep,
-                         int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp,
-                         int64_t /*tp_world_size*/, int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/,
-                         int64_t /*shared_expert_num*/, int64_t /*shared_expert_rank_num*/, int64_t quant_mode,
-                         int64_t global_bs, int64_t expert_token_nums_type, const aclTensor* expand_x,
-                         const aclTensor* dynamic_scales, const aclTensor* expand_idx,
-                         const aclTensor* expert_token_nums, const aclTensor* ep_recv_counts,
-                         const aclTensor* tp_recv_counts, const aclTensor* expand_scales) {
+// The prototype's names of the arguments that V2 renamed.
+struct DispatchNames {
+  const char *scales, *mask, *expert_scales, *expand_x, *dynamic_scales, *expand_idx, *token_nums, *recv_counts,
+      *tp_recv_counts, *expand_scales;
+};
+constexpr DispatchNames kV1Names{"scales",    "xActiveMask",     "expertScales", "expandX",      "dynamicScales",
+                                 "expandIdx", "expertTokenNums", "epRecvCounts", "tpRecvCounts", "expandScales"};
+constexpr DispatchNames kV2Names{
+    "scalesOptional",          "xActiveMaskOptional", "expertScalesOptional", "expandXOut",      "dynamicScalesOut",
+    "assistInfoForCombineOut", "expertTokenNumsOut",  "epRecvCountsOut",      "tpRecvCountsOut", "expandScalesOut"};
+
+aclnnStatus PlanDispatchCommon(Plan& plan, const MoeVersionExtras& v, const aclTensor* x, const aclTensor* expert_ids,
+                               const aclTensor* scales, const aclTensor* x_active_mask, const aclTensor* expert_scales,
+                               const char* group_ep, int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num,
+                               const char* group_tp, int64_t quant_mode, int64_t global_bs,
+                               int64_t expert_token_nums_type, const aclTensor* expand_x,
+                               const aclTensor* dynamic_scales, const aclTensor* expand_idx,
+                               const aclTensor* expert_token_nums, const aclTensor* ep_recv_counts,
+                               const aclTensor* tp_recv_counts, const aclTensor* expand_scales) {
+  const DispatchNames& n = v.version == 1 ? kV1Names : kV2Names;
   // CANN's host layer (Atlas A2 ignores the TP and shared-expert attributes and forces groupTp to "").
   if (*group_ep == '\0') return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument 'groupEp' is an empty string");
-  if (quant_mode == 2) CANOPY_CHECK(plan.CheckNotNull("dynamicScales", dynamic_scales));
+  if (quant_mode == 2) CANOPY_CHECK(plan.CheckNotNull(n.dynamic_scales, dynamic_scales));
   CANOPY_CHECK(CheckGroupNames(plan, group_ep, group_tp, ACLNN_ERR_PARAM_NULLPTR));
   // The op definition's dtypes.
   CANOPY_CHECK(plan.CheckDtype("x", x->dtype, {ACL_FLOAT16, ACL_BF16}));
   CANOPY_CHECK(plan.CheckDtype("expertIds", expert_ids->dtype, {ACL_INT32}));
-  if (scales != nullptr) CANOPY_CHECK(plan.CheckDtype("scales", scales->dtype, {ACL_FLOAT}));
-  if (x_active_mask != nullptr) CANOPY_CHECK(plan.CheckDtype("xActiveMask", x_active_mask->dtype, {ACL_BOOL}));
-  if (expert_scales != nullptr) CANOPY_CHECK(plan.CheckDtype("expertScales", expert_scales->dtype, {ACL_FLOAT}));
+  if (scales != nullptr) CANOPY_CHECK(plan.CheckDtype(n.scales, scales->dtype, {ACL_FLOAT}));
+  if (x_active_mask != nullptr) CANOPY_CHECK(plan.CheckDtype(n.mask, x_active_mask->dtype, {ACL_BOOL}));
+  if (expert_scales != nullptr) CANOPY_CHECK(plan.CheckDtype(n.expert_scales, expert_scales->dtype, {ACL_FLOAT}));
   const bool quant = quant_mode == 2;
-  CANOPY_CHECK(plan.CheckDtype("expandX", expand_x->dtype, {quant ? ACL_INT8 : x->dtype}));
-  if (dynamic_scales != nullptr) CANOPY_CHECK(plan.CheckDtype("dynamicScales", dynamic_scales->dtype, {ACL_FLOAT}));
-  CANOPY_CHECK(plan.CheckDtype("expandIdx", expand_idx->dtype, {ACL_INT32}));
-  CANOPY_CHECK(plan.CheckDtype("expertTokenNums", expert_token_nums->dtype, {ACL_INT64}));
-  CANOPY_CHECK(plan.CheckDtype("epRecvCounts", ep_recv_counts->dtype, {ACL_INT32}));
-  CANOPY_CHECK(plan.CheckDtype("tpRecvCounts", tp_recv_counts->dtype, {ACL_INT32}));
-  if (expand_scales != nullptr) CANOPY_CHECK(plan.CheckDtype("expandScales", expand_scales->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype(n.expand_x, expand_x->dtype, {quant ? ACL_INT8 : x->dtype}));
+  if (dynamic_scales != nullptr) CANOPY_CHECK(plan.CheckDtype(n.dynamic_scales, dynamic_scales->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype(n.expand_idx, expand_idx->dtype, {ACL_INT32}));
+  CANOPY_CHECK(plan.CheckDtype(n.token_nums, expert_token_nums->dtype, {ACL_INT64}));
+  CANOPY_CHECK(plan.CheckDtype(n.recv_counts, ep_recv_counts->dtype, {ACL_INT32}));
+  CANOPY_CHECK(plan.CheckDtype(n.tp_recv_counts, tp_recv_counts->dtype, {ACL_INT32}));
+  if (expand_scales != nullptr) CANOPY_CHECK(plan.CheckDtype(n.expand_scales, expand_scales->dtype, {ACL_FLOAT}));
   // The A2 tiling (561002).
   const auto tiling = [&plan](const char* what, const aclTensor* t) {
     return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument %s, not %s", what, ShapeToString(t->view_shape).c_str());
@@ -244,6 +257,11 @@ aclnnStatus PlanDispatch(Plan& plan, const aclTensor* x, const aclTensor* expert
     return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "expertTokenNumsType is %lld; it is 0 or 1",
                        static_cast<long long>(expert_token_nums_type));
   }
+  bool layered = false;
+  CANOPY_CHECK(CheckVersionExtras(plan, v, layered));
+  if (layered && (expert_scales == nullptr || expand_scales == nullptr)) {
+    return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "the hierarchy algorithm needs expertScales and expandScales");
+  }
   const int64_t tokens = layout.tokens, hidden = layout.hidden, a = layout.capacity;
   if (scales != nullptr && scales->view_shape != Shape{moe_expert_num, hidden}) {
     return tiling("'scales' must be [moeExpertNum, H]", scales);
@@ -259,7 +277,11 @@ aclnnStatus PlanDispatch(Plan& plan, const aclTensor* x, const aclTensor* expert
   if (dynamic_scales != nullptr && quant && dynamic_scales->view_shape != Shape{a}) {
     return tiling("'dynamicScales' must be [A]", dynamic_scales);
   }
-  if (expand_idx->view_shape != Shape{tokens * layout.k}) return tiling("'expandIdx' must be [BS * K]", expand_idx);
+  if (v.version == 1 ? expand_idx->view_shape != Shape{tokens * layout.k}
+                     : expand_idx->rank() != 1 || expand_idx->view_shape[0] < tokens * layout.k) {
+    return tiling("'expandIdx' (V2: 'assistInfoForCombineOut') must be [BS * K] (V2: 1-D, at least BS * K)",
+                  expand_idx);
+  }
   if (expert_token_nums->view_shape != Shape{layout.local_experts}) {
     return tiling("'expertTokenNums' must be [moeExpertNum / epWorldSize]", expert_token_nums);
   }
@@ -281,20 +303,21 @@ aclnnStatus PlanDispatch(Plan& plan, const aclTensor* x, const aclTensor* expert
   d.x = contiguous_input(x, "x");
   d.expert_ids = contiguous_input(expert_ids, "expertIds");
   if (scales != nullptr) {
-    d.scales = contiguous_input(scales, "scales");
+    d.scales = contiguous_input(scales, n.scales);
   } else {
     plan.SkipInput();
   }
   if (x_active_mask != nullptr) {
-    d.mask = contiguous_input(x_active_mask, "xActiveMask");
+    d.mask = contiguous_input(x_active_mask, n.mask);
   } else {
     plan.SkipInput();
   }
   if (expert_scales != nullptr) {
-    plan.Input(expert_scales, "expertScales");  // read by the layered kernel only
+    plan.Input(expert_scales, n.expert_scales);  // read by the layered kernel only
   } else {
     plan.SkipInput();
   }
+  if (v.version == 3) plan.SkipInput();  // elasticInfoOptional, null on Atlas A2
   // Outputs are written where contiguous, else staged (zeroed first: the
   // step leaves rows past what the ranks sent unwritten).
   std::vector<std::pair<TensorRef, TensorRef>> copies;
@@ -306,19 +329,19 @@ aclnnStatus PlanDispatch(Plan& plan, const aclTensor* x, const aclTensor* expert
     copies.emplace_back(staged, ref);
     return staged.buffer;
   };
-  d.expand_x = output(expand_x, "expandX");
+  d.expand_x = output(expand_x, n.expand_x);
   if (dynamic_scales != nullptr) {
-    const BufferRef ref = output(dynamic_scales, "dynamicScales");
+    const BufferRef ref = output(dynamic_scales, n.dynamic_scales);
     if (quant) d.dynamic_scales = ref;
   } else {
     plan.SkipOutput();
   }
-  d.expand_idx = output(expand_idx, "expandIdx");
-  d.expert_token_nums = output(expert_token_nums, "expertTokenNums");
-  d.ep_recv_counts = output(ep_recv_counts, "epRecvCounts");
-  plan.Output(tp_recv_counts, "tpRecvCounts");  // Atlas A2 has no TP group: never written
+  d.expand_idx = output(expand_idx, n.expand_idx);
+  d.expert_token_nums = output(expert_token_nums, n.token_nums);
+  d.ep_recv_counts = output(ep_recv_counts, n.recv_counts);
+  plan.Output(tp_recv_counts, n.tp_recv_counts);  // Atlas A2 has no TP group: never written
   if (expand_scales != nullptr) {
-    plan.Output(expand_scales, "expandScales");  // written by the layered kernel only
+    plan.Output(expand_scales, n.expand_scales);  // written by the layered kernel only
   } else {
     plan.SkipOutput();
   }
@@ -327,17 +350,86 @@ aclnnStatus PlanDispatch(Plan& plan, const aclTensor* x, const aclTensor* expert
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanDispatchV1(Plan& plan, const aclTensor* x, const aclTensor* expert_ids, const aclTensor* scales,
+                           const aclTensor* x_active_mask, const aclTensor* expert_scales, const char* group_ep,
+                           int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp,
+                           int64_t /*tp_world_size*/, int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/,
+                           int64_t /*shared_expert_num*/, int64_t /*shared_expert_rank_num*/, int64_t quant_mode,
+                           int64_t global_bs, int64_t expert_token_nums_type, const aclTensor* expand_x,
+                           const aclTensor* dynamic_scales, const aclTensor* expand_idx,
+                           const aclTensor* expert_token_nums, const aclTensor* ep_recv_counts,
+                           const aclTensor* tp_recv_counts, const aclTensor* expand_scales) {
+  return PlanDispatchCommon(plan, {}, x, expert_ids, scales, x_active_mask, expert_scales, group_ep, ep_world_size,
+                            ep_rank_id, moe_expert_num, group_tp, quant_mode, global_bs, expert_token_nums_type,
+                            expand_x, dynamic_scales, expand_idx, expert_token_nums, ep_recv_counts, tp_recv_counts,
+                            expand_scales);
+}
+
+aclnnStatus PlanDispatchV2(Plan& plan, const aclTensor* x, const aclTensor* expert_ids, const aclTensor* scales,
+                           const aclTensor* x_active_mask, const aclTensor* expert_scales, const char* group_ep,
+                           int64_t ep_world_size, int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp,
+                           int64_t /*tp_world_size*/, int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/,
+                           int64_t /*shared_expert_num*/, int64_t /*shared_expert_rank_num*/, int64_t quant_mode,
+                           int64_t global_bs, int64_t expert_token_nums_type, const char* comm_alg,
+                           const aclTensor* expand_x, const aclTensor* dynamic_scales, const aclTensor* assist_info,
+                           const aclTensor* expert_token_nums, const aclTensor* ep_recv_counts,
+                           const aclTensor* tp_recv_counts, const aclTensor* expand_scales) {
+  const MoeVersionExtras v{.version = 2, .comm_alg = comm_alg};
+  return PlanDispatchCommon(plan, v, x, expert_ids, scales, x_active_mask, expert_scales, group_ep, ep_world_size,
+                            ep_rank_id, moe_expert_num, group_tp, quant_mode, global_bs, expert_token_nums_type,
+                            expand_x, dynamic_scales, assist_info, expert_token_nums, ep_recv_counts, tp_recv_counts,
+                            expand_scales);
+}
+
+aclnnStatus PlanDispatchV3(Plan& plan, const aclTensor* x, const aclTensor* expert_ids, const aclTensor* scales,
+                           const aclTensor* x_active_mask, const aclTensor* expert_scales,
+                           const aclTensor* elastic_info, const char* group_ep, int64_t ep_world_size,
+                           int64_t ep_rank_id, int64_t moe_expert_num, const char* group_tp, int64_t /*tp_world_size*/,
+                           int64_t /*tp_rank_id*/, int64_t /*expert_shard_type*/, int64_t /*shared_expert_num*/,
+                           int64_t /*shared_expert_rank_num*/, int64_t quant_mode, int64_t global_bs,
+                           int64_t expert_token_nums_type, const char* comm_alg, int64_t zero_expert_num,
+                           int64_t copy_expert_num, int64_t const_expert_num, const aclTensor* expand_x,
+                           const aclTensor* dynamic_scales, const aclTensor* assist_info,
+                           const aclTensor* expert_token_nums, const aclTensor* ep_recv_counts,
+                           const aclTensor* tp_recv_counts, const aclTensor* expand_scales) {
+  const MoeVersionExtras v{.version = 3,
+                           .comm_alg = comm_alg,
+                           .elastic_info = elastic_info,
+                           .zero_experts = zero_expert_num,
+                           .copy_experts = copy_expert_num,
+                           .const_experts = const_expert_num};
+  return PlanDispatchCommon(plan, v, x, expert_ids, scales, x_active_mask, expert_scales, group_ep, ep_world_size,
+                            ep_rank_id, moe_expert_num, group_tp, quant_mode, global_bs, expert_token_nums_type,
+                            expand_x, dynamic_scales, assist_info, expert_token_nums, ep_recv_counts, tp_recv_counts,
+                            expand_scales);
+}
+
+constexpr DtypeSet kDispatchDtypes = {ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_FLOAT, ACL_BOOL, ACL_INT8, ACL_INT64};
 constexpr OpTraits kDispatch{
     .header = "aclnnop/aclnn_moe_distribute_dispatch.h",
-    .dtypes = {ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_FLOAT, ACL_BOOL, ACL_INT8, ACL_INT64},
+    .dtypes = kDispatchDtypes,
     .max_rank = 2,
     .example =
         "f16[2,32] i32[2,1]{0:1} - - - 'hccl_world_group' 8 0 8 '' 0 0 0 0 0 0 0 1 f16[16,32] - i32[2] "
         "i64[1] i32[8] i32[0] -"};
+constexpr OpTraits kDispatchV2{
+    .header = "aclnnop/aclnn_moe_distribute_dispatch_v2.h",
+    .dtypes = kDispatchDtypes,
+    .max_rank = 2,
+    .example =
+        "f16[2,32] i32[2,1]{0:1} - - - 'hccl_world_group' 8 0 8 '' 0 0 0 0 0 0 0 1 'fullmesh' f16[16,32] - "
+        "i32[2048] i64[1] i32[8] i32[0] -"};
+constexpr OpTraits kDispatchV3{
+    .header = "aclnnop/aclnn_moe_distribute_dispatch_v3.h",
+    .dtypes = kDispatchDtypes,
+    .max_rank = 2,
+    .example =
+        "f16[2,32] i32[2,1]{0:1} - - - - 'hccl_world_group' 8 0 8 '' 0 0 0 0 0 0 0 1 'fullmesh' 0 0 0 "
+        "f16[16,32] - i32[2048] i64[1] i32[8] i32[0] -"};
 
 }  // namespace
 
-CANOPY_ACLNN_OP(MoeDistributeDispatch, PlanDispatch, kDispatch, (const aclTensor*, x), (const aclTensor*, expertIds),
+CANOPY_ACLNN_OP(MoeDistributeDispatch, PlanDispatchV1, kDispatch, (const aclTensor*, x), (const aclTensor*, expertIds),
                 (const aclTensor*, scales, optional), (const aclTensor*, xActiveMask, optional),
                 (const aclTensor*, expertScales, optional), (const char*, groupEp), (int64_t, epWorldSize),
                 (int64_t, epRankId), (int64_t, moeExpertNum), (const char*, groupTp), (int64_t, tpWorldSize),
@@ -346,3 +438,27 @@ CANOPY_ACLNN_OP(MoeDistributeDispatch, PlanDispatch, kDispatch, (const aclTensor
                 (int64_t, expertTokenNumsType), (aclTensor*, expandX), (aclTensor*, dynamicScales, optional),
                 (aclTensor*, expandIdx), (aclTensor*, expertTokenNums), (aclTensor*, epRecvCounts),
                 (aclTensor*, tpRecvCounts), (aclTensor*, expandScales, optional))
+
+CANOPY_ACLNN_OP(MoeDistributeDispatchV2, PlanDispatchV2, kDispatchV2, (const aclTensor*, x),
+                (const aclTensor*, expertIds), (const aclTensor*, scalesOptional, optional),
+                (const aclTensor*, xActiveMaskOptional, optional), (const aclTensor*, expertScalesOptional, optional),
+                (const char*, groupEp), (int64_t, epWorldSize), (int64_t, epRankId), (int64_t, moeExpertNum),
+                (const char*, groupTp), (int64_t, tpWorldSize), (int64_t, tpRankId), (int64_t, expertShardType),
+                (int64_t, sharedExpertNum), (int64_t, sharedExpertRankNum), (int64_t, quantMode), (int64_t, globalBs),
+                (int64_t, expertTokenNumsType), (const char*, commAlg, optional), (aclTensor*, expandXOut),
+                (aclTensor*, dynamicScalesOut, optional), (aclTensor*, assistInfoForCombineOut),
+                (aclTensor*, expertTokenNumsOut), (aclTensor*, epRecvCountsOut), (aclTensor*, tpRecvCountsOut),
+                (aclTensor*, expandScalesOut, optional))
+
+CANOPY_ACLNN_OP(MoeDistributeDispatchV3, PlanDispatchV3, kDispatchV3, (const aclTensor*, x),
+                (const aclTensor*, expertIds), (const aclTensor*, scalesOptional, optional),
+                (const aclTensor*, xActiveMaskOptional, optional), (const aclTensor*, expertScalesOptional, optional),
+                (const aclTensor*, elasticInfoOptional, optional), (const char*, groupEp), (int64_t, epWorldSize),
+                (int64_t, epRankId), (int64_t, moeExpertNum), (const char*, groupTp), (int64_t, tpWorldSize),
+                (int64_t, tpRankId), (int64_t, expertShardType), (int64_t, sharedExpertNum),
+                (int64_t, sharedExpertRankNum), (int64_t, quantMode), (int64_t, globalBs),
+                (int64_t, expertTokenNumsType), (const char*, commAlg, optional), (int64_t, zeroExpertNum),
+                (int64_t, copyExpertNum), (int64_t, constExpertNum), (aclTensor*, expandXOut),
+                (aclTensor*, dynamicScalesOut, optional), (aclTensor*, assistInfoForCombineOut),
+                (aclTensor*, expertTokenNumsOut), (aclTensor*, epRecvCountsOut), (aclTensor*, tpRecvCountsOut),
+                (aclTensor*, expandScalesOut, optional))
