@@ -149,6 +149,10 @@ TEST_P(MultiProcess, EveryCollectiveTypeAndReduceOpMatchesTheReference) { Expect
 
 TEST_P(MultiProcess, CollectivesInterleaveWithAclnnOpsOnTheSameStream) { ExpectAllPass("aclnn", GetParam()); }
 
+// An op fused with a collective (aclnnMatmulAllReduce) names its communicator
+// by group; across processes its all-reduce runs on Gloo.
+TEST_P(MultiProcess, MatmulAllReduceSumsTheRanksProducts) { ExpectAllPass("mc2", GetParam()); }
+
 INSTANTIATE_TEST_SUITE_P(Ranks, MultiProcess, ::testing::Values(2u, 3u, 4u));
 
 TEST(MultiProcessFaults, ConfigNamesTheCommunicator) { ExpectAllPass("config", 2); }

@@ -13,6 +13,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_matmul_all_reduce.h"
 #include "hccl/hccl.h"
 #include "hccl_cases.h"
 
@@ -56,6 +57,77 @@ int RunCases(const Rank& rank) {
 
 // z = x + y (aclnnAdd), all-reduce z in place, w = z + z: all on one stream,
 // so each step must see the one before it.
+// aclnnMatmulAllReduce across processes (Gloo): each rank's f16 product of
+// small multiples of 1/4 (exact in f16), summed over the ranks. Rank counts
+// CANN's A2 kernel does not run on (3) are rejected in phase 1 with 561002.
+int RunMatmulAllReduce(const Rank& rank) {
+  constexpr int64_t kM = 4, kK = 8, kN = 3;
+  auto x1_of = [](uint32_t r, int64_t i) { return 0.25 * static_cast<double>((i + r) % 5); };
+  auto x2_of = [](uint32_t r, int64_t i) { return 0.25 * static_cast<double>((2 * i + r) % 3) - 0.25; };
+  std::vector<uint16_t> x1(kM * kK), x2(kK * kN), out(kM * kN);
+  // Values of the form q / 4 with small q: their f16 bits from the float's.
+  auto half = [](double v) {
+    const float f = static_cast<float>(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    if ((bits & 0x7fffffffu) == 0) return static_cast<uint16_t>(bits >> 16);
+    const uint32_t sign = (bits >> 16) & 0x8000u;
+    const int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+    return static_cast<uint16_t>(sign | (static_cast<uint32_t>(exponent) << 10) | ((bits >> 13) & 0x3ffu));
+  };
+  for (int64_t i = 0; i < kM * kK; ++i) x1[i] = half(x1_of(rank.rank, i));
+  for (int64_t i = 0; i < kK * kN; ++i) x2[i] = half(x2_of(rank.rank, i));
+  void *d1 = nullptr, *d2 = nullptr, *dout = nullptr;
+  aclrtMalloc(&d1, x1.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&d2, x2.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dout, out.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemcpy(d1, x1.size() * 2, x1.data(), x1.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemcpy(d2, x2.size() * 2, x2.data(), x2.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE);
+  auto tensor = [](int64_t rows, int64_t cols, void* data) {
+    const int64_t shape[] = {rows, cols};
+    const int64_t strides[] = {cols, 1};
+    return aclCreateTensor(shape, 2, ACL_FLOAT16, strides, 0, ACL_FORMAT_ND, shape, 2, data);
+  };
+  aclTensor *t1 = tensor(kM, kK, d1), *t2 = tensor(kK, kN, d2), *tout = tensor(kM, kN, dout);
+  char group[COMM_NAME_MAX_LENGTH] = {};
+  HcclGetCommName(rank.comm, group);
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus planned =
+      aclnnMatmulAllReduceGetWorkspaceSize(t1, t2, nullptr, group, "sum", 0, 1, tout, &workspace_size, &executor);
+  const bool runs_on_size = rank.size == 1 || rank.size == 2 || rank.size == 4 || rank.size == 8;
+  if (!runs_on_size) {
+    return planned == ACLNN_ERR_INNER_TILING_ERROR
+               ? 0
+               : Fail("phase 1 of " + std::to_string(rank.size) + " ranks returned " + std::to_string(planned));
+  }
+  if (planned != ACLNN_SUCCESS) return Fail("aclnnMatmulAllReduceGetWorkspaceSize: " + Recent());
+  void* workspace = nullptr;
+  if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
+  if (aclnnMatmulAllReduce(workspace, workspace_size, executor, rank.stream) != ACLNN_SUCCESS) {
+    return Fail("aclnnMatmulAllReduce: " + Recent());
+  }
+  if (aclrtSynchronizeStream(rank.stream) != ACL_SUCCESS) return Fail("synchronize: " + Recent());
+  aclrtMemcpy(out.data(), out.size() * 2, dout, out.size() * 2, ACL_MEMCPY_DEVICE_TO_HOST);
+  for (int64_t i = 0; i < kM; ++i) {
+    for (int64_t j = 0; j < kN; ++j) {
+      double want = 0;
+      for (uint32_t r = 0; r < rank.size; ++r) {
+        for (int64_t p = 0; p < kK; ++p) want += x1_of(r, i * kK + p) * x2_of(r, p * kN + j);
+      }
+      if (out[i * kN + j] != half(want)) {
+        return Fail("output[" + std::to_string(i) + ", " + std::to_string(j) + "] differs from " +
+                    std::to_string(want));
+      }
+    }
+  }
+  for (aclTensor* t : {t1, t2, tout}) aclDestroyTensor(t);
+  for (void* p : {d1, d2, dout, workspace}) {
+    if (p != nullptr) aclrtFree(p);
+  }
+  return 0;
+}
+
 int RunWithAclnn(const Rank& rank) {
   constexpr int64_t kCount = 1000;
   std::vector<float> x(kCount), y(kCount);
@@ -265,6 +337,8 @@ int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std
     result = RunCases(rank);
   } else if (scenario == "aclnn") {
     result = RunWithAclnn(rank);
+  } else if (scenario == "mc2") {
+    result = RunMatmulAllReduce(rank);
   } else if (scenario == "mismatch") {
     result = RunMismatch(rank);
   } else if (scenario == "mismatch_v") {
