@@ -105,8 +105,6 @@ RankData MakeData(const Case& c, Rng& rng) {
   return d;
 }
 
-Value Rounded(double v, aclDataType dtype) { return ConvertValue(Value(v), dtype); }
-
 // V3's INT8 communication: a rank's INT8 piece of `part` (part / scale1 in
 // f32, to f16, to INT8 half to even, saturated), and the sum of the pieces
 // requantised (times scale1 / scale2 in f32, to f16, to INT8).
@@ -123,35 +121,39 @@ double CommRequantised(double pieces, double scale1, double scale2) {
 Expected Reference(const Case& c, const std::vector<RankData>& data) {
   const int64_t k = c.x1.back();
   const int64_t m = NumElements(c.x1) / k;
-  const double u = UnitRoundoff(c.out);
-  std::vector<std::vector<double>> products;
-  for (const RankData& d : data) products.push_back(Product(d.x1v, d.x2v, c.bias ? &d.biasv : nullptr, m, k, c.n));
-  Expected want;
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < c.n; ++j) {
-      const auto e = static_cast<size_t>(i * c.n + j);
-      double sum = 0, magnitude = 0;
-      for (size_t r = 0; r < data.size(); ++r) {
-        const RankData& d = data[r];
+  // Each rank's dequantised product, exact.
+  std::vector<std::vector<double>> parts;
+  for (const RankData& d : data) {
+    std::vector<double> part = Product(d.x1v, d.x2v, c.bias ? &d.biasv : nullptr, m, k, c.n);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < c.n; ++j) {
         double scale = d.scalev[d.scalev.size() == 1 ? 0 : static_cast<size_t>(j)].real();
         if (c.pertoken) scale *= d.pertokenv[static_cast<size_t>(i)].real();
-        const double exact = products[r][e] * scale;
-        double part = Rounded(exact, c.out).real();
-        if (c.x3) part = Rounded(part + d.x3v[e].real(), c.out).real();
-        sum += c.comm_quant ? CommPiece(part, d.comm1v[static_cast<size_t>(j)].real()) : part;
-        magnitude += std::abs(part) + std::abs(exact);
+        part[static_cast<size_t>(i * c.n + j)] *= scale;
       }
-      if (c.comm_quant) {
-        // One INT8 step of scale2 where the f32 dequantisation puts a part a rounding away from ours.
-        const double s2 = data[0].comm2v[static_cast<size_t>(j)].real();
-        const Value out = Rounded(CommRequantised(sum, data[0].comm1v[static_cast<size_t>(j)].real(), s2) * s2, c.out);
-        want.values.push_back(out);
-        want.tolerance.push_back(1.01 * s2 + 4 * u * std::abs(out.real()));
-        continue;
-      }
-      want.values.push_back(Rounded(sum, c.out));
-      want.tolerance.push_back(4 * u * (magnitude + std::abs(sum)) + 1e-6);
     }
+    parts.push_back(std::move(part));
+  }
+  std::vector<const Values*> x3;
+  for (const RankData& d : data) x3.push_back(c.x3 ? &d.x3v : nullptr);
+  if (!c.comm_quant) return SumOfRoundedParts(parts, x3, c.out);
+  // The INT8 communication: each rank's rounded part (x3 added) quantised by scale1, the pieces summed and
+  // requantised, then dequantised by scale2.
+  const double u = UnitRoundoff(c.out);
+  Expected want;
+  for (int64_t e = 0; e < m * c.n; ++e) {
+    const auto j = static_cast<size_t>(e % c.n);
+    const double s1 = data[0].comm1v[j].real(), s2 = data[0].comm2v[j].real();
+    double pieces = 0;
+    for (size_t r = 0; r < data.size(); ++r) {
+      double part = Rounded(parts[r][static_cast<size_t>(e)], c.out).real();
+      if (c.x3) part = Rounded(part + data[r].x3v[static_cast<size_t>(e)].real(), c.out).real();
+      pieces += CommPiece(part, s1);
+    }
+    // One INT8 step of scale2 where the f32 dequantisation puts a part a rounding away from ours.
+    const Value out = Rounded(CommRequantised(pieces, s1, s2) * s2, c.out);
+    want.values.push_back(out);
+    want.tolerance.push_back(1.01 * s2 + 4 * u * std::abs(out.real()));
   }
   return want;
 }
@@ -193,11 +195,7 @@ TEST_P(QuantMatmulAllReduceTest, EveryRankGetsTheSumOfTheRanksDequantisedProduct
   const Case& c = GetParam();
   Rng rng = Rng::ForCurrentTest();
   const Ranks ranks(c.ranks);
-  std::vector<RankData> data;
-  for (uint32_t r = 0; r < c.ranks; ++r) {
-    ranks.OnDevice(r);
-    data.push_back(MakeData(c, rng));
-  }
+  std::vector<RankData> data = OnEachRank(ranks, [&](uint32_t) { return MakeData(c, rng); });
   if (c.comm_quant) {
     // The communication scales, [n] or [1, n] as dequantScale, the same on every rank.
     const Shape shape = c.scale_shape.size() == 2 ? Shape{1, c.n} : Shape{c.n};
@@ -221,11 +219,8 @@ TEST_P(QuantMatmulAllReduceTest, EveryRankGetsTheSumOfTheRanksDequantisedProduct
       ranks.Run([&](uint32_t r, OpArgs& args, uint64_t* size,
                     aclOpExecutor** executor) { return Phase1(c, data[r], ranks.group(), args, size, executor); },
                 Phase2Of(c.version));
-  const Expected want = Reference(c, data);
-  for (uint32_t r = 0; r < c.ranks; ++r) {
-    ASSERT_TRUE(runs[r].ok()) << "rank " << r << ": " << Describe(runs[r]);
-    ExpectNear(data[r].out->ReadView(), want, "rank " + std::to_string(r));
-  }
+  ExpectEveryRankGets(
+      runs, [&](uint32_t r) { return data[r].out->ReadView(); }, Reference(c, data));
 }
 
 std::vector<Case> Cases() {

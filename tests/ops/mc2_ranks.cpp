@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <mutex>
 #include <stdexcept>
@@ -77,6 +78,35 @@ Ranks::~Ranks() {
 
 void Ranks::OnDevice(uint32_t rank) const {
   CheckAclCall(aclrtSetDevice(static_cast<int32_t>(rank)), "aclrtSetDevice");
+}
+
+Value Rounded(double v, aclDataType dtype) { return ConvertValue(Value(v), dtype); }
+
+Expected SumOfRoundedParts(const std::vector<std::vector<double>>& products, const std::vector<const Values*>& x3,
+                           aclDataType dtype) {
+  const double u = UnitRoundoff(dtype);
+  Expected want;
+  for (size_t e = 0; e < products[0].size(); ++e) {
+    double sum = 0, magnitude = 0;
+    for (size_t r = 0; r < products.size(); ++r) {
+      const double exact = products[r][e];
+      double part = Rounded(exact, dtype).real();
+      if (x3[r] != nullptr) part = Rounded(part + (*x3[r])[e].real(), dtype).real();
+      sum += part;
+      magnitude += std::abs(part) + std::abs(exact);
+    }
+    want.values.push_back(Rounded(sum, dtype));
+    want.tolerance.push_back(4 * u * (magnitude + std::abs(sum)) + 1e-6);
+  }
+  return want;
+}
+
+void ExpectEveryRankGets(const std::vector<OpRun>& runs, const std::function<Values(uint32_t)>& output,
+                         const Expected& want) {
+  for (uint32_t r = 0; r < runs.size(); ++r) {
+    ASSERT_TRUE(runs[r].ok()) << "rank " << r << ": " << Describe(runs[r]);
+    ExpectNear(output(r), want, "rank " + std::to_string(r));
+  }
 }
 
 OpRun Phase1Only(const Phase1& phase1) {

@@ -28,6 +28,16 @@ std::vector<double> Product(const Values& x1, const Values& x2, const Values* bi
 // collective would wait for its peers). Check it with ExpectRejectedWith.
 OpRun Phase1Only(const Phase1& phase1);
 
+// A value rounded to `dtype`, as the NPU stores it.
+Value Rounded(double v, aclDataType dtype);
+
+// What every rank of an all-reduce form receives: the sum over ranks of each
+// rank's exact part (products[r], float64) rounded to `dtype`, plus x3[r]
+// (null: none) rounded again, as the NPU writes its part before HCCL sums; a
+// tolerance of a few roundoffs of `dtype` over the parts' magnitudes.
+Expected SumOfRoundedParts(const std::vector<std::vector<double>>& products, const std::vector<const Values*>& x3,
+                           aclDataType dtype);
+
 class Ranks {
  public:
   // A communicator over devices 0 .. size-1 (CANOPY_DEVICE_COUNT must allow them).
@@ -55,5 +65,21 @@ class Ranks {
   std::vector<aclrtStream> streams_;
   std::string group_;
 };
+
+// make(rank) with each rank's device current, in rank order: each rank's
+// tensors live on its own device, as a tensor-parallel program allocates them.
+template <typename Make>
+auto OnEachRank(const Ranks& ranks, Make make) {
+  std::vector<decltype(make(0u))> data;
+  for (uint32_t r = 0; r < ranks.size(); ++r) {
+    ranks.OnDevice(r);
+    data.push_back(make(r));
+  }
+  return data;
+}
+
+// Every rank's run succeeded and its output (output(rank)) is `want`.
+void ExpectEveryRankGets(const std::vector<OpRun>& runs, const std::function<Values(uint32_t)>& output,
+                         const Expected& want);
 
 }  // namespace canopy_test

@@ -5,6 +5,7 @@
 
 #include "aclnnop/aclnn_matmul_all_reduce.h"
 #include "aclnnop/aclnn_matmul_all_reduce_v2.h"
+#include "ops/framework/tensor_view.h"
 #include "ops/nn/matmul_planner.h"
 
 using namespace canopy;
@@ -51,6 +52,11 @@ void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x
     throw std::logic_error("MatmulAllReduce: the checked product was rejected");
   }
   PlanAddX3AllReduce(plan, x3, group, reduced);
+}
+
+TensorRef AsMatrix(Plan& plan, const TensorRef& t, int64_t rows, int64_t cols) {
+  if (auto flat = Reshape(t, {rows, cols})) return *flat;
+  return *Reshape(plan.Contiguous(t, t.dtype), {rows, cols});
 }
 
 void PlanAddX3(Plan& plan, const TensorRef* x3, const TensorRef& part) {

@@ -31,6 +31,10 @@ void PlanAddX3AllReduce(Plan& plan, const TensorRef* x3, const CommGroup& group,
 // Its first half: part = part + x3 (rounded to part's dtype); nothing without x3.
 void PlanAddX3(Plan& plan, const TensorRef* x3, const TensorRef& part);
 
+// `t` as a [rows, cols] matrix: a view where its strides allow one, else a
+// contiguous copy (x1 [b, s, k] as [b * s, k], say).
+TensorRef AsMatrix(Plan& plan, const TensorRef& t, int64_t rows, int64_t cols);
+
 // The rank counts the all-reduce forms run on (Atlas A2, full mesh).
 inline constexpr std::initializer_list<uint32_t> kAllReduceRankSizes = {1, 2, 4, 8};
 

@@ -115,12 +115,6 @@ aclnnStatus CheckShapes(Plan& plan, const Operands& o) {
   return ACLNN_SUCCESS;
 }
 
-// A contiguous-or-viewable [rows, cols] form of `t` (a copy where its strides do not allow one).
-TensorRef AsMatrix(Plan& plan, const TensorRef& t, int64_t rows, int64_t cols) {
-  if (auto flat = Reshape(t, {rows, cols})) return *flat;
-  return *Reshape(plan.Contiguous(t, t.dtype), {rows, cols});
-}
-
 // V3's INT8 communication of `part` ([m, n], contiguous, f16 / bf16), as
 // CANN's A2 kernel does it: each rank's part divided by scale1 in f32, cast
 // to f16 and to INT8 (half to even, saturated); the INT8 pieces summed over

@@ -12,6 +12,7 @@
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
+#include "weight_quant_matmul.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -47,6 +48,86 @@ aclnnStatus CheckLayout(Plan& plan, const char* name, const aclTensor* t) {
 aclnnStatus CheckPlain(Plan& plan, const char* name, const aclTensor* t) {
   return t == nullptr ? ACLNN_SUCCESS : plan.CheckPlainFormat(name, t);
 }
+
+}  // namespace
+
+namespace canopy::ops {
+
+aclnnStatus DescribeQuantWeight(Plan& plan, const aclTensor* weight, const aclTensor* scale, const aclTensor* offset,
+                                int64_t group_size, kernels::QuantWeight& w, const WeightQuantNames& names) {
+  CANOPY_CHECK(CheckLayout(plan, names.weight, weight));
+  CANOPY_CHECK(CheckLayout(plan, names.scale, scale));
+  if (offset != nullptr) CANOPY_CHECK(CheckLayout(plan, names.offset, offset));
+  const int64_t k = weight->view_shape[0], n = weight->view_shape[1];
+  w.dtype = weight->dtype;
+  w.k = k;
+  w.n = n;
+  w.k_contiguous = n == 1 || (k > 1 && IsTransposed(weight) && !IsRowMajor(weight));
+  w.ld = w.k_contiguous ? (n > 1 ? weight->strides[1] : k) : (k > 1 ? weight->strides[0] : n);
+  if (w.dtype == ACL_INT4 && ((w.k_contiguous ? k : n) % 2 != 0 || w.ld % 2 != 0 || weight->offset % 2 != 0)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "an INT4 weight packs two values a byte along its contiguous axis: that axis (%lld) and the "
+                       "view's offset (%lld) must be even",
+                       static_cast<long long>(w.k_contiguous ? k : n), static_cast<long long>(weight->offset));
+  }
+  w.group_size = group_size == 0 ? k : group_size;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const TensorRef& x, const TensorRef& weight,
+                                   const TensorRef& scale, const TensorRef* offset, const TensorRef* bias,
+                                   const TensorRef& y) {
+  const int64_t m = x.shape[0], k = w.k, n = w.n, groups = w.Groups();
+  // Scales and offsets as dense f32 in the weight's orientation ([n, groups]
+  // for a K-contiguous weight, else [groups, n]), whatever their view: the
+  // transposed scales ggml passes with its transposed weights copy straight.
+  auto as_groups = [&](const TensorRef& t) {
+    const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
+    TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
+    plan.Copy(w.k_contiguous ? Transpose(grid, 0, 1) : grid, dense);
+    return dense;
+  };
+  w.data = weight.buffer;
+  w.scale = as_groups(scale).buffer;
+  w.has_offset = offset != nullptr;
+  if (w.has_offset) w.offset = as_groups(*offset).buffer;
+
+  if (m > kernels::kQuantFusedMaxRows) {
+    // Many rows: the product's cost dwarfs one dequantisation of the weight.
+    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, k} : Shape{k, n});
+    plan.AddStep(kernels::MakeDequantizeWeightStep(w, dense.buffer));
+    const TensorRef weights = w.k_contiguous ? Transpose(dense, 0, 1) : dense;
+    ProductTerms terms;
+    TensorRef bias_rows;
+    if (bias != nullptr) {
+      bias_rows = BroadcastTo(bias->rank() == 1 ? Unsqueeze(*bias, 0) : *bias, {m, n});
+      terms.beta = 1.0f;
+      terms.bias = &bias_rows;
+    }
+    return PlanProduct(plan, x, weights, y, 0, terms);
+  }
+
+  kernels::QuantMatmulDesc desc;
+  desc.w = w;
+  desc.m = m;
+  desc.x = plan.Contiguous(x, ACL_FLOAT).buffer;
+  const TensorRef result = plan.Temporary(ACL_FLOAT, {m, n});
+  desc.y = result.buffer;
+  if (bias != nullptr) {
+    const TensorRef bias_f32 = plan.Temporary(ACL_FLOAT, {n});
+    plan.Copy(bias->rank() == 2 ? Select(*bias, 0, 0) : *bias, bias_f32);
+    desc.bias = bias_f32.buffer;
+    desc.has_bias = true;
+  }
+  desc.scratch = plan.Temporary(ACL_UINT8, {kernels::QuantMatmulScratchBytes(desc)}).buffer;
+  plan.AddStep(kernels::MakeQuantMatmulStep(desc));
+  plan.Copy(result, y);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace canopy::ops
+
+namespace {
 
 aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const aclTensor* weight,
                                          const aclTensor* antiquant_scale, const aclTensor* antiquant_offset,
@@ -130,22 +211,8 @@ aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const a
 
   // Layouts: contiguous or transposed; INT4 pairs must share a byte.
   CANOPY_CHECK(CheckLayout(plan, "x", x));
-  CANOPY_CHECK(CheckLayout(plan, "weight", weight));
-  CANOPY_CHECK(CheckLayout(plan, "antiquantScale", antiquant_scale));
-  if (antiquant_offset != nullptr) CANOPY_CHECK(CheckLayout(plan, "antiquantOffsetOptional", antiquant_offset));
   kernels::QuantWeight w;
-  w.dtype = weight->dtype;
-  w.k = k;
-  w.n = n;
-  w.k_contiguous = n == 1 || (k > 1 && IsTransposed(weight) && !IsRowMajor(weight));
-  w.ld = w.k_contiguous ? (n > 1 ? weight->strides[1] : k) : (k > 1 ? weight->strides[0] : n);
-  if (w.dtype == ACL_INT4 && ((w.k_contiguous ? k : n) % 2 != 0 || w.ld % 2 != 0 || weight->offset % 2 != 0)) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
-                       "an INT4 weight packs two values a byte along its contiguous axis: that axis (%lld) and the "
-                       "view's offset (%lld) must be even",
-                       static_cast<long long>(w.k_contiguous ? k : n), static_cast<long long>(weight->offset));
-  }
-  w.group_size = group_size == 0 ? k : group_size;
+  CANOPY_CHECK(DescribeQuantWeight(plan, weight, antiquant_scale, antiquant_offset, group_size, w));
 
   const TensorRef x_in = plan.Input(x, "x");
   const TensorRef w_in = plan.Input(weight, "weight");
@@ -166,51 +233,8 @@ aclnnStatus PlanWeightQuantBatchMatmulV2(Plan& plan, const aclTensor* x, const a
   }
   const TensorRef y_out = plan.Output(y, "y");
 
-  // Scales and offsets as dense f32 in the weight's orientation ([n, groups]
-  // for a K-contiguous weight, else [groups, n]), whatever their view: the
-  // transposed scales ggml passes with its transposed weights copy straight.
-  auto as_groups = [&](const TensorRef& t) {
-    const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
-    TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
-    plan.Copy(w.k_contiguous ? Transpose(grid, 0, 1) : grid, dense);
-    return dense;
-  };
-  w.data = w_in.buffer;
-  w.scale = as_groups(scale_in).buffer;
-  w.has_offset = antiquant_offset != nullptr;
-  if (w.has_offset) w.offset = as_groups(offset_in).buffer;
-
-  if (m > kernels::kQuantFusedMaxRows) {
-    // Many rows: the product's cost dwarfs one dequantisation of the weight.
-    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, k} : Shape{k, n});
-    plan.AddStep(kernels::MakeDequantizeWeightStep(w, dense.buffer));
-    const TensorRef weights = w.k_contiguous ? Transpose(dense, 0, 1) : dense;
-    ProductTerms terms;
-    TensorRef bias_rows;
-    if (bias != nullptr) {
-      bias_rows = BroadcastTo(bias_in.rank() == 1 ? Unsqueeze(bias_in, 0) : bias_in, {m, n});
-      terms.beta = 1.0f;
-      terms.bias = &bias_rows;
-    }
-    return PlanProduct(plan, x_in, weights, y_out, 0, terms);
-  }
-
-  kernels::QuantMatmulDesc desc;
-  desc.w = w;
-  desc.m = m;
-  desc.x = plan.Contiguous(x_in, ACL_FLOAT).buffer;
-  const TensorRef result = plan.Temporary(ACL_FLOAT, {m, n});
-  desc.y = result.buffer;
-  if (bias != nullptr) {
-    const TensorRef bias_f32 = plan.Temporary(ACL_FLOAT, {n});
-    plan.Copy(bias_in.rank() == 2 ? Select(bias_in, 0, 0) : bias_in, bias_f32);
-    desc.bias = bias_f32.buffer;
-    desc.has_bias = true;
-  }
-  desc.scratch = plan.Temporary(ACL_UINT8, {kernels::QuantMatmulScratchBytes(desc)}).buffer;
-  plan.AddStep(kernels::MakeQuantMatmulStep(desc));
-  plan.Copy(result, y_out);
-  return ACLNN_SUCCESS;
+  return PlanWeightQuantProduct(plan, w, x_in, w_in, scale_in, antiquant_offset != nullptr ? &offset_in : nullptr,
+                                bias != nullptr ? &bias_in : nullptr, y_out);
 }
 
 aclnnStatus PlanWeightQuantBatchMatmulV3(Plan& plan, const aclTensor* x, const aclTensor* weight,
