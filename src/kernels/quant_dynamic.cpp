@@ -66,6 +66,10 @@ class DynamicQuantStep final : public Step {
           offset[i] = shift;
           inverse = 1.0f / s;
           lowest = q_min;
+        } else if (d_.clip_ratio > 0.0f) {
+          scale[i] = max * d_.clip_ratio / q_max;
+          inverse = max > 0.0f ? (q_max / d_.clip_ratio) / max : 0.0f;
+          lowest = q_min;
         } else {
           const float s = max / q_max;
           scale[i] = s;
@@ -98,7 +102,8 @@ class DynamicQuantStep final : public Step {
     return std::string("dynamic quant ") + DtypeName(d_.x_dtype) + (d_.int4 ? " -> int4" : " -> int8") +
            " rows=" + std::to_string(d_.rows) + " columns=" + std::to_string(d_.columns) +
            (d_.has_smooth ? " smooth" : "") + (d_.asymmetric ? " asymmetric" : "") +
-           (d_.groups > 0 ? " groups=" + std::to_string(d_.groups) : "");
+           (d_.groups > 0 ? " groups=" + std::to_string(d_.groups) : "") +
+           (d_.clip_ratio > 0.0f ? " clip=" + std::to_string(d_.clip_ratio) : "");
   }
 
  private:

@@ -37,6 +37,9 @@ struct DynamicQuantDesc {
   int64_t groups = 0;  // > 0: smooth holds one row per group, chosen by group_index
   BufferRef group_index;
   aclDataType group_dtype = ACL_INT32;  // INT32 or INT64
+  // > 0: FlatQuant's kernel (symmetric, no smooth): scale = max|row| * clip_ratio / q_max and y =
+  // round(row * ((q_max / clip_ratio) / max|row|)), half to even, saturated to [q_min, q_max].
+  float clip_ratio = 0.0f;
 };
 
 std::unique_ptr<Step> MakeDynamicQuantStep(const DynamicQuantDesc& desc);

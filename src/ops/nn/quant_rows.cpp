@@ -6,8 +6,10 @@
 namespace canopy::ops {
 
 void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* smooth, const TensorRef& out,
-                          const TensorRef& scale_out, const TensorRef* offset_out, const TensorRef* group_index) {
+                          const TensorRef& scale_out, const TensorRef* offset_out, const TensorRef* group_index,
+                          float clip_ratio) {
   kernels::DynamicQuantDesc desc;
+  desc.clip_ratio = clip_ratio;
   desc.x_dtype = rows.dtype;
   desc.int4 = out.dtype != ACL_INT8;
   desc.rows = rows.shape[0];

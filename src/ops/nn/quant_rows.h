@@ -14,10 +14,10 @@ namespace canopy::ops {
 // q_max 127; INT4 or INT32 holding eight INT4, q_max 7; contiguous where INT4). Non-contiguous
 // outputs are staged. DynamicQuantV2's forms: with `offset_out` (f32, one per row) the asymmetric
 // quantisation; with `group_index` (INT32 / INT64 cumulative row counts) `smooth` holds one row per
-// group (kernels/quant_dynamic.h).
+// group (kernels/quant_dynamic.h). FlatQuant's form: `clip_ratio` > 0 (kernels/quant_dynamic.h).
 void PlanDynamicQuantRows(Plan& plan, const TensorRef& rows, const TensorRef* smooth, const TensorRef& out,
                           const TensorRef& scale_out, const TensorRef* offset_out = nullptr,
-                          const TensorRef* group_index = nullptr);
+                          const TensorRef* group_index = nullptr, float clip_ratio = 0.0f);
 
 // The affine (de)quantisation step (kernels/quant_affine.h) of `desc` over `in`, scale and offset
 // (absent: none) made contiguous, into `out` (staged where not contiguous).
