@@ -1,5 +1,5 @@
-// aclnnFlatQuant: for each of the K matrices of x [K, N1, N2], x'' = kroneckerP1 @ x[k] @ kroneckerP2
-// (products in x's dtype, f32 accumulation), then x''[k] is quantised to INT4 as one row:
+// aclnnFlatQuant, aclnnFlatQuantV2 and aclnnFlatQuantV3: for each of the K matrices of x [K, N1, N2], x'' = kroneckerP1
+// @ x[k] @ kroneckerP2 (products in x's dtype, f32 accumulation), then x''[k] is quantised to INT4 as one row:
 // quantScale[k] = max|x''[k]| * clipRatio / 7 (f32) and out = round(x'' * ((7 / clipRatio) /
 // max|x''[k]|)), half to even, saturated to [-8, 7]. out is INT4 (x's shape) or INT32 holding eight
 // INT4 (x's last extent / 8).
@@ -9,9 +9,19 @@
 // the ranks (quantScale 1, kroneckerP2 2, kroneckerP1 2, x 3, out 3), x's extents in [1, 262144] x
 // [1, 256] x [1, 256], N2 a multiple of 8 (INT32 out) or of 2, kroneckerP1 [N1, N1], kroneckerP2
 // [N2, N2], quantScale [K], out's leading dims x's and its last N2 (INT4) or N2 / 8 (INT32); then
-// clipRatio in (0, 1]. All 161002. No empty tensor passes the extents check. Canopy's INT4 out must
-// be contiguous (the packed staging copy does not take INT4 views).
+// clipRatio in (0, 1]; V2 and V3: dstTypeMax 0 or in [6, 12] (the FLOAT4_E2M1 form's maximum: the
+// INT4 form does not read it); V3 with groupListOptional: groupListType 0, 1 or 2, groupListOptional
+// INT64, [G] (types 0, 1) or [G, 2] (type 2), G <= 1024. All 161002. No empty tensor passes the
+// extents check. Canopy's INT4 out must be contiguous (the packed staging copy does not take INT4
+// views). V2's doc marks A2 unsupported, but CANN's host code runs it there (no platform check), so
+// Canopy has it. V3's group list picks how many leading matrices are quantised
+// (kernels/flat_quant_groups.h); the others get zeros.
+#include <optional>
+
 #include "aclnnop/aclnn_flat_quant.h"
+#include "aclnnop/aclnn_flat_quant_v2.h"
+#include "aclnnop/aclnn_flat_quant_v3.h"
+#include "kernels/flat_quant_groups.h"
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
@@ -27,6 +37,10 @@ constexpr DtypeSet kOutDtypes = {ACL_INT32, ACL_INT4};
 constexpr int64_t kInt4PerInt32 = 8;
 constexpr int64_t kMaxMatrices = 262144;
 constexpr int64_t kMaxExtent = 256;
+constexpr double kMinDstTypeMax = 6.0;  // the FLOAT4_E2M1 form's range of maxima (0: its own)
+constexpr double kMaxDstTypeMax = 12.0;
+constexpr int64_t kSparseListType = 2;
+constexpr int64_t kMaxGroups = 1024;
 
 aclnnStatus CheckDtypes(Plan& plan, const aclTensor* x, const aclTensor* p1, const aclTensor* p2, const aclTensor* out,
                         const aclTensor* quant_scale) {
@@ -70,16 +84,51 @@ aclnnStatus CheckShapes(Plan& plan, const aclTensor* x, const aclTensor* p1, con
   return plan.CheckShape("out", out, {k, n1, out->dtype == ACL_INT32 ? n2 / kInt4PerInt32 : n2});
 }
 
-aclnnStatus PlanFlatQuant(Plan& plan, const aclTensor* x, const aclTensor* p1, const aclTensor* p2, double clip_ratio,
-                          const aclTensor* out, const aclTensor* quant_scale) {
+aclnnStatus CheckGroupList(Plan& plan, const aclTensor* group_list, int64_t list_type) {
+  if (list_type < 0 || list_type > kSparseListType) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'groupListType' is %lld; it must be 0, 1 or 2",
+                       static_cast<long long>(list_type));
+  }
+  CANOPY_CHECK(plan.CheckDtype("groupListOptional", group_list->dtype, DtypeSet{ACL_INT64}));
+  const bool sparse = list_type == kSparseListType;
+  if (sparse ? group_list->rank() != 2 || group_list->view_shape[1] != 2 : group_list->rank() != 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'groupListOptional' has shape %s; with groupListType %lld "
+                       "it must be %s",
+                       ShapeToString(group_list->view_shape).c_str(), static_cast<long long>(list_type),
+                       sparse ? "[G, 2]" : "[G]");
+  }
+  if (group_list->rank() > 0 && group_list->view_shape[0] > kMaxGroups) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'groupListOptional' has %lld groups; at most 1024",
+                       static_cast<long long>(group_list->view_shape[0]));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// The three forms: V1 (no dstTypeMax, no group list), V2 (dstTypeMax), V3 (both).
+aclnnStatus PlanForms(Plan& plan, const aclTensor* x, const aclTensor* p1, const aclTensor* p2,
+                      const aclTensor* group_list, double clip_ratio, const double* dst_type_max, int64_t list_type,
+                      const aclTensor* out, const aclTensor* quant_scale, bool v3) {
   CANOPY_CHECK(CheckDtypes(plan, x, p1, p2, out, quant_scale));
   CANOPY_CHECK(CheckShapes(plan, x, p1, p2, out, quant_scale));
   if (!(clip_ratio > 0.0 && clip_ratio <= 1.0)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'clipRatio' is %g; it must be in (0, 1]", clip_ratio);
   }
+  if (dst_type_max != nullptr && *dst_type_max != 0.0 &&
+      !(*dst_type_max >= kMinDstTypeMax && *dst_type_max <= kMaxDstTypeMax)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dstTypeMax' is %g; it must be 0 or in [6, 12]",
+                       *dst_type_max);
+  }
+  if (group_list != nullptr) CANOPY_CHECK(CheckGroupList(plan, group_list, list_type));
   const TensorRef x_ref = plan.Input(x, "x");
   const TensorRef p1_ref = plan.Input(p1, "kroneckerP1");
   const TensorRef p2_ref = plan.Input(p2, "kroneckerP2");
+  std::optional<TensorRef> list_ref;
+  if (group_list != nullptr) {
+    list_ref = plan.Input(group_list, "groupListOptional");
+  } else if (v3) {
+    plan.SkipInput();
+  }
   const TensorRef out_ref = plan.Output(out, "out");
   const TensorRef scale_ref = plan.Output(quant_scale, "quantScale");
   if (out->dtype == ACL_INT4 && !out_ref.IsContiguous()) {
@@ -90,9 +139,40 @@ aclnnStatus PlanFlatQuant(Plan& plan, const aclTensor* x, const aclTensor* p1, c
   CANOPY_CHECK(PlanProduct(plan, x_ref, *Reshape(plan.Contiguous(p2_ref, p2->dtype), {1, n2, n2}), right, 0));
   const TensorRef both = plan.Temporary(x->dtype, {k, n1, n2});
   CANOPY_CHECK(PlanProduct(plan, *Reshape(plan.Contiguous(p1_ref, p1->dtype), {1, n1, n1}), right, both, 0));
-  PlanDynamicQuantRows(plan, *Reshape(both, {k, n1 * n2}), nullptr, out_ref, scale_ref, nullptr, nullptr,
+  // With a group list the quantised matrices are zeroed past its count: in contiguous buffers.
+  const TensorRef y = !list_ref || out_ref.IsContiguous() ? out_ref : plan.Temporary(out->dtype, out_ref.shape);
+  const TensorRef scale = !list_ref || scale_ref.IsContiguous() ? scale_ref : plan.Temporary(ACL_FLOAT, {k});
+  PlanDynamicQuantRows(plan, *Reshape(both, {k, n1 * n2}), nullptr, y, scale, nullptr, nullptr,
                        static_cast<float>(clip_ratio));
+  if (!list_ref) return ACLNN_SUCCESS;
+  kernels::FlatQuantGroupsDesc desc;
+  desc.matrices = k;
+  desc.bytes_per_matrix = n1 * n2 / 2;  // INT4, or INT32 holding eight
+  desc.groups = group_list->rank() > 0 ? group_list->view_shape[0] : 0;
+  desc.list_type = list_type;
+  desc.group_list = plan.Contiguous(*list_ref, ACL_INT64).buffer;
+  desc.out = y.buffer;
+  desc.scale = scale.buffer;
+  plan.AddStep(kernels::MakeFlatQuantGroupsStep(desc));
+  if (!out_ref.IsContiguous()) plan.Copy(y, out_ref);
+  if (!scale_ref.IsContiguous()) plan.Copy(scale, scale_ref);
   return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanFlatQuant(Plan& plan, const aclTensor* x, const aclTensor* p1, const aclTensor* p2, double clip_ratio,
+                          const aclTensor* out, const aclTensor* quant_scale) {
+  return PlanForms(plan, x, p1, p2, nullptr, clip_ratio, nullptr, 0, out, quant_scale, false);
+}
+
+aclnnStatus PlanFlatQuantV2(Plan& plan, const aclTensor* x, const aclTensor* p1, const aclTensor* p2, double clip_ratio,
+                            double dst_type_max, const aclTensor* out, const aclTensor* quant_scale) {
+  return PlanForms(plan, x, p1, p2, nullptr, clip_ratio, &dst_type_max, 0, out, quant_scale, false);
+}
+
+aclnnStatus PlanFlatQuantV3(Plan& plan, const aclTensor* x, const aclTensor* p1, const aclTensor* p2,
+                            const aclTensor* group_list, double clip_ratio, double dst_type_max, int64_t list_type,
+                            const aclTensor* out, const aclTensor* quant_scale) {
+  return PlanForms(plan, x, p1, p2, group_list, clip_ratio, &dst_type_max, list_type, out, quant_scale, true);
 }
 
 }  // namespace
@@ -103,3 +183,18 @@ CANOPY_ACLNN_OP(FlatQuant, PlanFlatQuant,
                           .example = "f16[2,4,16] f16[4,4] f16[16,16] 1 i32[2,4,2] f32[2]"}),
                 (const aclTensor*, x), (const aclTensor*, kroneckerP1), (const aclTensor*, kroneckerP2),
                 (double, clipRatio), (aclTensor*, out), (aclTensor*, quantScale))
+
+CANOPY_ACLNN_OP(FlatQuantV2, PlanFlatQuantV2,
+                (OpTraits{.header = "aclnnop/aclnn_flat_quant_v2.h",
+                          .dtypes = kInputDtypes,
+                          .example = "f16[2,4,16] f16[4,4] f16[16,16] 1 0 i32[2,4,2] f32[2]"}),
+                (const aclTensor*, x), (const aclTensor*, kroneckerP1), (const aclTensor*, kroneckerP2),
+                (double, clipRatio), (double, dstTypeMax), (aclTensor*, out), (aclTensor*, quantScale))
+
+CANOPY_ACLNN_OP(FlatQuantV3, PlanFlatQuantV3,
+                (OpTraits{.header = "aclnnop/aclnn_flat_quant_v3.h",
+                          .dtypes = kInputDtypes,
+                          .example = "f16[2,4,16] f16[4,4] f16[16,16] - 1 0 0 i32[2,4,2] f32[2]"}),
+                (const aclTensor*, x), (const aclTensor*, kroneckerP1), (const aclTensor*, kroneckerP2),
+                (const aclTensor*, groupListOptional, optional), (double, clipRatio), (double, dstTypeMax),
+                (int64_t, groupListType), (aclTensor*, out), (aclTensor*, quantScale))
