@@ -81,7 +81,6 @@ TEST_P(MatmulAllReduceAddRmsNormTest, MatchesTheReference) {
       },
       c.in_place ? aclnnInplaceMatmulAllReduceAddRmsNorm : aclnnMatmulAllReduceAddRmsNorm);
 
-  const double u = UnitRoundoff(c.dtype);
   const auto round = [&](double v) { return ConvertValue(Value(v), c.dtype).real(); };
   std::vector<double> reduced(static_cast<size_t>(m * c.n)), magnitude(reduced.size());
   for (const RankData& d : data) {
@@ -95,25 +94,7 @@ TEST_P(MatmulAllReduceAddRmsNormTest, MatchesTheReference) {
     ASSERT_TRUE(runs[r].ok()) << "rank " << r << ": " << Describe(runs[r]);
     const RankData& d = data[r];
     Expected y, norm;
-    for (int64_t i = 0; i < m; ++i) {
-      std::vector<double> x(static_cast<size_t>(c.n));
-      double squares = 0;
-      for (int64_t j = 0; j < c.n; ++j) {
-        const size_t e = static_cast<size_t>(i * c.n + j);
-        const double sum = round(reduced[e]) + d.residualv[e].real();
-        y.values.push_back(round(sum));
-        y.tolerance.push_back(4 * u * (magnitude[e] + std::abs(sum)) + 1e-6);
-        x[j] = c.dtype == ACL_FLOAT16 ? round(sum) : sum;
-        squares += x[j] * x[j];
-      }
-      const double rstd = 1 / std::sqrt(squares / static_cast<double>(c.n) + kEps);
-      for (int64_t j = 0; j < c.n; ++j) {
-        const double value = x[j] * rstd * d.gammav[j].real();
-        norm.values.push_back(round(value));
-        // An error of y's size in x moves normOut by about that much times rstd * gamma.
-        norm.tolerance.push_back(y.tolerance[static_cast<size_t>(i * c.n + j)] * rstd * 2 + 4 * u * std::abs(value));
-      }
-    }
+    AddRmsNormReference(reduced, magnitude, d.residualv, d.gammav, c.n, c.dtype, kEps, y, norm);
     ExpectNear((c.in_place ? d.residual : d.y)->ReadView(), y, "y of rank " + std::to_string(r));
     ExpectNear(d.norm_out->ReadView(), norm, "normOut of rank " + std::to_string(r));
   }

@@ -109,6 +109,33 @@ void ExpectEveryRankGets(const std::vector<OpRun>& runs, const std::function<Val
   }
 }
 
+void AddRmsNormReference(const std::vector<double>& reduced, const std::vector<double>& magnitude,
+                         const Values& residual, const Values& gamma, int64_t n, aclDataType dtype, double eps,
+                         Expected& y, Expected& norm) {
+  const double u = UnitRoundoff(dtype);
+  const auto round = [&](double v) { return ConvertValue(Value(v), dtype).real(); };
+  const auto m = static_cast<int64_t>(reduced.size()) / n;
+  for (int64_t i = 0; i < m; ++i) {
+    std::vector<double> x(static_cast<size_t>(n));
+    double squares = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const auto e = static_cast<size_t>(i * n + j);
+      const double sum = round(reduced[e]) + residual[e].real();
+      y.values.push_back(round(sum));
+      y.tolerance.push_back(4 * u * (magnitude[e] + std::abs(sum)) + 1e-6);
+      x[static_cast<size_t>(j)] = dtype == ACL_FLOAT16 ? round(sum) : sum;
+      squares += x[static_cast<size_t>(j)] * x[static_cast<size_t>(j)];
+    }
+    const double rstd = 1 / std::sqrt(squares / static_cast<double>(n) + eps);
+    for (int64_t j = 0; j < n; ++j) {
+      const double value = x[static_cast<size_t>(j)] * rstd * gamma[static_cast<size_t>(j)].real();
+      norm.values.push_back(round(value));
+      // An error of y's size in x moves normOut by about that much times rstd * gamma.
+      norm.tolerance.push_back(y.tolerance[static_cast<size_t>(i * n + j)] * rstd * 2 + 4 * u * std::abs(value));
+    }
+  }
+}
+
 OpRun Phase1Only(const Phase1& phase1) {
   OpArgs args;
   OpRun run;

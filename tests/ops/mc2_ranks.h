@@ -38,6 +38,15 @@ Value Rounded(double v, aclDataType dtype);
 Expected SumOfRoundedParts(const std::vector<std::vector<double>>& products, const std::vector<const Values*>& x3,
                            aclDataType dtype);
 
+// y and normOut of a MatmulAllReduceAddRmsNorm form on one rank: y = the
+// reduced product (`reduced`, the sum over ranks of the rounded parts; their
+// magnitudes in `magnitude`, for the tolerance) + residual, rounded; normOut =
+// rmsnorm(y) * gamma of y as CANN's kernels take it (the rounded y in f16, the
+// unrounded sum in bf16).
+void AddRmsNormReference(const std::vector<double>& reduced, const std::vector<double>& magnitude,
+                         const Values& residual, const Values& gamma, int64_t n, aclDataType dtype, double eps,
+                         Expected& y, Expected& norm);
+
 class Ranks {
  public:
   // A communicator over devices 0 .. size-1 (CANOPY_DEVICE_COUNT must allow them).

@@ -44,13 +44,18 @@ aclnnStatus CheckMatmulAllReduceOperands(Plan& plan, const aclTensor* x1, const 
   return ACLNN_SUCCESS;
 }
 
-void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x2, const TensorRef* bias,
-                             const TensorRef* x3, const CommGroup& group, const TensorRef& reduced) {
+void PlanMatmulProductInto(Plan& plan, const TensorRef& x1, const TensorRef& x2, const TensorRef* bias,
+                           const TensorRef& part) {
   const ProductTerms terms{.alpha = 1.0f, .beta = 1.0f, .bias = bias};
   // The product's dtypes were checked: planning it cannot be rejected.
-  if (PlanProduct(plan, x1, x2, reduced, /*cube_math_type=*/0, terms) != ACLNN_SUCCESS) {
+  if (PlanProduct(plan, x1, x2, part, /*cube_math_type=*/0, terms) != ACLNN_SUCCESS) {
     throw std::logic_error("MatmulAllReduce: the checked product was rejected");
   }
+}
+
+void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x2, const TensorRef* bias,
+                             const TensorRef* x3, const CommGroup& group, const TensorRef& reduced) {
+  PlanMatmulProductInto(plan, x1, x2, bias, reduced);
   PlanAddX3AllReduce(plan, x3, group, reduced);
 }
 

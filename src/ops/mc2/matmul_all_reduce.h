@@ -22,6 +22,9 @@ aclnnStatus CheckMatmulAllReduceOperands(Plan& plan, const aclTensor* x1, const 
 // writes its part before HCCL sums. `bias` and `x3` may be null.
 void PlanMatmulAllReduceInto(Plan& plan, const TensorRef& x1, const TensorRef& x2, const TensorRef* bias,
                              const TensorRef* x3, const CommGroup& group, const TensorRef& reduced);
+// Its product alone: part = x1 @ x2 + bias, accumulated in f32, rounded to part's dtype.
+void PlanMatmulProductInto(Plan& plan, const TensorRef& x1, const TensorRef& x2, const TensorRef* bias,
+                           const TensorRef& part);
 
 // The tail every all-reduce form shares: x3 (null for none) added to this
 // rank's part `reduced` (contiguous, of the output dtype; the sum rounded to

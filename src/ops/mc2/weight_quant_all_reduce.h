@@ -9,12 +9,13 @@
 
 namespace canopy::ops {
 
-// antiquantGroupSize: 0, or (k above 0) a multiple of 32 in [32, min(k - 1, INT32_MAX)] (161002).
-aclnnStatus CheckWeightQuantGroupSize(Plan& plan, int64_t k, int64_t group_size);
+// antiquantGroupSize: 0, or (k above 0) a multiple of 32 in [32, min(k - 1,
+// INT32_MAX)], else `status` (the host layer's 161002, the tiling's 561002).
+aclnnStatus CheckWeightQuantGroupSize(Plan& plan, int64_t k, int64_t group_size, aclnnStatus status);
 // antiquantScale [1], [n] or [1, n] (group size 0), else [ceil(k / group), n];
-// antiquantOffset (null: none) its shape (161002).
+// antiquantOffset (null: none) its shape; else `status`.
 aclnnStatus CheckAntiquantShapes(Plan& plan, const aclTensor* scale, const aclTensor* offset, int64_t k, int64_t n,
-                                 int64_t group_size);
+                                 int64_t group_size, aclnnStatus status);
 // The weight-quant tiling's limits (561002): m at most 2^31 - 1, k and n at
 // most 65535; a FRACTAL_NZ x2 per tensor or per channel only.
 aclnnStatus CheckWeightQuantTiling(Plan& plan, const aclTensor* x2, int64_t m, int64_t k, int64_t n,

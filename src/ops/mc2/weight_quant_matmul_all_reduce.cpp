@@ -17,12 +17,12 @@ using namespace canopy::ops;
 
 namespace canopy::ops {
 
-aclnnStatus CheckWeightQuantGroupSize(Plan& plan, int64_t k, int64_t group_size) {
+aclnnStatus CheckWeightQuantGroupSize(Plan& plan, int64_t k, int64_t group_size, aclnnStatus status) {
   constexpr int64_t kGroupAlign = 32;
   if (k == 0 || group_size == 0) return ACLNN_SUCCESS;
   const int64_t most = std::min<int64_t>(k - 1, INT32_MAX);
   if (group_size % kGroupAlign != 0 || group_size < kGroupAlign || group_size > most) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+    return plan.Reject(status,
                        "argument 'antiquantGroupSize' is %lld; it must be 0 or a multiple of 32 in [32, %lld] (k = "
                        "%lld)",
                        static_cast<long long>(group_size), static_cast<long long>(most), static_cast<long long>(k));
@@ -31,21 +31,23 @@ aclnnStatus CheckWeightQuantGroupSize(Plan& plan, int64_t k, int64_t group_size)
 }
 
 aclnnStatus CheckAntiquantShapes(Plan& plan, const aclTensor* scale, const aclTensor* offset, int64_t k, int64_t n,
-                                 int64_t group_size) {
-  CANOPY_CHECK(plan.CheckRank("antiquantScale", scale, 1, 2));
+                                 int64_t group_size, aclnnStatus status) {
   const Shape& s = scale->view_shape;
   const int64_t groups = group_size == 0 ? 1 : (k + group_size - 1) / group_size;
   const bool ok = group_size == 0
                       ? (s.size() == 1 && (s[0] == 1 || s[0] == n)) || (s.size() == 2 && s[0] == 1 && s[1] == n)
                       : s == Shape{groups, n};
   if (!ok) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+    return plan.Reject(status,
                        "argument 'antiquantScale' has shape %s; it must be %s (n = %lld, antiquantGroupSize %lld)",
                        ShapeToString(s).c_str(),
                        group_size == 0 ? "[1], [n] or [1, n] per tensor / channel" : "[ceil(k / group), n] per group",
                        static_cast<long long>(n), static_cast<long long>(group_size));
   }
-  if (offset != nullptr) CANOPY_CHECK(plan.CheckShape("antiquantOffset", offset, s));
+  if (offset != nullptr && offset->view_shape != s) {
+    return plan.Reject(status, "argument 'antiquantOffset' has shape %s; it must be antiquantScale's %s",
+                       ShapeToString(offset->view_shape).c_str(), ShapeToString(s).c_str());
+  }
   return ACLNN_SUCCESS;
 }
 
@@ -106,7 +108,7 @@ aclnnStatus PlanWeightQuantMatmulAllReduce(Plan& plan, const aclTensor* x1, cons
   CANOPY_CHECK(CheckReduceOpSum(plan, reduce_op));
   CANOPY_CHECK(CheckStreamMode(plan, stream_mode));
   const int64_t k = x1->rank() > 0 ? x1->view_shape.back() : 0;
-  CANOPY_CHECK(CheckWeightQuantGroupSize(plan, k, group_size));
+  CANOPY_CHECK(CheckWeightQuantGroupSize(plan, k, group_size, ACLNN_ERR_PARAM_INVALID));
   // ---- shapes (161002)
   CANOPY_CHECK(plan.CheckRank("x1", x1, 2, 3));
   CANOPY_CHECK(plan.CheckRank("x2", x2, 2, 2));
@@ -123,7 +125,7 @@ aclnnStatus PlanWeightQuantMatmulAllReduce(Plan& plan, const aclTensor* x1, cons
     CANOPY_CHECK(plan.CheckShape("bias", bias, {n}));
   }
   if (x3 != nullptr) CANOPY_CHECK(plan.CheckShape("x3", x3, out_shape));
-  if (k != 0) CANOPY_CHECK(CheckAntiquantShapes(plan, scale, offset, k, n, group_size));
+  if (k != 0) CANOPY_CHECK(CheckAntiquantShapes(plan, scale, offset, k, n, group_size, ACLNN_ERR_PARAM_INVALID));
   // ---- the tiling's (561002)
   CommGroup comm;
   CANOPY_CHECK(ResolveGroup(plan, group, comm_turn, kAllReduceRankSizes, comm));
