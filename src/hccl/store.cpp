@@ -46,12 +46,12 @@ StoreServer::~StoreServer() {
   stopping_ = true;
   changed_.notify_all();
   if (acceptor_.joinable()) acceptor_.join();
-  std::vector<std::thread> connections;
+  std::list<Connection> connections;
   {
     std::lock_guard lock(mutex_);
     connections.swap(connections_);
   }
-  for (std::thread& connection : connections) connection.join();
+  for (Connection& connection : connections) connection.thread.join();
 }
 
 void StoreServer::AcceptLoop() {
@@ -62,11 +62,22 @@ void StoreServer::AcceptLoop() {
     // communicator's, on the same port) is closed unanswered, and retries.
     if (finished_) break;
     std::lock_guard lock(mutex_);
+    // Connections that ended give their slots back: otherwise kMaxConnections
+    // short-lived ones (a port scan) would lock the ranks out for good.
+    connections_.remove_if([](Connection& connection) {
+      if (!connection.ended) return false;
+      connection.thread.join();
+      return true;
+    });
     if (connections_.size() >= kMaxConnections) {
       LogWarning("rendezvous: too many connections; one was dropped");
       continue;
     }
-    connections_.emplace_back([this, socket = std::move(socket)]() mutable { Serve(std::move(socket)); });
+    Connection& connection = connections_.emplace_back();
+    connection.thread = std::thread([this, &connection, socket = std::move(socket)]() mutable {
+      Serve(std::move(socket));
+      connection.ended = true;
+    });
   }
   listener_.Close();
 }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,12 @@ class StoreServer {
   bool finished() const { return finished_.load(); }
 
  private:
+  // A connection's thread; `ended` once it has served its last request.
+  struct Connection {
+    std::thread thread;
+    std::atomic<bool> ended{false};
+  };
+
   void AcceptLoop();
   void Serve(Socket socket);
   // Handles one request; false ends the connection.
@@ -56,7 +63,7 @@ class StoreServer {
   std::map<std::string, std::vector<char>> values_;  // guarded by mutex_
   size_t stored_bytes_ = 0;                          // guarded by mutex_
   size_t done_ranks_ = 0;                            // guarded by mutex_
-  std::vector<std::thread> connections_;             // guarded by mutex_
+  std::list<Connection> connections_;                // guarded by mutex_
   std::thread acceptor_;
 };
 

@@ -2,9 +2,14 @@
 // pointers HCCL_E_PTR, out-of-range ranks HCCL_E_PARA, unsupported types and
 // ops HCCL_E_NOT_SUPPORT), root info, the communicator secret, and the
 // one-rank communicator over Gloo.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -238,6 +243,35 @@ TEST(HcclRootInfoTest, TheListenerIsOnLoopbackWithoutHcclIfIp) {
   ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
   const size_t host_at = 8 + 4 + 2 + 2;
   EXPECT_STREQ(root.internal + host_at, "127.0.0.1");
+}
+
+// fuzz_hccl_store's finding: the listener kept the thread of every connection
+// it had served until it closed, and refused connections beyond 4096 of them,
+// so that 4096 short connections (a port scan, no secret needed) locked every
+// rank out of the communicator for good.
+TEST(HcclRootInfoTest, ConnectionsThatEndedDoNotLockTheRanksOut) {
+  HcclRootInfo root{};
+  ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+  const size_t host_at = 8 + 4 + 2 + 2;  // magic, version, port, host length
+  ASSERT_STREQ(root.internal + host_at, "127.0.0.1");
+  uint16_t port = 0;
+  std::memcpy(&port, root.internal + 12, sizeof(port));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  for (int i = 0; i < 4100; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)), 0) << i;
+    ::close(fd);
+  }
+  ::setenv("HCCL_CONNECT_TIMEOUT", "20", 1);
+  HcclComm comm = nullptr;
+  const HcclResult status = HcclCommInitRootInfo(1, &root, 0, &comm);
+  ::unsetenv("HCCL_CONNECT_TIMEOUT");
+  ASSERT_EQ(status, HCCL_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
 }
 
 }  // namespace
