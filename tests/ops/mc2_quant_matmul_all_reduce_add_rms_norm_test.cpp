@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,16 +47,6 @@ struct RankData {
   aclTensor* x2_tensor = nullptr;
 };
 
-// An f32 scale with TransQuantParamV2's 10-bit mantissa, and its UINT64 word.
-double Fp19(double v) {
-  auto f = static_cast<float>(v);
-  uint32_t bits = 0;
-  std::memcpy(&bits, &f, sizeof bits);
-  bits &= 0xFFFFE000u;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
 RankData MakeData(const Case& c, Rng& rng) {
   const int64_t m = c.b * c.s;
   const Shape rows{c.b, c.s, c.n};
@@ -76,10 +65,7 @@ RankData MakeData(const Case& c, Rng& rng) {
     Values words;
     for (int64_t j = 0; j < NumElements(c.scale_shape); ++j) {
       d.scalev.push_back(Fp19(rng.Uniform(1e-5, 1e-4)));
-      const auto f = static_cast<float>(d.scalev.back().real());
-      uint32_t bits = 0;
-      std::memcpy(&bits, &f, sizeof bits);
-      words.push_back(static_cast<double>(uint64_t{bits} | (uint64_t{1} << 46)));
+      words.push_back(PackedScaleWord(d.scalev.back().real()));
     }
     d.scale->WriteView(words);
   } else {

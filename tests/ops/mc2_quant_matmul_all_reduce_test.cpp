@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,22 +49,6 @@ struct RankData {
   Values comm1v, comm2v;
 };
 
-// An f32 scale with a 10-bit mantissa (what TransQuantParamV2 keeps) and its UINT64 word.
-double Fp19(double v) {
-  auto f = static_cast<float>(v);
-  uint32_t bits = 0;
-  std::memcpy(&bits, &f, sizeof bits);
-  bits &= 0xFFFFE000u;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-double Word(double scale) {
-  const auto f = static_cast<float>(scale);
-  uint32_t bits = 0;
-  std::memcpy(&bits, &f, sizeof bits);
-  return static_cast<double>(uint64_t{bits} | (uint64_t{1} << 46));
-}
-
 RankData MakeData(const Case& c, Rng& rng) {
   RankData d;
   const int64_t k = c.x1.back();
@@ -86,7 +69,7 @@ RankData MakeData(const Case& c, Rng& rng) {
     Values words;
     for (int64_t j = 0; j < NumElements(scale_shape); ++j) {
       d.scalev.push_back(Fp19(rng.Uniform(1e-5, 1e-4)));
-      words.push_back(Word(d.scalev.back().real()));
+      words.push_back(PackedScaleWord(d.scalev.back().real()));
     }
     d.scale->WriteView(words);
   } else {

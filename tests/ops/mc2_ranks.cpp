@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -134,6 +135,22 @@ void AddRmsNormReference(const std::vector<double>& reduced, const std::vector<d
       norm.tolerance.push_back(y.tolerance[static_cast<size_t>(i * n + j)] * rstd * 2 + 4 * u * std::abs(value));
     }
   }
+}
+
+double Fp19(double v) {
+  auto f = static_cast<float>(v);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  bits &= 0xFFFFE000u;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+double PackedScaleWord(double fp19) {
+  const auto f = static_cast<float>(fp19);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<double>(uint64_t{bits} | (uint64_t{1} << 46));
 }
 
 OpRun Phase1Only(const Phase1& phase1) {

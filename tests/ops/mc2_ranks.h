@@ -47,6 +47,11 @@ void AddRmsNormReference(const std::vector<double>& reduced, const std::vector<d
                          const Values& residual, const Values& gamma, int64_t n, aclDataType dtype, double eps,
                          Expected& y, Expected& norm);
 
+// An f32 scale cut to the 10-bit mantissa TransQuantParamV2 keeps, and the
+// UINT64 word it packs it into (bit 46 set), for dequantScale tensors.
+double Fp19(double v);
+double PackedScaleWord(double fp19);
+
 class Ranks {
  public:
   // A communicator over devices 0 .. size-1 (CANOPY_DEVICE_COUNT must allow them).

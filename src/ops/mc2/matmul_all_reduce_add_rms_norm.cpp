@@ -18,11 +18,6 @@ namespace {
 
 constexpr DtypeSet kHalves = {ACL_FLOAT16, ACL_BF16};
 
-aclnnStatus RejectTiling(Plan& plan, const char* what, const aclTensor* t) {
-  return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument %s (shape %s, dtype %s)", what,
-                     ShapeToString(t->view_shape).c_str(), DtypeName(t->dtype));
-}
-
 // CANN's checks after the host layer's: the op definition's dtypes (161002),
 // then its tiling's (561002) in the order CheckMRNInput / CheckAddRmsNormInput make them.
 aclnnStatus CheckInner(Plan& plan, const ArnProduct& product, const aclTensor* residual, const aclTensor* gamma,
@@ -35,28 +30,28 @@ aclnnStatus CheckInner(Plan& plan, const ArnProduct& product, const aclTensor* r
                                 std::pair{"normOut", norm_out}}) {
     CANOPY_CHECK(plan.CheckDtype(name, t->dtype, kHalves));
   }
-  if (x1->rank() < 2 || x1->rank() > 3) return RejectTiling(plan, "'x1' must be 2-D or 3-D", x1);
-  if (x2->rank() != 2) return RejectTiling(plan, "'x2' must be 2-D", x2);
+  if (x1->rank() < 2 || x1->rank() > 3) return RejectArnTiling(plan, "'x1' must be 2-D or 3-D", x1);
+  if (x2->rank() != 2) return RejectArnTiling(plan, "'x2' must be 2-D", x2);
   const int64_t n = x2->view_shape[1];
   if (bias != nullptr && (bias->rank() != 1 || bias->view_shape[0] != n)) {
-    return RejectTiling(plan, "'bias' must be [n]", bias);
+    return RejectArnTiling(plan, "'bias' must be [n]", bias);
   }
   CANOPY_CHECK(product.check_tiling(plan, residual));
   for (const auto& [what, t] :
        {std::pair{"'gamma' must have residual's dtype", gamma}, std::pair{"'y' must have residual's dtype", y},
         std::pair{"'normOut' must have residual's dtype", norm_out}}) {
-    if (t->dtype != residual->dtype) return RejectTiling(plan, what, t);
+    if (t->dtype != residual->dtype) return RejectArnTiling(plan, what, t);
   }
-  if (residual->rank() != 3) return RejectTiling(plan, "'residual' must be 3-D", residual);
+  if (residual->rank() != 3) return RejectArnTiling(plan, "'residual' must be 3-D", residual);
   if (gamma->rank() != 1 || gamma->view_shape[0] != residual->view_shape[2]) {
-    return RejectTiling(plan, "'gamma' must be [n], residual's last dim", gamma);
+    return RejectArnTiling(plan, "'gamma' must be [n], residual's last dim", gamma);
   }
-  if (y->view_shape != residual->view_shape) return RejectTiling(plan, "'y' must have residual's shape", y);
+  if (y->view_shape != residual->view_shape) return RejectArnTiling(plan, "'y' must have residual's shape", y);
   if (norm_out->view_shape != residual->view_shape) {
-    return RejectTiling(plan, "'normOut' must have residual's shape", norm_out);
+    return RejectArnTiling(plan, "'normOut' must have residual's shape", norm_out);
   }
   if (residual->view_shape[0] * residual->view_shape[1] != x1->NumElements() / x1->view_shape.back()) {
-    return RejectTiling(plan, "'residual' must hold as many rows as x1", residual);
+    return RejectArnTiling(plan, "'residual' must hold as many rows as x1", residual);
   }
   if (!(epsilon > 0 && epsilon < 1)) {
     return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument 'epsilon' is %g; it must lie in (0, 1)", epsilon);
@@ -67,6 +62,11 @@ aclnnStatus CheckInner(Plan& plan, const ArnProduct& product, const aclTensor* r
 }  // namespace
 
 namespace canopy::ops {
+
+aclnnStatus RejectArnTiling(Plan& plan, const char* what, const aclTensor* t) {
+  return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument %s (shape %s, dtype %s)", what,
+                     ShapeToString(t->view_shape).c_str(), DtypeName(t->dtype));
+}
 
 aclnnStatus PlanAllReduceAddRmsNorm(Plan& plan, const ArnProduct& product, const aclTensor* residual,
                                     const aclTensor* gamma, double epsilon, const char* group, const char* reduce_op,
@@ -160,7 +160,7 @@ struct FloatArnProduct {
       return ACLNN_SUCCESS;
     };
     p.check_tiling = [this](Plan& plan, const aclTensor* residual) {
-      if (residual->dtype != x1->dtype) return RejectTiling(plan, "'residual' must have x1's dtype", residual);
+      if (residual->dtype != x1->dtype) return RejectArnTiling(plan, "'residual' must have x1's dtype", residual);
       return ACLNN_SUCCESS;
     };
     p.add_inputs = [this](Plan& plan) {

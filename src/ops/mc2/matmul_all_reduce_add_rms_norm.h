@@ -28,6 +28,9 @@ struct ArnProduct {
   std::function<aclnnStatus(Plan&, const TensorRef& part)> plan_part;
 };
 
+// The tiling's rejection of an argument (561002): "argument <what> (shape, dtype)".
+aclnnStatus RejectArnTiling(Plan& plan, const char* what, const aclTensor* t);
+
 // `y`: null for the in-place forms, whose y is residual.
 aclnnStatus PlanAllReduceAddRmsNorm(Plan& plan, const ArnProduct& product, const aclTensor* residual,
                                     const aclTensor* gamma, double epsilon, const char* group, const char* reduce_op,

@@ -21,11 +21,6 @@ namespace {
 
 constexpr DtypeSet kHalves = {ACL_FLOAT16, ACL_BF16};
 
-aclnnStatus RejectTiling(Plan& plan, const char* what, const aclTensor* t) {
-  return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR, "argument %s (shape %s, dtype %s)", what,
-                     ShapeToString(t->view_shape).c_str(), DtypeName(t->dtype));
-}
-
 // [1], [n] or [1, n].
 bool IsScaleOfN(const aclTensor* t, int64_t n) {
   const Shape& s = t->view_shape;
@@ -53,13 +48,13 @@ struct QuantArn {
       // A BFLOAT16 dequantScale goes with a BFLOAT16 residual, a packed one with FLOAT16.
       const aclDataType want = dequant->dtype == ACL_BF16 ? ACL_BF16 : ACL_FLOAT16;
       if (residual->dtype != want) {
-        return RejectTiling(plan,
-                            want == ACL_BF16 ? "'residual' must be BFLOAT16 with a BFLOAT16 dequantScale"
-                                             : "'residual' must be FLOAT16 with a UINT64 / INT64 dequantScale",
-                            residual);
+        return RejectArnTiling(plan,
+                               want == ACL_BF16 ? "'residual' must be BFLOAT16 with a BFLOAT16 dequantScale"
+                                                : "'residual' must be FLOAT16 with a UINT64 / INT64 dequantScale",
+                               residual);
       }
       if (!IsScaleOfN(dequant, x2->view_shape[1])) {
-        return RejectTiling(plan, "'dequantScale' must be [1], [n] or [1, n]", dequant);
+        return RejectArnTiling(plan, "'dequantScale' must be [1], [n] or [1, n]", dequant);
       }
       return ACLNN_SUCCESS;
     };
@@ -111,7 +106,7 @@ struct WeightQuantArn {
       return ACLNN_SUCCESS;
     };
     p.check_tiling = [this](Plan& plan, const aclTensor* residual) -> aclnnStatus {
-      if (residual->dtype != x1->dtype) return RejectTiling(plan, "'residual' must have x1's dtype", residual);
+      if (residual->dtype != x1->dtype) return RejectArnTiling(plan, "'residual' must have x1's dtype", residual);
       // The weight-quant tiling's checks of the antiquant arguments, 561002 here.
       const int64_t k = x1->view_shape.back(), n = x2->view_shape[1];
       const int64_t m = x1->NumElements() / k;
