@@ -98,6 +98,20 @@ int64_t ActiveTokens(const bool* mask, int64_t tokens) {
   return active;
 }
 
+std::string CountCopies(const int32_t* expert_ids, int64_t pairs, const MoeEpLayout& layout,
+                        std::vector<int32_t>& copies) {
+  copies.assign(static_cast<size_t>(layout.experts), 0);
+  for (int64_t i = 0; i < pairs; ++i) {
+    const int32_t e = expert_ids[i];
+    if (e < 0 || e >= layout.experts) {
+      return "expertIds[" + std::to_string(i / layout.k) + ", " + std::to_string(i % layout.k) + "] is " +
+             std::to_string(e) + ", outside [0, moeExpertNum = " + std::to_string(layout.experts) + ")";
+    }
+    ++copies[static_cast<size_t>(e)];
+  }
+  return "";
+}
+
 aclnnStatus AgreeOnFailure(const char* op, const CommGroup& group, bool failed, const std::string& why,
                            int32_t* flags) {
   const int32_t mine = failed ? 1 : 0;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "collective.h"
 #include "ops/framework/aclnn_op.h"
@@ -61,6 +62,12 @@ aclnnStatus CheckVersionExtras(Plan& plan, const MoeVersionExtras& extras, bool&
 // The tokens a run takes: those before the first false of xActiveMask (CANN:
 // the true entries come first), all BS without a mask.
 int64_t ActiveTokens(const bool* mask, int64_t tokens);
+
+// Counts this rank's copies to each expert among its first `pairs` (token, k)
+// pairs into `copies` (moeExpertNum entries); returns "" or, for an id outside
+// [0, moeExpertNum), what is wrong (counting stops there).
+std::string CountCopies(const int32_t* expert_ids, int64_t pairs, const MoeEpLayout& layout,
+                        std::vector<int32_t>& copies);
 
 // Every rank's view of a run's failure, so that all of them stop before a
 // collective that some would never join: this rank's `failed` flag gathered

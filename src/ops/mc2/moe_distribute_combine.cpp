@@ -27,7 +27,6 @@ struct CombineDesc {
   MoeEpLayout layout;
   aclDataType dtype = ACL_FLOAT16;
   bool has_mask = false;
-  int64_t send_counts_size = 0;  // epSendCounts' elements
   BufferRef expand_x, expert_ids, expand_idx, ep_send_counts, expert_scales, mask, x;
 };
 
@@ -44,16 +43,8 @@ class CombineStep final : public Step {
     const int64_t tokens = ActiveTokens(mask, l.tokens);
     const int64_t pairs = tokens * l.k;
     // What this rank sent each expert at dispatch, and the blocks it holds.
-    std::vector<int64_t> mine(static_cast<size_t>(l.experts), 0);
-    std::string why;
-    for (int64_t i = 0; i < pairs && why.empty(); ++i) {
-      if (ids[i] < 0 || ids[i] >= l.experts) {
-        why = "expertIds[" + std::to_string(i / l.k) + ", " + std::to_string(i % l.k) + "] is " +
-              std::to_string(ids[i]) + ", outside [0, moeExpertNum = " + std::to_string(l.experts) + ")";
-      } else {
-        ++mine[static_cast<size_t>(ids[i])];
-      }
-    }
+    std::vector<int32_t> mine;
+    std::string why = CountCopies(ids, pairs, l, mine);
     for (int64_t i = 0; i < pairs && why.empty(); ++i) {
       if (idx[i] < 0 || idx[i] >= mine[static_cast<size_t>(ids[i])]) {
         why = "expandIdx[" + std::to_string(i) + "] is " + std::to_string(idx[i]) + "; expert " +

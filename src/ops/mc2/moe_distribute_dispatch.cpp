@@ -47,16 +47,8 @@ class DispatchStep final : public Step {
     const auto* mask = d_.has_mask ? reinterpret_cast<const bool*>(context.Resolve(d_.mask)) : nullptr;
     const int64_t pairs = ActiveTokens(mask, l.tokens) * l.k;
     // This rank's copies to each expert; a bad expert id stops every rank.
-    std::vector<int32_t> mine(static_cast<size_t>(l.experts) + 1, 0);
-    std::string why;
-    for (int64_t i = 0; i < pairs && why.empty(); ++i) {
-      if (ids[i] < 0 || ids[i] >= l.experts) {
-        why = "expertIds[" + std::to_string(i / l.k) + ", " + std::to_string(i % l.k) + "] is " +
-              std::to_string(ids[i]) + ", outside [0, moeExpertNum = " + std::to_string(l.experts) + ")";
-      } else {
-        ++mine[static_cast<size_t>(ids[i])];
-      }
-    }
+    std::vector<int32_t> mine;
+    const std::string why = CountCopies(ids, pairs, l, mine);
     std::vector<int32_t> flags(l.group.size);
     CANOPY_CHECK(AgreeOnFailure("aclnnMoeDistributeDispatch", l.group, !why.empty(), why, flags.data()));
     // counts[s][e]: rank s's copies to expert e.
