@@ -18,6 +18,11 @@ using namespace canopy::hccl;
 
 namespace canopy::hccl {
 
+int32_t CurrentDevice() {
+  int32_t device = -1;
+  return aclrtGetDevice(&device) == ACL_SUCCESS ? device : -1;
+}
+
 std::shared_ptr<Communicator> RequireComm(HcclComm handle) {
   RequireNotNull(handle, "comm");
   std::shared_ptr<Communicator> comm = Find(handle);
@@ -47,12 +52,6 @@ struct ConfigChoice {
   std::string name;
   int32_t exec_timeout = HCCL_COMM_EXECTIMEOUT_CONFIG_NOT_SET;
 };
-
-// The device a communicator made on this thread runs on; -1 when none is set.
-int32_t CurrentDevice() {
-  int32_t device = -1;
-  return aclrtGetDevice(&device) == ACL_SUCCESS ? device : -1;
-}
 
 ConfigChoice ReadConfig(const HcclCommConfig* config) {
   ConfigChoice choice;

@@ -32,6 +32,9 @@ inline void RequireNotNull(const void* pointer, const char* name) {
 // handle that is not (or no longer) a communicator.
 std::shared_ptr<Communicator> RequireComm(HcclComm handle);
 
+// The calling thread's current device (aclrtGetDevice); -1 when none is set.
+int32_t CurrentDevice();
+
 // An element count above CANN's largest (2^40): HCCL_E_PARA.
 void CheckCount(uint64_t count);
 // The element size of a type any operation moves; HCCL_E_NOT_SUPPORT otherwise.

@@ -29,8 +29,7 @@ std::string GroupName(const char* group) {
 // device inside a task, else the thread's current device (-1: none set).
 int32_t DeviceOfCaller() {
   if (const int32_t engine = canopyEngineDevice(); engine >= 0) return engine;
-  int32_t device = -1;
-  return aclrtGetDevice(&device) == ACL_SUCCESS ? device : -1;
+  return CurrentDevice();
 }
 
 std::shared_ptr<Communicator> RequireGroup(const char* group) {
