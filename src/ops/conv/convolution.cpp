@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_convolution.h"
+#include "convolution.h"
 #include "kernels/onednn_step.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
@@ -441,6 +442,20 @@ aclnnStatus PlanConvTbc(Plan& plan, const aclTensor* self, const aclTensor* weig
 }
 
 }  // namespace
+
+aclnnStatus canopy::ops::AddPlainConvolution(Plan& plan, const TensorRef& x, const TensorRef& w, const TensorRef& y,
+                                             const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                             const std::vector<int64_t>& dilation) {
+  Geometry g;
+  g.spatial = stride.size();
+  g.stride = stride;
+  g.dilation = dilation;
+  g.pad_front = padding;
+  g.pad_back = padding;
+  g.output_padding.assign(g.spatial, 0);
+  g.out.assign(y.shape.begin() + 2, y.shape.end());
+  return AddConvolution(plan, x, w, std::nullopt, y, false, 1, g, ACL_FLOAT, kKeepDtype);
+}
 
 CANOPY_ACLNN_OP(Convolution, PlanConvolution,
                 WithExample(kConvTraits,
