@@ -3,7 +3,6 @@
 #include <gloo/allgather.h>
 #include <gloo/allgatherv.h>
 #include <gloo/allreduce.h>
-#include <gloo/barrier.h>
 #include <gloo/broadcast.h>
 #include <gloo/reduce.h>
 #include <gloo/rendezvous/context.h>
@@ -12,6 +11,7 @@
 #include <gloo/transport/unbound_buffer.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -28,6 +28,11 @@ namespace {
 // Slot prefixes of our own point-to-point messages, beside Gloo's (0x01-0x08).
 constexpr uint64_t kPointToPointSlot = uint64_t{0x20} << 56;
 constexpr uint64_t kProofSlot = uint64_t{0x21} << 56;
+// The most data an operation's first exchange carries inline (see Check),
+// per rank and over all ranks: every rank receives every rank's frame, so a
+// large communicator gets smaller frames.
+constexpr size_t kMaxInlineBytes = size_t{64} << 10;
+constexpr size_t kMaxInlineTotal = size_t{256} << 10;
 
 // What every rank checks about every other's call before data moves.
 struct Signature {
@@ -103,7 +108,7 @@ class GlooTransport final : public Transport {
 
   void AllReduce(const void* send, void* recv, size_t count, HcclDataType type, HcclReduceOp op) override {
     std::lock_guard lock(mutex_);
-    Check({kAllReduce, uint32_t(type), uint32_t(op), 0, count});
+    if (Check({kAllReduce, uint32_t(type), uint32_t(op), 0, count}, send)) return ReduceFrames(recv, count, type, op);
     if (count == 0) return;
     if (IsHalfFloat(type)) {
       std::vector<float> wide(count);
@@ -117,7 +122,12 @@ class GlooTransport final : public Transport {
 
   void Broadcast(void* buffer, size_t count, HcclDataType type, uint32_t root) override {
     std::lock_guard lock(mutex_);
-    Check({kBroadcast, uint32_t(type), 0, root, count});
+    if (Check({kBroadcast, uint32_t(type), 0, root, count}, buffer)) {
+      if (static_cast<uint32_t>(context_->rank) != root) {
+        std::memcpy(buffer, FrameData(static_cast<int>(root)), count * ElementSize(type));
+      }
+      return;
+    }
     if (count == 0) return;
     gloo::BroadcastOptions opts(context_);
     opts.setOutput(static_cast<uint8_t*>(buffer), count * ElementSize(type));
@@ -128,9 +138,13 @@ class GlooTransport final : public Transport {
 
   void AllGather(const void* send, void* recv, size_t count, HcclDataType type) override {
     std::lock_guard lock(mutex_);
-    Check({kAllGather, uint32_t(type), 0, 0, count});
-    if (count == 0) return;
+    const bool done = Check({kAllGather, uint32_t(type), 0, 0, count}, send);
     const size_t bytes = count * ElementSize(type);
+    if (done) {
+      for (int r = 0; r < context_->size; ++r) std::memcpy(static_cast<char*>(recv) + r * bytes, FrameData(r), bytes);
+      return;
+    }
+    if (count == 0) return;
     gloo::AllgatherOptions opts(context_);
     char* own = static_cast<char*>(recv) + context_->rank * bytes;
     // Gloo takes an input apart from the output, or the output alone with this rank's block in place.
@@ -319,10 +333,8 @@ class GlooTransport final : public Transport {
 
   void Barrier() override {
     std::lock_guard lock(mutex_);
+    // The check's all-gather returns only when every rank has sent its frame: it is the barrier.
     Check({kBarrier, 0, 0, 0, 0});
-    gloo::BarrierOptions opts(context_);
-    opts.setTimeout(timeout_);
-    gloo::barrier(opts);
   }
 
  private:
@@ -338,24 +350,67 @@ class GlooTransport final : public Transport {
     });
   }
 
-  // All ranks called the same operation with the same counts: Gloo itself
-  // would abort the process on a size mismatch.
-  void Check(Signature mine) {
+  // Every operation starts with one all-gather of a frame per rank: the
+  // operation's signature, which each rank checks against its own before any
+  // data moves (Gloo itself would abort the process on a size mismatch), and
+  // room for data. An all-reduce or all-gather whose data fits the room
+  // travels in that same exchange and needs no second round, which is most
+  // of what a small message costs. Gloo needs every rank's frame to be the
+  // same size, so the room is not this operation's size (a rank cannot know
+  // its peers' before the exchange) but the last operation's, which every
+  // rank reads from the same signatures. A loop of same-sized small
+  // operations thus goes in one round each from its second call on.
+  // Returns whether `payload` (count elements of the signature's type, or
+  // null for operations that never go inline) travelled in the frames.
+  bool Check(Signature mine, const void* payload = nullptr) {
     mine.sequence = ++sequence_;
-    std::vector<Signature> all(context_->size);
+    const size_t bytes = mine.count * ElementSize(static_cast<HcclDataType>(mine.type));
+    const bool inline_data = payload != nullptr && bytes > 0 && bytes <= room_;
+    frame_bytes_ = sizeof(Signature) + room_;
+    frames_.resize(frame_bytes_ * static_cast<size_t>(context_->size));
+    char* own = frames_.data() + frame_bytes_ * static_cast<size_t>(context_->rank);
+    std::memcpy(own, &mine, sizeof mine);
+    if (inline_data) std::memcpy(own + sizeof mine, payload, bytes);
     gloo::AllgatherOptions opts(context_);
-    opts.setInput(reinterpret_cast<uint8_t*>(&mine), sizeof(mine));
-    opts.setOutput(reinterpret_cast<uint8_t*>(all.data()), all.size() * sizeof(Signature));
+    opts.setOutput(reinterpret_cast<uint8_t*>(frames_.data()), frames_.size());
     opts.setTimeout(timeout_);
     gloo::allgather(opts);
     for (int r = 0; r < context_->size; ++r) {
-      if (!(all[r] == mine)) {
+      Signature theirs;
+      std::memcpy(&theirs, frames_.data() + frame_bytes_ * static_cast<size_t>(r), sizeof theirs);
+      if (!(theirs == mine)) {
         Throw(HCCL_E_PARA,
               "rank %d called another operation, count, type or root than rank %d (operation %llu of the "
               "communicator)",
               r, context_->rank, static_cast<unsigned long long>(mine.sequence));
       }
     }
+    const size_t most = std::min(kMaxInlineBytes, kMaxInlineTotal / static_cast<size_t>(context_->size));
+    room_ = bytes >= most ? most : bytes == 0 ? 0 : std::bit_ceil(bytes);
+    return inline_data;
+  }
+
+  // Rank r's data from the last Check that carried it inline.
+  const char* FrameData(int r) const {
+    return frames_.data() + frame_bytes_ * static_cast<size_t>(r) + sizeof(Signature);
+  }
+
+  // An all-reduce whose data came inline: every rank folds the frames in rank
+  // order, so all get the same result; fp16 / bf16 accumulate in f32, as the
+  // Gloo path does.
+  void ReduceFrames(void* recv, size_t count, HcclDataType type, HcclReduceOp op) const {
+    if (IsHalfFloat(type)) {
+      std::vector<float> sum(count), next(count);
+      HalfToFloat(type, FrameData(0), sum.data(), count);
+      for (int r = 1; r < context_->size; ++r) {
+        HalfToFloat(type, FrameData(r), next.data(), count);
+        ReduceFloatInto(op, sum.data(), next.data(), count);
+      }
+      FloatToHalf(type, sum.data(), recv, count);
+      return;
+    }
+    std::memmove(recv, FrameData(0), count * ElementSize(type));
+    for (int r = 1; r < context_->size; ++r) ReduceInto(type, op, recv, FrameData(r), count);
   }
 
   // AllGatherV and ReduceScatterV: every rank passed the same counts and
@@ -451,6 +506,9 @@ class GlooTransport final : public Transport {
   const std::chrono::milliseconds timeout_;
   std::mutex mutex_;  // one operation of the communicator at a time
   uint64_t sequence_ = 0;
+  size_t room_ = 0;         // bytes of data each rank's next frame has room for
+  size_t frame_bytes_ = 0;  // of the last Check's frames: its signature and room
+  std::vector<char> frames_;
   std::map<uint32_t, uint64_t> sent_, received_;
 };
 
