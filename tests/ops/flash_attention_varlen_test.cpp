@@ -47,14 +47,6 @@ struct VarSpec {
 
 void PrintTo(const VarSpec& s, std::ostream* os) { *os << s.name; }
 
-std::vector<int64_t> Ends(const std::vector<int64_t>& lens) {
-  std::vector<int64_t> ends(lens.size());
-  std::partial_sum(lens.begin(), lens.end(), ends.begin());
-  return ends;
-}
-
-int64_t Max(const std::vector<int64_t>& v) { return *std::max_element(v.begin(), v.end()); }
-
 struct Want {
   Values out, max, sum;  // out [T, N, Dv]; max and sum per (row, head), in the op's stats order
 };
@@ -154,7 +146,7 @@ void RunVarSpec(const VarSpec& s) {
   const auto batch = static_cast<int64_t>(s.q_lens.size());
   const int64_t t_q = std::accumulate(s.q_lens.begin(), s.q_lens.end(), int64_t{0}) + s.tail;
   const int64_t t_kv = std::accumulate(s.kv_lens.begin(), s.kv_lens.end(), int64_t{0});
-  const int64_t max_q = Max(s.q_lens), max_kv = Max(s.kv_lens);
+  const int64_t max_q = MaxOf(s.q_lens), max_kv = MaxOf(s.kv_lens);
   const bool dense = s.version == Version::kScoreV2;
   // ScoreV2 runs BSND: [B, S, N, D] holds the same elements as TND [B * S, N, D].
   const auto shape = [&](int64_t t, int64_t n, int64_t d) {
@@ -204,7 +196,7 @@ void RunVarSpec(const VarSpec& s) {
   char stats_layout[16];
   std::snprintf(stats_layout, sizeof stats_layout, "%s", s.stats_tnd ? "same_as_input" : "");
   const double scale = 1.0 / std::sqrt(static_cast<double>(s.d + s.rope_d));
-  const std::vector<int64_t> q_ends = Ends(s.q_lens), kv_ends = Ends(s.kv_lens);
+  const std::vector<int64_t> q_ends = PrefixSums(s.q_lens), kv_ends = PrefixSums(s.kv_lens);
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
         aclTensor* p = pse ? a.Tensor(*pse) : nullptr;

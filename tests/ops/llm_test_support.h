@@ -9,12 +9,24 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
 #include "op_test_support.h"
 
 namespace canopy_test {
+
+// Sequence lengths as the prefix sums (each sequence's end) the varlen ops take.
+inline std::vector<int64_t> PrefixSums(const std::vector<int64_t>& lengths) {
+  std::vector<int64_t> ends(lengths.size());
+  std::partial_sum(lengths.begin(), lengths.end(), ends.begin());
+  return ends;
+}
+
+// The largest of `values` (not empty).
+inline int64_t MaxOf(const std::vector<int64_t>& values) { return *std::max_element(values.begin(), values.end()); }
 
 inline std::string LowerCase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });

@@ -23,13 +23,6 @@ struct Case {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
-std::vector<int64_t> PrefixSums(const std::vector<int64_t>& lengths) {
-  std::vector<int64_t> ends;
-  int64_t end = 0;
-  for (int64_t n : lengths) ends.push_back(end += n);
-  return ends;
-}
-
 std::vector<int64_t> WindowStarts(const Case& c) {
   std::vector<int64_t> starts;
   int64_t begin = 0;

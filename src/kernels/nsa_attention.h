@@ -1,0 +1,46 @@
+// NSA's attention kernels (NsaCompressAttention): softmax attention of each
+// query token over its sequence's compressed keys, in TND layout, with the
+// importance score of each select block and its top-k indices. f16 / bf16
+// operands are computed in f32, as CANN's kernels do. Operands are contiguous.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "nnopbase/executor.h"
+
+namespace canopy::kernels {
+
+// query [T1, N1, D], key [T2, N2, D], value [T2, N2, Dv] (N1 = N2 * G);
+// sequence b holds query rows q_lens[b] and compressed key rows kv_lens[b],
+// one after another. For query token s of sequence b and head n (group n / G):
+//   p = softmax(scale * q k^T, masked keys at the lowest float)  over its kv_lens[b] keys
+//   attention_out[t, n] = sum_j round(p_j) v_j   (p rounded to the dtype first, as the NPU's second product)
+//   softmax_max / softmax_sum: max and sum of exp(x - max), 8 copies each, at
+//     flat row (q_start[b] * N1 + n * q_lens[b] + s) of [T1 * N1, 8] (CANN's
+//     per-sequence [N1, S, 8] order inside the [T1, N1, 8] tensor)
+//   score[j] = sum over the group's heads of sum_i times_i * p[(j + 1) * m - i],
+//     i in [0, m + c - 1), times_i = min(i + 1, m + c - 1 - i, c), p outside
+//     [0, kv_len) zero (m = selectBlockSize / stride, c = compressBlockSize / stride)
+//   topk_indices[t, group] = the top_k blocks j of highest score (a topk mask's
+//     set entry makes the score the largest float), highest first, lower j first on a tie.
+// atten_mask [>= max q_len, mask_cols] and topk_mask [.., topk_mask_cols] are
+// indexed by the token's position in its sequence (row) and the key or block
+// (column), the same rows for every sequence; nonzero means masked / forced.
+// Rows of T1 past the sequences are zero.
+struct NsaCompressAttentionDesc {
+  aclDataType dtype = ACL_FLOAT16;  // query, key, value and attention_out
+  int64_t q_tokens = 0, kv_tokens = 0, heads = 0, kv_heads = 0, dim = 0, value_dim = 0;
+  std::vector<int64_t> q_lens, kv_lens;
+  float scale = 1.0F;
+  int64_t blocks_per_select = 1, blocks_per_compress = 1, top_k = 1;
+  int64_t mask_cols = 0, topk_mask_cols = 0;
+  bool has_mask = false, has_topk_mask = false;
+  BufferRef query, key, value, mask, topk_mask, softmax_max, softmax_sum, out, topk_indices;
+};
+
+std::unique_ptr<Step> MakeNsaCompressAttentionStep(const NsaCompressAttentionDesc& desc);
+
+}  // namespace canopy::kernels
