@@ -1,5 +1,7 @@
 #include "registry_example.h"
 
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -212,12 +214,27 @@ std::optional<std::vector<ExampleArgument>> ParseExample(const canopyOpInfo& op,
   }
   std::vector<ExampleArgument> arguments;
   for (size_t i = 0; i < words.size(); ++i) {
-    std::optional<ExampleArgument> argument = ArgumentOf(words[i], op.args[i].kind);
-    if (!argument) {
-      error = std::string(op.name) + "'s example: '" + words[i] + "' is not a value of argument " + op.args[i].name +
-              " (" + op.args[i].type + ")";
+    const auto fail = [&](const std::string& why) {
+      error = std::string(op.name) + "'s example: '" + words[i] + "' " + why + " argument " + op.args[i].name + " (" +
+              op.args[i].type + ")";
       return std::nullopt;
+    };
+    std::string token = words[i];
+    int32_t status_when_left_out = 0;
+    // (a string's quote ends its token, so a '!' inside it is text)
+    if (const size_t bang = token.rfind('!'); bang != std::string::npos && token.back() != '\'') {
+      const std::optional<double> code = NumberOf(token.substr(bang + 1));
+      if (!code || !(*code >= 1 && *code <= INT32_MAX) || *code != std::floor(*code)) {
+        return fail("has no status code after '!' for");
+      }
+      if (op.args[i].optional == 0) return fail("marks as needed the required");
+      status_when_left_out = static_cast<int32_t>(*code);
+      token.resize(bang);
     }
+    std::optional<ExampleArgument> argument = ArgumentOf(token, op.args[i].kind);
+    if (!argument) return fail("is not a value of");
+    if (status_when_left_out != 0 && argument->form == Form::kNull) return fail("leaves out and marks as needed");
+    argument->statusWhenLeftOut = status_when_left_out;
     arguments.push_back(std::move(*argument));
   }
   return arguments;

@@ -11,6 +11,9 @@
 //   (f32[1,2],f32[1,2])  (f32:1,f32:2)        aclTensorList, aclScalarList
 //   'BSND'              a string
 //   3  -1  1e-5  true   an integer or enum, a float or double, a bool
+// An optional argument's token may end in !CODE (f32[2,1]!161002): the
+// example's path needs it (CANN's doc makes it optional only in other
+// combinations), so the same call without it fails with status CODE.
 #ifndef CANOPY_TESTS_OPS_REGISTRY_EXAMPLE_H_
 #define CANOPY_TESTS_OPS_REGISTRY_EXAMPLE_H_
 
@@ -57,11 +60,13 @@ struct ExampleArgument {
   std::vector<ExampleScalar> scalars;  // kScalar: one; kScalarList: its elements
   std::vector<double> numbers;         // the arrays' elements; kNumber: the value (bools 0 / 1)
   std::string text;                    // kString
+  int32_t statusWhenLeftOut = 0;       // !CODE: the call without this optional argument fails with CODE
 };
 
 // `op.example` read against op's argument kinds: one argument per prototype
 // argument, or nothing and a reason in `error` (a malformed token, a form that
-// does not fit the argument's kind, a token count that is not op.argCount).
+// does not fit the argument's kind, a token count that is not op.argCount,
+// !CODE on a required argument or on a left-out one).
 std::optional<std::vector<ExampleArgument>> ParseExample(const canopyOpInfo& op, std::string& error);
 
 }  // namespace canopy_test

@@ -104,6 +104,40 @@ TEST(RegistryExample, ATokenThatDoesNotFitItsArgumentIsAnError) {
   }
 }
 
+// !CODE marks an optional argument the example's path cannot do without.
+TEST(RegistryExample, AStatusAfterAnOptionalSaysItsAbsenceFailsTheCall) {
+  std::vector<canopyOpArg> args = {Arg("x", CANOPY_ARG_TENSOR), Arg("rstd", CANOPY_ARG_TENSOR),
+                                   Arg("bias", CANOPY_ARG_TENSOR), Arg("mode", CANOPY_ARG_STRING)};
+  args[1].optional = args[2].optional = args[3].optional = 1;
+  std::string error;
+  const auto parsed = ParseExample(OpOf(args, "f32[2] f32[2,1]!161002 f32[2] 'a!b'"), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ((*parsed)[0].statusWhenLeftOut, 0);
+  EXPECT_EQ((*parsed)[1].statusWhenLeftOut, 161002);
+  EXPECT_EQ((*parsed)[1].tensors[0].shape, (Shape{2, 1}));
+  EXPECT_EQ((*parsed)[2].statusWhenLeftOut, 0);
+  EXPECT_EQ((*parsed)[3].text, "a!b");  // a '!' inside a string is text
+
+  struct Bad {
+    const char* example;
+    const char* says;
+  };
+  const Bad kBad[] = {
+      {"f32[2]!161001 f32[2] f32[2] -", "marks as needed the required argument x"},
+      {"f32[2] -!161001 f32[2] -", "leaves out and marks as needed argument rstd"},
+      {"f32[2] f32[2]! f32[2] -", "no status code"},
+      {"f32[2] f32[2]!x f32[2] -", "no status code"},
+      {"f32[2] f32[2]!0 f32[2] -", "no status code"},
+      {"f32[2] f32[2]!1.5 f32[2] -", "no status code"},
+      {"f32[2] f32[2]!99999999999 f32[2] -", "no status code"},
+  };
+  for (const Bad& bad : kBad) {
+    SCOPED_TRACE(bad.example);
+    EXPECT_FALSE(ParseExample(OpOf(args, bad.example), error));
+    EXPECT_NE(error.find(bad.says), std::string::npos) << error;
+  }
+}
+
 TEST(RegistryExample, TheTokenCountIsTheArgumentCount) {
   const std::vector<canopyOpArg> args = {Arg("self", CANOPY_ARG_TENSOR), Arg("out", CANOPY_ARG_TENSOR)};
   for (const char* example : {"f32[2]", "f32[2] f32[2] f32[2]", ""}) {

@@ -23,6 +23,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_zero.h"
 #include "op_test_support.h"
+#include "registry_example.h"
 
 namespace canopy_test {
 namespace {
@@ -154,37 +155,13 @@ TEST_P(KitCheckTest, IsRejectedAsCannDoes) {
     }
     case Change::kNullOptional: {
       call.nullArg = arg;
-      // Optional only in some combinations (CANN's doc): the valid f32 call then fails with this code.
-      struct Conditional {
-        const char* op;
-        const char* arg;
-        aclnnStatus status;
-      };
-      static const Conditional kConditional[] = {
-          {"AddRmsNorm", "rstdOut", ACLNN_ERR_PARAM_INVALID},  // without rstdOut only f16 / bf16
-          {"AddRmsNorm", "xOut", ACLNN_ERR_PARAM_NULLPTR},     // rstdOut needs xOut
-          {"BatchNorm", "saveMean", ACLNN_ERR_PARAM_NULLPTR},  // training (the example) needs both
-          {"BatchNorm", "saveInvstd", ACLNN_ERR_PARAM_NULLPTR},
-          {"ThnnFusedLstmCell", "inputBiasOptional", ACLNN_ERR_PARAM_NULLPTR},  // the biases come as a pair
-          {"ThnnFusedLstmCell", "hiddenBiasOptional", ACLNN_ERR_PARAM_NULLPTR},
-          // the softmax output comes with the vocabulary logits (the example's)
-          {"FusedCrossEntropyLossWithMaxSum", "softMaxOutOptional", ACLNN_ERR_PARAM_NULLPTR},
-          {"AddRmsNormQuantV2", "xOut", ACLNN_ERR_PARAM_NULLPTR},          // the example's betaOptional path needs xOut
-          {"AddRmsNormDynamicQuantV2", "y1Out", ACLNN_ERR_PARAM_NULLPTR},  // outputMask [1, 0] asks for it
-          {"AddRmsNormDynamicQuantV2", "scale1Out", ACLNN_ERR_PARAM_NULLPTR},
-          {"AddLayerNormQuantV2", "scales1Optional", ACLNN_ERR_PARAM_INVALID},  // the static form (A2 only) needs it
-          {"MoeInitRoutingQuantV2", "dynamicQuantScaleOutOptional",
-           ACLNN_ERR_INNER_TILING_ERROR},  // quantMode 1 (the example's) needs it
-          // a null quantMode is "static", which needs quantOffsetOptional (the dynamic example has none)
-          {"DequantSwigluQuantV2", "quantModeOptional", ACLNN_ERR_PARAM_NULLPTR},
-          // the example's batch 0 compresses, and CANN's kernel reads its pages through the block table
-          {"NsaCompressWithCache", "blockTableOptional", ACLNN_ERR_INNER_TILING_ERROR},
-      };
-      for (const Conditional& c : kConditional) {
-        if (std::string(op.name) == c.op && ArgName(x) == c.arg) {
-          ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), c.status, {entry});
-          return;
-        }
+      // Optional only in some combinations (CANN's doc): the example's token
+      // says with which code its call fails without it (registry_example.h).
+      std::string error;
+      const auto example = op.example != nullptr ? ParseExample(op, error) : std::nullopt;
+      if (const int32_t status = example ? (*example)[x.arg].statusWhenLeftOut : 0; status != 0) {
+        ExpectRejected(RunOp(RegistryPhase1(op, call), op.run), status, {entry});
+        return;
       }
       const OpRun run = RunOp(RegistryPhase1(op, call), op.run);
       EXPECT_TRUE(call.needsPeers ? StopsAtRankCount(run) : run.ok()) << "an absent optional " << quoted;

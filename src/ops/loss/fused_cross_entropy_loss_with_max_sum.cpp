@@ -99,7 +99,8 @@ aclnnStatus PlanFusedCrossEntropyLossWithMaxSum(Plan& plan, const aclTensor* log
 CANOPY_ACLNN_OP(FusedCrossEntropyLossWithMaxSum, PlanFusedCrossEntropyLossWithMaxSum,
                 (OpTraits{.header = "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h",
                           .dtypes = kVocabDtypes,
-                          .example = "f32[4] f32[4]{1:3} f32[4] 0.0 - - f32[4,6] f32[4] f32[4,6]"}),
+                          // !CODE (registry_example.h): the softmax output comes with the vocabulary logits
+                          .example = "f32[4] f32[4]{1:3} f32[4] 0.0 - - f32[4,6] f32[4] f32[4,6]!161001"}),
                 (const aclTensor*, logitsMax), (const aclTensor*, sumExpLogits), (const aclTensor*, predictedLogits),
                 (float, labelSmoothing), (const aclTensor*, inputOptional, optional),
                 (const aclTensor*, weightOptional, optional), (const aclTensor*, vocabParallelLogitsOptional, optional),

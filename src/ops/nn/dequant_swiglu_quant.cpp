@@ -536,8 +536,9 @@ CANOPY_ACLNN_OP(DequantSwigluQuant, PlanDequantSwigluQuant,
 CANOPY_ACLNN_OP(DequantSwigluQuantV2, PlanDequantSwigluQuantV2,
                 (OpTraits{.header = "aclnnop/aclnn_dequant_swiglu_quant_v2.h",
                           .dtypes = kDequantSwigluQuantDtypes,
-                          .example = "bf16[2,64] - - - f32[1,32] - i64[1]{2:2} true 'dynamic' 2 'rint' -1 0 7.0 "
-                                     "1.702 1.0 i8[2,32] f32[2]"}),
+                          // !CODE (registry_example.h): a null quantMode is "static", which needs quantOffsetOptional
+                          .example = "bf16[2,64] - - - f32[1,32] - i64[1]{2:2} true 'dynamic'!161001 2 'rint' -1 0 "
+                                     "7.0 1.702 1.0 i8[2,32] f32[2]"}),
                 (const aclTensor*, x), (const aclTensor*, weightScaleOptional, optional),
                 (const aclTensor*, activationScaleOptional, optional), (const aclTensor*, biasOptional, optional),
                 (const aclTensor*, quantScaleOptional, optional), (const aclTensor*, quantOffsetOptional, optional),

@@ -178,10 +178,12 @@ aclnnStatus PlanAddLayerNormQuantV2(Plan& plan, const aclTensor* x1, const aclTe
 }  // namespace
 
 CANOPY_ACLNN_OP(AddLayerNormQuantV2, PlanAddLayerNormQuantV2,
-                (OpTraits{.header = "aclnnop/aclnn_add_layer_norm_quant_v2.h",
-                          .dtypes = kXDtypes,
-                          .example = "f16[2,32] f16[2,32] f16[1,32] f16[1,32] f16[1,32] f16[1]{0.5:2} - f16[1] - "
-                                     "'static' 1e-6 true false i8[2,32] i8[2,32] f16[2,32] f16[2,32] f32[2] f32[2]"}),
+                (OpTraits{
+                    .header = "aclnnop/aclnn_add_layer_norm_quant_v2.h",
+                    .dtypes = kXDtypes,
+                    // !CODE (registry_example.h): the static form (A2 only) needs scales1Optional
+                    .example = "f16[2,32] f16[2,32] f16[1,32] f16[1,32] f16[1,32] f16[1]{0.5:2}!161002 - f16[1] - "
+                               "'static' 1e-6 true false i8[2,32] i8[2,32] f16[2,32] f16[2,32] f32[2] f32[2]"}),
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (const aclTensor*, beta),
                 (const aclTensor*, biasOptional, optional), (const aclTensor*, scales1Optional, optional),
                 (const aclTensor*, scales2Optional, optional), (const aclTensor*, zeroPoints1Optional, optional),

@@ -157,8 +157,9 @@ aclnnStatus PlanAddRmsNormDynamicQuantV2(Plan& plan, const aclTensor* x1, const 
 CANOPY_ACLNN_OP(AddRmsNormDynamicQuantV2, PlanAddRmsNormDynamicQuantV2,
                 (OpTraits{.header = "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h",
                           .dtypes = kXDtypes,
-                          .example = "f16[2,8] f16[2,8] f16[8] - - f16[8] 1e-6 bools[1,0] i8[2,8] i8[2,8] f16[2,8] "
-                                     "f32[2] f32[2]"}),
+                          // !CODE (registry_example.h): outputMask [1, 0] asks for y1Out and scale1Out
+                          .example = "f16[2,8] f16[2,8] f16[8] - - f16[8] 1e-6 bools[1,0] i8[2,8]!161001 i8[2,8] "
+                                     "f16[2,8] f32[2]!161001 f32[2]"}),
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma),
                 (const aclTensor*, smoothScale1Optional, optional), (const aclTensor*, smoothScale2Optional, optional),
                 (const aclTensor*, betaOptional, optional), (double, epsilon),

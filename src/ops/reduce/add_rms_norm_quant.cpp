@@ -313,8 +313,9 @@ CANOPY_ACLNN_OP(AddRmsNormQuantV2, PlanAddRmsNormQuantV2,
                 (OpTraits{
                     .header = "aclnnop/aclnn_add_rms_norm_quant_v2.h",
                     .dtypes = kV2XDtypes,
+                    // !CODE (registry_example.h): the betaOptional path needs xOut
                     .example = "f16[2,8] f16[2,8] f16[8] f32[8]{0.5:2} f32[8]{0.5:2} i32[8] i32[8] f16[8] -1 1e-6 "
-                               "true i8[2,8] i8[2,8] f16[2,8] -"}),
+                               "true i8[2,8] i8[2,8] f16[2,8]!161001 -"}),
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (const aclTensor*, scales1),
                 (const aclTensor*, scales2Optional, optional), (const aclTensor*, zeroPoints1Optional, optional),
                 (const aclTensor*, zeroPoints2Optional, optional), (const aclTensor*, betaOptional, optional),

@@ -110,7 +110,9 @@ CANOPY_ACLNN_OP(BatchNorm, PlanBatchNorm,
                 (OpTraits{
                     .header = "aclnnop/aclnn_batch_norm.h",
                     .dtypes = kBatchNormDtypes,
-                    .example = "f32[2,3,4] f32[3] f32[3] f32[3] f32[3]{0.5:2} true 0.1 1e-5 f32[2,3,4] f32[3] f32[3]"}),
+                    // !CODE (registry_example.h): training (the example) needs saveMean and saveInvstd
+                    .example = "f32[2,3,4] f32[3] f32[3] f32[3] f32[3]{0.5:2} true 0.1 1e-5 f32[2,3,4] f32[3]!161001 "
+                               "f32[3]!161001"}),
                 (const aclTensor*, input), (const aclTensor*, weight, optional), (const aclTensor*, bias, optional),
                 (aclTensor*, runningMean, optional), (aclTensor*, runningVar, optional), (bool, training),
                 (double, momentum), (double, eps), (aclTensor*, output), (aclTensor*, saveMean, optional),

@@ -252,7 +252,8 @@ CANOPY_ACLNN_OP(RmsNorm, PlanRmsNorm,
 CANOPY_ACLNN_OP(AddRmsNorm, PlanAddRmsNorm,
                 (OpTraits{.header = "aclnnop/aclnn_add_rms_norm.h",
                           .dtypes = kRmsNormDtypes,
-                          .example = "f32[2,3] f32[2,3] f32[3] 1e-6 f32[2,3] f32[2,1] f32[2,3]"}),
+                          // !CODE (registry_example.h): without rstdOut only f16 / bf16 run; xOut comes with rstdOut
+                          .example = "f32[2,3] f32[2,3] f32[3] 1e-6 f32[2,3] f32[2,1]!161002 f32[2,3]!161001"}),
                 (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon),
                 (aclTensor*, yOut), (aclTensor*, rstdOut, optional), (aclTensor*, xOut, optional))
 CANOPY_ACLNN_OP(GemmaRmsNorm, PlanGemmaRmsNorm,

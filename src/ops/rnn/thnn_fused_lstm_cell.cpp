@@ -156,7 +156,9 @@ aclnnStatus PlanThnnFusedLstmCell(Plan& plan, const aclTensor* inputGates, const
 CANOPY_ACLNN_OP(ThnnFusedLstmCell, PlanThnnFusedLstmCell,
                 (OpTraits{.header = "aclnnop/aclnn_thnn_fused_lstm_cell.h",
                           .dtypes = kLstmDtypes,
-                          .example = "f32[2,12] f32[2,12] f32[2,3] f32[12] f32[12] f32[2,3] f32[2,3] f32[2,12]"}),
+                          // !CODE (registry_example.h): the two biases come as a pair
+                          .example = "f32[2,12] f32[2,12] f32[2,3] f32[12]!161001 f32[12]!161001 f32[2,3] f32[2,3] "
+                                     "f32[2,12]"}),
                 (const aclTensor*, inputGates), (const aclTensor*, hiddenGates), (const aclTensor*, cx),
                 (const aclTensor*, inputBiasOptional, optional), (const aclTensor*, hiddenBiasOptional, optional),
                 (aclTensor*, hyOut), (aclTensor*, cyOut), (aclTensor*, storageOut))

@@ -637,7 +637,9 @@ CANOPY_ACLNN_OP(MoeInitRoutingQuantV2, PlanMoeInitRoutingQuantV2,
                 (OpTraits{.header = "aclnnop/aclnn_moe_init_routing_quant_v2.h",
                           .dtypes = kQuantDtypes,
                           .max_rank = 3,
-                          .example = "f32[3,4] i32[3,2]{0:2} - - 0 0 3 0 0 false 1 i8[6,4] i32[6] - - f32[6]"}),
+                          // !CODE (registry_example.h): quantMode 1 needs the dynamic scale output
+                          .example = "f32[3,4] i32[3,2]{0:2} - - 0 0 3 0 0 false 1 i8[6,4] i32[6] - - "
+                                     "f32[6]!561002"}),
                 (const aclTensor*, x), (const aclTensor*, expertIdx), (const aclTensor*, scaleOptional, optional),
                 (const aclTensor*, offsetOptional, optional), (int64_t, activeNum), (int64_t, expertCapacity),
                 (int64_t, expertNum), (int64_t, dropPadMode), (int64_t, expertTokensCountOrCumsumFlag),

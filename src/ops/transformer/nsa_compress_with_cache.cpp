@@ -212,10 +212,12 @@ aclnnStatus PlanNsaCompressWithCache(Plan& plan, const aclTensor* input, const a
 }  // namespace
 
 CANOPY_ACLNN_OP(NsaCompressWithCache, PlanNsaCompressWithCache,
-                (OpTraits{.header = "aclnnop/aclnn_nsa_compress_with_cache.h",
-                          .dtypes = DtypeSet{ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT64},
-                          .example = "f16[2,64,2,16] f16[32,2] i32[2]{0:3} ints[32,0] i32[2,1]{0:1} 'TND' 32 16 1 64 "
-                                     "f16[4,2,16]"}),
+                (OpTraits{
+                    .header = "aclnnop/aclnn_nsa_compress_with_cache.h",
+                    .dtypes = DtypeSet{ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT64},
+                    // !CODE (registry_example.h): batch 0 compresses, and its pages are read through blockTableOptional
+                    .example = "f16[2,64,2,16] f16[32,2] i32[2]{0:3} ints[32,0] i32[2,1]{0:1}!561002 'TND' 32 16 1 64 "
+                               "f16[4,2,16]"}),
                 (const aclTensor*, input), (const aclTensor*, weight), (const aclTensor*, slotMapping),
                 (const aclIntArray*, actSeqLenOptional, optional), (const aclTensor*, blockTableOptional, optional),
                 (char*, layoutOptional, optional), (int64_t, compressBlockSize), (int64_t, compressStride),
