@@ -31,6 +31,7 @@ void RunOverheadDriver(const Settings& settings, const std::string& problem, Ses
 void RunReduceDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunConvDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunHcclDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunQmatmulDriver(const Settings& settings, const std::string& problem, Session& session);
 // One rank of the hccl driver (canopy-bench --hccl-worker ARGS...; argv: ARGS).
 int RunHcclWorker(int argc, char** argv);
 

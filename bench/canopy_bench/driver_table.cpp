@@ -38,6 +38,11 @@ constexpr Driver kDrivers[] = {
      "RANKS:BYTES, RANKS:LOW-HIGH (x4 steps) or all (2 and 4 ranks, 4K-256M); nccl-tests bus bandwidth against "
      "Gloo's own allreduce / allgather in the same processes",
      "all", RunHcclDriver},
+    {"qmatmul", "w8,w4",
+     "ops w8, w4 (WeightQuantBatchMatmulV2, INT8 / INT4 weight as llama.cpp passes it, a scale per G rows of K); "
+     "problem MxKxN[:gG] (G default 32); --dt=f16|bf16; against a read of the weight bytes (M <= 16) or Canopy's "
+     "bf16 Matmul of the shape",
+     nullptr, RunQmatmulDriver},
 };
 
 }  // namespace
