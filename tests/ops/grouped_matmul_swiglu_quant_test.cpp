@@ -4,7 +4,11 @@
 // the NZ entry point), FLOAT, FLOAT16 and BFLOAT16 channel scales, cumulative group
 // ends with an empty expert, fewer ends than experts and rows past the last end,
 // strided x, scales and output, empty outputs and group lists, a decreasing group
-// list failing the run, and CANN's rejections with their codes.
+// list failing the run, and CANN's rejections with their codes. The A8W4 form: INT4
+// weights (INT4 pairs or INT32 words, ND or NZ blocks, both entry points), UINT64 and
+// INT64 scale words per channel or per group of K, the bias as a random matrix and as
+// the client's auxiliary matrix (where the result is x @ dequantised weight), and its
+// rejections.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +22,9 @@
 #include "aclnnop/aclnn_grouped_matmul_swiglu_quant_weight_nz.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "llm_test_support.h"
+#include "mc2_ranks.h"
 #include "norm_test_support.h"
+#include "quant_weight_support.h"
 
 namespace canopy_test {
 namespace {
@@ -116,9 +122,24 @@ void TransMatmulWeight(const DeviceTensor& weight) {
              aclnnTransMatmulWeight);
 }
 
+// One row's SwiGLU (the first half activated) and quantisation in float64: the
+// quantised values (before rounding) and the scale.
+void SwigluQuantRow(const std::vector<double>& c, std::vector<double>& q, std::vector<double>& scales) {
+  const size_t half = c.size() / 2;
+  std::vector<double> s(half);
+  double max = 0;
+  for (size_t j = 0; j < half; ++j) {
+    s[j] = c[j] / (1 + std::exp(-c[j])) * c[half + j];
+    max = std::max(max, std::abs(s[j]));
+  }
+  const double scale = max / 127;
+  scales.push_back(scale);
+  for (const double v : s) q.push_back(scale > 0 ? v / scale : 0.0);
+}
+
 // Rows [0, ends.back()) in float64: the quantised values (before rounding) and the scales.
 void Reference(const Problem& p, std::vector<double>& q, std::vector<double>& scales) {
-  const int64_t k = p.k, n = p.n, half = n / 2;
+  const int64_t k = p.k, n = p.n;
   int64_t row = 0;
   for (int64_t g = 0; g < static_cast<int64_t>(p.ends.size()); ++g) {
     for (; row < p.ends[static_cast<size_t>(g)]; ++row) {
@@ -131,18 +152,23 @@ void Reference(const Problem& p, std::vector<double>& q, std::vector<double>& sc
         c[static_cast<size_t>(j)] =
             dot * p.xScale[static_cast<size_t>(row)] * p.weightScale[static_cast<size_t>(g * n + j)];
       }
-      std::vector<double> s(static_cast<size_t>(half));
-      double max = 0;
-      for (int64_t j = 0; j < half; ++j) {
-        const double act = c[static_cast<size_t>(j)];
-        s[static_cast<size_t>(j)] = act / (1 + std::exp(-act)) * c[static_cast<size_t>(half + j)];
-        max = std::max(max, std::abs(s[static_cast<size_t>(j)]));
-      }
-      const double scale = max / 127;
-      scales.push_back(scale);
-      for (const double v : s) q.push_back(scale > 0 ? v / scale : 0.0);
+      SwigluQuantRow(c, q, scales);
     }
   }
+}
+
+// The run's output and outputScale rows [0, q.size() / half) against the reference's.
+void ExpectOutputs(const DeviceTensor& outT, const DeviceTensor& outScaleT, const std::vector<double>& q,
+                   const std::vector<double>& scales, const std::vector<uint8_t>& before, const std::string& what) {
+  const Values out = outT.ReadView();
+  ExpectNear(Values(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(q.size())), ThroughHalfQuant(q),
+             what + " output");
+  const Values outScale = outScaleT.ReadView();
+  Values wantScale;
+  for (const double s : scales) wantScale.emplace_back(s);
+  ExpectNear(Values(outScale.begin(), outScale.begin() + static_cast<std::ptrdiff_t>(scales.size())),
+             RelativeTolerance(wantScale, ACL_FLOAT, 64), what + " outputScale");
+  ExpectOutsideViewUnchanged(outT, before, what);
 }
 
 void ExpectMatches(Problem& p, const std::string& what) {
@@ -154,15 +180,7 @@ void ExpectMatches(Problem& p, const std::string& what) {
   ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
   std::vector<double> q, scales;
   Reference(p, q, scales);
-  const Values out = p.outT->ReadView();
-  ExpectNear(Values(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(q.size())), ThroughHalfQuant(q),
-             what + " output");
-  const Values outScale = p.outScaleT->ReadView();
-  Values wantScale;
-  for (const double s : scales) wantScale.emplace_back(s);
-  ExpectNear(Values(outScale.begin(), outScale.begin() + static_cast<std::ptrdiff_t>(scales.size())),
-             RelativeTolerance(wantScale, ACL_FLOAT, 64), what + " outputScale");
-  ExpectOutsideViewUnchanged(*p.outT, before, what);
+  ExpectOutputs(*p.outT, *p.outScaleT, q, scales, before, what);
 }
 
 class GroupedMatmulSwigluQuant : public ::testing::TestWithParam<aclDataType> {};
@@ -261,11 +279,11 @@ TEST(GroupedMatmulSwigluQuantRejects, CannChecks) {
          t[0] = a.NewTensor(ACL_INT8, {1, 11, 64});
        },
        invalid, "x"},
-      {"A8W4 weight",
+      {"A8W4 weight without a bias",
        [](OpArgs& a, std::vector<aclTensor*>& t) {
          t[1] = a.NewTensor(ACL_INT32, {4, 64, 8});
        },
-       ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "A8W4"},
+       ACLNN_ERR_PARAM_NULLPTR, "bias"},
       {"weight FLOAT",
        [](OpArgs& a, std::vector<aclTensor*>& t) {
          t[1] = a.NewTensor(ACL_FLOAT, {4, 64, 64});
@@ -372,6 +390,288 @@ TEST(GroupedMatmulSwigluQuantRejects, CannChecks) {
     Build(p, rng);
     ExpectRejectedWith(RunSwiglu(p, c.change), c.status, {c.keyword});
   }
+}
+
+// ---- A8W4 ----------------------------------------------------------------------------------------
+
+enum class Int4Form {
+  kNd,        // INT4 [e, k, n]
+  kNdWords,   // INT32 [e, k, n / 8]: eight values a word, low nibble first
+  kNzBlocks,  // INT4 [e, n / 64, k / 16, 16, 64], FRACTAL_NZ
+};
+
+struct A8W4Problem {
+  int64_t m = 11, k = 64, n = 128, e = 3, groups = 1;  // groups of K sharing a scale row
+  std::vector<int64_t> ends = {3, 3, 9};
+  Int4Form form = Int4Form::kNd;
+  bool nzEntry = false;
+  bool auxiliary = false;  // bias = 8 * sum_k weight * scale, the client's matrix, else random
+  aclDataType scaleDtype = ACL_UINT64;
+  View xView = View::kContiguous, outView = View::kContiguous;
+
+  std::vector<double> x, w, scale, bias, xScale;  // w [e, k, n], scale [e, groups, n]
+  TensorPtr xT, wT, scaleT, biasT, xScaleT, groupListT, outT, outScaleT;
+};
+
+void BuildA8W4(A8W4Problem& p, Rng& rng) {
+  const int64_t m = p.m, k = p.k, n = p.n, e = p.e, groups = p.groups, groupRows = p.k / p.groups;
+  p.xT = std::make_unique<DeviceTensor>(ACL_INT8, Shape{m, k}, p.xView);
+  p.x = Reals(p.xT->FillRandom(rng, Range{-128, 127}));
+  std::vector<int64_t> w(static_cast<size_t>(e * k * n));
+  for (int64_t& v : w) v = std::min<int64_t>(static_cast<int64_t>(std::floor(rng.Uniform(-8, 8))), 7);
+  p.w.assign(w.begin(), w.end());
+  std::vector<int64_t> stored = w;  // in the storage's order
+  Shape shape = {e, k, n};
+  if (p.form == Int4Form::kNzBlocks) {
+    constexpr int64_t kN0 = 64;
+    stored.clear();
+    for (int64_t g = 0; g < e; ++g) {
+      for (int64_t j1 = 0; j1 < n / kN0; ++j1) {
+        for (int64_t k1 = 0; k1 < k / kK0; ++k1) {
+          for (int64_t k0 = 0; k0 < kK0; ++k0) {
+            for (int64_t j0 = 0; j0 < kN0; ++j0) {
+              stored.push_back(w[static_cast<size_t>((g * k + k1 * kK0 + k0) * n + j1 * kN0 + j0)]);
+            }
+          }
+        }
+      }
+    }
+    shape = {e, n / kN0, k / kK0, kK0, kN0};
+  }
+  const std::vector<uint8_t> bytes = PackWeight(ACL_INT4, 1, NumElements(shape), false, 0, stored);
+  if (p.form == Int4Form::kNdWords) shape.back() /= 8;
+  p.wT = std::make_unique<DeviceTensor>(p.form == Int4Form::kNdWords ? ACL_INT32 : ACL_INT4, shape);
+  p.wT->UploadBytes(bytes);
+  p.scaleT = std::make_unique<DeviceTensor>(p.scaleDtype, groups > 1 ? Shape{e, groups, n} : Shape{e, n});
+  Values words;
+  for (int64_t i = 0; i < e * groups * n; ++i) {
+    p.scale.push_back(Fp19(rng.Uniform(0.002, 0.02)));  // the scale TransQuantParamV2 keeps
+    words.emplace_back(PackedScaleWord(p.scale.back()));
+  }
+  p.scaleT->WriteView(words);
+  p.biasT = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{e, n});
+  if (p.auxiliary) {
+    Values bias;
+    for (int64_t g = 0; g < e; ++g) {
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t kk = 0; kk < k; ++kk) {
+          sum += p.scale[static_cast<size_t>((g * groups + kk / groupRows) * n + j)] *
+                 p.w[static_cast<size_t>((g * k + kk) * n + j)];
+        }
+        bias.emplace_back(static_cast<float>(8 * sum));
+        p.bias.push_back(bias.back().real());
+      }
+    }
+    p.biasT->WriteView(bias);
+  } else {
+    p.bias = Reals(p.biasT->FillRandom(rng, Range{-20, 20}));
+  }
+  p.xScaleT = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{m});
+  p.xScale = Reals(p.xScaleT->FillRandom(rng, Range{0.002, 0.02}));
+  p.groupListT = Upload(ACL_INT64, {static_cast<int64_t>(p.ends.size())}, AsValues(p.ends));
+  p.outT = std::make_unique<DeviceTensor>(ACL_INT8, Shape{m, n / 2}, p.outView);
+  p.outT->Poison();
+  p.outScaleT = Poisoned(ACL_FLOAT, {m});
+}
+
+// The call with t = {x, weight, bias, weightScale, xScale, groupList, output, outputScale} (any may be replaced).
+OpRun RunA8W4(const A8W4Problem& p, const Change& change = {}) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        const aclFormat format = p.form == Int4Form::kNzBlocks ? ACL_FORMAT_FRACTAL_NZ : ACL_FORMAT_ND;
+        std::vector<aclTensor*> t = {a.Tensor(*p.xT),     a.Tensor(*p.wT, format), a.Tensor(*p.biasT),
+                                     a.Tensor(*p.scaleT), a.Tensor(*p.xScaleT),    a.Tensor(*p.groupListT),
+                                     a.Tensor(*p.outT),   a.Tensor(*p.outScaleT)};
+        if (change) change(a, t);
+        if (p.nzEntry) {
+          return aclnnGroupedMatmulSwigluQuantWeightNZGetWorkspaceSize(t[0], t[1], t[2], nullptr, t[3], t[4], t[5],
+                                                                       t[6], t[7], nullptr, ws, ex);
+        }
+        return aclnnGroupedMatmulSwigluQuantGetWorkspaceSize(t[0], t[1], t[2], nullptr, t[3], t[4], t[5], t[6], t[7],
+                                                             nullptr, ws, ex);
+      },
+      p.nzEntry ? aclnnGroupedMatmulSwigluQuantWeightNZ : aclnnGroupedMatmulSwigluQuant);
+}
+
+// c = (sum over groups of ((x - 8) @ w_g) * scale_g + bias) * xScale, the A8W4 kernel's
+// sum; with the client's auxiliary matrix as bias that is x @ the dequantised weight,
+// which the reference then computes instead.
+void ReferenceA8W4(const A8W4Problem& p, std::vector<double>& q, std::vector<double>& scales) {
+  const int64_t k = p.k, n = p.n, groupRows = p.k / p.groups;
+  const double shift = p.auxiliary ? 0.0 : 8.0;
+  int64_t row = 0;
+  for (int64_t g = 0; g < static_cast<int64_t>(p.ends.size()); ++g) {
+    for (; row < p.ends[static_cast<size_t>(g)]; ++row) {
+      std::vector<double> c(static_cast<size_t>(n));
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = p.auxiliary ? 0.0 : p.bias[static_cast<size_t>(g * n + j)];
+        for (int64_t kk = 0; kk < k; ++kk) {
+          sum += (p.x[static_cast<size_t>(row * k + kk)] - shift) * p.w[static_cast<size_t>((g * k + kk) * n + j)] *
+                 p.scale[static_cast<size_t>((g * p.groups + kk / groupRows) * n + j)];
+        }
+        c[static_cast<size_t>(j)] = sum * p.xScale[static_cast<size_t>(row)];
+      }
+      SwigluQuantRow(c, q, scales);
+    }
+  }
+}
+
+void ExpectA8W4Matches(A8W4Problem& p, const std::string& what) {
+  Rng rng = Rng::ForCurrentTest();
+  BuildA8W4(p, rng);
+  const auto before = p.outT->DownloadBytes();
+  const OpRun run = RunA8W4(p);
+  ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
+  std::vector<double> q, scales;
+  ReferenceA8W4(p, q, scales);
+  ExpectOutputs(*p.outT, *p.outScaleT, q, scales, before, what);
+}
+
+TEST(GroupedMatmulSwigluQuantA8W4, AuxiliaryMatrixGivesTheDequantisedProduct) {
+  A8W4Problem p;
+  p.auxiliary = true;
+  ExpectA8W4Matches(p, "ND INT4, per channel, auxiliary bias");
+}
+
+TEST(GroupedMatmulSwigluQuantA8W4, Int32WordsPerGroupInt64Scales) {
+  A8W4Problem p;
+  p.form = Int4Form::kNdWords;
+  p.groups = 4;
+  p.scaleDtype = ACL_INT64;
+  p.ends = {0, 5, 11};  // every row, the first expert empty
+  ExpectA8W4Matches(p, "INT32 words, 4 groups, INT64 scales");
+}
+
+TEST(GroupedMatmulSwigluQuantA8W4, NzBlocksAndStridedViews) {
+  A8W4Problem p;
+  p.form = Int4Form::kNzBlocks;
+  p.xView = View::kTransposed;
+  p.outView = View::kStepped;
+  p.groups = 2;
+  p.auxiliary = true;
+  ExpectA8W4Matches(p, "NZ blocks, strided x and output");
+}
+
+TEST(GroupedMatmulSwigluQuantA8W4, WeightNzEntryPoint) {
+  for (const Int4Form form : {Int4Form::kNzBlocks, Int4Form::kNd, Int4Form::kNdWords}) {
+    A8W4Problem p;
+    p.nzEntry = true;
+    p.form = form;
+    p.m = 7;
+    p.k = 32;
+    p.e = 2;
+    p.groups = 2;
+    p.ends = {4, 6};
+    ExpectA8W4Matches(p, "WeightNZ form " + std::to_string(static_cast<int>(form)));
+  }
+}
+
+TEST(GroupedMatmulSwigluQuantA8W4, EmptyGroupListComputesNothing) {
+  A8W4Problem p;
+  p.ends = {};
+  Rng rng = Rng::ForCurrentTest();
+  BuildA8W4(p, rng);
+  const auto out = p.outT->DownloadBytes();
+  const OpRun run = RunA8W4(p);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  EXPECT_EQ(run.workspaceSize, 0U);
+  EXPECT_EQ(p.outT->DownloadBytes(), out);
+}
+
+TEST(GroupedMatmulSwigluQuantA8W4Rejects, CannChecks) {
+  const aclnnStatus invalid = ACLNN_ERR_PARAM_INVALID;
+  struct Case {
+    std::string name;
+    Change change;
+    aclnnStatus status;
+    std::string keyword;
+  };
+  const std::vector<Case> cases = {
+      {"null bias", [](OpArgs&, std::vector<aclTensor*>& t) { t[2] = nullptr; }, ACLNN_ERR_PARAM_NULLPTR, "bias"},
+      {"bias FLOAT16",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[2] = a.NewTensor(ACL_FLOAT16, {3, 128});
+       },
+       invalid, "bias"},
+      {"bias rank 1", [](OpArgs& a, std::vector<aclTensor*>& t) { t[2] = a.NewTensor(ACL_FLOAT, {128}); }, invalid,
+       "bias"},
+      {"bias of other columns",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[2] = a.NewTensor(ACL_FLOAT, {3, 64});
+       },
+       invalid, "bias"},
+      {"weightScale FLOAT",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[3] = a.NewTensor(ACL_FLOAT, {3, 128});
+       },
+       invalid, "weightScale"},
+      {"weightScale rank 4",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[3] = a.NewTensorIn(Range{1, 1}, ACL_UINT64, {3, 1, 1, 128});
+       },
+       invalid, "weightScale"},
+      {"groups not dividing k",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[3] = a.NewTensorIn(Range{1, 1}, ACL_UINT64, {3, 3, 128});
+       },
+       invalid, "weightScale"},
+      {"weight of other columns",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[1] = a.NewTensor(ACL_INT4, {3, 64, 64});
+       },
+       invalid, "weight"},
+      {"weight words of other columns",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[1] = a.NewTensor(ACL_INT32, {3, 64, 8});
+       },
+       invalid, "weight"},
+      {"NZ blocks with n not a multiple of 64",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[1] = a.NewTensor(ACL_INT4, {3, 1, 4, 16, 64}, View::kContiguous, ACL_FORMAT_FRACTAL_NZ);
+         t[2] = a.NewTensor(ACL_FLOAT, {3, 96});
+         t[3] = a.NewTensorIn(Range{1, 1}, ACL_UINT64, {3, 96});
+         t[6] = a.NewTensor(ACL_INT8, {11, 48});
+       },
+       invalid, "weight"},
+      {"xScale FLOAT16", [](OpArgs& a, std::vector<aclTensor*>& t) { t[4] = a.NewTensor(ACL_FLOAT16, {11}); },
+       ACLNN_ERR_INNER_NULLPTR, "xScale"},
+      {"groupList past the experts",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[5] = a.NewTensorIn(Range{0, 0}, ACL_INT64, {4});
+       },
+       invalid, "groupList"},
+      {"output of n columns",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[6] = a.NewTensor(ACL_INT8, {11, 128});
+       },
+       invalid, "output"},
+      {"k at 20000",
+       [](OpArgs& a, std::vector<aclTensor*>& t) {
+         t[0] = a.NewTensor(ACL_INT8, {1, 20000});
+         t[1] = a.NewTensor(ACL_INT4, {1, 20000, 2});
+         t[2] = a.NewTensor(ACL_FLOAT, {1, 2});
+         t[3] = a.NewTensorIn(Range{1, 1}, ACL_UINT64, {1, 2});
+         t[4] = a.NewTensor(ACL_FLOAT, {1});
+         t[5] = a.NewTensorIn(Range{0, 0}, ACL_INT64, {1});
+         t[6] = a.NewTensor(ACL_INT8, {1, 1});
+         t[7] = a.NewTensor(ACL_FLOAT, {1});
+       },
+       invalid, "k"},
+  };
+  Rng rng = Rng::ForCurrentTest();
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    A8W4Problem p;
+    BuildA8W4(p, rng);
+    ExpectRejectedWith(RunA8W4(p, c.change), c.status, {c.keyword});
+  }
+  // An INT32-packed weight without a bias is refused the same way.
+  A8W4Problem words;
+  words.form = Int4Form::kNdWords;
+  BuildA8W4(words, rng);
+  ExpectRejectedWith(RunA8W4(words, [](OpArgs&, std::vector<aclTensor*>& t) { t[2] = nullptr; }),
+                     ACLNN_ERR_PARAM_NULLPTR, {"bias"});
 }
 
 }  // namespace

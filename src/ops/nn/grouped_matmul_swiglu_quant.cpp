@@ -1,19 +1,28 @@
 // aclnnGroupedMatmulSwigluQuant and aclnnGroupedMatmulSwigluQuantWeightNZ (CANN's
-// gmm/grouped_matmul_swiglu_quant, A8W8 form) as the A2 kernel computes them: x's rows
-// split among the experts by groupList's cumulative ends, then for row r of expert e
-//   c = (x[r] @ weight[e]) * xScale[r] * weightScale[e]       (f32, n columns)
+// gmm/grouped_matmul_swiglu_quant) as the A2 kernels compute them: x's rows split among
+// the experts by groupList's cumulative ends, then for row r of expert e
+//   A8W8: c = (x[r] @ weight[e]) * weightScale[e] * xScale[r]            (f32, n columns)
+//   A8W4: c = (sum over K groups g of ((x[r] - 8) @ weight[e]_g) * weightScale[e, g]
+//              + bias[e]) * xScale[r]
 //   s = swish(c[:n/2]) * c[n/2:]                               (the first half activated)
 //   outputScale[r] = max|s| / 127, output[r] = rint(s / outputScale[r])   (INT8)
-// bias, offset and outputOffset are not used by CANN's A8W8 kernel (its host code
-// warns and goes on). Canopy plans it from shared blocks: the experts' weights scaled
-// by their channel scales and the grouped product (kernels/grouped_matmul.h), the
-// per-token scale, the SwiGLU step (kernels/glu.h) and DynamicQuant's row
-// quantisation (quant_rows.h). Rows past the last end, which CANN leaves as they
-// were, come out as 0 with scale 0.
-// Weights: a 5-D FRACTAL_NZ view is the NZ blocks [e, n / 32, k / 16, 16, 32] (element
-// [e, j1, k1, k0, j0] is weight[e][k1 * 16 + k0][j1 * 32 + j0]); a 3-D view is [e, k, n],
-// read through the view (Canopy's TransMatmulWeight leaves an ND weight as it is).
-// The A8W4 form (INT4 or INT32-packed weights, UINT64 scales) is not implemented.
+// A8W4 (INT4 weights, or INT32 words of eight, low nibble first; UINT64 / INT64 scales
+// holding an f32 in their low 32 bits, [e, n] or per group of K [e, groups, n]): the
+// kernel splits each x into a high and a low int4 part, 16 * high + low = x - 8, and
+// bias (FLOAT [e, n], required) is the client's auxiliary matrix that puts the 8 back
+// (8 * sum_k weight * scale); Canopy computes the same sum in f32 where the NPU rounds
+// the two partial products to fp16. bias and offset are not used by the A8W8 kernel,
+// offset and outputOffset by neither (CANN's host code warns and goes on). Canopy plans
+// it from shared blocks: the experts' weights dequantised by their channel (or group)
+// scales (A8W4: with the bias as one more row of K, against a column of ones), the
+// grouped product (kernels/grouped_matmul.h), the per-token scale, the SwiGLU step
+// (kernels/glu.h) and DynamicQuant's row quantisation (quant_rows.h). Rows past the
+// last end, which CANN leaves as they were, come out as 0 with scale 0.
+// Weights: a 5-D FRACTAL_NZ view is the NZ blocks [e, n / n0, k / 16, 16, n0], n0 32
+// (INT8) or 64 (INT4) (element [e, j1, k1, k0, j0] is weight[e][k1 * 16 + k0][j1 * n0 +
+// j0]); a 3-D view is [e, k, n], read through the view (Canopy's TransMatmulWeight leaves
+// an ND weight as it is).
+#include <optional>
 #include <utility>
 
 #include "aclnnop/aclnn_grouped_matmul_swiglu_quant.h"
@@ -23,6 +32,7 @@
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "quant_rows.h"
+#include "weight_quant_matmul.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -33,17 +43,31 @@ namespace {
 // op definition registers kernels for FLOAT only, so CANN fails those in phase 1 when it
 // looks for the kernel (561103); so does Canopy.
 constexpr DtypeSet kWeightScaleDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr DtypeSet kA8W4WeightScaleDtypes = {ACL_UINT64, ACL_INT64};  // INT64 read as UINT64, as CANN does
 constexpr DtypeSet kWeightDtypes = {ACL_INT8, ACL_INT4};
-constexpr DtypeSet kOpDtypes = {ACL_INT8, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT64};
+constexpr DtypeSet kOpDtypes = {ACL_INT8, ACL_INT4, ACL_INT32, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT64, ACL_UINT64};
 constexpr int64_t kNzK0 = 16, kNzN0 = 32;  // an INT8 NZ block: 16 rows of 32 bytes
-constexpr int64_t kMaxN = 10240;           // N limit of the A8W8 host checks
-constexpr int64_t kKLimit = 65536;         // k must stay below it
+constexpr int64_t kNzN0Int4 = 64;          // an INT4 NZ block: 16 rows of 64 values
+constexpr int64_t kMaxN = 10240;           // N limit of the host checks
+constexpr int64_t kKLimit = 65536;         // k must stay below it (A8W8)
+constexpr int64_t kKLimitA8W4 = 20000;     // and below this (A8W4)
+constexpr int64_t kInt4PerInt32 = 8;
+constexpr int64_t kMsdShift = 8;  // the A8W4 kernel's low int4 part is x's low nibble minus 8
 constexpr int64_t kNdRank = 3, kNzRank = 5;
 
 struct SwigluQuantArgs {
   const aclTensor *x, *weight, *bias, *offset, *weight_scale, *x_scale, *group_list, *output, *output_scale,
       *output_offset;
   bool weight_nz_view;  // the weight's view is the 5-D NZ blocks
+
+  // INT8 x with INT4 weights (or INT32 words of eight INT4).
+  bool A8W4() const { return x->dtype == ACL_INT8 && (weight->dtype == ACL_INT4 || weight->dtype == ACL_INT32); }
+  // The weight's view shape counted in INT4 values (INT32: eight a word, along the last dim).
+  Shape WeightShape() const {
+    Shape shape = weight->view_shape;
+    if (weight->dtype == ACL_INT32 && !shape.empty()) shape.back() *= kInt4PerInt32;
+    return shape;
+  }
 };
 
 aclnnStatus CheckRanks(Plan& plan, const SwigluQuantArgs& a) {
@@ -57,8 +81,31 @@ aclnnStatus CheckRanks(Plan& plan, const SwigluQuantArgs& a) {
   return plan.CheckRank("outputScale", a.output_scale, 1, 1);
 }
 
+// What both forms check after the weight and its scales: the per-row tensors, the
+// group list's length, the n limit and the form's k limit.
+aclnnStatus CheckRowsAndLimits(Plan& plan, const SwigluQuantArgs& a, int64_t n, int64_t k_limit) {
+  const int64_t m = a.x->view_shape[0], k = a.x->view_shape[1], e = a.weight->view_shape[0];
+  CANOPY_CHECK(plan.CheckShape("xScale", a.x_scale, {m}));
+  CANOPY_CHECK(plan.CheckShape("output", a.output, {m, n / 2}));
+  CANOPY_CHECK(plan.CheckShape("outputScale", a.output_scale, {m}));
+  const int64_t ends = a.group_list->view_shape[0];
+  if (ends > e) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupList holds %lld ends; the weight has %lld experts",
+                       static_cast<long long>(ends), static_cast<long long>(e));
+  }
+  if (n > kMaxN) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "n is %lld; at most %lld is supported", static_cast<long long>(n),
+                       static_cast<long long>(kMaxN));
+  }
+  if (k >= k_limit) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x's k is %lld; it must be below %lld (%s)", static_cast<long long>(k),
+                       static_cast<long long>(k_limit), a.A8W4() ? "A8W4" : "A8W8");
+  }
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus CheckShapes(Plan& plan, const SwigluQuantArgs& a) {
-  const int64_t m = a.x->view_shape[0], k = a.x->view_shape[1];
+  const int64_t k = a.x->view_shape[1];
   const int64_t n = a.weight_scale->view_shape[1], e = a.weight->view_shape[0];
   if (n % 2 != 0) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "weightScale's n (%lld) must be even: output takes n / 2 columns",
@@ -76,29 +123,61 @@ aclnnStatus CheckShapes(Plan& plan, const SwigluQuantArgs& a) {
     CANOPY_CHECK(plan.CheckShape("weight", a.weight, {e, k, n}));
   }
   CANOPY_CHECK(plan.CheckShape("weightScale", a.weight_scale, {e, n}));
-  CANOPY_CHECK(plan.CheckShape("xScale", a.x_scale, {m}));
-  CANOPY_CHECK(plan.CheckShape("output", a.output, {m, n / 2}));
-  CANOPY_CHECK(plan.CheckShape("outputScale", a.output_scale, {m}));
-  const int64_t groups = a.group_list->view_shape[0];
-  if (groups > e) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupList holds %lld ends; the weight has %lld experts",
-                       static_cast<long long>(groups), static_cast<long long>(e));
+  return CheckRowsAndLimits(plan, a, n, kKLimit);
+}
+
+aclnnStatus CheckRanksA8W4(Plan& plan, const SwigluQuantArgs& a) {
+  CANOPY_CHECK(plan.CheckRank("x", a.x, 2, 2));
+  const int64_t weight_rank = a.weight_nz_view ? kNzRank : kNdRank;
+  CANOPY_CHECK(plan.CheckRank("weight", a.weight, weight_rank, weight_rank));
+  CANOPY_CHECK(plan.CheckRank("weightScale", a.weight_scale, 2, 3));  // per channel or per group of K
+  CANOPY_CHECK(plan.CheckRank("bias", a.bias, 2, 2));
+  CANOPY_CHECK(plan.CheckRank("xScale", a.x_scale, 1, 1));
+  CANOPY_CHECK(plan.CheckRank("groupList", a.group_list, 1, 1));
+  CANOPY_CHECK(plan.CheckRank("output", a.output, 2, 2));
+  return plan.CheckRank("outputScale", a.output_scale, 1, 1);
+}
+
+aclnnStatus CheckShapesA8W4(Plan& plan, const SwigluQuantArgs& a) {
+  const int64_t k = a.x->view_shape[1], e = a.weight->view_shape[0];
+  const Shape& scale_shape = a.weight_scale->view_shape;
+  const int64_t n = scale_shape.back(), groups = scale_shape.size() == 3 ? scale_shape[1] : 1;
+  if (groups <= 0 || k % groups != 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "weightScale %s gives %lld groups along k (%lld); they must be at least 1 and divide k",
+                       ShapeToString(scale_shape).c_str(), static_cast<long long>(groups), static_cast<long long>(k));
   }
-  if (n > kMaxN) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "n is %lld; at most %lld is supported", static_cast<long long>(n),
-                       static_cast<long long>(kMaxN));
+  if (n % 2 != 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "weightScale's n (%lld) must be even: output takes n / 2 columns",
+                       static_cast<long long>(n));
   }
-  if (k >= kKLimit) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x's k is %lld; it must be below %lld", static_cast<long long>(k),
-                       static_cast<long long>(kKLimit));
+  const Shape weight_shape = a.WeightShape();
+  const Shape expected = a.weight_nz_view ? Shape{e, n / kNzN0Int4, k / kNzK0, kNzK0, kNzN0Int4} : Shape{e, k, n};
+  if (weight_shape != expected) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "weight holds %s INT4 values; it must hold %s",
+                       ShapeToString(weight_shape).c_str(), ShapeToString(expected).c_str());
   }
-  return ACLNN_SUCCESS;
+  // Canopy reads the blocks as they are: a partial block would lie outside the tensor.
+  if (a.weight_nz_view && (k % kNzK0 != 0 || n % kNzN0Int4 != 0)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "weight %s: a 5-D NZ INT4 weight needs k (%lld) a multiple of 16 and n (%lld) of 64",
+                       ShapeToString(weight_shape).c_str(), static_cast<long long>(k), static_cast<long long>(n));
+  }
+  CANOPY_CHECK(plan.CheckShape("bias", a.bias, {e, n}));
+  CANOPY_CHECK(
+      plan.CheckShape("weightScale", a.weight_scale, scale_shape.size() == 3 ? Shape{e, groups, n} : Shape{e, n}));
+  return CheckRowsAndLimits(plan, a, n, kKLimitA8W4);
 }
 
 aclnnStatus CheckDtypes(Plan& plan, const SwigluQuantArgs& a) {
   CANOPY_CHECK(plan.CheckDtype("x", a.x->dtype, DtypeSet{ACL_INT8}));
-  CANOPY_CHECK(plan.CheckDtype("weight", a.weight->dtype, kWeightDtypes));
-  CANOPY_CHECK(plan.CheckDtype("weightScale", a.weight_scale->dtype, kWeightScaleDtypes));
+  if (a.A8W4()) {  // INT32 words count as INT4 here (CANN unpacks them first)
+    CANOPY_CHECK(plan.CheckDtype("bias", a.bias->dtype, DtypeSet{ACL_FLOAT}));
+    CANOPY_CHECK(plan.CheckDtype("weightScale", a.weight_scale->dtype, kA8W4WeightScaleDtypes));
+  } else {
+    CANOPY_CHECK(plan.CheckDtype("weight", a.weight->dtype, kWeightDtypes));
+    CANOPY_CHECK(plan.CheckDtype("weightScale", a.weight_scale->dtype, kWeightScaleDtypes));
+  }
   CANOPY_CHECK(plan.CheckDtype("xScale", a.x_scale->dtype, kWeightScaleDtypes));
   CANOPY_CHECK(plan.CheckDtype("groupList", a.group_list->dtype, DtypeSet{ACL_INT64}));
   CANOPY_CHECK(plan.CheckDtype("output", a.output->dtype, DtypeSet{ACL_INT8}));
@@ -113,13 +192,17 @@ aclnnStatus CheckDtypes(Plan& plan, const SwigluQuantArgs& a) {
 // CANN's checks in its order: null pointers (the kit), the A8W8 ranks and shapes, the
 // dtypes, then the formats.
 aclnnStatus CheckArguments(Plan& plan, const SwigluQuantArgs& a, bool weight_nz_entry) {
-  const bool int8_x = a.x->dtype == ACL_INT8;
-  if (int8_x && (a.weight->dtype == ACL_INT4 || a.weight->dtype == ACL_INT32)) {
-    return plan.Reject(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-                       "weight is %s: the A8W4 form (int4 weights) is not implemented on Canopy",
-                       DtypeName(a.weight->dtype));
-  }
-  if (int8_x && a.weight->dtype == ACL_INT8) {
+  if (a.A8W4()) {
+    // The bias carries the auxiliary matrix the A8W4 kernel adds; CANN answers a null
+    // one with the null-pointer status.
+    if (a.bias == nullptr) {
+      return plan.Reject(ACLNN_ERR_PARAM_NULLPTR,
+                         "bias is null: with INT4 weights it is the auxiliary matrix (8 * sum_k weight * scale) the "
+                         "kernel adds back, and is required");
+    }
+    CANOPY_CHECK(CheckRanksA8W4(plan, a));
+    CANOPY_CHECK(CheckShapesA8W4(plan, a));
+  } else if (a.x->dtype == ACL_INT8 && a.weight->dtype == ACL_INT8) {
     CANOPY_CHECK(CheckRanks(plan, a));
     CANOPY_CHECK(CheckShapes(plan, a));
   }
@@ -157,13 +240,55 @@ TensorRef ScaledWeights(Plan& plan, const TensorRef& weight, const TensorRef& we
   return dense;
 }
 
+// The packed INT4 weight (INT4 pairs, or INT32 words of eight) as contiguous bytes in
+// [e, k, n] order, then read as INT4 [e, k, n]; null when its view splits a byte.
+std::optional<TensorRef> PackedInt4Weight(Plan& plan, const SwigluQuantArgs& a, const TensorRef& weight, int64_t k,
+                                          int64_t n) {
+  const bool words = weight.dtype == ACL_INT32;
+  const int64_t bytes_per_element = words ? 4 : 1, elements_per_byte = words ? 1 : 2;
+  TensorRef bytes = weight;
+  bytes.dtype = ACL_INT8;
+  if (bytes.strides.back() != 1 || (!words && a.weight->offset % 2 != 0)) return std::nullopt;
+  for (size_t d = 0; d + 1 < bytes.strides.size(); ++d) {
+    if (bytes.strides[d] * bytes_per_element % elements_per_byte != 0) return std::nullopt;
+    bytes.strides[d] = bytes.strides[d] * bytes_per_element / elements_per_byte;
+  }
+  bytes.shape.back() = bytes.shape.back() * bytes_per_element / elements_per_byte;
+  // NZ blocks [e, j1, k1, k0, j0 bytes] -> [e, k1, k0, j1, j0 bytes], which is [e, k, n / 2] row-major.
+  const TensorRef packed = plan.Contiguous(a.weight_nz_view ? Permute(bytes, {0, 2, 3, 1, 4}) : bytes, ACL_INT8);
+  const Shape shape = {weight.shape[0], k, n};
+  return TensorRef{packed.buffer, ACL_INT4, shape, ContiguousStrides(shape)};
+}
+
+// A8W4's weight as dense f32 [e, k + 1, n]: each expert's weight times its group scales,
+// then its bias row (the product adds it against x's column of ones).
+aclnnStatus A8W4Weights(Plan& plan, const SwigluQuantArgs& a, const TensorRef& weight, const TensorRef& bias,
+                        const TensorRef& weight_scale, int64_t k, int64_t n, TensorRef& dense) {
+  const std::optional<TensorRef> packed = PackedInt4Weight(plan, a, weight, k, n);
+  if (!packed) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "weight's view splits the bytes its INT4 values are packed in: its last dim must be "
+                       "contiguous, its other strides and its offset even");
+  }
+  const int64_t e = weight.shape[0];
+  const TensorRef grid = weight_scale.rank() == 2 ? Unsqueeze(weight_scale, 1) : weight_scale;  // [e, groups, n]
+  const TensorRef scales = plan.Contiguous(DeqScaleValues(grid), ACL_FLOAT);
+  dense = plan.Temporary(ACL_FLOAT, {e, k + 1, n});
+  PlanDequantizeExperts(plan, *packed, scales, nullptr, dense);
+  plan.Copy(Unsqueeze(bias, 1), Narrow(dense, 1, k, 1));
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus PlanSwigluQuantCommon(Plan& plan, const SwigluQuantArgs& a, bool weight_nz_entry) {
   CANOPY_CHECK(CheckArguments(plan, a, weight_nz_entry));
+  const bool a8w4 = a.A8W4();
   const TensorRef x = plan.Input(a.x, "x");
   const TensorRef weight = plan.Input(a.weight, "weight");
+  TensorRef bias;
   for (const auto& [name, t] : {std::pair{"bias", a.bias}, std::pair{"offset", a.offset}}) {
     if (t != nullptr) {
-      plan.Input(t, name);  // not used by the A8W8 kernel
+      const TensorRef ref = plan.Input(t, name);  // offset: used by neither kernel; bias: by A8W4's
+      if (t == a.bias) bias = ref;
     } else {
       plan.SkipInput();
     }
@@ -181,15 +306,28 @@ aclnnStatus PlanSwigluQuantCommon(Plan& plan, const SwigluQuantArgs& a, bool wei
   if (output.NumElements() == 0 || group_list.NumElements() == 0 || output_scale.NumElements() == 0) {
     return ACLNN_SUCCESS;
   }
-  const int64_t m = x.shape[0], k = x.shape[1], n = weight_scale.shape[1];
+  const int64_t m = x.shape[0], k = x.shape[1], n = weight_scale.shape.back();
 
   kernels::GroupedGemmDesc gemm;
   gemm.groups = group_list.shape[0];
   gemm.m = m;
-  gemm.k = k;
   gemm.n = n;
-  gemm.x = plan.Contiguous(x, ACL_FLOAT).buffer;
-  gemm.weight = ScaledWeights(plan, weight, weight_scale, a.weight_nz_view, k, n).buffer;
+  if (a8w4) {
+    // x - 8 (the kernel's 16 * high + low) and a column of ones for the bias row.
+    TensorRef dense;
+    CANOPY_CHECK(A8W4Weights(plan, a, weight, bias, weight_scale, k, n, dense));
+    const TensorRef shifted = plan.Temporary(ACL_FLOAT, {m, k + 1});
+    plan.Elementwise(ElementwiseOp::kAdd, ComputeType::kF32, {x}, Narrow(shifted, 1, 0, k), ScalarValue::Integer(1),
+                     ScalarValue::Integer(-kMsdShift));
+    plan.Fill(Narrow(shifted, 1, k, 1), ScalarValue::Integer(1));
+    gemm.k = k + 1;
+    gemm.x = shifted.buffer;
+    gemm.weight = dense.buffer;
+  } else {
+    gemm.k = k;
+    gemm.x = plan.Contiguous(x, ACL_FLOAT).buffer;
+    gemm.weight = ScaledWeights(plan, weight, weight_scale, a.weight_nz_view, k, n).buffer;
+  }
   gemm.group_list = group_list.buffer;
   gemm.group_list_stride = group_list.shape[0] > 1 ? group_list.strides[0] : 1;
   const TensorRef product = plan.Temporary(ACL_FLOAT, {m, n});

@@ -125,6 +125,37 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
   return ACLNN_SUCCESS;
 }
 
+TensorRef DeqScaleValues(const TensorRef& t) {
+  if (t.dtype != ACL_UINT64 && t.dtype != ACL_INT64) return t;
+  TensorRef words = t;
+  words.dtype = ACL_FLOAT;
+  for (int64_t& stride : words.strides) stride *= 2;
+  return words;
+}
+
+void PlanDequantizeExperts(Plan& plan, const TensorRef& w, const TensorRef& scales, const TensorRef* offsets,
+                           const TensorRef& dense) {
+  const int64_t experts = w.shape[0], k = w.shape[1], n = w.shape[2];
+  for (int64_t e = 0; e < experts; ++e) {
+    kernels::QuantWeight q;
+    q.dtype = w.dtype;
+    q.data = w.buffer;
+    const int64_t first = e * k * n;
+    q.data.byte_offset += ElementByteOffset(w.dtype, first);
+    q.k_contiguous = false;
+    q.ld = n;
+    q.k = k;
+    q.n = n;
+    q.group_size = k / scales.shape[1];
+    q.scale = Select(scales, 0, e).buffer;
+    if (offsets != nullptr) {
+      q.offset = Select(*offsets, 0, e).buffer;
+      q.has_offset = true;
+    }
+    plan.AddStep(kernels::MakeDequantizeWeightStep(q, Select(dense, 0, e).buffer));
+  }
+}
+
 }  // namespace canopy::ops
 
 namespace {

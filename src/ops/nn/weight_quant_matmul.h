@@ -31,4 +31,15 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
                                    const TensorRef& scale, const TensorRef* offset, const TensorRef* bias,
                                    const TensorRef& y);
 
+// UINT64 / INT64 deqScale words hold an f32 in their low 32 bits: `t` read as
+// those f32 (every other one of its storage); any other dtype as it is.
+TensorRef DeqScaleValues(const TensorRef& t);
+
+// The experts' weights w [E, k, n] (INT8, or INT4 two a byte; row-major)
+// dequantised, (w + offset) * scale, into f32 `dense` [E, k', n] (k' >= k,
+// row-major; rows past k are the caller's), with `scales` and `offsets` (null:
+// none) dense f32 [E, groups, n], a group being k / groups rows of K.
+void PlanDequantizeExperts(Plan& plan, const TensorRef& w, const TensorRef& scales, const TensorRef* offsets,
+                           const TensorRef& dense);
+
 }  // namespace canopy::ops

@@ -53,6 +53,7 @@
 #include "ops/framework/tensor_view.h"
 #include "ops/nn/matmul_planner.h"
 #include "ops/nn/quant_rows.h"
+#include "ops/nn/weight_quant_matmul.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -498,33 +499,17 @@ TensorRef DenseWeight(Plan& plan, const TensorRef& w, const TensorRef* scale, co
                       aclDataType x_dtype) {
   const TensorRef w3 = experts ? w : Unsqueeze(w, 0);
   if (scale == nullptr) return plan.Contiguous(w3, ACL_FLOAT);
-  const int64_t e_count = w3.shape[0], k = w3.shape[1], n = w3.shape[2];
+  const int64_t k = w3.shape[1], n = w3.shape[2];
   TensorRef dense = plan.Temporary(ACL_FLOAT, w3.shape);
   if (k == 0 || n == 0) return dense;
   const TensorRef src = w.dtype == ACL_INT4 ? w3 : plan.Contiguous(w3, w.dtype);
-  const TensorRef scales = PerExpert(plan, *scale, experts);  // [E, n] or [E, G, n]
-  const TensorRef offsets = PerExpert(plan, *offset, experts);
-  const int64_t groups = scales.rank() == 3 ? scales.shape[1] : 1;
-  for (int64_t e = 0; e < e_count; ++e) {
-    kernels::QuantWeight q;
-    q.dtype = w.dtype;
-    q.data = src.buffer;
-    const int64_t first = e * k * n;
-    q.data.byte_offset += ElementByteOffset(w.dtype, first);
-    q.k_contiguous = false;
-    q.ld = n;
-    q.k = k;
-    q.n = n;
-    q.group_size = k / groups;
-    const auto grid = [&](const TensorRef& t) {
-      const TensorRef rows = Select(t, 0, e);
-      return rows.rank() == 1 ? Unsqueeze(rows, 0) : rows;  // [groups, n], dense
-    };
-    q.scale = grid(scales).buffer;
-    q.offset = grid(offsets).buffer;
-    q.has_offset = true;
-    plan.AddStep(kernels::MakeDequantizeWeightStep(q, Select(dense, 0, e).buffer));
-  }
+  const auto grid = [&](const TensorRef& t) {  // [E, G, n], dense
+    const TensorRef per_expert = PerExpert(plan, t, experts);
+    return per_expert.rank() == 2 ? Unsqueeze(per_expert, 1) : per_expert;
+  };
+  const TensorRef scales = grid(*scale);
+  const TensorRef offsets = grid(*offset);
+  PlanDequantizeExperts(plan, src, scales, &offsets, dense);
   const TensorRef rounded = plan.Temporary(x_dtype, w3.shape);
   plan.Copy(dense, rounded);
   plan.Copy(rounded, dense);
@@ -544,15 +529,6 @@ aclnnStatus PerRow(Plan& plan, const TensorRef& table, const Experts& ex, int64_
   const TensorRef w = plan.Contiguous(Unsqueeze(table, 1), ACL_FLOAT);  // [E, 1, n]
   rows = plan.Temporary(ACL_FLOAT, {m, n});
   return PlanExpertProduct(plan, ones, w, nullptr, ex, rows);
-}
-
-// UINT64 / INT64 scales hold an f32 in their low 32 bits: read as f32 every other word.
-TensorRef DeqScaleValues(const TensorRef& t) {
-  if (t.dtype != ACL_UINT64 && t.dtype != ACL_INT64) return t;
-  TensorRef words = t;
-  words.dtype = ACL_FLOAT;
-  for (int64_t& stride : words.strides) stride *= 2;
-  return words;
 }
 
 void PlanActivation(Plan& plan, Activation act, const TensorRef& h, const TensorRef& out) {
