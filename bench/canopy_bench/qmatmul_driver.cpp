@@ -1,7 +1,7 @@
 // --driver=qmatmul: aclnnWeightQuantBatchMatmulV2 with an INT8 (op w8) or INT4
 // (op w4) weight and one f16 / bf16 scale per group of G rows along K, the
-// weight passed as llama.cpp's CANN backend passes it: stored [N, K] and seen
-// through a transposed [K, N] view. The yardstick depends on the shape, as
+// weight and its scales passed as llama.cpp's CANN backend passes them: stored
+// [N, K] and [N, K / G], seen through transposed [K, N] and [K / G, N] views. The yardstick depends on the shape, as
 // issue [llm] sets its targets:
 //   M <= 16 (decode): a plain all-threads read of the same quantised weight
 //     bytes; canopy/ref is the fraction of that streaming rate the product
@@ -60,9 +60,9 @@ double ReadLoop(const void* data, size_t bytes) {
   return us;
 }
 
-// A [K, N] view of a weight stored [N, K] (K contiguous).
-aclTensor* TransposedWeight(const Problem& p, aclDataType dtype, void* data) {
-  const std::vector<int64_t> shape = {p.k, p.n}, strides = {1, p.k}, storage = {p.n, p.k};
+// A [rows, cols] view of a matrix stored [cols, rows] (rows contiguous).
+aclTensor* TransposedView(const std::vector<int64_t>& shape, aclDataType dtype, void* data) {
+  const std::vector<int64_t> strides = {1, shape[0]}, storage = {shape[1], shape[0]};
   return aclCreateTensor(shape.data(), 2, dtype, strides.data(), 0, ACL_FORMAT_ND, storage.data(), 2, data);
 }
 
@@ -100,7 +100,8 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   }
   const double code_range = int4 ? 8 : 127;
   const HostTensor x = RandomTensor(dtype, {p.m, p.k}, random, -1, 1);
-  const HostTensor scale = RandomTensor(dtype, {groups, p.n}, random, 0.5 / code_range, 1.5 / code_range);
+  // Stored [N, groups] and seen as [groups, N], like the weight.
+  const HostTensor scale = RandomTensor(dtype, {p.n, groups}, random, 0.5 / code_range, 1.5 / code_range);
 
   DeviceBuffer x_device(x.bytes.size()), w_device(weight_bytes), scale_device(scale.bytes.size()),
       y_device(static_cast<size_t>(p.m * p.n) * dtype.size);
@@ -108,14 +109,13 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   scale_device.Upload(scale);
   BENCH_CHECK_ACL(aclrtMemcpy(w_device.get(), weight_bytes, packed.data(), weight_bytes, ACL_MEMCPY_HOST_TO_DEVICE));
   Tensor x_tensor({p.m, p.k}, dtype.acl, x_device.get());
-  Tensor scale_tensor({groups, p.n}, dtype.acl, scale_device.get());
+  aclTensor* scale_view = TransposedView({groups, p.n}, dtype.acl, scale_device.get());
   Tensor y_tensor({p.m, p.n}, dtype.acl, y_device.get());
-  aclTensor* weight = TransposedWeight(p, int4 ? ACL_INT4 : ACL_INT8, w_device.get());
+  aclTensor* weight = TransposedView({p.k, p.n}, int4 ? ACL_INT4 : ACL_INT8, w_device.get());
   std::string error;
-  const auto call =
-      RegisteredCall("WeightQuantBatchMatmulV2",
-                     {x_tensor.get(), weight, scale_tensor.get(), nullptr, nullptr, nullptr, nullptr, y_tensor.get()},
-                     {}, {p.group}, error);
+  const auto call = RegisteredCall(
+      "WeightQuantBatchMatmulV2",
+      {x_tensor.get(), weight, scale_view, nullptr, nullptr, nullptr, nullptr, y_tensor.get()}, {}, {p.group}, error);
   DeviceBuffer workspace;
   std::string message;
   const aclnnStatus status = call == nullptr ? -1 : RunCanopyOnce(*call, workspace, message);
@@ -126,6 +126,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     result.note = message;
     session.Record(result);
     aclDestroyTensor(weight);
+    aclDestroyTensor(scale_view);
     return;
   }
   result.flops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.k) * static_cast<double>(p.n);
@@ -147,7 +148,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
         double want = 0, magnitude = 0;
         for (int64_t kk = 0; kk < p.k; ++kk) {
           const double w = codes[static_cast<size_t>(col * p.k + kk)] *
-                           scale.values[static_cast<size_t>((kk / p.group) * p.n + col)];
+                           scale.values[static_cast<size_t>(col * groups + kk / p.group)];
           const double term = x.values[static_cast<size_t>(row * p.k + kk)] * w;
           want += term;
           magnitude += std::fabs(term);
@@ -165,6 +166,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     std::printf("%s: %s (%s)\n", label.c_str(), worst <= 1 ? "PASSED" : "FAILED", note);
     session.Record(result);
     aclDestroyTensor(weight);
+    aclDestroyTensor(scale_view);
     return;
   }
 
@@ -210,6 +212,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   std::printf("\n");
   session.Record(result);
   aclDestroyTensor(weight);
+  aclDestroyTensor(scale_view);
 }
 
 }  // namespace

@@ -121,11 +121,15 @@ void QuantColumnsAvx512(const QuantMatmulDesc& d, const float* x, const float* x
     avx512_isa::QuantColumns(d, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
     return;
   }
-  for (int64_t r0 = 0; r0 < d.m; r0 += avx512_isa::kRowBlock) {
-    const int rows = static_cast<int>(std::min<int64_t>(avx512_isa::kRowBlock, d.m - r0));
-    avx512_isa::WithRows(rows, [&](auto r) {
-      KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c0, c1);
-    });
+  const int64_t chunk = avx512_isa::ColumnChunk(d.w);  // see kChunkBytes
+  for (int64_t cc = c0; cc < c1; cc += chunk) {
+    const int64_t ce = std::min(c1, cc + chunk);
+    for (int64_t r0 = 0; r0 < d.m; r0 += avx512_isa::kRowBlock) {
+      const int rows = static_cast<int>(std::min<int64_t>(avx512_isa::kRowBlock, d.m - r0));
+      avx512_isa::WithRows(rows, [&](auto r) {
+        KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, cc, ce);
+      });
+    }
   }
   if (bias != nullptr) {
     for (int64_t r = 0; r < d.m; ++r) {

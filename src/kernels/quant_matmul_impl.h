@@ -17,6 +17,16 @@ namespace canopy::kernels::CANOPY_QMM_ISA {
 constexpr int kLanes = 16;
 constexpr int kRowBlock = 4;          // rows of x per pass over a block of the weight
 constexpr int64_t kColumnBlock = 64;  // columns per pass (N-contiguous layout)
+// Every block of rows of x runs over one chunk of columns before the next
+// chunk starts, so that the chunk's weights (about kChunkBytes) are still in
+// cache for the later row blocks: the weight is read from memory once,
+// however many rows x has.
+constexpr int64_t kChunkBytes = int64_t{128} << 10;
+
+inline int64_t ColumnChunk(const QuantWeight& w) {
+  const int64_t column_bytes = std::max<int64_t>(1, w.dtype == ACL_INT4 ? (w.k + 1) / 2 : w.k);
+  return std::max<int64_t>(1, kChunkBytes / column_bytes / kColumnBlock) * kColumnBlock;
+}
 
 inline float Low(uint8_t b) { return static_cast<float>(static_cast<int8_t>(static_cast<uint8_t>(b << 4)) >> 4); }
 inline float High(uint8_t b) { return static_cast<float>(static_cast<int8_t>(b) >> 4); }
@@ -213,16 +223,20 @@ void WithRows(int rows, F&& f) {
 inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
                          const char* wbase, const float* scale, const float* offset, const float* bias, float* y,
                          int64_t c0, int64_t c1) {
-  for (int64_t r0 = 0; r0 < d.m; r0 += kRowBlock) {
-    const int rows = static_cast<int>(std::min<int64_t>(kRowBlock, d.m - r0));
-    WithRows(rows, [&](auto r) {
-      constexpr int R = decltype(r)::value;
-      if (d.w.k_contiguous) {
-        KContiguousRows<R>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c0, c1);
-      } else {
-        NContiguousRows<R>(d, x, sums, wbase, scale, offset, y, r0, c0, c1);
-      }
-    });
+  const int64_t chunk = ColumnChunk(d.w);
+  for (int64_t cc = c0; cc < c1; cc += chunk) {
+    const int64_t ce = std::min(c1, cc + chunk);
+    for (int64_t r0 = 0; r0 < d.m; r0 += kRowBlock) {
+      const int rows = static_cast<int>(std::min<int64_t>(kRowBlock, d.m - r0));
+      WithRows(rows, [&](auto r) {
+        constexpr int R = decltype(r)::value;
+        if (d.w.k_contiguous) {
+          KContiguousRows<R>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, cc, ce);
+        } else {
+          NContiguousRows<R>(d, x, sums, wbase, scale, offset, y, r0, cc, ce);
+        }
+      });
+    }
   }
   if (bias != nullptr) {
     for (int64_t r = 0; r < d.m; ++r) {

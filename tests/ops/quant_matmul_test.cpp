@@ -275,6 +275,11 @@ TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ8_0) { GgmlMulMatQuant(ACL_INT8, 3, 12
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0) { GgmlMulMatQuant(ACL_INT4, 3, 128, 200); }
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ8_0SingleGroup) { GgmlMulMatQuant(ACL_INT8, 2, 32, 40); }
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0PrefillRows) { GgmlMulMatQuant(ACL_INT4, 20, 64, 48); }
+// Decode-sized row counts over several row blocks, with K long enough that
+// each thread's columns span several cache chunks (quant_matmul_impl.h's
+// ColumnChunk): every row block visits every chunk.
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ8_0RowBlocksOverColumnChunks) { GgmlMulMatQuant(ACL_INT8, 9, 4096, 300); }
+TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0RowBlocksOverColumnChunks) { GgmlMulMatQuant(ACL_INT4, 14, 4096, 260); }
 // N above 65535: ggml splits the weight into two views, the second at an offset.
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0SplitAbove65535) { GgmlMulMatQuant(ACL_INT4, 1, 32, 65600); }
 
@@ -295,12 +300,12 @@ struct Call {
 };
 
 OpRun RunCall(const Call& c) {
+  std::vector<std::unique_ptr<DeviceBuffer>> keep;  // the weights' storage, alive until the run is done
   return RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
         const int64_t k = c.ws.size() == 2 ? c.ws[0] : 1, n = c.ws.size() == 2 ? c.ws[1] : c.ws[0];
-        DeviceBuffer* storage = new DeviceBuffer(static_cast<size_t>(k * n + c.weightOffset + 16));
-        static std::vector<std::unique_ptr<DeviceBuffer>> keep;  // lives until the process ends
-        keep.emplace_back(storage);
+        auto* storage =
+            keep.emplace_back(std::make_unique<DeviceBuffer>(static_cast<size_t>(k * n + c.weightOffset + 16))).get();
         const Shape strides = c.ws.size() == 2 ? Shape{n, 1} : Shape{1};
         const int64_t elements = k * n + c.weightOffset;
         aclTensor* weight = aclCreateTensor(c.ws.data(), c.ws.size(), c.w, strides.data(), c.weightOffset,
