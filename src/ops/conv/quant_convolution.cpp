@@ -160,8 +160,9 @@ CANOPY_ACLNN_OP(QuantConvolution, PlanQuantConvolution,
                 (OpTraits{.header = "aclnnop/aclnn_quant_convolution.h",
                           .dtypes = kQuantConvDtypes,
                           .max_rank = kRank,
+                          // !CODE (registry_example.h): CANN reads a null dilation as a list of the wrong length
                           .example = "i8[1,2,3,4,4]@NCDHW i8[3,2,1,3,3]@NCDHW f32[3] f32[3] - ints[1,1,1] ints[0,1,1] "
-                                     "ints[1,1,1] false - 1 0 - bf16[1,3,3,4,4]@NCDHW"}),
+                                     "ints[1,1,1]!161002 false - 1 0 - bf16[1,3,3,4,4]@NCDHW"}),
                 (const aclTensor*, input), (const aclTensor*, weight), (const aclTensor*, bias),
                 (const aclTensor*, scale), (const aclTensor*, offset, optional), (const aclIntArray*, stride),
                 (const aclIntArray*, padding), (const aclIntArray*, dilation, optional), (bool, transposed),
