@@ -8,6 +8,7 @@
 #include <numeric>
 #include <string>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
 #include "common/half.h"
 #include "dtype_dispatch.h"
@@ -17,6 +18,7 @@ namespace canopy::kernels {
 namespace {
 
 constexpr int64_t kStatCopies = 8;  // softmax max / sum: 8 f32 copies per row
+constexpr int64_t kTokensPerTask = 16;
 constexpr float kMaskedScore = std::numeric_limits<float>::lowest();
 constexpr float kForcedScore = std::numeric_limits<float>::max();
 
@@ -26,43 +28,113 @@ float RoundToDtype(aclDataType dtype, float x) {
   return x;
 }
 
-std::vector<float> LoadAll(const RunContext& context, BufferRef buffer, aclDataType dtype, int64_t count) {
-  std::vector<float> values(static_cast<size_t>(count));
-  Load(dtype, context.Resolve(buffer), 1, count, values.data());
-  return values;
-}
-
 std::vector<int64_t> Starts(const std::vector<int64_t>& lens) {
   std::vector<int64_t> starts(lens.size(), 0);
   std::exclusive_scan(lens.begin(), lens.end(), starts.begin(), int64_t{0});
   return starts;
 }
 
-// Indices of the k largest scores, highest first, the lower index first on a tie.
-void TopK(const std::vector<float>& score, int64_t k, std::vector<int32_t>& order, int32_t* dst) {
-  order.resize(score.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int32_t a, int32_t b) {
-    const float x = score[static_cast<size_t>(a)], y = score[static_cast<size_t>(b)];
+// One sequence and key head: its keys and values as f32 rows, and the select-block sizes.
+struct GroupKv {
+  aclDataType dtype = ACL_FLOAT16;
+  int64_t groups = 1, dim = 0, value_dim = 0, kv_len = 0;
+  float scale = 1.0F;
+  int64_t per_select = 1, per_compress = 1, blocks = 0, top_k = 1;
+  std::vector<float> keys, values;  // [kv_len, dim], [kv_len, value_dim]
+
+  // Loads row j of the sequence's keys and values from `key_row(j)` / `value_row(j)` (stored rows of the group).
+  template <typename KeyRow, typename ValueRow>
+  void Load(const KeyRow& key_row, const ValueRow& value_row) {
+    keys.resize(static_cast<size_t>(kv_len * dim));
+    values.resize(static_cast<size_t>(kv_len * value_dim));
+    for (int64_t j = 0; j < kv_len; ++j) {
+      kernels::Load(dtype, key_row(j), 1, dim, keys.data() + j * dim);
+      kernels::Load(dtype, value_row(j), 1, value_dim, values.data() + j * value_dim);
+    }
+  }
+};
+
+// One query token against a GroupKv: softmax attention for each of the G
+// heads (q: G rows of dim), the output rows (out: G rows of value_dim, f32),
+// each head's softmax max and sum, and the top-k select blocks.
+struct TokenScratch {
+  std::vector<float> p, importance, score, times;
+  std::vector<int32_t> order;
+};
+
+template <typename Masked, typename Forced>
+void AttendToken(const GroupKv& kv, const float* q, const Masked& masked, const Forced& forced, TokenScratch& s,
+                 float* out, float* maxes, float* sums, int32_t* top) {
+  s.p.assign(static_cast<size_t>(kv.kv_len), 0.0F);
+  s.importance.assign(static_cast<size_t>(kv.kv_len), 0.0F);
+  std::fill(out, out + kv.groups * kv.value_dim, 0.0F);
+  for (int64_t g = 0; g < kv.groups; ++g) {
+    const float* qg = q + g * kv.dim;
+    float max = kMaskedScore;
+    for (int64_t j = 0; j < kv.kv_len; ++j) {
+      float x = kMaskedScore;
+      if (!masked(j)) {
+        const float* k = kv.keys.data() + j * kv.dim;
+        float dot = 0.0F;
+        for (int64_t i = 0; i < kv.dim; ++i) dot += qg[i] * k[i];
+        x = dot * kv.scale;
+      }
+      s.p[static_cast<size_t>(j)] = x;
+      max = std::max(max, x);
+    }
+    float sum = 0.0F;
+    for (float& x : s.p) sum += (x = std::exp(x - max));
+    maxes[g] = max;
+    sums[g] = sum;
+    float* og = out + g * kv.value_dim;
+    for (int64_t j = 0; j < kv.kv_len; ++j) {
+      const float prob = s.p[static_cast<size_t>(j)] / sum;
+      s.importance[static_cast<size_t>(j)] += prob;
+      // The NPU's second product takes the probabilities in the input dtype.
+      const float rounded = RoundToDtype(kv.dtype, prob);
+      const float* v = kv.values.data() + j * kv.value_dim;
+      for (int64_t i = 0; i < kv.value_dim; ++i) og[i] += rounded * v[i];
+    }
+  }
+  const int64_t window = kv.per_select + kv.per_compress - 1;
+  s.times.resize(static_cast<size_t>(window));
+  for (int64_t i = 0; i < window; ++i) {
+    s.times[static_cast<size_t>(i)] = static_cast<float>(std::min({i + 1, window - i, kv.per_compress}));
+  }
+  s.score.assign(static_cast<size_t>(kv.blocks), 0.0F);
+  for (int64_t j = 0; j < kv.blocks; ++j) {
+    float total = 0.0F;
+    for (int64_t i = 0; i < window; ++i) {
+      const int64_t at = (j + 1) * kv.per_select - i;
+      if (at >= 0 && at < kv.kv_len) total += s.times[static_cast<size_t>(i)] * s.importance[static_cast<size_t>(at)];
+    }
+    s.score[static_cast<size_t>(j)] = forced(j) ? kForcedScore : total;
+  }
+  // The k highest, highest first, the lower block first on a tie.
+  s.order.resize(s.score.size());
+  std::iota(s.order.begin(), s.order.end(), 0);
+  std::partial_sort(s.order.begin(), s.order.begin() + kv.top_k, s.order.end(), [&](int32_t a, int32_t b) {
+    const float x = s.score[static_cast<size_t>(a)], y = s.score[static_cast<size_t>(b)];
     return x > y || (x == y && a < b);
   });
-  std::copy(order.begin(), order.begin() + k, dst);
+  std::copy(s.order.begin(), s.order.begin() + kv.top_k, top);
 }
 
 class NsaCompressAttentionStep final : public Step {
  public:
   explicit NsaCompressAttentionStep(NsaCompressAttentionDesc desc)
       : d_(std::move(desc)), q_starts_(Starts(d_.q_lens)), kv_starts_(Starts(d_.kv_lens)) {
+    // Tasks: a key head of a run of at most kTokensPerTask tokens of one sequence.
     for (size_t b = 0; b < d_.q_lens.size(); ++b) {
-      for (int64_t s = 0; s < d_.q_lens[b]; ++s) rows_.emplace_back(static_cast<int64_t>(b), s);
+      for (int64_t s = 0; s < d_.q_lens[b]; s += kTokensPerTask) chunks_.emplace_back(static_cast<int64_t>(b), s);
     }
   }
 
   aclnnStatus Run(const RunContext& context) const override {
     const int64_t groups = d_.heads / d_.kv_heads;
-    const std::vector<float> query = LoadAll(context, d_.query, d_.dtype, d_.q_tokens * d_.heads * d_.dim);
-    const std::vector<float> key = LoadAll(context, d_.key, d_.dtype, d_.kv_tokens * d_.kv_heads * d_.dim);
-    const std::vector<float> value = LoadAll(context, d_.value, d_.dtype, d_.kv_tokens * d_.kv_heads * d_.value_dim);
+    const char* query = context.Resolve(d_.query);
+    const char* key = context.Resolve(d_.key);
+    const char* value = context.Resolve(d_.value);
     const auto* mask = reinterpret_cast<const uint8_t*>(d_.has_mask ? context.Resolve(d_.mask) : nullptr);
     const auto* topk_mask =
         reinterpret_cast<const uint8_t*>(d_.has_topk_mask ? context.Resolve(d_.topk_mask) : nullptr);
@@ -72,70 +144,51 @@ class NsaCompressAttentionStep final : public Step {
     auto* indices = reinterpret_cast<int32_t*>(context.Resolve(d_.topk_indices));
     const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
     const int64_t stat_count = d_.q_tokens * d_.heads * kStatCopies;
-    const int64_t out_count = d_.q_tokens * d_.heads * d_.value_dim;
     std::fill(softmax_max, softmax_max + stat_count, 0.0F);
     std::fill(softmax_sum, softmax_sum + stat_count, 0.0F);
-    std::memset(out, 0, static_cast<size_t>(out_count * element));
+    std::memset(out, 0, static_cast<size_t>(d_.q_tokens * d_.heads * d_.value_dim * element));
     std::fill(indices, indices + d_.q_tokens * d_.kv_heads * d_.top_k, 0);
 
-    const int64_t m = d_.blocks_per_select, window = m + d_.blocks_per_compress - 1;
-    std::vector<float> times(static_cast<size_t>(window));
-    for (int64_t i = 0; i < window; ++i) {
-      times[static_cast<size_t>(i)] = static_cast<float>(std::min({i + 1, window - i, d_.blocks_per_compress}));
-    }
-    const auto tasks = static_cast<int64_t>(rows_.size()) * d_.kv_heads;
+    const auto tasks = static_cast<int64_t>(chunks_.size()) * d_.kv_heads;
     ParallelFor(tasks, 1, [&](int64_t begin, int64_t end) {
-      std::vector<float> p, importance, score, acc(static_cast<size_t>(d_.value_dim));
-      std::vector<int32_t> order;
+      GroupKv kv;
+      TokenScratch scratch;
+      std::vector<float> q(static_cast<size_t>(groups * d_.dim)), o(static_cast<size_t>(groups * d_.value_dim));
+      std::vector<float> maxes(static_cast<size_t>(groups)), sums(static_cast<size_t>(groups));
       for (int64_t task = begin; task < end; ++task) {
-        const auto [b, s] = rows_[static_cast<size_t>(task / d_.kv_heads)];
+        const auto [b, first] = chunks_[static_cast<size_t>(task / d_.kv_heads)];
         const int64_t group = task % d_.kv_heads;
-        const int64_t q_len = d_.q_lens[static_cast<size_t>(b)], kv_len = d_.kv_lens[static_cast<size_t>(b)];
-        const int64_t t = q_starts_[static_cast<size_t>(b)] + s, kv0 = kv_starts_[static_cast<size_t>(b)];
-        p.assign(static_cast<size_t>(kv_len), 0.0F);
-        importance.assign(static_cast<size_t>(kv_len), 0.0F);
-        for (int64_t g = 0; g < groups; ++g) {
-          const int64_t n = group * groups + g;
-          const float* q = query.data() + (t * d_.heads + n) * d_.dim;
-          float max = kMaskedScore;
-          for (int64_t j = 0; j < kv_len; ++j) {
-            float x = kMaskedScore;
-            if (mask == nullptr || mask[s * d_.mask_cols + j] == 0) {
-              const float* k = key.data() + ((kv0 + j) * d_.kv_heads + group) * d_.dim;
-              float dot = 0.0F;
-              for (int64_t i = 0; i < d_.dim; ++i) dot += q[i] * k[i];
-              x = dot * d_.scale;
-            }
-            p[static_cast<size_t>(j)] = x;
-            max = std::max(max, x);
+        const int64_t q_len = d_.q_lens[static_cast<size_t>(b)], kv0 = kv_starts_[static_cast<size_t>(b)];
+        kv = GroupKv{.dtype = d_.dtype,
+                     .groups = groups,
+                     .dim = d_.dim,
+                     .value_dim = d_.value_dim,
+                     .kv_len = d_.kv_lens[static_cast<size_t>(b)],
+                     .scale = d_.scale,
+                     .per_select = d_.blocks_per_select,
+                     .per_compress = d_.blocks_per_compress,
+                     .blocks = (d_.kv_lens[static_cast<size_t>(b)] + d_.blocks_per_select - 1) / d_.blocks_per_select,
+                     .top_k = d_.top_k,
+                     .keys = std::move(kv.keys),
+                     .values = std::move(kv.values)};
+        kv.Load([&](int64_t j) { return key + ((kv0 + j) * d_.kv_heads + group) * d_.dim * element; },
+                [&](int64_t j) { return value + ((kv0 + j) * d_.kv_heads + group) * d_.value_dim * element; });
+        for (int64_t s = first; s < std::min(q_len, first + kTokensPerTask); ++s) {
+          const int64_t t = q_starts_[static_cast<size_t>(b)] + s;
+          Load(d_.dtype, query + (t * d_.heads + group * groups) * d_.dim * element, 1, groups * d_.dim, q.data());
+          AttendToken(
+              kv, q.data(), [&](int64_t j) { return mask != nullptr && mask[s * d_.mask_cols + j] != 0; },
+              [&](int64_t j) { return topk_mask != nullptr && topk_mask[s * d_.topk_mask_cols + j] != 0; }, scratch,
+              o.data(), maxes.data(), sums.data(), indices + (t * d_.kv_heads + group) * d_.top_k);
+          Store(o.data(), d_.dtype, out + (t * d_.heads + group * groups) * d_.value_dim * element, 1,
+                groups * d_.value_dim);
+          for (int64_t g = 0; g < groups; ++g) {
+            // CANN's kernel writes each sequence's statistics as [N1, S, 8].
+            const int64_t row = q_starts_[static_cast<size_t>(b)] * d_.heads + (group * groups + g) * q_len + s;
+            std::fill_n(softmax_max + row * kStatCopies, kStatCopies, maxes[static_cast<size_t>(g)]);
+            std::fill_n(softmax_sum + row * kStatCopies, kStatCopies, sums[static_cast<size_t>(g)]);
           }
-          float sum = 0.0F;
-          for (float& x : p) sum += (x = std::exp(x - max));
-          const int64_t stat_row = q_starts_[static_cast<size_t>(b)] * d_.heads + n * q_len + s;
-          std::fill_n(softmax_max + stat_row * kStatCopies, kStatCopies, max);
-          std::fill_n(softmax_sum + stat_row * kStatCopies, kStatCopies, sum);
-          std::fill(acc.begin(), acc.end(), 0.0F);
-          for (int64_t j = 0; j < kv_len; ++j) {
-            const float prob = p[static_cast<size_t>(j)] / sum;
-            importance[static_cast<size_t>(j)] += prob;
-            const float rounded = RoundToDtype(d_.dtype, prob);
-            const float* v = value.data() + ((kv0 + j) * d_.kv_heads + group) * d_.value_dim;
-            for (int64_t i = 0; i < d_.value_dim; ++i) acc[static_cast<size_t>(i)] += rounded * v[i];
-          }
-          Store(acc.data(), d_.dtype, out + (t * d_.heads + n) * d_.value_dim * element, 1, d_.value_dim);
         }
-        const int64_t blocks = (kv_len + m - 1) / m;
-        score.assign(static_cast<size_t>(blocks), 0.0F);
-        for (int64_t j = 0; j < blocks; ++j) {
-          float total = 0.0F;
-          for (int64_t i = 0; i < window; ++i) {
-            const int64_t at = (j + 1) * m - i;
-            if (at >= 0 && at < kv_len) total += times[static_cast<size_t>(i)] * importance[static_cast<size_t>(at)];
-          }
-          if (topk_mask != nullptr && topk_mask[s * d_.topk_mask_cols + j] != 0) total = kForcedScore;
-          score[static_cast<size_t>(j)] = total;
-        }
-        TopK(score, d_.top_k, order, indices + (t * d_.kv_heads + group) * d_.top_k);
       }
     });
     return ACLNN_SUCCESS;
@@ -150,13 +203,104 @@ class NsaCompressAttentionStep final : public Step {
  private:
   NsaCompressAttentionDesc d_;
   std::vector<int64_t> q_starts_, kv_starts_;
-  std::vector<std::pair<int64_t, int64_t>> rows_;  // (sequence, position) of every query token
+  std::vector<std::pair<int64_t, int64_t>> chunks_;  // (sequence, first token) of every task
+};
+
+class NsaCompressAttentionInferStep final : public Step {
+ public:
+  explicit NsaCompressAttentionInferStep(NsaCompressAttentionInferDesc desc) : d_(std::move(desc)) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* table = reinterpret_cast<const int32_t*>(context.Resolve(d_.block_table));
+    const auto batches = static_cast<int64_t>(d_.kv_lens.size());
+    // Every page first, so that a bad one fails the run before anything is written.
+    for (int64_t b = 0; b < batches; ++b) {
+      for (int64_t p = 0; p * d_.page_size < d_.kv_lens[static_cast<size_t>(b)]; ++p) {
+        const int64_t page = table[b * d_.pages_per_batch + p];
+        if (page < 0 || page >= d_.pages) {
+          SetErrorMessage("aclnnNsaCompressAttentionInfer: blockTableOptional[%lld, %lld] is %lld, outside [0, %lld)",
+                          static_cast<long long>(b), static_cast<long long>(p), static_cast<long long>(page),
+                          static_cast<long long>(d_.pages));
+          return ACL_ERROR_RT_AICORE_EXCEPTION;
+        }
+      }
+    }
+    const int64_t groups = d_.heads / d_.kv_heads;
+    const char* query = context.Resolve(d_.query);
+    const char* key = context.Resolve(d_.key);
+    const char* value = context.Resolve(d_.value);
+    char* out = context.Resolve(d_.out);
+    auto* indices = reinterpret_cast<int32_t*>(context.Resolve(d_.topk_indices));
+    const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    std::memset(out, 0, static_cast<size_t>(d_.q_rows * d_.heads * d_.value_dim * element));
+    std::fill(indices, indices + d_.q_rows * d_.kv_heads * d_.top_k, 0);
+    const int64_t key_row = d_.kv_heads * d_.dim, value_row = d_.kv_heads * d_.value_dim;
+
+    ParallelFor(batches * d_.kv_heads, 1, [&](int64_t begin, int64_t end) {
+      GroupKv kv;
+      TokenScratch scratch;
+      std::vector<float> q(static_cast<size_t>(groups * d_.dim)), o(static_cast<size_t>(groups * d_.value_dim));
+      std::vector<float> maxes(static_cast<size_t>(groups)), sums(static_cast<size_t>(groups));
+      for (int64_t task = begin; task < end; ++task) {
+        const int64_t b = task / d_.kv_heads, group = task % d_.kv_heads;
+        const int64_t kv_len = d_.kv_lens[static_cast<size_t>(b)];
+        // The compressed sequence stands for (kv_len - 1) * stride + compressBlockSize tokens.
+        const int64_t tokens = (kv_len - 1) * d_.compress_stride + d_.compress_block;
+        kv = GroupKv{.dtype = d_.dtype,
+                     .groups = groups,
+                     .dim = d_.dim,
+                     .value_dim = d_.value_dim,
+                     .kv_len = kv_len,
+                     .scale = d_.scale,
+                     .per_select = d_.select_block / d_.compress_stride,
+                     .per_compress = d_.compress_block / d_.compress_stride,
+                     .blocks = (tokens + d_.select_block - 1) / d_.select_block,
+                     .top_k = d_.top_k,
+                     .keys = std::move(kv.keys),
+                     .values = std::move(kv.values)};
+        const auto paged = [&](const char* cache, int64_t row, int64_t j) {
+          const int64_t page = table[b * d_.pages_per_batch + j / d_.page_size];
+          return cache + ((page * d_.page_size + j % d_.page_size) * row) * element;
+        };
+        kv.Load([&](int64_t j) { return paged(key, key_row, j) + group * d_.dim * element; },
+                [&](int64_t j) { return paged(value, value_row, j) + group * d_.value_dim * element; });
+        const int64_t q_len = d_.q_lens[static_cast<size_t>(b)];
+        // A token with more later tokens than the last window left over does not see the last compressed key.
+        const int64_t tail = d_.sel_lens.empty() ? 0 : d_.sel_lens[static_cast<size_t>(b)] - tokens;
+        for (int64_t s = 0; s < q_len; ++s) {
+          const int64_t t = d_.q_starts[static_cast<size_t>(b)] + s;
+          const bool mask_last = d_.has_mask && q_len - s - 1 > tail;
+          Load(d_.dtype, query + (t * d_.heads + group * groups) * d_.dim * element, 1, groups * d_.dim, q.data());
+          AttendToken(
+              kv, q.data(), [&](int64_t j) { return mask_last && j == kv_len - 1; }, [](int64_t) { return false; },
+              scratch, o.data(), maxes.data(), sums.data(), indices + (t * d_.kv_heads + group) * d_.top_k);
+          Store(o.data(), d_.dtype, out + (t * d_.heads + group * groups) * d_.value_dim * element, 1,
+                groups * d_.value_dim);
+        }
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return std::string("nsa compress attention infer ") + DtypeName(d_.dtype) +
+           " batch=" + std::to_string(d_.kv_lens.size()) + " heads=" + std::to_string(d_.heads) + "/" +
+           std::to_string(d_.kv_heads) + " dim=" + std::to_string(d_.dim) + "/" + std::to_string(d_.value_dim) +
+           " page=" + std::to_string(d_.page_size) + " topk=" + std::to_string(d_.top_k);
+  }
+
+ private:
+  NsaCompressAttentionInferDesc d_;
 };
 
 }  // namespace
 
 std::unique_ptr<Step> MakeNsaCompressAttentionStep(const NsaCompressAttentionDesc& desc) {
   return std::make_unique<NsaCompressAttentionStep>(desc);
+}
+
+std::unique_ptr<Step> MakeNsaCompressAttentionInferStep(const NsaCompressAttentionInferDesc& desc) {
+  return std::make_unique<NsaCompressAttentionInferStep>(desc);
 }
 
 }  // namespace canopy::kernels

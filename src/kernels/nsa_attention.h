@@ -1,7 +1,8 @@
-// NSA's attention kernels (NsaCompressAttention): softmax attention of each
-// query token over its sequence's compressed keys, in TND layout, with the
-// importance score of each select block and its top-k indices. f16 / bf16
-// operands are computed in f32, as CANN's kernels do. Operands are contiguous.
+// NSA's attention kernels (NsaCompressAttention, NsaCompressAttentionInfer):
+// softmax attention of each query token over its sequence's compressed keys,
+// with the importance score of each select block and its top-k indices.
+// f16 / bf16 operands are computed in f32, as CANN's kernels do. Operands are
+// contiguous.
 #pragma once
 
 #include <cstdint>
@@ -42,5 +43,28 @@ struct NsaCompressAttentionDesc {
 };
 
 std::unique_ptr<Step> MakeNsaCompressAttentionStep(const NsaCompressAttentionDesc& desc);
+
+// NsaCompressAttentionInfer: query rows [q_rows, N1, D] (sequence b's tokens
+// at rows q_starts[b] ...), keys and values in a paged cache [pages,
+// page_size, N2 * D] / [.., N2 * Dv], sequence b's compressed key j at page
+// block_table[b, j / page_size], row j % page_size. As above, with
+// blocks = ceil(((kv_len - 1) * stride + compressBlockSize) / selectBlockSize)
+// select blocks and no topk mask; with has_mask, token s of a sequence's q_len
+// tokens does not see the last compressed key when q_len - s - 1 exceeds
+// sel_len - ((kv_len - 1) * stride + compressBlockSize) (CANN's kernel reads
+// no mask values). Rows past the sequences are zero. A page index out of
+// range fails the run (507015) before anything is written.
+struct NsaCompressAttentionInferDesc {
+  aclDataType dtype = ACL_FLOAT16;
+  int64_t q_rows = 0, heads = 0, kv_heads = 0, dim = 0, value_dim = 0;
+  std::vector<int64_t> q_starts, q_lens, kv_lens, sel_lens;  // sel_lens empty: no tail (q_len 1)
+  int64_t pages = 0, page_size = 0, pages_per_batch = 0;
+  float scale = 1.0F;
+  int64_t compress_block = 16, compress_stride = 16, select_block = 16, top_k = 1;
+  bool has_mask = false;
+  BufferRef query, key, value, block_table, out, topk_indices;
+};
+
+std::unique_ptr<Step> MakeNsaCompressAttentionInferStep(const NsaCompressAttentionInferDesc& desc);
 
 }  // namespace canopy::kernels
