@@ -53,8 +53,8 @@ class QuantMatmulStep final : public Step {
       }
     }
     const char* wbase = context.Resolve(w.data);
-    const auto* scale = reinterpret_cast<const float*>(context.Resolve(w.scale));
-    const auto* offset = w.has_offset ? reinterpret_cast<const float*>(context.Resolve(w.offset)) : nullptr;
+    const void* scale = context.Resolve(w.scale);
+    const void* offset = w.has_offset ? context.Resolve(w.offset) : nullptr;
     const auto* bias = d_.has_bias ? reinterpret_cast<const float*>(context.Resolve(d_.bias)) : nullptr;
     auto* y = reinterpret_cast<float*>(context.Resolve(d_.y));
     const QuantLoops& loops = Loops();

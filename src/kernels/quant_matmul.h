@@ -31,6 +31,11 @@ struct QuantWeight {
   BufferRef scale;
   BufferRef offset;  // as scale
   bool has_offset = false;
+  // Of scale and offset: f32, or, for the fused product of a K-contiguous
+  // weight only, f16 / bf16 read where the client's tensors hold them (each
+  // thread widens one chunk of columns' scales at a time, in cache, instead
+  // of a plan step writing and the product reading an f32 copy of them all).
+  aclDataType scale_dtype = ACL_FLOAT;
   int64_t Groups() const { return (k + group_size - 1) / group_size; }
 };
 

@@ -62,10 +62,12 @@ inline void GroupInt4(const float* xe, const float* xo, int64_t ldx, const uint8
   }
 }
 
-// y[r, c .. c + C) for R rows from r0, weight K-contiguous.
+// y[r, c .. c + C) for R rows from r0, weight K-contiguous, with scale and
+// offset starting at column c0 (f32, ChunkScales).
 template <int R, int C>
 void KContiguousBlock(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
-                      const char* wbase, const float* scale, const float* offset, float* y, int64_t r0, int64_t c) {
+                      const char* wbase, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
+                      int64_t c) {
   const QuantWeight& w = d.w;
   const int64_t k = w.k, n = w.n, groups = w.Groups(), half = k / 2;
   __m512 total[R][C];
@@ -89,11 +91,11 @@ void KContiguousBlock(const QuantMatmulDesc& d, const float* x, const float* xe,
       GroupInt8<R, C>(x + r0 * k + k0, k, q, w.ld, len, part);
     }
     for (int j = 0; j < C; ++j) {
-      const float s = scale[(c + j) * groups + g];
+      const float s = scale[(c - c0 + j) * groups + g];
       const __m512 sv = _mm512_set1_ps(s);
       for (int r = 0; r < R; ++r) total[r][j] = _mm512_fmadd_ps(sv, part[r][j], total[r][j]);
       if (w.has_offset) {
-        const float o = offset[(c + j) * groups + g];
+        const float o = offset[(c - c0 + j) * groups + g];
         for (int r = 0; r < R; ++r) extra[r][j] += s * o * sums[(r0 + r) * groups + g];
       }
     }
@@ -110,24 +112,27 @@ void KContiguousRowsAvx512(const QuantMatmulDesc& d, const float* x, const float
                            int64_t r0, int64_t c0, int64_t c1) {
   constexpr int kC = R <= 2 ? 4 : 2;
   int64_t c = c0;
-  for (; c + kC <= c1; c += kC) KContiguousBlock<R, kC>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c);
-  for (; c < c1; ++c) KContiguousBlock<R, 1>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c);
+  for (; c + kC <= c1; c += kC) KContiguousBlock<R, kC>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c0, c);
+  for (; c < c1; ++c) KContiguousBlock<R, 1>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c0, c);
 }
 
 void QuantColumnsAvx512(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
-                        const char* wbase, const float* scale, const float* offset, const float* bias, float* y,
+                        const char* wbase, const void* scale, const void* offset, const float* bias, float* y,
                         int64_t c0, int64_t c1) {
   if (!d.w.k_contiguous) {
     avx512_isa::QuantColumns(d, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
     return;
   }
   const int64_t chunk = avx512_isa::ColumnChunk(d.w);  // see kChunkBytes
+  std::vector<float> scale_chunk, offset_chunk;
   for (int64_t cc = c0; cc < c1; cc += chunk) {
     const int64_t ce = std::min(c1, cc + chunk);
+    const float* s = avx512_isa::ChunkScales(d.w, scale, cc, ce, scale_chunk);
+    const float* o = d.w.has_offset ? avx512_isa::ChunkScales(d.w, offset, cc, ce, offset_chunk) : nullptr;
     for (int64_t r0 = 0; r0 < d.m; r0 += avx512_isa::kRowBlock) {
       const int rows = static_cast<int>(std::min<int64_t>(avx512_isa::kRowBlock, d.m - r0));
       avx512_isa::WithRows(rows, [&](auto r) {
-        KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, cc, ce);
+        KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc, ce);
       });
     }
   }

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
+
+#include "common/half.h"
 
 #include "quant_matmul.h"
 
@@ -91,9 +94,10 @@ inline void PartialsInt4(const float* xe, const float* xo, int64_t ldx, const ui
   }
 }
 
-// y[r, c] for columns [c0, c1) and R rows from r0, weight K-contiguous. Each
-// group's partial sums stay in lanes, scaled into lane totals: one reduction
-// per output, not per group.
+// y[r, c] for columns [c0, c1) and R rows from r0, weight K-contiguous, with
+// scale and offset starting at column c0 (f32, ChunkScales). Each group's
+// partial sums stay in lanes, scaled into lane totals: one reduction per
+// output, not per group.
 template <int R>
 void KContiguousRows(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
                      const char* wbase, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
@@ -114,8 +118,8 @@ void KContiguousRows(const QuantMatmulDesc& d, const float* x, const float* xe, 
         const auto* q = reinterpret_cast<const int8_t*>(wbase) + c * w.ld + k0;
         PartialsInt8<R>(x + r0 * k + k0, k, q, len, part, tail);
       }
-      const float s = scale[c * groups + g];
-      const float o = w.has_offset ? offset[c * groups + g] : 0.0f;
+      const float s = scale[(c - c0) * groups + g];
+      const float o = w.has_offset ? offset[(c - c0) * groups + g] : 0.0f;
       for (int r = 0; r < R; ++r) {
         for (int l = 0; l < kLanes; ++l) total[r][l] += s * part[r][l];
         extra[r] += s * (w.has_offset ? tail[r] + o * sums[(r0 + r) * groups + g] : tail[r]);
@@ -204,6 +208,23 @@ void NContiguousRows(const QuantMatmulDesc& d, const float* x, const float* sums
   }
 }
 
+// The f32 scales of a K-contiguous weight's columns [c0, c1) (groups per
+// column, side by side): where they lie when they are f32, else widened into
+// `widened`.
+inline const float* ChunkScales(const QuantWeight& w, const void* scale, int64_t c0, int64_t c1,
+                                std::vector<float>& widened) {
+  const int64_t groups = w.Groups(), first = c0 * groups, count = (c1 - c0) * groups;
+  if (w.scale_dtype == ACL_FLOAT) return static_cast<const float*>(scale) + first;
+  widened.resize(static_cast<size_t>(count));
+  const uint16_t* bits = static_cast<const uint16_t*>(scale) + first;
+  if (w.scale_dtype == ACL_BF16) {
+    Bf16ToFloatN(bits, widened.data(), count);
+  } else {
+    HalfToFloatN(bits, widened.data(), count);
+  }
+  return widened.data();
+}
+
 // Calls f(std::integral_constant<int, R>) for R = rows (1..kRowBlock).
 template <typename F>
 void WithRows(int rows, F&& f) {
@@ -221,19 +242,23 @@ void WithRows(int rows, F&& f) {
 
 // Columns [c0, c1) of y for every row of x (the fused kernel's unit of work).
 inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
-                         const char* wbase, const float* scale, const float* offset, const float* bias, float* y,
+                         const char* wbase, const void* scale, const void* offset, const float* bias, float* y,
                          int64_t c0, int64_t c1) {
   const int64_t chunk = ColumnChunk(d.w);
+  std::vector<float> scale_chunk, offset_chunk;
   for (int64_t cc = c0; cc < c1; cc += chunk) {
     const int64_t ce = std::min(c1, cc + chunk);
+    const float* s = d.w.k_contiguous ? ChunkScales(d.w, scale, cc, ce, scale_chunk) : nullptr;
+    const float* o = d.w.k_contiguous && d.w.has_offset ? ChunkScales(d.w, offset, cc, ce, offset_chunk) : nullptr;
     for (int64_t r0 = 0; r0 < d.m; r0 += kRowBlock) {
       const int rows = static_cast<int>(std::min<int64_t>(kRowBlock, d.m - r0));
       WithRows(rows, [&](auto r) {
         constexpr int R = decltype(r)::value;
         if (d.w.k_contiguous) {
-          KContiguousRows<R>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, cc, ce);
-        } else {
-          NContiguousRows<R>(d, x, sums, wbase, scale, offset, y, r0, cc, ce);
+          KContiguousRows<R>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc, ce);
+        } else {  // f32 scales [groups, n] (the planner widens them)
+          NContiguousRows<R>(d, x, sums, wbase, static_cast<const float*>(scale), static_cast<const float*>(offset), y,
+                             r0, cc, ce);
         }
       });
     }

@@ -6,8 +6,9 @@
 namespace canopy::kernels {
 
 struct QuantLoops {
+  // scale and offset of w.scale_dtype (see QuantWeight).
   void (*columns)(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
-                  const char* wbase, const float* scale, const float* offset, const float* bias, float* y, int64_t c0,
+                  const char* wbase, const void* scale, const void* offset, const float* bias, float* y, int64_t c0,
                   int64_t c1);
   void (*dequantize)(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, float* out,
                      int64_t row0, int64_t row1);
