@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "driver.h"
+#include "reference_loops.h"
 
 namespace canopy_bench {
 namespace {
@@ -43,21 +44,6 @@ bool ParseProblem(const std::string& text, Problem& problem) {
     problem.group = std::stoll(group.substr(1));
   }
   return problem.m > 0 && problem.k > 0 && problem.n > 0 && problem.group > 0 && problem.k % problem.group == 0;
-}
-
-// Sums `bytes` bytes as 64-bit words with every thread: the streaming rate of
-// reading the quantised weight once.
-double ReadLoop(const void* data, size_t bytes) {
-  const auto* words = static_cast<const uint64_t*>(data);
-  const auto count = static_cast<int64_t>(bytes / sizeof(uint64_t));
-  uint64_t sum = 0;
-  const auto start = Clock::now();
-#pragma omp parallel for simd reduction(+ : sum) schedule(static)
-  for (int64_t i = 0; i < count; ++i) sum += words[i];
-  const double us = MicrosecondsBetween(start, Clock::now());
-  volatile uint64_t sink = sum;
-  (void)sink;
-  return us;
 }
 
 // A [rows, cols] view of a matrix stored [cols, rows] (rows contiguous).
@@ -178,7 +164,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   if (settings.reference && p.m <= kDecodeRows) {
     result.reference_name = "plain-read-loop:" + std::to_string(omp_get_max_threads()) + "t";
     const void* data = w_device.get();
-    reference_once = [data, weight_bytes] { return RunOnEngine([&] { return ReadLoop(data, weight_bytes); }); };
+    reference_once = [data, weight_bytes] { return RunOnEngine([&] { return PlainReadLoop(data, weight_bytes); }); };
   } else if (settings.reference) {
     const DtypeInfo& bf16 = DtypeOf("bf16");
     const HostTensor dense_x_host = RandomTensor(bf16, {p.m, p.k}, random, -1, 1);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "driver.h"
+#include "reference_loops.h"
 
 namespace canopy_bench {
 namespace {
@@ -19,20 +20,6 @@ bool ParseProblem(const std::string& text, std::vector<int64_t>& shape, std::vec
   if (colon == std::string::npos) return true;
   for (const std::string& item : SplitList(text.substr(colon + 1))) dims.push_back(std::stoll(item));
   return true;
-}
-
-// Sums n values of `dtype` with every thread of the team (f32 only; 0 when the dtype has no loop).
-double PlainReadLoop(const DtypeInfo& dtype, const void* data, int64_t n) {
-  if (dtype.acl != ACL_FLOAT) return 0;
-  const float* x = static_cast<const float*>(data);
-  float sum = 0;
-  const auto start = Clock::now();
-#pragma omp parallel for simd reduction(+ : sum) schedule(static)
-  for (int64_t i = 0; i < n; ++i) sum += x[i];
-  const double us = MicrosecondsBetween(start, Clock::now());
-  volatile float sink = sum;
-  (void)sink;
-  return us;
 }
 
 void RunOne(const Settings& settings, const std::string& op, const std::string& dtype_name, const std::string& problem,
@@ -128,7 +115,8 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   if (settings.reference && dtype.acl == ACL_FLOAT) {
     result.reference_name = "plain-read-loop:" + std::to_string(omp_get_max_threads()) + "t";
     const void* data = a.bytes.data();
-    reference_once = [&dtype, data, n] { return RunOnEngine([&] { return PlainReadLoop(dtype, data, n); }); };
+    const size_t bytes = a.bytes.size();
+    reference_once = [data, bytes] { return RunOnEngine([&] { return PlainReadLoop(data, bytes); }); };
   }
   const PairTiming timing = MeasurePair(settings, *call, workspace, reference_once);
   result.time_us = timing.canopy_us;

@@ -9,6 +9,7 @@
 #pragma GCC diagnostic pop
 #include <omp.h>
 
+#include <chrono>
 #include <cstring>
 
 #define BENCH_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,f16c,fma")))
@@ -241,6 +242,19 @@ bool PlainCastLoop(aclDataType src_dtype, aclDataType dst_dtype, const void* src
       break;
   }
   return true;
+}
+
+double PlainReadLoop(const void* data, size_t bytes) {
+  const auto* words = static_cast<const uint64_t*>(data);
+  const auto count = static_cast<int64_t>(bytes / sizeof(uint64_t));
+  uint64_t sum = 0;
+  const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for simd reduction(+ : sum) schedule(static)
+  for (int64_t i = 0; i < count; ++i) sum += words[i];
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  volatile uint64_t sink = sum;
+  (void)sink;
+  return us;
 }
 
 }  // namespace canopy_bench

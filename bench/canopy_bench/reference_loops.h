@@ -1,9 +1,10 @@
-// The elementwise reference: a plain loop on all OpenMP threads (static
+// The plain-loop references: an elementwise loop on all OpenMP threads (static
 // contiguous ranges, as Canopy splits work) over the same bytes, computing in
 // f32 with the CPU's own conversions for f16 (vcvtph2ps / vcvtps2ph) and bf16
 // (shift / round-to-nearest-even), 16 lanes at a time where AVX-512 exists.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "acl/acl_base.h"
@@ -18,5 +19,10 @@ bool PlainBinaryLoop(BinaryOp op, aclDataType dtype, const void* a, const void* 
 
 // out = src converted, between f32, f16 and bf16.
 bool PlainCastLoop(aclDataType src_dtype, aclDataType dst_dtype, const void* src, void* out, int64_t n);
+
+// Reads `bytes` bytes (a multiple of 8) once with every thread, summing them
+// as 64-bit words: the streaming read rate of those bytes. Returns the time in
+// microseconds.
+double PlainReadLoop(const void* data, size_t bytes);
 
 }  // namespace canopy_bench
