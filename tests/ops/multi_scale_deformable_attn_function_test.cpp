@@ -1,7 +1,7 @@
 // aclnnMultiScaleDeformableAttnFunction against a float64 reference: every value dtype with INT32
 // and INT64 index tensors, several levels of different sizes (keys left over after them), sampling
 // points inside, outside and exactly on the maps' borders, strided and transposed views, CANN's doc
-// example shapes, empty inputs (a no-op: output keeps its contents), a level past value's keys
+// example shapes, empty inputs (a no-op: output keeps its contents), a read past value's keys
 // (the run fails) and the rejections with their codes.
 #include <gtest/gtest.h>
 
@@ -251,24 +251,67 @@ TEST(MultiScaleDeformableAttnFunction, EmptyInputsLeaveOutput) {
   }
 }
 
-// A level whose map runs past value's keys fails the run (CANN's kernel would read past value).
-TEST(MultiScaleDeformableAttnFunction, LevelPastKeysFailsTheRun) {
-  for (const auto& [hw, first] : {std::pair{Values{3.0, 3.0}, 0.0}, std::pair{Values{2.0, 2.0}, 6.0},
-                                  std::pair{Values{-1.0, 2.0}, 0.0}, std::pair{Values{2.0, 2.0}, -1.0}}) {
-    DeviceTensor value(ACL_FLOAT, {1, 8, 1, 8}), spatial(ACL_INT32, {1, 2}), start(ACL_INT32, {1}),
-        location(ACL_FLOAT, {1, 32, 1, 1, 1, 2}), weight(ACL_FLOAT, {1, 32, 1, 1, 1}), out(ACL_FLOAT, {1, 32, 8});
-    spatial.WriteView(hw);
-    start.WriteView({first});
-    const OpRun run = RunOp(
-        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-          return aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(a.Tensor(value), a.Tensor(spatial),
-                                                                       a.Tensor(start), a.Tensor(location),
-                                                                       a.Tensor(weight), a.Tensor(out), w, e);
-        },
-        aclnnMultiScaleDeformableAttnFunction);
+// One query block (32 queries, one head of 8 channels, one level, one point)
+// over value's 8 keys (value[key][c] = key * 8 + c + 1), every query reading
+// at normalised (x, y) with weight 1.
+OpRun RunOnePoint(aclDataType spatial_dtype, const Values& hw, double first, double x, double y, DeviceTensor& out) {
+  DeviceTensor value(ACL_FLOAT, {1, 8, 1, 8}), spatial(spatial_dtype, {1, 2}), start(spatial_dtype, {1}),
+      location(ACL_FLOAT, {1, 32, 1, 1, 1, 2}), weight(ACL_FLOAT, {1, 32, 1, 1, 1});
+  Values values(64);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i + 1);
+  value.WriteView(values);
+  spatial.WriteView(hw);
+  start.WriteView({first});
+  Values points;
+  for (int q = 0; q < 32; ++q) points.insert(points.end(), {x, y});
+  location.WriteView(points);
+  weight.WriteView(Values(32, 1.0));
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(a.Tensor(value), a.Tensor(spatial),
+                                                                     a.Tensor(start), a.Tensor(location),
+                                                                     a.Tensor(weight), a.Tensor(out), w, e);
+      },
+      aclnnMultiScaleDeformableAttnFunction);
+}
+
+// A read that lands outside value's keys fails the run (CANN's kernel would
+// read past value): the corner (2, 2) of a 3 x 3 map is key 8; a 2 x 2 map
+// from key 6 reads keys 6-9; a map from key -1 reads key -1; a map wider than
+// int32 coordinates.
+TEST(MultiScaleDeformableAttnFunction, AReadOutsideValuesKeysFailsTheRun) {
+  struct Case {
+    aclDataType dtype;
+    Values hw;
+    double first, x, y;
+  };
+  const Case cases[] = {{ACL_INT32, {3.0, 3.0}, 0.0, 2.5 / 3, 2.5 / 3},
+                        {ACL_INT32, {2.0, 2.0}, 6.0, 0.5, 0.5},
+                        {ACL_INT32, {2.0, 2.0}, -1.0, 0.25, 0.25},
+                        {ACL_INT64, {2.0, 4294967296.0}, 0.0, 0.0, 0.0}};
+  for (const Case& c : cases) {
+    DeviceTensor out(ACL_FLOAT, {1, 32, 8});
+    const OpRun run = RunOnePoint(c.dtype, c.hw, c.first, c.x, c.y, out);
     EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
-    EXPECT_NE(run.sync, ACL_SUCCESS) << "a level past value's keys must fail the run";
+    EXPECT_NE(run.sync, ACL_SUCCESS) << "a read outside value's keys must fail the run";
   }
+}
+
+// A map may be declared larger than value as long as its points read inside
+// it: CANN's own example program declares (1065353216, 1065353216) maps (float
+// 1.0's bits in an INT32 tensor) over value's first key and reads at (0, 0),
+// i.e. (-0.5, -0.5), where only corner (0, 0) is inside, with weight 1/4.
+// A map of negative size reads nothing.
+TEST(MultiScaleDeformableAttnFunction, AMapLargerThanValueRunsWhenItsPointsReadInside) {
+  DeviceTensor out(ACL_FLOAT, {1, 32, 8});
+  OpRun run = RunOnePoint(ACL_INT32, {1065353216.0, 1065353216.0}, 0.0, 0.0, 0.0, out);
+  ASSERT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+  ASSERT_EQ(run.sync, ACL_SUCCESS) << Describe(run);
+  const Values got = out.ReadView();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].real(), 0.25 * static_cast<double>(i % 8 + 1)) << i;
+  run = RunOnePoint(ACL_INT32, {-1.0, 2.0}, 0.0, 0.5, 0.5, out);
+  ASSERT_EQ(run.sync, ACL_SUCCESS) << Describe(run);
+  for (const auto& v : out.ReadView()) EXPECT_EQ(v.real(), 0.0);
 }
 
 TEST(MultiScaleDeformableAttnFunction, Rejections) {

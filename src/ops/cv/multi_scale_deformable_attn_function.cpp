@@ -7,9 +7,13 @@
 // outside the map (kernels/bilinear_corners.h). Computed in f32, as CANN casts every float input.
 // Checks: CANN's host code in order (161001, 161002); it compares only the level counts across
 // tensors, so Canopy also requires the shapes to agree (bs, numHeads, numQueries, numPoints, output
-// [bs, numQueries, numHeads * channels]) where CANN's kernel would read past them, and a level that
-// runs past value's keys fails the run. An empty input makes the call a no-op, as in CANN.
+// [bs, numQueries, numHeads * channels]) where CANN's kernel would read past them; a point whose
+// read lands outside value's keys fails the run (a map may be declared larger than value, as CANN's
+// own example does, as long as its points read inside). An empty input makes the call a no-op, as in
+// CANN.
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -29,6 +33,7 @@ constexpr DtypeSet kFloatDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
 constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
 constexpr aclnnStatus kRunFault = ACL_ERROR_RT_AICORE_EXCEPTION;  // CANN's kernel would read past value
+constexpr int64_t kMaxExtent = INT32_MAX;  // a map's height or width (CANN's kernel holds them in int32)
 // CANN's A2 limits.
 constexpr int64_t kMinQueries = 32;
 constexpr int64_t kMaxHeads = 16, kMaxLevels = 16, kMaxPoints = 16;
@@ -47,14 +52,15 @@ class MultiScaleDeformableAttnStep final : public Step {
   aclnnStatus Run(const RunContext& context) const override {
     const auto* spatial = reinterpret_cast<const int64_t*>(context.Resolve(d_.spatial));
     const auto* start = reinterpret_cast<const int64_t*>(context.Resolve(d_.start));
+    // A map's size only bounds where its points may read: CANN's own example
+    // declares maps far larger than value and reads only inside it. What fails
+    // the run is a read that lands outside value's keys (the NPU's kernel would
+    // read past value there), or a size no int32 coordinate can hold.
     for (int64_t l = 0; l < d_.levels; ++l) {
-      const int64_t h = spatial[2 * l], w = spatial[2 * l + 1], s = start[l];
-      if (h < 0 || w < 0 || s < 0 || s > d_.keys || (w > 0 && h > (d_.keys - s) / w)) {
-        SetErrorMessage(
-            "aclnnMultiScaleDeformableAttnFunction: level %lld (spatialShape (%lld, %lld), levelStartIndex %lld) runs "
-            "outside value's %lld keys",
-            static_cast<long long>(l), static_cast<long long>(h), static_cast<long long>(w), static_cast<long long>(s),
-            static_cast<long long>(d_.keys));
+      if (spatial[2 * l] > kMaxExtent || spatial[2 * l + 1] > kMaxExtent) {
+        SetErrorMessage("aclnnMultiScaleDeformableAttnFunction: level %lld's spatialShape (%lld, %lld) is past %lld",
+                        static_cast<long long>(l), static_cast<long long>(spatial[2 * l]),
+                        static_cast<long long>(spatial[2 * l + 1]), static_cast<long long>(kMaxExtent));
         return kRunFault;
       }
     }
@@ -62,7 +68,8 @@ class MultiScaleDeformableAttnStep final : public Step {
     const auto* location = reinterpret_cast<const float*>(context.Resolve(d_.location));
     const auto* weight = reinterpret_cast<const float*>(context.Resolve(d_.weight));
     auto* out = reinterpret_cast<float*>(context.Resolve(d_.out));
-    const int64_t ch = d_.channels, key_stride = d_.heads * ch, samples = d_.levels * d_.points;
+    const int64_t ch = d_.channels, samples = d_.levels * d_.points;
+    std::atomic<int64_t> bad_level{-1}, bad_key{0};
     kernels::ParallelFor(d_.batch * d_.queries, kQueryGrain, [&](int64_t begin, int64_t end) {
       for (int64_t bq = begin; bq < end; ++bq) {
         const int64_t b = bq / d_.queries;
@@ -72,7 +79,6 @@ class MultiScaleDeformableAttnStep final : public Step {
           const int64_t sample0 = (bq * d_.heads + head) * samples;
           for (int64_t l = 0; l < d_.levels; ++l) {
             const int64_t h = spatial[2 * l], w = spatial[2 * l + 1];
-            const float* level = value + ((b * d_.keys + start[l]) * d_.heads + head) * ch;
             for (int64_t p = 0; p < d_.points; ++p) {
               const int64_t sample = sample0 + l * d_.points + p;
               const float x = location[2 * sample] * static_cast<float>(w) - 0.5F;
@@ -82,7 +88,13 @@ class MultiScaleDeformableAttnStep final : public Step {
               for (size_t k = 0; k < corners.weight.size(); ++k) {
                 const float factor = weight[sample] * corners.weight[k];
                 if (factor == 0.0F) continue;
-                const float* v = level + corners.offset[k] * key_stride;
+                const int64_t key = start[l] + corners.offset[k];
+                if (key < 0 || key >= d_.keys) {
+                  int64_t none = -1;
+                  if (bad_level.compare_exchange_strong(none, l)) bad_key = key;
+                  continue;
+                }
+                const float* v = value + ((b * d_.keys + key) * d_.heads + head) * ch;
                 for (int64_t c = 0; c < ch; ++c) acc[c] += factor * v[c];
               }
             }
@@ -90,6 +102,14 @@ class MultiScaleDeformableAttnStep final : public Step {
         }
       }
     });
+    if (const int64_t l = bad_level.load(); l >= 0) {
+      SetErrorMessage(
+          "aclnnMultiScaleDeformableAttnFunction: a point of level %lld (spatialShape (%lld, %lld), levelStartIndex "
+          "%lld) reads key %lld, outside value's %lld keys",
+          static_cast<long long>(l), static_cast<long long>(spatial[2 * l]), static_cast<long long>(spatial[2 * l + 1]),
+          static_cast<long long>(start[l]), static_cast<long long>(bad_key.load()), static_cast<long long>(d_.keys));
+      return kRunFault;
+    }
     return ACLNN_SUCCESS;
   }
 
