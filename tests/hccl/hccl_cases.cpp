@@ -1,8 +1,11 @@
 #include "hccl_cases.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <random>
 #include <sstream>
 
 namespace hccl_test {
@@ -279,10 +282,18 @@ std::string Compare(const std::string& name, HcclDataType type, const std::vecto
 // One collective of `op` on `count` elements (per rank's block where the op has blocks).
 class CollectiveCase final : public RankCase {
  public:
-  // after_barrier: an HcclBarrier first, on the same stream.
+  // after_barrier: an HcclBarrier first, on the same stream. in_place: an
+  // all-reduce's send and receive buffers are one, an all-gather's input is
+  // its own block of the output (other ops ignore it).
   CollectiveCase(Op op, HcclDataType type, HcclReduceOp reduce, uint64_t count, uint64_t seed,
-                 bool after_barrier = false)
-      : op_(op), type_(type), reduce_(reduce), count_(count), seed_(seed), after_barrier_(after_barrier) {}
+                 bool after_barrier = false, bool in_place = false)
+      : op_(op),
+        type_(type),
+        reduce_(reduce),
+        count_(count),
+        seed_(seed),
+        after_barrier_(after_barrier),
+        in_place_(in_place && (op == Op::kAllReduce || op == Op::kAllGather)) {}
 
   std::string Name() const override {
     std::ostringstream out;
@@ -290,6 +301,7 @@ class CollectiveCase final : public RankCase {
     if (op_ == Op::kAllReduce || op_ == Op::kReduce || op_ == Op::kReduceScatter) out << "/" << int(reduce_);
     out << "/" << count_;
     if (after_barrier_) out << "/after-barrier";
+    if (in_place_) out << "/in-place";
     return out.str();
   }
 
@@ -317,19 +329,29 @@ class CollectiveCase final : public RankCase {
         break;
     }
     in_elements_ = in;
-    send_ = std::make_unique<DeviceBuffer>(in * es);
-    recv_ = std::make_unique<DeviceBuffer>(out * es);
-    std::vector<char> host(in * es);
+    // At least one element, so that a zero count passes real buffers.
+    send_ = std::make_unique<DeviceBuffer>(std::max<size_t>(in, 1) * es);
+    recv_ = std::make_unique<DeviceBuffer>(std::max<size_t>(out, 1) * es);
+    std::vector<char> host(std::max<size_t>(in, 1) * es);
     for (size_t i = 0; i < in; ++i) Store(type_, host, i, InputValue(type_, reduce_, seed_, rank.rank, i));
     send_->Upload(host);
     recv_->Poison();
     out_elements_ = out;
+    void* send = send_->get();
+    void* recv = recv_->get();
+    if (in_place_ && op_ == Op::kAllReduce) {
+      recv = send;
+    } else if (in_place_) {
+      const size_t block = count_ * es;
+      send = static_cast<char*>(recv) + rank.rank * block;
+      if (block > 0) aclrtMemcpy(send, block, host.data(), block, ACL_MEMCPY_HOST_TO_DEVICE);
+    }
     if (after_barrier_) {
       if (const HcclResult status = HcclBarrier(rank.comm, rank.stream); status != HCCL_SUCCESS) return status;
     }
     switch (op_) {
       case Op::kAllReduce:
-        return HcclAllReduce(send_->get(), recv_->get(), count_, type_, reduce_, rank.comm, rank.stream);
+        return HcclAllReduce(send, recv, count_, type_, reduce_, rank.comm, rank.stream);
       case Op::kReduce:
         return HcclReduce(send_->get(), recv_->get(), count_, type_, reduce_, root_, rank.comm, rank.stream);
       case Op::kReduceScatter:
@@ -338,7 +360,7 @@ class CollectiveCase final : public RankCase {
         // In place: the root's buffer holds its input.
         return HcclBroadcast(send_->get(), count_, type_, root_, rank.comm, rank.stream);
       case Op::kAllGather:
-        return HcclAllGather(send_->get(), recv_->get(), count_, type_, rank.comm, rank.stream);
+        return HcclAllGather(send, recv, count_, type_, rank.comm, rank.stream);
       case Op::kScatter:
         return HcclScatter(send_->get(), recv_->get(), count_, type_, root_, rank.comm, rank.stream);
       default:
@@ -358,7 +380,7 @@ class CollectiveCase final : public RankCase {
     switch (op_) {
       case Op::kAllReduce:
         for (size_t i = 0; i < count_; ++i) want.push_back(reduced(i));
-        return Compare(Name(), type_, recv_->Download(), want);
+        return Compare(Name(), type_, (in_place_ ? send_ : recv_)->Download(), want);
       case Op::kReduce:
         if (me != root_) return "";
         for (size_t i = 0; i < count_; ++i) want.push_back(reduced(i));
@@ -392,6 +414,7 @@ class CollectiveCase final : public RankCase {
   const uint64_t count_;
   const uint64_t seed_;
   const bool after_barrier_;
+  const bool in_place_;
   uint32_t root_ = 0;
   Rank rank_;
   size_t in_elements_ = 0, out_elements_ = 0;
@@ -695,6 +718,122 @@ std::vector<std::unique_ptr<RankCase>> AllCases(uint32_t ranks) {
     cases.push_back(std::make_unique<RingCase>(true, 1001, seed++));
   }
   return cases;
+}
+
+std::vector<std::unique_ptr<RankCase>> InlineSequence(uint32_t ranks, uint64_t seed, size_t length) {
+  std::vector<std::unique_ptr<RankCase>> cases;
+  std::mt19937_64 random(seed);
+  auto pick = [&](size_t n) { return static_cast<size_t>(random() % n); };
+  const std::vector<HcclDataType> reducible = ReducibleTypes(), movable = MovableTypes();
+  constexpr HcclReduceOp kReduceOps[] = {HCCL_REDUCE_SUM, HCCL_REDUCE_PROD, HCCL_REDUCE_MAX, HCCL_REDUCE_MIN};
+  constexpr Op kKinds[] = {Op::kAllReduce,     Op::kBroadcast, Op::kAllGather, Op::kReduce,
+                           Op::kReduceScatter, Op::kScatter,   Op::kAllToAll};
+  // The transport's room for the next operation's data (gloo_transport.cpp):
+  // the last checked operation's bytes, rounded up to a power of two, at
+  // most 64 KiB per rank and 256 KiB over all.
+  const size_t most = std::min<size_t>(size_t{64} << 10, (size_t{256} << 10) / ranks) & ~size_t{7};
+  size_t room = 0;
+  auto leave = [&](size_t bytes) { room = bytes == 0 ? 0 : std::min(most, std::bit_ceil(bytes)); };
+  for (size_t i = 0; i < length; ++i) {
+    const size_t roll = pick(20);
+    if (roll == 0) {
+      cases.push_back(std::make_unique<AllToAllVCase>(seed + i));
+      leave(4);  // AlltoAll(V)'s signature counts one element of its size
+      continue;
+    }
+    if (roll == 1 && ranks > 1) {
+      cases.push_back(std::make_unique<RingCase>(pick(2) == 0, 1 + pick(300), seed + i));
+      continue;  // point-to-point: no signature exchange
+    }
+    if (roll == 2) {
+      const bool gather = pick(2) == 0;
+      const std::vector<HcclDataType> types = gather ? movable : ReduceScatterVTypes();
+      const HcclDataType type = types[pick(types.size())];
+      const HcclReduceOp op = gather ? HCCL_REDUCE_SUM : kReduceOps[2 + pick(2)];
+      cases.push_back(std::make_unique<VariableCase>(gather, type, op, pick(2) == 0, seed + i));
+      uint64_t total = 0;
+      for (uint32_t r = 0; r < ranks; ++r) total += VariableCase::Count(r);
+      leave(total * SizeOf(type));
+      continue;
+    }
+    const Op kind = kKinds[pick(std::size(kKinds))];
+    const bool reduces = kind == Op::kAllReduce || kind == Op::kReduce || kind == Op::kReduceScatter;
+    const std::vector<HcclDataType>& types = reduces ? reducible : movable;
+    const HcclDataType type = types[pick(types.size())];
+    HcclReduceOp op = HCCL_REDUCE_SUM;
+    if (reduces) {
+      do {
+        op = kReduceOps[pick(4)];
+        // An int8 product of more than 4 ranks of values up to 3 leaves int8.
+      } while (!ReduceOpSupported(type, op) || (op == HCCL_REDUCE_PROD && type == HCCL_DATA_TYPE_INT8 && ranks > 4));
+    }
+    const size_t es = SizeOf(type);
+    const bool after_barrier = pick(8) == 0;
+    if (after_barrier) room = 0;
+    // Around the room: exactly it, one element more or less; or none, a
+    // small count, the most a frame carries or one element past it.
+    const uint64_t fits = room / es;
+    uint64_t count = 0;
+    switch (pick(8)) {
+      case 0:
+      case 1:
+        count = fits;
+        break;
+      case 2:
+        count = fits + 1;
+        break;
+      case 3:
+        count = fits > 1 ? fits - 1 : 1;
+        break;
+      case 4:
+        count = 0;
+        break;
+      case 5:
+        count = most / es + pick(2);
+        break;
+      default:
+        count = 1 + pick(100);
+        break;
+    }
+    // AlltoAll and the block operations' buffers grow with the ranks: keep them small.
+    if (kind == Op::kAllToAll || kind == Op::kScatter || kind == Op::kReduceScatter)
+      count = std::min<uint64_t>(count, 4096);
+    cases.push_back(std::make_unique<CollectiveCase>(kind, type, op, count, seed + i, after_barrier, pick(2) == 0));
+    if (count > 0) leave(kind == Op::kAllToAll ? es : count * es);
+  }
+  return cases;
+}
+
+namespace {
+
+// What the odd rank calls instead of the others' operation (16 f32
+// elements, which fit the room a 16-element all-reduce leaves).
+struct Disagreement {
+  Op kind, odd_kind;
+  HcclDataType odd_type;
+  HcclReduceOp odd_op;
+  uint64_t odd_count;
+  uint64_t odd_seed;  // the root is (seed + 1) % ranks
+};
+
+constexpr Disagreement kDisagreements[] = {
+    {Op::kAllReduce, Op::kAllGather, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16, 0},   // the kind
+    {Op::kAllReduce, Op::kAllReduce, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, 16, 0},  // the type, same bytes
+    {Op::kAllReduce, Op::kAllReduce, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 16, 0},   // the reduce op
+    {Op::kBroadcast, Op::kBroadcast, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16, 1},   // the root
+    {Op::kBroadcast, Op::kAllGather, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16, 0},   // the kind
+    {Op::kAllReduce, Op::kAllReduce, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 15, 0},   // the count, both inline
+    {Op::kAllReduce, Op::kAllReduce, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, uint64_t{1} << 22, 0},  // enormous
+};
+
+}  // namespace
+
+size_t DisagreementCount() { return std::size(kDisagreements); }
+
+std::unique_ptr<RankCase> DisagreeingCase(size_t index, bool odd) {
+  const Disagreement& d = kDisagreements[index];
+  if (!odd) return std::make_unique<CollectiveCase>(d.kind, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16, 0);
+  return std::make_unique<CollectiveCase>(d.odd_kind, d.odd_type, d.odd_op, d.odd_count, d.odd_seed);
 }
 
 std::unique_ptr<RankCase> AllReduceCase(HcclDataType type, HcclReduceOp op, uint64_t count) {

@@ -39,6 +39,20 @@ class RankCase {
 // rejects are left out), AlltoAllV, AllGatherV and ReduceScatterV with uneven
 // counts, a send/receive ring and a batched ring.
 std::vector<std::unique_ptr<RankCase>> AllCases(uint32_t ranks);
+// `length` operations of every kind (AlltoAll(V), the V operations and
+// point-to-point rings too), types, reduce ops and roots, some in place, some
+// after a barrier, some with zero counts, drawn from `seed` (the same on every
+// rank), with counts around the room that the operation before leaves for
+// data in the transport's signature exchange (docs/hccl.md, "Small
+// messages"): exactly the room, an element more or less, the most a frame
+// carries and one past it. Against the same references as AllCases, so the
+// inline path and the separate data round must agree.
+std::vector<std::unique_ptr<RankCase>> InlineSequence(uint32_t ranks, uint64_t seed, size_t length);
+// Operations on which the last rank disagrees with the others in one thing
+// only (the kind, type, reduce op, root or count) while both sides' data would
+// travel inline: DisagreeingCase(i, odd) is rank's operation of the i-th.
+size_t DisagreementCount();
+std::unique_ptr<RankCase> DisagreeingCase(size_t index, bool odd);
 // One all-reduce of `count` f32 elements.
 std::unique_ptr<RankCase> AllReduceCase(HcclDataType type, HcclReduceOp op, uint64_t count);
 

@@ -59,6 +59,11 @@ std::vector<Outcome> RunRanks(const std::string& scenario, uint32_t ranks, uint3
     EXPECT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
     inputs.push_back(std::string(directory) + "/root_info");
     std::ofstream(inputs.back(), std::ios::binary).write(root.internal, sizeof(root.internal));
+    if (scenario == "two_comms") {  // the second communicator's, beside the first's
+      HcclRootInfo second{};
+      EXPECT_EQ(HcclGetRootInfo(&second), HCCL_SUCCESS);
+      std::ofstream(inputs.back() + "2", std::ios::binary).write(second.internal, sizeof(second.internal));
+    }
   } else {
     for (size_t i = 0; i < rank_tables.size(); ++i) {
       inputs.push_back(std::string(directory) + "/rank_table" + std::to_string(i) + ".json");
@@ -124,7 +129,10 @@ std::vector<Outcome> RunRanks(const std::string& scenario, uint32_t ranks, uint3
     outcomes[rank].output = ReadFile(logs[rank]);
     std::remove(logs[rank].c_str());
   }
-  for (const std::string& input : inputs) std::remove(input.c_str());
+  for (const std::string& input : inputs) {
+    std::remove(input.c_str());
+    std::remove((input + "2").c_str());
+  }
   rmdir(directory);
   return outcomes;
 }
@@ -153,7 +161,38 @@ TEST_P(MultiProcess, CollectivesInterleaveWithAclnnOpsOnTheSameStream) { ExpectA
 // by group; across processes its all-reduce runs on Gloo.
 TEST_P(MultiProcess, MatmulAllReduceSumsTheRanksProducts) { ExpectAllPass("mc2", GetParam()); }
 
+// Small messages ride in the signature exchange (docs/hccl.md): a long
+// seeded sequence of every operation around the room boundary, then one
+// whose communicator is destroyed right after queuing.
+TEST_P(MultiProcess, InlineSequenceAroundTheRoomMatchesTheReference) { ExpectAllPass("inline", GetParam()); }
+
+TEST_P(MultiProcess, TwoCommunicatorsOnTwoStreamsAlternate) { ExpectAllPass("two_comms", GetParam()); }
+
 INSTANTIATE_TEST_SUITE_P(Ranks, MultiProcess, ::testing::Values(2u, 3u, 4u));
+
+// 256 KiB over 6 ranks is not a multiple of 8: the frames' room must be, or
+// the folds read misaligned elements.
+TEST(MultiProcessInline, SixRanksRunTheInlineSequence) { ExpectAllPass("inline", 6); }
+
+// The last rank differs in one thing only while both sides would go inline.
+class MultiProcessDisagreement : public ::testing::TestWithParam<int> {};
+
+TEST_P(MultiProcessDisagreement, FailsEveryRankWithParaError) {
+  ExpectAllPass("disagree_" + std::to_string(GetParam()), 3);
+}
+
+// hccl_cases.cpp's kDisagreements: kind, type, reduce op, root, kind, count, enormous count.
+INSTANTIATE_TEST_SUITE_P(Table, MultiProcessDisagreement, ::testing::Range(0, 7));
+
+TEST(MultiProcessFaults, ARankKilledAmidInlineAllReducesMakesThePeersFail) {
+  const auto outcomes = RunRanks("inline_killed", 3, 3, {"HCCL_CONNECT_TIMEOUT=30", "HCCL_EXEC_TIMEOUT=10"});
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_TRUE(WIFSIGNALED(outcomes[1].status)) << outcomes[1].output;
+  for (uint32_t rank : {0u, 2u}) {
+    EXPECT_TRUE(ExitedCleanly(outcomes[rank])) << "rank " << rank << " (wait status " << outcomes[rank].status << "):\n"
+                                               << outcomes[rank].output;
+  }
+}
 
 TEST(MultiProcessFaults, ConfigNamesTheCommunicator) { ExpectAllPass("config", 2); }
 

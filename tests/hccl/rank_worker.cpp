@@ -32,19 +32,12 @@ std::string Recent() {
   return message != nullptr ? message : "";
 }
 
-// Every case: queued back to back on the stream, synchronised once, checked.
-int RunCases(const Rank& rank) {
-  auto cases = hccl_test::AllCases(rank.size);
-  for (auto& one : cases) {
-    if (const HcclResult status = one->Launch(rank); status != HCCL_SUCCESS) {
-      return Fail(one->Name() + " returned " + std::to_string(status));
-    }
-  }
-  if (const aclError status = aclrtSynchronizeStream(rank.stream); status != ACL_SUCCESS) {
-    return Fail("synchronize returned " + std::to_string(status) + ": " + Recent());
-  }
+using Cases = std::vector<std::unique_ptr<hccl_test::RankCase>>;
+
+// Checks every case of a synchronised stream; 0 when all match.
+int VerifyCases(const Rank& rank, const Cases& cases) {
   int failures = 0;
-  for (auto& one : cases) {
+  for (const auto& one : cases) {
     const std::string failure = one->Verify();
     if (!failure.empty()) {
       std::fprintf(stderr, "rank %u: %s\n", rank.rank, failure.c_str());
@@ -53,6 +46,104 @@ int RunCases(const Rank& rank) {
   }
   std::printf("rank %u: %zu cases, %d failed\n", rank.rank, cases.size(), failures);
   return failures == 0 ? 0 : 1;
+}
+
+// Every case: queued back to back on the stream, synchronised once, checked.
+int RunCases(const Rank& rank, Cases cases) {
+  for (auto& one : cases) {
+    if (const HcclResult status = one->Launch(rank); status != HCCL_SUCCESS) {
+      return Fail(one->Name() + " returned " + std::to_string(status));
+    }
+  }
+  if (const aclError status = aclrtSynchronizeStream(rank.stream); status != ACL_SUCCESS) {
+    return Fail("synchronize returned " + std::to_string(status) + ": " + Recent());
+  }
+  return VerifyCases(rank, cases);
+}
+
+int RunCases(const Rank& rank) { return RunCases(rank, hccl_test::AllCases(rank.size)); }
+
+// A long seeded sequence of every kind of operation around the room for
+// inline data; then a short one that the communicator is destroyed right
+// after queuing (its queued operations still run and are right).
+int RunInline(Rank& rank) {
+  if (const int result = RunCases(rank, hccl_test::InlineSequence(rank.size, 7, 120)); result != 0) return result;
+  Cases cases = hccl_test::InlineSequence(rank.size, 8, 24);
+  for (auto& one : cases) {
+    if (const HcclResult status = one->Launch(rank); status != HCCL_SUCCESS) {
+      return Fail(one->Name() + " returned " + std::to_string(status));
+    }
+  }
+  if (HcclCommDestroy(rank.comm) != HCCL_SUCCESS) return Fail("HcclCommDestroy: " + Recent());
+  rank.comm = nullptr;
+  if (const aclError status = aclrtSynchronizeStream(rank.stream); status != ACL_SUCCESS) {
+    return Fail("synchronize after HcclCommDestroy returned " + std::to_string(status) + ": " + Recent());
+  }
+  return VerifyCases(rank, cases);
+}
+
+// Two communicators of the same ranks on two streams, their sequences
+// queued alternately.
+int RunTwoCommunicators(Rank& first, const std::string& root_file) {
+  HcclRootInfo root{};
+  std::ifstream in(root_file + "2", std::ios::binary);
+  if (!in.read(root.internal, sizeof(root.internal))) return Fail("cannot read " + root_file + "2");
+  Rank second = first;
+  if (aclrtCreateStream(&second.stream) != ACL_SUCCESS) return Fail("stream");
+  if (HcclCommInitRootInfo(first.size, &root, first.rank, &second.comm) != HCCL_SUCCESS) {
+    return Fail("second communicator: " + Recent());
+  }
+  Cases one = hccl_test::InlineSequence(first.size, 21, 40), two = hccl_test::InlineSequence(first.size, 22, 40);
+  for (size_t i = 0; i < one.size(); ++i) {
+    if (one[i]->Launch(first) != HCCL_SUCCESS || two[i]->Launch(second) != HCCL_SUCCESS) {
+      return Fail("launch " + std::to_string(i) + ": " + Recent());
+    }
+  }
+  if (aclrtSynchronizeStream(first.stream) != ACL_SUCCESS || aclrtSynchronizeStream(second.stream) != ACL_SUCCESS) {
+    return Fail("synchronize: " + Recent());
+  }
+  const int result = VerifyCases(first, one) | VerifyCases(second, two);
+  HcclCommDestroy(second.comm);
+  aclrtDestroyStream(second.stream);
+  return result;
+}
+
+// A matched all-reduce leaves room for 16 f32 elements; then the last rank
+// disagrees with the others in one thing only (hccl_cases.cpp's table) while
+// the data would go inline: every rank fails with HCCL_E_PARA.
+int RunDisagreement(const Rank& rank, size_t index) {
+  auto matched = hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16);
+  if (matched->Launch(rank) != HCCL_SUCCESS || aclrtSynchronizeStream(rank.stream) != ACL_SUCCESS) {
+    return Fail("the matched all-reduce: " + Recent());
+  }
+  auto one = hccl_test::DisagreeingCase(index, rank.rank + 1 == rank.size);
+  if (one->Launch(rank) != HCCL_SUCCESS) return Fail(one->Name() + ": launch refused: " + Recent());
+  if (aclrtSynchronizeStream(rank.stream) == ACL_SUCCESS) return Fail(one->Name() + " succeeded");
+  HcclResult async = HCCL_SUCCESS;
+  HcclGetCommAsyncError(rank.comm, &async);
+  if (async != HCCL_E_PARA) return Fail("async error " + std::to_string(async) + ", expected HCCL_E_PARA");
+  std::printf("rank %u, %s: %s\n", rank.rank, one->Name().c_str(), Recent().c_str());
+  return 0;
+}
+
+// Rank 1 dies in the middle of a run of inline all-reduces: the others'
+// next one fails instead of hanging.
+int RunKilledInline(const Rank& rank) {
+  for (int i = 0; i < 40; ++i) {
+    if (rank.rank == 1 && i == 6) ::raise(SIGKILL);
+    auto one = hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 16);
+    if (one->Launch(rank) != HCCL_SUCCESS) return Fail("launch refused");
+    if (aclrtSynchronizeStream(rank.stream) != ACL_SUCCESS) {
+      if (i < 6) return Fail("all-reduce " + std::to_string(i) + " failed with every rank alive: " + Recent());
+      HcclResult async = HCCL_SUCCESS;
+      HcclGetCommAsyncError(rank.comm, &async);
+      if (async == HCCL_SUCCESS) return Fail("no async error on the communicator");
+      std::printf("rank %u, all-reduce %d: %s\n", rank.rank, i, Recent().c_str());
+      return 0;
+    }
+    if (const std::string failure = one->Verify(); !failure.empty()) return Fail(failure);
+  }
+  return Fail("every all-reduce succeeded without rank 1");
 }
 
 // z = x + y (aclnnAdd), all-reduce z in place, w = z + z: all on one stream,
@@ -352,6 +443,14 @@ int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std
     result = RunMismatchedArrays(rank);
   } else if (scenario == "killed") {
     result = RunKilled(rank);
+  } else if (scenario == "inline") {
+    result = RunInline(rank);
+  } else if (scenario == "inline_killed") {
+    result = RunKilledInline(rank);
+  } else if (scenario == "two_comms") {
+    result = RunTwoCommunicators(rank, root_file);
+  } else if (scenario.rfind("disagree_", 0) == 0) {
+    result = RunDisagreement(rank, std::stoul(scenario.substr(9)));
   } else if (scenario == "config") {
     char name[COMM_NAME_MAX_LENGTH] = {};
     HcclGetCommName(rank.comm, name);
@@ -359,7 +458,7 @@ int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std
   } else {
     result = Fail("unknown scenario " + scenario);
   }
-  HcclCommDestroy(rank.comm);
+  if (rank.comm != nullptr) HcclCommDestroy(rank.comm);
   aclrtDestroyStream(rank.stream);
   aclrtResetDevice(0);
   aclFinalize();
