@@ -872,7 +872,6 @@ void TimeLayer(const char* phase, const Config& c, WeightMode mode, aclrtStream 
     op_times.push_back(std::move(times));
   }
   const double median = Median(seconds);
-  const auto median_run = static_cast<size_t>(std::find(seconds.begin(), seconds.end(), median) - seconds.begin());
 
   // Roofline: decode reads every weight and the cache's keys and values once;
   // prefill performs the projections' and the causal attention's FLOPs.
@@ -895,8 +894,13 @@ void TimeLayer(const char* phase, const Config& c, WeightMode mode, aclrtStream 
   std::printf("  %-7s %s: median %.2f ms of %d runs = %.1f tokens/s; %s bound %.2f ms: achieved/bound = %.2f\n", phase,
               ModeName(mode), median * 1e3, runs, static_cast<double>(c.tokens) / median, bound_kind, bound * 1e3,
               bound / median);
-  for (const auto& [name, ms] : op_times[median_run]) {
-    std::printf("      %-20s %9.3f ms  %5.1f%%\n", name.c_str(), ms, 100.0 * ms / (median * 1e3));
+  // Each op's median over the runs (the machine is shared: one run's split can be noisy).
+  for (size_t op = 0; op < op_times[0].size(); ++op) {
+    std::vector<double> ms;
+    for (const auto& run : op_times) ms.push_back(run[op].second);
+    const double op_median = Median(ms);
+    std::printf("      %-20s %9.3f ms  %5.1f%%\n", op_times[0][op].first.c_str(), op_median,
+                100.0 * op_median / (median * 1e3));
   }
   FreeBuffers(b);
   FreeWeights(w);
