@@ -147,4 +147,14 @@ bool SameView(const TensorRef& a, const TensorRef& b) {
          a.shape == b.shape && a.strides == b.strides;
 }
 
+TensorRef InputAs(Plan& plan, const TensorRef& t, const Shape& shape) {
+  if (auto view = Reshape(t, shape)) return *view;
+  return *Reshape(plan.Contiguous(t, t.dtype), shape);
+}
+
+StagedOutput OutputAs(Plan& plan, const TensorRef& t, const Shape& shape) {
+  if (auto view = Reshape(t, shape)) return {*view, false};
+  return {plan.Temporary(t.dtype, shape), true};
+}
+
 }  // namespace canopy::ops

@@ -49,4 +49,15 @@ std::optional<TensorRef> Flatten(const TensorRef& t, int64_t start_dim, int64_t 
 // The same view of the same buffer: an op may then treat the two as one operand.
 bool SameView(const TensorRef& a, const TensorRef& b);
 
+// An input seen as `shape` (same element count): a view where strides allow, else a contiguous copy.
+TensorRef InputAs(Plan& plan, const TensorRef& t, const Shape& shape);
+
+// An output seen as `shape`: a view where strides allow, else a temporary (`copy_back`), which the
+// caller copies into the output (seen as `shape`) once it is written.
+struct StagedOutput {
+  TensorRef view;
+  bool copy_back = false;
+};
+StagedOutput OutputAs(Plan& plan, const TensorRef& t, const Shape& shape);
+
 }  // namespace canopy::ops

@@ -32,22 +32,6 @@ kernels::NormOperand OperandOf(const TensorRef& t, int64_t row_stride, int64_t s
   return {true, t.buffer, t.dtype, row_stride, stride};
 }
 
-// An input as `shape` ([rows, length] or [count]): a view where strides allow, else a contiguous copy.
-TensorRef InputAs(Plan& plan, const TensorRef& t, const Shape& shape) {
-  if (auto view = Reshape(t, shape)) return *view;
-  return *Reshape(plan.Contiguous(t, t.dtype), shape);
-}
-
-// An output as `shape`: a view where strides allow, else a temporary copied into it afterwards.
-struct Staged {
-  TensorRef view;
-  bool copy_back = false;
-};
-Staged OutputAs(Plan& plan, const TensorRef& t, const Shape& shape) {
-  if (auto view = Reshape(t, shape)) return {*view, false};
-  return {plan.Temporary(t.dtype, shape), true};
-}
-
 kernels::NormOperand RowsOperand(const TensorRef& rows) { return OperandOf(rows, rows.strides[0], rows.strides[1]); }
 
 }  // namespace
@@ -164,7 +148,7 @@ void PlanRowNormStep(Plan& plan, const NormPlan& norm, const NormOperandRefs& re
   std::vector<std::pair<TensorRef, TensorRef>> copies;  // temporary -> output, after the step
   const auto output = [&](const Registered& r, const Shape& shape, kernels::NormOperand& operand, bool per_row) {
     if (!r.present || r.ref.NumElements() == 0) return;
-    const Staged staged = OutputAs(plan, r.ref, shape);
+    const StagedOutput staged = OutputAs(plan, r.ref, shape);
     operand = per_row ? OperandOf(staged.view, staged.view.strides[0], 0) : RowsOperand(staged.view);
     if (staged.copy_back) copies.emplace_back(staged.view, r.ref);
   };

@@ -14,8 +14,8 @@
 
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_apply_rotary_pos_emb_v2.h"
-#include "kernels/rope.h"
 #include "ops/framework/aclnn_op.h"
+#include "rope_plan.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -27,13 +27,6 @@ constexpr aclnnStatus kTilingError = ACLNN_ERR_INNER_TILING_ERROR;
 constexpr int64_t kRank = 4;
 constexpr int64_t kHeadDim = 128;  // the A2 kernel's only D
 constexpr int64_t kLayoutBsnd = 1;
-
-kernels::RopeOperand Operand(const TensorRef& t) {
-  kernels::RopeOperand o;
-  o.buffer = t.buffer;
-  for (size_t i = 0; i < kRank; ++i) o.strides[i] = t.shape[i] == 1 ? 0 : t.strides[i];
-  return o;
-}
 
 aclnnStatus CheckShapes(Plan& plan, const aclTensor* query, const aclTensor* key, const aclTensor* cos,
                         const aclTensor* sin, int64_t layout) {
@@ -98,15 +91,7 @@ aclnnStatus PlanApplyRope(Plan& plan, aclTensor* query, aclTensor* key, const ac
   const TensorRef q_out = plan.Output(query, "queryRef");
   const TensorRef k_out = plan.Output(key, "keyRef");
   for (const auto& [in, out] : {std::pair{q_in, q_out}, std::pair{k_in, k_out}}) {
-    kernels::RopeDesc desc;
-    desc.mode = mode;
-    desc.dtype = query->dtype;
-    for (size_t i = 0; i < kRank; ++i) desc.shape[i] = in.shape[i];
-    desc.x = Operand(in);
-    desc.cos = Operand(c);
-    desc.sin = Operand(s);
-    desc.y = Operand(out);
-    plan.AddStep(kernels::MakeRopeStep(desc), {in, c, s}, out);
+    PlanRopeStep(plan, mode, in, c, s, out);
   }
   return ACLNN_SUCCESS;
 }

@@ -5,8 +5,8 @@
 // interleave-half (evens then odds, then half). Shape faults and an unknown
 // mode are 561002, as CANN's tiling reports them.
 #include "aclnnop/aclnn_rotary_position_embedding.h"
-#include "kernels/rope.h"
 #include "ops/framework/aclnn_op.h"
+#include "rope_plan.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -86,21 +86,7 @@ aclnnStatus PlanRope(Plan& plan, const aclTensor* x, const aclTensor* cos, const
                        "(in interleave mode, at most one of them x's)",
                        ShapeToString(cos->view_shape).c_str(), ShapeToString(xs).c_str());
   }
-  kernels::RopeDesc desc;
-  desc.mode = static_cast<kernels::RopeMode>(mode);
-  desc.dtype = x->dtype;
-  const auto operand = [](const TensorRef& t) {
-    kernels::RopeOperand o;
-    o.buffer = t.buffer;
-    for (size_t i = 0; i < 4; ++i) o.strides[i] = t.shape[i] == 1 ? 0 : t.strides[i];
-    return o;
-  };
-  for (size_t i = 0; i < 4; ++i) desc.shape[i] = xs[i];
-  desc.x = operand(in);
-  desc.cos = operand(c);
-  desc.sin = operand(s);
-  desc.y = operand(y);
-  plan.AddStep(kernels::MakeRopeStep(desc), {in, c, s}, y);
+  PlanRopeStep(plan, static_cast<kernels::RopeMode>(mode), in, c, s, y);
   return ACLNN_SUCCESS;
 }
 
