@@ -1,0 +1,35 @@
+/*
+ * Canopy - CPU implementation of the CANN aclnn API.
+ * aclnnop/aclnn_mla_prolog.h: aclnnMlaProlog.
+ * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
+ * arguments and builds an executor, aclnnXxx runs it on a stream.
+ * The string argument is const char* so that the string literals a client
+ * passes compile in C++ (a char* argument still converts).
+ */
+#ifndef CANOPY_ACLNNOP_ACLNN_MLA_PROLOG_H_
+#define CANOPY_ACLNNOP_ACLNN_MLA_PROLOG_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMlaPrologGetWorkspaceSize(
+    const aclTensor *tokenX, const aclTensor *weightDq, const aclTensor *weightUqQr, const aclTensor *weightUk,
+    const aclTensor *weightDkvKr, const aclTensor *rmsnormGammaCq, const aclTensor *rmsnormGammaCkv,
+    const aclTensor *ropeSin, const aclTensor *ropeCos, const aclTensor *cacheIndex, const aclTensor *kvCacheRef,
+    const aclTensor *krCacheRef, const aclTensor *dequantScaleXOptional, const aclTensor *dequantScaleWDqOptional,
+    const aclTensor *dequantScaleWUqQrOptional, const aclTensor *dequantScaleWDkvKrOptional,
+    const aclTensor *quantScaleCkvOptional, const aclTensor *quantScaleCkrOptional,
+    const aclTensor *smoothScalesCqOptional, double rmsnormEpsilonCq, double rmsnormEpsilonCkv,
+    const char *cacheModeOptional, const aclTensor *queryOut, const aclTensor *queryRopeOut, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnMlaProlog(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                               aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CANOPY_ACLNNOP_ACLNN_MLA_PROLOG_H_ */
