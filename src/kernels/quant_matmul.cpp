@@ -1,8 +1,10 @@
 #include "quant_matmul.h"
 
 #include <sstream>
+#include <vector>
 
 #include "common/dtype.h"
+#include "common/half.h"
 #include "cpu_features.h"
 #include "parallel_for.h"
 #define CANOPY_QMM_ISA portable_isa
@@ -80,25 +82,46 @@ class QuantMatmulStep final : public Step {
 
 class DequantizeWeightStep final : public Step {
  public:
-  DequantizeWeightStep(const QuantWeight& w, BufferRef out) : w_(w), out_(out) {}
+  DequantizeWeightStep(const QuantWeight& w, BufferRef out, aclDataType out_dtype)
+      : w_(w), out_(out), out_dtype_(out_dtype) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     const char* wbase = context.Resolve(w_.data);
     const auto* scale = reinterpret_cast<const float*>(context.Resolve(w_.scale));
     const auto* offset = w_.has_offset ? reinterpret_cast<const float*>(context.Resolve(w_.offset)) : nullptr;
-    auto* out = reinterpret_cast<float*>(context.Resolve(out_));
+    char* out = context.Resolve(out_);
     const int64_t rows = w_.k_contiguous ? w_.n : w_.k, length = w_.k_contiguous ? w_.k : w_.n;
     const QuantLoops& loops = Loops();
-    ParallelFor(rows, std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, length)),
-                [&](int64_t r0, int64_t r1) { loops.dequantize(w_, wbase, scale, offset, out, r0, r1); });
+    ParallelFor(rows, std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, length)), [&](int64_t r0, int64_t r1) {
+      if (out_dtype_ == ACL_FLOAT) {
+        loops.dequantize(w_, wbase, scale, offset, reinterpret_cast<float*>(out) + r0 * length, r0, r1);
+        return;
+      }
+      // 16-bit output: a few rows at a time through an f32 buffer that stays in cache.
+      const int64_t block = std::max<int64_t>(1, kNarrowBlockFloats / std::max<int64_t>(1, length));
+      std::vector<float> wide(static_cast<size_t>(std::min(block, r1 - r0) * length));
+      auto* narrow = reinterpret_cast<uint16_t*>(out);
+      for (int64_t b0 = r0; b0 < r1; b0 += block) {
+        const int64_t b1 = std::min(r1, b0 + block), count = (b1 - b0) * length;
+        loops.dequantize(w_, wbase, scale, offset, wide.data(), b0, b1);
+        if (out_dtype_ == ACL_BF16) {
+          FloatToBf16N(wide.data(), narrow + b0 * length, count);
+        } else {
+          FloatToHalfN(wide.data(), narrow + b0 * length, count);
+        }
+      }
+    });
     return ACLNN_SUCCESS;
   }
 
-  std::string Describe() const override { return "dequantise " + WeightText(w_) + " -> f32"; }
+  std::string Describe() const override { return "dequantise " + WeightText(w_) + " -> " + DtypeName(out_dtype_); }
 
  private:
+  // f32 elements of the buffer a thread dequantises through for a 16-bit output.
+  static constexpr int64_t kNarrowBlockFloats = int64_t{16} << 10;
   QuantWeight w_;
   BufferRef out_;
+  aclDataType out_dtype_;
 };
 
 }  // namespace
@@ -113,8 +136,8 @@ std::unique_ptr<Step> MakeQuantMatmulStep(const QuantMatmulDesc& desc) {
   return std::make_unique<QuantMatmulStep>(desc);
 }
 
-std::unique_ptr<Step> MakeDequantizeWeightStep(const QuantWeight& w, BufferRef out) {
-  return std::make_unique<DequantizeWeightStep>(w, out);
+std::unique_ptr<Step> MakeDequantizeWeightStep(const QuantWeight& w, BufferRef out, aclDataType out_dtype) {
+  return std::make_unique<DequantizeWeightStep>(w, out, out_dtype);
 }
 
 }  // namespace canopy::kernels

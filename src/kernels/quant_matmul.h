@@ -52,8 +52,9 @@ struct QuantMatmulDesc {
 int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc);
 std::unique_ptr<Step> MakeQuantMatmulStep(const QuantMatmulDesc& desc);
 
-// Writes the dequantised weight, f32, dense in its storage's orientation:
-// [n, k] when K is contiguous, else [k, n].
-std::unique_ptr<Step> MakeDequantizeWeightStep(const QuantWeight& w, BufferRef out);
+// Writes the dequantised weight, dense in its storage's orientation ([n, k]
+// when K is contiguous, else [k, n]), as f32 or rounded once to bf16 / f16
+// (out_dtype).
+std::unique_ptr<Step> MakeDequantizeWeightStep(const QuantWeight& w, BufferRef out, aclDataType out_dtype = ACL_FLOAT);
 
 }  // namespace canopy::kernels

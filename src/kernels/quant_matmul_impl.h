@@ -271,12 +271,12 @@ inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* 
 }
 
 // Dequantised stored rows [row0, row1) (rows along the contiguous axis) into
-// `out`, f32, dense in the storage's orientation.
+// `out` (row row0's first element), f32, dense in the storage's orientation.
 inline void DequantizeRows(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, float* out,
                            int64_t row0, int64_t row1) {
   const int64_t length = w.k_contiguous ? w.k : w.n;  // elements of a stored row
   for (int64_t row = row0; row < row1; ++row) {
-    float* dst = out + row * length;
+    float* dst = out + (row - row0) * length;
     if (w.dtype == ACL_INT4) {
       const auto* p = reinterpret_cast<const uint8_t*>(wbase) + row * w.ld / 2;
       for (int64_t j = 0; j < length / 2; ++j) {
@@ -289,9 +289,10 @@ inline void DequantizeRows(const QuantWeight& w, const char* wbase, const float*
       for (int64_t j = 0; j < length; ++j) dst[j] = static_cast<float>(q[j]);
     }
     if (w.k_contiguous) {  // row `row` is column n = row; the group changes along the row
-      for (int64_t j = 0; j < length; ++j) {
-        const int64_t at = row * w.Groups() + j / w.group_size;
-        dst[j] = (dst[j] + (w.has_offset ? offset[at] : 0.0f)) * scale[at];
+      for (int64_t j0 = 0, at = row * w.Groups(); j0 < length; j0 += w.group_size, ++at) {
+        const float s = scale[at], o = w.has_offset ? offset[at] : 0.0f;
+        const int64_t j1 = std::min(length, j0 + w.group_size);
+        for (int64_t j = j0; j < j1; ++j) dst[j] = (dst[j] + o) * s;
       }
     } else {  // row `row` is k = row: one group, a scale per column
       const float* s = scale + (row / w.group_size) * w.n;

@@ -10,6 +10,7 @@ struct QuantLoops {
   void (*columns)(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
                   const char* wbase, const void* scale, const void* offset, const float* bias, float* y, int64_t c0,
                   int64_t c1);
+  // Stored rows [row0, row1) into out, which points at row0's first element.
   void (*dequantize)(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, float* out,
                      int64_t row0, int64_t row1);
 };

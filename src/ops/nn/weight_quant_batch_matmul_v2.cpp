@@ -110,8 +110,12 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
 
   if (m > kernels::kQuantFusedMaxRows) {
     // Many rows: the product's cost dwarfs one dequantisation of the weight.
-    const TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, k} : Shape{k, n});
-    plan.AddStep(kernels::MakeDequantizeWeightStep(w, dense.buffer));
+    // With bf16 activations the dequantised weight is rounded to bf16, as the
+    // NPU's antiquantisation makes it in the activations' dtype, so that the
+    // product runs as a bf16 one (f32 accumulation) at the CPU's bf16 rate.
+    const aclDataType dense_dtype = x.dtype == ACL_BF16 ? ACL_BF16 : ACL_FLOAT;
+    const TensorRef dense = plan.Temporary(dense_dtype, w.k_contiguous ? Shape{n, k} : Shape{k, n});
+    plan.AddStep(kernels::MakeDequantizeWeightStep(w, dense.buffer, dense_dtype));
     const TensorRef weights = w.k_contiguous ? Transpose(dense, 0, 1) : dense;
     ProductTerms terms;
     TensorRef bias_rows;
