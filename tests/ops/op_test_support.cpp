@@ -763,17 +763,66 @@ aclScalar* OpArgs::Scalar(aclDataType dtype, Value value) {
   return scalar;
 }
 
+namespace {
+
+// Large float tensors whose values nobody reads back (the registry's generic
+// calls; an op's declared example may hold tens of millions of elements, as
+// MlaProlog's fixed dimensions make it) are filled straight in their bytes:
+// uniform in [range.lo, range.hi), without the per-element Value vectors
+// FillRandom keeps for a reference. Small ones, and ranges with a minimum
+// magnitude or zeros, take FillRandom.
+constexpr int64_t kBulkFillElements = int64_t{1} << 16;
+
+bool FillBulk(DeviceTensor& tensor, const Range& range) {
+  const aclDataType dtype = tensor.dtype();
+  if (dtype != ACL_FLOAT && dtype != ACL_FLOAT16 && dtype != ACL_BF16) return false;
+  if (range.minAbs != 0 || range.zeroEvery != 0 || !(range.lo < range.hi)) return false;
+  const size_t element = ElementBytes(dtype);
+  const size_t count = tensor.bytes() / element;
+  if (static_cast<int64_t>(count) < kBulkFillElements) return false;
+  static uint64_t state = 0x5EED5EED5EED5EEDull;
+  std::vector<uint8_t> bytes(count * element);
+  for (size_t i = 0; i < count; ++i) {
+    state += 0x9E3779B97F4A7C15ull;  // splitmix64
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const auto value = static_cast<float>(range.lo + static_cast<double>(z >> 11) * 0x1p-53 * (range.hi - range.lo));
+    uint8_t* at = bytes.data() + i * element;
+    if (dtype == ACL_FLOAT) {
+      std::memcpy(at, &value, sizeof value);
+    } else if (dtype == ACL_BF16) {
+      // Truncated toward zero; one step away from zero when that left the range.
+      uint32_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      auto high = static_cast<uint16_t>(bits >> 16);
+      const uint32_t back_bits = uint32_t{high} << 16;
+      float back;
+      std::memcpy(&back, &back_bits, sizeof back);
+      if (back < range.lo || back > range.hi) ++high;
+      std::memcpy(at, &high, sizeof high);
+    } else {
+      EncodeValue(Value(value), dtype, at);
+    }
+  }
+  tensor.UploadBytes(bytes);
+  return true;
+}
+
+}  // namespace
+
 aclTensor* OpArgs::NewTensor(aclDataType dtype, const Shape& shape, View view, aclFormat format) {
   static Rng rng(0xC0FFEE);
   owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
-  if (IsKnownDtype(dtype)) owned_.back()->FillRandom(rng, Range{});
+  if (IsKnownDtype(dtype) && !FillBulk(*owned_.back(), Range{})) owned_.back()->FillRandom(rng, Range{});
   return Tensor(*owned_.back(), format);
 }
 
 aclTensor* OpArgs::NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view, aclFormat format) {
   static Rng rng(0xC0FFEE);
   owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
-  owned_.back()->FillRandom(rng, range);
+  if (!FillBulk(*owned_.back(), range)) owned_.back()->FillRandom(rng, range);
   return Tensor(*owned_.back(), format);
 }
 
