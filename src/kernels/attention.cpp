@@ -27,9 +27,16 @@ constexpr int64_t kRowBudget = 64;      // (head, query row) pairs per unit, at 
 // unit: every row sees the same blocks in the same order, so the online softmax
 // rounds the same way however heads and rows are split into units (thread count).
 constexpr int64_t kKeyBlock = 64;
+// Up to this many query rows (decode, speculative decode), each key's score is a
+// dot product over the head dim (KeyDots) on the key rows as loaded; above it the
+// key block is transposed once and serves the unit's many rows as vector sums
+// over keys (BlockDots). Chosen by the query length alone, never by the split.
+constexpr int64_t kFewQueryRows = 4;
+constexpr int64_t kCacheLine = 64;
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
-constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, portable_isa::AccumulateValues};
+constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, portable_isa::KeyDots,
+                                                    portable_isa::AccumulateValues};
 
 // The widest inner loops this CPU runs (CANOPY_MAX_ISA caps Cpu()).
 const AttentionLoops& Loops() {
@@ -38,6 +45,11 @@ const AttentionLoops& Loops() {
   if (Cpu().Avx2()) return kAttentionLoopsAvx2;
 #endif
   return kAttentionLoopsPortable;
+}
+
+// Asks for the cache lines of bytes [p, p + bytes) ahead of their use.
+void Prefetch(const char* p, int64_t bytes) {
+  for (int64_t offset = 0; offset < bytes; offset += kCacheLine) __builtin_prefetch(p + offset);
 }
 
 class AttentionStep final : public Step {
@@ -111,6 +123,7 @@ class AttentionStep final : public Step {
           key(static_cast<size_t>(kKeyBlock * d.head_dim)),
           key_t(static_cast<size_t>(kKeyBlock * d.head_dim)),
           dots(static_cast<size_t>(kKeyBlock)),
+          row_dots(static_cast<size_t>(rows * kKeyBlock)),
           value(static_cast<size_t>(kKeyBlock * d.value_dim)),
           scores(static_cast<size_t>(kKeyBlock)),
           pse(static_cast<size_t>(kKeyBlock)),
@@ -118,7 +131,8 @@ class AttentionStep final : public Step {
           sum(static_cast<size_t>(rows)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
-    std::vector<float> query, acc, key, key_t, dots, value, scores, pse, max, sum;
+    // row_dots: every row's dots of the block, [row][key] (KeyDots).
+    std::vector<float> query, acc, key, key_t, dots, row_dots, value, scores, pse, max, sum;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -147,6 +161,7 @@ class AttentionStep final : public Step {
     const int64_t query_valid = desc_.query_valid[static_cast<size_t>(b)];
     const int64_t valid_q_rows = std::clamp<int64_t>(query_valid - row_begin, 0, q_rows);
     const int64_t rows = head_count * q_rows;
+    const bool few_rows = desc_.query_length <= kFewQueryRows;
     const char* query = context.Resolve(desc_.query);
     const char* key = context.Resolve(kv.key);
     const char* value = context.Resolve(kv.value);
@@ -185,10 +200,23 @@ class AttentionStep final : public Step {
       block_lo = std::min(block_lo, lo);
       block_hi = std::max(block_hi, hi);
     }
+    // Rows of K and V sit a token apart (BSND: all heads between), a stride the
+    // hardware prefetcher follows late: ask for the next block's rows while this
+    // block is converted. Only rows with contiguous dims (one span of bytes).
+    const bool prefetch = kv.key_strides[2] == 1 && kv.value_strides[2] == 1;
     for (int64_t j0 = block_lo / kKeyBlock * kKeyBlock; j0 < block_hi; j0 += kKeyBlock) {
       const int64_t keys = std::min(kKeyBlock, kv.length - j0);
       for (int64_t t = 0; t < keys; ++t) {
         const int64_t j = j0 + t;
+        if (const int64_t ahead = j + kKeyBlock; prefetch && ahead < block_hi) {
+          Prefetch(
+              key + (kv_head * kv.key_strides[0] + row_offset(ahead, kv.key_strides[1], kv.key_block_stride)) * element,
+              d * element);
+          Prefetch(
+              value + (kv_head * kv.value_strides[0] + row_offset(ahead, kv.value_strides[1], kv.value_block_stride)) *
+                          element,
+              dv * element);
+        }
         Load(desc_.dtype,
              key + (kv_head * kv.key_strides[0] + row_offset(j, kv.key_strides[1], kv.key_block_stride)) * element,
              kv.key_strides[2], d, s.key.data() + t * d);
@@ -197,9 +225,14 @@ class AttentionStep final : public Step {
                  (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element,
              kv.value_strides[2], dv, s.value.data() + t * dv);
       }
-      for (int64_t t = 0; t < keys; ++t) {
-        for (int64_t e = 0; e < d; ++e)
-          s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
+      if (few_rows) {
+        // Rows past query_valid hold stale queries: their dots are computed and never read.
+        loops_.key_dots(s.query.data(), rows, s.key.data(), d, keys, s.row_dots.data(), kKeyBlock);
+      } else {
+        for (int64_t t = 0; t < keys; ++t) {
+          for (int64_t e = 0; e < d; ++e)
+            s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
+        }
       }
       for (int64_t r = 0; r < rows; ++r) {
         if (!valid(r)) continue;
@@ -217,7 +250,11 @@ class AttentionStep final : public Step {
         const float* q = s.query.data() + r * d;
         // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
         float* dots = s.dots.data();
-        loops_.block_dots(q, s.key_t.data(), d, kKeyBlock, keys, dots);
+        if (few_rows) {
+          dots = s.row_dots.data() + r * kKeyBlock;
+        } else {
+          loops_.block_dots(q, s.key_t.data(), d, kKeyBlock, keys, dots);
+        }
         float block_max = kNegativeInfinity;
         for (int64_t t = 0; t < keys; ++t) {
           const int64_t j = j0 + t;

@@ -8,8 +8,12 @@
 // block: a unit holds the query heads of one KV head's group together, so each
 // key/value block is read and converted once for the whole group (GQA/MQA).
 // Each unit is computed in f32 by one thread, and key blocks sit at fixed
-// positions, so results do not depend on the thread count. A row with no key taking part (fully masked, or past the
-// batch's query length) is written as zeros.
+// positions, so results do not depend on the thread count. A score q . k is
+// summed in one of two fixed orders, chosen by the query length alone: up to
+// kFewQueryRows rows (decode), over the head dim in 16 lanes on the key rows as
+// loaded (no transposed key block; see KeyDots); above it, per dim on a transposed block.
+// A row with no key taking part (fully masked, or past the batch's query
+// length) is written as zeros.
 #pragma once
 
 #include <cstdint>

@@ -4,5 +4,5 @@
 #include "attention_loops.h"
 
 namespace canopy::kernels {
-const AttentionLoops kAttentionLoopsAvx2 = {avx2_isa::BlockDots, avx2_isa::AccumulateValues};
+const AttentionLoops kAttentionLoopsAvx2 = {avx2_isa::BlockDots, avx2_isa::KeyDots, avx2_isa::AccumulateValues};
 }  // namespace canopy::kernels

@@ -4,5 +4,5 @@
 #include "attention_loops.h"
 
 namespace canopy::kernels {
-const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, avx512_isa::AccumulateValues};
+const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, avx512_isa::KeyDots, avx512_isa::AccumulateValues};
 }  // namespace canopy::kernels
