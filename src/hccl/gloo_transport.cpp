@@ -388,9 +388,10 @@ class GlooTransport final : public Transport {
     // A multiple of 8, so that every frame's data is aligned for its widest
     // element (8 bytes) when the folds read it in place: 256 KiB / 6 ranks
     // would put odd ranks' data 2 bytes off a float. The power of two above
-    // `bytes` is capped too, or 5-7 ranks would get more than the total.
+    // `bytes` is capped too, or 5-7 ranks would get more than the total (and
+    // taken only below the cap: a huge count's would overflow).
     const size_t most = std::min(kMaxInlineBytes, kMaxInlineTotal / static_cast<size_t>(context_->size)) & ~size_t{7};
-    room_ = bytes == 0 ? 0 : std::min(most, std::bit_ceil(bytes));
+    room_ = bytes == 0 ? 0 : bytes >= most ? most : std::min(most, std::bit_ceil(bytes));
     return inline_data;
   }
 
