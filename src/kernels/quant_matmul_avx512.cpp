@@ -119,28 +119,11 @@ void KContiguousRowsAvx512(const QuantMatmulDesc& d, const float* x, const float
 void QuantColumnsAvx512(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
                         const char* wbase, const void* scale, const void* offset, const float* bias, float* y,
                         int64_t c0, int64_t c1) {
-  if (!d.w.k_contiguous) {
-    avx512_isa::QuantColumns(d, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
-    return;
-  }
-  const int64_t chunk = avx512_isa::ColumnChunk(d.w);  // see kChunkBytes
-  std::vector<float> scale_chunk, offset_chunk;
-  for (int64_t cc = c0; cc < c1; cc += chunk) {
-    const int64_t ce = std::min(c1, cc + chunk);
-    const float* s = avx512_isa::ChunkScales(d.w, scale, cc, ce, scale_chunk);
-    const float* o = d.w.has_offset ? avx512_isa::ChunkScales(d.w, offset, cc, ce, offset_chunk) : nullptr;
-    for (int64_t r0 = 0; r0 < d.m; r0 += avx512_isa::kRowBlock) {
-      const int rows = static_cast<int>(std::min<int64_t>(avx512_isa::kRowBlock, d.m - r0));
-      avx512_isa::WithRows(rows, [&](auto r) {
-        KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc, ce);
-      });
-    }
-  }
-  if (bias != nullptr) {
-    for (int64_t r = 0; r < d.m; ++r) {
-      for (int64_t c = c0; c < c1; ++c) y[r * d.w.n + c] += bias[c];
-    }
-  }
+  avx512_isa::QuantColumnsWith(d, x, sums, wbase, scale, offset, bias, y, c0, c1,
+                               [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
+                                 KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc,
+                                                                           ce);
+                               });
 }
 
 }  // namespace

@@ -240,10 +240,13 @@ void WithRows(int rows, F&& f) {
   }
 }
 
-// Columns [c0, c1) of y for every row of x (the fused kernel's unit of work).
-inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
-                         const char* wbase, const void* scale, const void* offset, const float* bias, float* y,
-                         int64_t c0, int64_t c1) {
+// Columns [c0, c1) of y for every row of x (the fused kernel's unit of work),
+// the K-contiguous rows through k_rows(integral_constant<int, R>, scale,
+// offset, r0, cc, ce) (an instruction set's own loops may stand in), scale and
+// offset as ChunkScales gives them for columns [cc, ce).
+template <typename KRows>
+void QuantColumnsWith(const QuantMatmulDesc& d, const float* x, const float* sums, const char* wbase, const void* scale,
+                      const void* offset, const float* bias, float* y, int64_t c0, int64_t c1, const KRows& k_rows) {
   const int64_t chunk = ColumnChunk(d.w);
   std::vector<float> scale_chunk, offset_chunk;
   for (int64_t cc = c0; cc < c1; cc += chunk) {
@@ -255,7 +258,7 @@ inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* 
       WithRows(rows, [&](auto r) {
         constexpr int R = decltype(r)::value;
         if (d.w.k_contiguous) {
-          KContiguousRows<R>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc, ce);
+          k_rows(r, s, o, r0, cc, ce);
         } else {  // f32 scales [groups, n] (the planner widens them)
           NContiguousRows<R>(d, x, sums, wbase, static_cast<const float*>(scale), static_cast<const float*>(offset), y,
                              r0, cc, ce);
@@ -268,6 +271,15 @@ inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* 
       for (int64_t c = c0; c < c1; ++c) y[r * d.w.n + c] += bias[c];
     }
   }
+}
+
+inline void QuantColumns(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
+                         const char* wbase, const void* scale, const void* offset, const float* bias, float* y,
+                         int64_t c0, int64_t c1) {
+  QuantColumnsWith(d, x, sums, wbase, scale, offset, bias, y, c0, c1,
+                   [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
+                     KContiguousRows<decltype(r)::value>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc, ce);
+                   });
 }
 
 // Dequantised stored rows [row0, row1) (rows along the contiguous axis) into
