@@ -81,8 +81,11 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
   // Scales and offsets as dense f32 in the weight's orientation ([n, groups]
   // for a K-contiguous weight, else [groups, n]), whatever their view: the
   // transposed scales ggml passes with its transposed weights copy straight.
+  const auto grid_of = [&](const TensorRef& t) {
+    return BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});  // [groups, n]
+  };
   auto as_groups = [&](const TensorRef& t) {
-    const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
+    const TensorRef grid = grid_of(t);
     TensorRef dense = plan.Temporary(ACL_FLOAT, w.k_contiguous ? Shape{n, groups} : Shape{groups, n});
     plan.Copy(w.k_contiguous ? Transpose(grid, 0, 1) : grid, dense);
     return dense;
@@ -94,9 +97,8 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
   // transposed scales are, and copying them would cost up to a third of what
   // reading an INT4 weight does.
   const auto in_place = [&](const TensorRef& t) {
-    const TensorRef grid = BroadcastTo(t.rank() == 1 ? Unsqueeze(t, 0) : t, {groups, n});
     const bool dtype_ok = t.dtype == ACL_FLOAT || t.dtype == ACL_FLOAT16 || t.dtype == ACL_BF16;
-    return dtype_ok && t.dtype == scale.dtype && Transpose(grid, 0, 1).IsContiguous();
+    return dtype_ok && t.dtype == scale.dtype && Transpose(grid_of(t), 0, 1).IsContiguous();
   };
   if (m <= kernels::kQuantFusedMaxRows && w.k_contiguous && in_place(scale) &&
       (offset == nullptr || in_place(*offset))) {
