@@ -62,40 +62,51 @@ struct TokenScratch {
   std::vector<int32_t> order;
 };
 
-template <typename Masked, typename Forced>
-void AttendToken(const GroupKv& kv, const float* q, const Masked& masked, const Forced& forced, TokenScratch& s,
-                 float* out, float* maxes, float* sums, int32_t* top) {
-  s.p.assign(static_cast<size_t>(kv.kv_len), 0.0F);
-  s.importance.assign(static_cast<size_t>(kv.kv_len), 0.0F);
+// Softmax attention of the G query heads (q: G rows of dim) over kv's
+// kv_len rows: a masked key scores `masked_score`; the output rows (out: G
+// rows of value_dim, f32), each head's softmax max and sum, and each
+// probability to on_prob(j, p).
+template <typename Masked, typename OnProb>
+void AttendHeads(const GroupKv& kv, const float* q, const Masked& masked, float masked_score, std::vector<float>& p,
+                 float* out, float* maxes, float* sums, const OnProb& on_prob) {
+  p.assign(static_cast<size_t>(kv.kv_len), 0.0F);
   std::fill(out, out + kv.groups * kv.value_dim, 0.0F);
   for (int64_t g = 0; g < kv.groups; ++g) {
     const float* qg = q + g * kv.dim;
     float max = kMaskedScore;
     for (int64_t j = 0; j < kv.kv_len; ++j) {
-      float x = kMaskedScore;
+      float x = masked_score;
       if (!masked(j)) {
         const float* k = kv.keys.data() + j * kv.dim;
         float dot = 0.0F;
         for (int64_t i = 0; i < kv.dim; ++i) dot += qg[i] * k[i];
         x = dot * kv.scale;
       }
-      s.p[static_cast<size_t>(j)] = x;
+      p[static_cast<size_t>(j)] = x;
       max = std::max(max, x);
     }
     float sum = 0.0F;
-    for (float& x : s.p) sum += (x = std::exp(x - max));
+    for (float& x : p) sum += (x = std::exp(x - max));
     maxes[g] = max;
     sums[g] = sum;
     float* og = out + g * kv.value_dim;
     for (int64_t j = 0; j < kv.kv_len; ++j) {
-      const float prob = s.p[static_cast<size_t>(j)] / sum;
-      s.importance[static_cast<size_t>(j)] += prob;
+      const float prob = p[static_cast<size_t>(j)] / sum;
+      on_prob(j, prob);
       // The NPU's second product takes the probabilities in the input dtype.
       const float rounded = RoundToDtype(kv.dtype, prob);
       const float* v = kv.values.data() + j * kv.value_dim;
       for (int64_t i = 0; i < kv.value_dim; ++i) og[i] += rounded * v[i];
     }
   }
+}
+
+template <typename Masked, typename Forced>
+void AttendToken(const GroupKv& kv, const float* q, const Masked& masked, const Forced& forced, TokenScratch& s,
+                 float* out, float* maxes, float* sums, int32_t* top) {
+  s.importance.assign(static_cast<size_t>(kv.kv_len), 0.0F);
+  AttendHeads(kv, q, masked, kMaskedScore, s.p, out, maxes, sums,
+              [&](int64_t j, float prob) { s.importance[static_cast<size_t>(j)] += prob; });
   const int64_t window = kv.per_select + kv.per_compress - 1;
   s.times.resize(static_cast<size_t>(window));
   for (int64_t i = 0; i < window; ++i) {
@@ -293,6 +304,110 @@ class NsaCompressAttentionInferStep final : public Step {
   NsaCompressAttentionInferDesc d_;
 };
 
+class NsaSelectedAttentionStep final : public Step {
+ public:
+  explicit NsaSelectedAttentionStep(NsaSelectedAttentionDesc desc)
+      : d_(std::move(desc)), q_starts_(Starts(d_.q_lens)), kv_starts_(Starts(d_.kv_lens)) {
+    sequence_of_.assign(static_cast<size_t>(d_.q_tokens), -1);
+    for (size_t b = 0; b < d_.q_lens.size(); ++b) {
+      for (int64_t s = 0; s < d_.q_lens[b]; ++s)
+        sequence_of_[static_cast<size_t>(q_starts_[b] + s)] = static_cast<int32_t>(b);
+    }
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* indices = reinterpret_cast<const int32_t*>(context.Resolve(d_.topk_indices));
+    // Every index first, so that a bad one fails the run before anything is written.
+    if (!IndicesInside(indices)) return ACL_ERROR_RT_AICORE_EXCEPTION;
+    const int64_t groups = d_.heads / d_.kv_heads;
+    const char* query = context.Resolve(d_.query);
+    const char* key = context.Resolve(d_.key);
+    const char* value = context.Resolve(d_.value);
+    auto* softmax_max = reinterpret_cast<float*>(context.Resolve(d_.softmax_max));
+    auto* softmax_sum = reinterpret_cast<float*>(context.Resolve(d_.softmax_sum));
+    char* out = context.Resolve(d_.out);
+    const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    const int64_t stat_count = d_.q_tokens * d_.heads * kStatCopies;
+    std::fill(softmax_max, softmax_max + stat_count, 0.0F);
+    std::fill(softmax_sum, softmax_sum + stat_count, 0.0F);
+    std::memset(out, 0, static_cast<size_t>(d_.q_tokens * d_.heads * d_.value_dim * element));
+    const float masked_score = kMaskedScore * d_.scale;
+    const int64_t selected = d_.block_count * d_.block_size;
+
+    ParallelFor(d_.q_tokens * d_.kv_heads, 1, [&](int64_t begin, int64_t end) {
+      GroupKv kv{.dtype = d_.dtype,
+                 .groups = groups,
+                 .dim = d_.dim,
+                 .value_dim = d_.value_dim,
+                 .kv_len = selected,
+                 .scale = d_.scale,
+                 .keys = {},
+                 .values = {}};
+      std::vector<float> p, q(static_cast<size_t>(groups * d_.dim)), o(static_cast<size_t>(groups * d_.value_dim));
+      std::vector<float> maxes(static_cast<size_t>(groups)), sums(static_cast<size_t>(groups));
+      for (int64_t task = begin; task < end; ++task) {
+        const int64_t t = task / d_.kv_heads, group = task % d_.kv_heads;
+        const int32_t b = sequence_of_[static_cast<size_t>(t)];
+        if (b < 0) continue;
+        const int32_t* blocks = indices + task * d_.block_count;
+        // Selected row j is the sequence's key position blocks[j / size] * size + j % size.
+        const auto position = [&](int64_t j) { return blocks[j / d_.block_size] * d_.block_size + j % d_.block_size; };
+        const int64_t kv0 = kv_starts_[static_cast<size_t>(b)];
+        kv.Load(
+            [&](int64_t j) { return key + ((kv0 + position(j)) * d_.kv_heads + group) * d_.dim * element; },
+            [&](int64_t j) { return value + ((kv0 + position(j)) * d_.kv_heads + group) * d_.value_dim * element; });
+        const int64_t s = t - q_starts_[static_cast<size_t>(b)];
+        Load(d_.dtype, query + (t * d_.heads + group * groups) * d_.dim * element, 1, groups * d_.dim, q.data());
+        AttendHeads(
+            kv, q.data(), [&](int64_t j) { return d_.causal && position(j) > s; }, masked_score, p, o.data(),
+            maxes.data(), sums.data(), [](int64_t, float) {});
+        Store(o.data(), d_.dtype, out + (t * d_.heads + group * groups) * d_.value_dim * element, 1,
+              groups * d_.value_dim);
+        for (int64_t g = 0; g < groups; ++g) {
+          const int64_t row = t * d_.heads + group * groups + g;
+          std::fill_n(softmax_max + row * kStatCopies, kStatCopies, maxes[static_cast<size_t>(g)]);
+          std::fill_n(softmax_sum + row * kStatCopies, kStatCopies, sums[static_cast<size_t>(g)]);
+        }
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  // Whether every block of the sequences' rows lies inside its sequence's keys (else the error message says which).
+  bool IndicesInside(const int32_t* indices) const {
+    for (int64_t t = 0; t < d_.q_tokens; ++t) {
+      const int32_t b = sequence_of_[static_cast<size_t>(t)];
+      if (b < 0) continue;
+      const int64_t kv_len = d_.kv_lens[static_cast<size_t>(b)];
+      for (int64_t i = 0; i < d_.kv_heads * d_.block_count; ++i) {
+        const int64_t block = indices[t * d_.kv_heads * d_.block_count + i];
+        const int64_t first = block * d_.block_size, end = first + d_.block_size;
+        if (block >= 0 && end <= kv_len) continue;
+        SetErrorMessage(
+            "aclnnNsaSelectedAttention: topkIndices[%lld, %lld, %lld] is %lld: block rows [%lld, %lld) are outside "
+            "the sequence's %lld keys",
+            static_cast<long long>(t), static_cast<long long>(i / d_.block_count),
+            static_cast<long long>(i % d_.block_count), static_cast<long long>(block), static_cast<long long>(first),
+            static_cast<long long>(end), static_cast<long long>(kv_len));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::string Describe() const override {
+    return std::string("nsa selected attention ") + DtypeName(d_.dtype) + " batch=" + std::to_string(d_.q_lens.size()) +
+           " heads=" + std::to_string(d_.heads) + "/" + std::to_string(d_.kv_heads) + " dim=" + std::to_string(d_.dim) +
+           "/" + std::to_string(d_.value_dim) + " blocks=" + std::to_string(d_.block_count) + "x" +
+           std::to_string(d_.block_size) + (d_.causal ? " causal" : "");
+  }
+
+ private:
+  NsaSelectedAttentionDesc d_;
+  std::vector<int64_t> q_starts_, kv_starts_;
+  std::vector<int32_t> sequence_of_;  // each query row's sequence (-1: past the sequences)
+};
+
 }  // namespace
 
 std::unique_ptr<Step> MakeNsaCompressAttentionStep(const NsaCompressAttentionDesc& desc) {
@@ -301,6 +416,10 @@ std::unique_ptr<Step> MakeNsaCompressAttentionStep(const NsaCompressAttentionDes
 
 std::unique_ptr<Step> MakeNsaCompressAttentionInferStep(const NsaCompressAttentionInferDesc& desc) {
   return std::make_unique<NsaCompressAttentionInferStep>(desc);
+}
+
+std::unique_ptr<Step> MakeNsaSelectedAttentionStep(const NsaSelectedAttentionDesc& desc) {
+  return std::make_unique<NsaSelectedAttentionStep>(desc);
 }
 
 }  // namespace canopy::kernels

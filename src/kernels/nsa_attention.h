@@ -67,4 +67,27 @@ struct NsaCompressAttentionInferDesc {
 
 std::unique_ptr<Step> MakeNsaCompressAttentionInferStep(const NsaCompressAttentionInferDesc& desc);
 
+// NsaSelectedAttention: query [T1, N1, D], key [T2, N2, D], value [T2, N2,
+// Dv] and topk_indices [T1, N2, block_count]. For token s of sequence b and
+// key head n2, the keys and values are the block_count blocks that
+// topk_indices[t, n2] names, block_size rows each, in that order (a block
+// named twice counts twice): block i is the sequence's rows [i * block_size,
+// (i + 1) * block_size). With causal, a key at position p > s is masked; as
+// CANN masks before it scales, a masked key scores lowest * scale. Then
+// attention_out and the softmax max and sum as above, the statistics at
+// [T1, N1, 8] in token order. Rows of T1 past the sequences are zero. An
+// index whose block is not inside its sequence's keys fails the run (507015)
+// before anything is written.
+struct NsaSelectedAttentionDesc {
+  aclDataType dtype = ACL_FLOAT16;
+  int64_t q_tokens = 0, heads = 0, kv_heads = 0, dim = 0, value_dim = 0;
+  std::vector<int64_t> q_lens, kv_lens;
+  float scale = 1.0F;
+  int64_t block_size = 16, block_count = 1;
+  bool causal = false;
+  BufferRef query, key, value, topk_indices, softmax_max, softmax_sum, out;
+};
+
+std::unique_ptr<Step> MakeNsaSelectedAttentionStep(const NsaSelectedAttentionDesc& desc);
+
 }  // namespace canopy::kernels

@@ -18,6 +18,7 @@
 #include "kernels/nsa_attention.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/transformer/moe_plan_support.h"
+#include "ops/transformer/nsa_plan_support.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -56,21 +57,6 @@ aclnnStatus CheckDtypes(Plan& plan, const aclTensor* query, const aclTensor* key
   return ACLNN_SUCCESS;
 }
 
-// A prefix-sum list as lengths.
-aclnnStatus Lengths(Plan& plan, const char* name, const aclIntArray* ends, std::vector<int64_t>& lengths) {
-  int64_t begin = 0;
-  for (size_t b = 0; b < ends->values.size(); ++b) {
-    const int64_t end = ends->values[b];
-    if (end < begin) {
-      return plan.Reject(kInvalid, "argument '%s' holds prefix sums: element %zu (%lld) is below the one before (%lld)",
-                         name, b, L(end), L(begin));
-    }
-    lengths.push_back(end - begin);
-    begin = end;
-  }
-  return ACLNN_SUCCESS;
-}
-
 struct Sizes {
   int64_t heads = 0, kv_heads = 0, dim = 0, value_dim = 0;
   std::vector<int64_t> q_lens, kv_lens;
@@ -87,8 +73,8 @@ aclnnStatus CheckLayout(Plan& plan, const aclTensor* query, const aclTensor* key
                        "list the same sequences",
                        q_ends->values.size(), kv_ends->values.size());
   }
-  CANOPY_CHECK(Lengths(plan, "actualSeqQLenOptional", q_ends, z.q_lens));
-  CANOPY_CHECK(Lengths(plan, "actualCmpSeqKvLenOptional", kv_ends, z.kv_lens));
+  CANOPY_CHECK(nsa::PrefixSumLengths(plan, "actualSeqQLenOptional", q_ends, z.q_lens));
+  CANOPY_CHECK(nsa::PrefixSumLengths(plan, "actualCmpSeqKvLenOptional", kv_ends, z.kv_lens));
   const int64_t q_total = q_ends->values.empty() ? 0 : q_ends->values.back();
   const int64_t kv_total = kv_ends->values.empty() ? 0 : kv_ends->values.back();
   if (query->view_shape[0] < q_total || key->view_shape[0] < kv_total) {
