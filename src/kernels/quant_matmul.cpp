@@ -24,6 +24,22 @@ const QuantLoops& Loops() {
   return kQuantLoopsPortable;
 }
 
+// AVX-512 BF16's vdpbf16ps, for the INT4 bf16-pair kernel.
+bool HasBf16Pairs() {
+#if defined(__x86_64__)
+  return Cpu().Avx512() && Cpu().avx512bf16;
+#else
+  return false;
+#endif
+}
+
+// The bf16 terms that hold a value of x's source dtype exactly (see
+// PrepareInt4PairsX): bf16 has 8 significant bits, f16 11, f32 24.
+int XTerms(aclDataType source) {
+  if (source == ACL_BF16) return 1;
+  return source == ACL_FLOAT16 ? 2 : 3;
+}
+
 // Fewer weight elements than this per thread are not worth a fork.
 constexpr int64_t kParallelWork = 1 << 16;
 
@@ -48,7 +64,11 @@ class QuantMatmulStep final : public Step {
     float* xe = sums + (w.has_offset ? d_.m * w.Groups() : 0);
     float* xo = xe + (UsesSplitX() ? d_.m * (w.k / 2) : 0);
     if (w.has_offset) portable_isa::GroupSums(x, d_.m, w.k, w.group_size, sums);
-    if (UsesSplitX()) {
+    const bool pairs = UsesInt4Pairs();
+    if (pairs) {
+      // The bf16-pair kernel's own copy of x takes the split one's place.
+      PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
+    } else if (UsesSplitX()) {
       for (int64_t i = 0; i < d_.m * (w.k / 2); ++i) {
         xe[i] = x[2 * i];
         xo[i] = x[2 * i + 1];
@@ -62,7 +82,11 @@ class QuantMatmulStep final : public Step {
     const QuantLoops& loops = Loops();
     const int64_t grain = std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, w.k * d_.m));
     ParallelFor(w.n, grain, portable_isa::kColumnBlock, [&](int64_t c0, int64_t c1) {
-      loops.columns(d_, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
+      if (pairs) {
+        PairColumns(reinterpret_cast<const uint16_t*>(xe), sums, wbase, scale, offset, bias, y, c0, c1);
+      } else {
+        loops.columns(d_, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
+      }
     });
     return ACLNN_SUCCESS;
   }
@@ -75,6 +99,22 @@ class QuantMatmulStep final : public Step {
   }
 
   bool UsesSplitX() const { return d_.w.dtype == ACL_INT4 && d_.w.k_contiguous; }
+  bool UsesInt4Pairs() const { return Int4PairsFit(d_.w) && HasBf16Pairs(); }
+
+  // The pair kernel's calls, x86 code only (HasBf16Pairs is false elsewhere).
+  void PreparePairs([[maybe_unused]] const float* x, [[maybe_unused]] uint16_t* xp) const {
+#if defined(__x86_64__)
+    PrepareInt4PairsX(x, d_.m, d_.w.k, XTerms(d_.x_source), xp);
+#endif
+  }
+  void PairColumns([[maybe_unused]] const uint16_t* xp, [[maybe_unused]] const float* sums,
+                   [[maybe_unused]] const char* wbase, [[maybe_unused]] const void* scale,
+                   [[maybe_unused]] const void* offset, [[maybe_unused]] const float* bias, [[maybe_unused]] float* y,
+                   [[maybe_unused]] int64_t c0, [[maybe_unused]] int64_t c1) const {
+#if defined(__x86_64__)
+    Int4PairsColumns(d_, XTerms(d_.x_source), xp, sums, wbase, scale, offset, bias, y, c0, c1);
+#endif
+  }
 
  private:
   QuantMatmulDesc d_;
@@ -128,7 +168,15 @@ class DequantizeWeightStep final : public Step {
 
 int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc) {
   int64_t floats = desc.w.has_offset ? desc.m * desc.w.Groups() : 0;
-  if (desc.w.dtype == ACL_INT4 && desc.w.k_contiguous) floats += 2 * desc.m * (desc.w.k / 2);
+  if (desc.w.dtype == ACL_INT4 && desc.w.k_contiguous) {
+    // x split into even and odd elements, or its bf16 terms for the pair kernel
+    // (16-bit words), whichever the CPU's kernel needs.
+    const int64_t split = 2 * desc.m * (desc.w.k / 2);
+    const int64_t words = Int4PairsFit(desc.w) && HasBf16Pairs()
+                              ? desc.m * XTerms(desc.x_source) * Int4PairsBlocks(desc.w.k) * kInt4PairsBlockK
+                              : 0;
+    floats += std::max(split, (words + 1) / 2);
+  }
   return std::max<int64_t>(floats, 1) * static_cast<int64_t>(sizeof(float));
 }
 

@@ -42,7 +42,10 @@ struct QuantWeight {
 struct QuantMatmulDesc {
   QuantWeight w;
   int64_t m = 0;
-  BufferRef x;     // f32 dense [m, k]
+  BufferRef x;  // f32 dense [m, k]
+  // The dtype x's values came from (BF16 or FLOAT16 values are exact in fewer
+  // bf16 terms, which the INT4 kernel on AVX-512 BF16 uses).
+  aclDataType x_source = ACL_FLOAT;
   BufferRef y;     // f32 dense [m, n]
   BufferRef bias;  // f32 [n]
   bool has_bias = false;

@@ -174,6 +174,12 @@ std::vector<QuantCase> QuantCases() {
   cases.push_back({"weight_offset_int8", ACL_FLOAT16, ACL_INT8, 2, 64, 10, Mode::kPerChannel, 0, false, true, false,
                    true, kC, kC, 5});
   cases.push_back({"k1_n1", ACL_FLOAT16, ACL_INT8, 3, 1, 1, Mode::kPerTensor, 0, true});
+  // K-contiguous INT4 as the bf16-pair kernel takes it (AVX-512 BF16; the
+  // other ISAs' loops elsewhere): one group over a K that is no multiple of
+  // 32, groups of 64 with a partial last one and 16 rows, groups of 128.
+  cases.push_back({"pairs_channel_k100", ACL_BF16, ACL_INT4, 3, 100, 37, Mode::kPerChannel, 0, true, true, true});
+  cases.push_back({"pairs_group64_k200", ACL_FLOAT16, ACL_INT4, 16, 200, 45, Mode::kPerGroup, 64, true, true, true});
+  cases.push_back({"pairs_group128_k384", ACL_BF16, ACL_INT4, 7, 384, 66, Mode::kPerGroup, 128, true, false, true});
   // A FRACTAL_NZ weight (Canopy's NZ is its ND layout).
   cases.push_back({"fractal_nz_int8", ACL_FLOAT16, ACL_INT8, 2, 64, 32, Mode::kPerChannel, 0, false, false, false, true,
                    kC, kC, 0, ACL_FORMAT_FRACTAL_NZ});
@@ -285,6 +291,33 @@ TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ8_0RowBlocksOverColumnChunks) { GgmlMu
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0RowBlocksOverColumnChunks) { GgmlMulMatQuant(ACL_INT4, 14, 4096, 260); }
 // N above 65535: ggml splits the weight into two views, the second at an offset.
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0SplitAbove65535) { GgmlMulMatQuant(ACL_INT4, 1, 32, 65600); }
+
+// f16 activations carry 11 significant bits, which no single bf16 holds: a
+// product that keeps only bf16's 8 would give 128 here, not 128.375 (an f16
+// value, the sum exact in f32).
+TEST(WeightQuantBatchMatmulV2Exact, Int4WithFloat16ActivationsKeepsEveryBit) {
+  constexpr int64_t m = 2, k = 128, n = 8;
+  const std::vector<int64_t> q(k * n, 1);
+  const std::vector<uint8_t> bytes = PackWeight(ACL_INT4, k, n, true, 0, q);
+  DeviceBuffer wbuf(bytes.size());
+  ASSERT_EQ(aclrtMemcpy(wbuf.get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  DeviceTensor x(ACL_FLOAT16, {m, k}), scale(ACL_FLOAT16, {1, n}), y(ACL_FLOAT16, {m, n});
+  x.WriteView(Values(m * k, 1.0 + 3.0 / 1024));
+  scale.WriteView(Values(n, 1.0));
+  y.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+        const int64_t dims[2] = {k, n}, strides[2] = {1, k}, storage = k * n;
+        aclTensor* weight = aclCreateTensor(dims, 2, ACL_INT4, strides, 0, ACL_FORMAT_ND, &storage, 1, wbuf.get());
+        const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+            args.Tensor(x), weight, args.Tensor(scale), nullptr, nullptr, nullptr, nullptr, 0, args.Tensor(y), ws, ex);
+        aclDestroyTensor(weight);
+        return status;
+      },
+      aclnnWeightQuantBatchMatmulV2);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  for (const auto& v : y.ReadView()) EXPECT_EQ(v.real(), 128.375);
+}
 
 // ---- rejections -----------------------------------------------------------------------------------
 

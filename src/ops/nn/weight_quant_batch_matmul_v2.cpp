@@ -133,6 +133,7 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
   desc.w = w;
   desc.m = m;
   desc.x = plan.Contiguous(x, ACL_FLOAT).buffer;
+  desc.x_source = x.dtype;
   const TensorRef result = plan.Temporary(ACL_FLOAT, {m, n});
   desc.y = result.buffer;
   if (bias != nullptr) {

@@ -1,0 +1,250 @@
+// INT4 products with few rows of x (decode) on AVX-512 BF16, for a weight
+// stored K-contiguous (ggml's layout). Every INT4 value is exact in bf16, so
+// two byte shuffles turn 128 nibbles into bf16 weights (a 16-entry table for
+// each byte of the bf16 pattern) and vdpbf16ps multiplies 32 of them with x a
+// instruction, each product exact in f32: about a third of the instructions
+// the AVX-512 loop spends converting nibbles to f32 for one FMA per 16.
+//
+// The shuffles leave the weights of a 64-byte block in a fixed order within
+// each 128-bit lane; x is written once per call in that order (PrepareInt4PairsX),
+// as one, two or three bf16 terms whose sum is exactly x's value: one for
+// bf16 activations, two for f16, three for f32. The product is then as exact as
+// the f32 loop's, but vdpbf16ps treats denormal inputs and sums as zero,
+// whatever MXCSR says (values below 1.2e-38; no activation is that small).
+//
+// Each 128-bit lane of a block covers 32 consecutive elements of K, so one
+// scale serves a lane when the group size is a multiple of 32 (or the weight
+// has one group): the lanes' partial sums are scaled per block by a vector
+// holding each lane's group scale.
+//
+// GCC 12 reports the undefined pass-through vector inside its own AVX-512
+// intrinsics as uninitialised once they are inlined (as in
+// quant_matmul_avx512.cpp): a false positive, silenced for this file only.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#define CANOPY_QMM_ISA avx512_bf16_isa
+#include "quant_matmul_impl.h"
+#include "quant_matmul_isa.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int64_t kBlockK = kInt4PairsBlockK;  // elements of K in one 64-byte load
+constexpr int64_t kBlockBytes = kBlockK / 2;
+constexpr int64_t kPrefetchColumns = 8;
+// bf16 words of x (all rows and terms of a row block) one slice of K holds.
+constexpr int64_t kSliceWords = 8192;
+
+// Byte b of the weight's nibble tables: the low and high bytes of bf16(n) for
+// nibble n read as a signed INT4 value (8..15 are -8..-1).
+struct NibbleTables {
+  alignas(16) uint8_t low[16];
+  alignas(16) uint8_t high[16];
+  NibbleTables() : low(), high() {
+    for (int n = 0; n < 16; ++n) {
+      const uint16_t bits = FloatToBf16(static_cast<float>(n < 8 ? n : n - 16));
+      low[n] = static_cast<uint8_t>(bits & 0xFFu);
+      high[n] = static_cast<uint8_t>(bits >> 8);
+    }
+  }
+};
+
+const NibbleTables& Tables() {
+  static const NibbleTables tables;
+  return tables;
+}
+
+// The bf16 words of x that meet vector v (0..3) of a block at word p (lane j =
+// p / 8, i = p % 8): vectors 0 and 1 the low nibbles of the lane's bytes i and
+// 8 + i (even elements), 2 and 3 their high nibbles (odd elements).
+inline int64_t BlockElement(int v, int p) {
+  const int j = p / 8, i = p % 8;
+  return 32 * j + 16 * (v & 1) + 2 * i + (v >> 1);
+}
+
+// Splits value into `terms` bf16 values (truncations, so none overflows) whose
+// sum is exactly `value` when it has at most 8 * terms significant bits.
+inline void SplitTerms(float value, int terms, uint16_t* out, int64_t term_stride) {
+  if (!std::isfinite(value)) {  // infinity or NaN in the first term alone
+    out[0] = FloatToBf16(value);
+    for (int t = 1; t < terms; ++t) out[t * term_stride] = 0;
+    return;
+  }
+  float rest = value;
+  for (int t = 0; t < terms; ++t) {
+    uint32_t bits;
+    std::memcpy(&bits, &rest, sizeof(bits));
+    const auto top = static_cast<uint16_t>(bits >> 16);
+    out[t * term_stride] = top;
+    rest -= Bf16ToFloat(top);  // exact: the bits truncation dropped
+  }
+}
+
+struct PairsArgs {
+  const QuantMatmulDesc* d;
+  int terms;
+  const uint16_t* xp;
+  const float* sums;
+  const char* wbase;
+  // Per block: the first group its lanes use, and each f32 lane's group index
+  // relative to it (lanes 4j..4j+3 are 128-bit lane j).
+  const int64_t* first_group;
+  const int32_t* lane_groups;  // 16 a block
+};
+
+// y[r0 .. r0 + R, c .. c + C) from the columns' blocks, x in T terms; scale
+// and offset start at column c0 (f32, ChunkScales). Each output keeps two
+// partial sums a block (even and odd vectors), so that no chain of dependent
+// vdpbf16ps is longer than 2T.
+template <int R, int C, int T>
+void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
+                int64_t c, int64_t b0, int64_t b1) {
+  const QuantWeight& w = a.d->w;
+  const int64_t k = w.k, n = w.n, groups = w.Groups(), blocks = Int4PairsBlocks(k);
+  const int64_t bytes = (k + 1) / 2;
+  const __m512i low_table = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(Tables().low)));
+  const __m512i high_table = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(Tables().high)));
+  const __m512i nibble = _mm512_set1_epi8(0x0F);
+  const int64_t row_words = T * blocks * kBlockK;  // one row of x, all its terms
+  // The columns lie side by side: prefetch the same block kPrefetchColumns
+  // columns on, which this loop reaches that much later.
+  const int64_t ahead = kPrefetchColumns * w.ld / 2;
+  const uint8_t* column[C];
+  for (int j = 0; j < C; ++j) column[j] = reinterpret_cast<const uint8_t*>(a.wbase) + (c + j) * w.ld / 2;
+  __m512 total[R][C];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < C; ++j) total[r][j] = _mm512_setzero_ps();
+  }
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t at = b * kBlockBytes;
+    const __mmask64 mask = bytes - at >= kBlockBytes ? ~__mmask64{0} : (__mmask64{1} << (bytes - at)) - 1;
+    __m512bh weights[C][4];
+    for (int j = 0; j < C; ++j) {
+      _mm_prefetch(reinterpret_cast<const char*>(column[j] + at + ahead), _MM_HINT_T0);
+      const __m512i packed = _mm512_maskz_loadu_epi8(mask, column[j] + at);
+      const __m512i planes[2] = {_mm512_and_si512(packed, nibble),
+                                 _mm512_and_si512(_mm512_srli_epi16(packed, 4), nibble)};
+      for (int h = 0; h < 2; ++h) {
+        const __m512i lo = _mm512_shuffle_epi8(low_table, planes[h]);
+        const __m512i hi = _mm512_shuffle_epi8(high_table, planes[h]);
+        weights[j][2 * h] = std::bit_cast<__m512bh>(_mm512_unpacklo_epi8(lo, hi));
+        weights[j][2 * h + 1] = std::bit_cast<__m512bh>(_mm512_unpackhi_epi8(lo, hi));
+      }
+    }
+    __m512 part[R][C][2];
+    for (int r = 0; r < R; ++r) {
+      for (int j = 0; j < C; ++j) part[r][j][0] = part[r][j][1] = _mm512_setzero_ps();
+      for (int t = 0; t < T; ++t) {
+        const uint16_t* xb = a.xp + (r0 + r) * row_words + (t * blocks + b) * kBlockK;
+        for (int v = 0; v < 4; ++v) {
+          const auto xv = std::bit_cast<__m512bh>(_mm512_loadu_si512(xb + 32 * v));
+          for (int j = 0; j < C; ++j) part[r][j][v & 1] = _mm512_dpbf16_ps(part[r][j][v & 1], xv, weights[j][v]);
+        }
+      }
+    }
+    const int64_t g0 = a.first_group[b];
+    const __mmask16 scale_lanes = static_cast<__mmask16>((1u << std::min<int64_t>(4, groups - g0)) - 1u);
+    const __m512i lanes = _mm512_loadu_si512(a.lane_groups + 16 * b);
+    for (int j = 0; j < C; ++j) {
+      const __m512 s =
+          _mm512_permutexvar_ps(lanes, _mm512_maskz_loadu_ps(scale_lanes, scale + (c - c0 + j) * groups + g0));
+      for (int r = 0; r < R; ++r) {
+        total[r][j] = _mm512_fmadd_ps(_mm512_add_ps(part[r][j][0], part[r][j][1]), s, total[r][j]);
+      }
+    }
+  }
+  for (int j = 0; j < C; ++j) {
+    for (int r = 0; r < R; ++r) {
+      float extra = 0;  // the offset term, s * o * sum(x) per group
+      if (w.has_offset && b0 == 0) {
+        const float* s = scale + (c - c0 + j) * groups;
+        const float* o = offset + (c - c0 + j) * groups;
+        for (int64_t g = 0; g < groups; ++g) extra += s[g] * o[g] * a.sums[(r0 + r) * groups + g];
+      }
+      float& out = y[(r0 + r) * n + c + j];
+      out = (b0 == 0 ? extra : out) + _mm512_reduce_add_ps(total[r][j]);
+    }
+  }
+}
+
+// Columns four (one row of x), two (two rows) or one at a time.
+// Blocks are taken a slice at a time for all the columns, so that the slice
+// of x (R rows, T terms) stays in L1 while the columns stream past it; each
+// slice adds its sums to y (the first one writes it).
+template <int R, int T>
+void PairsRows(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
+               int64_t c1) {
+  constexpr int kC = R == 1 ? 4 : R == 2 ? 2 : 1;
+  constexpr int64_t kSlice = std::max<int64_t>(1, kSliceWords / (R * T * kBlockK));
+  const int64_t blocks = Int4PairsBlocks(a.d->w.k);
+  for (int64_t b0 = 0; b0 < blocks; b0 += kSlice) {
+    const int64_t b1 = std::min(blocks, b0 + kSlice);
+    int64_t c = c0;
+    for (; c + kC <= c1; c += kC) PairsBlock<R, kC, T>(a, scale, offset, y, r0, c0, c, b0, b1);
+    for (; c < c1; ++c) PairsBlock<R, 1, T>(a, scale, offset, y, r0, c0, c, b0, b1);
+  }
+}
+
+template <int R>
+void PairsRowsOfTerms(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
+                      int64_t c1) {
+  switch (a.terms) {
+    case 1:
+      return PairsRows<R, 1>(a, scale, offset, y, r0, c0, c1);
+    case 2:
+      return PairsRows<R, 2>(a, scale, offset, y, r0, c0, c1);
+    default:
+      return PairsRows<R, 3>(a, scale, offset, y, r0, c0, c1);
+  }
+}
+
+}  // namespace
+
+void PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp) {
+  const int64_t blocks = Int4PairsBlocks(k);
+  for (int64_t r = 0; r < m; ++r) {
+    uint16_t* row = xp + r * terms * blocks * kBlockK;
+    for (int64_t b = 0; b < blocks; ++b) {
+      for (int v = 0; v < 4; ++v) {
+        for (int p = 0; p < 32; ++p) {
+          const int64_t e = b * kBlockK + BlockElement(v, p);
+          const float value = e < k ? x[r * k + e] : 0.0f;
+          SplitTerms(value, terms, row + b * kBlockK + 32 * v + p, blocks * kBlockK);
+        }
+      }
+    }
+  }
+}
+
+void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
+                      const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1) {
+  const QuantWeight& w = d.w;
+  const int64_t blocks = Int4PairsBlocks(w.k), groups = w.Groups();
+  std::vector<int64_t> first_group(static_cast<size_t>(blocks));
+  std::vector<int32_t> lane_groups(static_cast<size_t>(16 * blocks));
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t kb = b * kBlockK;
+    first_group[b] = std::min(groups - 1, kb / w.group_size);
+    for (int l = 0; l < 16; ++l) {
+      const int64_t g = std::min(groups - 1, (kb + 32 * (l / 4)) / w.group_size);
+      lane_groups[16 * b + l] = static_cast<int32_t>(g - first_group[b]);
+    }
+  }
+  const PairsArgs args{&d, terms, xp, sums, wbase, first_group.data(), lane_groups.data()};
+  avx512_bf16_isa::QuantColumnsWith(d, nullptr, sums, wbase, scale, offset, bias, y, c0, c1,
+                                    [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
+                                      PairsRowsOfTerms<decltype(r)::value>(args, s, o, y, r0, cc, ce);
+                                    });
+}
+
+}  // namespace canopy::kernels
