@@ -45,6 +45,13 @@ void PlanKey::Add(const aclTensor* tensor) {
   Append(header, sizeof(header));
   Append(tensor->view_shape.data(), tensor->view_shape.size() * sizeof(int64_t));
   Append(tensor->strides.data(), tensor->strides.size() * sizeof(int64_t));
+  // A private layout's storage shape is checked by the ops that take one
+  // (ConvertWeightToINT4Pack's, TransposeBatchMatMulWeightNz's NZ rank): a hit must not skip that.
+  if (tensor->format != ACL_FORMAT_ND) {
+    const auto storage_rank = static_cast<int64_t>(tensor->storage_shape.size());
+    Append(&storage_rank, sizeof(storage_rank));
+    Append(tensor->storage_shape.data(), tensor->storage_shape.size() * sizeof(int64_t));
+  }
 }
 
 void PlanKey::Add(const aclScalar* scalar) {
