@@ -1,7 +1,8 @@
 /*
  * Canopy - CPU implementation of the CANN aclnn API.
  * aclnnop/aclnn_transpose_batch_mat_mul.h: a batched product of permuted 3-D
- * operands, stored permuted: out = permute(permute(x1, permX1) @ permute(x2, permX2), permY).
+ * operands, stored permuted: out = permute(permute(x1, permX1) @ permute(x2, permX2), permY);
+ * aclnnTransposeBatchMatMulWeightNz takes x2 in FRACTAL_NZ.
  * Every operator has two phases: aclnnXxxGetWorkspaceSize validates the
  * arguments and builds an executor, aclnnXxx runs it on a stream.
  */
@@ -23,6 +24,15 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnTransposeBatchMatMulGetWorkspaceSize(
     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnTransposeBatchMatMul(void *workspace, uint64_t workspaceSize,
                                                           aclOpExecutor *executor, const aclrtStream stream);
+
+/* The same with x2 prepared by aclnnTransMatmulWeight (FRACTAL_NZ); x1, x2
+ * FLOAT16 or BFLOAT16, out of x1's dtype. */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnTransposeBatchMatMulWeightNzGetWorkspaceSize(
+    const aclTensor *x1, const aclTensor *x2, const aclTensor *bias, const aclTensor *scale, const aclIntArray *permX1,
+    const aclIntArray *permX2, const aclIntArray *permY, int8_t cubeMathType, const int32_t batchSplitFactor,
+    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnTransposeBatchMatMulWeightNz(void *workspace, uint64_t workspaceSize,
+                                                                  aclOpExecutor *executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

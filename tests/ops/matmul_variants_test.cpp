@@ -1,6 +1,7 @@
 // The matmul variants on the matmul planner: Addbmm / InplaceAddbmm, Baddbmm /
 // InplaceBaddbmm, Addmv, Gemm and the weight-NZ forms MatmulWeightNz,
-// BatchMatMulWeightNz and AddmmWeightNz, through the public C API against a
+// BatchMatMulWeightNz and AddmmWeightNz, TransposeBatchMatMul and its WeightNz
+// form, Einsum, through the public C API against a
 // float64 reference (ReferenceAddmm per product), on f32, f16 and bf16, with
 // transposed, strided and broadcast operands, every cubeMathType, in place,
 // empty tensors and K = 0; then each op's documented rejections.
@@ -573,7 +574,31 @@ std::vector<VariantCase> WeightNzCases() {
 struct TbmmForm {
   std::vector<int64_t> permX1, permX2;
   int32_t split = 1;
+  bool weightNz = false;  // aclnnTransposeBatchMatMulWeightNz
 };
+
+// x2's descriptor as a FRACTAL_NZ weight: the same view (Canopy reads NZ through
+// it) over the 5-D storage CANN's NZ weight declares, [B, ceil(d2 / 16), ceil(d1 / 16), 16, 16].
+aclTensor* NzWeightDescriptor(const aclTensor* t) {
+  int64_t* dims = nullptr;
+  int64_t* strides = nullptr;
+  uint64_t rank = 0, strideCount = 0;
+  int64_t offset = 0;
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  void* data = nullptr;
+  EXPECT_EQ(aclGetViewShape(t, &dims, &rank), ACLNN_SUCCESS);
+  EXPECT_EQ(aclGetViewStrides(t, &strides, &strideCount), ACLNN_SUCCESS);
+  EXPECT_EQ(aclGetViewOffset(t, &offset), ACLNN_SUCCESS);
+  EXPECT_EQ(aclGetDataType(t, &dtype), ACLNN_SUCCESS);
+  EXPECT_EQ(aclGetRawTensorAddr(t, &data), ACLNN_SUCCESS);
+  constexpr int64_t kBlock = 16;
+  const Shape storage = {dims[0], (dims[2] + kBlock - 1) / kBlock, (dims[1] + kBlock - 1) / kBlock, kBlock, kBlock};
+  aclTensor* nz =
+      aclCreateTensor(dims, rank, dtype, strides, offset, ACL_FORMAT_FRACTAL_NZ, storage.data(), storage.size(), data);
+  delete[] dims;
+  delete[] strides;
+  return nz;
+}
 
 // y [B, M, N] = permute(x1) @ permute(x2), then each y[b, m, n] moved to its place in out.
 Expected TbmmReference(const std::vector<Values>& v, const VariantCase& x, const TbmmForm& f) {
@@ -606,7 +631,7 @@ Expected TbmmReference(const std::vector<Values>& v, const VariantCase& x, const
 VariantCase Tbmm(const std::string& name, int64_t batch, int64_t m, int64_t k, int64_t n, const TbmmForm& f,
                  aclDataType dtype = ACL_FLOAT) {
   VariantCase x;
-  x.name = "TransposeBatchMatMul_" + name;
+  x.name = (f.weightNz ? "TransposeBatchMatMulWeightNz_" : "TransposeBatchMatMul_") + name;
   const Shape logical1 = {batch, m, k}, logical2 = {batch, k, n};
   Shape s1(3), s2(3);  // the stored shapes: permute(stored, perm) is the logical one (the perms are involutions)
   for (size_t d = 0; d < 3; ++d) {
@@ -620,14 +645,26 @@ VariantCase Tbmm(const std::string& name, int64_t batch, int64_t m, int64_t k, i
     aclIntArray* p1 = aclCreateIntArray(f.permX1.data(), f.permX1.size());
     aclIntArray* p2 = aclCreateIntArray(f.permX2.data(), f.permX2.size());
     aclIntArray* py = aclCreateIntArray(permY.data(), permY.size());
-    const aclnnStatus status = aclnnTransposeBatchMatMulGetWorkspaceSize(
-        a.inputs[0], a.inputs[1], nullptr, nullptr, p1, p2, py, a.cube, f.split, a.out, a.workspaceSize, a.executor);
+    aclnnStatus status = ACLNN_SUCCESS;
+    if (f.weightNz) {
+      // An ND-format x2 (Canopy's TransMatmulWeight leaves the descriptor as it was) is taken as it is.
+      aclFormat format = ACL_FORMAT_ND;
+      EXPECT_EQ(aclGetFormat(a.inputs[1], &format), ACLNN_SUCCESS);
+      aclTensor* x2 = format == ACL_FORMAT_FRACTAL_NZ ? NzWeightDescriptor(a.inputs[1]) : a.inputs[1];
+      status = aclnnTransposeBatchMatMulWeightNzGetWorkspaceSize(a.inputs[0], x2, nullptr, nullptr, p1, p2, py, a.cube,
+                                                                 f.split, a.out, a.workspaceSize, a.executor);
+      if (x2 != a.inputs[1]) aclDestroyTensor(x2);
+    } else {
+      status = aclnnTransposeBatchMatMulGetWorkspaceSize(a.inputs[0], a.inputs[1], nullptr, nullptr, p1, p2, py, a.cube,
+                                                         f.split, a.out, a.workspaceSize, a.executor);
+    }
     aclDestroyIntArray(p1);
     aclDestroyIntArray(p2);
     aclDestroyIntArray(py);
     return status;
   };
-  x.phase2 = aclnnTransposeBatchMatMul;
+  x.phase2 = f.weightNz ? aclnnTransposeBatchMatMulWeightNz : aclnnTransposeBatchMatMul;
+  if (f.weightNz) x.inputs[1].format = ACL_FORMAT_FRACTAL_NZ;
   x.reference = [f](const std::vector<Values>& v, Value, Value, const VariantCase& y) {
     return TbmmReference(v, y, f);
   };
@@ -658,6 +695,31 @@ std::vector<VariantCase> TbmmCases() {
   cases.push_back(x);
   for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
     x = Tbmm("cube" + std::to_string(cube), 2, 6, 40, 5, {id, id});
+    x.cube = cube;
+    cases.push_back(x);
+  }
+  // The WeightNz form: x1, x2 and out of one half dtype, x2 a FRACTAL_NZ weight.
+  for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = Name(dt);
+    cases.push_back(Tbmm(n + "_plain", 4, 6, 32, 48, {id, id, 1, true}, dt));
+    cases.push_back(Tbmm(n + "_x1_mbk", 3, 5, 40, 24, {swapFirst, id, 1, true}, dt));
+    cases.push_back(Tbmm(n + "_x1_mbk_x2_bnk", 4, 6, 16, 17, {swapFirst, swapLast, 1, true}, dt));
+    cases.push_back(Tbmm(n + "_split2", 4, 6, 32, 16, {id, id, 2, true}, dt));
+  }
+  cases.push_back(Tbmm("large", 8, 40, 64, 96, {swapFirst, id, 1, true}, ACL_BF16));
+  x = Tbmm("nd_weight", 4, 6, 32, 16, {swapFirst, id, 1, true}, ACL_FLOAT16);
+  x.inputs[1].format = ACL_FORMAT_ND;
+  cases.push_back(x);
+  x = Tbmm("strided", 4, 6, 32, 16, {id, id, 1, true}, ACL_FLOAT16);
+  x.inputs[0].view = View::kTransposed;
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  x = Tbmm("split4_stepped_out", 4, 3, 16, 16, {swapFirst, id, 4, true}, ACL_BF16);
+  x.out.view = View::kStepped;
+  cases.push_back(x);
+  for (int8_t cube = kKeepDtype; cube <= kUseFp32Add; ++cube) {
+    if (cube == kUseFp16) continue;  // not for BFLOAT16
+    x = Tbmm("cube" + std::to_string(cube), 2, 6, 40, 32, {id, id, 1, true}, ACL_BF16);
     x.cube = cube;
     cases.push_back(x);
   }
@@ -1052,8 +1114,100 @@ std::vector<RejectionCase> RejectionCases() {
       return status;
     };
   };
+  // The WeightNz form; an NZ x2 gets CANN's 5-D storage unless `storage5` is false.
+  const auto tbmmNz = [](std::vector<int64_t> p1, std::vector<int64_t> p2, int32_t split, bool withBias = false,
+                         bool storage5 = true, bool withScale = false) {
+    return [=](const CallArgs& a) {
+      const std::vector<int64_t> py = {1, 0, 2};
+      aclIntArray* a1 = aclCreateIntArray(p1.data(), p1.size());
+      aclIntArray* a2 = aclCreateIntArray(p2.data(), p2.size());
+      aclIntArray* ay = aclCreateIntArray(py.data(), py.size());
+      aclFormat format = ACL_FORMAT_ND;
+      EXPECT_EQ(aclGetFormat(a.inputs[1], &format), ACLNN_SUCCESS);
+      aclTensor* x2 = format == ACL_FORMAT_FRACTAL_NZ && storage5 ? NzWeightDescriptor(a.inputs[1]) : a.inputs[1];
+      aclTensor* scale = withScale ? a.args->NewTensor(ACL_UINT64, {2 * 32}) : nullptr;
+      const aclnnStatus status = aclnnTransposeBatchMatMulWeightNzGetWorkspaceSize(
+          a.inputs[0], x2, withBias ? a.inputs[0] : nullptr, scale, a1, a2, ay, a.cube, split, a.out, a.workspaceSize,
+          a.executor);
+      if (x2 != a.inputs[1]) aclDestroyTensor(x2);
+      aclDestroyIntArray(a1);
+      aclDestroyIntArray(a2);
+      aclDestroyIntArray(ay);
+      return status;
+    };
+  };
   const std::vector<int64_t> id = {0, 1, 2}, swapFirst = {1, 0, 2}, swapLast = {0, 2, 1};
   const Phase2 tb = aclnnTransposeBatchMatMul;
+  const Phase2 tbNz = aclnnTransposeBatchMatMulWeightNz;
+  const Operand x1Nz = {f16, {2, 3, 32}};
+  const Operand x2Nz = {f16, {2, 32, 32}, c, nz};
+  const Operand outNz = {f16, {3, 2, 32}};
+  const std::vector<Bad> tbmmNzBad = {
+      {"TransposeBatchMatMulWeightNz_f32",
+       {{f32, {2, 3, 32}}, {f32, {2, 32, 32}, c, nz}},
+       {f32, {3, 2, 32}},
+       tbmmNz(id, id, 1),
+       tbNz,
+       "x1"},
+      {"TransposeBatchMatMulWeightNz_mixed",
+       {x1Nz, {bf16, {2, 32, 32}, c, nz}},
+       outNz,
+       tbmmNz(id, id, 1),
+       tbNz,
+       "one dtype"},
+      {"TransposeBatchMatMulWeightNz_f32_out", {x1Nz, x2Nz}, {f32, {3, 2, 32}}, tbmmNz(id, id, 1), tbNz, "out"},
+      {"TransposeBatchMatMulWeightNz_int8_out", {x1Nz, x2Nz}, {ACL_INT8, {3, 2, 32}}, tbmmNz(id, id, 1), tbNz, "out"},
+      {"TransposeBatchMatMulWeightNz_bf16_scale",
+       {{bf16, {2, 3, 32}}, {bf16, {2, 32, 32}, c, nz}},
+       {bf16, {3, 2, 32}},
+       tbmmNz(id, id, 1, false, true, true),
+       tbNz,
+       "x1"},
+      {"TransposeBatchMatMulWeightNz_x1_nz", {{f16, {2, 3, 32}, c, nz}, x2Nz}, outNz, tbmmNz(id, id, 1), tbNz, "x1"},
+      {"TransposeBatchMatMulWeightNz_out_nz", {x1Nz, x2Nz}, {f16, {3, 2, 32}, c, nz}, tbmmNz(id, id, 1), tbNz, "out"},
+      {"TransposeBatchMatMulWeightNz_x2_nchw",
+       {x1Nz, {f16, {2, 32, 32}, c, ACL_FORMAT_NCHW}},
+       outNz,
+       tbmmNz(id, id, 1),
+       tbNz,
+       "x2"},
+      {"TransposeBatchMatMulWeightNz_storage_rank",
+       {x1Nz, x2Nz},
+       outNz,
+       tbmmNz(id, id, 1, false, false),
+       tbNz,
+       "5 dims"},
+      {"TransposeBatchMatMulWeightNz_n1",
+       {x1Nz, {f16, {2, 32, 1}, c, nz}},
+       {f16, {3, 2, 1}},
+       tbmmNz(id, id, 1),
+       tbNz,
+       "x2"},
+      {"TransposeBatchMatMulWeightNz_k1",
+       {{f16, {2, 3, 1}}, {f16, {2, 1, 32}, c, nz}},
+       outNz,
+       tbmmNz(id, id, 1),
+       tbNz,
+       "x2"},
+      {"TransposeBatchMatMulWeightNz_rank2", {{f16, {3, 32}}, x2Nz}, outNz, tbmmNz(id, id, 1), tbNz, "x1"},
+      {"TransposeBatchMatMulWeightNz_permX2", {x1Nz, x2Nz}, outNz, tbmmNz(id, swapFirst, 1), tbNz, "permX2"},
+      {"TransposeBatchMatMulWeightNz_k_mismatch", {{f16, {2, 3, 16}}, x2Nz}, outNz, tbmmNz(id, id, 1), tbNz, "K"},
+      {"TransposeBatchMatMulWeightNz_split3",
+       {x1Nz, x2Nz},
+       {f16, {3, 3, 64}},
+       tbmmNz(id, id, 3),
+       tbNz,
+       "batchSplitFactor"},
+      {"TransposeBatchMatMulWeightNz_empty",
+       {{f16, {2, 0, 32}}, x2Nz},
+       {f16, {0, 2, 32}},
+       tbmmNz(id, id, 1),
+       tbNz,
+       "empty"},
+      {"TransposeBatchMatMulWeightNz_bias", {x1Nz, x2Nz}, outNz, tbmmNz(id, id, 1, true), tbNz, "bias"},
+      {"TransposeBatchMatMulWeightNz_out_shape", {x1Nz, x2Nz}, {f16, {2, 3, 32}}, tbmmNz(id, id, 1), tbNz, "out"},
+      {"TransposeBatchMatMulWeightNz_cube", {x1Nz, x2Nz}, outNz, tbmmNz(id, id, 1), tbNz, "cubeMathType", f32, 9},
+  };
   const std::vector<Bad> tbmmBad = {
       {"TransposeBatchMatMul_mixed_dtypes",
        {{f16, {2, 3, 4}}, {f32, {2, 4, 5}}},
@@ -1188,6 +1342,7 @@ std::vector<RejectionCase> RejectionCases() {
   for (const Bad& b : bad) cases.push_back(ToRejection(b));
   for (const Bad& b : einsumBad) cases.push_back(ToRejection(b));
   for (const Bad& b : tbmmBad) cases.push_back(ToRejection(b));
+  for (const Bad& b : tbmmNzBad) cases.push_back(ToRejection(b));
   return cases;
 }
 

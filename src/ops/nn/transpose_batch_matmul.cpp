@@ -1,6 +1,12 @@
 // aclnnTransposeBatchMatMul: y [B, M, N] = permute(x1, permX1) @ permute(x2, permX2),
 // stored as permute(y, permY) = [M, B, N], or with batchSplitFactor f > 1 as
 // [f, M, B / f * N] (batch b lands in block b / (B / f), column (b % (B / f)) * N + n).
+//
+// aclnnTransposeBatchMatMulWeightNz is the same product with x2 prepared by
+// TransMatmulWeight: FRACTAL_NZ (5-D storage), or ND as Canopy's
+// TransMatmulWeight leaves the descriptor, read through its view either way
+// (see trans_matmul_weight.cpp). Its A2 rules (CANN's code, DAV_2201): x1 and
+// x2 FLOAT16 or BFLOAT16, out x1's dtype, x2's k and n above 1.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -30,10 +36,30 @@ aclnnStatus CheckPerm(Plan& plan, const char* name, const aclIntArray* perm, con
                      b != nullptr ? " or " : "", b != nullptr ? ShapeToString(*b).c_str() : "");
 }
 
-aclnnStatus PlanTransposeBatchMatMul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
-                                     const aclTensor* scale, const aclIntArray* perm_x1, const aclIntArray* perm_x2,
-                                     const aclIntArray* perm_y, int8_t cube_math_type, int32_t batch_split_factor,
-                                     const aclTensor* out) {
+constexpr int64_t kNzStorageRank = 5;
+constexpr DtypeSet kScaleDtypes = {ACL_INT64, ACL_UINT64};
+
+// The WeightNz form's dtypes on A2, in CANN's order.
+aclnnStatus CheckWeightNzDtypes(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                                const aclTensor* out) {
+  CANOPY_CHECK(plan.CheckDtype("x1", x1->dtype, kMatmulHalfDtypes));
+  CANOPY_CHECK(plan.CheckDtype("x2", x2->dtype, kMatmulHalfDtypes));
+  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, {ACL_FLOAT16, ACL_BF16, ACL_INT8}));
+  if (scale != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype("scale", scale->dtype, kScaleDtypes));
+    CANOPY_CHECK(plan.CheckDtype("x1", x1->dtype, {ACL_FLOAT16}));
+  }
+  if (out->dtype != x1->dtype) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "out (%s) must have x1's dtype (%s)", DtypeName(out->dtype),
+                       DtypeName(x1->dtype));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus PlanTbmm(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
+                     const aclTensor* scale, const aclIntArray* perm_x1, const aclIntArray* perm_x2,
+                     const aclIntArray* perm_y, int8_t cube_math_type, int32_t batch_split_factor, const aclTensor* out,
+                     bool weight_nz) {
   // CANN returns a success code without an executor for these (a bug); Canopy rejects them.
   CANOPY_CHECK(plan.CheckRank("x1", x1, kRank, kRank));
   CANOPY_CHECK(plan.CheckRank("x2", x2, kRank, kRank));
@@ -48,15 +74,28 @@ aclnnStatus PlanTransposeBatchMatMul(Plan& plan, const aclTensor* x1, const aclT
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "batchSplitFactor must be 1 with a scale (it is %d)",
                        static_cast<int>(batch_split_factor));
   }
-  CANOPY_CHECK(plan.CheckPlainFormat("x1", x1));
-  CANOPY_CHECK(plan.CheckPlainFormat("out", out));
+  if (weight_nz) {
+    CANOPY_CHECK(CheckWeightNzFormats(plan, "x2", x2, {{"x1", x1}, {"out", out}}));
+    // CANN takes x2 in FRACTAL_NZ only; ND is the descriptor Canopy's TransMatmulWeight leaves.
+    if (x2->format != ACL_FORMAT_FRACTAL_NZ && x2->format != ACL_FORMAT_ND) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'x2' has format %d; it must be FRACTAL_NZ",
+                         static_cast<int>(x2->format));
+    }
+  } else {
+    CANOPY_CHECK(plan.CheckPlainFormat("x1", x1));
+    CANOPY_CHECK(plan.CheckPlainFormat("out", out));
+  }
   if (x1->dtype != x2->dtype) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x1 (%s) and x2 (%s) must have one dtype", DtypeName(x1->dtype),
                        DtypeName(x2->dtype));
   }
-  CANOPY_CHECK(CheckMatmulOperand(plan, "x1", x1));
-  CANOPY_CHECK(CheckMatmulOperand(plan, "x2", x2));
-  CANOPY_CHECK(plan.CheckDtype("out", out->dtype, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8}));
+  if (weight_nz) {
+    CANOPY_CHECK(CheckWeightNzDtypes(plan, x1, x2, scale, out));
+  } else {
+    CANOPY_CHECK(CheckMatmulOperand(plan, "x1", x1));
+    CANOPY_CHECK(CheckMatmulOperand(plan, "x2", x2));
+    CANOPY_CHECK(plan.CheckDtype("out", out->dtype, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8}));
+  }
 
   CANOPY_CHECK(CheckPerm(plan, "permX1", perm_x1, kIdentity, &kSwapFirst));
   CANOPY_CHECK(CheckPerm(plan, "permX2", perm_x2, kIdentity, &kSwapLast));
@@ -91,6 +130,13 @@ aclnnStatus PlanTransposeBatchMatMul(Plan& plan, const aclTensor* x1, const aclT
   if (batch_split_factor <= 0 || s1[p1[0]] % batch_split_factor != 0) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "batchSplitFactor %d must be positive and divide the batch %lld",
                        static_cast<int>(batch_split_factor), static_cast<long long>(s1[p1[0]]));
+  }
+  if (weight_nz) {
+    CANOPY_CHECK(CheckWeightNzExtents(plan, "x2", x2));
+    if (x2->format == ACL_FORMAT_FRACTAL_NZ && static_cast<int64_t>(x2->storage_shape.size()) != kNzStorageRank) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x2 is FRACTAL_NZ with storage shape %s; it must have 5 dims",
+                         ShapeToString(x2->storage_shape).c_str());
+    }
   }
   if (x1->NumElements() == 0 || x2->NumElements() == 0) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x1 %s and x2 %s must not be empty", ShapeToString(s1).c_str(),
@@ -133,8 +179,31 @@ aclnnStatus PlanTransposeBatchMatMul(Plan& plan, const aclTensor* x1, const aclT
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanTransposeBatchMatMul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* bias,
+                                     const aclTensor* scale, const aclIntArray* perm_x1, const aclIntArray* perm_x2,
+                                     const aclIntArray* perm_y, int8_t cube_math_type, int32_t batch_split_factor,
+                                     const aclTensor* out) {
+  return PlanTbmm(plan, x1, x2, bias, scale, perm_x1, perm_x2, perm_y, cube_math_type, batch_split_factor, out, false);
+}
+
+aclnnStatus PlanTransposeBatchMatMulWeightNz(Plan& plan, const aclTensor* x1, const aclTensor* x2,
+                                             const aclTensor* bias, const aclTensor* scale, const aclIntArray* perm_x1,
+                                             const aclIntArray* perm_x2, const aclIntArray* perm_y,
+                                             int8_t cube_math_type, int32_t batch_split_factor, const aclTensor* out) {
+  return PlanTbmm(plan, x1, x2, bias, scale, perm_x1, perm_x2, perm_y, cube_math_type, batch_split_factor, out, true);
+}
+
 }  // namespace
 
+CANOPY_ACLNN_OP(TransposeBatchMatMulWeightNz, PlanTransposeBatchMatMulWeightNz,
+                (OpTraits{
+                    .header = "aclnnop/aclnn_transpose_batch_mat_mul.h",
+                    .dtypes = kMatmulHalfDtypes,
+                    .private_formats = true,
+                    .example = "f16[2,3,32] f16[2,32,16] - - ints[0,1,2] ints[0,1,2] ints[1,0,2] 0 1 f16[3,2,16]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, bias, optional),
+                (const aclTensor*, scale, optional), (const aclIntArray*, permX1), (const aclIntArray*, permX2),
+                (const aclIntArray*, permY), (int8_t, cubeMathType), (int32_t, batchSplitFactor), (aclTensor*, out))
 CANOPY_ACLNN_OP(TransposeBatchMatMul, PlanTransposeBatchMatMul,
                 (OpTraits{.header = "aclnnop/aclnn_transpose_batch_mat_mul.h",
                           .dtypes = kMatmulDtypes,
