@@ -18,6 +18,11 @@
 namespace canopy::kernels {
 namespace {
 
+// The columns lie side by side: each group's loads prefetch the same group
+// this many columns on, which the loop reaches that much later (a column is
+// too short a stream for the hardware prefetcher to run ahead of).
+constexpr int64_t kPrefetchColumns = 8;
+
 inline __mmask16 Lanes(int64_t count) {
   return count >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << count) - 1u);
 }
@@ -83,11 +88,15 @@ void KContiguousBlock(const QuantMatmulDesc& d, const float* x, const float* xe,
     }
     if (w.dtype == ACL_INT4) {
       const auto* p = reinterpret_cast<const uint8_t*>(wbase) + (c * w.ld + k0) / 2;
-      for (int j = 0; j < C; ++j) _mm_prefetch(reinterpret_cast<const char*>(p + j * w.ld / 2) + 512, _MM_HINT_T0);
+      for (int j = 0; j < C; ++j) {
+        _mm_prefetch(reinterpret_cast<const char*>(p + (j + kPrefetchColumns) * w.ld / 2), _MM_HINT_T0);
+      }
       GroupInt4<R, C>(xe + r0 * half + k0 / 2, xo + r0 * half + k0 / 2, half, p, w.ld / 2, len / 2, part);
     } else {
       const auto* q = reinterpret_cast<const int8_t*>(wbase) + c * w.ld + k0;
-      for (int j = 0; j < C; ++j) _mm_prefetch(reinterpret_cast<const char*>(q + j * w.ld) + 512, _MM_HINT_T0);
+      for (int j = 0; j < C; ++j) {
+        _mm_prefetch(reinterpret_cast<const char*>(q + (j + kPrefetchColumns) * w.ld), _MM_HINT_T0);
+      }
       GroupInt8<R, C>(x + r0 * k + k0, k, q, w.ld, len, part);
     }
     for (int j = 0; j < C; ++j) {
