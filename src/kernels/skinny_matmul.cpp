@@ -29,9 +29,13 @@ constexpr int64_t kPrefetchBytes = 512;
 inline int64_t RowBlockFor(int64_t m) { return m <= kMaxPanelRows ? 16 : 64; }
 
 // B with unit stride along K: each output is a dot product of a row of A and a
-// row of B^T; four B^T rows at a time against up to four A rows.
+// row of B^T; four B^T rows at a time against up to four A rows. A row of B^T
+// (a few KB) is too short a stream for the hardware prefetchers, so each line
+// prefetches the same line kPrefetchDotRows rows of B^T on, which the loop
+// reaches that much later.
 constexpr int kDotColumns = 4;
 constexpr int kMaxDotRows = 4;
+constexpr int64_t kPrefetchDotRows = 8;
 
 // Fewer multiply-adds than this are not worth a thread of their own.
 constexpr int64_t kParallelWork = 1 << 16;
@@ -109,7 +113,8 @@ CANOPY_AVX512_TARGET void PanelRows(const float* a, int64_t lda, const typename 
 
 template <typename S, int MR>
 CANOPY_AVX512_TARGET void DotBlock(const float* a, int64_t lda, const typename S::Element* const* bt, int64_t k_total,
-                                   int columns, float* c, int64_t ldc, float alpha, float beta) {
+                                   int64_t ahead, int columns, float* c, int64_t ldc, float alpha, float beta) {
+  constexpr int64_t kLineElements = 64 / sizeof(typename S::Element);
   __m512 acc[MR][kDotColumns];
 #pragma GCC unroll 16
   for (int m = 0; m < MR; ++m) {
@@ -118,6 +123,10 @@ CANOPY_AVX512_TARGET void DotBlock(const float* a, int64_t lda, const typename S
   }
   for (int64_t k = 0; k < k_total; k += 16) {
     const __mmask16 mask = LanesBelow(k_total - k);
+    if (k % kLineElements == 0) {
+#pragma GCC unroll 4
+      for (int j = 0; j < kDotColumns; ++j) _mm_prefetch(reinterpret_cast<const char*>(bt[j] + k + ahead), _MM_HINT_T0);
+    }
     __m512 bv[kDotColumns];
 #pragma GCC unroll 4
     for (int j = 0; j < kDotColumns; ++j) bv[j] = S::Load(bt[j] + k, mask);
@@ -226,8 +235,9 @@ class SkinnyMatmulStep final : public Step {
       for (int64_t m0 = 0; m0 < d_.m; m0 += kMaxDotRows) {
         const int group = static_cast<int>(std::min<int64_t>(kMaxDotRows, d_.m - m0));
         WithRows<kMaxDotRows>(group, [&](auto mr) {
-          DotBlock<S, decltype(mr)::value>(a + m0 * d_.a_row_stride, d_.a_row_stride, rows, d_.k, columns,
-                                           c + m0 * d_.c_row_stride + n0, d_.c_row_stride, d_.alpha, d_.beta);
+          DotBlock<S, decltype(mr)::value>(a + m0 * d_.a_row_stride, d_.a_row_stride, rows, d_.k,
+                                           kPrefetchDotRows * d_.b_stride_n, columns, c + m0 * d_.c_row_stride + n0,
+                                           d_.c_row_stride, d_.alpha, d_.beta);
         });
       }
     }
