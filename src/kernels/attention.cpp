@@ -128,11 +128,13 @@ class AttentionStep final : public Step {
           scores(static_cast<size_t>(kKeyBlock)),
           pse(static_cast<size_t>(kKeyBlock)),
           max(static_cast<size_t>(rows)),
-          sum(static_cast<size_t>(rows)) {}
+          sum(static_cast<size_t>(rows)),
+          rescale(static_cast<size_t>(rows)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
-    // row_dots: every row's dots of the block, [row][key] (KeyDots).
-    std::vector<float> query, acc, key, key_t, dots, row_dots, value, scores, pse, max, sum;
+    // row_dots: every row's dots of the block, [row][key] (KeyDots), then
+    // its softmax weights; rescale: each row's factor for its sums so far.
+    std::vector<float> query, acc, key, key_t, dots, row_dots, value, scores, pse, max, sum, rescale;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -200,6 +202,61 @@ class AttentionStep final : public Step {
       block_lo = std::min(block_lo, lo);
       block_hi = std::max(block_hi, hi);
     }
+    // Row r's softmax weights for the keys [j0, j0 + keys) of the block loaded
+    // in s (into its row of s.row_dots), its max, sum and rescale factor
+    // updated; false when the block holds no key the row sees.
+    const auto block_weights = [&](int64_t r, int64_t j0, int64_t keys) {
+      const int64_t head = head_of(r);
+      const int64_t i = row_of(r);
+      int64_t lo, hi;
+      KeyRange(i, kv.length, query_valid, lo, hi);
+      if (hi <= j0 || lo >= j0 + keys) return false;  // no key of this block for the row
+      if (desc_.has_pse) {
+        const char* row = pse + (b * desc_.pse_strides[0] + head * desc_.pse_strides[1] + i * desc_.pse_strides[2] +
+                                 j0 * desc_.pse_strides[3]) *
+                                    static_cast<int64_t>(DtypeSize(desc_.pse_dtype));
+        Load(desc_.pse_dtype, row, desc_.pse_strides[3], keys, s.pse.data());
+      }
+      // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
+      float* dots = s.dots.data();
+      if (few_rows) {
+        dots = s.row_dots.data() + r * kKeyBlock;
+      } else {
+        loops_.block_dots(s.query.data() + r * d, s.key_t.data(), d, kKeyBlock, keys, dots);
+      }
+      float block_max = kNegativeInfinity;
+      for (int64_t t = 0; t < keys; ++t) {
+        const int64_t j = j0 + t;
+        float score = kNegativeInfinity;
+        const bool masked = mask != nullptr && mask[b * desc_.mask_strides[0] + head * desc_.mask_head_stride +
+                                                    i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
+        if (j >= lo && j < hi && !masked) {
+          score = dots[t] * desc_.scale + (desc_.has_pse ? desc_.pse_scale * s.pse[static_cast<size_t>(t)] : 0.0f);
+        }
+        s.scores[static_cast<size_t>(t)] = score;
+        block_max = std::max(block_max, score);
+      }
+      float& max = s.max[static_cast<size_t>(r)];
+      float& sum = s.sum[static_cast<size_t>(r)];
+      const float new_max = std::max(max, block_max);
+      if (new_max == kNegativeInfinity) return false;  // nothing seen yet
+      if (max != new_max) {
+        const float rescale = std::exp(max - new_max);  // 0 when max is -inf
+        s.rescale[static_cast<size_t>(r)] = rescale;
+        sum *= rescale;
+        max = new_max;
+      }
+      // The dots are spent (few rows: this row's own): the weights take their place.
+      float* weights = s.row_dots.data() + r * kKeyBlock;
+      for (int64_t t = 0; t < keys; ++t) {
+        const float score = s.scores[static_cast<size_t>(t)];
+        const float p = score == kNegativeInfinity ? 0.0f : std::exp(score - max);
+        sum += p;
+        weights[t] = p;
+      }
+      return true;
+    };
+
     // Rows of K and V sit a token apart (BSND: all heads between), a stride the
     // hardware prefetcher follows late: ask for the next block's rows while this
     // block is converted. Only rows with contiguous dims (one span of bytes).
@@ -234,59 +291,17 @@ class AttentionStep final : public Step {
             s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
         }
       }
+      // Each row's softmax weights for the block go to its row of `weights`
+      // (zeros, with rescale 1, for a row the block leaves alone); then one
+      // pass over the block's values serves every row.
+      float* weights = s.row_dots.data();
       for (int64_t r = 0; r < rows; ++r) {
-        if (!valid(r)) continue;
-        const int64_t head = head_of(r);
-        const int64_t i = row_of(r);
-        int64_t lo, hi;
-        KeyRange(i, kv.length, query_valid, lo, hi);
-        if (hi <= j0 || lo >= j0 + keys) continue;  // no key of this block for the row
-        if (desc_.has_pse) {
-          const char* row = pse + (b * desc_.pse_strides[0] + head * desc_.pse_strides[1] + i * desc_.pse_strides[2] +
-                                   j0 * desc_.pse_strides[3]) *
-                                      static_cast<int64_t>(DtypeSize(desc_.pse_dtype));
-          Load(desc_.pse_dtype, row, desc_.pse_strides[3], keys, s.pse.data());
+        s.rescale[static_cast<size_t>(r)] = 1.0f;
+        if (!valid(r) || !block_weights(r, j0, keys)) {
+          std::fill(weights + r * kKeyBlock, weights + r * kKeyBlock + keys, 0.0f);
         }
-        const float* q = s.query.data() + r * d;
-        // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
-        float* dots = s.dots.data();
-        if (few_rows) {
-          dots = s.row_dots.data() + r * kKeyBlock;
-        } else {
-          loops_.block_dots(q, s.key_t.data(), d, kKeyBlock, keys, dots);
-        }
-        float block_max = kNegativeInfinity;
-        for (int64_t t = 0; t < keys; ++t) {
-          const int64_t j = j0 + t;
-          float score = kNegativeInfinity;
-          const bool masked = mask != nullptr && mask[b * desc_.mask_strides[0] + head * desc_.mask_head_stride +
-                                                      i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
-          if (j >= lo && j < hi && !masked) {
-            score = dots[t] * desc_.scale + (desc_.has_pse ? desc_.pse_scale * s.pse[static_cast<size_t>(t)] : 0.0f);
-          }
-          s.scores[static_cast<size_t>(t)] = score;
-          block_max = std::max(block_max, score);
-        }
-        float& max = s.max[static_cast<size_t>(r)];
-        float& sum = s.sum[static_cast<size_t>(r)];
-        const float new_max = std::max(max, block_max);
-        if (new_max == kNegativeInfinity) continue;  // nothing seen yet
-        float* acc = s.acc.data() + r * dv;
-        float rescale = 1.0f;
-        if (max != new_max) {
-          rescale = std::exp(max - new_max);  // 0 when max is -inf
-          sum *= rescale;
-          max = new_max;
-        }
-        float* weights = s.dots.data();  // the dots are spent: the block's softmax weights go there
-        for (int64_t t = 0; t < keys; ++t) {
-          const float score = s.scores[static_cast<size_t>(t)];
-          const float p = score == kNegativeInfinity ? 0.0f : std::exp(score - max);
-          sum += p;
-          weights[t] = p;
-        }
-        loops_.accumulate_values(weights, s.value.data(), keys, dv, rescale, acc);
       }
+      loops_.accumulate_values(weights, kKeyBlock, rows, s.value.data(), keys, dv, s.rescale.data(), s.acc.data());
     }
 
     float* lse = desc_.has_lse ? reinterpret_cast<float*>(context.Resolve(desc_.lse)) : nullptr;

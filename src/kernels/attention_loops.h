@@ -6,6 +6,7 @@
 // result does not depend on how work is split.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace canopy::kernels::CANOPY_ATTENTION_ISA {
@@ -57,18 +58,61 @@ inline void KeyDots(const float* q, int64_t rows, const float* keys, int64_t d, 
   }
 }
 
-// acc[e] = acc[e] * rescale + sum over t of p[t] * values[t * dv + e] (keys with p[t] = 0 skipped).
-inline void AccumulateValues(const float* p, const float* values, int64_t keys, int64_t dv, float rescale, float* acc) {
-  if (rescale != 1.0f) {
-#pragma omp simd
-    for (int64_t e = 0; e < dv; ++e) acc[e] *= rescale;
-  }
+// Value dims and rows one pass of AccumulateValues keeps in registers: each
+// value row loaded serves kValueRows rows of the unit (a GQA group's heads).
+constexpr int64_t kValueLanes = 64;
+constexpr int64_t kValueRows = 4;
+
+// a[r][l] += p[r * p_stride + t] * v[t * dv + l] for NR rows and NE dims, keys
+// in increasing t (a row whose p[t] is 0 skips key t, so that a value it gives
+// no weight cannot bring a NaN in).
+template <int NR, int64_t NE>
+inline void ValuePass(const float* p, int64_t p_stride, const float* v, int64_t keys, int64_t dv,
+                      float (&a)[kValueRows][kValueLanes]) {
   for (int64_t t = 0; t < keys; ++t) {
-    const float pt = p[t];
-    if (pt == 0.0f) continue;
-    const float* v = values + t * dv;
+    const float* vt = v + t * dv;
+    for (int r = 0; r < NR; ++r) {
+      const float pt = p[r * p_stride + t];
+      if (pt == 0.0f) continue;
 #pragma omp simd
-    for (int64_t e = 0; e < dv; ++e) acc[e] += pt * v[e];
+      for (int64_t l = 0; l < NE; ++l) a[r][l] += pt * vt[l];
+    }
+  }
+}
+
+// For rows r < rows: acc[r * dv + e] = acc[r * dv + e] * rescale[r] + sum over
+// t of p[r * p_stride + t] * values[t * dv + e], keys in increasing t, keys
+// with p = 0 skipped. Per row and dim the same operations in the same order as
+// one row at a time; the rows of a pass share each load of a value row.
+inline void AccumulateValues(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
+                             int64_t dv, const float* rescale, float* acc) {
+  for (int64_t r0 = 0; r0 < rows; r0 += kValueRows) {
+    const int64_t nr = std::min(kValueRows, rows - r0);
+    for (int64_t e0 = 0; e0 < dv; e0 += kValueLanes) {
+      const int64_t ne = std::min(kValueLanes, dv - e0);
+      float a[kValueRows][kValueLanes];
+      for (int64_t r = 0; r < nr; ++r) {
+        const float* row = acc + (r0 + r) * dv + e0;
+        for (int64_t l = 0; l < ne; ++l) a[r][l] = row[l] * rescale[r0 + r];
+      }
+      const float* pr = p + r0 * p_stride;
+      if (nr == kValueRows && ne == kValueLanes) {
+        ValuePass<kValueRows, kValueLanes>(pr, p_stride, values + e0, keys, dv, a);
+      } else {
+        for (int64_t t = 0; t < keys; ++t) {  // the edges, one row at a time
+          const float* vt = values + t * dv + e0;
+          for (int64_t r = 0; r < nr; ++r) {
+            const float pt = pr[r * p_stride + t];
+            if (pt == 0.0f) continue;
+            for (int64_t l = 0; l < ne; ++l) a[r][l] += pt * vt[l];
+          }
+        }
+      }
+      for (int64_t r = 0; r < nr; ++r) {
+        float* row = acc + (r0 + r) * dv + e0;
+        for (int64_t l = 0; l < ne; ++l) row[l] = a[r][l];
+      }
+    }
   }
 }
 
