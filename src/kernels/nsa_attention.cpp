@@ -408,6 +408,121 @@ class NsaSelectedAttentionStep final : public Step {
   std::vector<int32_t> sequence_of_;  // each query row's sequence (-1: past the sequences)
 };
 
+class NsaSelectedAttentionInferStep final : public Step {
+ public:
+  explicit NsaSelectedAttentionInferStep(NsaSelectedAttentionInferDesc desc) : d_(std::move(desc)) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* indices = reinterpret_cast<const int32_t*>(context.Resolve(d_.topk_indices));
+    const auto* table = reinterpret_cast<const int32_t*>(context.Resolve(d_.block_table));
+    // Every index and page first, so that a bad one fails the run before anything is written.
+    if (!IndicesInside(indices) || !PagesInside(table)) return ACL_ERROR_RT_AICORE_EXCEPTION;
+    const int64_t groups = d_.heads / d_.kv_heads;
+    const char* query = context.Resolve(d_.query);
+    const char* key = context.Resolve(d_.key);
+    const char* value = context.Resolve(d_.value);
+    char* out = context.Resolve(d_.out);
+    const auto element = static_cast<int64_t>(DtypeSize(d_.dtype));
+    std::memset(out, 0, static_cast<size_t>(d_.rows * d_.heads * d_.value_dim * element));
+    const int64_t key_row = d_.kv_heads * d_.dim, value_row = d_.kv_heads * d_.value_dim;
+    // Tasks: (sequence, token, key head), in order.
+    std::vector<std::pair<int64_t, int64_t>> tokens;  // (sequence, token)
+    for (size_t b = 0; b < d_.q_lens.size(); ++b) {
+      for (int64_t s = 0; s < d_.q_lens[b]; ++s) tokens.emplace_back(static_cast<int64_t>(b), s);
+    }
+
+    ParallelFor(static_cast<int64_t>(tokens.size()) * d_.kv_heads, 1, [&](int64_t begin, int64_t end) {
+      GroupKv kv{.dtype = d_.dtype,
+                 .groups = groups,
+                 .dim = d_.dim,
+                 .value_dim = d_.value_dim,
+                 .scale = d_.scale,
+                 .keys = {},
+                 .values = {}};
+      std::vector<int64_t> positions;
+      std::vector<float> p, q(static_cast<size_t>(groups * d_.dim)), o(static_cast<size_t>(groups * d_.value_dim));
+      std::vector<float> maxes(static_cast<size_t>(groups)), sums(static_cast<size_t>(groups));
+      for (int64_t task = begin; task < end; ++task) {
+        const int64_t b = tokens[static_cast<size_t>(task / d_.kv_heads)].first;
+        const int64_t s = tokens[static_cast<size_t>(task / d_.kv_heads)].second;
+        const int64_t group = task % d_.kv_heads;
+        const int64_t row = d_.q_starts[static_cast<size_t>(b)] + s;
+        const int64_t visible = d_.kv_lens[static_cast<size_t>(b)] - (d_.q_lens[static_cast<size_t>(b)] - 1 - s);
+        positions.clear();
+        for (int64_t i = 0; i < d_.count; ++i) {
+          const int64_t block = indices[(row * d_.kv_heads + group) * d_.count + i];
+          if (block < 0) continue;  // -1: no block
+          for (int64_t at = block * d_.select_block; at < std::min(visible, (block + 1) * d_.select_block); ++at) {
+            positions.push_back(at);
+          }
+        }
+        if (positions.empty()) continue;  // no key: the zero row
+        const auto paged = [&](const char* cache, int64_t row_elements, int64_t j) {
+          const int64_t at = positions[static_cast<size_t>(j)];
+          const int64_t page = table[b * d_.pages_per_batch + at / d_.page_size];
+          return cache + (page * d_.page_size + at % d_.page_size) * row_elements * element;
+        };
+        kv.kv_len = static_cast<int64_t>(positions.size());
+        kv.Load([&](int64_t j) { return paged(key, key_row, j) + group * d_.dim * element; },
+                [&](int64_t j) { return paged(value, value_row, j) + group * d_.value_dim * element; });
+        Load(d_.dtype, query + (row * d_.heads + group * groups) * d_.dim * element, 1, groups * d_.dim, q.data());
+        AttendHeads(
+            kv, q.data(), [](int64_t) { return false; }, kMaskedScore, p, o.data(), maxes.data(), sums.data(),
+            [](int64_t, float) {});
+        Store(o.data(), d_.dtype, out + (row * d_.heads + group * groups) * d_.value_dim * element, 1,
+              groups * d_.value_dim);
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return std::string("nsa selected attention infer ") + DtypeName(d_.dtype) +
+           " batch=" + std::to_string(d_.q_lens.size()) + " heads=" + std::to_string(d_.heads) + "/" +
+           std::to_string(d_.kv_heads) + " dim=" + std::to_string(d_.dim) + "/" + std::to_string(d_.value_dim) +
+           " page=" + std::to_string(d_.page_size) + " blocks=" + std::to_string(d_.count) + "x" +
+           std::to_string(d_.select_block);
+  }
+
+ private:
+  // Whether every index of the tokens' rows is -1 or a block of its sequence (else the error message says which).
+  bool IndicesInside(const int32_t* indices) const {
+    for (size_t b = 0; b < d_.q_lens.size(); ++b) {
+      const int64_t blocks = (d_.kv_lens[b] + d_.select_block - 1) / d_.select_block;
+      for (int64_t s = 0; s < d_.q_lens[b]; ++s) {
+        const int64_t row = d_.q_starts[b] + s;
+        for (int64_t i = 0; i < d_.kv_heads * d_.count; ++i) {
+          const int64_t block = indices[row * d_.kv_heads * d_.count + i];
+          if (block >= -1 && block < blocks) continue;
+          SetErrorMessage(
+              "aclnnNsaSelectedAttentionInfer: topkIndices of sequence %zu, token %lld, key head %lld, "
+              "entry %lld is %lld; it must be -1 or a block in [0, %lld)",
+              b, static_cast<long long>(s), static_cast<long long>(i / d_.count), static_cast<long long>(i % d_.count),
+              static_cast<long long>(block), static_cast<long long>(blocks));
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Whether every page a sequence's keys lie in is inside the cache (else the error message says which).
+  bool PagesInside(const int32_t* table) const {
+    for (size_t b = 0; b < d_.kv_lens.size(); ++b) {
+      for (int64_t p = 0; p * d_.page_size < d_.kv_lens[b]; ++p) {
+        const int64_t page = table[static_cast<int64_t>(b) * d_.pages_per_batch + p];
+        if (page >= 0 && page < d_.pages) continue;
+        SetErrorMessage("aclnnNsaSelectedAttentionInfer: blockTableOptional[%zu, %lld] is %lld, outside [0, %lld)", b,
+                        static_cast<long long>(p), static_cast<long long>(page), static_cast<long long>(d_.pages));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  NsaSelectedAttentionInferDesc d_;
+};
+
 }  // namespace
 
 std::unique_ptr<Step> MakeNsaCompressAttentionStep(const NsaCompressAttentionDesc& desc) {
@@ -420,6 +535,10 @@ std::unique_ptr<Step> MakeNsaCompressAttentionInferStep(const NsaCompressAttenti
 
 std::unique_ptr<Step> MakeNsaSelectedAttentionStep(const NsaSelectedAttentionDesc& desc) {
   return std::make_unique<NsaSelectedAttentionStep>(desc);
+}
+
+std::unique_ptr<Step> MakeNsaSelectedAttentionInferStep(const NsaSelectedAttentionInferDesc& desc) {
+  return std::make_unique<NsaSelectedAttentionInferStep>(desc);
 }
 
 }  // namespace canopy::kernels

@@ -90,4 +90,27 @@ struct NsaSelectedAttentionDesc {
 
 std::unique_ptr<Step> MakeNsaSelectedAttentionStep(const NsaSelectedAttentionDesc& desc);
 
+// NsaSelectedAttentionInfer: query rows [rows, N1, D] and output rows [rows,
+// N1, Dv] (sequence b's token s at row q_starts[b] + s), topk_indices [rows,
+// N2, count]; keys and values in a paged cache [pages, page_size, N2 * D] /
+// [.., N2 * Dv], sequence b's key position p at page block_table[b, p /
+// page_size], row p % page_size. Token s of a sequence's q_len tokens sees
+// its first kv_len - (q_len - 1 - s) keys; its keys and values are, for each
+// index i of its row other than -1 in order, the positions [i * select_block,
+// i * select_block + select_block) it sees. Softmax attention (no mask) over
+// them as above; a token with no key gets a zero row, as do rows of no token.
+// An index outside [-1, ceil(kv_len / select_block)) or a page outside the
+// cache fails the run (507015) before anything is written.
+struct NsaSelectedAttentionInferDesc {
+  aclDataType dtype = ACL_FLOAT16;
+  int64_t rows = 0, heads = 0, kv_heads = 0, dim = 0, value_dim = 0;
+  std::vector<int64_t> q_starts, q_lens, kv_lens;
+  int64_t pages = 0, page_size = 0, pages_per_batch = 0;
+  float scale = 1.0F;
+  int64_t select_block = 16, count = 1;
+  BufferRef query, key, value, topk_indices, block_table, out;
+};
+
+std::unique_ptr<Step> MakeNsaSelectedAttentionInferStep(const NsaSelectedAttentionInferDesc& desc);
+
 }  // namespace canopy::kernels
