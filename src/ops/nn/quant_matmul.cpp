@@ -178,20 +178,12 @@ aclnnStatus PlanGeometry(Plan& plan, const aclTensor* x1, const aclTensor* x2, b
   return ACLNN_SUCCESS;
 }
 
-// What V3 / V4 call scale, offset and pertokenScaleOptional; V5 and QuantMatmulWeightNz call them x2Scale,
-// x2Offset and x1Scale.
-struct QuantArgumentNames {
-  const char* scale = "scale";
-  const char* offset = "offset";
-  const char* pertoken = "pertokenScaleOptional";
-};
+}  // namespace
 
-// The checks of V3 / V4 (CANN's QuantMatmulChecker), shared with V5 and QuantMatmulWeightNz: formats,
-// dtype combinations and shapes. Fills the product's geometry; `out` must have `out_shape`.
-aclnnStatus CheckQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
-                             const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
-                             bool transpose_x1, bool transpose_x2, const aclTensor* out,
-                             const QuantArgumentNames& names, QuantProduct& product) {
+aclnnStatus canopy::ops::CheckQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                                          const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
+                                          bool transpose_x1, bool transpose_x2, const aclTensor* out,
+                                          const QuantArgumentNames& names, QuantProduct& product) {
   // ---- formats: x2 may be NZ (Canopy's NZ is ND); the rest plain
   CANOPY_CHECK(plan.CheckPlainFormat("x1", x1));
   if (x2->format != ACL_FORMAT_FRACTAL_NZ) CANOPY_CHECK(plan.CheckPlainFormat("x2", x2));
@@ -257,6 +249,8 @@ aclnnStatus CheckQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x
   product.has_bias = bias != nullptr;
   return ACLNN_SUCCESS;
 }
+
+namespace {
 
 aclnnStatus PlanQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
                             const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
@@ -336,22 +330,15 @@ aclnnStatus PlanQuantMatmulV5(Plan& plan, const aclTensor* x1, const aclTensor* 
                                 names, product));
 
   // ---- operands, in the prototype's order
-  const auto input_or_skip = [&plan](const aclTensor* t, const char* name) {
-    if (t == nullptr) {
-      plan.SkipInput();
-      return TensorRef{};
-    }
-    return plan.Input(t, name);
-  };
   product.x1 = plan.Input(x1, "x1");
   product.x2 = plan.Input(x2, "x2");
-  product.pertoken = input_or_skip(x1_scale, "x1Scale");
+  product.pertoken = InputOrSkip(plan, x1_scale, "x1Scale");
   product.scale = plan.Input(x2_scale, "x2Scale");
-  input_or_skip(y_scale, "yScale");  // null or empty
-  input_or_skip(x1_offset, "x1Offset");
+  InputOrSkip(plan, y_scale, "yScale");  // null or empty
+  InputOrSkip(plan, x1_offset, "x1Offset");
   plan.SkipInput();  // x2Offset (absent: INT8 out only)
-  input_or_skip(y_offset, "yOffset");
-  product.bias = input_or_skip(bias, "bias");
+  InputOrSkip(plan, y_offset, "yOffset");
+  product.bias = InputOrSkip(plan, bias, "bias");
   product.out = plan.Output(out, "out");
   if (out->NumElements() == 0) return ACLNN_SUCCESS;
   return PlanQuantProduct(plan, product);

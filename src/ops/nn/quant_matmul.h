@@ -23,4 +23,29 @@ struct QuantProduct {
 
 aclnnStatus PlanQuantProduct(Plan& plan, const QuantProduct& p);
 
+// An optional operand registered as an input, or its slot skipped when it is null (an empty ref).
+inline TensorRef InputOrSkip(Plan& plan, const aclTensor* t, const char* name) {
+  if (t == nullptr) {
+    plan.SkipInput();
+    return TensorRef{};
+  }
+  return plan.Input(t, name);
+}
+
+// What V3 / V4 call scale, offset and pertokenScaleOptional; V5, QuantMatmulWeightNz and FusedQuantMatmul call
+// them x2Scale, x2Offset and x1Scale.
+struct QuantArgumentNames {
+  const char* scale = "scale";
+  const char* offset = "offset";
+  const char* pertoken = "pertokenScaleOptional";
+};
+
+// The checks of V3 / V4 (CANN's QuantMatmulChecker), shared with V5, QuantMatmulWeightNz and FusedQuantMatmul:
+// formats (x2 may be FRACTAL_NZ), dtype combinations and shapes, as 161002 (561003 where Canopy computes no
+// such product). Fills `product`'s geometry, scale count and flags; the operands are the caller's to register.
+aclnnStatus CheckQuantMatmul(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* scale,
+                             const aclTensor* offset, const aclTensor* pertoken, const aclTensor* bias,
+                             bool transpose_x1, bool transpose_x2, const aclTensor* out,
+                             const QuantArgumentNames& names, QuantProduct& product);
+
 }  // namespace canopy::ops
