@@ -36,7 +36,7 @@ constexpr int64_t kCacheLine = 64;
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
 constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, portable_isa::KeyDots,
-                                                    portable_isa::AccumulateValues};
+                                                    portable_isa::SoftmaxWeights, portable_isa::AccumulateValues};
 
 // The widest inner loops this CPU runs (CANOPY_MAX_ISA caps Cpu()).
 const AttentionLoops& Loops() {
@@ -247,13 +247,8 @@ class AttentionStep final : public Step {
         max = new_max;
       }
       // The dots are spent (few rows: this row's own): the weights take their place.
-      float* weights = s.row_dots.data() + r * kKeyBlock;
-      for (int64_t t = 0; t < keys; ++t) {
-        const float score = s.scores[static_cast<size_t>(t)];
-        const float p = score == kNegativeInfinity ? 0.0f : std::exp(score - max);
-        sum += p;
-        weights[t] = p;
-      }
+      // exp(-inf - max) is 0: masked keys and keys outside the row's range weigh nothing.
+      sum += loops_.softmax_weights(s.scores.data(), keys, max, s.row_dots.data() + r * kKeyBlock);
       return true;
     };
 

@@ -1,8 +1,90 @@
-// The attention kernel's inner loops built for AVX512 (see attention_loops.h).
+// The attention kernel's inner loops built for AVX512 (see attention_loops.h),
+// the softmax's exponentials through SLEEF's 16-lane expf.
+//
+// GCC 12 reports the undefined pass-through vector inside its own AVX-512
+// shuffle intrinsics as uninitialised once they are inlined: a false positive,
+// silenced for this file only (as in quant_matmul_avx512.cpp).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #define CANOPY_ATTENTION_ISA avx512_isa
 #include "attention_isa.h"
 #include "attention_loops.h"
+#include "simd_lanes.h"
 
 namespace canopy::kernels {
-const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, avx512_isa::KeyDots, avx512_isa::AccumulateValues};
+namespace {
+
+// Sixteen keys' lane vectors (KeyDots' lanes, one vector a key) summed as
+// KeyDots' tree, all at once: each step adds the halves the tree pairs (lanes
+// l and l + 8, then l and l + 4 of that half, then (0 + 2) + (1 + 3)) for two
+// vectors, so the dots come out bit for bit as KeyDots' (in a shuffled order,
+// which kDotOrder undoes).
+inline __m512 SixteenTrees(__m512 (&v)[16]) {
+  __m512 half[8], quarter[4], pairs[2];
+  for (int i = 0; i < 8; ++i) {
+    half[i] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0x44),
+                            _mm512_shuffle_f32x4(v[2 * i], v[2 * i + 1], 0xEE));
+  }
+  for (int i = 0; i < 4; ++i) {
+    quarter[i] = _mm512_add_ps(_mm512_shuffle_f32x4(half[2 * i], half[2 * i + 1], 0x88),
+                               _mm512_shuffle_f32x4(half[2 * i], half[2 * i + 1], 0xDD));
+  }
+  for (int i = 0; i < 2; ++i) {
+    pairs[i] = _mm512_add_ps(_mm512_shuffle_ps(quarter[2 * i], quarter[2 * i + 1], 0x44),
+                             _mm512_shuffle_ps(quarter[2 * i], quarter[2 * i + 1], 0xEE));
+  }
+  return _mm512_add_ps(_mm512_shuffle_ps(pairs[0], pairs[1], 0x88), _mm512_shuffle_ps(pairs[0], pairs[1], 0xDD));
+}
+
+// Lane i of SixteenTrees' result holds key kDotOrder[i]'s dot: found once by
+// running the network on vectors whose lanes all hold their key's number.
+const __m512i& DotOrder() {
+  static const __m512i order = [] {
+    __m512 v[16];
+    for (int t = 0; t < 16; ++t) v[t] = _mm512_set1_ps(static_cast<float>(t));
+    alignas(64) float sums[16];
+    _mm512_store_ps(sums, SixteenTrees(v));
+    alignas(64) int32_t position[16];  // where key t's dot landed
+    for (int i = 0; i < 16; ++i) position[static_cast<int>(sums[i] / 16.0f)] = i;
+    return _mm512_load_si512(position);
+  }();
+  return order;
+}
+
+// KeyDots, sixteen keys at a time per row of q (head dims a multiple of 16):
+// the key rows stream past one loaded vector of q into sixteen lane vectors,
+// reduced together; the other keys as KeyDots.
+void KeyDotsAvx512(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
+                   int64_t dots_stride) {
+  if (d % avx512_isa::kDotLanes != 0) return avx512_isa::KeyDots(q, rows, keys, d, keys_count, dots, dots_stride);
+  const __m512i order = DotOrder();
+  int64_t t0 = 0;
+  for (; t0 + 16 <= keys_count; t0 += 16) {
+    const float* k = keys + t0 * d;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* qr = q + r * d;
+      __m512 acc[16];
+      for (auto& a : acc) a = _mm512_setzero_ps();
+      for (int64_t e = 0; e < d; e += 16) {
+        const __m512 qv = _mm512_loadu_ps(qr + e);
+        for (int t = 0; t < 16; ++t) acc[t] = _mm512_fmadd_ps(qv, _mm512_loadu_ps(k + t * d + e), acc[t]);
+      }
+      _mm512_storeu_ps(dots + r * dots_stride + t0, _mm512_permutexvar_ps(order, SixteenTrees(acc)));
+    }
+  }
+  if (t0 < keys_count) avx512_isa::KeyDots(q, rows, keys + t0 * d, d, keys_count - t0, dots + t0, dots_stride);
+}
+
+float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* weights) {
+  return avx512_isa::SoftmaxWeightsWith(scores, keys, max, weights, [](const float* in, float m, float* out) {
+    _mm512_storeu_ps(out, Exp(Sub(V16{_mm512_loadu_ps(in)}, V16::Set(m))).v);
+  });
+}
+
+}  // namespace
+
+const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, SoftmaxWeightsAvx512,
+                                              avx512_isa::AccumulateValues};
 }  // namespace canopy::kernels

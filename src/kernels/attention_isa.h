@@ -10,6 +10,7 @@ struct AttentionLoops {
   void (*block_dots)(const float* q, const float* key_t, int64_t d, int64_t stride, int64_t keys, float* dots);
   void (*key_dots)(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
                    int64_t dots_stride);
+  float (*softmax_weights)(const float* scores, int64_t keys, float max, float* weights);
   void (*accumulate_values)(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
                             int64_t dv, const float* rescale, float* acc);
 };

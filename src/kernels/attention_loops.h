@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace canopy::kernels::CANOPY_ATTENTION_ISA {
@@ -33,9 +34,19 @@ constexpr int64_t kDotLanes = 16;
 // e; the lanes are summed as a fixed tree (16 -> 8 -> 4 -> 2 -> 1), then the
 // remaining dims in order. Each key row is reused by every query row while it
 // is in cache: decode's few query rows need no transposed key block.
+// The sum of kDotLanes lanes as a fixed tree (16 -> 8 -> 4 -> 2 -> 1).
+inline float LaneTree(const float (&lanes)[kDotLanes]) {
+  static_assert(kDotLanes == 16, "the tree sums 16 lanes");
+  float half[8], quarter[4];
+#pragma omp simd
+  for (int64_t l = 0; l < 8; ++l) half[l] = lanes[l] + lanes[l + 8];
+#pragma omp simd
+  for (int64_t l = 0; l < 4; ++l) quarter[l] = half[l] + half[l + 4];
+  return (quarter[0] + quarter[2]) + (quarter[1] + quarter[3]);
+}
+
 inline void KeyDots(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
                     int64_t dots_stride) {
-  static_assert(kDotLanes == 16, "the tree below sums 16 lanes");
   const int64_t whole = d / kDotLanes * kDotLanes;
   for (int64_t t = 0; t < keys_count; ++t) {
     const float* k = keys + t * d;
@@ -46,16 +57,39 @@ inline void KeyDots(const float* q, int64_t rows, const float* keys, int64_t d, 
 #pragma omp simd
         for (int64_t l = 0; l < kDotLanes; ++l) lanes[l] += qr[e + l] * k[e + l];
       }
-      float half[8], quarter[4];
-#pragma omp simd
-      for (int64_t l = 0; l < 8; ++l) half[l] = lanes[l] + lanes[l + 8];
-#pragma omp simd
-      for (int64_t l = 0; l < 4; ++l) quarter[l] = half[l] + half[l + 4];
-      float dot = (quarter[0] + quarter[2]) + (quarter[1] + quarter[3]);
+      float dot = LaneTree(lanes);
       for (int64_t e = whole; e < d; ++e) dot += qr[e] * k[e];
       dots[r * dots_stride + t] = dot;
     }
   }
+}
+
+// weights[t] = exp(scores[t] - max) (0 for a score of -inf), t < keys; returns
+// their sum: key t (below the last whole group of kDotLanes) adds into lane
+// t % kDotLanes in increasing t, the lanes summed as LaneTree, then the
+// remaining keys in order. `exp` is the instruction set's (vector) exponential
+// over kDotLanes values.
+template <typename VectorExp>
+inline float SoftmaxWeightsWith(const float* scores, int64_t keys, float max, float* weights, VectorExp exp16) {
+  const int64_t whole = keys / kDotLanes * kDotLanes;
+  float lanes[kDotLanes] = {};
+  for (int64_t t = 0; t < whole; t += kDotLanes) {
+    exp16(scores + t, max, weights + t);
+#pragma omp simd
+    for (int64_t l = 0; l < kDotLanes; ++l) lanes[l] += weights[t + l];
+  }
+  float sum = LaneTree(lanes);
+  for (int64_t t = whole; t < keys; ++t) {
+    weights[t] = std::exp(scores[t] - max);
+    sum += weights[t];
+  }
+  return sum;
+}
+
+inline float SoftmaxWeights(const float* scores, int64_t keys, float max, float* weights) {
+  return SoftmaxWeightsWith(scores, keys, max, weights, [](const float* in, float m, float* out) {
+    for (int64_t l = 0; l < kDotLanes; ++l) out[l] = std::exp(in[l] - m);
+  });
 }
 
 // Value dims and rows one pass of AccumulateValues keeps in registers: each
