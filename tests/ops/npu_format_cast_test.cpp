@@ -5,12 +5,14 @@
 // view row-major), empty tensors and the rejections with their codes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_npu_format_cast.h"
 #include "op_test_support.h"
 
@@ -250,6 +252,43 @@ TEST(NpuFormatCast, NzKeepsTheViewRowMajorAndRoundTrips) {
       ExpectExact(back->ReadView(), values, what + " back");
     }
   }
+}
+
+// What a client does with a weight (torch_npu's npu_format_cast, then a matmul
+// taking an NZ weight): the product is the ND weight's.
+TEST(NpuFormatCast, NzWeightFeedsMatmulWeightNz) {
+  const int64_t m = 3, k = 40, n = 24;
+  Rng rng = Rng::ForCurrentTest();
+  const Values x = RandomValues(rng, ACL_FLOAT16, m * k, Range{-1, 1});
+  const Values w = RandomValues(rng, ACL_FLOAT16, k * n, Range{-1, 1});
+  const SizeResult size = CalculateSize(ACL_FLOAT16, {k, n}, ACL_FORMAT_ND, ACL_FORMAT_FRACTAL_NZ);
+  ASSERT_EQ(size.status, ACLNN_SUCCESS);
+  auto weight = Upload(ACL_FLOAT16, {k, n}, w);
+  DeviceTensor nz(ACL_FLOAT16, BlockedLayout({k, n}, size.shape));
+  const OpRun cast = Cast(*weight, ACL_FORMAT_ND, nz, ACL_FORMAT_FRACTAL_NZ);
+  ASSERT_TRUE(cast.ok()) << Describe(cast);
+  auto self = Upload(ACL_FLOAT16, {m, k}, x);
+  auto out = Poisoned(ACL_FLOAT16, {m, n});
+  ExpectRuns(
+      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnMatmulWeightNzGetWorkspaceSize(args.Tensor(*self), args.Tensor(nz, ACL_FORMAT_FRACTAL_NZ),
+                                                   args.Tensor(*out), 0, ws, ex);
+      },
+      aclnnMatmulWeightNz);
+  Expected want;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0, magnitude = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const double term = x[static_cast<size_t>(i * k + p)].real() * w[static_cast<size_t>(p * n + j)].real();
+        sum += term;
+        magnitude += std::abs(term);
+      }
+      want.values.emplace_back(sum);
+      want.tolerance.push_back(4 * UnitRoundoff(ACL_FLOAT16) * (magnitude + std::abs(sum)));
+    }
+  }
+  ExpectNear(out->ReadView(), want, "x @ NZ weight");
 }
 
 TEST(NpuFormatCast, SameFormatIsACopy) {
