@@ -11,6 +11,8 @@
 #endif
 #include <immintrin.h>
 
+#include <algorithm>
+
 #define CANOPY_QMM_ISA avx512_isa
 #include "quant_matmul_impl.h"
 #include "quant_matmul_isa.h"
@@ -125,13 +127,96 @@ void KContiguousRowsAvx512(const QuantMatmulDesc& d, const float* x, const float
   for (; c < c1; ++c) KContiguousBlock<R, 1>(d, x, xe, xo, sums, wbase, scale, offset, y, r0, c0, c);
 }
 
+// INT8, K-contiguous, with every run of 32 elements of K inside one group
+// (group sizes that are multiples of 32, or one group: ggml's q8_0 has 32):
+// 64 weights a column per step, the two halves' sums scaled by their groups'
+// scales, with no per-group loop, masks or scalar bookkeeping inside K.
+inline bool Int8RunsFit(const QuantWeight& w) {
+  return w.dtype == ACL_INT8 && (w.group_size % 32 == 0 || w.Groups() == 1);
+}
+
+template <int R, int C, bool kMasked>
+inline void Int8Step(const float* x, int64_t k, const int8_t* const (&column)[C], int64_t at, int64_t ahead,
+                     const float* const (&scales)[C], int64_t group_size, __m512 (&total)[R][C]) {
+  __mmask16 masks[4];
+  for (int v = 0; v < 4; ++v) {
+    masks[v] = kMasked ? Lanes(std::max<int64_t>(0, k - at - 16 * v)) : static_cast<__mmask16>(0xFFFF);
+  }
+  for (int j = 0; j < C; ++j) {
+    if constexpr (!kMasked) _mm_prefetch(reinterpret_cast<const char*>(column[j] + at + ahead), _MM_HINT_T0);
+    __m512 wv[4];
+    for (int v = 0; v < 4; ++v) {
+      const __m128i bytes = kMasked ? _mm_maskz_loadu_epi8(masks[v], column[j] + at + 16 * v)
+                                    : _mm_loadu_si128(reinterpret_cast<const __m128i*>(column[j] + at + 16 * v));
+      wv[v] = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(bytes));
+    }
+    const __m512 s0 = _mm512_set1_ps(scales[j][at / group_size]);
+    const __m512 s1 = _mm512_set1_ps(scales[j][std::min(k - 1, at + 32) / group_size]);
+    for (int r = 0; r < R; ++r) {
+      const float* xr = x + r * k + at;
+      __m512 xv[4];
+      for (int v = 0; v < 4; ++v)
+        xv[v] = kMasked ? _mm512_maskz_loadu_ps(masks[v], xr + 16 * v) : _mm512_loadu_ps(xr + 16 * v);
+      const __m512 low = _mm512_fmadd_ps(xv[1], wv[1], _mm512_mul_ps(xv[0], wv[0]));
+      const __m512 high = _mm512_fmadd_ps(xv[3], wv[3], _mm512_mul_ps(xv[2], wv[2]));
+      total[r][j] = _mm512_fmadd_ps(high, s1, _mm512_fmadd_ps(low, s0, total[r][j]));
+    }
+  }
+}
+
+// y[r0 .. r0 + R, c .. c + C): scale and offset start at column c0 (f32, ChunkScales).
+template <int R, int C>
+void Int8RunsBlock(const QuantMatmulDesc& d, const float* x, const float* sums, const char* wbase, const float* scale,
+                   const float* offset, float* y, int64_t r0, int64_t c0, int64_t c) {
+  const QuantWeight& w = d.w;
+  const int64_t k = w.k, groups = w.Groups();
+  const int8_t* column[C];
+  const float* scales[C];
+  for (int j = 0; j < C; ++j) {
+    column[j] = reinterpret_cast<const int8_t*>(wbase) + (c + j) * w.ld;
+    scales[j] = scale + (c - c0 + j) * groups;
+  }
+  __m512 total[R][C];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < C; ++j) total[r][j] = _mm512_setzero_ps();
+  }
+  const int64_t ahead = kPrefetchColumns * w.ld, whole = k / 64 * 64;
+  const float* xr = x + r0 * k;
+  int64_t at = 0;
+  for (; at < whole; at += 64) Int8Step<R, C, false>(xr, k, column, at, ahead, scales, w.group_size, total);
+  if (at < k) Int8Step<R, C, true>(xr, k, column, at, ahead, scales, w.group_size, total);
+  for (int j = 0; j < C; ++j) {
+    for (int r = 0; r < R; ++r) {
+      float extra = 0;  // the offset term, s * o * sum(x) per group
+      if (w.has_offset) {
+        const float* o = offset + (c - c0 + j) * groups;
+        for (int64_t g = 0; g < groups; ++g) extra += scales[j][g] * o[g] * sums[(r0 + r) * groups + g];
+      }
+      y[(r0 + r) * w.n + c + j] = _mm512_reduce_add_ps(total[r][j]) + extra;
+    }
+  }
+}
+
+template <int R>
+void Int8RunsRows(const QuantMatmulDesc& d, const float* x, const float* sums, const char* wbase, const float* scale,
+                  const float* offset, float* y, int64_t r0, int64_t c0, int64_t c1) {
+  constexpr int kC = R <= 2 ? 4 : 2;
+  int64_t c = c0;
+  for (; c + kC <= c1; c += kC) Int8RunsBlock<R, kC>(d, x, sums, wbase, scale, offset, y, r0, c0, c);
+  for (; c < c1; ++c) Int8RunsBlock<R, 1>(d, x, sums, wbase, scale, offset, y, r0, c0, c);
+}
+
 void QuantColumnsAvx512(const QuantMatmulDesc& d, const float* x, const float* xe, const float* xo, const float* sums,
                         const char* wbase, const void* scale, const void* offset, const float* bias, float* y,
                         int64_t c0, int64_t c1) {
   avx512_isa::QuantColumnsWith(d, x, sums, wbase, scale, offset, bias, y, c0, c1,
                                [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
-                                 KContiguousRowsAvx512<decltype(r)::value>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc,
-                                                                           ce);
+                                 constexpr int R = decltype(r)::value;
+                                 if (Int8RunsFit(d.w)) {
+                                   Int8RunsRows<R>(d, x, sums, wbase, s, o, y, r0, cc, ce);
+                                 } else {
+                                   KContiguousRowsAvx512<R>(d, x, xe, xo, sums, wbase, s, o, y, r0, cc, ce);
+                                 }
                                });
 }
 
