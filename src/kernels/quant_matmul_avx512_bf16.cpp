@@ -10,7 +10,8 @@
 // as one, two or three bf16 terms whose sum is exactly x's value: one for
 // bf16 activations, two for f16, three for f32. The product is then as exact as
 // the f32 loop's, but vdpbf16ps treats denormal inputs and sums as zero,
-// whatever MXCSR says (values below 1.2e-38; no activation is that small).
+// whatever MXCSR says: x whose terms come near that range (below 2^-119, where
+// two products could cancel to a sum below 2^-126) is left to the f32 loops.
 //
 // Each 128-bit lane of a block covers 32 consecutive elements of K, so one
 // scale serves a lane when the group size is a multiple of 32 (or the weight
@@ -72,22 +73,31 @@ inline int64_t BlockElement(int v, int p) {
   return 32 * j + 16 * (v & 1) + 2 * i + (v >> 1);
 }
 
+// The smallest bf16 exponent field a non-zero term may have: its products
+// with INT4 weights are then multiples of 2^-126 (8 significant bits), so no
+// sum of them is a non-zero value below the normal range.
+constexpr uint16_t kMinTermExponent = 127 - 119;
+
 // Splits value into `terms` bf16 values (truncations, so none overflows) whose
 // sum is exactly `value` when it has at most 8 * terms significant bits.
-inline void SplitTerms(float value, int terms, uint16_t* out, int64_t term_stride) {
+// Returns false when a non-zero term lies below 2^-119 (see kMinTermExponent).
+inline bool SplitTerms(float value, int terms, uint16_t* out, int64_t term_stride) {
   if (!std::isfinite(value)) {  // infinity or NaN in the first term alone
     out[0] = FloatToBf16(value);
     for (int t = 1; t < terms; ++t) out[t * term_stride] = 0;
-    return;
+    return true;
   }
+  bool normal = true;
   float rest = value;
   for (int t = 0; t < terms; ++t) {
     uint32_t bits;
     std::memcpy(&bits, &rest, sizeof(bits));
     const auto top = static_cast<uint16_t>(bits >> 16);
     out[t * term_stride] = top;
+    normal = normal && ((top & 0x7FFFu) == 0 || ((top >> 7) & 0xFFu) >= kMinTermExponent);
     rest -= Bf16ToFloat(top);  // exact: the bits truncation dropped
   }
+  return normal;
 }
 
 struct PairsArgs {
@@ -103,9 +113,10 @@ struct PairsArgs {
 };
 
 // y[r0 .. r0 + R, c .. c + C) from the columns' blocks, x in T terms; scale
-// and offset start at column c0 (f32, ChunkScales). Each output keeps two
-// partial sums a block (even and odd vectors), so that no chain of dependent
-// vdpbf16ps is longer than 2T.
+// and offset start at column c0 (f32, ChunkScales). With few outputs each
+// keeps two partial sums a block (even and odd vectors), so that no chain of
+// dependent vdpbf16ps is longer than 2T; with many, the outputs' chains
+// overlap one another.
 template <int R, int C, int T>
 void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
                 int64_t c, int64_t b0, int64_t b1) {
@@ -141,14 +152,18 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
         weights[j][2 * h + 1] = std::bit_cast<__m512bh>(_mm512_unpackhi_epi8(lo, hi));
       }
     }
-    __m512 part[R][C][2];
+    // Two partial sums an output where registers allow (fewer outputs than 8).
+    constexpr int kA = R * C < 8 ? 2 : 1;
+    __m512 part[R][C][kA];
     for (int r = 0; r < R; ++r) {
-      for (int j = 0; j < C; ++j) part[r][j][0] = part[r][j][1] = _mm512_setzero_ps();
+      for (int j = 0; j < C; ++j) {
+        for (int h = 0; h < kA; ++h) part[r][j][h] = _mm512_setzero_ps();
+      }
       for (int t = 0; t < T; ++t) {
         const uint16_t* xb = a.xp + (r0 + r) * row_words + (t * blocks + b) * kBlockK;
         for (int v = 0; v < 4; ++v) {
           const auto xv = std::bit_cast<__m512bh>(_mm512_loadu_si512(xb + 32 * v));
-          for (int j = 0; j < C; ++j) part[r][j][v & 1] = _mm512_dpbf16_ps(part[r][j][v & 1], xv, weights[j][v]);
+          for (int j = 0; j < C; ++j) part[r][j][v % kA] = _mm512_dpbf16_ps(part[r][j][v % kA], xv, weights[j][v]);
         }
       }
     }
@@ -159,7 +174,8 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
       const __m512 s =
           _mm512_permutexvar_ps(lanes, _mm512_maskz_loadu_ps(scale_lanes, scale + (c - c0 + j) * groups + g0));
       for (int r = 0; r < R; ++r) {
-        total[r][j] = _mm512_fmadd_ps(_mm512_add_ps(part[r][j][0], part[r][j][1]), s, total[r][j]);
+        const __m512 sum = kA == 2 ? _mm512_add_ps(part[r][j][0], part[r][j][kA - 1]) : part[r][j][0];
+        total[r][j] = _mm512_fmadd_ps(sum, s, total[r][j]);
       }
     }
   }
@@ -177,14 +193,15 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
   }
 }
 
-// Columns four (one row of x), two (two rows) or one at a time.
+// Columns four (one row of x) or two (more rows) at a time: each block of x
+// loaded serves them all.
 // Blocks are taken a slice at a time for all the columns, so that the slice
 // of x (R rows, T terms) stays in L1 while the columns stream past it; each
 // slice adds its sums to y (the first one writes it).
 template <int R, int T>
 void PairsRows(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
                int64_t c1) {
-  constexpr int kC = R == 1 ? 4 : R == 2 ? 2 : 1;
+  constexpr int kC = R == 1 ? 4 : 2;
   constexpr int64_t kSlice = std::max<int64_t>(1, kSliceWords / (R * T * kBlockK));
   const int64_t blocks = Int4PairsBlocks(a.d->w.k);
   for (int64_t b0 = 0; b0 < blocks; b0 += kSlice) {
@@ -210,8 +227,9 @@ void PairsRowsOfTerms(const PairsArgs& a, const float* scale, const float* offse
 
 }  // namespace
 
-void PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp) {
+bool PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp) {
   const int64_t blocks = Int4PairsBlocks(k);
+  bool exact = true;
   for (int64_t r = 0; r < m; ++r) {
     uint16_t* row = xp + r * terms * blocks * kBlockK;
     for (int64_t b = 0; b < blocks; ++b) {
@@ -219,11 +237,12 @@ void PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t
         for (int p = 0; p < 32; ++p) {
           const int64_t e = b * kBlockK + BlockElement(v, p);
           const float value = e < k ? x[r * k + e] : 0.0f;
-          SplitTerms(value, terms, row + b * kBlockK + 32 * v + p, blocks * kBlockK);
+          exact = SplitTerms(value, terms, row + b * kBlockK + 32 * v + p, blocks * kBlockK) && exact;
         }
       }
     }
   }
+  return exact;
 }
 
 void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
