@@ -192,6 +192,22 @@ OpRun Cast(const DeviceTensor& src, aclFormat srcFormat, const DeviceTensor& dst
       aclnnNpuFormatCast);
 }
 
+// Casts random `dtype` data of `c` to the blocked layout of storage shape
+// `storage`, compares every storage element, and casts it back.
+void ExpectRoundTrip(Rng& rng, aclDataType dtype, const ConvCase& c, const Shape& storage, const std::string& what) {
+  const Values plain = RandomValues(rng, dtype, NumElements(c.shape), Range{-100, 100});
+  auto src = Upload(dtype, c.shape, plain);
+  DeviceTensor blocked(dtype, BlockedLayout(c.shape, storage));
+  blocked.Poison();
+  const OpRun to = Cast(*src, c.plain, blocked, c.blocked);
+  ASSERT_TRUE(to.ok()) << what << ": " << Describe(to);
+  ExpectExact(blocked.DownloadStorage(), BlockedReference(plain, c, storage), what + " blocked");
+  auto back = Poisoned(dtype, c.shape);
+  const OpRun from = Cast(blocked, c.blocked, *back, c.plain);
+  ASSERT_TRUE(from.ok()) << what << ": " << Describe(from);
+  ExpectExact(back->ReadView(), plain, what + " back");
+}
+
 TEST(NpuFormatCast, ConvolutionLayoutsRoundTripEveryDtype) {
   const std::vector<ConvCase> cases = {
       {ACL_FORMAT_NCHW, ACL_FORMAT_NC1HWC0, {2, 37, 3, 2}},
@@ -218,18 +234,20 @@ TEST(NpuFormatCast, ConvolutionLayoutsRoundTripEveryDtype) {
       } else {
         size.shape = {0, (c.shape[1] + c0 - 1) / c0, c.shape[2], c.shape[3], c0};
       }
-      const Values plain = RandomValues(rng, dtype, NumElements(c.shape), Range{-100, 100});
-      auto src = Upload(dtype, c.shape, plain);
-      DeviceTensor blocked(dtype, BlockedLayout(c.shape, size.shape));
-      blocked.Poison();
-      const OpRun to = Cast(*src, c.plain, blocked, c.blocked);
-      ASSERT_TRUE(to.ok()) << what << ": " << Describe(to);
-      ExpectExact(blocked.DownloadStorage(), BlockedReference(plain, c, size.shape), what + " blocked");
-      auto back = Poisoned(dtype, c.shape);
-      const OpRun from = Cast(blocked, c.blocked, *back, c.plain);
-      ASSERT_TRUE(from.ok()) << what << ": " << Describe(from);
-      ExpectExact(back->ReadView(), plain, what + " back");
+      ExpectRoundTrip(rng, dtype, c, size.shape, what);
     }
+  }
+}
+
+// The same view cast with two C0s (FLOAT at its own 8 and at FLOAT16's 16): the
+// storage shape tells them apart, a plan-cache hit included.
+TEST(NpuFormatCast, TakesC0FromTheStorageShape) {
+  Rng rng = Rng::ForCurrentTest();
+  const ConvCase c = {ACL_FORMAT_NCHW, ACL_FORMAT_NC1HWC0, {2, 20, 2, 3}};
+  for (int additional : {-1, static_cast<int>(ACL_FLOAT16), -1}) {
+    const SizeResult size = CalculateSize(ACL_FLOAT, c.shape, c.plain, c.blocked, additional);
+    ASSERT_EQ(size.status, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ExpectRoundTrip(rng, ACL_FLOAT, c, size.shape, "additionalDtype " + std::to_string(additional));
   }
 }
 
