@@ -32,6 +32,7 @@ void RunReduceDriver(const Settings& settings, const std::string& problem, Sessi
 void RunConvDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunHcclDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunQmatmulDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunAttentionDriver(const Settings& settings, const std::string& problem, Session& session);
 // One rank of the hccl driver (canopy-bench --hccl-worker ARGS...; argv: ARGS).
 int RunHcclWorker(int argc, char** argv);
 

@@ -43,6 +43,11 @@ constexpr Driver kDrivers[] = {
      "problem MxKxN[:gG] (G default 32); --dt=f16|bf16; against a read of the weight bytes (M <= 16) or Canopy's "
      "bf16 Matmul of the shape",
      nullptr, RunQmatmulDriver},
+    {"attention", "fia",
+     "op fia (FusedInferAttentionScoreV2, BSND, grouped-query heads over a KV cache, no mask); problem "
+     "BxSqxNxNkvxDxKV, e.g. 1x1x32x8x128x4096 (decode) or 1x512x32x8x128x512; --dt=f16|bf16; against a read of "
+     "the K and V bytes (Sq <= 4) or Canopy's bf16 Matmul doing the same multiply-adds",
+     nullptr, RunAttentionDriver},
 };
 
 }  // namespace
