@@ -64,11 +64,10 @@ class QuantMatmulStep final : public Step {
     float* xe = sums + (w.has_offset ? d_.m * w.Groups() : 0);
     float* xo = xe + (UsesSplitX() ? d_.m * (w.k / 2) : 0);
     if (w.has_offset) portable_isa::GroupSums(x, d_.m, w.k, w.group_size, sums);
-    const bool pairs = UsesInt4Pairs();
-    if (pairs) {
-      // The bf16-pair kernel's own copy of x takes the split one's place.
-      PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
-    } else if (UsesSplitX()) {
+    // The bf16-pair kernel's own copy of x takes the split one's place, unless
+    // x is too small for it (then the split one is written over it).
+    const bool pairs = UsesInt4Pairs() && PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
+    if (!pairs && UsesSplitX()) {
       for (int64_t i = 0; i < d_.m * (w.k / 2); ++i) {
         xe[i] = x[2 * i];
         xo[i] = x[2 * i + 1];
@@ -102,9 +101,11 @@ class QuantMatmulStep final : public Step {
   bool UsesInt4Pairs() const { return Int4PairsFit(d_.w) && HasBf16Pairs(); }
 
   // The pair kernel's calls, x86 code only (HasBf16Pairs is false elsewhere).
-  void PreparePairs([[maybe_unused]] const float* x, [[maybe_unused]] uint16_t* xp) const {
+  bool PreparePairs([[maybe_unused]] const float* x, [[maybe_unused]] uint16_t* xp) const {
 #if defined(__x86_64__)
-    PrepareInt4PairsX(x, d_.m, d_.w.k, XTerms(d_.x_source), xp);
+    return PrepareInt4PairsX(x, d_.m, d_.w.k, XTerms(d_.x_source), xp);
+#else
+    return false;
 #endif
   }
   void PairColumns([[maybe_unused]] const uint16_t* xp, [[maybe_unused]] const float* sums,

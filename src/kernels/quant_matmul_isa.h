@@ -22,13 +22,15 @@ extern const QuantLoops kQuantLoopsAvx2;
 // (quant_matmul_avx512_bf16.cpp): for a group size that is a multiple of 32,
 // or one group. x is first written in the kernel's order as `terms` bf16 terms
 // (1 for values exact in bf16, 2 for f16's, 3 for any f32), blocks of
-// kInt4PairsBlockK elements of K per row and term.
+// kInt4PairsBlockK elements of K per row and term. PrepareInt4PairsX returns
+// false when x holds values too small for vdpbf16ps (it treats denormal inputs
+// and sums as zero): the f32 loops must then take the product.
 inline constexpr int64_t kInt4PairsBlockK = 128;
 inline int64_t Int4PairsBlocks(int64_t k) { return (k + kInt4PairsBlockK - 1) / kInt4PairsBlockK; }
 inline bool Int4PairsFit(const QuantWeight& w) {
   return w.dtype == ACL_INT4 && w.k_contiguous && (w.group_size % 32 == 0 || w.Groups() == 1);
 }
-void PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp);
+bool PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp);
 void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
                       const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1);
 

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -190,6 +191,49 @@ std::vector<QuantCase> QuantCases() {
 INSTANTIATE_TEST_SUITE_P(WeightQuantBatchMatmulV2, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(QuantCases()),
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
+// The bf16-pair kernel's corners (AVX-512 BF16; the other ISAs' loops
+// elsewhere): every m of 1 to 16 (row blocks of 4 and their tails), n of 1 to
+// 9 and a large one (columns in blocks of 4, 2 and 1), each group size the op
+// takes over a K with a partial last group (96: groups that straddle a
+// 128-element block's 32-element lanes), K past one slice of x for 4-row
+// blocks (several slices a column), offsets, bias, in-place (transposed) and
+// copied scales, and weights at an offset into a larger buffer.
+std::vector<QuantCase> PairsCornerCases() {
+  std::vector<QuantCase> cases;
+  const int64_t ns[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 131};
+  struct Grouping {
+    int64_t k, group;  // group 0: per channel
+  };
+  const Grouping groupings[] = {{34, 0}, {100, 32}, {290, 64}, {200, 96}, {522, 128}, {1100, 256}, {1090, 96}};
+  int i = 0;
+  for (int64_t m = 1; m <= 16; ++m) {
+    for (int j = 0; j < 2; ++j, ++i) {
+      const Grouping g = groupings[i % 7];
+      QuantCase c;
+      c.xDtype = i % 3 == 0 ? ACL_BF16 : ACL_FLOAT16;
+      c.wDtype = ACL_INT4;
+      c.m = m;
+      c.k = g.k;
+      c.n = ns[i % 10];
+      c.mode = g.group == 0 ? Mode::kPerChannel : Mode::kPerGroup;
+      c.groupSize = g.group;
+      c.withOffset = i % 2 == 0;
+      c.withBias = i % 4 < 2;
+      c.twoDimScale = i % 5 != 0;
+      c.scaleView = i % 3 == 1 && (c.mode == Mode::kPerGroup || c.twoDimScale) ? View::kTransposed : kC;
+      c.weightOffset = i % 4 == 3 ? 2 * (i + 1) : 0;
+      c.name = "pairs_m" + std::to_string(m) + "_k" + std::to_string(c.k) + "_n" + std::to_string(c.n) + "_g" +
+               std::to_string(g.group) + "_" + Name(c.xDtype) + (c.withOffset ? "_offset" : "") +
+               (c.withBias ? "_bias" : "") + (c.scaleView == kC ? "" : "_tscale") +
+               (c.weightOffset != 0 ? "_at" + std::to_string(c.weightOffset) : "");
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+INSTANTIATE_TEST_SUITE_P(Int4PairsCorners, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(PairsCornerCases()),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+
 // WeightQuantBatchMatmulV3 (V2 with innerPrecise): every third of V2's cases, each innerPrecise in turn.
 std::vector<QuantCase> V3Cases() {
   std::vector<QuantCase> cases;
@@ -292,31 +336,99 @@ TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0RowBlocksOverColumnChunks) { GgmlMu
 // N above 65535: ggml splits the weight into two views, the second at an offset.
 TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0SplitAbove65535) { GgmlMulMatQuant(ACL_INT4, 1, 32, 65600); }
 
-// f16 activations carry 11 significant bits, which no single bf16 holds: a
-// product that keeps only bf16's 8 would give 128 here, not 128.375 (an f16
-// value, the sum exact in f32).
-TEST(WeightQuantBatchMatmulV2Exact, Int4WithFloat16ActivationsKeepsEveryBit) {
-  constexpr int64_t m = 2, k = 128, n = 8;
-  const std::vector<int64_t> q(k * n, 1);
+// Runs x [m, k] @ the K-contiguous INT4 weight q (all columns scaled by
+// `scale`, per channel, no offset) and returns y's values.
+Values RunInt4PerChannel(aclDataType dtype, int64_t m, int64_t k, int64_t n, const std::vector<int64_t>& q,
+                         const Values& xv, double scale) {
   const std::vector<uint8_t> bytes = PackWeight(ACL_INT4, k, n, true, 0, q);
   DeviceBuffer wbuf(bytes.size());
-  ASSERT_EQ(aclrtMemcpy(wbuf.get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-  DeviceTensor x(ACL_FLOAT16, {m, k}), scale(ACL_FLOAT16, {1, n}), y(ACL_FLOAT16, {m, n});
-  x.WriteView(Values(m * k, 1.0 + 3.0 / 1024));
-  scale.WriteView(Values(n, 1.0));
+  EXPECT_EQ(aclrtMemcpy(wbuf.get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  DeviceTensor x(dtype, {m, k}), s(dtype, {1, n}), y(dtype, {m, n});
+  x.WriteView(xv);
+  s.WriteView(Values(n, scale));
   y.Poison();
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
         const int64_t dims[2] = {k, n}, strides[2] = {1, k}, storage = k * n;
         aclTensor* weight = aclCreateTensor(dims, 2, ACL_INT4, strides, 0, ACL_FORMAT_ND, &storage, 1, wbuf.get());
         const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
-            args.Tensor(x), weight, args.Tensor(scale), nullptr, nullptr, nullptr, nullptr, 0, args.Tensor(y), ws, ex);
+            args.Tensor(x), weight, args.Tensor(s), nullptr, nullptr, nullptr, nullptr, 0, args.Tensor(y), ws, ex);
         aclDestroyTensor(weight);
         return status;
       },
       aclnnWeightQuantBatchMatmulV2);
-  ASSERT_TRUE(run.ok()) << Describe(run);
-  for (const auto& v : y.ReadView()) EXPECT_EQ(v.real(), 128.375);
+  EXPECT_TRUE(run.ok()) << Describe(run);
+  return y.ReadView();
+}
+
+// f16 activations carry 11 significant bits, which no single bf16 holds: a
+// product that keeps only bf16's 8 would give 128 here, not 128.375 (an f16
+// value, the sum exact in f32).
+TEST(WeightQuantBatchMatmulV2Exact, Int4WithFloat16ActivationsKeepsEveryBit) {
+  constexpr int64_t m = 2, k = 128, n = 8;
+  const Values got =
+      RunInt4PerChannel(ACL_FLOAT16, m, k, n, std::vector<int64_t>(k * n, 1), Values(m * k, 1.0 + 3.0 / 1024), 1.0);
+  ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+  for (const auto& v : got) EXPECT_EQ(v.real(), 128.375);
+}
+
+// f16 activations at the ends of their range: 65504, subnormals, infinities
+// and NaN. Each row's sum follows IEEE arithmetic whatever the order of its
+// terms: a NaN or infinities of both signs give NaN, one sign of infinity that
+// infinity, and finite rows their float64 value (the pair kernel's terms and
+// the f32 loops alike; run at CANOPY_MAX_ISA=avx512 too).
+TEST(WeightQuantBatchMatmulV2Exact, Int4Float16ExtremeActivations) {
+  constexpr int64_t m = 6, k = 160, n = 11;
+  Rng rng = Rng::ForCurrentTest();
+  const QuantWeightBuffer w = MakeWeight(rng, ACL_INT4, k, n, true);
+  Values xv = RandomValues(rng, ACL_FLOAT16, m * k, Range{-1, 1, 0.01});
+  const double inf = std::numeric_limits<double>::infinity();
+  xv[0 * k + 3] = 65504.0;  // row 0: the largest f16 values, finite sums
+  xv[0 * k + 150] = -65504.0;
+  for (int64_t kk = 0; kk < k; kk += 3) xv[1 * k + kk] = std::ldexp(kk % 2 == 0 ? 1.0 : -3.0, -24);  // subnormals
+  xv[2 * k + 7] = inf;                                                                               // one +inf
+  xv[3 * k + 130] = -inf;
+  xv[4 * k + 1] = std::numeric_limits<double>::quiet_NaN();
+  xv[5 * k + 0] = inf;  // both signs: NaN wherever the weights' signs agree, else an infinity
+  xv[5 * k + 159] = -inf;
+  const double scale = 0.001;
+  const Values got = RunInt4PerChannel(ACL_FLOAT16, m, k, n, w.q, xv, scale);
+  Expected want;
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t c = 0; c < n; ++c) {
+      double sum = 0, magnitude = 0;
+      for (int64_t kk = 0; kk < k; ++kk) {
+        const double term = xv[r * k + kk].real() * static_cast<double>(w.q[kk * n + c]) * scale;
+        sum += term;
+        magnitude += std::abs(term);
+      }
+      want.values.push_back(sum);
+      want.tolerance.push_back(2 * UnitRoundoff(ACL_FLOAT16) * std::abs(sum) +
+                               static_cast<double>(k + 4) * UnitRoundoff(ACL_FLOAT) * magnitude);
+    }
+  }
+  ExpectNear(got, want, "extreme f16 activations");
+}
+
+// bf16 activations below bf16's normal range (and tiny ones whose products
+// cancel below it), scaled back up by a large scale: vdpbf16ps treats such
+// inputs and sums as zero, so the pair kernel must leave them to the f32
+// loops. Every sum here is exact in f32.
+TEST(WeightQuantBatchMatmulV2Exact, Int4Bf16SubnormalActivations) {
+  constexpr int64_t m = 3, k = 256, n = 6;
+  const std::vector<int64_t> q(k * n, 1);
+  Values xv(m * k, 0.0);
+  for (int64_t kk = 0; kk < k; ++kk) xv[0 * k + kk] = std::ldexp(1.0, -130);  // bf16 subnormals
+  xv[1 * k + 0] = std::ldexp(1.0 + 1.0 / 128, -126);                          // normal, the pair's sum 2^-133 is not
+  xv[1 * k + 2] = -std::ldexp(1.0, -126);
+  for (int64_t kk = 0; kk < k; ++kk) xv[2 * k + kk] = 0.5;  // an ordinary row beside them
+  const double scale = std::ldexp(1.0, 100);
+  const Values got = RunInt4PerChannel(ACL_BF16, m, k, n, q, xv, scale);
+  const double want[m] = {std::ldexp(1.0, -30) * 256 * 1, std::ldexp(1.0, -33), 128 * scale};
+  ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t c = 0; c < n; ++c) EXPECT_EQ(got[r * n + c].real(), want[r]) << "row " << r << " column " << c;
+  }
 }
 
 // ---- rejections -----------------------------------------------------------------------------------
