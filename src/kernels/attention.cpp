@@ -21,12 +21,13 @@ namespace {
 // A unit's rows are (query head, query row) pairs of one KV head's group: every
 // key/value block loaded (and converted to f32) once serves all of them, so under
 // GQA/MQA K and V are read once per group, not once per query head.
-constexpr int64_t kMaxQueryBlock = 16;  // query rows per head in a unit
-constexpr int64_t kRowBudget = 64;      // (head, query row) pairs per unit, at most
+constexpr int64_t kMaxQueryBlock = 64;  // query rows per head in a unit
+constexpr int64_t kRowBudget = 256;     // (head, query row) pairs per unit, at most
 // Keys are taken in blocks at fixed multiples of kKeyBlock, whatever rows share a
 // unit: every row sees the same blocks in the same order, so the online softmax
 // rounds the same way however heads and rows are split into units (thread count).
 constexpr int64_t kKeyBlock = 64;
+static_assert(kKeyBlock == portable_isa::kBlockKeys, "BlockDots' fixed-size path is one key block");
 // Up to this many query rows (decode, speculative decode), each key's score is a
 // dot product over the head dim (KeyDots) on the key rows as loaded; above it the
 // key block is transposed once and serves the unit's many rows as vector sums
@@ -122,7 +123,6 @@ class AttentionStep final : public Step {
           acc(static_cast<size_t>(rows * d.value_dim)),
           key(static_cast<size_t>(kKeyBlock * d.head_dim)),
           key_t(static_cast<size_t>(kKeyBlock * d.head_dim)),
-          dots(static_cast<size_t>(kKeyBlock)),
           row_dots(static_cast<size_t>(rows * kKeyBlock)),
           value(static_cast<size_t>(kKeyBlock * d.value_dim)),
           scores(static_cast<size_t>(kKeyBlock)),
@@ -132,9 +132,9 @@ class AttentionStep final : public Step {
           rescale(static_cast<size_t>(rows)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
-    // row_dots: every row's dots of the block, [row][key] (KeyDots), then
+    // row_dots: every row's dots of the block, [row][key] (KeyDots or BlockDots), then
     // its softmax weights; rescale: each row's factor for its sums so far.
-    std::vector<float> query, acc, key, key_t, dots, row_dots, value, scores, pse, max, sum, rescale;
+    std::vector<float> query, acc, key, key_t, row_dots, value, scores, pse, max, sum, rescale;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -217,13 +217,9 @@ class AttentionStep final : public Step {
                                     static_cast<int64_t>(DtypeSize(desc_.pse_dtype));
         Load(desc_.pse_dtype, row, desc_.pse_strides[3], keys, s.pse.data());
       }
-      // q . k for every key of the block, summed over dims in a fixed order (the same result on every run).
-      float* dots = s.dots.data();
-      if (few_rows) {
-        dots = s.row_dots.data() + r * kKeyBlock;
-      } else {
-        loops_.block_dots(s.query.data() + r * d, s.key_t.data(), d, kKeyBlock, keys, dots);
-      }
+      // q . k for every key of the block (computed for all rows at once below),
+      // summed over dims in a fixed order (the same result on every run).
+      const float* dots = s.row_dots.data() + r * kKeyBlock;
       float block_max = kNegativeInfinity;
       for (int64_t t = 0; t < keys; ++t) {
         const int64_t j = j0 + t;
@@ -277,14 +273,16 @@ class AttentionStep final : public Step {
                  (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element,
              kv.value_strides[2], dv, s.value.data() + t * dv);
       }
+      // Every row's dots of the block into its row of s.row_dots (rows past
+      // query_valid hold stale queries: their dots are computed and never read).
       if (few_rows) {
-        // Rows past query_valid hold stale queries: their dots are computed and never read.
         loops_.key_dots(s.query.data(), rows, s.key.data(), d, keys, s.row_dots.data(), kKeyBlock);
       } else {
         for (int64_t t = 0; t < keys; ++t) {
           for (int64_t e = 0; e < d; ++e)
             s.key_t[static_cast<size_t>(e * kKeyBlock + t)] = s.key[static_cast<size_t>(t * d + e)];
         }
+        loops_.block_dots(s.query.data(), rows, s.key_t.data(), d, kKeyBlock, keys, s.row_dots.data(), kKeyBlock);
       }
       // Each row's softmax weights for the block go to its row of `weights`
       // (zeros, with rescale 1, for a row the block leaves alone); then one

@@ -77,6 +77,56 @@ void KeyDotsAvx512(const float* q, int64_t rows, const float* keys, int64_t d, i
   if (t0 < keys_count) avx512_isa::KeyDots(q, rows, keys + t0 * d, d, keys_count - t0, dots + t0, dots_stride);
 }
 
+// AccumulateValues (attention_loops.h) for value dims in 64s, with the
+// registers explicit: V vectors of 16 dims for NR rows, each weight tested
+// once per key and row (the compiler's if-converted form of the portable loop
+// spent more on masks than on the products), each value vector loaded once
+// for four rows (two rows of 128 dims were bound by the loads). The same
+// operations in the same order per row and dim.
+template <int NR, int V>
+void ValueTileAvx512(const float* p, int64_t p_stride, const float* values, int64_t keys, int64_t dv,
+                     const float* rescale, float* acc) {
+  __m512 a[NR][V];
+  for (int r = 0; r < NR; ++r) {
+    const __m512 s = _mm512_set1_ps(rescale[r]);
+    for (int l = 0; l < V; ++l) a[r][l] = _mm512_mul_ps(_mm512_loadu_ps(acc + r * dv + 16 * l), s);
+  }
+  for (int64_t t = 0; t < keys; ++t) {
+    const float* vt = values + t * dv;
+    __m512 v[V];
+    for (int l = 0; l < V; ++l) v[l] = _mm512_loadu_ps(vt + 16 * l);
+    for (int r = 0; r < NR; ++r) {
+      const float pt = p[r * p_stride + t];
+      if (pt == 0.0f) continue;
+      const __m512 pv = _mm512_set1_ps(pt);
+      for (int l = 0; l < V; ++l) a[r][l] = _mm512_fmadd_ps(pv, v[l], a[r][l]);
+    }
+  }
+  for (int r = 0; r < NR; ++r) {
+    for (int l = 0; l < V; ++l) _mm512_storeu_ps(acc + r * dv + 16 * l, a[r][l]);
+  }
+}
+
+template <int NR, int V>
+void ValueRowsAvx512(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys, int64_t dv,
+                     const float* rescale, float* acc) {
+  for (int64_t e0 = 0; e0 < dv; e0 += 16 * V) {
+    int64_t r = 0;
+    for (; r + NR <= rows; r += NR) {
+      ValueTileAvx512<NR, V>(p + r * p_stride, p_stride, values + e0, keys, dv, rescale + r, acc + r * dv + e0);
+    }
+    for (; r < rows; ++r) {
+      ValueTileAvx512<1, V>(p + r * p_stride, p_stride, values + e0, keys, dv, rescale + r, acc + r * dv + e0);
+    }
+  }
+}
+
+void AccumulateValuesAvx512(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
+                            int64_t dv, const float* rescale, float* acc) {
+  if (dv % 64 == 0) return ValueRowsAvx512<4, 4>(p, p_stride, rows, values, keys, dv, rescale, acc);
+  avx512_isa::AccumulateValues(p, p_stride, rows, values, keys, dv, rescale, acc);
+}
+
 float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* weights) {
   return avx512_isa::SoftmaxWeightsWith(scores, keys, max, weights, [](const float* in, float m, float* out) {
     _mm512_storeu_ps(out, Exp(Sub(V16{_mm512_loadu_ps(in)}, V16::Set(m))).v);
@@ -86,5 +136,5 @@ float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* 
 }  // namespace
 
 const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, SoftmaxWeightsAvx512,
-                                              avx512_isa::AccumulateValues};
+                                              AccumulateValuesAvx512};
 }  // namespace canopy::kernels

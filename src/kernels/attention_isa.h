@@ -7,7 +7,8 @@
 namespace canopy::kernels {
 
 struct AttentionLoops {
-  void (*block_dots)(const float* q, const float* key_t, int64_t d, int64_t stride, int64_t keys, float* dots);
+  void (*block_dots)(const float* q, int64_t rows, const float* key_t, int64_t d, int64_t stride, int64_t keys,
+                     float* dots, int64_t dots_stride);
   void (*key_dots)(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
                    int64_t dots_stride);
   float (*softmax_weights)(const float* scores, int64_t keys, float max, float* weights);

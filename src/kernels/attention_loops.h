@@ -9,18 +9,53 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace canopy::kernels::CANOPY_ATTENTION_ISA {
 
-// dots[t] = sum over e of q[e] * key_t[e * stride + t], for t < keys (key_t: a
-// key block transposed, [dim][key]).
-inline void BlockDots(const float* q, const float* key_t, int64_t d, int64_t stride, int64_t keys, float* dots) {
-  for (int64_t t = 0; t < keys; ++t) dots[t] = 0.0f;
+// Keys of a block of BlockDots' fixed-size path (attention.cpp's key block).
+constexpr int64_t kBlockKeys = 64;
+// Query rows whose sums the fixed-size path keeps in registers at once.
+constexpr int kBlockRows = 4;
+
+// acc[r][t] = sum over e of q[r * d + e] * key_t[e * kBlockKeys + t] for R
+// rows: each key row of the transposed block is loaded once for R rows.
+template <int R>
+inline void FullBlockDots(const float* q, const float* key_t, int64_t d, float* dots, int64_t dots_stride) {
+  float acc[R][kBlockKeys] = {};
   for (int64_t e = 0; e < d; ++e) {
-    const float qe = q[e];
-    const float* kt = key_t + e * stride;
+    const float* kt = key_t + e * kBlockKeys;
+    for (int r = 0; r < R; ++r) {
+      const float qe = q[r * d + e];
 #pragma omp simd
-    for (int64_t t = 0; t < keys; ++t) dots[t] += qe * kt[t];
+      for (int64_t t = 0; t < kBlockKeys; ++t) acc[r][t] += qe * kt[t];
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int64_t t = 0; t < kBlockKeys; ++t) dots[r * dots_stride + t] = acc[r][t];
+  }
+}
+
+// dots[r * dots_stride + t] = sum over e of q[r * d + e] * key_t[e * stride +
+// t], for r < rows and t < keys (key_t: a key block transposed, [dim][key]);
+// each sum in increasing e, whichever path takes it.
+inline void BlockDots(const float* q, int64_t rows, const float* key_t, int64_t d, int64_t stride, int64_t keys,
+                      float* dots, int64_t dots_stride) {
+  int64_t r = 0;
+  if (keys == kBlockKeys && stride == kBlockKeys) {
+    for (; r + kBlockRows <= rows; r += kBlockRows) {
+      FullBlockDots<kBlockRows>(q + r * d, key_t, d, dots + r * dots_stride, dots_stride);
+    }
+  }
+  for (; r < rows; ++r) {
+    float* row = dots + r * dots_stride;
+    for (int64_t t = 0; t < keys; ++t) row[t] = 0.0f;
+    for (int64_t e = 0; e < d; ++e) {
+      const float qe = q[r * d + e];
+      const float* kt = key_t + e * stride;
+#pragma omp simd
+      for (int64_t t = 0; t < keys; ++t) row[t] += qe * kt[t];
+    }
   }
 }
 
@@ -92,17 +127,12 @@ inline float SoftmaxWeights(const float* scores, int64_t keys, float max, float*
   });
 }
 
-// Value dims and rows one pass of AccumulateValues keeps in registers: each
-// value row loaded serves kValueRows rows of the unit (a GQA group's heads).
-constexpr int64_t kValueLanes = 64;
-constexpr int64_t kValueRows = 4;
-
 // a[r][l] += p[r * p_stride + t] * v[t * dv + l] for NR rows and NE dims, keys
 // in increasing t (a row whose p[t] is 0 skips key t, so that a value it gives
-// no weight cannot bring a NaN in).
+// no weight cannot bring a NaN in). NR x NE sums fit the registers: each value
+// row loaded serves NR rows.
 template <int NR, int64_t NE>
-inline void ValuePass(const float* p, int64_t p_stride, const float* v, int64_t keys, int64_t dv,
-                      float (&a)[kValueRows][kValueLanes]) {
+inline void ValuePass(const float* p, int64_t p_stride, const float* v, int64_t keys, int64_t dv, float (&a)[NR][NE]) {
   for (int64_t t = 0; t < keys; ++t) {
     const float* vt = v + t * dv;
     for (int r = 0; r < NR; ++r) {
@@ -114,39 +144,57 @@ inline void ValuePass(const float* p, int64_t p_stride, const float* v, int64_t 
   }
 }
 
-// For rows r < rows: acc[r * dv + e] = acc[r * dv + e] * rescale[r] + sum over
-// t of p[r * p_stride + t] * values[t * dv + e], keys in increasing t, keys
-// with p = 0 skipped. Per row and dim the same operations in the same order as
-// one row at a time; the rows of a pass share each load of a value row.
-inline void AccumulateValues(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
-                             int64_t dv, const float* rescale, float* acc) {
-  for (int64_t r0 = 0; r0 < rows; r0 += kValueRows) {
-    const int64_t nr = std::min(kValueRows, rows - r0);
-    for (int64_t e0 = 0; e0 < dv; e0 += kValueLanes) {
-      const int64_t ne = std::min(kValueLanes, dv - e0);
-      float a[kValueRows][kValueLanes];
+// Rows [r0, r0 + nr) and dims [e0, e0 + ne) of AccumulateValues, in passes of
+// NR rows and NE dims (the edges one row at a time).
+template <int NR, int64_t NE>
+inline void ValueTile(const float* p, int64_t p_stride, int64_t r0, int64_t nr, const float* values, int64_t keys,
+                      int64_t dv, int64_t e0, int64_t ne, const float* rescale, float* acc) {
+  float a[NR][NE];
+  for (int64_t r = 0; r < nr; ++r) {
+    const float* row = acc + (r0 + r) * dv + e0;
+    for (int64_t l = 0; l < ne; ++l) a[r][l] = row[l] * rescale[r0 + r];
+  }
+  const float* pr = p + r0 * p_stride;
+  if (nr == NR && ne == NE) {
+    ValuePass<NR, NE>(pr, p_stride, values + e0, keys, dv, a);
+  } else {
+    for (int64_t t = 0; t < keys; ++t) {
+      const float* vt = values + t * dv + e0;
       for (int64_t r = 0; r < nr; ++r) {
-        const float* row = acc + (r0 + r) * dv + e0;
-        for (int64_t l = 0; l < ne; ++l) a[r][l] = row[l] * rescale[r0 + r];
-      }
-      const float* pr = p + r0 * p_stride;
-      if (nr == kValueRows && ne == kValueLanes) {
-        ValuePass<kValueRows, kValueLanes>(pr, p_stride, values + e0, keys, dv, a);
-      } else {
-        for (int64_t t = 0; t < keys; ++t) {  // the edges, one row at a time
-          const float* vt = values + t * dv + e0;
-          for (int64_t r = 0; r < nr; ++r) {
-            const float pt = pr[r * p_stride + t];
-            if (pt == 0.0f) continue;
-            for (int64_t l = 0; l < ne; ++l) a[r][l] += pt * vt[l];
-          }
-        }
-      }
-      for (int64_t r = 0; r < nr; ++r) {
-        float* row = acc + (r0 + r) * dv + e0;
-        for (int64_t l = 0; l < ne; ++l) row[l] = a[r][l];
+        const float pt = pr[r * p_stride + t];
+        if (pt == 0.0f) continue;
+        for (int64_t l = 0; l < ne; ++l) a[r][l] += pt * vt[l];
       }
     }
+  }
+  for (int64_t r = 0; r < nr; ++r) {
+    float* row = acc + (r0 + r) * dv + e0;
+    for (int64_t l = 0; l < ne; ++l) row[l] = a[r][l];
+  }
+}
+
+// For rows r < rows: acc[r * dv + e] = acc[r * dv + e] * rescale[r] + sum over
+// t of p[r * p_stride + t] * values[t * dv + e], keys in increasing t, keys
+// with p = 0 skipped. Per row and dim the same operations in the same order
+// whatever the tiling; the rows of a pass share each load of a value row.
+// Value dims in passes of 128 (two rows) when they come in 128s, else of 64
+// (four rows): one check of a row's weight serves as many dims as registers allow.
+inline void AccumulateValues(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
+                             int64_t dv, const float* rescale, float* acc) {
+  const auto tiles = [&](auto nr_constant, auto ne_constant) {
+    constexpr int kNr = decltype(nr_constant)::value;
+    constexpr int64_t kNe = decltype(ne_constant)::value;
+    for (int64_t r0 = 0; r0 < rows; r0 += kNr) {
+      for (int64_t e0 = 0; e0 < dv; e0 += kNe) {
+        ValueTile<kNr, kNe>(p, p_stride, r0, std::min<int64_t>(kNr, rows - r0), values, keys, dv, e0,
+                            std::min(kNe, dv - e0), rescale, acc);
+      }
+    }
+  };
+  if (dv % 128 == 0) {
+    tiles(std::integral_constant<int, 2>{}, std::integral_constant<int64_t, 128>{});
+  } else {
+    tiles(std::integral_constant<int, 4>{}, std::integral_constant<int64_t, 64>{});
   }
 }
 
