@@ -1,7 +1,7 @@
 // INT4 products with few rows of x (decode) on AVX-512 BF16, for a weight
 // stored K-contiguous (ggml's layout). Every INT4 value is exact in bf16, so
 // two byte shuffles turn 128 nibbles into bf16 weights (a 16-entry table for
-// each byte of the bf16 pattern) and vdpbf16ps multiplies 32 of them with x a
+// each byte of the bf16 pattern) and vdpbf16ps multiplies 32 of them with x per
 // instruction, each product exact in f32: about a third of the instructions
 // the AVX-512 loop spends converting nibbles to f32 for one FMA per 16.
 //
