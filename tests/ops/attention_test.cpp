@@ -88,6 +88,9 @@ struct Spec {
   bool per_batch_list = false;               // key/value: one tensor per batch (each kv_len + b * 3 long)
   bool lse = false;
   bool strided_kv = false;  // ggml's BSND view of a [B, N, S_max, D] cache
+  // The mask hides whole 16-key blocks (which ones depends on the row and
+  // batch), and keys every row of a batch has hidden hold inf / NaN.
+  bool block_mask = false;
   std::string name;
 };
 
@@ -152,6 +155,7 @@ Result Reference(const Spec& s, const Values& q, const std::vector<Values>& k, c
         for (int64_t e = 0; e < d; ++e) {
           double acc = 0;
           for (int64_t j = 0; j < kv_len; ++j) {
+            if (score[static_cast<size_t>(j)] == 0.0) continue;  // hidden (its value may be inf or NaN)
             acc += score[static_cast<size_t>(j)] *
                    v[list][static_cast<size_t>(LayIndex(in, s.kv_heads, kv_store, d, kb, n / g, j, e))].real();
           }
@@ -240,11 +244,43 @@ void RunSpec(const Spec& s) {
     for (size_t i = 0; i < bits.size(); ++i) {
       bits[i] = compressed ? ((i % 2048) > (i / 2048) ? 1.0 : 0.0) : (rng.Uniform(0, 1) < 0.3 ? 1.0 : 0.0);
     }
+    if (s.block_mask) {  // (b, i, j) hidden when j's 16-key block meets the row's turn, or by chance
+      for (int64_t b = 0; b < s.batch; ++b) {
+        for (int64_t i = 0; i < s.q_len; ++i) {
+          for (int64_t j = 0; j < max_kv; ++j) {
+            const bool hide = (j / 16 + i + b) % 3 == 0 || rng.Uniform(0, 1) < 0.1;
+            bits[static_cast<size_t>(b * mask_strides[0] + i * mask_strides[1] + j * mask_strides[2])] = hide ? 1 : 0;
+          }
+        }
+      }
+    }
     if (!compressed && s.mask == Mask::kSquare && s.q_len > 1) {
       for (int64_t j = 0; j < max_kv; ++j) bits[static_cast<size_t>(j)] = 1.0;  // row 0 fully masked: zeros
     }
     mask->WriteView(bits);
     for (const Value& bit : bits) mask_bytes.push_back(bit.real() != 0 ? 1 : 0);
+  }
+  if (s.block_mask) {  // keys hidden from every row of their batch hold inf or NaN, which must not leak
+    for (int64_t b = 0; b < s.batch; ++b) {
+      for (int64_t j = 0; j < max_kv; ++j) {
+        bool hidden = true;
+        for (int64_t i = 0; i < s.q_len; ++i) {
+          hidden =
+              hidden &&
+              mask_bytes[static_cast<size_t>(b * mask_strides[0] + i * mask_strides[1] + j * mask_strides[2])] != 0;
+        }
+        if (!hidden) continue;
+        for (int64_t n = 0; n < s.kv_heads; ++n) {
+          for (int64_t e = 0; e < d; ++e) {
+            const auto at = static_cast<size_t>(LayIndex(in, s.kv_heads, max_kv, d, b, n, j, e));
+            kv_host[0][at] = (j + e) % 2 == 0 ? kInf : std::numeric_limits<double>::quiet_NaN();
+            vv_host[0][at] = (j + e) % 3 == 0 ? -kInf : std::numeric_limits<double>::quiet_NaN();
+          }
+        }
+      }
+    }
+    keys[0]->WriteView(kv_host[0]);
+    values[0]->WriteView(vv_host[0]);
   }
   DeviceTensor out(s.dtype, LayShape(out_lay, s.batch, s.heads, s.q_len, d));
   out.Poison();
@@ -457,11 +493,51 @@ std::vector<Spec> Specs() {
   return WithOtherApis(specs);
 }
 
+// The decode kernel's corners: 1 to 4 query rows, GQA groups of 1 to 16
+// (the rows of a key head's unit), head dims with and without a multiple of
+// 16 (one query row only: CANN's prefill path takes multiples of 16), key
+// lengths around the 16-key dot blocks and a long one; masks that hide whole
+// 16-key blocks for some rows over keys holding inf / NaN (see block_mask),
+// and pse.
+std::vector<Spec> DecodeSpecs() {
+  std::vector<Spec> specs;
+  const int64_t kv_lens[] = {1, 15, 16, 17, 63, 64, 65, 4097};
+  const int64_t groups[] = {1, 2, 4, 8, 16};
+  int i = 0;
+  for (int64_t kv_len : kv_lens) {
+    for (int variant = 0; variant < 3; ++variant, ++i) {
+      Spec s;
+      s.dtype = i % 2 == 0 ? ACL_FLOAT16 : ACL_BF16;
+      s.q_len = variant == 0 ? 1 : 1 + i % 4;
+      s.head_dim = s.q_len == 1 ? (i % 3 == 0 ? 72 : 40) : (i % 2 == 0 ? 64 : 128);
+      const int64_t g = groups[i % 5];
+      s.kv_heads = kv_len > 1000 ? 1 : 1 + i % 2;
+      s.heads = g * s.kv_heads;
+      s.kv_len = kv_len;
+      if (variant == 2) {
+        s.pse = Pse::kFull;
+      } else {
+        s.mask = s.q_len == 1 && variant == 0 ? Mask::kDecode2 : Mask::kBatched4;
+        s.block_mask = true;
+      }
+      s.lse = variant == 1;
+      s.name = std::string("decode_") + Name(s.dtype) + "_q" + std::to_string(s.q_len) + "_g" + std::to_string(g) +
+               "_d" + std::to_string(s.head_dim) + "_kv" + std::to_string(kv_len) +
+               (s.pse != Pse::kNone ? "_pse" : "_blockmask");
+      specs.push_back(s);
+    }
+  }
+  return specs;
+}
+
 class AttentionTest : public ::testing::TestWithParam<Spec> {};
 
 TEST_P(AttentionTest, MatchesNaiveSoftmaxReference) { RunSpec(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Fia, AttentionTest, ::testing::ValuesIn(Specs()),
+                         [](const ::testing::TestParamInfo<Spec>& info) { return SanitizeName(info.param.name); });
+
+INSTANTIATE_TEST_SUITE_P(Decode, AttentionTest, ::testing::ValuesIn(DecodeSpecs()),
                          [](const ::testing::TestParamInfo<Spec>& info) { return SanitizeName(info.param.name); });
 
 TEST(AttentionEmpty, EmptyQuerySucceedsWithoutWork) {

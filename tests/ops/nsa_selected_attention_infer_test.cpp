@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "aclnnop/aclnn_nsa_selected_attention_infer.h"
 #include "llm_test_support.h"
@@ -295,6 +296,52 @@ TEST(NsaSelectedAttentionInfer, IndexOrPageOutsideFailsTheRun) {
     EXPECT_NE(run.message.find(edit == 2 ? "blockTableOptional[1, 0]" : "topkIndices"), std::string::npos)
         << Describe(run);
   }
+}
+
+// Indices and pages at the ends of INT32 fail the run (no overflow of a block
+// or page times its size into a valid-looking row).
+TEST(NsaSelectedAttentionInfer, ExtremeIndexOrPageFailsTheRun) {
+  const Case c{.layout = Layout::kTnd, .q_lens = {2, 1}, .kv_lens = {100, 37}};
+  const int64_t extremes[] = {std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()};
+  for (int edit = 0; edit < 4; ++edit) {
+    Rng rng(13);
+    Tensors x(c);
+    x.query.FillRandom(rng, Range{-1, 1});
+    std::vector<int64_t> indices = MakeIndices(c, rng), table = MakeTable(c, rng);
+    if (edit < 2) indices[static_cast<size_t>(c.count)] = extremes[edit];
+    if (edit >= 2) table[1] = extremes[edit - 2];  // sequence 0's second page (keys 64..99)
+    x.indices.WriteView(AsValues(indices));
+    x.table.WriteView(AsValues(table));
+    const OpRun run = RunInfer(c, x);
+    EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+    EXPECT_NE(run.sync, ACL_SUCCESS) << Describe(run);
+    EXPECT_NE(run.message.find(edit >= 2 ? "blockTableOptional[0, 1]" : "topkIndices"), std::string::npos)
+        << Describe(run);
+  }
+}
+
+// Block-table entries past a sequence's keys are never read: garbage there
+// (negative, past the cache, INT32's ends) changes nothing.
+TEST(NsaSelectedAttentionInfer, TableEntriesPastTheKeysAreNotRead) {
+  const Case c{.layout = Layout::kTnd, .q_lens = {2, 1, 3}, .kv_lens = {100, 37, 190}};
+  Rng rng(17);
+  Tensors x(c);
+  const Values q = x.query.FillRandom(rng, Range{-1, 1}), k = x.key.FillRandom(rng, Range{-1, 1});
+  const Values v = x.value.FillRandom(rng, Range{-1, 1});
+  const std::vector<int64_t> indices = MakeIndices(c, rng);
+  std::vector<int64_t> table = MakeTable(c, rng);
+  const int64_t garbage[] = {-1, Pages(c), std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()};
+  for (int64_t b = 0; b < Batch(c); ++b) {
+    for (int64_t p = (c.kv_lens[static_cast<size_t>(b)] + c.page - 1) / c.page; p < PagesPerBatch(c); ++p) {
+      table[static_cast<size_t>(b * PagesPerBatch(c) + p)] = garbage[(b + p) % 4];
+    }
+  }
+  x.indices.WriteView(AsValues(indices));
+  x.table.WriteView(AsValues(table));
+  x.out.Poison();
+  const OpRun run = RunInfer(c, x);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(x.out.ReadView(), Compute(c, q, k, v, indices, table), "output");
 }
 
 TEST(NsaSelectedAttentionInfer, EmptyOutputIsANoOp) {

@@ -11,6 +11,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <limits>
 
 #include "aclnnop/aclnn_nsa_selected_attention.h"
 #include "llm_test_support.h"
@@ -249,22 +250,42 @@ TEST(NsaSelectedAttention, DocExample) {
   for (const Value& v : x.sum.ReadView()) ASSERT_EQ(v.real(), 1024.0);
 }
 
+// The run of sequences of 10 and 12 tokens over 64 and 48 keys, with index
+// `at` of MakeIndices' set to `bad`.
+OpRun RunWithIndex(uint64_t seed, size_t at, int64_t bad) {
+  const Case c{.q_lens = {10, 12}, .kv_lens = {64, 48}};
+  Rng rng(seed);
+  Tensors x(c, 22, 112);
+  x.query.FillRandom(rng, Range{-1, 1});
+  x.key.FillRandom(rng, Range{-1, 1});
+  x.value.FillRandom(rng, Range{-1, 1});
+  std::vector<int64_t> indices = MakeIndices(c, rng);
+  indices[at] = bad;
+  x.indices.WriteView(AsValues(indices));
+  return RunAttention(c, x, {10, 22}, {64, 112});
+}
+
 // A block outside its sequence's keys, found at run time: phase 1 succeeds, the run fails.
 TEST(NsaSelectedAttention, IndexOutsideTheKeysFailsTheRun) {
-  const Case c{.q_lens = {10, 12}, .kv_lens = {64, 48}};
+  const Case c;
   for (const int64_t bad : {int64_t{3}, int64_t{-1}}) {  // sequence 1 has blocks 0..2
-    Rng rng(7);
-    Tensors x(c, 22, 112);
-    x.query.FillRandom(rng, Range{-1, 1});
-    x.key.FillRandom(rng, Range{-1, 1});
-    x.value.FillRandom(rng, Range{-1, 1});
-    std::vector<int64_t> indices = MakeIndices(c, rng);
-    indices[static_cast<size_t>(15 * c.kv_heads * c.count + 1)] = bad;
-    x.indices.WriteView(AsValues(indices));
-    const OpRun run = RunAttention(c, x, {10, 22}, {64, 112});
+    const OpRun run = RunWithIndex(7, static_cast<size_t>(15 * c.kv_heads * c.count + 1), bad);
     EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
     EXPECT_NE(run.sync, ACL_SUCCESS) << Describe(run);
     EXPECT_NE(run.message.find("topkIndices[15, 0, 1]"), std::string::npos) << Describe(run);
+  }
+}
+
+// Indices at the ends of INT32 fail the run: a block times its size must not
+// wrap into rows of the sequence.
+TEST(NsaSelectedAttention, ExtremeIndexFailsTheRun) {
+  const Case c;
+  for (const int64_t bad : {int64_t{std::numeric_limits<int32_t>::max()}, int64_t{std::numeric_limits<int32_t>::min()},
+                            int64_t{std::numeric_limits<int32_t>::max() / 16 + 1}}) {
+    const OpRun run = RunWithIndex(5, static_cast<size_t>(3 * c.kv_heads * c.count), bad);
+    EXPECT_EQ(run.phase1, ACLNN_SUCCESS) << Describe(run);
+    EXPECT_NE(run.sync, ACL_SUCCESS) << Describe(run);
+    EXPECT_NE(run.message.find("topkIndices[3, 0, 0]"), std::string::npos) << Describe(run);
   }
 }
 
