@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 
 namespace canopy::kernels::CANOPY_ATTENTION_ISA {
 
@@ -63,12 +62,6 @@ inline void BlockDots(const float* q, int64_t rows, const float* key_t, int64_t 
 // instruction set, so the summation order does not depend on the vector width.
 constexpr int64_t kDotLanes = 16;
 
-// dots[r * dots_stride + t] = sum over e of q[r * d + e] * keys[t * d + e], for
-// r < rows and t < keys (keys: a block of key rows, [key][dim]). Dim e (below
-// the last whole group of kDotLanes) adds into lane e % kDotLanes in increasing
-// e; the lanes are summed as a fixed tree (16 -> 8 -> 4 -> 2 -> 1), then the
-// remaining dims in order. Each key row is reused by every query row while it
-// is in cache: decode's few query rows need no transposed key block.
 // The sum of kDotLanes lanes as a fixed tree (16 -> 8 -> 4 -> 2 -> 1).
 inline float LaneTree(const float (&lanes)[kDotLanes]) {
   static_assert(kDotLanes == 16, "the tree sums 16 lanes");
@@ -80,6 +73,12 @@ inline float LaneTree(const float (&lanes)[kDotLanes]) {
   return (quarter[0] + quarter[2]) + (quarter[1] + quarter[3]);
 }
 
+// dots[r * dots_stride + t] = sum over e of q[r * d + e] * keys[t * d + e], for
+// r < rows and t < keys (keys: a block of key rows, [key][dim]). Dim e (below
+// the last whole group of kDotLanes) adds into lane e % kDotLanes in increasing
+// e; the lanes are summed as a fixed tree (16 -> 8 -> 4 -> 2 -> 1), then the
+// remaining dims in order. Each key row is reused by every query row while it
+// is in cache: decode's few query rows need no transposed key block.
 inline void KeyDots(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
                     int64_t dots_stride) {
   const int64_t whole = d / kDotLanes * kDotLanes;
@@ -173,28 +172,21 @@ inline void ValueTile(const float* p, int64_t p_stride, int64_t r0, int64_t nr, 
   }
 }
 
+// Rows and value dims of one pass of AccumulateValues.
+constexpr int kValueRows = 4;
+constexpr int64_t kValueDims = 64;
+
 // For rows r < rows: acc[r * dv + e] = acc[r * dv + e] * rescale[r] + sum over
 // t of p[r * p_stride + t] * values[t * dv + e], keys in increasing t, keys
 // with p = 0 skipped. Per row and dim the same operations in the same order
 // whatever the tiling; the rows of a pass share each load of a value row.
-// Value dims in passes of 128 (two rows) when they come in 128s, else of 64
-// (four rows): one check of a row's weight serves as many dims as registers allow.
 inline void AccumulateValues(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
                              int64_t dv, const float* rescale, float* acc) {
-  const auto tiles = [&](auto nr_constant, auto ne_constant) {
-    constexpr int kNr = decltype(nr_constant)::value;
-    constexpr int64_t kNe = decltype(ne_constant)::value;
-    for (int64_t r0 = 0; r0 < rows; r0 += kNr) {
-      for (int64_t e0 = 0; e0 < dv; e0 += kNe) {
-        ValueTile<kNr, kNe>(p, p_stride, r0, std::min<int64_t>(kNr, rows - r0), values, keys, dv, e0,
-                            std::min(kNe, dv - e0), rescale, acc);
-      }
+  for (int64_t r0 = 0; r0 < rows; r0 += kValueRows) {
+    for (int64_t e0 = 0; e0 < dv; e0 += kValueDims) {
+      ValueTile<kValueRows, kValueDims>(p, p_stride, r0, std::min<int64_t>(kValueRows, rows - r0), values, keys, dv, e0,
+                                        std::min(kValueDims, dv - e0), rescale, acc);
     }
-  };
-  if (dv % 128 == 0) {
-    tiles(std::integral_constant<int, 2>{}, std::integral_constant<int64_t, 128>{});
-  } else {
-    tiles(std::integral_constant<int, 4>{}, std::integral_constant<int64_t, 64>{});
   }
 }
 
