@@ -91,6 +91,7 @@ struct Spec {
   // The mask hides whole 16-key blocks (which ones depends on the row and
   // batch), and keys every row of a batch has hidden hold inf / NaN.
   bool block_mask = false;
+  double qk_range = 1;  // query and keys in [-qk_range, qk_range]: large scores, a peaked softmax
   std::string name;
 };
 
@@ -176,7 +177,7 @@ void RunSpec(const Spec& s) {
   const Lay out_lay = s.layout == Lay::kBnsdBsnd ? Lay::kBsnd : s.layout;
   const int64_t d = s.head_dim;
   DeviceTensor query(s.dtype, LayShape(in, s.batch, s.heads, s.q_len, d));
-  const Values qv = query.FillRandom(rng, Range{-1, 1});
+  const Values qv = query.FillRandom(rng, Range{-s.qk_range, s.qk_range});
   std::vector<std::unique_ptr<DeviceTensor>> keys, values;
   std::vector<Values> kv_host, vv_host;
   const size_t lists = s.per_batch_list ? static_cast<size_t>(s.batch) : 1;
@@ -192,7 +193,7 @@ void RunSpec(const Spec& s) {
     }
     keys.push_back(std::make_unique<DeviceTensor>(s.dtype, layout));
     values.push_back(std::make_unique<DeviceTensor>(s.dtype, layout));
-    kv_host.push_back(keys.back()->FillRandom(rng, Range{-1, 1}));
+    kv_host.push_back(keys.back()->FillRandom(rng, Range{-s.qk_range, s.qk_range}));
     vv_host.push_back(values.back()->FillRandom(rng, Range{-2, 2}));
   }
   int64_t max_kv = 0;
@@ -357,7 +358,10 @@ void RunSpec(const Spec& s) {
              "attentionOut");
   if (s.lse) {
     Values lse_want(want.lse.begin(), want.lse.end());
-    ExpectNear(lse.ReadView(), RelativeTolerance(lse_want, ACL_FLOAT, 64, std::vector<double>(lse_want.size(), 8.0)),
+    // The scores' roundoff grows with |q . k|, qk_range^2 times that of unit values.
+    const double magnitude = 8.0 * s.qk_range * s.qk_range;
+    ExpectNear(lse.ReadView(),
+               RelativeTolerance(lse_want, ACL_FLOAT, 64, std::vector<double>(lse_want.size(), magnitude)),
                "softmaxLse");
   }
 }
@@ -526,6 +530,22 @@ std::vector<Spec> DecodeSpecs() {
                (s.pse != Pse::kNone ? "_pse" : "_blockmask");
       specs.push_back(s);
     }
+  }
+  for (const int64_t kv_len : {65, 4097}) {  // scores in the hundreds: the softmax must subtract its max first
+    Spec s;
+    s.dtype = kv_len == 65 ? ACL_FLOAT16 : ACL_BF16;
+    s.heads = 8;
+    s.kv_heads = 2;
+    s.q_len = kv_len == 65 ? 1 : 3;
+    s.head_dim = 128;
+    s.kv_len = kv_len;
+    s.qk_range = kv_len == 65 ? 8 : 16;
+    s.mask = s.q_len == 1 ? Mask::kDecode2 : Mask::kBatched4;
+    s.block_mask = true;
+    s.lse = true;
+    s.name = std::string("decode_") + Name(s.dtype) + "_q" + std::to_string(s.q_len) + "_kv" + std::to_string(kv_len) +
+             "_large_scores";
+    specs.push_back(s);
   }
   return specs;
 }

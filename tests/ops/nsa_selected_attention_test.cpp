@@ -289,6 +289,63 @@ TEST(NsaSelectedAttention, ExtremeIndexFailsTheRun) {
   }
 }
 
+// Two streams run the op at once on the same inputs (one cached plan), each
+// into its own outputs, several times over: every result is the reference's.
+TEST(NsaSelectedAttention, TwoStreamsOnTheSameInputs) {
+  const Case c{.dtype = ACL_BF16, .q_lens = {20, 13}, .kv_lens = {48, 32}, .count = 3, .mask = true, .sparse = 2};
+  constexpr int kStreams = 2, kRounds = 3;
+  Rng rng(23);
+  std::vector<std::unique_ptr<Tensors>> sets;
+  for (int i = 0; i < kStreams; ++i) sets.push_back(std::make_unique<Tensors>(c, 33, 80));
+  Tensors& in = *sets[0];
+  const Values q = in.query.FillRandom(rng, Range{-1, 1}), k = in.key.FillRandom(rng, Range{-1, 1});
+  const Values v = in.value.FillRandom(rng, Range{-1, 1});
+  const std::vector<int64_t> indices = MakeIndices(c, rng);
+  in.indices.WriteView(AsValues(indices));
+  in.mask = std::make_unique<DeviceTensor>(ACL_UINT8, Shape{20, 48});
+  std::vector<aclrtStream> streams(kStreams, nullptr);
+  for (aclrtStream& stream : streams) ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  std::vector<void*> workspaces;
+  const std::vector<int64_t> q_ends = PrefixSums(c.q_lens), kv_ends = PrefixSums(c.kv_lens);
+  char layout[] = "TND";
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < kStreams; ++i) {
+      Tensors& out = *sets[static_cast<size_t>(i)];
+      if (round == 0) {
+        for (DeviceTensor* t : {&out.max, &out.sum, &out.out}) t->Poison();
+      }
+      OpArgs a;
+      uint64_t size = 0;
+      aclOpExecutor* executor = nullptr;
+      ASSERT_EQ(aclnnNsaSelectedAttentionGetWorkspaceSize(
+                    a.Tensor(in.query), a.Tensor(in.key), a.Tensor(in.value), a.Tensor(in.indices), a.Tensor(*in.mask),
+                    a.IntArray(q_ends), a.IntArray(kv_ends), Scale(c), c.heads, layout, c.sparse, c.block, c.count,
+                    a.Tensor(out.max), a.Tensor(out.sum), a.Tensor(out.out), &size, &executor),
+                ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      void* workspace = nullptr;
+      if (size > 0) {
+        ASSERT_EQ(aclrtMalloc(&workspace, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+      }
+      workspaces.push_back(workspace);
+      ASSERT_EQ(aclnnNsaSelectedAttention(workspace, size, executor, streams[static_cast<size_t>(i)]), ACLNN_SUCCESS);
+    }
+  }
+  for (aclrtStream stream : streams) {
+    EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  }
+  for (void* workspace : workspaces) {
+    if (workspace != nullptr) aclrtFree(workspace);
+  }
+  const Reference r = Compute(c, q, k, v, indices);
+  for (int i = 0; i < kStreams; ++i) {
+    Tensors& out = *sets[static_cast<size_t>(i)];
+    ExpectNear(out.out.ReadView(), r.out, "attentionOut of stream " + std::to_string(i));
+    ExpectSoftmaxStats(out.max, out.sum, r.max, r.sum);
+  }
+}
+
 // Every output empty (no query token): nothing to do, no workspace.
 TEST(NsaSelectedAttention, EmptyOutputsAreANoOp) {
   const Case c;
