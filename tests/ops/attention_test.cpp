@@ -981,6 +981,9 @@ struct PagedSpec {
   int64_t heads = 4, kv_heads = 2, q_len = 1, head_dim = 32, block_size = 16;
   std::vector<int64_t> lengths = {37, 16, 50};
   bool mask = false;  // (B, 1, 1, S) with S the table's keys
+  // Cache slots no key of the sequences fills (spare blocks, a last block's
+  // tail) and keys the mask hides hold inf / NaN, which must not leak.
+  bool poison = false;
   std::string name;
 };
 
@@ -1030,24 +1033,30 @@ PagedCall MakePaged(const PagedSpec& p, Rng& rng, Spec& dense, Values& qv, Value
   const Shape cache_shape = p.heads_major ? Shape{c.blocks, p.kv_heads, bs, d} : Shape{c.blocks, bs, p.kv_heads * d};
   Values kc = RandomValues(rng, p.dtype, NumElements(cache_shape), Range{-1, 1});
   Values vc = RandomValues(rng, p.dtype, NumElements(cache_shape), Range{-2, 2});
+  const auto poisoned = [](size_t i) { return i % 2 == 0 ? kInf : std::numeric_limits<double>::quiet_NaN(); };
+  if (p.poison) {
+    for (size_t i = 0; i < kc.size(); ++i) {
+      kc[i] = poisoned(i);
+      vc[i] = poisoned(i + 1);
+    }
+  }
+  const auto slot = [&](int64_t b, int64_t j, int64_t n, int64_t e) {
+    const int64_t block = static_cast<int64_t>(table[static_cast<size_t>(b * columns + j / bs)].real());
+    return static_cast<size_t>(p.heads_major ? ((block * p.kv_heads + n) * bs + j % bs) * d + e
+                                             : ((block * bs + j % bs) * p.kv_heads + n) * d + e);
+  };
   for (int64_t b = 0; b < batch; ++b) {
     for (int64_t j = 0; j < p.lengths[static_cast<size_t>(b)]; ++j) {
-      const int64_t block = static_cast<int64_t>(table[static_cast<size_t>(b * columns + j / bs)].real());
       for (int64_t n = 0; n < p.kv_heads; ++n) {
         for (int64_t e = 0; e < d; ++e) {
-          const int64_t at = p.heads_major ? ((block * p.kv_heads + n) * bs + j % bs) * d + e
-                                           : ((block * bs + j % bs) * p.kv_heads + n) * d + e;
+          const size_t at = slot(b, j, n, e);
           const auto from = static_cast<size_t>(LayIndex(p.layout, p.kv_heads, s_max, d, b, n, j, e));
-          kc[static_cast<size_t>(at)] = kd[from];
-          vc[static_cast<size_t>(at)] = vd[from];
+          kc[at] = kd[from];
+          vc[at] = vd[from];
         }
       }
     }
   }
-  c.key = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
-  c.key->WriteView(kc);
-  c.value = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
-  c.value->WriteView(vc);
   c.table = std::make_unique<DeviceTensor>(ACL_INT32, Shape{batch, columns});
   c.table->WriteView(table);
   if (p.mask) {
@@ -1057,6 +1066,21 @@ PagedCall MakePaged(const PagedSpec& p, Rng& rng, Spec& dense, Values& qv, Value
     c.mask->WriteView(bits);
     for (const Value& bit : bits) mask_bytes.push_back(bit.real() != 0 ? 1 : 0);
   }
+  for (int64_t b = 0; b < batch && p.poison && p.mask; ++b) {
+    for (int64_t j = 0; j < p.lengths[static_cast<size_t>(b)]; ++j) {
+      if (mask_bytes[static_cast<size_t>(b * s_max + j)] == 0) continue;
+      for (int64_t n = 0; n < p.kv_heads; ++n) {
+        for (int64_t e = 0; e < d; ++e) {
+          kc[slot(b, j, n, e)] = poisoned(static_cast<size_t>(e));
+          vc[slot(b, j, n, e)] = poisoned(static_cast<size_t>(e + 1));
+        }
+      }
+    }
+  }
+  c.key = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
+  c.key->WriteView(kc);
+  c.value = std::make_unique<DeviceTensor>(p.dtype, cache_shape);
+  c.value->WriteView(vc);
   c.out = std::make_unique<DeviceTensor>(p.dtype, LayShape(p.layout, batch, p.heads, p.q_len, d));
   c.out->Poison();
   return c;
@@ -1136,6 +1160,24 @@ std::vector<PagedSpec> PagedSpecs() {
     bnsd.lengths = heads_major ? std::vector<int64_t>{200, 0} : std::vector<int64_t>{150, 65, 5, 0};
     bnsd.name = std::string("ifa4_bnsd_") + (heads_major ? "block128_n_bs_d_cache" : "block64_bs_h_cache");
     specs.push_back(bnsd);
+  }
+  // Decode over poisoned caches: GQA 16 and 8, head dims 72 and 128, lengths
+  // around the 16-key blocks and a long one, masks (which hide keys holding NaN).
+  for (int variant = 0; variant < 4; ++variant) {
+    PagedSpec p;
+    p.api = variant % 2 == 0 ? Api::kIfa4 : Api::kFia2;
+    p.dtype = variant < 2 ? ACL_FLOAT16 : ACL_BF16;
+    p.layout = Lay::kBsnd;
+    p.kv_heads = variant < 2 ? 1 : 2;
+    p.heads = 16;
+    p.head_dim = variant % 2 == 0 ? 72 : 128;
+    p.block_size = variant < 2 ? 128 : 64;
+    p.lengths = variant < 2 ? std::vector<int64_t>{17, 4097, 1} : std::vector<int64_t>{63, 65, 16, 15};
+    p.mask = variant != 1;
+    p.poison = true;
+    p.name = std::string(ApiName(p.api)) + "_" + Name(p.dtype) + "_decode_poisoned_g" +
+             std::to_string(p.heads / p.kv_heads) + "_d" + std::to_string(p.head_dim) + (p.mask ? "_mask" : "");
+    specs.push_back(p);
   }
   PagedSpec prefill;
   prefill.api = Api::kFia2;
