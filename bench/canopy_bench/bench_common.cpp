@@ -634,4 +634,24 @@ std::string FormatDims(const std::vector<int64_t>& dims) {
   return text;
 }
 
+void SetTiming(Result& result, const PairTiming& timing) {
+  result.time_us = timing.canopy_us;
+  result.best_us = timing.canopy_best_us;
+  result.wall_us = timing.canopy_wall_us;
+  result.reference_us = timing.reference_us;
+  result.reference_best_us = timing.reference_best_us;
+  result.paired_ratio = timing.paired_ratio;
+}
+
+void PrintTimingLine(const std::string& label, const Result& result, bool with_bandwidth) {
+  std::printf("%s: canopy %.3f ms", label.c_str(), result.time_us * 1e-3);
+  if (with_bandwidth) std::printf(" %.1f GB/s", result.Gbps());
+  std::printf(" %.1f GFLOP/s", result.Gflops());
+  if (result.reference_us > 0) {
+    std::printf(" | %s %.3f ms | canopy/ref %.3f (paired %.3f)", result.reference_name.c_str(),
+                result.reference_us * 1e-3, result.Ratio(), result.paired_ratio);
+  }
+  std::printf("\n");
+}
+
 }  // namespace canopy_bench

@@ -282,6 +282,11 @@ struct PairTiming {
 PairTiming MeasurePair(const Settings& settings, const CanopyCall& call, DeviceBuffer& workspace,
                        const std::function<double()>& reference);
 
+// Puts a measurement's times into its result.
+void SetTiming(Result& result, const PairTiming& timing);
+// Prints "LABEL: canopy T ms [B GB/s] F GFLOP/s [| REF T ms | canopy/ref R (paired P)]".
+void PrintTimingLine(const std::string& label, const Result& result, bool with_bandwidth);
+
 // ---- problems --------------------------------------------------------------------------------
 
 // "1024x1024" -> {1024, 1024}; "16M" -> {16777216} (K, M, G are powers of 1024).

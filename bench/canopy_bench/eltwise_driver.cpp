@@ -226,12 +226,7 @@ void RunOne(const Settings& settings, const Job& job, const std::string& problem
     };
   }
   const PairTiming timing = MeasurePair(settings, call, workspace, reference_once);
-  result.time_us = timing.canopy_us;
-  result.best_us = timing.canopy_best_us;
-  result.wall_us = timing.canopy_wall_us;
-  result.reference_us = timing.reference_us;
-  result.reference_best_us = timing.reference_best_us;
-  result.paired_ratio = timing.paired_ratio;
+  SetTiming(result, timing);
   if (result.reference_us == 0) result.reference_name.clear();
   std::printf("%s: canopy %.3f ms %.1f GB/s (%.1f%% of bandwidth)", label.c_str(), result.time_us * 1e-3, result.Gbps(),
               result.PercentOfRoofline());

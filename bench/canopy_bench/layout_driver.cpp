@@ -64,12 +64,7 @@ void RunOne(const Settings& settings, const std::string& op, const DtypeInfo& dt
   result.reference_name = "canopy-row-major";
   const PairTiming timing =
       MeasurePair(settings, *permuted, workspace, [&] { return TimeCanopyOnce(*rows, workspace_ref).device_us; });
-  result.time_us = timing.canopy_us;
-  result.best_us = timing.canopy_best_us;
-  result.wall_us = timing.canopy_wall_us;
-  result.reference_us = timing.reference_us;
-  result.reference_best_us = timing.reference_best_us;
-  result.paired_ratio = timing.paired_ratio;
+  SetTiming(result, timing);
   std::printf("%s: transposed %.3f ms %.1f GB/s | row-major %.3f ms %.1f GB/s | transposed/row-major rate %.3f\n",
               label.c_str(), result.time_us * 1e-3, result.Gbps(), result.reference_us * 1e-3, result.ReferenceGbps(),
               result.Ratio());

@@ -367,12 +367,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     }
   }
   const PairTiming timing = MeasurePair(settings, call, workspace, reference_once);
-  result.time_us = timing.canopy_us;
-  result.best_us = timing.canopy_best_us;
-  result.wall_us = timing.canopy_wall_us;
-  result.reference_us = timing.reference_us;
-  result.reference_best_us = timing.reference_best_us;
-  result.paired_ratio = timing.paired_ratio;
+  SetTiming(result, timing);
   std::printf("%s: canopy %.3f ms %.1f GFLOP/s (%.1f%% of roofline, %s-bound)", label.c_str(), result.time_us * 1e-3,
               result.Gflops(), result.PercentOfRoofline(), result.MemoryBound() ? "memory" : "compute");
   if (result.reference_us > 0) {

@@ -183,19 +183,8 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     reference_once = [&] { return TimeCanopyOnce(*dense_call, dense_workspace).device_us; };
   }
   const PairTiming timing = MeasurePair(settings, *call, workspace, reference_once);
-  result.time_us = timing.canopy_us;
-  result.best_us = timing.canopy_best_us;
-  result.wall_us = timing.canopy_wall_us;
-  result.reference_us = timing.reference_us;
-  result.reference_best_us = timing.reference_best_us;
-  result.paired_ratio = timing.paired_ratio;
-  std::printf("%s: canopy %.3f ms %.1f GB/s %.1f GFLOP/s", label.c_str(), result.time_us * 1e-3, result.Gbps(),
-              result.Gflops());
-  if (result.reference_us > 0) {
-    std::printf(" | %s %.3f ms | canopy/ref %.3f (paired %.3f)", result.reference_name.c_str(),
-                result.reference_us * 1e-3, result.Ratio(), result.paired_ratio);
-  }
-  std::printf("\n");
+  SetTiming(result, timing);
+  PrintTimingLine(label, result, true);
   session.Record(result);
   aclDestroyTensor(weight);
   aclDestroyTensor(scale_view);

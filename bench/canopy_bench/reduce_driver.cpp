@@ -119,12 +119,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     reference_once = [data, bytes] { return RunOnEngine([&] { return PlainReadLoop(data, bytes); }); };
   }
   const PairTiming timing = MeasurePair(settings, *call, workspace, reference_once);
-  result.time_us = timing.canopy_us;
-  result.best_us = timing.canopy_best_us;
-  result.wall_us = timing.canopy_wall_us;
-  result.reference_us = timing.reference_us;
-  result.reference_best_us = timing.reference_best_us;
-  result.paired_ratio = timing.paired_ratio;
+  SetTiming(result, timing);
   std::printf("%s: canopy %.3f ms %.1f GB/s", label.c_str(), result.time_us * 1e-3, result.Gbps());
   if (result.reference_us > 0) {
     std::printf(" | %s %.3f ms %.1f GB/s | canopy/ref %.3f", result.reference_name.c_str(), result.reference_us * 1e-3,

@@ -75,12 +75,7 @@ void RunOne(const Settings& settings, const std::string& op, const DtypeInfo& dt
   copy(true);
   result.reference_name = "copy-loop:" + std::to_string(kCopyThreads) + "t";
   const PairTiming timing = MeasurePair(settings, *call, workspace, [&] { return copy(false); });
-  result.time_us = timing.canopy_us;
-  result.best_us = timing.canopy_best_us;
-  result.wall_us = timing.canopy_wall_us;
-  result.reference_us = timing.reference_us;
-  result.reference_best_us = timing.reference_best_us;
-  result.paired_ratio = timing.paired_ratio;
+  SetTiming(result, timing);
   std::printf("%s: canopy %.3f ms %.1f GB/s | %s %.3f ms %.1f GB/s | canopy/copy %.3f (paired %.3f)\n", label.c_str(),
               result.time_us * 1e-3, result.Gbps(), result.reference_name.c_str(), result.reference_us * 1e-3,
               result.ReferenceGbps(), result.Ratio(), result.paired_ratio);
