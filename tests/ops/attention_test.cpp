@@ -91,7 +91,8 @@ struct Spec {
   // The mask hides whole 16-key blocks (which ones depends on the row and
   // batch), and keys every row of a batch has hidden hold inf / NaN.
   bool block_mask = false;
-  double qk_range = 1;  // query and keys in [-qk_range, qk_range]: large scores, a peaked softmax
+  double qk_range = 1;               // query and keys in [-qk_range, qk_range]: large scores, a peaked softmax
+  bool poison_past_lengths = false;  // keys and values past actual_kv hold inf / NaN
   std::string name;
 };
 
@@ -261,14 +262,18 @@ void RunSpec(const Spec& s) {
     mask->WriteView(bits);
     for (const Value& bit : bits) mask_bytes.push_back(bit.real() != 0 ? 1 : 0);
   }
-  if (s.block_mask) {  // keys hidden from every row of their batch hold inf or NaN, which must not leak
+  if (s.block_mask || s.poison_past_lengths) {  // keys no row may see hold inf or NaN, which must not leak
     for (int64_t b = 0; b < s.batch; ++b) {
+      const int64_t length = s.actual_kv.empty() ? max_kv : s.actual_kv[s.actual_kv.size() == 1 ? 0 : b];
       for (int64_t j = 0; j < max_kv; ++j) {
-        bool hidden = true;
-        for (int64_t i = 0; i < s.q_len; ++i) {
-          hidden =
-              hidden &&
-              mask_bytes[static_cast<size_t>(b * mask_strides[0] + i * mask_strides[1] + j * mask_strides[2])] != 0;
+        bool hidden = s.poison_past_lengths && j >= length;
+        if (!hidden && s.block_mask) {
+          hidden = true;
+          for (int64_t i = 0; i < s.q_len; ++i) {
+            hidden =
+                hidden &&
+                mask_bytes[static_cast<size_t>(b * mask_strides[0] + i * mask_strides[1] + j * mask_strides[2])] != 0;
+          }
         }
         if (!hidden) continue;
         for (int64_t n = 0; n < s.kv_heads; ++n) {
@@ -530,6 +535,21 @@ std::vector<Spec> DecodeSpecs() {
                (s.pse != Pse::kNone ? "_pse" : "_blockmask");
       specs.push_back(s);
     }
+  }
+  // Keys past each batch's actual length hold inf / NaN: none may be read.
+  for (const int64_t kv_len : {70, 4097}) {
+    Spec s;
+    s.dtype = kv_len == 70 ? ACL_BF16 : ACL_FLOAT16;
+    s.heads = 8;
+    s.kv_heads = kv_len == 70 ? 8 : 1;
+    s.head_dim = kv_len == 70 ? 40 : 128;
+    s.kv_len = kv_len;
+    s.actual_kv = kv_len == 70 ? std::vector<int64_t>{17, 65} : std::vector<int64_t>{4096, 1};
+    s.poison_past_lengths = true;
+    s.mask = kv_len == 70 ? Mask::kNone : Mask::kDecode2;
+    s.block_mask = s.mask != Mask::kNone;
+    s.name = std::string("decode_") + Name(s.dtype) + "_kv" + std::to_string(kv_len) + "_poison_past_lengths";
+    specs.push_back(s);
   }
   for (const int64_t kv_len : {65, 4097}) {  // scores in the hundreds: the softmax must subtract its max first
     Spec s;
