@@ -229,6 +229,11 @@ std::vector<QuantCase> PairsCornerCases() {
       cases.push_back(c);
     }
   }
+  // Several slices of x at one term (bf16, 4-row blocks) and at two (f16, one row).
+  cases.push_back(
+      {"pairs_slices_bf16_m8_k2200_g96", ACL_BF16, ACL_INT4, 8, 2200, 5, Mode::kPerGroup, 96, true, true, true});
+  cases.push_back({"pairs_slices_f16_m1_k4200_g128", ACL_FLOAT16, ACL_INT4, 1, 4200, 7, Mode::kPerGroup, 128, true,
+                   true, false, true, kC, View::kTransposed});
   return cases;
 }
 INSTANTIATE_TEST_SUITE_P(Int4PairsCorners, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(PairsCornerCases()),
