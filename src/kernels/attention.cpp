@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
+#include "common/half.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
 #define CANOPY_ATTENTION_ISA portable_isa
@@ -48,6 +50,14 @@ const AttentionLoops& Loops() {
   return kAttentionLoopsPortable;
 }
 
+// The bf16 decode dots where the CPU has AVX-512 BF16, else null.
+KeyDotsBf16Fn KeyDotsBf16() {
+#if defined(__x86_64__)
+  if (Cpu().Avx512() && Cpu().avx512bf16) return kKeyDotsBf16Avx512;
+#endif
+  return nullptr;
+}
+
 // Asks for the cache lines of bytes [p, p + bytes) ahead of their use.
 void Prefetch(const char* p, int64_t bytes) {
   for (int64_t offset = 0; offset < bytes; offset += kCacheLine) __builtin_prefetch(p + offset);
@@ -55,7 +65,7 @@ void Prefetch(const char* p, int64_t bytes) {
 
 class AttentionStep final : public Step {
  public:
-  explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)), loops_(Loops()) {}
+  explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)), loops_(Loops()), key_dots_bf16_(KeyDotsBf16()) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     if (desc_.paged) {
@@ -129,12 +139,16 @@ class AttentionStep final : public Step {
           pse(static_cast<size_t>(kKeyBlock)),
           max(static_cast<size_t>(rows)),
           sum(static_cast<size_t>(rows)),
-          rescale(static_cast<size_t>(rows)) {}
+          rescale(static_cast<size_t>(rows)),
+          query16(static_cast<size_t>(rows * d.head_dim)),
+          key16(static_cast<size_t>(kKeyBlock * d.head_dim)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
     // row_dots: every row's dots of the block, [row][key] (KeyDots or BlockDots), then
     // its softmax weights; rescale: each row's factor for its sums so far.
     std::vector<float> query, acc, key, key_t, row_dots, value, scores, pse, max, sum, rescale;
+    // The bf16 decode dots' queries and key rows, as bf16 (key rows as stored).
+    std::vector<uint16_t> query16, key16;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -190,6 +204,11 @@ class AttentionStep final : public Step {
                    element,
            desc_.query_strides[3], d, s.query.data() + r * d);
     }
+    // Decode with bf16 queries and keys: the dots take the key rows as stored
+    // (the queries, exact in bf16, go back to it once).
+    const bool bf16_dots =
+        few_rows && desc_.dtype == ACL_BF16 && key_dots_bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
+    if (bf16_dots) FloatToBf16N(s.query.data(), s.query16.data(), rows * d);
     std::fill(s.acc.begin(), s.acc.begin() + rows * dv, 0.0f);
     std::fill(s.max.begin(), s.max.begin() + rows, kNegativeInfinity);
     std::fill(s.sum.begin(), s.sum.begin() + rows, 0.0f);
@@ -265,9 +284,14 @@ class AttentionStep final : public Step {
                           element,
               dv * element);
         }
-        Load(desc_.dtype,
-             key + (kv_head * kv.key_strides[0] + row_offset(j, kv.key_strides[1], kv.key_block_stride)) * element,
-             kv.key_strides[2], d, s.key.data() + t * d);
+        const char* key_row =
+            key + (kv_head * kv.key_strides[0] + row_offset(j, kv.key_strides[1], kv.key_block_stride)) * element;
+        if (bf16_dots) {
+          // An unpaged cache's rows are read where they lie; a paged one's are gathered.
+          if (table != nullptr) std::memcpy(s.key16.data() + t * d, key_row, static_cast<size_t>(d * element));
+        } else {
+          Load(desc_.dtype, key_row, kv.key_strides[2], d, s.key.data() + t * d);
+        }
         Load(desc_.dtype,
              value +
                  (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element,
@@ -275,7 +299,15 @@ class AttentionStep final : public Step {
       }
       // Every row's dots of the block into its row of s.row_dots (rows past
       // query_valid hold stale queries: their dots are computed and never read).
-      if (few_rows) {
+      if (bf16_dots) {
+        if (table != nullptr) {
+          key_dots_bf16_(s.query16.data(), rows, s.key16.data(), d, d, keys, s.row_dots.data(), kKeyBlock);
+        } else {
+          const auto* block_keys =
+              reinterpret_cast<const uint16_t*>(key + (kv_head * kv.key_strides[0] + j0 * kv.key_strides[1]) * element);
+          key_dots_bf16_(s.query16.data(), rows, block_keys, kv.key_strides[1], d, keys, s.row_dots.data(), kKeyBlock);
+        }
+      } else if (few_rows) {
         loops_.key_dots(s.query.data(), rows, s.key.data(), d, keys, s.row_dots.data(), kKeyBlock);
       } else {
         for (int64_t t = 0; t < keys; ++t) {
@@ -331,6 +363,7 @@ class AttentionStep final : public Step {
 
   AttentionDesc desc_;
   const AttentionLoops& loops_;
+  KeyDotsBf16Fn key_dots_bf16_;
 };
 
 }  // namespace

@@ -17,6 +17,12 @@ struct AttentionLoops {
 };
 
 extern const AttentionLoops kAttentionLoopsAvx512;
+
+// Decode dots on bf16 queries and key rows as stored (attention_avx512.cpp,
+// AVX-512 BF16 only): head dims a multiple of 32.
+using KeyDotsBf16Fn = void (*)(const uint16_t* q, int64_t rows, const uint16_t* keys, int64_t key_stride, int64_t d,
+                               int64_t keys_count, float* dots, int64_t dots_stride);
+extern const KeyDotsBf16Fn kKeyDotsBf16Avx512;
 extern const AttentionLoops kAttentionLoopsAvx2;
 
 }  // namespace canopy::kernels
