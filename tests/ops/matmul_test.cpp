@@ -424,6 +424,39 @@ TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
   }
 }
 
+// A bf16 operand under USE_FP16 is rounded to fp16 in its own order (a
+// transposed weight stays transposed): the product is the same either way.
+TEST(MatmulUseFp16, Bf16OperandRoundedInItsOwnOrder) {
+  for (MatmulOp op : {MatmulOp::kMm, MatmulOp::kBatchMatMul}) {
+    for (View mat2View : {View::kTransposed, View::kContiguous}) {
+      const bool batched = op == MatmulOp::kBatchMatMul;
+      const Shape selfShape = batched ? Shape{2, 3, 160} : Shape{3, 160};
+      const Shape mat2Shape = batched ? Shape{2, 160, 72} : Shape{160, 72};
+      SCOPED_TRACE(std::string(MatmulOpName(op)) + (mat2View == View::kTransposed ? " transposed" : " contiguous"));
+      Rng rng = Rng::ForCurrentTest();
+      DeviceTensor self(ACL_FLOAT, selfShape);
+      DeviceTensor mat2(ACL_BF16, mat2Shape, mat2View);
+      const Values a = self.FillRandom(rng, kMatrixRange);
+      const Values bValues = mat2.FillRandom(rng, kMatrixRange);  // bf16 values in fp16's range: exact in fp16
+      Shape outShape;
+      const std::optional<Expected> want = ReferenceMatmul(
+          a, selfShape, bValues, mat2Shape, MatmulPrecisionFor(ACL_FLOAT, ACL_BF16, ACL_FLOAT, kUseFp16), &outShape);
+      ASSERT_TRUE(want.has_value());
+      DeviceTensor out(ACL_FLOAT, outShape);
+      out.Poison();
+      const OpRun run = RunOp(
+          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+            return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
+                                executor);
+          },
+          MatmulPhase2(op));
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectNear(out.ReadView(), *want, "out");
+      ExpectExact(mat2.ReadView(), bValues, "mat2 must not change");
+    }
+  }
+}
+
 // ---- Addmm / InplaceAddmm -----------------------------------------------------------------------
 
 struct AddmmCase {

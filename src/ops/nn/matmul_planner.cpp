@@ -254,8 +254,19 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     // Only an f32 operand needs rounding; an fp16 one is read where it lies (a
     // transposed fp16 weight, as ggml's CANN backend passes it every decode
     // step, would otherwise be copied whole on each call).
-    if (a.dtype != ACL_FLOAT16) a = plan.Contiguous(a, ACL_FLOAT16);
-    if (b.dtype != ACL_FLOAT16) b = plan.Contiguous(b, ACL_FLOAT16);
+    // The others are rounded in their own order: a transposed weight (a bf16
+    // one, as ggml passes it) stays transposed, so the conversion streams
+    // through it instead of gathering a column per row (30x slower at 4096 x
+    // 14336).
+    const auto to_fp16 = [&](const TensorRef& t) {
+      const auto last = static_cast<int64_t>(t.shape.size()) - 1;
+      if (last >= 1 && t.strides[last - 1] == 1 && t.strides[last] != 1 && t.shape[last - 1] > 1) {
+        return Transpose(plan.Contiguous(Transpose(t, last - 1, last), ACL_FLOAT16), last - 1, last);
+      }
+      return plan.Contiguous(t, ACL_FLOAT16);
+    };
+    if (a.dtype != ACL_FLOAT16) a = to_fp16(a);
+    if (b.dtype != ACL_FLOAT16) b = to_fp16(b);
     product = ACL_FLOAT16;
   }
   // The skinny kernel reads B as it is stored and computes in f32.
