@@ -390,37 +390,45 @@ INSTANTIATE_TEST_SUITE_P(Cases, DeterministicMatmulTest, ::testing::ValuesIn(Mat
 // the whole weight (and its workspace). The workspace size tells the copy apart
 // without timing anything: a transposed fp16 mat2 needs no more of it than a
 // contiguous one (where the ISA has no fp16 product both are widened alike).
+// An f32 self times a mat2 of `dtype` under USE_FP16, checked against float64
+// (mat2's values are exact in fp16) and mat2 left as it was; returns the
+// call's workspace size.
+uint64_t CheckUseFp16Product(MatmulOp op, aclDataType dtype, View mat2View, int64_t k, int64_t n) {
+  const bool batched = op == MatmulOp::kBatchMatMul;
+  const Shape selfShape = batched ? Shape{1, 3, k} : Shape{3, k};
+  const Shape mat2Shape = batched ? Shape{1, k, n} : Shape{k, n};
+  SCOPED_TRACE(std::string(MatmulOpName(op)) + " " + Name(dtype) +
+               (mat2View == View::kTransposed ? " transposed" : " contiguous"));
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor self(ACL_FLOAT, selfShape);
+  DeviceTensor mat2(dtype, mat2Shape, mat2View);
+  const Values a = self.FillRandom(rng, kMatrixRange);
+  const Values bValues = mat2.FillRandom(rng, kMatrixRange);
+  Shape outShape;
+  const std::optional<Expected> want = ReferenceMatmul(
+      a, selfShape, bValues, mat2Shape, MatmulPrecisionFor(ACL_FLOAT, dtype, ACL_FLOAT, kUseFp16), &outShape);
+  EXPECT_TRUE(want.has_value());
+  if (!want.has_value()) return 0;
+  DeviceTensor out(ACL_FLOAT, outShape);
+  out.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
+                            executor);
+      },
+      MatmulPhase2(op));
+  EXPECT_TRUE(run.ok()) << Describe(run);
+  if (!run.ok()) return 0;
+  ExpectNear(out.ReadView(), *want, "out");
+  ExpectExact(mat2.ReadView(), bValues, "mat2 must not change");
+  return run.workspaceSize;
+}
+
 TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
   for (MatmulOp op : {MatmulOp::kMm, MatmulOp::kBatchMatMul}) {
-    uint64_t workspace[2] = {0, 0};
-    for (View mat2View : {View::kTransposed, View::kContiguous}) {
-      const bool batched = op == MatmulOp::kBatchMatMul;
-      const Shape selfShape = batched ? Shape{1, 3, 256} : Shape{3, 256};
-      const Shape mat2Shape = batched ? Shape{1, 256, 192} : Shape{256, 192};
-      SCOPED_TRACE(std::string(MatmulOpName(op)) + (mat2View == View::kTransposed ? " transposed" : " contiguous"));
-      Rng rng = Rng::ForCurrentTest();
-      DeviceTensor self(ACL_FLOAT, selfShape);
-      DeviceTensor mat2(ACL_FLOAT16, mat2Shape, mat2View);
-      const Values a = self.FillRandom(rng, kMatrixRange);
-      const Values bValues = mat2.FillRandom(rng, kMatrixRange);
-      Shape outShape;
-      const std::optional<Expected> want = ReferenceMatmul(
-          a, selfShape, bValues, mat2Shape, MatmulPrecisionFor(ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT, kUseFp16), &outShape);
-      ASSERT_TRUE(want.has_value());
-      DeviceTensor out(ACL_FLOAT, outShape);
-      out.Poison();
-      const OpRun run = RunOp(
-          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-            return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
-                                executor);
-          },
-          MatmulPhase2(op));
-      ASSERT_TRUE(run.ok()) << Describe(run);
-      ExpectNear(out.ReadView(), *want, "out");
-      ExpectExact(mat2.ReadView(), bValues, "mat2 must not change");
-      workspace[mat2View == View::kTransposed ? 0 : 1] = run.workspaceSize;
-    }
-    EXPECT_LE(workspace[0], workspace[1]) << MatmulOpName(op) << ": the transposed fp16 mat2 was copied";
+    const uint64_t transposed = CheckUseFp16Product(op, ACL_FLOAT16, View::kTransposed, 256, 192);
+    const uint64_t contiguous = CheckUseFp16Product(op, ACL_FLOAT16, View::kContiguous, 256, 192);
+    EXPECT_LE(transposed, contiguous) << MatmulOpName(op) << ": the transposed fp16 mat2 was copied";
   }
 }
 
@@ -428,32 +436,7 @@ TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
 // transposed weight stays transposed): the product is the same either way.
 TEST(MatmulUseFp16, Bf16OperandRoundedInItsOwnOrder) {
   for (MatmulOp op : {MatmulOp::kMm, MatmulOp::kBatchMatMul}) {
-    for (View mat2View : {View::kTransposed, View::kContiguous}) {
-      const bool batched = op == MatmulOp::kBatchMatMul;
-      const Shape selfShape = batched ? Shape{2, 3, 160} : Shape{3, 160};
-      const Shape mat2Shape = batched ? Shape{2, 160, 72} : Shape{160, 72};
-      SCOPED_TRACE(std::string(MatmulOpName(op)) + (mat2View == View::kTransposed ? " transposed" : " contiguous"));
-      Rng rng = Rng::ForCurrentTest();
-      DeviceTensor self(ACL_FLOAT, selfShape);
-      DeviceTensor mat2(ACL_BF16, mat2Shape, mat2View);
-      const Values a = self.FillRandom(rng, kMatrixRange);
-      const Values bValues = mat2.FillRandom(rng, kMatrixRange);  // bf16 values in fp16's range: exact in fp16
-      Shape outShape;
-      const std::optional<Expected> want = ReferenceMatmul(
-          a, selfShape, bValues, mat2Shape, MatmulPrecisionFor(ACL_FLOAT, ACL_BF16, ACL_FLOAT, kUseFp16), &outShape);
-      ASSERT_TRUE(want.has_value());
-      DeviceTensor out(ACL_FLOAT, outShape);
-      out.Poison();
-      const OpRun run = RunOp(
-          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-            return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
-                                executor);
-          },
-          MatmulPhase2(op));
-      ASSERT_TRUE(run.ok()) << Describe(run);
-      ExpectNear(out.ReadView(), *want, "out");
-      ExpectExact(mat2.ReadView(), bValues, "mat2 must not change");
-    }
+    for (View mat2View : {View::kTransposed, View::kContiguous}) CheckUseFp16Product(op, ACL_BF16, mat2View, 160, 72);
   }
 }
 
