@@ -187,11 +187,9 @@ void Int8RunsBlock(const QuantMatmulDesc& d, const float* x, const float* sums, 
   if (at < k) Int8Step<R, C, true>(xr, k, column, at, ahead, scales, w.group_size, total);
   for (int j = 0; j < C; ++j) {
     for (int r = 0; r < R; ++r) {
-      float extra = 0;  // the offset term, s * o * sum(x) per group
-      if (w.has_offset) {
-        const float* o = offset + (c - c0 + j) * groups;
-        for (int64_t g = 0; g < groups; ++g) extra += scales[j][g] * o[g] * sums[(r0 + r) * groups + g];
-      }
+      const float extra = w.has_offset ? avx512_isa::OffsetTerm(scales[j], offset + (c - c0 + j) * groups,
+                                                                sums + (r0 + r) * groups, groups)
+                                       : 0.0f;
       y[(r0 + r) * w.n + c + j] = _mm512_reduce_add_ps(total[r][j]) + extra;
     }
   }

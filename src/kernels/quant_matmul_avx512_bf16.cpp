@@ -181,12 +181,10 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
   }
   for (int j = 0; j < C; ++j) {
     for (int r = 0; r < R; ++r) {
-      float extra = 0;  // the offset term, s * o * sum(x) per group
-      if (w.has_offset && b0 == 0) {
-        const float* s = scale + (c - c0 + j) * groups;
-        const float* o = offset + (c - c0 + j) * groups;
-        for (int64_t g = 0; g < groups; ++g) extra += s[g] * o[g] * a.sums[(r0 + r) * groups + g];
-      }
+      const int64_t at = (c - c0 + j) * groups;
+      const float extra = w.has_offset && b0 == 0
+                              ? avx512_bf16_isa::OffsetTerm(scale + at, offset + at, a.sums + (r0 + r) * groups, groups)
+                              : 0.0f;
       float& out = y[(r0 + r) * n + c + j];
       out = (b0 == 0 ? extra : out) + _mm512_reduce_add_ps(total[r][j]);
     }

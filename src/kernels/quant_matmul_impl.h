@@ -53,6 +53,15 @@ inline void GroupSums(const float* x, int64_t m, int64_t k, int64_t group_size, 
   }
 }
 
+// The offset term of one output, sum over groups of scale * offset * sum(x)
+// (the group sums of its row of x), for the vector loops that keep it apart
+// from scale * (x . q).
+inline float OffsetTerm(const float* scale, const float* offset, const float* row_sums, int64_t groups) {
+  float term = 0;
+  for (int64_t g = 0; g < groups; ++g) term += scale[g] * offset[g] * row_sums[g];
+  return term;
+}
+
 // ---- K contiguous: each output is a dot product along a stored row --------------------------
 
 // part[r][l] += x_r[i] * q[i] over the lanes of [0, len) (len's remainder
