@@ -78,6 +78,17 @@ struct Bf16 {
   CANOPY_AVX512 static void Store(Element* p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
 };
 
+// S's values rounded to fp16 as they load (round to nearest even, fp16's range
+// and subnormals): an operand that cubeMathType USE_FP16 multiplies in fp16,
+// read where it lies instead of copied to fp16 first.
+template <typename S>
+struct RoundedToF16 {
+  using Element = typename S::Element;
+  CANOPY_AVX512 static __m512 Trip(__m512 v) { return _mm512_cvtph_ps(F16::Round(v)); }
+  CANOPY_AVX512 static __m512 Load(const Element* p) { return Trip(S::Load(p)); }
+  CANOPY_AVX512 static __m512 Load(const Element* p, __mmask16 m) { return Trip(S::Load(p, m)); }
+};
+
 // The lowest `left` lanes: none for left <= 0, all 16 from 16 on.
 inline __mmask16 LanesBelow(int64_t left) {
   if (left <= 0) return 0;

@@ -165,10 +165,18 @@ class SkinnyMatmulStep final : public Step {
         RunAll<avx512::F16>(context);
         break;
       case ACL_BF16:
-        RunAll<avx512::Bf16>(context);
+        if (d_.b_rounded_to_fp16) {
+          RunAll<avx512::RoundedToF16<avx512::Bf16>>(context);
+        } else {
+          RunAll<avx512::Bf16>(context);
+        }
         break;
       default:
-        RunAll<avx512::F32>(context);
+        if (d_.b_rounded_to_fp16) {
+          RunAll<avx512::RoundedToF16<avx512::F32>>(context);
+        } else {
+          RunAll<avx512::F32>(context);
+        }
         break;
     }
     return ACLNN_SUCCESS;
@@ -177,6 +185,7 @@ class SkinnyMatmulStep final : public Step {
   std::string Describe() const override {
     std::ostringstream text;
     text << "skinny matmul " << d_.m << "x" << d_.k << " f32 @ " << d_.k << "x" << d_.n << " " << DtypeName(d_.b_dtype)
+         << (d_.b_rounded_to_fp16 ? " rounded to fp16" : "")
          << (d_.b_stride_n == 1 ? " (rows of B)" : " (columns of B)") << " -> f32";
     if (d_.alpha != 1.0f || d_.beta != 0.0f) text << " alpha=" << d_.alpha << " beta=" << d_.beta;
     return text.str();

@@ -21,6 +21,9 @@ struct SkinnyMatmulDesc {
   int64_t a_row_stride = 0;
   BufferRef b;  // [k, n] in `b_dtype`; one of the two strides is 1
   aclDataType b_dtype = ACL_FLOAT;
+  // cubeMathType USE_FP16: each value of an f32 or bf16 B is rounded to fp16
+  // as it loads, so B is read where it lies instead of copied to fp16.
+  bool b_rounded_to_fp16 = false;
   int64_t b_stride_k = 0, b_stride_n = 0;
   BufferRef c;  // f32 [m, n], rows `c_row_stride` elements apart, unit column stride
   int64_t c_row_stride = 0;

@@ -4,6 +4,7 @@
 // strided operands, strided outputs, K = 0 and empty results.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -437,6 +438,52 @@ TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
 TEST(MatmulUseFp16, Bf16OperandRoundedInItsOwnOrder) {
   for (MatmulOp op : {MatmulOp::kMm, MatmulOp::kBatchMatMul}) {
     for (View mat2View : {View::kTransposed, View::kContiguous}) CheckUseFp16Product(op, ACL_BF16, mat2View, 160, 72);
+  }
+}
+
+// USE_FP16 rounds every value of an f32 or bf16 weight to fp16, whether the
+// weight is copied to fp16 first or rounded as the decode kernel loads it (in
+// both orders): rows of self that each pick one row of mat2 give back exactly
+// that row rounded to fp16. The values carry bits below fp16's precision and
+// reach into its subnormals, where even bf16 values do not survive unchanged.
+TEST(MatmulUseFp16, EachWeightValueRoundedToFp16) {
+  constexpr int64_t k = 40, n = 80;
+  const std::vector<int64_t> picked = {0, 17, 39};
+  const auto m = static_cast<int64_t>(picked.size());
+  Rng rng = Rng::ForCurrentTest();
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    for (View mat2View : {View::kTransposed, View::kContiguous}) {
+      SCOPED_TRACE(std::string(Name(dtype)) + (mat2View == View::kTransposed ? " transposed" : " contiguous"));
+      DeviceTensor self(ACL_FLOAT, Shape{m, k});
+      Values a(static_cast<size_t>(m * k), 0.0);
+      for (int64_t i = 0; i < m; ++i) a[static_cast<size_t>(i * k + picked[static_cast<size_t>(i)])] = 1.0;
+      self.WriteView(a);
+      DeviceTensor mat2(dtype, Shape{k, n}, mat2View);
+      Values b(static_cast<size_t>(k * n));
+      for (Value& value : b) {  // |value| from 2^-26 (below fp16's subnormals) to 2^10
+        const double magnitude = std::ldexp(rng.Uniform(1.0, 2.0), static_cast<int>(rng.Uniform(-26.0, 11.0)));
+        value = rng.Uniform(0.0, 1.0) < 0.5 ? -magnitude : magnitude;
+      }
+      mat2.WriteView(b);
+      const Values stored = mat2.ReadView();
+      DeviceTensor out(ACL_FLOAT, Shape{m, n});
+      out.Poison();
+      const OpRun run = RunOp(
+          [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+            return aclnnMmGetWorkspaceSize(args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16,
+                                           workspaceSize, executor);
+          },
+          aclnnMm);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      Values want(static_cast<size_t>(m * n));
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          const double weight = stored[static_cast<size_t>(picked[static_cast<size_t>(i)] * n + j)].real();
+          want[static_cast<size_t>(i * n + j)] = HalfToDouble(DoubleToHalf(weight));
+        }
+      }
+      ExpectExact(out.ReadView(), want, "out");
+    }
   }
 }
 

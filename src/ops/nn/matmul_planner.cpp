@@ -123,7 +123,9 @@ std::pair<int64_t, int64_t> SkinnyStridesOf(const TensorRef& b) {
 
 // Few rows against B of one matrix, in a storage the skinny kernel streams
 // directly: decode and small-batch projections, bound by reading B once.
-bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& out) {
+// `b_product_dtype`: the dtype B is multiplied in (fp16 where cubeMathType
+// USE_FP16 rounds it as it loads), which decides whether the kernel serves.
+bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& out, aclDataType b_product_dtype) {
 #if !defined(__x86_64__)
   return false;  // the skinny kernel is AVX-512 code, built on x86-64 only
 #endif
@@ -134,7 +136,7 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
   const int64_t m = out.shape[rank - 2];
   if (m < 1 || m > kernels::kSkinnyMaxRows || a.shape[rank - 1] == 0) return false;
   const int64_t b_bytes = b.shape[rank - 2] * b.shape[rank - 1] * static_cast<int64_t>(DtypeSize(b.dtype));
-  if (!SkinnyKernelServes(b.dtype, m, b_bytes)) return false;
+  if (!SkinnyKernelServes(b_product_dtype, m, b_bytes)) return false;
   const auto [stride_k, stride_n] = SkinnyStridesOf(b);
   return kernels::SkinnyMatmulSupports(b.dtype, stride_k, stride_n);
 }
@@ -142,7 +144,7 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
 #if defined(__x86_64__)
 // dst (f32, [.., M, N]) = alpha * a @ b + beta * dst through the skinny kernel.
 void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, const TensorRef& dst, float alpha,
-                      float beta) {
+                      float beta, bool b_rounded_to_fp16) {
   const size_t rank = dst.shape.size();
   const TensorRef a = a_in.dtype == ACL_FLOAT && (a_in.shape[rank - 1] == 1 || a_in.strides[rank - 1] == 1)
                           ? a_in
@@ -155,6 +157,7 @@ void AddSkinnyProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b, con
   desc.a_row_stride = a.strides[rank - 2];
   desc.b = b.buffer;
   desc.b_dtype = b.dtype;
+  desc.b_rounded_to_fp16 = b_rounded_to_fp16;
   std::tie(desc.b_stride_k, desc.b_stride_n) = SkinnyStridesOf(b);
   desc.c = dst.buffer;
   desc.c_row_stride = dst.strides[rank - 2];
@@ -250,6 +253,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
 
   // What the product is computed in, and what oneDNN is handed.
   aclDataType product = ProductDtype(a.dtype, b.dtype);
+  bool round_b_on_load = false;
   if (cube_math_type == kUseFp16 && product == ACL_FLOAT) {
     // Only an f32 operand needs rounding; an fp16 one is read where it lies (a
     // transposed fp16 weight, as ggml's CANN backend passes it every decode
@@ -265,12 +269,15 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
       }
       return plan.Contiguous(t, ACL_FLOAT16);
     };
+    // A weight the skinny kernel streams is rounded as it loads, not copied
+    // (ggml's bf16 decode step: 117 MB written and read again per call).
     if (a.dtype != ACL_FLOAT16) a = to_fp16(a);
-    if (b.dtype != ACL_FLOAT16) b = to_fp16(b);
+    round_b_on_load = b.dtype != ACL_FLOAT16 && UseSkinnyKernel(a, b, out, ACL_FLOAT16);
+    if (b.dtype != ACL_FLOAT16 && !round_b_on_load) b = to_fp16(b);
     product = ACL_FLOAT16;
   }
   // The skinny kernel reads B as it is stored and computes in f32.
-  const bool skinny = UseSkinnyKernel(a, b, out);
+  const bool skinny = round_b_on_load || UseSkinnyKernel(a, b, out, b.dtype);
   const aclDataType engine_dtype = !skinny && kernels::MatmulSupportsDtype(product) ? product : ACL_FLOAT;
   if (!skinny) {
     if (a.dtype != engine_dtype) a = plan.Contiguous(a, engine_dtype);
@@ -312,7 +319,7 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
     const bool unit_columns = dst.shape[rank - 1] == 1 || dst.strides[rank - 1] == 1;
     const TensorRef c = unit_columns ? dst : plan.Temporary(ACL_FLOAT, dst.shape);
     if (!unit_columns && beta != 0.0f) plan.Copy(dst, c);
-    AddSkinnyProduct(plan, a, b, c, terms.alpha, beta);
+    AddSkinnyProduct(plan, a, b, c, terms.alpha, beta, round_b_on_load);
     if (!unit_columns) plan.Copy(c, dst);
     if (!direct_out) plan.Copy(dst, out);
     return ACLNN_SUCCESS;
