@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
 #include "aclnnop/aclnn_bitwise_or_tensor.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
+#include "aclnnop/aclnn_bitwiseand.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
@@ -815,6 +816,9 @@ std::vector<OpRow> BitwiseRows() {
   xorMixed.push_back({{ACL_INT32, ACL_INT32}, ACL_FLOAT});
   return {BitwiseRow(
               "BitwiseAndTensor", TENSOR_COMPARISON(BitwiseAndTensor), kBitwiseAndDtypes,
+              [](int64_t a, int64_t b) { return a & b; }, mixed),
+          BitwiseRow(
+              "BitwiseAndTensorOut", TENSOR_COMPARISON(BitwiseAndTensorOut), kBitwiseAndDtypes,
               [](int64_t a, int64_t b) { return a & b; }, mixed),
           BitwiseRow(
               "BitwiseOrTensor", TENSOR_COMPARISON(BitwiseOrTensor), wide, [](int64_t a, int64_t b) { return a | b; },

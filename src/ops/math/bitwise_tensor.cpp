@@ -3,10 +3,14 @@
 // BOOL the logical operation). self and other broadcast and promote; the
 // result must be castable to out (or selfRef). Dtypes: each document's Atlas
 // A2 column (And takes no UINT32 / UINT64 operands; Xor's out also floats and
-// complex).
+// complex). aclnnBitwiseAndTensorOut and its in-place form are BitwiseAndTensor
+// that also require self, other and out to share one storage format (CANN's
+// host code; its document marks them Ascend 950 only, but the A2 path runs them
+// on the same kernels as BitwiseAndTensor).
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
 #include "aclnnop/aclnn_bitwise_or_tensor.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
+#include "aclnnop/aclnn_bitwiseand.h"
 #include "binary_pointwise.h"
 
 using namespace canopy;
@@ -47,10 +51,29 @@ aclnnStatus PlanInplace(Plan& plan, const aclTensor* selfRef, const aclTensor* o
   return PlanBinaryTensorOp(plan, kRule, selfRef, other, selfRef, true);
 }
 
+// TensorOut's one extra check, made first (CANN makes it after the dtype checks, with the same code).
+aclnnStatus CheckOneFormat(Plan& plan, const char* self_name, const aclTensor* self, const aclTensor* other,
+                           const aclTensor* out) {
+  if (self->format == other->format && self->format == out->format) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                     "'%s' (format %d), 'other' (%d) and the output (%d) must share one format", self_name,
+                     static_cast<int>(self->format), static_cast<int>(other->format), static_cast<int>(out->format));
+}
+
+aclnnStatus PlanAndOut(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
+  CANOPY_CHECK(CheckOneFormat(plan, "self", self, other, out));
+  return PlanBinaryTensorOp(plan, kAnd, self, other, out, false);
+}
+aclnnStatus PlanInplaceAndOut(Plan& plan, const aclTensor* selfRef, const aclTensor* other) {
+  CANOPY_CHECK(CheckOneFormat(plan, "selfRef", selfRef, other, selfRef));
+  return PlanBinaryTensorOp(plan, kAnd, selfRef, other, selfRef, true);
+}
+
 constexpr const char* kExample = "i32[2,3] i32[2,3] i32[2,3]";
 constexpr const char* kInplaceExample = "i32[2,3] i32[2,3]";
 constexpr OpTraits kAndTraits{
     .header = "aclnnop/aclnn_bitwise_and_tensor.h", .dtypes = kAndDtypes, .example = kExample};
+constexpr OpTraits kAndOutTraits{.header = "aclnnop/aclnn_bitwiseand.h", .dtypes = kAndDtypes, .example = kExample};
 constexpr OpTraits kOrTraits{
     .header = "aclnnop/aclnn_bitwise_or_tensor.h", .dtypes = kIntegerDtypes, .example = kExample};
 constexpr OpTraits kXorTraits{
@@ -70,3 +93,7 @@ CANOPY_ACLNN_OP(BitwiseXorTensor, PlanOut<kXor>, kXorTraits, (const aclTensor*, 
                 (aclTensor*, out))
 CANOPY_ACLNN_OP(InplaceBitwiseXorTensor, PlanInplace<kXor>, InPlace(kXorTraits, kInplaceExample), (aclTensor*, selfRef),
                 (const aclTensor*, other))
+CANOPY_ACLNN_OP(BitwiseAndTensorOut, PlanAndOut, kAndOutTraits, (const aclTensor*, self), (const aclTensor*, other),
+                (aclTensor*, out))
+CANOPY_ACLNN_OP(InplaceBitwiseAndTensorOut, PlanInplaceAndOut, InPlace(kAndOutTraits, kInplaceExample),
+                (const aclTensor*, selfRef), (const aclTensor*, other))
