@@ -16,6 +16,7 @@ namespace {
 using namespace harness;  // NOLINT(google-build-using-namespace): the rows read as a table
 
 aclDataType AddV3Compute(aclDataType other, aclDataType self, aclDataType out) {
+  if (IsComplex(other) || IsComplex(self)) return Promote(other, self).value_or(ACL_COMPLEX64);
   if (IsFloating(other)) return ACL_FLOAT;
   if (self == ACL_DOUBLE && out == ACL_FLOAT) return ACL_FLOAT;
   if (IsFloating(self)) return Promote(other, self).value_or(ACL_FLOAT);
@@ -45,6 +46,8 @@ std::vector<OpRow> AddV3Rows() {
   row.dtypes = Concat(EachDtype({ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_BF16, ACL_INT8}),
                       Singly({{{ACL_INT32, ACL_FLOAT}},
                               {{ACL_INT8, ACL_INT32}},
+                              {{ACL_FLOAT, ACL_COMPLEX64}},
+                              {{ACL_INT8, ACL_COMPLEX128}},
                               {{ACL_INT8, ACL_FLOAT16}},
                               {{ACL_INT32, ACL_BOOL}},
                               {{ACL_FLOAT16, ACL_DOUBLE}, ACL_FLOAT},

@@ -42,6 +42,14 @@ aclnnStatus PlanAddV3Common(Plan& plan, const aclScalar* self, const aclTensor* 
   CANOPY_CHECK(plan.CheckShape(out_name, out, other->view_shape));
 
   const TensorRef b = plan.Input(other, "other");
+  if (IsComplex(compute)) {  // a complex self: Add's complex arithmetic (the functor table has none for Addcmul)
+    const TensorRef result = plan.Output(out, out_name);
+    if (result.NumElements() == 0) return ACLNN_SUCCESS;
+    const TensorRef a = plan.Temporary(compute, {});
+    plan.Fill(a, ValueOf(*self));
+    plan.Elementwise(ElementwiseOp::kAdd, kernels::ComputeTypeOf(compute), {a, b}, result, ValueOf(*alpha));
+    return ACLNN_SUCCESS;
+  }
   const bool axpy = compute == ACL_FLOAT || compute == ACL_FLOAT16 || compute == ACL_INT32;
   const ScalarValue scale = RoundedTo(ValueOf(*alpha), axpy && compute != ACL_INT32 ? ACL_FLOAT : compute);
   // self + alpha * other * 1: Addcmul's functor with one tensor operand.
