@@ -58,6 +58,14 @@ KeyDotsBf16Fn KeyDotsBf16() {
   return nullptr;
 }
 
+// The bf16 value pass where the CPU has AVX-512 BF16, else null.
+AccumulateValuesBf16Fn AccumulateValuesBf16() {
+#if defined(__x86_64__)
+  if (Cpu().Avx512() && Cpu().avx512bf16) return kAccumulateValuesBf16Avx512;
+#endif
+  return nullptr;
+}
+
 // Asks for the cache lines of bytes [p, p + bytes) ahead of their use.
 void Prefetch(const char* p, int64_t bytes) {
   for (int64_t offset = 0; offset < bytes; offset += kCacheLine) __builtin_prefetch(p + offset);
@@ -65,7 +73,8 @@ void Prefetch(const char* p, int64_t bytes) {
 
 class AttentionStep final : public Step {
  public:
-  explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)), loops_(Loops()), key_dots_bf16_(KeyDotsBf16()) {}
+  explicit AttentionStep(AttentionDesc desc)
+      : desc_(std::move(desc)), loops_(Loops()), key_dots_bf16_(KeyDotsBf16()), values_bf16_(AccumulateValuesBf16()) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     if (desc_.paged) {
@@ -141,14 +150,17 @@ class AttentionStep final : public Step {
           sum(static_cast<size_t>(rows)),
           rescale(static_cast<size_t>(rows)),
           query16(static_cast<size_t>(rows * d.head_dim)),
-          key16(static_cast<size_t>(kKeyBlock * d.head_dim)) {}
+          key16(static_cast<size_t>(kKeyBlock * d.head_dim)),
+          value16(static_cast<size_t>(kKeyBlock * d.value_dim)),
+          value_weights(static_cast<size_t>(rows * kKeyBlock)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
     // row_dots: every row's dots of the block, [row][key] (KeyDots or BlockDots), then
     // its softmax weights; rescale: each row's factor for its sums so far.
     std::vector<float> query, acc, key, key_t, row_dots, value, scores, pse, max, sum, rescale;
-    // The bf16 decode dots' queries and key rows, as bf16 (key rows as stored).
-    std::vector<uint16_t> query16, key16;
+    // The bf16 decode dots' queries and key rows, as bf16 (key rows as stored);
+    // a paged cache's bf16 value rows gathered, and the bf16 value pass's weights.
+    std::vector<uint16_t> query16, key16, value16, value_weights;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -209,6 +221,10 @@ class AttentionStep final : public Step {
     const bool bf16_dots =
         few_rows && desc_.dtype == ACL_BF16 && key_dots_bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
     if (bf16_dots) FloatToBf16N(s.query.data(), s.query16.data(), rows * d);
+    // bf16 values: the value pass takes the rows as stored, the weights rounded
+    // to bf16 (as CANN's kernel rounds them to the inputs' dtype).
+    const bool bf16_values =
+        desc_.dtype == ACL_BF16 && values_bf16_ != nullptr && dv % 32 == 0 && kv.value_strides[2] == 1;
     std::fill(s.acc.begin(), s.acc.begin() + rows * dv, 0.0f);
     std::fill(s.max.begin(), s.max.begin() + rows, kNegativeInfinity);
     std::fill(s.sum.begin(), s.sum.begin() + rows, 0.0f);
@@ -292,10 +308,14 @@ class AttentionStep final : public Step {
         } else {
           Load(desc_.dtype, key_row, kv.key_strides[2], d, s.key.data() + t * d);
         }
-        Load(desc_.dtype,
-             value +
-                 (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element,
-             kv.value_strides[2], dv, s.value.data() + t * dv);
+        const char* value_row =
+            value +
+            (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element;
+        if (bf16_values) {
+          if (table != nullptr) std::memcpy(s.value16.data() + t * dv, value_row, static_cast<size_t>(dv * element));
+        } else {
+          Load(desc_.dtype, value_row, kv.value_strides[2], dv, s.value.data() + t * dv);
+        }
       }
       // Every row's dots of the block into its row of s.row_dots (rows past
       // query_valid hold stale queries: their dots are computed and never read).
@@ -326,7 +346,16 @@ class AttentionStep final : public Step {
           std::fill(weights + r * kKeyBlock, weights + r * kKeyBlock + keys, 0.0f);
         }
       }
-      loops_.accumulate_values(weights, kKeyBlock, rows, s.value.data(), keys, dv, s.rescale.data(), s.acc.data());
+      if (bf16_values) {
+        const auto* block_values =
+            table != nullptr ? s.value16.data()
+                             : reinterpret_cast<const uint16_t*>(
+                                   value + (kv_head * kv.value_strides[0] + j0 * kv.value_strides[1]) * element);
+        values_bf16_(weights, kKeyBlock, rows, block_values, table != nullptr ? dv : kv.value_strides[1], keys, dv,
+                     s.rescale.data(), s.acc.data(), s.value_weights.data());
+      } else {
+        loops_.accumulate_values(weights, kKeyBlock, rows, s.value.data(), keys, dv, s.rescale.data(), s.acc.data());
+      }
     }
 
     float* lse = desc_.has_lse ? reinterpret_cast<float*>(context.Resolve(desc_.lse)) : nullptr;
@@ -364,6 +393,7 @@ class AttentionStep final : public Step {
   AttentionDesc desc_;
   const AttentionLoops& loops_;
   KeyDotsBf16Fn key_dots_bf16_;
+  AccumulateValuesBf16Fn values_bf16_;
 };
 
 }  // namespace

@@ -11,9 +11,11 @@
 #define CANOPY_ATTENTION_ISA avx512_isa
 #include "attention_isa.h"
 #include "attention_loops.h"
+#include "avx512_lanes.h"
 #include "simd_lanes.h"
 
 #include <bit>
+#include <cstring>
 
 namespace canopy::kernels {
 namespace {
@@ -164,6 +166,109 @@ __attribute__((target("avx512bf16"))) void KeyDotsBf16Avx512(const uint16_t* q, 
   }
 }
 
+// AccumulateValues for bf16 values as stored (value rows value_stride
+// elements apart, value dims a multiple of 32), on AVX-512 BF16: the weights
+// rounded to bf16, as CANN's kernel rounds them to the inputs' dtype before
+// its second product, and vdpbf16ps multiplies two keys' weights by their
+// value rows an instruction (rows interleaved dim by dim), each product exact
+// in f32. A key that weighs 0 for every row (masked, outside the band) is
+// never read: its value row may hold anything, inf and NaN included. A
+// block's sums start from zero; acc = acc * rescale + the block's sums.
+constexpr int64_t kValueKeys = 64;  // keys a call takes at most (the kernel's key block)
+
+template <int NR, int C>
+__attribute__((target("avx512bf16"))) void ValueTileBf16Avx512(const uint16_t (*weights)[kValueKeys],
+                                                               const uint16_t* const* rows_of_pair, int64_t pair_count,
+                                                               int64_t e0, const float* rescale, float* acc,
+                                                               int64_t dv) {
+  __m512 lo[NR][C], hi[NR][C];
+  for (int r = 0; r < NR; ++r) {
+    for (int c = 0; c < C; ++c) lo[r][c] = hi[r][c] = _mm512_setzero_ps();
+  }
+  for (int64_t t = 0; t < pair_count; ++t) {
+    const uint16_t* first = rows_of_pair[2 * t];
+    if (first == nullptr) continue;  // neither key weighs anything
+    const uint16_t* second = rows_of_pair[2 * t + 1];
+    __m512bh lo_v[C], hi_v[C];
+    for (int c = 0; c < C; ++c) {
+      const __m512i a = _mm512_loadu_si512(first + e0 + 32 * c);
+      const __m512i b = _mm512_loadu_si512(second + e0 + 32 * c);
+      lo_v[c] = std::bit_cast<__m512bh>(_mm512_unpacklo_epi16(a, b));
+      hi_v[c] = std::bit_cast<__m512bh>(_mm512_unpackhi_epi16(a, b));
+    }
+    for (int r = 0; r < NR; ++r) {
+      int32_t pair;  // keys 2t (low half) and 2t + 1
+      std::memcpy(&pair, weights[r] + 2 * t, sizeof(pair));
+      const auto w = std::bit_cast<__m512bh>(_mm512_set1_epi32(pair));
+      for (int c = 0; c < C; ++c) {
+        lo[r][c] = _mm512_dpbf16_ps(lo[r][c], lo_v[c], w);
+        hi[r][c] = _mm512_dpbf16_ps(hi[r][c], hi_v[c], w);
+      }
+    }
+  }
+  // unpacklo / unpackhi hold dims 8L + 0..3 / 8L + 4..7 of 128-bit lane L.
+  const __m512i first_half = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+  const __m512i second_half = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+  for (int r = 0; r < NR; ++r) {
+    const __m512 s = _mm512_set1_ps(rescale[r]);
+    for (int c = 0; c < C; ++c) {
+      float* out = acc + r * dv + e0 + 32 * c;
+      const __m512 sums[2] = {_mm512_permutex2var_ps(lo[r][c], first_half, hi[r][c]),
+                              _mm512_permutex2var_ps(lo[r][c], second_half, hi[r][c])};
+      for (int h = 0; h < 2; ++h) {
+        _mm512_storeu_ps(out + 16 * h, _mm512_fmadd_ps(_mm512_loadu_ps(out + 16 * h), s, sums[h]));
+      }
+    }
+  }
+}
+
+template <int C>
+void ValueRowsBf16Avx512(const uint16_t (*weights)[kValueKeys], const uint16_t* const* rows_of_pair, int64_t pair_count,
+                         int64_t rows, int64_t e0, const float* rescale, float* acc, int64_t dv) {
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    ValueTileBf16Avx512<4, C>(weights + r, rows_of_pair, pair_count, e0, rescale + r, acc + r * dv, dv);
+  }
+  for (; r < rows; ++r) {
+    ValueTileBf16Avx512<1, C>(weights + r, rows_of_pair, pair_count, e0, rescale + r, acc + r * dv, dv);
+  }
+}
+
+void AccumulateValuesBf16Avx512(const float* p, int64_t p_stride, int64_t rows, const uint16_t* values,
+                                int64_t value_stride, int64_t keys, int64_t dv, const float* rescale, float* acc,
+                                uint16_t* weight_scratch) {
+  alignas(64) static constexpr uint16_t kZeros[32] = {};  // stands in for a key that weighs nothing
+  const int64_t pair_count = (keys + 1) / 2;
+  auto* weights = reinterpret_cast<uint16_t(*)[kValueKeys]>(weight_scratch);
+  uint64_t used = 0;  // bit t: key t weighs something for some row
+  for (int64_t r = 0; r < rows; ++r) {
+    uint16_t* rounded = weights[r];
+    const float* pr = p + r * p_stride;
+    for (int64_t t = 0; t < keys; t += 16) {
+      const __mmask16 m = avx512::LanesBelow(keys - t);
+      const __m512 w = _mm512_maskz_loadu_ps(m, pr + t);
+      _mm256_mask_storeu_epi16(rounded + t, m, avx512::Bf16::Round(w));
+      used |= static_cast<uint64_t>(_mm512_mask_cmp_ps_mask(m, w, _mm512_setzero_ps(), _CMP_NEQ_UQ)) << t;
+    }
+    if (keys % 2 != 0) rounded[keys] = 0;
+  }
+  // Each pair's two value rows: the zero row for a key no row weighs; null
+  // first for a pair with neither, which is skipped.
+  const uint16_t* rows_of_pair[kValueKeys];
+  for (int64_t t = 0; t < pair_count; ++t) {
+    const bool use_a = (used >> (2 * t) & 1) != 0, use_b = (used >> (2 * t + 1) & 1) != 0;
+    rows_of_pair[2 * t] = use_a ? values + 2 * t * value_stride : (use_b ? kZeros : nullptr);
+    rows_of_pair[2 * t + 1] = use_b ? values + (2 * t + 1) * value_stride : kZeros;
+  }
+  for (int64_t e0 = 0; e0 < dv; e0 += 64) {
+    if (dv - e0 >= 64) {
+      ValueRowsBf16Avx512<2>(weights, rows_of_pair, pair_count, rows, e0, rescale, acc, dv);
+    } else {
+      ValueRowsBf16Avx512<1>(weights, rows_of_pair, pair_count, rows, e0, rescale, acc, dv);
+    }
+  }
+}
+
 float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* weights) {
   return avx512_isa::SoftmaxWeightsWith(scores, keys, max, weights, [](const float* in, float m, float* out) {
     _mm512_storeu_ps(out, Exp(Sub(V16{_mm512_loadu_ps(in)}, V16::Set(m))).v);
@@ -173,6 +278,7 @@ float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* 
 }  // namespace
 
 const KeyDotsBf16Fn kKeyDotsBf16Avx512 = KeyDotsBf16Avx512;
+const AccumulateValuesBf16Fn kAccumulateValuesBf16Avx512 = AccumulateValuesBf16Avx512;
 
 const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, SoftmaxWeightsAvx512,
                                               AccumulateValuesAvx512};
