@@ -1,8 +1,8 @@
 // The optimizer steps through the public C API against a float64 reference:
 // ApplyAdamWV2 on every dtype and mix of them, amsgrad and maximize, FLOAT and
-// INT64 steps; ApplyFusedEmaAdam in both modes, with and without bias
-// correction; FusedAdamw, FusedSgd and AmpUpdateScale; strided views, empty
-// tensors and the documented rejections.
+// INT64 steps; ApplyAdamD (TensorFlow's form) in place and into outputs of their own; ApplyFusedEmaAdam in both modes,
+// with and without bias correction; FusedAdamw, FusedSgd and AmpUpdateScale; strided views, empty tensors and the
+// documented rejections.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_amp_update_scale.h"
+#include "aclnnop/aclnn_apply_adam_d.h"
 #include "aclnnop/aclnn_apply_adam_w.h"
 #include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
@@ -337,6 +338,209 @@ std::vector<RejectionCase> ApplyAdamWRejections() {
 class ApplyAdamWRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
 TEST_P(ApplyAdamWRejectionTest, Rejects) { ExpectRejection(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWRejectionTest, ::testing::ValuesIn(ApplyAdamWRejections()),
+                         [](const ::testing::TestParamInfo<RejectionCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// ---- ApplyAdamD ---------------------------------------------------------------------------------
+// TensorFlow's Adam: this step's powers, the bias corrections folded into the step size, eps not
+// scaled, optionally Nesterov's direction. Every tensor has var's dtype; the outputs are either the
+// inputs' own memory (CANN's example) or tensors of their own in any view.
+
+struct AdamDCase {
+  std::string name;
+  Shape shape = {4, 33};
+  aclDataType dtype = ACL_FLOAT;
+  bool nesterov = false, locking = false;
+  bool inPlace = true;               // varOut, mOut, vOut describe var, m, v's memory
+  View view = View::kContiguous;     // of var, m, v, grad
+  View outView = View::kContiguous;  // of the outputs when not in place
+  double lr = 0.01, beta1 = 0.9, beta2 = 0.999, eps = 1e-3;
+  double step = 3;  // the powers are beta^step
+};
+
+void PrintTo(const AdamDCase& x, std::ostream* os) { *os << x.name; }
+
+std::vector<AdamDCase> AdamDCases() {
+  std::vector<AdamDCase> cases;
+  const auto add = [&cases](const std::string& name, const auto& tweak) {
+    AdamDCase x;
+    x.name = name;
+    tweak(x);
+    cases.push_back(x);
+  };
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    add(Name(dt), [dt](AdamDCase& x) { x.dtype = dt; });
+    add(std::string(Name(dt)) + "_nesterov_own_outputs", [dt](AdamDCase& x) {
+      x.dtype = dt;
+      x.nesterov = true;
+      x.inPlace = false;
+    });
+  }
+  add("first_step_locking", [](AdamDCase& x) {
+    x.step = 1;
+    x.locking = true;
+  });
+  add("large_nesterov", [](AdamDCase& x) {
+    x.shape = {300, 257};
+    x.nesterov = true;
+  });
+  const Shape rank3 = {5, 6, 7};
+  for (View view : {View::kTransposed, View::kStepped, View::kReversed, View::kOffset}) {
+    const std::string tag = ViewName(view);
+    add("in_" + tag, [&](AdamDCase& x) {
+      x.shape = rank3;
+      x.view = view;
+    });
+    add("in_" + tag + "_nesterov_out_contiguous", [&](AdamDCase& x) {
+      x.shape = rank3;
+      x.view = view;
+      x.inPlace = false;
+      x.nesterov = true;
+    });
+    add("out_" + tag, [&](AdamDCase& x) {
+      x.shape = rank3;
+      x.inPlace = false;
+      x.outView = view;
+    });
+  }
+  add("empty", [](AdamDCase& x) { x.shape = {3, 0}; });
+  add("empty_own_outputs", [](AdamDCase& x) {
+    x.shape = {3, 0};
+    x.inPlace = false;
+  });
+  add("rank0", [](AdamDCase& x) { x.shape = {}; });
+  return cases;
+}
+
+void CheckApplyAdamD(const AdamDCase& x) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  const aclDataType dt = x.dtype;
+  const auto rounded = [dt](double value) { return ConvertValue(value, dt).real(); };
+  // The reference takes the hyperparameters as the one-element tensors hold them.
+  const double lr = rounded(x.lr), beta1 = rounded(x.beta1), beta2 = rounded(x.beta2), eps = rounded(x.eps);
+  const double beta1Power = rounded(std::pow(beta1, x.step)), beta2Power = rounded(std::pow(beta2, x.step));
+  DeviceTensor var(dt, x.shape, x.view), m(dt, x.shape, x.view), v(dt, x.shape, x.view), grad(dt, x.shape, x.view);
+  DeviceTensor varOut(dt, x.shape, x.outView), mOut(dt, x.shape, x.outView), vOut(dt, x.shape, x.outView);
+  std::vector<std::unique_ptr<DeviceTensor>> hyper;
+  for (double value : {beta1Power, beta2Power, lr, beta1, beta2, eps}) {
+    hyper.push_back(std::make_unique<DeviceTensor>(dt, Shape{1}));
+    hyper.back()->WriteView({Value(value)});
+  }
+  const Values var0 = var.FillRandom(rng, Range{-2, 2});
+  const Values m0 = m.FillRandom(rng, Range{-0.5, 0.5});
+  const Values v0 = v.FillRandom(rng, Range{0, 0.5});
+  const Values g0 = grad.FillRandom(rng, Range{-1, 1});
+  std::vector<std::vector<uint8_t>> outsBefore;
+  for (DeviceTensor* out : {&varOut, &mOut, &vOut}) {
+    out->Poison();
+    outsBefore.push_back(out->DownloadBytes());
+  }
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnApplyAdamDGetWorkspaceSize(
+            args.Tensor(var), args.Tensor(m), args.Tensor(v), args.Tensor(*hyper[0]), args.Tensor(*hyper[1]),
+            args.Tensor(*hyper[2]), args.Tensor(*hyper[3]), args.Tensor(*hyper[4]), args.Tensor(*hyper[5]),
+            args.Tensor(grad), x.locking, x.nesterov, args.Tensor(x.inPlace ? var : varOut),
+            args.Tensor(x.inPlace ? m : mOut), args.Tensor(x.inPlace ? v : vOut), workspaceSize, executor);
+      },
+      aclnnApplyAdamD);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Expected wantVar, wantM, wantV;
+  // f32 arithmetic over terms of these magnitudes, then rounding to the dtype.
+  const double f32 = 16 * UnitRoundoff(ACL_FLOAT), rounding = 2 * UnitRoundoff(dt);
+  const auto push = [&](Expected& e, double value, double scale) {
+    e.values.push_back(ConvertValue(value, dt));
+    e.tolerance.push_back(rounding * std::fabs(value) + f32 * scale + 1e-30);
+  };
+  const double lrT = lr * std::sqrt(1 - beta2Power) / (1 - beta1Power);
+  for (size_t i = 0; i < var0.size(); ++i) {
+    const double g = g0[i].real();
+    const double newM = beta1 * m0[i].real() + (1 - beta1) * g;
+    const double newV = beta2 * v0[i].real() + (1 - beta2) * g * g;
+    const double direction = x.nesterov ? beta1 * newM + (1 - beta1) * g : newM;
+    const double update = lrT * direction / (std::sqrt(newV) + eps);
+    push(wantVar, var0[i].real() - update, std::fabs(var0[i].real()) + std::fabs(update));
+    push(wantM, newM, std::fabs(m0[i].real()) + std::fabs(g));
+    push(wantV, newV, std::fabs(v0[i].real()) + g * g);
+  }
+  ExpectNear((x.inPlace ? var : varOut).ReadView(), wantVar, "varOut");
+  ExpectNear((x.inPlace ? m : mOut).ReadView(), wantM, "mOut");
+  ExpectNear((x.inPlace ? v : vOut).ReadView(), wantV, "vOut");
+  ExpectExact(grad.ReadView(), g0, "grad must not change");
+  if (!x.inPlace) {
+    ExpectExact(var.ReadView(), var0, "var must not change when varOut is its own tensor");
+    ExpectExact(m.ReadView(), m0, "m must not change when mOut is its own tensor");
+    ExpectExact(v.ReadView(), v0, "v must not change when vOut is its own tensor");
+    ExpectOutsideViewUnchanged(varOut, outsBefore[0], "varOut");
+    ExpectOutsideViewUnchanged(mOut, outsBefore[1], "mOut");
+    ExpectOutsideViewUnchanged(vOut, outsBefore[2], "vOut");
+  }
+  if (NumElements(x.shape) == 0) {
+    EXPECT_EQ(run.workspaceSize, 0u) << "an empty step needs no workspace";
+  }
+}
+
+class ApplyAdamDTest : public ::testing::TestWithParam<AdamDCase> {};
+TEST_P(ApplyAdamDTest, MatchesReference) { CheckApplyAdamD(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamDTest, ::testing::ValuesIn(AdamDCases()),
+                         [](const ::testing::TestParamInfo<AdamDCase>& info) { return SanitizeName(info.param.name); });
+
+std::vector<RejectionCase> ApplyAdamDRejections() {
+  // Argument positions in the prototype: var, m, v, beta1Power, beta2Power, lr, beta1, beta2,
+  // epsilon, grad, varOut, mOut, vOut.
+  constexpr size_t kArgs = 13, kGrad = 9;
+  const char* names[kArgs] = {"var",   "m",       "v",    "beta1Power", "beta2Power", "lr",  "beta1",
+                              "beta2", "epsilon", "grad", "varOut",     "mOut",       "vOut"};
+  struct Bad {
+    std::string name;
+    size_t arg;         // the argument that differs
+    aclDataType dtype;  // its dtype
+    Shape shape;        // its shape (empty: the default for its position)
+    aclDataType varDtype = ACL_FLOAT;
+  };
+  std::vector<Bad> bad = {{"int32_var", 0, ACL_INT32, {}, ACL_INT32},
+                          {"double_var", 0, ACL_DOUBLE, {}, ACL_DOUBLE},
+                          {"f32_var_f16_everything", 0, ACL_FLOAT, {}, ACL_FLOAT16}};
+  for (size_t arg = 1; arg < kArgs; ++arg) {
+    bad.push_back({std::string(names[arg]) + "_f16_var_f32", arg, ACL_FLOAT16, {}});
+  }
+  for (size_t arg : {size_t{1}, size_t{2}, kGrad, size_t{10}, size_t{11}, size_t{12}}) {
+    bad.push_back({std::string(names[arg]) + "_shape", arg, ACL_FLOAT, Shape{3, 2}});
+    bad.push_back({std::string(names[arg]) + "_rank", arg, ACL_FLOAT, Shape{2, 3, 1}});
+  }
+  for (size_t arg = 3; arg < kGrad; ++arg) {
+    bad.push_back({std::string(names[arg]) + "_two_elements", arg, ACL_FLOAT, Shape{2}});
+    bad.push_back({std::string(names[arg]) + "_empty", arg, ACL_FLOAT, Shape{0}});
+  }
+  std::vector<RejectionCase> cases;
+  for (const Bad& b : bad) {
+    cases.push_back(
+        {"ApplyAdamD_" + b.name,
+         [b](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+           std::vector<aclTensor*> t;
+           for (size_t arg = 0; arg < kArgs; ++arg) {
+             const bool hyperparameter = arg >= 3 && arg < kGrad;
+             Shape shape = hyperparameter ? Shape{1} : Shape{2, 3};
+             aclDataType dtype = b.varDtype;
+             if (arg == b.arg) {
+               dtype = b.dtype;
+               if (!b.shape.empty()) shape = b.shape;
+             }
+             t.push_back(args.NewTensor(dtype, shape));
+           }
+           return aclnnApplyAdamDGetWorkspaceSize(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], false,
+                                                  false, t[10], t[11], t[12], workspaceSize, executor);
+         },
+         aclnnApplyAdamD, b.arg == 0 && b.varDtype != b.dtype ? "m" : names[b.arg], ACLNN_ERR_PARAM_INVALID});
+  }
+  return cases;
+}
+
+class ApplyAdamDRejectionTest : public ::testing::TestWithParam<RejectionCase> {};
+TEST_P(ApplyAdamDRejectionTest, Rejects) { ExpectRejection(GetParam()); }
+INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamDRejectionTest, ::testing::ValuesIn(ApplyAdamDRejections()),
                          [](const ::testing::TestParamInfo<RejectionCase>& info) {
                            return SanitizeName(info.param.name);
                          });

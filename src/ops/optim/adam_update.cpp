@@ -16,6 +16,7 @@ struct AdamDesc {
   BufferRef grad_scale, found_inf;              // f32, one element each
   BufferRef beta1_power, beta2_power, lr, weight_decay, beta1, beta2, eps;  // with has_hyper: f32, one each
   bool has_max_v = false, has_ema = false, has_grad_scale = false, has_found_inf = false, has_hyper = false;
+  bool has_weight_decay = false;  // with has_hyper
   int64_t count = 0;
   AdamOptions options;
 };
@@ -32,12 +33,14 @@ class AdamStep final : public Step {
     double c1 = 1.0, c2 = 1.0;
     if (d_.has_hyper) {
       o.lr = scalar(d_.lr);
-      o.weight_decay = scalar(d_.weight_decay);
+      if (d_.has_weight_decay) o.weight_decay = scalar(d_.weight_decay);
       o.beta1 = scalar(d_.beta1);
       o.beta2 = scalar(d_.beta2);
       o.eps = scalar(d_.eps);
-      c1 = 1.0 - static_cast<double>(scalar(d_.beta1_power)) * o.beta1;
-      c2 = 1.0 - static_cast<double>(scalar(d_.beta2_power)) * o.beta2;
+      const double power_factor1 = o.current_powers ? 1.0 : o.beta1;
+      const double power_factor2 = o.current_powers ? 1.0 : o.beta2;
+      c1 = 1.0 - static_cast<double>(scalar(d_.beta1_power)) * power_factor1;
+      c2 = 1.0 - static_cast<double>(scalar(d_.beta2_power)) * power_factor2;
     } else if (o.bias_correction) {
       const double step = scalar(d_.step);
       c1 = 1.0 - std::pow(static_cast<double>(o.beta1), step);
@@ -54,8 +57,9 @@ class AdamStep final : public Step {
     auto* max_v = d_.has_max_v ? reinterpret_cast<float*>(context.Resolve(d_.max_v)) : nullptr;
     auto* ema = d_.has_ema ? reinterpret_cast<float*>(context.Resolve(d_.ema)) : nullptr;
     const auto* grad = reinterpret_cast<const float*>(context.Resolve(d_.grad));
-    const float step_size = static_cast<float>(o.lr / c1);
-    const float inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(c2));
+    // TensorFlow's form folds sqrt(c2) into the step size and leaves eps unscaled.
+    const float step_size = static_cast<float>(o.current_powers ? o.lr * std::sqrt(c2) / c1 : o.lr / c1);
+    const float inv_sqrt_c2 = o.current_powers ? 1.0f : static_cast<float>(1.0 / std::sqrt(c2));
     const float decay = o.l2 ? 1.0f : 1.0f - o.lr * o.weight_decay;
     const float l2 = o.l2 ? o.weight_decay : 0.0f;
     const float sign = (o.maximize ? -1.0f : 1.0f) * grad_factor;
@@ -72,7 +76,8 @@ class AdamStep final : public Step {
           second = std::fmax(max_v[i], v_i);
           max_v[i] = second;
         }
-        const float updated = var[i] * decay - step_size * m_i / (std::sqrt(second) * inv_sqrt_c2 + o.eps);
+        const float direction = o.nesterov ? o.beta1 * m_i + (1.0f - o.beta1) * g : m_i;
+        const float updated = var[i] * decay - step_size * direction / (std::sqrt(second) * inv_sqrt_c2 + o.eps);
         var[i] = updated;
         if (ema != nullptr) ema[i] = o.ema_decay * ema[i] + (1.0f - o.ema_decay) * updated;
       }
@@ -87,6 +92,12 @@ class AdamStep final : public Step {
 };
 
 }  // namespace
+
+aclnnStatus CheckOneElement(Plan& plan, const char* name, const aclTensor* tensor) {
+  if (tensor->NumElements() == 1) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must hold one element", name,
+                     ShapeToString(tensor->view_shape).c_str());
+}
 
 TensorRef WorkingCopy(Plan& plan, const TensorRef& src, aclDataType dtype) {
   TensorRef dst = plan.Temporary(dtype, src.shape);
@@ -115,7 +126,10 @@ void PlanAdamUpdate(Plan& plan, const AdamTensors& t, const AdamOptions& options
     gather_scalar(t.hyper->beta1_power, desc.beta1_power);
     gather_scalar(t.hyper->beta2_power, desc.beta2_power);
     gather_scalar(t.hyper->lr, desc.lr);
-    gather_scalar(t.hyper->weight_decay, desc.weight_decay);
+    if (t.hyper->weight_decay) {
+      desc.has_weight_decay = true;
+      gather_scalar(*t.hyper->weight_decay, desc.weight_decay);
+    }
     gather_scalar(t.hyper->beta1, desc.beta1);
     gather_scalar(t.hyper->beta2, desc.beta2);
     gather_scalar(t.hyper->eps, desc.eps);

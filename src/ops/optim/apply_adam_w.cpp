@@ -13,13 +13,12 @@
 #include "aclnnop/aclnn_apply_adam_w.h"
 #include "adam_update.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/shape/shape_checks.h"
 
 using namespace canopy;
 using namespace canopy::ops;
 
 namespace {
-
-constexpr DtypeSet kAdamWDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 aclnnStatus PlanApplyAdamW(Plan& plan, const aclTensor* var, const aclTensor* m, const aclTensor* v,
                            const aclTensor* beta1_power, const aclTensor* beta2_power, const aclTensor* lr,
@@ -38,32 +37,25 @@ aclnnStatus PlanApplyAdamW(Plan& plan, const aclTensor* var, const aclTensor* m,
                                                               {"beta2", beta2},
                                                               {"eps", eps}};
   // CANN's order: each dtype in the list, then each the same as varRef's, then the shapes.
-  for (const auto& [name, tensor] : state) CANOPY_CHECK(plan.CheckDtype(name, tensor->dtype, kAdamWDtypes));
-  for (const auto& [name, tensor] : scalars) CANOPY_CHECK(plan.CheckDtype(name, tensor->dtype, kAdamWDtypes));
-  CANOPY_CHECK(plan.CheckDtype("grad", grad->dtype, kAdamWDtypes));
+  for (const auto& [name, tensor] : state) CANOPY_CHECK(plan.CheckDtype(name, tensor->dtype, kAdamDtypes));
+  for (const auto& [name, tensor] : scalars) CANOPY_CHECK(plan.CheckDtype(name, tensor->dtype, kAdamDtypes));
+  CANOPY_CHECK(plan.CheckDtype("grad", grad->dtype, kAdamDtypes));
   const auto same_dtype = [&](const char* name, const aclTensor* tensor) {
-    if (tensor->dtype == var->dtype) return ACLNN_SUCCESS;
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is %s; it must have varRef's dtype %s", name,
-                       DtypeName(tensor->dtype), DtypeName(var->dtype));
+    return CheckSameDtype(plan, name, tensor, "varRef", var);
   };
   CANOPY_CHECK(same_dtype("mRef", m));
   CANOPY_CHECK(same_dtype("vRef", v));
   for (const auto& [name, tensor] : scalars) CANOPY_CHECK(same_dtype(name, tensor));
   CANOPY_CHECK(same_dtype("grad", grad));
   if (max_grad_norm != nullptr) {
-    CANOPY_CHECK(plan.CheckDtype("maxGradNormOptional", max_grad_norm->dtype, kAdamWDtypes));
+    CANOPY_CHECK(plan.CheckDtype("maxGradNormOptional", max_grad_norm->dtype, kAdamDtypes));
     CANOPY_CHECK(same_dtype("maxGradNormOptional", max_grad_norm));
   }
   CANOPY_CHECK(plan.CheckShape("mRef", m, var->view_shape));
   CANOPY_CHECK(plan.CheckShape("vRef", v, var->view_shape));
   if (max_grad_norm != nullptr) CANOPY_CHECK(plan.CheckShape("maxGradNormOptional", max_grad_norm, var->view_shape));
   CANOPY_CHECK(plan.CheckShape("grad", grad, var->view_shape));
-  for (const auto& [name, tensor] : scalars) {
-    if (tensor->NumElements() != 1) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' has shape %s; it must hold one element", name,
-                         ShapeToString(tensor->view_shape).c_str());
-    }
-  }
+  for (const auto& [name, tensor] : scalars) CANOPY_CHECK(CheckOneElement(plan, name, tensor));
 
   AdamTensors t;
   t.var = plan.Input(var, "varRef");
@@ -98,7 +90,7 @@ aclnnStatus PlanApplyAdamW(Plan& plan, const aclTensor* var, const aclTensor* m,
 
 CANOPY_ACLNN_OP(ApplyAdamW, PlanApplyAdamW,
                 (OpTraits{.header = "aclnnop/aclnn_apply_adam_w.h",
-                          .dtypes = kAdamWDtypes,
+                          .dtypes = kAdamDtypes,
                           .in_place = true,
                           .example = "f32[2,2] f32[2,2] f32[2,2]{0:1} f32[1]{0.5:0.9} f32[1]{0.5:0.9} f32[1]{0:0.01} "
                                      "f32[1]{0:0.1} f32[1]{0.8:0.9} f32[1]{0.9:0.99} f32[1]{0:1e-6} f32[2,2] - false "
