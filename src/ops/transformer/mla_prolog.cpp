@@ -20,21 +20,31 @@
 // [n / c0, k / 16, 16, c0] (element [j1, k1, k0, j0] is W[k1 * 16 + k0][j1 * c0 + j0]), as CANN's
 // example builds it. CANN generates the entry points from the op definition: its dtype
 // combinations are 161002; the rest is checked while tiling (561002), in the tiling's order.
-// Not implemented: the quantised scenarios (an INT8 weightUqQr or tokenX); they pass CANN's checks
-// and are then refused with 561000.
+// The quantised scenarios (an INT8 weightUqQr: partial; INT8 tokenX and weights too: full; each with
+// BF16 or INT8 caches) follow the kernel's stages and roundings (PlanQuantised). MlaProlog's kernel
+// has no branch for full quantisation (its tiling accepts it, and the launch then computes nothing):
+// Canopy computes it as MlaPrologV2WeightNz's kernel does.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclnnop/aclnn_mla_prolog.h"
 #include "aclnnop/aclnn_mla_prolog_v2_weight_nz.h"
+#include "common/half.h"
+#include "kernels/parallel_for.h"
+#include "kernels/quant_affine.h"
+#include "kernels/quant_int8_matmul.h"
 #include "kernels/reduce_norm.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "ops/nn/matmul_planner.h"
+#include "ops/nn/quant_rows.h"
 #include "rope_plan.h"
 
 using namespace canopy;
@@ -54,7 +64,6 @@ constexpr int64_t kBlockSizes[] = {16, 128};
 constexpr int64_t kNzRows = 16;        // k rows of an NZ fractal
 constexpr int64_t kFractalBytes = 32;  // an NZ fractal row: 32 bytes of elements
 constexpr int64_t kWeightNdRank = 2, kWeightNzRank = 4;
-constexpr int kQuantScaleInputs = 7;  // dequantScaleXOptional to smoothScalesCqOptional
 
 enum class Version { kV1, kV2 };
 
@@ -396,6 +405,327 @@ class CacheScatterStep final : public Step {
   Desc d_;
 };
 
+// The INT32 product of two INT8 matrices dequantised as the kernel does it in f32:
+// out[i, j] = (float(acc[i, j]) * row_scale[i]) * column_scale[j]. Operands are contiguous.
+class MlaDequantStep final : public Step {
+ public:
+  struct Desc {
+    BufferRef acc, row_scale, column_scale, out;
+    int64_t rows = 0, columns = 0;
+  };
+  explicit MlaDequantStep(const Desc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* acc = reinterpret_cast<const int32_t*>(context.Resolve(d_.acc));
+    const auto* row_scale = reinterpret_cast<const float*>(context.Resolve(d_.row_scale));
+    const auto* column_scale = reinterpret_cast<const float*>(context.Resolve(d_.column_scale));
+    auto* out = reinterpret_cast<float*>(context.Resolve(d_.out));
+    const int64_t columns = d_.columns;
+    kernels::ParallelFor(d_.rows, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const float r = row_scale[i];
+        for (int64_t j = 0; j < columns; ++j) {
+          out[i * columns + j] = static_cast<float>(acc[i * columns + j]) * r * column_scale[j];
+        }
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return "mla dequant rows " + std::to_string(d_.rows) + " columns " + std::to_string(d_.columns);
+  }
+
+ private:
+  Desc d_;
+};
+
+// f32 to f16 and f16 to an integer, each rounded to nearest with ties away from zero (the vector
+// unit's CAST_ROUND); for the |v| <= 127 this is used on, no value leaves f16's normal range.
+float RoundThroughHalfAway(float v) {
+  const double magnitude = std::fabs(static_cast<double>(v));
+  if (magnitude == 0.0) return 0.0f;
+  constexpr int kHalfMantissaBits = 10, kHalfMinExponent = -14;
+  const int exponent = std::max(static_cast<int>(std::floor(std::log2(magnitude))), kHalfMinExponent);
+  const double quantum = std::ldexp(1.0, exponent - kHalfMantissaBits);
+  const double half = std::floor(magnitude / quantum + 0.5) * quantum;
+  return static_cast<float>(std::copysign(std::floor(half + 0.5), static_cast<double>(v)));
+}
+
+// The full-quantisation KV-quant epilogue of the query, per row (token, head) of qN [rows, Hckv]
+// (bf16): scale = max|row| / 127, queryOut = round(row * (127 / max|row|)) through f16 (ties away);
+// queryRopeOut = bf16(qR * (quantScaleCkv[0] / scale)). Operands are contiguous.
+class MlaQueryQuantStep final : public Step {
+ public:
+  struct Desc {
+    BufferRef qn, qr, ckv_scale, query, scale, query_rope;
+    int64_t rows = 0, width = 0, rope_width = 0;
+  };
+  explicit MlaQueryQuantStep(const Desc& desc) : d_(desc) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* qn = reinterpret_cast<const uint16_t*>(context.Resolve(d_.qn));
+    const auto* qr = reinterpret_cast<const uint16_t*>(context.Resolve(d_.qr));
+    const float ckv_scale = *reinterpret_cast<const float*>(context.Resolve(d_.ckv_scale));
+    auto* query = reinterpret_cast<int8_t*>(context.Resolve(d_.query));
+    auto* scale = reinterpret_cast<float*>(context.Resolve(d_.scale));
+    auto* query_rope = reinterpret_cast<uint16_t*>(context.Resolve(d_.query_rope));
+    constexpr float kInt8Max = 127.0f, kInt8Min = -128.0f;
+    kernels::ParallelFor(d_.rows, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const uint16_t* row = qn + i * d_.width;
+        float max = 0.0f;
+        for (int64_t j = 0; j < d_.width; ++j) max = std::max(max, std::fabs(Bf16ToFloat(row[j])));
+        const float s = max / kInt8Max;
+        const float inverse = max > 0.0f ? kInt8Max / max : 0.0f;
+        scale[i] = s;
+        for (int64_t j = 0; j < d_.width; ++j) {
+          const float q = RoundThroughHalfAway(Bf16ToFloat(row[j]) * inverse);
+          query[i * d_.width + j] = static_cast<int8_t>(std::clamp(q, kInt8Min, kInt8Max));
+        }
+        const float factor = ckv_scale / s;
+        for (int64_t j = 0; j < d_.rope_width; ++j) {
+          const int64_t at = i * d_.rope_width + j;
+          query_rope[at] = FloatToBf16(Bf16ToFloat(qr[at]) * factor);
+        }
+      }
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return "mla query quant rows " + std::to_string(d_.rows) + " width " + std::to_string(d_.width);
+  }
+
+ private:
+  Desc d_;
+};
+
+// a (INT8 [M, K], any view) @ weight (INT8: a 2-D (K, N) view or the 4-D NZ blocks) as an INT32
+// temporary [M, N]: the weight is transposed into a contiguous [N, K] first.
+TensorRef PlanInt8WeightProduct(Plan& plan, const TensorRef& a, const TensorRef& weight) {
+  TensorRef bt;
+  if (weight.rank() == kWeightNdRank) {
+    bt = plan.Contiguous(Permute(weight, {1, 0}), ACL_INT8);
+  } else {
+    const int64_t n1 = weight.shape[0], k = weight.shape[1] * weight.shape[2], c0 = weight.shape[3];
+    std::optional<TensorRef> blocks = Reshape(weight, {n1, k, c0});
+    if (!blocks) blocks = Reshape(plan.Contiguous(weight, ACL_INT8), {n1, k, c0});
+    bt = *Reshape(plan.Contiguous(Permute(*blocks, {0, 2, 1}), ACL_INT8), {n1 * c0, k});
+  }
+  const TensorRef rows = plan.Contiguous(a, ACL_INT8);
+  TensorRef acc = plan.Temporary(ACL_INT32, {rows.shape[0], bt.shape[0]});
+  kernels::Int8MatmulDesc desc;
+  desc.batch = 1;
+  desc.m = rows.shape[0];
+  desc.n = bt.shape[0];
+  desc.k = rows.shape[1];
+  desc.a = rows.buffer;
+  desc.bt = bt.buffer;
+  desc.acc = acc.buffer;
+  plan.AddStep(kernels::MakeInt8MatmulStep(desc), {rows, bt}, acc);
+  return acc;
+}
+
+// acc (INT32 [M, N], contiguous) dequantised into an f32 temporary: row_scale one value per row
+// (any view of M values), column_scale one per column (any view of N values).
+TensorRef PlanDequant(Plan& plan, const TensorRef& acc, const TensorRef& row_scale, const TensorRef& column_scale) {
+  const TensorRef rows = plan.Contiguous(row_scale, ACL_FLOAT);
+  const TensorRef columns = plan.Contiguous(column_scale, ACL_FLOAT);
+  TensorRef out = plan.Temporary(ACL_FLOAT, acc.shape);
+  MlaDequantStep::Desc desc{acc.buffer, rows.buffer, columns.buffer, out.buffer, acc.shape[0], acc.shape[1]};
+  plan.AddStep(std::make_unique<MlaDequantStep>(desc), {acc, rows, columns}, out);
+  return out;
+}
+
+// rows (f32 / bf16, contiguous [T, W]) times a scale (f32: one per column, or its first value for
+// all) into INT8, rounded half to even and saturated, as the kernel's Quant per channel / tensor.
+TensorRef PlanQuantRows(Plan& plan, const TensorRef& rows, const TensorRef& scale, bool per_channel) {
+  TensorRef out = plan.Temporary(ACL_INT8, rows.shape);
+  kernels::QuantAffineDesc desc;
+  desc.in_dtype = rows.dtype;
+  desc.out_dtype = ACL_INT8;
+  desc.elements = rows.NumElements();
+  desc.axis_extent = rows.shape[1];
+  desc.param_dtype = ACL_FLOAT;
+  desc.param_count = per_channel ? rows.shape[1] : 1;
+  AddAffineStep(plan, desc, rows, scale, nullptr, out);
+  return out;
+}
+
+// The registered operands, in prototype order.
+struct MlaOperands {
+  TensorRef x, dq, uq_qr, uk, dkv_kr, gamma_cq, gamma_ckv, sin, cos, index;
+  std::optional<TensorRef> scale_x, scale_w_dq, scale_w_uq_qr, scale_w_dkv_kr, scale_ckv, scale_ckr, smooth_cq;
+  TensorRef query, query_rope, kv_cache, kr_cache;
+  std::optional<TensorRef> scale_q_nope;
+};
+
+MlaOperands RegisterOperands(Plan& plan, const MlaArgs& a) {
+  MlaOperands o;
+  o.x = plan.Input(a.x, "tokenX");
+  o.dq = plan.Input(a.dq, "weightDq");
+  o.uq_qr = plan.Input(a.uq_qr, "weightUqQr");
+  o.uk = plan.Input(a.uk, "weightUk");
+  o.dkv_kr = plan.Input(a.dkv_kr, "weightDkvKr");
+  o.gamma_cq = plan.Input(a.gamma_cq, "rmsnormGammaCq");
+  o.gamma_ckv = plan.Input(a.gamma_ckv, "rmsnormGammaCkv");
+  o.sin = plan.Input(a.sin, "ropeSin");
+  o.cos = plan.Input(a.cos, "ropeCos");
+  o.index = plan.Input(a.index, "cacheIndex");
+  plan.Input(a.kv, "kvCacheRef");  // rows are written, none read
+  plan.Input(a.kr, "krCacheRef");
+  const std::tuple<const char*, const aclTensor*, std::optional<TensorRef>*> scales[] = {
+      {"dequantScaleXOptional", a.scale_x, &o.scale_x},
+      {"dequantScaleWDqOptional", a.scale_w_dq, &o.scale_w_dq},
+      {"dequantScaleWUqQrOptional", a.scale_w_uq_qr, &o.scale_w_uq_qr},
+      {"dequantScaleWDkvKrOptional", a.scale_w_dkv_kr, &o.scale_w_dkv_kr},
+      {"quantScaleCkvOptional", a.scale_ckv, &o.scale_ckv},
+      {"quantScaleCkrOptional", a.scale_ckr, &o.scale_ckr},
+      {"smoothScalesCqOptional", a.smooth_cq, &o.smooth_cq}};
+  for (const auto& [name, t, ref] : scales) {
+    if (t != nullptr) {
+      *ref = plan.Input(t, name);
+    } else {
+      plan.SkipInput();
+    }
+  }
+  o.query = plan.Output(a.query, "queryOut");
+  o.query_rope = plan.Output(a.query_rope, "queryRopeOut");
+  if (a.version == Version::kV2) {
+    // Written in full quantisation with INT8 caches; left as it is otherwise.
+    if (a.scale_q_nope != nullptr) {
+      o.scale_q_nope = plan.Output(a.scale_q_nope, "dequantScaleQNopeOutOptional");
+    } else {
+      plan.SkipOutput();
+    }
+  }
+  o.kv_cache = plan.Output(a.kv, "kvCacheRef");
+  o.kr_cache = plan.Output(a.kr, "krCacheRef");
+  return o;
+}
+
+// Writes `rows` into `cache` at the slots (contiguous INT64 [T]); a cache that is not contiguous
+// is staged.
+void PlanScatter(Plan& plan, const TensorRef& slots, const TensorRef& rows, const TensorRef& cache, const Dims& d) {
+  const TensorRef dst = cache.IsContiguous() ? cache : plan.Contiguous(cache, cache.dtype);
+  CacheScatterStep::Desc scatter;
+  scatter.slots = slots.buffer;
+  scatter.tokens = d.t;
+  scatter.block_num = d.block_num;
+  scatter.block_size = d.block_size;
+  scatter.nz = d.nz_cache;
+  scatter.rows = rows.buffer;
+  scatter.cache = dst.buffer;
+  scatter.dtype = dst.dtype;
+  scatter.width = rows.shape[1];
+  plan.AddStep(std::make_unique<CacheScatterStep>(scatter), {slots, rows}, dst);
+  if (!SameView(dst, cache)) plan.Copy(dst, cache);
+}
+
+// RoPE of `x` ([T, n, 1, Dr] view) with each token's rows of cos / sin ([T, 1, 1, Dr]) into `y`:
+// in bf16 where x is bf16, else in f32 (the tables converted, exactly).
+void PlanTokenRope(Plan& plan, const TensorRef& x, const TensorRef& cos_rows, const TensorRef& sin_rows,
+                   const TensorRef& y) {
+  if (x.dtype == ACL_BF16) {
+    PlanRopeStep(plan, kernels::RopeMode::kInterleaveHalf, x, cos_rows, sin_rows, y);
+    return;
+  }
+  PlanRopeStep(plan, kernels::RopeMode::kInterleaveHalf, x, plan.Contiguous(cos_rows, ACL_FLOAT),
+               plan.Contiguous(sin_rows, ACL_FLOAT), y);
+}
+
+// The quantised scenarios, stage by stage as the kernel computes them:
+//   full (INT8 tokenX and down weights): cQ and [cKV | kR] are INT32 products dequantised in f32 by
+//   dequantScaleX (per token) and the weight's scale (per column), not rounded to bf16;
+//   partial and full: RmsNorm(cQ) in f32, times smoothScalesCq where given, quantised per token
+//   (scale max / 127, y = round(x * (127 / max)), half to even); [qC | qR] its INT32 product with
+//   weightUqQr dequantised by that scale and dequantScaleWUqQr; qC rounded to bf16 for weightUk,
+//   qR rotated in f32 and rounded to bf16;
+//   INT8 kvCache: RmsNorm(cKV) in f32 times quantScaleCkv (per channel; full: its first value for
+//   all) rounded half to even and saturated; partial INT8 krCache: RoPE(kR) rounded to bf16, times
+//   quantScaleCkr per channel, quantised the same way; full: krCache stays bf16;
+//   full with an INT8 kvCache: queryOut quantised per token and head (dequantScaleQNopeOut), and
+//   queryRopeOut scaled by quantScaleCkv / that scale.
+aclnnStatus PlanQuantised(Plan& plan, const MlaOperands& o, const MlaArgs& a, const Dims& d, QuantMode mode) {
+  const bool full = mode == QuantMode::kFullKvPlain || mode == QuantMode::kFullKvQuant;
+  const bool kv_quant = mode == QuantMode::kPartialKvQuant || mode == QuantMode::kFullKvQuant;
+  const int64_t t = d.t, width_qc_qr = d.d + d.dr, h_ckv_kr = d.hckv + d.dr;
+  const TensorRef x_rows = InputAs(plan, o.x, {t, d.he});
+  TensorRef cq, ckv_kr;
+  if (full) {
+    const TensorRef scale_x = *Reshape(plan.Contiguous(*o.scale_x, ACL_FLOAT), {t});
+    cq = PlanDequant(plan, PlanInt8WeightProduct(plan, x_rows, o.dq), scale_x, *o.scale_w_dq);
+    ckv_kr = PlanDequant(plan, PlanInt8WeightProduct(plan, x_rows, o.dkv_kr), scale_x, *o.scale_w_dkv_kr);
+  } else {
+    cq = plan.Temporary(ACL_BF16, {t, d.hcq});
+    CANOPY_CHECK(PlanWeightProduct(plan, x_rows, o.dq, cq));
+    ckv_kr = plan.Temporary(ACL_BF16, {t, h_ckv_kr});
+    CANOPY_CHECK(PlanWeightProduct(plan, x_rows, o.dkv_kr, ckv_kr));
+  }
+
+  // RmsNorm(cQ) quantised per token, then [qC | qR].
+  const TensorRef cq_norm = plan.Temporary(ACL_FLOAT, {t, d.hcq});
+  PlanRmsRows(plan, cq, o.gamma_cq, a.eps_cq, cq_norm);
+  const TensorRef cq_int8 = plan.Temporary(ACL_INT8, {t, d.hcq});
+  const TensorRef cq_scale = plan.Temporary(ACL_FLOAT, {t});
+  // clip ratio 1: y = round(x * (127 / max)), as the kernel multiplies by the reciprocal.
+  PlanDynamicQuantRows(plan, cq_norm, o.smooth_cq ? &*o.smooth_cq : nullptr, cq_int8, cq_scale, nullptr, nullptr, 1.0f);
+  const TensorRef qc_qr = PlanDequant(plan, PlanInt8WeightProduct(plan, cq_int8, o.uq_qr), cq_scale, *o.scale_w_uq_qr);
+
+  // queryOut (or qN) = bf16(qC) @ weightUk per head.
+  const TensorRef qc_qr_heads = *Reshape(qc_qr, {t, d.n, width_qc_qr});
+  const TensorRef qc = plan.Temporary(ACL_BF16, {t, d.n, d.d});
+  plan.Copy(Narrow(qc_qr_heads, 2, 0, d.d), qc);
+  const bool quant_query = mode == QuantMode::kFullKvQuant;
+  const TensorRef qn = quant_query ? plan.Temporary(ACL_BF16, {t, d.n, d.hckv}) : o.query;
+  const StagedOutput q_out = OutputAs(plan, qn, {t, d.n, d.hckv});
+  CANOPY_CHECK(PlanProduct(plan, Permute(qc, {1, 0, 2}), o.uk, Permute(q_out.view, {1, 0, 2}), 0));
+  if (q_out.copy_back) plan.Copy(*Reshape(q_out.view, qn.shape), qn);
+
+  // queryRopeOut = bf16(RoPE(qR)) in f32.
+  const TensorRef cos_rows = Unsqueeze(Unsqueeze(InputAs(plan, o.cos, {t, d.dr}), 1), 1);
+  const TensorRef sin_rows = Unsqueeze(Unsqueeze(InputAs(plan, o.sin, {t, d.dr}), 1), 1);
+  const TensorRef qr_f32 = plan.Temporary(ACL_FLOAT, {t, d.n, 1, d.dr});
+  PlanTokenRope(plan, Unsqueeze(Narrow(qc_qr_heads, 2, d.d, d.dr), 2), cos_rows, sin_rows, qr_f32);
+  if (quant_query) {
+    const TensorRef qr = plan.Temporary(ACL_BF16, {t, d.n, d.dr});
+    plan.Copy(*Reshape(qr_f32, qr.shape), qr);
+    const TensorRef query = plan.Temporary(ACL_INT8, {t, d.n, d.hckv});
+    const TensorRef scale = plan.Temporary(ACL_FLOAT, {t, d.n});
+    const TensorRef query_rope = plan.Temporary(ACL_BF16, {t, d.n, d.dr});
+    const TensorRef ckv_scale = plan.Contiguous(*o.scale_ckv, ACL_FLOAT);
+    MlaQueryQuantStep::Desc desc{qn.buffer,         qr.buffer, ckv_scale.buffer, query.buffer, scale.buffer,
+                                 query_rope.buffer, t * d.n,   d.hckv,           d.dr};
+    plan.AddStep(std::make_unique<MlaQueryQuantStep>(desc));
+    plan.Copy(*Reshape(query, o.query.shape), o.query);
+    plan.Copy(*Reshape(query_rope, o.query_rope.shape), o.query_rope);
+    plan.Copy(*Reshape(scale, o.scale_q_nope->shape), *o.scale_q_nope);
+  } else {
+    plan.Copy(*Reshape(qr_f32, o.query_rope.shape), o.query_rope);
+  }
+  if (d.block_num == 0) return ACLNN_SUCCESS;  // empty caches: nothing is written
+
+  // The caches' rows.
+  const TensorRef slots = plan.Contiguous(o.index, ACL_INT64);
+  TensorRef kv_rows = plan.Temporary(kv_quant ? ACL_FLOAT : ACL_BF16, {t, d.hckv});
+  PlanRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), o.gamma_ckv, a.eps_ckv, kv_rows);
+  if (kv_quant) kv_rows = PlanQuantRows(plan, kv_rows, *o.scale_ckv, /*per_channel=*/!full);
+  const TensorRef kr = Unsqueeze(Unsqueeze(Narrow(ckv_kr, 1, d.hckv, d.dr), 1), 1);
+  TensorRef kr_rows = plan.Temporary(ACL_BF16, {t, d.dr});
+  if (full) {
+    const TensorRef kr_f32 = plan.Temporary(ACL_FLOAT, {t, 1, 1, d.dr});
+    PlanTokenRope(plan, kr, cos_rows, sin_rows, kr_f32);
+    plan.Copy(*Reshape(kr_f32, kr_rows.shape), kr_rows);
+  } else {
+    PlanTokenRope(plan, kr, cos_rows, sin_rows, Unsqueeze(Unsqueeze(kr_rows, 1), 1));
+    if (kv_quant) kr_rows = PlanQuantRows(plan, kr_rows, *o.scale_ckr, /*per_channel=*/true);
+  }
+  PlanScatter(plan, slots, kv_rows, o.kv_cache, d);
+  PlanScatter(plan, slots, kr_rows, o.kr_cache, d);
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus PlanMlaProlog(Plan& plan, const MlaArgs& a) {
   CANOPY_CHECK(CheckDtypes(plan, a));
   CANOPY_CHECK(CheckEachRequired(plan, a));
@@ -403,93 +733,47 @@ aclnnStatus PlanMlaProlog(Plan& plan, const MlaArgs& a) {
   CANOPY_CHECK(ReadDims(plan, a, d));
   const QuantMode mode = QuantModeOf(a);
   CANOPY_CHECK(CheckScenario(plan, a, d, mode));
-  if (mode != QuantMode::kNone) {
-    return plan.Reject(ACLNN_ERR_INNER,
-                       "the quantised scenarios (weightUqQr %s, tokenX %s, kvCacheRef %s) are not implemented in "
-                       "Canopy; only the all-BFLOAT16 one is",
-                       DtypeName(a.uq_qr->dtype), DtypeName(a.x->dtype), DtypeName(a.kv->dtype));
-  }
 
-  const TensorRef x = plan.Input(a.x, "tokenX");
-  const TensorRef dq = plan.Input(a.dq, "weightDq");
-  const TensorRef uq_qr = plan.Input(a.uq_qr, "weightUqQr");
-  const TensorRef uk = plan.Input(a.uk, "weightUk");
-  const TensorRef dkv_kr = plan.Input(a.dkv_kr, "weightDkvKr");
-  const TensorRef gamma_cq = plan.Input(a.gamma_cq, "rmsnormGammaCq");
-  const TensorRef gamma_ckv = plan.Input(a.gamma_ckv, "rmsnormGammaCkv");
-  const TensorRef sin = plan.Input(a.sin, "ropeSin");
-  const TensorRef cos = plan.Input(a.cos, "ropeCos");
-  const TensorRef index = plan.Input(a.index, "cacheIndex");
-  plan.Input(a.kv, "kvCacheRef");  // rows are written, none read
-  plan.Input(a.kr, "krCacheRef");
-  for (int i = 0; i < kQuantScaleInputs; ++i) plan.SkipInput();  // null in this scenario
-  const TensorRef query = plan.Output(a.query, "queryOut");
-  const TensorRef query_rope = plan.Output(a.query_rope, "queryRopeOut");
-  if (a.version == Version::kV2) {
-    if (a.scale_q_nope != nullptr) {
-      plan.Output(a.scale_q_nope, "dequantScaleQNopeOutOptional");  // not written outside full quantisation
-    } else {
-      plan.SkipOutput();
-    }
-  }
-  const TensorRef kv_cache = plan.Output(a.kv, "kvCacheRef");
-  const TensorRef kr_cache = plan.Output(a.kr, "krCacheRef");
+  const MlaOperands o = RegisterOperands(plan, a);
   if (d.t == 0) return ACLNN_SUCCESS;  // empty queries; the caches are left as they are
+  if (mode != QuantMode::kNone) return PlanQuantised(plan, o, a, d, mode);
 
   const int64_t t = d.t, width_qc_qr = d.d + d.dr, h_ckv_kr = d.hckv + d.dr;
   // The down projections and the query's RmsNorm and up projection, each rounded to bf16.
-  const TensorRef x_rows = InputAs(plan, x, {t, d.he});
+  const TensorRef x_rows = InputAs(plan, o.x, {t, d.he});
   const TensorRef cq = plan.Temporary(ACL_BF16, {t, d.hcq});
-  CANOPY_CHECK(PlanWeightProduct(plan, x_rows, dq, cq));
+  CANOPY_CHECK(PlanWeightProduct(plan, x_rows, o.dq, cq));
   const TensorRef ckv_kr = plan.Temporary(ACL_BF16, {t, h_ckv_kr});
-  CANOPY_CHECK(PlanWeightProduct(plan, x_rows, dkv_kr, ckv_kr));
+  CANOPY_CHECK(PlanWeightProduct(plan, x_rows, o.dkv_kr, ckv_kr));
   const TensorRef cq_norm = plan.Temporary(ACL_BF16, {t, d.hcq});
-  PlanRmsRows(plan, cq, gamma_cq, a.eps_cq, cq_norm);
+  PlanRmsRows(plan, cq, o.gamma_cq, a.eps_cq, cq_norm);
   const TensorRef qc_qr = plan.Temporary(ACL_BF16, {t, d.n * width_qc_qr});
-  CANOPY_CHECK(PlanWeightProduct(plan, cq_norm, uq_qr, qc_qr));
+  CANOPY_CHECK(PlanWeightProduct(plan, cq_norm, o.uq_qr, qc_qr));
 
   // queryOut[t, n] = qC[t, n] @ weightUk[n], as a batch over the heads.
-  const StagedOutput q_out = OutputAs(plan, query, {t, d.n, d.hckv});
+  const StagedOutput q_out = OutputAs(plan, o.query, {t, d.n, d.hckv});
   TensorRef qc = *Reshape(qc_qr, {t, d.n, width_qc_qr});
   qc = Permute(Narrow(qc, 2, 0, d.d), {1, 0, 2});
-  CANOPY_CHECK(PlanProduct(plan, qc, uk, Permute(q_out.view, {1, 0, 2}), 0));
-  if (q_out.copy_back) plan.Copy(*Reshape(q_out.view, query.shape), query);
+  CANOPY_CHECK(PlanProduct(plan, qc, o.uk, Permute(q_out.view, {1, 0, 2}), 0));
+  if (q_out.copy_back) plan.Copy(*Reshape(q_out.view, o.query.shape), o.query);
 
   // RoPE of the query's and the key's rope parts with each token's sin and cos.
-  const TensorRef cos_rows = Unsqueeze(Unsqueeze(InputAs(plan, cos, {t, d.dr}), 1), 1);
-  const TensorRef sin_rows = Unsqueeze(Unsqueeze(InputAs(plan, sin, {t, d.dr}), 1), 1);
-  const StagedOutput qr_out = OutputAs(plan, query_rope, {t, d.n, 1, d.dr});
+  const TensorRef cos_rows = Unsqueeze(Unsqueeze(InputAs(plan, o.cos, {t, d.dr}), 1), 1);
+  const TensorRef sin_rows = Unsqueeze(Unsqueeze(InputAs(plan, o.sin, {t, d.dr}), 1), 1);
+  const StagedOutput qr_out = OutputAs(plan, o.query_rope, {t, d.n, 1, d.dr});
   const TensorRef qr = Unsqueeze(Narrow(*Reshape(qc_qr, {t, d.n, width_qc_qr}), 2, d.d, d.dr), 2);
-  PlanRopeStep(plan, kernels::RopeMode::kInterleaveHalf, qr, cos_rows, sin_rows, qr_out.view);
-  if (qr_out.copy_back) plan.Copy(*Reshape(qr_out.view, query_rope.shape), query_rope);
+  PlanTokenRope(plan, qr, cos_rows, sin_rows, qr_out.view);
+  if (qr_out.copy_back) plan.Copy(*Reshape(qr_out.view, o.query_rope.shape), o.query_rope);
   if (d.block_num == 0) return ACLNN_SUCCESS;  // empty caches: nothing is written
 
   const TensorRef kv_rows = plan.Temporary(ACL_BF16, {t, d.hckv});
-  PlanRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), gamma_ckv, a.eps_ckv, kv_rows);
+  PlanRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), o.gamma_ckv, a.eps_ckv, kv_rows);
   const TensorRef kr_rows = plan.Temporary(ACL_BF16, {t, d.dr});
-  PlanRopeStep(plan, kernels::RopeMode::kInterleaveHalf, Unsqueeze(Unsqueeze(Narrow(ckv_kr, 1, d.hckv, d.dr), 1), 1),
-               cos_rows, sin_rows, Unsqueeze(Unsqueeze(kr_rows, 1), 1));
-
-  // The caches are written where they lie when contiguous, else staged.
-  const TensorRef slots = plan.Contiguous(index, ACL_INT64);
-  const auto staged_cache = [&plan](const TensorRef& cache) {
-    return cache.IsContiguous() ? cache : plan.Contiguous(cache, cache.dtype);
-  };
-  CacheScatterStep::Desc scatter;
-  scatter.slots = slots.buffer;
-  scatter.tokens = t;
-  scatter.block_num = d.block_num;
-  scatter.block_size = d.block_size;
-  scatter.nz = d.nz_cache;
-  for (const auto& [rows, cache] : {std::pair{kv_rows, kv_cache}, std::pair{kr_rows, kr_cache}}) {
-    const TensorRef dst = staged_cache(cache);
-    scatter.rows = rows.buffer;
-    scatter.cache = dst.buffer;
-    scatter.dtype = dst.dtype;
-    scatter.width = rows.shape[1];
-    plan.AddStep(std::make_unique<CacheScatterStep>(scatter), {slots, rows}, dst);
-    if (!SameView(dst, cache)) plan.Copy(dst, cache);
-  }
+  PlanTokenRope(plan, Unsqueeze(Unsqueeze(Narrow(ckv_kr, 1, d.hckv, d.dr), 1), 1), cos_rows, sin_rows,
+                Unsqueeze(Unsqueeze(kr_rows, 1), 1));
+  const TensorRef slots = plan.Contiguous(o.index, ACL_INT64);
+  PlanScatter(plan, slots, kv_rows, o.kv_cache, d);
+  PlanScatter(plan, slots, kr_rows, o.kr_cache, d);
   return ACLNN_SUCCESS;
 }
 
