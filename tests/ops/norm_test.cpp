@@ -1,12 +1,12 @@
-// RmsNorm, AddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm, DeepNorm, GroupNorm and BatchNorm
-// through the public C API against a float64 reference: every documented dtype
-// combination, strided inputs and outputs, optional inputs and outputs null and
-// given, empty tensors, rows long enough to split across chunks, a large mean
-// (LayerNorm's two-pass variance), ggml's exact call patterns, and the
-// rejections with their codes.
+// RmsNorm, AddRmsNorm, FusedAddRmsNorm, LayerNorm (and its implMode / fast forms), AddLayerNorm, DeepNorm, GroupNorm
+// and BatchNorm through the public C API against a float64 reference: every documented dtype combination, strided
+// inputs and outputs, optional inputs and outputs null and given, empty tensors, rows long enough to split across
+// chunks, a large mean (LayerNorm's two-pass variance), ggml's exact call patterns, and the rejections with their
+// codes.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_deep_norm.h"
+#include "aclnnop/aclnn_fused_add_rms_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -24,7 +25,7 @@
 namespace canopy_test {
 namespace {
 
-enum class Op { kRms, kAddRms, kLayer, kLayerImpl, kFastLayer, kGroup, kAddLayer, kDeep };
+enum class Op { kRms, kAddRms, kFusedAddRms, kLayer, kLayerImpl, kFastLayer, kGroup, kAddLayer, kDeep };
 
 struct NormCase {
   std::string name;
@@ -43,17 +44,17 @@ struct NormCase {
   // AddLayerNorm: biasOptional given (of gamma's shape, or x's with biasFull), x2's dtype when not x's.
   bool bias = false, biasFull = false;
   aclDataType x2Dtype = ACL_DT_UNDEFINED;
-  double alpha = 1;  // DeepNorm: x' = alpha * x + gx
+  double alpha = 1;  // DeepNorm: x' = alpha * x + gx; FusedAddRmsNorm: x1 * alpha + x2
 };
 
 // The second addend's dtype, and the dtype of y, xOut and bias (FLOAT when x1 and x2 differ: CANN's table).
 aclDataType X2Dtype(const NormCase& c) { return c.x2Dtype == ACL_DT_UNDEFINED ? c.dtype : c.x2Dtype; }
 aclDataType DataDtype(const NormCase& c) { return X2Dtype(c) == c.dtype ? c.dtype : ACL_FLOAT; }
-bool Adds(Op op) { return op == Op::kAddRms || op == Op::kAddLayer || op == Op::kDeep; }
+bool Adds(Op op) { return op == Op::kAddRms || op == Op::kFusedAddRms || op == Op::kAddLayer || op == Op::kDeep; }
 
 void PrintTo(const NormCase& c, std::ostream* os) { *os << c.name; }
 
-bool IsRms(Op op) { return op == Op::kRms || op == Op::kAddRms; }
+bool IsRms(Op op) { return op == Op::kRms || op == Op::kAddRms || op == Op::kFusedAddRms; }
 
 // The float64 reference of one normalisation.
 struct Reference {
@@ -166,6 +167,13 @@ OpRun RunNorm(const NormCase& c, const DeviceTensor& x, const std::optional<Devi
                                                    Or(a, rstd.t), Or(a, xOut.t), ws, e);
           },
           aclnnAddRmsNorm);
+    case Op::kFusedAddRms:
+      return RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnFusedAddRmsNormGetWorkspaceSize(a.Tensor(x), Or(a, x2), Or(a, gamma), c.eps, c.alpha,
+                                                        Or(a, y.t), Or(a, rstd.t), Or(a, xOut.t), ws, e);
+          },
+          aclnnFusedAddRmsNorm);
     case Op::kLayer:
     case Op::kLayerImpl:
     case Op::kFastLayer: {
@@ -247,8 +255,9 @@ TEST_P(NormTest, MatchesFloat64Reference) {
   Reference ref =
       Compute(c, scaled, x2 ? &x2Values : nullptr, c.gamma ? &gammaValues : nullptr, c.beta ? &betaValues : nullptr);
   // The kernel adds in f32 (x2 + bias, then x1): errors scale with the addends, not with their sum.
+  // FusedAddRmsNorm's f16 kernel rounds x1 * scale to f16 before it adds x2.
   std::vector<double> addends;
-  if (c.op == Op::kAddLayer || c.op == Op::kDeep) {
+  if (c.op == Op::kAddLayer || c.op == Op::kDeep || c.op == Op::kFusedAddRms) {
     const size_t length = static_cast<size_t>(NumElements(c.gammaShape));
     for (size_t i = 0; i < xValues.size(); ++i) {
       const double magnitude = std::abs(scaled[i]) + std::abs(x2Values[i]) + (c.bias ? 2.0 : 0.0);
@@ -273,6 +282,32 @@ TEST_P(NormTest, MatchesFloat64Reference) {
     ExpectOutsideViewUnchanged(*xOut.t, xOut.before, "xOut storage");
   }
   ExpectExact(x.ReadView(), xValues, "x must not change");
+}
+
+// The scaled-add norms (DeepNorm, FusedAddRmsNorm): `x` as given, then with alpha 2.5 over two normalised
+// dims in stepped views, transposed in and reversed out, and rows of `longRow` elements.
+void PushScaledAddCases(std::vector<NormCase>& cases, NormCase x, const std::string& n, int64_t longRow) {
+  cases.push_back(x);
+  x.name = n + "two_dims_stepped";
+  x.shape = {4, 3, 12};
+  x.gammaShape = {3, 12};
+  x.statShape = {4, 1, 1};
+  x.view = x.outView = View::kStepped;
+  x.alpha = 2.5;
+  cases.push_back(x);
+  x.name = n + "transposed";
+  x.shape = {6, 7};
+  x.gammaShape = {7};
+  x.statShape = {6, 1};
+  x.view = View::kTransposed;
+  x.outView = View::kReversed;
+  cases.push_back(x);
+  x.name = n + "long_rows";
+  x.shape = {2, longRow};
+  x.gammaShape = {longRow};
+  x.statShape = {2, 1};
+  x.view = x.outView = View::kContiguous;
+  cases.push_back(x);
 }
 
 std::vector<NormCase> NormCases() {
@@ -400,33 +435,26 @@ std::vector<NormCase> NormCases() {
                    1,
                    1e-6});
   cases.push_back({"addrms_empty", Op::kAddRms, ACL_FLOAT16, ACL_FLOAT16, {0, 8}, {8}, {0, 1}});
+  // FusedAddRmsNorm: every dtype (all of x1's), scale on x1, one and two normalised dims, views, the longest
+  // row CANN's kernel takes (10240 FLOAT, 12288 16-bit elements), rank 1; rstdOut is x1's leading dims then 1s.
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    const std::string n = std::string("fused_addrms_") + Name(dtype) + "_";
+    NormCase x{n + "last_dim", Op::kFusedAddRms, dtype, dtype, {3, 5, 16}, {16}, {3, 5, 1}};
+    x.alpha = -0.5;
+    PushScaledAddCases(cases, x, n, dtype == ACL_FLOAT ? 10240 : 12288);
+    x.name = n + "rank1_offset";
+    x.shape = x.gammaShape = {33};
+    x.statShape = {1};
+    x.view = x.outView = o;
+    cases.push_back(x);
+  }
   // DeepNorm: every dtype (all of x's), alpha scaling x, one and two normalised dims, views, long rows, empty.
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     const std::string n = std::string("deep_") + Name(dtype) + "_";
     NormCase x{n + "last_dim", Op::kDeep, dtype, dtype, {3, 5, 16}, {16}, {3, 5, 1}};
     x.beta = x.mean = true;
     x.alpha = 0.3;
-    cases.push_back(x);
-    x.name = n + "two_dims_stepped";
-    x.shape = {4, 3, 12};
-    x.gammaShape = {3, 12};
-    x.statShape = {4, 1, 1};
-    x.view = x.outView = s;
-    x.alpha = 2.5;
-    cases.push_back(x);
-    x.name = n + "transposed";
-    x.shape = {6, 7};
-    x.gammaShape = {7};
-    x.statShape = {6, 1};
-    x.view = t;
-    x.outView = r;
-    cases.push_back(x);
-    x.name = n + "long_rows";
-    x.shape = {2, 40000};
-    x.gammaShape = {40000};
-    x.statShape = {2, 1};
-    x.view = x.outView = View::kContiguous;
-    cases.push_back(x);
+    PushScaledAddCases(cases, x, n, 40000);
   }
   {
     NormCase x{"deep_f32_empty_rows", Op::kDeep, ACL_FLOAT, ACL_FLOAT, {0, 8}, {8}, {0, 1}};
@@ -776,6 +804,136 @@ TEST(AddRmsNorm, Rejections) {
                                                  bad.xOut ? a.Tensor(xOut) : nullptr, ws, e);
         },
         aclnnAddRmsNorm);
+    EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
+    EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
+  }
+}
+
+// CANN's example program (ops-nn experimental/norm/fused_add_rms_norm): x1 = x2 = gamma rows of 0..7 twice,
+// scale 0.5, epsilon 1e-6, rstdOut [2, 1]: x = 1.5 x1, y = x / sqrt(mean(x^2) + eps) * gamma.
+TEST(FusedAddRmsNorm, CannExampleProgram) {
+  DeviceTensor x1(ACL_FLOAT, {2, 16}), x2(ACL_FLOAT, {2, 16}), gamma(ACL_FLOAT, {16}), y(ACL_FLOAT, {2, 16}),
+      rstd(ACL_FLOAT, {2, 1}), x(ACL_FLOAT, {2, 16});
+  Values row;
+  for (int i = 0; i < 16; ++i) row.push_back(i % 8);
+  Values xs = row;
+  xs.insert(xs.end(), row.begin(), row.end());
+  x1.WriteView(xs);
+  x2.WriteView(xs);
+  gamma.WriteView(row);
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnFusedAddRmsNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), 1e-6, 0.5, a.Tensor(y),
+                                                    a.Tensor(rstd), a.Tensor(x), ws, e);
+      },
+      aclnnFusedAddRmsNorm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const double r = 1 / std::sqrt(1.5 * 1.5 * 140.0 / 8 + 1e-6);  // 1.5 times 0..7, twice
+  Expected wantY, wantX, wantRstd{{r, r}, {4 * 0x1p-24 * r, 4 * 0x1p-24 * r}};
+  for (const Value& v : xs) {
+    const double want = 1.5 * v.real() * r * v.real();
+    wantY.values.push_back(want);
+    wantY.tolerance.push_back(4 * 0x1p-24 * std::abs(want));
+    wantX.values.push_back(1.5 * v.real());
+    wantX.tolerance.push_back(0);
+  }
+  ExpectNear(y.ReadView(), wantY, "yOut");
+  ExpectNear(x.ReadView(), wantX, "xOut");
+  ExpectNear(rstd.ReadView(), wantRstd, "rstdOut");
+}
+
+// CANN generates FusedAddRmsNorm's aclnn entry from its op definition: dtypes outside the table are
+// 161002; its tiling rejects the shapes, an empty x1, a negative epsilon and rows longer than a UB tile.
+TEST(FusedAddRmsNorm, Rejections) {
+  struct Spec {
+    aclDataType x1 = ACL_FLOAT, x2 = ACL_FLOAT, gamma = ACL_FLOAT, y = ACL_FLOAT, rstd = ACL_FLOAT, x = ACL_FLOAT;
+    Shape x1Shape{2, 4}, x2Shape{2, 4}, gammaShape{4}, yShape{2, 4}, rstdShape{2, 1}, xShape{2, 4};
+    double eps = 1e-6;
+  };
+  struct Bad {
+    const char* name;
+    std::function<void(Spec&)> change;
+    aclnnStatus status;
+    const char* keyword;
+  };
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const aclDataType f16 = ACL_FLOAT16;
+  const std::vector<Bad> cases = {
+      {"f64 x1", [](Spec& s) { s.x1 = s.x2 = s.gamma = s.y = s.x = ACL_DOUBLE; }, kInvalid, "x1"},
+      {"s32 x1", [](Spec& s) { s.x1 = s.x2 = s.gamma = s.y = s.x = ACL_INT32; }, kInvalid, "x1"},
+      {"x2 dtype", [&](Spec& s) { s.x2 = f16; }, kInvalid, "x2"},
+      {"f32 gamma for f16", [&](Spec& s) { s.x1 = s.x2 = s.y = s.x = f16; }, kInvalid, "gamma"},
+      {"y dtype", [&](Spec& s) { s.y = f16; }, kInvalid, "yOut"},
+      {"f16 rstd", [&](Spec& s) { s.rstd = f16; }, kInvalid, "rstdOut"},
+      {"xOut dtype", [](Spec& s) { s.x = ACL_BF16; }, kInvalid, "xOut"},
+      {"rank-0 x1", [](Spec& s) { s.x1Shape = s.x2Shape = s.yShape = s.rstdShape = s.xShape = {}; }, kTiling, "x1"},
+      {"y rank", [](Spec& s) { s.yShape = {8}; }, kTiling, "yOut"},
+      {"x2 rank",
+       [](Spec& s) {
+         s.x2Shape = {1, 2, 4};
+       },
+       kTiling, "x2"},
+      {"rstd rank", [](Spec& s) { s.rstdShape = {2}; }, kTiling, "rstdOut"},
+      {"gamma rank above x1's",
+       [](Spec& s) {
+         s.gammaShape = {1, 2, 4};
+       },
+       kTiling, "gamma"},
+      {"empty x1",
+       [](Spec& s) {
+         s.x1Shape = s.x2Shape = s.yShape = s.xShape = {0, 4};
+         s.rstdShape = {0, 1};
+       },
+       kTiling, "x1"},
+      {"x2 shape",
+       [](Spec& s) {
+         s.x2Shape = {4, 2};
+       },
+       kTiling, "x2"},
+      {"xOut shape",
+       [](Spec& s) {
+         s.xShape = {2, 3};
+       },
+       kTiling, "xOut"},
+      {"gamma not trailing", [](Spec& s) { s.gammaShape = {2}; }, kTiling, "gamma"},
+      {"rstd broadcast leading dim",
+       [](Spec& s) {
+         s.rstdShape = {1, 1};
+       },
+       kTiling, "rstdOut"},
+      {"rstd trailing dim",
+       [](Spec& s) {
+         s.rstdShape = {2, 4};
+       },
+       kTiling, "rstdOut"},
+      {"negative epsilon", [](Spec& s) { s.eps = -1e-6; }, kTiling, "epsilon"},
+      {"f32 row above 10240",
+       [](Spec& s) {
+         s.x1Shape = s.x2Shape = s.yShape = s.xShape = {1, 10241};
+         s.gammaShape = {10241};
+         s.rstdShape = {1, 1};
+       },
+       kTiling, "gamma"},
+      {"f16 row above 12288",
+       [&](Spec& s) {
+         s.x1 = s.x2 = s.gamma = s.y = s.x = f16;
+         s.x1Shape = s.x2Shape = s.yShape = s.xShape = {12289};
+         s.gammaShape = {12289};
+         s.rstdShape = {1};
+       },
+       kTiling, "gamma"},
+  };
+  for (const Bad& bad : cases) {
+    Spec spec;
+    bad.change(spec);
+    DeviceTensor x1(spec.x1, spec.x1Shape), x2(spec.x2, spec.x2Shape), gamma(spec.gamma, spec.gammaShape),
+        y(spec.y, spec.yShape), rstd(spec.rstd, spec.rstdShape), x(spec.x, spec.xShape);
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnFusedAddRmsNormGetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), spec.eps, 0.5,
+                                                      a.Tensor(y), a.Tensor(rstd), a.Tensor(x), ws, e);
+        },
+        aclnnFusedAddRmsNorm);
     EXPECT_EQ(run.phase1, bad.status) << bad.name << ": " << Describe(run);
     EXPECT_NE(run.message.find(bad.keyword), std::string::npos) << bad.name << ": " << run.message;
   }

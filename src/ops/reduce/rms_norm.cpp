@@ -2,9 +2,15 @@
 // the trailing dims gamma spans (AddRmsNorm: of x1 + x2, which xOut receives).
 // aclnnGemmaRmsNorm scales by 1 + gamma (gamma of x's dtype); aclnnInplaceAddRmsNorm
 // writes the normalised x1Ref + x2Ref into x1Ref and the sum into x2Ref. aclnnAddRmsNormCast
-// gives AddRmsNorm's result twice, FLOAT (y1Out) and in x1's dtype (y2Out).
+// gives AddRmsNorm's result twice, FLOAT (y1Out) and in x1's dtype (y2Out). aclnnFusedAddRmsNorm
+// (CANN's experimental/norm/fused_add_rms_norm, MiniCPM's scaled residual) normalises x1 * scale + x2.
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
+#include "aclnnop/aclnn_fused_add_rms_norm.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -54,6 +60,18 @@ int64_t LeadingCount(const aclTensor* x, int64_t trailing) {
   int64_t rows = 1;
   for (int64_t d = 0; d < x->rank() - trailing; ++d) rows *= x->view_shape[static_cast<size_t>(d)];
   return rows;
+}
+
+// Each of `tensors` has x1's shape (`status` otherwise).
+aclnnStatus CheckShapesOfX1(Plan& plan, aclnnStatus status, const aclTensor* x1,
+                            std::initializer_list<std::pair<const char*, const aclTensor*>> tensors) {
+  for (const auto& [name, t] : tensors) {
+    if (t->view_shape != x1->view_shape) {
+      return plan.Reject(status, "argument '%s' has shape %s; expected x1's %s", name,
+                         ShapeToString(t->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+    }
+  }
+  return ACLNN_SUCCESS;
 }
 
 // The RMS row norm of `rows` rows of gamma's element count.
@@ -204,13 +222,7 @@ aclnnStatus PlanAddRmsNormCast(Plan& plan, const aclTensor* x1, const aclTensor*
   for (const auto& [name, t] : {std::pair{"x1", x1}, std::pair{"gamma", gamma}}) {
     if (t->rank() < 1) return plan.Reject(kShape, "argument '%s' has rank 0; it must be 1 to 8", name);
   }
-  for (const auto& [name, t] :
-       {std::pair{"x2", x2}, std::pair{"y1Out", y1}, std::pair{"y2Out", y2}, std::pair{"xOut", x_out}}) {
-    if (t->view_shape != x1->view_shape) {
-      return plan.Reject(kShape, "argument '%s' has shape %s; expected x1's %s", name,
-                         ShapeToString(t->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
-    }
-  }
+  CANOPY_CHECK(CheckShapesOfX1(plan, kShape, x1, {{"x2", x2}, {"y1Out", y1}, {"y2Out", y2}, {"xOut", x_out}}));
   const int64_t trailing = TrailingDims(x1, gamma);
   if (trailing < 0) {
     return plan.Reject(kShape, "argument 'gamma' has shape %s; it must equal trailing dims of x1's %s",
@@ -223,19 +235,80 @@ aclnnStatus PlanAddRmsNormCast(Plan& plan, const aclTensor* x1, const aclTensor*
   }
   if (x1->NumElements() != 0) CANOPY_CHECK(CheckRstdShape(plan, kShape, x1, rstd, rows));
   if (epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
-  NormPlan norm = RmsPlan(epsilon, x1->NumElements() == 0 ? 0 : rows, gamma);
-  norm.x = Given(x1, "x1");
-  norm.x2 = Given(x2, "x2");
-  norm.gamma = Given(gamma, "gamma");
+  NormPlan norm = AddRmsRows(epsilon, x1->NumElements() == 0 ? 0 : rows, gamma->NumElements(), x1, x2, gamma, x_out);
   norm.y = Given(y1, "y1Out");
   norm.y2 = Given(y2, "y2Out");
   norm.rstd = Given(rstd, "rstdOut");
-  norm.sum = Given(x_out, "xOut");
+  return PlanRowNorm(plan, norm);
+}
+
+// FusedAddRmsNorm: CANN generates its aclnn entry from the op definition, so the dtype table (x1, x2,
+// gamma, yOut, xOut one of FLOAT / FLOAT16 / BFLOAT16, rstdOut FLOAT) is 161002 and everything its
+// tiling checks is 561002: ranks, shapes (rstdOut exactly x1's leading dims, then 1 for each of gamma's),
+// no empty dim, epsilon not negative, and rows of at most one UB tile (its first version's limit).
+aclnnStatus PlanFusedAddRmsNorm(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma,
+                                double epsilon, double scale, const aclTensor* y, const aclTensor* rstd,
+                                const aclTensor* x_out) {
+  CANOPY_CHECK(plan.CheckDtype("x1", x1->dtype, kRmsNormDtypes));
+  CANOPY_CHECK(plan.CheckDtype("x2", x2->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("gamma", gamma->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("yOut", y->dtype, {x1->dtype}));
+  CANOPY_CHECK(plan.CheckDtype("rstdOut", rstd->dtype, {ACL_FLOAT}));
+  CANOPY_CHECK(plan.CheckDtype("xOut", x_out->dtype, {x1->dtype}));
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;
+  for (const auto& [name, t] : {std::pair{"x1", x1}, std::pair{"gamma", gamma}}) {
+    if (t->rank() < 1) return plan.Reject(kShape, "argument '%s' has rank 0; it must be 1 to 8", name);
+  }
+  for (const auto& [name, t] :
+       {std::pair{"yOut", y}, std::pair{"x2", x2}, std::pair{"xOut", x_out}, std::pair{"rstdOut", rstd}}) {
+    if (t->rank() != x1->rank()) {
+      return plan.Reject(kShape, "argument '%s' has rank %lld; it must be x1's %lld", name,
+                         static_cast<long long>(t->rank()), static_cast<long long>(x1->rank()));
+    }
+  }
+  if (gamma->rank() > x1->rank()) {
+    return plan.Reject(kShape, "argument 'gamma' has rank %lld, more than x1's %lld",
+                       static_cast<long long>(gamma->rank()), static_cast<long long>(x1->rank()));
+  }
+  if (x1->NumElements() == 0) {
+    return plan.Reject(kShape, "argument 'x1' has shape %s; empty tensors are not supported",
+                       ShapeToString(x1->view_shape).c_str());
+  }
+  CANOPY_CHECK(CheckShapesOfX1(plan, kShape, x1, {{"x2", x2}, {"yOut", y}, {"xOut", x_out}}));
+  const int64_t trailing = TrailingDims(x1, gamma);
+  if (trailing < 0) {
+    return plan.Reject(kShape, "argument 'gamma' has shape %s; it must equal trailing dims of x1's %s",
+                       ShapeToString(gamma->view_shape).c_str(), ShapeToString(x1->view_shape).c_str());
+  }
+  Shape rstd_shape = x1->view_shape;
+  std::fill(rstd_shape.end() - trailing, rstd_shape.end(), 1);
+  if (rstd->view_shape != rstd_shape) {
+    return plan.Reject(kShape, "argument 'rstdOut' has shape %s; expected %s (x1's leading dims, 1 for gamma's)",
+                       ShapeToString(rstd->view_shape).c_str(), ShapeToString(rstd_shape).c_str());
+  }
+  if (epsilon < 0) return plan.Reject(kShape, "argument 'epsilon' is %g; it may not be negative", epsilon);
+  // CANN's kernel holds a whole row in one UB tile: 10240 FLOAT or 12288 16-bit elements.
+  const int64_t max_row = x1->dtype == ACL_FLOAT ? 10240 : 12288;
+  if (gamma->NumElements() > max_row) {
+    return plan.Reject(kShape, "argument 'gamma' has %lld elements; rows of %s are at most %lld long",
+                       static_cast<long long>(gamma->NumElements()), DtypeName(x1->dtype),
+                       static_cast<long long>(max_row));
+  }
+  NormPlan norm = AddRmsRows(epsilon, LeadingCount(x1, trailing), gamma->NumElements(), x1, x2, gamma, x_out);
+  norm.x_scale = scale;
+  norm.y = Given(y, "yOut");
+  norm.rstd = Given(rstd, "rstdOut");
   return PlanRowNorm(plan, norm);
 }
 
 }  // namespace
 
+CANOPY_ACLNN_OP(FusedAddRmsNorm, PlanFusedAddRmsNorm,
+                (OpTraits{.header = "aclnnop/aclnn_fused_add_rms_norm.h",
+                          .dtypes = kRmsNormDtypes,
+                          .example = "f32[2,16] f32[2,16] f32[16] 1e-6 0.5 f32[2,16] f32[2,1] f32[2,16]"}),
+                (const aclTensor*, x1), (const aclTensor*, x2), (const aclTensor*, gamma), (double, epsilon),
+                (double, scale), (const aclTensor*, yOut), (const aclTensor*, rstdOut), (const aclTensor*, xOut))
 CANOPY_ACLNN_OP(AddRmsNormCast, PlanAddRmsNormCast,
                 (OpTraits{.header = "aclnnop/aclnn_add_rms_norm_cast.h",
                           .dtypes = kAddRmsNormShortDtypes,
