@@ -30,6 +30,7 @@ constexpr int64_t kRowBudget = 256;     // (head, query row) pairs per unit, at 
 // rounds the same way however heads and rows are split into units (thread count).
 constexpr int64_t kKeyBlock = 64;
 static_assert(kKeyBlock == portable_isa::kBlockKeys, "BlockDots' fixed-size path is one key block");
+static_assert(kKeyBlock == kBlockPairKeys, "the bf16 BlockDots take one key block");
 // Up to this many query rows (decode, speculative decode), each key's score is a
 // dot product over the head dim (KeyDots) on the key rows as loaded; above it the
 // key block is transposed once and serves the unit's many rows as vector sums
@@ -39,7 +40,8 @@ constexpr int64_t kCacheLine = 64;
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
 constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, portable_isa::KeyDots,
-                                                    portable_isa::SoftmaxWeights, portable_isa::AccumulateValues};
+                                                    portable_isa::ScaledScores, portable_isa::SoftmaxWeights,
+                                                    portable_isa::AccumulateValues};
 
 // The widest inner loops this CPU runs (CANOPY_MAX_ISA caps Cpu()).
 const AttentionLoops& Loops() {
@@ -54,6 +56,14 @@ const AttentionLoops& Loops() {
 KeyDotsBf16Fn KeyDotsBf16() {
 #if defined(__x86_64__)
   if (Cpu().Avx512() && Cpu().avx512bf16) return kKeyDotsBf16Avx512;
+#endif
+  return nullptr;
+}
+
+// The bf16 prefill dots where the CPU has AVX-512 BF16, else null.
+BlockDotsBf16Fn BlockDotsBf16() {
+#if defined(__x86_64__)
+  if (Cpu().Avx512() && Cpu().avx512bf16) return kBlockDotsBf16Avx512;
 #endif
   return nullptr;
 }
@@ -74,7 +84,11 @@ void Prefetch(const char* p, int64_t bytes) {
 class AttentionStep final : public Step {
  public:
   explicit AttentionStep(AttentionDesc desc)
-      : desc_(std::move(desc)), loops_(Loops()), key_dots_bf16_(KeyDotsBf16()), values_bf16_(AccumulateValuesBf16()) {}
+      : desc_(std::move(desc)),
+        loops_(Loops()),
+        key_dots_bf16_(KeyDotsBf16()),
+        block_dots_bf16_(BlockDotsBf16()),
+        values_bf16_(AccumulateValuesBf16()) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     if (desc_.paged) {
@@ -151,6 +165,7 @@ class AttentionStep final : public Step {
           rescale(static_cast<size_t>(rows)),
           query16(static_cast<size_t>(rows * d.head_dim)),
           key16(static_cast<size_t>(kKeyBlock * d.head_dim)),
+          key_pairs(static_cast<size_t>(kKeyBlock * d.head_dim)),
           value16(static_cast<size_t>(kKeyBlock * d.value_dim)),
           value_weights(static_cast<size_t>(rows * kKeyBlock)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
@@ -159,8 +174,9 @@ class AttentionStep final : public Step {
     // its softmax weights; rescale: each row's factor for its sums so far.
     std::vector<float> query, acc, key, key_t, row_dots, value, scores, pse, max, sum, rescale;
     // The bf16 decode dots' queries and key rows, as bf16 (key rows as stored);
-    // a paged cache's bf16 value rows gathered, and the bf16 value pass's weights.
-    std::vector<uint16_t> query16, key16, value16, value_weights;
+    // the bf16 prefill dots' key block as [dim pair][key][2]; a paged cache's
+    // bf16 value rows gathered, and the bf16 value pass's weights.
+    std::vector<uint16_t> query16, key16, key_pairs, value16, value_weights;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -220,7 +236,11 @@ class AttentionStep final : public Step {
     // (the queries, exact in bf16, go back to it once).
     const bool bf16_dots =
         few_rows && desc_.dtype == ACL_BF16 && key_dots_bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
-    if (bf16_dots) FloatToBf16N(s.query.data(), s.query16.data(), rows * d);
+    // Prefill with bf16 queries and keys: each key block is laid out in dim
+    // pairs for vdpbf16ps (instead of transposed to f32).
+    const bool bf16_block_dots =
+        !few_rows && desc_.dtype == ACL_BF16 && block_dots_bf16_ != nullptr && d % 2 == 0 && kv.key_strides[2] == 1;
+    if (bf16_dots || bf16_block_dots) FloatToBf16N(s.query.data(), s.query16.data(), rows * d);
     // bf16 values: the value pass takes the rows as stored, the weights rounded
     // to bf16 (as CANN's kernel rounds them to the inputs' dtype).
     const bool bf16_values =
@@ -256,16 +276,21 @@ class AttentionStep final : public Step {
       // summed over dims in a fixed order (the same result on every run).
       const float* dots = s.row_dots.data() + r * kKeyBlock;
       float block_max = kNegativeInfinity;
-      for (int64_t t = 0; t < keys; ++t) {
-        const int64_t j = j0 + t;
-        float score = kNegativeInfinity;
-        const bool masked = mask != nullptr && mask[b * desc_.mask_strides[0] + head * desc_.mask_head_stride +
-                                                    i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
-        if (j >= lo && j < hi && !masked) {
-          score = dots[t] * desc_.scale + (desc_.has_pse ? desc_.pse_scale * s.pse[static_cast<size_t>(t)] : 0.0f);
+      if (mask == nullptr && !desc_.has_pse) {  // the keys of the row's range, scaled
+        block_max = loops_.scaled_scores(dots, std::clamp<int64_t>(lo - j0, 0, keys),
+                                         std::clamp<int64_t>(hi - j0, 0, keys), keys, desc_.scale, s.scores.data());
+      } else {
+        for (int64_t t = 0; t < keys; ++t) {
+          const int64_t j = j0 + t;
+          float score = kNegativeInfinity;
+          const bool masked = mask != nullptr && mask[b * desc_.mask_strides[0] + head * desc_.mask_head_stride +
+                                                      i * desc_.mask_strides[1] + j * desc_.mask_strides[2]] != 0;
+          if (j >= lo && j < hi && !masked) {
+            score = dots[t] * desc_.scale + (desc_.has_pse ? desc_.pse_scale * s.pse[static_cast<size_t>(t)] : 0.0f);
+          }
+          s.scores[static_cast<size_t>(t)] = score;
+          block_max = std::max(block_max, score);
         }
-        s.scores[static_cast<size_t>(t)] = score;
-        block_max = std::max(block_max, score);
       }
       float& max = s.max[static_cast<size_t>(r)];
       float& sum = s.sum[static_cast<size_t>(r)];
@@ -305,6 +330,11 @@ class AttentionStep final : public Step {
         if (bf16_dots) {
           // An unpaged cache's rows are read where they lie; a paged one's are gathered.
           if (table != nullptr) std::memcpy(s.key16.data() + t * d, key_row, static_cast<size_t>(d * element));
+        } else if (bf16_block_dots) {
+          uint16_t* column = s.key_pairs.data() + 2 * t;  // key t's dims 2p, 2p + 1 at column + 2 * kKeyBlock * p
+          for (int64_t pair = 0; pair < d / 2; ++pair) {
+            std::memcpy(column + 2 * kKeyBlock * pair, key_row + 2 * pair * element, 2 * sizeof(uint16_t));
+          }
         } else {
           Load(desc_.dtype, key_row, kv.key_strides[2], d, s.key.data() + t * d);
         }
@@ -327,6 +357,8 @@ class AttentionStep final : public Step {
               reinterpret_cast<const uint16_t*>(key + (kv_head * kv.key_strides[0] + j0 * kv.key_strides[1]) * element);
           key_dots_bf16_(s.query16.data(), rows, block_keys, kv.key_strides[1], d, keys, s.row_dots.data(), kKeyBlock);
         }
+      } else if (bf16_block_dots) {
+        block_dots_bf16_(s.query16.data(), rows, s.key_pairs.data(), d, s.row_dots.data(), kKeyBlock);
       } else if (few_rows) {
         loops_.key_dots(s.query.data(), rows, s.key.data(), d, keys, s.row_dots.data(), kKeyBlock);
       } else {
@@ -393,6 +425,7 @@ class AttentionStep final : public Step {
   AttentionDesc desc_;
   const AttentionLoops& loops_;
   KeyDotsBf16Fn key_dots_bf16_;
+  BlockDotsBf16Fn block_dots_bf16_;
   AccumulateValuesBf16Fn values_bf16_;
 };
 

@@ -166,6 +166,42 @@ __attribute__((target("avx512bf16"))) void KeyDotsBf16Avx512(const uint16_t* q, 
   }
 }
 
+// BlockDots for bf16 queries and keys (queries exact in bf16 when the
+// attention's dtype is bf16), on AVX-512 BF16: key_pairs holds a block of 64
+// keys as [d / 2][64 keys][2] (each key's dims 2p and 2p + 1 side by side), so
+// one vdpbf16ps adds two dims of q . k for 16 keys, each product exact in f32;
+// four rows' 64 sums stay in registers while the block streams past.
+template <int NR>
+__attribute__((target("avx512bf16"))) void BlockDotsBf16Rows(const uint16_t* q, const uint16_t* key_pairs, int64_t d,
+                                                             float* dots, int64_t dots_stride) {
+  constexpr int kVectors = kBlockPairKeys / 16;
+  __m512 acc[NR][kVectors];
+  for (int r = 0; r < NR; ++r) {
+    for (int j = 0; j < kVectors; ++j) acc[r][j] = _mm512_setzero_ps();
+  }
+  for (int64_t p = 0; p < d / 2; ++p) {
+    const uint16_t* block = key_pairs + p * 2 * kBlockPairKeys;
+    __m512bh k[kVectors];
+    for (int j = 0; j < kVectors; ++j) k[j] = std::bit_cast<__m512bh>(_mm512_loadu_si512(block + 32 * j));
+    for (int r = 0; r < NR; ++r) {
+      int32_t pair;  // q's dims 2p and 2p + 1
+      std::memcpy(&pair, q + r * d + 2 * p, sizeof(pair));
+      const auto qv = std::bit_cast<__m512bh>(_mm512_set1_epi32(pair));
+      for (int j = 0; j < kVectors; ++j) acc[r][j] = _mm512_dpbf16_ps(acc[r][j], k[j], qv);
+    }
+  }
+  for (int r = 0; r < NR; ++r) {
+    for (int j = 0; j < kVectors; ++j) _mm512_storeu_ps(dots + r * dots_stride + 16 * j, acc[r][j]);
+  }
+}
+
+void BlockDotsBf16Avx512(const uint16_t* q, int64_t rows, const uint16_t* key_pairs, int64_t d, float* dots,
+                         int64_t dots_stride) {
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) BlockDotsBf16Rows<4>(q + r * d, key_pairs, d, dots + r * dots_stride, dots_stride);
+  for (; r < rows; ++r) BlockDotsBf16Rows<1>(q + r * d, key_pairs, d, dots + r * dots_stride, dots_stride);
+}
+
 // AccumulateValues for bf16 values as stored (value rows value_stride
 // elements apart, value dims a multiple of 32), on AVX-512 BF16: the weights
 // rounded to bf16, as CANN's kernel rounds them to the inputs' dtype before
@@ -269,6 +305,20 @@ void AccumulateValuesBf16Avx512(const float* p, int64_t p_stride, int64_t rows, 
   }
 }
 
+// ScaledScores 16 keys at a time; vmaxps returns its second operand where
+// the first is NaN, which leaves NaN scores out of the max as std::max does.
+float ScaledScoresAvx512(const float* dots, int64_t first, int64_t last, int64_t keys, float scale, float* scores) {
+  const __m512 factor = _mm512_set1_ps(scale), lowest = _mm512_set1_ps(-INFINITY);
+  __m512 max = lowest;
+  for (int64_t t = 0; t < keys; t += 16) {
+    const __mmask16 seen = avx512::LanesBelow(last - t) & ~avx512::LanesBelow(first - t);
+    const __m512 v = _mm512_mask_mul_ps(lowest, seen, _mm512_maskz_loadu_ps(seen, dots + t), factor);
+    _mm512_mask_storeu_ps(scores + t, avx512::LanesBelow(keys - t), v);
+    max = _mm512_max_ps(v, max);
+  }
+  return _mm512_reduce_max_ps(max);
+}
+
 float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* weights) {
   return avx512_isa::SoftmaxWeightsWith(scores, keys, max, weights, [](const float* in, float m, float* out) {
     _mm512_storeu_ps(out, Exp(Sub(V16{_mm512_loadu_ps(in)}, V16::Set(m))).v);
@@ -279,7 +329,8 @@ float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* 
 
 const KeyDotsBf16Fn kKeyDotsBf16Avx512 = KeyDotsBf16Avx512;
 const AccumulateValuesBf16Fn kAccumulateValuesBf16Avx512 = AccumulateValuesBf16Avx512;
+const BlockDotsBf16Fn kBlockDotsBf16Avx512 = BlockDotsBf16Avx512;
 
-const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, SoftmaxWeightsAvx512,
-                                              AccumulateValuesAvx512};
+const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, ScaledScoresAvx512,
+                                              SoftmaxWeightsAvx512, AccumulateValuesAvx512};
 }  // namespace canopy::kernels

@@ -11,6 +11,7 @@ struct AttentionLoops {
                      float* dots, int64_t dots_stride);
   void (*key_dots)(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
                    int64_t dots_stride);
+  float (*scaled_scores)(const float* dots, int64_t first, int64_t last, int64_t keys, float scale, float* scores);
   float (*softmax_weights)(const float* scores, int64_t keys, float max, float* weights);
   void (*accumulate_values)(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
                             int64_t dv, const float* rescale, float* acc);
@@ -30,6 +31,13 @@ using AccumulateValuesBf16Fn = void (*)(const float* p, int64_t p_stride, int64_
                                         int64_t value_stride, int64_t keys, int64_t dv, const float* rescale,
                                         float* acc, uint16_t* weight_scratch);
 extern const AccumulateValuesBf16Fn kAccumulateValuesBf16Avx512;
+// BlockDots on bf16 queries ([rows][d]) and a block of kBlockPairKeys keys laid
+// out as [d / 2][key][2] (attention_avx512.cpp, AVX-512 BF16 only): even head
+// dims; dots of all kBlockPairKeys keys are written.
+inline constexpr int64_t kBlockPairKeys = 64;
+using BlockDotsBf16Fn = void (*)(const uint16_t* q, int64_t rows, const uint16_t* key_pairs, int64_t d, float* dots,
+                                 int64_t dots_stride);
+extern const BlockDotsBf16Fn kBlockDotsBf16Avx512;
 extern const AttentionLoops kAttentionLoopsAvx2;
 
 }  // namespace canopy::kernels

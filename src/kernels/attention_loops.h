@@ -126,6 +126,20 @@ inline float SoftmaxWeights(const float* scores, int64_t keys, float max, float*
   });
 }
 
+// scores[t] = dots[t] * scale for keys t in [first, last), -inf for the other
+// keys below `keys` (a row without mask or pse); returns the largest score
+// (NaN scores left out, as std::max leaves them).
+inline float ScaledScores(const float* dots, int64_t first, int64_t last, int64_t keys, float scale, float* scores) {
+  float max = -INFINITY;
+  for (int64_t t = 0; t < first; ++t) scores[t] = -INFINITY;
+  for (int64_t t = first; t < last; ++t) {
+    scores[t] = dots[t] * scale;
+    max = std::max(max, scores[t]);
+  }
+  for (int64_t t = last; t < keys; ++t) scores[t] = -INFINITY;
+  return max;
+}
+
 // a[r][l] += p[r * p_stride + t] * v[t * dv + l] for NR rows and NE dims, keys
 // in increasing t (a row whose p[t] is 0 skips key t, so that a value it gives
 // no weight cannot bring a NaN in). NR x NE sums fit the registers: each value
