@@ -4,8 +4,12 @@
 // strided operands, strided outputs, K = 0 and empty results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_addmm.h"
@@ -384,6 +388,16 @@ INSTANTIATE_TEST_SUITE_P(Cases, DeterministicMatmulTest, ::testing::ValuesIn(Mat
                            return SanitizeName(info.param.name);
                          });
 
+// out = self @ mat2 through `op` with cubeMathType USE_FP16.
+OpRun RunUseFp16(MatmulOp op, const DeviceTensor& self, const DeviceTensor& mat2, const DeviceTensor& out) {
+  return RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
+                            executor);
+      },
+      MatmulPhase2(op));
+}
+
 // cubeMathType USE_FP16 rounds the operands to fp16; one that is fp16 already is
 // read where it lies. ggml's CANN backend multiplies f32 activations by an fp16
 // weight it passes transposed (strides [1, K]) with USE_FP16 on every decode
@@ -412,12 +426,7 @@ uint64_t CheckUseFp16Product(MatmulOp op, aclDataType dtype, View mat2View, int6
   if (!want.has_value()) return 0;
   DeviceTensor out(ACL_FLOAT, outShape);
   out.Poison();
-  const OpRun run = RunOp(
-      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
-        return MatmulPhase1(op, args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16, workspaceSize,
-                            executor);
-      },
-      MatmulPhase2(op));
+  const OpRun run = RunUseFp16(op, self, mat2, out);
   EXPECT_TRUE(run.ok()) << Describe(run);
   if (!run.ok()) return 0;
   ExpectNear(out.ReadView(), *want, "out");
@@ -631,6 +640,34 @@ std::vector<AddmmCase> AddmmCases() {
                      k.alpha,
                      k.dtype});
   }
+  // USE_FP16 with an f32 or bf16 mat2 the skinny kernel rounds as it loads
+  // (rows 1, 16) or oneDNN multiplies as an fp16 copy (17): beta and alpha in
+  // the kernel, out of its own and in place, mat2 as rows and as columns.
+  for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+    for (int64_t rows : {int64_t{1}, int64_t{16}, int64_t{17}}) {
+      for (View mat2View : {c, View::kTransposed, View::kStepped}) {
+        for (bool inplace : {false, true}) {
+          for (const Coefficients& k : {coefficients[1], coefficients[2], extremes[6]}) {
+            AddmmCase x{std::string(inplace ? "InplaceAddmm" : "Addmm") + "_fp16_rounded_" + Name(dt) + "_M" +
+                            std::to_string(rows) + "_mat2_" + ViewName(mat2View) + "_" + k.name,
+                        {rows, 65},
+                        rows,
+                        63,
+                        65,
+                        dt,
+                        dt,
+                        k.beta,
+                        k.alpha,
+                        k.dtype};
+            x.cubeMathType = kUseFp16;
+            x.inplace = inplace;
+            x.mat2View = mat2View;
+            cases.push_back(x);
+          }
+        }
+      }
+    }
+  }
   AddmmCase large{"Addmm_large", {96}, 64, 256, 96, ACL_FLOAT, ACL_FLOAT, 1.0, 1.0};
   cases.push_back(large);
   AddmmCase largeHalf{"Addmm_large_f16", {96}, 64, 256, 96, ACL_FLOAT16, ACL_FLOAT16, 1.0, 1.0};
@@ -795,6 +832,214 @@ using DeterministicAddmmTest = DeterministicModeTest<AddmmCase>;
 TEST_P(DeterministicAddmmTest, MatchesReference) { CheckAddmmCase(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, DeterministicAddmmTest, ::testing::ValuesIn(AddmmCases()),
                          [](const ::testing::TestParamInfo<AddmmCase>& info) { return SanitizeName(info.param.name); });
+
+// ---- USE_FP16 against hostile weights ------------------------------------------------------------
+
+// Weights at the edges of fp16: past its range (65520 and up become inf, as a
+// copy to fp16 makes them; 65519 stays 65504), infinities, NaN, -0, ties in
+// fp16's subnormals and normals, values under its smallest subnormal.
+std::vector<double> Fp16EdgeWeights() {
+  const double inf = std::numeric_limits<double>::infinity();
+  return {65504.0,
+          65519.0,
+          -65520.0,
+          65536.0,
+          1e5,
+          -3.0e38,
+          inf,
+          -inf,
+          std::numeric_limits<double>::quiet_NaN(),
+          -0.0,
+          std::ldexp(1.0, -24),
+          -std::ldexp(1.0, -25),
+          std::ldexp(1.0001, -25),
+          std::ldexp(3.0, -25),
+          std::ldexp(1.0, -14) * (1.0 - std::ldexp(1.0, -12)),
+          1.0 + std::ldexp(1.0, -11),
+          -(1.0 + std::ldexp(3.0, -11)),
+          std::ldexp(1.0, -30)};
+}
+
+// out = self @ mat2 under USE_FP16 where self's rows each hold one power of two
+// (exact in fp16) and zeros, so every out value is exactly that multiple of one
+// weight rounded to fp16 plus zeros times the column's other weights (NaN where
+// the column holds an inf or NaN, as IEEE products give on any path). M from 1
+// to 17 (the skinny kernel up to 16), K and N around 16 and 64.
+void CheckEdgeWeights(MatmulOp op, aclDataType dtype, View mat2View, int64_t m, int64_t k, int64_t n, Rng& rng) {
+  SCOPED_TRACE(std::string(MatmulOpName(op)) + " " + Name(dtype) + " mat2 " + ViewName(mat2View) + " M" +
+               std::to_string(m) + " K" + std::to_string(k) + " N" + std::to_string(n));
+  const bool batched = op == MatmulOp::kBatchMatMul;
+  const Shape selfShape = batched ? Shape{1, m, k} : Shape{m, k};
+  const Shape mat2Shape = batched ? Shape{1, k, n} : Shape{k, n};
+  DeviceTensor self(ACL_FLOAT, selfShape);
+  Values a(static_cast<size_t>(m * k), 0.0);
+  const double scales[] = {1.0, -1.0, 2.0, 0.5, -0.25};
+  for (int64_t i = 0; i < m; ++i) {
+    const auto pick = static_cast<int64_t>(rng.Uniform(0.0, static_cast<double>(k) - 0.5));
+    a[static_cast<size_t>(i * k + pick)] = scales[i % 5];
+  }
+  self.WriteView(a);
+  DeviceTensor mat2(dtype, mat2Shape, mat2View);
+  Values b = RandomValues(rng, ACL_FLOAT, k * n, Range{-4, 4});
+  const std::vector<double> edges = Fp16EdgeWeights();
+  // A few edge values per call, so most columns stay finite.
+  for (size_t e = 0; e < edges.size(); e += 1 + static_cast<size_t>(rng.Uniform(0.0, 3.0))) {
+    b[static_cast<size_t>(rng.Uniform(0.0, static_cast<double>(k * n) - 0.5))] = edges[e];
+  }
+  mat2.WriteView(b);
+  const Values stored = mat2.ReadView();
+  DeviceTensor out(ACL_FLOAT, batched ? Shape{1, m, n} : Shape{m, n});
+  out.Poison();
+  const OpRun run = RunUseFp16(op, self, mat2, out);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values want(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (int64_t p = 0; p < k; ++p) {
+        const double weight = HalfToDouble(DoubleToHalf(stored[static_cast<size_t>(p * n + j)].real()));
+        sum += a[static_cast<size_t>(i * k + p)].real() * weight;
+      }
+      want[static_cast<size_t>(i * n + j)] = sum;
+    }
+  }
+  ExpectExact(out.ReadView(), want, "out");
+  ExpectExact(mat2.ReadView(), stored, "mat2 must not change");
+}
+
+TEST(MatmulUseFp16, EdgeWeightsRoundAsACopyToFp16) {
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  const std::vector<std::pair<int64_t, int64_t>> extents = {{1, 1}, {16, 16}, {17, 15}, {63, 65}, {64, 64}, {65, 129}};
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    for (View mat2View : {View::kContiguous, View::kTransposed, View::kStepped}) {
+      for (int64_t m = 1; m <= 17; ++m) {
+        for (const auto& [k, n] : extents) CheckEdgeWeights(MatmulOp::kMm, dtype, mat2View, m, k, n, rng);
+      }
+      for (MatmulOp op : {MatmulOp::kMatmul, MatmulOp::kBatchMatMul}) {
+        for (int64_t m : {1, 16, 17}) CheckEdgeWeights(op, dtype, mat2View, m, 64, 65, rng);
+      }
+    }
+  }
+}
+
+// A weight shared by the batch (stride 0) under USE_FP16, with a batch of
+// one and of three: each batch's rows against the one weight rounded to fp16.
+TEST(MatmulUseFp16, BroadcastWeightRoundedOnce) {
+  Rng rng = Rng::ForCurrentTest();
+  for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+    for (int64_t batch : {1, 3}) {
+      for (View mat2View : {View::kContiguous, View::kTransposed}) {
+        SCOPED_TRACE(std::string(Name(dtype)) + " batch " + std::to_string(batch) + " " + ViewName(mat2View));
+        const int64_t m = 2, k = 70, n = 33;
+        DeviceTensor self(ACL_FLOAT, Shape{batch, m, k});
+        const Values a = self.FillRandom(rng, kMatrixRange);
+        DeviceTensor mat2(dtype, Shape{k, n}, mat2View);
+        const Values b = mat2.FillRandom(rng, kMatrixRange);
+        Shape outShape;
+        const std::optional<Expected> want = ReferenceMatmul(
+            a, {batch, m, k}, b, {k, n}, MatmulPrecisionFor(ACL_FLOAT, dtype, ACL_FLOAT, kUseFp16), &outShape);
+        ASSERT_TRUE(want.has_value());
+        DeviceTensor out(ACL_FLOAT, outShape);
+        out.Poison();
+        ExpectRuns(
+            [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+              return aclnnMatmulGetWorkspaceSize(args.Tensor(self), args.Tensor(mat2), args.Tensor(out), kUseFp16,
+                                                 workspaceSize, executor);
+            },
+            aclnnMatmul);
+        ExpectNear(out.ReadView(), *want, "out");
+      }
+    }
+  }
+}
+
+// out sharing mat2's storage (a square weight, M == K == N): CANN computes
+// into its own result and copies it to out, so out holds the product of the
+// weight as it was. Mm and Addmm, rows and columns of the weight, every mode.
+TEST(MatmulUseFp16, OutAliasingMat2GetsTheProductOfTheOldWeight) {
+  Rng rng = Rng::ForCurrentTest();
+  for (int8_t cube : {kKeepDtype, kUseFp16}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+      for (int64_t m : {4, 16}) {
+        for (bool addmm : {false, true}) {
+          SCOPED_TRACE(std::string(addmm ? "Addmm" : "Mm") + " cube " + std::to_string(cube) + " " + Name(dtype) +
+                       " M" + std::to_string(m));
+          DeviceTensor self(dtype, Shape{m, m});
+          const Values a = self.FillRandom(rng, kMatrixRange);
+          DeviceTensor mat2(dtype, Shape{m, m});
+          const Values b = mat2.FillRandom(rng, kMatrixRange);
+          DeviceTensor bias(dtype, Shape{m});
+          const Values biasValues = bias.FillRandom(rng, kMatrixRange);
+          const MatmulPrecision precision = MatmulPrecisionFor(dtype, dtype, dtype, cube);
+          const Expected want =
+              ReferenceAddmm(biasValues, {m}, a, {m, m}, b, {m, m}, addmm ? 0.5 : 0.0, addmm ? 2.0 : 1.0, precision);
+          const OpRun run = RunOp(
+              [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+                if (addmm) {
+                  return aclnnAddmmGetWorkspaceSize(args.Tensor(bias), args.Tensor(self), args.Tensor(mat2),
+                                                    args.Scalar(ACL_FLOAT, 0.5), args.Scalar(ACL_FLOAT, 2.0),
+                                                    args.Tensor(mat2), cube, workspaceSize, executor);
+                }
+                return aclnnMmGetWorkspaceSize(args.Tensor(self), args.Tensor(mat2), args.Tensor(mat2), cube,
+                                               workspaceSize, executor);
+              },
+              addmm ? aclnnAddmm : aclnnMm);
+          ASSERT_TRUE(run.ok()) << Describe(run);
+          ExpectNear(mat2.ReadView(), want, "out (mat2's storage)");
+        }
+      }
+    }
+  }
+}
+
+// Decode products under USE_FP16 from two threads on two streams at once, each
+// with its own weight rounded as it loads: neither sees the other's values.
+TEST(MatmulUseFp16, TwoStreamsAtOnce) {
+  constexpr int kRounds = 20;
+  TestStream();  // the runtime is up before the threads start
+  const auto worker = [](uint64_t seed, aclDataType dtype, bool* ok) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    Rng rng(seed);
+    const int64_t m = 3, k = 130, n = 70;
+    DeviceTensor self(ACL_FLOAT, Shape{m, k});
+    DeviceTensor mat2(dtype, Shape{k, n}, View::kTransposed);
+    DeviceTensor out(ACL_FLOAT, Shape{m, n});
+    for (int round = 0; round < kRounds; ++round) {
+      const Values a = self.FillRandom(rng, kMatrixRange);
+      const Values b = mat2.FillRandom(rng, kMatrixRange);
+      out.Poison();
+      Shape outShape;
+      const std::optional<Expected> want =
+          ReferenceMatmul(a, {m, k}, b, {k, n}, MatmulPrecisionFor(ACL_FLOAT, dtype, ACL_FLOAT, kUseFp16), &outShape);
+      ASSERT_TRUE(want.has_value());
+      aclTensor* selfTensor = self.CreateDescriptor();
+      aclTensor* mat2Tensor = mat2.CreateDescriptor();
+      aclTensor* outTensor = out.CreateDescriptor();
+      uint64_t workspaceSize = 0;
+      aclOpExecutor* executor = nullptr;
+      ASSERT_EQ(aclnnMmGetWorkspaceSize(selfTensor, mat2Tensor, outTensor, kUseFp16, &workspaceSize, &executor),
+                ACLNN_SUCCESS);
+      DeviceBuffer workspace(std::max<uint64_t>(workspaceSize, 1));
+      ASSERT_EQ(aclnnMm(workspace.get(), workspaceSize, executor, stream), ACLNN_SUCCESS);
+      aclDestroyTensor(selfTensor);
+      aclDestroyTensor(mat2Tensor);
+      aclDestroyTensor(outTensor);
+      ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+      ExpectNear(out.ReadView(), *want, "out");
+    }
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    *ok = true;
+  };
+  bool ok[2] = {false, false};
+  std::thread first(worker, 1, ACL_FLOAT, &ok[0]);
+  std::thread second(worker, 2, ACL_BF16, &ok[1]);
+  first.join();
+  second.join();
+  EXPECT_TRUE(ok[0] && ok[1]) << "a worker stopped early";
+}
 
 }  // namespace
 }  // namespace canopy_test
