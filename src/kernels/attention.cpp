@@ -109,7 +109,10 @@ class AttentionStep final : public Step {
     const int64_t chunks = group / chunk;
     const int64_t units = desc_.batch * desc_.kv_heads * chunks * query_blocks;
     ParallelFor(units, 1, [&](int64_t begin, int64_t end) {
-      Scratch scratch(desc_, chunk * query_block);
+      // A unit holds at most chunk heads of min(query_block, query_length)
+      // rows (decode: a few, not the row budget's 256, whose buffers would be
+      // fresh pages to fault in and clear on every call).
+      Scratch scratch(desc_, chunk * std::min(query_block, desc_.query_length));
       for (int64_t unit = begin; unit < end; ++unit) {
         const int64_t block = unit % query_blocks;
         const int64_t c = unit / query_blocks % chunks;
