@@ -170,7 +170,8 @@ class AttentionStep final : public Step {
           key16(static_cast<size_t>(kKeyBlock * d.head_dim)),
           key_pairs(static_cast<size_t>(kKeyBlock * d.head_dim)),
           value16(static_cast<size_t>(kKeyBlock * d.value_dim)),
-          value_weights(static_cast<size_t>(rows * kKeyBlock)) {}
+          value_weights(static_cast<size_t>(rows * kKeyBlock)),
+          value_pairs(static_cast<size_t>(kKeyBlock * d.value_dim)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
     // row_dots: every row's dots of the block, [row][key] (KeyDots or BlockDots), then
@@ -178,8 +179,9 @@ class AttentionStep final : public Step {
     std::vector<float> query, acc, key, key_t, row_dots, value, scores, pse, max, sum, rescale;
     // The bf16 decode dots' queries and key rows, as bf16 (key rows as stored);
     // the bf16 prefill dots' key block as [dim pair][key][2]; a paged cache's
-    // bf16 value rows gathered, and the bf16 value pass's weights.
-    std::vector<uint16_t> query16, key16, key_pairs, value16, value_weights;
+    // bf16 value rows gathered, and the bf16 value pass's weights and
+    // interleaved value rows.
+    std::vector<uint16_t> query16, key16, key_pairs, value16, value_weights, value_pairs;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -387,7 +389,7 @@ class AttentionStep final : public Step {
                              : reinterpret_cast<const uint16_t*>(
                                    value + (kv_head * kv.value_strides[0] + j0 * kv.value_strides[1]) * element);
         values_bf16_(weights, kKeyBlock, rows, block_values, table != nullptr ? dv : kv.value_strides[1], keys, dv,
-                     s.rescale.data(), s.acc.data(), s.value_weights.data());
+                     s.rescale.data(), s.acc.data(), s.value_weights.data(), s.value_pairs.data());
       } else {
         loops_.accumulate_values(weights, kKeyBlock, rows, s.value.data(), keys, dv, s.rescale.data(), s.acc.data());
       }

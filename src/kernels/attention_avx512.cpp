@@ -212,37 +212,55 @@ void BlockDotsBf16Avx512(const uint16_t* q, int64_t rows, const uint16_t* key_pa
 // block's sums start from zero; acc = acc * rescale + the block's sums.
 constexpr int64_t kValueKeys = 64;  // keys a call takes at most (the kernel's key block)
 
-template <int NR, int C>
+// A pair of keys' value rows for vdpbf16ps, 32 dims at a time: the two rows
+// interleaved dim by dim (unpacklo: dims 8L + 0..3 of 128-bit lane L, unpackhi:
+// 8L + 4..7). A null row reads as zeros (a key no row weighs).
+struct ValuePair {
+  const uint16_t* first;
+  const uint16_t* second;
+};
+
+__attribute__((target("avx512bf16"))) inline void InterleavePair(const ValuePair& pair, int64_t e, __m512bh& lo,
+                                                                 __m512bh& hi) {
+  const __m512i a = pair.first != nullptr ? _mm512_loadu_si512(pair.first + e) : _mm512_setzero_si512();
+  const __m512i b = pair.second != nullptr ? _mm512_loadu_si512(pair.second + e) : _mm512_setzero_si512();
+  lo = std::bit_cast<__m512bh>(_mm512_unpacklo_epi16(a, b));
+  hi = std::bit_cast<__m512bh>(_mm512_unpackhi_epi16(a, b));
+}
+
+// kPacked: pairs[t].first points at the pair's rows interleaved beforehand,
+// [dv / 32][unpacklo 32, unpackhi 32] (PackValuePairs); else at the rows.
+template <int NR, int C, bool kPacked>
 __attribute__((target("avx512bf16"))) void ValueTileBf16Avx512(const uint16_t (*weights)[kValueKeys],
-                                                               const uint16_t* const* rows_of_pair, int64_t pair_count,
-                                                               int64_t e0, const float* rescale, float* acc,
-                                                               int64_t dv) {
+                                                               const ValuePair* pairs, int64_t pair_count, int64_t e0,
+                                                               const float* rescale, float* acc, int64_t dv) {
   __m512 lo[NR][C], hi[NR][C];
   for (int r = 0; r < NR; ++r) {
     for (int c = 0; c < C; ++c) lo[r][c] = hi[r][c] = _mm512_setzero_ps();
   }
   for (int64_t t = 0; t < pair_count; ++t) {
-    const uint16_t* first = rows_of_pair[2 * t];
-    if (first == nullptr) continue;  // neither key weighs anything
-    const uint16_t* second = rows_of_pair[2 * t + 1];
+    const ValuePair& pair = pairs[t];
+    if (pair.first == nullptr && pair.second == nullptr) continue;  // neither key weighs anything
     __m512bh lo_v[C], hi_v[C];
     for (int c = 0; c < C; ++c) {
-      const __m512i a = _mm512_loadu_si512(first + e0 + 32 * c);
-      const __m512i b = _mm512_loadu_si512(second + e0 + 32 * c);
-      lo_v[c] = std::bit_cast<__m512bh>(_mm512_unpacklo_epi16(a, b));
-      hi_v[c] = std::bit_cast<__m512bh>(_mm512_unpackhi_epi16(a, b));
+      if constexpr (kPacked) {
+        const uint16_t* packed = pair.first + 2 * (e0 + 32 * c);
+        lo_v[c] = std::bit_cast<__m512bh>(_mm512_loadu_si512(packed));
+        hi_v[c] = std::bit_cast<__m512bh>(_mm512_loadu_si512(packed + 32));
+      } else {
+        InterleavePair(pair, e0 + 32 * c, lo_v[c], hi_v[c]);
+      }
     }
     for (int r = 0; r < NR; ++r) {
-      int32_t pair;  // keys 2t (low half) and 2t + 1
-      std::memcpy(&pair, weights[r] + 2 * t, sizeof(pair));
-      const auto w = std::bit_cast<__m512bh>(_mm512_set1_epi32(pair));
+      int32_t weight_pair;  // keys 2t (low half) and 2t + 1
+      std::memcpy(&weight_pair, weights[r] + 2 * t, sizeof(weight_pair));
+      const auto w = std::bit_cast<__m512bh>(_mm512_set1_epi32(weight_pair));
       for (int c = 0; c < C; ++c) {
         lo[r][c] = _mm512_dpbf16_ps(lo[r][c], lo_v[c], w);
         hi[r][c] = _mm512_dpbf16_ps(hi[r][c], hi_v[c], w);
       }
     }
   }
-  // unpacklo / unpackhi hold dims 8L + 0..3 / 8L + 4..7 of 128-bit lane L.
   const __m512i first_half = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
   const __m512i second_half = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
   for (int r = 0; r < NR; ++r) {
@@ -258,22 +276,52 @@ __attribute__((target("avx512bf16"))) void ValueTileBf16Avx512(const uint16_t (*
   }
 }
 
-template <int C>
-void ValueRowsBf16Avx512(const uint16_t (*weights)[kValueKeys], const uint16_t* const* rows_of_pair, int64_t pair_count,
-                         int64_t rows, int64_t e0, const float* rescale, float* acc, int64_t dv) {
-  int64_t r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    ValueTileBf16Avx512<4, C>(weights + r, rows_of_pair, pair_count, e0, rescale + r, acc + r * dv, dv);
+template <bool kPacked>
+void ValueRowsBf16Avx512(const uint16_t (*weights)[kValueKeys], const ValuePair* pairs, int64_t pair_count,
+                         int64_t rows, const float* rescale, float* acc, int64_t dv) {
+  for (int64_t e0 = 0; e0 < dv; e0 += 64) {
+    const bool two = dv - e0 >= 64;
+    int64_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+      if (two) {
+        ValueTileBf16Avx512<4, 2, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
+      } else {
+        ValueTileBf16Avx512<4, 1, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
+      }
+    }
+    for (; r < rows; ++r) {
+      if (two) {
+        ValueTileBf16Avx512<1, 2, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
+      } else {
+        ValueTileBf16Avx512<1, 1, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
+      }
+    }
   }
-  for (; r < rows; ++r) {
-    ValueTileBf16Avx512<1, C>(weights + r, rows_of_pair, pair_count, e0, rescale + r, acc + r * dv, dv);
+}
+
+// Each used pair's rows interleaved once into `packed` (2 * dv elements a
+// pair), where many row tiles read them: no shuffles per tile, and the rows,
+// a token apart in the cache (often a multiple of 4 KB), no longer compete
+// for the same few L1 sets.
+__attribute__((target("avx512bf16"))) void PackValuePairs(ValuePair* pairs, int64_t pair_count, int64_t dv,
+                                                          uint16_t* packed) {
+  for (int64_t t = 0; t < pair_count; ++t) {
+    ValuePair& pair = pairs[t];
+    if (pair.first == nullptr && pair.second == nullptr) continue;
+    uint16_t* out = packed + t * 2 * dv;
+    for (int64_t e = 0; e < dv; e += 32) {
+      __m512bh lo, hi;
+      InterleavePair(pair, e, lo, hi);
+      _mm512_storeu_si512(out + 2 * e, std::bit_cast<__m512i>(lo));
+      _mm512_storeu_si512(out + 2 * e + 32, std::bit_cast<__m512i>(hi));
+    }
+    pair = {out, out};
   }
 }
 
 void AccumulateValuesBf16Avx512(const float* p, int64_t p_stride, int64_t rows, const uint16_t* values,
                                 int64_t value_stride, int64_t keys, int64_t dv, const float* rescale, float* acc,
-                                uint16_t* weight_scratch) {
-  alignas(64) static constexpr uint16_t kZeros[32] = {};  // stands in for a key that weighs nothing
+                                uint16_t* weight_scratch, uint16_t* pair_scratch) {
   const int64_t pair_count = (keys + 1) / 2;
   auto* weights = reinterpret_cast<uint16_t(*)[kValueKeys]>(weight_scratch);
   uint64_t used = 0;  // bit t: key t weighs something for some row
@@ -288,20 +336,17 @@ void AccumulateValuesBf16Avx512(const float* p, int64_t p_stride, int64_t rows, 
     }
     if (keys % 2 != 0) rounded[keys] = 0;
   }
-  // Each pair's two value rows: the zero row for a key no row weighs; null
-  // first for a pair with neither, which is skipped.
-  const uint16_t* rows_of_pair[kValueKeys];
+  // Each pair's value rows; a key no row weighs is never read (zeros instead).
+  ValuePair pairs[kValueKeys / 2];
   for (int64_t t = 0; t < pair_count; ++t) {
     const bool use_a = (used >> (2 * t) & 1) != 0, use_b = (used >> (2 * t + 1) & 1) != 0;
-    rows_of_pair[2 * t] = use_a ? values + 2 * t * value_stride : (use_b ? kZeros : nullptr);
-    rows_of_pair[2 * t + 1] = use_b ? values + (2 * t + 1) * value_stride : kZeros;
+    pairs[t] = {use_a ? values + 2 * t * value_stride : nullptr, use_b ? values + (2 * t + 1) * value_stride : nullptr};
   }
-  for (int64_t e0 = 0; e0 < dv; e0 += 64) {
-    if (dv - e0 >= 64) {
-      ValueRowsBf16Avx512<2>(weights, rows_of_pair, pair_count, rows, e0, rescale, acc, dv);
-    } else {
-      ValueRowsBf16Avx512<1>(weights, rows_of_pair, pair_count, rows, e0, rescale, acc, dv);
-    }
+  if (rows > 4) {  // more than one tile of rows reads each pair
+    PackValuePairs(pairs, pair_count, dv, pair_scratch);
+    ValueRowsBf16Avx512<true>(weights, pairs, pair_count, rows, rescale, acc, dv);
+  } else {
+    ValueRowsBf16Avx512<false>(weights, pairs, pair_count, rows, rescale, acc, dv);
   }
 }
 

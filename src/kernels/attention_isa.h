@@ -26,10 +26,10 @@ using KeyDotsBf16Fn = void (*)(const uint16_t* q, int64_t rows, const uint16_t* 
 extern const KeyDotsBf16Fn kKeyDotsBf16Avx512;
 // AccumulateValues on bf16 value rows as stored, the weights rounded to bf16
 // (attention_avx512.cpp, AVX-512 BF16 only): value dims a multiple of 32, at
-// most 64 keys; weight_scratch holds rows * 64 elements.
+// most 64 keys; weight_scratch holds rows * 64 elements, pair_scratch 64 * dv.
 using AccumulateValuesBf16Fn = void (*)(const float* p, int64_t p_stride, int64_t rows, const uint16_t* values,
                                         int64_t value_stride, int64_t keys, int64_t dv, const float* rescale,
-                                        float* acc, uint16_t* weight_scratch);
+                                        float* acc, uint16_t* weight_scratch, uint16_t* pair_scratch);
 extern const AccumulateValuesBf16Fn kAccumulateValuesBf16Avx512;
 // BlockDots on bf16 queries ([rows][d]) and a block of kBlockPairKeys keys laid
 // out as [d / 2][key][2] (attention_avx512.cpp, AVX-512 BF16 only): even head
