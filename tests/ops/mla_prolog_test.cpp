@@ -22,6 +22,7 @@
 
 #include "aclnnop/aclnn_mla_prolog.h"
 #include "aclnnop/aclnn_mla_prolog_v2_weight_nz.h"
+#include "aclnnop/aclnn_mla_prolog_v3_weight_nz.h"
 #include "llm_test_support.h"
 #include "norm_test_support.h"
 
@@ -160,13 +161,15 @@ void Product(const std::vector<double>& a, int64_t t, int64_t k, const Matrix& w
 }
 
 // RmsNorm of `length` values times gamma, rounded to bf16 (or not).
-void RmsRow(const double* x, const std::vector<double>& gamma, double eps, double* y, bool round_bf16 = true) {
+// V3's factor (qcQrScale, kcScale) multiplies the result before the rounding.
+void RmsRow(const double* x, const std::vector<double>& gamma, double eps, double* y, bool round_bf16 = true,
+            double factor = 1.0) {
   const auto length = static_cast<int64_t>(gamma.size());
   double sum = 0;
   for (int64_t i = 0; i < length; ++i) sum += x[i] * x[i];
   const double rstd = 1.0 / std::sqrt(sum / static_cast<double>(length) + eps);
   for (int64_t i = 0; i < length; ++i) {
-    const double v = x[i] * rstd * gamma[static_cast<size_t>(i)];
+    const double v = x[i] * rstd * gamma[static_cast<size_t>(i)] * factor;
     y[i] = round_bf16 ? RoundBf16(v) : v;
   }
 }
@@ -192,7 +195,7 @@ Expected Bf16Near(const std::vector<double>& want, const std::vector<double>& ma
   return e;
 }
 
-enum class Op { kV1, kV2 };
+enum class Op { kV1, kV2, kV3 };
 
 struct MlaCase {
   std::string name;
@@ -203,6 +206,7 @@ struct MlaCase {
   bool nz_cache = false, nz_weights = false, skip_slot = false;
   View x_view = View::kContiguous, out_view = View::kContiguous, cache_view = View::kContiguous,
        table_view = View::kContiguous;
+  double qc_scale = 1, kc_scale = 1;  // V3's qcQrScale and kcScale
 };
 void PrintTo(const MlaCase& c, std::ostream* os) { *os << c.name; }
 
@@ -212,8 +216,11 @@ struct MlaTensors {
       query_rope, q_nope_scale;
   // The quantised scenarios' scales (null: not passed).
   std::unique_ptr<DeviceTensor> scale_x, scale_w_dq, scale_w_uq_qr, scale_w_dkv_kr, scale_ckv, scale_ckr, smooth_cq;
+  // V3's extra tensors (not read or written on A2).
+  std::unique_ptr<DeviceTensor> actual_seq_len, query_norm, q_norm_scale;
   bool nz_weights = false;
   const char* cache_mode = "PA_BSND";
+  double qc_scale = 1, kc_scale = 1;
 };
 
 OpRun Call(const MlaTensors& m, Op op) {
@@ -230,6 +237,21 @@ OpRun Call(const MlaTensors& m, Op op) {
               m.cache_mode, a.Tensor(*m.query), a.Tensor(*m.query_rope), w, e);
         },
         aclnnMlaProlog);
+  }
+  if (op == Op::kV3) {
+    // The attributes A2 does not read get values other than their defaults.
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnMlaPrologV3WeightNzGetWorkspaceSize(
+              a.Tensor(*m.x), a.Tensor(*m.dq, wf), a.Tensor(*m.uq_qr, wf), a.Tensor(*m.uk), a.Tensor(*m.dkv_kr, wf),
+              a.Tensor(*m.gamma_cq), a.Tensor(*m.gamma_ckv), a.Tensor(*m.sin), a.Tensor(*m.cos), a.Tensor(*m.kv),
+              a.Tensor(*m.kr), opt(a, m.index), opt(a, m.scale_x), opt(a, m.scale_w_dq), opt(a, m.scale_w_uq_qr),
+              opt(a, m.scale_w_dkv_kr), opt(a, m.scale_ckv), opt(a, m.scale_ckr), opt(a, m.smooth_cq),
+              opt(a, m.actual_seq_len), 1e-5, 1e-6, m.cache_mode, true, 1, 2, 1, 1, 1, 64, 0.5, m.qc_scale, m.kc_scale,
+              a.Tensor(*m.query), a.Tensor(*m.query_rope), opt(a, m.q_nope_scale), opt(a, m.query_norm),
+              opt(a, m.q_norm_scale), w, e);
+        },
+        aclnnMlaPrologV3WeightNz);
   }
   return RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
@@ -314,7 +336,17 @@ MlaTensors MakeTensors(const MlaCase& c, Rng& rng, std::vector<int64_t>& slots) 
   m.query->Poison();
   m.query_rope = std::make_unique<DeviceTensor>(ACL_BF16, with({c.n, kDr}), c.out_view);
   m.query_rope->Poison();
-  if (c.op == Op::kV2) m.q_nope_scale = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{1});
+  if (c.op != Op::kV1) m.q_nope_scale = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{1});
+  m.qc_scale = c.qc_scale;
+  m.kc_scale = c.kc_scale;
+  if (c.op == Op::kV3) {
+    m.actual_seq_len = std::make_unique<DeviceTensor>(ACL_INT32, Shape{std::max<int64_t>(c.b, 1)});
+    m.actual_seq_len->FillRandom(rng, Range{1, 16});
+    m.query_norm = std::make_unique<DeviceTensor>(ACL_BF16, Shape{t, kHcq});
+    m.query_norm->FillRandom(rng, Range{-1, 1});
+    m.q_norm_scale = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{t, 1});
+    m.q_norm_scale->FillRandom(rng, Range{-1, 1});
+  }
   return m;
 }
 
@@ -337,8 +369,12 @@ TEST_P(MlaPrologTest, MatchesFloat64Reference) {
   const Values kv_before = m.kv->ReadView(), kr_before = m.kr->ReadView();
   const std::vector<uint8_t> kv_bytes = m.kv->DownloadBytes(), kr_bytes = m.kr->DownloadBytes();
   const std::vector<uint8_t> query_bytes = m.query->DownloadBytes();
+  const std::vector<uint8_t> query_norm_bytes = m.query_norm ? m.query_norm->DownloadBytes() : std::vector<uint8_t>{};
   const OpRun run = Call(m, c.op);
   ASSERT_TRUE(run.ok()) << Describe(run);
+  if (m.query_norm) {
+    EXPECT_EQ(m.query_norm->DownloadBytes(), query_norm_bytes) << "queryNormOutOptional is not written";
+  }
 
   const int64_t t = c.b * c.s, n = c.n, width = kD + kDr;
   const std::vector<double> x = Reals(m.x->ReadView()), sin = Reals(m.sin->ReadView()), cos = Reals(m.cos->ReadView()),
@@ -350,7 +386,7 @@ TEST_P(MlaPrologTest, MatchesFloat64Reference) {
   Product(x, t, c.he, down.dkv_kr, ckv_kr, magnitude);
   for (double& v : ckv_kr) v = RoundBf16(v);
   std::vector<double> cq_norm(cq.size());
-  for (int64_t r = 0; r < t; ++r) RmsRow(&cq[r * kHcq], gamma_cq, 1e-5, &cq_norm[r * kHcq]);
+  for (int64_t r = 0; r < t; ++r) RmsRow(&cq[r * kHcq], gamma_cq, 1e-5, &cq_norm[r * kHcq], true, c.qc_scale);
   Product(cq_norm, t, kHcq, up.uq_qr, qc_qr, magnitude);
   for (double& v : qc_qr) v = RoundBf16(v);
 
@@ -385,7 +421,7 @@ TEST_P(MlaPrologTest, MatchesFloat64Reference) {
     const int64_t slot = slots[static_cast<size_t>(r)];
     if (slot < 0 || c.block_num == 0) continue;
     double row[kHckv], y[kDr], mag[kDr], kr_raw[kDr];
-    RmsRow(&ckv_kr[r * (kHckv + kDr)], gamma_ckv, 1e-6, row);
+    RmsRow(&ckv_kr[r * (kHckv + kDr)], gamma_ckv, 1e-6, row, true, c.kc_scale);
     for (int64_t j = 0; j < kDr; ++j) kr_raw[j] = ckv_kr[static_cast<size_t>(r * (kHckv + kDr) + kHckv + j)];
     RopeRow(kr_raw, &cos[r * kDr], &sin[r * kDr], y, mag);
     for (int64_t j = 0; j < kHckv; ++j) {
@@ -436,6 +472,15 @@ std::vector<MlaCase> Cases() {
       {.name = "v2_nz_cache_fused", .op = Op::kV2, .n = 8, .b = 4, .s = 1, .fused = true, .nz_cache = true},
       {.name = "empty_cache", .block_num = 0, .block_size = 16},
       {.name = "v2_empty_cache", .op = Op::kV2, .b = 1, .s = 2, .block_num = 0, .block_size = 128},
+      {.name = "v3_scales_nz_weights", .op = Op::kV3, .n = 4, .nz_weights = true, .qc_scale = 0.5, .kc_scale = 2},
+      {.name = "v3_nz_cache_fused",
+       .op = Op::kV3,
+       .b = 3,
+       .s = 1,
+       .fused = true,
+       .nz_cache = true,
+       .skip_slot = true,
+       .qc_scale = 1.25},
   };
 }
 INSTANTIATE_TEST_SUITE_P(Cases, MlaPrologTest, ::testing::ValuesIn(Cases()),
@@ -569,7 +614,7 @@ TEST_P(MlaPrologQuantTest, MatchesStagedReference) {
   std::vector<double> cq_int8(cq.size()), cq_scale(static_cast<size_t>(t));
   for (int64_t r = 0; r < t; ++r) {
     double* row = &cq_int8[r * kHcq];
-    RmsRow(&cq[r * kHcq], gamma_cq, 1e-5, row, /*round_bf16=*/false);
+    RmsRow(&cq[r * kHcq], gamma_cq, 1e-5, row, /*round_bf16=*/false, c.qc_scale);
     double max = 0;
     for (int64_t j = 0; j < kHcq; ++j) max = std::max(max, std::abs(row[j] *= smooth[j]));
     cq_scale[r] = max / 127;
@@ -670,7 +715,7 @@ TEST_P(MlaPrologQuantTest, MatchesStagedReference) {
     const int64_t slot = slots[static_cast<size_t>(r)];
     if (slot < 0 || c.block_num == 0) continue;
     double row[kHckv], y[kDr], mag[kDr];
-    RmsRow(&ckv_kr[r * h_ckv_kr], gamma_ckv, 1e-6, row, /*round_bf16=*/!kv_quant);
+    RmsRow(&ckv_kr[r * h_ckv_kr], gamma_ckv, 1e-6, row, /*round_bf16=*/!kv_quant, c.kc_scale);
     RopeRow(&ckv_kr[r * h_ckv_kr + kHckv], &cos[r * kDr], &sin[r * kDr], y, mag);
     for (int64_t j = 0; j < kHckv; ++j) {
       const auto at = static_cast<size_t>(CacheOffset(slot, j, kHckv, c.block_size, c.nz_cache, kv_c0));
@@ -745,6 +790,19 @@ std::vector<QuantCase> QuantCases() {
       {.base = {.name = "v1_full", .b = 1, .s = 2}, .quant = Quant::kFull},
       {.base = {.name = "v2_partial_kv_empty_cache", .op = Op::kV2, .b = 1, .s = 2, .block_num = 0},
        .quant = Quant::kPartialKv},
+      {.base = {.name = "v3_partial_kv_scales", .op = Op::kV3, .b = 2, .s = 1, .qc_scale = 1.25, .kc_scale = 0.5},
+       .quant = Quant::kPartialKv},
+      {.base = {.name = "v3_full_kv_scales",
+                .op = Op::kV3,
+                .n = 4,
+                .b = 1,
+                .s = 2,
+                .nz_cache = true,
+                .nz_weights = true,
+                .qc_scale = 0.75,
+                .kc_scale = 1.5},
+       .quant = Quant::kFullKv},
+      {.base = {.name = "v3_full", .op = Op::kV3, .b = 2, .s = 1, .fused = true, .kc_scale = 3}, .quant = Quant::kFull},
   };
 }
 INSTANTIATE_TEST_SUITE_P(Cases, MlaPrologQuantTest, ::testing::ValuesIn(QuantCases()),
@@ -847,6 +905,23 @@ TEST(MlaPrologQuant, Rejections) {
   m.query = std::make_unique<DeviceTensor>(kBf16, Shape{2, 1, 2, 512});
   m.q_nope_scale.reset();
   ExpectRejectedWith(Call(m, v1), kTiling, {"dequantScaleQNope"});
+}
+
+// V3's own rejections: cacheIndexOptional is optional in the op definition only (its tiling fails
+// without it), actualSeqLenOptional is INT32 and queryNormOutOptional INT8 or BFLOAT16 (161002).
+TEST(MlaPrologV3, Rejections) {
+  Rng rng = Rng::ForCurrentTest();
+  std::vector<int64_t> slots;
+  MlaTensors m = MakeTensors(MlaCase{.name = "reject", .op = Op::kV3, .b = 2, .s = 1}, rng, slots);
+  ASSERT_TRUE(Call(m, Op::kV3).ok());
+  std::unique_ptr<DeviceTensor> index = std::move(m.index);
+  ExpectRejectedWith(Call(m, Op::kV3), ACLNN_ERR_INNER_TILING_ERROR, {"cacheIndex", "null"});
+  m.index = std::move(index);
+  m.actual_seq_len = std::make_unique<DeviceTensor>(ACL_INT64, Shape{2});
+  ExpectRejectedWith(Call(m, Op::kV3), ACLNN_ERR_PARAM_INVALID, {"actualSeqLenOptional"});
+  m.actual_seq_len.reset();
+  m.query_norm = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{2, 1536});
+  ExpectRejectedWith(Call(m, Op::kV3), ACLNN_ERR_PARAM_INVALID, {"queryNormOutOptional"});
 }
 
 // No token: phase 1 passes, nothing is written (outputs are empty, the caches keep their values).

@@ -1,6 +1,6 @@
-// aclnnMlaProlog and aclnnMlaPrologV2WeightNz (CANN's attention/mla_prolog and mla_prolog_v2, Atlas A2
-// path): the pre-processing of DeepSeek's multi-head latent attention for T tokens x [T, He] (or
-// [B, S, He], T = B * S), N heads:
+// aclnnMlaProlog, aclnnMlaPrologV2WeightNz and aclnnMlaPrologV3WeightNz (CANN's attention/mla_prolog,
+// mla_prolog_v2 and mla_prolog_v3, Atlas A2 path; V3: PlanMlaPrologV3): the pre-processing of DeepSeek's multi-head
+// latent attention for T tokens x [T, He] (or [B, S, He], T = B * S), N heads:
 //   cQ = RmsNorm(x @ weightDq) * rmsnormGammaCq                                  [T, Hcq]
 //   [qC | qR] = cQ @ weightUqQr, head n's D + Dr columns at n * (D + Dr)          [T, N, D + Dr]
 //   queryOut[t, n] = qC[t, n] @ weightUk[n]                                       [T, N, Hckv]
@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "aclnnop/aclnn_mla_prolog.h"
 #include "aclnnop/aclnn_mla_prolog_v2_weight_nz.h"
+#include "aclnnop/aclnn_mla_prolog_v3_weight_nz.h"
 #include "common/half.h"
 #include "kernels/parallel_for.h"
 #include "kernels/quant_affine.h"
@@ -65,7 +67,7 @@ constexpr int64_t kNzRows = 16;        // k rows of an NZ fractal
 constexpr int64_t kFractalBytes = 32;  // an NZ fractal row: 32 bytes of elements
 constexpr int64_t kWeightNdRank = 2, kWeightNzRank = 4;
 
-enum class Version { kV1, kV2 };
+enum class Version { kV1, kV2, kV3 };
 
 // The op definitions' dtype columns: tokenX, weightDq, weightUqQr, weightDkvKr, kvCache, krCache, query.
 struct DtypeColumn {
@@ -83,12 +85,19 @@ constexpr DtypeColumn kV2Columns[] = {{kB, kB, kB, kB, kB, kB, kB},     {kB, kB,
 
 struct MlaArgs {
   Version version = Version::kV1;
-  const aclTensor *x, *dq, *uq_qr, *uk, *dkv_kr, *gamma_cq, *gamma_ckv, *sin, *cos, *index, *kv, *kr;
-  const aclTensor *scale_x, *scale_w_dq, *scale_w_uq_qr, *scale_w_dkv_kr, *scale_ckv, *scale_ckr, *smooth_cq;
-  double eps_cq, eps_ckv;
-  const char* cache_mode;
-  const aclTensor *query, *query_rope;
+  const aclTensor *x = nullptr, *dq = nullptr, *uq_qr = nullptr, *uk = nullptr, *dkv_kr = nullptr;
+  const aclTensor *gamma_cq = nullptr, *gamma_ckv = nullptr, *sin = nullptr, *cos = nullptr, *index = nullptr;
+  const aclTensor *kv = nullptr, *kr = nullptr;
+  const aclTensor *scale_x = nullptr, *scale_w_dq = nullptr, *scale_w_uq_qr = nullptr, *scale_w_dkv_kr = nullptr;
+  const aclTensor *scale_ckv = nullptr, *scale_ckr = nullptr, *smooth_cq = nullptr;
+  double eps_cq = 0, eps_ckv = 0;
+  const char* cache_mode = nullptr;
+  const aclTensor *query = nullptr, *query_rope = nullptr;
   const aclTensor* scale_q_nope = nullptr;  // V2's dequantScaleQNopeOutOptional
+  // V3's: actualSeqLenOptional and the query-norm outputs (neither read nor written on A2), and the
+  // factors on RmsNorm(cQ) and RmsNorm(cKV) (attributes of type float in the op definition).
+  const aclTensor *actual_seq_len = nullptr, *query_norm = nullptr, *scale_q_norm = nullptr;
+  float qc_qr_scale = 1.0f, kc_scale = 1.0f;
 };
 
 enum class QuantMode { kNone, kPartialKvPlain, kPartialKvQuant, kFullKvPlain, kFullKvQuant };
@@ -116,12 +125,22 @@ aclnnStatus CheckDtypes(Plan& plan, const MlaArgs& a) {
       {"weightUk", a.uk}, {"rmsnormGammaCq", a.gamma_cq}, {"rmsnormGammaCkv", a.gamma_ckv}, {"ropeSin", a.sin},
       {"ropeCos", a.cos}, {"queryRopeOut", a.query_rope}};
   for (const auto& [name, t] : bf16_args) CANOPY_CHECK(plan.CheckDtype(name, t->dtype, {ACL_BF16}));
-  CANOPY_CHECK(plan.CheckDtype("cacheIndex", a.index->dtype, {ACL_INT64}));
-  const std::pair<const char*, const aclTensor*> float_args[] = {
-      {"dequantScaleXOptional", a.scale_x},           {"dequantScaleWDqOptional", a.scale_w_dq},
-      {"dequantScaleWUqQrOptional", a.scale_w_uq_qr}, {"dequantScaleWDkvKrOptional", a.scale_w_dkv_kr},
-      {"quantScaleCkvOptional", a.scale_ckv},         {"quantScaleCkrOptional", a.scale_ckr},
-      {"smoothScalesCqOptional", a.smooth_cq},        {"dequantScaleQNopeOutOptional", a.scale_q_nope}};
+  if (a.index != nullptr) CANOPY_CHECK(plan.CheckDtype("cacheIndex", a.index->dtype, {ACL_INT64}));
+  if (a.actual_seq_len != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype("actualSeqLenOptional", a.actual_seq_len->dtype, {ACL_INT32}));
+  }
+  if (a.query_norm != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype("queryNormOutOptional", a.query_norm->dtype, {ACL_INT8, ACL_BF16}));
+  }
+  const std::pair<const char*, const aclTensor*> float_args[] = {{"dequantScaleXOptional", a.scale_x},
+                                                                 {"dequantScaleWDqOptional", a.scale_w_dq},
+                                                                 {"dequantScaleWUqQrOptional", a.scale_w_uq_qr},
+                                                                 {"dequantScaleWDkvKrOptional", a.scale_w_dkv_kr},
+                                                                 {"quantScaleCkvOptional", a.scale_ckv},
+                                                                 {"quantScaleCkrOptional", a.scale_ckr},
+                                                                 {"smoothScalesCqOptional", a.smooth_cq},
+                                                                 {"dequantScaleQNopeOutOptional", a.scale_q_nope},
+                                                                 {"dequantScaleQNormOutOptional", a.scale_q_norm}};
   for (const auto& [name, t] : float_args) {
     if (t != nullptr) CANOPY_CHECK(plan.CheckDtype(name, t->dtype, {ACL_FLOAT}));
   }
@@ -183,6 +202,8 @@ aclnnStatus CheckEachRequired(Plan& plan, const MlaArgs& a) {
                                                                                   {"kvCacheRef", a.kv, {4}},
                                                                                   {"krCacheRef", a.kr, {4}}};
   for (const auto& [name, t, ranks] : rest) {
+    // V3's cacheIndexOptional is optional in the op definition only: its tiling reads it as required.
+    if (t == nullptr) return plan.Reject(kTiling, "argument '%s' should not be null", name);
     CANOPY_CHECK(plan.CheckPlainFormat(name, t));
     CANOPY_CHECK(CheckRankIn(plan, name, t, ranks));
   }
@@ -348,6 +369,19 @@ void PlanRmsRows(Plan& plan, const TensorRef& rows, const TensorRef& gamma, doub
   desc.gamma = {true, gamma.buffer, gamma.dtype, 0, gamma.strides[0]};
   desc.y = {true, y.buffer, y.dtype, y.strides[0], y.strides[1]};
   plan.AddStep(kernels::MakeNormStep(desc), {rows, gamma}, y);
+}
+
+// PlanRmsRows times `scale` where it is not 1 (V3's qcQrScale and kcScale: the kernel multiplies its
+// f32 norm when |scale - 1| >= FLT_EPSILON, before any rounding or quantisation).
+void PlanScaledRmsRows(Plan& plan, const TensorRef& rows, const TensorRef& gamma, double eps, float scale,
+                       const TensorRef& y) {
+  if (std::fabs(scale - 1.0f) < std::numeric_limits<float>::epsilon()) {
+    PlanRmsRows(plan, rows, gamma, eps, y);
+    return;
+  }
+  const TensorRef norm = plan.Temporary(ACL_FLOAT, y.shape);
+  PlanRmsRows(plan, rows, gamma, eps, norm);
+  plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {norm}, y, ScalarValue::Real(1), ScalarValue::Real(scale));
 }
 
 // Writes each token's row of `rows` (contiguous [T, width]) into a paged cache (contiguous) at its
@@ -572,9 +606,11 @@ MlaOperands RegisterOperands(Plan& plan, const MlaArgs& a) {
   o.gamma_ckv = plan.Input(a.gamma_ckv, "rmsnormGammaCkv");
   o.sin = plan.Input(a.sin, "ropeSin");
   o.cos = plan.Input(a.cos, "ropeCos");
-  o.index = plan.Input(a.index, "cacheIndex");
-  plan.Input(a.kv, "kvCacheRef");  // rows are written, none read
+  // Rows of the caches are written, none read. V3 takes cacheIndex after them.
+  if (a.version != Version::kV3) o.index = plan.Input(a.index, "cacheIndex");
+  plan.Input(a.kv, "kvCacheRef");
   plan.Input(a.kr, "krCacheRef");
+  if (a.version == Version::kV3) o.index = plan.Input(a.index, "cacheIndexOptional");
   const std::tuple<const char*, const aclTensor*, std::optional<TensorRef>*> scales[] = {
       {"dequantScaleXOptional", a.scale_x, &o.scale_x},
       {"dequantScaleWDqOptional", a.scale_w_dq, &o.scale_w_dq},
@@ -590,14 +626,32 @@ MlaOperands RegisterOperands(Plan& plan, const MlaArgs& a) {
       plan.SkipInput();
     }
   }
+  if (a.version == Version::kV3) {  // actualSeqLenOptional: not read on A2
+    if (a.actual_seq_len != nullptr) {
+      plan.Input(a.actual_seq_len, "actualSeqLenOptional");
+    } else {
+      plan.SkipInput();
+    }
+  }
   o.query = plan.Output(a.query, "queryOut");
   o.query_rope = plan.Output(a.query_rope, "queryRopeOut");
-  if (a.version == Version::kV2) {
+  if (a.version != Version::kV1) {
     // Written in full quantisation with INT8 caches; left as it is otherwise.
     if (a.scale_q_nope != nullptr) {
       o.scale_q_nope = plan.Output(a.scale_q_nope, "dequantScaleQNopeOutOptional");
     } else {
       plan.SkipOutput();
+    }
+  }
+  if (a.version == Version::kV3) {
+    // The query-norm outputs: not written on A2 (its kernel has no queryNormFlag path).
+    for (const auto& [t, name] :
+         {std::pair{a.query_norm, "queryNormOutOptional"}, std::pair{a.scale_q_norm, "dequantScaleQNormOutOptional"}}) {
+      if (t != nullptr) {
+        plan.Output(t, name);
+      } else {
+        plan.SkipOutput();
+      }
     }
   }
   o.kv_cache = plan.Output(a.kv, "kvCacheRef");
@@ -666,7 +720,7 @@ aclnnStatus PlanQuantised(Plan& plan, const MlaOperands& o, const MlaArgs& a, co
 
   // RmsNorm(cQ) quantised per token, then [qC | qR].
   const TensorRef cq_norm = plan.Temporary(ACL_FLOAT, {t, d.hcq});
-  PlanRmsRows(plan, cq, o.gamma_cq, a.eps_cq, cq_norm);
+  PlanScaledRmsRows(plan, cq, o.gamma_cq, a.eps_cq, a.qc_qr_scale, cq_norm);
   const TensorRef cq_int8 = plan.Temporary(ACL_INT8, {t, d.hcq});
   const TensorRef cq_scale = plan.Temporary(ACL_FLOAT, {t});
   // clip ratio 1: y = round(x * (127 / max)), as the kernel multiplies by the reciprocal.
@@ -709,7 +763,7 @@ aclnnStatus PlanQuantised(Plan& plan, const MlaOperands& o, const MlaArgs& a, co
   // The caches' rows.
   const TensorRef slots = plan.Contiguous(o.index, ACL_INT64);
   TensorRef kv_rows = plan.Temporary(kv_quant ? ACL_FLOAT : ACL_BF16, {t, d.hckv});
-  PlanRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), o.gamma_ckv, a.eps_ckv, kv_rows);
+  PlanScaledRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), o.gamma_ckv, a.eps_ckv, a.kc_scale, kv_rows);
   if (kv_quant) kv_rows = PlanQuantRows(plan, kv_rows, *o.scale_ckv, /*per_channel=*/!full);
   const TensorRef kr = Unsqueeze(Unsqueeze(Narrow(ckv_kr, 1, d.hckv, d.dr), 1), 1);
   TensorRef kr_rows = plan.Temporary(ACL_BF16, {t, d.dr});
@@ -746,7 +800,7 @@ aclnnStatus PlanMlaProlog(Plan& plan, const MlaArgs& a) {
   const TensorRef ckv_kr = plan.Temporary(ACL_BF16, {t, h_ckv_kr});
   CANOPY_CHECK(PlanWeightProduct(plan, x_rows, o.dkv_kr, ckv_kr));
   const TensorRef cq_norm = plan.Temporary(ACL_BF16, {t, d.hcq});
-  PlanRmsRows(plan, cq, o.gamma_cq, a.eps_cq, cq_norm);
+  PlanScaledRmsRows(plan, cq, o.gamma_cq, a.eps_cq, a.qc_qr_scale, cq_norm);
   const TensorRef qc_qr = plan.Temporary(ACL_BF16, {t, d.n * width_qc_qr});
   CANOPY_CHECK(PlanWeightProduct(plan, cq_norm, o.uq_qr, qc_qr));
 
@@ -767,7 +821,7 @@ aclnnStatus PlanMlaProlog(Plan& plan, const MlaArgs& a) {
   if (d.block_num == 0) return ACLNN_SUCCESS;  // empty caches: nothing is written
 
   const TensorRef kv_rows = plan.Temporary(ACL_BF16, {t, d.hckv});
-  PlanRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), o.gamma_ckv, a.eps_ckv, kv_rows);
+  PlanScaledRmsRows(plan, Narrow(ckv_kr, 1, 0, d.hckv), o.gamma_ckv, a.eps_ckv, a.kc_scale, kv_rows);
   const TensorRef kr_rows = plan.Temporary(ACL_BF16, {t, d.dr});
   PlanTokenRope(plan, Unsqueeze(Unsqueeze(Narrow(ckv_kr, 1, d.hckv, d.dr), 1), 1), cos_rows, sin_rows,
                 Unsqueeze(Unsqueeze(kr_rows, 1), 1));
@@ -775,6 +829,45 @@ aclnnStatus PlanMlaProlog(Plan& plan, const MlaArgs& a) {
   PlanScatter(plan, slots, kv_rows, o.kv_cache, d);
   PlanScatter(plan, slots, kr_rows, o.kr_cache, d);
   return ACLNN_SUCCESS;
+}
+
+// The arguments every version has, in V1 / V2's prototype order.
+MlaArgs SharedArgs(Version version, const aclTensor* tokenX, const aclTensor* weightDq, const aclTensor* weightUqQr,
+                   const aclTensor* weightUk, const aclTensor* weightDkvKr, const aclTensor* rmsnormGammaCq,
+                   const aclTensor* rmsnormGammaCkv, const aclTensor* ropeSin, const aclTensor* ropeCos,
+                   const aclTensor* cacheIndex, const aclTensor* kvCacheRef, const aclTensor* krCacheRef,
+                   const aclTensor* dequantScaleXOptional, const aclTensor* dequantScaleWDqOptional,
+                   const aclTensor* dequantScaleWUqQrOptional, const aclTensor* dequantScaleWDkvKrOptional,
+                   const aclTensor* quantScaleCkvOptional, const aclTensor* quantScaleCkrOptional,
+                   const aclTensor* smoothScalesCqOptional, double rmsnormEpsilonCq, double rmsnormEpsilonCkv,
+                   const char* cacheModeOptional, const aclTensor* queryOut, const aclTensor* queryRopeOut) {
+  MlaArgs a;
+  a.version = version;
+  a.x = tokenX;
+  a.dq = weightDq;
+  a.uq_qr = weightUqQr;
+  a.uk = weightUk;
+  a.dkv_kr = weightDkvKr;
+  a.gamma_cq = rmsnormGammaCq;
+  a.gamma_ckv = rmsnormGammaCkv;
+  a.sin = ropeSin;
+  a.cos = ropeCos;
+  a.index = cacheIndex;
+  a.kv = kvCacheRef;
+  a.kr = krCacheRef;
+  a.scale_x = dequantScaleXOptional;
+  a.scale_w_dq = dequantScaleWDqOptional;
+  a.scale_w_uq_qr = dequantScaleWUqQrOptional;
+  a.scale_w_dkv_kr = dequantScaleWDkvKrOptional;
+  a.scale_ckv = quantScaleCkvOptional;
+  a.scale_ckr = quantScaleCkrOptional;
+  a.smooth_cq = smoothScalesCqOptional;
+  a.eps_cq = rmsnormEpsilonCq;
+  a.eps_ckv = rmsnormEpsilonCkv;
+  a.cache_mode = cacheModeOptional;
+  a.query = queryOut;
+  a.query_rope = queryRopeOut;
+  return a;
 }
 
 aclnnStatus PlanMlaPrologV1(Plan& plan, const aclTensor* tokenX, const aclTensor* weightDq, const aclTensor* weightUqQr,
@@ -786,32 +879,12 @@ aclnnStatus PlanMlaPrologV1(Plan& plan, const aclTensor* tokenX, const aclTensor
                             const aclTensor* quantScaleCkvOptional, const aclTensor* quantScaleCkrOptional,
                             const aclTensor* smoothScalesCqOptional, double rmsnormEpsilonCq, double rmsnormEpsilonCkv,
                             const char* cacheModeOptional, const aclTensor* queryOut, const aclTensor* queryRopeOut) {
-  const MlaArgs a{Version::kV1,
-                  tokenX,
-                  weightDq,
-                  weightUqQr,
-                  weightUk,
-                  weightDkvKr,
-                  rmsnormGammaCq,
-                  rmsnormGammaCkv,
-                  ropeSin,
-                  ropeCos,
-                  cacheIndex,
-                  kvCacheRef,
-                  krCacheRef,
-                  dequantScaleXOptional,
-                  dequantScaleWDqOptional,
-                  dequantScaleWUqQrOptional,
-                  dequantScaleWDkvKrOptional,
-                  quantScaleCkvOptional,
-                  quantScaleCkrOptional,
-                  smoothScalesCqOptional,
-                  rmsnormEpsilonCq,
-                  rmsnormEpsilonCkv,
-                  cacheModeOptional,
-                  queryOut,
-                  queryRopeOut};
-  return PlanMlaProlog(plan, a);
+  return PlanMlaProlog(
+      plan, SharedArgs(Version::kV1, tokenX, weightDq, weightUqQr, weightUk, weightDkvKr, rmsnormGammaCq,
+                       rmsnormGammaCkv, ropeSin, ropeCos, cacheIndex, kvCacheRef, krCacheRef, dequantScaleXOptional,
+                       dequantScaleWDqOptional, dequantScaleWUqQrOptional, dequantScaleWDkvKrOptional,
+                       quantScaleCkvOptional, quantScaleCkrOptional, smoothScalesCqOptional, rmsnormEpsilonCq,
+                       rmsnormEpsilonCkv, cacheModeOptional, queryOut, queryRopeOut));
 }
 
 aclnnStatus PlanMlaPrologV2(Plan& plan, const aclTensor* tokenX, const aclTensor* weightDq, const aclTensor* weightUqQr,
@@ -824,32 +897,44 @@ aclnnStatus PlanMlaPrologV2(Plan& plan, const aclTensor* tokenX, const aclTensor
                             const aclTensor* smoothScalesCqOptional, double rmsnormEpsilonCq, double rmsnormEpsilonCkv,
                             const char* cacheModeOptional, const aclTensor* queryOut, const aclTensor* queryRopeOut,
                             const aclTensor* dequantScaleQNopeOutOptional) {
-  const MlaArgs a{Version::kV2,
-                  tokenX,
-                  weightDq,
-                  weightUqQr,
-                  weightUk,
-                  weightDkvKr,
-                  rmsnormGammaCq,
-                  rmsnormGammaCkv,
-                  ropeSin,
-                  ropeCos,
-                  cacheIndex,
-                  kvCacheRef,
-                  krCacheRef,
-                  dequantScaleXOptional,
-                  dequantScaleWDqOptional,
-                  dequantScaleWUqQrOptional,
-                  dequantScaleWDkvKrOptional,
-                  quantScaleCkvOptional,
-                  quantScaleCkrOptional,
-                  smoothScalesCqOptional,
-                  rmsnormEpsilonCq,
-                  rmsnormEpsilonCkv,
-                  cacheModeOptional,
-                  queryOut,
-                  queryRopeOut,
-                  dequantScaleQNopeOutOptional};
+  MlaArgs a = SharedArgs(Version::kV2, tokenX, weightDq, weightUqQr, weightUk, weightDkvKr, rmsnormGammaCq,
+                         rmsnormGammaCkv, ropeSin, ropeCos, cacheIndex, kvCacheRef, krCacheRef, dequantScaleXOptional,
+                         dequantScaleWDqOptional, dequantScaleWUqQrOptional, dequantScaleWDkvKrOptional,
+                         quantScaleCkvOptional, quantScaleCkrOptional, smoothScalesCqOptional, rmsnormEpsilonCq,
+                         rmsnormEpsilonCkv, cacheModeOptional, queryOut, queryRopeOut);
+  a.scale_q_nope = dequantScaleQNopeOutOptional;
+  return PlanMlaProlog(plan, a);
+}
+
+// V3 on A2 runs V2's tiling and kernel with cacheIndex after the caches and two factors: qcQrScale on
+// RmsNorm(cQ), kcScale on RmsNorm(cKV). Its other attributes (queryNormFlag, the quant and repo
+// modes, tileSize, kNopeClipAlpha) are read by no A2 tiling or kernel: the dtypes choose the scenario.
+aclnnStatus PlanMlaPrologV3(Plan& plan, const aclTensor* tokenX, const aclTensor* weightDq, const aclTensor* weightUqQr,
+                            const aclTensor* weightUk, const aclTensor* weightDkvKr, const aclTensor* rmsnormGammaCq,
+                            const aclTensor* rmsnormGammaCkv, const aclTensor* ropeSin, const aclTensor* ropeCos,
+                            const aclTensor* kvCacheRef, const aclTensor* krCacheRef,
+                            const aclTensor* cacheIndexOptional, const aclTensor* dequantScaleXOptional,
+                            const aclTensor* dequantScaleWDqOptional, const aclTensor* dequantScaleWUqQrOptional,
+                            const aclTensor* dequantScaleWDkvKrOptional, const aclTensor* quantScaleCkvOptional,
+                            const aclTensor* quantScaleCkrOptional, const aclTensor* smoothScalesCqOptional,
+                            const aclTensor* actualSeqLenOptional, double rmsnormEpsilonCq, double rmsnormEpsilonCkv,
+                            const char* cacheModeOptional, bool /*queryNormFlag*/, int64_t /*weightQuantMode*/,
+                            int64_t /*kvCacheQuantMode*/, int64_t /*queryQuantMode*/, int64_t /*ckvkrRepoMode*/,
+                            int64_t /*quantScaleRepoMode*/, int64_t /*tileSize*/, double /*kNopeClipAlpha*/,
+                            double qcQrScale, double kcScale, const aclTensor* queryOut, const aclTensor* queryRopeOut,
+                            const aclTensor* dequantScaleQNopeOutOptional, const aclTensor* queryNormOutOptional,
+                            const aclTensor* dequantScaleQNormOutOptional) {
+  MlaArgs a = SharedArgs(
+      Version::kV3, tokenX, weightDq, weightUqQr, weightUk, weightDkvKr, rmsnormGammaCq, rmsnormGammaCkv, ropeSin,
+      ropeCos, cacheIndexOptional, kvCacheRef, krCacheRef, dequantScaleXOptional, dequantScaleWDqOptional,
+      dequantScaleWUqQrOptional, dequantScaleWDkvKrOptional, quantScaleCkvOptional, quantScaleCkrOptional,
+      smoothScalesCqOptional, rmsnormEpsilonCq, rmsnormEpsilonCkv, cacheModeOptional, queryOut, queryRopeOut);
+  a.scale_q_nope = dequantScaleQNopeOutOptional;
+  a.actual_seq_len = actualSeqLenOptional;
+  a.query_norm = queryNormOutOptional;
+  a.scale_q_norm = dequantScaleQNormOutOptional;
+  a.qc_qr_scale = static_cast<float>(qcQrScale);
+  a.kc_scale = static_cast<float>(kcScale);
   return PlanMlaProlog(plan, a);
 }
 
@@ -897,3 +982,28 @@ CANOPY_ACLNN_OP(MlaPrologV2WeightNz, PlanMlaPrologV2,
                 (const aclTensor*, smoothScalesCqOptional, optional), (double, rmsnormEpsilonCq),
                 (double, rmsnormEpsilonCkv), (const char*, cacheModeOptional), (const aclTensor*, queryOut),
                 (const aclTensor*, queryRopeOut), (const aclTensor*, dequantScaleQNopeOutOptional, optional))
+
+CANOPY_ACLNN_OP(
+    MlaPrologV3WeightNz, PlanMlaPrologV3,
+    (OpTraits{.header = "aclnnop/aclnn_mla_prolog_v3_weight_nz.h",
+              .dtypes = kMlaDtypes,
+              .private_formats = true,
+              .example = "bf16[1,7168]{-1:1} bf16[7168,1536]{-0.05:0.05} bf16[1536,192]{-0.05:0.05} "
+                         "bf16[1,128,512]{-0.1:0.1} bf16[7168,576]{-0.05:0.05} bf16[1536] bf16[512] "
+                         "bf16[1,64] bf16[1,64] bf16[1,16,1,512] bf16[1,16,1,64] i64[1]{0:15}!561002 - - "
+                         "- - - - - - 1e-5 1e-5 'PA_BSND' false 0 0 0 0 0 128 1 1 1 bf16[1,1,512] "
+                         "bf16[1,1,64] f32[1] - -"}),
+    (const aclTensor*, tokenX), (const aclTensor*, weightDq), (const aclTensor*, weightUqQr),
+    (const aclTensor*, weightUk), (const aclTensor*, weightDkvKr), (const aclTensor*, rmsnormGammaCq),
+    (const aclTensor*, rmsnormGammaCkv), (const aclTensor*, ropeSin), (const aclTensor*, ropeCos),
+    (aclTensor*, kvCacheRef), (aclTensor*, krCacheRef), (const aclTensor*, cacheIndexOptional, optional),
+    (const aclTensor*, dequantScaleXOptional, optional), (const aclTensor*, dequantScaleWDqOptional, optional),
+    (const aclTensor*, dequantScaleWUqQrOptional, optional), (const aclTensor*, dequantScaleWDkvKrOptional, optional),
+    (const aclTensor*, quantScaleCkvOptional, optional), (const aclTensor*, quantScaleCkrOptional, optional),
+    (const aclTensor*, smoothScalesCqOptional, optional), (const aclTensor*, actualSeqLenOptional, optional),
+    (double, rmsnormEpsilonCq), (double, rmsnormEpsilonCkv), (const char*, cacheModeOptional), (bool, queryNormFlag),
+    (int64_t, weightQuantMode), (int64_t, kvCacheQuantMode), (int64_t, queryQuantMode), (int64_t, ckvkrRepoMode),
+    (int64_t, quantScaleRepoMode), (int64_t, tileSize), (double, kNopeClipAlpha), (double, qcQrScale),
+    (double, kcScale), (const aclTensor*, queryOut), (const aclTensor*, queryRopeOut),
+    (const aclTensor*, dequantScaleQNopeOutOptional, optional), (const aclTensor*, queryNormOutOptional, optional),
+    (const aclTensor*, dequantScaleQNormOutOptional, optional))
