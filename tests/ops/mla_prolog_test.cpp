@@ -926,7 +926,7 @@ TEST(MlaPrologV3, Rejections) {
 
 // No token: phase 1 passes, nothing is written (outputs are empty, the caches keep their values).
 TEST(MlaProlog, EmptyTokens) {
-  for (const Op op : {Op::kV1, Op::kV2}) {
+  for (const Op op : {Op::kV1, Op::kV2, Op::kV3}) {
     for (const bool fused : {false, true}) {
       Rng rng = Rng::ForCurrentTest();
       std::vector<int64_t> slots;
