@@ -4,6 +4,7 @@
 // L1 and MSE take integers; the others compute in a floating type.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -111,6 +112,77 @@ struct KlDivLogTargetFn {
       return T(0);
     } else {
       return std::exp(target) * (target - self);
+    }
+  }
+};
+
+// max(0, 1 - target * predict) (CANN's HingeLoss).
+struct HingeLossFn {
+  static constexpr int kArity = 2;
+  template <typename T>
+  T operator()(T predict, T target) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      return std::max(T(1) - target * predict, T(0));
+    }
+  }
+};
+
+// input where target is 1, max(0, margin - input) where it is -1, blended as CANN's kernel does for
+// other targets: n + (input - n) (target + 1) / 2 with n = max(0, margin - input).
+struct HingeEmbeddingLossFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T input, T target, T margin) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T negative = std::max(margin - input, T(0));
+      return negative + (input - negative) * ((target + T(1)) * T(0.5));
+    }
+  }
+};
+
+// With e = predictions - targets: 0.5 e^2 up to |e| = delta, delta (|e| - delta / 2) beyond (CANN's HuberLoss).
+struct HuberLossFn {
+  static constexpr int kArity = 3;
+  template <typename T>
+  T operator()(T predictions, T targets, T delta) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T e = std::abs(predictions - targets);
+      return e <= delta ? T(0.5) * e * e : delta * (e - T(0.5) * delta);
+    }
+  }
+};
+
+// 0.5 (log v + (input - target)^2 / v), v = max(var, eps) (torch gaussian_nll_loss); the Full form
+// adds the constant 0.5 log(2 pi).
+struct GaussianNllLossFn {
+  static constexpr int kArity = 4;
+  template <typename T>
+  T operator()(T input, T target, T var, T eps) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      const T v = var < eps ? eps : var;
+      const T d = input - target;
+      return T(0.5) * (std::log(v) + d * d / v);
+    }
+  }
+};
+
+struct GaussianNllLossFullFn {
+  static constexpr int kArity = 4;
+  template <typename T>
+  T operator()(T input, T target, T var, T eps) const {
+    if constexpr (std::is_integral_v<T>) {  // phase 1 computes these in a floating type
+      return T(0);
+    } else {
+      constexpr double kHalfLogTwoPi = 0.91893853320467274178;
+      return GaussianNllLossFn{}(input, target, var, eps) + T(kHalfLogTwoPi);
     }
   }
 };

@@ -1,7 +1,8 @@
 // Harness rows of the loss ops (src/ops/loss): L1Loss, MseLoss, MseLossOut,
 // SmoothL1Loss, SoftMarginLoss, BinaryCrossEntropy (with and without weight),
-// BinaryCrossEntropyWithLogits, KlDiv, Logit, each reduction (none, mean, sum,
-// KlDiv's batchmean) against a float64 reference. Below the rows: empty
+// BinaryCrossEntropyWithLogits, KlDiv, Logit, and CANN's generated losses
+// (GaussianNllLoss, HingeEmbeddingLoss, HingeLoss, HuberLoss, LpLoss), each
+// reduction (none, mean, sum, KlDiv's batchmean) against a float64 reference. Below the rows: empty
 // inputs, special values and the documented rejections with CANN's codes.
 #include <gtest/gtest.h>
 
@@ -9,14 +10,20 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <numbers>
 #include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_gaussian_nll_loss.h"
+#include "aclnnop/aclnn_hinge_embedding_loss.h"
+#include "aclnnop/aclnn_hinge_loss.h"
+#include "aclnnop/aclnn_huber_loss.h"
 #include "aclnnop/aclnn_kl_div.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_logit.h"
+#include "aclnnop/aclnn_lp_loss.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "aclnnop/aclnn_nll_loss.h"
@@ -450,9 +457,155 @@ OpRow NllRow(bool twoD) {
   return row;
 }
 
+// ---- CANN's generated losses (experimental/loss): one dtype, string reductions ------------------------
+
+// The reduction attribute's name, as the string-reduction ops take it.
+std::string ReductionName(int64_t reduction) { return reduction == 0 ? "none" : reduction == 1 ? "mean" : "sum"; }
+
+// SameShapes without the empty ones (LpLoss rejects them).
+std::vector<ShapeCase> NonEmptySameShapes() {
+  std::vector<ShapeCase> cases;
+  for (const ShapeCase& c : SameShapes()) {
+    if (NumElements(c.inputs[0]) != 0) cases.push_back(c);
+  }
+  return cases;
+}
+
+OpRow HingeRow() {
+  OpRow row;
+  row.name = "HingeLoss";
+  row.inputs = {Arg{.name = "predict", .range = Range{-3, 3}}, Arg{.name = "target", .range = Range{-1.5, 1.5}}};
+  row.out = {[](Call& c) {
+               return aclnnHingeLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnHingeLoss};
+  row.dtypes = EachDtype(kFloats);
+  row.shapes = SameShapes();
+  row.attrs = {{"none", {{"reduction", int64_t{0}}}}};
+  row.outShape = LossOutShape();
+  row.reference = LossReference(
+      [](const std::vector<double>& x, const AttrSet&) { return std::max(0.0, 1 - x[1] * x[0]); }, PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow HuberRow() {
+  OpRow row;
+  row.name = "HuberLoss";
+  row.inputs = {Arg{.name = "predictions", .range = Range{-3, 3}}, Arg{.name = "targets", .range = Range{-3, 3}}};
+  row.out = {[](Call& c) {
+               return aclnnHuberLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1),
+                                                     static_cast<float>(c.DoubleAttr("delta")), c.Out(),
+                                                     c.workspaceSize, c.executor);
+             },
+             aclnnHuberLoss};
+  row.dtypes = EachDtype(kFloats);
+  row.shapes = SameShapes();
+  row.attrs = {{"delta1", {{"reduction", int64_t{0}}, {"delta", 1.0}}},
+               {"delta0_3", {{"reduction", int64_t{0}}, {"delta", 0.3}}}};
+  row.outShape = LossOutShape();
+  row.reference = LossReference(
+      [](const std::vector<double>& x, const AttrSet& a) {
+        const double e = std::abs(x[0] - x[1]), delta = static_cast<float>(a.Double("delta"));
+        return e <= delta ? 0.5 * e * e : delta * (e - 0.5 * delta);
+      },
+      PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow HingeEmbeddingRow() {
+  OpRow row;
+  row.name = "HingeEmbeddingLoss";
+  // target is 1 or -1 by the document; between them CANN's kernel blends the two branches, as the reference
+  // does (LossValues.HingeEmbeddingLossPicksByTarget has exact labels).
+  row.inputs = {Arg{.name = "input", .range = Range{-3, 3}}, Arg{.name = "target", .range = Range{-1, 1}}};
+  row.out = {[](Call& c) {
+               std::string reduction = ReductionName(c.IntAttr("reduction"));
+               return aclnnHingeEmbeddingLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.DoubleAttr("margin"),
+                                                              reduction.data(), c.Out(), c.workspaceSize, c.executor);
+             },
+             aclnnHingeEmbeddingLoss};
+  row.dtypes = EachDtype(kFloats);
+  row.shapes = SameShapes();
+  row.attrs = {{"none_margin1", {{"reduction", int64_t{0}}, {"margin", 1.0}}},
+               {"mean_margin0_5", {{"reduction", int64_t{1}}, {"margin", 0.5}}},
+               {"sum_margin2", {{"reduction", int64_t{2}}, {"margin", 2.0}}}};
+  row.outShape = LossOutShape();
+  row.reference = LossReference(
+      [](const std::vector<double>& x, const AttrSet& a) {
+        const double negative = std::max(0.0, static_cast<float>(a.Double("margin")) - x[0]);
+        return negative + (x[0] - negative) * (x[1] + 1) / 2;
+      },
+      PromotedOfFirstTwo);
+  return row;
+}
+
+OpRow LpRow() {
+  OpRow row;
+  row.name = "LpLoss";
+  row.inputs = {Arg{.name = "predict", .range = Range{-4, 4}}, Arg{.name = "label", .range = Range{-4, 4}}};
+  row.out = {[](Call& c) {
+               return aclnnLpLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), 1,
+                                                  ReductionName(c.IntAttr("reduction")).c_str(), c.Out(),
+                                                  c.workspaceSize, c.executor);
+             },
+             aclnnLpLoss};
+  row.dtypes = EachDtype(kFloats);
+  row.shapes = NonEmptySameShapes();
+  row.attrs = Reductions();
+  row.outShape = LossOutShape();
+  row.reference = LossReference([](const std::vector<double>& x, const AttrSet&) { return std::abs(x[0] - x[1]); },
+                                PromotedOfFirstTwo);
+  return row;
+}
+
+// GaussianNllLoss: target of input's shape or with one dim of 1; var of input's shape, with a last dim of 1,
+// without its last dim, or a scalar; eps 0.5 clamps some of var's values.
+OpRow GaussianNllRow() {
+  OpRow row;
+  row.name = "GaussianNllLoss";
+  row.inputs = {Arg{.name = "input", .range = Range{-3, 3}}, Arg{.name = "target", .range = Range{-3, 3}},
+                Arg{.name = "var", .range = Range{0.05, 2}}};
+  row.out = {[](Call& c) {
+               std::string reduction = ReductionName(c.IntAttr("reduction"));
+               return aclnnGaussianNllLossGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.BoolAttr("full"),
+                                                           c.DoubleAttr("eps"), reduction.data(), c.Out(),
+                                                           c.workspaceSize, c.executor);
+             },
+             aclnnGaussianNllLoss};
+  row.dtypes = EachDtype(kFloats);
+  row.shapes = {{"same", {{2, 3, 4}, {2, 3, 4}, {2, 3, 4}}, true},
+                {"target_axis", {{2, 3, 4}, {2, 1, 4}, {2, 3, 4}}},
+                {"var_last_1", {{3, 5}, {3, 5}, {3, 1}}},
+                {"var_no_last", {{2, 3, 4}, {1, 3, 4}, {2, 3}}},
+                {"var_scalar", {{3, 5}, {3, 5}, {}}},
+                {"rank0", {{}, {}, {}}},
+                {"empty", {{0, 4}, {0, 4}, {0, 4}}},
+                {"large", {{70, 130}, {70, 130}, {70}}, true}};
+  row.attrs = {{"none", {{"reduction", int64_t{0}}, {"full", false}, {"eps", 1e-6}}},
+               {"mean_full", {{"reduction", int64_t{1}}, {"full", true}, {"eps", 1e-6}}},
+               {"sum_eps0_5", {{"reduction", int64_t{2}}, {"full", false}, {"eps", 0.5}}}};
+  row.outShape = [](const std::vector<Shape>& in, const AttrSet& a) -> std::optional<Shape> {
+    return a.Int("reduction") == 0 ? in[0] : Shape{};
+  };
+  const Reference loss = LossReference(
+      [](const std::vector<double>& x, const AttrSet& a) {
+        const double v = std::max(x[2], static_cast<double>(static_cast<float>(a.Double("eps")))), d = x[0] - x[1];
+        return 0.5 * (std::log(v) + d * d / v) + (a.Bool("full") ? 0.5 * std::log(2 * std::numbers::pi) : 0.0);
+      },
+      PromotedOfFirstTwo, 4);
+  row.reference = [loss](const RefCall& call) {
+    // var without input's last dim broadcasts along it.
+    std::vector<Operand> inputs = call.inputs;
+    if (!inputs[2].shape.empty() && inputs[2].shape.size() + 1 == inputs[0].shape.size()) inputs[2].shape.push_back(1);
+    return loss(RefCall{inputs, call.attrs, call.out, call.outShape, call.inplace});
+  };
+  return row;
+}
+
 std::vector<OpRow> LossRows() {
-  return {L1Row(),      MseRow(false),      MseRow(true), SmoothL1Row(), SoftMarginRow(), BceRow(false),
-          BceRow(true), BceWithLogitsRow(), KlDivRow(),   LogitRow(),    NllRow(false),   NllRow(true)};
+  return {L1Row(),      MseRow(false),      MseRow(true),        SmoothL1Row(), SoftMarginRow(), BceRow(false),
+          BceRow(true), BceWithLogitsRow(), KlDivRow(),          LogitRow(),    NllRow(false),   NllRow(true),
+          HingeRow(),   HuberRow(),         HingeEmbeddingRow(), LpRow(),       GaussianNllRow()};
 }
 CANOPY_HARNESS_ROWS(LossRows);
 
@@ -658,11 +811,145 @@ std::vector<Rejection> Rejections() {
   };
 }
 
+// CANN's generated losses: the op definition's dtype table is 161002, what their tilings check 561002
+// (HingeLoss's shapes 161002: its document has the first phase check them).
+std::vector<Rejection> GeneratedLossRejections() {
+  const aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Shape m = {2, 3};
+  auto t = [m](A& a, aclDataType dtype) { return a.NewTensor(dtype, m); };
+  auto f32 = [](A& a, const Shape& shape) { return a.NewTensor(ACL_FLOAT, shape); };
+  auto hinge = [=](aclDataType p, aclDataType target, aclDataType loss, Shape targetShape, Shape lossShape) {
+    return [=](A& a, W w, E e) {
+      return aclnnHingeLossGetWorkspaceSize(t(a, p), a.NewTensor(target, targetShape), a.NewTensor(loss, lossShape), w,
+                                            e);
+    };
+  };
+  auto huber = [=](aclDataType p, aclDataType loss, Shape targetShape, Shape lossShape, float delta) {
+    return [=](A& a, W w, E e) {
+      return aclnnHuberLossGetWorkspaceSize(t(a, p), a.NewTensor(p, targetShape), delta, a.NewTensor(loss, lossShape),
+                                            w, e);
+    };
+  };
+  auto embedding = [=](aclDataType target, Shape targetShape, double margin, std::string reduction, Shape lossShape) {
+    return [=](A& a, W w, E e) mutable {
+      return aclnnHingeEmbeddingLossGetWorkspaceSize(t(a, ACL_FLOAT), a.NewTensor(target, targetShape), margin,
+                                                     reduction.data(), f32(a, lossShape), w, e);
+    };
+  };
+  auto lp = [=](Shape predictShape, Shape labelShape, aclDataType out, int64_t p, std::string reduction,
+                Shape outShape) {
+    return [=](A& a, W w, E e) {
+      return aclnnLpLossGetWorkspaceSize(f32(a, predictShape), f32(a, labelShape), p, reduction.c_str(),
+                                         a.NewTensor(out, outShape), w, e);
+    };
+  };
+  struct Gauss {
+    Shape input{2, 3}, target{2, 3}, var{2, 3};
+    aclDataType varDtype = ACL_FLOAT, outDtype = ACL_FLOAT;
+    double eps = 1e-6;
+    std::string reduction = "none";
+    Shape out{2, 3};
+  };
+  auto gauss = [](Gauss g) {
+    return [g](A& a, W w, E e) mutable {
+      return aclnnGaussianNllLossGetWorkspaceSize(a.NewTensor(ACL_FLOAT, g.input), a.NewTensor(ACL_FLOAT, g.target),
+                                                  a.NewTensor(g.varDtype, g.var), false, g.eps, g.reduction.data(),
+                                                  a.NewTensor(g.outDtype, g.out), w, e);
+    };
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  const aclDataType f = ACL_FLOAT, h = ACL_FLOAT16;
+  return {
+      {"HingeLoss_double", hinge(ACL_DOUBLE, ACL_DOUBLE, ACL_DOUBLE, m, m), aclnnHingeLoss, "predict"},
+      {"HingeLoss_target_dtype", hinge(f, h, f, m, m), aclnnHingeLoss, "target"},
+      {"HingeLoss_loss_dtype", hinge(h, h, ACL_BF16, m, m), aclnnHingeLoss, "loss"},
+      {"HingeLoss_target_broadcast", hinge(f, f, f, {1, 3}, m), aclnnHingeLoss, "target"},
+      {"HingeLoss_loss_shape", hinge(f, f, f, m, {3, 2}), aclnnHingeLoss, "loss"},
+      {"HuberLoss_int32", huber(ACL_INT32, ACL_INT32, m, m, 1), aclnnHuberLoss, "predictions"},
+      {"HuberLoss_loss_dtype", huber(f, h, m, m, 1), aclnnHuberLoss, "loss"},
+      {"HuberLoss_targets_shape", huber(f, f, {2, 1}, m, 1), aclnnHuberLoss, "targets", kTiling},
+      {"HuberLoss_loss_shape", huber(f, f, m, {6}, 1), aclnnHuberLoss, "loss", kTiling},
+      {"HuberLoss_delta_0", huber(f, f, m, m, 0), aclnnHuberLoss, "delta", kTiling},
+      {"HuberLoss_delta_nan", huber(f, f, m, m, std::numeric_limits<float>::quiet_NaN()), aclnnHuberLoss, "delta",
+       kTiling},
+      {"HingeEmbeddingLoss_target_dtype", embedding(h, m, 1, "mean", {}), aclnnHingeEmbeddingLoss, "target"},
+      {"HingeEmbeddingLoss_target_shape", embedding(f, {1, 3}, 1, "mean", {}), aclnnHingeEmbeddingLoss, "target",
+       kTiling},
+      {"HingeEmbeddingLoss_margin_inf", embedding(f, m, inf, "mean", {}), aclnnHingeEmbeddingLoss, "margin", kTiling},
+      {"HingeEmbeddingLoss_margin_above_float", embedding(f, m, 1e39, "mean", {}), aclnnHingeEmbeddingLoss, "margin",
+       kTiling},
+      {"HingeEmbeddingLoss_reduction_avg", embedding(f, m, 1, "avg", {}), aclnnHingeEmbeddingLoss, "reduction",
+       kTiling},
+      {"HingeEmbeddingLoss_none_loss_shape", embedding(f, m, 1, "none", {}), aclnnHingeEmbeddingLoss, "loss", kTiling},
+      {"HingeEmbeddingLoss_sum_loss_two_elements", embedding(f, m, 1, "sum", {2}), aclnnHingeEmbeddingLoss, "loss",
+       kTiling},
+      {"LpLoss_out_dtype", lp(m, m, h, 1, "mean", {}), aclnnLpLoss, "out"},
+      {"LpLoss_empty", lp({0, 3}, {0, 3}, f, 1, "sum", {}), aclnnLpLoss, "predict", kTiling},
+      {"LpLoss_label_shape", lp(m, {3, 2}, f, 1, "sum", {}), aclnnLpLoss, "label", kTiling},
+      {"LpLoss_p_2", lp(m, m, f, 2, "sum", {}), aclnnLpLoss, "'p'", kTiling},
+      {"LpLoss_reduction_batchmean", lp(m, m, f, 1, "batchmean", {}), aclnnLpLoss, "reduction", kTiling},
+      {"LpLoss_none_out_shape", lp(m, m, f, 1, "none", {6}), aclnnLpLoss, "out", kTiling},
+      {"GaussianNllLoss_var_dtype", gauss({.varDtype = h}), aclnnGaussianNllLoss, "var"},
+      {"GaussianNllLoss_out_dtype", gauss({.outDtype = h}), aclnnGaussianNllLoss, "out"},
+      {"GaussianNllLoss_target_two_axes", gauss({.target = {1, 1}}), aclnnGaussianNllLoss, "target", kTiling},
+      {"GaussianNllLoss_target_rank", gauss({.target = {3}}), aclnnGaussianNllLoss, "target", kTiling},
+      {"GaussianNllLoss_var_not_leading", gauss({.var = {3}}), aclnnGaussianNllLoss, "var", kTiling},
+      {"GaussianNllLoss_var_broadcast_first", gauss({.var = {1, 3}}), aclnnGaussianNllLoss, "var", kTiling},
+      {"GaussianNllLoss_var_for_scalar_input",
+       gauss({.input = {}, .target = {}, .var = {1}, .reduction = "sum", .out = {}}), aclnnGaussianNllLoss, "var",
+       kTiling},
+      {"GaussianNllLoss_eps_0", gauss({.eps = 0}), aclnnGaussianNllLoss, "eps", kTiling},
+      {"GaussianNllLoss_eps_below_float", gauss({.eps = 1e-50}), aclnnGaussianNllLoss, "eps", kTiling},
+      {"GaussianNllLoss_eps_inf", gauss({.eps = inf}), aclnnGaussianNllLoss, "eps", kTiling},
+      {"GaussianNllLoss_reduction_capital", gauss({.reduction = "Mean", .out = {}}), aclnnGaussianNllLoss,
+       "reductionOptional", kTiling},
+      {"GaussianNllLoss_none_out_shape", gauss({.out = {}}), aclnnGaussianNllLoss, "out", kTiling},
+      {"GaussianNllLoss_mean_out_two_elements", gauss({.reduction = "mean", .out = {2}}), aclnnGaussianNllLoss, "out",
+       kTiling},
+  };
+}
+
+// HingeEmbeddingLoss with labels 1 and -1: input itself, or max(0, margin - input).
+TEST(LossValues, HingeEmbeddingLossPicksByTarget) {
+  DeviceTensor input(ACL_FLOAT, {4}), target(ACL_FLOAT, {4});
+  input.WriteView({0.5, -2, 0.25, 3});
+  target.WriteView({1, 1, -1, -1});
+  auto loss = Poisoned(ACL_FLOAT, {4});
+  char none[] = "none";
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnHingeEmbeddingLossGetWorkspaceSize(a.Tensor(input), a.Tensor(target), 1.5, none, a.Tensor(*loss), w,
+                                                       e);
+      },
+      aclnnHingeEmbeddingLoss);
+  ExpectExact(loss->ReadView(), {0.5, -2, 1.25, 0}, "HingeEmbeddingLoss by label");
+}
+
+// GaussianNllLoss with a null reductionOptional takes the mean; a full loss adds 0.5 log(2 pi).
+TEST(LossValues, GaussianNllLossDefaultsToTheMean) {
+  DeviceTensor input(ACL_FLOAT, {2}), target(ACL_FLOAT, {2}), var(ACL_FLOAT, {2});
+  input.WriteView({1, 3});
+  target.WriteView({0, 1});
+  var.WriteView({1, 0});  // 0 clamps to eps 0.5
+  auto out = Poisoned(ACL_FLOAT, {});
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnGaussianNllLossGetWorkspaceSize(a.Tensor(input), a.Tensor(target), a.Tensor(var), true, 0.5,
+                                                    nullptr, a.Tensor(*out), w, e);
+      },
+      aclnnGaussianNllLoss);
+  const double halfLog2Pi = 0.5 * std::log(2 * std::numbers::pi);
+  const double want = (0.5 * (0 + 1) + 0.5 * (std::log(0.5) + 4 / 0.5)) / 2 + halfLog2Pi;
+  ExpectNear(out->ReadView(), {{want}, {1e-6}}, "GaussianNllLoss mean of two");
+}
+
 class LossRejects : public ::testing::TestWithParam<Rejection> {};
 
 TEST_P(LossRejects, WithItsCodeAndAMessageNamingTheArgument) { ExpectRejection(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Cases, LossRejects, ::testing::ValuesIn(Rejections()),
+                         [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Generated, LossRejects, ::testing::ValuesIn(GeneratedLossRejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.name; });
 
 }  // namespace

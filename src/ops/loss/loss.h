@@ -2,6 +2,8 @@
 // and the plan of an elementwise loss followed by its reduction.
 #pragma once
 
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "ops/math/binary_pointwise.h"
@@ -19,6 +21,25 @@ aclnnStatus CheckReduction(Plan& plan, int64_t reduction, int64_t max = kReducti
 // else any rank: CANN's CheckShapeAndScalarSame) for mean and sum.
 aclnnStatus CheckLossOut(Plan& plan, const char* name, const aclTensor* out, const Shape& shape, int64_t reduction,
                          bool scalar_out);
+
+// CANN's string reduction ("none", "mean" or "sum"; a null optional one is `fallback`) as the number
+// above; any other string is `status`, naming `name`.
+aclnnStatus ParseReduction(Plan& plan, const char* name, const char* reduction, const char* fallback,
+                           aclnnStatus status, int64_t& parsed);
+
+// out's shape as CANN's generated loss ops check it (`status` otherwise): `shape` for reduction none,
+// any shape of one element for mean and sum.
+aclnnStatus CheckLossOutCount(Plan& plan, aclnnStatus status, const char* name, const aclTensor* out,
+                              const Shape& shape, int64_t reduction);
+
+// The tensors of CANN's generated loss ops (their op definitions' dtype tables): the first FLOAT,
+// FLOAT16 or BFLOAT16, every other of its dtype (161002 naming the first that is not).
+inline constexpr DtypeSet kGeneratedLossDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+aclnnStatus CheckOneLossDtype(Plan& plan, std::initializer_list<std::pair<const char*, const aclTensor*>> tensors);
+
+// Every one of `tensors` after the first has the first's shape (`status` naming it otherwise).
+aclnnStatus CheckOneLossShape(Plan& plan, aclnnStatus status,
+                              std::initializer_list<std::pair<const char*, const aclTensor*>> tensors);
 
 // The dtype a loss on `compute` operands accumulates its mean or sum in: FLOAT
 // for the 16-bit floats (CANN's kernels give FLOAT), else the compute dtype
