@@ -570,6 +570,79 @@ std::vector<Spec> DecodeSpecs() {
   return specs;
 }
 
+// bf16 values multiplied as stored with the weights rounded to bf16 (value
+// dims a multiple of 32): dims 32, 96 and 160 (a 32-dim tail after whole
+// 64-dim tiles) beside 64 and 128, odd key counts and kv lengths 1, 2, 63, 65
+// and 127 (a key pair whose second key is past the block), GQA groups up to
+// 16, masks hiding keys that hold inf / NaN, keys past the actual lengths
+// holding inf / NaN, ggml's strided BSND view of a larger cache, LSE.
+std::vector<Spec> Bf16ValueSpecs() {
+  std::vector<Spec> specs;
+  const int64_t groups[] = {1, 3, 16};
+  int i = 0;
+  for (int64_t dv : {32, 96, 160, 64, 128}) {
+    for (int64_t kv_len : {1, 2, 63, 65, 127}) {
+      for (int variant = 0; variant < 2; ++variant, ++i) {
+        Spec s;
+        s.dtype = ACL_BF16;
+        s.head_dim = dv;
+        s.kv_len = kv_len;
+        s.kv_heads = 1 + i % 2;
+        s.heads = groups[i % 3] * s.kv_heads;
+        s.q_len = variant == 0 ? 1 : 1 + 2 * (i % 3);
+        if (variant == 0) {
+          s.mask = Mask::kDecode2;
+          s.block_mask = true;
+        } else {
+          s.strided_kv = true;
+          s.actual_kv = {kv_len, (kv_len + 1) / 2};
+          s.poison_past_lengths = true;
+          if (s.q_len > 1) s.mask = Mask::kBatched4;
+          s.block_mask = s.q_len > 1;
+        }
+        s.lse = i % 2 == 0;
+        s.name = std::string("bf16_values_d") + std::to_string(dv) + "_kv" + std::to_string(kv_len) + "_q" +
+                 std::to_string(s.q_len) + "_g" + std::to_string(s.heads / s.kv_heads) +
+                 (variant == 0 ? "_blockmask" : "_strided_poison_past_lengths");
+        specs.push_back(s);
+      }
+    }
+  }
+  // Prefill lengths 1 to 300 under the causal mask (a unit holds up to 64
+  // query rows a head), through FIA V2 only (its 2048 x 2048 mask is slow to
+  // write).
+  std::vector<Spec> prefill;
+  for (int64_t q_len : {1, 2, 65, 300}) {
+    Spec s;
+    s.dtype = ACL_BF16;
+    s.batch = 1;
+    s.heads = 2;
+    s.kv_heads = 1;
+    s.head_dim = 96;
+    s.q_len = q_len;
+    s.kv_len = q_len;
+    s.mask = Mask::kSquare;
+    s.sparse = q_len > 1 ? 3 : 0;
+    s.lse = true;
+    s.name = "bf16_values_prefill_causal_q" + std::to_string(q_len);
+    prefill.push_back(s);
+  }
+  // More rows per key head than a unit holds: GQA 16 with 20 query rows.
+  Spec wide = prefill.back();
+  wide.heads = 16;
+  wide.q_len = 20;
+  wide.kv_len = 127;
+  wide.head_dim = 160;
+  wide.mask = Mask::kBatched4;
+  wide.sparse = 0;
+  wide.block_mask = true;
+  wide.name = "bf16_values_gqa16_q20_d160";
+  specs.push_back(wide);
+  specs = WithOtherApis(specs);
+  specs.insert(specs.end(), prefill.begin(), prefill.end());
+  return specs;
+}
+
 class AttentionTest : public ::testing::TestWithParam<Spec> {};
 
 TEST_P(AttentionTest, MatchesNaiveSoftmaxReference) { RunSpec(GetParam()); }
@@ -578,6 +651,9 @@ INSTANTIATE_TEST_SUITE_P(Fia, AttentionTest, ::testing::ValuesIn(Specs()),
                          [](const ::testing::TestParamInfo<Spec>& info) { return SanitizeName(info.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(Decode, AttentionTest, ::testing::ValuesIn(DecodeSpecs()),
+                         [](const ::testing::TestParamInfo<Spec>& info) { return SanitizeName(info.param.name); });
+
+INSTANTIATE_TEST_SUITE_P(Bf16Values, AttentionTest, ::testing::ValuesIn(Bf16ValueSpecs()),
                          [](const ::testing::TestParamInfo<Spec>& info) { return SanitizeName(info.param.name); });
 
 TEST(AttentionEmpty, EmptyQuerySucceedsWithoutWork) {
@@ -1196,6 +1272,26 @@ std::vector<PagedSpec> PagedSpecs() {
     p.mask = variant != 1;
     p.poison = true;
     p.name = std::string(ApiName(p.api)) + "_" + Name(p.dtype) + "_decode_poisoned_g" +
+             std::to_string(p.heads / p.kv_heads) + "_d" + std::to_string(p.head_dim) + (p.mask ? "_mask" : "");
+    specs.push_back(p);
+  }
+  // bf16 value rows gathered from the cache: value dims 96 and 160, block
+  // sizes that do not divide the 64-key block (48, 80, 144), shuffled blocks,
+  // poisoned spare slots and masked keys, odd lengths.
+  const int64_t bf16_block_sizes[] = {48, 80, 144};
+  for (int variant = 0; variant < 6; ++variant) {
+    PagedSpec p;
+    p.api = variant % 2 == 0 ? Api::kIfa4 : Api::kFia2;
+    p.dtype = ACL_BF16;
+    p.layout = Lay::kBsnd;
+    p.kv_heads = 1 + variant % 2;
+    p.heads = variant < 3 ? 16 : 3 * p.kv_heads;
+    p.head_dim = variant % 3 == 0 ? 160 : 96;
+    p.block_size = bf16_block_sizes[variant % 3];
+    p.lengths = variant < 3 ? std::vector<int64_t>{63, 65, 1, 127} : std::vector<int64_t>{2, 129, 47};
+    p.mask = variant != 2;
+    p.poison = true;
+    p.name = std::string(ApiName(p.api)) + "_bf16_values_block" + std::to_string(p.block_size) + "_g" +
              std::to_string(p.heads / p.kv_heads) + "_d" + std::to_string(p.head_dim) + (p.mask ? "_mask" : "");
     specs.push_back(p);
   }
