@@ -44,6 +44,11 @@ aclnnStatus PlanAndPublish(Plan& plan, const PlanKey& key, uint64_t* workspace_s
                            bool tracing, int64_t begin_ns) {
   if (aclnnStatus s = plan_steps(plan, context); s != ACLNN_SUCCESS) return s;
   aclOpExecutor* created = plan.Finish(workspace_size);
+  if (created == nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "the workspace for the call's intermediates exceeds the address space (a view of more "
+                       "elements than memory can hold?)");
+  }
   // Other threads read the plan from the moment it is in the cache, so it is
   // finished (Finish writes its workspace size) before it is published.
   if (cacheable) {

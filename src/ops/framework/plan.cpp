@@ -26,6 +26,12 @@ constexpr int kLogInfo = 1;  // canopyLog's level numbers are CANN's (include/ca
 
 // Workspace regions start on cache-line boundaries.
 constexpr uint64_t kWorkspaceAlignment = 64;
+// The most workspace a plan may book (byte offsets stay int64); a plan whose
+// temporaries add up to more is marked kWorkspaceOverflowed, which no sum of
+// aligned sizes equals, and Finish refuses it (a client's huge broadcast view
+// must not wrap the size round to a small workspace that phase 2 overruns).
+constexpr uint64_t kMaxWorkspaceBytes = uint64_t{1} << 62;
+constexpr uint64_t kWorkspaceOverflowed = ~uint64_t{0};
 
 kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
   const TensorRef view = BroadcastTo(t, shape);
@@ -373,7 +379,13 @@ TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
   ref.dtype = dtype;
   ref.shape = shape;
   ref.strides = ContiguousStrides(shape);
-  const uint64_t bytes = static_cast<uint64_t>(ref.NumElements()) * DtypeSize(dtype);
+  uint64_t bytes = 0;
+  if (workspace_bytes_ == kWorkspaceOverflowed ||
+      __builtin_mul_overflow(static_cast<uint64_t>(ref.NumElements()), DtypeSize(dtype), &bytes) ||
+      bytes > kMaxWorkspaceBytes - workspace_bytes_) {
+    workspace_bytes_ = kWorkspaceOverflowed;
+    return ref;
+  }
   workspace_bytes_ += (bytes + kWorkspaceAlignment - 1) / kWorkspaceAlignment * kWorkspaceAlignment;
   return ref;
 }
@@ -450,8 +462,11 @@ std::shared_ptr<const CachedPlan> Plan::ToCachedPlan(const PlanKey& key) {
   return cached;
 }
 
+// Null, and no executor, when the temporaries overflowed the workspace (the
+// caller rejects the call).
 aclOpExecutor* Plan::Finish(uint64_t* workspace_size) {
   Seal();
+  if (workspace_bytes_ == kWorkspaceOverflowed) return nullptr;
   ExecutorPlan& built = Built();
   built.workspace_size = workspace_bytes_;
   *workspace_size = workspace_bytes_;
