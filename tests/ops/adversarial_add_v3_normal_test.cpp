@@ -129,6 +129,42 @@ TEST(AdversarialBitwiseAndTensorOut, OutShiftedOverBothInputs) {
   }
 }
 
+// CANN's host code checks only that the promoted dtype casts to out: an
+// integer result goes into a floating or complex out (and bool & bool into any).
+TEST(AdversarialBitwiseAndTensorOut, ResultCastIntoFloatingAndComplexOut) {
+  constexpr int64_t n = 70;
+  Rng rng = Rng::ForCurrentTest();
+  for (aclDataType in : {ACL_INT32, ACL_BOOL}) {
+    for (aclDataType outDtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64}) {
+      SCOPED_TRACE(std::string(Name(in)) + " -> " + Name(outDtype));
+      DeviceTensor self(in, {n}), other(in, {n}), out(outDtype, {n});
+      const Range range = in == ACL_BOOL ? Range{0, 1} : Range{-255, 255};
+      const Values a = self.FillRandom(rng, range), b = other.FillRandom(rng, range);
+      out.Poison();
+      ExpectRuns(
+          [&](A& args, W w, E e) {
+            return aclnnBitwiseAndTensorOutGetWorkspaceSize(args.Tensor(self), args.Tensor(other), args.Tensor(out), w,
+                                                            e);
+          },
+          aclnnBitwiseAndTensorOut);
+      Values want(static_cast<size_t>(n));
+      for (size_t i = 0; i < want.size(); ++i) {  // |a & b| < 256: exact in every out dtype
+        want[i] = static_cast<double>(static_cast<int64_t>(a[i].real()) & static_cast<int64_t>(b[i].real()));
+      }
+      ExpectExact(out.ReadView(), want, "out");
+    }
+  }
+  // int32 & int32 does not cast to bool: rejected.
+  DeviceTensor self(ACL_INT32, {n}), boolOut(ACL_BOOL, {n});
+  const OpRun run = RunOp(
+      [&](A& args, W w, E e) {
+        return aclnnBitwiseAndTensorOutGetWorkspaceSize(args.Tensor(self), args.Tensor(self), args.Tensor(boolOut), w,
+                                                        e);
+      },
+      aclnnBitwiseAndTensorOut);
+  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
+}
+
 // In place: selfRef is written while other, the same storage one element back, is read.
 TEST(AdversarialBitwiseAndTensorOut, InplaceWithOtherShiftedOverSelf) {
   constexpr int64_t n = 200;
