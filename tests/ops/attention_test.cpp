@@ -1588,6 +1588,24 @@ std::vector<FaSpec> FaSpecs() {
   big.dtype = ACL_BF16;
   big.name = "bf16_bnsd_d128_value_d64_gqa4";
   specs.push_back(big);
+  // bf16 values multiplied as stored: value dims 32, 96 and 160 (under key dims
+  // 64, 160, 160: value's D at most key's), key counts 1, 63 and 127, GQA 16,
+  // per-head masks (keys some rows do not see), softmaxMax / softmaxSum.
+  for (int64_t dv : {32, 96, 160}) {
+    for (int64_t kv_len : {1, 63, 127}) {
+      FaSpec f = big;
+      f.heads = 16;
+      f.kv_heads = dv == 96 ? 1 : 16;
+      f.q_len = 17;
+      f.kv_len = kv_len;
+      f.d = dv == 32 ? 64 : 160;
+      f.dv = dv;
+      f.mask = kv_len > 1 ? FaMask::kPerHead : FaMask::kNone;
+      f.name = "bf16_values_dv" + std::to_string(dv) + "_kv" + std::to_string(kv_len) + "_gqa" +
+               std::to_string(f.heads / f.kv_heads);
+      specs.push_back(f);
+    }
+  }
   const auto with = [](FaPse pse, FaMask mask, int64_t sparse, const std::string& name) {
     FaSpec f;
     f.q_len = 12;
