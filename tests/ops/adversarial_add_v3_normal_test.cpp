@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "aclnnop/aclnn_add_v3.h"
+#include "aclnnop/aclnn_bitwise_and_tensor.h"
+#include "aclnnop/aclnn_bitwise_or_tensor.h"
 #include "aclnnop/aclnn_bitwiseand.h"
 #include "aclnnop/aclnn_normal_out.h"
 #include "op_test_support.h"
@@ -129,40 +131,50 @@ TEST(AdversarialBitwiseAndTensorOut, OutShiftedOverBothInputs) {
   }
 }
 
-// CANN's host code checks only that the promoted dtype casts to out: an
-// integer result goes into a floating or complex out (and bool & bool into any).
+// CANN's host code of BitwiseAndTensor(Out) and BitwiseOrTensor checks only
+// that the promoted dtype casts to out: an integer result goes into a floating
+// or complex out (and a bool one into any), not into bool.
 TEST(AdversarialBitwiseAndTensorOut, ResultCastIntoFloatingAndComplexOut) {
+  using Phase1 = aclnnStatus (*)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
+  using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+  struct BitwiseOp {
+    const char* name;
+    Phase1 phase1;
+    Phase2 phase2;
+    bool is_or;
+  };
+  const BitwiseOp ops[] = {
+      {"BitwiseAndTensorOut", aclnnBitwiseAndTensorOutGetWorkspaceSize, aclnnBitwiseAndTensorOut, false},
+      {"BitwiseAndTensor", aclnnBitwiseAndTensorGetWorkspaceSize, aclnnBitwiseAndTensor, false},
+      {"BitwiseOrTensor", aclnnBitwiseOrTensorGetWorkspaceSize, aclnnBitwiseOrTensor, true}};
   constexpr int64_t n = 70;
   Rng rng = Rng::ForCurrentTest();
-  for (aclDataType in : {ACL_INT32, ACL_BOOL}) {
-    for (aclDataType outDtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64}) {
-      SCOPED_TRACE(std::string(Name(in)) + " -> " + Name(outDtype));
-      DeviceTensor self(in, {n}), other(in, {n}), out(outDtype, {n});
-      const Range range = in == ACL_BOOL ? Range{0, 1} : Range{-255, 255};
-      const Values a = self.FillRandom(rng, range), b = other.FillRandom(rng, range);
-      out.Poison();
-      ExpectRuns(
-          [&](A& args, W w, E e) {
-            return aclnnBitwiseAndTensorOutGetWorkspaceSize(args.Tensor(self), args.Tensor(other), args.Tensor(out), w,
-                                                            e);
-          },
-          aclnnBitwiseAndTensorOut);
-      Values want(static_cast<size_t>(n));
-      for (size_t i = 0; i < want.size(); ++i) {  // |a & b| < 256: exact in every out dtype
-        want[i] = static_cast<double>(static_cast<int64_t>(a[i].real()) & static_cast<int64_t>(b[i].real()));
+  for (const BitwiseOp& op : ops) {
+    for (aclDataType in : {ACL_INT32, ACL_BOOL}) {
+      for (aclDataType outDtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64}) {
+        SCOPED_TRACE(std::string(op.name) + " " + Name(in) + " -> " + Name(outDtype));
+        DeviceTensor self(in, {n}), other(in, {n}), out(outDtype, {n});
+        const Range range = in == ACL_BOOL ? Range{0, 1} : Range{-255, 255};
+        const Values a = self.FillRandom(rng, range), b = other.FillRandom(rng, range);
+        out.Poison();
+        ExpectRuns(
+            [&](A& args, W w, E e) { return op.phase1(args.Tensor(self), args.Tensor(other), args.Tensor(out), w, e); },
+            op.phase2);
+        Values want(static_cast<size_t>(n));
+        for (size_t i = 0; i < want.size(); ++i) {  // |a & b|, |a | b| < 256: exact in every out dtype
+          const auto x = static_cast<int64_t>(a[i].real()), y = static_cast<int64_t>(b[i].real());
+          want[i] = static_cast<double>(op.is_or ? (x | y) : (x & y));
+        }
+        ExpectExact(out.ReadView(), want, "out");
       }
-      ExpectExact(out.ReadView(), want, "out");
     }
+    // int32 with int32 does not cast to bool: rejected.
+    DeviceTensor self(ACL_INT32, {n}), boolOut(ACL_BOOL, {n});
+    const OpRun run = RunOp(
+        [&](A& args, W w, E e) { return op.phase1(args.Tensor(self), args.Tensor(self), args.Tensor(boolOut), w, e); },
+        op.phase2);
+    EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << op.name << ": " << Describe(run);
   }
-  // int32 & int32 does not cast to bool: rejected.
-  DeviceTensor self(ACL_INT32, {n}), boolOut(ACL_BOOL, {n});
-  const OpRun run = RunOp(
-      [&](A& args, W w, E e) {
-        return aclnnBitwiseAndTensorOutGetWorkspaceSize(args.Tensor(self), args.Tensor(self), args.Tensor(boolOut), w,
-                                                        e);
-      },
-      aclnnBitwiseAndTensorOut);
-  EXPECT_EQ(run.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(run);
 }
 
 // In place: selfRef is written while other, the same storage one element back, is read.

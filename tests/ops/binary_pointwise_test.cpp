@@ -877,10 +877,10 @@ std::vector<Rejection> Rejections() {
                                                       a.NewTensor(ACL_INT32, m), w, e);
        },
        aclnnBitwiseAndTensor, "other", kInvalid},
-      {"BitwiseOrTensor_out_f32",
+      {"BitwiseOrTensor_result_into_bool",  // out takes any dtype the result casts to (CANN's host code)
        [=](A& a, W w, E e) {
          return aclnnBitwiseOrTensorGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_INT32, m),
-                                                     a.NewTensor(ACL_FLOAT, m), w, e);
+                                                     a.NewTensor(ACL_BOOL, m), w, e);
        },
        aclnnBitwiseOrTensor, "out", kInvalid},
       {"BitwiseXorTensor_result_into_bool",

@@ -1,12 +1,13 @@
 // aclnnBitwiseAndTensor, aclnnBitwiseOrTensor, aclnnBitwiseXorTensor and their
 // in-place forms: self & | ^ other bit by bit (torch.bitwise_and, _or, _xor; on
 // BOOL the logical operation). self and other broadcast and promote; the
-// result must be castable to out (or selfRef). Dtypes: each document's Atlas
-// A2 column (And takes no UINT32 / UINT64 operands; Xor's out also floats and
-// complex). aclnnBitwiseAndTensorOut and its in-place form are BitwiseAndTensor
-// that also require self, other and out to share one storage format and take
-// any out the result casts to (CANN's host code; its document marks them Ascend
-// 950 only, but the A2 path runs them on the same kernels as BitwiseAndTensor).
+// result must be castable to out (or selfRef), which takes any dtype it casts
+// to (CANN's host code checks castability only; the And and Or documents list
+// integer outs). Operand dtypes: each document's Atlas A2 column (And takes no
+// UINT32 / UINT64 operands). aclnnBitwiseAndTensorOut and its in-place form
+// are BitwiseAndTensor that also require self, other and out to share one
+// storage format (CANN's host code; its document marks them Ascend 950 only,
+// but the A2 path runs them on the same kernels as BitwiseAndTensor).
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
 #include "aclnnop/aclnn_bitwise_or_tensor.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
@@ -23,23 +24,18 @@ constexpr DtypeSet kIntegerDtypes = kAndDtypes | DtypeSet{ACL_UINT32, ACL_UINT64
 constexpr DtypeSet kXorOutDtypes =
     kIntegerDtypes | DtypeSet{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
+// out: CANN's host code of all three checks only that the promoted dtype casts
+// to it (no list), so integer results also go into floating and complex outs.
 constexpr BinaryRule kAnd{.op = PointwiseOp::kBitwiseAnd,
                           .self = kAndDtypes,
                           .other = kAndDtypes,
-                          .out = kIntegerDtypes,
+                          .out = kXorOutDtypes,
                           .inplace = kAndDtypes,
                           .inplace_other = kAndDtypes};
-// TensorOut's out: CANN's host code checks only that the promoted dtype casts
-// to it (no list), so integer results also go into floating and complex outs.
-constexpr BinaryRule WithOut(BinaryRule rule, DtypeSet out) {
-  rule.out = out;
-  return rule;
-}
-constexpr BinaryRule kAndOut = WithOut(kAnd, kXorOutDtypes);
 constexpr BinaryRule kOr{.op = PointwiseOp::kBitwiseOr,
                          .self = kIntegerDtypes,
                          .other = kIntegerDtypes,
-                         .out = kIntegerDtypes,
+                         .out = kXorOutDtypes,
                          .inplace = kIntegerDtypes,
                          .inplace_other = kIntegerDtypes};
 constexpr BinaryRule kXor{.op = PointwiseOp::kBitwiseXor,
@@ -69,11 +65,11 @@ aclnnStatus CheckOneFormat(Plan& plan, const char* self_name, const aclTensor* s
 
 aclnnStatus PlanAndOut(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
   CANOPY_CHECK(CheckOneFormat(plan, "self", self, other, out));
-  return PlanBinaryTensorOp(plan, kAndOut, self, other, out, false);
+  return PlanBinaryTensorOp(plan, kAnd, self, other, out, false);
 }
 aclnnStatus PlanInplaceAndOut(Plan& plan, const aclTensor* selfRef, const aclTensor* other) {
   CANOPY_CHECK(CheckOneFormat(plan, "selfRef", selfRef, other, selfRef));
-  return PlanBinaryTensorOp(plan, kAndOut, selfRef, other, selfRef, true);
+  return PlanBinaryTensorOp(plan, kAnd, selfRef, other, selfRef, true);
 }
 
 constexpr const char* kExample = "i32[2,3] i32[2,3] i32[2,3]";
