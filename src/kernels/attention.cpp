@@ -52,26 +52,10 @@ const AttentionLoops& Loops() {
   return kAttentionLoopsPortable;
 }
 
-// The bf16 decode dots where the CPU has AVX-512 BF16, else null.
-KeyDotsBf16Fn KeyDotsBf16() {
+// The loops on bf16 data where the CPU has AVX-512 BF16, else null.
+const AttentionBf16Loops* Bf16Loops() {
 #if defined(__x86_64__)
-  if (Cpu().Avx512() && Cpu().avx512bf16) return kKeyDotsBf16Avx512;
-#endif
-  return nullptr;
-}
-
-// The bf16 prefill dots where the CPU has AVX-512 BF16, else null.
-BlockDotsBf16Fn BlockDotsBf16() {
-#if defined(__x86_64__)
-  if (Cpu().Avx512() && Cpu().avx512bf16) return kBlockDotsBf16Avx512;
-#endif
-  return nullptr;
-}
-
-// The bf16 value pass where the CPU has AVX-512 BF16, else null.
-AccumulateValuesBf16Fn AccumulateValuesBf16() {
-#if defined(__x86_64__)
-  if (Cpu().Avx512() && Cpu().avx512bf16) return kAccumulateValuesBf16Avx512;
+  if (Cpu().Avx512() && Cpu().avx512bf16) return &kAttentionBf16LoopsAvx512;
 #endif
   return nullptr;
 }
@@ -83,12 +67,7 @@ void Prefetch(const char* p, int64_t bytes) {
 
 class AttentionStep final : public Step {
  public:
-  explicit AttentionStep(AttentionDesc desc)
-      : desc_(std::move(desc)),
-        loops_(Loops()),
-        key_dots_bf16_(KeyDotsBf16()),
-        block_dots_bf16_(BlockDotsBf16()),
-        values_bf16_(AccumulateValuesBf16()) {}
+  explicit AttentionStep(AttentionDesc desc) : desc_(std::move(desc)), loops_(Loops()), bf16_(Bf16Loops()) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     if (desc_.paged) {
@@ -240,16 +219,15 @@ class AttentionStep final : public Step {
     // Decode with bf16 queries and keys: the dots take the key rows as stored
     // (the queries, exact in bf16, go back to it once).
     const bool bf16_dots =
-        few_rows && desc_.dtype == ACL_BF16 && key_dots_bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
+        few_rows && desc_.dtype == ACL_BF16 && bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
     // Prefill with bf16 queries and keys: each key block is laid out in dim
     // pairs for vdpbf16ps (instead of transposed to f32).
     const bool bf16_block_dots =
-        !few_rows && desc_.dtype == ACL_BF16 && block_dots_bf16_ != nullptr && d % 2 == 0 && kv.key_strides[2] == 1;
+        !few_rows && desc_.dtype == ACL_BF16 && bf16_ != nullptr && d % 2 == 0 && kv.key_strides[2] == 1;
     if (bf16_dots || bf16_block_dots) FloatToBf16N(s.query.data(), s.query16.data(), rows * d);
     // bf16 values: the value pass takes the rows as stored, the weights rounded
     // to bf16 (as CANN's kernel rounds them to the inputs' dtype).
-    const bool bf16_values =
-        desc_.dtype == ACL_BF16 && values_bf16_ != nullptr && dv % 32 == 0 && kv.value_strides[2] == 1;
+    const bool bf16_values = desc_.dtype == ACL_BF16 && bf16_ != nullptr && dv % 32 == 0 && kv.value_strides[2] == 1;
     std::fill(s.acc.begin(), s.acc.begin() + rows * dv, 0.0f);
     std::fill(s.max.begin(), s.max.begin() + rows, kNegativeInfinity);
     std::fill(s.sum.begin(), s.sum.begin() + rows, 0.0f);
@@ -356,14 +334,14 @@ class AttentionStep final : public Step {
       // query_valid hold stale queries: their dots are computed and never read).
       if (bf16_dots) {
         if (table != nullptr) {
-          key_dots_bf16_(s.query16.data(), rows, s.key16.data(), d, d, keys, s.row_dots.data(), kKeyBlock);
+          bf16_->key_dots(s.query16.data(), rows, s.key16.data(), d, d, keys, s.row_dots.data(), kKeyBlock);
         } else {
           const auto* block_keys =
               reinterpret_cast<const uint16_t*>(key + (kv_head * kv.key_strides[0] + j0 * kv.key_strides[1]) * element);
-          key_dots_bf16_(s.query16.data(), rows, block_keys, kv.key_strides[1], d, keys, s.row_dots.data(), kKeyBlock);
+          bf16_->key_dots(s.query16.data(), rows, block_keys, kv.key_strides[1], d, keys, s.row_dots.data(), kKeyBlock);
         }
       } else if (bf16_block_dots) {
-        block_dots_bf16_(s.query16.data(), rows, s.key_pairs.data(), d, s.row_dots.data(), kKeyBlock);
+        bf16_->block_dots(s.query16.data(), rows, s.key_pairs.data(), d, s.row_dots.data(), kKeyBlock);
       } else if (few_rows) {
         loops_.key_dots(s.query.data(), rows, s.key.data(), d, keys, s.row_dots.data(), kKeyBlock);
       } else {
@@ -388,8 +366,9 @@ class AttentionStep final : public Step {
             table != nullptr ? s.value16.data()
                              : reinterpret_cast<const uint16_t*>(
                                    value + (kv_head * kv.value_strides[0] + j0 * kv.value_strides[1]) * element);
-        values_bf16_(weights, kKeyBlock, rows, block_values, table != nullptr ? dv : kv.value_strides[1], keys, dv,
-                     s.rescale.data(), s.acc.data(), s.value_weights.data(), s.value_pairs.data());
+        bf16_->accumulate_values(weights, kKeyBlock, rows, block_values, table != nullptr ? dv : kv.value_strides[1],
+                                 keys, dv, s.rescale.data(), s.acc.data(), s.value_weights.data(),
+                                 s.value_pairs.data());
       } else {
         loops_.accumulate_values(weights, kKeyBlock, rows, s.value.data(), keys, dv, s.rescale.data(), s.acc.data());
       }
@@ -429,9 +408,7 @@ class AttentionStep final : public Step {
 
   AttentionDesc desc_;
   const AttentionLoops& loops_;
-  KeyDotsBf16Fn key_dots_bf16_;
-  BlockDotsBf16Fn block_dots_bf16_;
-  AccumulateValuesBf16Fn values_bf16_;
+  const AttentionBf16Loops* bf16_;  // null without AVX-512 BF16
 };
 
 }  // namespace

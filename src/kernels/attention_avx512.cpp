@@ -276,25 +276,27 @@ __attribute__((target("avx512bf16"))) void ValueTileBf16Avx512(const uint16_t (*
   }
 }
 
+// Every row's sums for the value dims [e0, e0 + 32 C): four rows a tile, then one by one.
+template <int C, bool kPacked>
+void ValueColumnsBf16Avx512(const uint16_t (*weights)[kValueKeys], const ValuePair* pairs, int64_t pair_count,
+                            int64_t rows, int64_t e0, const float* rescale, float* acc, int64_t dv) {
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    ValueTileBf16Avx512<4, C, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
+  }
+  for (; r < rows; ++r) {
+    ValueTileBf16Avx512<1, C, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
+  }
+}
+
 template <bool kPacked>
 void ValueRowsBf16Avx512(const uint16_t (*weights)[kValueKeys], const ValuePair* pairs, int64_t pair_count,
                          int64_t rows, const float* rescale, float* acc, int64_t dv) {
   for (int64_t e0 = 0; e0 < dv; e0 += 64) {
-    const bool two = dv - e0 >= 64;
-    int64_t r = 0;
-    for (; r + 4 <= rows; r += 4) {
-      if (two) {
-        ValueTileBf16Avx512<4, 2, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
-      } else {
-        ValueTileBf16Avx512<4, 1, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
-      }
-    }
-    for (; r < rows; ++r) {
-      if (two) {
-        ValueTileBf16Avx512<1, 2, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
-      } else {
-        ValueTileBf16Avx512<1, 1, kPacked>(weights + r, pairs, pair_count, e0, rescale + r, acc + r * dv, dv);
-      }
+    if (dv - e0 >= 64) {
+      ValueColumnsBf16Avx512<2, kPacked>(weights, pairs, pair_count, rows, e0, rescale, acc, dv);
+    } else {
+      ValueColumnsBf16Avx512<1, kPacked>(weights, pairs, pair_count, rows, e0, rescale, acc, dv);
     }
   }
 }
@@ -372,9 +374,8 @@ float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* 
 
 }  // namespace
 
-const KeyDotsBf16Fn kKeyDotsBf16Avx512 = KeyDotsBf16Avx512;
-const AccumulateValuesBf16Fn kAccumulateValuesBf16Avx512 = AccumulateValuesBf16Avx512;
-const BlockDotsBf16Fn kBlockDotsBf16Avx512 = BlockDotsBf16Avx512;
+const AttentionBf16Loops kAttentionBf16LoopsAvx512 = {KeyDotsBf16Avx512, BlockDotsBf16Avx512,
+                                                      AccumulateValuesBf16Avx512};
 
 const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, ScaledScoresAvx512,
                                               SoftmaxWeightsAvx512, AccumulateValuesAvx512};

@@ -23,21 +23,25 @@ extern const AttentionLoops kAttentionLoopsAvx512;
 // AVX-512 BF16 only): head dims a multiple of 32.
 using KeyDotsBf16Fn = void (*)(const uint16_t* q, int64_t rows, const uint16_t* keys, int64_t key_stride, int64_t d,
                                int64_t keys_count, float* dots, int64_t dots_stride);
-extern const KeyDotsBf16Fn kKeyDotsBf16Avx512;
 // AccumulateValues on bf16 value rows as stored, the weights rounded to bf16
 // (attention_avx512.cpp, AVX-512 BF16 only): value dims a multiple of 32, at
 // most 64 keys; weight_scratch holds rows * 64 elements, pair_scratch 64 * dv.
 using AccumulateValuesBf16Fn = void (*)(const float* p, int64_t p_stride, int64_t rows, const uint16_t* values,
                                         int64_t value_stride, int64_t keys, int64_t dv, const float* rescale,
                                         float* acc, uint16_t* weight_scratch, uint16_t* pair_scratch);
-extern const AccumulateValuesBf16Fn kAccumulateValuesBf16Avx512;
 // BlockDots on bf16 queries ([rows][d]) and a block of kBlockPairKeys keys laid
 // out as [d / 2][key][2] (attention_avx512.cpp, AVX-512 BF16 only): even head
 // dims; dots of all kBlockPairKeys keys are written.
 inline constexpr int64_t kBlockPairKeys = 64;
 using BlockDotsBf16Fn = void (*)(const uint16_t* q, int64_t rows, const uint16_t* key_pairs, int64_t d, float* dots,
                                  int64_t dots_stride);
-extern const BlockDotsBf16Fn kBlockDotsBf16Avx512;
+// The loops on bf16 data as stored, where the CPU has AVX-512 BF16.
+struct AttentionBf16Loops {
+  KeyDotsBf16Fn key_dots;
+  BlockDotsBf16Fn block_dots;
+  AccumulateValuesBf16Fn accumulate_values;
+};
+extern const AttentionBf16Loops kAttentionBf16LoopsAvx512;
 extern const AttentionLoops kAttentionLoopsAvx2;
 
 }  // namespace canopy::kernels

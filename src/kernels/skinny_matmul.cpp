@@ -165,18 +165,10 @@ class SkinnyMatmulStep final : public Step {
         RunAll<avx512::F16>(context);
         break;
       case ACL_BF16:
-        if (d_.b_rounded_to_fp16) {
-          RunAll<avx512::RoundedToF16<avx512::Bf16>>(context);
-        } else {
-          RunAll<avx512::Bf16>(context);
-        }
+        RunRoundedOrNot<avx512::Bf16>(context);
         break;
       default:
-        if (d_.b_rounded_to_fp16) {
-          RunAll<avx512::RoundedToF16<avx512::F32>>(context);
-        } else {
-          RunAll<avx512::F32>(context);
-        }
+        RunRoundedOrNot<avx512::F32>(context);
         break;
     }
     return ACLNN_SUCCESS;
@@ -192,6 +184,16 @@ class SkinnyMatmulStep final : public Step {
   }
 
  private:
+  // B read as S, or rounded to fp16 as it loads (USE_FP16).
+  template <typename S>
+  void RunRoundedOrNot(const RunContext& context) const {
+    if (d_.b_rounded_to_fp16) {
+      RunAll<avx512::RoundedToF16<S>>(context);
+    } else {
+      RunAll<S>(context);
+    }
+  }
+
   template <typename S>
   void RunAll(const RunContext& context) const {
     const bool by_rows = d_.b_stride_n == 1;
