@@ -1,20 +1,28 @@
-// aclnnQuantConvolution: output = (input (*) weight) * scale[c] + bias[c], a
-// per-channel quantised convolution of INT8 operands, as Atlas A2 runs it:
-// there CANN's host code sends it to Conv3DV2 (registered for ascend910b with
-// INT8 operands, FLOAT scale and a BFLOAT16 / FLOAT16 NCDHW output), so only
-// the 3-D form exists, with one group, a bias, a FLOAT scale and padding of
-// one value per spatial dim. The INT8 products are summed by Convolution's
-// oneDNN path in f32 (exact while a sum stays within 2^24), then scaled and
-// biased in f32 and rounded once to the output dtype.
+// aclnnQuantConvolution and aclnnQuantConvolutionWeightNz: output =
+// (input (*) weight) * scale[c] + bias[c], a per-channel quantised convolution
+// of INT8 operands, as Atlas A2 runs it: there CANN's host code sends both to
+// Conv3DV2 (registered for ascend910b with INT8 operands, FLOAT scale and a
+// BFLOAT16 / FLOAT16 NCDHW output), so only the 3-D form exists, with one
+// group, a bias, a FLOAT scale and padding of one value per spatial dim. The
+// INT8 products are summed by Convolution's oneDNN path in f32 (exact while a
+// sum stays within 2^24), then scaled and biased in f32 and rounded once to
+// the output dtype.
 //
-// CANN's A2 checks, in its order: nulls (bias included), dtypes (scale, then
-// the (input, weight, output, bias) combinations), ranks and attribute
-// lengths, formats, values (positive dims, bias / scale / channel extents,
-// strides, dilations, pads, groups, the inferred output shape). On A2 it reads
-// neither transposed, outputPadding, offset, offsetx nor roundMode (the doc
-// calls them reserved: false, null, null, 0, null), and neither does Canopy.
-// aclnnQuantConvolutionWeightNz is not provided: its weight comes from
-// aclnnNpuFormatCast's FRACTAL_Z_3D layout, which Canopy has no op to produce.
+// The WeightNz form takes the weight as the NPU stores it, FRACTAL_Z_3D
+// (aclnnNpuFormatCast's layout, ops/math/conv_layout.h): the descriptor's view
+// is the NCDHW weight, its storage [D*C1*H*W, N1, 16, 32] from the view's
+// first element on. CANN's code makes no contiguous copy of it and neither
+// does Canopy: the storage is read whatever the view's strides say, unpacked
+// into an NCDHW temporary and convolved as the plain form's weight.
+//
+// CANN's A2 checks, in its order, the same for both forms: nulls (bias
+// included), dtypes (scale, then the (input, weight, output, bias)
+// combinations), ranks and attribute lengths, formats (the WeightNz weight's
+// FRACTAL_Z_3D instead of NCDHW), values (positive dims, then the WeightNz
+// storage shape, bias / scale / channel extents, strides, dilations, pads,
+// groups, the inferred output shape). On A2 it reads neither transposed,
+// outputPadding, offset, offsetx nor roundMode (the doc calls them reserved:
+// false, null, null, 0, null), and neither does Canopy.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -23,6 +31,7 @@
 #include "convolution.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
+#include "ops/math/conv_layout.h"
 #include "spatial_args.h"
 
 using namespace canopy;
@@ -33,6 +42,10 @@ namespace {
 constexpr DtypeSet kQuantConvDtypes = {ACL_INT8, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr int64_t kRank = 5;  // A2 runs the 3-D convolution only
 constexpr size_t kSpatial = 3;
+constexpr int64_t kWeightC0 = 32;  // FRACTAL_Z_3D's C block: 32 INT8 channels, as CANN's code fixes it
+
+// How the weight reaches the op: plain NCDHW, or as the NPU stores it (WeightNz).
+enum class WeightLayout { kNcdhw, kFractalZ3d };
 
 // The (input, weight, output, bias) dtypes A2's host code accepts.
 struct DtypeCombination {
@@ -84,20 +97,41 @@ aclnnStatus CheckRanks(Plan& plan, const aclTensor* input, const aclTensor* weig
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus CheckFormats(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
-                         const aclTensor* scale, const aclTensor* output) {
+aclnnStatus CheckFormats(Plan& plan, WeightLayout layout, const aclTensor* input, const aclTensor* weight,
+                         const aclTensor* bias, const aclTensor* scale, const aclTensor* output) {
   CANOPY_CHECK(CheckFormat(plan, "bias", bias, ACL_FORMAT_ND));
   CANOPY_CHECK(CheckFormat(plan, "scale", scale, ACL_FORMAT_ND));
   CANOPY_CHECK(CheckFormat(plan, "input", input, ACL_FORMAT_NCDHW));
-  CANOPY_CHECK(CheckFormat(plan, "weight", weight, ACL_FORMAT_NCDHW));
+  if (layout == WeightLayout::kNcdhw) {
+    CANOPY_CHECK(CheckFormat(plan, "weight", weight, ACL_FORMAT_NCDHW));
+  } else if (weight->format != ACL_FRACTAL_Z_3D) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'weight' has format %d; aclnnQuantConvolutionWeightNz takes FRACTAL_Z_3D (%d), the "
+                       "layout aclnnNpuFormatCast gives",
+                       static_cast<int>(weight->format), static_cast<int>(ACL_FRACTAL_Z_3D));
+  }
   return CheckFormat(plan, "output", output, ACL_FORMAT_NCDHW);
 }
 
-aclnnStatus CheckValues(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
-                        const aclTensor* scale, const aclTensor* output, const aclIntArray* stride,
-                        const aclIntArray* padding, const aclIntArray* dilation, int64_t groups) {
+// The WeightNz weight's storage is FRACTAL_Z_3D's of its NCDHW view, C0 32 and N0 16.
+aclnnStatus CheckWeightStorage(Plan& plan, const aclTensor* weight) {
+  const ConvAxes axes = ConvAxesFrom("NCDHW", weight->view_shape, {});
+  const Shape expected = ConvBlockedShape(ConvBlocking::kFractal, axes, true, kWeightC0);
+  if (weight->storage_shape == expected) return ACLNN_SUCCESS;
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                     "argument 'weight' %s has storage shape %s; its FRACTAL_Z_3D storage must be %s (D*C1*H*W, N1, "
+                     "16, 32: what aclnnNpuFormatCastCalculateSizeAndFormat gives)",
+                     ShapeToString(weight->view_shape).c_str(), ShapeToString(weight->storage_shape).c_str(),
+                     ShapeToString(expected).c_str());
+}
+
+aclnnStatus CheckValues(Plan& plan, WeightLayout layout, const aclTensor* input, const aclTensor* weight,
+                        const aclTensor* bias, const aclTensor* scale, const aclTensor* output,
+                        const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+                        int64_t groups) {
   CANOPY_CHECK(CheckNonEmptyFrom(plan, "input", input, 0));
   CANOPY_CHECK(CheckNonEmptyFrom(plan, "weight", weight, 0));
+  if (layout == WeightLayout::kFractalZ3d) CANOPY_CHECK(CheckWeightStorage(plan, weight));
   const int64_t out_channels = weight->view_shape[0];
   CANOPY_CHECK(plan.CheckShape("bias", bias, {out_channels}));
   CANOPY_CHECK(plan.CheckShape("scale", scale, {out_channels}));
@@ -126,23 +160,31 @@ aclnnStatus CheckValues(Plan& plan, const aclTensor* input, const aclTensor* wei
   return plan.CheckShape("output", output, expected);
 }
 
-aclnnStatus PlanQuantConvolution(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
-                                 const aclTensor* scale, const aclTensor* /*offset: reserved*/,
-                                 const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
-                                 bool /*transposed: reserved*/, const aclIntArray* /*outputPadding: reserved*/,
-                                 int64_t groups, int32_t /*offsetx: reserved*/, const char* /*roundMode: reserved*/,
-                                 const aclTensor* output) {
+// Both forms: the checks in CANN's order, then the weight (unpacked from its
+// FRACTAL_Z_3D storage for WeightNz) convolved, scaled and biased.
+aclnnStatus PlanQuantConv(Plan& plan, WeightLayout layout, const aclTensor* input, const aclTensor* weight,
+                          const aclTensor* bias, const aclTensor* scale, const aclIntArray* stride,
+                          const aclIntArray* padding, const aclIntArray* dilation, int64_t groups,
+                          const aclTensor* output) {
   CANOPY_CHECK(CheckDtypes(plan, input, weight, bias, scale, output));
   CANOPY_CHECK(CheckRanks(plan, input, weight, bias, scale, output, stride, padding, dilation));
-  CANOPY_CHECK(CheckFormats(plan, input, weight, bias, scale, output));
-  CANOPY_CHECK(CheckValues(plan, input, weight, bias, scale, output, stride, padding, dilation, groups));
+  CANOPY_CHECK(CheckFormats(plan, layout, input, weight, bias, scale, output));
+  CANOPY_CHECK(CheckValues(plan, layout, input, weight, bias, scale, output, stride, padding, dilation, groups));
 
   const TensorRef x = plan.Input(input, "input");
-  const TensorRef w = plan.Input(weight, "weight");
+  TensorRef w = plan.Input(weight, "weight");
   TensorRef b = plan.Input(bias, "bias");
   TensorRef s = plan.Input(scale, "scale");
   plan.SkipInput();  // offset
   const TensorRef y = plan.Output(output, "output");
+  if (layout == WeightLayout::kFractalZ3d) {
+    TensorRef blocked = w;  // the whole storage, from the view's first element on
+    blocked.shape = weight->storage_shape;
+    blocked.strides = ContiguousStrides(blocked.shape);
+    w = plan.Temporary(ACL_INT8, weight->view_shape);
+    const ConvAxes axes = ConvAxesFrom("NCDHW", w.shape, w.strides);
+    AddConvLayoutStep(plan, w, blocked, axes, ConvBlocking::kFractal, kWeightC0, false);
+  }
   const TensorRef sum = plan.Temporary(ACL_FLOAT, y.shape);
   CANOPY_CHECK(AddPlainConvolution(plan, x, w, sum, stride->values, padding->values, dilation->values));
   for (size_t d = 0; d < kSpatial; ++d) {  // [C] as [C, 1, 1, 1]: one value per output channel
@@ -154,6 +196,27 @@ aclnnStatus PlanQuantConvolution(Plan& plan, const aclTensor* input, const aclTe
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus PlanQuantConvolution(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+                                 const aclTensor* scale, const aclTensor* /*offset: reserved*/,
+                                 const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+                                 bool /*transposed: reserved*/, const aclIntArray* /*outputPadding: reserved*/,
+                                 int64_t groups, int32_t /*offsetx: reserved*/, const char* /*roundMode: reserved*/,
+                                 const aclTensor* output) {
+  return PlanQuantConv(plan, WeightLayout::kNcdhw, input, weight, bias, scale, stride, padding, dilation, groups,
+                       output);
+}
+
+aclnnStatus PlanQuantConvolutionWeightNz(Plan& plan, const aclTensor* input, const aclTensor* weight,
+                                         const aclTensor* bias, const aclTensor* scale,
+                                         const aclTensor* /*offset: reserved*/, const aclIntArray* stride,
+                                         const aclIntArray* padding, const aclIntArray* dilation,
+                                         bool /*transposed: reserved*/, const aclIntArray* /*outputPadding: reserved*/,
+                                         int64_t groups, int32_t /*offsetx: reserved*/,
+                                         const char* /*roundMode: reserved*/, const aclTensor* output) {
+  return PlanQuantConv(plan, WeightLayout::kFractalZ3d, input, weight, bias, scale, stride, padding, dilation, groups,
+                       output);
+}
+
 }  // namespace
 
 CANOPY_ACLNN_OP(QuantConvolution, PlanQuantConvolution,
@@ -163,6 +226,22 @@ CANOPY_ACLNN_OP(QuantConvolution, PlanQuantConvolution,
                           // !CODE (registry_example.h): CANN reads a null dilation as a list of the wrong length
                           .example = "i8[1,2,3,4,4]@NCDHW i8[3,2,1,3,3]@NCDHW f32[3] f32[3] - ints[1,1,1] ints[0,1,1] "
                                      "ints[1,1,1]!161002 false - 1 0 - bf16[1,3,3,4,4]@NCDHW"}),
+                (const aclTensor*, input), (const aclTensor*, weight), (const aclTensor*, bias),
+                (const aclTensor*, scale), (const aclTensor*, offset, optional), (const aclIntArray*, stride),
+                (const aclIntArray*, padding), (const aclIntArray*, dilation, optional), (bool, transposed),
+                (const aclIntArray*, outputPadding, optional), (int64_t, groups), (int32_t, offsetx),
+                (const char*, roundMode, optional), (aclTensor*, output))
+
+// The weight's FRACTAL_Z_3D storage of [3,2,1,3,3] is [9,1,16,32]; the kit lets
+// the private format through and the recipe checks every tensor's format.
+CANOPY_ACLNN_OP(QuantConvolutionWeightNz, PlanQuantConvolutionWeightNz,
+                (OpTraits{.header = "aclnnop/aclnn_quant_convolution.h",
+                          .dtypes = kQuantConvDtypes,
+                          .max_rank = kRank,
+                          .private_formats = true,
+                          // !CODE (registry_example.h): CANN reads a null dilation as a list of the wrong length
+                          .example = "i8[1,2,3,4,4]@NCDHW i8[3,2,1,3,3]@FRACTAL_Z_3D f32[3] f32[3] - ints[1,1,1] "
+                                     "ints[0,1,1] ints[1,1,1]!161002 false - 1 0 - bf16[1,3,3,4,4]@NCDHW"}),
                 (const aclTensor*, input), (const aclTensor*, weight), (const aclTensor*, bias),
                 (const aclTensor*, scale), (const aclTensor*, offset, optional), (const aclIntArray*, stride),
                 (const aclIntArray*, padding), (const aclIntArray*, dilation, optional), (bool, transposed),
