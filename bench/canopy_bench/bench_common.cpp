@@ -12,6 +12,7 @@
 #include <random>
 #include <utility>
 
+#include "canopy/canopy_executor.h"
 #include "canopy/canopy_ops.h"
 #include "canopy/canopy_runtime.h"
 
@@ -35,6 +36,9 @@ std::string Reproducer(const Settings& settings, const std::string& op, const st
   line += settings.mode == Mode::kCorrectness ? " --mode=C" : " --mode=P";
   line += " --op=" + op + " " + dtype_options;
   if (settings.driver == "matmul" && op == "addmm") line += " --bias=" + settings.bias;
+  if (settings.driver == "matmul" && settings.cube_math_type != 0) {
+    line += " --cube=" + std::to_string(settings.cube_math_type);
+  }
   if (seed != Settings::kFreshSeed) line += " --seed=" + std::to_string(seed);
   return line + " " + problem;
 }
@@ -59,18 +63,18 @@ void Session::WriteCsv() const {
   std::fprintf(file,
                "driver,op,dtype,problem,status,threads,time_us,best_us,wall_us,gflops,gbps,pct_roofline,reference,"
                "reference_us,reference_best_us,reference_gflops,reference_gbps,ratio,best_ratio,paired_ratio,flops,"
-               "bytes,intensity,note\n");
+               "bytes,intensity,note,path\n");
   for (const Result& r : results_) {
     const double percent = r.PercentOfRoofline();
     const double intensity = r.Intensity();
     std::fprintf(
         file,
         "%s,%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.1f,\"%s\",%.3f,%.3f,%.2f,%.2f,%.3f,%.3f,%.3f,%.0f,%.0f,%.4f,"
-        "\"%s\"\n",
+        "\"%s\",\"%s\"\n",
         r.driver.c_str(), r.op.c_str(), r.dtype.c_str(), r.problem.c_str(), r.status.c_str(), machine_.threads,
         r.time_us, r.best_us, r.wall_us, r.Gflops(), r.Gbps(), percent, r.reference_name.c_str(), r.reference_us,
         r.reference_best_us, r.ReferenceGflops(), r.ReferenceGbps(), r.Ratio(), r.BestRatio(), r.paired_ratio, r.flops,
-        r.bytes, intensity, r.note.c_str());
+        r.bytes, intensity, r.note.c_str(), r.path.c_str());
   }
   std::fclose(file);
   std::printf("csv: %zu row(s) written to %s\n", results_.size(), csv_path.c_str());
@@ -447,12 +451,48 @@ std::unique_ptr<CanopyCall> RegisteredCall(const std::string& name, const std::v
   return call;
 }
 
-aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message) {
+// The kernels of a plan in short: each step's description up to its first
+// bracket group ("matmul (oneDNN brg:avx512_core_amx)"), else its first two
+// words; the output-overlap guard's own line is left out (its steps follow it).
+std::string ShortPath(const std::string& steps) {
+  std::string path;
+  size_t begin = 0;
+  while (begin < steps.size()) {
+    size_t end = steps.find('\n', begin);
+    if (end == std::string::npos) end = steps.size();
+    std::string line = steps.substr(begin, end - begin);
+    begin = end + 1;
+    line.erase(0, line.find_first_not_of(' '));
+    if (line.empty() || line.rfind("output overlap guard", 0) == 0) continue;
+    size_t cut = line.find(')');
+    if (cut == std::string::npos || line.find('(') > cut) {
+      const size_t first = line.find(' ');
+      cut = first == std::string::npos ? line.size() : line.find(' ', first + 1);
+      if (cut == std::string::npos) cut = line.size();
+    } else {
+      ++cut;
+    }
+    if (!path.empty()) path += " + ";
+    path += line.substr(0, cut);
+  }
+  return path;
+}
+
+aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message, std::string* path) {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   if (aclnnStatus s = call.phase1(&workspace_size, &executor); s != 0) {
     message = std::string("phase 1: ") + aclGetRecentErrMsg();
     return s;
+  }
+  if (path != nullptr) {
+    size_t length = 0;
+    if (canopyDescribeExecutor(executor, nullptr, 0, &length) == 0) {
+      std::string steps(length + 1, '\0');
+      canopyDescribeExecutor(executor, steps.data(), steps.size(), &length);
+      steps.resize(length);
+      *path = ShortPath(steps);
+    }
   }
   workspace.Reserve(workspace_size);
   aclrtStream stream = AclSession::Get().stream();

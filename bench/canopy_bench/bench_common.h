@@ -50,6 +50,7 @@ struct Settings {
   std::vector<std::string> src_dtypes;  // --sdt (cast); empty: --dt
   std::vector<std::string> dst_dtypes;  // --ddt (cast); empty: --dt
   std::string bias = "n";               // addmm: bias of shape [N] ("n") or [M, N] ("mn")
+  int8_t cube_math_type = 0;            // matmul ops' cubeMathType (0: KEEP_DTYPE)
   Mode mode = Mode::kPerformance;
   int repetitions = kDefaultRepetitions;
   int warmup = kDefaultWarmup;
@@ -81,6 +82,7 @@ struct Result {
   double peak_gflops = 0;  // the compute ceiling the % refers to
   double peak_gbps = 0;    // the bandwidth ceiling the % refers to
   std::string note;
+  std::string path;  // the kernels Canopy's plan runs (RunCanopyOnce)
 
   // Canopy's rate over the reference's (> 1: Canopy is faster), of the medians and of the best runs.
   double Ratio() const { return reference_us > 0 && time_us > 0 ? reference_us / time_us : 0; }
@@ -254,7 +256,9 @@ double RunOnEngine(const std::function<double()>& work);
 
 // Runs the call once and synchronises; the workspace grows as needed.
 // Returns the status of the first phase that failed (and sets `message`), else 0.
-aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message);
+// `path`, where given, receives the kernels phase 1 chose (canopyDescribeExecutor, shortened).
+aclnnStatus RunCanopyOnce(const CanopyCall& call, DeviceBuffer& workspace, std::string& message,
+                          std::string* path = nullptr);
 
 // ---- timing -------------------------------------------------------------------------------
 

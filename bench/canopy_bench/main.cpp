@@ -27,6 +27,8 @@ void PrintHelp() {
       "  --op=A,B             ops of the driver (comma list)\n"
       "  --dt=f32,bf16,f16    dtypes (comma list); --sdt= / --ddt= source / destination dtypes of cast\n"
       "  --bias=n|mn          addmm bias shape: [N] (default) or [M, N]\n"
+      "  --cube=0..4          matmul ops' cubeMathType (default 0, KEEP_DTYPE; 1 ALLOW_FP32_DOWN_PRECISION,\n"
+      "                       2 USE_FP16, 3 USE_HF32, 4 USE_FP32_ADD)\n"
       "  --mode=C|P           C: correctness against float64 on fresh random data; P: performance (default)\n"
       "  --reps=N --warmup=N  timed repetitions (median reported; overhead: rounds) and warm-up runs\n"
       "  --min-time=SEC       repeat short problems until each side ran this long (default 0.4)\n"
@@ -116,6 +118,9 @@ class CommandLine {
     } else if (StartsWith(token, "--bias=", value)) {
       if (value != "n" && value != "mn") Die("--bias is n or mn, got '%s'", value.c_str());
       settings_.bias = value;
+    } else if (StartsWith(token, "--cube=", value)) {
+      if (value.size() != 1 || value[0] < '0' || value[0] > '4') Die("--cube is 0 to 4, got '%s'", value.c_str());
+      settings_.cube_math_type = static_cast<int8_t>(value[0] - '0');
     } else if (StartsWith(token, "--mode=", value)) {
       if (value == "C" || value == "c" || value == "corr") {
         settings_.mode = Mode::kCorrectness;

@@ -15,7 +15,7 @@
 namespace canopy_bench {
 namespace {
 
-constexpr int8_t kKeepDtype = 0;  // cubeMathType 0: compute in the operands' dtype
+constexpr int8_t kAllowFp32DownPrecision = 1, kUseHf32 = 3;  // cubeMathType: HF32 on the NPU
 constexpr double kFlopsPerMultiplyAdd = 2;
 constexpr double kF32UnitRoundoff = 0x1p-24;  // accumulation happens in f32 for every dtype
 constexpr double kOperandRange = 1.0;         // operands are uniform in [-1, 1)
@@ -87,13 +87,12 @@ struct CanopyOperands {
 
 // The op from the registry: Matmul, Mm, BatchMatMul take (self, mat2, out,
 // cubeMathType), Addmm (self, mat1, mat2, beta, alpha, out, cubeMathType).
-std::unique_ptr<CanopyCall> CallFor(const std::string& op, CanopyOperands& d, std::string& error) {
+std::unique_ptr<CanopyCall> CallFor(const std::string& op, CanopyOperands& d, int8_t cube, std::string& error) {
   aclTensor* a = d.a_tensor->get();
   aclTensor* b = d.b_tensor->get();
   aclTensor* out = d.out_tensor->get();
-  if (op == "addmm")
-    return RegisteredCall(op, {d.bias_tensor->get(), a, b, out}, {d.beta, d.alpha}, {kKeepDtype}, error);
-  return RegisteredCall(op, {a, b, out}, {}, {kKeepDtype}, error);
+  if (op == "addmm") return RegisteredCall(op, {d.bias_tensor->get(), a, b, out}, {d.beta, d.alpha}, {cube}, error);
+  return RegisteredCall(op, {a, b, out}, {}, {cube}, error);
 }
 
 // ---- standalone oneDNN: the same matmul, created directly ---------------------------------
@@ -175,30 +174,43 @@ class OneDnnMatmul {
 
 struct Verdict {
   bool passed = true;
-  double worst = 0;  // max |error| / bound
+  double worst = 0;         // max |error| / bound
+  double worst_scaled = 0;  // max |error| / sum |a||b|: the mode's accuracy
+  double hf32_scaled = 0;   // the same for HF32 operands (11 bits) summed exactly, where asked
   std::string first_failure;
 };
 
+// x rounded to HF32: f32's range, 11 significant bits (nearest even).
+double ToHf32(double x) {
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);
+  return std::ldexp(std::nearbyint(std::ldexp(mantissa, 11)), exponent - 11);
+}
+
 // Errors are bounded by the output dtype's rounding plus f32 accumulation over K
 // (the classic gamma_K * sum |a||b| bound).
+// With `hf32`, also the error HF32 operands would give (the NPU's
+// ALLOW_FP32_DOWN_PRECISION and USE_HF32), for the same scaled measure.
 Verdict CheckAgainstReference(const MatmulProblem& p, const OperandShapes& shapes, const HostTensor& a,
                               const HostTensor& b, const HostTensor* bias, const DtypeInfo& out_dtype,
-                              const std::vector<unsigned char>& got) {
+                              const std::vector<unsigned char>& got, bool hf32) {
   const int64_t batches = p.Batches();
   const double u_out = UnitRoundoff(out_dtype);
   const double accumulation = static_cast<double>(p.k) * kF32UnitRoundoff;
   const double floor = u_out * SmallestNormal(out_dtype);
   Verdict verdict;
-  std::vector<double> worst_per_row(static_cast<size_t>(batches * p.m), 0);
-  std::vector<int64_t> failing_column(static_cast<size_t>(batches * p.m), -1);
+  const auto rows = static_cast<size_t>(batches * p.m);
+  std::vector<double> worst_per_row(rows, 0), scaled_per_row(rows, 0), hf32_per_row(rows, 0);
+  std::vector<int64_t> failing_column(rows, -1);
 #pragma omp parallel
   {
-    std::vector<double> sum(p.n), magnitude(p.n);
+    std::vector<double> sum(p.n), magnitude(p.n), hf32_sum(hf32 ? p.n : 0);
 #pragma omp for schedule(static)
     for (int64_t row = 0; row < batches * p.m; ++row) {
       const int64_t batch = row / p.m, i = row % p.m;
       std::fill(sum.begin(), sum.end(), 0.0);
       std::fill(magnitude.begin(), magnitude.end(), 0.0);
+      std::fill(hf32_sum.begin(), hf32_sum.end(), 0.0);
       const double* a_row = a.values.data() + (batch * p.m + i) * p.k;
       for (int64_t kk = 0; kk < p.k; ++kk) {
         const double x = a_row[kk];
@@ -206,6 +218,10 @@ Verdict CheckAgainstReference(const MatmulProblem& p, const OperandShapes& shape
         for (int64_t j = 0; j < p.n; ++j) {
           sum[j] += x * b_row[j];
           magnitude[j] += std::fabs(x * b_row[j]);
+        }
+        if (hf32) {
+          const double x_hf32 = ToHf32(x);
+          for (int64_t j = 0; j < p.n; ++j) hf32_sum[j] += x_hf32 * ToHf32(b_row[j]);
         }
       }
       for (int64_t j = 0; j < p.n; ++j) {
@@ -215,12 +231,18 @@ Verdict CheckAgainstReference(const MatmulProblem& p, const OperandShapes& shape
         const double bound = 2 * u_out * std::fabs(expected) + accumulation * magnitude[j] + floor;
         const double ratio = std::isfinite(value) ? std::fabs(value - expected) / bound : INFINITY;
         if (ratio > worst_per_row[row]) worst_per_row[row] = ratio;
+        if (magnitude[j] > 0) {
+          scaled_per_row[row] = std::max(scaled_per_row[row], std::fabs(value - expected) / magnitude[j]);
+          if (hf32) hf32_per_row[row] = std::max(hf32_per_row[row], std::fabs(hf32_sum[j] - sum[j]) / magnitude[j]);
+        }
         if (!(ratio <= 1) && failing_column[row] < 0) failing_column[row] = j;
       }
     }
   }
   for (int64_t row = 0; row < batches * p.m; ++row) {
     verdict.worst = std::max(verdict.worst, worst_per_row[row]);
+    verdict.worst_scaled = std::max(verdict.worst_scaled, scaled_per_row[row]);
+    verdict.hf32_scaled = std::max(verdict.hf32_scaled, hf32_per_row[row]);
     if (failing_column[row] >= 0 && verdict.passed) {
       verdict.passed = false;
       const int64_t j = failing_column[row];
@@ -241,11 +263,13 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   Result result;
   result.driver = "matmul";
   result.op = op;
-  result.dtype = dtype_name;
+  const int8_t cube = settings.cube_math_type;
+  const std::string cube_text = cube != 0 ? " cube=" + std::to_string(cube) : "";
+  result.dtype = dtype_name + (cube != 0 ? ":cube" + std::to_string(cube) : "");
   result.problem = problem_text;
   const uint64_t seed = settings.seed != Settings::kFreshSeed ? settings.seed : FreshSeed();
   const std::string reproducer = Reproducer(settings, op, "--dt=" + dtype_name, seed, problem_text);
-  const std::string label = "[matmul] op=" + op + " dt=" + dtype_name + " " + problem_text;
+  const std::string label = "[matmul] op=" + op + " dt=" + dtype_name + cube_text + " " + problem_text;
 
   OperandShapes shapes;
   std::string why;
@@ -285,7 +309,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     d.beta = aclCreateScalar(&one, ACL_FLOAT);
   }
   std::string lookup_error;
-  const std::unique_ptr<CanopyCall> registered = CallFor(op, d, lookup_error);
+  const std::unique_ptr<CanopyCall> registered = CallFor(op, d, cube, lookup_error);
   if (registered == nullptr) {
     std::printf("%s: ERROR %s\n", label.c_str(), lookup_error.c_str());
     result.status = "error";
@@ -303,7 +327,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   result.peak_gbps = session.machine().BandwidthGbps();
 
   std::string message;
-  if (aclnnStatus s = RunCanopyOnce(call, workspace, message); s != 0) {
+  if (aclnnStatus s = RunCanopyOnce(call, workspace, message, &result.path); s != 0) {
     std::printf("%s: ERROR status %d: %s\n  reproducer: %s\n", label.c_str(), s, message.c_str(), reproducer.c_str());
     result.status = "error";
     result.note = message;
@@ -318,11 +342,17 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     // still meets a single OpenMP team (RunOnEngine).
     Verdict verdict;
     RunOnEngine([&] {
-      verdict = CheckAgainstReference(p, shapes, a, b, shapes.bias.empty() ? nullptr : &bias, *dtype, got);
+      const bool hf32 = dtype->acl == ACL_FLOAT && (cube == kAllowFp32DownPrecision || cube == kUseHf32);
+      verdict = CheckAgainstReference(p, shapes, a, b, shapes.bias.empty() ? nullptr : &bias, *dtype, got, hf32);
       return 0.0;
     });
-    char note[64];
-    std::snprintf(note, sizeof(note), "max error %.3g of bound", verdict.worst);
+    char note[128];
+    const int used = std::snprintf(note, sizeof(note), "max error %.3g of bound, %.3g of sum |a||b|", verdict.worst,
+                                   verdict.worst_scaled);
+    if (verdict.hf32_scaled > 0 && used > 0 && static_cast<size_t>(used) < sizeof(note)) {
+      std::snprintf(note + used, sizeof(note) - static_cast<size_t>(used), " (HF32 operands: %.3g)",
+                    verdict.hf32_scaled);
+    }
     result.note = note;
     if (verdict.passed) {
       std::printf("%s: PASSED (%s)\n", label.c_str(), note);
@@ -374,7 +404,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     std::printf(" | %s %.3f ms %.1f GFLOP/s | canopy/ref %.3f (paired %.3f)", result.reference_name.c_str(),
                 result.reference_us * 1e-3, result.ReferenceGflops(), result.Ratio(), result.paired_ratio);
   }
-  std::printf("\n");
+  std::printf("\n  path: %s\n", result.path.c_str());
   session.Record(result);
 }
 

@@ -1,6 +1,12 @@
 // Executor reuse: aclSetAclOpExecutorRepeatable, aclDestroyAclOpExecutor and
-// the aclSet*TensorAddr family that rebinds a repeatable executor's memory.
+// the aclSet*TensorAddr family that rebinds a repeatable executor's memory,
+// and canopyDescribeExecutor.
 // Every call below takes the client's handle; a stale one is reported, not used.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "canopy/canopy_executor.h"
 #include "common/c_boundary.h"
 #include "executor.h"
 #include "executor_handles.h"
@@ -158,6 +164,25 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) try {
   }
   // Launches still queued keep it alive until they have run.
   canopy::ReleaseExecutor(object);
+  return ACLNN_SUCCESS;
+}
+CANOPY_C_BOUNDARY_ACLNN
+
+aclnnStatus canopyDescribeExecutor(aclOpExecutor* executor, char* text, size_t capacity, size_t* length) try {
+  if (length == nullptr || (text == nullptr && capacity > 0)) {
+    SetErrorMessage("canopyDescribeExecutor: argument '%s' is null", length == nullptr ? "length" : "text");
+    return ACLNN_ERR_INNER_NULLPTR;
+  }
+  const BorrowedExecutor borrowed(__func__, executor);
+  if (borrowed.status() != ACLNN_SUCCESS) return borrowed.status();
+  std::string steps;
+  for (const auto& step : borrowed->plan->steps) steps += step->Describe() + "\n";
+  *length = steps.size();
+  if (capacity > 0) {
+    const size_t written = std::min(capacity - 1, steps.size());
+    std::memcpy(text, steps.data(), written);
+    text[written] = '\0';
+  }
   return ACLNN_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACLNN

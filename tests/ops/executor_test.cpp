@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mul.h"
+#include "canopy/canopy_executor.h"
 #include "op_test_support.h"
 #include "reference.h"
 
@@ -360,6 +361,36 @@ TEST(ExecutorMisuse, DestroyedTwiceIs161002) {
   EXPECT_EQ(aclDestroyAclOpExecutor(single.executor), ACLNN_ERR_PARAM_INVALID);
   ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS) << aclGetRecentErrMsg();
   ExpectNear(single.out.ReadView(), AddReference(single.selfValues, single.otherValues), "launched executor");
+}
+
+// canopyDescribeExecutor names the planned steps, cuts at the capacity given
+// with the full length reported, leaves the executor runnable, and refuses
+// null arguments (161001) and executors no longer live (161002).
+TEST(DescribeExecutor, NamesTheStepsAndRefusesStaleHandles) {
+  Rng rng = Rng::ForCurrentTest();
+  SingleAdd add(rng);
+  size_t length = 0;
+  ASSERT_EQ(canopyDescribeExecutor(add.executor, nullptr, 0, &length), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_GT(length, 0u);
+  std::string text(length + 1, 'x');
+  ASSERT_EQ(canopyDescribeExecutor(add.executor, text.data(), text.size(), &length), ACLNN_SUCCESS);
+  EXPECT_EQ(text.find('\0'), length) << "NUL-terminated at the reported length";
+  EXPECT_NE(text.find("elementwise"), std::string::npos) << text;
+  char cut[8];
+  std::fill(std::begin(cut), std::end(cut), 'x');
+  size_t full = 0;
+  ASSERT_EQ(canopyDescribeExecutor(add.executor, cut, sizeof(cut), &full), ACLNN_SUCCESS);
+  EXPECT_EQ(full, length);
+  EXPECT_EQ(std::string(cut), text.substr(0, sizeof(cut) - 1));
+  EXPECT_EQ(canopyDescribeExecutor(add.executor, nullptr, 0, nullptr), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(canopyDescribeExecutor(add.executor, nullptr, 4, &length), ACLNN_ERR_INNER_NULLPTR);
+  EXPECT_EQ(canopyDescribeExecutor(nullptr, nullptr, 0, &length), ACLNN_ERR_INNER_NULLPTR);
+  // Still runnable after being described; gone once its (single) launch has taken it.
+  ASSERT_EQ(add.Launch(add.executor), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(canopyDescribeExecutor(add.executor, nullptr, 0, &length), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(RecentMessageContains("canopyDescribeExecutor"));
+  ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ExpectNear(add.out.ReadView(), AddReference(add.selfValues, add.otherValues), "the described executor's run");
 }
 
 TEST(ExecutorMisuse, RebindOrSetRepeatableWithAStaleExecutorIs161002) {
