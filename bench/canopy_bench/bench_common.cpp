@@ -36,7 +36,7 @@ std::string Reproducer(const Settings& settings, const std::string& op, const st
   line += settings.mode == Mode::kCorrectness ? " --mode=C" : " --mode=P";
   line += " --op=" + op + " " + dtype_options;
   if (settings.driver == "matmul" && op == "addmm") line += " --bias=" + settings.bias;
-  if (settings.driver == "matmul" && settings.cube_math_type != 0) {
+  if ((settings.driver == "matmul" || (settings.driver == "conv" && op == "conv")) && settings.cube_math_type != 0) {
     line += " --cube=" + std::to_string(settings.cube_math_type);
   }
   if (seed != Settings::kFreshSeed) line += " --seed=" + std::to_string(seed);
@@ -692,6 +692,7 @@ void PrintTimingLine(const std::string& label, const Result& result, bool with_b
                 result.reference_us * 1e-3, result.Ratio(), result.paired_ratio);
   }
   std::printf("\n");
+  if (!result.path.empty()) std::printf("  path: %s\n", result.path.c_str());
 }
 
 }  // namespace canopy_bench

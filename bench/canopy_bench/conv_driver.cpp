@@ -250,11 +250,14 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   Result result;
   result.driver = "conv";
   result.op = op;
-  result.dtype = dtype_name;
+  // cubeMathType (--cube) applies to the convolution.
+  const int8_t cube = op == "conv" ? settings.cube_math_type : kKeepDtype;
+  const std::string cube_text = cube != 0 ? " cube=" + std::to_string(cube) : "";
+  result.dtype = dtype_name + (cube != 0 ? ":cube" + std::to_string(cube) : "");
   result.problem = problem_text;
   const uint64_t seed = settings.seed != Settings::kFreshSeed ? settings.seed : FreshSeed();
   const std::string reproducer = Reproducer(settings, op, "--dt=" + dtype_name, seed, problem_text);
-  const std::string label = "[conv] op=" + op + " dt=" + dtype_name + " " + problem_text;
+  const std::string label = "[conv] op=" + op + " dt=" + dtype_name + cube_text + " " + problem_text;
   const DtypeInfo* dtype = FindDtype(dtype_name);
   ConvProblem p;
   std::string why;
@@ -300,7 +303,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     b_tensor = std::make_unique<Tensor>(std::vector<int64_t>{p.oc}, dtype->acl, b_device.get());
     // (input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups, output, cubeMathType)
     call = RegisteredCall("Convolution", {x_tensor.get(), w_tensor->get(), b_tensor->get(), out_tensor.get()}, {},
-                          {0, p.groups, kKeepDtype}, {stride_array, pad_array, dilation_array, zeros_array}, error);
+                          {0, p.groups, cube}, {stride_array, pad_array, dilation_array, zeros_array}, error);
   } else if (op == "avgpool") {
     // (self, kernelSize, strides, paddings, ceilMode, countIncludePad, divisorOverride, cubeMathType, out)
     call = RegisteredCall("AvgPool2d", {x_tensor.get(), out_tensor.get()}, {}, {0, 1, 0, kKeepDtype},
@@ -327,7 +330,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   result.peak_gflops = session.machine().ComputeCeiling(dtype_name);
   result.peak_gbps = session.machine().BandwidthGbps();
   std::string message;
-  if (aclnnStatus s = RunCanopyOnce(*call, workspace, message); s != 0) {
+  if (aclnnStatus s = RunCanopyOnce(*call, workspace, message, &result.path); s != 0) {
     destroy_arrays();
     std::printf("  reproducer: %s\n", reproducer.c_str());
     return Report(result, session, label, "ERROR", "status " + std::to_string(s) + ": " + message);

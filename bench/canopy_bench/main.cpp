@@ -27,7 +27,7 @@ void PrintHelp() {
       "  --op=A,B             ops of the driver (comma list)\n"
       "  --dt=f32,bf16,f16    dtypes (comma list); --sdt= / --ddt= source / destination dtypes of cast\n"
       "  --bias=n|mn          addmm bias shape: [N] (default) or [M, N]\n"
-      "  --cube=0..4          matmul ops' cubeMathType (default 0, KEEP_DTYPE; 1 ALLOW_FP32_DOWN_PRECISION,\n"
+      "  --cube=0..4          cubeMathType of matmul ops and conv (default 0, KEEP_DTYPE; 1 ALLOW_FP32_DOWN_PRECISION,\n"
       "                       2 USE_FP16, 3 USE_HF32, 4 USE_FP32_ADD)\n"
       "  --mode=C|P           C: correctness against float64 on fresh random data; P: performance (default)\n"
       "  --reps=N --warmup=N  timed repetitions (median reported; overhead: rounds) and warm-up runs\n"

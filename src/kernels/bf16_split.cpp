@@ -8,7 +8,9 @@
 #include <limits>
 #include <string>
 
+#include "common/env.h"
 #include "common/half.h"
+#include "cpu_features.h"
 #include "parallel_for.h"
 
 #if defined(__x86_64__)
@@ -144,5 +146,25 @@ uint16_t Bf16PieceOf(float x, Bf16Piece piece) {
 }
 
 std::unique_ptr<Step> MakeBf16SplitStep(const Bf16SplitDesc& desc) { return std::make_unique<Bf16SplitStep>(desc); }
+
+std::vector<Bf16Piece> LeftBf16Pieces(int count) {
+  using enum Bf16Piece;
+  return count == 3 ? std::vector{kHigh, kLow, kFiniteHigh} : std::vector{kHigh, kLow, kFiniteHigh, kLow};
+}
+
+std::vector<Bf16Piece> RightBf16Pieces(int count) {
+  using enum Bf16Piece;
+  return count == 3 ? std::vector{kHigh, kFiniteHigh, kLow} : std::vector{kHigh, kFiniteHigh, kLow, kLow};
+}
+
+bool Bf16SplitForced() {
+  static const bool forced = EnvSwitch("CANOPY_BF16_SPLIT", false);
+  return forced;
+}
+
+bool Bf16SplitEnabled() {
+  static const bool enabled = EnvSwitch("CANOPY_BF16_SPLIT", Cpu().amx);
+  return enabled;
+}
 
 }  // namespace canopy::kernels

@@ -44,6 +44,19 @@ struct Bf16SplitDesc {
 
 std::unique_ptr<Step> MakeBf16SplitStep(const Bf16SplitDesc& desc);
 
+// The pieces of a product's two operands, in the order the blocks of K pair
+// them: hi*hi, lo*finite_hi, finite_hi*lo, and lo*lo with four pieces (fp16).
+std::vector<Bf16Piece> LeftBf16Pieces(int count);
+std::vector<Bf16Piece> RightBf16Pieces(int count);
+
+// Whether products run as bf16 pieces: where the CPU has AMX (bf16 products at
+// 4x or more the f32 rate; elsewhere the pieces cost more than f32 saves).
+// CANOPY_BF16_SPLIT=0 turns them off; any other value forces them on wherever
+// oneDNN multiplies bf16, for any size (Bf16SplitForced), so that tests run
+// them on every CPU.
+bool Bf16SplitEnabled();
+bool Bf16SplitForced();
+
 // One element's piece as the step writes it (bf16 bits).
 uint16_t Bf16PieceOf(float x, Bf16Piece piece);
 

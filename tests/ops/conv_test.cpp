@@ -189,10 +189,16 @@ void CallAndCheck(const ConvCase& c, ConvOperands& o) {
   std::vector<double> magnitude;
   const Values want = Reference(c, o.x, o.w, o.b, outShape, magnitude);
   // The sum runs in f32 (fp16 and bf16 operands are exact in it); cubeMathType 2
-  // first rounds f32 operands to fp16; the result is rounded to the out dtype.
+  // first rounds f32 operands to fp16, 1 and 3 allow HF32's (11 bits, as the
+  // NPU multiplies); the result is rounded to the out dtype.
   const int64_t terms = NumElements(c.weight) / std::max<int64_t>(c.weight[0], 1) + 1;
   const double accumulate = 4.0 * static_cast<double>(terms) * UnitRoundoff(ACL_FLOAT);
-  const double operands = c.cubeMathType == kUseFp16 && c.dtype == ACL_FLOAT ? 4.0 * UnitRoundoff(ACL_FLOAT16) : 0.0;
+  constexpr double kHf32Roundoff = 0x1p-11;
+  const bool hf32 = c.cubeMathType == kAllowFp32DownPrecision || c.cubeMathType == kUseHf32;
+  const double operands = c.dtype != ACL_FLOAT         ? 0.0
+                          : c.cubeMathType == kUseFp16 ? 4.0 * UnitRoundoff(ACL_FLOAT16)
+                          : hf32                       ? 2.0 * kHf32Roundoff
+                                                       : 0.0;
   Expected expected{want, {}};
   for (size_t i = 0; i < want.size(); ++i) {
     expected.tolerance.push_back((accumulate + operands) * magnitude[i] +
@@ -761,6 +767,54 @@ TEST_P(ConvolutionRejectionTest, IsRejectedWithItsStatus) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, ConvolutionRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
+
+// fp16 operands multiply exactly whichever path runs (f32, or the four bf16
+// pieces of each on AMX and in the CANOPY_BF16_SPLIT=1 variant): with one
+// non-zero input channel each output is one product of two random fp16
+// values, exact in an f32 output (a transposed convolution's output is fp16:
+// the product rounded once). Dropping any piece pair changes bits.
+TEST(ConvolutionFp16, ProductsAreExact) {
+  constexpr int64_t channels = 16, side = 8;
+  Rng rng = Rng::ForCurrentTest();
+  for (const bool transposed : {false, true}) {
+    SCOPED_TRACE(transposed ? "transposed" : "plain");
+    const Shape inputShape = {1, channels, side, side}, weightShape = {channels, channels, 1, 1};
+    const Shape outShape = {1, channels, side, side};
+    const auto live = static_cast<int64_t>(rng.Uniform(0, channels - 0.5));
+    Values x(static_cast<size_t>(NumElements(inputShape)), 0.0);
+    for (int64_t p = 0; p < side * side; ++p)
+      x[static_cast<size_t>(live * side * side + p)] = rng.Draw(ACL_FLOAT16, {});
+    const aclDataType outDtype = transposed ? ACL_FLOAT16 : ACL_FLOAT;
+    DeviceTensor input(ACL_FLOAT16, inputShape), weight(ACL_FLOAT16, weightShape), out(outDtype, outShape);
+    input.WriteView(x);
+    const Values w = weight.FillRandom(rng, Range{-4, 4});
+    out.Poison();
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnConvolutionGetWorkspaceSize(a.Tensor(input, ACL_FORMAT_NCHW), a.Tensor(weight, ACL_FORMAT_NCHW),
+                                                  nullptr, a.IntArray({1, 1}), a.IntArray({0, 0}), a.IntArray({1, 1}),
+                                                  transposed, a.IntArray({0, 0}), 1, a.Tensor(out, ACL_FORMAT_NCHW),
+                                                  kKeepDtype, ws, ex);
+        },
+        aclnnConvolution);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    const Values got = out.ReadView();
+    int mismatches = 0;
+    for (int64_t o = 0; o < channels; ++o) {
+      // Plain: weight [out, in]; transposed: weight [in, out].
+      const double coefficient = transposed ? w[static_cast<size_t>(live * channels + o)].real()
+                                            : w[static_cast<size_t>(o * channels + live)].real();
+      for (int64_t p = 0; p < side * side; ++p) {
+        const double want =
+            ConvertValue(coefficient * x[static_cast<size_t>(live * side * side + p)].real(), outDtype).real();
+        const double value = got[static_cast<size_t>(o * side * side + p)].real();
+        if (value != want && ++mismatches <= 5)
+          ADD_FAILURE() << "out[" << o << ", " << p << "] = " << value << ", exact " << want;
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+}
 
 }  // namespace
 }  // namespace canopy_test

@@ -7,9 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "bf16_pieces.h"
 #include "common/env.h"
-#include "kernels/bf16_split.h"
-#include "kernels/cpu_features.h"
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
 #include "ops/framework/plan.h"
@@ -17,7 +16,7 @@
 namespace canopy::ops {
 namespace {
 
-constexpr int8_t kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3;
+constexpr int8_t kUseFp16 = 2;
 constexpr int8_t kMinCubeMathType = 0;
 constexpr int8_t kMaxCubeMathType = 4;
 
@@ -145,27 +144,6 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
   return kernels::SkinnyMatmulSupports(b.dtype, stride_k, stride_n);
 }
 
-// How many bf16 pieces each operand of a product in `product` is split into so
-// it runs on bf16 matrix units (kernels/bf16_split.h), or 0: it runs as it is.
-//  - f32 under ALLOW_FP32_DOWN_PRECISION or USE_HF32, which let the NPU multiply
-//    in HF32: three pieces (bf16x3), more accurate than HF32 and 1.4x or more
-//    the f32 rate where AMX does bf16 (docs/perf.md, "Matmul on AMX").
-//  - fp16 where oneDNN has no fp16 product: four pieces, the exact fp16 products
-//    with f32 accumulation (what the NPU's cube computes), instead of f32.
-// Only where it pays: on AMX (CANOPY_BF16_SPLIT=0 turns it off; any other value
-// turns it on wherever oneDNN multiplies bf16, so tests cover it on any CPU),
-// and for products large enough that the pieces' writing is small beside them.
-int Bf16SplitPieces(aclDataType product, int8_t cube_math_type, int64_t m, int64_t n, int64_t k) {
-  static const bool forced = EnvSwitch("CANOPY_BF16_SPLIT", false);
-  static const bool enabled = EnvSwitch("CANOPY_BF16_SPLIT", kernels::Cpu().amx);
-  constexpr int64_t kMinExtent = 64;
-  if (!enabled || std::min({m, n, k}) < (forced ? 1 : kMinExtent)) return 0;
-  if (!kernels::MatmulSupportsDtype(ACL_BF16)) return 0;
-  if (product == ACL_FLOAT && (cube_math_type == kAllowFp32DownPrecision || cube_math_type == kUseHf32)) return 3;
-  if (product == ACL_FLOAT16 && !kernels::MatmulSupportsDtype(ACL_FLOAT16)) return 4;
-  return 0;
-}
-
 // Operand `t` (.., rows, cols) of a product as bf16 pieces side by side along its
 // K dimension (`k_axis`: the last for a, the one before for b), so the product of
 // the two piece operands sums the piece products the patterns pair up. Split in
@@ -176,22 +154,11 @@ TensorRef SplitIntoBf16Pieces(Plan& plan, const TensorRef& t, int64_t k_axis, ac
   const bool transposed = t.strides[last] != 1 && t.strides[last - 1] == 1 && t.shape[last - 1] > 1;
   const TensorRef matrix = plan.Contiguous(transposed ? Transpose(t, last - 1, last) : t, source);
   const bool along_columns = (k_axis == last) != transposed;
-  const auto count = static_cast<int64_t>(pieces.size());
+  const int64_t rows = matrix.shape[last - 1], cols = matrix.shape[last];
   Shape shape = matrix.shape;
-  shape[along_columns ? last : last - 1] *= count;
-  const TensorRef split = plan.Temporary(ACL_BF16, shape);
-  kernels::Bf16SplitDesc desc;
-  desc.src = matrix.buffer;
-  desc.src_dtype = source;
-  desc.rows = matrix.shape[last - 1];
-  desc.cols = matrix.shape[last];
-  desc.batch = matrix.NumElements() / (desc.rows * desc.cols);
-  desc.dst = split.buffer;
-  desc.piece_stride = along_columns ? desc.cols : desc.rows * desc.cols;
-  desc.row_stride = along_columns ? count * desc.cols : desc.cols;
-  desc.batch_stride = count * desc.rows * desc.cols;
-  desc.pieces = pieces;
-  plan.AddStep(kernels::MakeBf16SplitStep(desc), {matrix}, split);
+  shape[along_columns ? last : last - 1] *= static_cast<int64_t>(pieces.size());
+  const TensorRef split =
+      PlanBf16Pieces(plan, matrix, matrix.NumElements() / (rows * cols), rows, cols, along_columns, pieces, shape);
   return transposed ? Transpose(split, last - 1, last) : split;
 }
 
@@ -335,18 +302,15 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   // alpha == 0 leaves only the bias term, as an empty sum does: no product is
   // run (oneDNN's SSE4.1 kernels scale a poisoned dst by beta = 0 into NaN).
   const bool no_product = k == 0 || terms.alpha == 0.0f;
-  const int pieces =
-      skinny || no_product ? 0 : Bf16SplitPieces(product, cube_math_type, out.shape[rank - 2], out.shape[rank - 1], k);
+  // Products on bf16 matrix units (bf16_pieces.h) from 64 in each extent:
+  // below, writing the pieces costs more than the faster product saves.
+  constexpr int64_t kMinPiecesExtent = 64;
+  const bool worthwhile = std::min({out.shape[rank - 2], out.shape[rank - 1], k}) >= kMinPiecesExtent;
+  const int pieces = skinny || no_product ? 0 : Bf16PiecesFor(product, cube_math_type, worthwhile);
   if (pieces > 0) {
-    using kernels::Bf16Piece;
-    constexpr Bf16Piece kHi = Bf16Piece::kHigh, kFi = Bf16Piece::kFiniteHigh, kLo = Bf16Piece::kLow;
     const aclDataType source = product == ACL_FLOAT ? ACL_FLOAT : ACL_FLOAT16;
-    // The pairs hi*hi, lo*hi, hi*lo, and lo*lo for fp16 (exact; for f32 below
-    // the sum's rounding: left out). A hi paired with a lo is the finite hi.
-    a = SplitIntoBf16Pieces(plan, a, static_cast<int64_t>(rank) - 1, source,
-                            pieces == 3 ? std::vector{kHi, kLo, kFi} : std::vector{kHi, kLo, kFi, kLo});
-    b = SplitIntoBf16Pieces(plan, b, static_cast<int64_t>(rank) - 2, source,
-                            pieces == 3 ? std::vector{kHi, kFi, kLo} : std::vector{kHi, kFi, kLo, kLo});
+    a = SplitIntoBf16Pieces(plan, a, static_cast<int64_t>(rank) - 1, source, kernels::LeftBf16Pieces(pieces));
+    b = SplitIntoBf16Pieces(plan, b, static_cast<int64_t>(rank) - 2, source, kernels::RightBf16Pieces(pieces));
     product = ACL_BF16;
   }
   const aclDataType engine_dtype = !skinny && kernels::MatmulSupportsDtype(product) ? product : ACL_FLOAT;
