@@ -819,6 +819,19 @@ aclTensor* OpArgs::NewTensor(aclDataType dtype, const Shape& shape, View view, a
   return Tensor(*owned_.back(), format);
 }
 
+aclTensor* OpArgs::NewFractalZ3dTensor(aclDataType dtype, const Shape& shape) {
+  static Rng rng(0xC0FFEE);
+  const int64_t c0 = 32 / static_cast<int64_t>(ElementBytes(dtype));
+  const auto blocks = [](int64_t extent, int64_t block) { return (extent + block - 1) / block; };
+  Layout layout;
+  layout.shape = shape;
+  layout.strides = ContiguousStrides(shape);
+  layout.storageShape = {shape[2] * blocks(shape[1], c0) * shape[3] * shape[4], blocks(shape[0], 16), 16, c0};
+  owned_.push_back(std::make_unique<DeviceTensor>(dtype, std::move(layout)));
+  if (!FillBulk(*owned_.back(), Range{})) owned_.back()->FillRandom(rng, Range{});
+  return Tensor(*owned_.back(), ACL_FRACTAL_Z_3D);
+}
+
 aclTensor* OpArgs::NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view, aclFormat format) {
   static Rng rng(0xC0FFEE);
   owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
@@ -986,6 +999,8 @@ void ExampleValue(const ExampleArgument& a, int kind, int index, const RegistryC
   const auto tensor = [&](const ExampleTensor* t, bool vary) -> aclTensor* {
     const Shape& shape = vary && index == call.rankArg ? call.rankShape : t->shape;
     const aclFormat format = vary && index == call.formatArg ? call.format : t->format;
+    // A FRACTAL_Z_3D weight is an NCDHW view over its blocked storage, whatever the call's view.
+    if (format == ACL_FRACTAL_Z_3D && shape.size() == 5) return args.NewFractalZ3dTensor(t->dtype, shape);
     return t->ranged ? args.NewTensorIn(Range{t->lo, t->hi, 0, 0, true}, t->dtype, shape, call.view, format)
                      : args.NewTensor(t->dtype, shape, call.view, format);
   };

@@ -202,6 +202,9 @@ class OpArgs {
   // The same with values drawn from `range` (index tensors that must stay in bounds).
   aclTensor* NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view = View::kContiguous,
                          aclFormat format = ACL_FORMAT_ND);
+  // A new random tensor of the NCDHW view `shape` over its FRACTAL_Z_3D storage,
+  // [D*C1*H*W, N1, 16, C0] with C0 = 32 bytes of `dtype` (as aclnnNpuFormatCast makes it).
+  aclTensor* NewFractalZ3dTensor(aclDataType dtype, const Shape& shape);
   aclIntArray* IntArray(const std::vector<int64_t>& values);
   aclFloatArray* FloatArray(const std::vector<float>& values);
   aclBoolArray* BoolArray(const std::vector<bool>& values);

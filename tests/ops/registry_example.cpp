@@ -27,8 +27,13 @@ struct NamedFormat {
   const char* name;
   aclFormat format;
 };
-constexpr NamedFormat kFormats[] = {{"ND", ACL_FORMAT_ND},   {"NCHW", ACL_FORMAT_NCHW},   {"NHWC", ACL_FORMAT_NHWC},
-                                    {"NCL", ACL_FORMAT_NCL}, {"NCDHW", ACL_FORMAT_NCDHW}, {"NDHWC", ACL_FORMAT_NDHWC}};
+constexpr NamedFormat kFormats[] = {{"ND", ACL_FORMAT_ND},
+                                    {"NCHW", ACL_FORMAT_NCHW},
+                                    {"NHWC", ACL_FORMAT_NHWC},
+                                    {"NCL", ACL_FORMAT_NCL},
+                                    {"NCDHW", ACL_FORMAT_NCDHW},
+                                    {"NDHWC", ACL_FORMAT_NDHWC},
+                                    {"FRACTAL_Z_3D", ACL_FRACTAL_Z_3D}};
 
 std::optional<aclDataType> DtypeNamed(const std::string& name) {
   for (const NamedDtype& d : kDtypes) {

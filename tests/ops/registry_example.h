@@ -4,7 +4,8 @@
 // The notation, one token per prototype argument, separated by spaces:
 //   f32[2,3]            a tensor of that dtype and shape ([] is rank 0), random values;
 //                       suffixes {lo:hi} (value range, integers inclusive) and @NCHW
-//                       (format: ND NCHW NHWC NCL NCDHW NDHWC), in that order
+//                       (format: ND NCHW NHWC NCL NCDHW NDHWC, or FRACTAL_Z_3D: a rank-5
+//                       NCDHW view over its blocked storage), in that order
 //   -                   a null pointer (an optional argument left out)
 //   f32:1.5             an aclScalar
 //   ints[0,1]  floats[1,0.5]  bools[1,0]      aclIntArray, aclFloatArray, aclBoolArray

@@ -57,6 +57,27 @@ std::unique_ptr<Step> MakeStep(ElementwiseOp op, ComputeType compute, const std:
   return kernels::MakeElementwiseStep(desc);
 }
 
+// The elements a tensor's kernels reach from its first view element: its view, or
+// the whole storage of a convolution layout Canopy stores as the NPU does
+// (ops/math/conv_layout.h), when that storage shape is sane.
+int64_t AccessedElements(const aclTensor* tensor) {
+  const aclFormat format = tensor->format;
+  if ((format == ACL_FORMAT_NC1HWC0 || format == ACL_FORMAT_NDC1HWC0 || format == ACL_FORMAT_FRACTAL_Z ||
+       format == ACL_FRACTAL_Z_3D) &&
+      !tensor->storage_shape.empty()) {
+    constexpr int64_t kLimit = int64_t{1} << 56;
+    int64_t storage = 1;
+    bool sane = true;
+    for (const int64_t extent : tensor->storage_shape) {
+      sane = sane && extent > 0 && !__builtin_mul_overflow(storage, extent, &storage) && storage <= kLimit;
+    }
+    if (sane) return storage;
+  }
+  int64_t last = 0;
+  for (size_t d = 0; d < tensor->view_shape.size(); ++d) last += (tensor->view_shape[d] - 1) * tensor->strides[d];
+  return last + 1;
+}
+
 }  // namespace
 
 int64_t TensorRef::NumElements() const {
@@ -315,8 +336,7 @@ TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
 
 void Plan::RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name) {
   if (tensor->NumElements() == 0) return;
-  int64_t last = tensor->offset;
-  for (size_t d = 0; d < tensor->view_shape.size(); ++d) last += (tensor->view_shape[d] - 1) * tensor->strides[d];
+  const int64_t last = tensor->offset + AccessedElements(tensor) - 1;
   Built().accesses.push_back(
       {slot, ElementByteOffset(tensor->dtype, tensor->offset),
        ElementByteOffset(tensor->dtype, last + 1) + (tensor->dtype == ACL_INT4 ? (last + 1) % 2 : 0), write, name});

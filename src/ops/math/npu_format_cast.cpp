@@ -8,12 +8,10 @@
 // to or from NZ is a copy between the two views; CalculateSizeAndFormat still
 // gives CANN's padded NZ storage shape, which always has room for it.
 //
-// The convolution layouts are stored as on the NPU, with C split into C1 blocks
-// of C0 (and N into blocks of 16 for the fractal ones), padding zeroed:
-//   NC1HWC0       [N, C1, H, W, C0]          NDC1HWC0     [N, D, C1, H, W, C0]
-//   FRACTAL_Z     [C1*H*W, N1, 16, C0]       FRACTAL_Z_3D [D*C1*H*W, N1, 16, C0]
-// C0 is 32 bytes of additionalDtype in CalculateSizeAndFormat; the cast itself
-// reads it from the private tensor's storage shape.
+// The convolution layouts are stored as on the NPU (ops/math/conv_layout.h,
+// which aclnnQuantConvolutionWeightNz reads too), padding zeroed. C0 is 32
+// bytes of additionalDtype in CalculateSizeAndFormat; the cast itself reads it
+// from the private tensor's storage shape.
 //
 // A plain tensor cast to its own plain format is copied: CANN's code answers such
 // a pair with success (and no executor), so a client cannot rely on a rejection.
@@ -24,7 +22,6 @@
 // the A2 column marks unsupported pass CalculateSizeAndFormat (the cast rejects them).
 #include <array>
 #include <cstdarg>
-#include <cstring>
 #include <new>
 #include <optional>
 #include <string>
@@ -33,6 +30,7 @@
 #include "aclnnop/aclnn_npu_format_cast.h"
 #include "common/c_boundary.h"
 #include "common/shape.h"
+#include "conv_layout.h"
 #include "nnopbase/meta_objects.h"
 #include "ops/framework/aclnn_op.h"
 
@@ -46,7 +44,7 @@ constexpr DtypeSet kCastDtypes = {ACL_INT8, ACL_UINT8, ACL_INT32, ACL_UINT32, AC
 constexpr DtypeSet kSizeDtypes =
     kCastDtypes | DtypeSet{ACL_FLOAT8_E4M3FN, ACL_FLOAT4_E2M1, ACL_HIFLOAT8, ACL_FLOAT4_E1M2};
 constexpr int64_t kBlockBytes = 32;   // C0 elements fill 32 bytes
-constexpr int64_t kFractalRows = 16;  // N0, and NZ's row block
+constexpr int64_t kFractalRows = 16;  // NZ's row block
 constexpr int64_t kMinRank = 2, kMaxRank = 6;
 constexpr int kAdditionalIsSource = -1;
 // GE's DHWCN, which acl's aclFormat does not name (CANN's doc passes it by value).
@@ -104,47 +102,14 @@ std::string_view AxesOf(aclFormat format) {
 
 int64_t CeilDiv(int64_t value, int64_t by) { return (value + by - 1) / by; }
 
-// A plain convolution tensor's extents and element strides by axis; D is 1
-// (stride 0) in a 2-D layout.
-struct ConvAxes {
-  int64_t n = 1, c = 1, d = 1, h = 1, w = 1;
-  int64_t n_stride = 0, c_stride = 0, d_stride = 0, h_stride = 0, w_stride = 0;
-};
-
-ConvAxes AxesFrom(std::string_view letters, const Shape& shape, const Shape& strides) {
-  ConvAxes axes;
-  for (size_t i = 0; i < letters.size(); ++i) {
-    const int64_t extent = shape[i], stride = strides.empty() ? 0 : strides[i];
-    switch (letters[i]) {
-      case 'N':
-        axes.n = extent, axes.n_stride = stride;
-        break;
-      case 'C':
-        axes.c = extent, axes.c_stride = stride;
-        break;
-      case 'D':
-        axes.d = extent, axes.d_stride = stride;
-        break;
-      case 'H':
-        axes.h = extent, axes.h_stride = stride;
-        break;
-      default:
-        axes.w = extent, axes.w_stride = stride;
-        break;
-    }
-  }
-  return axes;
+// The shared layout code's name for a convolution pair's blocking (not kNz).
+ConvBlocking ConvBlockingOf(const FormatPair& pair) {
+  return pair.blocking == Blocking::kChannels ? ConvBlocking::kChannels : ConvBlocking::kFractal;
 }
 
 // The storage shape of the blocked layout of `axes` with `c0` channels a block.
 Shape BlockedShape(const FormatPair& pair, const ConvAxes& axes, int64_t c0) {
-  const int64_t c1 = CeilDiv(axes.c, c0);
-  const bool three_d = AxesOf(pair.plain).size() == 5;
-  if (pair.blocking == Blocking::kChannels) {
-    return three_d ? Shape{axes.n, axes.d, c1, axes.h, axes.w, c0} : Shape{axes.n, c1, axes.h, axes.w, c0};
-  }
-  const int64_t outer = axes.d * c1 * axes.h * axes.w;
-  return {outer, CeilDiv(axes.n, kFractalRows), kFractalRows, c0};
+  return ConvBlockedShape(ConvBlockingOf(pair), axes, AxesOf(pair.plain).size() == 5, c0);
 }
 
 // NZ's storage shape: the batch dims, then [ceil(cols / c0), ceil(rows / 16), 16, c0].
@@ -156,64 +121,6 @@ Shape NzShape(const Shape& view, int64_t c0) {
   shape.push_back(c0);
   return shape;
 }
-
-// Moves every element between a plain convolution tensor and its blocked
-// storage; to the blocked side the storage is zeroed first (the padding).
-class ConvLayoutStep final : public Step {
- public:
-  ConvLayoutStep(const TensorRef& plain, const TensorRef& blocked, const ConvAxes& axes, Blocking blocking, int64_t c0,
-                 bool to_blocked)
-      : plain_(plain), blocked_(blocked), axes_(axes), blocking_(blocking), c0_(c0), to_blocked_(to_blocked) {}
-
-  aclnnStatus Run(const RunContext& context) const override {
-    char* plain = context.Resolve(plain_.buffer);
-    char* blocked = context.Resolve(blocked_.buffer);
-    const auto size = static_cast<int64_t>(DtypeSize(plain_.dtype));
-    if (to_blocked_) std::memset(blocked, 0, static_cast<size_t>(blocked_.NumElements() * size));
-    const int64_t c1_count = CeilDiv(axes_.c, c0_), n1_count = CeilDiv(axes_.n, kFractalRows);
-    for (int64_t n = 0; n < axes_.n; ++n) {
-      for (int64_t c = 0; c < axes_.c; ++c) {
-        const int64_t c1 = c / c0_, c0 = c % c0_;
-        for (int64_t d = 0; d < axes_.d; ++d) {
-          for (int64_t h = 0; h < axes_.h; ++h) {
-            for (int64_t w = 0; w < axes_.w; ++w) {
-              const int64_t plain_index = n * axes_.n_stride + c * axes_.c_stride + d * axes_.d_stride +
-                                          h * axes_.h_stride + w * axes_.w_stride;
-              int64_t blocked_index = 0;
-              if (blocking_ == Blocking::kChannels) {
-                blocked_index = ((((n * axes_.d + d) * c1_count + c1) * axes_.h + h) * axes_.w + w) * c0_ + c0;
-              } else {
-                const int64_t row = ((d * c1_count + c1) * axes_.h + h) * axes_.w + w;
-                blocked_index = ((row * n1_count + n / kFractalRows) * kFractalRows + n % kFractalRows) * c0_ + c0;
-              }
-              char* plain_element = plain + plain_index * size;
-              char* blocked_element = blocked + blocked_index * size;
-              if (to_blocked_) {
-                std::memcpy(blocked_element, plain_element, static_cast<size_t>(size));
-              } else {
-                std::memcpy(plain_element, blocked_element, static_cast<size_t>(size));
-              }
-            }
-          }
-        }
-      }
-    }
-    return ACLNN_SUCCESS;
-  }
-
-  std::string Describe() const override {
-    return std::string("npu format cast ") + (to_blocked_ ? "to " : "from ") + "blocked storage " +
-           ShapeToString(blocked_.shape);
-  }
-
- private:
-  TensorRef plain_;
-  TensorRef blocked_;
-  ConvAxes axes_;
-  Blocking blocking_;
-  int64_t c0_;
-  bool to_blocked_;
-};
 
 bool IsContiguousView(const aclTensor* tensor) {
   TensorRef view;
@@ -260,7 +167,7 @@ aclnnStatus PlanNpuFormatCast(Plan& plan, const aclTensor* src, const aclTensor*
   }
   const Shape& storage = blocked_tensor->storage_shape;
   const int64_t c0 = storage.empty() ? 0 : storage.back();
-  const ConvAxes axes = AxesFrom(letters, plain_tensor->view_shape, plain_tensor->strides);
+  const ConvAxes axes = ConvAxesFrom(letters, plain_tensor->view_shape, plain_tensor->strides);
   const bool fits = c0 > 0 && (pair->blocking == Blocking::kNz ? NzShape(plain_tensor->view_shape, c0) == storage
                                                                : BlockedShape(*pair, axes, c0) == storage);
   if (!fits) {
@@ -284,12 +191,7 @@ aclnnStatus PlanNpuFormatCast(Plan& plan, const aclTensor* src, const aclTensor*
   TensorRef blocked = to_blocked ? out : in;
   blocked.shape = storage;
   blocked.strides = ContiguousStrides(storage);
-  const TensorRef plain = to_blocked ? in : out;
-  if (to_blocked) {
-    plan.AddStep(std::make_unique<ConvLayoutStep>(plain, blocked, axes, pair->blocking, c0, true), {plain}, blocked);
-  } else {
-    plan.AddStep(std::make_unique<ConvLayoutStep>(plain, blocked, axes, pair->blocking, c0, false), {blocked}, plain);
-  }
+  AddConvLayoutStep(plan, to_blocked ? in : out, blocked, axes, ConvBlockingOf(*pair), c0, to_blocked);
   return ACLNN_SUCCESS;
 }
 
@@ -373,7 +275,7 @@ aclnnStatus CalculateSizeAndFormat(const aclTensor* src, int dst_format, int add
   if (forward == nullptr) {
     return HandOut(src->view_shape, static_cast<aclFormat>(dst_format), dst_shape, dst_shape_size, actual_format);
   }
-  return HandOut(BlockedShape(pair, AxesFrom(letters, src->view_shape, {}), c0), pair.blocked, dst_shape,
+  return HandOut(BlockedShape(pair, ConvAxesFrom(letters, src->view_shape, {}), c0), pair.blocked, dst_shape,
                  dst_shape_size, actual_format);
 }
 
