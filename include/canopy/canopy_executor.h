@@ -16,7 +16,7 @@ extern "C" {
  * and the full length without the NUL into *length. The executor stays usable.
  * 161001: executor or length null; 161002: not a live executor (launched or destroyed). */
 ACL_FUNC_VISIBILITY aclnnStatus canopyDescribeExecutor(aclOpExecutor *executor, char *text, size_t capacity,
-                                                        size_t *length);
+                                                       size_t *length);
 
 #ifdef __cplusplus
 }

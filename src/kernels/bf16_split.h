@@ -1,4 +1,4 @@
-// An f32 or fp16 matrix written as bf16 pieces whose sum is the value, so a
+// f32 and fp16 values written as two bf16 pieces whose sum is the value, so a
 // product that must keep f32 or fp16 accuracy can run on bf16 matrix units
 // (AMX): x = hi + lo, hi = x rounded to bf16, lo = x - hi rounded to bf16.
 //  - fp16: hi + lo is x exactly (11 significant bits: 8 in hi, the rest in lo),
@@ -13,51 +13,35 @@
 // Infinities need one more piece: in hi_x*lo_y an infinite x meets lo_y = 0
 // whenever y is a bf16 value, and inf * 0 would make the sum NaN where the f32
 // product is inf. So the hi that pairs with the other operand's lo is the
-// finite hi (0 for non-finite x): the pairs hi*hi + lo*finite_hi + finite_hi*lo
-// give inf * y's hi for an infinite x, as f32 does (NaN where y is 0, as f32).
+// finite hi (FiniteBf16Plane: 0 for non-finite x): the pairs hi*hi +
+// lo*finite_hi + finite_hi*lo give inf * y's hi for an infinite x, as f32 does
+// (NaN where y is 0, as f32).
 #pragma once
 
 #include <cstdint>
-#include <memory>
-#include <vector>
 
 #include "acl/acl_base.h"
-#include "nnopbase/executor.h"
 
 namespace canopy::kernels {
 
-enum class Bf16Piece : uint8_t { kHigh, kFiniteHigh, kLow };
+enum class Bf16Piece : uint8_t { kHigh, kLow };
 
-// src is dense [batch, rows, cols] (f32 or fp16). Piece p of element (b, r, c)
-// goes to dst[b * batch_stride + r * row_stride + p * piece_stride + c]: the
-// pieces are copies of the matrix laid side by side along its columns
-// (piece_stride = cols, row_stride = pieces * cols) or stacked along its rows
-// (piece_stride = rows * cols, row_stride = cols).
-struct Bf16SplitDesc {
-  BufferRef src;
-  aclDataType src_dtype = ACL_FLOAT;
-  int64_t batch = 0, rows = 0, cols = 0;
-  BufferRef dst;  // bf16
-  int64_t batch_stride = 0, row_stride = 0, piece_stride = 0;
-  std::vector<Bf16Piece> pieces;
-};
+// One value's piece (bf16 bits).
+uint16_t Bf16PieceOf(float x, Bf16Piece piece);
 
-std::unique_ptr<Step> MakeBf16SplitStep(const Bf16SplitDesc& desc);
-
-// The pieces of a product's two operands, in the order the blocks of K pair
-// them: hi*hi, lo*finite_hi, finite_hi*lo, and lo*lo with four pieces (fp16).
-std::vector<Bf16Piece> LeftBf16Pieces(int count);
-std::vector<Bf16Piece> RightBf16Pieces(int count);
+// The high and low pieces of `count` consecutive f32 or fp16 values into two
+// planes, on the calling engine's team; true when a value is inf or NaN (whose
+// products then need the finite high piece).
+bool SplitIntoBf16Planes(const void* src, aclDataType src_dtype, int64_t count, uint16_t* hi, uint16_t* lo);
+// `finite_hi` = `hi` with its infinities and NaNs made 0 (in place allowed).
+void FiniteBf16Plane(const uint16_t* hi, uint16_t* finite_hi, int64_t count);
 
 // Whether products run as bf16 pieces: where the CPU has AMX (bf16 products at
-// 4x or more the f32 rate; elsewhere the pieces cost more than f32 saves).
+// 4-5x the f32 rate; elsewhere the pieces cost more than f32 saves).
 // CANOPY_BF16_SPLIT=0 turns them off; any other value forces them on wherever
 // oneDNN multiplies bf16, for any size (Bf16SplitForced), so that tests run
 // them on every CPU.
 bool Bf16SplitEnabled();
 bool Bf16SplitForced();
-
-// One element's piece as the step writes it (bf16 bits).
-uint16_t Bf16PieceOf(float x, Bf16Piece piece);
 
 }  // namespace canopy::kernels

@@ -44,4 +44,14 @@ using WorkspaceBooking = std::function<BufferRef(int64_t bytes)>;
 // scratchpad would be shared by those runs.
 std::unique_ptr<Step> MakeMatmulStep(const MatmulDesc& desc, const WorkspaceBooking& book, std::string& reason);
 
+// The same product of f32 or fp16 src and weights, each dense in its own
+// order (row-major, or a weight transposed), computed as the sum of `pairs`
+// products of their bf16 pieces (bf16_split.h: 3 for f32, hi*hi + lo*hi +
+// hi*lo; 4 for fp16, and lo*lo) into an f32 dst, on oneDNN's bf16 kernel with
+// the weight pieces in its blocked layout. The step splits both operands as it
+// runs; an operand holding inf or NaN pairs its finite high piece with the
+// other's low piece, so inf * y stays inf as in f32.
+std::unique_ptr<Step> MakePiecesMatmulStep(const MatmulDesc& desc, int pairs, const WorkspaceBooking& book,
+                                           std::string& reason);
+
 }  // namespace canopy::kernels

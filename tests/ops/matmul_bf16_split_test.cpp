@@ -11,6 +11,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_batch_matmul.h"
@@ -89,11 +91,14 @@ double WorstScaledError(const std::vector<double>& c, const std::vector<double>&
 // no worse than HF32, which rounds both operands to 11 bits and sums the exact
 // products (the smallest error HF32 can have; the NPU also sums in f32). A
 // product of the high bf16 pieces alone (8 bits) is 8x worse and fails.
+// K = 2100 also cuts the pieces' products into two chunks of different depths.
 TEST(MatmulOnBf16Units, Fp32DownPrecisionNoWorseThanHf32) {
-  constexpr int64_t m = 64, k = 4096, n = 64;
+  constexpr int64_t m = 64, n = 64;
   Rng rng = Rng::ForCurrentTest();
-  for (const auto& [op, cube] : {std::pair{Op::kMm, kAllowFp32DownPrecision}, std::pair{Op::kMatmul, kUseHf32}}) {
-    SCOPED_TRACE("cubeMathType " + std::to_string(cube));
+  for (const auto& [op, cube, k] :
+       {std::tuple{Op::kMm, kAllowFp32DownPrecision, int64_t{4096}}, std::tuple{Op::kMatmul, kUseHf32, int64_t{4096}},
+        std::tuple{Op::kMm, kUseHf32, int64_t{2100}}}) {
+    SCOPED_TRACE("cubeMathType " + std::to_string(cube) + " K " + std::to_string(k));
     DeviceTensor self(ACL_FLOAT, Shape{m, k});
     DeviceTensor mat2(ACL_FLOAT, Shape{k, n}, op == Op::kMatmul ? View::kTransposed : View::kContiguous);
     const std::vector<double> a = Real(self.FillRandom(rng, Range{-1, 1}));
@@ -120,16 +125,17 @@ TEST(MatmulOnBf16Units, Fp32DownPrecisionNoWorseThanHf32) {
 // random fp16 values (22 significant bits: exact in f32, and exact in bf16
 // pieces only with all four pairs). With a wider K the sums are f32 sums.
 TEST(MatmulOnBf16Units, Fp16ProductsAreExact) {
-  constexpr int64_t k = 96, n = 80;
+  constexpr int64_t n = 80;
   Rng rng = Rng::ForCurrentTest();
-  for (Op op : {Op::kMm, Op::kBatchMatMul}) {
+  for (const auto& [op, k] :
+       {std::pair{Op::kMm, int64_t{96}}, std::pair{Op::kBatchMatMul, int64_t{96}}, std::pair{Op::kMm, int64_t{2100}}}) {
     for (int8_t cube : {kKeepDtype, kAllowFp32DownPrecision, kUseFp16}) {
       for (View mat2View : {View::kContiguous, View::kTransposed}) {
         for (aclDataType outDtype : {ACL_FLOAT, ACL_FLOAT16}) {
           const bool batched = op == Op::kBatchMatMul;
           const int64_t batch = batched ? 2 : 1, m = 72;
-          SCOPED_TRACE(std::string(batched ? "BatchMatMul" : "Mm") + " cube " + std::to_string(cube) + " " +
-                       ViewName(mat2View) + " out " + Name(outDtype));
+          SCOPED_TRACE(std::string(batched ? "BatchMatMul" : "Mm") + " K " + std::to_string(k) + " cube " +
+                       std::to_string(cube) + " " + ViewName(mat2View) + " out " + Name(outDtype));
           const Shape selfShape = batched ? Shape{batch, m, k} : Shape{m, k};
           const Shape mat2Shape = batched ? Shape{batch, k, n} : Shape{k, n};
           const Shape outShape = batched ? Shape{batch, m, n} : Shape{m, n};

@@ -12,7 +12,6 @@
 #include "kernels/onednn_step.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
-#include "ops/nn/bf16_pieces.h"
 #include "spatial_args.h"
 
 using namespace canopy;
@@ -152,8 +151,8 @@ dnnl::memory::desc AnyLayout(aclDataType dtype, const Shape& dims) {
                             dnnl::memory::format_tag::any);
 }
 
-// The oneDNN step for x (*) w -> y in `engine` dtype (x already in it, y in it
-// or f32, w in any float dtype, the bias in f32), or null with `reason`.
+// The oneDNN step for x (*) w -> y in `engine` dtype (x and y already in it,
+// w in any float dtype, the bias in f32), or null with `reason`.
 std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& w, const TensorRef* b,
                                const TensorRef& y, bool transposed, int64_t groups, const Geometry& g,
                                aclDataType engine, std::string& reason) {
@@ -168,7 +167,7 @@ std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& 
     // as less padding there (never below 0: the caller narrows y instead).
     pad_r.push_back(std::max<int64_t>(g.pad_back[d] - g.output_padding[d], 0));
   }
-  const auto src = AnyLayout(engine, x.shape), weights = AnyLayout(engine, w_dims), dst = AnyLayout(y.dtype, y.shape);
+  const auto src = AnyLayout(engine, x.shape), weights = AnyLayout(engine, w_dims), dst = AnyLayout(engine, y.shape);
   const dnnl::memory::desc bias = b ? kernels::OnednnViewDesc(b->dtype, b->shape, b->strides) : dnnl::memory::desc();
   std::vector<kernels::OnednnArgument> arguments = {
       {DNNL_ARG_SRC, x.buffer, kernels::OnednnViewDesc(x.dtype, x.shape, x.strides)},
@@ -179,8 +178,7 @@ std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& 
   if (b) arguments.push_back({DNNL_ARG_BIAS, b->buffer, bias});
   const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
   std::string what = std::string(transposed ? "transposed convolution " : "convolution ") + ShapeToString(x.shape) +
-                     " (*) " + ShapeToString(w.shape) + " -> " + ShapeToString(y.shape) + " " + DtypeName(engine) +
-                     (y.dtype != engine ? std::string(" into ") + DtypeName(y.dtype) : "");
+                     " (*) " + ShapeToString(w.shape) + " -> " + ShapeToString(y.shape) + " " + DtypeName(engine);
   try {
     constexpr auto kInference = dnnl::prop_kind::forward_inference;
     if (transposed) {
@@ -221,48 +219,6 @@ bool Bf16ConvolutionNative() {
     }
   }();
   return native;
-}
-
-// Bf16PiecesFor for a convolution: worthwhile with 16 or more input channels
-// per group (a depthwise layer reads far more than it multiplies) and output
-// channels, and 2^24 multiply-adds or more.
-int ConvolutionPieces(const TensorRef& x, const TensorRef& w, bool transposed, int64_t groups, aclDataType compute,
-                      int8_t cube_math_type) {
-  constexpr int64_t kMinChannels = 16, kMinMultiplyAdds = int64_t{1} << 24;
-  const int64_t in_per_group = x.shape[1] / groups;
-  const int64_t out_channels = transposed ? w.shape[1] * groups : w.shape[0];
-  const int64_t out_per_group = out_channels / groups;
-  const int64_t window = w.NumElements() / (w.shape[0] * w.shape[1]);
-  const double multiply_adds =
-      static_cast<double>(x.NumElements()) * static_cast<double>(out_per_group) * static_cast<double>(window);
-  const bool worthwhile = in_per_group >= kMinChannels && out_channels >= kMinChannels &&
-                          multiply_adds >= static_cast<double>(kMinMultiplyAdds);
-  return Bf16PiecesFor(compute, cube_math_type, worthwhile);
-}
-
-// x [N, G*C, space...] as pieces: channel block [G][piece][C] (each group's
-// input channels followed by its pieces), so the convolution of the piece
-// tensors with the same groups sums the piece products.
-TensorRef InputPieces(Plan& plan, const TensorRef& x, int64_t groups, aclDataType compute, int pieces) {
-  const TensorRef dense = plan.Contiguous(x, compute);
-  const int64_t channels = x.shape[1] / groups, space = x.NumElements() / (x.shape[0] * x.shape[1]);
-  Shape shape = x.shape;
-  shape[1] *= pieces;
-  return PlanBf16Pieces(plan, dense, x.shape[0] * groups, channels, space, false, kernels::LeftBf16Pieces(pieces),
-                        shape);
-}
-
-// w as pieces along its input channels: [O, piece x C/G, k...], or for a
-// transposed convolution ([G*C, O/G, k...]) [G][piece][C] rows.
-TensorRef WeightPieces(Plan& plan, const TensorRef& w, bool transposed, int64_t groups, aclDataType compute,
-                       int pieces) {
-  const TensorRef dense = plan.Contiguous(w, compute);
-  Shape shape = w.shape;
-  const int64_t batch = transposed ? groups : w.shape[0];
-  const int64_t rows = transposed ? w.shape[0] / groups : w.shape[1];
-  const int64_t cols = w.NumElements() / (batch * rows);
-  shape[transposed ? 0 : 1] *= pieces;
-  return PlanBf16Pieces(plan, dense, batch, rows, cols, false, kernels::RightBf16Pieces(pieces), shape);
 }
 
 // out = the bias of each channel (0 without one): a convolution summing over nothing.
@@ -347,13 +303,7 @@ aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<T
     compute = ACL_FLOAT16;
   }
   // bf16 natively where oneDNN has it on this CPU; fp16 (no fp16 convolution on
-  // CPUs without fp16 arithmetic) in f32, or both as bf16 pieces on AMX.
-  const int pieces = Bf16ConvolutionNative() ? ConvolutionPieces(x, w, transposed, groups, compute, cube_math_type) : 0;
-  if (pieces > 0) {
-    x = InputPieces(plan, x, groups, compute, pieces);
-    w = WeightPieces(plan, w, transposed, groups, compute, pieces);
-    compute = ACL_BF16;
-  }
+  // CPUs without fp16 arithmetic) in f32.
   const aclDataType engine = compute == ACL_BF16 && Bf16ConvolutionNative() ? ACL_BF16 : ACL_FLOAT;
   if (x.dtype != engine) x = plan.Contiguous(x, engine);
   // w stays as it is: the reorder into the primitive's layout converts it too,
@@ -370,9 +320,7 @@ aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<T
     reached = Narrow(reached, dim, 0, reached.shape[dim] - unreached);
   }
   if (reached.NumElements() != y.NumElements()) FillWithBias(plan, b ? &*b : nullptr, y);
-  // Pieces sum in f32, and stay there until the output's rounding.
-  const aclDataType dst_dtype = pieces > 0 ? ACL_FLOAT : engine;
-  const TensorRef dst = reached.dtype == dst_dtype ? reached : plan.Temporary(dst_dtype, reached.shape);
+  const TensorRef dst = reached.dtype == engine ? reached : plan.Temporary(engine, reached.shape);
   std::string reason;
   auto step = ConvStep(plan, x, w, b ? &*b : nullptr, dst, transposed, groups, g, engine, reason);
   if (!step) return plan.Reject(ACLNN_ERR_INNER, "no oneDNN convolution for this problem: %s", reason.c_str());

@@ -7,8 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "bf16_pieces.h"
+#include "canopy/canopy_runtime.h"
 #include "common/env.h"
+#include "kernels/bf16_split.h"
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
 #include "ops/framework/plan.h"
@@ -144,22 +145,67 @@ bool UseSkinnyKernel(const TensorRef& a, const TensorRef& b, const TensorRef& ou
   return kernels::SkinnyMatmulSupports(b.dtype, stride_k, stride_n);
 }
 
-// Operand `t` (.., rows, cols) of a product as bf16 pieces side by side along its
-// K dimension (`k_axis`: the last for a, the one before for b), so the product of
-// the two piece operands sums the piece products the patterns pair up. Split in
-// the operand's own order: a transposed weight (ggml's) stays transposed.
-TensorRef SplitIntoBf16Pieces(Plan& plan, const TensorRef& t, int64_t k_axis, aclDataType source,
-                              const std::vector<kernels::Bf16Piece>& pieces) {
-  const int64_t rank = t.rank(), last = rank - 1;
-  const bool transposed = t.strides[last] != 1 && t.strides[last - 1] == 1 && t.shape[last - 1] > 1;
-  const TensorRef matrix = plan.Contiguous(transposed ? Transpose(t, last - 1, last) : t, source);
-  const bool along_columns = (k_axis == last) != transposed;
-  const int64_t rows = matrix.shape[last - 1], cols = matrix.shape[last];
-  Shape shape = matrix.shape;
-  shape[along_columns ? last : last - 1] *= static_cast<int64_t>(pieces.size());
-  const TensorRef split =
-      PlanBf16Pieces(plan, matrix, matrix.NumElements() / (rows * cols), rows, cols, along_columns, pieces, shape);
-  return transposed ? Transpose(split, last - 1, last) : split;
+// How many bf16 piece products (kernels/bf16_split.h) a product computed in
+// `product` takes, or 0: it runs as it is.
+//  - f32 under ALLOW_FP32_DOWN_PRECISION (1) or USE_HF32 (3), which let the NPU
+//    multiply in HF32: three (bf16x3: hi*hi + lo*hi + hi*lo), more accurate
+//    than HF32 and faster than f32 where AMX does bf16 (docs/perf.md, "Matmul
+//    on AMX").
+//  - fp16 (no fp16 product in oneDNN here): four, the exact fp16 products
+//    summed in f32, what the NPU's cube computes.
+// Only where kernels::Bf16SplitEnabled(); the size rule (PiecesProductPays)
+// follows unless kernels::Bf16SplitForced().
+int PiecesProductsFor(aclDataType product, int8_t cube_math_type) {
+  constexpr int8_t kAllowFp32DownPrecision = 1, kUseHf32 = 3;
+  if (!kernels::Bf16SplitEnabled() || !kernels::MatmulSupportsDtype(ACL_BF16)) return 0;
+  // Deterministic mode runs its own one-thread tiles (kernels/matmul.h).
+  if (canopyDeterministicMode() != 0) return 0;
+  if (product == ACL_FLOAT && (cube_math_type == kAllowFp32DownPrecision || cube_math_type == kUseHf32)) return 3;
+  if (product == ACL_FLOAT16 && !kernels::MatmulSupportsDtype(ACL_FLOAT16)) return 4;
+  return 0;
+}
+
+// Whether the pieces' products beat the plain product of an
+// M x K x N problem: splitting both operands and reordering the weight's pieces
+// cost in proportion to M·K and K·N, the faster products save in proportion to
+// M·K·N, and each K chunk beyond the first adds a pass over dst per product.
+// Measured on a 2-core Xeon with AMX (docs/perf.md, "Matmul on AMX"): three
+// products (f32 down-precision) win from M = 256 at K <= 2048 and from M = 1024
+// beyond (64 x 4096 x 4096 runs at 0.39 of f32); four (fp16) from M = 512 at
+// K <= 1024, 1024 at K <= 2048 and 2048 beyond.
+bool PiecesProductPays(int products, int64_t m, int64_t n, int64_t k) {
+  constexpr int64_t kMinN = 256;
+  if (n < kMinN || k < 64) return false;
+  if (products == 3) return m >= (k <= 2048 ? 256 : 1024);
+  return m >= (k <= 1024 ? 512 : k <= 2048 ? 1024 : 2048);
+}
+
+// out = alpha * a @ b + beta * bias as products of the operands' bf16 pieces
+// (kernels/bf16_split.h), on dense operands in `source` (a weight passed transposed,
+// as ggml passes it, stays transposed: its pieces are reordered into oneDNN's
+// blocked layout either way). False, with the plan unchanged but for dense
+// copies the general path may use, where oneDNN has no such product.
+bool AddPiecesProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in, const TensorRef& out,
+                      const ProductTerms& terms, aclDataType source, int pairs) {
+  const int64_t last = out.rank() - 1;
+  const TensorRef a = plan.Contiguous(a_in, source);
+  const bool transposed = b_in.strides[last] != 1 && b_in.strides[last - 1] == 1 && b_in.shape[last - 1] > 1;
+  const TensorRef b = transposed ? Transpose(plan.Contiguous(Transpose(b_in, last - 1, last), source), last - 1, last)
+                                 : plan.Contiguous(b_in, source);
+  const bool direct = out.dtype == ACL_FLOAT && out.IsContiguous();
+  const TensorRef dst = direct ? out : plan.Temporary(ACL_FLOAT, out.shape);
+  float beta = terms.beta;
+  if (terms.bias == nullptr || beta == 0.0f) beta = 0.0f;
+  std::string reason;
+  auto step = kernels::MakePiecesMatmulStep(
+      ProductDesc(a, b, dst, terms.alpha, beta), pairs,
+      [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; }, reason);
+  if (!step) return false;
+  // The bias goes into dst first; the first product accumulates onto it.
+  if (beta != 0.0f && !SameView(*terms.bias, dst)) plan.Copy(*terms.bias, dst);
+  plan.AddStep(std::move(step), {a, b}, dst);
+  if (!direct) plan.Copy(dst, out);
+  return true;
 }
 
 #if defined(__x86_64__)
@@ -302,16 +348,13 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   // alpha == 0 leaves only the bias term, as an empty sum does: no product is
   // run (oneDNN's SSE4.1 kernels scale a poisoned dst by beta = 0 into NaN).
   const bool no_product = k == 0 || terms.alpha == 0.0f;
-  // Products on bf16 matrix units (bf16_pieces.h) from 64 in each extent:
-  // below, writing the pieces costs more than the faster product saves.
-  constexpr int64_t kMinPiecesExtent = 64;
-  const bool worthwhile = std::min({out.shape[rank - 2], out.shape[rank - 1], k}) >= kMinPiecesExtent;
-  const int pieces = skinny || no_product ? 0 : Bf16PiecesFor(product, cube_math_type, worthwhile);
-  if (pieces > 0) {
-    const aclDataType source = product == ACL_FLOAT ? ACL_FLOAT : ACL_FLOAT16;
-    a = SplitIntoBf16Pieces(plan, a, static_cast<int64_t>(rank) - 1, source, kernels::LeftBf16Pieces(pieces));
-    b = SplitIntoBf16Pieces(plan, b, static_cast<int64_t>(rank) - 2, source, kernels::RightBf16Pieces(pieces));
-    product = ACL_BF16;
+  int pieces = skinny || no_product ? 0 : PiecesProductsFor(product, cube_math_type);
+  if (pieces > 0 && !kernels::Bf16SplitForced() &&
+      !PiecesProductPays(pieces, out.shape[rank - 2], out.shape[rank - 1], k)) {
+    pieces = 0;
+  }
+  if (pieces > 0 && AddPiecesProduct(plan, a, b, out, terms, product == ACL_FLOAT ? ACL_FLOAT : ACL_FLOAT16, pieces)) {
+    return ACLNN_SUCCESS;
   }
   const aclDataType engine_dtype = !skinny && kernels::MatmulSupportsDtype(product) ? product : ACL_FLOAT;
   if (!skinny) {
