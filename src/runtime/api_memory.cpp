@@ -45,7 +45,13 @@ size_t RoundedAllocationSize(size_t size, SizeRounding rounding) {
 void* AllocateBytes(size_t size) {
   if (size >= kMmapThreshold) {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
+    if (p == MAP_FAILED) return nullptr;
+    // Transparent huge pages where the system leaves them to madvise (Debian's
+    // default): oneDNN's AMX and AVX-512 kernels streaming operands of tens of
+    // MiB ran 8-20 % slower on 4 KiB pages (TLB misses; docs/perf.md, "Matmul
+    // on AMX"). Only advice: a system without THP ignores it.
+    madvise(p, size, MADV_HUGEPAGE);
+    return p;
   }
   void* p = nullptr;
   return posix_memalign(&p, kDeviceAlignment, size) == 0 ? p : nullptr;
