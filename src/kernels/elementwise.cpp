@@ -196,8 +196,8 @@ FusedPath ChooseFusedPath(const ElementwiseDesc& d) {
     case ElementwiseOp::kSub:
     case ElementwiseOp::kMul:
     case ElementwiseOp::kDiv:
-      // 16-bit storage only: f32 arithmetic already runs in place at memory speed.
-      if (d.out.dtype == ACL_FLOAT) return FusedPath::kNone;
+      // Every float storage: f32 too, whose chunked path ran at 0.83-0.95 of a
+      // plain loop on a Xeon with AMX (1.0 on Zen 5); one pass, 0.93-1.07.
       for (int k = 0; k < d.num_inputs; ++k) {
         if (d.inputs[k].dtype != d.out.dtype) return FusedPath::kNone;
       }
