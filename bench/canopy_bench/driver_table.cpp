@@ -8,8 +8,9 @@ namespace {
 
 constexpr Driver kDrivers[] = {
     {"matmul", "matmul",
-     "ops matmul, mm, bmm, addmm; problem MxKxN or BxMxKxN (B: batch); --dt=f32|bf16|f16, --bias=n|mn", nullptr,
-     RunMatmulDriver},
+     "ops matmul, mm, bmm, addmm (--dt=f32|bf16|f16, --bias=n|mn, --cube=0..4), quantmatmul (QuantMatmulV3, --dt=i8, "
+     "bf16 out); problem MxKxN or BxMxKxN (B: batch)",
+     nullptr, RunMatmulDriver},
     {"eltwise", "add",
      "ops add, sub, mul, div, cast; problem 16M or 1024x1024 (K, M, G: powers of 1024); "
      "--dt=f32|f16|bf16, cast: --sdt= --ddt=",

@@ -1,6 +1,8 @@
 // --driver=matmul: aclnnMatmul, aclnnMm, aclnnBatchMatMul and aclnnAddmm against
 // a float64 reference (--mode=C) or against the same matmul primitive created
-// directly with oneDNN in this process (--mode=P).
+// directly with oneDNN in this process (--mode=P); op "quantmatmul" (--dt=i8) is
+// aclnnQuantMatmulV3's INT8 x INT8 product with one f32 scale per column into
+// bf16, against oneDNN's s8 x s8 -> bf16 matmul with the same output scales.
 #include <omp.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@ constexpr int8_t kAllowFp32DownPrecision = 1, kUseHf32 = 3;  // cubeMathType: HF
 constexpr double kFlopsPerMultiplyAdd = 2;
 constexpr double kF32UnitRoundoff = 0x1p-24;  // accumulation happens in f32 for every dtype
 constexpr double kOperandRange = 1.0;         // operands are uniform in [-1, 1)
+constexpr double kInt8Range = 127.0;          // int8 operands: the whole symmetric range
 
 struct MatmulProblem {
   int64_t batch = 0;  // 0: no batch dimension
@@ -65,8 +68,17 @@ bool ShapesFor(const std::string& op, const std::string& bias_mode, const Matmul
     shapes.b = {p.k, p.n};
     shapes.out = {p.m, p.n};
     if (op == "addmm") shapes.bias = bias_mode == "mn" ? std::vector<int64_t>{p.m, p.n} : std::vector<int64_t>{p.n};
+  } else if (op == "quantmatmul") {
+    if (p.Batches() != 1) {
+      why = op + " is 2-D here: give MxKxN";
+      return false;
+    }
+    shapes.a = {p.m, p.k};
+    shapes.b = {p.k, p.n};
+    shapes.out = {p.m, p.n};
+    shapes.bias = {p.n};  // the per-column scale
   } else {
-    why = "unknown op '" + op + "' (matmul, mm, bmm, addmm)";
+    why = "unknown op '" + op + "' (matmul, mm, bmm, addmm, quantmatmul)";
     return false;
   }
   return true;
@@ -92,6 +104,10 @@ std::unique_ptr<CanopyCall> CallFor(const std::string& op, CanopyOperands& d, in
   aclTensor* b = d.b_tensor->get();
   aclTensor* out = d.out_tensor->get();
   if (op == "addmm") return RegisteredCall(op, {d.bias_tensor->get(), a, b, out}, {d.beta, d.alpha}, {cube}, error);
+  // (x1, x2, scale, offset, bias, transposeX1, transposeX2, out)
+  if (op == "quantmatmul") {
+    return RegisteredCall("QuantMatmulV3", {a, b, d.bias_tensor->get(), nullptr, nullptr, out}, {}, {0, 0}, error);
+  }
   return RegisteredCall(op, {a, b, out}, {}, {cube}, error);
 }
 
@@ -103,6 +119,8 @@ dnnl::memory::data_type DnnlType(const DtypeInfo& dtype) {
       return dnnl::memory::data_type::bf16;
     case ACL_FLOAT16:
       return dnnl::memory::data_type::f16;
+    case ACL_INT8:
+      return dnnl::memory::data_type::s8;
     default:
       return dnnl::memory::data_type::f32;
   }
@@ -111,16 +129,22 @@ dnnl::memory::data_type DnnlType(const DtypeInfo& dtype) {
 class OneDnnMatmul {
  public:
   // False (with `why`) when this oneDNN has no implementation for the dtype here.
-  bool Create(const DtypeInfo& dtype, const OperandShapes& shapes, std::string& why) {
+  // `column_scales`: an int8 product into bf16 with these output scales (the
+  // shapes' bias entry is then their shape, not a bias).
+  bool Create(const DtypeInfo& dtype, const OperandShapes& shapes, std::string& why,
+              const std::vector<float>* column_scales = nullptr) {
     try {
       using tag = dnnl::memory::format_tag;
       const auto dt = DnnlType(dtype);
       const auto plain = shapes.a.size() == 3 ? tag::abc : tag::ab;
-      const dnnl::memory::desc a_md(shapes.a, dt, plain), b_md(shapes.b, dt, plain), out_md(shapes.out, dt, plain);
+      const auto out_dt = column_scales != nullptr ? dnnl::memory::data_type::bf16 : dt;
+      const dnnl::memory::desc a_md(shapes.a, dt, plain), b_md(shapes.b, dt, plain), out_md(shapes.out, out_dt, plain);
       dnnl::primitive_attr attr;
       dnnl::memory::desc bias_md;
       dnnl::memory::desc binary_md;
-      if (shapes.bias.size() == 1) {
+      if (column_scales != nullptr) {
+        attr.set_output_scales(1 << 1, *column_scales);
+      } else if (shapes.bias.size() == 1) {
         bias_md = dnnl::memory::desc({1, shapes.bias[0]}, dt, tag::ab);  // oneDNN's own bias argument
       } else if (shapes.bias.size() == 2) {
         binary_md = dnnl::memory::desc(shapes.bias, dt, tag::ab);  // a full [M, N] addend: binary post-op
@@ -136,7 +160,8 @@ class OneDnnMatmul {
       arguments_ = {{DNNL_ARG_SRC, dnnl::memory(a_md, engine_)},
                     {DNNL_ARG_WEIGHTS, dnnl::memory(b_md, engine_)},
                     {DNNL_ARG_DST, dnnl::memory(out_md, engine_)}};
-      if (shapes.bias.size() == 1) arguments_[DNNL_ARG_BIAS] = dnnl::memory(bias_md, engine_);
+      if (column_scales == nullptr && shapes.bias.size() == 1)
+        arguments_[DNNL_ARG_BIAS] = dnnl::memory(bias_md, engine_);
       if (shapes.bias.size() == 2) {
         arguments_[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = dnnl::memory(binary_md, engine_);
       }
@@ -191,9 +216,10 @@ double ToHf32(double x) {
 // (the classic gamma_K * sum |a||b| bound).
 // With `hf32`, also the error HF32 operands would give (the NPU's
 // ALLOW_FP32_DOWN_PRECISION and USE_HF32), for the same scaled measure.
+// With `column_scale` (quantmatmul) the bias entry scales each column instead.
 Verdict CheckAgainstReference(const MatmulProblem& p, const OperandShapes& shapes, const HostTensor& a,
                               const HostTensor& b, const HostTensor* bias, const DtypeInfo& out_dtype,
-                              const std::vector<unsigned char>& got, bool hf32) {
+                              const std::vector<unsigned char>& got, bool hf32, bool column_scale = false) {
   const int64_t batches = p.Batches();
   const double u_out = UnitRoundoff(out_dtype);
   const double accumulation = static_cast<double>(p.k) * kF32UnitRoundoff;
@@ -226,7 +252,12 @@ Verdict CheckAgainstReference(const MatmulProblem& p, const OperandShapes& shape
       }
       for (int64_t j = 0; j < p.n; ++j) {
         double expected = sum[j];
-        if (bias != nullptr) expected += bias->values[shapes.bias.size() == 2 ? i * p.n + j : j];
+        if (column_scale) {
+          expected *= bias->values[j];
+          magnitude[j] *= std::fabs(bias->values[j]);
+        } else if (bias != nullptr) {
+          expected += bias->values[shapes.bias.size() == 2 ? i * p.n + j : j];
+        }
         const double value = LoadDouble(out_dtype, got.data(), static_cast<size_t>(row * p.n + j));
         const double bound = 2 * u_out * std::fabs(expected) + accumulation * magnitude[j] + floor;
         const double ratio = std::isfinite(value) ? std::fabs(value - expected) / bound : INFINITY;
@@ -274,7 +305,11 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   OperandShapes shapes;
   std::string why;
   const DtypeInfo* dtype = FindDtype(dtype_name);
-  if (dtype == nullptr || !(dtype->acl == ACL_FLOAT || dtype->acl == ACL_FLOAT16 || dtype->acl == ACL_BF16)) {
+  const bool quant = op == "quantmatmul";
+  if (quant && (dtype == nullptr || dtype->acl != ACL_INT8)) {
+    why = "quantmatmul multiplies i8";
+  } else if (!quant &&
+             (dtype == nullptr || !(dtype->acl == ACL_FLOAT || dtype->acl == ACL_FLOAT16 || dtype->acl == ACL_BF16))) {
     why = "dtype must be f32, f16 or bf16";
   }
   if (why.empty()) ShapesFor(op, settings.bias, p, shapes, why);
@@ -287,21 +322,32 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   }
 
   Random random(seed);
-  const HostTensor a = RandomTensor(*dtype, shapes.a, random, -kOperandRange, kOperandRange);
-  const HostTensor b = RandomTensor(*dtype, shapes.b, random, -kOperandRange, kOperandRange);
+  // int8 operands take the whole range; their column scales keep the bf16 result near 1.
+  const double range = quant ? kInt8Range : kOperandRange;
+  const HostTensor a = RandomTensor(*dtype, shapes.a, random, -range, range);
+  const HostTensor b = RandomTensor(*dtype, shapes.b, random, -range, range);
+  const DtypeInfo& out_dtype = quant ? DtypeOf("bf16") : *dtype;
   HostTensor bias;
-  if (!shapes.bias.empty()) bias = RandomTensor(*dtype, shapes.bias, random, -kOperandRange, kOperandRange);
+  if (quant) {
+    const double scale = 1.0 / (kInt8Range * kInt8Range * std::sqrt(static_cast<double>(p.k)));
+    bias = RandomTensor(DtypeOf("f32"), shapes.bias, random, 0.5 * scale, 2 * scale);
+  } else if (!shapes.bias.empty()) {
+    bias = RandomTensor(*dtype, shapes.bias, random, -kOperandRange, kOperandRange);
+  }
 
   CanopyOperands d;
   d.a.Upload(a);
   d.b.Upload(b);
   const int64_t out_elements = p.Batches() * p.m * p.n;
-  d.out.Reserve(static_cast<size_t>(out_elements) * dtype->size);
+  d.out.Reserve(static_cast<size_t>(out_elements) * out_dtype.size);
   d.out.Poison();
   d.a_tensor = std::make_unique<Tensor>(shapes.a, dtype->acl, d.a.get());
   d.b_tensor = std::make_unique<Tensor>(shapes.b, dtype->acl, d.b.get());
-  d.out_tensor = std::make_unique<Tensor>(shapes.out, dtype->acl, d.out.get());
-  if (!shapes.bias.empty()) {
+  d.out_tensor = std::make_unique<Tensor>(shapes.out, out_dtype.acl, d.out.get());
+  if (quant) {
+    d.bias.Upload(bias);
+    d.bias_tensor = std::make_unique<Tensor>(shapes.bias, ACL_FLOAT, d.bias.get());
+  } else if (!shapes.bias.empty()) {
     d.bias.Upload(bias);
     d.bias_tensor = std::make_unique<Tensor>(shapes.bias, dtype->acl, d.bias.get());
     float one = 1.0f;
@@ -322,8 +368,8 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
 
   result.flops = kFlopsPerMultiplyAdd * static_cast<double>(p.Batches() * p.m * p.n * p.k);
   result.bytes = static_cast<double>(a.bytes.size() + b.bytes.size() + bias.bytes.size() +
-                                     static_cast<size_t>(out_elements) * dtype->size);
-  result.peak_gflops = session.machine().ComputeCeiling(dtype_name);
+                                     static_cast<size_t>(out_elements) * out_dtype.size);
+  result.peak_gflops = session.machine().ComputeCeiling(quant ? "bf16" : dtype_name);
   result.peak_gbps = session.machine().BandwidthGbps();
 
   std::string message;
@@ -336,14 +382,15 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   }
 
   if (settings.mode == Mode::kCorrectness) {
-    std::vector<unsigned char> got(static_cast<size_t>(out_elements) * dtype->size);
+    std::vector<unsigned char> got(static_cast<size_t>(out_elements) * out_dtype.size);
     d.out.Download(got.data(), got.size());
     // On the engine's team, so that a later performance problem in this process
     // still meets a single OpenMP team (RunOnEngine).
     Verdict verdict;
     RunOnEngine([&] {
       const bool hf32 = dtype->acl == ACL_FLOAT && (cube == kAllowFp32DownPrecision || cube == kUseHf32);
-      verdict = CheckAgainstReference(p, shapes, a, b, shapes.bias.empty() ? nullptr : &bias, *dtype, got, hf32);
+      verdict =
+          CheckAgainstReference(p, shapes, a, b, shapes.bias.empty() ? nullptr : &bias, out_dtype, got, hf32, quant);
       return 0.0;
     });
     char note[128];
@@ -372,11 +419,12 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
   std::function<double()> reference_once;
   if (settings.reference) {
     std::string reason;
-    bool created = reference.Create(*dtype, shapes, reason);
+    const std::vector<float> column_scales(bias.values.begin(), bias.values.end());
+    bool created = reference.Create(*dtype, shapes, reason, quant ? &column_scales : nullptr);
     result.reference_name = "onednn:" + dtype_name;
     const DtypeInfo& f32 = DtypeOf("f32");
     HostTensor a_ref = a, b_ref = b, bias_ref = bias;
-    if (!created && dtype->acl != ACL_FLOAT) {
+    if (!created && !quant && dtype->acl != ACL_FLOAT) {
       created = reference.Create(f32, shapes, reason);
       result.reference_name = "onednn:f32(" + dtype_name + " n/a)";
       for (HostTensor* t : {&a_ref, &b_ref, &bias_ref}) {
@@ -388,7 +436,7 @@ void RunOne(const Settings& settings, const std::string& op, const std::string& 
     if (created) {
       reference.Fill(DNNL_ARG_SRC, a_ref);
       reference.Fill(DNNL_ARG_WEIGHTS, b_ref);
-      if (shapes.bias.size() == 1) reference.Fill(DNNL_ARG_BIAS, bias_ref);
+      if (shapes.bias.size() == 1 && !quant) reference.Fill(DNNL_ARG_BIAS, bias_ref);
       if (shapes.bias.size() == 2) reference.Fill(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, bias_ref);
       reference_once = [&] { return RunOnEngine([&] { return reference.RunOnce(); }); };
       result.reference_name += " " + reference.implementation();
