@@ -59,16 +59,7 @@ bool ShapesFor(const std::string& op, const std::string& bias_mode, const Matmul
     shapes.a = {p.Batches(), p.m, p.k};
     shapes.b = {p.Batches(), p.k, p.n};
     shapes.out = {p.Batches(), p.m, p.n};
-  } else if (op == "mm" || op == "addmm") {
-    if (p.Batches() != 1) {
-      why = op + " is 2-D: give MxKxN";
-      return false;
-    }
-    shapes.a = {p.m, p.k};
-    shapes.b = {p.k, p.n};
-    shapes.out = {p.m, p.n};
-    if (op == "addmm") shapes.bias = bias_mode == "mn" ? std::vector<int64_t>{p.m, p.n} : std::vector<int64_t>{p.n};
-  } else if (op == "quantmatmul") {
+  } else if (op == "mm" || op == "addmm" || op == "quantmatmul") {
     if (p.Batches() != 1) {
       why = op + " is 2-D here: give MxKxN";
       return false;
@@ -76,7 +67,8 @@ bool ShapesFor(const std::string& op, const std::string& bias_mode, const Matmul
     shapes.a = {p.m, p.k};
     shapes.b = {p.k, p.n};
     shapes.out = {p.m, p.n};
-    shapes.bias = {p.n};  // the per-column scale
+    if (op == "addmm") shapes.bias = bias_mode == "mn" ? std::vector<int64_t>{p.m, p.n} : std::vector<int64_t>{p.n};
+    if (op == "quantmatmul") shapes.bias = {p.n};  // the per-column scale
   } else {
     why = "unknown op '" + op + "' (matmul, mm, bmm, addmm, quantmatmul)";
     return false;
