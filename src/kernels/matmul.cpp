@@ -284,6 +284,12 @@ class DeterministicMatmulStep final : public Step {
 // them in the primitive's blocked layout (hi, lo, finite hi), and scratchpads.
 constexpr int64_t kPiecesChunkK = 2048;
 
+int64_t ElementCount(const MatmulOperand& operand) {
+  int64_t count = 1;
+  for (const int64_t extent : operand.dims) count *= extent;
+  return count;
+}
+
 // The primitives of one chunk depth: the first product (beta, bias), the
 // adding ones, and the reorder of a plain weight chunk into the blocked layout.
 struct ChunkPrimitives {
@@ -327,17 +333,11 @@ class PiecesMatmulStep final : public Step {
   }
 
  private:
-  static int64_t Count(const MatmulOperand& operand) {
-    int64_t count = 1;
-    for (const int64_t extent : operand.dims) count *= extent;
-    return count;
-  }
-
   void RunPieces(const RunContext& context) const {
     const auto plane = [&](BufferRef ref) { return reinterpret_cast<uint16_t*>(context.Resolve(ref)); };
     uint16_t* src[3] = {plane(src_pieces_[0]), plane(src_pieces_[1]), nullptr};  // hi, lo, finite hi
     src[2] = src[0];
-    const int64_t src_count = Count(desc_.src), weight_count = Count(desc_.weights);
+    const int64_t src_count = ElementCount(desc_.src), weight_count = ElementCount(desc_.weights);
     if (SplitIntoBf16Planes(context.Resolve(desc_.src.buffer), desc_.src.dtype, src_count, src[0], src[1])) {
       src[2] = plane(src_pieces_[2]);
       FiniteBf16Plane(src[0], src[2], src_count);
@@ -435,9 +435,7 @@ std::unique_ptr<Step> MakePiecesMatmulStep(const MatmulDesc& desc, int pairs, co
   try {
     const size_t rank = desc.src.dims.size();
     const int64_t k = desc.src.dims[rank - 1];
-    int64_t src_count = 1, weight_count = 1;
-    for (const int64_t extent : desc.src.dims) src_count *= extent;
-    for (const int64_t extent : desc.weights.dims) weight_count *= extent;
+    const int64_t src_count = ElementCount(desc.src), weight_count = ElementCount(desc.weights);
     // Equal chunks of at most kPiecesChunkK, a multiple of 32 (the blocked
     // layout's depth), and what is left in a last one.
     const int64_t count = (k + kPiecesChunkK - 1) / kPiecesChunkK;
