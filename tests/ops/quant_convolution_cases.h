@@ -251,7 +251,8 @@ inline Phase1 Phase1Of(const Call& c, Form form) {
     if (form == Form::kPlain) {
       weight = tensor(1, c.weightDtype, c.weight, c.weightFormat);
     } else if (c.nullArg != 1) {
-      nz.emplace(c.weightDtype, NzLayout(c.weight, c.weightStorage.value_or(NzStorage(c.weight))));
+      // (NzStorage only when no storage is set: a case's weight may not be rank 5.)
+      nz.emplace(c.weightDtype, NzLayout(c.weight, c.weightStorage ? *c.weightStorage : NzStorage(c.weight)));
       weight = a.Tensor(*nz, c.weightFormat);
     }
     return GetWorkspaceSizeOf(form)(
