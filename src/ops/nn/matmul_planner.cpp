@@ -5,7 +5,6 @@
 #include <string>
 #include <tuple>
 #include <utility>
-#include <vector>
 
 #include "canopy/canopy_runtime.h"
 #include "common/env.h"
