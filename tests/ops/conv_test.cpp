@@ -189,16 +189,10 @@ void CallAndCheck(const ConvCase& c, ConvOperands& o) {
   std::vector<double> magnitude;
   const Values want = Reference(c, o.x, o.w, o.b, outShape, magnitude);
   // The sum runs in f32 (fp16 and bf16 operands are exact in it); cubeMathType 2
-  // first rounds f32 operands to fp16, 1 and 3 allow HF32's (11 bits, as the
-  // NPU multiplies); the result is rounded to the out dtype.
+  // first rounds f32 operands to fp16; the result is rounded to the out dtype.
   const int64_t terms = NumElements(c.weight) / std::max<int64_t>(c.weight[0], 1) + 1;
   const double accumulate = 4.0 * static_cast<double>(terms) * UnitRoundoff(ACL_FLOAT);
-  constexpr double kHf32Roundoff = 0x1p-11;
-  const bool hf32 = c.cubeMathType == kAllowFp32DownPrecision || c.cubeMathType == kUseHf32;
-  const double operands = c.dtype != ACL_FLOAT         ? 0.0
-                          : c.cubeMathType == kUseFp16 ? 4.0 * UnitRoundoff(ACL_FLOAT16)
-                          : hf32                       ? 2.0 * kHf32Roundoff
-                                                       : 0.0;
+  const double operands = c.cubeMathType == kUseFp16 && c.dtype == ACL_FLOAT ? 4.0 * UnitRoundoff(ACL_FLOAT16) : 0.0;
   Expected expected{want, {}};
   for (size_t i = 0; i < want.size(); ++i) {
     expected.tolerance.push_back((accumulate + operands) * magnitude[i] +
@@ -768,11 +762,10 @@ TEST_P(ConvolutionRejectionTest, IsRejectedWithItsStatus) {
 INSTANTIATE_TEST_SUITE_P(Cases, ConvolutionRejectionTest, ::testing::ValuesIn(Rejections()),
                          [](const ::testing::TestParamInfo<Rejection>& info) { return SanitizeName(info.param.name); });
 
-// fp16 operands multiply exactly whichever path runs (f32, or the four bf16
-// pieces of each on AMX and in the CANOPY_BF16_SPLIT=1 variant): with one
-// non-zero input channel each output is one product of two random fp16
-// values, exact in an f32 output (a transposed convolution's output is fp16:
-// the product rounded once). Dropping any piece pair changes bits.
+// fp16 operands multiply exactly, as on the NPU's cube: with one non-zero
+// input channel each output is one product of two random fp16 values, exact
+// in an f32 output (a transposed convolution's output is fp16: the product
+// rounded once). A convolution that rounded its operands further would fail.
 TEST(ConvolutionFp16, ProductsAreExact) {
   constexpr int64_t channels = 16, side = 8;
   Rng rng = Rng::ForCurrentTest();
