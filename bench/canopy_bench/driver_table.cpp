@@ -27,8 +27,10 @@ constexpr Driver kDrivers[] = {
      "event, streams, onednn-tiny (--reps: rounds)",
      "all", RunOverheadDriver},
     {"reduce", "sum",
-     "ops sum (ReduceSum), mean; problem SHAPE:DIMS, e.g. 4096x4096:0 (no ':': every dim); --dt=f32|f16|bf16", nullptr,
-     RunReduceDriver},
+     "ops sum (ReduceSum), mean: problem SHAPE:DIMS, e.g. 4096x4096:0 (no ':': every dim), against a two-thread read "
+     "loop; softmax, rmsnorm, layernorm over the last dim: problem ROWSxCOLS, against a two-thread copy loop; "
+     "--dt=f32|f16|bf16",
+     nullptr, RunReduceDriver},
     {"conv", "conv",
      "ops conv (Convolution, with bias), avgpool (AvgPool2d, padding counted), maxpool (MaxPool) over NCHW; problem "
      "NxCxHxW:OCxKHxKW[:sS][:pP][:dD][:gG] (conv) or NxCxHxW:KHxKW[:sS][:pP] (pooling); --dt=f32|bf16|f16; against "
