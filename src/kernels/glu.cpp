@@ -2,22 +2,19 @@
 #include "glu.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "unary.h"
 
 namespace canopy::kernels {
 namespace {
 
 constexpr int64_t kRun = 2048;                 // elements of a half loaded at once, and the unit of parallel work
 constexpr int64_t kGrainElements = 16 * 1024;  // less than this runs on one thread
-constexpr double kSqrtHalf = 0.70710678118654752440;
-constexpr double kSqrtTwoOverPi = 0.79788456080286535588;
-constexpr double kGeluCubic = 0.044715;
 
 class GluStep final : public Step {
  public:
@@ -40,7 +37,7 @@ class GluStep final : public Step {
         const char* second = first + desc_.half * element;
         Load(desc_.dtype, desc_.activate_first ? first : second, 1, n, gate.data());
         Load(desc_.dtype, desc_.activate_first ? second : first, 1, n, other.data());
-        for (int64_t i = 0; i < n; ++i) gate[i] = Activate(gate[i]);
+        UnaryF32InPlace(ActivationOp(desc_.activation), UnaryParams{}, gate.data(), n);
         const int64_t out_offset = (group * desc_.half + start) * element;
         if (activated != nullptr) Store(gate.data(), desc_.dtype, activated + out_offset, 1, n);
         for (int64_t i = 0; i < n; ++i) gate[i] *= other[i];
@@ -57,17 +54,17 @@ class GluStep final : public Step {
   }
 
  private:
-  float Activate(float value) const {
-    const double a = value;
-    switch (desc_.activation) {
+  // The unary engine's row for the activation (its vector kernels, SLEEF-based).
+  static UnaryOp ActivationOp(GluActivation activation) {
+    switch (activation) {
       case GluActivation::kSwish:
-        return static_cast<float>(a / (1.0 + std::exp(-a)));
+        return UnaryOp::kSilu;
       case GluActivation::kGeluErf:
-        return static_cast<float>(0.5 * a * (1.0 + std::erf(a * kSqrtHalf)));
+        return UnaryOp::kGeluErf;
       case GluActivation::kGeluTanh:
-        return static_cast<float>(0.5 * a * (1.0 + std::tanh(kSqrtTwoOverPi * (a + kGeluCubic * a * a * a))));
+        return UnaryOp::kGeluTanh;
     }
-    return value;
+    return UnaryOp::kSilu;
   }
 
   GluDesc desc_;

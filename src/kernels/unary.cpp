@@ -132,12 +132,10 @@ class UnaryStep final : public Step {
   template <typename T>
   void Compute(T* chunk, int64_t n) const {
     if constexpr (std::is_same_v<T, float>) {
-#if defined(__x86_64__)
-      if (Cpu().Avx512()) return UnaryAvx512(desc_.op, desc_.params, ACL_FLOAT, chunk, ACL_FLOAT, chunk, n);
-      if (Cpu().Avx2()) return UnaryAvx2(desc_.op, desc_.params, chunk, chunk, n);
-#endif
+      UnaryF32InPlace(desc_.op, desc_.params, chunk, n);
+    } else {
+      ReferenceChunk(fn_, chunk, chunk, n);
     }
-    ReferenceChunk(fn_, chunk, chunk, n);
   }
 
   UnaryDesc desc_;
@@ -156,6 +154,20 @@ const char* UnaryOpName(UnaryOp op) {
 #undef CANOPY_UNARY_NAME
   }
   return "?";
+}
+
+void UnaryF32InPlace(UnaryOp op, const UnaryParams& params, float* values, int64_t n) {
+#if defined(__x86_64__)
+  if (Cpu().Avx512()) return UnaryAvx512(op, params, ACL_FLOAT, values, ACL_FLOAT, values, n);
+  if (Cpu().Avx2()) return UnaryAvx2(op, params, values, values, n);
+#endif
+  switch (op) {
+#define CANOPY_UNARY_REFERENCE(name, fn) \
+  case UnaryOp::name:                    \
+    return ReferenceChunk(fn(params), values, values, n);
+    CANOPY_UNARY_OPS(CANOPY_UNARY_REFERENCE)
+#undef CANOPY_UNARY_REFERENCE
+  }
 }
 
 std::unique_ptr<Step> MakeUnaryStep(const UnaryDesc& desc) {

@@ -101,6 +101,12 @@ struct UnaryDesc {
 const char* UnaryOpName(UnaryOp op);
 std::unique_ptr<Step> MakeUnaryStep(const UnaryDesc& desc);
 
+// values[i] = f(values[i]) on n contiguous f32 values with the kernel a
+// UnaryStep computing in f32 would run (AVX-512, AVX2, else the float64
+// reference), for steps that apply an activation inside a loop of their own
+// (the gated units of glu.h).
+void UnaryF32InPlace(UnaryOp op, const UnaryParams& params, float* values, int64_t n);
+
 // The vector kernels, each in a file compiled for its instruction set; call
 // only when Cpu() has it. Avx512: n contiguous elements, src and dst each f32,
 // fp16 or bf16. Avx2: n contiguous f32.

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "../../src/kernels/unary_accuracy.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "llm_test_support.h"
@@ -26,22 +27,54 @@ double Activate(Act act, double a) {
   return 0;
 }
 
+// The activation's error as the unary engine's vector kernels declare it
+// (unary_accuracy.h): ulps of f32 roundoff relative to |act(a)| + |a act'(a)|.
+double GateBound(Act act, double a) {
+  namespace accuracy = canopy::kernels::unary_accuracy;
+  const double ulps = act == Act::kSwish     ? accuracy::kSwish
+                      : act == Act::kGeluErf ? accuracy::kGeluErf
+                                             : accuracy::kGeluTanh;
+  constexpr double kStep = 0x1p-20;
+  const double f = Activate(act, a);
+  const double sensitivity = std::abs(Activate(act, a * (1 + kStep)) - f) / kStep;
+  return ulps * 0x1p-24 * (std::abs(f) + sensitivity);
+}
+
+// Values and error bounds of an output: 4 units of roundoff of the dtype
+// relative to the value, plus what the activation's own error carries into it.
+struct GluExpected {
+  Values values;
+  std::vector<double> carried;
+  Expected For(aclDataType dtype) const {
+    Expected e = RelativeTolerance(values, dtype, 4);
+    for (size_t i = 0; i < carried.size(); ++i) e.tolerance[i] += carried[i];
+    return e;
+  }
+};
+
 // out = act(A) * B (act_first) or A * act(B), A and B the halves of x along dim.
-void ReferenceGlu(const Values& x, const Shape& shape, int64_t dim, Act act, bool act_first, Values& out,
-                  Values& activated) {
+void ReferenceGlu(const Values& x, const Shape& shape, int64_t dim, Act act, bool act_first, GluExpected& out,
+                  GluExpected& activated) {
   Shape half = shape;
   half[static_cast<size_t>(dim)] /= 2;
   const int64_t n = NumElements(half);
-  out.assign(static_cast<size_t>(n), 0.0);
-  activated.assign(static_cast<size_t>(n), 0.0);
+  for (GluExpected* e : {&out, &activated}) {
+    e->values.assign(static_cast<size_t>(n), 0.0);
+    e->carried.assign(static_cast<size_t>(n), 0.0);
+  }
   for (int64_t i = 0; i < n; ++i) {
     Shape index = Unravel(i, half);
     const double a = x[static_cast<size_t>(Ravel(index, shape))].real();
     index[static_cast<size_t>(dim)] += half[static_cast<size_t>(dim)];
     const double b = x[static_cast<size_t>(Ravel(index, shape))].real();
     const double gate = Activate(act, act_first ? a : b);
-    activated[static_cast<size_t>(i)] = gate;
-    out[static_cast<size_t>(i)] = gate * (act_first ? b : a);
+    const double gate_bound = GateBound(act, act_first ? a : b);
+    const double other = act_first ? b : a;
+    const auto at = static_cast<size_t>(i);
+    activated.values[at] = gate;
+    activated.carried[at] = gate_bound;
+    out.values[at] = gate * other;
+    out.carried[at] = gate_bound * std::abs(other);
   }
 }
 
@@ -96,9 +129,9 @@ TEST_P(SwiGluTest, MatchesReference) {
                 aclOpExecutor** e) { return aclnnSwiGluGetWorkspaceSize(a.Tensor(x), c.dim, a.Tensor(out), w, e); },
             aclnnSwiGlu);
   ASSERT_TRUE(run.ok()) << Describe(run);
-  Values want, activated;
+  GluExpected want, activated;
   ReferenceGlu(xv, c.shape, dim, Act::kSwish, true, want, activated);
-  ExpectNear(out.ReadView(), RelativeTolerance(want, c.dtype, 4), "out");
+  ExpectNear(out.ReadView(), want.For(c.dtype), "out");
   ExpectOutsideViewUnchanged(out, before, "out");
 }
 
@@ -153,10 +186,10 @@ TEST_P(GeGluTest, MatchesReference) {
       },
       g.v3 ? aclnnGeGluV3 : aclnnGeGlu);
   ASSERT_TRUE(run.ok()) << Describe(run);
-  Values want, activated;
+  GluExpected want, activated;
   ReferenceGlu(xv, c.shape, dim, g.approximate == 0 ? Act::kGeluErf : Act::kGeluTanh, g.activate_left, want, activated);
-  ExpectNear(out.ReadView(), RelativeTolerance(want, c.dtype, 4), "out");
-  ExpectNear(gelu.ReadView(), RelativeTolerance(activated, c.dtype, 4), "outGelu");
+  ExpectNear(out.ReadView(), want.For(c.dtype), "out");
+  ExpectNear(gelu.ReadView(), activated.For(c.dtype), "outGelu");
 }
 
 INSTANTIATE_TEST_SUITE_P(Glu, GeGluTest, ::testing::ValuesIn(GeGluCases()),
