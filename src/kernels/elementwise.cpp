@@ -9,6 +9,7 @@
 #include "dtype_dispatch.h"
 #include "fused_float.h"
 #include "parallel_for.h"
+#include "strided_copy.h"
 
 namespace canopy::kernels {
 namespace {
@@ -485,6 +486,7 @@ ComputeType CastComputeType(aclDataType src, aclDataType dst) {
 }
 
 std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc) {
+  if (IsBitCopy(desc)) return MakeBitCopyStep(desc);  // same-dtype copies move bytes (strided_copy.h)
   return std::make_unique<ElementwiseStep>(OrderAndCoalesce(desc));
 }
 

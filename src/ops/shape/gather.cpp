@@ -1,13 +1,18 @@
 #include "gather.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
+#include "kernels/parallel_for.h"
 #include "ops/framework/tensor_view.h"
 #include "strided_loops.h"
 
 namespace canopy::ops {
 namespace {
+
+// Bytes of slices worth a thread of their own (kernels/parallel_for.h's grain).
+constexpr int64_t kGatherGrainBytes = 128 * 1024;
 
 // Reads every index value (int32 or int64, any view), checks it against the
 // gathered dimension's extent and stores it as a dense int64 for GatherStep.
@@ -120,30 +125,45 @@ class IndexedCopyStep final : public Step {
         ordered_(ordered),
         pre_(ordered.shape.begin(), ordered.shape.begin() + dim),
         indexed_pre_(indexed.strides.begin(), indexed.strides.begin() + dim),
-        ordered_pre_(ordered.strides.begin(), ordered.strides.begin() + dim) {}
+        ordered_pre_(ordered.strides.begin(), ordered.strides.begin() + dim) {
+    // The dimensions after dim, merged where both views run contiguously
+    // across them (a row of a table moves as one memcpy), extents of 1 dropped.
+    for (size_t d = dim_ + 1; d < ordered.shape.size(); ++d) {
+      const int64_t extent = ordered.shape[d];
+      if (extent == 1) continue;
+      if (!post_shape_.empty() && indexed_post_.back() == indexed.strides[d] * extent &&
+          ordered_post_.back() == ordered.strides[d] * extent) {
+        post_shape_.back() *= extent;
+        indexed_post_.back() = indexed.strides[d];
+        ordered_post_.back() = ordered.strides[d];
+      } else {
+        post_shape_.push_back(extent);
+        indexed_post_.push_back(indexed.strides[d]);
+        ordered_post_.push_back(ordered.strides[d]);
+      }
+    }
+    for (const int64_t extent : post_shape_) post_elements_ *= extent;
+  }
 
   aclnnStatus Run(const RunContext& context) const override {
     char* indexed = context.Resolve(indexed_.buffer);
     char* ordered = context.Resolve(ordered_.buffer);
     const auto* values = reinterpret_cast<const int64_t*>(context.Resolve(values_));
+    if (direction_ == Direction::kGather) {
+      RunGather(indexed, ordered, values);
+      return ACLNN_SUCCESS;
+    }
+    // A scatter runs in order on one thread: with duplicate values the last k wins.
     const auto bytes = static_cast<int64_t>(DtypeSize(ordered_.dtype));
-    const size_t post_rank = ordered_.shape.size() - dim_ - 1;
-    const int64_t* post_shape = ordered_.shape.data() + dim_ + 1;
-    const int64_t* indexed_post = indexed_.strides.data() + dim_ + 1;
-    const int64_t* ordered_post = ordered_.strides.data() + dim_ + 1;
     const int64_t count = ordered_.shape[dim_];
     const int64_t indexed_step = indexed_.strides[dim_];
     const int64_t ordered_step = ordered_.strides[dim_];
-    const bool gather = direction_ == Direction::kGather;
     ForEachOffsetPair(pre_, indexed_pre_, ordered_pre_, [&](int64_t indexed_offset, int64_t ordered_offset) {
       for (int64_t k = 0; k < count; ++k) {
         char* at_index = indexed + (indexed_offset + values[k] * indexed_step) * bytes;
         char* in_order = ordered + (ordered_offset + k * ordered_step) * bytes;
-        if (gather) {
-          CopyBlock(in_order, ordered_post, at_index, indexed_post, post_shape, post_rank, bytes);
-        } else {
-          CopyBlock(at_index, indexed_post, in_order, ordered_post, post_shape, post_rank, bytes);
-        }
+        CopyBlock(at_index, indexed_post_.data(), in_order, ordered_post_.data(), post_shape_.data(),
+                  post_shape_.size(), bytes);
       }
     });
     return ACLNN_SUCCESS;
@@ -160,9 +180,55 @@ class IndexedCopyStep final : public Step {
   size_t dim_;
   BufferRef values_;
   TensorRef ordered_;
+  // A gather writes each slice of `ordered` once: the slices (pre, k) split
+  // over the engine's team, each read from wherever values[k] points.
+  void RunGather(const char* indexed, char* ordered, const int64_t* values) const {
+    const auto bytes = static_cast<int64_t>(DtypeSize(ordered_.dtype));
+    const int64_t count = ordered_.shape[dim_];
+    int64_t slices = count;
+    for (const int64_t extent : pre_) slices *= extent;
+    const int64_t indexed_step = indexed_.strides[dim_];
+    const int64_t ordered_step = ordered_.strides[dim_];
+    const int64_t grain = std::max<int64_t>(1, kGatherGrainBytes / std::max<int64_t>(1, post_elements_ * bytes));
+    const size_t pre_rank = pre_.size();
+    kernels::ParallelFor(slices, grain, [&](int64_t begin, int64_t end) {
+      // The first slice's position, then a walk: k, then the dimensions before dim.
+      Shape at(pre_rank, 0);
+      int64_t rest = begin / count;
+      int64_t k = begin % count;
+      int64_t indexed_offset = 0;
+      int64_t ordered_offset = 0;
+      for (size_t d = pre_rank; d-- > 0;) {
+        at[d] = rest % pre_[d];
+        rest /= pre_[d];
+        indexed_offset += at[d] * indexed_pre_[d];
+        ordered_offset += at[d] * ordered_pre_[d];
+      }
+      for (int64_t slice = begin; slice < end; ++slice) {
+        CopyBlock(ordered + (ordered_offset + k * ordered_step) * bytes, ordered_post_.data(),
+                  indexed + (indexed_offset + values[k] * indexed_step) * bytes, indexed_post_.data(),
+                  post_shape_.data(), post_shape_.size(), bytes);
+        if (++k < count) continue;
+        k = 0;
+        for (size_t d = pre_rank; d-- > 0;) {
+          indexed_offset += indexed_pre_[d];
+          ordered_offset += ordered_pre_[d];
+          if (++at[d] < pre_[d]) break;
+          indexed_offset -= indexed_pre_[d] * pre_[d];
+          ordered_offset -= ordered_pre_[d] * pre_[d];
+          at[d] = 0;
+        }
+      }
+    });
+  }
+
   Shape pre_;  // the dimensions before dim, and their strides in both views
   Shape indexed_pre_;
   Shape ordered_pre_;
+  Shape post_shape_;  // the dimensions after dim, merged, and their strides in both views
+  Shape indexed_post_;
+  Shape ordered_post_;
+  int64_t post_elements_ = 1;
 };
 
 }  // namespace

@@ -1,0 +1,322 @@
+#include "strided_copy.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <type_traits>
+
+#include "common/dtype.h"
+#include "cpu_features.h"
+#include "parallel_for.h"
+#include "strided_copy_isa.h"
+
+namespace canopy::kernels {
+namespace {
+
+// Bytes worth a thread of their own: below this a fork costs more than it saves.
+constexpr int64_t kGrainBytes = 128 * 1024;
+// Outputs at least this large are written around the caches by the transposes
+// (they outgrow both cores' L2): their scattered 64-byte lines would otherwise
+// each be read first.
+constexpr int64_t kStreamBytes = 4 * 1024 * 1024;
+constexpr int64_t kLineBytes = 64;
+constexpr uintptr_t kLineMask = kLineBytes - 1;
+
+enum class Loop : uint8_t { kRows, kTranspose, kElements };
+
+template <int Bytes>
+inline void CopyElement(char* dst, const char* src) {
+  std::memcpy(dst, src, Bytes);
+}
+
+// An element of `Bytes` bytes as one value (the element loops' unit).
+template <int Bytes>
+struct Word {
+  unsigned char bytes[Bytes];
+};
+
+// `length` contiguous copies of the element at `src` (a broadcast input).
+template <int Bytes>
+inline void FillRun(char* dst, const char* src, int64_t length) {
+  Word<Bytes> value;
+  std::memcpy(&value, src, Bytes);
+  if constexpr (Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8) {
+    using Unsigned = std::conditional_t<
+        Bytes == 1, uint8_t,
+        std::conditional_t<Bytes == 2, uint16_t, std::conditional_t<Bytes == 4, uint32_t, uint64_t>>>;
+    Unsigned bits;
+    std::memcpy(&bits, &value, Bytes);
+    Unsigned run[64];
+    const int64_t chunk = std::min<int64_t>(64, length);
+    std::fill(run, run + chunk, bits);
+    for (int64_t i = 0; i < length; i += chunk) {
+      std::memcpy(dst + i * Bytes, run, static_cast<size_t>(std::min(chunk, length - i) * Bytes));
+    }
+  } else {
+    for (int64_t i = 0; i < length; ++i) std::memcpy(dst + i * Bytes, &value, Bytes);
+  }
+}
+
+class BitCopyStep final : public Step {
+ public:
+  explicit BitCopyStep(const ElementwiseDesc& desc)
+      : desc_(desc), bytes_(static_cast<int64_t>(DtypeSize(desc.out.dtype))) {
+    const int inner = desc_.rank - 1;
+    const int64_t* out = desc_.out.strides;
+    const int64_t* in = desc_.inputs[0].strides;
+    if (out[inner] == 1 && in[inner] == 1) {
+      loop_ = Loop::kRows;
+    } else if (out[inner] == 1 && in[inner] != 0) {
+      // The input's contiguous dimension, if it has one (the innermost such).
+      for (int d = inner - 1; d >= 0 && loop_ != Loop::kTranspose; --d) {
+        if (in[d] == 1 && desc_.shape[d] > 1) {
+          loop_ = Loop::kTranspose;
+          across_ = d;
+        }
+      }
+    }
+    for (int d = 0; d < desc_.rank; ++d) elements_ *= desc_.shape[d];
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    if (elements_ == 0) return ACLNN_SUCCESS;
+    char* dst = context.Resolve(desc_.out.buffer);
+    const char* src = context.Resolve(desc_.inputs[0].buffer);
+    if (dst == src && std::equal(desc_.out.strides, desc_.out.strides + desc_.rank, desc_.inputs[0].strides)) {
+      return ACLNN_SUCCESS;  // in place: nothing moves
+    }
+    switch (loop_) {
+      case Loop::kRows:
+        RunRows(dst, src);
+        break;
+      case Loop::kTranspose:
+        RunTranspose(dst, src);
+        break;
+      case Loop::kElements:
+        switch (bytes_) {
+          case 1:
+            RunElements<1>(dst, src);
+            break;
+          case 2:
+            RunElements<2>(dst, src);
+            break;
+          case 4:
+            RunElements<4>(dst, src);
+            break;
+          case 8:
+            RunElements<8>(dst, src);
+            break;
+          default:
+            RunElements<16>(dst, src);
+            break;
+        }
+        break;
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    text << "copy "
+         << (loop_ == Loop::kRows        ? "rows"
+             : loop_ == Loop::kTranspose ? "transposed"
+                                         : "elements")
+         << " over [";
+    for (int d = 0; d < desc_.rank; ++d) text << (d ? "," : "") << desc_.shape[d];
+    text << "] " << DtypeName(desc_.out.dtype);
+    return text.str();
+  }
+
+ private:
+  int64_t Grain() const { return std::max<int64_t>(1, kGrainBytes / bytes_); }
+
+  // The element offsets (out, in) of flat position `position` (row-major over the shape).
+  void OffsetsOf(int64_t position, int64_t* index, int64_t& out, int64_t& in) const {
+    out = 0;
+    in = 0;
+    for (int d = desc_.rank - 1; d >= 0; --d) {
+      index[d] = position % desc_.shape[d];
+      position /= desc_.shape[d];
+      out += index[d] * desc_.out.strides[d];
+      in += index[d] * desc_.inputs[0].strides[d];
+    }
+  }
+
+  // Both views contiguous along the inner dimension: runs of it, split anywhere.
+  void RunRows(char* dst, const char* src) const {
+    const int inner = desc_.rank - 1;
+    const int64_t row = desc_.shape[inner];
+    ParallelFor(elements_, Grain(), [&](int64_t begin, int64_t end) {
+      int64_t index[kMaxRank];
+      int64_t out = 0;
+      int64_t in = 0;
+      OffsetsOf(begin, index, out, in);
+      for (int64_t position = begin; position < end;) {
+        const int64_t length = std::min(row - index[inner], end - position);
+        std::memmove(dst + out * bytes_, src + in * bytes_, static_cast<size_t>(length * bytes_));
+        position += length;
+        if (position == end) break;
+        // The next row: the inner index returns to 0, an outer one steps.
+        out += (length - 1) * desc_.out.strides[inner];
+        in += (length - 1) * desc_.inputs[0].strides[inner];
+        index[inner] += length - 1;
+        for (int d = inner; d >= 0; --d) {
+          if (++index[d] < desc_.shape[d]) {
+            out += desc_.out.strides[d];
+            in += desc_.inputs[0].strides[d];
+            break;
+          }
+          out -= (desc_.shape[d] - 1) * desc_.out.strides[d];
+          in -= (desc_.shape[d] - 1) * desc_.inputs[0].strides[d];
+          index[d] = 0;
+        }
+      }
+    });
+  }
+
+  template <int Bytes>
+  void RunElements(char* dst, const char* src) const {
+    const int inner = desc_.rank - 1;
+    ParallelFor(elements_, Grain(), [&](int64_t begin, int64_t end) {
+      int64_t index[kMaxRank];
+      int64_t out = 0;
+      int64_t in = 0;
+      OffsetsOf(begin, index, out, in);
+      const int64_t out_step = desc_.out.strides[inner] * Bytes;
+      const int64_t in_step = desc_.inputs[0].strides[inner] * Bytes;
+      for (int64_t position = begin; position < end;) {
+        const int64_t length = std::min(desc_.shape[inner] - index[inner], end - position);
+        char* to = dst + out * Bytes;
+        const char* from = src + in * Bytes;
+        if (in_step == 0 && out_step == Bytes) {
+          FillRun<Bytes>(to, from, length);
+        } else {
+          for (int64_t i = 0; i < length; ++i) CopyElement<Bytes>(to + i * out_step, from + i * in_step);
+        }
+        position += length;
+        if (position == end) break;
+        out += (length - 1) * desc_.out.strides[inner];
+        in += (length - 1) * desc_.inputs[0].strides[inner];
+        index[inner] += length - 1;
+        for (int d = inner; d >= 0; --d) {
+          if (++index[d] < desc_.shape[d]) {
+            out += desc_.out.strides[d];
+            in += desc_.inputs[0].strides[d];
+            break;
+          }
+          out -= (desc_.shape[d] - 1) * desc_.out.strides[d];
+          in -= (desc_.shape[d] - 1) * desc_.inputs[0].strides[d];
+          index[d] = 0;
+        }
+      }
+    });
+  }
+
+  // The plane of the inner dimension i (the output's contiguous one) and
+  // dimension j = across_ (the input's), every other dimension a batch: strips
+  // of `tile` consecutive i, each swept along all of j in tiles of tile x tile,
+  // so both sides move whole 64-byte lines: the input as `tile` sequential
+  // streams, the output a line per row of the tile.
+  void RunTranspose(char* dst, const char* src) const {
+    const int inner = desc_.rank - 1;
+    const int64_t columns = desc_.shape[across_];  // j
+    const int64_t rows = desc_.shape[inner];       // i
+    const int64_t tile = std::max<int64_t>(1, kLineBytes / bytes_);
+    const int64_t strips = (rows + tile - 1) / tile;
+    const int64_t batches = elements_ / (rows * columns);
+    const int64_t in_step = desc_.inputs[0].strides[inner] * bytes_;  // between rows (i) of the input
+    const int64_t out_step = desc_.out.strides[across_] * bytes_;     // between columns (j) of the output
+#if defined(__x86_64__)
+    const bool vector = Cpu().Avx512() && (bytes_ == 2 || bytes_ == 4);
+    const bool stream = vector && elements_ * bytes_ >= kStreamBytes && out_step % kLineBytes == 0;
+#else
+    const bool vector = false;
+    const bool stream = false;
+#endif
+    const int64_t grain = std::max<int64_t>(1, Grain() / (tile * columns));
+    ParallelFor(batches * strips, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t unit = begin; unit < end; ++unit) {
+        const int64_t strip = unit % strips;
+        int64_t batch = unit / strips;
+        int64_t out = 0;
+        int64_t in = 0;
+        for (int d = desc_.rank - 1; d >= 0; --d) {  // the batch dimensions' offsets
+          if (d == inner || d == across_) continue;
+          const int64_t at = batch % desc_.shape[d];
+          batch /= desc_.shape[d];
+          out += at * desc_.out.strides[d];
+          in += at * desc_.inputs[0].strides[d];
+        }
+        const int64_t first = strip * tile;
+        const int64_t height = std::min(tile, rows - first);
+        char* to = dst + (out + first) * bytes_;
+        const char* from = src + (in + first * desc_.inputs[0].strides[inner]) * bytes_;
+        int64_t done = 0;
+#if defined(__x86_64__)
+        if (vector && height == tile) {
+          const bool aligned = stream && (reinterpret_cast<uintptr_t>(to) & kLineMask) == 0;
+          done = TransposeStripAvx512(static_cast<int>(bytes_), from, in_step, to, out_step, columns, aligned);
+        }
+#endif
+        TransposeTail(from, in_step, to, out_step, height, done, columns);
+      }
+#if defined(__x86_64__)
+      if (stream) StreamFenceAvx512();
+#endif
+    });
+  }
+
+  // Columns [first, columns) of a strip of `height` rows, in tiles of
+  // kTailTile columns so that each output line is written while in cache.
+  void TransposeTail(const char* from, int64_t in_step, char* to, int64_t out_step, int64_t height, int64_t first,
+                     int64_t columns) const {
+    constexpr int64_t kTailTile = 16;
+    for (int64_t c0 = first; c0 < columns; c0 += kTailTile) {
+      const int64_t c1 = std::min(columns, c0 + kTailTile);
+      for (int64_t r = 0; r < height; ++r) {
+        const char* row = from + r * in_step;
+        char* column = to + r * bytes_;
+        switch (bytes_) {
+          case 1:
+            for (int64_t c = c0; c < c1; ++c) CopyElement<1>(column + c * out_step, row + c);
+            break;
+          case 2:
+            for (int64_t c = c0; c < c1; ++c) CopyElement<2>(column + c * out_step, row + c * 2);
+            break;
+          case 4:
+            for (int64_t c = c0; c < c1; ++c) CopyElement<4>(column + c * out_step, row + c * 4);
+            break;
+          case 8:
+            for (int64_t c = c0; c < c1; ++c) CopyElement<8>(column + c * out_step, row + c * 8);
+            break;
+          default:
+            for (int64_t c = c0; c < c1; ++c) CopyElement<16>(column + c * out_step, row + c * 16);
+            break;
+        }
+      }
+    }
+  }
+
+  ElementwiseDesc desc_;
+  int64_t bytes_;
+  int64_t elements_ = 1;
+  Loop loop_ = Loop::kElements;
+  int across_ = 0;  // kTranspose: the input's contiguous dimension
+};
+
+}  // namespace
+
+bool IsBitCopy(const ElementwiseDesc& desc) {
+  if (desc.op != ElementwiseOp::kCopy || desc.num_inputs != 1) return false;
+  const aclDataType dtype = desc.out.dtype;
+  if (desc.inputs[0].dtype != dtype || dtype == ACL_BOOL) return false;
+  const size_t bytes = DtypeSize(dtype);
+  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+std::unique_ptr<Step> MakeBitCopyStep(const ElementwiseDesc& desc) {
+  return std::make_unique<BitCopyStep>(OrderAndCoalesce(desc));
+}
+
+}  // namespace canopy::kernels

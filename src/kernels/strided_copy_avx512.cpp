@@ -1,0 +1,127 @@
+// AVX-512 tile transposes for strided_copy.cpp: a 16 x 16 tile of 4-byte
+// elements or a 32 x 32 tile of 2-byte ones is one 64-byte line per row on
+// both sides, transposed in registers (unpacks within 128-bit lanes, then
+// lane shuffles).
+// GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
+// (maybe-)uninitialized analysis flags inside the header itself (GCC PR105593).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#include "strided_copy_isa.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int kLineBytes = 64;
+constexpr int kRows4 = 16;    // 4-byte elements per line
+constexpr int kRows2 = 32;    // 2-byte elements per line
+constexpr int kLaneRows = 8;  // 2-byte elements per 128-bit lane
+constexpr int kGroups = kRows2 / kLaneRows;
+// _mm512_shuffle_i32x4 selectors: lanes (0, 1 | 0, 1), (2, 3 | 2, 3), (0, 2 | 0, 2), (1, 3 | 1, 3).
+constexpr int kLowHalves = 0x44;
+constexpr int kHighHalves = 0xee;
+constexpr int kEvenLanes = 0x88;
+constexpr int kOddLanes = 0xdd;
+
+inline void StoreLine(char* at, __m512i line, bool stream) {
+  if (stream) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(at), line);
+  } else {
+    _mm512_storeu_si512(at, line);
+  }
+}
+
+// 16 rows of 16 4-byte elements: pairs interleaved (unpack 32-bit, then
+// 64-bit: 4 x 4 transposes within each lane), then the lanes of the four
+// 4-row groups transposed.
+inline void Transpose4(const char* in, int64_t in_step, char* out, int64_t out_step, bool stream) {
+  __m512i r[kRows4];
+  __m512i t[kRows4];
+  for (int i = 0; i < kRows4; ++i) r[i] = _mm512_loadu_si512(in + i * in_step);
+  for (int i = 0; i < kRows4 / 2; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < kRows4 / 4; ++i) {
+    r[4 * i] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+    r[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+    r[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+    r[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+  }
+  // r[4g + k], lane L: column 4L + k of rows 4g .. 4g + 3.
+  for (int k = 0; k < 4; ++k) {
+    const __m512i e0 = _mm512_shuffle_i32x4(r[k], r[4 + k], kLowHalves);
+    const __m512i e1 = _mm512_shuffle_i32x4(r[k], r[4 + k], kHighHalves);
+    const __m512i e2 = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], kLowHalves);
+    const __m512i e3 = _mm512_shuffle_i32x4(r[8 + k], r[12 + k], kHighHalves);
+    t[k] = _mm512_shuffle_i32x4(e0, e2, kEvenLanes);
+    t[4 + k] = _mm512_shuffle_i32x4(e0, e2, kOddLanes);
+    t[8 + k] = _mm512_shuffle_i32x4(e1, e3, kEvenLanes);
+    t[12 + k] = _mm512_shuffle_i32x4(e1, e3, kOddLanes);
+  }
+  for (int c = 0; c < kRows4; ++c) StoreLine(out + c * out_step, t[c], stream);
+}
+
+// 32 rows of 32 2-byte elements: each group of 8 rows transposed within the
+// lanes (unpack 16-, 32-, 64-bit), then the lanes of the four groups.
+inline void Transpose2(const char* in, int64_t in_step, char* out, int64_t out_step, bool stream) {
+  __m512i d[kGroups][kLaneRows];  // d[g][k], lane L: column 8L + k of rows 8g .. 8g + 7
+  for (int g = 0; g < kGroups; ++g) {
+    __m512i a[kLaneRows];
+    __m512i b[kLaneRows];
+    for (int i = 0; i < kLaneRows; ++i) a[i] = _mm512_loadu_si512(in + (g * kLaneRows + i) * in_step);
+    for (int i = 0; i < kLaneRows / 2; ++i) {
+      b[2 * i] = _mm512_unpacklo_epi16(a[2 * i], a[2 * i + 1]);
+      b[2 * i + 1] = _mm512_unpackhi_epi16(a[2 * i], a[2 * i + 1]);
+    }
+    for (int h = 0; h < 2; ++h) {  // rows 0-3, then 4-7
+      a[4 * h] = _mm512_unpacklo_epi32(b[4 * h], b[4 * h + 2]);
+      a[4 * h + 1] = _mm512_unpackhi_epi32(b[4 * h], b[4 * h + 2]);
+      a[4 * h + 2] = _mm512_unpacklo_epi32(b[4 * h + 1], b[4 * h + 3]);
+      a[4 * h + 3] = _mm512_unpackhi_epi32(b[4 * h + 1], b[4 * h + 3]);
+    }
+    for (int k = 0; k < 4; ++k) {
+      d[g][2 * k] = _mm512_unpacklo_epi64(a[k], a[4 + k]);
+      d[g][2 * k + 1] = _mm512_unpackhi_epi64(a[k], a[4 + k]);
+    }
+  }
+  for (int k = 0; k < kLaneRows; ++k) {
+    const __m512i e0 = _mm512_shuffle_i32x4(d[0][k], d[1][k], kLowHalves);
+    const __m512i e1 = _mm512_shuffle_i32x4(d[0][k], d[1][k], kHighHalves);
+    const __m512i e2 = _mm512_shuffle_i32x4(d[2][k], d[3][k], kLowHalves);
+    const __m512i e3 = _mm512_shuffle_i32x4(d[2][k], d[3][k], kHighHalves);
+    StoreLine(out + k * out_step, _mm512_shuffle_i32x4(e0, e2, kEvenLanes), stream);
+    StoreLine(out + (kLaneRows + k) * out_step, _mm512_shuffle_i32x4(e0, e2, kOddLanes), stream);
+    StoreLine(out + (2 * kLaneRows + k) * out_step, _mm512_shuffle_i32x4(e1, e3, kEvenLanes), stream);
+    StoreLine(out + (3 * kLaneRows + k) * out_step, _mm512_shuffle_i32x4(e1, e3, kOddLanes), stream);
+  }
+}
+
+}  // namespace
+
+int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step, char* out, int64_t out_step,
+                             int64_t columns, bool stream) {
+  const int64_t tile = kLineBytes / element_bytes;
+  const int64_t whole = columns / tile * tile;
+  for (int64_t c = 0; c < whole; c += tile) {
+    const char* from = in + c * element_bytes;
+    char* to = out + c * out_step;
+    if (element_bytes == 4) {
+      Transpose4(from, in_step, to, out_step, stream);
+    } else {
+      Transpose2(from, in_step, to, out_step, stream);
+    }
+  }
+  return whole;
+}
+
+void StreamFenceAvx512() { _mm_sfence(); }
+
+}  // namespace canopy::kernels
