@@ -33,6 +33,7 @@ void RunConvDriver(const Settings& settings, const std::string& problem, Session
 void RunHcclDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunQmatmulDriver(const Settings& settings, const std::string& problem, Session& session);
 void RunAttentionDriver(const Settings& settings, const std::string& problem, Session& session);
+void RunMovementDriver(const Settings& settings, const std::string& problem, Session& session);
 // One rank of the hccl driver (canopy-bench --hccl-worker ARGS...; argv: ARGS).
 int RunHcclWorker(int argc, char** argv);
 

@@ -257,4 +257,22 @@ double PlainReadLoop(const void* data, size_t bytes) {
   return us;
 }
 
+double PlainCopyLoop(void* src, void* dst, size_t bytes, int threads, bool first_touch) {
+  auto* s = static_cast<unsigned char*>(src);
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel num_threads(threads)
+  {
+    const size_t count = omp_get_num_threads(), id = omp_get_thread_num();
+    const size_t begin = bytes * id / count, end = bytes * (id + 1) / count;
+    if (first_touch) {
+      std::memset(s + begin, 1, end - begin);
+      std::memset(d + begin, 0, end - begin);
+    } else {
+      std::memcpy(d + begin, s + begin, end - begin);
+    }
+  }
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace canopy_bench

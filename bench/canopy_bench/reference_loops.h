@@ -25,4 +25,10 @@ bool PlainCastLoop(aclDataType src_dtype, aclDataType dst_dtype, const void* src
 // microseconds.
 double PlainReadLoop(const void* data, size_t bytes);
 
+// Copies `bytes` bytes from src to dst on `threads` OpenMP threads, each one
+// memcpy of a contiguous share (or, with first_touch, each thread writes its
+// shares of both buffers: the pages then belong to the threads that copy
+// them). Returns the time in microseconds.
+double PlainCopyLoop(void* src, void* dst, size_t bytes, int threads, bool first_touch);
+
 }  // namespace canopy_bench
