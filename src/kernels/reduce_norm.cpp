@@ -9,6 +9,7 @@
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "reduce_rows.h"
 
 namespace canopy::kernels {
 namespace {
@@ -49,89 +50,141 @@ class NormStep final : public Step {
       for (int64_t r = 0; r < d_.rows; ++r) StoreStats(b, r, 0.0, std::nan(""));
       return ACLNN_SUCCESS;
     }
-    const int64_t items = d_.rows * chunks_;
-    const int64_t grain = std::max<int64_t>(1, kGrainElements / std::min(d_.length, kChunk));
-    std::vector<double> partial(static_cast<size_t>(items));
-    std::vector<double> mean(static_cast<size_t>(d_.rows), 0.0), rstd(static_cast<size_t>(d_.rows));
-
-    // Pass 1: sums (LayerNorm) or sums of squares (RmsNorm); x1 + x2 stored once here.
     const bool rms = d_.kind == NormKind::kRms;
-    ParallelFor(items, grain, [&](int64_t begin, int64_t end) {
-      std::vector<float> x(kBlock), x2(kBlock);
-      for (int64_t item = begin; item < end; ++item) {
-        const int64_t r = item / chunks_;
-        double acc = 0;
-        ForBlocks(item, [&](int64_t j, int64_t n) {
-          LoadRow(b, r, j, n, x.data(), x2.data());
-          if (d_.sum.present) StoreRow(d_.sum, b.sum, r, j, n, x.data());
+    const RowKernels& k = Rows();
+    const auto rstd_of = [&](double mean_square) { return 1.0 / std::sqrt(mean_square + d_.eps); };
+    const auto length = static_cast<double>(d_.length);
+    const StoredRowKernels* fast = FastRows();
+    if (chunks_ == 1 && fast != nullptr) {
+      // Contiguous rows read where they lie, gamma and beta in f32 once.
+      ParallelFor(d_.rows, std::max<int64_t>(1, kGrainElements / d_.length), [&](int64_t begin, int64_t end) {
+        std::vector<float> gamma(static_cast<size_t>(d_.length)), beta(d_.beta.present ? gamma.size() : 0);
+        LoadChannels(d_.gamma, b.gamma, 0, 0, d_.length, 1.0f, gamma.data());
+        if (d_.gamma_offset != 0) {
+          for (float& g : gamma) g += static_cast<float>(d_.gamma_offset);
+        }
+        if (d_.beta.present) LoadChannels(d_.beta, b.beta, 0, 0, d_.length, 0.0f, beta.data());
+        const int64_t x_element = ElementBytes(d_.x), y_element = ElementBytes(d_.y);
+        for (int64_t r = begin; r < end; ++r) {
+          const char* x = b.x + r * d_.x.row_stride * x_element;
+          const char* next = r + 1 < end ? x + d_.x.row_stride * x_element : nullptr;
+          char* y = b.y + r * d_.y.row_stride * y_element;
+          // The first pass brings this row's output into cache, the next the next row's input.
+          const int64_t x_bytes = d_.length * x_element, y_bytes = d_.length * y_element;
+          double m = 0, s;
           if (rms) {
-            for (int64_t i = 0; i < n; ++i) acc += static_cast<double>(x[i]) * x[i];
+            s = rstd_of(fast->sum_squares(x, d_.length, y, y_bytes) / length);
           } else {
-            for (int64_t i = 0; i < n; ++i) acc += x[i];
+            m = fast->sum(x, d_.length, y, y_bytes) / length;
+            s = rstd_of(fast->sum_squared_deviations(x, d_.length, m, next, x_bytes) / length);
           }
-        });
-        partial[static_cast<size_t>(item)] = acc;
-      }
-    });
-    const auto row_total = [&](int64_t r) {
-      double total = 0;
-      for (int64_t c = 0; c < chunks_; ++c) total += partial[static_cast<size_t>(r * chunks_ + c)];
-      return total / static_cast<double>(d_.length);
-    };
-    if (rms) {
-      for (int64_t r = 0; r < d_.rows; ++r) rstd[static_cast<size_t>(r)] = 1.0 / std::sqrt(row_total(r) + d_.eps);
-    } else {
-      for (int64_t r = 0; r < d_.rows; ++r) mean[static_cast<size_t>(r)] = row_total(r);
-      // Pass 2: the variance from the deviations.
-      ParallelFor(items, grain, [&](int64_t begin, int64_t end) {
-        std::vector<float> x(kBlock), x2(kBlock);
-        for (int64_t item = begin; item < end; ++item) {
-          const int64_t r = item / chunks_;
-          const double m = mean[static_cast<size_t>(r)];
-          double acc = 0;
-          ForBlocks(item, [&](int64_t j, int64_t n) {
-            LoadRow(b, r, j, n, x.data(), x2.data());
-            for (int64_t i = 0; i < n; ++i) {
-              const double dev = x[i] - m;
-              acc += dev * dev;
-            }
-          });
-          partial[static_cast<size_t>(item)] = acc;
+          StoreStats(b, r, m, s);
+          fast->affine_store(x, y, d_.length, static_cast<float>(m), static_cast<float>(s), gamma.data(),
+                             d_.beta.present ? beta.data() : nullptr, rms ? next : nullptr, x_bytes);
         }
       });
-      for (int64_t r = 0; r < d_.rows; ++r) rstd[static_cast<size_t>(r)] = 1.0 / std::sqrt(row_total(r) + d_.eps);
+      return ACLNN_SUCCESS;
     }
-    for (int64_t r = 0; r < d_.rows; ++r) StoreStats(b, r, mean[static_cast<size_t>(r)], rstd[static_cast<size_t>(r)]);
+    if (chunks_ == 1) {
+      // Each row is loaded once (into f32, in cache), its statistics found and
+      // its results stored; the next row loads block by block between the
+      // results' blocks, so that memory stays busy while they are computed.
+      ParallelFor(d_.rows, std::max<int64_t>(1, kGrainElements / d_.length), [&](int64_t begin, int64_t end) {
+        Scratch scratch(d_.length);
+        std::vector<float> other(static_cast<size_t>(d_.length));
+        float* x = scratch.row.data();
+        float* next = other.data();
+        LoadWholeChunk(b, begin, 0, x, scratch);
+        for (int64_t r = begin; r < end; ++r) {
+          double m = 0, s;
+          if (rms) {
+            s = rstd_of(k.sum_squares(x, d_.length) / length);
+          } else {
+            m = k.sum(x, d_.length) / length;
+            s = rstd_of(k.sum_squared_deviations(x, d_.length, m) / length);
+          }
+          StoreStats(b, r, m, s);
+          Normalize(b, r, 0, m, s, x, scratch, [&](int64_t j, int64_t count) {
+            if (r + 1 < end) LoadBlock(b, r + 1, j, count, next + j, scratch);
+          });
+          std::swap(x, next);
+        }
+      });
+      return ACLNN_SUCCESS;
+    }
 
-    // Last pass: the normalised rows, scaled and shifted per channel.
-    ParallelFor(items, grain, [&](int64_t begin, int64_t end) {
-      std::vector<float> x(kBlock), x2(kBlock), gamma(kBlock), beta(kBlock), ada(kBlock);
-      for (int64_t item = begin; item < end; ++item) {
-        const int64_t r = item / chunks_;
-        const auto m = static_cast<float>(mean[static_cast<size_t>(r)]);
-        const auto s = static_cast<float>(rstd[static_cast<size_t>(r)]);
-        ForBlocks(item, [&](int64_t j, int64_t n) {
-          LoadRow(b, r, j, n, x.data(), x2.data());
-          LoadChannels(d_.gamma, b.gamma, r, j, n, 1.0f, gamma.data());
-          if (d_.gamma_offset != 0) {
-            for (int64_t i = 0; i < n; ++i) gamma[i] += static_cast<float>(d_.gamma_offset);
-          }
-          LoadChannels(d_.beta, b.beta, r, j, n, 0.0f, beta.data());
-          for (int64_t i = 0; i < n; ++i) x[i] = (x[i] - m) * s * gamma[i] + beta[i];
-          if (d_.swish_scale > 0) {
-            const auto scale = static_cast<float>(d_.swish_scale);
-            for (int64_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-scale * x[i]));
-          }
-          if (d_.ada_scale.present) {
-            LoadAda(d_.ada_scale, b.ada_scale, r, j, n, ada.data());
-            for (int64_t i = 0; i < n; ++i) x[i] *= 1.0f + ada[i];
-            LoadAda(d_.ada_shift, b.ada_shift, r, j, n, ada.data());
-            for (int64_t i = 0; i < n; ++i) x[i] += ada[i];
-          }
-          StoreRow(d_.y, b.y, r, j, n, x.data());
-          if (d_.y2.present) StoreRow(d_.y2, b.y2, r, j, n, x.data());
-        });
+    // Long rows: fixed chunks. Pass 1 finds each chunk's sum of squares
+    // (RmsNorm) or its sum and squared deviations from its own mean (LayerNorm),
+    // combined per row chunk by chunk (Chan et al.: the chunks' deviations, plus
+    // their counts times their means' squared distance from the row's); pass 2
+    // reads each chunk again and stores its results. Whole rows are the unit of
+    // work where there are enough for the team, else chunks (the same sums).
+    const int64_t items = d_.rows * chunks_;
+    std::vector<double> sums(static_cast<size_t>(items)), squares(static_cast<size_t>(items));
+    std::vector<double> mean(static_cast<size_t>(d_.rows), 0.0), rstd(static_cast<size_t>(d_.rows));
+    const auto chunk_stats = [&](int64_t item, Scratch& scratch) {
+      float* x = scratch.row.data();
+      const int64_t n = LoadWholeChunk(b, item / chunks_, item % chunks_ * kChunk, x, scratch);
+      const auto at = static_cast<size_t>(item);
+      if (rms) {
+        squares[at] = k.sum_squares(x, n);
+      } else {
+        sums[at] = k.sum(x, n);
+        squares[at] = k.sum_squared_deviations(x, n, sums[at] / static_cast<double>(n));
       }
+    };
+    const auto combine = [&](int64_t r) {
+      const double* sum = sums.data() + r * chunks_;
+      const double* square = squares.data() + r * chunks_;
+      double m = 0, total = 0;
+      if (!rms) {
+        for (int64_t c = 0; c < chunks_; ++c) m += sum[c];
+        m /= length;
+      }
+      for (int64_t c = 0; c < chunks_; ++c) {
+        total += square[c];
+        if (!rms) {
+          const auto n = static_cast<double>(std::min(kChunk, d_.length - c * kChunk));
+          const double distance = sum[c] / n - m;
+          total += n * distance * distance;
+        }
+      }
+      mean[static_cast<size_t>(r)] = m;
+      rstd[static_cast<size_t>(r)] = rstd_of(total / length);
+      StoreStats(b, r, m, rstd[static_cast<size_t>(r)]);
+    };
+    const auto chunk_results = [&](int64_t item, Scratch& scratch) {
+      const int64_t r = item / chunks_;
+      const int64_t first = item % chunks_ * kChunk;
+      float* x = scratch.row.data();
+      const int64_t n = std::min(kChunk, d_.length - first);
+      for (int64_t j = 0; j < n; j += kBlock) {
+        LoadRow(b, r, first + j, std::min(kBlock, n - j), x + j, scratch.x2.data());
+      }
+      Normalize(b, r, first, mean[static_cast<size_t>(r)], rstd[static_cast<size_t>(r)], x, scratch,
+                [](int64_t, int64_t) {});
+    };
+    // The second read takes the chunks last read first: those are still in cache.
+    if (ParallelPieces(d_.rows, 1) >= ParallelPieces(items, 1)) {
+      // Enough rows for the team: each thread finishes whole rows.
+      ParallelFor(d_.rows, 1, [&](int64_t begin, int64_t end) {
+        Scratch scratch(kChunk);
+        for (int64_t r = begin; r < end; ++r) {
+          for (int64_t c = 0; c < chunks_; ++c) chunk_stats(r * chunks_ + c, scratch);
+          combine(r);
+          for (int64_t c = chunks_; c-- > 0;) chunk_results(r * chunks_ + c, scratch);
+        }
+      });
+      return ACLNN_SUCCESS;
+    }
+    ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
+      Scratch scratch(kChunk);
+      for (int64_t item = begin; item < end; ++item) chunk_stats(item, scratch);
+    });
+    for (int64_t r = 0; r < d_.rows; ++r) combine(r);
+    ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
+      Scratch scratch(kChunk);
+      for (int64_t item = end; item-- > begin;) chunk_results(item, scratch);
     });
     return ACLNN_SUCCESS;
   }
@@ -152,6 +205,77 @@ class NormStep final : public Step {
     char* mean = nullptr;
     char* rstd = nullptr;
   };
+
+  // A chunk of a row in f32, and the per-block buffers of its results.
+  struct Scratch {
+    explicit Scratch(int64_t length)
+        : row(static_cast<size_t>(length)), x2(kBlock), gamma(kBlock), beta(kBlock), ada(kBlock) {}
+    std::vector<float> row, x2, gamma, beta, ada;
+  };
+
+  // The whole-row kernels where the step is a plain normalisation of contiguous
+  // rows into rows of the same dtype, per-channel gamma and beta (null otherwise).
+  const StoredRowKernels* FastRows() const {
+    const bool plain = !d_.x2.present && d_.x_scale == 1 && !d_.sum.present && !d_.y2.present &&
+                       !d_.ada_scale.present && d_.swish_scale <= 0 && d_.groups == 1 && d_.repeat == 1;
+    const bool contiguous = d_.y.present && d_.x.stride == 1 && d_.y.stride == 1 && d_.y.dtype == d_.x.dtype;
+    return plain && contiguous ? StoredRows(d_.x.dtype) : nullptr;
+  }
+
+  // Loads elements [j, j + count) of row r (count <= kBlock) into x, storing x1 + x2 where asked.
+  void LoadBlock(const Buffers& b, int64_t r, int64_t j, int64_t count, float* x, Scratch& scratch) const {
+    LoadRow(b, r, j, count, x, scratch.x2.data());
+    if (d_.sum.present) StoreRow(d_.sum, b.sum, r, j, count, x);
+  }
+
+  // Loads the chunk of row r from element `first` (up to kChunk elements) into
+  // x, storing x1 + x2 where asked; returns its length.
+  int64_t LoadWholeChunk(const Buffers& b, int64_t r, int64_t first, float* x, Scratch& scratch) const {
+    const int64_t n = std::min(kChunk, d_.length - first);
+    for (int64_t j = 0; j < n; j += kBlock) LoadBlock(b, r, first + j, std::min(kBlock, n - j), x + j, scratch);
+    return n;
+  }
+
+  // The results of the chunk of row r from element `first`, whose values are in
+  // x: normalised, scaled and shifted per channel, stored. between(j, count) runs
+  // after each block [j, j + count) of the chunk.
+  template <typename Between>
+  void Normalize(const Buffers& b, int64_t r, int64_t first, double mean, double rstd, float* row, Scratch& scratch,
+                 const Between& between) const {
+    const auto m = static_cast<float>(mean);
+    const auto s = static_cast<float>(rstd);
+    const int64_t n = std::min(kChunk, d_.length - first);
+    float* gamma = scratch.gamma.data();
+    float* beta = scratch.beta.data();
+    float* ada = scratch.ada.data();
+    for (int64_t block = 0; block < n; block += kBlock) {
+      const int64_t j = first + block, count = std::min(kBlock, n - block);
+      float* x = row + block;
+      LoadChannels(d_.gamma, b.gamma, r, j, count, 1.0f, gamma);
+      if (d_.gamma_offset != 0) {
+        for (int64_t i = 0; i < count; ++i) gamma[i] += static_cast<float>(d_.gamma_offset);
+      }
+      if (d_.beta.present) {
+        LoadChannels(d_.beta, b.beta, r, j, count, 0.0f, beta);
+        for (int64_t i = 0; i < count; ++i) x[i] = (x[i] - m) * s * gamma[i] + beta[i];
+      } else {
+        for (int64_t i = 0; i < count; ++i) x[i] = (x[i] - m) * s * gamma[i];
+      }
+      if (d_.swish_scale > 0) {
+        const auto scale = static_cast<float>(d_.swish_scale);
+        for (int64_t i = 0; i < count; ++i) x[i] = x[i] / (1.0f + std::exp(-scale * x[i]));
+      }
+      if (d_.ada_scale.present) {
+        LoadAda(d_.ada_scale, b.ada_scale, r, j, count, ada);
+        for (int64_t i = 0; i < count; ++i) x[i] *= 1.0f + ada[i];
+        LoadAda(d_.ada_shift, b.ada_shift, r, j, count, ada);
+        for (int64_t i = 0; i < count; ++i) x[i] += ada[i];
+      }
+      StoreRow(d_.y, b.y, r, j, count, x);
+      if (d_.y2.present) StoreRow(d_.y2, b.y2, r, j, count, x);
+      between(block, count);
+    }
+  }
 
   static int64_t ElementBytes(const NormOperand& t) { return static_cast<int64_t>(DtypeSize(t.dtype)); }
 

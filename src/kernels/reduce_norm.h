@@ -2,8 +2,10 @@
 // operation. Each of `rows` rows holds `length` elements (a strided run); its
 // statistics accumulate in f64 over fixed chunks of the row whose partial sums
 // are combined in order, so a long row is split across threads and results never
-// depend on the thread count. LayerNorm's variance is a second pass over the
-// deviations from the mean (never E[x^2] - E[x]^2).
+// depend on the thread count. A row of one chunk is read from memory once (its
+// statistics and results are found in cache, reduce_rows.h); a longer one twice.
+// LayerNorm's variance sums the deviations from the mean, of each chunk from
+// its own mean combined by Chan's formula for longer rows (never E[x^2] - E[x]^2).
 #pragma once
 
 #include <cstdint>

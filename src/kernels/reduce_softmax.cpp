@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/dtype.h"
 #include "dim_offsets.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "reduce_rows.h"
 
 namespace canopy::kernels {
 namespace {
@@ -17,6 +19,9 @@ namespace {
 constexpr int64_t kRun = 1024;   // inner loop: elements of a row loaded at once
 constexpr int64_t kTile = 1024;  // outer loop: neighbouring rows processed together
 constexpr int64_t kGrainElements = 16 * 1024;
+// Rows of f32 compute: elements of a row per unit of work (fixed, so a long row
+// splits the same way on any team), loaded once into an f32 buffer in cache.
+constexpr int64_t kRowChunk = 32 * 1024;
 
 template <typename T>
 T MaxPropagatingNan(T a, T b) {
@@ -78,6 +83,10 @@ class SoftmaxStep final : public Step {
     const int64_t out_element = static_cast<int64_t>(DtypeSize(out_.dtype));
     if (length_ == 0) return;
     if (!outer_) {
+      if constexpr (std::is_same_v<T, float>) {
+        RunRowsF32(in, out);
+        return;
+      }
       // One row at a time, loaded in runs: max, then the sum of exp, then the results.
       int64_t rows = 1;
       for (int d = 0; d < rank_; ++d) rows *= shape_[d];
@@ -147,6 +156,156 @@ class SoftmaxStep final : public Step {
             }
           }
         });
+  }
+
+  // The rows of f16, bf16 and f32 data: each row, or each fixed chunk of a long
+  // row, is loaded into an f32 buffer once and finished there (reduce_rows.h).
+  // A row of one chunk is read from memory once; a longer one in fixed chunks:
+  // each chunk's max and sum of exp(x - its max), then per row the combined max
+  // M and sum S (chunk by chunk, in order), then each chunk's results from a
+  // second read. Whole rows are the unit of work where there are enough for
+  // the team, else chunks (the same sums either way).
+  void RunRowsF32(const char* in, char* out) const {
+    const int64_t in_element = static_cast<int64_t>(DtypeSize(in_.dtype));
+    const int64_t out_element = static_cast<int64_t>(DtypeSize(out_.dtype));
+    const RowKernels& k = Rows();
+    int64_t rows = 1;
+    for (int d = 0; d < rank_; ++d) rows *= shape_[d];
+    const int64_t chunks = (length_ + kRowChunk - 1) / kRowChunk;
+    const int64_t chunk_length = std::min(length_, kRowChunk);
+    // Chunk c of row r: n elements from src to dst.
+    const auto locate = [&](int64_t item, const char*& src, char*& dst, int64_t& n) {
+      int64_t in_offset, out_offset;
+      Offsets(item / chunks, rank_, in_offset, out_offset);
+      const int64_t first = item % chunks * kRowChunk;
+      n = std::min(kRowChunk, length_ - first);
+      src = in + (in_offset + first * in_dim_) * in_element;
+      dst = out + (out_offset + first * out_dim_) * out_element;
+    };
+    // Row values x of n elements with max m and sum s of exp(x - m) -> results, stored.
+    const auto finish = [&](float* x, int64_t n, float m, double s, char* dst) {
+      if (log_) {
+        const auto log_sum = static_cast<float>(std::log(s));
+        for (int64_t i = 0; i < n; ++i) x[i] = x[i] - m - log_sum;
+      } else {
+        if (chunks > 1) k.exp_sum(x, n, m, x);  // one chunk: x holds the terms already
+        const auto scale = static_cast<float>(1 / s);
+        for (int64_t i = 0; i < n; ++i) x[i] *= scale;
+      }
+      Store(x, out_.dtype, dst, out_dim_, n);
+    };
+    const StoredRowKernels* fast =
+        in_dim_ == 1 && out_dim_ == 1 && in_.dtype == out_.dtype ? StoredRows(in_.dtype) : nullptr;
+    if (chunks == 1 && fast != nullptr) {
+      // Contiguous rows read where they lie: the max, the sum of the terms (kept
+      // in f32 for softmax), the results.
+      ParallelFor(rows, std::max<int64_t>(1, kGrainElements / length_), [&](int64_t begin, int64_t end) {
+        std::vector<float> terms(log_ ? 0 : static_cast<size_t>(length_));
+        for (int64_t row = begin; row < end; ++row) {
+          const char* src;
+          const char* next = nullptr;
+          char* dst;
+          int64_t n;
+          if (row + 1 < end) locate(row + 1, next, dst, n);
+          locate(row, src, dst, n);
+          // The max pass brings this row's output into cache, the sum pass the next row's input.
+          const float m = fast->max(src, n, dst, n * out_element);
+          if (log_) {
+            const double s = fast->exp_sum(src, n, m, nullptr, next, n * in_element);
+            fast->shift_store(src, dst, n, m, static_cast<float>(std::log(s)), nullptr, 0);
+          } else {
+            const double s = fast->exp_sum(src, n, m, terms.data(), next, n * in_element);
+            fast->scale_store(terms.data(), dst, n, static_cast<float>(1 / s), nullptr, 0);
+          }
+        }
+      });
+      return;
+    }
+    if (chunks == 1) {
+      // Each row's results are stored block by block, the next row loaded
+      // between the blocks, so that memory stays busy while they are computed.
+      ParallelFor(rows, std::max<int64_t>(1, kGrainElements / length_), [&](int64_t begin, int64_t end) {
+        std::vector<float> buffers(static_cast<size_t>(2 * length_));
+        float* x = buffers.data();
+        float* next = x + length_;
+        const char* src;
+        char* dst;
+        int64_t n;
+        locate(begin, src, dst, n);
+        Load(in_.dtype, src, in_dim_, n, x);
+        for (int64_t row = begin; row < end; ++row) {
+          const char* next_src = nullptr;
+          if (row + 1 < end) locate(row + 1, next_src, dst, n);
+          locate(row, src, dst, n);
+          const float m = k.max(x, n);
+          const double s = k.exp_sum(x, n, m, log_ ? nullptr : x);
+          for (int64_t j = 0; j < n; j += kRun) {
+            const int64_t count = std::min(kRun, n - j);
+            finish(x + j, count, m, s, dst + j * out_dim_ * out_element);
+            if (next_src != nullptr) Load(in_.dtype, next_src + j * in_dim_ * in_element, in_dim_, count, next + j);
+          }
+          std::swap(x, next);
+        }
+      });
+      return;
+    }
+    const int64_t items = rows * chunks;
+    std::vector<float> chunk_max(static_cast<size_t>(items)), row_max(static_cast<size_t>(rows));
+    std::vector<double> chunk_sum(static_cast<size_t>(items)), row_sum(static_cast<size_t>(rows));
+    const auto chunk_stats = [&](int64_t item, float* x) {
+      const char* src;
+      char* dst;
+      int64_t n;
+      locate(item, src, dst, n);
+      Load(in_.dtype, src, in_dim_, n, x);
+      const float m = k.max(x, n);
+      chunk_max[static_cast<size_t>(item)] = m;
+      chunk_sum[static_cast<size_t>(item)] = k.exp_sum(x, n, m, nullptr);
+    };
+    const auto combine = [&](int64_t r) {
+      const float* m = chunk_max.data() + r * chunks;
+      const double* s = chunk_sum.data() + r * chunks;
+      float max = -INFINITY;
+      for (int64_t c = 0; c < chunks; ++c) max = MaxPropagatingNan(max, m[c]);
+      // A chunk of -inf only adds nothing below a larger max (its own sum is NaN: -inf - -inf).
+      double sum = 0;
+      for (int64_t c = 0; c < chunks; ++c) {
+        if (m[c] == -INFINITY && max != -INFINITY) continue;
+        sum += s[c] * std::exp(static_cast<double>(m[c]) - max);
+      }
+      row_max[static_cast<size_t>(r)] = max;
+      row_sum[static_cast<size_t>(r)] = sum;
+    };
+    const auto chunk_results = [&](int64_t item, float* x) {
+      const char* src;
+      char* dst;
+      int64_t n;
+      locate(item, src, dst, n);
+      Load(in_.dtype, src, in_dim_, n, x);
+      finish(x, n, row_max[static_cast<size_t>(item / chunks)], row_sum[static_cast<size_t>(item / chunks)], dst);
+    };
+    // The second read takes the chunks last read first: those are still in cache.
+    if (ParallelPieces(rows, 1) >= ParallelPieces(items, 1)) {
+      // Enough rows for the team: each thread finishes whole rows.
+      ParallelFor(rows, 1, [&](int64_t begin, int64_t end) {
+        std::vector<float> x(static_cast<size_t>(chunk_length));
+        for (int64_t r = begin; r < end; ++r) {
+          for (int64_t c = 0; c < chunks; ++c) chunk_stats(r * chunks + c, x.data());
+          combine(r);
+          for (int64_t c = chunks; c-- > 0;) chunk_results(r * chunks + c, x.data());
+        }
+      });
+      return;
+    }
+    ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
+      std::vector<float> x(static_cast<size_t>(chunk_length));
+      for (int64_t item = begin; item < end; ++item) chunk_stats(item, x.data());
+    });
+    for (int64_t r = 0; r < rows; ++r) combine(r);
+    ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
+      std::vector<float> x(static_cast<size_t>(chunk_length));
+      for (int64_t item = end; item-- > begin;) chunk_results(item, x.data());
+    });
   }
 
   bool log_;

@@ -1,8 +1,10 @@
 // Softmax and log-softmax along one dimension of a strided view: row
 // operations on the reduction engine's layout rules. Each row (or tile of
 // neighbouring rows, when the softmax dim is not the finest in memory) is one
-// unit of parallel work, so results never depend on the thread count. The row
-// maximum is subtracted before exp (no overflow); sums accumulate in f64.
+// unit of parallel work, and a long row of f16, bf16 or f32 data splits into
+// fixed chunks combined in order, so results never depend on the thread count.
+// The row maximum is subtracted before exp (no overflow); sums accumulate in
+// f64 (exp itself is f32 for data of f32 or narrower, reduce_rows.h).
 #pragma once
 
 #include <memory>

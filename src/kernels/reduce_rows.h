@@ -1,0 +1,61 @@
+// The vector primitives of the row operations (softmax, the norms) over runs of
+// f32 in cache: each kernel loads a run of its row into an f32 buffer once, then
+// finds its statistics and its results with these. Each primitive has a
+// portable form, an AVX2 one (reduce_rows_avx2.cpp) and an AVX-512 one
+// (reduce_rows_avx512.cpp), chosen once per process (cpu_features.h); each
+// combines in a fixed order set by n alone, so a result depends on the data and
+// the instruction set, never on the threads.
+// Sums accumulate in f64.
+#pragma once
+
+#include <cstdint>
+
+#include "acl/acl_base.h"
+
+namespace canopy::kernels {
+
+struct RowKernels {
+  // The largest of x[0, n) (-inf for n 0); NaN when any element is NaN.
+  float (*max)(const float* x, int64_t n);
+  // sum of exp(x[i] - shift) in f64, each term computed in f32; where `e` is not
+  // null the terms are stored there too (e may be x).
+  double (*exp_sum)(const float* x, int64_t n, float shift, float* e);
+  double (*sum)(const float* x, int64_t n);
+  double (*sum_squares)(const float* x, int64_t n);
+  // sum of (x[i] - mean)^2, the deviations taken in f64.
+  double (*sum_squared_deviations)(const float* x, int64_t n, double mean);
+};
+
+// Whole rows of one storage dtype (f32, fp16, bf16), contiguous, read and
+// written where they lie: the fast forms of the commonest calls. Each kernel
+// also prefetches `prefetch_bytes` from `prefetch` (null: none), spread over its
+// loop: the caller spreads the current row's output and the next row's input
+// over its passes, so that memory stays busy while a row in cache computes.
+struct StoredRowKernels {
+  float (*max)(const void* x, int64_t n, const void* prefetch, int64_t prefetch_bytes);
+  // e: the f32 terms, or null.
+  double (*exp_sum)(const void* x, int64_t n, float shift, float* e, const void* prefetch, int64_t prefetch_bytes);
+  double (*sum)(const void* x, int64_t n, const void* prefetch, int64_t prefetch_bytes);
+  double (*sum_squares)(const void* x, int64_t n, const void* prefetch, int64_t prefetch_bytes);
+  double (*sum_squared_deviations)(const void* x, int64_t n, double mean, const void* prefetch, int64_t prefetch_bytes);
+  // y = e * scale (softmax's results from its f32 terms).
+  void (*scale_store)(const float* e, void* y, int64_t n, float scale, const void* prefetch, int64_t prefetch_bytes);
+  // y = x - max - log_sum (log-softmax).
+  void (*shift_store)(const void* x, void* y, int64_t n, float max, float log_sum, const void* prefetch,
+                      int64_t prefetch_bytes);
+  // y = (x - mean) * rstd * gamma (+ beta where not null), gamma and beta f32.
+  void (*affine_store)(const void* x, void* y, int64_t n, float mean, float rstd, const float* gamma, const float* beta,
+                       const void* prefetch, int64_t prefetch_bytes);
+};
+
+// The primitives for this CPU.
+const RowKernels& Rows();
+// The whole-row kernels for rows of `dtype` on this CPU; null where there are none
+// (no AVX-512, or another dtype): the caller loads into f32 and uses Rows().
+const StoredRowKernels* StoredRows(aclDataType dtype);
+// The vector forms (x86-64 only; Rows() picks the widest the CPU has).
+const RowKernels& Avx512Rows();
+const RowKernels& Avx2Rows();
+const StoredRowKernels* Avx512StoredRows(aclDataType dtype);
+
+}  // namespace canopy::kernels

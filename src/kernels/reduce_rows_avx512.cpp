@@ -1,0 +1,287 @@
+// The row primitives' AVX-512 forms (see reduce_rows.h); this file is compiled
+// with AVX-512 F/BW/VL and FMA, and is called only where Cpu().Avx512().
+// Sixteen f32 lanes, loaded from f32, fp16 or bf16 storage (avx512_lanes.h),
+// widened into two f64 vectors for the sums; the tail is a masked vector, so
+// the order of the additions is set by n alone.
+// GCC 12 reports the undefined pass-through operand of its own AVX-512 extract
+// intrinsics (_mm256_undefined_pd) as uninitialized (GCC PR105593).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+
+#include <cmath>
+
+#include "avx512_lanes.h"
+#include "reduce_rows.h"
+
+namespace canopy::kernels {
+namespace {
+
+constexpr int kLanes = 16;
+constexpr int64_t kLine = 64;
+
+inline __m512d LowWide(__m512 v) { return _mm512_cvtps_pd(_mm512_castps512_ps256(v)); }
+inline __m512d HighWide(__m512 v) {
+  return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+}
+
+inline double Total(__m512d lo, __m512d hi) { return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi)); }
+
+// Prefetches `bytes` from `base` spread evenly over the n elements of a loop, a
+// line whenever the loop has passed its share (the next row, while this one computes).
+class Spread {
+ public:
+  Spread(const char* base, int64_t bytes, int64_t n) : base_(base), bytes_(base == nullptr ? 0 : bytes), n_(n) {}
+  // One more vector of the loop done.
+  void Step() {
+    progress_ += bytes_ * kLanes;
+    for (; next_ < bytes_ && next_ * n_ < progress_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T0);
+  }
+  void Finish() {
+    for (; next_ < bytes_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T0);
+  }
+
+ private:
+  const char* base_;
+  int64_t bytes_, n_, next_ = 0, progress_ = 0;
+};
+
+// exp(x) for softmax's x - max (at most 0, -inf, or NaN; any x works): 2^n p(r)
+// with n = round(x log2 e), r = x - n ln 2 in two steps (Cody and Waite), p the
+// degree-7 Taylor polynomial (truncation below 6e-9 on |r| <= ln2 / 2), scaled by
+// vscalefps (exact, with gradual underflow to 0). Within about 1.5 ulp; half the
+// instructions of SLEEF's expf, the bulk of softmax's arithmetic. exp(0) is 1
+// exactly; NaN stays NaN.
+inline __m512 Exp(__m512 x) {
+  x = _mm512_max_ps(_mm512_set1_ps(-104.0f), x);  // the second operand where NaN: NaN stays
+  x = _mm512_min_ps(_mm512_set1_ps(89.0f), x);
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860682030941723212e-6f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  return _mm512_scalef_ps(p, n);
+}
+
+template <typename S>
+float Max(const typename S::Element* x, int64_t n, Spread& spread) {
+  const __m512 lowest = _mm512_set1_ps(-INFINITY);
+  __m512 a = lowest, b = lowest;
+  __mmask16 nan = 0;
+  int64_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    const __m512 u = S::Load(x + i), v = S::Load(x + i + kLanes);
+    nan = static_cast<__mmask16>(nan | _mm512_cmp_ps_mask(u, v, _CMP_UNORD_Q));
+    a = _mm512_max_ps(a, u);
+    b = _mm512_max_ps(b, v);
+    spread.Step();
+    spread.Step();
+  }
+  spread.Finish();
+  for (; i < n; i += kLanes) {
+    const __mmask16 m = avx512::LanesBelow(n - i);
+    const __m512 u = _mm512_mask_mov_ps(lowest, m, S::Load(x + i, m));
+    nan = static_cast<__mmask16>(nan | _mm512_cmp_ps_mask(u, u, _CMP_UNORD_Q));
+    a = _mm512_max_ps(a, u);
+  }
+  return nan != 0 ? NAN : _mm512_reduce_max_ps(_mm512_max_ps(a, b));
+}
+
+// sum of exp(x - shift) in f64; the terms stored at e where not null.
+template <typename S>
+double ExpSum(const typename S::Element* x, int64_t n, float shift, float* e, Spread& spread) {
+  const __m512 s = _mm512_set1_ps(shift);
+  __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    const __m512 t = Exp(_mm512_sub_ps(S::Load(x + i), s));
+    if (e != nullptr) _mm512_storeu_ps(e + i, t);
+    lo = _mm512_add_pd(lo, LowWide(t));
+    hi = _mm512_add_pd(hi, HighWide(t));
+    spread.Step();
+  }
+  spread.Finish();
+  if (i < n) {
+    const __mmask16 m = avx512::LanesBelow(n - i);
+    const __m512 t = _mm512_maskz_mov_ps(m, Exp(_mm512_sub_ps(S::Load(x + i, m), s)));
+    if (e != nullptr) _mm512_mask_storeu_ps(e + i, m, t);
+    lo = _mm512_add_pd(lo, LowWide(t));
+    hi = _mm512_add_pd(hi, HighWide(t));
+  }
+  return Total(lo, hi);
+}
+
+// sum over x of the terms accumulate() adds from sixteen f64-widened lanes (as lo and hi).
+template <typename S, typename Accumulate>
+double WideSum(const typename S::Element* x, int64_t n, Spread& spread, const Accumulate& accumulate) {
+  __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    const __m512 v = S::Load(x + i);
+    accumulate(LowWide(v), lo);
+    accumulate(HighWide(v), hi);
+    spread.Step();
+  }
+  spread.Finish();
+  if (i < n) {
+    const __mmask16 m = avx512::LanesBelow(n - i);
+    const __m512 v = S::Load(x + i, m);
+    __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd();
+    accumulate(LowWide(v), a);
+    accumulate(HighWide(v), b);
+    // Masked-off lanes loaded 0; their terms (0, or mean^2 for the deviations) are left out.
+    lo = _mm512_mask_add_pd(lo, static_cast<__mmask8>(m), lo, a);
+    hi = _mm512_mask_add_pd(hi, static_cast<__mmask8>(m >> 8), hi, b);
+  }
+  return Total(lo, hi);
+}
+
+template <typename S>
+double Sum(const typename S::Element* x, int64_t n, Spread& spread) {
+  return WideSum<S>(x, n, spread, [](__m512d v, __m512d& acc) { acc = _mm512_add_pd(acc, v); });
+}
+
+template <typename S>
+double SumSquares(const typename S::Element* x, int64_t n, Spread& spread) {
+  return WideSum<S>(x, n, spread, [](__m512d v, __m512d& acc) { acc = _mm512_fmadd_pd(v, v, acc); });
+}
+
+template <typename S>
+double SumSquaredDeviations(const typename S::Element* x, int64_t n, double mean, Spread& spread) {
+  const __m512d m = _mm512_set1_pd(mean);
+  return WideSum<S>(x, n, spread, [m](__m512d v, __m512d& acc) {
+    const __m512d d = _mm512_sub_pd(v, m);
+    acc = _mm512_fmadd_pd(d, d, acc);
+  });
+}
+
+// y = f(x, i, lanes) over n elements, sixteen at a time, the prefetch spread over the loop.
+template <typename In, typename Out, typename F>
+void Map(const typename In::Element* x, typename Out::Element* y, int64_t n, Spread& spread, const F& f) {
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    Out::Store(y + i, f(In::Load(x + i), i, static_cast<__mmask16>(0xffff)));
+    spread.Step();
+  }
+  if (i < n) {
+    const __mmask16 m = avx512::LanesBelow(n - i);
+    Out::Store(y + i, f(In::Load(x + i, m), i, m), m);
+  }
+  spread.Finish();
+}
+
+// ---- the forms over f32 buffers (RowKernels) --------------------------------------------------------
+
+Spread None() { return {nullptr, 0, 1}; }
+float MaxF32(const float* x, int64_t n) {
+  Spread none = None();
+  return Max<avx512::F32>(x, n, none);
+}
+double ExpSumF32(const float* x, int64_t n, float shift, float* e) {
+  Spread none = None();
+  return ExpSum<avx512::F32>(x, n, shift, e, none);
+}
+double SumF32(const float* x, int64_t n) {
+  Spread none = None();
+  return Sum<avx512::F32>(x, n, none);
+}
+double SumSquaresF32(const float* x, int64_t n) {
+  Spread none = None();
+  return SumSquares<avx512::F32>(x, n, none);
+}
+double SumSquaredDeviationsF32(const float* x, int64_t n, double mean) {
+  Spread none = None();
+  return SumSquaredDeviations<avx512::F32>(x, n, mean, none);
+}
+
+constexpr RowKernels kAvx512 = {MaxF32, ExpSumF32, SumF32, SumSquaresF32, SumSquaredDeviationsF32};
+
+// ---- whole rows in their storage (StoredRowKernels) ---------------------------------------------------
+
+template <typename S>
+struct Stored {
+  using E = typename S::Element;
+  static Spread Ahead(const void* prefetch, int64_t bytes, int64_t n) {
+    return {static_cast<const char*>(prefetch), bytes, n};
+  }
+  static float RowMax(const void* x, int64_t n, const void* prefetch, int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    return Max<S>(static_cast<const E*>(x), n, spread);
+  }
+  static double RowExpSum(const void* x, int64_t n, float shift, float* e, const void* prefetch,
+                          int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    return ExpSum<S>(static_cast<const E*>(x), n, shift, e, spread);
+  }
+  static double RowSum(const void* x, int64_t n, const void* prefetch, int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    return Sum<S>(static_cast<const E*>(x), n, spread);
+  }
+  static double RowSumSquares(const void* x, int64_t n, const void* prefetch, int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    return SumSquares<S>(static_cast<const E*>(x), n, spread);
+  }
+  static double RowSumSquaredDeviations(const void* x, int64_t n, double mean, const void* prefetch,
+                                        int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    return SumSquaredDeviations<S>(static_cast<const E*>(x), n, mean, spread);
+  }
+  static void ScaleStore(const float* e, void* y, int64_t n, float scale, const void* prefetch,
+                         int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    const __m512 s = _mm512_set1_ps(scale);
+    Map<avx512::F32, S>(e, static_cast<E*>(y), n, spread,
+                        [s](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(v, s); });
+  }
+  static void ShiftStore(const void* x, void* y, int64_t n, float max, float log_sum, const void* prefetch,
+                         int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    const __m512 m = _mm512_set1_ps(max), l = _mm512_set1_ps(log_sum);
+    Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
+              [m, l](__m512 v, int64_t, __mmask16) { return _mm512_sub_ps(_mm512_sub_ps(v, m), l); });
+  }
+  static void AffineStore(const void* x, void* y, int64_t n, float mean, float rstd, const float* gamma,
+                          const float* beta, const void* prefetch, int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    const __m512 m = _mm512_set1_ps(mean), s = _mm512_set1_ps(rstd);
+    const auto scaled = [&](__m512 v, int64_t i, __mmask16 lanes) {
+      return _mm512_mul_ps(_mm512_mul_ps(_mm512_sub_ps(v, m), s), _mm512_maskz_loadu_ps(lanes, gamma + i));
+    };
+    if (beta == nullptr) {
+      Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread, scaled);
+    } else {
+      Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread, [&](__m512 v, int64_t i, __mmask16 lanes) {
+        return _mm512_add_ps(scaled(v, i, lanes), _mm512_maskz_loadu_ps(lanes, beta + i));
+      });
+    }
+  }
+  static constexpr StoredRowKernels kKernels = {
+      RowMax, RowExpSum, RowSum, RowSumSquares, RowSumSquaredDeviations, ScaleStore, ShiftStore, AffineStore};
+};
+
+}  // namespace
+
+const RowKernels& Avx512Rows() { return kAvx512; }
+
+const StoredRowKernels* Avx512StoredRows(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return &Stored<avx512::F32>::kKernels;
+    case ACL_FLOAT16:
+      return &Stored<avx512::F16>::kKernels;
+    case ACL_BF16:
+      return &Stored<avx512::Bf16>::kKernels;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace canopy::kernels

@@ -1,0 +1,241 @@
+// The row operations' vector paths (kernels/reduce_rows.h) through the public C
+// API against float64 references: Softmax and LogSoftmax over rows of every
+// vector tail length and over rows long enough to split into chunks (a chunk of
+// -inf only, NaN and +inf in a later chunk, a row of -inf), and LayerNorm and
+// RmsNorm over long rows whose chunks have different means. The suites run at
+// the machine's best instruction set, capped at AVX2 and with every feature off.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_logsoftmax.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_softmax.h"
+#include "op_test_support.h"
+
+namespace canopy_test {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kF32Roundoff = 0x1p-24;
+
+OpRun RunSoftmax(bool log, const DeviceTensor& self, const DeviceTensor& out) {
+  return RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return log ? aclnnLogSoftmaxGetWorkspaceSize(args.Tensor(self), -1, args.Tensor(out), workspaceSize, executor)
+                   : aclnnSoftmaxGetWorkspaceSize(args.Tensor(self), -1, args.Tensor(out), workspaceSize, executor);
+      },
+      log ? aclnnLogSoftmax : aclnnSoftmax);
+}
+
+// Softmax over the last dim of [rows, cols] in float64, with a tolerance for an
+// f32 computation rounded into `out` (as reduce_test's reference).
+Expected SoftmaxRows(bool log, const Values& values, int64_t rows, int64_t cols, aclDataType out) {
+  Expected want;
+  want.values.resize(values.size());
+  want.tolerance.resize(values.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto at = [&](int64_t j) { return static_cast<size_t>(r * cols + j); };
+    double max = -kInf;
+    bool nan = false;
+    for (int64_t j = 0; j < cols; ++j) {
+      nan |= std::isnan(values[at(j)].real());
+      max = std::max(max, values[at(j)].real());
+    }
+    double sum = 0;
+    for (int64_t j = 0; j < cols; ++j) sum += std::exp(values[at(j)].real() - max);
+    for (int64_t j = 0; j < cols; ++j) {
+      const double x = values[at(j)].real() - max;
+      double v = log ? x - std::log(sum) : std::exp(x) / sum;
+      if (nan) v = std::numeric_limits<double>::quiet_NaN();
+      want.values[at(j)] = ConvertValue(v, out);
+      want.tolerance[at(j)] =
+          std::isfinite(v) ? 4 * UnitRoundoff(out) * std::abs(v) + 16 * kF32Roundoff * (1 + std::abs(x) + std::abs(v))
+                           : 0;
+    }
+  }
+  return want;
+}
+
+struct SoftmaxRowsCase {
+  std::string name;
+  bool log;
+  aclDataType dtype;
+  int64_t rows, cols;
+};
+
+void PrintTo(const SoftmaxRowsCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<SoftmaxRowsCase> SoftmaxRowsCases() {
+  std::vector<SoftmaxRowsCase> cases;
+  for (const bool log : {false, true}) {
+    for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      const std::string n = std::string(log ? "logsoftmax_" : "softmax_") + Name(dtype) + "_";
+      // Every tail of a 16-lane vector, and two vectors and a tail.
+      for (const int64_t cols : {1, 2, 7, 15, 16, 17, 31, 32, 33, 47}) {
+        cases.push_back({n + "cols_" + std::to_string(cols), log, dtype, 3, cols});
+      }
+      // Rows of one chunk exactly, one past it, and several chunks with a short last one.
+      cases.push_back({n + "one_chunk", log, dtype, 2, 32768});
+      cases.push_back({n + "chunk_plus_one", log, dtype, 2, 32769});
+      cases.push_back({n + "three_rows_of_four_chunks", log, dtype, 3, 100003});
+      cases.push_back({n + "one_long_row", log, dtype, 1, 300001});
+    }
+  }
+  return cases;
+}
+
+class SoftmaxRowsTest : public ::testing::TestWithParam<SoftmaxRowsCase> {};
+
+TEST_P(SoftmaxRowsTest, MatchesFloat64Reference) {
+  const SoftmaxRowsCase& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  DeviceTensor self(c.dtype, {c.rows, c.cols});
+  // A wide range: the terms span many binades, so a sum or a scale taken wrongly shows.
+  const Values values = self.FillRandom(rng, Range{-12, 12});
+  DeviceTensor out(c.dtype, {c.rows, c.cols});
+  out.Poison();
+  const OpRun run = RunSoftmax(c.log, self, out);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(out.ReadView(), SoftmaxRows(c.log, values, c.rows, c.cols, c.dtype), c.name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, SoftmaxRowsTest, ::testing::ValuesIn(SoftmaxRowsCases()),
+                         [](const ::testing::TestParamInfo<SoftmaxRowsCase>& info) {
+                           return SanitizeName(info.param.name);
+                         });
+
+// Long rows (several chunks) holding special values: a whole chunk of -inf in
+// an otherwise finite row (its results are 0, and -inf for log-softmax), a NaN
+// or a +inf in a late chunk (the row becomes NaN, as in PyTorch), and a row of
+// -inf only (NaN).
+TEST(SoftmaxRows, SpecialValuesInLongRows) {
+  constexpr int64_t kCols = 70000;
+  for (const bool log : {false, true}) {
+    for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      const std::string what = std::string(log ? "logsoftmax " : "softmax ") + Name(dtype);
+      Rng rng = Rng::ForCurrentTest();
+      Values values = RandomValues(rng, dtype, 4 * kCols, Range{-4, 4});
+      for (int64_t j = 32768; j < 65536; ++j) values[static_cast<size_t>(j)] = -kInf;          // row 0
+      values[static_cast<size_t>(kCols + 69000)] = std::numeric_limits<double>::quiet_NaN();   // row 1
+      values[static_cast<size_t>(2 * kCols + 66000)] = kInf;                                   // row 2
+      for (int64_t j = 0; j < kCols; ++j) values[static_cast<size_t>(3 * kCols + j)] = -kInf;  // row 3
+      const auto self = Upload(dtype, {4, kCols}, values);
+      DeviceTensor out(dtype, {4, kCols});
+      out.Poison();
+      const OpRun run = RunSoftmax(log, *self, out);
+      ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
+      // The reference handles row 0 (exp(-inf) is 0); rows 1-3 are NaN throughout (inf - inf, NaN).
+      Expected want = SoftmaxRows(log, values, 4, kCols, dtype);
+      for (int64_t i = kCols; i < 4 * kCols; ++i) {
+        want.values[static_cast<size_t>(i)] = std::numeric_limits<double>::quiet_NaN();
+        want.tolerance[static_cast<size_t>(i)] = 0;
+      }
+      ExpectNear(out.ReadView(), want, what);
+    }
+  }
+}
+
+// LayerNorm (mean and rstd out) and RmsNorm (rstd out) over [rows, cols] in
+// float64; `values` are x, gamma and beta of f32 data.
+struct NormReference {
+  Values y, mean, rstd;
+};
+
+NormReference NormRows(bool layer, const Values& x, const Values& gamma, const Values& beta, int64_t rows, int64_t cols,
+                       double eps) {
+  NormReference ref;
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto at = [&](int64_t j) { return static_cast<size_t>(r * cols + j); };
+    double mean = 0, squares = 0;
+    if (layer) {
+      for (int64_t j = 0; j < cols; ++j) mean += x[at(j)].real();
+      mean /= static_cast<double>(cols);
+    }
+    for (int64_t j = 0; j < cols; ++j) squares += (x[at(j)].real() - mean) * (x[at(j)].real() - mean);
+    const double rstd = 1 / std::sqrt(squares / static_cast<double>(cols) + eps);
+    for (int64_t j = 0; j < cols; ++j) {
+      const auto k = static_cast<size_t>(j);
+      ref.y.emplace_back((x[at(j)].real() - mean) * rstd * gamma[k].real() + (layer ? beta[k].real() : 0.0));
+    }
+    ref.mean.emplace_back(mean);
+    ref.rstd.emplace_back(rstd);
+  }
+  return ref;
+}
+
+// Rows of several chunks whose chunks have different means (a trend along the
+// row) far from 0: the chunks' statistics must be combined with their means'
+// spread. Rows of every vector tail length too.
+TEST(NormRows, LongRowsWithATrendAndShortTails) {
+  constexpr double kEps = 1e-5;
+  struct Shape2 {
+    int64_t rows, cols;
+  };
+  for (const Shape2 shape : {Shape2{2, 100003}, Shape2{1, 300001}, Shape2{3, 17}, Shape2{3, 33}, Shape2{5, 1}}) {
+    for (const bool layer : {true, false}) {
+      const std::string what =
+          std::string(layer ? "layer " : "rms ") + std::to_string(shape.rows) + "x" + std::to_string(shape.cols);
+      Rng rng = Rng::ForCurrentTest();
+      const int64_t n = shape.rows * shape.cols;
+      Values x = RandomValues(rng, ACL_FLOAT, n, Range{-1, 1});
+      for (int64_t i = 0; i < n; ++i) {
+        const double position = static_cast<double>(i % shape.cols) / static_cast<double>(shape.cols);
+        x[static_cast<size_t>(i)] = ConvertValue(300 + 40 * position + x[static_cast<size_t>(i)].real(), ACL_FLOAT);
+      }
+      const Values gamma = RandomValues(rng, ACL_FLOAT, shape.cols, Range{0.5, 2});
+      const Values beta = RandomValues(rng, ACL_FLOAT, shape.cols, Range{-1, 1});
+      const auto dx = Upload(ACL_FLOAT, {shape.rows, shape.cols}, x);
+      const auto dgamma = Upload(ACL_FLOAT, {shape.cols}, gamma);
+      const auto dbeta = Upload(ACL_FLOAT, {shape.cols}, beta);
+      DeviceTensor y(ACL_FLOAT, {shape.rows, shape.cols}), mean(ACL_FLOAT, {shape.rows, 1}),
+          rstd(ACL_FLOAT, {shape.rows, 1});
+      y.Poison();
+      mean.Poison();
+      rstd.Poison();
+      const OpRun run = layer ? RunOp(
+                                    [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+                                      return aclnnLayerNormGetWorkspaceSize(
+                                          a.Tensor(*dx), a.IntArray({shape.cols}), a.Tensor(*dgamma), a.Tensor(*dbeta),
+                                          kEps, a.Tensor(y), a.Tensor(mean), a.Tensor(rstd), ws, e);
+                                    },
+                                    aclnnLayerNorm)
+                              : RunOp(
+                                    [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+                                      return aclnnRmsNormGetWorkspaceSize(a.Tensor(*dx), a.Tensor(*dgamma), kEps,
+                                                                          a.Tensor(y), a.Tensor(rstd), ws, e);
+                                    },
+                                    aclnnRmsNorm);
+      ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
+      const NormReference ref = NormRows(layer, x, gamma, beta, shape.rows, shape.cols, kEps);
+      // rstd from f64 sums, rounded to f32; y from f32 arithmetic on x - mean, where the f32 mean's
+      // rounding (|mean| u) scaled by rstd dominates.
+      Expected want_rstd{ref.rstd, {}}, want_y{ref.y, {}};
+      for (int64_t r = 0; r < shape.rows; ++r) {
+        want_rstd.tolerance.push_back(4 * kF32Roundoff * ref.rstd[static_cast<size_t>(r)].real());
+        for (int64_t j = 0; j < shape.cols; ++j) {
+          const auto i = static_cast<size_t>(r * shape.cols + j);
+          const double scale = (std::abs(x[i].real()) + std::abs(ref.mean[static_cast<size_t>(r)].real())) *
+                                   ref.rstd[static_cast<size_t>(r)].real() * gamma[static_cast<size_t>(j)].real() +
+                               std::abs(ref.y[i].real());
+          want_y.tolerance.push_back(8 * kF32Roundoff * scale);
+        }
+      }
+      ExpectNear(rstd.ReadView(), want_rstd, what + " rstd");
+      ExpectNear(y.ReadView(), want_y, what + " y");
+      if (layer) {
+        Expected want_mean{ref.mean, {}};
+        for (const Value& m : ref.mean) want_mean.tolerance.push_back(2 * kF32Roundoff * std::abs(m.real()));
+        ExpectNear(mean.ReadView(), want_mean, what + " mean");
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace canopy_test
