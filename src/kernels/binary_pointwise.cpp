@@ -12,6 +12,7 @@
 #include "parallel_for.h"
 #include "pointwise_activation_functors.h"
 #include "pointwise_loss_functors.h"
+#include "pointwise_pow.h"
 #include "pointwise_special_functors.h"
 
 namespace canopy::kernels {
@@ -152,6 +153,10 @@ class PointwiseStep final : public Step {
   template <typename T>
   void Apply(const T* const* operands, T* out, int64_t n) const {
 #if defined(__x86_64__)
+    if constexpr (std::is_same_v<Fn, PowFn> && std::is_same_v<T, float>) {  // SLEEF's powf, 1.0 ulp
+      if (Cpu().Avx512()) return PowF32Avx512(operands[0], operands[1], out, n);
+      if (Cpu().Avx2()) return PowF32Avx2(operands[0], operands[1], out, n);
+    }
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (Cpu().Avx512()) return ApplyChunkAvx512(fn_, operands, out, n);
     }

@@ -48,6 +48,7 @@ inline V16 Cosh(V16 a) { return {Sleef_coshf16_u10avx512f(a.v)}; }
 inline V16 Asinh(V16 a) { return {Sleef_asinhf16_u10avx512f(a.v)}; }
 inline V16 Acosh(V16 a) { return {Sleef_acoshf16_u10avx512f(a.v)}; }
 inline V16 Atanh(V16 a) { return {Sleef_atanhf16_u10avx512f(a.v)}; }
+inline V16 Pow(V16 a, V16 b) { return {Sleef_powf16_u10avx512f(a.v, b.v)}; }
 // Rounding to an integral value (exact): down, up, to nearest even, toward zero.
 inline V16 Floor(V16 a) { return {_mm512_roundscale_ps(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)}; }
 inline V16 Ceil(V16 a) { return {_mm512_roundscale_ps(a.v, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)}; }
@@ -97,6 +98,7 @@ inline V8 Cosh(V8 a) { return {Sleef_coshf8_u10avx2(a.v)}; }
 inline V8 Asinh(V8 a) { return {Sleef_asinhf8_u10avx2(a.v)}; }
 inline V8 Acosh(V8 a) { return {Sleef_acoshf8_u10avx2(a.v)}; }
 inline V8 Atanh(V8 a) { return {Sleef_atanhf8_u10avx2(a.v)}; }
+inline V8 Pow(V8 a, V8 b) { return {Sleef_powf8_u10avx2(a.v, b.v)}; }
 inline V8 Floor(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)}; }
 inline V8 Ceil(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)}; }
 inline V8 RoundEven(V8 a) { return {_mm256_round_ps(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }

@@ -4,6 +4,7 @@
 #define CANOPY_SIMD_LANES 1
 #include <cstring>
 
+#include "pointwise_pow.h"
 #include "unary_functors.h"
 
 namespace canopy::kernels {
@@ -31,6 +32,20 @@ void UnaryAvx2(UnaryOp op, const UnaryParams& params, const float* src, float* d
     return Run<fn>(params, src, dst, n);
     CANOPY_UNARY_OPS(CANOPY_UNARY_CASE)
 #undef CANOPY_UNARY_CASE
+  }
+}
+
+void PowF32Avx2(const float* base, const float* exponent, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(out + i, Pow(V8{_mm256_loadu_ps(base + i)}, V8{_mm256_loadu_ps(exponent + i)}).v);
+  }
+  if (i < n) {  // the tail through full registers (padding lanes compute 0 ^ 0)
+    float x[8] = {}, y[8] = {};
+    std::memcpy(x, base + i, sizeof(float) * (n - i));
+    std::memcpy(y, exponent + i, sizeof(float) * (n - i));
+    _mm256_storeu_ps(x, Pow(V8{_mm256_loadu_ps(x)}, V8{_mm256_loadu_ps(y)}).v);
+    std::memcpy(out + i, x, sizeof(float) * (n - i));
   }
 }
 

@@ -6,6 +6,7 @@
 #include "unary_functors.h"
 
 #include "avx512_lanes.h"
+#include "pointwise_pow.h"
 
 namespace canopy::kernels {
 namespace {
@@ -61,6 +62,18 @@ void UnaryAvx512(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, c
     return Run<fn>(params, src_dtype, src, dst_dtype, dst, n);
     CANOPY_UNARY_OPS(CANOPY_UNARY_CASE)
 #undef CANOPY_UNARY_CASE
+  }
+}
+
+void PowF32Avx512(const float* base, const float* exponent, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_storeu_ps(out + i, Pow(V16{_mm512_loadu_ps(base + i)}, V16{_mm512_loadu_ps(exponent + i)}).v);
+  }
+  if (i < n) {
+    const __mmask16 m = Tail(n - i);
+    const V16 x{_mm512_maskz_loadu_ps(m, base + i)}, y{_mm512_maskz_loadu_ps(m, exponent + i)};
+    _mm512_mask_storeu_ps(out + i, m, Pow(x, y).v);
   }
 }
 
