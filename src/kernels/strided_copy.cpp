@@ -11,6 +11,10 @@
 #include "parallel_for.h"
 #include "strided_copy_isa.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>  // SSE2: non-temporal stores, on every x86-64 CPU
+#endif
+
 namespace canopy::kernels {
 namespace {
 
@@ -55,6 +59,47 @@ inline void FillRun(char* dst, const char* src, int64_t length) {
     }
   } else {
     for (int64_t i = 0; i < length; ++i) std::memcpy(dst + i * Bytes, &value, Bytes);
+  }
+}
+
+// Writes `bytes` bytes of `line` (64-byte aligned) to dst: a whole 64-byte
+// line at an aligned dst with non-temporal stores when `stream` (SSE2, which
+// every x86-64 CPU has), else a memcpy.
+inline void StoreLine(char* dst, const char* line, int64_t bytes, bool stream) {
+#if defined(__x86_64__)
+  if (stream && bytes == kLineBytes && (reinterpret_cast<uintptr_t>(dst) & kLineMask) == 0) {
+    constexpr int kParts = kLineBytes / sizeof(__m128i);
+    for (int k = 0; k < kParts; ++k) {
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst) + k, _mm_load_si128(reinterpret_cast<const __m128i*>(line) + k));
+    }
+    return;
+  }
+#else
+  (void)stream;
+#endif
+  std::memcpy(dst, line, static_cast<size_t>(bytes));
+}
+
+// Transposes columns [first, columns) of a strip of `height` (at most
+// 64 / Bytes) rows through a tile in L1: each input row's run and each output
+// column's run moves as one memcpy of up to 64 bytes, so neither side writes
+// or reads element by element across lines that share a cache set (rows a
+// power of two apart do).
+template <int Bytes>
+void TransposeTiles(const char* from, int64_t in_step, char* to, int64_t out_step, int64_t height, int64_t first,
+                    int64_t columns, bool stream) {
+  constexpr int64_t kTile = kLineBytes / Bytes;
+  alignas(kLineBytes) char tile[kTile][kLineBytes];
+  alignas(kLineBytes) char line[kLineBytes];
+  for (int64_t c0 = first; c0 < columns; c0 += kTile) {
+    const int64_t width = std::min(kTile, columns - c0);
+    for (int64_t r = 0; r < height; ++r) {
+      std::memcpy(tile[r], from + r * in_step + c0 * Bytes, static_cast<size_t>(width * Bytes));
+    }
+    for (int64_t c = 0; c < width; ++c) {
+      for (int64_t r = 0; r < height; ++r) CopyElement<Bytes>(line + r * Bytes, tile[r] + c * Bytes);
+      StoreLine(to + (c0 + c) * out_step, line, height * Bytes, stream);
+    }
   }
 }
 
@@ -229,7 +274,7 @@ class BitCopyStep final : public Step {
     const int64_t out_step = desc_.out.strides[across_] * bytes_;     // between columns (j) of the output
 #if defined(__x86_64__)
     const bool vector = Cpu().Avx512() && (bytes_ == 2 || bytes_ == 4);
-    const bool stream = vector && elements_ * bytes_ >= kStreamBytes && out_step % kLineBytes == 0;
+    const bool stream = elements_ * bytes_ >= kStreamBytes && out_step % kLineBytes == 0;
 #else
     const bool vector = false;
     const bool stream = false;
@@ -252,49 +297,35 @@ class BitCopyStep final : public Step {
         const int64_t height = std::min(tile, rows - first);
         char* to = dst + (out + first) * bytes_;
         const char* from = src + (in + first * desc_.inputs[0].strides[inner]) * bytes_;
+        const bool aligned = stream && (reinterpret_cast<uintptr_t>(to) & kLineMask) == 0;
         int64_t done = 0;
 #if defined(__x86_64__)
         if (vector && height == tile) {
-          const bool aligned = stream && (reinterpret_cast<uintptr_t>(to) & kLineMask) == 0;
           done = TransposeStripAvx512(static_cast<int>(bytes_), from, in_step, to, out_step, columns, aligned);
         }
 #endif
-        TransposeTail(from, in_step, to, out_step, height, done, columns);
+        TransposeTail(from, in_step, to, out_step, height, done, columns, aligned);
       }
 #if defined(__x86_64__)
-      if (stream) StreamFenceAvx512();
+      if (stream) _mm_sfence();  // the streamed lines are visible before the step ends
 #endif
     });
   }
 
-  // Columns [first, columns) of a strip of `height` rows, in tiles of
-  // kTailTile columns so that each output line is written while in cache.
+  // Columns [first, columns) of a strip of `height` rows (at most a tile).
   void TransposeTail(const char* from, int64_t in_step, char* to, int64_t out_step, int64_t height, int64_t first,
-                     int64_t columns) const {
-    constexpr int64_t kTailTile = 16;
-    for (int64_t c0 = first; c0 < columns; c0 += kTailTile) {
-      const int64_t c1 = std::min(columns, c0 + kTailTile);
-      for (int64_t r = 0; r < height; ++r) {
-        const char* row = from + r * in_step;
-        char* column = to + r * bytes_;
-        switch (bytes_) {
-          case 1:
-            for (int64_t c = c0; c < c1; ++c) CopyElement<1>(column + c * out_step, row + c);
-            break;
-          case 2:
-            for (int64_t c = c0; c < c1; ++c) CopyElement<2>(column + c * out_step, row + c * 2);
-            break;
-          case 4:
-            for (int64_t c = c0; c < c1; ++c) CopyElement<4>(column + c * out_step, row + c * 4);
-            break;
-          case 8:
-            for (int64_t c = c0; c < c1; ++c) CopyElement<8>(column + c * out_step, row + c * 8);
-            break;
-          default:
-            for (int64_t c = c0; c < c1; ++c) CopyElement<16>(column + c * out_step, row + c * 16);
-            break;
-        }
-      }
+                     int64_t columns, bool stream) const {
+    switch (bytes_) {
+      case 1:
+        return TransposeTiles<1>(from, in_step, to, out_step, height, first, columns, stream);
+      case 2:
+        return TransposeTiles<2>(from, in_step, to, out_step, height, first, columns, stream);
+      case 4:
+        return TransposeTiles<4>(from, in_step, to, out_step, height, first, columns, stream);
+      case 8:
+        return TransposeTiles<8>(from, in_step, to, out_step, height, first, columns, stream);
+      default:
+        return TransposeTiles<16>(from, in_step, to, out_step, height, first, columns, stream);
     }
   }
 

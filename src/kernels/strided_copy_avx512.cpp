@@ -122,6 +122,4 @@ int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step,
   return whole;
 }
 
-void StreamFenceAvx512() { _mm_sfence(); }
-
 }  // namespace canopy::kernels

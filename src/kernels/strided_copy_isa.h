@@ -15,7 +15,4 @@ namespace canopy::kernels {
 int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step, char* out, int64_t out_step,
                              int64_t columns, bool stream);
 
-// Fences the non-temporal stores of this thread (before the step returns).
-void StreamFenceAvx512();
-
 }  // namespace canopy::kernels

@@ -104,6 +104,9 @@ std::vector<PermuteCase> PermuteCases() {
   cases.push_back({"f16_stream_batch_2x1024x1040", ACL_FLOAT16, {2, 1024, 1040}, {0, 2, 1}});
   cases.push_back({"s32_stream_offset_out", ACL_INT32, {1040, 1024}, {1, 0}, View::kContiguous, View::kOffset});
   cases.push_back({"f32_stream_transposed_self", ACL_FLOAT, {1024, 1040}, {1, 0}, View::kTransposed});
+  cases.push_back({"s8_stream_2048x2112", ACL_INT8, {2048, 2112}, {1, 0}});
+  cases.push_back({"c64_stream_640x1030", ACL_COMPLEX64, {640, 1030}, {1, 0}});
+  cases.push_back({"c128_stream_batch_2x260x1024", ACL_COMPLEX128, {2, 260, 1024}, {0, 2, 1}});
   cases.push_back({"bool_37x53", ACL_BOOL, {37, 53}, {1, 0}});
   return cases;
 }
