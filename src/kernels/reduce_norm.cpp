@@ -80,7 +80,7 @@ class NormStep final : public Step {
           }
           StoreStats(b, r, m, s);
           fast->affine_store(x, y, d_.length, static_cast<float>(m), static_cast<float>(s), gamma.data(),
-                             d_.beta.present ? beta.data() : nullptr, rms ? next : nullptr, x_bytes);
+                             d_.beta.present ? beta.data() : nullptr, true, rms ? next : nullptr, x_bytes);
         }
       });
       return ACLNN_SUCCESS;
@@ -122,7 +122,23 @@ class NormStep final : public Step {
     const int64_t items = d_.rows * chunks_;
     std::vector<double> sums(static_cast<size_t>(items)), squares(static_cast<size_t>(items));
     std::vector<double> mean(static_cast<size_t>(d_.rows), 0.0), rstd(static_cast<size_t>(d_.rows));
+    const int64_t x_element = ElementBytes(d_.x), y_element = ElementBytes(d_.y);
+    // gamma and beta of x's dtype, contiguous, unshifted: the whole-row kernels read them in place.
+    const auto in_place = [&](const NormOperand& t) { return !t.present || (t.dtype == d_.x.dtype && t.stride == 1); };
+    const bool raw_params = d_.gamma.present && in_place(d_.gamma) && in_place(d_.beta) && d_.gamma_offset == 0;
     const auto chunk_stats = [&](int64_t item, Scratch& scratch) {
+      if (fast != nullptr) {
+        const int64_t first = item % chunks_ * kChunk, n = std::min(kChunk, d_.length - first);
+        const char* x = b.x + ((item / chunks_) * d_.x.row_stride + first) * x_element;
+        const auto at = static_cast<size_t>(item);
+        if (rms) {
+          squares[at] = fast->sum_squares(x, n, nullptr, 0);
+        } else {
+          sums[at] = fast->sum(x, n, nullptr, 0);
+          squares[at] = fast->sum_squared_deviations(x, n, sums[at] / static_cast<double>(n), nullptr, 0);
+        }
+        return;
+      }
       float* x = scratch.row.data();
       const int64_t n = LoadWholeChunk(b, item / chunks_, item % chunks_ * kChunk, x, scratch);
       const auto at = static_cast<size_t>(item);
@@ -158,6 +174,27 @@ class NormStep final : public Step {
       const int64_t first = item % chunks_ * kChunk;
       float* x = scratch.row.data();
       const int64_t n = std::min(kChunk, d_.length - first);
+      if (fast != nullptr) {
+        const char* x_chunk = b.x + (r * d_.x.row_stride + first) * x_element;
+        char* y_chunk = b.y + (r * d_.y.row_stride + first) * y_element;
+        const auto m = static_cast<float>(mean[static_cast<size_t>(r)]);
+        const auto s = static_cast<float>(rstd[static_cast<size_t>(r)]);
+        if (raw_params) {  // gamma (and beta) read where they lie
+          const char* beta = d_.beta.present ? b.beta + first * x_element : nullptr;
+          fast->affine_store(x_chunk, y_chunk, n, m, s, b.gamma + first * x_element, beta, false, nullptr, 0);
+          return;
+        }
+        // gamma and beta of the chunk in f32 (x's buffer holds gamma, the per-block buffers are too short).
+        float* gamma = x;
+        LoadChannels(d_.gamma, b.gamma, r, first, n, 1.0f, gamma);
+        if (d_.gamma_offset != 0) {
+          for (int64_t i = 0; i < n; ++i) gamma[i] += static_cast<float>(d_.gamma_offset);
+        }
+        if (d_.beta.present) LoadChannels(d_.beta, b.beta, r, first, n, 0.0f, scratch.chunk_beta.data());
+        fast->affine_store(x_chunk, y_chunk, n, m, s, gamma, d_.beta.present ? scratch.chunk_beta.data() : nullptr,
+                           true, nullptr, 0);
+        return;
+      }
       for (int64_t j = 0; j < n; j += kBlock) {
         LoadRow(b, r, first + j, std::min(kBlock, n - j), x + j, scratch.x2.data());
       }
@@ -168,7 +205,7 @@ class NormStep final : public Step {
     if (ParallelPieces(d_.rows, 1) >= ParallelPieces(items, 1)) {
       // Enough rows for the team: each thread finishes whole rows.
       ParallelFor(d_.rows, 1, [&](int64_t begin, int64_t end) {
-        Scratch scratch(kChunk);
+        Scratch scratch(kChunk, d_.beta.present ? kChunk : 0);
         for (int64_t r = begin; r < end; ++r) {
           for (int64_t c = 0; c < chunks_; ++c) chunk_stats(r * chunks_ + c, scratch);
           combine(r);
@@ -178,12 +215,12 @@ class NormStep final : public Step {
       return ACLNN_SUCCESS;
     }
     ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
-      Scratch scratch(kChunk);
+      Scratch scratch(kChunk, d_.beta.present ? kChunk : 0);
       for (int64_t item = begin; item < end; ++item) chunk_stats(item, scratch);
     });
     for (int64_t r = 0; r < d_.rows; ++r) combine(r);
     ParallelFor(items, 1, [&](int64_t begin, int64_t end) {
-      Scratch scratch(kChunk);
+      Scratch scratch(kChunk, d_.beta.present ? kChunk : 0);
       for (int64_t item = end; item-- > begin;) chunk_results(item, scratch);
     });
     return ACLNN_SUCCESS;
@@ -208,9 +245,15 @@ class NormStep final : public Step {
 
   // A chunk of a row in f32, and the per-block buffers of its results.
   struct Scratch {
-    explicit Scratch(int64_t length)
-        : row(static_cast<size_t>(length)), x2(kBlock), gamma(kBlock), beta(kBlock), ada(kBlock) {}
+    explicit Scratch(int64_t length, int64_t beta_length = 0)
+        : row(static_cast<size_t>(length)),
+          x2(kBlock),
+          gamma(kBlock),
+          beta(kBlock),
+          ada(kBlock),
+          chunk_beta(static_cast<size_t>(beta_length)) {}
     std::vector<float> row, x2, gamma, beta, ada;
+    std::vector<float> chunk_beta;  // a chunk's beta, for the whole-row kernels
   };
 
   // The whole-row kernels where the step is a plain normalisation of contiguous

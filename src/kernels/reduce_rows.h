@@ -43,9 +43,13 @@ struct StoredRowKernels {
   // y = x - max - log_sum (log-softmax).
   void (*shift_store)(const void* x, void* y, int64_t n, float max, float log_sum, const void* prefetch,
                       int64_t prefetch_bytes);
-  // y = (x - mean) * rstd * gamma (+ beta where not null), gamma and beta f32.
-  void (*affine_store)(const void* x, void* y, int64_t n, float mean, float rstd, const float* gamma, const float* beta,
-                       const void* prefetch, int64_t prefetch_bytes);
+  // y = (x - mean) * rstd * gamma (+ beta where not null); gamma and beta contiguous, f32 where
+  // `params_f32`, else of the rows' dtype.
+  void (*affine_store)(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma, const void* beta,
+                       bool params_f32, const void* prefetch, int64_t prefetch_bytes);
+  // y = exp(x - shift) * scale (softmax's results, exp computed again).
+  void (*exp_scale_store)(const void* x, void* y, int64_t n, float shift, float scale, const void* prefetch,
+                          int64_t prefetch_bytes);
 };
 
 // The primitives for this CPU.

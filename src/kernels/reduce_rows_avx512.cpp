@@ -248,23 +248,41 @@ struct Stored {
     Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
               [m, l](__m512 v, int64_t, __mmask16) { return _mm512_sub_ps(_mm512_sub_ps(v, m), l); });
   }
-  static void AffineStore(const void* x, void* y, int64_t n, float mean, float rstd, const float* gamma,
-                          const float* beta, const void* prefetch, int64_t prefetch_bytes) {
+  // gamma and beta of storage G (f32, or the rows' own).
+  template <typename G>
+  static void Affine(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma_data,
+                     const void* beta_data, const void* prefetch, int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
     const __m512 m = _mm512_set1_ps(mean), s = _mm512_set1_ps(rstd);
+    const auto* gamma = static_cast<const typename G::Element*>(gamma_data);
+    const auto* beta = static_cast<const typename G::Element*>(beta_data);
     const auto scaled = [&](__m512 v, int64_t i, __mmask16 lanes) {
-      return _mm512_mul_ps(_mm512_mul_ps(_mm512_sub_ps(v, m), s), _mm512_maskz_loadu_ps(lanes, gamma + i));
+      return _mm512_mul_ps(_mm512_mul_ps(_mm512_sub_ps(v, m), s), G::Load(gamma + i, lanes));
     };
     if (beta == nullptr) {
       Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread, scaled);
     } else {
       Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread, [&](__m512 v, int64_t i, __mmask16 lanes) {
-        return _mm512_add_ps(scaled(v, i, lanes), _mm512_maskz_loadu_ps(lanes, beta + i));
+        return _mm512_add_ps(scaled(v, i, lanes), G::Load(beta + i, lanes));
       });
     }
   }
+  static void AffineStore(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma,
+                          const void* beta, bool params_f32, const void* prefetch, int64_t prefetch_bytes) {
+    if (params_f32) return Affine<avx512::F32>(x, y, n, mean, rstd, gamma, beta, prefetch, prefetch_bytes);
+    Affine<S>(x, y, n, mean, rstd, gamma, beta, prefetch, prefetch_bytes);
+  }
+  // y = exp(x - shift) * scale.
+  static void ExpScaleStore(const void* x, void* y, int64_t n, float shift, float scale, const void* prefetch,
+                            int64_t prefetch_bytes) {
+    Spread spread = Ahead(prefetch, prefetch_bytes, n);
+    const __m512 m = _mm512_set1_ps(shift), f = _mm512_set1_ps(scale);
+    Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
+              [m, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(Exp(_mm512_sub_ps(v, m)), f); });
+  }
   static constexpr StoredRowKernels kKernels = {
-      RowMax, RowExpSum, RowSum, RowSumSquares, RowSumSquaredDeviations, ScaleStore, ShiftStore, AffineStore};
+      RowMax,     RowExpSum,  RowSum,      RowSumSquares, RowSumSquaredDeviations,
+      ScaleStore, ShiftStore, AffineStore, ExpScaleStore};
 };
 
 }  // namespace

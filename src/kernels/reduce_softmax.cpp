@@ -257,10 +257,16 @@ class SoftmaxStep final : public Step {
       char* dst;
       int64_t n;
       locate(item, src, dst, n);
-      Load(in_.dtype, src, in_dim_, n, x);
-      const float m = k.max(x, n);
+      float m;
+      if (fast != nullptr) {
+        m = fast->max(src, n, nullptr, 0);
+        chunk_sum[static_cast<size_t>(item)] = fast->exp_sum(src, n, m, nullptr, nullptr, 0);
+      } else {
+        Load(in_.dtype, src, in_dim_, n, x);
+        m = k.max(x, n);
+        chunk_sum[static_cast<size_t>(item)] = k.exp_sum(x, n, m, nullptr);
+      }
       chunk_max[static_cast<size_t>(item)] = m;
-      chunk_sum[static_cast<size_t>(item)] = k.exp_sum(x, n, m, nullptr);
     };
     const auto combine = [&](int64_t r) {
       const float* m = chunk_max.data() + r * chunks;
@@ -281,8 +287,16 @@ class SoftmaxStep final : public Step {
       char* dst;
       int64_t n;
       locate(item, src, dst, n);
-      Load(in_.dtype, src, in_dim_, n, x);
-      finish(x, n, row_max[static_cast<size_t>(item / chunks)], row_sum[static_cast<size_t>(item / chunks)], dst);
+      const float m = row_max[static_cast<size_t>(item / chunks)];
+      const double s = row_sum[static_cast<size_t>(item / chunks)];
+      if (fast == nullptr) {
+        Load(in_.dtype, src, in_dim_, n, x);
+        finish(x, n, m, s, dst);
+      } else if (log_) {
+        fast->shift_store(src, dst, n, m, static_cast<float>(std::log(s)), nullptr, 0);
+      } else {
+        fast->exp_scale_store(src, dst, n, m, static_cast<float>(1 / s), nullptr, 0);
+      }
     };
     // The second read takes the chunks last read first: those are still in cache.
     if (ParallelPieces(rows, 1) >= ParallelPieces(items, 1)) {
