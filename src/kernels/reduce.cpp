@@ -14,6 +14,7 @@
 #include "dim_offsets.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "reduce_rows.h"
 
 namespace canopy::kernels {
 namespace {
@@ -235,6 +236,14 @@ class ReduceStep final : public Step {
     // Outer when a kept dimension steps through memory more finely than every
     // reduced one: a tile of outputs then reads contiguous runs of each row.
     outer_ = some_kept && (!some_reduced || kept_.in[kept_.rank - 1] < reduced_.in[reduced_.rank - 1]);
+    // Sums of f32, f16 or bf16 over one contiguous run: the vector block sum (the same sums, bit for bit).
+    if (!outer_ && acc_ == ACL_FLOAT && (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean) &&
+        reduced_.rank == 1 && reduced_.in[0] == 1) {
+      if (const StoredRowKernels* fast = StoredRows(in_.dtype)) block_sum_ = fast->block_sum;
+    }
+    if (outer_ && acc_ == ACL_FLOAT && (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean)) {
+      if (const StoredRowKernels* fast = StoredRows(in_.dtype)) add_row_ = fast->add_row;
+    }
     description_ = std::string("reduce ") + KindName(kind_) + " " + DtypeName(in_.dtype) + " -> " +
                    DtypeName(out_.dtype) + " in " + DtypeName(acc_) + ", " + std::to_string(kept_.Count()) +
                    " output(s) of " + std::to_string(reduced_.Count()) + " element(s), " +
@@ -386,6 +395,18 @@ class ReduceStep final : public Step {
   A SumRange(const char* base, int64_t begin, int64_t end, const A* center, A* buffer, A* levels) const {
     const int64_t element = static_cast<int64_t>(DtypeSize(in_.dtype));
     if (begin >= end) return C::Identity();  // nothing to sum (a reduced extent may be 0)
+    if constexpr (std::is_same_v<A, float> && std::is_same_v<C, SumCombine<float>>) {
+      if (block_sum_ != nullptr) {  // one run of unit stride: the blocks summed where they lie
+        Cascade<A, C> cascade(levels, 1);
+        for (int64_t position = begin; position < end; position += kBlock) {
+          A sum = block_sum_(base + position * element, std::min(kBlock, end - position));
+          cascade.Add(&sum);
+        }
+        A total;
+        cascade.Total(&total);
+        return total;
+      }
+    }
     const int last = reduced_.rank - 1;
     int64_t index[kMaxRank];
     for (int64_t rest = begin, d = last; d >= 0; --d) {
@@ -505,6 +526,9 @@ class ReduceStep final : public Step {
     const int last = reduced_.rank - 1;
     // Rows of the input dtype that is the accumulator's own, with unit stride, are added in place.
     const bool direct = in_.dtype == kNativeDtype<A> && in_step == 1 && !Maps();
+    // Sums of f32, f16 or bf16 rows of unit stride: the vector row add.
+    const bool add_row =
+        std::is_same_v<A, float> && std::is_same_v<C, SumCombine<A>> && add_row_ != nullptr && in_step == 1;
     const int row_levels = LevelsFor((std::min(rows, kRowChunk) + kRowBlock - 1) / kRowBlock);
     std::vector<A> partials(chunks > 1 ? static_cast<size_t>(groups * tiles * chunks * tile_width) : 0);
 
@@ -546,15 +570,19 @@ class ReduceStep final : public Step {
                     for (int64_t r = first; r < stop; ++r) {
                       int64_t offset = in_offset;
                       for (int d = 0; d <= last; ++d) offset += index[d] * reduced_.in[d];
-                      const A* values;
-                      if (direct) {
-                        values = reinterpret_cast<const A*>(in + offset * in_element);
+                      if (add_row) {  // acc += the row, widened where it lies (the same sums)
+                        if constexpr (std::is_same_v<A, float>) add_row_(in + offset * in_element, acc, n);
                       } else {
-                        Load(in_.dtype, in + offset * in_element, in_step, n, row.data());
-                        Map(row.data(), n, centers.data(), 1);
-                        values = row.data();
+                        const A* values;
+                        if (direct) {
+                          values = reinterpret_cast<const A*>(in + offset * in_element);
+                        } else {
+                          Load(in_.dtype, in + offset * in_element, in_step, n, row.data());
+                          Map(row.data(), n, centers.data(), 1);
+                          values = row.data();
+                        }
+                        for (int64_t i = 0; i < n; ++i) acc[i] = C::Apply(acc[i], values[i]);
                       }
-                      for (int64_t i = 0; i < n; ++i) acc[i] = C::Apply(acc[i], values[i]);
                       if ((r - first) % kRowBlock == kRowBlock - 1 || r + 1 == stop) {
                         cascade.Add(acc);
                         std::fill(acc, acc + n, C::Identity());
@@ -597,6 +625,8 @@ class ReduceStep final : public Step {
   aclDataType acc_;
   Dims kept_, reduced_;
   bool outer_ = false;
+  float (*block_sum_)(const void*, int64_t) = nullptr;
+  void (*add_row_)(const void*, float*, int64_t) = nullptr;
   std::string description_;
 };
 

@@ -280,9 +280,38 @@ struct Stored {
     Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
               [m, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(Exp(_mm512_sub_ps(v, m)), f); });
   }
+  // Sixteen f32 lanes, lane l adding elements l, l + 16, ... in order, the tail
+  // into the lowest lanes, then halves added pairwise: reduce.cpp's BlockSum,
+  // bit for bit.
+  static float BlockSum(const void* data, int64_t n) {
+    const auto* x = static_cast<const E*>(data);
+    __m512 lanes = _mm512_setzero_ps();
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) lanes = _mm512_add_ps(lanes, S::Load(x + i));
+    if (i < n) {
+      const __mmask16 m = avx512::LanesBelow(n - i);
+      lanes = _mm512_mask_add_ps(lanes, m, lanes, S::Load(x + i, m));
+    }
+    const __m256 eight = _mm256_add_ps(_mm512_castps512_ps256(lanes),
+                                       _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lanes), 1)));
+    const __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
+    const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
+    return _mm_cvtss_f32(_mm_add_ss(two, _mm_shuffle_ps(two, two, 1)));
+  }
+  // acc[i] += x[i] (reduce.cpp's row sums, bit for bit).
+  static void AddRow(const void* data, float* acc, int64_t n) {
+    const auto* x = static_cast<const E*>(data);
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+      _mm512_storeu_ps(acc + i, _mm512_add_ps(_mm512_loadu_ps(acc + i), S::Load(x + i)));
+    if (i < n) {
+      const __mmask16 m = avx512::LanesBelow(n - i);
+      _mm512_mask_storeu_ps(acc + i, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, acc + i), S::Load(x + i, m)));
+    }
+  }
   static constexpr StoredRowKernels kKernels = {
-      RowMax,     RowExpSum,  RowSum,      RowSumSquares, RowSumSquaredDeviations,
-      ScaleStore, ShiftStore, AffineStore, ExpScaleStore};
+      RowMax,      RowExpSum,     RowSum,   RowSumSquares, RowSumSquaredDeviations, ScaleStore, ShiftStore,
+      AffineStore, ExpScaleStore, BlockSum, AddRow};
 };
 
 }  // namespace
