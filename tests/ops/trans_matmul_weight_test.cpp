@@ -53,12 +53,27 @@ TEST(CalculateMatmulWeightSize, Rejects) {
   aclIntArray* array = aclCreateIntArray(shape.data(), shape.size());
   EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(array, ACL_FLOAT16, nullptr), ACLNN_ERR_PARAM_NULLPTR);
   aclDestroyIntArray(array);
-  EXPECT_EQ(SizeV2({16}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);                         // rank 1
-  EXPECT_EQ(SizeV2({1, 1, 1, 1, 1, 16, 16}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);      // rank 7
-  EXPECT_EQ(SizeV2({0, 16}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);                      // empty
-  EXPECT_EQ(SizeV2({16, -1}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);                     // negative
-  EXPECT_EQ(SizeV2({16, 16}, ACL_FLOAT, &size), ACLNN_ERR_PARAM_INVALID);                       // dtype
-  EXPECT_EQ(SizeV2({16, 16}, static_cast<aclDataType>(1234), &size), ACLNN_ERR_PARAM_INVALID);  // not a dtype
+  EXPECT_EQ(SizeV2({16}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);                     // rank 1
+  EXPECT_EQ(SizeV2({1, 1, 1, 1, 1, 16, 16}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);  // rank 7
+  EXPECT_EQ(SizeV2({0, 16}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);                  // empty
+  EXPECT_EQ(SizeV2({16, -1}, ACL_FLOAT16, &size), ACLNN_ERR_PARAM_INVALID);                 // negative
+}
+
+// CANN's code checks no dataType: FLOAT16 and BFLOAT16 pad the columns to 16,
+// every other value (INT8, the INT32 of GroupedMatmulFinalizeRouting's doc
+// examples, even a value no dtype has) to 32.
+TEST(CalculateMatmulWeightSize, AnyDataTypeAsCannSizesIt) {
+  uint64_t size = 0;
+  ASSERT_EQ(SizeV2({1, 2048, 896}, ACL_INT32, &size), ACLNN_SUCCESS);  // GroupedMatmulFinalizeRouting's example
+  EXPECT_EQ(size, 2048u * 896);
+  ASSERT_EQ(SizeV2({40, 70}, ACL_INT32, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 48u * 96);
+  ASSERT_EQ(SizeV2({17, 16}, ACL_FLOAT, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 32u * 32);
+  ASSERT_EQ(SizeV2({16, 16}, static_cast<aclDataType>(1234), &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 16u * 32);
+  ASSERT_EQ(SizeV2({16, 16}, ACL_BF16, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 16u * 16);
 }
 
 OpRun RunTrans(aclTensor* weight) {

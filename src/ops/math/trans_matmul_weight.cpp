@@ -51,13 +51,12 @@ aclnnStatus WeightSize(const char* function, const aclIntArray* shape, int raw_d
     SetErrorMessage("%s: tensorShape has %zu dimensions; 2 to 6 are supported", function, dims.size());
     return ACLNN_ERR_PARAM_INVALID;
   }
-  if (!IsDtypeValue(raw_dtype) || !kWeightDtypes.Contains(static_cast<aclDataType>(raw_dtype))) {
-    SetErrorMessage("%s: dataType %d is not one of FLOAT16, BFLOAT16, INT8", function, raw_dtype);
-    return ACLNN_ERR_PARAM_INVALID;
-  }
   // The last two dimensions are padded to whole fractal blocks: 16 rows, and
-  // 32 bytes of columns (16 FLOAT16 / BFLOAT16 or 32 INT8 values).
-  const int64_t column_block = raw_dtype == ACL_INT8 ? 32 : 16;
+  // 16 columns for FLOAT16 / BFLOAT16, 32 for any other dataType. CANN's code
+  // checks no dataType here (its document lists FLOAT16, BFLOAT16 and INT8,
+  // but GroupedMatmulFinalizeRouting's examples size an INT32 weight), so
+  // neither does Canopy.
+  const int64_t column_block = raw_dtype == ACL_FLOAT16 || raw_dtype == ACL_BF16 ? 16 : 32;
   uint64_t elements = 1;
   for (size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] <= 0) {
