@@ -324,7 +324,7 @@ void RunSpec(const Spec& s) {
         return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
             a.Tensor(query), a.TensorList(kt), a.TensorList(vt), pse_t, mask_t, aq, akv, nullptr, nullptr, nullptr,
             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, s.heads, scale, s.pre, s.next, layout_name,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, s.heads, scale, s.pre, s.next, layout_name,
             s.kv_heads, s.sparse, inner_precise, 0, 0, s.lse, 0, 0, 0, a.Tensor(out), lse_t, w, e);
       case Api::kPfa3:
         return aclnnPromptFlashAttentionV3GetWorkspaceSize(
@@ -1031,13 +1031,14 @@ TEST(IncreFlashAttentionV4Rejects, EachCase) {
   ExpectRejectedWith(RunIfa(out), kInvalid, {"'attentionOut'"});
 }
 
-// V3's rope-split heads and V4's query dequantisation are not supported (561003).
+// V3's rope-split heads and V4's query dequantisation and learnable sinks are not supported
+// (561003); an empty learnableSinkOptional is none, as in CANN's tiling.
 TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
-  const auto run = [](int version, int position) {
+  const auto run = [](int version, int position, std::vector<int64_t> shape = {2, 3, 4, 16}) {
     return RunOp(
         [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-          const aclTensor* opt[4] = {};
-          if (position >= 0) opt[position] = a.NewTensor(ACL_FLOAT16, {2, 3, 4, 16});
+          const aclTensor* opt[5] = {};
+          if (position >= 0) opt[position] = a.NewTensor(ACL_FLOAT16, shape);
           char layout[] = "BSND";
           aclTensor* q = a.NewTensor(ACL_FLOAT16, {2, 3, 4, 16});
           aclTensorList* k = a.TensorList({a.NewTensor(ACL_FLOAT16, {2, 10, 2, 16})});
@@ -1052,16 +1053,18 @@ TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
           return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
               q, k, v, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
               nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, opt[0],
-              opt[1], opt[2], opt[3], 4, 0.25, 65535, 65535, layout, 2, 0, 0, 0, 0, false, 0, 0, 0, out, nullptr, w, e);
+              opt[1], opt[2], opt[3], opt[4], 4, 0.25, 65535, 65535, layout, 2, 0, 0, 0, 0, false, 0, 0, 0, out,
+              nullptr, w, e);
         },
         version == 3 ? aclnnFusedInferAttentionScoreV3 : aclnnFusedInferAttentionScoreV4);
   };
   EXPECT_TRUE(run(3, -1).ok());
   EXPECT_TRUE(run(4, -1).ok());
   const char* const names[] = {"queryRopeOptional", "keyRopeOptional", "keyRopeAntiquantScaleOptional",
-                               "dequantScaleQueryOptional"};
+                               "dequantScaleQueryOptional", "learnableSinkOptional"};
   for (int i = 0; i < 3; ++i) ExpectRejectedWith(run(3, i), kNotSupported, {names[i], "not supported"});
-  for (int i = 0; i < 4; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
+  for (int i = 0; i < 5; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
+  EXPECT_TRUE(run(4, 4, {0}).ok());
 }
 
 // ---- paged attention (block tables) --------------------------------------------------------------

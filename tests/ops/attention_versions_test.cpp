@@ -210,6 +210,30 @@ TEST_F(FusedVersions, V1IsV2) {
       aclnnFusedInferAttentionScoreV2);
 }
 
+// Without the LSE (softmaxLseFlag false) V1 takes a null softmaxLse, as CANN's V1 does (it passes
+// a placeholder on) and as its doc example does; with the flag the LSE is required (161001).
+TEST_F(FusedVersions, V1WithoutTheLseTakesANullSoftmaxLse) {
+  const auto v1 = [this](bool lse_flag) {
+    return [this, lse_flag](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+      return aclnnFusedInferAttentionScoreGetWorkspaceSize(
+          a.Tensor(*p.query), One(a, *p.key), One(a, *p.value), nullptr, a.Tensor(*p.mask), a.IntArray({9, 4}),
+          a.IntArray({13, 8}), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+          4, 0.25, 65535, 65535, layout, 2, 0, 0, 0, 0, lse_flag, a.Tensor(*p.outs[0]), nullptr, w, e);
+    };
+  };
+  ExpectSameBits(
+      p, v1(false), aclnnFusedInferAttentionScore,
+      [this](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+            a.Tensor(*p.query), One(a, *p.key), One(a, *p.value), nullptr, a.Tensor(*p.mask), a.IntArray({9, 4}),
+            a.IntArray({13, 8}), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 4, 0.25, 65535, 65535, layout, 2, 0,
+            0, 0, 0, false, 0, 0, a.Tensor(*p.outs[2]), nullptr, w, e);
+      },
+      aclnnFusedInferAttentionScoreV2);
+  ExpectRejectedWith(RunOp(v1(true), aclnnFusedInferAttentionScore), ACLNN_ERR_PARAM_NULLPTR, {"'softmaxLse'"});
+}
+
 TEST_F(FusedVersions, V1NamesItsOwnArguments) {
   const auto run = [this](const std::function<aclTensor*(OpArgs&)>& pse, const std::function<aclTensor*(OpArgs&)>& aq) {
     return RunOp(

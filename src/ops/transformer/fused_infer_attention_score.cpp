@@ -200,10 +200,10 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
     const aclTensor* key_antiquant_offset, const aclTensor* value_antiquant_scale,
     const aclTensor* value_antiquant_offset, const aclTensor* key_shared_prefix, const aclTensor* value_shared_prefix,
     const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
-    const aclTensor* key_rope_antiquant_scale, const aclTensor* dequant_scale_query, int64_t num_heads,
-    double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout, int64_t num_key_value_heads,
-    int64_t sparse_mode, int64_t inner_precise, int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag,
-    int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/,
+    const aclTensor* key_rope_antiquant_scale, const aclTensor* dequant_scale_query, const aclTensor* learnable_sink,
+    int64_t num_heads, double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout,
+    int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, int64_t block_size,
+    int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/,
     int64_t /*query_quant_mode: with dequantScaleQuery only*/, const aclTensor* attention_out,
     const aclTensor* softmax_lse) {
   auto unsupported = V2Unsupported(
@@ -214,6 +214,11 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
                                          {"keyRopeOptional", key_rope},
                                          {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale},
                                          {"dequantScaleQueryOptional", dequant_scale_query}});
+  // CANN's code (not its document) has learnableSinkOptional, the attention sinks' logits, after
+  // dequantScaleQueryOptional; an empty tensor means none, as in CANN's tiling.
+  if (learnable_sink != nullptr && learnable_sink->NumElements() != 0) {
+    unsupported.emplace_back("learnableSinkOptional", learnable_sink);
+  }
   return PlanAttention(plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths,
                                        actual_seq_lengths_kv, std::move(unsupported), num_heads, scale_value,
                                        pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
@@ -239,7 +244,8 @@ CANOPY_ACLNN_OP(
     (const aclTensor*, queryPaddingSize, optional), (const aclTensor*, kvPaddingSize, optional), (int64_t, numHeads),
     (double, scaleValue), (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout),
     (int64_t, numKeyValueHeads), (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize),
-    (int64_t, antiquantMode), (bool, softmaxLseFlag), (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse))
+    (int64_t, antiquantMode), (bool, softmaxLseFlag), (const aclTensor*, attentionOut),
+    (const aclTensor*, softmaxLse, optional))
 
 CANOPY_ACLNN_OP(
     FusedInferAttentionScoreV2, PlanFusedInferAttentionScoreV2,
@@ -300,7 +306,7 @@ CANOPY_ACLNN_OP(
         .dtypes = kAttentionDtypes,
         .max_rank = 4,
         .example = "f16[2,2,1,16] (f16[1,2,1,16],f16[1,2,1,16]) (f16[1,2,1,16],f16[1,2,1,16]) - - - - - - - - - - - - "
-                   "- - - - - - - - - - - - - 1 1 0 0 'BSND' 0 0 0 0 0 false 0 0 0 f16[2,2,1,16] f32[2,1,2,1]"}),
+                   "- - - - - - - - - - - - - - 1 1 0 0 'BSND' 0 0 0 0 0 false 0 0 0 f16[2,2,1,16] f32[2,1,2,1]"}),
     (const aclTensor*, query), (const aclTensorList*, key), (const aclTensorList*, value),
     (const aclTensor*, pseShiftOptional, optional), (const aclTensor*, attenMaskOptional, optional),
     (const aclIntArray*, actualSeqLengthsOptional, optional),
@@ -315,8 +321,8 @@ CANOPY_ACLNN_OP(
     (const aclTensor*, valueSharedPrefixOptional, optional),
     (const aclIntArray*, actualSharedPrefixLenOptional, optional), (const aclTensor*, queryRopeOptional, optional),
     (const aclTensor*, keyRopeOptional, optional), (const aclTensor*, keyRopeAntiquantScaleOptional, optional),
-    (const aclTensor*, dequantScaleQueryOptional, optional), (int64_t, numHeads), (double, scaleValue),
-    (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout), (int64_t, numKeyValueHeads),
-    (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize), (int64_t, antiquantMode),
-    (bool, softmaxLseFlag), (int64_t, keyAntiquantMode), (int64_t, valueAntiquantMode), (int64_t, queryQuantMode),
-    (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse, optional))
+    (const aclTensor*, dequantScaleQueryOptional, optional), (const aclTensor*, learnableSinkOptional, optional),
+    (int64_t, numHeads), (double, scaleValue), (int64_t, preTokens), (int64_t, nextTokens), (char*, inputLayout),
+    (int64_t, numKeyValueHeads), (int64_t, sparseMode), (int64_t, innerPrecise), (int64_t, blockSize),
+    (int64_t, antiquantMode), (bool, softmaxLseFlag), (int64_t, keyAntiquantMode), (int64_t, valueAntiquantMode),
+    (int64_t, queryQuantMode), (const aclTensor*, attentionOut), (const aclTensor*, softmaxLse, optional))
