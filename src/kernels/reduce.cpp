@@ -29,7 +29,7 @@ constexpr int64_t kTile = 4096;
 constexpr int64_t kRowBlock = 16;              // outer loop: rows added serially before the cascade
 constexpr int64_t kRowChunk = 256;             // outer loop: rows per partial sum (a multiple of kRowBlock)
 constexpr int kLevels = 48;                    // cascade depth of a scalar sum: 2^48 blocks
-constexpr int kLanes = 16;                     // independent accumulators of a block sum
+constexpr int kLanes = 64;                     // independent accumulators of a block sum (4 AVX-512 vectors)
 constexpr int64_t kGrainElements = 16 * 1024;  // less work than this per piece does not fork
 
 // Integer sums wrap (two's complement) as PyTorch's do, without undefined behaviour.
@@ -242,7 +242,7 @@ class ReduceStep final : public Step {
       if (const StoredRowKernels* fast = StoredRows(in_.dtype)) block_sum_ = fast->block_sum;
     }
     if (outer_ && acc_ == ACL_FLOAT && (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kMean)) {
-      if (const StoredRowKernels* fast = StoredRows(in_.dtype)) add_row_ = fast->add_row;
+      if (const StoredRowKernels* fast = StoredRows(in_.dtype)) add_rows_ = fast->add_rows;
     }
     description_ = std::string("reduce ") + KindName(kind_) + " " + DtypeName(in_.dtype) + " -> " +
                    DtypeName(out_.dtype) + " in " + DtypeName(acc_) + ", " + std::to_string(kept_.Count()) +
@@ -526,9 +526,9 @@ class ReduceStep final : public Step {
     const int last = reduced_.rank - 1;
     // Rows of the input dtype that is the accumulator's own, with unit stride, are added in place.
     const bool direct = in_.dtype == kNativeDtype<A> && in_step == 1 && !Maps();
-    // Sums of f32, f16 or bf16 rows of unit stride: the vector row add.
-    const bool add_row =
-        std::is_same_v<A, float> && std::is_same_v<C, SumCombine<A>> && add_row_ != nullptr && in_step == 1;
+    // Sums of f32, f16 or bf16 rows of unit stride along one reduced dim: the vector row adds.
+    const bool add_rows = std::is_same_v<A, float> && std::is_same_v<C, SumCombine<A>> && add_rows_ != nullptr &&
+                          in_step == 1 && reduced_.rank == 1;
     const int row_levels = LevelsFor((std::min(rows, kRowChunk) + kRowBlock - 1) / kRowBlock);
     std::vector<A> partials(chunks > 1 ? static_cast<size_t>(groups * tiles * chunks * tile_width) : 0);
 
@@ -570,8 +570,13 @@ class ReduceStep final : public Step {
                     for (int64_t r = first; r < stop; ++r) {
                       int64_t offset = in_offset;
                       for (int d = 0; d <= last; ++d) offset += index[d] * reduced_.in[d];
-                      if (add_row) {  // acc += the row, widened where it lies (the same sums)
-                        if constexpr (std::is_same_v<A, float>) add_row_(in + offset * in_element, acc, n);
+                      if (add_rows) {  // acc += the block's rows, widened where they lie (the same sums)
+                        const int64_t count = std::min(kRowBlock - (r - first) % kRowBlock, stop - r);
+                        if constexpr (std::is_same_v<A, float>) {
+                          add_rows_(in + offset * in_element, reduced_.in[0], count, acc, n);
+                        }
+                        r += count - 1;
+                        index[0] += count - 1;
                       } else {
                         const A* values;
                         if (direct) {
@@ -626,7 +631,7 @@ class ReduceStep final : public Step {
   Dims kept_, reduced_;
   bool outer_ = false;
   float (*block_sum_)(const void*, int64_t) = nullptr;
-  void (*add_row_)(const void*, float*, int64_t) = nullptr;
+  void (*add_rows_)(const void*, int64_t, int64_t, float*, int64_t) = nullptr;
   std::string description_;
 };
 

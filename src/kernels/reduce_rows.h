@@ -50,10 +50,10 @@ struct StoredRowKernels {
   // y = exp(x - shift) * scale (softmax's results, exp computed again).
   void (*exp_scale_store)(const void* x, void* y, int64_t n, float shift, float scale, const void* prefetch,
                           int64_t prefetch_bytes);
-  // The reduction engine's block sum (reduce.cpp's BlockSum in 16 f32 lanes, bit for bit).
+  // The reduction engine's block sum (reduce.cpp's BlockSum in 64 f32 lanes, bit for bit).
   float (*block_sum)(const void* x, int64_t n);
-  // acc[i] += x[i] (the engine's sums of whole rows, bit for bit).
-  void (*add_row)(const void* x, float* acc, int64_t n);
+  // acc[i] += x[r * stride + i] for rows r = 0, 1, ... in order (the engine's sums of whole rows, bit for bit).
+  void (*add_rows)(const void* x, int64_t stride, int64_t rows, float* acc, int64_t n);
 };
 
 // The primitives for this CPU.

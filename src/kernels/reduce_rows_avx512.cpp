@@ -280,38 +280,62 @@ struct Stored {
     Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
               [m, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(Exp(_mm512_sub_ps(v, m)), f); });
   }
-  // Sixteen f32 lanes, lane l adding elements l, l + 16, ... in order, the tail
-  // into the lowest lanes, then halves added pairwise: reduce.cpp's BlockSum,
-  // bit for bit.
+  // 64 f32 lanes in four vectors, lane l adding elements l, l + 64, ... in
+  // order, the tail into the lowest lanes, then halves added pairwise:
+  // reduce.cpp's BlockSum, bit for bit.
   static float BlockSum(const void* data, int64_t n) {
     const auto* x = static_cast<const E*>(data);
-    __m512 lanes = _mm512_setzero_ps();
+    __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
     int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) lanes = _mm512_add_ps(lanes, S::Load(x + i));
-    if (i < n) {
-      const __mmask16 m = avx512::LanesBelow(n - i);
-      lanes = _mm512_mask_add_ps(lanes, m, lanes, S::Load(x + i, m));
+    for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+      a0 = _mm512_add_ps(a0, S::Load(x + i));
+      a1 = _mm512_add_ps(a1, S::Load(x + i + kLanes));
+      a2 = _mm512_add_ps(a2, S::Load(x + i + 2 * kLanes));
+      a3 = _mm512_add_ps(a3, S::Load(x + i + 3 * kLanes));
     }
-    const __m256 eight = _mm256_add_ps(_mm512_castps512_ps256(lanes),
-                                       _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lanes), 1)));
+    __m512* lanes[] = {&a0, &a1, &a2, &a3};
+    for (int v = 0; i < n; ++v, i += kLanes) {
+      const __mmask16 m = avx512::LanesBelow(n - i);
+      *lanes[v] = _mm512_mask_add_ps(*lanes[v], m, *lanes[v], S::Load(x + i, m));
+    }
+    const __m512 sixteen = _mm512_add_ps(_mm512_add_ps(a0, a2), _mm512_add_ps(a1, a3));
+    const __m256 eight = _mm256_add_ps(_mm512_castps512_ps256(sixteen),
+                                       _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(sixteen), 1)));
     const __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
     const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
     return _mm_cvtss_f32(_mm_add_ss(two, _mm_shuffle_ps(two, two, 1)));
   }
-  // acc[i] += x[i] (reduce.cpp's row sums, bit for bit).
-  static void AddRow(const void* data, float* acc, int64_t n) {
+  // acc[i] += x[r * stride + i] for r = 0, 1, ..., rows - 1 in order, 64 columns
+  // at a time in registers (reduce.cpp's row sums, bit for bit).
+  static void AddRows(const void* data, int64_t stride, int64_t rows, float* acc, int64_t n) {
     const auto* x = static_cast<const E*>(data);
+    constexpr int kStrip = 4 * kLanes;
     int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-      _mm512_storeu_ps(acc + i, _mm512_add_ps(_mm512_loadu_ps(acc + i), S::Load(x + i)));
-    if (i < n) {
+    for (; i + kStrip <= n; i += kStrip) {
+      __m512 a0 = _mm512_loadu_ps(acc + i), a1 = _mm512_loadu_ps(acc + i + kLanes);
+      __m512 a2 = _mm512_loadu_ps(acc + i + 2 * kLanes), a3 = _mm512_loadu_ps(acc + i + 3 * kLanes);
+      for (int64_t r = 0; r < rows; ++r) {
+        const E* row = x + r * stride + i;
+        a0 = _mm512_add_ps(a0, S::Load(row));
+        a1 = _mm512_add_ps(a1, S::Load(row + kLanes));
+        a2 = _mm512_add_ps(a2, S::Load(row + 2 * kLanes));
+        a3 = _mm512_add_ps(a3, S::Load(row + 3 * kLanes));
+      }
+      _mm512_storeu_ps(acc + i, a0);
+      _mm512_storeu_ps(acc + i + kLanes, a1);
+      _mm512_storeu_ps(acc + i + 2 * kLanes, a2);
+      _mm512_storeu_ps(acc + i + 3 * kLanes, a3);
+    }
+    for (; i < n; i += kLanes) {
       const __mmask16 m = avx512::LanesBelow(n - i);
-      _mm512_mask_storeu_ps(acc + i, m, _mm512_add_ps(_mm512_maskz_loadu_ps(m, acc + i), S::Load(x + i, m)));
+      __m512 a = _mm512_maskz_loadu_ps(m, acc + i);
+      for (int64_t r = 0; r < rows; ++r) a = _mm512_add_ps(a, S::Load(x + r * stride + i, m));
+      _mm512_mask_storeu_ps(acc + i, m, a);
     }
   }
   static constexpr StoredRowKernels kKernels = {
       RowMax,      RowExpSum,     RowSum,   RowSumSquares, RowSumSquaredDeviations, ScaleStore, ShiftStore,
-      AffineStore, ExpScaleStore, BlockSum, AddRow};
+      AffineStore, ExpScaleStore, BlockSum, AddRows};
 };
 
 }  // namespace
