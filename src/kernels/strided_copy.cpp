@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 #include <type_traits>
+#include <vector>
 
 #include "common/dtype.h"
 #include "cpu_features.h"
@@ -103,9 +104,12 @@ void TransposeTiles(const char* from, int64_t in_step, char* to, int64_t out_ste
   }
 }
 
-class BitCopyStep final : public Step {
+// One copy of a step: its walk, the loop that serves it, and its work as
+// units (elements; strips of a tile of rows for a transpose) that the step's
+// team splits.
+class CopyPart {
  public:
-  explicit BitCopyStep(const ElementwiseDesc& desc)
+  explicit CopyPart(const ElementwiseDesc& desc)
       : desc_(desc), bytes_(static_cast<int64_t>(DtypeSize(desc.out.dtype))) {
     const int inner = desc_.rank - 1;
     const int64_t* out = desc_.out.strides;
@@ -122,60 +126,67 @@ class BitCopyStep final : public Step {
       }
     }
     for (int d = 0; d < desc_.rank; ++d) elements_ *= desc_.shape[d];
+    units_ = elements_;
+    if (loop_ == Loop::kTranspose && elements_ > 0) {
+      tile_ = std::max<int64_t>(1, kLineBytes / bytes_);
+      const int64_t rows = desc_.shape[inner];
+      strips_ = (rows + tile_ - 1) / tile_;
+      units_ = elements_ / (rows * desc_.shape[across_]) * strips_;  // batches x strips
+      unit_elements_ = tile_ * desc_.shape[across_];
+    }
   }
 
-  aclnnStatus Run(const RunContext& context) const override {
-    if (elements_ == 0) return ACLNN_SUCCESS;
-    char* dst = context.Resolve(desc_.out.buffer);
-    const char* src = context.Resolve(desc_.inputs[0].buffer);
-    if (dst == src && std::equal(desc_.out.strides, desc_.out.strides + desc_.rank, desc_.inputs[0].strides)) {
-      return ACLNN_SUCCESS;  // in place: nothing moves
-    }
+  int64_t elements() const { return elements_; }
+  int64_t units() const { return units_; }
+  int64_t unit_elements() const { return unit_elements_; }
+  // The elements the units stand for (at least elements(): a transpose's last
+  // strip of a batch may hold fewer rows than a tile).
+  int64_t span() const { return units_ * unit_elements_; }
+  int64_t bytes() const { return bytes_; }
+  const ElementwiseDesc& desc() const { return desc_; }
+
+  // Whether the copy moves anything: not an in-place copy of a view onto itself.
+  bool Moves(const char* dst, const char* src) const {
+    return elements_ > 0 &&
+           !(dst == src && std::equal(desc_.out.strides, desc_.out.strides + desc_.rank, desc_.inputs[0].strides));
+  }
+
+  // Units [begin, end); returns whether it streamed stores (the caller fences).
+  bool Run(char* dst, const char* src, int64_t begin, int64_t end) const {
     switch (loop_) {
       case Loop::kRows:
-        RunRows(dst, src);
-        break;
+        RunRows(dst, src, begin, end);
+        return false;
       case Loop::kTranspose:
-        RunTranspose(dst, src);
-        break;
+        return RunTranspose(dst, src, begin, end);
       case Loop::kElements:
         switch (bytes_) {
           case 1:
-            RunElements<1>(dst, src);
+            RunElements<1>(dst, src, begin, end);
             break;
           case 2:
-            RunElements<2>(dst, src);
+            RunElements<2>(dst, src, begin, end);
             break;
           case 4:
-            RunElements<4>(dst, src);
+            RunElements<4>(dst, src, begin, end);
             break;
           case 8:
-            RunElements<8>(dst, src);
+            RunElements<8>(dst, src, begin, end);
             break;
           default:
-            RunElements<16>(dst, src);
+            RunElements<16>(dst, src, begin, end);
             break;
         }
-        break;
+        return false;
     }
-    return ACLNN_SUCCESS;
+    return false;
   }
 
-  std::string Describe() const override {
-    std::ostringstream text;
-    text << "copy "
-         << (loop_ == Loop::kRows        ? "rows"
-             : loop_ == Loop::kTranspose ? "transposed"
-                                         : "elements")
-         << " over [";
-    for (int d = 0; d < desc_.rank; ++d) text << (d ? "," : "") << desc_.shape[d];
-    text << "] " << DtypeName(desc_.out.dtype);
-    return text.str();
+  const char* LoopName() const {
+    return loop_ == Loop::kRows ? "rows" : loop_ == Loop::kTranspose ? "transposed" : "elements";
   }
 
  private:
-  int64_t Grain() const { return std::max<int64_t>(1, kGrainBytes / bytes_); }
-
   // The element offsets (out, in) of flat position `position` (row-major over the shape).
   void OffsetsOf(int64_t position, int64_t* index, int64_t& out, int64_t& in) const {
     out = 0;
@@ -188,88 +199,72 @@ class BitCopyStep final : public Step {
     }
   }
 
-  // Both views contiguous along the inner dimension: runs of it, split anywhere.
-  void RunRows(char* dst, const char* src) const {
+  // Steps (out, in) from the last element of a run to the first of the next.
+  void NextRun(int64_t* index, int64_t length, int64_t& out, int64_t& in) const {
     const int inner = desc_.rank - 1;
-    const int64_t row = desc_.shape[inner];
-    ParallelFor(elements_, Grain(), [&](int64_t begin, int64_t end) {
-      int64_t index[kMaxRank];
-      int64_t out = 0;
-      int64_t in = 0;
-      OffsetsOf(begin, index, out, in);
-      for (int64_t position = begin; position < end;) {
-        const int64_t length = std::min(row - index[inner], end - position);
-        std::memmove(dst + out * bytes_, src + in * bytes_, static_cast<size_t>(length * bytes_));
-        position += length;
-        if (position == end) break;
-        // The next row: the inner index returns to 0, an outer one steps.
-        out += (length - 1) * desc_.out.strides[inner];
-        in += (length - 1) * desc_.inputs[0].strides[inner];
-        index[inner] += length - 1;
-        for (int d = inner; d >= 0; --d) {
-          if (++index[d] < desc_.shape[d]) {
-            out += desc_.out.strides[d];
-            in += desc_.inputs[0].strides[d];
-            break;
-          }
-          out -= (desc_.shape[d] - 1) * desc_.out.strides[d];
-          in -= (desc_.shape[d] - 1) * desc_.inputs[0].strides[d];
-          index[d] = 0;
-        }
+    out += (length - 1) * desc_.out.strides[inner];
+    in += (length - 1) * desc_.inputs[0].strides[inner];
+    index[inner] += length - 1;
+    for (int d = inner; d >= 0; --d) {
+      if (++index[d] < desc_.shape[d]) {
+        out += desc_.out.strides[d];
+        in += desc_.inputs[0].strides[d];
+        return;
       }
-    });
+      out -= (desc_.shape[d] - 1) * desc_.out.strides[d];
+      in -= (desc_.shape[d] - 1) * desc_.inputs[0].strides[d];
+      index[d] = 0;
+    }
+  }
+
+  // Both views contiguous along the inner dimension: runs of it, split anywhere.
+  void RunRows(char* dst, const char* src, int64_t begin, int64_t end) const {
+    const int inner = desc_.rank - 1;
+    int64_t index[kMaxRank];
+    int64_t out = 0;
+    int64_t in = 0;
+    OffsetsOf(begin, index, out, in);
+    for (int64_t position = begin; position < end;) {
+      const int64_t length = std::min(desc_.shape[inner] - index[inner], end - position);
+      std::memmove(dst + out * bytes_, src + in * bytes_, static_cast<size_t>(length * bytes_));
+      position += length;
+      if (position < end) NextRun(index, length, out, in);
+    }
   }
 
   template <int Bytes>
-  void RunElements(char* dst, const char* src) const {
+  void RunElements(char* dst, const char* src, int64_t begin, int64_t end) const {
     const int inner = desc_.rank - 1;
-    ParallelFor(elements_, Grain(), [&](int64_t begin, int64_t end) {
-      int64_t index[kMaxRank];
-      int64_t out = 0;
-      int64_t in = 0;
-      OffsetsOf(begin, index, out, in);
-      const int64_t out_step = desc_.out.strides[inner] * Bytes;
-      const int64_t in_step = desc_.inputs[0].strides[inner] * Bytes;
-      for (int64_t position = begin; position < end;) {
-        const int64_t length = std::min(desc_.shape[inner] - index[inner], end - position);
-        char* to = dst + out * Bytes;
-        const char* from = src + in * Bytes;
-        if (in_step == 0 && out_step == Bytes) {
-          FillRun<Bytes>(to, from, length);
-        } else {
-          for (int64_t i = 0; i < length; ++i) CopyElement<Bytes>(to + i * out_step, from + i * in_step);
-        }
-        position += length;
-        if (position == end) break;
-        out += (length - 1) * desc_.out.strides[inner];
-        in += (length - 1) * desc_.inputs[0].strides[inner];
-        index[inner] += length - 1;
-        for (int d = inner; d >= 0; --d) {
-          if (++index[d] < desc_.shape[d]) {
-            out += desc_.out.strides[d];
-            in += desc_.inputs[0].strides[d];
-            break;
-          }
-          out -= (desc_.shape[d] - 1) * desc_.out.strides[d];
-          in -= (desc_.shape[d] - 1) * desc_.inputs[0].strides[d];
-          index[d] = 0;
-        }
+    int64_t index[kMaxRank];
+    int64_t out = 0;
+    int64_t in = 0;
+    OffsetsOf(begin, index, out, in);
+    const int64_t out_step = desc_.out.strides[inner] * Bytes;
+    const int64_t in_step = desc_.inputs[0].strides[inner] * Bytes;
+    for (int64_t position = begin; position < end;) {
+      const int64_t length = std::min(desc_.shape[inner] - index[inner], end - position);
+      char* to = dst + out * Bytes;
+      const char* from = src + in * Bytes;
+      if (in_step == 0 && out_step == Bytes) {
+        FillRun<Bytes>(to, from, length);
+      } else {
+        for (int64_t i = 0; i < length; ++i) CopyElement<Bytes>(to + i * out_step, from + i * in_step);
       }
-    });
+      position += length;
+      if (position < end) NextRun(index, length, out, in);
+    }
   }
 
   // The plane of the inner dimension i (the output's contiguous one) and
   // dimension j = across_ (the input's), every other dimension a batch: strips
-  // of `tile` consecutive i, each swept along all of j in tiles of tile x tile,
-  // so both sides move whole 64-byte lines: the input as `tile` sequential
-  // streams, the output a line per row of the tile.
-  void RunTranspose(char* dst, const char* src) const {
+  // of `tile` consecutive i (units [begin, end) of batches x strips), each
+  // swept along all of j in tiles of tile x tile, so both sides move whole
+  // 64-byte lines: the input as `tile` sequential streams, the output a line
+  // per row of the tile. Returns whether it streamed.
+  bool RunTranspose(char* dst, const char* src, int64_t begin, int64_t end) const {
     const int inner = desc_.rank - 1;
-    const int64_t columns = desc_.shape[across_];  // j
-    const int64_t rows = desc_.shape[inner];       // i
-    const int64_t tile = std::max<int64_t>(1, kLineBytes / bytes_);
-    const int64_t strips = (rows + tile - 1) / tile;
-    const int64_t batches = elements_ / (rows * columns);
+    const int64_t columns = desc_.shape[across_];                     // j
+    const int64_t rows = desc_.shape[inner];                          // i
     const int64_t in_step = desc_.inputs[0].strides[inner] * bytes_;  // between rows (i) of the input
     const int64_t out_step = desc_.out.strides[across_] * bytes_;     // between columns (j) of the output
 #if defined(__x86_64__)
@@ -279,37 +274,32 @@ class BitCopyStep final : public Step {
     const bool vector = false;
     const bool stream = false;
 #endif
-    const int64_t grain = std::max<int64_t>(1, Grain() / (tile * columns));
-    ParallelFor(batches * strips, grain, [&](int64_t begin, int64_t end) {
-      for (int64_t unit = begin; unit < end; ++unit) {
-        const int64_t strip = unit % strips;
-        int64_t batch = unit / strips;
-        int64_t out = 0;
-        int64_t in = 0;
-        for (int d = desc_.rank - 1; d >= 0; --d) {  // the batch dimensions' offsets
-          if (d == inner || d == across_) continue;
-          const int64_t at = batch % desc_.shape[d];
-          batch /= desc_.shape[d];
-          out += at * desc_.out.strides[d];
-          in += at * desc_.inputs[0].strides[d];
-        }
-        const int64_t first = strip * tile;
-        const int64_t height = std::min(tile, rows - first);
-        char* to = dst + (out + first) * bytes_;
-        const char* from = src + (in + first * desc_.inputs[0].strides[inner]) * bytes_;
-        const bool aligned = stream && (reinterpret_cast<uintptr_t>(to) & kLineMask) == 0;
-        int64_t done = 0;
-#if defined(__x86_64__)
-        if (vector && height == tile) {
-          done = TransposeStripAvx512(static_cast<int>(bytes_), from, in_step, to, out_step, columns, aligned);
-        }
-#endif
-        TransposeTail(from, in_step, to, out_step, height, done, columns, aligned);
+    for (int64_t unit = begin; unit < end; ++unit) {
+      const int64_t strip = unit % strips_;
+      int64_t batch = unit / strips_;
+      int64_t out = 0;
+      int64_t in = 0;
+      for (int d = desc_.rank - 1; d >= 0; --d) {  // the batch dimensions' offsets
+        if (d == inner || d == across_) continue;
+        const int64_t at = batch % desc_.shape[d];
+        batch /= desc_.shape[d];
+        out += at * desc_.out.strides[d];
+        in += at * desc_.inputs[0].strides[d];
       }
+      const int64_t first = strip * tile_;
+      const int64_t height = std::min(tile_, rows - first);
+      char* to = dst + (out + first) * bytes_;
+      const char* from = src + (in + first * desc_.inputs[0].strides[inner]) * bytes_;
+      const bool aligned = stream && (reinterpret_cast<uintptr_t>(to) & kLineMask) == 0;
+      int64_t done = 0;
 #if defined(__x86_64__)
-      if (stream) _mm_sfence();  // the streamed lines are visible before the step ends
+      if (vector && height == tile_) {
+        done = TransposeStripAvx512(static_cast<int>(bytes_), from, in_step, to, out_step, columns, aligned);
+      }
 #endif
-    });
+      TransposeTail(from, in_step, to, out_step, height, done, columns, aligned);
+    }
+    return stream;
   }
 
   // Columns [first, columns) of a strip of `height` rows (at most a tile).
@@ -332,8 +322,70 @@ class BitCopyStep final : public Step {
   ElementwiseDesc desc_;
   int64_t bytes_;
   int64_t elements_ = 1;
+  int64_t units_ = 0;
+  int64_t unit_elements_ = 1;
   Loop loop_ = Loop::kElements;
   int across_ = 0;  // kTranspose: the input's contiguous dimension
+  int64_t tile_ = 1;
+  int64_t strips_ = 1;
+};
+
+// Copies in one fork of the engine's team: the parts' elements laid end to
+// end are split statically, each thread running its share of every part it
+// meets, with no barrier between parts (they write disjoint outputs).
+class BitCopyStep final : public Step {
+ public:
+  explicit BitCopyStep(const std::vector<ElementwiseDesc>& copies) {
+    for (const ElementwiseDesc& desc : copies) {
+      parts_.emplace_back(OrderAndCoalesce(desc));
+      firsts_.push_back(total_);
+      total_ += parts_.back().span();
+    }
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    if (total_ == 0) return ACLNN_SUCCESS;
+    std::vector<char*> dst(parts_.size());
+    std::vector<const char*> src(parts_.size());
+    for (size_t p = 0; p < parts_.size(); ++p) {
+      dst[p] = context.Resolve(parts_[p].desc().out.buffer);
+      src[p] = context.Resolve(parts_[p].desc().inputs[0].buffer);
+    }
+    const int64_t grain = std::max<int64_t>(1, kGrainBytes / parts_.front().bytes());
+    ParallelFor(total_, grain, [&](int64_t begin, int64_t end) {
+      bool streamed = false;
+      for (size_t p = 0; p < parts_.size(); ++p) {
+        const CopyPart& part = parts_[p];
+        // This piece's elements of the part, as units: those whose first element falls in it.
+        const int64_t low = std::clamp(begin - firsts_[p], int64_t{0}, part.span());
+        const int64_t high = std::clamp(end - firsts_[p], int64_t{0}, part.span());
+        const int64_t size = part.unit_elements();
+        const int64_t first = (low + size - 1) / size;
+        const int64_t last = (high + size - 1) / size;
+        if (first < last && part.Moves(dst[p], src[p])) streamed |= part.Run(dst[p], src[p], first, last);
+      }
+#if defined(__x86_64__)
+      if (streamed) _mm_sfence();  // the streamed lines are visible before the step ends
+#endif
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    std::ostringstream text;
+    for (size_t p = 0; p < parts_.size(); ++p) {
+      const ElementwiseDesc& desc = parts_[p].desc();
+      text << (p ? " + " : "") << "copy " << parts_[p].LoopName() << " over [";
+      for (int d = 0; d < desc.rank; ++d) text << (d ? "," : "") << desc.shape[d];
+      text << "] " << DtypeName(desc.out.dtype);
+    }
+    return text.str();
+  }
+
+ private:
+  std::vector<CopyPart> parts_;
+  std::vector<int64_t> firsts_;  // where each part's span starts in the step's numbering
+  int64_t total_ = 0;
 };
 
 }  // namespace
@@ -347,7 +399,11 @@ bool IsBitCopy(const ElementwiseDesc& desc) {
 }
 
 std::unique_ptr<Step> MakeBitCopyStep(const ElementwiseDesc& desc) {
-  return std::make_unique<BitCopyStep>(OrderAndCoalesce(desc));
+  return std::make_unique<BitCopyStep>(std::vector<ElementwiseDesc>{desc});
+}
+
+std::unique_ptr<Step> MakeBitCopyStep(const std::vector<ElementwiseDesc>& copies) {
+  return std::make_unique<BitCopyStep>(copies);
 }
 
 }  // namespace canopy::kernels

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "elementwise.h"
 
@@ -23,5 +24,8 @@ bool IsBitCopy(const ElementwiseDesc& desc);
 
 // The step for a bit copy (IsBitCopy(desc)); it walks OrderAndCoalesce(desc).
 std::unique_ptr<Step> MakeBitCopyStep(const ElementwiseDesc& desc);
+// One step for several bit copies into disjoint outputs (Cat's members), run
+// in a single fork of the team with no barrier between them. Not empty.
+std::unique_ptr<Step> MakeBitCopyStep(const std::vector<ElementwiseDesc>& copies);
 
 }  // namespace canopy::kernels

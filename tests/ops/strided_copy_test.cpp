@@ -180,6 +180,10 @@ std::vector<RowsCase> RowsCases(bool complex128) {
   cases.push_back({"f32_large_dim0", ACL_FLOAT, {256, 1030}, 0});
   cases.push_back({"bf16_large_last_dim", ACL_BF16, {1030, 300}, 1});
   cases.push_back({"s8_large_last_dim", ACL_INT8, {700, 513}, -1, View::kContiguous, View::kOffset});
+  // Transposed members, split over the team: strips of 16 rows with a short last one per batch.
+  cases.push_back({"f32_large_transposed", ACL_FLOAT, {1030, 300}, 1, View::kTransposed});
+  cases.push_back({"f32_transposed_batches", ACL_FLOAT, {3, 37, 520}, 0, View::kTransposed});
+  cases.push_back({"bf16_transposed_batches_last_dim", ACL_BF16, {3, 37, 1000}, -1, View::kTransposed});
   return cases;
 }
 

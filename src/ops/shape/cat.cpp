@@ -1,5 +1,6 @@
-// aclnnCat: the tensors of a list concatenated along dim into out, one strided
-// copy per member into its slice of out. As CANN does, 1-D members of extent 0
+// aclnnCat: the tensors of a list concatenated along dim into out, a strided
+// copy per member into its slice of out (members of out's dtype: one step that
+// moves their bytes in a single fork of the team). As CANN does, 1-D members of extent 0
 // are left out before anything is checked (a list of only those, or an empty
 // list, writes nothing); the members' dtypes are promoted together and the
 // result converted to out's dtype.
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_cat.h"
+#include "kernels/strided_copy.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "shape_checks.h"
@@ -68,6 +70,41 @@ aclnnStatus CheckCat(Plan& plan, const std::vector<const aclTensor*>& members, c
   return plan.CheckShape("out", out, expected);
 }
 
+// Members all of out's dtype: their bytes move into out's slices in one step
+// (kernels/strided_copy.h), one fork of the team for the whole list. False
+// (nothing planned) when a member converts or the dtype's copies do not move
+// bits (bool).
+bool PlanSameDtypeCat(Plan& plan, const std::vector<const aclTensor*>& members, const std::vector<size_t>& positions,
+                      const std::vector<TensorRef>& list, int64_t d, const TensorRef& dst) {
+  std::vector<kernels::ElementwiseDesc> copies;
+  std::vector<TensorRef> reads;
+  int64_t offset = 0;
+  for (size_t k = 0; k < members.size(); ++k) {
+    const TensorRef& src = list[positions[k]];
+    const TensorRef slice = Narrow(dst, d, offset, src.shape[d]);
+    offset += src.shape[d];
+    if (src.NumElements() == 0) continue;
+    kernels::ElementwiseDesc desc;
+    desc.op = ElementwiseOp::kCopy;
+    desc.rank = static_cast<int>(src.shape.size());
+    desc.out.buffer = slice.buffer;
+    desc.out.dtype = slice.dtype;
+    desc.num_inputs = 1;
+    desc.inputs[0].buffer = src.buffer;
+    desc.inputs[0].dtype = src.dtype;
+    for (int j = 0; j < desc.rank; ++j) {
+      desc.shape[j] = src.shape[j];
+      desc.out.strides[j] = slice.strides[j];
+      desc.inputs[0].strides[j] = src.strides[j];
+    }
+    if (!kernels::IsBitCopy(desc)) return false;
+    copies.push_back(desc);
+    reads.push_back(src);
+  }
+  if (!copies.empty()) plan.AddStep(kernels::MakeBitCopyStep(copies), reads, dst);
+  return true;
+}
+
 aclnnStatus PlanCat(Plan& plan, const aclTensorList* tensors, int64_t dim, const aclTensor* out) {
   std::vector<const aclTensor*> members;
   std::vector<std::string> names;
@@ -83,6 +120,7 @@ aclnnStatus PlanCat(Plan& plan, const aclTensorList* tensors, int64_t dim, const
   if (!members.empty()) CANOPY_CHECK(CheckCat(plan, members, names, dim, out, d, promoted));
   const std::vector<TensorRef> list = plan.InputList(tensors, "tensors");
   const TensorRef dst = plan.Output(out, "out");
+  if (PlanSameDtypeCat(plan, members, positions, list, d, dst)) return ACLNN_SUCCESS;
   int64_t offset = 0;
   for (size_t k = 0; k < members.size(); ++k) {
     const TensorRef& src = list[positions[k]];
