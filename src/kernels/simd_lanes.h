@@ -29,6 +29,19 @@ inline V16 Abs(V16 a) { return {_mm512_abs_ps(a.v)}; }
 inline V16 Exp(V16 a) { return {Sleef_expf16_u10avx512f(a.v)}; }
 inline V16 Tanh(V16 a) { return {Sleef_tanhf16_u10avx512f(a.v)}; }
 inline V16 Sqrt(V16 a) { return {_mm512_sqrt_ps(a.v)}; }
+// 1 / sqrt(a): vrsqrt14's estimate (relative error below 2^-14) and one
+// Newton step, y + y / 2 (1 - a y y) with its products fused: within 1.6 units
+// of roundoff (the step's rounding, the product a y, the estimate's error
+// squared), where a division after the root costs two. Zero and +inf keep the
+// estimate (inf, 0: exact); NaN and negative values give NaN either way.
+inline V16 Rsqrt(V16 a) {
+  const __m512 y = _mm512_rsqrt14_ps(a.v);
+  const __m512 error = _mm512_fnmadd_ps(_mm512_mul_ps(a.v, y), y, _mm512_set1_ps(1.0f));
+  const __m512 refined = _mm512_fmadd_ps(_mm512_mul_ps(y, _mm512_set1_ps(0.5f)), error, y);
+  const __mmask16 exact = _mm512_kor(_mm512_cmp_ps_mask(a.v, _mm512_setzero_ps(), _CMP_EQ_OQ),
+                                     _mm512_cmp_ps_mask(a.v, _mm512_set1_ps(__builtin_inff()), _CMP_EQ_OQ));
+  return {_mm512_mask_blend_ps(exact, refined, y)};
+}
 inline V16 Sin(V16 a) { return {Sleef_sinf16_u10avx512f(a.v)}; }
 inline V16 Cos(V16 a) { return {Sleef_cosf16_u10avx512f(a.v)}; }
 inline V16 Log(V16 a) { return {Sleef_logf16_u10avx512f(a.v)}; }
@@ -79,6 +92,8 @@ inline V8 Abs(V8 a) { return {_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a.v)}; }
 inline V8 Exp(V8 a) { return {Sleef_expf8_u10avx2(a.v)}; }
 inline V8 Tanh(V8 a) { return {Sleef_tanhf8_u10avx2(a.v)}; }
 inline V8 Sqrt(V8 a) { return {_mm256_sqrt_ps(a.v)}; }
+// AVX2's estimate has 12 bits; one Newton step leaves too much: the exact root and quotient.
+inline V8 Rsqrt(V8 a) { return {_mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(a.v))}; }
 inline V8 Sin(V8 a) { return {Sleef_sinf8_u10avx2(a.v)}; }
 inline V8 Cos(V8 a) { return {Sleef_cosf8_u10avx2(a.v)}; }
 inline V8 Log(V8 a) { return {Sleef_logf8_u10avx2(a.v)}; }

@@ -67,7 +67,7 @@ V ReciprocalOf(V x) {
 }
 template <typename V>
 V RsqrtOf(V x) {
-  return Div(V::Set(1.0f), Sqrt(x));
+  return Rsqrt(x);  // simd_lanes.h: an estimate and a Newton step on AVX-512, the quotient on AVX2
 }
 // x - trunc(x): exact (the fractional part of a float is representable); inf gives NaN.
 template <typename V>
