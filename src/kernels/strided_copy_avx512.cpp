@@ -1,5 +1,5 @@
-// AVX-512 tile transposes for strided_copy.cpp: a 16 x 16 tile of 4-byte
-// elements or a 32 x 32 tile of 2-byte ones is one 64-byte line per row on
+// AVX-512 tile transposes for strided_copy.cpp: an 8 x 8 tile of 8-byte
+// elements, 16 x 16 of 4-byte or 32 x 32 of 2-byte ones is one 64-byte line per row on
 // both sides, transposed in registers (unpacks within 128-bit lanes, then
 // lane shuffles).
 // GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
@@ -20,6 +20,7 @@ namespace canopy::kernels {
 namespace {
 
 constexpr int kLineBytes = 64;
+constexpr int kRows8 = 8;     // 8-byte elements per line
 constexpr int kRows4 = 16;    // 4-byte elements per line
 constexpr int kRows2 = 32;    // 2-byte elements per line
 constexpr int kLaneRows = 8;  // 2-byte elements per 128-bit lane
@@ -69,6 +70,29 @@ inline void Transpose4(const char* in, int64_t in_step, char* out, int64_t out_s
   for (int c = 0; c < kRows4; ++c) StoreLine(out + c * out_step, t[c], stream);
 }
 
+// 8 rows of 8 8-byte elements: pairs of rows interleaved within the lanes
+// (unpack 64-bit), then the lanes of the four pairs transposed.
+inline void Transpose8(const char* in, int64_t in_step, char* out, int64_t out_step, bool stream) {
+  __m512i r[kRows8];
+  __m512i t[kRows8];
+  for (int i = 0; i < kRows8; ++i) r[i] = _mm512_loadu_si512(in + i * in_step);
+  for (int i = 0; i < kRows8 / 2; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);
+  }
+  // t[2g + k], lane L: column 2L + k of rows 2g, 2g + 1.
+  for (int k = 0; k < 2; ++k) {
+    const __m512i e0 = _mm512_shuffle_i64x2(t[k], t[2 + k], kLowHalves);
+    const __m512i e1 = _mm512_shuffle_i64x2(t[k], t[2 + k], kHighHalves);
+    const __m512i e2 = _mm512_shuffle_i64x2(t[4 + k], t[6 + k], kLowHalves);
+    const __m512i e3 = _mm512_shuffle_i64x2(t[4 + k], t[6 + k], kHighHalves);
+    StoreLine(out + k * out_step, _mm512_shuffle_i64x2(e0, e2, kEvenLanes), stream);
+    StoreLine(out + (2 + k) * out_step, _mm512_shuffle_i64x2(e0, e2, kOddLanes), stream);
+    StoreLine(out + (4 + k) * out_step, _mm512_shuffle_i64x2(e1, e3, kEvenLanes), stream);
+    StoreLine(out + (6 + k) * out_step, _mm512_shuffle_i64x2(e1, e3, kOddLanes), stream);
+  }
+}
+
 // 32 rows of 32 2-byte elements: each group of 8 rows transposed within the
 // lanes (unpack 16-, 32-, 64-bit), then the lanes of the four groups.
 inline void Transpose2(const char* in, int64_t in_step, char* out, int64_t out_step, bool stream) {
@@ -113,7 +137,9 @@ int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step,
   for (int64_t c = 0; c < whole; c += tile) {
     const char* from = in + c * element_bytes;
     char* to = out + c * out_step;
-    if (element_bytes == 4) {
+    if (element_bytes == 8) {
+      Transpose8(from, in_step, to, out_step, stream);
+    } else if (element_bytes == 4) {
       Transpose4(from, in_step, to, out_step, stream);
     } else {
       Transpose2(from, in_step, to, out_step, stream);
