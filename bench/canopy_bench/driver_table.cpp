@@ -52,7 +52,7 @@ constexpr Driver kDrivers[] = {
      "the K and V bytes (Sq <= 4) or Canopy's bf16 Matmul doing the same multiply-adds",
      nullptr, RunAttentionDriver},
     {"movement", "cat,permute,gatherv2,repeat",
-     "ops cat, permute, gatherv2, repeat (data movement); problem SHAPE[:dD][:nN][:iI][:x32][:rR,R..][:pP,P..]: cat "
+     "ops cat, permute, gatherv2, repeat (data movement); problem SHAPE[:dD][:nN][:iI][:x32][:rRxR..][:pPxP..]: cat "
      "of N (2) members along D (0), permute by P (the two inner dims swapped), gatherv2 of I (extent / 2) random "
      "indices (int64, x32: int32) along D, repeat by R (2 along dim 0); --dt=f32|f16|bf16|i8|i32|...; against a "
      "two-thread copy loop over the output's bytes",

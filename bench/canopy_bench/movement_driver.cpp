@@ -5,7 +5,7 @@
 // measured alternately in the same run (--mode=P), or bit for bit against a
 // host loop (--mode=C). The target (issue 15) is a ratio of at least 0.8.
 //
-// Problem: SHAPE[:dD][:nN][:iI][:xBITS][:rR,R..][:pP,P..]
+// Problem: SHAPE[:dD][:nN][:iI][:xBITS][:rRxR..][:pPxP..]
 //   cat       N members of SHAPE (n, default 2) along dim D (d, default 0)
 //   permute   SHAPE permuted by P (p; default: the two inner dims swapped)
 //   gatherv2  rows of the table SHAPE along dim D (default 0) picked by I
@@ -43,9 +43,12 @@ struct Problem {
   std::vector<int64_t> order;    // empty: the two inner dims swapped
 };
 
+// "4x1" or "3x0x2x1" (the CSV keeps problems unquoted, so no commas).
 bool ParseList(const std::string& text, std::vector<int64_t>& values) {
   values.clear();
-  for (const std::string& item : SplitList(text)) {
+  std::string spaced = text;
+  std::replace(spaced.begin(), spaced.end(), 'x', ',');
+  for (const std::string& item : SplitList(spaced)) {
     char* end = nullptr;
     values.push_back(std::strtoll(item.c_str(), &end, 10));
     if (end == item.c_str() || *end != '\0') return false;
@@ -417,7 +420,7 @@ void RunOne(const Settings& settings, const std::string& op, const DtypeInfo& dt
 void RunMovementDriver(const Settings& settings, const std::string& problem, Session& session) {
   Problem p;
   if (!ParseProblem(problem, p)) {
-    Die("movement problem '%s' is not like 4096x4096[:dD][:nN][:iI][:x32][:rR,R][:pP,P]", problem.c_str());
+    Die("movement problem '%s' is not like 4096x4096[:dD][:nN][:iI][:x32][:rRxR][:pPxP]", problem.c_str());
   }
   for (const std::string& op : OpsOf(settings, *FindDriver("movement"))) {
     for (const std::string& dtype : settings.dtypes) RunOne(settings, op, DtypeOf(dtype), problem, p, session);
