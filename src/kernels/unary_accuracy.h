@@ -35,7 +35,8 @@ inline constexpr double kGeluErf = 5;
 inline constexpr double kSleef = 2;
 // SLEEF's erfc: 1.5 ulp.
 inline constexpr double kErfc = 3;
-// 1 / sqrt(x): the root and the division.
+// 1 / sqrt(x): the root and the division (AVX2, portable), or vrsqrt14 and one
+// Newton step (AVX-512: about 1.6, simd_lanes.h).
 inline constexpr double kRsqrt = 3;
 // 1 / x and x * x: one rounding.
 inline constexpr double kReciprocal = 2;
