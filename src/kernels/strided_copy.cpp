@@ -268,7 +268,7 @@ class CopyPart {
     const int64_t in_step = desc_.inputs[0].strides[inner] * bytes_;  // between rows (i) of the input
     const int64_t out_step = desc_.out.strides[across_] * bytes_;     // between columns (j) of the output
 #if defined(__x86_64__)
-    const bool vector = Cpu().Avx512() && (bytes_ == 2 || bytes_ == 4 || bytes_ == 8);
+    const bool vector = Cpu().Avx512() && bytes_ <= 8;  // 1, 2, 4 or 8 bytes
     const bool stream = elements_ * bytes_ >= kStreamBytes && out_step % kLineBytes == 0;
 #else
     const bool vector = false;

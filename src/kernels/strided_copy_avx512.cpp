@@ -1,5 +1,5 @@
 // AVX-512 tile transposes for strided_copy.cpp: an 8 x 8 tile of 8-byte
-// elements, 16 x 16 of 4-byte or 32 x 32 of 2-byte ones is one 64-byte line per row on
+// elements, 16 x 16 of 4-byte, 32 x 32 of 2-byte or 64 x 64 of 1-byte ones is one 64-byte line per row on
 // both sides, transposed in registers (unpacks within 128-bit lanes, then
 // lane shuffles).
 // GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
@@ -25,6 +25,9 @@ constexpr int kRows4 = 16;    // 4-byte elements per line
 constexpr int kRows2 = 32;    // 2-byte elements per line
 constexpr int kLaneRows = 8;  // 2-byte elements per 128-bit lane
 constexpr int kGroups = kRows2 / kLaneRows;
+constexpr int kRows1 = 64;         // bytes per line
+constexpr int kByteLaneRows = 16;  // bytes per 128-bit lane
+constexpr int kByteGroups = kRows1 / kByteLaneRows;
 // _mm512_shuffle_i32x4 selectors: lanes (0, 1 | 0, 1), (2, 3 | 2, 3), (0, 2 | 0, 2), (1, 3 | 1, 3).
 constexpr int kLowHalves = 0x44;
 constexpr int kHighHalves = 0xee;
@@ -128,6 +131,47 @@ inline void Transpose2(const char* in, int64_t in_step, char* out, int64_t out_s
   }
 }
 
+// 64 rows of 64 bytes: each group of 16 rows transposed within the lanes
+// (unpack 8-, 16-, 32-, 64-bit), then the lanes of the four groups.
+inline void Transpose1(const char* in, int64_t in_step, char* out, int64_t out_step, bool stream) {
+  __m512i e[kByteGroups][kByteLaneRows];  // e[g][k], lane L: column 16L + k of rows 16g .. 16g + 15
+  for (int g = 0; g < kByteGroups; ++g) {
+    __m512i a[kByteLaneRows];
+    __m512i b[kByteLaneRows];
+    for (int i = 0; i < kByteLaneRows; ++i) a[i] = _mm512_loadu_si512(in + (g * kByteLaneRows + i) * in_step);
+    for (int i = 0; i < kByteLaneRows / 2; ++i) {  // b[2i], b[2i + 1]: columns 0-7, 8-15 of rows 2i, 2i + 1
+      b[2 * i] = _mm512_unpacklo_epi8(a[2 * i], a[2 * i + 1]);
+      b[2 * i + 1] = _mm512_unpackhi_epi8(a[2 * i], a[2 * i + 1]);
+    }
+    for (int h = 0; h < 4; ++h) {  // a[4h + m]: columns 4m .. 4m + 3 of rows 4h .. 4h + 3
+      a[4 * h] = _mm512_unpacklo_epi16(b[4 * h], b[4 * h + 2]);
+      a[4 * h + 1] = _mm512_unpackhi_epi16(b[4 * h], b[4 * h + 2]);
+      a[4 * h + 2] = _mm512_unpacklo_epi16(b[4 * h + 1], b[4 * h + 3]);
+      a[4 * h + 3] = _mm512_unpackhi_epi16(b[4 * h + 1], b[4 * h + 3]);
+    }
+    for (int q = 0; q < 2; ++q) {  // b[8q + j]: columns 2j, 2j + 1 of rows 8q .. 8q + 7
+      for (int m = 0; m < 4; ++m) {
+        b[8 * q + 2 * m] = _mm512_unpacklo_epi32(a[8 * q + m], a[8 * q + 4 + m]);
+        b[8 * q + 2 * m + 1] = _mm512_unpackhi_epi32(a[8 * q + m], a[8 * q + 4 + m]);
+      }
+    }
+    for (int j = 0; j < kByteLaneRows / 2; ++j) {
+      e[g][2 * j] = _mm512_unpacklo_epi64(b[j], b[8 + j]);
+      e[g][2 * j + 1] = _mm512_unpackhi_epi64(b[j], b[8 + j]);
+    }
+  }
+  for (int k = 0; k < kByteLaneRows; ++k) {
+    const __m512i e0 = _mm512_shuffle_i32x4(e[0][k], e[1][k], kLowHalves);
+    const __m512i e1 = _mm512_shuffle_i32x4(e[0][k], e[1][k], kHighHalves);
+    const __m512i e2 = _mm512_shuffle_i32x4(e[2][k], e[3][k], kLowHalves);
+    const __m512i e3 = _mm512_shuffle_i32x4(e[2][k], e[3][k], kHighHalves);
+    StoreLine(out + k * out_step, _mm512_shuffle_i32x4(e0, e2, kEvenLanes), stream);
+    StoreLine(out + (kByteLaneRows + k) * out_step, _mm512_shuffle_i32x4(e0, e2, kOddLanes), stream);
+    StoreLine(out + (2 * kByteLaneRows + k) * out_step, _mm512_shuffle_i32x4(e1, e3, kEvenLanes), stream);
+    StoreLine(out + (3 * kByteLaneRows + k) * out_step, _mm512_shuffle_i32x4(e1, e3, kOddLanes), stream);
+  }
+}
+
 }  // namespace
 
 int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step, char* out, int64_t out_step,
@@ -137,7 +181,9 @@ int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step,
   for (int64_t c = 0; c < whole; c += tile) {
     const char* from = in + c * element_bytes;
     char* to = out + c * out_step;
-    if (element_bytes == 8) {
+    if (element_bytes == 1) {
+      Transpose1(from, in_step, to, out_step, stream);
+    } else if (element_bytes == 8) {
       Transpose8(from, in_step, to, out_step, stream);
     } else if (element_bytes == 4) {
       Transpose4(from, in_step, to, out_step, stream);

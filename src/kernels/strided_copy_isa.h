@@ -7,7 +7,7 @@
 namespace canopy::kernels {
 
 // Transposes a strip of 64 / `element_bytes` rows (8 of 8-byte elements, 16
-// of 4-byte ones, 32 of 2-byte ones) in tiles of as many columns: element c of row r (at
+// of 4-byte ones, 32 of 2-byte ones, 64 of bytes) in tiles of as many columns: element c of row r (at
 // in + r * in_step + c * element_bytes) goes to out + c * out_step + r *
 // element_bytes. Rows are read and written as whole 64-byte runs; `stream`
 // writes them with non-temporal stores (every output run 64-byte aligned).
