@@ -35,7 +35,8 @@ inline V16 Sqrt(V16 a) { return {_mm512_sqrt_ps(a.v)}; }
 // squared), where a division after the root costs two. Zero and +inf keep the
 // estimate (inf, 0: exact); NaN and negative values give NaN either way.
 inline V16 Rsqrt(V16 a) {
-  const __m512 y = _mm512_rsqrt14_ps(a.v);
+  // The zero-masked form: GCC 12 flags the plain one's undefined pass-through (PR105593).
+  const __m512 y = _mm512_maskz_rsqrt14_ps(0xffff, a.v);
   const __m512 error = _mm512_fnmadd_ps(_mm512_mul_ps(a.v, y), y, _mm512_set1_ps(1.0f));
   const __m512 refined = _mm512_fmadd_ps(_mm512_mul_ps(y, _mm512_set1_ps(0.5f)), error, y);
   const __mmask16 exact = _mm512_kor(_mm512_cmp_ps_mask(a.v, _mm512_setzero_ps(), _CMP_EQ_OQ),
