@@ -20,7 +20,8 @@ constexpr Driver kDrivers[] = {
      "--dt=f32|f16|bf16",
      "2048x2048", RunLayoutDriver},
     {"unary", "exp,sigmoid",
-     "unary ops taking (self, out): exp, sigmoid, ...; problem 16M; --dt=f32|f16|bf16; against a two-thread copy loop",
+     "pointwise ops of one tensor (exp, sigmoid, ...; pow = PowTensorScalar ^2.5, muls, adds); problem 16M; "
+     "--dt=f32|f16|bf16; against a two-thread copy loop and SLEEF's own two-thread vector loop",
      "16M", RunUnaryDriver},
     {"overhead", "all",
      "framework costs; problem 'all' or one of phase1-miss, phase1-hit, phase2, enqueue, tiny, tiny-client, sync, "
