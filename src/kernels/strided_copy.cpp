@@ -30,6 +30,24 @@ constexpr uintptr_t kLineMask = kLineBytes - 1;
 
 enum class Loop : uint8_t { kRows, kTranspose, kElements };
 
+// body.template operator()<Bytes>() for elements of `bytes` bytes (1, 2, 4, 8,
+// else 16: IsBitCopy admits no other size).
+template <typename Body>
+void WithElementBytes(int64_t bytes, Body&& body) {
+  switch (bytes) {
+    case 1:
+      return body.template operator()<1>();
+    case 2:
+      return body.template operator()<2>();
+    case 4:
+      return body.template operator()<4>();
+    case 8:
+      return body.template operator()<8>();
+    default:
+      return body.template operator()<16>();
+  }
+}
+
 template <int Bytes>
 inline void CopyElement(char* dst, const char* src) {
   std::memcpy(dst, src, Bytes);
@@ -160,23 +178,7 @@ class CopyPart {
       case Loop::kTranspose:
         return RunTranspose(dst, src, begin, end);
       case Loop::kElements:
-        switch (bytes_) {
-          case 1:
-            RunElements<1>(dst, src, begin, end);
-            break;
-          case 2:
-            RunElements<2>(dst, src, begin, end);
-            break;
-          case 4:
-            RunElements<4>(dst, src, begin, end);
-            break;
-          case 8:
-            RunElements<8>(dst, src, begin, end);
-            break;
-          default:
-            RunElements<16>(dst, src, begin, end);
-            break;
-        }
+        WithElementBytes(bytes_, [&]<int Bytes>() { RunElements<Bytes>(dst, src, begin, end); });
         return false;
     }
     return false;
@@ -305,18 +307,9 @@ class CopyPart {
   // Columns [first, columns) of a strip of `height` rows (at most a tile).
   void TransposeTail(const char* from, int64_t in_step, char* to, int64_t out_step, int64_t height, int64_t first,
                      int64_t columns, bool stream) const {
-    switch (bytes_) {
-      case 1:
-        return TransposeTiles<1>(from, in_step, to, out_step, height, first, columns, stream);
-      case 2:
-        return TransposeTiles<2>(from, in_step, to, out_step, height, first, columns, stream);
-      case 4:
-        return TransposeTiles<4>(from, in_step, to, out_step, height, first, columns, stream);
-      case 8:
-        return TransposeTiles<8>(from, in_step, to, out_step, height, first, columns, stream);
-      default:
-        return TransposeTiles<16>(from, in_step, to, out_step, height, first, columns, stream);
-    }
+    WithElementBytes(bytes_, [&]<int Bytes>() {
+      TransposeTiles<Bytes>(from, in_step, to, out_step, height, first, columns, stream);
+    });
   }
 
   ElementwiseDesc desc_;

@@ -11,6 +11,7 @@
 #include "canopy/canopy_runtime.h"
 #include "common/env.h"
 #include "common/half.h"
+#include "elementwise_desc.h"
 #include "overlap.h"
 
 namespace canopy::ops {
@@ -44,17 +45,7 @@ kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
 
 std::unique_ptr<Step> MakeStep(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
                                const TensorRef& out, ScalarValue alpha, ScalarValue scalar) {
-  kernels::ElementwiseDesc desc;
-  desc.op = op;
-  desc.compute = compute;
-  desc.rank = static_cast<int>(out.shape.size());
-  for (int d = 0; d < desc.rank; ++d) desc.shape[d] = out.shape[d];
-  desc.out = OperandOf(out, out.shape);
-  desc.num_inputs = static_cast<int>(inputs.size());
-  for (size_t k = 0; k < inputs.size(); ++k) desc.inputs[k] = OperandOf(inputs[k], out.shape);
-  desc.alpha = alpha;
-  desc.scalar = scalar;
-  return kernels::MakeElementwiseStep(desc);
+  return kernels::MakeElementwiseStep(ElementwiseDescOf(op, compute, inputs, out, alpha, scalar));
 }
 
 // The elements a tensor's kernels reach from its first view element: its view, or
@@ -182,9 +173,28 @@ ScalarValue ValueOf(const aclScalar& scalar) {
   }
 }
 
+kernels::ElementwiseDesc ElementwiseDescOf(ElementwiseOp op, ComputeType compute, const std::vector<TensorRef>& inputs,
+                                           const TensorRef& out, ScalarValue alpha, ScalarValue scalar) {
+  kernels::ElementwiseDesc desc;
+  desc.op = op;
+  desc.compute = compute;
+  desc.rank = static_cast<int>(out.shape.size());
+  for (int d = 0; d < desc.rank; ++d) desc.shape[d] = out.shape[d];
+  desc.out = OperandOf(out, out.shape);
+  desc.num_inputs = static_cast<int>(inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) desc.inputs[k] = OperandOf(inputs[k], out.shape);
+  desc.alpha = alpha;
+  desc.scalar = scalar;
+  return desc;
+}
+
+kernels::ElementwiseDesc CopyDescOf(const TensorRef& src, const TensorRef& dst) {
+  return ElementwiseDescOf(ElementwiseOp::kCopy, kernels::CastComputeType(src.dtype, dst.dtype), {src}, dst,
+                           ScalarValue::Integer(1), {});
+}
+
 std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst) {
-  return MakeStep(ElementwiseOp::kCopy, kernels::CastComputeType(src.dtype, dst.dtype), {src}, dst,
-                  ScalarValue::Integer(1), {});
+  return kernels::MakeElementwiseStep(CopyDescOf(src, dst));
 }
 
 Plan::Plan(const char* op_name) : op_(op_name) {}

@@ -10,6 +10,7 @@
 #include "aclnnop/aclnn_cat.h"
 #include "kernels/strided_copy.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/framework/elementwise_desc.h"
 #include "ops/framework/tensor_view.h"
 #include "shape_checks.h"
 
@@ -84,19 +85,7 @@ bool PlanSameDtypeCat(Plan& plan, const std::vector<const aclTensor*>& members, 
     const TensorRef slice = Narrow(dst, d, offset, src.shape[d]);
     offset += src.shape[d];
     if (src.NumElements() == 0) continue;
-    kernels::ElementwiseDesc desc;
-    desc.op = ElementwiseOp::kCopy;
-    desc.rank = static_cast<int>(src.shape.size());
-    desc.out.buffer = slice.buffer;
-    desc.out.dtype = slice.dtype;
-    desc.num_inputs = 1;
-    desc.inputs[0].buffer = src.buffer;
-    desc.inputs[0].dtype = src.dtype;
-    for (int j = 0; j < desc.rank; ++j) {
-      desc.shape[j] = src.shape[j];
-      desc.out.strides[j] = slice.strides[j];
-      desc.inputs[0].strides[j] = src.strides[j];
-    }
+    const kernels::ElementwiseDesc desc = CopyDescOf(src, slice);
     if (!kernels::IsBitCopy(desc)) return false;
     copies.push_back(desc);
     reads.push_back(src);
