@@ -3,12 +3,7 @@
 // Sixteen f32 lanes, loaded from f32, fp16 or bf16 storage (avx512_lanes.h),
 // widened into two f64 vectors for the sums; the tail is a masked vector, so
 // the order of the additions is set by n alone.
-// GCC 12 reports the undefined pass-through operand of its own AVX-512 extract
-// intrinsics (_mm256_undefined_pd) as uninitialized (GCC PR105593).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "x86_intrinsics.h"
 
 #include <cmath>
 

@@ -2,17 +2,7 @@
 // elements, 16 x 16 of 4-byte, 32 x 32 of 2-byte or 64 x 64 of 1-byte ones is one 64-byte line per row on
 // both sides, transposed in registers (unpacks within 128-bit lanes, then
 // lane shuffles).
-// GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
-// (maybe-)uninitialized analysis flags inside the header itself (GCC PR105593).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "x86_intrinsics.h"
 
 #include "strided_copy_isa.h"
 

@@ -1,0 +1,16 @@
+// <immintrin.h> for the x86 kernel files. GCC 12 builds some AVX-512
+// intrinsics' results from _mm512_undefined_*() / _mm256_undefined_*() and its
+// (maybe-)uninitialized analysis then flags the header's own lines once they
+// are inlined (GCC PR105593), which -Werror debug and sanitizer builds turn
+// into errors: silenced for the header's lines only.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
