@@ -48,7 +48,8 @@ Stream::~Stream() {
 bool Stream::Enqueue(const Task& task, uint64_t* record_generation) {
   if (Tracer::Enabled()) Tracer::Get().Instant(task.name, "enqueue", {}, NowNs());
   {
-    std::lock_guard lock(mutex_);
+    LockSpinningFirst(mutex_);
+    std::lock_guard lock(mutex_, std::adopt_lock);
     if (closed_) return false;
     queue_.push_back(task);
     if (task.kind == TaskKind::kEventRecord) {
@@ -67,7 +68,8 @@ bool Stream::EnqueueAll(const std::vector<Task>& tasks) {
   if (tasks.empty()) return true;
   if (Tracer::Enabled()) Tracer::Get().Instant(tasks.front().name, "enqueue", {}, NowNs());
   {
-    std::lock_guard lock(mutex_);
+    LockSpinningFirst(mutex_);
+    std::lock_guard lock(mutex_, std::adopt_lock);
     if (closed_) return false;
     for (const Task& task : tasks) {
       queue_.push_back(task);
