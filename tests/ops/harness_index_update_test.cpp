@@ -4,7 +4,9 @@
 // every A2 dtype, int32 and int64 indices, duplicates (the last update wins,
 // or all add up), every view of varRef (a view that is not one flat vector is
 // staged), empty positions and blocks, indices out of range or negative (a
-// stream error, varRef unchanged), and each rejection with its status code.
+// stream error, varRef unchanged; ScatterNdUpdate instead writes or skips each
+// row by its row number, as CANN's A2 kernel does), and each rejection with
+// its status code.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,14 +58,32 @@ Arg CoordinatesArg() {
              }};
 }
 
+// ScatterNdUpdate's coordinates: CANN's A2 kernel writes the row a position's
+// row number names (coordinate x row stride, summed) when it lies inside
+// var's addressed rows and skips it otherwise, so values a little outside
+// every dimension's range (negative ones too) are valid input, not errors.
+Arg RowNumberCoordinatesArg() {
+  return Arg{.name = "indices",
+             .range = RangeRule([](aclDataType, const CaseInfo& c) {
+               const Shape& var = c.shapes[0];
+               const int64_t k = AddressedDims(var, c.shapes[1], c.shapes[2]);
+               int64_t largest = var[0];
+               for (int64_t d = 1; d < k; ++d) largest = std::max(largest, var[d]);
+               return Range{-2, static_cast<double>(largest + 1), 0, 0, /*allowAllZero=*/true};
+             }),
+             .dtypes = {ACL_INT32, ACL_INT64}};
+}
+
 // target + update as the device adds them: integers wrap.
 Value Add(Value target, Value update, aclDataType dtype) {
   if (!IsIntegral(dtype)) return target + update;
   return Wrapped(static_cast<int64_t>(target.real() + update.real()), dtype);
 }
 
-// var with updates written to (or added at) the blocks indices address, in indices' row-major order.
-Expected ScatterReference(const RefCall& call, bool accumulate) {
+// var with updates written to (or added at) the blocks indices address, in
+// indices' row-major order; with `by_row_number`, a position whose row number
+// falls outside var's addressed rows is skipped (ScatterNdUpdate on CANN's A2 kernel).
+Expected ScatterReference(const RefCall& call, bool accumulate, bool by_row_number = false) {
   const Operand& var = call.inputs[0];
   const Operand& indices = call.inputs[1];
   const Operand& updates = call.inputs[2];
@@ -75,9 +95,12 @@ Expected ScatterReference(const RefCall& call, bool accumulate) {
   const int64_t positions = static_cast<int64_t>(indices.values.size()) / columns;
   for (int64_t b = 0; b < positions; ++b) {
     int64_t start = 0;
+    int64_t rows = 1;
     for (int64_t j = 0; j < columns; ++j) {
       start = start * var.shape[j] + static_cast<int64_t>(indices.values[static_cast<size_t>(b * columns + j)].real());
+      rows *= var.shape[j];
     }
+    if (by_row_number && (start < 0 || start >= rows)) continue;
     for (int64_t i = 0; i < block; ++i) {
       Value& target = e.values[static_cast<size_t>(start * block + i)];
       const Value& update = updates.values[static_cast<size_t>(b * block + i)];
@@ -93,7 +116,7 @@ Tolerance AccumulatedTolerance() { return Tolerance{.ulps = 8, .minMagnitude = 3
 OpRow ScatterNdUpdateRow() {
   OpRow row;
   row.name = "ScatterNdUpdate";
-  row.inputs = {Arg{.name = "varRef", .range = Range{-8, 8}}, CoordinatesArg(),
+  row.inputs = {Arg{.name = "varRef", .range = Range{-8, 8}}, RowNumberCoordinatesArg(),
                 Arg{.name = "updates", .range = Range{-8, 8}}};
   row.inplace = {[](Call& c) {
                    return aclnnScatterNdUpdateGetWorkspaceSize(c.Tensor(0), c.Tensor(1), c.Tensor(2), c.workspaceSize,
@@ -109,7 +132,9 @@ OpRow ScatterNdUpdateRow() {
                 {"empty_positions", {{4, 5}, {0, 1}, {0, 5}}},
                 {"empty_block", {{4, 0}, {3, 1}, {3, 0}}}};
   row.outShape = ShapeOfInput(0);
-  row.reference = [](const RefCall& call) { return ScatterReference(call, /*accumulate=*/false); };
+  row.reference = [](const RefCall& call) {
+    return ScatterReference(call, /*accumulate=*/false, /*by_row_number=*/true);
+  };
   return row;
 }
 
@@ -343,6 +368,34 @@ TEST(ScatterNdUpdate, Rejections) {
     const OpRun run = RunScatter(r, aclnnScatterNdUpdateGetWorkspaceSize, aclnnScatterNdUpdate);
     EXPECT_EQ(run.phase1, r.status) << r.name << ": " << Describe(run);
   }
+}
+
+// The case of CANN's own example program, one row number at a time: a
+// position whose coordinates leave their dimensions but whose row number
+// (coordinate x row stride, summed) lands inside var writes that row; one
+// whose number falls outside, negative included, is skipped with no error.
+TEST(ScatterNdUpdate, RowNumbersAsCannsKernel) {
+  DeviceTensor var(ACL_FLOAT, {3, 4, 2}), indices(ACL_INT64, {5, 2}), updates(ACL_FLOAT, {5, 2});
+  Values before(24);
+  for (size_t i = 0; i < before.size(); ++i) before[i] = static_cast<double>(i) + 0.5;
+  var.WriteView(before);
+  // Row numbers over var's 3 x 4 rows: 6 (coordinate 6 > 3), 20 (skipped), -2 (skipped), 9, 11.
+  indices.WriteView({0, 6, 5, 0, -1, 2, 2, 1, 3, -1});
+  updates.WriteView({-1, -2, -3, -4, -5, -6, -7, -8, -9, -10});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnScatterNdUpdateGetWorkspaceSize(a.Tensor(var), a.Tensor(indices), a.Tensor(updates), w, e);
+      },
+      aclnnScatterNdUpdate);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  Values expected = before;
+  expected[12] = -1;  // row 6
+  expected[13] = -2;
+  expected[18] = -7;  // row 9
+  expected[19] = -8;
+  expected[22] = -9;  // row 11: 3 x 4 - 1
+  expected[23] = -10;
+  EXPECT_EQ(var.ReadView(), expected);
 }
 
 TEST(TfScatterAdd, Rejections) {

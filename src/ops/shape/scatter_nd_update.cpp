@@ -5,14 +5,17 @@
 // duplicates add up in B's row-major order) varRef[indices[b..., :], :].
 // TfScatterAdd also takes tf.scatter_add's form, where every element of
 // indices addresses dimension 0: it is taken whenever the first form's shapes
-// do not fit, as CANN does. Both run on the advanced-indexing block
+// do not fit, as CANN does. TfScatterAdd runs on the advanced-indexing block
 // (nd_index.h): every coordinate is checked at run time, before varRef is
 // written (CANN documents negative and out-of-range values as unsupported).
+// ScatterNdUpdate does what CANN's Atlas A2 kernel does with such values,
+// since CANN's own example program relies on it: see LinearRowScatterStep.
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_tf_scatter_add.h"
 #include "nd_index.h"
 #include "ops/framework/aclnn_op.h"
 #include "shape_checks.h"
+#include "strided_loops.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -50,6 +53,82 @@ bool AnyEmpty(const aclTensor* var, const aclTensor* indices, const aclTensor* u
   return var->NumElements() == 0 || indices->NumElements() == 0 || updates->NumElements() == 0;
 }
 
+// ScatterNdUpdate as CANN's Atlas A2 kernel runs it: each index row becomes
+// a row number of varRef's first K dimensions taken as one row-major array
+// (the sum of coordinate x row stride), and only the rows whose number falls
+// inside that array are written. A row outside it is skipped without an
+// error, and coordinates out of their own range whose number lands inside
+// write the row it names: CANN's example program for the op passes such
+// indices, and it runs on an NPU. Nothing is written outside varRef. The
+// number is formed in 64 bits (the NPU wraps it to 32: values that far out
+// are skipped here).
+class LinearRowScatterStep final : public Step {
+ public:
+  LinearRowScatterStep(const TensorRef& var, const TensorRef& indices, const TensorRef& updates)
+      : var_(var), indices_(indices), updates_(updates) {
+    const size_t b_rank = indices.shape.size() - 1;
+    const auto k = static_cast<size_t>(indices.shape.back());
+    b_shape_.assign(indices.shape.begin(), indices.shape.begin() + static_cast<int64_t>(b_rank));
+    b_index_strides_.assign(indices.strides.begin(), indices.strides.begin() + static_cast<int64_t>(b_rank));
+    b_update_strides_.assign(updates.strides.begin(), updates.strides.begin() + static_cast<int64_t>(b_rank));
+    coordinate_stride_ = indices.strides.back();
+    addressed_.assign(var.shape.begin(), var.shape.begin() + static_cast<int64_t>(k));
+    addressed_strides_.assign(var.strides.begin(), var.strides.begin() + static_cast<int64_t>(k));
+    block_shape_.assign(var.shape.begin() + static_cast<int64_t>(k), var.shape.end());
+    var_block_strides_.assign(var.strides.begin() + static_cast<int64_t>(k), var.strides.end());
+    update_block_strides_.assign(updates.strides.begin() + static_cast<int64_t>(b_rank), updates.strides.end());
+    for (int64_t extent : addressed_) rows_ *= extent;
+  }
+
+  aclnnStatus Run(const RunContext& context) const override {
+    char* var = context.Resolve(var_.buffer);
+    const char* indices = context.Resolve(indices_.buffer);
+    const char* updates = context.Resolve(updates_.buffer);
+    const auto bytes = static_cast<int64_t>(DtypeSize(var_.dtype));
+    const bool wide = indices_.dtype == ACL_INT64;
+    const auto coordinate = [&](int64_t offset) {
+      if (wide) return reinterpret_cast<const int64_t*>(indices)[offset];
+      return static_cast<int64_t>(reinterpret_cast<const int32_t*>(indices)[offset]);
+    };
+    ForEachOffsetPair(b_shape_, b_index_strides_, b_update_strides_, [&](int64_t at_index, int64_t at_update) {
+      int64_t row = 0;
+      for (size_t j = 0; j < addressed_.size(); ++j) {
+        const int64_t value = coordinate(at_index + static_cast<int64_t>(j) * coordinate_stride_);
+        if (__builtin_mul_overflow(row, addressed_[j], &row) || __builtin_add_overflow(row, value, &row)) return;
+      }
+      if (row < 0 || row >= rows_) return;
+      int64_t offset = 0;  // the row's place in varRef's view
+      for (size_t j = addressed_.size(); j > 0; --j) {
+        offset += (row % addressed_[j - 1]) * addressed_strides_[j - 1];
+        row /= addressed_[j - 1];
+      }
+      CopyBlock(var + offset * bytes, var_block_strides_.data(), updates + at_update * bytes,
+                update_block_strides_.data(), block_shape_.data(), block_shape_.size(), bytes);
+    });
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override {
+    return "scatter " + ShapeToString(b_shape_) + " rows of " + ShapeToString(block_shape_) + " " +
+           DtypeName(var_.dtype) + " by row number into " + ShapeToString(addressed_);
+  }
+
+ private:
+  TensorRef var_;
+  TensorRef indices_;
+  TensorRef updates_;
+  Shape b_shape_;  // indices' positions, and both inputs' strides over them
+  Shape b_index_strides_;
+  Shape b_update_strides_;
+  int64_t coordinate_stride_ = 0;
+  Shape addressed_;  // varRef's first K extents, and its strides over them
+  Shape addressed_strides_;
+  int64_t rows_ = 1;
+  Shape block_shape_;  // varRef's other dimensions, and both views' strides over them
+  Shape var_block_strides_;
+  Shape update_block_strides_;
+};
+
 aclnnStatus PlanScatterNdUpdate(Plan& plan, const aclTensor* var, const aclTensor* indices, const aclTensor* updates) {
   CANOPY_CHECK(CheckScatterDtypes(plan, kScatterNdUpdateDtypes, var, indices, updates));
   plan.Input(var, "varRef");
@@ -65,7 +144,7 @@ aclnnStatus PlanScatterNdUpdate(Plan& plan, const aclTensor* var, const aclTenso
                        ShapeToString(updates->view_shape).c_str(), ShapeToString(indices->view_shape).c_str(),
                        ShapeToString(var->view_shape).c_str());
   }
-  PlanNdScatter(plan, BlockCopy::kScatter, dst, coordinates, blocks);
+  plan.AddStep(std::make_unique<LinearRowScatterStep>(dst, coordinates, blocks), {coordinates, blocks}, dst);
   return ACLNN_SUCCESS;
 }
 
