@@ -112,6 +112,8 @@ void UnaryF32InPlace(UnaryOp op, const UnaryParams& params, float* values, int64
 // fp16 or bf16. Avx2: n contiguous f32.
 void UnaryAvx512(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, const void* src, aclDataType dst_dtype,
                  void* dst, int64_t n);
+// Avx512Bf16: n contiguous bf16 to bf16, only when Cpu() also has AVX512-BF16.
+void UnaryAvx512Bf16(UnaryOp op, const UnaryParams& params, const void* src, void* dst, int64_t n);
 void UnaryAvx2(UnaryOp op, const UnaryParams& params, const float* src, float* dst, int64_t n);
 
 }  // namespace canopy::kernels

@@ -1,12 +1,17 @@
 // The unary functors' AVX-512 kernels (this file is compiled with AVX-512
 // F/BW/VL, FMA and F16C enabled; unary.cpp calls it only when Cpu().Avx512()).
-// One register pass per 16 elements: widen from the source storage, compute
-// in f32, round to the destination storage (as fused_float.cpp does).
+// One register pass: widen from the source storage, compute in f32, round to
+// the destination storage (as fused_float.cpp does); 16 elements a step, and
+// 32-element blocks where source and destination are the same 16-bit dtype
+// (unary_avx512_loops.h; bf16 rounds with AVX512-BF16's instruction where the
+// CPU has it, unary_avx512_bf16.cpp).
 #define CANOPY_SIMD_LANES 1
 #include "unary_functors.h"
 
 #include "avx512_lanes.h"
+#include "cpu_features.h"
 #include "pointwise_pow.h"
+#include "unary_avx512_loops.h"
 
 namespace canopy::kernels {
 namespace {
@@ -38,9 +43,17 @@ void ToStorage(const Fn& fn, const void* src, aclDataType dst_dtype, void* dst, 
   }
 }
 
+// op: Fn's row of the table.
 template <typename Fn>
-void Run(const UnaryParams& params, aclDataType src_dtype, const void* src, aclDataType dst_dtype, void* dst,
-         int64_t n) {
+void Run(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, const void* src, aclDataType dst_dtype,
+         void* dst, int64_t n) {
+  if (src_dtype == dst_dtype && src_dtype == ACL_FLOAT16) {
+    return SixteenBitLoop<avx512::F16Block, Fn>(params, src, dst, n);
+  }
+  if (src_dtype == dst_dtype && src_dtype == ACL_BF16) {
+    if (Cpu().avx512bf16) return UnaryAvx512Bf16(op, params, src, dst, n);
+    return SixteenBitLoop<avx512::Bf16Block, Fn>(params, src, dst, n);
+  }
   const Fn fn(params);
   switch (src_dtype) {
     case ACL_FLOAT16:
@@ -59,7 +72,7 @@ void UnaryAvx512(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, c
   switch (op) {
 #define CANOPY_UNARY_CASE(name, fn) \
   case UnaryOp::name:               \
-    return Run<fn>(params, src_dtype, src, dst_dtype, dst, n);
+    return Run<fn>(op, params, src_dtype, src, dst_dtype, dst, n);
     CANOPY_UNARY_OPS(CANOPY_UNARY_CASE)
 #undef CANOPY_UNARY_CASE
   }

@@ -1,9 +1,14 @@
-// Rsqrt's AVX-512 kernel (kernels/simd_lanes.h: vrsqrt14's estimate and one
-// Newton step; AVX2 and the portable path divide after the root): zero, -0,
-// +inf, negative values, NaN and subnormals exactly as 1 / sqrt(x), and every
-// other f32 within the documented bound (unary_accuracy.h kRsqrt units of
-// 2^-24) of the float64 value over the whole exponent range, with vector
-// tails; fp16 / bf16 within that plus their own rounding.
+// Rsqrt's AVX-512 kernel (kernels/unary_math_functors.h: vrsqrt14's estimate
+// and one Newton step; AVX2 and the portable path divide after the root):
+// zero, -0, +inf, negative values, NaN and subnormals exactly as 1 / sqrt(x),
+// and every other f32 within the documented bound (unary_accuracy.h kRsqrt
+// units of 2^-24) of the float64 value over the whole exponent range, with
+// vector tails; fp16 / bf16 within that plus their own rounding, for every
+// fp16 and bf16 value. Sqrt of every fp16 / bf16 value is the correctly
+// rounded root bit for bit (the 16-bit kernel of unary_avx512_loops.h rounds
+// a Newton step to odd instead of taking vsqrtps), and Abs and Neg of every
+// value are exact (the 32-element blocks' widening and rounding, bf16's
+// subnormals and NaN included).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +18,10 @@
 #include <vector>
 
 #include "../../src/kernels/unary_accuracy.h"
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sqrt.h"
 #include "op_test_support.h"
 
 namespace canopy_test {
@@ -90,6 +98,99 @@ TEST(RsqrtVector, SixteenBitStorage) {
       const double bound =
           (UnitRoundoff(dtype) + canopy::kernels::unary_accuracy::kRsqrt * std::ldexp(1.0, -24)) * std::abs(want);
       ASSERT_LE(std::abs(got[i].real() - want), bound) << "rsqrt(" << input[i].real() << ")";
+    }
+  }
+}
+
+// (self, out) ops: aclnnSqrt, aclnnAbs, aclnnNeg.
+using GetWorkspace = aclnnStatus (*)(const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**);
+using Execute = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+Values RunSelfOut(GetWorkspace phase1, Execute phase2, aclDataType dtype, const Values& input) {
+  const Shape shape{static_cast<int64_t>(input.size())};
+  auto self = Upload(dtype, shape, input);
+  auto out = Poisoned(dtype, shape);
+  ExpectRuns([&](OpArgs& x, uint64_t* w, aclOpExecutor** e) { return phase1(x.Tensor(*self), x.Tensor(*out), w, e); },
+             phase2);
+  return out->ReadView();
+}
+
+// Five ordinary values, then every bit pattern of the dtype: the 32-element
+// blocks straddle the ends of the subnormal and NaN ranges, and a tail of 5 remains.
+Values EveryValue(aclDataType dtype) {
+  Values values = {1.0, -2.5, 0.375, 3.0, -0.125};
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    const auto b = static_cast<uint16_t>(bits);
+    values.emplace_back(dtype == ACL_FLOAT16 ? HalfToDouble(b) : Bf16ToDouble(b));
+  }
+  return values;
+}
+
+double RoundTo(aclDataType dtype, double value) {
+  return dtype == ACL_FLOAT16 ? HalfToDouble(DoubleToHalf(value)) : Bf16ToDouble(DoubleToBf16(value));
+}
+
+// got is want exactly: the same value and sign, or both NaN.
+bool SameValue(double got, double want) {
+  if (std::isnan(want)) return std::isnan(got);
+  return got == want && std::signbit(got) == std::signbit(want);
+}
+
+TEST(SixteenBitKernels, SqrtOfEveryValueCorrectlyRounded) {
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    SCOPED_TRACE(Name(dtype));
+    const Values input = EveryValue(dtype);
+    const Values got = RunSelfOut(aclnnSqrtGetWorkspaceSize, aclnnSqrt, dtype, input);
+    int reported = 0;
+    for (size_t i = 0; i < input.size() && reported < 5; ++i) {
+      // The float64 root rounded once to the dtype is the correctly rounded root (53 >= 2 p + 2).
+      const double want = RoundTo(dtype, std::sqrt(input[i].real()));
+      if (!SameValue(got[i].real(), want)) {
+        ADD_FAILURE() << "sqrt(" << input[i].real() << ") = " << got[i].real() << ", want " << want;
+        ++reported;
+      }
+    }
+  }
+}
+
+TEST(SixteenBitKernels, RsqrtOfEveryValueWithinBound) {
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    SCOPED_TRACE(Name(dtype));
+    const Values input = EveryValue(dtype);
+    const Values got = RunRsqrt(dtype, input);
+    int reported = 0;
+    for (size_t i = 0; i < input.size() && reported < 5; ++i) {
+      const double x = input[i].real(), value = got[i].real();
+      const double want = 1 / std::sqrt(x);
+      bool ok = false;
+      if (std::isnan(want) || std::isinf(want) || want == 0) {  // NaN below 0, +-inf at +-0, +0 at +inf
+        ok = SameValue(value, want);
+      } else {
+        const double bound =
+            (UnitRoundoff(dtype) + canopy::kernels::unary_accuracy::kRsqrt * std::ldexp(1.0, -24)) * want;
+        ok = std::abs(value - want) <= bound;
+      }
+      if (!ok) {
+        ADD_FAILURE() << "rsqrt(" << x << ") = " << value << ", want " << want;
+        ++reported;
+      }
+    }
+  }
+}
+
+TEST(SixteenBitKernels, AbsAndNegOfEveryValueExact) {
+  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    SCOPED_TRACE(Name(dtype));
+    const Values input = EveryValue(dtype);
+    const Values abs = RunSelfOut(aclnnAbsGetWorkspaceSize, aclnnAbs, dtype, input);
+    const Values neg = RunSelfOut(aclnnNegGetWorkspaceSize, aclnnNeg, dtype, input);
+    int reported = 0;
+    for (size_t i = 0; i < input.size() && reported < 5; ++i) {
+      const double x = input[i].real();
+      if (!SameValue(abs[i].real(), std::fabs(x)) || !SameValue(neg[i].real(), -x)) {
+        ADD_FAILURE() << "x = " << x << ": abs " << abs[i].real() << ", neg " << neg[i].real();
+        ++reported;
+      }
     }
   }
 }
