@@ -1,7 +1,7 @@
-// AVX-512 tile transposes for strided_copy.cpp: an 8 x 8 tile of 8-byte
-// elements, 16 x 16 of 4-byte, 32 x 32 of 2-byte or 64 x 64 of 1-byte ones is one 64-byte line per row on
-// both sides, transposed in registers (unpacks within 128-bit lanes, then
-// lane shuffles).
+// AVX-512 tile transposes for strided_copy.cpp: a 4 x 4 tile of 16-byte
+// elements, 8 x 8 of 8-byte, 16 x 16 of 4-byte, 32 x 32 of 2-byte or 64 x 64
+// of 1-byte ones is one 64-byte line per row on both sides, transposed in
+// registers (unpacks within 128-bit lanes, then lane shuffles).
 #include "x86_intrinsics.h"
 
 #include "strided_copy_isa.h"
@@ -10,6 +10,7 @@ namespace canopy::kernels {
 namespace {
 
 constexpr int kLineBytes = 64;
+constexpr int kRows16 = 4;    // 16-byte elements per line
 constexpr int kRows8 = 8;     // 8-byte elements per line
 constexpr int kRows4 = 16;    // 4-byte elements per line
 constexpr int kRows2 = 32;    // 2-byte elements per line
@@ -61,6 +62,20 @@ inline void Transpose4(const char* in, int64_t in_step, char* out, int64_t out_s
     t[12 + k] = _mm512_shuffle_i32x4(e1, e3, kOddLanes);
   }
   for (int c = 0; c < kRows4; ++c) StoreLine(out + c * out_step, t[c], stream);
+}
+
+// 4 rows of 4 16-byte elements: the 128-bit lanes themselves transposed.
+inline void Transpose16(const char* in, int64_t in_step, char* out, int64_t out_step, bool stream) {
+  __m512i r[kRows16];
+  for (int i = 0; i < kRows16; ++i) r[i] = _mm512_loadu_si512(in + i * in_step);
+  const __m512i e0 = _mm512_shuffle_i64x2(r[0], r[1], kLowHalves);   // r0[0], r0[1], r1[0], r1[1]
+  const __m512i e1 = _mm512_shuffle_i64x2(r[0], r[1], kHighHalves);  // r0[2], r0[3], r1[2], r1[3]
+  const __m512i e2 = _mm512_shuffle_i64x2(r[2], r[3], kLowHalves);
+  const __m512i e3 = _mm512_shuffle_i64x2(r[2], r[3], kHighHalves);
+  StoreLine(out, _mm512_shuffle_i64x2(e0, e2, kEvenLanes), stream);
+  StoreLine(out + out_step, _mm512_shuffle_i64x2(e0, e2, kOddLanes), stream);
+  StoreLine(out + 2 * out_step, _mm512_shuffle_i64x2(e1, e3, kEvenLanes), stream);
+  StoreLine(out + 3 * out_step, _mm512_shuffle_i64x2(e1, e3, kOddLanes), stream);
 }
 
 // 8 rows of 8 8-byte elements: pairs of rows interleaved within the lanes
@@ -165,20 +180,31 @@ inline void Transpose1(const char* in, int64_t in_step, char* out, int64_t out_s
 }  // namespace
 
 int64_t TransposeStripAvx512(int element_bytes, const char* in, int64_t in_step, char* out, int64_t out_step,
-                             int64_t columns, bool stream) {
+                             int64_t columns, int strips, bool stream) {
   const int64_t tile = kLineBytes / element_bytes;
   const int64_t whole = columns / tile * tile;
+  const int64_t strip_step = tile * in_step;  // between stacked strips of the input
   for (int64_t c = 0; c < whole; c += tile) {
-    const char* from = in + c * element_bytes;
-    char* to = out + c * out_step;
-    if (element_bytes == 1) {
-      Transpose1(from, in_step, to, out_step, stream);
-    } else if (element_bytes == 8) {
-      Transpose8(from, in_step, to, out_step, stream);
-    } else if (element_bytes == 4) {
-      Transpose4(from, in_step, to, out_step, stream);
-    } else {
-      Transpose2(from, in_step, to, out_step, stream);
+    for (int s = 0; s < strips; ++s) {  // each output row's `strips` lines, one after another
+      const char* from = in + s * strip_step + c * element_bytes;
+      char* to = out + c * out_step + static_cast<int64_t>(s) * kLineBytes;
+      switch (element_bytes) {
+        case 1:
+          Transpose1(from, in_step, to, out_step, stream);
+          break;
+        case 2:
+          Transpose2(from, in_step, to, out_step, stream);
+          break;
+        case 4:
+          Transpose4(from, in_step, to, out_step, stream);
+          break;
+        case 8:
+          Transpose8(from, in_step, to, out_step, stream);
+          break;
+        default:
+          Transpose16(from, in_step, to, out_step, stream);
+          break;
+      }
     }
   }
   return whole;

@@ -97,6 +97,11 @@ std::vector<PermuteCase> PermuteCases() {
     cases.push_back({n + "_offset_out", dtype, {64, 64}, {1, 0}, View::kContiguous, View::kOffset});
     cases.push_back({n + "_stepped_out", dtype, {33, 64}, {1, 0}, View::kContiguous, View::kStepped});
     cases.push_back({n + "_rotate_4x5x34x6", dtype, {4, 5, 34, 6}, {3, 0, 2, 1}});
+    // Whole strips walked in stacks: 223 rows are an odd or even count of whole tiles (3 of 64 bytes, 6 of 32
+    // 2-byte ones, 13, 27, 55) and a short tile, per batch; the team splits the batches' strips anywhere. Also
+    // written from an output that starts mid-line (5 elements in).
+    cases.push_back({n + "_stacks_2x223x70", dtype, {2, 223, 70}, {0, 2, 1}});
+    cases.push_back({n + "_stacks_offset_out", dtype, {2, 223, 70}, {0, 2, 1}, View::kContiguous, View::kOffset});
   }
   // Outputs past 4 MiB, where the transposes stream their stores: aligned, and an offset out (not aligned).
   cases.push_back({"f32_stream_1024x1056", ACL_FLOAT, {1024, 1056}, {1, 0}});
@@ -107,6 +112,8 @@ std::vector<PermuteCase> PermuteCases() {
   cases.push_back({"s8_stream_2048x2112", ACL_INT8, {2048, 2112}, {1, 0}});
   cases.push_back({"c64_stream_640x1030", ACL_COMPLEX64, {640, 1030}, {1, 0}});
   cases.push_back({"c128_stream_batch_2x260x1024", ACL_COMPLEX128, {2, 260, 1024}, {0, 2, 1}});
+  cases.push_back({"c128_stream_offset_out", ACL_COMPLEX128, {1030, 300}, {1, 0}, View::kContiguous, View::kOffset});
+  cases.push_back({"f64_stream_transposed_self", ACL_DOUBLE, {700, 1030}, {1, 0}, View::kTransposed});
   cases.push_back({"bool_37x53", ACL_BOOL, {37, 53}, {1, 0}});
   return cases;
 }
