@@ -18,11 +18,14 @@ namespace {
 constexpr int64_t kBlock = 1024;       // elements loaded at once
 constexpr int64_t kChunk = 32 * 1024;  // elements per partial sum (a multiple of kBlock)
 constexpr int64_t kGrainElements = 16 * 1024;
+// Rows of at least this many bytes are split over the team one at a time.
+constexpr int64_t kSplitRowBytes = int64_t{1} << 20;
 
 class NormStep final : public Step {
  public:
   explicit NormStep(const NormDesc& desc) : d_(desc) {
     chunks_ = std::max<int64_t>(1, (d_.length + kChunk - 1) / kChunk);
+    stream_ = d_.y.present && d_.rows * d_.length * static_cast<int64_t>(DtypeSize(d_.y.dtype)) >= StreamOutputBytes();
     description_ = std::string(d_.kind == NormKind::kRms ? "rms-norm " : "layer-norm ") + DtypeName(d_.x.dtype) +
                    (d_.x2.present ? (d_.x_scale != 1 ? " (alpha x1 + x2)" : " (x1 + x2)") : "") + " -> " +
                    DtypeName(d_.y.dtype) + ", " + std::to_string(d_.rows) + " row(s) of " + std::to_string(d_.length) +
@@ -69,8 +72,8 @@ class NormStep final : public Step {
           const char* x = b.x + r * d_.x.row_stride * x_element;
           const char* next = r + 1 < end ? x + d_.x.row_stride * x_element : nullptr;
           char* y = b.y + r * d_.y.row_stride * y_element;
-          // The first pass brings this row's output into cache, the next the next row's input.
-          const int64_t x_bytes = d_.length * x_element, y_bytes = d_.length * y_element;
+          // The first pass brings this row's output into cache (unless streamed), the next the next row's input.
+          const int64_t x_bytes = d_.length * x_element, y_bytes = stream_ ? 0 : d_.length * y_element;
           double m = 0, s;
           if (rms) {
             s = rstd_of(fast->sum_squares(x, d_.length, y, y_bytes) / length);
@@ -202,6 +205,23 @@ class NormStep final : public Step {
                 [](int64_t, int64_t) {});
     };
     // The second read takes the chunks last read first: those are still in cache.
+    if (d_.length * x_element >= kSplitRowBytes && ParallelPieces(chunks_, 1) > 1) {
+      // Rows longer than a core's L2 cache: one at a time, each thread taking
+      // its part of the row's chunks twice, so that its second read finds them
+      // in its own cache.
+      for (int64_t r = 0; r < d_.rows; ++r) {
+        ParallelFor(chunks_, 1, [&](int64_t begin, int64_t end) {
+          Scratch scratch(fast != nullptr ? 0 : kChunk);
+          for (int64_t c = begin; c < end; ++c) chunk_stats(r * chunks_ + c, scratch);
+        });
+        combine(r);
+        ParallelFor(chunks_, 1, [&](int64_t begin, int64_t end) {
+          Scratch scratch(kChunk, d_.beta.present ? kChunk : 0);
+          for (int64_t c = end; c-- > begin;) chunk_results(r * chunks_ + c, scratch);
+        });
+      }
+      return ACLNN_SUCCESS;
+    }
     if (ParallelPieces(d_.rows, 1) >= ParallelPieces(items, 1)) {
       // Enough rows for the team: each thread finishes whole rows.
       ParallelFor(d_.rows, 1, [&](int64_t begin, int64_t end) {
@@ -262,7 +282,7 @@ class NormStep final : public Step {
     const bool plain = !d_.x2.present && d_.x_scale == 1 && !d_.sum.present && !d_.y2.present &&
                        !d_.ada_scale.present && d_.swish_scale <= 0 && d_.groups == 1 && d_.repeat == 1;
     const bool contiguous = d_.y.present && d_.x.stride == 1 && d_.y.stride == 1 && d_.y.dtype == d_.x.dtype;
-    return plain && contiguous ? StoredRows(d_.x.dtype) : nullptr;
+    return plain && contiguous ? StoredRows(d_.x.dtype, stream_) : nullptr;
   }
 
   // Loads elements [j, j + count) of row r (count <= kBlock) into x, storing x1 + x2 where asked.
@@ -391,6 +411,7 @@ class NormStep final : public Step {
 
   NormDesc d_;
   int64_t chunks_ = 1;
+  bool stream_ = false;  // outputs far larger than the caches: stored past them
   std::string description_;
 };
 

@@ -2,6 +2,7 @@
 #include "reduce_rows.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "cpu_features.h"
 
@@ -74,6 +75,11 @@ constexpr RowKernels kPortable = {MaxPortable, ExpSumPortable, SumPortable, SumS
 
 }  // namespace
 
+int64_t StreamOutputBytes() {
+  const char* text = std::getenv("CANOPY_STREAM_OUTPUT_BYTES");
+  return text == nullptr ? int64_t{256} << 20 : std::strtoll(text, nullptr, 10);
+}
+
 const RowKernels& Rows() {
 #if defined(__x86_64__)
   static const RowKernels& chosen = Cpu().Avx512() ? Avx512Rows() : Cpu().Avx2() ? Avx2Rows() : kPortable;
@@ -83,11 +89,12 @@ const RowKernels& Rows() {
 #endif
 }
 
-const StoredRowKernels* StoredRows(aclDataType dtype) {
+const StoredRowKernels* StoredRows(aclDataType dtype, bool stream) {
 #if defined(__x86_64__)
-  if (Cpu().Avx512()) return Avx512StoredRows(dtype);
+  if (Cpu().Avx512()) return Avx512StoredRows(dtype, stream);
 #endif
   (void)dtype;
+  (void)stream;
   return nullptr;
 }
 

@@ -5,7 +5,8 @@
 // (reduce_rows_avx512.cpp), chosen once per process (cpu_features.h); each
 // combines in a fixed order set by n alone, so a result depends on the data and
 // the instruction set, never on the threads.
-// Sums accumulate in f64.
+// Sums accumulate in f64 (the AVX-512 forms add blocks of 64 f32 terms in f32
+// first: two roundings of a block's magnitude).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,8 @@ struct RowKernels {
   double (*exp_sum)(const float* x, int64_t n, float shift, float* e);
   double (*sum)(const float* x, int64_t n);
   double (*sum_squares)(const float* x, int64_t n);
-  // sum of (x[i] - mean)^2, the deviations taken in f64.
+  // sum of (x[i] - mean)^2, the deviations taken in f64 (AVX-512: in f32 from
+  // the f32 mean, exact where x is within a factor of two of it).
   double (*sum_squared_deviations)(const float* x, int64_t n, double mean);
 };
 
@@ -56,14 +58,23 @@ struct StoredRowKernels {
   void (*add_rows)(const void* x, int64_t stride, int64_t rows, float* acc, int64_t n);
 };
 
+// Outputs of at least this many bytes are stored past the caches by the
+// whole-row kernels (StoredRows' `stream`): far larger than the caches, they
+// would only evict the inputs, and each line would be read before written.
+// 256 MiB; the environment variable CANOPY_STREAM_OUTPUT_BYTES, read on each
+// call, sets another (tests: 0 streams every output).
+int64_t StreamOutputBytes();
+
 // The primitives for this CPU.
 const RowKernels& Rows();
 // The whole-row kernels for rows of `dtype` on this CPU; null where there are none
 // (no AVX-512, or another dtype): the caller loads into f32 and uses Rows().
-const StoredRowKernels* StoredRows(aclDataType dtype);
+// `stream`: their stores of whole aligned vectors are non-temporal (for outputs
+// of StreamOutputBytes() and more), the same values.
+const StoredRowKernels* StoredRows(aclDataType dtype, bool stream = false);
 // The vector forms (x86-64 only; Rows() picks the widest the CPU has).
 const RowKernels& Avx512Rows();
 const RowKernels& Avx2Rows();
-const StoredRowKernels* Avx512StoredRows(aclDataType dtype);
+const StoredRowKernels* Avx512StoredRows(aclDataType dtype, bool stream);
 
 }  // namespace canopy::kernels

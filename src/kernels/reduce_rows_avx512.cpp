@@ -1,11 +1,14 @@
 // The row primitives' AVX-512 forms (see reduce_rows.h); this file is compiled
 // with AVX-512 F/BW/VL and FMA, and is called only where Cpu().Avx512().
-// Sixteen f32 lanes, loaded from f32, fp16 or bf16 storage (avx512_lanes.h),
-// widened into two f64 vectors for the sums; the tail is a masked vector, so
+// Sixteen f32 lanes, loaded from f32, fp16 or bf16 storage (avx512_lanes.h);
+// the sums' terms (values, squares, exps) are f32, added four vectors at a time
+// in f32 and those blocks in two f64 vectors; the tail is a masked vector, so
 // the order of the additions is set by n alone.
 #include "x86_intrinsics.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "avx512_lanes.h"
 #include "reduce_rows.h"
@@ -90,21 +93,34 @@ float Max(const typename S::Element* x, int64_t n, Spread& spread) {
   return nan != 0 ? NAN : _mm512_reduce_max_ps(_mm512_max_ps(a, b));
 }
 
-// sum of exp(x - shift) in f64; the terms stored at e where not null.
+// The f32 sum of four vectors (a + b) + (c + d), widened into lo and hi: the
+// sums' blocks of 64 elements, each added in f32 (within 2 roundings of the
+// block's magnitude) and then in f64, a quarter of the widenings of adding
+// every vector in f64.
+inline void AddBlock(__m512 a, __m512 b, __m512 c, __m512 d, __m512d& lo, __m512d& hi) {
+  const __m512 block = _mm512_add_ps(_mm512_add_ps(a, b), _mm512_add_ps(c, d));
+  lo = _mm512_add_pd(lo, LowWide(block));
+  hi = _mm512_add_pd(hi, HighWide(block));
+}
+
+// sum of exp(x - shift) in f64 over blocks of 64 terms added in f32 (AddBlock);
+// the terms stored at e where not null.
 template <typename S>
 double ExpSum(const typename S::Element* x, int64_t n, float shift, float* e, Spread& spread) {
   const __m512 s = _mm512_set1_ps(shift);
   __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    const __m512 t = Exp(_mm512_sub_ps(S::Load(x + i), s));
-    if (e != nullptr) _mm512_storeu_ps(e + i, t);
-    lo = _mm512_add_pd(lo, LowWide(t));
-    hi = _mm512_add_pd(hi, HighWide(t));
-    spread.Step();
+  for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+    __m512 t[4];
+    for (int v = 0; v < 4; ++v) {
+      t[v] = Exp(_mm512_sub_ps(S::Load(x + i + v * kLanes), s));
+      if (e != nullptr) _mm512_storeu_ps(e + i + v * kLanes, t[v]);
+      spread.Step();
+    }
+    AddBlock(t[0], t[1], t[2], t[3], lo, hi);
   }
   spread.Finish();
-  if (i < n) {
+  for (; i < n; i += kLanes) {
     const __mmask16 m = avx512::LanesBelow(n - i);
     const __m512 t = _mm512_maskz_mov_ps(m, Exp(_mm512_sub_ps(S::Load(x + i, m), s)));
     if (e != nullptr) _mm512_mask_storeu_ps(e + i, m, t);
@@ -114,54 +130,85 @@ double ExpSum(const typename S::Element* x, int64_t n, float shift, float* e, Sp
   return Total(lo, hi);
 }
 
-// sum over x of the terms accumulate() adds from sixteen f64-widened lanes (as lo and hi).
-template <typename S, typename Accumulate>
-double WideSum(const typename S::Element* x, int64_t n, Spread& spread, const Accumulate& accumulate) {
+// sum over x of term(v), the f32 terms of sixteen lanes, in f64 over blocks of
+// 64 terms added in f32 (AddBlock), then the tail a vector at a time.
+template <typename S, typename Term>
+double WideSum(const typename S::Element* x, int64_t n, Spread& spread, const Term& term) {
   __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    const __m512 v = S::Load(x + i);
-    accumulate(LowWide(v), lo);
-    accumulate(HighWide(v), hi);
-    spread.Step();
+  for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+    const __m512 a = term(S::Load(x + i)), b = term(S::Load(x + i + kLanes));
+    const __m512 c = term(S::Load(x + i + 2 * kLanes)), d = term(S::Load(x + i + 3 * kLanes));
+    AddBlock(a, b, c, d, lo, hi);
+    for (int v = 0; v < 4; ++v) spread.Step();
   }
   spread.Finish();
-  if (i < n) {
+  for (; i < n; i += kLanes) {
     const __mmask16 m = avx512::LanesBelow(n - i);
-    const __m512 v = S::Load(x + i, m);
-    __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd();
-    accumulate(LowWide(v), a);
-    accumulate(HighWide(v), b);
-    // Masked-off lanes loaded 0; their terms (0, or mean^2 for the deviations) are left out.
-    lo = _mm512_mask_add_pd(lo, static_cast<__mmask8>(m), lo, a);
-    hi = _mm512_mask_add_pd(hi, static_cast<__mmask8>(m >> 8), hi, b);
+    // Masked-off lanes are left out (their term is 0 only for the plain sums).
+    const __m512 t = _mm512_maskz_mov_ps(m, term(S::Load(x + i, m)));
+    lo = _mm512_add_pd(lo, LowWide(t));
+    hi = _mm512_add_pd(hi, HighWide(t));
   }
   return Total(lo, hi);
 }
 
 template <typename S>
 double Sum(const typename S::Element* x, int64_t n, Spread& spread) {
-  return WideSum<S>(x, n, spread, [](__m512d v, __m512d& acc) { acc = _mm512_add_pd(acc, v); });
+  return WideSum<S>(x, n, spread, [](__m512 v) { return v; });
 }
 
 template <typename S>
 double SumSquares(const typename S::Element* x, int64_t n, Spread& spread) {
-  return WideSum<S>(x, n, spread, [](__m512d v, __m512d& acc) { acc = _mm512_fmadd_pd(v, v, acc); });
+  return WideSum<S>(x, n, spread, [](__m512 v) { return _mm512_mul_ps(v, v); });
 }
 
+// The deviations from the mean rounded to f32 (exact where x is within a factor
+// of two of it, Sterbenz), squared in f32.
 template <typename S>
 double SumSquaredDeviations(const typename S::Element* x, int64_t n, double mean, Spread& spread) {
-  const __m512d m = _mm512_set1_pd(mean);
-  return WideSum<S>(x, n, spread, [m](__m512d v, __m512d& acc) {
-    const __m512d d = _mm512_sub_pd(v, m);
-    acc = _mm512_fmadd_pd(d, d, acc);
+  const __m512 m = _mm512_set1_ps(static_cast<float>(mean));
+  return WideSum<S>(x, n, spread, [m](__m512 v) {
+    const __m512 d = _mm512_sub_ps(v, m);
+    return _mm512_mul_ps(d, d);
   });
 }
 
-// y = f(x, i, lanes) over n elements, sixteen at a time, the prefetch spread over the loop.
-template <typename In, typename Out, typename F>
+// Stores 16 lanes at p, 64-byte (f32) or 32-byte (16-bit) aligned, past the caches.
+template <typename Out>
+void StreamStore(typename Out::Element* p, __m512 v) {
+  if constexpr (sizeof(typename Out::Element) == 4) {
+    _mm512_stream_ps(p, v);
+  } else {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), Out::Round(v));
+  }
+}
+
+// y = f(x, i, lanes) over n elements, sixteen at a time, the prefetch spread
+// over the loop. kStream: the whole vectors of y aligned to their width go
+// past the caches (non-temporal stores, no read for ownership: outputs far
+// larger than the caches), the few before them and the tail stored as usual.
+template <typename In, typename Out, bool kStream, typename F>
 void Map(const typename In::Element* x, typename Out::Element* y, int64_t n, Spread& spread, const F& f) {
   int64_t i = 0;
+  if constexpr (kStream) {
+    constexpr auto kElement = static_cast<int64_t>(sizeof(typename Out::Element));
+    constexpr int64_t kWidth = kLanes * kElement;
+    const auto address = static_cast<int64_t>(reinterpret_cast<uintptr_t>(y) % kWidth);
+    if (address % kElement == 0) {
+      const int64_t head = std::min(n, (kWidth - address) % kWidth / kElement);
+      if (head > 0) {
+        const __mmask16 m = avx512::LanesBelow(head);
+        Out::Store(y, f(In::Load(x, m), 0, m), m);
+        i = head;
+      }
+      for (; i + kLanes <= n; i += kLanes) {
+        StreamStore<Out>(y + i, f(In::Load(x + i), i, static_cast<__mmask16>(0xffff)));
+        spread.Step();
+      }
+      _mm_sfence();
+    }
+  }
   for (; i + kLanes <= n; i += kLanes) {
     Out::Store(y + i, f(In::Load(x + i), i, static_cast<__mmask16>(0xffff)));
     spread.Step();
@@ -201,7 +248,7 @@ constexpr RowKernels kAvx512 = {MaxF32, ExpSumF32, SumF32, SumSquaresF32, SumSqu
 
 // ---- whole rows in their storage (StoredRowKernels) ---------------------------------------------------
 
-template <typename S>
+template <typename S, bool kStream>
 struct Stored {
   using E = typename S::Element;
   static Spread Ahead(const void* prefetch, int64_t bytes, int64_t n) {
@@ -233,33 +280,35 @@ struct Stored {
                          int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
     const __m512 s = _mm512_set1_ps(scale);
-    Map<avx512::F32, S>(e, static_cast<E*>(y), n, spread,
-                        [s](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(v, s); });
+    Map<avx512::F32, S, kStream>(e, static_cast<E*>(y), n, spread,
+                                 [s](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(v, s); });
   }
   static void ShiftStore(const void* x, void* y, int64_t n, float max, float log_sum, const void* prefetch,
                          int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
     const __m512 m = _mm512_set1_ps(max), l = _mm512_set1_ps(log_sum);
-    Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
-              [m, l](__m512 v, int64_t, __mmask16) { return _mm512_sub_ps(_mm512_sub_ps(v, m), l); });
+    Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
+                       [m, l](__m512 v, int64_t, __mmask16) { return _mm512_sub_ps(_mm512_sub_ps(v, m), l); });
   }
   // gamma and beta of storage G (f32, or the rows' own).
   template <typename G>
   static void Affine(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma_data,
                      const void* beta_data, const void* prefetch, int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
-    const __m512 m = _mm512_set1_ps(mean), s = _mm512_set1_ps(rstd);
+    // (x - mean) * rstd as x * rstd - mean * rstd, one fma (the product x * rstd exact in it).
+    const __m512 s = _mm512_set1_ps(rstd), shift = _mm512_set1_ps(-mean * rstd);
     const auto* gamma = static_cast<const typename G::Element*>(gamma_data);
     const auto* beta = static_cast<const typename G::Element*>(beta_data);
-    const auto scaled = [&](__m512 v, int64_t i, __mmask16 lanes) {
-      return _mm512_mul_ps(_mm512_mul_ps(_mm512_sub_ps(v, m), s), G::Load(gamma + i, lanes));
-    };
     if (beta == nullptr) {
-      Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread, scaled);
+      Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
+                         [&](__m512 v, int64_t i, __mmask16 lanes) {
+                           return _mm512_mul_ps(_mm512_fmadd_ps(v, s, shift), G::Load(gamma + i, lanes));
+                         });
     } else {
-      Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread, [&](__m512 v, int64_t i, __mmask16 lanes) {
-        return _mm512_add_ps(scaled(v, i, lanes), G::Load(beta + i, lanes));
-      });
+      Map<S, S, kStream>(
+          static_cast<const E*>(x), static_cast<E*>(y), n, spread, [&](__m512 v, int64_t i, __mmask16 lanes) {
+            return _mm512_fmadd_ps(_mm512_fmadd_ps(v, s, shift), G::Load(gamma + i, lanes), G::Load(beta + i, lanes));
+          });
     }
   }
   static void AffineStore(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma,
@@ -272,8 +321,8 @@ struct Stored {
                             int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
     const __m512 m = _mm512_set1_ps(shift), f = _mm512_set1_ps(scale);
-    Map<S, S>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
-              [m, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(Exp(_mm512_sub_ps(v, m)), f); });
+    Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
+                       [m, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(Exp(_mm512_sub_ps(v, m)), f); });
   }
   // 64 f32 lanes in four vectors, lane l adding elements l, l + 64, ... in
   // order, the tail into the lowest lanes, then halves added pairwise:
@@ -337,14 +386,14 @@ struct Stored {
 
 const RowKernels& Avx512Rows() { return kAvx512; }
 
-const StoredRowKernels* Avx512StoredRows(aclDataType dtype) {
+const StoredRowKernels* Avx512StoredRows(aclDataType dtype, bool stream) {
   switch (dtype) {
     case ACL_FLOAT:
-      return &Stored<avx512::F32>::kKernels;
+      return stream ? &Stored<avx512::F32, true>::kKernels : &Stored<avx512::F32, false>::kKernels;
     case ACL_FLOAT16:
-      return &Stored<avx512::F16>::kKernels;
+      return stream ? &Stored<avx512::F16, true>::kKernels : &Stored<avx512::F16, false>::kKernels;
     case ACL_BF16:
-      return &Stored<avx512::Bf16>::kKernels;
+      return stream ? &Stored<avx512::Bf16, true>::kKernels : &Stored<avx512::Bf16, false>::kKernels;
     default:
       return nullptr;
   }

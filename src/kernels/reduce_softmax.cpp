@@ -22,6 +22,8 @@ constexpr int64_t kGrainElements = 16 * 1024;
 // Rows of f32 compute: elements of a row per unit of work (fixed, so a long row
 // splits the same way on any team), loaded once into an f32 buffer in cache.
 constexpr int64_t kRowChunk = 32 * 1024;
+// Rows of at least this many bytes are split over the team one at a time.
+constexpr int64_t kSplitRowBytes = int64_t{1} << 20;
 
 template <typename T>
 T MaxPropagatingNan(T a, T b) {
@@ -194,8 +196,10 @@ class SoftmaxStep final : public Step {
       }
       Store(x, out_.dtype, dst, out_dim_, n);
     };
+    // Outputs far larger than the caches are stored past them (and not prefetched).
+    const bool stream = rows * length_ * out_element >= StreamOutputBytes();
     const StoredRowKernels* fast =
-        in_dim_ == 1 && out_dim_ == 1 && in_.dtype == out_.dtype ? StoredRows(in_.dtype) : nullptr;
+        in_dim_ == 1 && out_dim_ == 1 && in_.dtype == out_.dtype ? StoredRows(in_.dtype, stream) : nullptr;
     if (chunks == 1 && fast != nullptr) {
       // Contiguous rows read where they lie: the max, the sum of the terms (kept
       // in f32 for softmax), the results.
@@ -209,7 +213,7 @@ class SoftmaxStep final : public Step {
           if (row + 1 < end) locate(row + 1, next, dst, n);
           locate(row, src, dst, n);
           // The max pass brings this row's output into cache, the sum pass the next row's input.
-          const float m = fast->max(src, n, dst, n * out_element);
+          const float m = fast->max(src, n, stream ? nullptr : dst, n * out_element);
           if (log_) {
             const double s = fast->exp_sum(src, n, m, nullptr, next, n * in_element);
             fast->shift_store(src, dst, n, m, static_cast<float>(std::log(s)), nullptr, 0);
@@ -299,6 +303,23 @@ class SoftmaxStep final : public Step {
       }
     };
     // The second read takes the chunks last read first: those are still in cache.
+    if (length_ * in_element >= kSplitRowBytes && ParallelPieces(chunks, 1) > 1) {
+      // Rows longer than a core's L2 cache: one at a time, each thread taking
+      // its part of the row's chunks twice, so that its second read finds them
+      // in its own cache.
+      for (int64_t r = 0; r < rows; ++r) {
+        ParallelFor(chunks, 1, [&](int64_t begin, int64_t end) {
+          std::vector<float> x(fast != nullptr ? 0 : static_cast<size_t>(chunk_length));
+          for (int64_t c = begin; c < end; ++c) chunk_stats(r * chunks + c, x.data());
+        });
+        combine(r);
+        ParallelFor(chunks, 1, [&](int64_t begin, int64_t end) {
+          std::vector<float> x(static_cast<size_t>(chunk_length));
+          for (int64_t c = end; c-- > begin;) chunk_results(r * chunks + c, x.data());
+        });
+      }
+      return;
+    }
     if (ParallelPieces(rows, 1) >= ParallelPieces(items, 1)) {
       // Enough rows for the team: each thread finishes whole rows.
       ParallelFor(rows, 1, [&](int64_t begin, int64_t end) {

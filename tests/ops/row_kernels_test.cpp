@@ -4,9 +4,13 @@
 // -inf only, NaN and +inf in a later chunk, a row of -inf), and LayerNorm and
 // RmsNorm over long rows whose chunks have different means. The suites run at
 // the machine's best instruction set, capped at AVX2 and with every feature off.
+// Rows of a MiB and more are split over the team one at a time; outputs far
+// larger than the caches are stored past them (checked here with every output
+// streamed, CANOPY_STREAM_OUTPUT_BYTES=0).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -84,6 +88,8 @@ std::vector<SoftmaxRowsCase> SoftmaxRowsCases() {
       cases.push_back({n + "chunk_plus_one", log, dtype, 2, 32769});
       cases.push_back({n + "three_rows_of_four_chunks", log, dtype, 3, 100003});
       cases.push_back({n + "one_long_row", log, dtype, 1, 300001});
+      // Rows over a MiB in every dtype: each split over the team in turn.
+      cases.push_back({n + "two_rows_split_over_the_team", log, dtype, 2, 540001});
     }
   }
   return cases;
@@ -169,72 +175,107 @@ NormReference NormRows(bool layer, const Values& x, const Values& gamma, const V
   return ref;
 }
 
+// LayerNorm or RmsNorm over [rows, cols] of `dtype` (gamma and beta too; rstd
+// and mean f32) whose rows have a trend far from 0 (300 + 40 j / cols plus
+// noise), against the float64 reference.
+void CheckNormRows(bool layer, aclDataType dtype, int64_t rows, int64_t cols) {
+  constexpr double kEps = 1e-5;
+  const std::string what =
+      std::string(layer ? "layer " : "rms ") + Name(dtype) + " " + std::to_string(rows) + "x" + std::to_string(cols);
+  Rng rng = Rng::ForCurrentTest();
+  SCOPED_TRACE(what + ", seed " + std::to_string(rng.seed()));
+  const int64_t n = rows * cols;
+  Values x = RandomValues(rng, ACL_FLOAT, n, Range{-1, 1});
+  for (int64_t i = 0; i < n; ++i) {
+    const double position = static_cast<double>(i % cols) / static_cast<double>(cols);
+    x[static_cast<size_t>(i)] = ConvertValue(300 + 40 * position + x[static_cast<size_t>(i)].real(), dtype);
+  }
+  const Values gamma = RandomValues(rng, dtype, cols, Range{0.5, 2});
+  const Values beta = RandomValues(rng, dtype, cols, Range{-1, 1});
+  const auto dx = Upload(dtype, {rows, cols}, x);
+  const auto dgamma = Upload(dtype, {cols}, gamma);
+  const auto dbeta = Upload(dtype, {cols}, beta);
+  DeviceTensor y(dtype, {rows, cols}), mean(ACL_FLOAT, {rows, 1}), rstd(ACL_FLOAT, {rows, 1});
+  y.Poison();
+  mean.Poison();
+  rstd.Poison();
+  const OpRun run = layer ? RunOp(
+                                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+                                  return aclnnLayerNormGetWorkspaceSize(
+                                      a.Tensor(*dx), a.IntArray({cols}), a.Tensor(*dgamma), a.Tensor(*dbeta), kEps,
+                                      a.Tensor(y), a.Tensor(mean), a.Tensor(rstd), ws, e);
+                                },
+                                aclnnLayerNorm)
+                          : RunOp(
+                                [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+                                  return aclnnRmsNormGetWorkspaceSize(a.Tensor(*dx), a.Tensor(*dgamma), kEps,
+                                                                      a.Tensor(y), a.Tensor(rstd), ws, e);
+                                },
+                                aclnnRmsNorm);
+  ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
+  const NormReference ref = NormRows(layer, x, gamma, beta, rows, cols, kEps);
+  // rstd from f64 sums, rounded to f32; y from f32 arithmetic on x - mean, where the f32 mean's
+  // rounding (|mean| u) scaled by rstd dominates, rounded to the dtype.
+  Expected want_rstd{ref.rstd, {}}, want_y{ref.y, {}};
+  for (int64_t r = 0; r < rows; ++r) {
+    want_rstd.tolerance.push_back(4 * kF32Roundoff * ref.rstd[static_cast<size_t>(r)].real());
+    for (int64_t j = 0; j < cols; ++j) {
+      const auto i = static_cast<size_t>(r * cols + j);
+      const double scale = (std::abs(x[i].real()) + std::abs(ref.mean[static_cast<size_t>(r)].real())) *
+                               ref.rstd[static_cast<size_t>(r)].real() * gamma[static_cast<size_t>(j)].real() +
+                           std::abs(ref.y[i].real());
+      want_y.values[i] = ConvertValue(ref.y[i].real(), dtype);
+      want_y.tolerance.push_back(8 * kF32Roundoff * scale + (dtype == ACL_FLOAT ? 0 : UnitRoundoff(dtype) * scale));
+    }
+  }
+  ExpectNear(rstd.ReadView(), want_rstd, what + " rstd");
+  ExpectNear(y.ReadView(), want_y, what + " y");
+  if (layer) {
+    Expected want_mean{ref.mean, {}};
+    for (const Value& m : ref.mean) want_mean.tolerance.push_back(2 * kF32Roundoff * std::abs(m.real()));
+    ExpectNear(mean.ReadView(), want_mean, what + " mean");
+  }
+}
+
 // Rows of several chunks whose chunks have different means (a trend along the
 // row) far from 0: the chunks' statistics must be combined with their means'
-// spread. Rows of every vector tail length too.
+// spread. Rows over a MiB (split over the team), and rows of every vector tail
+// length too.
 TEST(NormRows, LongRowsWithATrendAndShortTails) {
-  constexpr double kEps = 1e-5;
   struct Shape2 {
     int64_t rows, cols;
   };
-  for (const Shape2 shape : {Shape2{2, 100003}, Shape2{1, 300001}, Shape2{3, 17}, Shape2{3, 33}, Shape2{5, 1}}) {
-    for (const bool layer : {true, false}) {
-      const std::string what =
-          std::string(layer ? "layer " : "rms ") + std::to_string(shape.rows) + "x" + std::to_string(shape.cols);
-      Rng rng = Rng::ForCurrentTest();
-      const int64_t n = shape.rows * shape.cols;
-      Values x = RandomValues(rng, ACL_FLOAT, n, Range{-1, 1});
-      for (int64_t i = 0; i < n; ++i) {
-        const double position = static_cast<double>(i % shape.cols) / static_cast<double>(shape.cols);
-        x[static_cast<size_t>(i)] = ConvertValue(300 + 40 * position + x[static_cast<size_t>(i)].real(), ACL_FLOAT);
-      }
-      const Values gamma = RandomValues(rng, ACL_FLOAT, shape.cols, Range{0.5, 2});
-      const Values beta = RandomValues(rng, ACL_FLOAT, shape.cols, Range{-1, 1});
-      const auto dx = Upload(ACL_FLOAT, {shape.rows, shape.cols}, x);
-      const auto dgamma = Upload(ACL_FLOAT, {shape.cols}, gamma);
-      const auto dbeta = Upload(ACL_FLOAT, {shape.cols}, beta);
-      DeviceTensor y(ACL_FLOAT, {shape.rows, shape.cols}), mean(ACL_FLOAT, {shape.rows, 1}),
-          rstd(ACL_FLOAT, {shape.rows, 1});
-      y.Poison();
-      mean.Poison();
-      rstd.Poison();
-      const OpRun run = layer ? RunOp(
-                                    [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
-                                      return aclnnLayerNormGetWorkspaceSize(
-                                          a.Tensor(*dx), a.IntArray({shape.cols}), a.Tensor(*dgamma), a.Tensor(*dbeta),
-                                          kEps, a.Tensor(y), a.Tensor(mean), a.Tensor(rstd), ws, e);
-                                    },
-                                    aclnnLayerNorm)
-                              : RunOp(
-                                    [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
-                                      return aclnnRmsNormGetWorkspaceSize(a.Tensor(*dx), a.Tensor(*dgamma), kEps,
-                                                                          a.Tensor(y), a.Tensor(rstd), ws, e);
-                                    },
-                                    aclnnRmsNorm);
-      ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
-      const NormReference ref = NormRows(layer, x, gamma, beta, shape.rows, shape.cols, kEps);
-      // rstd from f64 sums, rounded to f32; y from f32 arithmetic on x - mean, where the f32 mean's
-      // rounding (|mean| u) scaled by rstd dominates.
-      Expected want_rstd{ref.rstd, {}}, want_y{ref.y, {}};
-      for (int64_t r = 0; r < shape.rows; ++r) {
-        want_rstd.tolerance.push_back(4 * kF32Roundoff * ref.rstd[static_cast<size_t>(r)].real());
-        for (int64_t j = 0; j < shape.cols; ++j) {
-          const auto i = static_cast<size_t>(r * shape.cols + j);
-          const double scale = (std::abs(x[i].real()) + std::abs(ref.mean[static_cast<size_t>(r)].real())) *
-                                   ref.rstd[static_cast<size_t>(r)].real() * gamma[static_cast<size_t>(j)].real() +
-                               std::abs(ref.y[i].real());
-          want_y.tolerance.push_back(8 * kF32Roundoff * scale);
-        }
-      }
-      ExpectNear(rstd.ReadView(), want_rstd, what + " rstd");
-      ExpectNear(y.ReadView(), want_y, what + " y");
-      if (layer) {
-        Expected want_mean{ref.mean, {}};
-        for (const Value& m : ref.mean) want_mean.tolerance.push_back(2 * kF32Roundoff * std::abs(m.real()));
-        ExpectNear(mean.ReadView(), want_mean, what + " mean");
+  for (const Shape2 shape :
+       {Shape2{2, 100003}, Shape2{1, 300001}, Shape2{2, 300001}, Shape2{3, 17}, Shape2{3, 33}, Shape2{5, 1}}) {
+    for (const bool layer : {true, false}) CheckNormRows(layer, ACL_FLOAT, shape.rows, shape.cols);
+  }
+}
+
+// Every output streamed past the caches (as outputs of 256 MiB and more are):
+// the same results, whatever the alignment of a row (rows of odd lengths start
+// anywhere), in every dtype, rows of one chunk and of several.
+TEST(RowsStreamed, SameResultsAsStored) {
+  ASSERT_EQ(setenv("CANOPY_STREAM_OUTPUT_BYTES", "0", 1), 0);
+  struct Shape2 {
+    int64_t rows, cols;
+  };
+  for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (const Shape2 shape : {Shape2{3, 47}, Shape2{5, 4099}, Shape2{2, 70001}}) {
+      for (const bool layer : {true, false}) CheckNormRows(layer, dtype, shape.rows, shape.cols);
+      for (const bool log : {false, true}) {
+        Rng rng = Rng::ForCurrentTest();
+        DeviceTensor self(dtype, {shape.rows, shape.cols});
+        const Values values = self.FillRandom(rng, Range{-12, 12});
+        DeviceTensor out(dtype, {shape.rows, shape.cols});
+        out.Poison();
+        const OpRun run = RunSoftmax(log, self, out);
+        ASSERT_TRUE(run.ok()) << Describe(run);
+        ExpectNear(out.ReadView(), SoftmaxRows(log, values, shape.rows, shape.cols, dtype),
+                   std::string(log ? "streamed logsoftmax " : "streamed softmax ") + Name(dtype));
       }
     }
   }
+  ASSERT_EQ(unsetenv("CANOPY_STREAM_OUTPUT_BYTES"), 0);
 }
 
 }  // namespace
