@@ -6,8 +6,9 @@
 // * transpose: the output contiguous along the inner dimension and the input
 //   along another one (Permute of the two inner dims, a transposed
 //   Contiguous): tiles of 64-byte lines on both sides, transposed in
-//   registers for 1-, 2-, 4- and 8-byte elements where the CPU has AVX-512, with
-//   streaming stores once the output outgrows the caches;
+//   registers for 1-, 2-, 4-, 8- and 16-byte elements where the CPU has
+//   AVX-512 (several tiles of rows at once where the tile is short), with
+//   streaming stores once the output outgrows the L2 caches;
 // * any other layout: element by element.
 #pragma once
 
