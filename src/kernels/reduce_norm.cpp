@@ -18,8 +18,6 @@ namespace {
 constexpr int64_t kBlock = 1024;       // elements loaded at once
 constexpr int64_t kChunk = 32 * 1024;  // elements per partial sum (a multiple of kBlock)
 constexpr int64_t kGrainElements = 16 * 1024;
-// Rows of at least this many bytes are split over the team one at a time.
-constexpr int64_t kSplitRowBytes = int64_t{1} << 20;
 
 class NormStep final : public Step {
  public:
@@ -205,23 +203,6 @@ class NormStep final : public Step {
                 [](int64_t, int64_t) {});
     };
     // The second read takes the chunks last read first: those are still in cache.
-    if (d_.length * x_element >= kSplitRowBytes && ParallelPieces(chunks_, 1) > 1) {
-      // Rows longer than a core's L2 cache: one at a time, each thread taking
-      // its part of the row's chunks twice, so that its second read finds them
-      // in its own cache.
-      for (int64_t r = 0; r < d_.rows; ++r) {
-        ParallelFor(chunks_, 1, [&](int64_t begin, int64_t end) {
-          Scratch scratch(fast != nullptr ? 0 : kChunk);
-          for (int64_t c = begin; c < end; ++c) chunk_stats(r * chunks_ + c, scratch);
-        });
-        combine(r);
-        ParallelFor(chunks_, 1, [&](int64_t begin, int64_t end) {
-          Scratch scratch(kChunk, d_.beta.present ? kChunk : 0);
-          for (int64_t c = end; c-- > begin;) chunk_results(r * chunks_ + c, scratch);
-        });
-      }
-      return ACLNN_SUCCESS;
-    }
     if (ParallelPieces(d_.rows, 1) >= ParallelPieces(items, 1)) {
       // Enough rows for the team: each thread finishes whole rows.
       ParallelFor(d_.rows, 1, [&](int64_t begin, int64_t end) {

@@ -22,8 +22,6 @@ constexpr int64_t kGrainElements = 16 * 1024;
 // Rows of f32 compute: elements of a row per unit of work (fixed, so a long row
 // splits the same way on any team), loaded once into an f32 buffer in cache.
 constexpr int64_t kRowChunk = 32 * 1024;
-// Rows of at least this many bytes are split over the team one at a time.
-constexpr int64_t kSplitRowBytes = int64_t{1} << 20;
 
 template <typename T>
 T MaxPropagatingNan(T a, T b) {
@@ -303,23 +301,6 @@ class SoftmaxStep final : public Step {
       }
     };
     // The second read takes the chunks last read first: those are still in cache.
-    if (length_ * in_element >= kSplitRowBytes && ParallelPieces(chunks, 1) > 1) {
-      // Rows longer than a core's L2 cache: one at a time, each thread taking
-      // its part of the row's chunks twice, so that its second read finds them
-      // in its own cache.
-      for (int64_t r = 0; r < rows; ++r) {
-        ParallelFor(chunks, 1, [&](int64_t begin, int64_t end) {
-          std::vector<float> x(fast != nullptr ? 0 : static_cast<size_t>(chunk_length));
-          for (int64_t c = begin; c < end; ++c) chunk_stats(r * chunks + c, x.data());
-        });
-        combine(r);
-        ParallelFor(chunks, 1, [&](int64_t begin, int64_t end) {
-          std::vector<float> x(static_cast<size_t>(chunk_length));
-          for (int64_t c = end; c-- > begin;) chunk_results(r * chunks + c, x.data());
-        });
-      }
-      return;
-    }
     if (ParallelPieces(rows, 1) >= ParallelPieces(items, 1)) {
       // Enough rows for the team: each thread finishes whole rows.
       ParallelFor(rows, 1, [&](int64_t begin, int64_t end) {

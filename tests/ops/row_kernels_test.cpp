@@ -4,9 +4,8 @@
 // -inf only, NaN and +inf in a later chunk, a row of -inf), and LayerNorm and
 // RmsNorm over long rows whose chunks have different means. The suites run at
 // the machine's best instruction set, capped at AVX2 and with every feature off.
-// Rows of a MiB and more are split over the team one at a time; outputs far
-// larger than the caches are stored past them (checked here with every output
-// streamed, CANOPY_STREAM_OUTPUT_BYTES=0).
+// Outputs far larger than the caches are stored past them (checked here with
+// every output streamed, CANOPY_STREAM_OUTPUT_BYTES=0).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -88,8 +87,8 @@ std::vector<SoftmaxRowsCase> SoftmaxRowsCases() {
       cases.push_back({n + "chunk_plus_one", log, dtype, 2, 32769});
       cases.push_back({n + "three_rows_of_four_chunks", log, dtype, 3, 100003});
       cases.push_back({n + "one_long_row", log, dtype, 1, 300001});
-      // Rows over a MiB in every dtype: each split over the team in turn.
-      cases.push_back({n + "two_rows_split_over_the_team", log, dtype, 2, 540001});
+      // Rows over a MiB in every dtype, one for each thread of two.
+      cases.push_back({n + "two_rows_over_a_mib", log, dtype, 2, 540001});
     }
   }
   return cases;
@@ -239,8 +238,7 @@ void CheckNormRows(bool layer, aclDataType dtype, int64_t rows, int64_t cols) {
 
 // Rows of several chunks whose chunks have different means (a trend along the
 // row) far from 0: the chunks' statistics must be combined with their means'
-// spread. Rows over a MiB (split over the team), and rows of every vector tail
-// length too.
+// spread. Rows over a MiB, and rows of every vector tail length too.
 TEST(NormRows, LongRowsWithATrendAndShortTails) {
   struct Shape2 {
     int64_t rows, cols;
