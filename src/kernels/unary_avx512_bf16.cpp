@@ -30,9 +30,15 @@ struct Bf16InstructionBlock : avx512::Bf16Block {
     const __mmask16 tiny = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f800000));
     return _mm512_mask_test_epi32_mask(tiny, bits, _mm512_set1_epi32(0x007fffff));
   }
+  // A subnormal value rounds to +-0 here: only blocks with a zero result
+  // (one test of the 32 words) look for one.
   static __m512i Round(__m512 even, __m512 odd) {
-    if (__builtin_expect((Subnormal(even) | Subnormal(odd)) != 0, 0)) return avx512::Bf16Block::Round(even, odd);
-    return Interleave(std::bit_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even)));
+    const __m512i packed = std::bit_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even));
+    if (__builtin_expect(_mm512_testn_epi16_mask(packed, _mm512_set1_epi16(0x7fff)) != 0, 0) &&
+        (Subnormal(even) | Subnormal(odd)) != 0) {
+      return avx512::Bf16Block::Round(even, odd);
+    }
+    return Interleave(packed);
   }
   static void Store(Element* p, __m512 even, __m512 odd) { _mm512_storeu_si512(p, Round(even, odd)); }
   static void Store(Element* p, __mmask32 m, __m512 even, __m512 odd) {
