@@ -25,6 +25,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "op_test_support.h"
+#include "reference.h"
 
 namespace canopy_test {
 namespace {
@@ -72,12 +73,6 @@ const std::vector<Problem>& Problems() {
       {Op::kAdd, 1, 512, 0, 1024, 2.0},
   };
   return problems;
-}
-
-std::vector<double> RealParts(const Values& values) {
-  std::vector<double> real(values.size());
-  for (size_t i = 0; i < values.size(); ++i) real[i] = values[i].real();
-  return real;
 }
 
 // The float64 result with a per-element tolerance: f32 accumulation over K and

@@ -14,11 +14,10 @@
 
 #include "aclnnop/aclnn_convolution.h"
 #include "op_test_support.h"
+#include "reference.h"
 
 namespace canopy_test {
 namespace {
-
-constexpr int8_t kKeepDtype = 0, kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3;
 
 struct ConvCase {
   std::string name;
@@ -283,6 +282,19 @@ std::vector<ConvCase> Cases() {
     c = shapes[4];
     c.name = "conv2d_cubeMathType" + std::to_string(mode);
     c.cubeMathType = mode;
+    cases.push_back(c);
+  }
+  // The down-precision mode on more geometries: transposed with output
+  // padding, 3-D, 1-D dilated, groups, strided views.
+  for (const size_t s : {2, 7, 12, 16, 18}) {
+    c = shapes[s];
+    c.name = shapes[s].name + "_cubeMathType3";
+    c.cubeMathType = kUseHf32;
+    if (s == 16) {
+      c.inputView = View::kStepped;
+      c.weightView = View::kTransposed;
+      c.outView = View::kReversed;
+    }
     cases.push_back(c);
   }
   // Batches of 0 and of 5.
@@ -806,6 +818,45 @@ TEST(ConvolutionFp16, ProductsAreExact) {
       }
     }
     EXPECT_EQ(mismatches, 0);
+  }
+}
+
+// f32 under ALLOW_FP32_DOWN_PRECISION and USE_HF32, on sums of 4608 products:
+// no worse than HF32, which rounds both operands to 11 bits and sums the exact
+// products (the smallest error HF32 can have). Canopy multiplies f32 there;
+// a faster path that rounded the operands further (a bf16 product is about
+// 8x worse) fails. The products of the matmul family keep the same promise in
+// matmul_bf16_split_test.
+TEST(ConvolutionOnBf16Units, Fp32DownPrecisionNoWorseThanHf32) {
+  Rng rng = Rng::ForCurrentTest();
+  for (const bool transposed : {false, true}) {
+    for (const int8_t cube : {kAllowFp32DownPrecision, kUseHf32}) {
+      SCOPED_TRACE(std::string(transposed ? "transposed" : "plain") + " cubeMathType " + std::to_string(cube));
+      ConvCase c = transposed ? Conv("t", {2, 512, 4, 4}, {512, 8, 3, 3}, {1, 1}, {2, 2}, {1, 1})
+                              : Conv("c", {2, 512, 6, 6}, {8, 512, 3, 3}, {1, 1}, {0, 0}, {1, 1});
+      c.transposed = transposed;
+      c.bias = false;
+      c.cubeMathType = cube;
+      ConvOperands o = MakeOperands(c, rng);
+      const OpRun run = RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+            return CallConv(a, c, a.Tensor(*o.input, ACL_FORMAT_NCHW), a.Tensor(*o.weight, ACL_FORMAT_NCHW), nullptr,
+                            a.Tensor(*o.out, ACL_FORMAT_NCHW), ws, ex);
+          },
+          aclnnConvolution);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      const Shape outShape = OutputShape(c);
+      Values x_hf32 = o.x, w_hf32 = o.w;
+      for (Value& v : x_hf32) v = ToHf32(v.real());
+      for (Value& v : w_hf32) v = ToHf32(v.real());
+      std::vector<double> magnitude, unused;
+      const std::vector<double> exact = RealParts(Reference(c, o.x, o.w, o.b, outShape, magnitude));
+      const std::vector<double> hf32 = RealParts(Reference(c, x_hf32, w_hf32, o.b, outShape, unused));
+      const double hf32_error = WorstScaledError(hf32, exact, magnitude);
+      const double canopy_error = WorstScaledError(RealParts(o.out->ReadView()), exact, magnitude);
+      EXPECT_GT(hf32_error, 0.0);
+      EXPECT_LE(canopy_error, hf32_error) << "HF32's worst scaled error " << hf32_error;
+    }
   }
 }
 

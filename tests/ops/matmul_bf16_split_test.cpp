@@ -66,27 +66,6 @@ std::vector<double> Product(const std::vector<double>& a, const std::vector<doub
   return c;
 }
 
-std::vector<double> Real(const Values& values) {
-  std::vector<double> real(values.size());
-  for (size_t i = 0; i < values.size(); ++i) real[i] = values[i].real();
-  return real;
-}
-
-// x rounded to HF32: f32's range, 11 significant bits (nearest even).
-double ToHf32(double x) {
-  int exponent = 0;
-  const double mantissa = std::frexp(x, &exponent);  // in [0.5, 1)
-  return std::ldexp(std::nearbyint(std::ldexp(mantissa, 11)), exponent - 11);
-}
-
-// The largest |c - exact| / sum |a||b| over the outputs.
-double WorstScaledError(const std::vector<double>& c, const std::vector<double>& exact,
-                        const std::vector<double>& magnitude) {
-  double worst = 0;
-  for (size_t i = 0; i < c.size(); ++i) worst = std::max(worst, std::abs(c[i] - exact[i]) / magnitude[i]);
-  return worst;
-}
-
 // f32 under ALLOW_FP32_DOWN_PRECISION and USE_HF32 on K = 4096 dot products:
 // no worse than HF32, which rounds both operands to 11 bits and sums the exact
 // products (the smallest error HF32 can have; the NPU also sums in f32). A
@@ -101,8 +80,8 @@ TEST(MatmulOnBf16Units, Fp32DownPrecisionNoWorseThanHf32) {
     SCOPED_TRACE("cubeMathType " + std::to_string(cube) + " K " + std::to_string(k));
     DeviceTensor self(ACL_FLOAT, Shape{m, k});
     DeviceTensor mat2(ACL_FLOAT, Shape{k, n}, op == Op::kMatmul ? View::kTransposed : View::kContiguous);
-    const std::vector<double> a = Real(self.FillRandom(rng, Range{-1, 1}));
-    const std::vector<double> b = Real(mat2.FillRandom(rng, Range{-1, 1}));
+    const std::vector<double> a = RealParts(self.FillRandom(rng, Range{-1, 1}));
+    const std::vector<double> b = RealParts(mat2.FillRandom(rng, Range{-1, 1}));
     DeviceTensor out(ACL_FLOAT, Shape{m, n});
     out.Poison();
     const OpRun run = RunProduct(op, self, mat2, out, cube);
@@ -114,7 +93,7 @@ TEST(MatmulOnBf16Units, Fp32DownPrecisionNoWorseThanHf32) {
     const std::vector<double> exact = Product(a, b, m, k, n);
     const std::vector<double> magnitude = Product(a_abs, b_abs, m, k, n);
     const double hf32 = WorstScaledError(Product(a_hf32, b_hf32, m, k, n), exact, magnitude);
-    const double canopy = WorstScaledError(Real(out.ReadView()), exact, magnitude);
+    const double canopy = WorstScaledError(RealParts(out.ReadView()), exact, magnitude);
     EXPECT_GT(hf32, 0.0);
     EXPECT_LE(canopy, hf32) << "HF32's worst scaled error " << hf32;
   }
@@ -147,13 +126,13 @@ TEST(MatmulOnBf16Units, Fp16ProductsAreExact) {
           DeviceTensor self(ACL_FLOAT16, selfShape);
           self.WriteView(a);
           DeviceTensor mat2(ACL_FLOAT16, mat2Shape, mat2View);
-          const std::vector<double> b = Real(mat2.FillRandom(rng, Range{-4, 4}));
+          const std::vector<double> b = RealParts(mat2.FillRandom(rng, Range{-4, 4}));
           DeviceTensor out(outDtype, outShape);
           out.Poison();
           const OpRun run = RunProduct(op, self, mat2, out, cube);
           ASSERT_TRUE(run.ok()) << Describe(run);
-          const std::vector<double> got = Real(out.ReadView());
-          const std::vector<double> a_real = Real(a);
+          const std::vector<double> got = RealParts(out.ReadView());
+          const std::vector<double> a_real = RealParts(a);
           int mismatches = 0;
           for (int64_t bi = 0; bi < batch; ++bi) {
             const std::vector<double> want =
@@ -207,8 +186,8 @@ TEST(MatmulOnBf16Units, SpecialValuesAsInF32) {
       out.Poison();
       const OpRun run = RunProduct(Op::kMm, self, mat2, out, cube);
       ASSERT_TRUE(run.ok()) << Describe(run);
-      const std::vector<double> want = Product(Real(a), Real(b), m, k, n);
-      const std::vector<double> got = Real(out.ReadView());
+      const std::vector<double> want = Product(RealParts(a), RealParts(b), m, k, n);
+      const std::vector<double> got = RealParts(out.ReadView());
       int bad = 0;
       for (size_t i = 0; i < want.size(); ++i) {
         const bool same = std::isnan(want[i]) ? std::isnan(got[i])

@@ -291,4 +291,23 @@ Expected ReferenceAddmm(const Values& self, const Shape& selfShape, const Values
   return expected;
 }
 
+std::vector<double> RealParts(const Values& values) {
+  std::vector<double> real(values.size());
+  for (size_t i = 0; i < values.size(); ++i) real[i] = values[i].real();
+  return real;
+}
+
+double ToHf32(double x) {
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);  // in [0.5, 1)
+  return std::ldexp(std::nearbyint(std::ldexp(mantissa, 11)), exponent - 11);
+}
+
+double WorstScaledError(const std::vector<double>& c, const std::vector<double>& exact,
+                        const std::vector<double>& magnitude) {
+  double worst = 0;
+  for (size_t i = 0; i < c.size(); ++i) worst = std::max(worst, std::abs(c[i] - exact[i]) / magnitude[i]);
+  return worst;
+}
+
 }  // namespace canopy_test

@@ -44,6 +44,18 @@ struct MatmulPrecision {
 // cubeMathType values of the matmul family.
 constexpr int8_t kKeepDtype = 0, kAllowFp32DownPrecision = 1, kUseFp16 = 2, kUseHf32 = 3, kUseFp32Add = 4;
 
+// The real parts of `values`.
+std::vector<double> RealParts(const Values& values);
+
+// x rounded to HF32, the NPU cube's reduced f32 (cubeMathType 1 and 3): f32's
+// range, 11 significant bits (nearest even).
+double ToHf32(double x);
+
+// The largest |c - exact| / magnitude over the outputs (magnitude: the sum of
+// the products' absolute values, what a dot product's error scales with).
+double WorstScaledError(const std::vector<double>& c, const std::vector<double>& exact,
+                        const std::vector<double>& magnitude);
+
 // What the math mode does to the precision of a product of `a` and `b`
 // (fact sheet, "cubeMathType" on A2).
 MatmulPrecision MatmulPrecisionFor(aclDataType a, aclDataType b, aclDataType out, int8_t cubeMathType);
