@@ -521,14 +521,16 @@ TEST(ConvolutionWeightCache, WeightsRewrittenInPlaceAreUsed) {
   Rng rng = Rng::ForCurrentTest();
   for (const ConvCase& c :
        {Conv("conv2d_groups_cache", {2, 8, 7, 8}, {16, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, false, {}, 2),
-        Conv("tconv2d_cache", {1, 16, 5, 5}, {16, 16, 3, 3}, {2, 2}, {1, 1}, {1, 1}, true, {1, 1})}) {
+        Conv("tconv2d_cache", {1, 16, 5, 5}, {16, 16, 3, 3}, {2, 2}, {1, 1}, {1, 1}, true, {1, 1}),
+        // 1.2 MB of weights: compared in pieces on both threads, a change in any piece counts.
+        Conv("conv2d_large_weight_cache", {1, 256, 3, 3}, {128, 256, 3, 3}, {1, 1}, {1, 1}, {1, 1})}) {
     SCOPED_TRACE(c.name);
     ConvOperands o = MakeOperands(c, rng);
     CallAndCheck(c, o);
     CallAndCheck(c, o);  // the kept copy, unchanged bytes
     o.w = o.weight->FillRandom(rng, {-1, 1});
     CallAndCheck(c, o);
-    for (const size_t index : {o.w.size() - 1, size_t{0}}) {
+    for (const size_t index : {o.w.size() - 1, o.w.size() / 2 + 1, size_t{0}}) {
       o.w[index] = o.w[index].real() + 0.5;
       o.weight->WriteView(o.w);
       CallAndCheck(c, o);
