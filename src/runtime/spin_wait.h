@@ -47,14 +47,15 @@ bool SpinUntil(const Done& done, int64_t budget_ns) {
 // Locks `mutex`, retrying for a short while before sleeping on it, for a
 // client thread queueing work: the engine holds a stream's lock only to pop a
 // task, and a client that sleeps on the futex instead pays a wake-up round
-// trip (microseconds in a VM) for a wait of nanoseconds. The engine's own
-// side blocks at once: measured on 2 vCPUs, spinning there as well (or alone)
-// made a burst of enqueues 3 to 9 times slower (the engine then keeps taking
-// the lock from the client),
-// while spinning on the client's side only took an Add's phase 2 from 0.55 to
-// 0.3 us and a tiny op's whole cycle from 1.2 to 0.65 us.
+// trip (microseconds in a VM) for a wait of nanoseconds. Spinning on the
+// client's side only took an Add's phase 2 from 0.55 to 0.3 us and a tiny
+// op's whole cycle from 1.2 to 0.65 us on 2 vCPUs; the engine's own side
+// blocks at once, because spinning there as well (or alone) made a burst of
+// enqueues 3 to 9 times slower (the engine keeps taking the lock back).
 inline void LockSpinningFirst(std::mutex& mutex) {
-  // At most a few microseconds of `pause`, should the holder be preempted.
+  // A count, not a time budget: the wait is shorter than a clock read. 64
+  // attempts are at most a few microseconds of `pause`, should the holder be
+  // preempted.
   constexpr int kAttempts = 64;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     if (mutex.try_lock()) return;
