@@ -1,12 +1,5 @@
 #include "machine.h"
 
-// GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
-// (maybe-)uninitialized analysis flags inside the header itself (GCC PR105593).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
 #include <omp.h>
 
 #include <algorithm>
@@ -17,6 +10,8 @@
 #include <memory>
 #include <thread>
 #include <vector>
+
+#include "x86_intrinsics.h"
 
 namespace canopy_bench {
 namespace {

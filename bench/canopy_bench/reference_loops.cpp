@@ -1,16 +1,11 @@
 #include "reference_loops.h"
 
-// GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
-// (maybe-)uninitialized analysis flags inside the header itself (GCC PR105593).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
 #include <omp.h>
 
 #include <chrono>
 #include <cstring>
+
+#include "x86_intrinsics.h"
 
 #define BENCH_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,f16c,fma")))
 

@@ -13,6 +13,7 @@
 // and a few cheap instructions: SLEEF's expf loop is their floor, and the
 // target where it is compute bound. SLEEF is looked up at run time (dlopen), so the
 // bench needs no build-time dependency on it.
+#include <cpuid.h>
 #include <dlfcn.h>
 #include <omp.h>
 
@@ -20,19 +21,7 @@
 #include <memory>
 
 #include "driver.h"
-
-// GCC 12's AVX-512 headers build results from _mm512_undefined_*(), which its
-// (maybe-)uninitialized analysis flags inside the header itself (GCC PR105593).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <cpuid.h>
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "x86_intrinsics.h"
 
 #define UNARY_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,f16c,fma")))
 #define UNARY_AVX2 __attribute__((target("avx2,f16c,fma")))
