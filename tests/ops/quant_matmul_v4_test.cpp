@@ -509,13 +509,17 @@ TEST(QuantMatmulV5Rejects, EachCase) {
     for (const char* unused : {"yScale", "x1Offset", "yOffset"}) {
       ExpectRejectedWith(RunV5(weight_nz, Call{}, unused), ACLNN_ERR_PARAM_NULLPTR, {std::string("'") + unused + "'"});
     }
-    ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {4, 1}, {1, 8}), kNotSupported, {"per-block"});
+    // 2-D scales: V5's G-B mode (quant_matmul_v5_block_test.cpp) finds x2Scale's blocks wrong; WeightNz has none.
+    ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {4, 1}, {1, 8}), weight_nz ? kNotSupported : kInvalid,
+                       {weight_nz ? "per-block" : "'x2Scale'"});
     ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.scale = ACL_FLOAT16; })), kInvalid, {"'x2Scale'"});
     ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.pertoken = ACL_BF16; })), kInvalid, {"'x1Scale'"});
     ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.has_offset = true; })), kInvalid, {"'x2Offset'"});
     ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {4}, {5}), kInvalid, {"'x2Scale'"});
     ExpectRejectedWith(RunV5(weight_nz, Call{}, "", {3}, {8}), kInvalid, {"'x1Scale'"});
-    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.x2 = ACL_INT32; })), kNotSupported, {"'x2'"});
+    // An INT32 x2: V5's A8W4 mode, which takes no bias; WeightNz does not compute it.
+    ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) { c.x2 = ACL_INT32; })), weight_nz ? kNotSupported : kInvalid,
+                       {weight_nz ? "'x2'" : "'bias'"});
     ExpectRejectedWith(RunV5(weight_nz, With([](Call& c) {
                                c.out = ACL_FLOAT16;
                                c.has_pertoken = false;

@@ -14,6 +14,16 @@
 // pertoken scale, bias INT32 / f16 / f32; or scale UINT64 / INT64 without,
 // bias INT32). Not supported by Canopy (561003): INT8 out (with offset), INT32
 // out, and INT4 / INT32-packed x1 and x2 (A4W4). Other combinations are 161002.
+//
+// aclnnQuantMatmulV5 takes the same product (x1Scale the per-token scale, x2Scale
+// the scale) and, on A2, two more modes, planned in quant_matmul_v5_modes.cpp:
+// A8W4 (INT8 x1, INT32 x2 packing eight INT4 values a word, UINT64 / INT64 x2Scale
+// per channel or per group of 256 along K (the K-G mode), FLOAT yOffset and x1Scale,
+// FLOAT16 / BFLOAT16 out) and G-B (INT8 x1 and x2, FLOAT x1Scale [m, k / 128] and
+// x2Scale [n / 128, k / 128], FLOAT bias, BFLOAT16 out; groupSize's three 16-bit
+// fields, 0 ones inferred). Still 561003: A4W4 in every mode (the K-G INT4 x INT4
+// form with a FLOAT16 x2Offset included) and QuantMatmulWeightNz's A8W4 and
+// per-block forms, whose host checks differ from V5's and are not yet followed.
 #include <limits>
 #include <string>
 
@@ -31,6 +41,7 @@
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
 #include "quant_matmul.h"
+#include "quant_matmul_v5_modes.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -304,26 +315,37 @@ aclnnStatus PlanQuantMatmulV4(Plan& plan, const aclTensor* x1, const aclTensor* 
 // QuantMatmulV5 and QuantMatmulWeightNz on their Atlas A2 path for INT8 x1 and x2: V4's checks and product
 // with x1Scale the per-token scale, x2Scale the scale and x2Offset the offset (WeightNz's x2 is NZ, which
 // Canopy reads through its ND view like V4's, or ND as Canopy's TransMatmulWeight leaves it). CANN reports a non-empty
-// yScale, x1Offset or yOffset as 161001; groupSize matters only with 2-D scales (per-block quantisation, which Canopy
-// does not compute: 561003, as the INT4 / INT32-packed x2 of the K-G mode).
-aclnnStatus PlanQuantMatmulV5(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* x1_scale,
-                              const aclTensor* x2_scale, const aclTensor* y_scale, const aclTensor* x1_offset,
-                              const aclTensor* x2_offset, const aclTensor* y_offset, const aclTensor* bias,
-                              bool transpose_x1, bool transpose_x2, int64_t /*groupSize*/, const aclTensor* out) {
-  const bool packed_x2 = x2->dtype == ACL_INT4 || x2->dtype == ACL_INT32;
-  for (const auto& [name, t] : {std::pair{"yScale", packed_x2 ? nullptr : y_scale}, std::pair{"x1Offset", x1_offset},
-                                std::pair{"yOffset", packed_x2 ? nullptr : y_offset}}) {
+// yScale, x1Offset or yOffset as 161001. V5 also computes the A8W4 mode (INT32-packed x2, per channel or K-G)
+// and the G-B mode (2-D per-block scales) in quant_matmul_v5_modes.cpp; an INT8 x1 with an INT4 x2 is 161002 there
+// (CANN's host code takes it into A8W4's checks, which require the yOffset it has refused). WeightNz keeps
+// 561003 for those (its own host checks are not yet followed).
+aclnnStatus PlanQuantMatmulV5Common(Plan& plan, const QuantMatmulV5Args& args, bool weight_nz) {
+  const aclTensor *x1 = args.x1, *x2 = args.x2, *x1_scale = args.x1_scale, *x2_scale = args.x2_scale;
+  if (!weight_nz && IsQuantMatmulV5A8W4(args)) return PlanQuantMatmulV5A8W4(plan, args);
+  const bool packed_x2 = weight_nz && (x2->dtype == ACL_INT4 || x2->dtype == ACL_INT32);
+  for (const auto& [name, t] :
+       {std::pair{"yScale", packed_x2 ? nullptr : args.y_scale}, std::pair{"x1Offset", args.x1_offset},
+        std::pair{"yOffset", packed_x2 ? nullptr : args.y_offset}}) {
     if (t != nullptr && t->NumElements() != 0) {
       return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' must be null or empty (it has shape %s)", name,
                          ShapeToString(t->view_shape).c_str());
     }
   }
+  if (!weight_nz && x1->dtype == ACL_INT8 && x2->dtype == ACL_INT4) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "x2 is INT4 with an INT8 x1: CANN's A8W4 path takes x2 as INT32 words of eight INT4 values "
+                       "(an INT4 x2 needs a yOffset that its host code refuses)");
+  }
   if (x1_scale != nullptr && x1_scale->rank() >= 2 && x2_scale->rank() >= 2) {
+    if (!weight_nz && x1->dtype == ACL_INT8) return PlanQuantMatmulV5PerBlock(plan, args);
     return plan.Reject(kNotSupported,
                        "x1Scale %s and x2Scale %s are per-block scales: per-block quantisation is "
-                       "not supported by Canopy",
+                       "not supported by Canopy here",
                        ShapeToString(x1_scale->view_shape).c_str(), ShapeToString(x2_scale->view_shape).c_str());
   }
+  const aclTensor *y_scale = args.y_scale, *x1_offset = args.x1_offset, *x2_offset = args.x2_offset,
+                  *y_offset = args.y_offset, *bias = args.bias, *out = args.out;
+  const bool transpose_x1 = args.transpose_x1, transpose_x2 = args.transpose_x2;
   QuantProduct product;
   const QuantArgumentNames names{.scale = "x2Scale", .offset = "x2Offset", .pertoken = "x1Scale"};
   CANOPY_CHECK(CheckQuantMatmul(plan, x1, x2, x2_scale, x2_offset, x1_scale, bias, transpose_x1, transpose_x2, out,
@@ -342,6 +364,26 @@ aclnnStatus PlanQuantMatmulV5(Plan& plan, const aclTensor* x1, const aclTensor* 
   product.out = plan.Output(out, "out");
   if (out->NumElements() == 0) return ACLNN_SUCCESS;
   return PlanQuantProduct(plan, product);
+}
+
+aclnnStatus PlanQuantMatmulV5(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* x1_scale,
+                              const aclTensor* x2_scale, const aclTensor* y_scale, const aclTensor* x1_offset,
+                              const aclTensor* x2_offset, const aclTensor* y_offset, const aclTensor* bias,
+                              bool transpose_x1, bool transpose_x2, int64_t group_size, const aclTensor* out) {
+  return PlanQuantMatmulV5Common(plan,
+                                 {x1, x2, x1_scale, x2_scale, y_scale, x1_offset, x2_offset, y_offset, bias,
+                                  transpose_x1, transpose_x2, group_size, out},
+                                 false);
+}
+
+aclnnStatus PlanQuantMatmulWeightNz(Plan& plan, const aclTensor* x1, const aclTensor* x2, const aclTensor* x1_scale,
+                                    const aclTensor* x2_scale, const aclTensor* y_scale, const aclTensor* x1_offset,
+                                    const aclTensor* x2_offset, const aclTensor* y_offset, const aclTensor* bias,
+                                    bool transpose_x1, bool transpose_x2, int64_t group_size, const aclTensor* out) {
+  return PlanQuantMatmulV5Common(plan,
+                                 {x1, x2, x1_scale, x2_scale, y_scale, x1_offset, x2_offset, y_offset, bias,
+                                  transpose_x1, transpose_x2, group_size, out},
+                                 true);
 }
 
 // QuantMatmul (V1) and V2: CANN's older checks, then the shared product. deq_scale: V2's tensor, or
@@ -489,7 +531,7 @@ CANOPY_ACLNN_OP(QuantMatmulV5, PlanQuantMatmulV5,
                 (const aclTensor*, yOffset, optional), (const aclTensor*, bias, optional), (bool, transposeX1),
                 (bool, transposeX2), (int64_t, groupSize), (aclTensor*, out))
 
-CANOPY_ACLNN_OP(QuantMatmulWeightNz, PlanQuantMatmulV5,
+CANOPY_ACLNN_OP(QuantMatmulWeightNz, PlanQuantMatmulWeightNz,
                 (OpTraits{.header = "aclnnop/aclnn_quant_matmul_weight_nz.h",
                           .dtypes = kAllDtypes,
                           .max_rank = 6,
