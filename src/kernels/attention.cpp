@@ -110,7 +110,8 @@ class AttentionStep final : public Step {
            " N=" + std::to_string(desc_.heads) + " Nkv=" + std::to_string(desc_.kv_heads) +
            " Sq=" + std::to_string(desc_.query_length) + " D=" + std::to_string(desc_.head_dim) +
            (desc_.has_pse ? " pse" : "") + (desc_.has_mask ? " mask" : "") + (desc_.band ? " band" : "") +
-           (desc_.paged ? " paged block=" + std::to_string(desc_.block_size) : "");
+           (desc_.paged ? " paged block=" + std::to_string(desc_.block_size) : "") + (desc_.has_sink ? " sink" : "") +
+           (desc_.row_offsets.empty() ? "" : " varlen");
   }
 
  private:
@@ -206,14 +207,16 @@ class AttentionStep final : public Step {
     char* out = context.Resolve(desc_.out);
     const auto head_of = [&](int64_t r) { return head_begin + r / q_rows; };
     const auto row_of = [&](int64_t r) { return row_begin + r % q_rows; };
+    // Where row 0 of this batch lies along the sequence dim of query, out and lse (TND: its first token).
+    const int64_t first_row = desc_.row_offsets.empty() ? 0 : desc_.row_offsets[static_cast<size_t>(b)];
     const auto valid = [&](int64_t r) { return r % q_rows < valid_q_rows; };
 
     for (int64_t r = 0; r < rows; ++r) {
       if (!valid(r)) continue;
       Load(desc_.dtype,
-           query +
-               (b * desc_.query_strides[0] + head_of(r) * desc_.query_strides[1] + row_of(r) * desc_.query_strides[2]) *
-                   element,
+           query + (b * desc_.query_strides[0] + head_of(r) * desc_.query_strides[1] +
+                    (first_row + row_of(r)) * desc_.query_strides[2]) *
+                       element,
            desc_.query_strides[3], d, s.query.data() + r * d);
     }
     // Decode with bf16 queries and keys: the dots take the key rows as stored
@@ -377,13 +380,28 @@ class AttentionStep final : public Step {
     float* lse = desc_.has_lse ? reinterpret_cast<float*>(context.Resolve(desc_.lse)) : nullptr;
     float* stats_max = desc_.has_stats ? reinterpret_cast<float*>(context.Resolve(desc_.softmax_max)) : nullptr;
     float* stats_sum = desc_.has_stats ? reinterpret_cast<float*>(context.Resolve(desc_.softmax_sum)) : nullptr;
+    const char* sinks = desc_.has_sink ? context.Resolve(desc_.sink) : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
+      if (!valid(r) && !desc_.row_offsets.empty()) continue;  // another batch's row (TND)
       const int64_t head = head_of(r);
-      const int64_t i = row_of(r);
+      const int64_t i = first_row + row_of(r);
       float* acc = s.acc.data() + r * dv;
       const float sum = valid(r) ? s.sum[static_cast<size_t>(r)] : 0.0f;
       if (sum > 0.0f) {
-        const float inverse = 1.0f / sum;
+        float inverse = 1.0f / sum;
+        if (sinks != nullptr) {
+          // The sink joins the denominator only, unscaled: acc / (sum + exp(sink - max)), both terms taken
+          // relative to the larger of max and the sink, so neither overflows (a sink of -inf adds
+          // nothing, +inf gives zeros, NaN gives NaN).
+          float sink = 0.0f;
+          Load(desc_.sink_dtype, sinks + head * desc_.sink_stride * static_cast<int64_t>(DtypeSize(desc_.sink_dtype)),
+               1, 1, &sink);
+          const float max = s.max[static_cast<size_t>(r)];
+          const float top = std::isnan(sink) ? sink : std::max(max, sink);
+          const float keys_scale = std::exp(max - top);
+          const float sink_term = sink == top ? 1.0f : std::exp(sink - top);
+          inverse = keys_scale / (sum * keys_scale + sink_term);
+        }
         for (int64_t e = 0; e < dv; ++e) acc[e] *= inverse;
       } else {
         std::fill(acc, acc + dv, 0.0f);  // no key took part

@@ -14,6 +14,12 @@
 // loaded (no transposed key block; see KeyDots); above it, per dim on a transposed block.
 // A row with no key taking part (fully masked, or past the batch's query
 // length) is written as zeros.
+// Attention sinks (FusedInferAttentionScoreV4's learnableSink): one more logit
+// per query head, unscaled, that joins each row's softmax denominator and
+// carries no value, folded in once per row after the last key block:
+// out = acc / (sum + exp(sink - max)), computed with max' = max(max, sink) so
+// that neither term overflows. The LSE stays max + log(sum) over the keys
+// (CANN's kernel writes it before adding the sink); a row with no key is zeros.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +50,11 @@ struct AttentionDesc {
   int64_t out_strides[4] = {};
   std::vector<AttentionKv> kv;       // one per batch
   std::vector<int64_t> query_valid;  // per batch: rows past it are zeros
+  // Variable-length batches (TND): batch b's rows start at row_offsets[b] along
+  // the sequence dim of query, out and lse (their batch strides then 0), and
+  // its rows past query_valid[b] belong to other batches: nothing is written
+  // there. Empty: every batch has query_length rows of its own.
+  std::vector<int64_t> row_offsets;
   // Paged attention: key j of batch b is row j % block_size of cache block
   // block_table[b, j / block_size] (int32, contiguous [batch, table_columns]).
   // Entries a batch's length needs must be in [0, blocks): one outside fails
@@ -73,6 +84,11 @@ struct AttentionDesc {
   BufferRef softmax_max, softmax_sum;
   int64_t stats_strides[4] = {};
   int64_t stats_copies = 0;
+  // Attention sinks: one logit per query head (sink_dtype, element stride sink_stride).
+  bool has_sink = false;
+  aclDataType sink_dtype = ACL_BF16;
+  BufferRef sink;
+  int64_t sink_stride = 1;
   // log(sum(exp(score - max))) + max per row, f32, (batch, head, sequence) strides.
   bool has_lse = false;
   BufferRef lse;

@@ -781,7 +781,7 @@ TEST(AttentionRejects, QuantisedFormsAreNotSupported) {
 }
 
 TEST(AttentionRejects, LayoutsAndShapes) {
-  ExpectRejectedWith(RunCall(With([](Call& c) { c.layout = "TND"; })), kInvalid, {"'inputLayout'"});
+  ExpectRejectedWith(RunCall(With([](Call& c) { c.layout = "SH"; })), kInvalid, {"'inputLayout'"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.layout = "BSH"; })), kInvalid, {"rank 4", "BSH"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.heads = 2; })), kInvalid, {"numHeads"});
   ExpectRejectedWith(RunCall(With([](Call& c) { c.heads = 0; })), kInvalid, {"'numHeads'"});
@@ -1031,8 +1031,9 @@ TEST(IncreFlashAttentionV4Rejects, EachCase) {
   ExpectRejectedWith(RunIfa(out), kInvalid, {"'attentionOut'"});
 }
 
-// V3's rope-split heads and V4's query dequantisation and learnable sinks are not supported
-// (561003); an empty learnableSinkOptional is none, as in CANN's tiling.
+// V3's rope-split heads and V4's query dequantisation are not supported (561003). V4's
+// learnable sinks are bf16 only (161002) and need layout TND or NTD_TND (561002, CANN's
+// tiling; attention_sink_test.cpp); an empty learnableSinkOptional is none, as in CANN's tiling.
 TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
   const auto run = [](int version, int position, std::vector<int64_t> shape = {2, 3, 4, 16}) {
     return RunOp(
@@ -1063,7 +1064,8 @@ TEST(FusedInferAttentionScoreV3V4Rejects, RopeAndQueryQuantisation) {
   const char* const names[] = {"queryRopeOptional", "keyRopeOptional", "keyRopeAntiquantScaleOptional",
                                "dequantScaleQueryOptional", "learnableSinkOptional"};
   for (int i = 0; i < 3; ++i) ExpectRejectedWith(run(3, i), kNotSupported, {names[i], "not supported"});
-  for (int i = 0; i < 5; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
+  for (int i = 0; i < 4; ++i) ExpectRejectedWith(run(4, i), kNotSupported, {names[i], "not supported"});
+  ExpectRejectedWith(run(4, 4, {4}), kInvalid, {names[4]});  // an f16 sink
   EXPECT_TRUE(run(4, 4, {0}).ok());
 }
 

@@ -13,6 +13,7 @@ namespace canopy::ops {
 namespace {
 
 constexpr aclnnStatus kNotSupported = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+constexpr aclnnStatus kTilingError = ACLNN_ERR_INNER_TILING_ERROR;  // what CANN's tiling rejects
 constexpr DtypeSet kAttentionDtypes = {ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kQuantisedDtypes = {ACL_INT8, ACL_INT4, ACL_INT32};  // the doc's INT8 / INT4 (INT32) storage
 constexpr DtypeSet kMaskDtypes = {ACL_BOOL, ACL_INT8, ACL_UINT8};
@@ -29,8 +30,11 @@ constexpr int64_t kMaxBlockSize =
     512;  // paged attention's tokens per cache block  // sparse modes 2-4 take an optimised 2048 x 2048 mask
 // Larger pre/next token windows mean "everything"; clamping keeps the band arithmetic in range.
 constexpr int64_t kTokenLimit = int64_t{1} << 40;
+// TND / NTD_TND (CANN's A2 tiling, the PFA path): at most 1M tokens and 4096 sequences.
+constexpr int64_t kMaxTokens = int64_t{1} << 20;
+constexpr int64_t kMaxSequences = 4096;
 
-enum class Layout { kBsh, kBsnd, kBnsd, kBnsdBsnd };
+enum class Layout { kBsh, kBsnd, kBnsd, kBnsdBsnd, kTnd, kNtdTnd };
 
 bool ParseLayout(const char* text, Layout& layout) {
   if (std::strcmp(text, "BSH") == 0) {
@@ -41,6 +45,10 @@ bool ParseLayout(const char* text, Layout& layout) {
     layout = Layout::kBnsd;
   } else if (std::strcmp(text, "BNSD_BSND") == 0) {
     layout = Layout::kBnsdBsnd;
+  } else if (std::strcmp(text, "TND") == 0) {
+    layout = Layout::kTnd;
+  } else if (std::strcmp(text, "NTD_TND") == 0) {
+    layout = Layout::kNtdTnd;
   } else {
     return false;
   }
@@ -75,9 +83,19 @@ Bnsd AsBnsd(const TensorRef& t, Layout layout, int64_t heads) {
       v.shape = {s[0], s[1], s[2], s[3]};
       v.strides = {st[0], st[1], st[2], st[3]};
       break;
+    case Layout::kTnd:  // one batch of all T tokens; the kernel finds each sequence's rows
+      v.shape = {1, s[1], s[0], s[2]};
+      v.strides = {0, st[1], st[0], st[2]};
+      break;
+    case Layout::kNtdTnd:
+      v.shape = {1, s[0], s[1], s[2]};
+      v.strides = {0, st[0], st[1], st[2]};
+      break;
   }
   return v;
 }
+
+bool IsTndLike(Layout layout) { return layout == Layout::kTnd || layout == Layout::kNtdTnd; }
 
 // The (batch, heads, sequence, dim) extents of an aclTensor in the layout.
 std::array<int64_t, 4> ExtentsOf(const aclTensor* t, Layout layout, int64_t heads) {
@@ -132,6 +150,266 @@ struct Problem {
   int64_t max_kv_length = 0;
 };
 
+// TND / NTD_TND: each batch's query rows, and its keys and values, are one
+// segment of the token dim, actualSeqLengths(Kv) their cumulative ends. The
+// rules are CANN's Atlas A2 tiling for these layouts without rope heads (its
+// PFA path): bf16; query, key and value D equal, 64, 128 or 192 (192 neither
+// with NTD_TND nor with grouped heads); one key / value tensor; no pse or left
+// padding; both length lists given, as long as each other, at most 4096,
+// never decreasing, ending at the query's and the key's T (at most 1M); sparse
+// mode 0 without a mask or 3 (bottom-right causal per sequence, each query no
+// longer than its keys) with its 2048 x 2048 mask; learnable sinks [N] with D
+// 64 or 128. Each failure is CANN's tiling error (561002). Sparse mode 4 and
+// paged key / value caches with these layouts are not supported by Canopy
+// (561003).
+aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout layout,
+                                const std::vector<const aclTensor*>& keys,
+                                const std::vector<const aclTensor*>& values) {
+  const aclTensor* query = call.query;
+  const char* layout_name = call.layout;
+  if (call.block_table != nullptr) {
+    return RejectNotSupported(plan, call.block_table_name, "paged attention with layout TND or NTD_TND");
+  }
+  if (call.query->dtype != ACL_BF16) {
+    return plan.Reject(kTilingError, "argument 'query' is %s; layout %s takes BFLOAT16 only", DtypeName(query->dtype),
+                       layout_name);
+  }
+  if (keys.size() != 1) {
+    return plan.Reject(kTilingError, "arguments 'key' and 'value' hold %zu tensors; layout %s takes one each",
+                       keys.size(), layout_name);
+  }
+  if (call.pse != nullptr) {
+    return plan.Reject(kTilingError, "argument '%s' is given; layout %s takes no pse", call.pse_name, layout_name);
+  }
+  const aclTensor* key = keys[0];
+  const aclTensor* value = values[0];
+  for (const auto& [name, t] : {std::pair<const char*, const aclTensor*>{"query", query},
+                                {"key", key},
+                                {"value", value},
+                                {"attentionOut", call.out}}) {
+    if (t->rank() != 3) {
+      return plan.Reject(kTilingError, "argument '%s' has rank %lld; layout %s takes rank 3", name,
+                         static_cast<long long>(t->rank()), layout_name);
+    }
+  }
+  // (tokens, heads, dim) of query, key and value.
+  const bool ntd = layout == Layout::kNtdTnd;
+  const auto tnd = [&](const aclTensor* t) {
+    const Shape& s = t->view_shape;
+    return ntd ? std::array<int64_t, 3>{s[1], s[0], s[2]} : std::array<int64_t, 3>{s[0], s[1], s[2]};
+  };
+  const auto q = tnd(query), k = tnd(key), v = tnd(value);
+  const int64_t heads = call.num_heads;
+  const int64_t kv_heads = call.num_kv_heads == 0 ? heads : call.num_kv_heads;
+  if (heads <= 0 || heads > kMaxHeads || q[1] != heads) {
+    return plan.Reject(kTilingError, "query has %lld heads, but numHeads is %lld (at most %lld)",
+                       static_cast<long long>(q[1]), static_cast<long long>(heads), static_cast<long long>(kMaxHeads));
+  }
+  if (kv_heads <= 0 || heads % kv_heads != 0 || heads / kv_heads > kMaxGroup || k[1] != kv_heads || v[1] != kv_heads) {
+    return plan.Reject(kTilingError,
+                       "key has %lld heads and value %lld; numKeyValueHeads (%lld) must match them and divide "
+                       "numHeads (%lld), at most %lld times",
+                       static_cast<long long>(k[1]), static_cast<long long>(v[1]),
+                       static_cast<long long>(call.num_kv_heads), static_cast<long long>(heads),
+                       static_cast<long long>(kMaxGroup));
+  }
+  const int64_t d = q[2];
+  if (d == 192 && k[2] == 192 && v[2] == 128) {  // CANN takes it; Canopy's kernel has one D for keys and values
+    return RejectNotSupported(plan, "value", "a value D (128) other than the query's and key's (192)");
+  }
+  const bool d_ok = k[2] == d && v[2] == d && (d == 64 || d == 128 || (d == 192 && !ntd && heads == kv_heads));
+  if (!d_ok) {
+    return plan.Reject(kTilingError,
+                       "query, key and value have D %lld, %lld and %lld; layout %s takes one D of 64, 128 or 192 "
+                       "(192 only with TND and numKeyValueHeads = numHeads)",
+                       static_cast<long long>(d), static_cast<long long>(k[2]), static_cast<long long>(v[2]),
+                       layout_name);
+  }
+  if (call.sink != nullptr) {
+    const Shape& s = call.sink->view_shape;
+    if (s.size() != 1 || s[0] != heads || (d != 64 && d != 128)) {
+      return plan.Reject(
+          kTilingError, "argument '%s' has shape %s with D %lld; it must be [numHeads = %lld], D 64 or 128",
+          call.sink_name, ShapeToString(s).c_str(), static_cast<long long>(d), static_cast<long long>(heads));
+    }
+  }
+  // The cumulative ends.
+  if (call.query_lengths == nullptr || call.kv_lengths == nullptr || call.query_lengths->values.empty() ||
+      call.kv_lengths->values.empty()) {
+    return plan.Reject(kTilingError, "layout %s needs '%s' and '%s', neither null nor empty", layout_name,
+                       call.query_lengths_name, call.kv_lengths_name);
+  }
+  const std::vector<int64_t>& q_ends = call.query_lengths->values;
+  const std::vector<int64_t>& kv_ends = call.kv_lengths->values;
+  if (q_ends.size() != kv_ends.size() || static_cast<int64_t>(q_ends.size()) > kMaxSequences) {
+    return plan.Reject(kTilingError,
+                       "arguments '%s' and '%s' hold %zu and %zu lengths; layout %s needs as many, at most %lld",
+                       call.query_lengths_name, call.kv_lengths_name, q_ends.size(), kv_ends.size(), layout_name,
+                       static_cast<long long>(kMaxSequences));
+  }
+  const auto batch = static_cast<int64_t>(q_ends.size());
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto i = static_cast<size_t>(b);
+    const int64_t q_prev = b == 0 ? 0 : q_ends[i - 1], kv_prev = b == 0 ? 0 : kv_ends[i - 1];
+    if (q_ends[i] < q_prev || kv_ends[i] < kv_prev) {
+      return plan.Reject(kTilingError,
+                         "arguments '%s' and '%s' are cumulative ends with layout %s: at batch %lld they are %lld and "
+                         "%lld, after %lld and %lld (never negative, never decreasing)",
+                         call.query_lengths_name, call.kv_lengths_name, layout_name, static_cast<long long>(b),
+                         static_cast<long long>(q_ends[i]), static_cast<long long>(kv_ends[i]),
+                         static_cast<long long>(q_prev), static_cast<long long>(kv_prev));
+    }
+  }
+  if (q_ends.back() != q[0] || kv_ends.back() != k[0] || kv_ends.back() != v[0] || q[0] > kMaxTokens ||
+      k[0] > kMaxTokens) {
+    return plan.Reject(kTilingError,
+                       "query has T = %lld and key / value %lld / %lld; the last of '%s' (%lld) and of '%s' (%lld) "
+                       "must equal them, at most %lld",
+                       static_cast<long long>(q[0]), static_cast<long long>(k[0]), static_cast<long long>(v[0]),
+                       call.query_lengths_name, static_cast<long long>(q_ends.back()), call.kv_lengths_name,
+                       static_cast<long long>(kv_ends.back()), static_cast<long long>(kMaxTokens));
+  }
+  const Shape want_out = {q[0], heads, d};
+  if (call.out->view_shape != want_out) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'attentionOut' has shape %s; with layout %s it must be %s",
+                       ShapeToString(call.out->view_shape).c_str(), layout_name, ShapeToString(want_out).c_str());
+  }
+  if (call.inner_precise < 0 || call.inner_precise > call.max_inner_precise) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'innerPrecise' is %lld; it must be in [0, %lld]",
+                       static_cast<long long>(call.inner_precise), static_cast<long long>(call.max_inner_precise));
+  }
+  // Sparse modes: 0 without a mask, 3 with the compressed mask (4, band: not in Canopy).
+  if (call.sparse_mode == kBandSparseMode) return RejectNotSupported(plan, "sparseMode", "sparse mode 4 (band)");
+  if ((call.sparse_mode != 0 && call.sparse_mode != 3) || (call.sparse_mode == 0 && call.mask != nullptr)) {
+    return plan.Reject(kTilingError, "argument 'sparseMode' is %lld%s; layout %s takes 0 without a mask, 3 or 4",
+                       static_cast<long long>(call.sparse_mode), call.mask != nullptr ? " with a mask" : "",
+                       layout_name);
+  }
+  const bool causal = call.sparse_mode == 3;
+  if (causal) {
+    const Shape& m = call.mask != nullptr ? call.mask->view_shape : Shape{};
+    bool ok = m.size() >= 2 && m.size() <= 4 && m[m.size() - 1] == kCompressedMaskSize &&
+              m[m.size() - 2] == kCompressedMaskSize;
+    for (size_t i = 0; ok && i + 2 < m.size(); ++i) ok = m[i] == 1;
+    if (!ok) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "sparse mode 3 needs a [2048, 2048] attention mask (got %s)",
+                         call.mask != nullptr ? ShapeToString(m).c_str() : "none");
+    }
+    for (int64_t b = 0; b < batch; ++b) {
+      const auto i = static_cast<size_t>(b);
+      const int64_t q_len = q_ends[i] - (b == 0 ? 0 : q_ends[i - 1]);
+      const int64_t kv_len = kv_ends[i] - (b == 0 ? 0 : kv_ends[i - 1]);
+      if (q_len > kv_len) {
+        return plan.Reject(kTilingError,
+                           "with layout %s and sparse mode 3 batch %lld has %lld query rows and %lld keys: at most as "
+                           "many rows as keys",
+                           layout_name, static_cast<long long>(b), static_cast<long long>(q_len),
+                           static_cast<long long>(kv_len));
+      }
+    }
+  }
+  if (call.lse_flag) {
+    if (call.lse == nullptr) return plan.CheckNotNull("softmaxLse", call.lse);
+    CANOPY_CHECK(plan.CheckDtype("softmaxLse", call.lse->dtype, DtypeSet{ACL_FLOAT}));
+    CANOPY_CHECK(plan.CheckShape("softmaxLse", call.lse, {q[0], heads, 1}));
+  }
+
+  // ---- operands, in the prototype's input order
+  const TensorRef q_ref = plan.Input(query, "query");
+  const std::vector<TensorRef> k_refs = plan.InputList(call.key_list, "key");
+  const std::vector<TensorRef> v_refs = plan.InputList(call.value_list, "value");
+  plan.SkipInput();  // pse
+  TensorRef mask_ref;
+  if (call.mask != nullptr) {
+    mask_ref = plan.Input(call.mask, call.mask_name);  // checked, not read
+  } else {
+    plan.SkipInput();
+  }
+  TensorRef sink_ref;
+  for (int input = 0; input < call.inputs_after_mask; ++input) {
+    if (call.sink != nullptr && input == call.sink_input) {
+      sink_ref = plan.Input(call.sink, call.sink_name);
+    } else {
+      plan.SkipInput();
+    }
+  }
+  const TensorRef out_ref = plan.Output(call.out, "attentionOut");
+  TensorRef lse_ref;
+  if (call.lse_flag) {
+    lse_ref = plan.Output(call.lse, "softmaxLse");
+  } else if (call.has_lse_output) {
+    plan.SkipOutput();
+  }
+  if (q[0] == 0) return ACLNN_SUCCESS;  // no query row
+
+  kernels::AttentionDesc desc;
+  desc.dtype = query->dtype;
+  desc.batch = batch;
+  desc.heads = heads;
+  desc.kv_heads = kv_heads;
+  desc.head_dim = d;
+  desc.value_dim = d;
+  desc.scale = static_cast<float>(call.scale);
+  const Bnsd qv = AsBnsd(q_ref, layout, heads);
+  const Bnsd ov = AsBnsd(out_ref, Layout::kTnd, heads);
+  const Bnsd kb = AsBnsd(k_refs[0], layout, kv_heads);
+  const Bnsd vb = AsBnsd(v_refs[0], layout, kv_heads);
+  desc.query = q_ref.buffer;
+  desc.out = out_ref.buffer;
+  std::copy(qv.strides.begin(), qv.strides.end(), desc.query_strides);
+  std::copy(ov.strides.begin(), ov.strides.end(), desc.out_strides);
+  const auto element = static_cast<int64_t>(DtypeSize(query->dtype));
+  desc.kv.resize(static_cast<size_t>(batch));
+  desc.query_valid.resize(static_cast<size_t>(batch));
+  desc.row_offsets.resize(static_cast<size_t>(batch));
+  for (int64_t b = 0; b < batch; ++b) {
+    const auto i = static_cast<size_t>(b);
+    const int64_t q_begin = b == 0 ? 0 : q_ends[i - 1], kv_begin = b == 0 ? 0 : kv_ends[i - 1];
+    desc.row_offsets[i] = q_begin;
+    desc.query_valid[i] = q_ends[i] - q_begin;
+    desc.query_length = std::max(desc.query_length, desc.query_valid[i]);
+    kernels::AttentionKv& kv = desc.kv[i];
+    kv.key = k_refs[0].buffer;
+    kv.key.byte_offset += kv_begin * kb.strides[2] * element;
+    kv.value = v_refs[0].buffer;
+    kv.value.byte_offset += kv_begin * vb.strides[2] * element;
+    for (size_t j = 0; j < 3; ++j) {
+      kv.key_strides[j] = kb.strides[j + 1];
+      kv.value_strides[j] = vb.strides[j + 1];
+    }
+    kv.length = kv_ends[i] - kv_begin;
+  }
+  if (desc.query_length == 0) return ACLNN_SUCCESS;  // every sequence empty
+  if (causal) {                                      // bottom-right aligned within each sequence
+    desc.band = true;
+    desc.pre_tokens = kTokenLimit;
+    desc.next_tokens = 0;
+    desc.right_down = true;
+  }
+  if (call.sink != nullptr) {
+    desc.has_sink = true;
+    desc.sink_dtype = sink_ref.dtype;
+    desc.sink = sink_ref.buffer;
+    desc.sink_stride = sink_ref.strides[0];
+  }
+  if (call.lse_flag) {  // [T, N, 1]: (batch, head, token) strides
+    desc.has_lse = true;
+    desc.lse = lse_ref.buffer;
+    desc.lse_strides[0] = 0;
+    desc.lse_strides[1] = lse_ref.strides[1];
+    desc.lse_strides[2] = lse_ref.strides[0];
+  }
+  std::vector<TensorRef> reads = {q_ref, k_refs[0], v_refs[0]};
+  if (call.mask != nullptr) reads.push_back(mask_ref);
+  if (call.sink != nullptr) reads.push_back(sink_ref);
+  if (call.lse_flag) {
+    plan.AddStep(kernels::MakeAttentionStep(std::move(desc)));  // two outputs
+  } else {
+    plan.AddStep(kernels::MakeAttentionStep(std::move(desc)), reads, out_ref);
+  }
+  return ACLNN_SUCCESS;
+}
+
 }  // namespace
 
 aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
@@ -182,6 +460,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
     }
   }
   if (atten_mask != nullptr) CANOPY_CHECK(plan.CheckDtype(call.mask_name, atten_mask->dtype, kMaskDtypes));
+  if (call.sink != nullptr) CANOPY_CHECK(plan.CheckDtype(call.sink_name, call.sink->dtype, DtypeSet{ACL_BF16}));
   for (const auto& [name, argument] : call.unsupported) {
     if (argument != nullptr) {
       return RejectNotSupported(plan, name, "quantisation, left padding, shared prefixes and rope-split heads");
@@ -209,10 +488,17 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
 
   // ---- layout, heads and shapes (161002)
   Problem p;
-  if (!ParseLayout(input_layout, p.layout) || (p.layout == Layout::kBnsdBsnd && !call.allow_bnsd_bsnd)) {
-    return plan.Reject(
-        ACLNN_ERR_PARAM_INVALID, "argument 'inputLayout' is \"%s\"; it must be %s", input_layout,
-        call.allow_bnsd_bsnd ? "\"BSH\", \"BSND\", \"BNSD\" or \"BNSD_BSND\"" : "\"BSH\", \"BSND\" or \"BNSD\"");
+  if (!ParseLayout(input_layout, p.layout) || (p.layout == Layout::kBnsdBsnd && !call.allow_bnsd_bsnd) ||
+      (IsTndLike(p.layout) && !call.allow_tnd)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'inputLayout' is \"%s\"; it must be %s", input_layout,
+                       call.allow_tnd         ? "\"BSH\", \"BSND\", \"BNSD\", \"BNSD_BSND\", \"TND\" or \"NTD_TND\""
+                       : call.allow_bnsd_bsnd ? "\"BSH\", \"BSND\", \"BNSD\" or \"BNSD_BSND\""
+                                              : "\"BSH\", \"BSND\" or \"BNSD\"");
+  }
+  if (IsTndLike(p.layout)) return PlanVarLenAttention(plan, call, p.layout, keys, values);
+  if (call.sink != nullptr) {
+    return plan.Reject(kTilingError, "argument '%s': attention sinks need layout TND or NTD_TND (layout is %s)",
+                       call.sink_name, input_layout);
   }
   const int64_t rank = LayoutRank(p.layout);
   const auto check_rank = [&](const char* name, const aclTensor* t) {

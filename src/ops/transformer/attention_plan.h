@@ -37,6 +37,17 @@ struct AttentionCall {
   // Paged attention: the block table [B, >= blocks per sequence] (int32) and
   // blockSize; key and value are then one cache tensor each,
   // (blocks, blockSize, H) or, with a BNSD query, (blocks, KV_N, blockSize, D).
+  // Attention sinks (FusedInferAttentionScoreV4's learnableSinkOptional): [N]
+  // bf16 logits, one per query head; CANN's Atlas A2 tiling takes them only with
+  // the TND / NTD_TND layouts and D 64 or 128 (561002 otherwise).
+  const aclTensor* sink = nullptr;
+  const char* sink_name = "learnableSinkOptional";
+  int sink_input = -1;  // its position among the inputs after the mask
+  // The variable-length layouts TND and NTD_TND (FusedInferAttentionScore):
+  // query [T, N, D] (NTD_TND: [N, T, D]), key and value [T_kv, KV_N, D] (NTD_TND:
+  // [KV_N, T_kv, D]), attentionOut [T, N, D], softmaxLse [T, N, 1];
+  // actualSeqLengths(Kv) are each batch's cumulative ends.
+  bool allow_tnd = false;
   const aclTensor* block_table = nullptr;
   const char* block_table_name = "blocktable";
   int block_table_input = -1;  // its position among the inputs after the mask

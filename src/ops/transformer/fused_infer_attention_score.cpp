@@ -1,11 +1,11 @@
 // aclnnFusedInferAttentionScore (V1) / V2 / V3 / V4: softmax(scale * Q K^T + pseShift,
-// masked) V for each batch and query head, in the BSH, BSND, BNSD and
-// BNSD_BSND layouts, with grouped-query attention (numKeyValueHeads), an
+// masked) V for each batch and query head, in the BSH, BSND, BNSD,
+// BNSD_BSND, TND and NTD_TND layouts, with grouped-query attention (numKeyValueHeads), an
 // attention mask with the sparse modes 0-3, per-batch actual sequence lengths,
 // key/value tensor lists (one tensor, or one per batch) and the optional
 // softmax LSE output. V1 is V2 without the per-key/value antiquantisation and
 // shared prefixes, its arguments named without "Optional". V3 adds the rope-split query/key heads (MLA), V4 a
-// quantised query; the planner is shared with PromptFlashAttention and
+// quantised query and attention sinks; the planner is shared with PromptFlashAttention and
 // IncreFlashAttention (attention_plan.h).
 //
 // Scope: query, key, value and attentionOut f16 or bf16 (the doc has no f32).
@@ -16,6 +16,35 @@
 // kernel for the combination) instead of being computed some other way. A
 // query row with no key taking part gives zeros (CANN's row-invalid
 // correction, innerPrecise 2/3, done always) and an LSE of -inf.
+//
+// The variable-length layouts TND and NTD_TND (every version; attention_plan.h)
+// follow CANN's Atlas A2 tiling for them without rope heads (its PFA path,
+// prompt_flash_attention_tiling.cpp CheckInputShapeWhenLayoutIsTND /
+// CheckActSeqWhenLayoutIsTND, and FIA's CheckOutShape): bf16 only; Q, K, V D
+// equal and 64, 128 or 192; one key/value tensor, no pse; actualSeqLengths(Kv)
+// the cumulative ends, required, as many as each other; sparse mode 0 without
+// a mask or 3 with one; each failure 561002. Paged caches with these layouts
+// and a value D of 128 under a 192 query/key D are 561003 here.
+//
+// V4's learnableSinkOptional (attention sinks), as CANN's code has it (after
+// dequantScaleQueryOptional; its doc's prototype lacks it, its doc's program
+// passes it):
+// * op definition (fused_infer_attention_score_def.cpp): BFLOAT16 only, so any
+//   other dtype is 161002; an empty tensor means none (hasLearnableSink needs a
+//   non-empty shape in the tiling).
+// * Atlas A2 tiling: only with layout TND or NTD_TND and D 64 or 128 (FIA's
+//   CheckOutShape), rank 1 and [numHeads] (PFA's
+//   CheckLearnableSinkWhenLayoutIsTND); each failure 561002.
+// * semantics (prompt_flash_attention_s1s2_bns1_mla_baseapi.h Bmm2ResultDiv):
+//   after the last key block the kernel adds exp(sink[n] - rowmax) to the
+//   row's softmax sum in f32 and divides the output by that sum: the sink is a
+//   logit of head n, not scaled by scaleValue, that joins the denominator and
+//   carries no value. The LSE is written from the sum before that addition
+//   (ProcessVec1 runs before Bmm2ResultDiv on the last block), so it leaves the
+//   sink out. Canopy folds the sink in the same place, in f32, relative to
+//   max(rowmax, sink) so that nothing overflows; a row with no key stays zeros.
+//   IFA (decode) kernels have no sink in CANN's tree, but with these layouts
+//   FIA tiles every D below 512 on the PFA path, one query row included.
 #include <cstring>
 #include "aclnnop/aclnn_fused_infer_attention_score.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
@@ -42,15 +71,22 @@ AttentionCall FusedCall(const aclTensor* query, const aclTensorList* key, const 
                         int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, int64_t block_size,
                         bool softmax_lse_flag, const aclTensor* attention_out, const aclTensor* softmax_lse) {
   AttentionCall call;
-  // The block table (paged attention) is supported: taken out of the list, its input position kept.
+  // The block table (paged attention) and V4's learnable sinks are supported: taken out of the list, their
+  // input positions kept. An empty sink tensor means none, as in CANN's tiling.
   for (size_t i = 0; i < unsupported.size(); ++i) {
     if (std::strncmp(unsupported[i].first, "blockTable", std::strlen("blockTable")) == 0) {
       call.block_table = static_cast<const aclTensor*>(unsupported[i].second);
       call.block_table_name = unsupported[i].first;
       call.block_table_input = 2 + static_cast<int>(i);  // after actualSeqLengths(Kv)
       unsupported[i].second = nullptr;
+    } else if (std::strcmp(unsupported[i].first, "learnableSinkOptional") == 0) {
+      const auto* sink = static_cast<const aclTensor*>(unsupported[i].second);
+      call.sink = sink != nullptr && sink->NumElements() != 0 ? sink : nullptr;
+      call.sink_input = 2 + static_cast<int>(i);
+      unsupported[i].second = nullptr;
     }
   }
+  call.allow_tnd = true;
   call.block_size = block_size;
   call.query = query;
   call.key_list = key;
@@ -213,12 +249,8 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
   unsupported.insert(unsupported.end(), {{"queryRopeOptional", query_rope},
                                          {"keyRopeOptional", key_rope},
                                          {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale},
-                                         {"dequantScaleQueryOptional", dequant_scale_query}});
-  // CANN's code (not its document) has learnableSinkOptional, the attention sinks' logits, after
-  // dequantScaleQueryOptional; an empty tensor means none, as in CANN's tiling.
-  if (learnable_sink != nullptr && learnable_sink->NumElements() != 0) {
-    unsupported.emplace_back("learnableSinkOptional", learnable_sink);
-  }
+                                         {"dequantScaleQueryOptional", dequant_scale_query},
+                                         {"learnableSinkOptional", learnable_sink}});
   return PlanAttention(plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths,
                                        actual_seq_lengths_kv, std::move(unsupported), num_heads, scale_value,
                                        pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
