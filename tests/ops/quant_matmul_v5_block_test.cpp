@@ -478,7 +478,9 @@ OpRun RunBlock(const BlockCall& c) {
 TEST(QuantMatmulV5PerBlockRejects, EachCase) {
   const OpRun valid = RunBlock(BlockCall{});
   EXPECT_TRUE(valid.ok()) << Describe(valid);
-  // InferGroupSize
+  // CheckDimRange, then InferGroupSize
+  ExpectRejectedWith(RunBlock(BlockWith([](BlockCall& c) { c.x1 = {512}; })), kInvalid, {"'x1'", "rank"});
+  ExpectRejectedWith(RunBlock(BlockWith([](BlockCall& c) { c.out = {512}; })), kInvalid, {"'out'", "rank"});
   ExpectRejectedWith(RunBlock(BlockWith([](BlockCall& c) {
                        c.x1 = {0, 512};
                        c.x1_scale = {0, 4};

@@ -63,6 +63,7 @@ constexpr int64_t kBlock = 128;            // groupSizeK and groupSizeN of G-B
 constexpr int64_t kBlockKAlign = 4 * 128;  // the tiling's k alignment
 constexpr int64_t kBlockNAlign = 256;      // and its n alignment
 constexpr uint64_t kGroupFieldMask = 0xFFFF;
+constexpr int64_t kMinRank = 2, kMaxRank = 6;  // x1, x2 (ND) and out
 constexpr int kGroupNShift = 16, kGroupMShift = 32;
 
 bool IsEmpty(const aclTensor* t) { return t != nullptr && t->NumElements() == 0; }
@@ -236,6 +237,10 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 aclnnStatus PlanQuantMatmulV5PerBlock(Plan& plan, const QuantMatmulV5Args& a) {
+  // ---- CheckDimRange
+  CANOPY_CHECK(plan.CheckRank("x1", a.x1, kMinRank, kMaxRank));
+  CANOPY_CHECK(plan.CheckRank("x2", a.x2, kMinRank, kMaxRank));
+  CANOPY_CHECK(plan.CheckRank("out", a.out, kMinRank, kMaxRank));
   const Oriented x1o = Orient(a.x1), x2o = Orient(a.x2), s1o = Orient(a.x1_scale), s2o = Orient(a.x2_scale);
   const bool t1 = a.transpose_x1 != x1o.flipped, t2 = a.transpose_x2 != x2o.flipped;
   const Shape &s1 = x1o.shape, &s2 = x2o.shape, &c1 = s1o.shape, &c2 = s2o.shape;
