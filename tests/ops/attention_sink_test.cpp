@@ -1,14 +1,15 @@
 // aclnnFusedInferAttentionScoreV4's attention sinks (learnableSinkOptional) and
 // the variable-length layouts TND / NTD_TND they need on Atlas A2, against a
-// float64 reference: out = sum_j e_j v_j / (sum_j e_j + exp(sink[n])), e_j =
-// exp(scale * q . k_j - max), the sink unscaled and carrying no value; the LSE
-// over the keys alone (CANN's kernel writes it before adding the sink). Each
-// sequence is a segment of the token dim (actualSeqLengths(Kv) its cumulative
-// end); sparse mode 3 is causal from the bottom right within each sequence.
-// bf16 (the only dtype CANN's A2 takes with these layouts), GQA ratios 1 and 4,
-// decode and prefill, key lengths off the kernel's 64-key block, empty
-// sequences, strided views, very negative, very large and infinite sinks, and
-// every rejection with its status.
+// float64 reference: out = sum_j e_j v_j / (sum_j e_j + exp(sink[n] - max)),
+// e_j = exp(scale * q . k_j - max), the sink unscaled and carrying no value;
+// the LSE over the keys alone (CANN's kernel writes it before adding the sink).
+// Each sequence is a segment of the token dim (actualSeqLengths(Kv) its
+// cumulative end; with a block table the key lengths per batch); sparse mode 3
+// is causal from the bottom right within each sequence. bf16 (the only dtype
+// CANN's A2 takes with these layouts), GQA ratios 1 and 4, decode and prefill,
+// key lengths off the kernel's 64-key block, empty sequences, strided views,
+// paged caches of both forms, very negative, very large and infinite sinks,
+// and every rejection with its status.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,6 +44,10 @@ struct TndSpec {
   bool lse = true;
   bool strided = false;  // query, key and value rows padded in storage; the sink a stepped view
   Sink sink = Sink::kLogKeys;
+  // Paged: the keys and values in shuffled blockSize-row blocks of one cache each, (blocks,
+  // blockSize, KV_N * D) (cache_rank 3) or (blocks, KV_N, blockSize, D) (4); free slots hold NaN.
+  int cache_rank = 0;
+  int64_t block_size = 128;
   std::string name;
 };
 
@@ -147,14 +152,59 @@ Layout TndLayout(bool ntd, int64_t tokens, int64_t heads, int64_t d, bool stride
 aclnnStatus CallV4(OpArgs& a, uint64_t* w, aclOpExecutor** e, aclTensor* q, const std::vector<aclTensor*>& k,
                    const std::vector<aclTensor*>& v, aclTensor* pse, aclTensor* mask, const aclIntArray* aq,
                    const aclIntArray* akv, aclTensor* table, aclTensor* sink, int64_t heads, int64_t kv_heads,
-                   double scale, const char* layout, int64_t sparse, bool lse_flag, aclTensor* out, aclTensor* lse) {
+                   double scale, const char* layout, int64_t sparse, bool lse_flag, aclTensor* out, aclTensor* lse,
+                   int64_t block_size = 128) {
   char layout_name[16];
   std::snprintf(layout_name, sizeof layout_name, "%s", layout);
   return aclnnFusedInferAttentionScoreV4GetWorkspaceSize(
       q, a.TensorList(k), a.TensorList(v), pse, mask, aq, akv, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
       nullptr, table, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-      nullptr, nullptr, sink, heads, scale, 65535, 65535, layout_name, kv_heads, sparse, 0, table != nullptr ? 128 : 0,
-      0, lse_flag, 0, 0, 0, out, lse, w, e);
+      nullptr, nullptr, sink, heads, scale, 65535, 65535, layout_name, kv_heads, sparse, 0,
+      table != nullptr ? block_size : 0, 0, lse_flag, 0, 0, 0, out, lse, w, e);
+}
+
+// The paged form of the dense keys and values (in the spec's layout): each batch's keys in
+// blockSize-row blocks placed at shuffled positions of one cache (two spare blocks), the table
+// [B, most blocks + 1] mapping them; slots no key fills hold NaN, which must not leak.
+void MakeCaches(const TndSpec& s, Rng& rng, const Values& kv, const Values& vv, std::unique_ptr<DeviceTensor>& key,
+                std::unique_ptr<DeviceTensor>& value, std::unique_ptr<DeviceTensor>& table) {
+  const int64_t bs = s.block_size, d = s.head_dim, n2 = s.kv_heads;
+  const int64_t tk = std::accumulate(s.kv_lens.begin(), s.kv_lens.end(), int64_t{0});
+  const auto batch = static_cast<int64_t>(s.kv_lens.size());
+  int64_t blocks = 2, most = 0;
+  for (const int64_t length : s.kv_lens) {
+    blocks += (length + bs - 1) / bs;
+    most = std::max(most, (length + bs - 1) / bs);
+  }
+  std::vector<int64_t> position(static_cast<size_t>(blocks));
+  std::iota(position.begin(), position.end(), 0);
+  for (int64_t i = blocks - 1; i > 0; --i) {
+    std::swap(position[static_cast<size_t>(i)], position[static_cast<size_t>(rng.Uniform(0, 1) * (i + 1)) % (i + 1)]);
+  }
+  const Shape shape = s.cache_rank == 3 ? Shape{blocks, bs, n2 * d} : Shape{blocks, n2, bs, d};
+  Values kc(static_cast<size_t>(NumElements(shape)), std::numeric_limits<double>::quiet_NaN()), vc = kc;
+  const int64_t columns = most + 1;
+  std::vector<int64_t> entries(static_cast<size_t>(batch * columns), 0);
+  int64_t next = 0, token = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    const int64_t length = s.kv_lens[static_cast<size_t>(b)];
+    int64_t* row_entries = entries.data() + b * columns;
+    for (int64_t c = 0; c * bs < length; ++c) row_entries[c] = position[static_cast<size_t>(next++)];
+    for (int64_t j = 0; j < length; ++j, ++token) {
+      const int64_t block = row_entries[j / bs], row = j % bs;
+      for (int64_t n = 0; n < n2; ++n) {
+        for (int64_t e = 0; e < d; ++e) {
+          const auto at = static_cast<size_t>(s.cache_rank == 3 ? (block * bs + row) * n2 * d + n * d + e
+                                                                : ((block * n2 + n) * bs + row) * d + e);
+          kc[at] = kv[TndIndex(s.ntd, tk, n2, d, token, n, e)];
+          vc[at] = vv[TndIndex(s.ntd, tk, n2, d, token, n, e)];
+        }
+      }
+    }
+  }
+  key = Upload(ACL_BF16, shape, kc);
+  value = Upload(ACL_BF16, shape, vc);
+  table = Upload(ACL_INT32, {batch, columns}, Values(entries.begin(), entries.end()));
 }
 
 void RunTndSpec(const TndSpec& s) {
@@ -164,12 +214,20 @@ void RunTndSpec(const TndSpec& s) {
   const int64_t tq = std::accumulate(s.q_lens.begin(), s.q_lens.end(), int64_t{0});
   const int64_t tk = std::accumulate(s.kv_lens.begin(), s.kv_lens.end(), int64_t{0});
   DeviceTensor query(ACL_BF16, TndLayout(s.ntd, tq, s.heads, d, s.strided));
-  DeviceTensor key(ACL_BF16, TndLayout(s.ntd, tk, s.kv_heads, d, s.strided));
-  DeviceTensor value(ACL_BF16, TndLayout(s.ntd, tk, s.kv_heads, d, s.strided));
   const Values qv = query.FillRandom(rng, Range{-1, 1});
-  const Values kv = key.FillRandom(rng, Range{-1, 1});
-  // Values off zero on average, so that the sink's share of a row moves the output well past the tolerance.
-  const Values vv = value.FillRandom(rng, Range{-1, 2});
+  std::unique_ptr<DeviceTensor> key, value, table;
+  Values kv, vv;
+  if (s.cache_rank == 0) {
+    key = std::make_unique<DeviceTensor>(ACL_BF16, TndLayout(s.ntd, tk, s.kv_heads, d, s.strided));
+    value = std::make_unique<DeviceTensor>(ACL_BF16, TndLayout(s.ntd, tk, s.kv_heads, d, s.strided));
+    kv = key->FillRandom(rng, Range{-1, 1});
+    // Values off zero on average, so that the sink's share of a row moves the output well past the tolerance.
+    vv = value->FillRandom(rng, Range{-1, 2});
+  } else {
+    kv = RandomValues(rng, ACL_BF16, tk * s.kv_heads * d, Range{-1, 1});
+    vv = RandomValues(rng, ACL_BF16, tk * s.kv_heads * d, Range{-1, 2});
+    MakeCaches(s, rng, kv, vv, key, value, table);
+  }
   std::unique_ptr<DeviceTensor> sink;
   std::vector<double> sinks;
   if (s.sink != Sink::kNone) {
@@ -201,11 +259,11 @@ void RunTndSpec(const TndSpec& s) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        return CallV4(a, w, e, a.Tensor(query), {a.Tensor(key)}, {a.Tensor(value)}, nullptr,
+        return CallV4(a, w, e, a.Tensor(query), {a.Tensor(*key)}, {a.Tensor(*value)}, nullptr,
                       mask ? a.Tensor(*mask) : nullptr, a.IntArray(PrefixSums(s.q_lens)),
-                      a.IntArray(PrefixSums(s.kv_lens)), nullptr, sink ? a.Tensor(*sink) : nullptr, s.heads, s.kv_heads,
-                      scale, s.ntd ? "NTD_TND" : "TND", s.sparse, s.lse, a.Tensor(out),
-                      s.lse ? a.Tensor(lse) : nullptr);
+                      a.IntArray(table ? s.kv_lens : PrefixSums(s.kv_lens)), table ? a.Tensor(*table) : nullptr,
+                      sink ? a.Tensor(*sink) : nullptr, s.heads, s.kv_heads, scale, s.ntd ? "NTD_TND" : "TND", s.sparse,
+                      s.lse, a.Tensor(out), s.lse ? a.Tensor(lse) : nullptr, s.block_size);
       },
       aclnnFusedInferAttentionScoreV4);
   ASSERT_TRUE(run.ok()) << Describe(run);
@@ -297,6 +355,28 @@ std::vector<TndSpec> TndSpecs() {
        .sink = Sink::kNone,
        .name = "tnd_no_sink_d192"});
   add({.q_lens = {2, 5}, .kv_lens = {66, 5}, .lse = false, .name = "tnd_sink_without_lse"});
+  // Paged caches (key lengths per batch, not cumulative), both cache forms, blocks of 128 and 256.
+  add({.heads = 8,
+       .kv_heads = 2,
+       .q_lens = {1, 1, 1},
+       .kv_lens = {300, 5, 129},
+       .cache_rank = 3,
+       .name = "paged_bbh_decode"});
+  add({.head_dim = 128,
+       .q_lens = {4, 9},
+       .kv_lens = {130, 9},
+       .sparse = 3,
+       .cache_rank = 4,
+       .name = "paged_bnbd_causal"});
+  add({.ntd = true,
+       .heads = 8,
+       .kv_heads = 2,
+       .q_lens = {3, 2},
+       .kv_lens = {70, 400},
+       .cache_rank = 3,
+       .block_size = 256,
+       .name = "ntd_tnd_paged_bbh_256"});
+  add({.q_lens = {2, 1}, .kv_lens = {200, 0}, .sink = Sink::kNone, .cache_rank = 4, .name = "paged_no_sink"});
   return specs;
 }
 
@@ -338,7 +418,8 @@ struct TndCall {
   Shape q = {6, 4, 64}, k = {10, 2, 64}, v = {10, 2, 64}, out = {6, 4, 64}, lse = {6, 4, 1};
   Shape sink = {4};
   bool has_sink = true, two_keys = false, pse = false, table = false, lse_flag = true;
-  int64_t heads = 4, kv_heads = 2, sparse = 0;
+  int64_t heads = 4, kv_heads = 2, sparse = 0, block_size = 128;
+  Shape table_shape = {2, 1};
   Shape mask;  // empty: none
   std::vector<int64_t> aq = {2, 6}, akv = {4, 10};
   bool null_aq = false;
@@ -352,12 +433,12 @@ OpRun RunTnd(const TndCall& c) {
           k.push_back(a.NewTensor(c.dtype, c.k));
           v.push_back(a.NewTensor(c.dtype, c.v));
         }
-        aclTensor* table = c.table ? a.NewTensorIn(Range{0, 0, 0, 0, true}, ACL_INT32, {2, 1}) : nullptr;
+        aclTensor* table = c.table ? a.NewTensorIn(Range{0, 0, 0, 0, true}, ACL_INT32, c.table_shape) : nullptr;
         return CallV4(a, w, e, a.NewTensor(c.dtype, c.q), k, v, c.pse ? a.NewTensor(c.dtype, {1, 4, 6, 10}) : nullptr,
                       c.mask.empty() ? nullptr : a.NewTensorIn(Range{0, 0, 0, 0, true}, ACL_BOOL, c.mask),
                       c.null_aq ? nullptr : a.IntArray(c.aq), a.IntArray(c.akv), table,
                       c.has_sink ? a.NewTensor(c.sink_dtype, c.sink) : nullptr, c.heads, c.kv_heads, 0.125, c.layout,
-                      c.sparse, c.lse_flag, a.NewTensor(c.dtype, c.out), a.NewTensor(ACL_FLOAT, c.lse));
+                      c.sparse, c.lse_flag, a.NewTensor(c.dtype, c.out), a.NewTensor(ACL_FLOAT, c.lse), c.block_size);
       },
       aclnnFusedInferAttentionScoreV4);
 }
@@ -429,11 +510,7 @@ TEST(TndSinkRejects, Layouts) {
   // One key / value tensor, no pse, no paged cache (Canopy).
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.two_keys = true; })), kTiling, {"'key'", "one"});
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.pse = true; })), kTiling, {"pseShiftOptional"});
-  ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) {
-                       c.table = true;
-                       c.k = c.v = {1, 128, 128};
-                     })),
-                     kNotSupported, {"blockTableOptional", "not supported"});
+  ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.k = {10, 2, 32}; })), kTiling, {"D"});
   // Ranks, heads, D.
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.q = {1, 6, 4, 64}; })), kTiling, {"'query'", "rank"});
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.heads = 8; })), kTiling, {"numHeads"});
@@ -471,6 +548,52 @@ TEST(TndSinkRejects, Layouts) {
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.out = {6, 4, 32}; })), kInvalid, {"attentionOut"});
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.lse = {1, 4, 6, 1}; })), kInvalid, {"softmaxLse"});
   ExpectRejectedWith(RunTnd(TndWith([](TndCall& c) { c.layout = "TH"; })), kInvalid, {"inputLayout", "TND"});
+}
+
+// Paged: key lengths per batch (not cumulative), blockSize a multiple of 128 up to 1024, caches
+// (blocks, blockSize, H) or (blocks, KV_N, blockSize, D) with the blocks the lengths need.
+TEST(TndSinkRejects, Paged) {
+  const auto paged = [](const std::function<void(TndCall&)>& edit) {
+    return TndWith([&](TndCall& c) {
+      c.table = true;
+      c.k = c.v = {2, 128, 128};
+      c.akv = {10, 4};  // lengths, not ends: decreasing is fine
+      edit(c);
+    });
+  };
+  const OpRun valid = RunTnd(paged([](TndCall&) {}));
+  EXPECT_TRUE(valid.ok()) << Describe(valid);
+  const OpRun heads_major = RunTnd(paged([](TndCall& c) { c.k = c.v = {2, 2, 128, 64}; }));
+  EXPECT_TRUE(heads_major.ok()) << Describe(heads_major);
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.k = c.v = {1, 128, 128}; })), kTiling, {"at least 2 blocks"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.k = c.v = {2, 64, 128}; })), kTiling, {"blocks"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.v = {2, 2, 128, 64}; })), kTiling, {"blocks"});
+  for (int64_t size : {64, 192, 2048}) {
+    ExpectRejectedWith(RunTnd(paged([&](TndCall& c) {
+                         c.block_size = size;
+                         c.k = c.v = {2, size, 128};
+                       })),
+                       kTiling, {"blockSize"});
+  }
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.table_shape = {1, 1}; })), kTiling, {"blockTableOptional"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.table_shape = {2}; })), kTiling, {"blockTableOptional"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) {
+                       c.akv = {200, 4};  // two blocks for batch 0
+                       c.k = c.v = {3, 128, 128};
+                     })),
+                     kTiling, {"blockTableOptional", ">= 2"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.akv = {-1, 4}; })), kTiling, {"negative"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) {
+                       c.q = c.out = {6, 4, 192};
+                       c.k = c.v = {2, 128, 768};
+                       c.kv_heads = 4;
+                       c.has_sink = false;
+                     })),
+                     kTiling, {"192"});
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) {
+                       c.sparse = 4, c.mask = {2048, 2048};
+                     })),
+                     kNotSupported, {"sparseMode"});
 }
 
 TEST(TndSinkRejects, Lengths) {

@@ -33,6 +33,8 @@ constexpr int64_t kTokenLimit = int64_t{1} << 40;
 // TND / NTD_TND (CANN's A2 tiling, the PFA path): at most 1M tokens and 4096 sequences.
 constexpr int64_t kMaxTokens = int64_t{1} << 20;
 constexpr int64_t kMaxSequences = 4096;
+constexpr int64_t kTndBlockAlignment = 128;  // a paged cache's blockSize with them: a multiple of 128
+constexpr int64_t kTndMaxBlockSize = 1024;
 
 enum class Layout { kBsh, kBsnd, kBnsd, kBnsdBsnd, kTnd, kNtdTnd };
 
@@ -154,22 +156,23 @@ struct Problem {
 // segment of the token dim, actualSeqLengths(Kv) their cumulative ends. The
 // rules are CANN's Atlas A2 tiling for these layouts without rope heads (its
 // PFA path): bf16; query, key and value D equal, 64, 128 or 192 (192 neither
-// with NTD_TND nor with grouped heads); one key / value tensor; no pse or left
-// padding; both length lists given, as long as each other, at most 4096,
-// never decreasing, ending at the query's and the key's T (at most 1M); sparse
-// mode 0 without a mask or 3 (bottom-right causal per sequence, each query no
-// longer than its keys) with its 2048 x 2048 mask; learnable sinks [N] with D
-// 64 or 128. Each failure is CANN's tiling error (561002). Sparse mode 4 and
-// paged key / value caches with these layouts are not supported by Canopy
-// (561003).
+// with NTD_TND, grouped heads nor a paged cache); one key / value tensor; no
+// pse or left padding; both length lists given, as long as each other, at
+// most 4096, never decreasing, ending at the query's and the key's T (at most
+// 1M); sparse mode 0 without a mask or 3 (bottom-right causal per sequence,
+// each query no longer than its keys) with its 2048 x 2048 mask; learnable
+// sinks [N] with D 64 or 128. Paged (a block table): actualSeqLengthsKv are
+// each batch's lengths, not ends; blockSize a multiple of 128 up to 1024; the
+// caches (blocks, blockSize, KV_N * D) or (blocks, KV_N, blockSize, D) with at
+// least the blocks the lengths need; the table [B, >= the most blocks one batch
+// needs]. Each failure is CANN's tiling error (561002). Sparse mode 4 is not
+// supported by Canopy (561003).
 aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout layout,
                                 const std::vector<const aclTensor*>& keys,
                                 const std::vector<const aclTensor*>& values) {
   const aclTensor* query = call.query;
   const char* layout_name = call.layout;
-  if (call.block_table != nullptr) {
-    return RejectNotSupported(plan, call.block_table_name, "paged attention with layout TND or NTD_TND");
-  }
+  const bool paged = call.block_table != nullptr;
   if (call.query->dtype != ACL_BF16) {
     return plan.Reject(kTilingError, "argument 'query' is %s; layout %s takes BFLOAT16 only", DtypeName(query->dtype),
                        layout_name);
@@ -183,24 +186,28 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
   }
   const aclTensor* key = keys[0];
   const aclTensor* value = values[0];
-  for (const auto& [name, t] : {std::pair<const char*, const aclTensor*>{"query", query},
-                                {"key", key},
-                                {"value", value},
-                                {"attentionOut", call.out}}) {
-    if (t->rank() != 3) {
-      return plan.Reject(kTilingError, "argument '%s' has rank %lld; layout %s takes rank 3", name,
-                         static_cast<long long>(t->rank()), layout_name);
-    }
-  }
-  // (tokens, heads, dim) of query, key and value.
+  const auto check_rank = [&](const char* name, const aclTensor* t, bool cache) {
+    if (t->rank() == 3 || (cache && t->rank() == 4)) return ACLNN_SUCCESS;
+    return plan.Reject(kTilingError, "argument '%s' has rank %lld; layout %s takes rank 3%s", name,
+                       static_cast<long long>(t->rank()), layout_name, cache ? " (a paged cache 3 or 4)" : "");
+  };
+  CANOPY_CHECK(check_rank("query", query, false));
+  CANOPY_CHECK(check_rank("key", key, paged));
+  CANOPY_CHECK(check_rank("value", value, paged));
+  CANOPY_CHECK(check_rank("attentionOut", call.out, false));
+  // (tokens, heads, dim) of query, key and value; a paged cache's (rows it holds, heads, dim).
   const bool ntd = layout == Layout::kNtdTnd;
+  const int64_t heads = call.num_heads;
+  const int64_t kv_heads = call.num_kv_heads == 0 ? heads : call.num_kv_heads;
   const auto tnd = [&](const aclTensor* t) {
     const Shape& s = t->view_shape;
+    if (paged && t != query) {
+      if (s.size() == 4) return std::array<int64_t, 3>{s[0] * s[2], s[1], s[3]};
+      return std::array<int64_t, 3>{s[0] * s[1], kv_heads, kv_heads > 0 ? s[2] / kv_heads : 0};
+    }
     return ntd ? std::array<int64_t, 3>{s[1], s[0], s[2]} : std::array<int64_t, 3>{s[0], s[1], s[2]};
   };
   const auto q = tnd(query), k = tnd(key), v = tnd(value);
-  const int64_t heads = call.num_heads;
-  const int64_t kv_heads = call.num_kv_heads == 0 ? heads : call.num_kv_heads;
   if (heads <= 0 || heads > kMaxHeads || q[1] != heads) {
     return plan.Reject(kTilingError, "query has %lld heads, but numHeads is %lld (at most %lld)",
                        static_cast<long long>(q[1]), static_cast<long long>(heads), static_cast<long long>(kMaxHeads));
@@ -217,11 +224,12 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
   if (d == 192 && k[2] == 192 && v[2] == 128) {  // CANN takes it; Canopy's kernel has one D for keys and values
     return RejectNotSupported(plan, "value", "a value D (128) other than the query's and key's (192)");
   }
-  const bool d_ok = k[2] == d && v[2] == d && (d == 64 || d == 128 || (d == 192 && !ntd && heads == kv_heads));
+  const bool d_ok =
+      k[2] == d && v[2] == d && (d == 64 || d == 128 || (d == 192 && !ntd && !paged && heads == kv_heads));
   if (!d_ok) {
     return plan.Reject(kTilingError,
                        "query, key and value have D %lld, %lld and %lld; layout %s takes one D of 64, 128 or 192 "
-                       "(192 only with TND and numKeyValueHeads = numHeads)",
+                       "(192 only with TND, numKeyValueHeads = numHeads and no block table)",
                        static_cast<long long>(d), static_cast<long long>(k[2]), static_cast<long long>(v[2]),
                        layout_name);
   }
@@ -233,41 +241,80 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
           call.sink_name, ShapeToString(s).c_str(), static_cast<long long>(d), static_cast<long long>(heads));
     }
   }
-  // The cumulative ends.
+  // The cumulative ends (paged: the key / value lengths).
   if (call.query_lengths == nullptr || call.kv_lengths == nullptr || call.query_lengths->values.empty() ||
       call.kv_lengths->values.empty()) {
     return plan.Reject(kTilingError, "layout %s needs '%s' and '%s', neither null nor empty", layout_name,
                        call.query_lengths_name, call.kv_lengths_name);
   }
   const std::vector<int64_t>& q_ends = call.query_lengths->values;
-  const std::vector<int64_t>& kv_ends = call.kv_lengths->values;
-  if (q_ends.size() != kv_ends.size() || static_cast<int64_t>(q_ends.size()) > kMaxSequences) {
+  const std::vector<int64_t>& kv_given = call.kv_lengths->values;
+  if (q_ends.size() != kv_given.size() || static_cast<int64_t>(q_ends.size()) > kMaxSequences) {
     return plan.Reject(kTilingError,
                        "arguments '%s' and '%s' hold %zu and %zu lengths; layout %s needs as many, at most %lld",
-                       call.query_lengths_name, call.kv_lengths_name, q_ends.size(), kv_ends.size(), layout_name,
+                       call.query_lengths_name, call.kv_lengths_name, q_ends.size(), kv_given.size(), layout_name,
                        static_cast<long long>(kMaxSequences));
   }
   const auto batch = static_cast<int64_t>(q_ends.size());
+  std::vector<int64_t> kv_begin(static_cast<size_t>(batch)), kv_len(static_cast<size_t>(batch));
   for (int64_t b = 0; b < batch; ++b) {
     const auto i = static_cast<size_t>(b);
-    const int64_t q_prev = b == 0 ? 0 : q_ends[i - 1], kv_prev = b == 0 ? 0 : kv_ends[i - 1];
-    if (q_ends[i] < q_prev || kv_ends[i] < kv_prev) {
+    const int64_t q_prev = b == 0 ? 0 : q_ends[i - 1];
+    const int64_t kv_prev = b == 0 || paged ? 0 : kv_given[i - 1];
+    if (q_ends[i] < q_prev || kv_given[i] < kv_prev) {
       return plan.Reject(kTilingError,
-                         "arguments '%s' and '%s' are cumulative ends with layout %s: at batch %lld they are %lld and "
-                         "%lld, after %lld and %lld (never negative, never decreasing)",
-                         call.query_lengths_name, call.kv_lengths_name, layout_name, static_cast<long long>(b),
-                         static_cast<long long>(q_ends[i]), static_cast<long long>(kv_ends[i]),
-                         static_cast<long long>(q_prev), static_cast<long long>(kv_prev));
+                         "arguments '%s' and '%s' at batch %lld are %lld and %lld, after %lld and %lld: with layout %s "
+                         "the query's are cumulative ends, the keys' %s (never negative, never decreasing)",
+                         call.query_lengths_name, call.kv_lengths_name, static_cast<long long>(b),
+                         static_cast<long long>(q_ends[i]), static_cast<long long>(kv_given[i]),
+                         static_cast<long long>(q_prev), static_cast<long long>(kv_prev), layout_name,
+                         paged ? "lengths (paged)" : "too");
     }
+    kv_begin[i] = paged ? 0 : kv_prev;
+    kv_len[i] = kv_given[i] - kv_begin[i];
   }
-  if (q_ends.back() != q[0] || kv_ends.back() != k[0] || kv_ends.back() != v[0] || q[0] > kMaxTokens ||
-      k[0] > kMaxTokens) {
+  if (q_ends.back() != q[0] || q[0] > kMaxTokens ||
+      (!paged && (kv_given.back() != k[0] || kv_given.back() != v[0] || k[0] > kMaxTokens))) {
     return plan.Reject(kTilingError,
-                       "query has T = %lld and key / value %lld / %lld; the last of '%s' (%lld) and of '%s' (%lld) "
+                       "query has T = %lld and key / value %lld / %lld; the last of '%s' (%lld) and%s of '%s' (%lld) "
                        "must equal them, at most %lld",
                        static_cast<long long>(q[0]), static_cast<long long>(k[0]), static_cast<long long>(v[0]),
-                       call.query_lengths_name, static_cast<long long>(q_ends.back()), call.kv_lengths_name,
-                       static_cast<long long>(kv_ends.back()), static_cast<long long>(kMaxTokens));
+                       call.query_lengths_name, static_cast<long long>(q_ends.back()), paged ? " (unpaged)" : "",
+                       call.kv_lengths_name, static_cast<long long>(kv_given.back()),
+                       static_cast<long long>(kMaxTokens));
+  }
+  int64_t cache_blocks = 0;
+  if (paged) {
+    const int64_t bs = call.block_size;
+    if (bs < kTndBlockAlignment || bs > kTndMaxBlockSize || bs % kTndBlockAlignment != 0) {
+      return plan.Reject(kTilingError,
+                         "argument 'blockSize' is %lld; with layout %s and a block table it must be a multiple of "
+                         "%lld in [%lld, %lld]",
+                         static_cast<long long>(bs), layout_name, static_cast<long long>(kTndBlockAlignment),
+                         static_cast<long long>(kTndBlockAlignment), static_cast<long long>(kTndMaxBlockSize));
+    }
+    const Shape& ks = key->view_shape;
+    int64_t needed = 0, most = 0;
+    for (const int64_t length : kv_len) {
+      needed += (length + bs - 1) / bs;
+      most = std::max(most, (length + bs - 1) / bs);
+    }
+    cache_blocks = ks[0];
+    const bool cache_ok = value->view_shape == ks &&
+                          (ks.size() == 3 ? ks[1] == bs && ks[2] == kv_heads * d : ks[2] == bs) && ks[0] >= needed;
+    if (!cache_ok) {
+      return plan.Reject(kTilingError,
+                         "paged key %s and value %s: the caches must be (blocks, blockSize = %lld, KV_N * D) or "
+                         "(blocks, KV_N, blockSize, D), the same for both, with at least %lld blocks",
+                         ShapeToString(ks).c_str(), ShapeToString(value->view_shape).c_str(),
+                         static_cast<long long>(bs), static_cast<long long>(needed));
+    }
+    const Shape& t = call.block_table->view_shape;
+    if (t.size() != 2 || t[0] != batch || t[1] < most || most == 0) {
+      return plan.Reject(kTilingError, "argument '%s' has shape %s; it must be [B = %lld, >= %lld], not empty",
+                         call.block_table_name, ShapeToString(t).c_str(), static_cast<long long>(batch),
+                         static_cast<long long>(std::max<int64_t>(most, 1)));
+    }
   }
   const Shape want_out = {q[0], heads, d};
   if (call.out->view_shape != want_out) {
@@ -298,13 +345,12 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
     for (int64_t b = 0; b < batch; ++b) {
       const auto i = static_cast<size_t>(b);
       const int64_t q_len = q_ends[i] - (b == 0 ? 0 : q_ends[i - 1]);
-      const int64_t kv_len = kv_ends[i] - (b == 0 ? 0 : kv_ends[i - 1]);
-      if (q_len > kv_len) {
+      if (q_len > kv_len[i]) {
         return plan.Reject(kTilingError,
                            "with layout %s and sparse mode 3 batch %lld has %lld query rows and %lld keys: at most as "
                            "many rows as keys",
                            layout_name, static_cast<long long>(b), static_cast<long long>(q_len),
-                           static_cast<long long>(kv_len));
+                           static_cast<long long>(kv_len[i]));
       }
     }
   }
@@ -325,10 +371,12 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
   } else {
     plan.SkipInput();
   }
-  TensorRef sink_ref;
+  TensorRef sink_ref, table_ref;
   for (int input = 0; input < call.inputs_after_mask; ++input) {
     if (call.sink != nullptr && input == call.sink_input) {
       sink_ref = plan.Input(call.sink, call.sink_name);
+    } else if (paged && input == call.block_table_input) {
+      table_ref = plan.Input(call.block_table, call.block_table_name);
     } else {
       plan.SkipInput();
     }
@@ -352,32 +400,48 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
   desc.scale = static_cast<float>(call.scale);
   const Bnsd qv = AsBnsd(q_ref, layout, heads);
   const Bnsd ov = AsBnsd(out_ref, Layout::kTnd, heads);
-  const Bnsd kb = AsBnsd(k_refs[0], layout, kv_heads);
-  const Bnsd vb = AsBnsd(v_refs[0], layout, kv_heads);
   desc.query = q_ref.buffer;
   desc.out = out_ref.buffer;
   std::copy(qv.strides.begin(), qv.strides.end(), desc.query_strides);
   std::copy(ov.strides.begin(), ov.strides.end(), desc.out_strides);
   const auto element = static_cast<int64_t>(DtypeSize(query->dtype));
+  if (paged) {
+    desc.paged = true;
+    desc.block_table = plan.Contiguous(table_ref, ACL_INT32).buffer;
+    desc.table_columns = table_ref.shape[1];
+    desc.block_size = call.block_size;
+    desc.blocks = cache_blocks;
+  }
+  // Each batch's keys: (head, sequence, dim) strides; paged, (head, row within the block, dim) and the block stride.
+  const auto kv_view = [&](const TensorRef& t, int64_t begin, BufferRef& buffer, int64_t* strides,
+                           int64_t& block_stride) {
+    buffer = t.buffer;
+    const Shape& st = t.strides;
+    if (paged) {
+      block_stride = st[0];
+      const bool heads_major = t.shape.size() == 4;
+      strides[0] = heads_major ? st[1] : st[2] * d;
+      strides[1] = heads_major ? st[2] : st[1];
+      strides[2] = heads_major ? st[3] : st[2];
+      return;
+    }
+    const Bnsd view = AsBnsd(t, layout, kv_heads);
+    for (size_t j = 0; j < 3; ++j) strides[j] = view.strides[j + 1];
+    buffer.byte_offset += begin * view.strides[2] * element;
+  };
   desc.kv.resize(static_cast<size_t>(batch));
   desc.query_valid.resize(static_cast<size_t>(batch));
   desc.row_offsets.resize(static_cast<size_t>(batch));
   for (int64_t b = 0; b < batch; ++b) {
     const auto i = static_cast<size_t>(b);
-    const int64_t q_begin = b == 0 ? 0 : q_ends[i - 1], kv_begin = b == 0 ? 0 : kv_ends[i - 1];
+    const int64_t q_begin = b == 0 ? 0 : q_ends[i - 1];
     desc.row_offsets[i] = q_begin;
     desc.query_valid[i] = q_ends[i] - q_begin;
     desc.query_length = std::max(desc.query_length, desc.query_valid[i]);
     kernels::AttentionKv& kv = desc.kv[i];
-    kv.key = k_refs[0].buffer;
-    kv.key.byte_offset += kv_begin * kb.strides[2] * element;
-    kv.value = v_refs[0].buffer;
-    kv.value.byte_offset += kv_begin * vb.strides[2] * element;
-    for (size_t j = 0; j < 3; ++j) {
-      kv.key_strides[j] = kb.strides[j + 1];
-      kv.value_strides[j] = vb.strides[j + 1];
-    }
-    kv.length = kv_ends[i] - kv_begin;
+    kv_view(k_refs[0], kv_begin[i], kv.key, kv.key_strides, kv.key_block_stride);
+    kv_view(v_refs[0], kv_begin[i], kv.value, kv.value_strides, kv.value_block_stride);
+    kv.length = kv_len[i];
   }
   if (desc.query_length == 0) return ACLNN_SUCCESS;  // every sequence empty
   if (causal) {                                      // bottom-right aligned within each sequence
@@ -402,6 +466,7 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
   std::vector<TensorRef> reads = {q_ref, k_refs[0], v_refs[0]};
   if (call.mask != nullptr) reads.push_back(mask_ref);
   if (call.sink != nullptr) reads.push_back(sink_ref);
+  if (paged) reads.push_back(table_ref);
   if (call.lse_flag) {
     plan.AddStep(kernels::MakeAttentionStep(std::move(desc)));  // two outputs
   } else {
@@ -470,7 +535,9 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   const bool paged = call.block_table != nullptr;
   if (paged) {
     CANOPY_CHECK(plan.CheckDtype(call.block_table_name, call.block_table->dtype, DtypeSet{ACL_INT32}));
-    if (call.block_size <= 0 || call.block_size > kMaxBlockSize) {
+    const bool varlen = call.allow_tnd && (std::strcmp(input_layout, "TND") == 0 ||
+                                           std::strcmp(input_layout, "NTD_TND") == 0);  // their own block sizes
+    if (!varlen && (call.block_size <= 0 || call.block_size > kMaxBlockSize)) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "argument 'blockSize' is %lld; with a block table it must be in [1, %lld]",
                          static_cast<long long>(call.block_size), static_cast<long long>(kMaxBlockSize));

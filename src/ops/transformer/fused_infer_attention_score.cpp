@@ -23,8 +23,9 @@
 // CheckActSeqWhenLayoutIsTND, and FIA's CheckOutShape): bf16 only; Q, K, V D
 // equal and 64, 128 or 192; one key/value tensor, no pse; actualSeqLengths(Kv)
 // the cumulative ends, required, as many as each other; sparse mode 0 without
-// a mask or 3 with one; each failure 561002. Paged caches with these layouts
-// and a value D of 128 under a 192 query/key D are 561003 here.
+// a mask or 3 with one; paged caches (actualSeqLengthsKv then per-batch
+// lengths, blockSize a multiple of 128 up to 1024); each failure 561002. A
+// value D of 128 under a 192 query/key D is 561003 here.
 //
 // V4's learnableSinkOptional (attention sinks), as CANN's code has it (after
 // dequantScaleQueryOptional; its doc's prototype lacks it, its doc's program
