@@ -32,6 +32,7 @@ bool* Field(CpuFeatures& features, std::string_view name) {
   if (name == "avx512f") return &features.avx512f;
   if (name == "avx512bw") return &features.avx512bw;
   if (name == "avx512vl") return &features.avx512vl;
+  if (name == "avx512vbmi") return &features.avx512vbmi;
   if (name == "avx512bf16") return &features.avx512bf16;
   if (name == "avx512fp16") return &features.avx512fp16;
   if (name == "amx") return &features.amx;
@@ -60,12 +61,13 @@ CpuFeatures DetectCpuFeatures() {
   __get_cpuid(0, &max_leaf, &ebx, &ecx, &edx);
   if (max_leaf < 7) return f;
   __cpuid_count(7, 0, eax, ebx, ecx, edx);
-  const unsigned leaf7_ebx = ebx, leaf7_edx = edx, leaf7_max_sub = eax;
+  const unsigned leaf7_ebx = ebx, leaf7_ecx = ecx, leaf7_edx = edx, leaf7_max_sub = eax;
   f.avx2 = Bit(leaf7_ebx, 5);
   if (zmm_state) {
     f.avx512f = Bit(leaf7_ebx, 16);
     f.avx512bw = Bit(leaf7_ebx, 30);
     f.avx512vl = Bit(leaf7_ebx, 31);
+    f.avx512vbmi = Bit(leaf7_ecx, 1);
     f.avx512fp16 = Bit(leaf7_edx, 23);
     if (leaf7_max_sub >= 1) {
       __cpuid_count(7, 1, eax, ebx, ecx, edx);
@@ -102,7 +104,7 @@ CpuFeatures CapCpuFeatures(CpuFeatures detected, const char* max_isa) {
   CpuFeatures kept = detected;
   const auto below = [cap](IsaLevel level) { return cap < level; };
   if (below(IsaLevel::kAvx2)) kept.avx2 = kept.fma = kept.f16c = false;
-  if (below(IsaLevel::kAvx512)) kept.avx512f = kept.avx512bw = kept.avx512vl = false;
+  if (below(IsaLevel::kAvx512)) kept.avx512f = kept.avx512bw = kept.avx512vl = kept.avx512vbmi = false;
   if (below(IsaLevel::kAvx512Bf16)) kept.avx512bf16 = false;
   if (below(IsaLevel::kAvx512Fp16)) kept.avx512fp16 = false;
   if (below(IsaLevel::kAmx)) kept.amx = false;

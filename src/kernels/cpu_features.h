@@ -4,7 +4,7 @@
 // only take features away, so tests run the fallbacks on any machine:
 //   CANOPY_CPU_FEATURES=none            every kernel takes its portable path
 //   CANOPY_CPU_FEATURES=avx2,fma,f16c   at most these (here: no AVX-512)
-// Names: avx2 fma f16c avx512f avx512bw avx512vl avx512bf16 avx512fp16 amx.
+// Names: avx2 fma f16c avx512f avx512bw avx512vl avx512vbmi avx512bf16 avx512fp16 amx.
 // CANOPY_MAX_ISA caps by level instead, and oneDNN with it (its own ISA cap):
 //   CANOPY_MAX_ISA=portable|avx2|avx512|avx512_bf16|avx512_fp16|amx
 // Each level keeps the features of the levels below it; both variables may be
@@ -23,6 +23,7 @@ struct CpuFeatures {
   bool avx512f = false;
   bool avx512bw = false;
   bool avx512vl = false;
+  bool avx512vbmi = false;  // byte permutes and vpmultishiftqb (the AMX INT4 kernel's nibble unpacking)
   bool avx512bf16 = false;
   bool avx512fp16 = false;
   bool amx = false;  // AMX tiles with BF16 and INT8 (OS state enabled; a user still requests it per process)

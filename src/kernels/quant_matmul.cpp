@@ -1,5 +1,6 @@
 #include "quant_matmul.h"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -33,11 +34,31 @@ bool HasBf16Pairs() {
 #endif
 }
 
+// AMX tiles for the INT4 / INT8 kernel (quant_matmul_amx.cpp).
+bool HasAmx() {
+#if defined(__x86_64__)
+  static const bool usable = AmxQuantUsable();
+  return usable;
+#else
+  return false;
+#endif
+}
+
 // The bf16 terms that hold a value of x's source dtype exactly (see
 // PrepareInt4PairsX): bf16 has 8 significant bits, f16 11, f32 24.
 int XTerms(aclDataType source) {
   if (source == ACL_BF16) return 1;
   return source == ACL_FLOAT16 ? 2 : 3;
+}
+
+// The AMX kernel's cost hardly depends on how many columns of x (rows times
+// bf16 terms, at most 16 a tile) it multiplies; the vector kernels' grows with
+// them. Measured on a Xeon with AMX (docs/perf.md, "Quantised decode on AMX"):
+// from four columns on AMX is the faster.
+constexpr int64_t kAmxMinColumns = 4;
+
+bool AmxFits(const QuantMatmulDesc& d) {
+  return AmxQuantFit(d.w) && d.m * XTerms(d.x_source) >= kAmxMinColumns && HasAmx();
 }
 
 // Fewer weight elements than this per thread are not worth a fork.
@@ -66,8 +87,9 @@ class QuantMatmulStep final : public Step {
     if (w.has_offset) portable_isa::GroupSums(x, d_.m, w.k, w.group_size, sums);
     // The bf16-pair kernel's own copy of x takes the split one's place, unless
     // x is too small for it (then the split one is written over it).
-    const bool pairs = UsesInt4Pairs() && PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
-    if (!pairs && UsesSplitX()) {
+    const bool amx = UsesAmx() && PrepareAmx(x, reinterpret_cast<uint32_t*>(xe));
+    const bool pairs = !amx && UsesInt4Pairs() && PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
+    if (!amx && !pairs && UsesSplitX()) {
       for (int64_t i = 0; i < d_.m * (w.k / 2); ++i) {
         xe[i] = x[2 * i];
         xo[i] = x[2 * i + 1];
@@ -81,7 +103,9 @@ class QuantMatmulStep final : public Step {
     const QuantLoops& loops = Loops();
     const int64_t grain = std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, w.k * d_.m));
     ParallelFor(w.n, grain, portable_isa::kColumnBlock, [&](int64_t c0, int64_t c1) {
-      if (pairs) {
+      if (amx) {
+        AmxColumns(reinterpret_cast<const uint32_t*>(xe), sums, wbase, scale, offset, bias, y, c0, c1);
+      } else if (pairs) {
         PairColumns(reinterpret_cast<const uint16_t*>(xe), sums, wbase, scale, offset, bias, y, c0, c1);
       } else {
         loops.columns(d_, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
@@ -99,6 +123,7 @@ class QuantMatmulStep final : public Step {
 
   bool UsesSplitX() const { return d_.w.dtype == ACL_INT4 && d_.w.k_contiguous; }
   bool UsesInt4Pairs() const { return Int4PairsFit(d_.w) && HasBf16Pairs(); }
+  bool UsesAmx() const { return AmxFits(d_); }
 
   // The pair kernel's calls, x86 code only (HasBf16Pairs is false elsewhere).
   bool PreparePairs([[maybe_unused]] const float* x, [[maybe_unused]] uint16_t* xp) const {
@@ -106,6 +131,21 @@ class QuantMatmulStep final : public Step {
     return PrepareInt4PairsX(x, d_.m, d_.w.k, XTerms(d_.x_source), xp);
 #else
     return false;
+#endif
+  }
+  bool PrepareAmx([[maybe_unused]] const float* x, [[maybe_unused]] uint32_t* xb) const {
+#if defined(__x86_64__)
+    return PrepareAmxQuantX(x, d_.m, d_.w.k, XTerms(d_.x_source), d_.w.dtype == ACL_INT4, xb);
+#else
+    return false;
+#endif
+  }
+  void AmxColumns([[maybe_unused]] const uint32_t* xb, [[maybe_unused]] const float* sums,
+                  [[maybe_unused]] const char* wbase, [[maybe_unused]] const void* scale,
+                  [[maybe_unused]] const void* offset, [[maybe_unused]] const float* bias, [[maybe_unused]] float* y,
+                  [[maybe_unused]] int64_t c0, [[maybe_unused]] int64_t c1) const {
+#if defined(__x86_64__)
+    AmxQuantColumns(d_, XTerms(d_.x_source), xb, sums, wbase, scale, offset, bias, y, c0, c1);
 #endif
   }
   void PairColumns([[maybe_unused]] const uint16_t* xp, [[maybe_unused]] const float* sums,
@@ -178,6 +218,9 @@ int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc) {
                               : 0;
     floats += std::max(split, (words + 1) / 2);
   }
+  // Or x in the AMX kernel's tile layout, in the same place.
+  const int64_t amx_words = AmxFits(desc) ? AmxQuantXWords(desc.m, desc.w.k, XTerms(desc.x_source)) : 0;
+  floats = std::max(floats, (desc.w.has_offset ? desc.m * desc.w.Groups() : 0) + amx_words);
   return std::max<int64_t>(floats, 1) * static_cast<int64_t>(sizeof(float));
 }
 

@@ -34,6 +34,7 @@
 #include <vector>
 
 #define CANOPY_QMM_ISA avx512_bf16_isa
+#include "bf16_terms.h"
 #include "quant_matmul_impl.h"
 #include "quant_matmul_isa.h"
 
@@ -71,33 +72,6 @@ const NibbleTables& Tables() {
 inline int64_t BlockElement(int v, int p) {
   const int j = p / 8, i = p % 8;
   return 32 * j + 16 * (v & 1) + 2 * i + (v >> 1);
-}
-
-// The smallest bf16 exponent field a non-zero term may have: its products
-// with INT4 weights are then multiples of 2^-126 (8 significant bits), so no
-// sum of them is a non-zero value below the normal range.
-constexpr uint16_t kMinTermExponent = 127 - 119;
-
-// Splits value into `terms` bf16 values (truncations, so none overflows) whose
-// sum is exactly `value` when it has at most 8 * terms significant bits.
-// Returns false when a non-zero term lies below 2^-119 (see kMinTermExponent).
-inline bool SplitTerms(float value, int terms, uint16_t* out, int64_t term_stride) {
-  if (!std::isfinite(value)) {  // infinity or NaN in the first term alone
-    out[0] = FloatToBf16(value);
-    for (int t = 1; t < terms; ++t) out[t * term_stride] = 0;
-    return true;
-  }
-  bool normal = true;
-  float rest = value;
-  for (int t = 0; t < terms; ++t) {
-    uint32_t bits;
-    std::memcpy(&bits, &rest, sizeof(bits));
-    const auto top = static_cast<uint16_t>(bits >> 16);
-    out[t * term_stride] = top;
-    normal = normal && ((top & 0x7FFFu) == 0 || ((top >> 7) & 0xFFu) >= kMinTermExponent);
-    rest -= Bf16ToFloat(top);  // exact: the bits truncation dropped
-  }
-  return normal;
 }
 
 struct PairsArgs {

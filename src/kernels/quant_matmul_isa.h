@@ -34,4 +34,27 @@ bool PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t
 void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
                       const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1);
 
+// INT4 and INT8 weights stored K-contiguous multiplied on AMX tiles
+// (quant_matmul_amx.cpp), for a group size that is a multiple of 32 or one
+// group: 16 weight columns x 32 elements of K per tdpbf16ps against up to 16
+// columns of x (a row of x and one of its `terms` bf16 terms each), so a few
+// rows of x cost what one does. x is first written as the tiles take it,
+// kAmxQuantStepK elements of K a step, by PrepareAmxQuantX, which returns
+// false (as PrepareInt4PairsX) when x is too small for bf16 products.
+inline constexpr int64_t kAmxQuantStepK = 32;
+inline int64_t AmxQuantSteps(int64_t k) { return (k + kAmxQuantStepK - 1) / kAmxQuantStepK; }
+inline bool AmxQuantFit(const QuantWeight& w) {
+  return (w.dtype == ACL_INT4 || w.dtype == ACL_INT8) && w.k_contiguous && (w.group_size % 32 == 0 || w.Groups() == 1);
+}
+// 32-bit words of x's tile layout: 16 x 16 a step and block of 16 / terms rows.
+inline int64_t AmxQuantXWords(int64_t m, int64_t k, int terms) {
+  const int64_t block_rows = 16 / terms;
+  return (m + block_rows - 1) / block_rows * AmxQuantSteps(k) * 256;
+}
+// AMX with BF16, AVX-512 VBMI and BF16, and the tile data granted to this process.
+bool AmxQuantUsable();
+bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb);
+void AmxQuantColumns(const QuantMatmulDesc& d, int terms, const uint32_t* xb, const float* sums, const char* wbase,
+                     const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1);
+
 }  // namespace canopy::kernels

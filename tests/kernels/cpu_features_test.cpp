@@ -16,7 +16,7 @@ using canopy::kernels::RestrictCpuFeatures;
 CpuFeatures Everything() {
   CpuFeatures f;
   f.avx2 = f.fma = f.f16c = true;
-  f.avx512f = f.avx512bw = f.avx512vl = true;
+  f.avx512f = f.avx512bw = f.avx512vl = f.avx512vbmi = true;
   f.avx512bf16 = f.avx512fp16 = f.amx = true;
   return f;
 }
@@ -39,6 +39,7 @@ TEST(CpuFeatures, EachMaxIsaLevelKeepsExactlyTheLevelsBelowIt) {
     EXPECT_EQ(HighestIsaLevel(capped), entry.level);
     EXPECT_EQ(capped.Avx2(), entry.level >= IsaLevel::kAvx2);
     EXPECT_EQ(capped.Avx512(), entry.level >= IsaLevel::kAvx512);
+    EXPECT_EQ(capped.avx512vbmi, entry.level >= IsaLevel::kAvx512);
     EXPECT_EQ(capped.avx512bf16, entry.level >= IsaLevel::kAvx512Bf16);
     EXPECT_EQ(capped.avx512fp16, entry.level >= IsaLevel::kAvx512Fp16);
     EXPECT_EQ(capped.amx, entry.level >= IsaLevel::kAmx);

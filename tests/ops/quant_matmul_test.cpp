@@ -198,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(WeightQuantBatchMatmulV2, WeightQuantBatchMatmulV2Test,
 // 128-element block's 32-element lanes), K past one slice of x for 4-row
 // blocks (several slices a column), offsets, bias, in-place (transposed) and
 // copied scales, and weights at an offset into a larger buffer.
-std::vector<QuantCase> PairsCornerCases() {
+std::vector<QuantCase> CornerCases(aclDataType weight, const std::string& prefix) {
   std::vector<QuantCase> cases;
   const int64_t ns[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 131};
   struct Grouping {
@@ -211,7 +211,7 @@ std::vector<QuantCase> PairsCornerCases() {
       const Grouping g = groupings[i % 7];
       QuantCase c;
       c.xDtype = i % 3 == 0 ? ACL_BF16 : ACL_FLOAT16;
-      c.wDtype = ACL_INT4;
+      c.wDtype = weight;
       c.m = m;
       c.k = g.k;
       c.n = ns[i % 10];
@@ -222,7 +222,7 @@ std::vector<QuantCase> PairsCornerCases() {
       c.twoDimScale = i % 5 != 0;
       c.scaleView = i % 3 == 1 && (c.mode == Mode::kPerGroup || c.twoDimScale) ? View::kTransposed : kC;
       c.weightOffset = i % 4 == 3 ? 2 * (i + 1) : 0;
-      c.name = "pairs_m" + std::to_string(m) + "_k" + std::to_string(c.k) + "_n" + std::to_string(c.n) + "_g" +
+      c.name = prefix + "_m" + std::to_string(m) + "_k" + std::to_string(c.k) + "_n" + std::to_string(c.n) + "_g" +
                std::to_string(g.group) + "_" + Name(c.xDtype) + (c.withOffset ? "_offset" : "") +
                (c.withBias ? "_bias" : "") + (c.scaleView == kC ? "" : "_tscale") +
                (c.weightOffset != 0 ? "_at" + std::to_string(c.weightOffset) : "");
@@ -231,12 +231,23 @@ std::vector<QuantCase> PairsCornerCases() {
   }
   // Several slices of x at one term (bf16, 4-row blocks) and at two (f16, one row).
   cases.push_back(
-      {"pairs_slices_bf16_m8_k2200_g96", ACL_BF16, ACL_INT4, 8, 2200, 5, Mode::kPerGroup, 96, true, true, true});
-  cases.push_back({"pairs_slices_f16_m1_k4200_g128", ACL_FLOAT16, ACL_INT4, 1, 4200, 7, Mode::kPerGroup, 128, true,
+      {prefix + "_slices_bf16_m8_k2200_g96", ACL_BF16, weight, 8, 2200, 5, Mode::kPerGroup, 96, true, true, true});
+  cases.push_back({prefix + "_slices_f16_m1_k4200_g128", ACL_FLOAT16, weight, 1, 4200, 7, Mode::kPerGroup, 128, true,
                    true, false, true, kC, View::kTransposed});
+  // Several chunks of columns (a 4096-long column takes 2-4 KiB) per thread, in
+  // the AMX kernel's row blocks of 16 (bf16) and 8 (f16).
+  cases.push_back(
+      {prefix + "_chunks_bf16_m16_k4096_g32", ACL_BF16, weight, 16, 4096, 300, Mode::kPerGroup, 32, true, false, true});
+  cases.push_back({prefix + "_chunks_f16_m12_k4096_g64", ACL_FLOAT16, weight, 12, 4096, 300, Mode::kPerGroup, 64, true,
+                   true, false});
   return cases;
 }
-INSTANTIATE_TEST_SUITE_P(Int4PairsCorners, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(PairsCornerCases()),
+// INT4 runs as bf16 pairs on AVX-512 BF16 and on AMX tiles from a few rows on;
+// INT8 on AMX tiles too (kernels/quant_matmul_isa.h): corners of both.
+INSTANTIATE_TEST_SUITE_P(Int4PairsCorners, WeightQuantBatchMatmulV2Test,
+                         ::testing::ValuesIn(CornerCases(ACL_INT4, "pairs")),
+                         [](const auto& info) { return SanitizeName(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Int8Corners, WeightQuantBatchMatmulV2Test, ::testing::ValuesIn(CornerCases(ACL_INT8, "w8")),
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
 // WeightQuantBatchMatmulV3 (V2 with innerPrecise): every third of V2's cases, each innerPrecise in turn.
