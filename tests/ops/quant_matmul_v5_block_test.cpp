@@ -8,12 +8,17 @@
 //   (8 * sum x2 * x2Scale) giving x1 @ (x2 * x2Scale) * x1Scale;
 // * G-B: INT8 x1 [m, k] and x2 [n, k], x1Scale [m, k / 128], x2Scale [n / 128, k / 128],
 //   FLOAT bias, BFLOAT16 out, groupSize given or inferred, x2 given as a transposed view;
-// and every rejection of both modes with its code.
+// * K-G A4W4: INT4 (or INT32-packed) x1 and x2, FLOAT x1Scale [m, 1], FLOAT x2Scale and
+//   FLOAT16 x2Offset [k / 256, n]: out = x1Scale * sum over groups of
+//   (x1_g @ (x2_g - x2Offset_g)) * x2Scale_g;
+// and every rejection of the three modes with its code.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <memory>
 
 #include "aclnnop/aclnn_quant_matmul_v5.h"
 #include "llm_test_support.h"
@@ -563,6 +568,199 @@ TEST(QuantMatmulV5PerBlockRejects, EachCase) {
                        c.group_size = (int64_t{2} << 32) | (128 << 16) | 128;
                      })),
                      kTiling, {"rows"});
+}
+
+// ---------------------------------------------------------------- K-G A4W4
+
+// An INT4 matrix [rows, cols] in device memory, row-major (two values a byte, the even one in the low nibble),
+// or INT32 words of eight.
+struct Int4Matrix {
+  int64_t rows = 0, cols = 0;
+  bool words = false;
+  std::vector<int> values;  // [rows][cols]
+  std::unique_ptr<DeviceBuffer> buffer;
+
+  aclTensor* Create() const {
+    const int64_t width = words ? cols / 8 : cols;
+    const int64_t dims[2] = {rows, width};
+    const int64_t strides[2] = {width, 1};
+    const int64_t storage = rows * width;
+    return aclCreateTensor(dims, 2, words ? ACL_INT32 : ACL_INT4, strides, 0, ACL_FORMAT_ND, &storage, 1,
+                           buffer->get());
+  }
+};
+Int4Matrix RandomInt4Matrix(Rng& rng, int64_t rows, int64_t cols, bool words) {
+  Int4Matrix t{rows, cols, words, {}, nullptr};
+  std::vector<uint8_t> bytes(static_cast<size_t>(rows * cols / 2));
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    const int v = static_cast<int>(std::lround(rng.Uniform(-8.49, 7.49)));
+    t.values.push_back(v);
+    uint8_t& b = bytes[static_cast<size_t>(i / 2)];
+    b = i % 2 == 0 ? static_cast<uint8_t>((b & 0xF0) | (v & 0x0F))
+                   : static_cast<uint8_t>((b & 0x0F) | ((v & 0x0F) << 4));
+  }
+  t.buffer = std::make_unique<DeviceBuffer>(bytes.size());
+  EXPECT_EQ(aclrtMemcpy(t.buffer->get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  return t;
+}
+
+struct A4W4Case {
+  std::string name;
+  int64_t m = 3, k = 1024, n = 256;
+  bool x1_words = false, x2_words = false;
+  bool t2 = true;  // the doc's x2 [n, k]; false: [k, n]
+  aclDataType out = ACL_BF16;
+  View out_view = View::kContiguous;
+};
+void PrintTo(const A4W4Case& c, std::ostream* os) { *os << c.name; }
+
+class QuantMatmulV5A4W4 : public ::testing::TestWithParam<A4W4Case> {};
+
+TEST_P(QuantMatmulV5A4W4, MatchesFloat64) {
+  const A4W4Case& c = GetParam();
+  Rng rng = Rng::ForCurrentTest();
+  const int64_t m = c.m, k = c.k, n = c.n, groups = k / kGroup;
+  const Int4Matrix x1 = RandomInt4Matrix(rng, m, k, c.x1_words);
+  const Int4Matrix x2 = c.t2 ? RandomInt4Matrix(rng, n, k, c.x2_words) : RandomInt4Matrix(rng, k, n, c.x2_words);
+  const auto weight = [&](int64_t l, int64_t j) {
+    return static_cast<double>(x2.values[static_cast<size_t>(c.t2 ? j * k + l : l * n + j)]);
+  };
+  DeviceTensor x1_scale(ACL_FLOAT, {m, 1});
+  const Values s1 = x1_scale.FillRandom(rng, Range{0.5, 2});
+  DeviceTensor x2_scale(ACL_FLOAT, {groups, n});
+  const Values s2 = x2_scale.FillRandom(rng, Range{1e-3, 1e-2});
+  DeviceTensor x2_offset(ACL_FLOAT16, {groups, n});
+  const Values off = x2_offset.FillRandom(rng, Range{-8, 8});
+  DeviceTensor out(c.out, {m, n}, c.out_view);
+  out.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        aclTensor* t1 = x1.Create();
+        aclTensor* t2 = x2.Create();
+        const aclnnStatus status = aclnnQuantMatmulV5GetWorkspaceSize(
+            t1, t2, a.Tensor(x1_scale), a.Tensor(x2_scale), nullptr, nullptr, a.Tensor(x2_offset), nullptr, nullptr,
+            false, c.t2, kGroup, a.Tensor(out), w, e);
+        aclDestroyTensor(t1);
+        aclDestroyTensor(t2);
+        return status;
+      },
+      aclnnQuantMatmulV5);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+
+  Values want;
+  std::vector<double> magnitude;
+  for (int64_t i = 0; i < m; ++i) {
+    const double token = s1[static_cast<size_t>(i)].real();
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0, size = 0;
+      for (int64_t l = 0; l < k; ++l) {
+        const size_t g = static_cast<size_t>((l / kGroup) * n + j);
+        const double term = x1.values[static_cast<size_t>(i * k + l)] * (weight(l, j) - off[g].real()) * s2[g].real();
+        sum += term;
+        size += std::abs(term);
+      }
+      want.push_back(sum * token);
+      magnitude.push_back(size * token);
+    }
+  }
+  ExpectNear(out.ReadView(), RelativeTolerance(want, c.out, 2, magnitude), "out");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, QuantMatmulV5A4W4,
+                         ::testing::Values(A4W4Case{.name = "doc_layout_bf16"},
+                                           A4W4Case{.name = "decode_f16", .m = 1, .k = 2048, .out = ACL_FLOAT16},
+                                           A4W4Case{.name = "dense_rows", .m = 20, .n = 512},
+                                           A4W4Case{.name = "int32_words", .m = 4, .x1_words = true, .x2_words = true},
+                                           A4W4Case{.name = "x2_k_by_n", .m = 2, .x2_words = true, .t2 = false},
+                                           A4W4Case{.name = "strided_out", .m = 3, .out_view = View::kStepped}),
+                         [](const auto& info) { return info.param.name; });
+
+struct A4W4Call {
+  Shape x1 = {2, 1024}, x2 = {256, 1024}, x1_scale = {2, 1}, x2_scale = {4, 256}, x2_offset = {4, 256}, out = {2, 256};
+  aclDataType x1_scale_dtype = ACL_FLOAT, x2_scale_dtype = ACL_FLOAT, x2_offset_dtype = ACL_FLOAT16,
+              out_dtype = ACL_BF16;
+  bool has_offset = true, has_bias = false, t1 = false, t2 = true;
+  int64_t group_size = kGroup;
+};
+OpRun RunA4W4(const A4W4Call& c) {
+  return RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnQuantMatmulV5GetWorkspaceSize(a.NewTensor(ACL_INT4, c.x1), a.NewTensor(ACL_INT4, c.x2),
+                                                  a.NewTensor(c.x1_scale_dtype, c.x1_scale),
+                                                  a.NewTensor(c.x2_scale_dtype, c.x2_scale), nullptr, nullptr,
+                                                  c.has_offset ? a.NewTensor(c.x2_offset_dtype, c.x2_offset) : nullptr,
+                                                  nullptr, c.has_bias ? a.NewTensor(ACL_INT32, {256}) : nullptr, c.t1,
+                                                  c.t2, c.group_size, a.NewTensor(c.out_dtype, c.out), w, e);
+      },
+      aclnnQuantMatmulV5);
+}
+template <typename Edit>
+A4W4Call A4W4With(Edit edit) {
+  A4W4Call c;
+  edit(c);
+  return c;
+}
+
+TEST(QuantMatmulV5A4W4Rejects, EachCase) {
+  const OpRun valid = RunA4W4(A4W4Call{});
+  EXPECT_TRUE(valid.ok()) << Describe(valid);
+  // InferGroupSize
+  ExpectRejectedWith(RunA4W4(A4W4With([](A4W4Call& c) {
+                       c.x1 = {0, 1024};
+                       c.x1_scale = {0, 1};
+                       c.out = {0, 256};
+                     })),
+                     kInvalid, {"m dimension is 0"});
+  // not the mode: 161002 whatever is off
+  for (const auto& edit : std::vector<std::function<void(A4W4Call&)>>{
+           [](A4W4Call& c) { c.has_offset = false; },
+           [](A4W4Call& c) { c.has_bias = true; },
+           [](A4W4Call& c) { c.x2_offset_dtype = ACL_FLOAT; },
+           [](A4W4Call& c) { c.x2_scale_dtype = ACL_BF16; },
+           [](A4W4Call& c) { c.x1_scale_dtype = ACL_FLOAT16; },
+           [](A4W4Call& c) {
+             c.x1_scale = {2, 2};
+           },
+           [](A4W4Call& c) {
+             c.x2_scale = {8, 256};
+           },
+           [](A4W4Call& c) {
+             c.x2_offset = {4, 128};
+           },
+           [](A4W4Call& c) { c.group_size = 0; },  // inferred from x1Scale [m, 1] as k, which x2Scale does not fit
+           [](A4W4Call& c) {
+             c.x1 = {2, 512};
+             c.x2 = {256, 512};
+             c.x2_scale = {2, 256};
+             c.x2_offset = {2, 256};
+           },
+           [](A4W4Call& c) {
+             c.x2 = {128, 1024};
+             c.x2_scale = {4, 128};
+             c.x2_offset = {4, 128};
+             c.out = {2, 128};
+           },
+       }) {
+    A4W4Call c;
+    edit(c);
+    ExpectRejectedWith(RunA4W4(c), kInvalid, {"K-G A4W4"});
+  }
+  ExpectRejectedWith(RunA4W4(A4W4With([](A4W4Call& c) { c.out_dtype = ACL_FLOAT; })), kInvalid, {"'out'"});
+  ExpectRejectedWith(RunA4W4(A4W4With([](A4W4Call& c) {
+                       c.t1 = true;
+                       c.x1 = {1024, 2};
+                     })),
+                     kInvalid, {"transposeX1"});
+  ExpectRejectedWith(RunA4W4(A4W4With([](A4W4Call& c) { c.x1 = {2, 2048}; })), kInvalid, {"differ"});
+  ExpectRejectedWith(RunA4W4(A4W4With([](A4W4Call& c) { c.out = {2, 255}; })), kInvalid, {"'out'"});
+  // the tiling: groupSizeK 512 fits the host checks (x2Scale [k / 512, n]) but not the kernel
+  ExpectRejectedWith(RunA4W4(A4W4With([](A4W4Call& c) {
+                       c.group_size = 512;
+                       c.x2_scale = {2, 256};
+                       c.x2_offset = {2, 256};
+                     })),
+                     kTiling, {"groupSizeK"});
 }
 
 }  // namespace

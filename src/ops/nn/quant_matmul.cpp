@@ -16,14 +16,16 @@
 // out, and INT4 / INT32-packed x1 and x2 (A4W4). Other combinations are 161002.
 //
 // aclnnQuantMatmulV5 takes the same product (x1Scale the per-token scale, x2Scale
-// the scale) and, on A2, two more modes, planned in quant_matmul_v5_modes.cpp:
+// the scale) and, on A2, three more modes, planned in quant_matmul_v5_modes.cpp:
 // A8W4 (INT8 x1, INT32 x2 packing eight INT4 values a word, UINT64 / INT64 x2Scale
 // per channel or per group of 256 along K (the K-G mode), FLOAT yOffset and x1Scale,
-// FLOAT16 / BFLOAT16 out) and G-B (INT8 x1 and x2, FLOAT x1Scale [m, k / 128] and
-// x2Scale [n / 128, k / 128], FLOAT bias, BFLOAT16 out; groupSize's three 16-bit
-// fields, 0 ones inferred). Still 561003: A4W4 in every mode (the K-G INT4 x INT4
-// form with a FLOAT16 x2Offset included) and QuantMatmulWeightNz's A8W4 and
-// per-block forms, whose host checks differ from V5's and are not yet followed.
+// FLOAT16 / BFLOAT16 out), K-G A4W4 (INT4 / INT32-packed x1 and x2, FLOAT x1Scale
+// [m, 1], FLOAT x2Scale and FLOAT16 x2Offset per group of 256) and G-B (INT8 x1 and
+// x2, FLOAT x1Scale [m, k / 128] and x2Scale [n / 128, k / 128], FLOAT bias, BFLOAT16
+// out; groupSize's three 16-bit fields, 0 ones inferred). Still 561003: A4W4 with 1-D
+// scales (the T-C / K-C rows of the doc's table, in V3 / V4 as in V5) and
+// QuantMatmulWeightNz's A8W4, A4W4 and per-block forms, whose host checks differ from
+// V5's and are not yet followed.
 #include <limits>
 #include <string>
 
@@ -338,6 +340,8 @@ aclnnStatus PlanQuantMatmulV5Common(Plan& plan, const QuantMatmulV5Args& args, b
   }
   if (x1_scale != nullptr && x1_scale->rank() >= 2 && x2_scale->rank() >= 2) {
     if (!weight_nz && x1->dtype == ACL_INT8) return PlanQuantMatmulV5PerBlock(plan, args);
+    const auto int4 = [](const aclTensor* t) { return t->dtype == ACL_INT4 || t->dtype == ACL_INT32; };
+    if (!weight_nz && int4(x1) && int4(x2)) return PlanQuantMatmulV5A4W4Group(plan, args);
     return plan.Reject(kNotSupported,
                        "x1Scale %s and x2Scale %s are per-block scales: per-block quantisation is "
                        "not supported by Canopy here",

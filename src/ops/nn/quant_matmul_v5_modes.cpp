@@ -1,5 +1,5 @@
 // QuantMatmulV5 on Atlas A2 beyond V4's INT8 product: the A8W4 mode (per channel, or
-// per group of K: CANN's K-G mode) and the G-B mode (per-block scales). Checks follow
+// per group of K: CANN's K-G mode), K-G A4W4 and the G-B mode (per-block scales). Checks follow
 // CANN's host code for 910B / 910_93 (aclnn_quant_matmul_v5.cpp, QuantMatmulChecker),
 // in its order, then what its tiling rejects (561002, as Canopy reports a tiling's
 // refusal at phase 1).
@@ -31,6 +31,17 @@
 // (16 bits each; a 0 field is inferred as the operand's extent over the scale's, which
 // must divide it); the tiling then requires [1, 128, 128], k a multiple of 512, n of 256,
 // transposeX1 false and transposeX2 true.
+//
+// K-G A4W4 (IsA4W4PergroupNonSymmetric, quant_batch_matmul_v4_pergroup.h): x1 INT4 [m, k],
+// x2 INT4 [n, k] (transposeX2; INT32 words of eight are taken too, as CANN unpacks them),
+// x1Scale FLOAT [m, 1], x2Scale FLOAT and x2Offset FLOAT16 [k / 256, n], no bias, k a
+// multiple of 1024 and n of 256, out FLOAT16 or BFLOAT16 (CANN's A2 kernels have both;
+// the doc lists BFLOAT16). Per group the kernel subtracts the row sum of x1 times the
+// offset from the INT32 product, scales by x2Scale and accumulates in f32, then x1Scale:
+//   out = x1Scale * sum over groups g of (x1_g @ (x2_g - x2Offset[g])) * x2Scale[g]
+// Canopy plans it as WeightQuantBatchMatmul's product with offset -x2Offset (f32 sums).
+// The kernel reads x2 as [n, k] whatever transposeX2 says; Canopy takes transposeX2 false
+// as the [k, n] layout it names.
 //
 // As in CANN, a view that is the transpose of contiguous storage counts as that storage
 // with its transpose flag flipped, and m = 0 is rejected in both modes (161002).
@@ -376,6 +387,152 @@ aclnnStatus PlanQuantMatmulV5PerBlock(Plan& plan, const QuantMatmulV5Args& a) {
   terms.beta = 1.0f;
   terms.bias = &bias_rows;
   return PlanProduct(plan, a_rows, b_cols, out, 0, terms);
+}
+
+// ---------------------------------------------------------------- K-G A4W4
+
+namespace {
+
+constexpr int64_t kA4W4Group = 256;    // the pergroup kernel's only group size
+constexpr int64_t kA4W4KAlign = 1024;  // IsA4W4PergroupNonSymmetric's k and n alignments
+constexpr int64_t kA4W4NAlign = 256;
+
+// CANN's CeilDiv, which gives x for a divisor of 0.
+int64_t CannCeilDiv(int64_t x, int64_t y) { return y == 0 ? x : (x + y - 1) / y; }
+
+// The INT4 values of an INT4 or INT32 operand `t` (`ref`, oriented as stored: `o`) as packed bytes, row-major
+// [rows, cols] INT4 with an even row pitch `ld`; 161002 when an INT4 view splits the bytes it is packed in.
+aclnnStatus PackedInt4Rows(Plan& plan, const char* name, const aclTensor* t, const TensorRef& ref, const Oriented& o,
+                           TensorRef& values, int64_t& ld) {
+  const TensorRef stored = OrientRef(ref, o);
+  if (t->dtype == ACL_INT32) {
+    const TensorRef words = plan.Contiguous(stored, ACL_INT32);
+    const Shape shape = {o.shape[0], o.shape[1] * kInt4PerWord};
+    values = TensorRef{words.buffer, ACL_INT4, shape, ContiguousStrides(shape)};
+    ld = shape[1];
+    return ACLNN_SUCCESS;
+  }
+  const int64_t rows = stored.shape[0], cols = stored.shape[1];
+  ld = rows > 1 ? stored.strides[0] : cols;
+  if ((cols > 1 && stored.strides[1] != 1) || ld % 2 != 0 || cols % 2 != 0 || t->offset % 2 != 0) {
+    return plan.Reject(kInvalid,
+                       "argument '%s' (INT4 %s, strides %s) must be row-major with an even row pitch, width and "
+                       "offset (two values a byte)",
+                       name, Str(t->view_shape).c_str(), Str(t->strides).c_str());
+  }
+  values = stored;
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus PlanQuantMatmulV5A4W4Group(Plan& plan, const QuantMatmulV5Args& a) {
+  // ---- CheckDimRange
+  CANOPY_CHECK(plan.CheckRank("x1", a.x1, kMinRank, kMaxRank));
+  CANOPY_CHECK(plan.CheckRank("x2", a.x2, kMinRank, kMaxRank));
+  CANOPY_CHECK(plan.CheckRank("out", a.out, kMinRank, kMaxRank));
+  const Oriented x1o = Orient(a.x1), x2o = Orient(a.x2), s1o = Orient(a.x1_scale), s2o = Orient(a.x2_scale);
+  const bool t1 = a.transpose_x1 != x1o.flipped, t2 = a.transpose_x2 != x2o.flipped;
+  // INT32 words hold eight INT4 values along their last stored dim (A4W4CaseProcess).
+  Shape s1 = x1o.shape, s2 = x2o.shape;
+  if (a.x1->dtype == ACL_INT32) s1.back() *= kInt4PerWord;
+  if (a.x2->dtype == ACL_INT32) s2.back() *= kInt4PerWord;
+  const Shape &c1 = s1o.shape, &c2 = s2o.shape;
+  const size_t r1 = s1.size(), r2 = s2.size(), q1 = c1.size(), q2 = c2.size();
+  const int64_t m = t1 ? s1[r1 - 1] : s1[r1 - 2], k = t1 ? s1[r1 - 2] : s1[r1 - 1];
+  const int64_t k2 = t2 ? s2[r2 - 1] : s2[r2 - 2], n = t2 ? s2[r2 - 2] : s2[r2 - 1];
+  const auto field = [&](int shift) { return (static_cast<uint64_t>(a.group_size) >> shift) & kGroupFieldMask; };
+  const auto group_k = static_cast<int64_t>(field(0));
+  // ---- IsA4W4PergroupNonSymmetric for a group size along K (on 2-D operands, as it reads them)
+  const auto is_mode = [&](int64_t gk) {
+    const aclTensor* offset = a.x2_offset;
+    if (offset == nullptr || a.x1_scale->dtype != ACL_FLOAT || q1 <= 1 || a.x2_scale->dtype != ACL_FLOAT || q2 <= 1 ||
+        offset->dtype != ACL_FLOAT16 || offset->rank() <= 1 || a.bias != nullptr || r1 != 2 || r2 != 2) {
+      return false;
+    }
+    const Shape co = Orient(offset).shape;
+    const int64_t groups = CannCeilDiv(k2, gk);
+    return k2 % kA4W4KAlign == 0 && n % kA4W4NAlign == 0 && c1 == Shape{m, 1} && c2 == Shape{groups, n} &&
+           co == Shape{groups, n};
+  };
+  // ---- InferGroupSize
+  uint64_t gs_m = field(kGroupMShift), gs_n = field(kGroupNShift), gs_k = field(0);
+  CANOPY_CHECK(InferGroup(plan, "m", m, t1 ? c1[q1 - 1] : c1[q1 - 2], gs_m));
+  CANOPY_CHECK(InferGroup(plan, "k", k, t1 ? c1[q1 - 2] : c1[q1 - 1], gs_k));
+  const bool n_from_last = is_mode(static_cast<int64_t>(gs_k)) ? t2 : !t2;
+  CANOPY_CHECK(InferGroup(plan, "n", n, n_from_last ? c2[q2 - 1] : c2[q2 - 2], gs_n));
+  // ---- the mode (V5 also requires every tensor in ND for it)
+  bool nd = true;
+  for (const aclTensor* t : {a.x1, a.x2, a.x1_scale, a.x2_scale, a.x2_offset, a.out}) {
+    nd = nd && (t == nullptr || t->format == ACL_FORMAT_ND);
+  }
+  if (!is_mode(group_k) || !nd) {
+    return plan.Reject(kInvalid,
+                       "INT4 x1 and x2 with 2-D scales are the K-G A4W4 mode only: 2-D x1 and x2 (ND), k a multiple "
+                       "of %lld, n of %lld, FLOAT x1Scale [m, 1], FLOAT x2Scale and FLOAT16 x2Offset [ceil(k / "
+                       "groupSizeK), n], no bias (x1Scale %s, x2Scale %s, k %lld, n %lld, groupSizeK %lld)",
+                       L(kA4W4KAlign), L(kA4W4NAlign), Str(a.x1_scale->view_shape).c_str(),
+                       Str(a.x2_scale->view_shape).c_str(), L(k2), L(n), L(group_k));
+  }
+  // ---- CheckParams
+  if (a.out->dtype != ACL_BF16 && a.out->dtype != ACL_FLOAT16) {
+    return plan.Reject(kInvalid, "argument 'out' is %s; with x1Scale it must be BFLOAT16 or FLOAT16",
+                       DtypeName(a.out->dtype));
+  }
+  if (t1) return plan.Reject(kInvalid, "transposeX1 must be false with an INT4 x1 (A4W4)");
+  if (k != k2) return plan.Reject(kInvalid, "x1's k (%lld) and x2's k (%lld) differ", L(k), L(k2));
+  CANOPY_CHECK(plan.CheckShape("out", a.out, {m, n}));
+  // ---- the tiling
+  if (group_k != kA4W4Group) {
+    return plan.Reject(kTiling, "groupSizeK is %lld; the A4W4 per-group kernel takes %lld", L(group_k), L(kA4W4Group));
+  }
+
+  // ---- operands, in the prototype's order
+  const TensorRef x1 = plan.Input(a.x1, "x1");
+  const TensorRef x2 = plan.Input(a.x2, "x2");
+  const TensorRef x1_scale = plan.Input(a.x1_scale, "x1Scale");
+  const TensorRef x2_scale = plan.Input(a.x2_scale, "x2Scale");
+  InputOrSkip(plan, a.y_scale, "yScale");  // null or empty
+  InputOrSkip(plan, a.x1_offset, "x1Offset");
+  const TensorRef x2_offset = plan.Input(a.x2_offset, "x2Offset");
+  InputOrSkip(plan, a.y_offset, "yOffset");
+  plan.SkipInput();  // bias (null)
+  const TensorRef out = plan.Output(a.out, "out");
+
+  TensorRef x1_values, x2_values;
+  int64_t x1_ld = 0, x2_ld = 0;
+  CANOPY_CHECK(PackedInt4Rows(plan, "x1", a.x1, x1, x1o, x1_values, x1_ld));
+  CANOPY_CHECK(PackedInt4Rows(plan, "x2", a.x2, x2, x2o, x2_values, x2_ld));
+  // x1 in f32: its INT4 rows "dequantised" with a scale of 1.
+  kernels::QuantWeight rows;
+  rows.dtype = ACL_INT4;
+  rows.data = x1_values.buffer;
+  rows.k_contiguous = false;
+  rows.ld = x1_ld;
+  rows.k = m;
+  rows.n = k;
+  rows.group_size = m;
+  const TensorRef ones = plan.Temporary(ACL_FLOAT, {1, k});
+  plan.Fill(ones, ScalarValue::Integer(1));
+  rows.scale = ones.buffer;
+  const TensorRef x = plan.Temporary(ACL_FLOAT, {m, k});
+  plan.AddStep(kernels::MakeDequantizeWeightStep(rows, x.buffer), {x1_values, ones}, x);
+  // out = x1Scale * x1 @ ((x2 - x2Offset) * x2Scale): the weight-quantised product with offset -x2Offset.
+  kernels::QuantWeight w;
+  w.dtype = ACL_INT4;
+  w.k = k;
+  w.n = n;
+  w.k_contiguous = t2;
+  w.ld = x2_ld;
+  w.group_size = kA4W4Group;
+  const TensorRef negated = plan.Temporary(ACL_FLOAT, {k / kA4W4Group, n});
+  plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {OrientRef(x2_offset, Orient(a.x2_offset))}, negated,
+                   ScalarValue::Integer(1), ScalarValue::Integer(-1));
+  const TensorRef product = plan.Temporary(ACL_FLOAT, {m, n});
+  CANOPY_CHECK(PlanWeightQuantProduct(plan, w, x, x2_values, OrientRef(x2_scale, s2o), &negated, nullptr, product));
+  plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {product, OrientRef(x1_scale, s1o)}, out,
+                   ScalarValue::Integer(1));
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace canopy::ops

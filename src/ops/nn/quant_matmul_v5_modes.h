@@ -1,6 +1,6 @@
-// QuantMatmulV5's two Atlas A2 modes beside V4's INT8 product (quant_matmul_v5_modes.cpp):
-// A8W4 (INT8 x1, INT32-packed INT4 x2; per channel, or per group of 256 along K: the K-G mode)
-// and G-B (INT8 x1 and x2 with per-block scales).
+// QuantMatmulV5's Atlas A2 modes beside V4's INT8 product (quant_matmul_v5_modes.cpp):
+// A8W4 (INT8 x1, INT32-packed INT4 x2; per channel, or per group of 256 along K: the K-G mode),
+// K-G A4W4 (INT4 x1 and x2, asymmetric per group) and G-B (INT8 x1 and x2 with per-block scales).
 #pragma once
 
 #include "ops/framework/plan.h"
@@ -32,5 +32,9 @@ aclnnStatus PlanQuantMatmulV5A8W4(Plan& plan, const QuantMatmulV5Args& a);
 
 // The G-B mode: out = sum over K blocks j of (x1_j @ x2_j) * x1Scale[:, j] * x2Scale[n / 128, j] + bias.
 aclnnStatus PlanQuantMatmulV5PerBlock(Plan& plan, const QuantMatmulV5Args& a);
+
+// INT4 (or INT32-packed) x1 and x2 with 2-D scales: only the K-G A4W4 mode, FLOAT16 x2Offset per group of 256:
+//   out = x1Scale * sum over groups g of (x1_g @ (x2_g - x2Offset[g])) * x2Scale[g]
+aclnnStatus PlanQuantMatmulV5A4W4Group(Plan& plan, const QuantMatmulV5Args& a);
 
 }  // namespace canopy::ops
