@@ -26,6 +26,17 @@ typedef void (*canopyTaskRelease)(void *userData);
 ACL_FUNC_VISIBILITY aclError canopyLaunchTask(aclrtStream stream, const char *name, canopyTaskFn run,
                                               canopyTaskRelease release, void *userData);
 
+/* As canopyLaunchTask, but `run` runs on a host thread instead of the device
+ * engine, so a run that waits (a collective waiting for its peers) never holds
+ * up the device's other streams; the stream still waits for it, and its status
+ * is the stream's as a task's is. A host task queued on a stream with nothing
+ * queued or running starts at once, and a thread that then synchronises the
+ * stream without a timeout (aclrtSynchronizeStream) runs it itself if no
+ * callback thread has taken it yet, so that waiting for it costs no thread
+ * hand-offs: `run` must not depend on the thread it runs on. */
+ACL_FUNC_VISIBILITY aclError canopyLaunchHostTask(aclrtStream stream, const char *name, canopyTaskFn run,
+                                                  canopyTaskRelease release, void *userData);
+
 /* Replaces the calling thread's aclGetRecentErrMsg() text (and logs it as an
  * ERROR record, see canopyLog). */
 ACL_FUNC_VISIBILITY void canopySetRecentErrMsg(const char *message);

@@ -1,8 +1,9 @@
-// Puts an HCCL operation on an aclrtStream. The operation runs as a host
-// function (on a callback thread, so that its network waits never stall the
-// device's compute engine), followed by a device task that reports its status:
-// a failure becomes the stream's error at the next synchronisation, with the
-// HCCL message in aclGetRecentErrMsg(), and the communicator's async error.
+// Puts an HCCL operation on an aclrtStream. The operation runs as a host task
+// (canopyLaunchHostTask: on a host thread, so that its network waits never
+// stall the device's compute engine, and on the client's own thread when it
+// synchronises the stream before a callback thread takes it): a failure
+// becomes the stream's error at the next synchronisation, with the HCCL
+// message in aclGetRecentErrMsg(), and the communicator's async error.
 #pragma once
 
 #include <functional>

@@ -6,6 +6,7 @@
 #include "checker.h"
 #include "common/c_boundary.h"
 #include "engine.h"
+#include "host_task.h"
 #include "memory_registry.h"
 #include "slog.h"
 #include "trace.h"
@@ -43,6 +44,21 @@ aclError canopyLaunchTask(aclrtStream stream, const char* name, canopyTaskFn run
   Task task = Task::Compute(name != nullptr ? name : "canopyLaunchTask", RunUserTask, UserTask{run, release, userData},
                             ReleaseUserTask);
   return Submit(__func__, *queue, task);
+}
+CANOPY_C_BOUNDARY_ACL
+
+aclError canopyLaunchHostTask(aclrtStream stream, const char* name, canopyTaskFn run, canopyTaskRelease release,
+                              void* userData) try {
+  CANOPY_REQUIRE_INIT();
+  CANOPY_REQUIRE_NOT_NULL(run);
+  std::shared_ptr<Stream> queue;
+  CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, queue));
+  Task task = Task::Compute(name != nullptr ? name : "canopyLaunchHostTask", RunUserTask,
+                            UserTask{run, release, userData}, ReleaseUserTask);
+  task.kind = TaskKind::kHostTask;
+  if (aclError status; CaptureRegistry::Get().Record(__func__, *queue, task, &status)) return status;
+  if (EnqueueHostTask(queue, task)) return ACL_SUCCESS;
+  return Fail(kInvalidHandle, "%s: argument 'stream' (%p) is being destroyed", __func__, queue->handle());
 }
 CANOPY_C_BOUNDARY_ACL
 

@@ -17,6 +17,8 @@ const char* KindName(TaskKind kind) {
       return "compute";
     case TaskKind::kHostFunc:
       return "host function";
+    case TaskKind::kHostTask:
+      return "host task";
     case TaskKind::kReport:
       return "callback";
     case TaskKind::kEventRecord:

@@ -9,6 +9,7 @@
 #include "error_message.h"
 #include "event.h"
 #include "host_callback_pool.h"
+#include "host_task.h"
 #include "report_router.h"
 #include "runtime.h"
 #include "spin_wait.h"
@@ -21,8 +22,7 @@ thread_local bool is_engine_thread = false;
 thread_local int32_t engine_device = -1;
 thread_local bool compute_team_prepared = false;
 
-// A host function whose thread the system refused to start.
-constexpr int32_t kHostThreadError = ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+}  // namespace
 
 std::string TaskFailureMessage(const char* name, int32_t status) {
   const char* detail = RecentError();
@@ -36,7 +36,6 @@ std::string TaskFailureMessage(const char* name, int32_t status) {
   }
   return message;
 }
-}  // namespace
 
 bool Engine::CurrentThreadIsEngine() { return is_engine_thread; }
 
@@ -214,6 +213,9 @@ void Engine::Execute(const std::shared_ptr<Stream>& stream, Task& task) {
       return;
     case TaskKind::kEventWait:  // retired by Stream::TakeRunnable
       stream->Finish(0, nullptr);
+      return;
+    case TaskKind::kHostTask:
+      StartHostTask(stream, task);
       return;
     case TaskKind::kHostFunc: {
       stream->HoldForHost();

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -19,6 +20,10 @@
 namespace canopy::runtime {
 
 class Stream;
+
+// The stream's message for a task `name` that returned `status`: the code and
+// the calling thread's recent error, which the task set.
+std::string TaskFailureMessage(const char* name, int32_t status);
 
 class Engine {
  public:

@@ -27,6 +27,8 @@ class Context;
 // Codes the runtime reports for failures inside asynchronous work.
 inline constexpr int32_t kInternalTaskError = ACL_ERROR_RT_INTERNAL_ERROR;
 inline constexpr int32_t kCallbackLostError = ACL_ERROR_RT_THREAD_SUBSCRIBE;
+// A host function or host task whose thread the system refused to start.
+inline constexpr int32_t kHostThreadError = ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
 
 // Steady-clock nanoseconds, the time base of event timestamps.
 int64_t NowNs();

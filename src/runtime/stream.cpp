@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "event.h"
 #include "exception_callbacks.h"
+#include "host_task.h"
 #include "report_router.h"
 #include "runtime.h"
 #include "spin_wait.h"
@@ -244,6 +245,42 @@ void Stream::ReleaseFromHost(int32_t status, const char* message) {
   engine_->Notify();
 }
 
+bool Stream::EnqueueOrStartHostTask(const Task& task, std::shared_ptr<HostTaskClaim>& started) {
+  {
+    LockSpinningFirst(mutex_);
+    std::lock_guard lock(mutex_, std::adopt_lock);
+    if (closed_) return false;
+    ++enqueued_;
+    if (queue_.empty() && !held_for_host_ && finished_.load(std::memory_order_seq_cst) + 1 == enqueued_) {
+      held_for_host_ = true;
+      host_claim_ = std::make_shared<HostTaskClaim>(task);
+      started = host_claim_;
+      return true;
+    }
+    queue_.push_back(task);
+    queued_.store(queue_.size(), std::memory_order_seq_cst);
+  }
+  engine_->Notify();
+  return true;
+}
+
+std::shared_ptr<HostTaskClaim> Stream::HoldForHostTask(const Task& task) {
+  std::lock_guard lock(mutex_);
+  held_for_host_ = true;
+  host_claim_ = std::make_shared<HostTaskClaim>(task);
+  return host_claim_;
+}
+
+std::shared_ptr<HostTaskClaim> Stream::TakeHostClaim() {
+  std::lock_guard lock(mutex_);
+  return std::move(host_claim_);
+}
+
+void Stream::ForgetHostClaim(const HostTaskClaim* claim) {
+  std::lock_guard lock(mutex_);
+  if (host_claim_.get() == claim) host_claim_.reset();
+}
+
 uint64_t Stream::EnqueuedCount() const {
   std::lock_guard lock(mutex_);
   return enqueued_;
@@ -261,6 +298,10 @@ SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
     target = enqueued_;
   }
   const auto done = [&] { return finished_.load(std::memory_order_seq_cst) >= target; };
+  // A started host task nobody has claimed yet runs here rather than on a
+  // callback thread this wait would then wait for (host_task.h). Not under a
+  // timeout: the task may take longer.
+  if (timeout_ms < 0 && !done()) RunPendingHostTask(*this);
   SyncResult result;
   // Short waits are common (a small kernel, an empty host function): poll for a
   // moment first, so neither side pays for a futex sleep and wake-up.

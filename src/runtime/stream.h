@@ -20,6 +20,7 @@ namespace canopy::runtime {
 
 class Engine;
 class Context;
+class HostTaskClaim;
 
 // What a host-side wait on a stream found.
 struct SyncResult {
@@ -102,6 +103,17 @@ class Stream {
   void HoldForHost();
   void ReleaseFromHost(int32_t status, const char* message);
 
+  // Host tasks (host_task.h). Queues `task` (false when the stream is closed),
+  // or, when nothing is queued or running, starts it at once: the stream is
+  // held and `started` is the task's claim, to be handed to the pool.
+  bool EnqueueOrStartHostTask(const Task& task, std::shared_ptr<HostTaskClaim>& started);
+  // Engine side: holds the stream for its head task, a host task, and returns its claim.
+  std::shared_ptr<HostTaskClaim> HoldForHostTask(const Task& task);
+  // The started host task's claim for a synchronising thread (null if none);
+  // ForgetHostClaim drops it once a pool thread has claimed it.
+  std::shared_ptr<HostTaskClaim> TakeHostClaim();
+  void ForgetHostClaim(const HostTaskClaim* claim);
+
   // aclrtSubscribeReport: the thread that receives this stream's callbacks (0 = none).
   // Returns false when another thread is already subscribed.
   bool SubscribeReportThread(uint64_t thread_id) {
@@ -137,7 +149,8 @@ class Stream {
   TaskQueue queue_;
   std::atomic<size_t> queued_{0};  // queue_.size(), readable without mutex_
   bool held_for_host_ = false;
-  std::vector<Task> discarded_;  // dropped by DiscardPending, released at destruction
+  std::shared_ptr<HostTaskClaim> host_claim_;  // the started host task, until claimed
+  std::vector<Task> discarded_;                // dropped by DiscardPending, released at destruction
   // Event records DiscardPending dropped, resolved (as never reached) only once
   // the tasks still running at the drop have finished, i.e. when finished_
   // reaches abandon_at_: until then a block freed behind the running task

@@ -14,6 +14,7 @@ class Event;
 enum class TaskKind : uint8_t {
   kCompute,      // runs on the device engine: kernels, copies, memsets
   kHostFunc,     // runs on a callback thread; the stream waits for it
+  kHostTask,     // canopyLaunchHostTask: a compute task run on a host thread (host_task.h)
   kReport,       // aclrtLaunchCallback: delivered to the subscribed thread
   kEventRecord,  // marks the moment the stream reaches it
   kEventReset,   // returns the event to "not recorded"
