@@ -66,13 +66,21 @@ void HostTaskClaim::Drop(Stream& stream, int32_t status, const char* message) {
   stream.ReleaseFromHost(status, message);
 }
 
-void RunPendingHostTask(Stream& stream) {
-  const std::shared_ptr<HostTaskClaim> claim = stream.TakeHostClaim();
+void RunPendingHostTask(Stream& stream, uint64_t target) {
+  if (Engine::CurrentThreadIsEngine()) return;
+  const std::shared_ptr<HostTaskClaim> claim = stream.TakeHostClaim(target);
   if (claim == nullptr || !claim->TryClaim()) return;
+  // What the task may change on this thread and a callback thread would have
+  // kept to itself: the recent message, the last error code, the current context.
   const std::string own_error = RecentError();
+  const int32_t own_code = LastErrorCode(/*clear=*/false);
+  const std::shared_ptr<Context> own_context = Runtime::Get().current_context();
   ClaimedRun run{claim.get(), &stream};
   HostCallbackPool::RunHolding(&stream, RunClaimed, &run);
   SetRecentError(own_error);
+  LastErrorCode(/*clear=*/true);
+  SetLastErrorCode(own_code);
+  Runtime::Get().set_current_context(own_context.get());
 }
 
 bool EnqueueHostTask(const std::shared_ptr<Stream>& stream, const Task& task) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "task.h"
@@ -26,8 +27,10 @@ class Stream;
 // stream (for a synchronising thread); the first to claim it runs it.
 class HostTaskClaim {
  public:
-  explicit HostTaskClaim(const Task& task) : task_(task) {}
+  // `position`: the task's place in its stream's order (the EnqueuedCount it was given).
+  HostTaskClaim(const Task& task, uint64_t position) : task_(task), position_(position) {}
   bool TryClaim() { return !claimed_.exchange(true, std::memory_order_acq_rel); }
+  uint64_t position() const { return position_; }
   // Runs the task on the calling thread (its status to the stream), releases its payload and
   // the stream's hold. Only after TryClaim returned true.
   void Run(Stream& stream);
@@ -36,6 +39,7 @@ class HostTaskClaim {
 
  private:
   Task task_;
+  const uint64_t position_;
   std::atomic<bool> claimed_{false};
 };
 
@@ -47,8 +51,11 @@ bool EnqueueHostTask(const std::shared_ptr<Stream>& stream, const Task& task);
 // hands the task to the host callback pool.
 void StartHostTask(const std::shared_ptr<Stream>& stream, const Task& task);
 // A synchronising thread's turn: runs the stream's started host task on the
-// calling thread if no pool thread has claimed it yet. The thread keeps its
-// own recent error message (the task's failure reaches it through the stream).
-void RunPendingHostTask(Stream& stream);
+// calling thread if no pool thread has claimed it yet and it is one of the
+// tasks the thread waits for (its position at most `target`). Never on a
+// device engine's thread (a host task must not hold up an engine). The thread
+// keeps its own state: recent error message, last error code and current
+// context (the task's failure reaches it through the stream).
+void RunPendingHostTask(Stream& stream, uint64_t target);
 
 }  // namespace canopy::runtime

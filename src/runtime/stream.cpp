@@ -253,7 +253,7 @@ bool Stream::EnqueueOrStartHostTask(const Task& task, std::shared_ptr<HostTaskCl
     ++enqueued_;
     if (queue_.empty() && !held_for_host_ && finished_.load(std::memory_order_seq_cst) + 1 == enqueued_) {
       held_for_host_ = true;
-      host_claim_ = std::make_shared<HostTaskClaim>(task);
+      host_claim_ = std::make_shared<HostTaskClaim>(task, enqueued_);
       started = host_claim_;
       return true;
     }
@@ -267,12 +267,18 @@ bool Stream::EnqueueOrStartHostTask(const Task& task, std::shared_ptr<HostTaskCl
 std::shared_ptr<HostTaskClaim> Stream::HoldForHostTask(const Task& task) {
   std::lock_guard lock(mutex_);
   held_for_host_ = true;
-  host_claim_ = std::make_shared<HostTaskClaim>(task);
+  // The head task just taken: every task still queued comes after it (after a
+  // DiscardPending none is, and the position is past it: a claim then only
+  // runs where every task queued so far is waited for).
+  host_claim_ = std::make_shared<HostTaskClaim>(task, enqueued_ - queue_.size());
   return host_claim_;
 }
 
-std::shared_ptr<HostTaskClaim> Stream::TakeHostClaim() {
+std::shared_ptr<HostTaskClaim> Stream::TakeHostClaim(uint64_t target) {
   std::lock_guard lock(mutex_);
+  // A task queued after the synchronisation began is not its to run: it may
+  // wait for something the synchronising thread does only after it returns.
+  if (host_claim_ == nullptr || host_claim_->position() > target) return nullptr;
   return std::move(host_claim_);
 }
 
@@ -301,7 +307,7 @@ SyncResult Stream::Synchronize(int64_t timeout_ms, bool consume_error) {
   // A started host task nobody has claimed yet runs here rather than on a
   // callback thread this wait would then wait for (host_task.h). Not under a
   // timeout: the task may take longer.
-  if (timeout_ms < 0 && !done()) RunPendingHostTask(*this);
+  if (timeout_ms < 0 && !done()) RunPendingHostTask(*this, target);
   SyncResult result;
   // Short waits are common (a small kernel, an empty host function): poll for a
   // moment first, so neither side pays for a futex sleep and wake-up.

@@ -109,9 +109,10 @@ class Stream {
   bool EnqueueOrStartHostTask(const Task& task, std::shared_ptr<HostTaskClaim>& started);
   // Engine side: holds the stream for its head task, a host task, and returns its claim.
   std::shared_ptr<HostTaskClaim> HoldForHostTask(const Task& task);
-  // The started host task's claim for a synchronising thread (null if none);
+  // The started host task's claim for a synchronising thread that waits for
+  // the tasks up to `target` (null if none, or if the task comes after them);
   // ForgetHostClaim drops it once a pool thread has claimed it.
-  std::shared_ptr<HostTaskClaim> TakeHostClaim();
+  std::shared_ptr<HostTaskClaim> TakeHostClaim(uint64_t target);
   void ForgetHostClaim(const HostTaskClaim* claim);
 
   // aclrtSubscribeReport: the thread that receives this stream's callbacks (0 = none).

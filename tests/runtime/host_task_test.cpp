@@ -237,3 +237,396 @@ TEST(HostTask, ANullFunctionIsRejected) {
 }
 
 }  // namespace
+
+// ---- Attacks of an adversarial client (helper H3) ----------------------------
+
+namespace {
+
+// Counts its runs and releases and remembers where it ran.
+struct Counted {
+  std::atomic<int> runs{0};
+  std::atomic<int> releases{0};
+  std::atomic<bool> on_engine{false};
+  std::atomic<bool> here{false};  // ran on the thread in `caller`
+  std::thread::id caller;
+
+  static int32_t Run(void* self) {
+    auto* counted = static_cast<Counted*>(self);
+    if (canopyOnEngineThread() != 0) counted->on_engine.store(true);
+    if (std::this_thread::get_id() == counted->caller) counted->here.store(true);
+    counted->runs.fetch_add(1);
+    return ACL_SUCCESS;
+  }
+  static void Release(void* self) { static_cast<Counted*>(self)->releases.fetch_add(1); }
+};
+
+// Starts `count` threads at (nearly) the same moment and joins them.
+template <typename Body>
+void RunTogether(int count, Body body) {
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < count; ++i) {
+    threads.emplace_back([&, i] {
+      ready.fetch_add(1);
+      while (ready.load() < count) std::this_thread::yield();
+      body(i);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+}
+
+// Several threads synchronise one stream at once, in every way there is, while
+// a started host task and one queued behind it wait: each task runs and is
+// released exactly once, and no waiter returns before both have run.
+TEST(HostTaskAttack, SynchronisersRacingForOneStreamRunEachTaskOnceAndAllReturnAfterIt) {
+  ScopedStream stream;
+  aclrtEvent event = nullptr;
+  ACL_ASSERT_OK(aclrtCreateEvent(&event));
+  for (int round = 0; round < 60; ++round) {
+    Counted first, second;
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "first", Counted::Run, Counted::Release, &first));
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "second", Counted::Run, Counted::Release, &second));
+    ACL_ASSERT_OK(aclrtRecordEvent(event, stream));
+    std::atomic<int> early{0}, failed{0};
+    RunTogether(5, [&](int who) {
+      aclError status = ACL_SUCCESS;
+      if (who <= 1) {
+        status = aclrtSynchronizeStream(stream);
+      } else if (who == 2) {
+        status = aclrtSynchronizeStreamWithTimeout(stream, 30000);
+      } else if (who == 3) {
+        status = aclrtSynchronizeEvent(event);
+      } else {
+        aclrtStreamStatus state = ACL_STREAM_STATUS_NOT_READY;
+        while (status == ACL_SUCCESS && state != ACL_STREAM_STATUS_COMPLETE) {
+          status = aclrtStreamQuery(stream, &state);
+          std::this_thread::yield();
+        }
+      }
+      if (status != ACL_SUCCESS) failed.fetch_add(1);
+      if (first.runs.load() != 1 || second.runs.load() != 1) early.fetch_add(1);
+    });
+    ASSERT_EQ(failed.load(), 0) << "round " << round;
+    ASSERT_EQ(early.load(), 0) << "round " << round << ": a wait returned before the tasks ran";
+    // The releases follow the runs on the same thread, before the stream moves on.
+    ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+    ASSERT_EQ(first.runs.load(), 1);
+    ASSERT_EQ(second.runs.load(), 1);
+    ASSERT_EQ(first.releases.load(), 1);
+    ASSERT_EQ(second.releases.load(), 1);
+  }
+  ACL_EXPECT_OK(aclrtDestroyEvent(event));
+}
+
+// A host task run by a synchronising thread leaves that thread as it found it:
+// its current context (the task switched to another device's) and its last
+// error code (the task made a call fail). On a callback thread neither would
+// reach the client; run in the client's synchronisation they must not either.
+struct ThreadStateChanger {
+  aclrtContext other = nullptr;
+  std::thread::id caller;
+  std::atomic<bool> here{false};
+  std::atomic<int> runs{0};
+  static int32_t Run(void* self) {
+    auto* changer = static_cast<ThreadStateChanger*>(self);
+    if (std::this_thread::get_id() == changer->caller) changer->here.store(true);
+    changer->runs.fetch_add(1);
+    if (aclrtSetCurrentContext(changer->other) != ACL_SUCCESS) return ACL_ERROR_RT_INTERNAL_ERROR;
+    if (aclrtSetDevice(7) == ACL_SUCCESS) return ACL_ERROR_RT_INTERNAL_ERROR;  // fails: sets the last error
+    return ACL_SUCCESS;
+  }
+};
+
+TEST(HostTaskAttack, RunOnTheSynchronisingThreadItKeepsThatThreadsContextAndLastError) {
+  aclrtContext own = nullptr;
+  ACL_ASSERT_OK(aclrtGetCurrentContext(&own));
+  aclrtContext other = nullptr;
+  ACL_ASSERT_OK(aclrtCreateContext(&other, 1));  // makes it current too
+  ACL_ASSERT_OK(aclrtSetCurrentContext(own));
+  ScopedStream stream;
+  int inline_runs = 0;
+  for (int round = 0; round < 100 && inline_runs < 10; ++round) {
+    ThreadStateChanger changer;
+    changer.other = other;
+    changer.caller = std::this_thread::get_id();
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);  // start clean
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "changer", ThreadStateChanger::Run, nullptr, &changer));
+    ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
+    ASSERT_EQ(changer.runs.load(), 1);
+    if (!changer.here.load()) continue;
+    ++inline_runs;
+    ASSERT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS)
+        << "round " << round << ": the task's failed call set the caller's last error";
+    aclrtContext now = nullptr;
+    ACL_ASSERT_OK(aclrtGetCurrentContext(&now));
+    ASSERT_EQ(now, own) << "round " << round << ": the task's aclrtSetCurrentContext reached the caller";
+    int32_t device = -1;
+    ACL_ASSERT_OK(aclrtGetDevice(&device));
+    ASSERT_EQ(device, 0);
+  }
+  EXPECT_GT(inline_runs, 0) << "the synchronising thread never ran the task itself";
+  ACL_EXPECT_OK(aclrtDestroyContext(other));
+  ACL_EXPECT_OK(aclrtSetCurrentContext(own));
+}
+
+// A task on one device's engine that synchronises another device's stream
+// waits there; the other stream's host task still runs on a host thread, never
+// on the engine (it would hold up every stream of the first device).
+struct SyncOther {
+  aclrtStream other = nullptr;
+  std::atomic<aclError> status{ACL_SUCCESS};
+  std::string message;
+  static int32_t Run(void* self) {
+    auto* sync = static_cast<SyncOther*>(self);
+    sync->status.store(aclrtSynchronizeStream(sync->other));
+    sync->message = RecentMessage();
+    return ACL_SUCCESS;
+  }
+};
+
+TEST(HostTaskAttack, AnEngineTaskSynchronisingAnotherDevicesStreamNeverRunsItsHostTask) {
+  ScopedStream here;
+  aclrtStream there = nullptr;
+  ACL_ASSERT_OK(aclrtSetDevice(1));
+  ACL_ASSERT_OK(aclrtCreateStream(&there));
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  for (int round = 0; round < 60; ++round) {
+    Counted task;
+    SyncOther sync;
+    sync.other = there;
+    ACL_ASSERT_OK(canopyLaunchHostTask(there, "other device", Counted::Run, Counted::Release, &task));
+    ACL_ASSERT_OK(canopyLaunchTask(here, "synchronise", SyncOther::Run, nullptr, &sync));
+    ACL_ASSERT_OK(aclrtSynchronizeStream(here));
+    ASSERT_EQ(sync.status.load(), ACL_SUCCESS) << sync.message;
+    ASSERT_EQ(task.runs.load(), 1);
+    ASSERT_EQ(task.releases.load(), 1);
+    ASSERT_FALSE(task.on_engine.load()) << "round " << round << ": the host task ran on device 0's engine";
+  }
+  ACL_EXPECT_OK(aclrtDestroyStream(there));
+  ACL_EXPECT_OK(aclrtResetDevice(1));  // the reference aclrtSetDevice(1) took
+  ACL_EXPECT_OK(aclrtSetDevice(0));
+}
+
+// A host task (or host function) of one stream synchronises another stream
+// whose host task is waiting: it runs there, nested, once; a host task that
+// synchronises its own stream is refused, wherever it runs.
+struct Nested {
+  aclrtStream other = nullptr;
+  aclrtStream own = nullptr;
+  std::atomic<aclError> other_status{-1};
+  std::atomic<aclError> own_status{-1};
+  static int32_t Run(void* self) {
+    auto* nested = static_cast<Nested*>(self);
+    nested->other_status.store(aclrtSynchronizeStream(nested->other));
+    nested->own_status.store(aclrtSynchronizeStream(nested->own));
+    return ACL_SUCCESS;
+  }
+  static void RunAsHostFunction(void* self) { Run(self); }
+};
+
+TEST(HostTaskAttack, SynchronisingAnotherStreamFromAHostTaskOrHostFunctionRunsItsTaskOnce) {
+  ScopedStream outer, inner;
+  for (int round = 0; round < 60; ++round) {
+    Counted task;
+    Nested nested;
+    nested.other = inner;
+    nested.own = outer;
+    ACL_ASSERT_OK(canopyLaunchHostTask(inner, "inner", Counted::Run, Counted::Release, &task));
+    if (round % 2 == 0) {
+      ACL_ASSERT_OK(canopyLaunchHostTask(outer, "outer", Nested::Run, nullptr, &nested));
+    } else {
+      ACL_ASSERT_OK(aclrtLaunchHostFunc(outer, Nested::RunAsHostFunction, &nested));
+    }
+    ACL_ASSERT_OK(aclrtSynchronizeStream(outer));
+    ACL_ASSERT_OK(nested.other_status.load());
+    ASSERT_EQ(nested.own_status.load(), ACL_ERROR_RT_INTERNAL_ERROR) << "round " << round;
+    ASSERT_EQ(task.runs.load(), 1);
+    ASSERT_EQ(task.releases.load(), 1);
+    (void)aclGetRecentErrMsg();
+  }
+}
+
+// A host task that waits for a host function queued on another stream behind
+// it, on a device whose synchronisation runs it: the synchronising thread runs
+// the task, the host function runs on a callback thread, nothing deadlocks.
+// Then the same with the order the other way round.
+TEST(HostTaskAttack, TasksOfTwoStreamsWaitingForEachOtherWhileOneThreadSynchronisesTheDevice) {
+  ScopedStream a, b;
+  for (int round = 0; round < 40; ++round) {
+    Gate gate;  // a host task on `a` that waits for the one on `b`
+    Counted opener;
+    ACL_ASSERT_OK(canopyLaunchHostTask(a, "waits for b", Gate::Run, nullptr, &gate));
+    ACL_ASSERT_OK(canopyLaunchHostTask(
+        b, "opens a",
+        [](void* self) {
+          static_cast<Gate*>(self)->open.store(true);
+          return ACL_SUCCESS;
+        },
+        nullptr, &gate));
+    ACL_ASSERT_OK(canopyLaunchHostTask(b, "after", Counted::Run, Counted::Release, &opener));
+    ACL_ASSERT_OK(aclrtSynchronizeDevice());
+    ASSERT_TRUE(gate.open.load());
+    ASSERT_EQ(opener.runs.load(), 1);
+    ASSERT_EQ(opener.releases.load(), 1);
+  }
+}
+
+// Destroying what a started host task belongs to, while it is unclaimed,
+// claimed by a callback thread or running in another thread's synchronisation:
+// the task runs once, is released once, and the destruction returns after it.
+TEST(HostTaskAttack, DestroyingTheStreamForceWhileATaskIsStartedRunsItOnce) {
+  for (int round = 0; round < 60; ++round) {
+    aclrtStream stream = nullptr;
+    ACL_ASSERT_OK(aclrtCreateStream(&stream));
+    Counted started, queued;
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "started", Counted::Run, Counted::Release, &started));
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "queued", Counted::Run, Counted::Release, &queued));
+    std::thread synchroniser;
+    if (round % 3 == 1) synchroniser = std::thread([stream] { (void)aclrtSynchronizeStream(stream); });
+    ACL_ASSERT_OK(aclrtDestroyStreamForce(stream));
+    ACL_ASSERT_OK(aclrtSynchronizeDevice());
+    if (synchroniser.joinable()) synchroniser.join();
+    // The started one always runs; the queued one may have been dropped, but is released once either way.
+    ASSERT_EQ(started.runs.load(), 1) << "round " << round;
+    ASSERT_EQ(started.releases.load(), 1) << "round " << round;
+    ASSERT_LE(queued.runs.load(), 1);
+    ASSERT_TRUE(WaitUntil([&] { return queued.releases.load() == 1; })) << "round " << round;
+  }
+}
+
+TEST(HostTaskAttack, DestroyingAContextWhileAnotherThreadRunsItsStreamsTaskWaitsForIt) {
+  aclrtContext own = nullptr;
+  ACL_ASSERT_OK(aclrtGetCurrentContext(&own));
+  for (int round = 0; round < 30; ++round) {
+    aclrtContext context = nullptr;
+    ACL_ASSERT_OK(aclrtCreateContext(&context, round % 2));
+    aclrtStream stream = nullptr;
+    ACL_ASSERT_OK(aclrtCreateStream(&stream));
+    ACL_ASSERT_OK(aclrtSetCurrentContext(own));
+    Gate gate;
+    Counted behind;
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "gate", Gate::Run, nullptr, &gate));
+    ACL_ASSERT_OK(canopyLaunchHostTask(stream, "behind", Counted::Run, Counted::Release, &behind));
+    std::atomic<aclError> synchronised{-1};
+    std::thread synchroniser([&] { synchronised.store(aclrtSynchronizeStream(stream)); });
+    std::atomic<bool> destroyed{false};
+    std::thread destroyer([&] {
+      EXPECT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
+      destroyed.store(true);
+    });
+    ASSERT_TRUE(gate.entered.load() || WaitUntil([&] { return gate.entered.load(); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_FALSE(destroyed.load()) << "the context went while its stream's task was running";
+    gate.open.store(true);
+    destroyer.join();
+    synchroniser.join();
+    // The synchronisation may have found the stream already gone (a stale handle), never anything else.
+    ASSERT_TRUE(synchronised.load() == ACL_SUCCESS || synchronised.load() == ACL_ERROR_INVALID_PARAM)
+        << synchronised.load();
+    ASSERT_EQ(behind.runs.load(), 1);
+    ASSERT_EQ(behind.releases.load(), 1);
+    (void)aclGetRecentErrMsg();
+  }
+  ACL_EXPECT_OK(aclrtSetCurrentContext(own));
+}
+
+TEST(HostTaskAttack, ResettingADeviceWithStartedTasksOnItsStreamsRunsThemFirst) {
+  for (int round = 0; round < 20; ++round) {
+    ACL_ASSERT_OK(aclrtSetDevice(1));
+    aclrtStream streams[3] = {};
+    Counted tasks[3];
+    Gate gate;
+    gate.open.store(round % 2 == 0);
+    for (int i = 0; i < 3; ++i) ACL_ASSERT_OK(aclrtCreateStream(&streams[i]));
+    ACL_ASSERT_OK(canopyLaunchHostTask(streams[0], "gate", Gate::Run, nullptr, &gate));
+    for (int i = 0; i < 3; ++i) {
+      ACL_ASSERT_OK(canopyLaunchHostTask(streams[i], "task", Counted::Run, Counted::Release, &tasks[i]));
+    }
+    std::thread opener([&gate] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      gate.open.store(true);
+    });
+    std::thread synchroniser([&] { (void)aclrtSynchronizeStream(streams[1]); });
+    ACL_ASSERT_OK(aclrtResetDevice(1));
+    // The reset released the device (so it drained it): its streams are gone.
+    EXPECT_EQ(aclrtSynchronizeStream(streams[2]), ACL_ERROR_INVALID_PARAM);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(tasks[i].runs.load(), 1) << "round " << round << " stream " << i;
+      ASSERT_EQ(tasks[i].releases.load(), 1) << "round " << round << " stream " << i;
+    }
+    opener.join();
+    synchroniser.join();
+    ACL_ASSERT_OK(aclrtSetDevice(0));
+    (void)aclGetRecentErrMsg();
+  }
+}
+
+// Behind an event wait (the engine starts it), behind a failed task (it still
+// runs; the failure is reported once), and in a model replayed on several
+// streams by several threads at once.
+TEST(HostTaskAttack, BehindAnEventWaitAndBehindAFailure) {
+  ScopedStream producer, consumer;
+  aclrtEvent event = nullptr;
+  ACL_ASSERT_OK(aclrtCreateEvent(&event));
+  for (int round = 0; round < 40; ++round) {
+    Gate gate;
+    Counted task;
+    ACL_ASSERT_OK(canopyLaunchHostTask(producer, "gate", Gate::Run, nullptr, &gate));
+    ACL_ASSERT_OK(aclrtRecordEvent(event, producer));
+    ACL_ASSERT_OK(aclrtStreamWaitEvent(consumer, event));
+    ACL_ASSERT_OK(canopyLaunchHostTask(consumer, "behind the wait", Counted::Run, Counted::Release, &task));
+    std::thread opener([&gate] { gate.open.store(true); });
+    ACL_ASSERT_OK(aclrtSynchronizeStream(consumer));
+    opener.join();
+    ASSERT_EQ(task.runs.load(), 1);
+    ASSERT_EQ(task.releases.load(), 1);
+    ACL_ASSERT_OK(aclrtSynchronizeStream(producer));
+  }
+  ACL_EXPECT_OK(aclrtDestroyEvent(event));
+
+  ScopedStream stream;
+  Counted after;
+  ACL_ASSERT_OK(canopyLaunchTask(
+      stream, "fails", [](void*) { return static_cast<int32_t>(ACL_ERROR_RT_AICORE_EXCEPTION); }, nullptr, nullptr));
+  ACL_ASSERT_OK(canopyLaunchHostTask(stream, "after the failure", Counted::Run, Counted::Release, &after));
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(after.runs.load(), 1);
+  EXPECT_EQ(after.releases.load(), 1);
+  ACL_EXPECT_OK(aclrtSynchronizeStream(stream));
+}
+
+TEST(HostTaskAttack, AModelReplayedOnSeveralStreamsAtOnceRunsItsHostTasksOncePerReplay) {
+  ScopedStream capture;
+  std::atomic<int> runs{0};
+  const canopyTaskFn count = [](void* counter) {
+    static_cast<std::atomic<int>*>(counter)->fetch_add(1);
+    return static_cast<int32_t>(ACL_SUCCESS);
+  };
+  ACL_ASSERT_OK(aclmdlRICaptureBegin(capture, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  ACL_ASSERT_OK(canopyLaunchHostTask(capture, "one", count, nullptr, &runs));
+  ACL_ASSERT_OK(canopyLaunchTask(capture, "engine", count, nullptr, &runs));
+  ACL_ASSERT_OK(canopyLaunchHostTask(capture, "two", count, nullptr, &runs));
+  aclmdlRI model = nullptr;
+  ACL_ASSERT_OK(aclmdlRICaptureEnd(capture, &model));
+  constexpr int kThreads = 3;
+  constexpr int kReplays = 10;
+  std::atomic<int> failed{0};
+  RunTogether(kThreads, [&](int) {
+    aclrtStream stream = nullptr;
+    if (aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
+      failed.fetch_add(1);
+      return;
+    }
+    for (int i = 0; i < kReplays; ++i) {
+      if (aclmdlRIExecuteAsync(model, stream) != ACL_SUCCESS) failed.fetch_add(1);
+      if (i % 3 == 0 && aclrtSynchronizeStream(stream) != ACL_SUCCESS) failed.fetch_add(1);
+    }
+    if (aclrtDestroyStream(stream) != ACL_SUCCESS) failed.fetch_add(1);
+    (void)aclrtResetDevice(0);
+  });
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(runs.load(), kThreads * kReplays * 3);
+  ACL_EXPECT_OK(aclmdlRIDestroy(model));
+}
+
+}  // namespace
