@@ -1,0 +1,242 @@
+// HCCL operations run as host tasks (src/runtime/host_task.h): one client
+// thread queues a collective on every rank's stream of an HcclCommInitAll
+// communicator and then waits for them in every order and every way. A rank
+// whose stream was idle starts on a callback thread at once, so whichever
+// stream the thread waits for first (running that rank's part itself), the
+// other ranks' parts make progress: nothing here may deadlock.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "hccl/hccl.h"
+#include "hccl_cases.h"
+
+namespace {
+
+using hccl_test::Rank;
+
+class HostTaskCollectives : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(aclrtGetDeviceCount(&devices_), ACL_SUCCESS);
+    ASSERT_GE(devices_, 2u) << "the suite runs with CANOPY_DEVICE_COUNT >= 2";
+    for (uint32_t d = 0; d < devices_; ++d) ids_.push_back(static_cast<int32_t>(d));
+    comms_ = MakeCommunicator();
+    for (uint32_t d = 0; d < devices_; ++d) {
+      ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      aclrtStream stream = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      streams_.push_back(stream);
+    }
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    for (uint32_t d = 0; d < streams_.size(); ++d) {
+      aclrtSetDevice(ids_[d]);
+      aclrtSynchronizeStream(streams_[d]);
+      EXPECT_EQ(aclrtDestroyStream(streams_[d]), ACL_SUCCESS);
+    }
+    for (HcclComm comm : comms_) {
+      if (comm != nullptr) {
+        EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      }
+    }
+    aclrtSetDevice(0);
+  }
+
+  std::vector<HcclComm> MakeCommunicator() {
+    std::vector<HcclComm> comms(devices_);
+    EXPECT_EQ(HcclCommInitAll(devices_, ids_.data(), comms.data()), HCCL_SUCCESS) << aclGetRecentErrMsg();
+    return comms;
+  }
+  Rank RankOf(uint32_t d, aclrtStream stream, const std::vector<HcclComm>& comms) const {
+    return Rank{comms[d], stream, d, devices_};
+  }
+  // One all-reduce per rank (`count` elements, seeded by `round`), queued rank by rank.
+  std::vector<std::unique_ptr<hccl_test::RankCase>> LaunchAllReduce(uint64_t count,
+                                                                    const std::vector<aclrtStream>& streams,
+                                                                    const std::vector<HcclComm>& comms) {
+    std::vector<std::unique_ptr<hccl_test::RankCase>> cases;
+    for (uint32_t d = 0; d < devices_; ++d) {
+      EXPECT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      cases.push_back(hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, count));
+      EXPECT_EQ(cases.back()->Launch(RankOf(d, streams[d], comms)), HCCL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    return cases;
+  }
+  void ExpectVerified(std::vector<std::unique_ptr<hccl_test::RankCase>>& cases, const std::string& where) {
+    for (uint32_t d = 0; d < cases.size(); ++d) {
+      ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      EXPECT_EQ(cases[d]->Verify(), "") << where << ", rank " << d;
+    }
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  }
+
+  uint32_t devices_ = 0;
+  std::vector<int32_t> ids_;
+  std::vector<HcclComm> comms_;
+  std::vector<aclrtStream> streams_;
+};
+
+// The orders a single thread waits for the ranks in.
+std::vector<std::vector<uint32_t>> Orders(uint32_t ranks) {
+  std::vector<uint32_t> forward(ranks);
+  std::iota(forward.begin(), forward.end(), 0u);
+  std::vector<uint32_t> backward(forward.rbegin(), forward.rend());
+  std::vector<uint32_t> rotated = forward;
+  std::rotate(rotated.begin(), rotated.begin() + ranks / 2, rotated.end());
+  return {forward, backward, rotated};
+}
+
+TEST_F(HostTaskCollectives, OneThreadWaitsForTheRanksInEveryOrder) {
+  int variant = 0;
+  for (const auto& order : Orders(devices_)) {
+    for (const uint64_t count : {16ull, 20000ull}) {
+      for (int how = 0; how < 4; ++how, ++variant) {
+        // Two in a row: the first starts at the enqueue, the second behind it (the engine starts it).
+        auto first = LaunchAllReduce(count, streams_, comms_);
+        auto second = LaunchAllReduce(count + 1, streams_, comms_);
+        for (const uint32_t d : order) {
+          ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+          aclError status = ACL_SUCCESS;
+          if (how == 0) {
+            status = aclrtSynchronizeStream(streams_[d]);
+          } else if (how == 1) {
+            status = aclrtSynchronizeStreamWithTimeout(streams_[d], 60000);
+          } else if (how == 2) {
+            status = aclrtSynchronizeDevice();
+          } else {
+            aclrtEvent event = nullptr;
+            ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+            ASSERT_EQ(aclrtRecordEvent(event, streams_[d]), ACL_SUCCESS);
+            status = aclrtSynchronizeEvent(event);
+            EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+            if (status == ACL_SUCCESS) status = aclrtSynchronizeStream(streams_[d]);
+          }
+          ASSERT_EQ(status, ACL_SUCCESS) << "variant " << variant << ", rank " << d << ": " << aclGetRecentErrMsg();
+        }
+        ExpectVerified(first, "variant " + std::to_string(variant) + " (first)");
+        ExpectVerified(second, "variant " + std::to_string(variant) + " (second)");
+      }
+    }
+  }
+}
+
+// The communicators destroyed right after the operations were queued: the
+// queued operations still run (they hold the communicator) and succeed.
+TEST_F(HostTaskCollectives, CommunicatorsDestroyedRightAfterQueuingStillRunTheirOperations) {
+  for (int round = 0; round < 6; ++round) {
+    std::vector<HcclComm> comms = MakeCommunicator();
+    auto cases = LaunchAllReduce(64 + round, streams_, comms);
+    for (HcclComm comm : comms) ASSERT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+    for (uint32_t d = devices_; d-- > 0;) {
+      ASSERT_EQ(aclrtSynchronizeStream(streams_[d]), ACL_SUCCESS)
+          << "round " << round << ", rank " << d << ": " << aclGetRecentErrMsg();
+    }
+    ExpectVerified(cases, "round " + std::to_string(round));
+  }
+}
+
+// Two communicators over the same devices, each rank with a stream per
+// communicator, their operations interleaved; the thread waits for them
+// crosswise.
+TEST_F(HostTaskCollectives, TwoCommunicatorsInterleavedOnTwoStreamsPerRank) {
+  std::vector<HcclComm> second = MakeCommunicator();
+  std::vector<aclrtStream> others;
+  for (uint32_t d = 0; d < devices_; ++d) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    others.push_back(stream);
+  }
+  for (int round = 0; round < 4; ++round) {
+    auto a1 = LaunchAllReduce(32, streams_, comms_);
+    auto b1 = LaunchAllReduce(40000, others, second);
+    auto a2 = LaunchAllReduce(33, streams_, comms_);
+    auto b2 = LaunchAllReduce(7, others, second);
+    for (uint32_t i = 0; i < devices_; ++i) {
+      const uint32_t d = (round % 2 == 0) ? i : devices_ - 1 - i;
+      ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(round % 2 == 0 ? others[d] : streams_[d]), ACL_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(aclrtSynchronizeStream(round % 2 == 0 ? streams_[d] : others[d]), ACL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    ExpectVerified(a1, "a1");
+    ExpectVerified(b1, "b1");
+    ExpectVerified(a2, "a2");
+    ExpectVerified(b2, "b2");
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(others[d]), ACL_SUCCESS);
+    EXPECT_EQ(HcclCommDestroy(second[d]), HCCL_SUCCESS);
+  }
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+bool SigpipeBlocked() {
+  sigset_t mask;
+  pthread_sigmask(SIG_SETMASK, nullptr, &mask);
+  return sigismember(&mask, SIGPIPE) == 1;
+}
+
+// The waiting thread, having run collectives itself, is as it was: its own
+// recent message, its current device, its SIGPIPE mask (blocked or not).
+TEST_F(HostTaskCollectives, TheWaitingThreadKeepsItsMessageDeviceAndSignalMask) {
+  for (const bool blocked : {false, true}) {
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    ASSERT_EQ(pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &pipe, nullptr), 0);
+    for (int round = 0; round < 10; ++round) {
+      auto cases = LaunchAllReduce(24, streams_, comms_);
+      ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+      ASSERT_EQ(aclrtSetDevice(99), ACL_ERROR_RT_INVALID_DEVICEID);  // a message of the thread's own
+      const std::string own = aclGetRecentErrMsg();
+      ASSERT_EQ(aclrtSetDevice(99), ACL_ERROR_RT_INVALID_DEVICEID);
+      for (uint32_t d = 0; d < devices_; ++d) ASSERT_EQ(aclrtSynchronizeStream(streams_[d]), ACL_SUCCESS);
+      EXPECT_EQ(std::string(aclGetRecentErrMsg()), own);
+      int32_t device = -1;
+      ASSERT_EQ(aclrtGetDevice(&device), ACL_SUCCESS);
+      EXPECT_EQ(device, 0);
+      EXPECT_EQ(SigpipeBlocked(), blocked);
+      ExpectVerified(cases, "round " + std::to_string(round));
+    }
+  }
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_UNBLOCK, &pipe, nullptr);
+}
+
+// A failing collective run by the waiting thread: every rank's stream reports
+// an error with the HCCL reason, once; the streams go on.
+TEST_F(HostTaskCollectives, ARankThatDisagreesFailsEveryRanksSynchronisationOnce) {
+  std::vector<std::unique_ptr<hccl_test::RankCase>> cases;
+  for (uint32_t d = 0; d < devices_; ++d) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    cases.push_back(hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, d == 0 ? 8 : 9));
+    ASSERT_EQ(cases.back()->Launch(RankOf(d, streams_[d], comms_)), HCCL_SUCCESS);
+  }
+  for (uint32_t d = devices_; d-- > 0;) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    EXPECT_NE(aclrtSynchronizeStream(streams_[d]), ACL_SUCCESS) << "rank " << d;
+    const std::string message = aclGetRecentErrMsg();
+    EXPECT_NE(message.find("HcclAllReduce"), std::string::npos) << message;
+    EXPECT_EQ(aclrtSynchronizeStream(streams_[d]), ACL_SUCCESS) << "reported once";
+  }
+  // The communicators keep the failure: they are done with.
+  for (HcclComm& comm : comms_) {
+    EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+    comm = nullptr;
+  }
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+}  // namespace
