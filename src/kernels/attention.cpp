@@ -60,6 +60,33 @@ const AttentionBf16Loops* Bf16Loops() {
   return nullptr;
 }
 
+// The scale and offset of an INT8 cache's row (batch b, KV head, token j) as f32
+// vectors of n elements (a missing offset is zeros).
+void LoadDequantParams(const RunContext& context, const AttentionDequant& dq, int64_t b, int64_t head, int64_t j,
+                       int64_t n, float* scale, float* offset) {
+  const auto size = static_cast<int64_t>(DtypeSize(dq.param_dtype));
+  const auto load = [&](const AttentionDequantParam& p, float* out) {
+    const int64_t at = b * p.batch_stride + head * p.head_stride + j * p.token_stride;
+    Load(dq.param_dtype, context.Resolve(p.data) + at * size, p.dim_stride, n, out);
+  };
+  load(dq.scale, scale);
+  if (dq.has_offset) {
+    load(dq.offset, offset);
+  } else {
+    std::fill(offset, offset + n, 0.0f);
+  }
+}
+
+// out[e] = (row[e * stride] + offset[e]) * scale[e], in f32: one INT8 key or value row dequantised as it is loaded.
+void DequantRow(const char* row, int64_t stride, int64_t n, const float* scale, const float* offset, float* out) {
+  const auto* q = reinterpret_cast<const int8_t*>(row);
+  if (stride == 1) {
+    for (int64_t e = 0; e < n; ++e) out[e] = (static_cast<float>(q[e]) + offset[e]) * scale[e];
+  } else {
+    for (int64_t e = 0; e < n; ++e) out[e] = (static_cast<float>(q[e * stride]) + offset[e]) * scale[e];
+  }
+}
+
 // Asks for the cache lines of bytes [p, p + bytes) ahead of their use.
 void Prefetch(const char* p, int64_t bytes) {
   for (int64_t offset = 0; offset < bytes; offset += kCacheLine) __builtin_prefetch(p + offset);
@@ -111,7 +138,7 @@ class AttentionStep final : public Step {
            " Sq=" + std::to_string(desc_.query_length) + " D=" + std::to_string(desc_.head_dim) +
            (desc_.has_pse ? " pse" : "") + (desc_.has_mask ? " mask" : "") + (desc_.band ? " band" : "") +
            (desc_.paged ? " paged block=" + std::to_string(desc_.block_size) : "") + (desc_.has_sink ? " sink" : "") +
-           (desc_.row_offsets.empty() ? "" : " varlen");
+           (desc_.key_dequant.on ? " int8-kv" : "") + (desc_.row_offsets.empty() ? "" : " varlen");
   }
 
  private:
@@ -151,7 +178,11 @@ class AttentionStep final : public Step {
           key_pairs(static_cast<size_t>(kKeyBlock * d.head_dim)),
           value16(static_cast<size_t>(kKeyBlock * d.value_dim)),
           value_weights(static_cast<size_t>(rows * kKeyBlock)),
-          value_pairs(static_cast<size_t>(kKeyBlock * d.value_dim)) {}
+          value_pairs(static_cast<size_t>(kKeyBlock * d.value_dim)),
+          key_scale(static_cast<size_t>(d.head_dim)),
+          key_offset(static_cast<size_t>(d.head_dim)),
+          value_scale(static_cast<size_t>(d.value_dim)),
+          value_offset(static_cast<size_t>(d.value_dim)) {}
     // key_t: the key block transposed, [dim][key], so a row's scores are a
     // vector sum over dims (no horizontal reduction per key).
     // row_dots: every row's dots of the block, [row][key] (KeyDots or BlockDots), then
@@ -162,6 +193,8 @@ class AttentionStep final : public Step {
     // bf16 value rows gathered, and the bf16 value pass's weights and
     // interleaved value rows.
     std::vector<uint16_t> query16, key16, key_pairs, value16, value_weights, value_pairs;
+    // An INT8 cache's dequantisation parameters of the current row (per channel: of the unit's KV head).
+    std::vector<float> key_scale, key_offset, value_scale, value_offset;
   };
 
   // The keys [lo, hi) query row i may see (before the mask and the pse).
@@ -186,6 +219,11 @@ class AttentionStep final : public Step {
     const AttentionKv& kv = desc_.kv[static_cast<size_t>(b)];
     const int64_t d = desc_.head_dim, dv = desc_.value_dim;
     const int64_t element = static_cast<int64_t>(DtypeSize(desc_.dtype));
+    // Key and value elements: INT8 when dequantised.
+    const AttentionDequant& key_dq = desc_.key_dequant;
+    const AttentionDequant& value_dq = desc_.value_dequant;
+    const int64_t key_element = key_dq.on ? 1 : element;
+    const int64_t value_element = value_dq.on ? 1 : element;
     const int64_t q_rows = row_end - row_begin;
     const int64_t query_valid = desc_.query_valid[static_cast<size_t>(b)];
     const int64_t valid_q_rows = std::clamp<int64_t>(query_valid - row_begin, 0, q_rows);
@@ -222,15 +260,23 @@ class AttentionStep final : public Step {
     // Decode with bf16 queries and keys: the dots take the key rows as stored
     // (the queries, exact in bf16, go back to it once).
     const bool bf16_dots =
-        few_rows && desc_.dtype == ACL_BF16 && bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
+        few_rows && desc_.dtype == ACL_BF16 && !key_dq.on && bf16_ != nullptr && d % 32 == 0 && kv.key_strides[2] == 1;
     // Prefill with bf16 queries and keys: each key block is laid out in dim
     // pairs for vdpbf16ps (instead of transposed to f32).
     const bool bf16_block_dots =
-        !few_rows && desc_.dtype == ACL_BF16 && bf16_ != nullptr && d % 2 == 0 && kv.key_strides[2] == 1;
+        !few_rows && desc_.dtype == ACL_BF16 && !key_dq.on && bf16_ != nullptr && d % 2 == 0 && kv.key_strides[2] == 1;
     if (bf16_dots || bf16_block_dots) FloatToBf16N(s.query.data(), s.query16.data(), rows * d);
     // bf16 values: the value pass takes the rows as stored, the weights rounded
     // to bf16 (as CANN's kernel rounds them to the inputs' dtype).
-    const bool bf16_values = desc_.dtype == ACL_BF16 && bf16_ != nullptr && dv % 32 == 0 && kv.value_strides[2] == 1;
+    const bool bf16_values =
+        desc_.dtype == ACL_BF16 && !value_dq.on && bf16_ != nullptr && dv % 32 == 0 && kv.value_strides[2] == 1;
+    // Per-channel (or per-tensor, per-head) parameters are the unit's for every key: loaded once.
+    if (key_dq.on && !key_dq.per_token) {
+      LoadDequantParams(context, key_dq, b, kv_head, 0, d, s.key_scale.data(), s.key_offset.data());
+    }
+    if (value_dq.on && !value_dq.per_token) {
+      LoadDequantParams(context, value_dq, b, kv_head, 0, dv, s.value_scale.data(), s.value_offset.data());
+    }
     std::fill(s.acc.begin(), s.acc.begin() + rows * dv, 0.0f);
     std::fill(s.max.begin(), s.max.begin() + rows, kNegativeInfinity);
     std::fill(s.sum.begin(), s.sum.begin() + rows, 0.0f);
@@ -303,17 +349,22 @@ class AttentionStep final : public Step {
       for (int64_t t = 0; t < keys; ++t) {
         const int64_t j = j0 + t;
         if (const int64_t ahead = j + kKeyBlock; prefetch && ahead < block_hi) {
-          Prefetch(
-              key + (kv_head * kv.key_strides[0] + row_offset(ahead, kv.key_strides[1], kv.key_block_stride)) * element,
-              d * element);
+          Prefetch(key + (kv_head * kv.key_strides[0] + row_offset(ahead, kv.key_strides[1], kv.key_block_stride)) *
+                             key_element,
+                   d * key_element);
           Prefetch(
               value + (kv_head * kv.value_strides[0] + row_offset(ahead, kv.value_strides[1], kv.value_block_stride)) *
-                          element,
-              dv * element);
+                          value_element,
+              dv * value_element);
         }
         const char* key_row =
-            key + (kv_head * kv.key_strides[0] + row_offset(j, kv.key_strides[1], kv.key_block_stride)) * element;
-        if (bf16_dots) {
+            key + (kv_head * kv.key_strides[0] + row_offset(j, kv.key_strides[1], kv.key_block_stride)) * key_element;
+        if (key_dq.on) {
+          if (key_dq.per_token) {
+            LoadDequantParams(context, key_dq, b, kv_head, j, d, s.key_scale.data(), s.key_offset.data());
+          }
+          DequantRow(key_row, kv.key_strides[2], d, s.key_scale.data(), s.key_offset.data(), s.key.data() + t * d);
+        } else if (bf16_dots) {
           // An unpaged cache's rows are read where they lie; a paged one's are gathered.
           if (table != nullptr) std::memcpy(s.key16.data() + t * d, key_row, static_cast<size_t>(d * element));
         } else if (bf16_block_dots) {
@@ -326,8 +377,14 @@ class AttentionStep final : public Step {
         }
         const char* value_row =
             value +
-            (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * element;
-        if (bf16_values) {
+            (kv_head * kv.value_strides[0] + row_offset(j, kv.value_strides[1], kv.value_block_stride)) * value_element;
+        if (value_dq.on) {
+          if (value_dq.per_token) {
+            LoadDequantParams(context, value_dq, b, kv_head, j, dv, s.value_scale.data(), s.value_offset.data());
+          }
+          DequantRow(value_row, kv.value_strides[2], dv, s.value_scale.data(), s.value_offset.data(),
+                     s.value.data() + t * dv);
+        } else if (bf16_values) {
           if (table != nullptr) std::memcpy(s.value16.data() + t * dv, value_row, static_cast<size_t>(dv * element));
         } else {
           Load(desc_.dtype, value_row, kv.value_strides[2], dv, s.value.data() + t * dv);

@@ -41,8 +41,29 @@ struct AttentionKv {
   int64_t key_block_stride = 0, value_block_stride = 0;
 };
 
+// KV antiquantisation of an INT8 key or value (IncreFlashAttention,
+// FusedInferAttentionScore): element e of key j of batch b, KV head n is
+// (k + offset[b, n, j, e]) * scale[b, n, j, e], computed in f32 as each key /
+// value block is loaded. scale and offset (dtype param_dtype) are addressed by
+// element strides, 0 along a dim they do not vary in: per channel
+// (head, dim), per tensor (none), per head, per token (batch, token), per token
+// and head. The token is the key's position in its sequence (paged too).
+struct AttentionDequantParam {
+  BufferRef data;
+  int64_t batch_stride = 0, head_stride = 0, token_stride = 0, dim_stride = 0;
+};
+struct AttentionDequant {
+  bool on = false;
+  bool per_token = false;  // the parameters vary along the keys (else loaded once per KV head)
+  aclDataType param_dtype = ACL_FLOAT16;
+  AttentionDequantParam scale, offset;
+  bool has_offset = false;
+};
+
 struct AttentionDesc {
-  aclDataType dtype = ACL_FLOAT16;  // query, key, value and out
+  aclDataType dtype = ACL_FLOAT16;  // query and out; key and value unless dequantised
+  // An INT8 key / value cache (its strides in INT8 elements) and how it is dequantised.
+  AttentionDequant key_dequant, value_dequant;
   int64_t batch = 0, heads = 0, kv_heads = 0, query_length = 0, head_dim = 0, value_dim = 0;
   float scale = 1.0f;
   BufferRef query, out;

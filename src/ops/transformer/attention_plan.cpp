@@ -152,6 +152,207 @@ struct Problem {
   int64_t max_kv_length = 0;
 };
 
+// ---- KV antiquantisation (an INT8 key / value cache), as CANN's IFA tiling
+// checks it (incre_flash_attention_tiling.cpp ProcessAntiQuant and the checks
+// it calls; each failure its tiling error, 561002). Modes: 0 per channel
+// ([num, N, 1, D], [num, 1, N, D], [num, N, D], [num, H]) or per tensor
+// ([num]), in the query's dtype; 1 per token ([num, B, >= S], separate also
+// [B, >= S]), FLOAT32; separate parameters only: 2 per tensor and head ([N]),
+// the query's dtype, and 3 per token and head ([B, N, >= S]), FLOAT32. num is
+// 2 for the combined parameters (key, value), 1 for the separate ones.
+struct AntiquantSide {
+  const aclTensor* scale = nullptr;
+  const aclTensor* offset = nullptr;
+  const char* scale_name = "";
+  const char* offset_name = "";
+  int64_t mode = 0;
+  int64_t num = 1;    // the leading extent of the combined parameters (2) or 1
+  int64_t which = 0;  // the combined parameters' row: 0 key, 1 value
+  int scale_input = -1, offset_input = -1;
+};
+
+bool Given(const aclTensor* t) { return t != nullptr && t->NumElements() != 0; }
+
+bool IsPerTokenMode(int64_t mode) { return mode == 1 || mode == 3; }
+
+aclnnStatus CheckAntiquantParam(Plan& plan, const char* name, const aclTensor* t, const AntiquantSide& side,
+                                const Problem& p, int64_t tokens, aclDataType query_dtype) {
+  const Shape& s = t->view_shape;
+  const int64_t n = side.num, kv_n = p.kv_heads, d = p.head_dim;
+  bool ok = false;
+  const char* want = "";
+  switch (side.mode) {
+    case 0:
+      ok = (s.size() == 1 && s[0] == n) || (s.size() == 4 && s == Shape{n, kv_n, 1, d}) ||
+           (s.size() == 4 && s == Shape{n, 1, kv_n, d}) || (s.size() == 3 && s == Shape{n, kv_n, d}) ||
+           (s.size() == 2 && s == Shape{n, kv_n * d});
+      want = "per channel [num, N, 1, D], [num, 1, N, D], [num, N, D] or [num, H], or per tensor [num]";
+      break;
+    case 1:
+      ok = (s.size() == 3 && s[0] == n && s[1] == p.batch && s[2] >= tokens) ||
+           (n == 1 && s.size() == 2 && s[0] == p.batch && s[1] >= tokens);
+      want = n == 1 ? "per token [1, B, >= S] or [B, >= S]" : "per token [num, B, >= S]";
+      break;
+    case 2:
+      ok = s == Shape{kv_n};
+      want = "per tensor and head [N]";
+      break;
+    default:  // 3
+      ok = s.size() == 3 && s[0] == p.batch && s[1] == kv_n && s[2] >= tokens;
+      want = "per token and head [B, N, >= S]";
+      break;
+  }
+  if (!ok) {
+    return plan.Reject(kTilingError,
+                       "argument '%s' has shape %s; antiquant mode %lld takes %s (num %lld, N = numKeyValueHeads %lld, "
+                       "D %lld, B %lld, S %lld)",
+                       name, ShapeToString(s).c_str(), static_cast<long long>(side.mode), want,
+                       static_cast<long long>(n), static_cast<long long>(kv_n), static_cast<long long>(d),
+                       static_cast<long long>(p.batch), static_cast<long long>(tokens));
+  }
+  const aclDataType want_dtype = IsPerTokenMode(side.mode) ? ACL_FLOAT : query_dtype;
+  if (t->dtype != want_dtype) {
+    return plan.Reject(kTilingError, "argument '%s' is %s; antiquant mode %lld takes %s", name, DtypeName(t->dtype),
+                       static_cast<long long>(side.mode), DtypeName(want_dtype));
+  }
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus CheckAntiquantSide(Plan& plan, const AntiquantSide& side, const Problem& p, int64_t tokens,
+                               aclDataType query_dtype) {
+  CANOPY_CHECK(CheckAntiquantParam(plan, side.scale_name, side.scale, side, p, tokens, query_dtype));
+  if (side.offset == nullptr) return ACLNN_SUCCESS;
+  if (side.offset->rank() != side.scale->rank()) {
+    return plan.Reject(kTilingError, "arguments '%s' %s and '%s' %s have different ranks", side.scale_name,
+                       ShapeToString(side.scale->view_shape).c_str(), side.offset_name,
+                       ShapeToString(side.offset->view_shape).c_str());
+  }
+  if (side.offset->dtype != side.scale->dtype) {
+    return plan.Reject(kTilingError, "argument '%s' is %s, but '%s' is %s: they must match", side.offset_name,
+                       DtypeName(side.offset->dtype), side.scale_name, DtypeName(side.scale->dtype));
+  }
+  return CheckAntiquantParam(plan, side.offset_name, side.offset, side, p, tokens, query_dtype);
+}
+
+// Which parameters dequantise the key and the value, and in which modes: the
+// separate ones when given, else the combined ones.
+aclnnStatus ChooseAntiquant(Plan& plan, const AttentionCall& call, aclDataType query_dtype, AntiquantSide& key,
+                            AntiquantSide& value) {
+  const auto given = [](const AttentionCall::QuantArg& a) { return Given(a.tensor); };
+  const auto& ks = call.key_antiquant_scale;
+  const auto& ko = call.key_antiquant_offset;
+  const auto& vs = call.value_antiquant_scale;
+  const auto& vo = call.value_antiquant_offset;
+  const auto pair_rule = [&](const AttentionCall::QuantArg& a, const AttentionCall::QuantArg& b) {
+    return plan.Reject(kTilingError, "argument '%s' is given but '%s' is not: give both or neither", a.name, b.name);
+  };
+  if (given(ks) != given(vs)) return given(ks) ? pair_rule(ks, vs) : pair_rule(vs, ks);
+  if (given(ko) != given(vo)) return given(ko) ? pair_rule(ko, vo) : pair_rule(vo, ko);
+  if (!given(ks) && given(ko)) return pair_rule(ko, ks);
+  const auto side = [](const AttentionCall::QuantArg& scale, const AttentionCall::QuantArg& offset, int64_t mode,
+                       int64_t num, int64_t which) {
+    AntiquantSide s;
+    s.scale = scale.tensor;
+    s.offset = Given(offset.tensor) ? offset.tensor : nullptr;
+    s.scale_name = scale.name;
+    s.offset_name = offset.name;
+    s.mode = mode;
+    s.num = num;
+    s.which = which;
+    s.scale_input = scale.input;
+    s.offset_input = s.offset != nullptr ? offset.input : -1;
+    return s;
+  };
+  if (given(ks)) {  // separate parameters
+    const int64_t km = call.key_antiquant_mode, vm = call.value_antiquant_mode;
+    const bool mixed = km == 0 && vm == 1;  // key per channel, value per token
+    if (km != vm && !mixed) {
+      return plan.Reject(
+          kTilingError, "arguments 'keyAntiquantMode' (%lld) and 'valueAntiquantMode' (%lld) must be equal, or 0 and 1",
+          static_cast<long long>(km), static_cast<long long>(vm));
+    }
+    if (km < 0 || km > 5) {
+      return plan.Reject(kTilingError, "argument 'keyAntiquantMode' is %lld; it must be in [0, 5]",
+                         static_cast<long long>(km));
+    }
+    if (km == 4 || km == 5) {
+      return RejectNotSupported(plan, "keyAntiquantMode",
+                                "modes 4 and 5 (per-token parameters managed by the block table)");
+    }
+    if (mixed && query_dtype != ACL_FLOAT16) {
+      return plan.Reject(kTilingError,
+                         "keyAntiquantMode 0 with valueAntiquantMode 1 and an INT8 key / value takes a FLOAT16 query "
+                         "(query is %s)",
+                         DtypeName(query_dtype));
+    }
+    if (!mixed) {
+      const auto same_shape = [&](const aclTensor* a, const char* an, const aclTensor* b, const char* bn) {
+        if (a == nullptr || a->view_shape == b->view_shape) return ACLNN_SUCCESS;
+        return plan.Reject(kTilingError, "arguments '%s' %s and '%s' %s must have the same shape", an,
+                           ShapeToString(a->view_shape).c_str(), bn, ShapeToString(b->view_shape).c_str());
+      };
+      CANOPY_CHECK(same_shape(ks.tensor, ks.name, vs.tensor, vs.name));
+      if (given(ko)) CANOPY_CHECK(same_shape(ko.tensor, ko.name, vo.tensor, vo.name));
+    }
+    key = side(ks, ko, km, 1, 0);
+    value = side(vs, vo, vm, 1, 0);
+    return ACLNN_SUCCESS;
+  }
+  const int64_t mode = call.antiquant_mode;
+  if (mode == 2) return RejectNotSupported(plan, "antiquantMode", "mode 2 with the combined antiquant parameters");
+  if (mode != 0 && mode != 1) {
+    return plan.Reject(kTilingError, "argument 'antiquantMode' is %lld; it must be 0 or 1",
+                       static_cast<long long>(mode));
+  }
+  if (!given(call.antiquant_scale)) {
+    return plan.Reject(kTilingError, "key and value are INT8 (KV antiquantisation), but '%s' is not given",
+                       call.antiquant_scale.name);
+  }
+  key = side(call.antiquant_scale, call.antiquant_offset, mode, 2, 0);
+  value = side(call.antiquant_scale, call.antiquant_offset, mode, 2, 1);
+  return ACLNN_SUCCESS;
+}
+
+// The kernel's view of a checked parameter (see CheckAntiquantParam).
+kernels::AttentionDequantParam DequantView(const TensorRef& t, const AntiquantSide& side, int64_t kv_heads,
+                                           int64_t head_dim) {
+  kernels::AttentionDequantParam v;
+  v.data = t.buffer;
+  const Shape& sh = t.shape;
+  const Shape& st = t.strides;
+  const auto size = static_cast<int64_t>(DtypeSize(t.dtype));
+  const bool leading = side.mode == 0 || (side.mode == 1 && sh.size() == 3);  // [num, ...]
+  if (leading) v.data.byte_offset += side.which * st[0] * size;
+  switch (side.mode) {
+    case 0:
+      if (sh.size() == 4) {
+        const bool heads_second = !(sh[1] == 1 && sh[2] == kv_heads && kv_heads != 1);  // [num, N, 1, D]
+        v.head_stride = heads_second ? st[1] : st[2];
+        v.dim_stride = st[3];
+      } else if (sh.size() == 3) {
+        v.head_stride = st[1];
+        v.dim_stride = st[2];
+      } else if (sh.size() == 2) {
+        v.head_stride = st[1] * head_dim;
+        v.dim_stride = st[1];
+      }
+      break;
+    case 1:
+      v.batch_stride = sh.size() == 3 ? st[1] : st[0];
+      v.token_stride = sh.size() == 3 ? st[2] : st[1];
+      break;
+    case 2:
+      v.head_stride = st[0];
+      break;
+    default:
+      v.batch_stride = st[0];
+      v.head_stride = st[1];
+      v.token_stride = st[2];
+      break;
+  }
+  return v;
+}
+
 // TND / NTD_TND: each batch's query rows, and its keys and values, are one
 // segment of the token dim, actualSeqLengths(Kv) their cumulative ends. The
 // rules are CANN's Atlas A2 tiling for these layouts without rope heads (its
@@ -508,8 +709,19 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
                        "same number, at least one",
                        keys.size(), values.size());
   }
-  const char* const kAntiquant = "an INT8 / INT4 key or value (KV antiquantisation)";
+  const char* const kAntiquant = "an INT4 key or value (KV antiquantisation)";
+  // An INT8 key (and value): KV antiquantisation, dequantised in the kernel's block loads.
+  const bool int8_kv = keys[0]->dtype == ACL_INT8;
   for (size_t i = 0; i < keys.size(); ++i) {
+    if (int8_kv) {
+      for (const auto& [name, t] : {std::pair{"key", keys[i]}, std::pair{"value", values[i]}}) {
+        if (t->dtype != ACL_INT8) {
+          return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument '%s' is %s, but key is INT8: they must match", name,
+                             DtypeName(t->dtype));
+        }
+      }
+      continue;
+    }
     CANOPY_CHECK(CheckAttentionDtype(plan, "key", keys[i]->dtype, query->dtype, kAntiquant));
     CANOPY_CHECK(CheckAttentionDtype(plan, "value", values[i]->dtype, query->dtype, kAntiquant));
   }
@@ -529,6 +741,17 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   for (const auto& [name, argument] : call.unsupported) {
     if (argument != nullptr) {
       return RejectNotSupported(plan, name, "quantisation, left padding, shared prefixes and rope-split heads");
+    }
+  }
+  if (!int8_kv) {  // CANN's tiling: antiquantisation parameters without an INT8 key / value
+    for (const AttentionCall::QuantArg* a :
+         {&call.antiquant_scale, &call.antiquant_offset, &call.key_antiquant_scale, &call.key_antiquant_offset,
+          &call.value_antiquant_scale, &call.value_antiquant_offset}) {
+      if (Given(a->tensor)) {
+        return plan.Reject(kTilingError,
+                           "argument '%s' is given, but key and value are %s, not INT8 (no KV antiquantisation)",
+                           a->name, DtypeName(keys[0]->dtype));
+      }
     }
   }
 
@@ -562,7 +785,10 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
                        : call.allow_bnsd_bsnd ? "\"BSH\", \"BSND\", \"BNSD\" or \"BNSD_BSND\""
                                               : "\"BSH\", \"BSND\" or \"BNSD\"");
   }
-  if (IsTndLike(p.layout)) return PlanVarLenAttention(plan, call, p.layout, keys, values);
+  if (IsTndLike(p.layout)) {
+    if (int8_kv) return RejectNotSupported(plan, "key", "an INT8 key / value with layout TND or NTD_TND");
+    return PlanVarLenAttention(plan, call, p.layout, keys, values);
+  }
   if (call.sink != nullptr) {
     return plan.Reject(kTilingError, "argument '%s': attention sinks need layout TND or NTD_TND (layout is %s)",
                        call.sink_name, input_layout);
@@ -607,6 +833,9 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   if (call.decode_only && p.query_length != 1) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query has S = %lld; this op takes one query row (S = 1)",
                        static_cast<long long>(p.query_length));
+  }
+  if (int8_kv && p.query_length != 1) {
+    return RejectNotSupported(plan, "key", "an INT8 key / value with more than one query row");
   }
   if (p.batch > kMaxBatch || p.head_dim > kMaxHeadDim) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query has B = %lld and D = %lld; at most %lld and %lld",
@@ -778,6 +1007,23 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
     CANOPY_CHECK(plan.CheckShape("softmaxLse", softmax_lse, {p.batch, p.heads, p.query_length, 1}));
   }
 
+  // ---- KV antiquantisation parameters
+  AntiquantSide key_aq, value_aq;
+  if (int8_kv) {
+    CANOPY_CHECK(ChooseAntiquant(plan, call, query->dtype, key_aq, value_aq));
+    if (paged && call.block_size % 32 != 0) {
+      return plan.Reject(kTilingError,
+                         "argument 'blockSize' is %lld; with an INT8 key / value it must be a multiple of 32",
+                         static_cast<long long>(call.block_size));
+    }
+    // The keys a per-token parameter must cover: the cache's S, or (paged) the longest sequence.
+    const int64_t tokens = paged ? *std::max_element(kv_valid.begin(), kv_valid.end()) : p.max_kv_length;
+    CANOPY_CHECK(CheckAntiquantSide(plan, key_aq, p, tokens, query->dtype));
+    if (value_aq.scale != key_aq.scale || value_aq.mode != key_aq.mode) {
+      CANOPY_CHECK(CheckAntiquantSide(plan, value_aq, p, tokens, query->dtype));
+    }
+  }
+
   // ---- operands, in the prototype's input order (int arrays take their IR index too)
   const TensorRef q_ref = plan.Input(query, "query");
   const std::vector<TensorRef> k_refs =
@@ -796,7 +1042,26 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
     plan.SkipInput();
   }
   TensorRef table_ref;
+  // The antiquantisation parameters read: scale and offset of the key's and the value's (combined: one pair).
+  TensorRef aq_refs[4];
+  const std::pair<const aclTensor*, int> aq_inputs[4] = {{key_aq.scale, key_aq.scale_input},
+                                                         {key_aq.offset, key_aq.offset_input},
+                                                         {value_aq.scale, value_aq.scale_input},
+                                                         {value_aq.offset, value_aq.offset_input}};
   for (int input = 0; input < call.inputs_after_mask; ++input) {
+    bool read = false;
+    for (int i = 0; i < 4 && int8_kv; ++i) {
+      if (aq_inputs[i].first != nullptr && aq_inputs[i].second == input) {
+        aq_refs[i] = plan.Input(aq_inputs[i].first, i % 2 == 0 ? (i < 2 ? key_aq.scale_name : value_aq.scale_name)
+                                                               : (i < 2 ? key_aq.offset_name : value_aq.offset_name));
+        for (int j = i + 1; j < 4; ++j) {
+          if (aq_inputs[j].second == input) aq_refs[j] = aq_refs[i];  // the combined pair serves both
+        }
+        read = true;
+        break;
+      }
+    }
+    if (read) continue;
     if (paged && input == call.block_table_input) {
       table_ref = plan.Input(call.block_table, call.block_table_name);
     } else {
@@ -827,8 +1092,22 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   desc.out = out_ref.buffer;
   std::copy(qv.strides.begin(), qv.strides.end(), desc.query_strides);
   std::copy(ov.strides.begin(), ov.strides.end(), desc.out_strides);
-  const int64_t element = static_cast<int64_t>(DtypeSize(query->dtype));
+  const int64_t kv_element = static_cast<int64_t>(DtypeSize(keys[0]->dtype));
   desc.kv.resize(static_cast<size_t>(p.batch));
+  if (int8_kv) {
+    const auto dequant = [&](const AntiquantSide& side, const TensorRef& scale, const TensorRef& offset) {
+      kernels::AttentionDequant dq;
+      dq.on = true;
+      dq.per_token = IsPerTokenMode(side.mode);
+      dq.param_dtype = scale.dtype;
+      dq.scale = DequantView(scale, side, p.kv_heads, p.head_dim);
+      dq.has_offset = side.offset != nullptr;
+      if (dq.has_offset) dq.offset = DequantView(offset, side, p.kv_heads, p.head_dim);
+      return dq;
+    };
+    desc.key_dequant = dequant(key_aq, aq_refs[0], aq_refs[1]);
+    desc.value_dequant = dequant(value_aq, aq_refs[2], aq_refs[3]);
+  }
   if (paged) {
     desc.paged = true;
     desc.block_table = plan.Contiguous(table_ref, ACL_INT32).buffer;
@@ -860,9 +1139,9 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
     const Bnsd vb = AsBnsd(v_refs[list_index], p.layout, p.kv_heads);
     kernels::AttentionKv& kv = desc.kv[static_cast<size_t>(b)];
     kv.key = k_refs[list_index].buffer;
-    kv.key.byte_offset += batch_in_tensor * kb.strides[0] * element;
+    kv.key.byte_offset += batch_in_tensor * kb.strides[0] * kv_element;
     kv.value = v_refs[list_index].buffer;
-    kv.value.byte_offset += batch_in_tensor * vb.strides[0] * element;
+    kv.value.byte_offset += batch_in_tensor * vb.strides[0] * kv_element;
     for (int i = 0; i < 3; ++i) {
       kv.key_strides[i] = kb.strides[static_cast<size_t>(i) + 1];
       kv.value_strides[i] = vb.strides[static_cast<size_t>(i) + 1];
@@ -915,6 +1194,9 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   if (pse_shift != nullptr) reads.push_back(pse_ref);
   if (atten_mask != nullptr) reads.push_back(mask_ref);
   if (paged) reads.push_back(table_ref);
+  for (int i = 0; i < 4 && int8_kv; ++i) {
+    if (aq_inputs[i].first != nullptr) reads.push_back(aq_refs[i]);
+  }
   if (softmax_lse_flag) {
     plan.AddStep(kernels::MakeAttentionStep(std::move(desc)));  // two outputs
   } else {

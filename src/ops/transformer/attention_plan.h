@@ -48,6 +48,19 @@ struct AttentionCall {
   // [KV_N, T_kv, D]), attentionOut [T, N, D], softmaxLse [T, N, 1];
   // actualSeqLengths(Kv) are each batch's cumulative ends.
   bool allow_tnd = false;
+  // KV antiquantisation: an INT8 key and value with an f16 / bf16 query, one
+  // query row (IncreFlashAttention V3 / V4, FusedInferAttentionScore V1-V4).
+  // The combined parameters ([2, ...]: the key's, then the value's) with
+  // antiquant_mode, or the separate key / value ones with their own modes
+  // (these win when given). input: the position among the inputs after the mask.
+  struct QuantArg {
+    const aclTensor* tensor = nullptr;
+    const char* name = "";
+    int input = -1;
+  };
+  QuantArg antiquant_scale, antiquant_offset;
+  QuantArg key_antiquant_scale, key_antiquant_offset, value_antiquant_scale, value_antiquant_offset;
+  int64_t antiquant_mode = 0, key_antiquant_mode = 0, value_antiquant_mode = 0;
   const aclTensor* block_table = nullptr;
   const char* block_table_name = "blocktable";
   int block_table_input = -1;  // its position among the inputs after the mask

@@ -8,10 +8,19 @@
 // quantised query and attention sinks; the planner is shared with PromptFlashAttention and
 // IncreFlashAttention (attention_plan.h).
 //
-// Scope: query, key, value and attentionOut f16 or bf16 (the doc has no f32).
-// The quantised forms (INT8 or INT4 key/value with antiquant
-// scales, INT8 query or output with quant scales, left padding,
-// shared prefixes), the rope-split heads and sparse mode 4 (band) are rejected
+// Scope: query and attentionOut f16 or bf16 (the doc has no f32); key and
+// value as the query, or INT8 with one query row (decode: KV antiquantisation,
+// attention_plan.cpp): the combined antiquantScale / antiquantOffset ([2, ...],
+// key then value) with antiquantMode 0 (per channel [2, N, 1, D], [2, 1, N, D],
+// [2, N, D], [2, H], or per tensor [2], in the query's dtype) or 1 (per token
+// [2, B, S], FLOAT32); V2+ also the separate key / value parameters (which win)
+// with keyAntiquantMode / valueAntiquantMode 0, 1, 2 (per tensor and head [N]),
+// 3 (per token and head [B, N, S]) or key 0 with value 1 (f16 query only);
+// key = (int8 + offset) * scale in f32 as each block is loaded; CANN's checks
+// fail with 561002. INT8 key / value with more than one query row or layout
+// TND, INT4 key / value, modes 4 and 5 (block-table managed parameters),
+// combined mode 2, INT8 query or output with quant scales, left padding,
+// shared prefixes, the rope-split heads and sparse mode 4 (band) are rejected
 // as not supported by Canopy (561003, ACLNN_ERR_INNER_FIND_KERNEL_ERROR: no
 // kernel for the combination) instead of being computed some other way. A
 // query row with no key taking part gives zeros (CANN's row-invalid
@@ -70,11 +79,35 @@ AttentionCall FusedCall(const aclTensor* query, const aclTensorList* key, const 
                         std::vector<std::pair<const char*, const void*>> unsupported, int64_t num_heads,
                         double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout,
                         int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, int64_t block_size,
-                        bool softmax_lse_flag, const aclTensor* attention_out, const aclTensor* softmax_lse) {
+                        bool softmax_lse_flag, const aclTensor* attention_out, const aclTensor* softmax_lse,
+                        int64_t antiquant_mode = 0, int64_t key_antiquant_mode = 0, int64_t value_antiquant_mode = 0) {
   AttentionCall call;
+  call.antiquant_mode = antiquant_mode;
+  call.key_antiquant_mode = key_antiquant_mode;
+  call.value_antiquant_mode = value_antiquant_mode;
   // The block table (paged attention) and V4's learnable sinks are supported: taken out of the list, their
   // input positions kept. An empty sink tensor means none, as in CANN's tiling.
+  // The KV antiquantisation parameters likewise (V1 names them without "Optional").
+  const std::pair<const char*, AttentionCall::QuantArg*> antiquant[] = {
+      {"antiquantScale", &call.antiquant_scale},
+      {"antiquantOffset", &call.antiquant_offset},
+      {"keyAntiquantScale", &call.key_antiquant_scale},
+      {"keyAntiquantOffset", &call.key_antiquant_offset},
+      {"valueAntiquantScale", &call.value_antiquant_scale},
+      {"valueAntiquantOffset", &call.value_antiquant_offset}};
   for (size_t i = 0; i < unsupported.size(); ++i) {
+    bool taken = false;
+    for (const auto& [prefix, arg] : antiquant) {
+      const char* name = unsupported[i].first;
+      const size_t length = std::strlen(prefix);
+      if (std::strncmp(name, prefix, length) == 0 &&
+          (name[length] == '\0' || std::strcmp(name + length, "Optional") == 0)) {
+        *arg = {static_cast<const aclTensor*>(unsupported[i].second), name, 2 + static_cast<int>(i)};
+        unsupported[i].second = nullptr;
+        taken = true;
+      }
+    }
+    if (taken) continue;
     if (std::strncmp(unsupported[i].first, "blockTable", std::strlen("blockTable")) == 0) {
       call.block_table = static_cast<const aclTensor*>(unsupported[i].second);
       call.block_table_name = unsupported[i].first;
@@ -153,7 +186,7 @@ aclnnStatus PlanFusedInferAttentionScore(
     const aclTensor* antiquant_scale, const aclTensor* antiquant_offset, const aclTensor* block_table,
     const aclTensor* query_padding_size, const aclTensor* kv_padding_size, int64_t num_heads, double scale_value,
     int64_t pre_tokens, int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode,
-    int64_t inner_precise, int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag,
+    int64_t inner_precise, int64_t block_size, int64_t antiquant_mode, bool softmax_lse_flag,
     const aclTensor* attention_out, const aclTensor* softmax_lse) {
   AttentionCall call = FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
                                  {{"deqScale1", deq_scale1},
@@ -172,10 +205,10 @@ aclnnStatus PlanFusedInferAttentionScore(
   call.mask_name = "attenMask";
   call.query_lengths_name = "actualSeqLengths";
   call.kv_lengths_name = "actualSeqLengthsKv";
+  call.antiquant_mode = antiquant_mode;
   return PlanAttention(plan, call);
 }
 
-// The antiquant modes only mean something with a quantised key/value (rejected above).
 aclnnStatus PlanFusedInferAttentionScoreV2(
     Plan& plan, const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
     const aclTensor* pse_shift, const aclTensor* atten_mask, const aclIntArray* actual_seq_lengths,
@@ -187,8 +220,8 @@ aclnnStatus PlanFusedInferAttentionScoreV2(
     const aclTensor* value_antiquant_offset, const aclTensor* key_shared_prefix, const aclTensor* value_shared_prefix,
     const aclIntArray* actual_shared_prefix_len, int64_t num_heads, double scale_value, int64_t pre_tokens,
     int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise,
-    int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/,
-    int64_t /*value_antiquant_mode*/, const aclTensor* attention_out, const aclTensor* softmax_lse) {
+    int64_t block_size, int64_t antiquant_mode, bool softmax_lse_flag, int64_t key_antiquant_mode,
+    int64_t value_antiquant_mode, const aclTensor* attention_out, const aclTensor* softmax_lse) {
   return PlanAttention(
       plan,
       FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
@@ -197,7 +230,8 @@ aclnnStatus PlanFusedInferAttentionScoreV2(
                               key_antiquant_offset, value_antiquant_scale, value_antiquant_offset, key_shared_prefix,
                               value_shared_prefix, actual_shared_prefix_len),
                 num_heads, scale_value, pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
-                inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse));
+                inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse, antiquant_mode,
+                key_antiquant_mode, value_antiquant_mode));
 }
 
 aclnnStatus PlanFusedInferAttentionScoreV3(
@@ -212,8 +246,8 @@ aclnnStatus PlanFusedInferAttentionScoreV3(
     const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
     const aclTensor* key_rope_antiquant_scale, int64_t num_heads, double scale_value, int64_t pre_tokens,
     int64_t next_tokens, char* input_layout, int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise,
-    int64_t block_size, int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/,
-    int64_t /*value_antiquant_mode*/, const aclTensor* attention_out, const aclTensor* softmax_lse) {
+    int64_t block_size, int64_t antiquant_mode, bool softmax_lse_flag, int64_t key_antiquant_mode,
+    int64_t value_antiquant_mode, const aclTensor* attention_out, const aclTensor* softmax_lse) {
   auto unsupported = V2Unsupported(
       deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, block_table,
       query_padding_size, kv_padding_size, key_antiquant_scale, key_antiquant_offset, value_antiquant_scale,
@@ -221,10 +255,11 @@ aclnnStatus PlanFusedInferAttentionScoreV3(
   unsupported.insert(unsupported.end(), {{"queryRopeOptional", query_rope},
                                          {"keyRopeOptional", key_rope},
                                          {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale}});
-  return PlanAttention(plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths,
-                                       actual_seq_lengths_kv, std::move(unsupported), num_heads, scale_value,
-                                       pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
-                                       inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse));
+  return PlanAttention(
+      plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
+                      std::move(unsupported), num_heads, scale_value, pre_tokens, next_tokens, input_layout,
+                      num_key_value_heads, sparse_mode, inner_precise, block_size, softmax_lse_flag, attention_out,
+                      softmax_lse, antiquant_mode, key_antiquant_mode, value_antiquant_mode));
 }
 
 aclnnStatus PlanFusedInferAttentionScoreV4(
@@ -239,8 +274,8 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
     const aclIntArray* actual_shared_prefix_len, const aclTensor* query_rope, const aclTensor* key_rope,
     const aclTensor* key_rope_antiquant_scale, const aclTensor* dequant_scale_query, const aclTensor* learnable_sink,
     int64_t num_heads, double scale_value, int64_t pre_tokens, int64_t next_tokens, char* input_layout,
-    int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, int64_t block_size,
-    int64_t /*antiquant_mode*/, bool softmax_lse_flag, int64_t /*key_antiquant_mode*/, int64_t /*value_antiquant_mode*/,
+    int64_t num_key_value_heads, int64_t sparse_mode, int64_t inner_precise, int64_t block_size, int64_t antiquant_mode,
+    bool softmax_lse_flag, int64_t key_antiquant_mode, int64_t value_antiquant_mode,
     int64_t /*query_quant_mode: with dequantScaleQuery only*/, const aclTensor* attention_out,
     const aclTensor* softmax_lse) {
   auto unsupported = V2Unsupported(
@@ -252,10 +287,11 @@ aclnnStatus PlanFusedInferAttentionScoreV4(
                                          {"keyRopeAntiquantScaleOptional", key_rope_antiquant_scale},
                                          {"dequantScaleQueryOptional", dequant_scale_query},
                                          {"learnableSinkOptional", learnable_sink}});
-  return PlanAttention(plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths,
-                                       actual_seq_lengths_kv, std::move(unsupported), num_heads, scale_value,
-                                       pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode,
-                                       inner_precise, block_size, softmax_lse_flag, attention_out, softmax_lse));
+  return PlanAttention(
+      plan, FusedCall(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv,
+                      std::move(unsupported), num_heads, scale_value, pre_tokens, next_tokens, input_layout,
+                      num_key_value_heads, sparse_mode, inner_precise, block_size, softmax_lse_flag, attention_out,
+                      softmax_lse, antiquant_mode, key_antiquant_mode, value_antiquant_mode));
 }
 
 }  // namespace

@@ -4,17 +4,18 @@
 // BNSD), grouped-query heads, masks and per-batch key/value lists are
 // FusedInferAttentionScore's (attention_plan.h), on the same kernel.
 //
-// Scope: f16 and bf16. The INT8 key/value (antiquantisation), the quantised
-// output and KV left padding (kvPaddingSize) are rejected as not supported by
-// Canopy (561003). Paged attention: a blocktable [B, blocks per sequence]
-// (int32) maps each batch's keys onto blockSize-row blocks of one key and one
-// value cache, (blocks, blockSize, H) or with BNSD (blocks, KV_N, blockSize, D);
-// actualSeqLengths is then required, and a table entry outside the cache fails
-// the run (507015). innerPrecise is 0 (high
-// precision) or 1 (high performance): both compute the same f32 result.
-// The versions differ only in their prototypes: V1 has no quantisation
-// arguments, V2 adds the output and query quantisation scales, V3 the
-// antiquantisation, the block table, blockSize and innerPrecise, V4 kvPaddingSize.
+// Scope: f16 and bf16 queries and outputs; key / value f16 and bf16 as the
+// query, or INT8 with antiquantScale / antiquantOffset (V3 / V4): [2, ...], the
+// key's then the value's, per channel ([2, N, 1, D], [2, 1, N, D], [2, N, D],
+// [2, H]) or per tensor ([2]), in the query's dtype; key = (int8 + offset) *
+// scale, dequantised in f32 as each block is loaded (attention_plan.cpp has
+// CANN's checks, 561002). INT4 key / value, the quantised output and KV left
+// padding (kvPaddingSize) are rejected as not supported by Canopy (561003). Paged attention: a blocktable [B, blocks
+// per sequence] (int32) maps each batch's keys onto blockSize-row blocks of one key and one value cache, (blocks,
+// blockSize, H) or with BNSD (blocks, KV_N, blockSize, D); actualSeqLengths is then required, and a table entry outside
+// the cache fails the run (507015). innerPrecise is 0 (high precision) or 1 (high performance): both compute the same
+// f32 result. The versions differ only in their prototypes: V1 has no quantisation arguments, V2 adds the output and
+// query quantisation scales, V3 the antiquantisation, the block table, blockSize and innerPrecise, V4 kvPaddingSize.
 #include "aclnnop/aclnn_incre_flash_attention.h"
 #include "aclnnop/aclnn_incre_flash_attention_v2.h"
 #include "aclnnop/aclnn_incre_flash_attention_v3.h"
@@ -59,10 +60,13 @@ aclnnStatus PlanIncre(Plan& plan, const aclTensor* query, const aclTensorList* k
   call.kv_lengths = actual_seq_lengths;  // IFA's lengths are the key/value lengths
   call.kv_lengths_name = "actualSeqLengths";
   // Named as every version names them; a version without one passes null, which is not checked.
-  call.unsupported = {{"dequantScale1", a.dequant_scale1},     {"quantScale1", a.quant_scale1},
-                      {"dequantScale2", a.dequant_scale2},     {"quantScale2", a.quant_scale2},
-                      {"quantOffset2", a.quant_offset2},       {"antiquantScale", a.antiquant_scale},
-                      {"antiquantOffset", a.antiquant_offset}, {"kvPaddingSize", a.kv_padding_size}};
+  call.unsupported = {{"dequantScale1", a.dequant_scale1}, {"quantScale1", a.quant_scale1},
+                      {"dequantScale2", a.dequant_scale2}, {"quantScale2", a.quant_scale2},
+                      {"quantOffset2", a.quant_offset2},   {"kvPaddingSize", a.kv_padding_size}};
+  // KV antiquantisation (INT8 key / value): the combined [2, ...] parameters, mode 0 (per channel or per tensor by
+  // shape); after actualSeqLengths and the five quantisation tensors.
+  call.antiquant_scale = {a.antiquant_scale, "antiquantScale", 6};
+  call.antiquant_offset = {a.antiquant_offset, "antiquantOffset", 7};
   call.block_table = a.blocktable;
   call.block_table_input = 8;  // after actualSeqLengths and the seven scale / offset tensors
   call.block_size = a.block_size;
