@@ -69,12 +69,14 @@ void HostTaskClaim::Drop(Stream& stream, int32_t status, const char* message) {
 void RunPendingHostTask(Stream& stream, uint64_t target) {
   if (Engine::CurrentThreadIsEngine()) return;
   const std::shared_ptr<HostTaskClaim> claim = stream.TakeHostClaim(target);
-  if (claim == nullptr || !claim->TryClaim()) return;
+  if (claim == nullptr) return;
   // What the task may change on this thread and a callback thread would have
-  // kept to itself: the recent message, the last error code, the current context.
+  // kept to itself: the recent message, the last error code, the current
+  // context. Saved before the claim: once claimed, nothing may keep it from running.
   const std::string own_error = RecentError();
   const int32_t own_code = LastErrorCode(/*clear=*/false);
   const std::shared_ptr<Context> own_context = Runtime::Get().current_context();
+  if (!claim->TryClaim()) return;
   ClaimedRun run{claim.get(), &stream};
   HostCallbackPool::RunHolding(&stream, RunClaimed, &run);
   SetRecentError(own_error);
