@@ -207,6 +207,19 @@ class DequantizeWeightStep final : public Step {
 
 }  // namespace
 
+bool QuantFusedTakes(const QuantWeight& w, int64_t m, aclDataType x_source) {
+  if (m <= kQuantFusedMaxRows) return true;
+  // Beyond the decode rows: the tiles against dequantising for oneDNN, one
+  // thread, 4096 x 4096 (docs/perf.md, "Quantised decode on AMX"). f16
+  // activations otherwise multiply in f32 (0.23 of the bf16 Matmul at 32 and
+  // 128 rows; the tiles 0.64-0.77 and 0.31-0.35); bf16 ones run oneDNN's bf16
+  // product, which the tiles beat up to 64 rows (0.72-0.88 against 0.48-0.63)
+  // and not at 128 (0.55-0.58 against 0.64-0.67).
+  constexpr int64_t kBf16MaxRows = 64;
+  if (!AmxQuantFit(w) || !HasAmx()) return false;
+  return x_source == ACL_FLOAT16 || (x_source == ACL_BF16 && m <= kBf16MaxRows);
+}
+
 int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc) {
   int64_t floats = desc.w.has_offset ? desc.m * desc.w.Groups() : 0;
   if (desc.w.dtype == ACL_INT4 && desc.w.k_contiguous) {

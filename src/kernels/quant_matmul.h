@@ -4,7 +4,9 @@
 // per column. Few rows of x (decode) run fused: each thread dequantises blocks
 // of its columns in registers and multiplies them at once, so the weight is
 // streamed once in its quantised form. Many rows dequantise W once into a
-// dense f32 matrix for a oneDNN product (DequantizeWeight).
+// dense f32 matrix for a oneDNN product (DequantizeWeight), except where the
+// AMX kernel takes them too (QuantFusedTakes): it unpacks each block of
+// columns once into a panel that every block of rows multiplies.
 #pragma once
 
 #include <memory>
@@ -13,7 +15,8 @@
 
 namespace canopy::kernels {
 
-// Rows of x up to which the fused kernel runs (above: dequantise, then oneDNN).
+// Rows of x up to which the fused kernel runs (above: dequantise, then oneDNN,
+// unless the AMX kernel takes them: QuantFusedTakes).
 inline constexpr int64_t kQuantFusedMaxRows = 16;
 
 struct QuantWeight {
@@ -51,6 +54,12 @@ struct QuantMatmulDesc {
   bool has_bias = false;
   BufferRef scratch;  // QuantMatmulScratchBytes of workspace
 };
+
+// Whether the fused product takes `m` rows of x (whose values came from
+// `x_source`) with weight `w`: up to kQuantFusedMaxRows always, any number
+// where the AMX kernel serves the weight (it multiplies many rows at the
+// tiles' rate, where dequantising for oneDNN runs f16 activations in f32).
+bool QuantFusedTakes(const QuantWeight& w, int64_t m, aclDataType x_source);
 
 int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc);
 std::unique_ptr<Step> MakeQuantMatmulStep(const QuantMatmulDesc& desc);

@@ -6,18 +6,19 @@
 // in one tdpbf16ps, and what is left per weight is unpacking it.
 //
 // Tiles (per thread, configured per block of rows of x):
-//   A (tmm0): 16 columns of the weight x 32 elements of K, bf16, one row per
+//   A (tmm0, tmm5 on odd steps): 16 columns of the weight x 32 elements of K, bf16, one row per
 //             column. INT4: unpacked from the column's 16 bytes by one
 //             broadcast load, vpmultishiftqb (each word's low byte gets one
 //             nibble) and vpermw through a table of the 16 signed INT4 values
 //             in bf16 (twice: the index's fifth bit is the next nibble's).
 //             INT8: its 32 bytes widened to f32 and rounded to bf16, which
 //             holds every INT8 value exactly.
-//   B (tmm1): x for the same 32 elements, as tdpbf16ps pairs them: row kp holds
+//   B (tmm1, tmm6 on odd steps): x for the same 32 elements, as tdpbf16ps pairs them: row kp holds
 //             for each column mc of the block (a row of x and one of its bf16
 //             terms, see bf16_terms.h) the two elements row kp of A pairs with.
-//   C (tmm2): 16 columns x the block's columns of x, f32; stored and scaled
-//             by the group's scale into registers when a group ends.
+//   C (tmm2..tmm4, a group each in turn): 16 columns x the block's columns
+//             of x, f32; stored and scaled by the group's scale into
+//             registers two groups after it ends.
 // The INT4 unpacking puts the 32 elements of a step in a fixed order
 // (StepElement); x is written once per call in that order (PrepareAmxQuantX),
 // so the product is exact per group as the vector kernels' is: every weight
@@ -54,6 +55,8 @@ constexpr int64_t kStepK = kAmxQuantStepK;  // elements of K in one row of A
 constexpr int kRing = 4;                    // unpacked steps kept (see ColumnBlock)
 constexpr int kLookahead = 3;               // steps unpacked ahead of the one multiplied
 constexpr int kSlots = 3;                   // C tiles (tmm2..tmm4): group g sums into slot g % kSlots
+// x of the row blocks that share one unpacked panel of weights (see AmxQuantColumns).
+constexpr int64_t kPanelXBytes = int64_t{1} << 20;
 
 // The element of K (within a step) that element e of a row of A holds for
 // INT4 weights (INT8 ones keep K's order): the
@@ -100,10 +103,14 @@ struct alignas(64) TileConfig {
 // Tiles for a block of `columns` columns of x (rows x terms, at most 16).
 void ConfigureTiles(int columns) {
   TileConfig config;
-  config.rows[0] = kTileRows;
-  config.colsb[0] = 64;
-  config.rows[1] = kTileRows;
-  config.colsb[1] = static_cast<uint16_t>(4 * columns);
+  for (const int a : {0, 5}) {
+    config.rows[a] = kTileRows;
+    config.colsb[a] = 64;
+  }
+  for (const int b : {1, 6}) {
+    config.rows[b] = kTileRows;
+    config.colsb[b] = static_cast<uint16_t>(4 * columns);
+  }
   for (int slot = 2; slot < 2 + kSlots; ++slot) {
     config.rows[slot] = kTileRows;
     config.colsb[slot] = static_cast<uint16_t>(4 * columns);
@@ -136,19 +143,27 @@ void ZeroSlot(int slot) {
   }
 }
 
-void MultiplyInto(int slot) {
-  switch (slot) {
-    case 0:
-      _tile_dpbf16ps(2, 0, 1);
-      break;
-    case 1:
-      _tile_dpbf16ps(3, 0, 1);
-      break;
-    default:
-      _tile_dpbf16ps(4, 0, 1);
-      break;
+// Steps alternate between two pairs of A and B tiles (tmm0 / tmm1 and tmm5 /
+// tmm6): tiles are not renamed, so a step's loads into the tiles the previous
+// step multiplies would wait for that product.
+// (GCC's _tile_dpbf16ps names its tiles by text, hence one function per pair.)
+#define CANOPY_MULTIPLY_INTO(name, a, b) \
+  void name(int slot) {                  \
+    switch (slot) {                      \
+      case 0:                            \
+        _tile_dpbf16ps(2, a, b);         \
+        break;                           \
+      case 1:                            \
+        _tile_dpbf16ps(3, a, b);         \
+        break;                           \
+      default:                           \
+        _tile_dpbf16ps(4, a, b);         \
+        break;                           \
+    }                                    \
   }
-}
+CANOPY_MULTIPLY_INTO(MultiplyEvenStep, 0, 1)
+CANOPY_MULTIPLY_INTO(MultiplyOddStep, 5, 6)
+#undef CANOPY_MULTIPLY_INTO
 
 void StoreAndZeroSlot(int slot, float* out) {
   switch (slot) {
@@ -174,58 +189,94 @@ struct AmxArgs {
   const float* zero_scales;  // a group's worth of zeros per group
 };
 
-// y[r0 .. r0 + rows) x [c, c + 16) (fewer columns at the end: `live`), scale
-// and offset starting at column c0 (f32, ChunkScales).
-template <bool kInt4>
-void ColumnBlock(const AmxArgs& a, const float* scale, const float* offset, const float* sums, float* y, int64_t rb,
-                 int rows, int64_t c0, int64_t c, int live) {
+// The weights of a block of 16 columns [c, c + live) and what they are
+// scaled by: each column's first byte and its scales group by group (the
+// columns past `live` get zero scales).
+struct ColumnSet {
+  const uint8_t* column[kTileRows];
+  const float* scales[kTileRows];
+  int live;
+};
+
+ColumnSet ColumnsOf(const AmxArgs& a, const float* scale, int64_t c0, int64_t c, int live) {
   const QuantWeight& w = a.d->w;
-  const int64_t k = w.k, n = w.n, groups = w.Groups(), steps = AmxQuantSteps(k);
-  constexpr int64_t kStepBytes = kInt4 ? kStepK / 2 : kStepK;
-  const int64_t bytes = kInt4 ? (k + 1) / 2 : k;
-  static const std::array<uint8_t, 64> control_bytes = MultishiftControl();
-  static const std::array<uint16_t, 32> value_words = NibbleValues();
-  const __m512i control = _mm512_loadu_si512(control_bytes.data());
-  const __m512i values = _mm512_loadu_si512(value_words.data());
-  // A ring of unpacked steps: a step is unpacked kLookahead steps before its
-  // tile load reads it, so the load does not wait for the stores that wrote
-  // it (loading the step just written ran at two thirds of this speed).
-  alignas(64) uint16_t unpacked[kRing][kTileRows][32];
+  const int64_t groups = w.Groups();
+  ColumnSet set{};
+  set.live = live;
+  for (int j = 0; j < live; ++j) {
+    set.column[j] = reinterpret_cast<const uint8_t*>(a.wbase) + (c + j) * (w.dtype == ACL_INT4 ? w.ld / 2 : w.ld);
+    set.scales[j] = scale + (c - c0 + j) * groups;
+  }
+  for (int j = live; j < kTileRows; ++j) set.scales[j] = a.zero_scales;
+  return set;
+}
+
+// Unpacks step s (32 elements of K) of the set's columns into `out`, one row
+// of 32 bf16 weights a column (rows past `live` are left as they are).
+template <bool kInt4>
+class StepUnpacker {
+ public:
+  StepUnpacker(const ColumnSet& set, int64_t k)
+      : set_(set), bytes_(kInt4 ? (k + 1) / 2 : k), control_(Load(Control())), values_(Load(Values())) {}
+
+  void operator()(int64_t s, uint16_t (*out)[32]) const {
+    constexpr int64_t kStepBytes = kInt4 ? kStepK / 2 : kStepK;
+    const int64_t at = s * kStepBytes;
+    const bool whole = bytes_ - at >= kStepBytes;
+    if constexpr (!kInt4) {
+      const auto mask = whole ? ~__mmask32{0} : static_cast<__mmask32>((uint64_t{1} << (bytes_ - at)) - 1);
+      for (int j = 0; j < set_.live; ++j) {
+        const __m256i bytes32 = whole ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(set_.column[j] + at))
+                                      : _mm256_maskz_loadu_epi8(mask, set_.column[j] + at);
+        const __m512 low = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_castsi256_si128(bytes32)));
+        const __m512 high = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_extracti128_si256(bytes32, 1)));
+        _mm512_store_si512(out[j], std::bit_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low)));
+      }
+    } else {
+      const auto mask = static_cast<__mmask16>(whole ? 0xFFFFu : (1u << (bytes_ - at)) - 1);
+      for (int j = 0; j < set_.live; ++j) {
+        // A whole step is one broadcast load; the last, partial one a masked load and a shuffle.
+        const __m128i bytes16 = whole ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(set_.column[j] + at))
+                                      : _mm_maskz_loadu_epi8(mask, set_.column[j] + at);
+        const __m512i index = _mm512_multishift_epi64_epi8(control_, _mm512_broadcast_i32x4(bytes16));
+        _mm512_store_si512(out[j], _mm512_permutexvar_epi16(index, values_));
+      }
+    }
+  }
+
+ private:
+  static const std::array<uint8_t, 64>& Control() {
+    static const std::array<uint8_t, 64> control = MultishiftControl();
+    return control;
+  }
+  static const std::array<uint16_t, 32>& Values() {
+    static const std::array<uint16_t, 32> values = NibbleValues();
+    return values;
+  }
+  template <typename T>
+  static __m512i Load(const T& table) {
+    return _mm512_loadu_si512(table.data());
+  }
+
+  const ColumnSet& set_;
+  int64_t bytes_;
+  __m512i control_;
+  __m512i values_;
+};
+
+// y[rows of row block rb) x [c, c + live) from the tiles: unpacked(s) gives
+// step s's unpacked weights, and before_step(s) runs before step s's tile
+// loads (where a streaming caller unpacks a later step). The tiles must be
+// configured for the block's columns of x.
+template <typename Unpacked, typename BeforeStep>
+void RowBlockProducts(const AmxArgs& a, const ColumnSet& set, const float* scale, const float* offset,
+                      const float* sums, float* y, int64_t rb, int rows, int64_t c0, int64_t c,
+                      const Unpacked& unpacked, const BeforeStep& before_step) {
+  const QuantWeight& w = a.d->w;
+  const int64_t n = w.n, groups = w.Groups(), steps = AmxQuantSteps(w.k);
   // Lanes past the block's columns of x are never written by the tile
   // stores; zeroed, they add nothing to lanes nobody reads.
   alignas(64) float products[2][kTileRows][16] = {};
-  if (live < kTileRows) std::memset(unpacked, 0, sizeof(unpacked));
-  const uint8_t* column[kTileRows];
-  // Each column's scales, group by group; the columns past `live` get zeros.
-  const float* column_scales[kTileRows];
-  for (int j = 0; j < live; ++j) {
-    column[j] = reinterpret_cast<const uint8_t*>(a.wbase) + (c + j) * (kInt4 ? w.ld / 2 : w.ld);
-    column_scales[j] = scale + (c - c0 + j) * groups;
-  }
-  for (int j = live; j < kTileRows; ++j) column_scales[j] = a.zero_scales;
-  const auto unpack = [&](int64_t s) {
-    const int64_t at = s * kStepBytes;
-    const bool whole = bytes - at >= kStepBytes;
-    if constexpr (!kInt4) {
-      const auto mask = whole ? ~__mmask32{0} : static_cast<__mmask32>((uint64_t{1} << (bytes - at)) - 1);
-      for (int j = 0; j < live; ++j) {
-        const __m256i bytes32 = whole ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(column[j] + at))
-                                      : _mm256_maskz_loadu_epi8(mask, column[j] + at);
-        const __m512 low = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_castsi256_si128(bytes32)));
-        const __m512 high = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_extracti128_si256(bytes32, 1)));
-        _mm512_store_si512(unpacked[s % kRing][j], std::bit_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low)));
-      }
-      return;
-    }
-    const auto mask = static_cast<__mmask16>(whole ? 0xFFFFu : (1u << (bytes - at)) - 1);
-    for (int j = 0; j < live; ++j) {
-      // A whole step is one broadcast load; the last, partial one a masked load and a shuffle.
-      const __m128i bytes16 = whole ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(column[j] + at))
-                                    : _mm_maskz_loadu_epi8(mask, column[j] + at);
-      const __m512i index = _mm512_multishift_epi64_epi8(control, _mm512_broadcast_i32x4(bytes16));
-      _mm512_store_si512(unpacked[s % kRing][j], _mm512_permutexvar_epi16(index, values));
-    }
-  };
   __m512 total[kTileRows];
   for (auto& t : total) t = _mm512_setzero_ps();
   const uint32_t* xblock = a.xb + rb * steps * kTileRows * 16;
@@ -234,16 +285,21 @@ void ColumnBlock(const AmxArgs& a, const float* scale, const float* offset, cons
   const auto scale_group = [&](int64_t g) {
     const float* part = products[g % 2][0];
     for (int j = 0; j < kTileRows; ++j) {
-      total[j] = _mm512_fmadd_ps(_mm512_load_ps(part + 16 * j), _mm512_set1_ps(column_scales[j][g]), total[j]);
+      total[j] = _mm512_fmadd_ps(_mm512_load_ps(part + 16 * j), _mm512_set1_ps(set.scales[j][g]), total[j]);
     }
   };
   for (int slot = 0; slot < kSlots; ++slot) ZeroSlot(slot);
-  for (int64_t s = 0; s < std::min<int64_t>(kLookahead, steps); ++s) unpack(s);
   for (int64_t s = 0, g = 0; s < steps; ++s) {
-    if (s + kLookahead < steps) unpack(s + kLookahead);
-    CANOPY_TILE_LOAD(0, unpacked[s % kRing], 64);
-    CANOPY_TILE_LOAD(1, xblock + s * kTileRows * 16, 64);
-    MultiplyInto(static_cast<int>(g % kSlots));
+    before_step(s);
+    if (s % 2 == 0) {
+      CANOPY_TILE_LOAD(0, unpacked(s), 64);
+      CANOPY_TILE_LOAD(1, xblock + s * kTileRows * 16, 64);
+      MultiplyEvenStep(static_cast<int>(g % kSlots));
+    } else {
+      CANOPY_TILE_LOAD(5, unpacked(s), 64);
+      CANOPY_TILE_LOAD(6, xblock + s * kTileRows * 16, 64);
+      MultiplyOddStep(static_cast<int>(g % kSlots));
+    }
     if ((s + 1) % group_steps == 0 || s + 1 == steps) {
       // Group g is complete. Its sums are read two groups later: the tile
       // store of group g - 1 and the loads of group g - 2 then find their
@@ -258,7 +314,7 @@ void ColumnBlock(const AmxArgs& a, const float* scale, const float* offset, cons
   StoreAndZeroSlot(static_cast<int>(last % kSlots), products[last % 2][0]);
   scale_group(last);
   alignas(64) float lanes_out[16];
-  for (int j = 0; j < live; ++j) {
+  for (int j = 0; j < set.live; ++j) {
     _mm512_store_ps(lanes_out, total[j]);
     const int64_t at = (c - c0 + j) * groups;
     for (int r = 0; r < rows; ++r) {
@@ -269,6 +325,49 @@ void ColumnBlock(const AmxArgs& a, const float* scale, const float* offset, cons
           w.has_offset ? amx_isa::OffsetTerm(scale + at, offset + at, sums + row * groups, groups) : 0.0f;
       y[row * n + c + j] = extra + sum;
     }
+  }
+}
+
+// One block of rows of x against 16 columns, unpacking as it goes: a ring of
+// unpacked steps, each unpacked kLookahead steps before its tile load reads
+// it, so the load does not wait for the stores that wrote it (loading the
+// step just written ran at two thirds of this speed).
+template <bool kInt4>
+void StreamedBlock(const AmxArgs& a, const float* scale, const float* offset, const float* sums, float* y, int64_t rb,
+                   int rows, int64_t c0, int64_t c, int live) {
+  const ColumnSet set = ColumnsOf(a, scale, c0, c, live);
+  const StepUnpacker<kInt4> unpack(set, a.d->w.k);
+  const int64_t steps = AmxQuantSteps(a.d->w.k);
+  alignas(64) uint16_t ring[kRing][kTileRows][32];
+  if (live < kTileRows) std::memset(ring, 0, sizeof(ring));
+  for (int64_t s = 0; s < std::min<int64_t>(kLookahead, steps); ++s) unpack(s, ring[s % kRing]);
+  RowBlockProducts(
+      a, set, scale, offset, sums, y, rb, rows, c0, c, [&](int64_t s) { return ring[s % kRing]; },
+      [&](int64_t s) {
+        if (s + kLookahead < steps) unpack(s + kLookahead, ring[(s + kLookahead) % kRing]);
+      });
+}
+
+// Row blocks [rb0, rb1) against 16 columns, the columns unpacked once into
+// `panel` (steps x 16 x 32 words) and read back by every row block.
+template <bool kInt4>
+void PanelBlock(const AmxArgs& a, const float* scale, const float* offset, const float* sums, float* y, int64_t rb0,
+                int64_t rb1, int64_t c0, int64_t c, int live, uint16_t* panel) {
+  const ColumnSet set = ColumnsOf(a, scale, c0, c, live);
+  const StepUnpacker<kInt4> unpack(set, a.d->w.k);
+  const int64_t steps = AmxQuantSteps(a.d->w.k);
+  auto* rows_of = reinterpret_cast<uint16_t(*)[kTileRows][32]>(panel);
+  if (live < kTileRows) std::memset(panel, 0, static_cast<size_t>(steps) * sizeof(rows_of[0]));
+  for (int64_t s = 0; s < steps; ++s) unpack(s, rows_of[s]);
+  int configured = -1;
+  for (int64_t rb = rb0; rb < rb1; ++rb) {
+    const int rows = static_cast<int>(std::min<int64_t>(a.block_rows, a.d->m - rb * a.block_rows));
+    if (rows * a.terms != configured) {
+      configured = rows * a.terms;
+      ConfigureTiles(configured);
+    }
+    RowBlockProducts(
+        a, set, scale, offset, sums, y, rb, rows, c0, c, [&](int64_t s) { return rows_of[s]; }, [](int64_t) {});
   }
 }
 
@@ -311,20 +410,44 @@ void AmxQuantColumns(const QuantMatmulDesc& d, int terms, const uint32_t* xb, co
   const std::vector<float> zero_scales(static_cast<size_t>(w.Groups()), 0.0f);
   const AmxArgs args{&d, terms, block_rows, xb, wbase, zero_scales.data()};
   const int64_t chunk = amx_isa::ColumnChunk(w);
+  const int64_t steps = AmxQuantSteps(w.k), row_blocks = (d.m + block_rows - 1) / block_rows;
+  const bool int4 = w.dtype == ACL_INT4;
+  // Row blocks that share one unpacking of a column block: as many as keep
+  // their x (1 KiB a step each) within kPanelXBytes, so that it stays in L2.
+  const int64_t group = std::max<int64_t>(1, kPanelXBytes / (steps * 1024));
+  // The panel's rows are 64-byte vectors: over-allocated and aligned by hand.
+  std::vector<uint16_t> panel_words(row_blocks > 1 ? static_cast<size_t>(steps * kTileRows * 32 + 32) : 0);
+  uint16_t* panel =
+      panel_words.empty()
+          ? nullptr
+          : reinterpret_cast<uint16_t*>((reinterpret_cast<uintptr_t>(panel_words.data()) + 63) & ~uintptr_t{63});
   std::vector<float> scale_chunk, offset_chunk;
   for (int64_t cc = c0; cc < c1; cc += chunk) {
     const int64_t ce = std::min(c1, cc + chunk);
     const float* s = amx_isa::ChunkScales(w, scale, cc, ce, scale_chunk);
     const float* o = w.has_offset ? amx_isa::ChunkScales(w, offset, cc, ce, offset_chunk) : nullptr;
-    for (int64_t r0 = 0, rb = 0; r0 < d.m; r0 += block_rows, ++rb) {
-      const int rows = static_cast<int>(std::min<int64_t>(block_rows, d.m - r0));
-      ConfigureTiles(rows * terms);
+    if (row_blocks == 1) {
+      ConfigureTiles(static_cast<int>(d.m) * terms);
       for (int64_t c = cc; c < ce; c += kTileRows) {
         const int live = static_cast<int>(std::min<int64_t>(kTileRows, ce - c));
-        if (w.dtype == ACL_INT4) {
-          ColumnBlock<true>(args, s, o, sums, y, rb, rows, cc, c, live);
+        if (int4) {
+          StreamedBlock<true>(args, s, o, sums, y, 0, static_cast<int>(d.m), cc, c, live);
         } else {
-          ColumnBlock<false>(args, s, o, sums, y, rb, rows, cc, c, live);
+          StreamedBlock<false>(args, s, o, sums, y, 0, static_cast<int>(d.m), cc, c, live);
+        }
+      }
+      continue;
+    }
+    // Many rows: the row blocks whose x (one tile's worth a step each) fits
+    // in kPanelXBytes go past each column block's unpacked panel together.
+    for (int64_t rb0 = 0; rb0 < row_blocks; rb0 += group) {
+      const int64_t rb1 = std::min(row_blocks, rb0 + group);
+      for (int64_t c = cc; c < ce; c += kTileRows) {
+        const int live = static_cast<int>(std::min<int64_t>(kTileRows, ce - c));
+        if (int4) {
+          PanelBlock<true>(args, s, o, sums, y, rb0, rb1, cc, c, live, panel);
+        } else {
+          PanelBlock<false>(args, s, o, sums, y, rb0, rb1, cc, c, live, panel);
         }
       }
     }

@@ -240,6 +240,16 @@ std::vector<QuantCase> CornerCases(aclDataType weight, const std::string& prefix
       {prefix + "_chunks_bf16_m16_k4096_g32", ACL_BF16, weight, 16, 4096, 300, Mode::kPerGroup, 32, true, false, true});
   cases.push_back({prefix + "_chunks_f16_m12_k4096_g64", ACL_FLOAT16, weight, 12, 4096, 300, Mode::kPerGroup, 64, true,
                    true, false});
+  // Many rows: on AMX the tiles take f16 activations at any count and bf16 up
+  // to 64 rows, unpacking each block of columns once for all row blocks;
+  // 70 f16 rows with k = 4096 are nine row blocks (the last of 6 rows) in two
+  // groups that share a panel, 64 bf16 rows the most the tiles take.
+  cases.push_back(
+      {prefix + "_rows_f16_m70_k4096_g128", ACL_FLOAT16, weight, 70, 4096, 40, Mode::kPerGroup, 128, true, true, true});
+  cases.push_back(
+      {prefix + "_rows_bf16_m64_k1024_g32", ACL_BF16, weight, 64, 1024, 19, Mode::kPerGroup, 32, true, false, true});
+  cases.push_back(
+      {prefix + "_rows_bf16_m65_k512_channel", ACL_BF16, weight, 65, 512, 33, Mode::kPerChannel, 0, true, true, false});
   return cases;
 }
 // INT4 runs as bf16 pairs on AVX-512 BF16 and on AMX tiles from a few rows on;

@@ -100,8 +100,8 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
     const bool dtype_ok = t.dtype == ACL_FLOAT || t.dtype == ACL_FLOAT16 || t.dtype == ACL_BF16;
     return dtype_ok && t.dtype == scale.dtype && Transpose(grid_of(t), 0, 1).IsContiguous();
   };
-  if (m <= kernels::kQuantFusedMaxRows && w.k_contiguous && in_place(scale) &&
-      (offset == nullptr || in_place(*offset))) {
+  const bool fused = kernels::QuantFusedTakes(w, m, x.dtype);
+  if (fused && w.k_contiguous && in_place(scale) && (offset == nullptr || in_place(*offset))) {
     w.scale = scale.buffer;
     w.scale_dtype = scale.dtype;
     if (w.has_offset) w.offset = offset->buffer;
@@ -110,8 +110,8 @@ aclnnStatus PlanWeightQuantProduct(Plan& plan, kernels::QuantWeight w, const Ten
     if (w.has_offset) w.offset = as_groups(*offset).buffer;
   }
 
-  if (m > kernels::kQuantFusedMaxRows) {
-    // Many rows: the product's cost dwarfs one dequantisation of the weight.
+  if (!fused) {
+    // Many rows the fused product does not take: the product's cost dwarfs one dequantisation of the weight.
     // With bf16 activations the dequantised weight is rounded to bf16, as the
     // NPU's antiquantisation makes it in the activations' dtype, so that the
     // product runs as a bf16 one (f32 accumulation) at the CPU's bf16 rate.
