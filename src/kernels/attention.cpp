@@ -39,9 +39,9 @@ constexpr int64_t kFewQueryRows = 4;
 constexpr int64_t kCacheLine = 64;
 constexpr float kNegativeInfinity = -std::numeric_limits<float>::infinity();
 
-constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots, portable_isa::KeyDots,
-                                                    portable_isa::ScaledScores, portable_isa::SoftmaxWeights,
-                                                    portable_isa::AccumulateValues};
+constexpr AttentionLoops kAttentionLoopsPortable = {portable_isa::BlockDots,        portable_isa::KeyDots,
+                                                    portable_isa::ScaledScores,     portable_isa::SoftmaxWeights,
+                                                    portable_isa::AccumulateValues, portable_isa::DequantRow};
 
 // The widest inner loops this CPU runs (CANOPY_MAX_ISA caps Cpu()).
 const AttentionLoops& Loops() {
@@ -77,14 +77,16 @@ void LoadDequantParams(const RunContext& context, const AttentionDequant& dq, in
   }
 }
 
-// out[e] = (row[e * stride] + offset[e]) * scale[e], in f32: one INT8 key or value row dequantised as it is loaded.
-void DequantRow(const char* row, int64_t stride, int64_t n, const float* scale, const float* offset, float* out) {
+// out[e] = (row[e * stride] + offset[e]) * scale[e], in f32: one INT8 key or value row dequantised as it is loaded
+// (contiguous rows by the ISA's loop, which computes the same).
+void DequantRow(const AttentionLoops& loops, const char* row, int64_t stride, int64_t n, const float* scale,
+                const float* offset, float* out) {
   const auto* q = reinterpret_cast<const int8_t*>(row);
   if (stride == 1) {
-    for (int64_t e = 0; e < n; ++e) out[e] = (static_cast<float>(q[e]) + offset[e]) * scale[e];
-  } else {
-    for (int64_t e = 0; e < n; ++e) out[e] = (static_cast<float>(q[e * stride]) + offset[e]) * scale[e];
+    loops.dequant_row(q, n, scale, offset, out);
+    return;
   }
+  for (int64_t e = 0; e < n; ++e) out[e] = (static_cast<float>(q[e * stride]) + offset[e]) * scale[e];
 }
 
 // Asks for the cache lines of bytes [p, p + bytes) ahead of their use.
@@ -363,7 +365,8 @@ class AttentionStep final : public Step {
           if (key_dq.per_token) {
             LoadDequantParams(context, key_dq, b, kv_head, j, d, s.key_scale.data(), s.key_offset.data());
           }
-          DequantRow(key_row, kv.key_strides[2], d, s.key_scale.data(), s.key_offset.data(), s.key.data() + t * d);
+          DequantRow(loops_, key_row, kv.key_strides[2], d, s.key_scale.data(), s.key_offset.data(),
+                     s.key.data() + t * d);
         } else if (bf16_dots) {
           // An unpaged cache's rows are read where they lie; a paged one's are gathered.
           if (table != nullptr) std::memcpy(s.key16.data() + t * d, key_row, static_cast<size_t>(d * element));
@@ -382,7 +385,7 @@ class AttentionStep final : public Step {
           if (value_dq.per_token) {
             LoadDequantParams(context, value_dq, b, kv_head, j, dv, s.value_scale.data(), s.value_offset.data());
           }
-          DequantRow(value_row, kv.value_strides[2], dv, s.value_scale.data(), s.value_offset.data(),
+          DequantRow(loops_, value_row, kv.value_strides[2], dv, s.value_scale.data(), s.value_offset.data(),
                      s.value.data() + t * dv);
         } else if (bf16_values) {
           if (table != nullptr) std::memcpy(s.value16.data() + t * dv, value_row, static_cast<size_t>(dv * element));

@@ -18,6 +18,6 @@ float SoftmaxWeightsAvx2(const float* scores, int64_t keys, float max, float* we
 
 }  // namespace
 
-const AttentionLoops kAttentionLoopsAvx2 = {avx2_isa::BlockDots, avx2_isa::KeyDots, avx2_isa::ScaledScores,
-                                            SoftmaxWeightsAvx2, avx2_isa::AccumulateValues};
+const AttentionLoops kAttentionLoopsAvx2 = {avx2_isa::BlockDots, avx2_isa::KeyDots,          avx2_isa::ScaledScores,
+                                            SoftmaxWeightsAvx2,  avx2_isa::AccumulateValues, avx2_isa::DequantRow};
 }  // namespace canopy::kernels

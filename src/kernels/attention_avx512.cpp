@@ -377,6 +377,6 @@ float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* 
 const AttentionBf16Loops kAttentionBf16LoopsAvx512 = {KeyDotsBf16Avx512, BlockDotsBf16Avx512,
                                                       AccumulateValuesBf16Avx512};
 
-const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512, ScaledScoresAvx512,
-                                              SoftmaxWeightsAvx512, AccumulateValuesAvx512};
+const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512,          ScaledScoresAvx512,
+                                              SoftmaxWeightsAvx512,  AccumulateValuesAvx512, avx512_isa::DequantRow};
 }  // namespace canopy::kernels

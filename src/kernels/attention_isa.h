@@ -15,6 +15,7 @@ struct AttentionLoops {
   float (*softmax_weights)(const float* scores, int64_t keys, float max, float* weights);
   void (*accumulate_values)(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
                             int64_t dv, const float* rescale, float* acc);
+  void (*dequant_row)(const int8_t* q, int64_t n, const float* scale, const float* offset, float* out);
 };
 
 extern const AttentionLoops kAttentionLoopsAvx512;

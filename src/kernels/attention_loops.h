@@ -12,6 +12,14 @@
 
 namespace canopy::kernels::CANOPY_ATTENTION_ISA {
 
+// out[e] = (q[e] + offset[e]) * scale[e], e < n, in f32: one contiguous INT8
+// key or value row dequantised as attention.cpp loads it (KV antiquantisation).
+// Element-wise, so every build gives the same result.
+inline void DequantRow(const int8_t* q, int64_t n, const float* scale, const float* offset, float* out) {
+#pragma omp simd
+  for (int64_t e = 0; e < n; ++e) out[e] = (static_cast<float>(q[e]) + offset[e]) * scale[e];
+}
+
 // Keys of a block of BlockDots' fixed-size path (attention.cpp's key block).
 constexpr int64_t kBlockKeys = 64;
 // Query rows whose sums the fixed-size path keeps in registers at once.
