@@ -204,7 +204,18 @@ size_t LayoutIndex(const std::string& layout, int64_t n_all, int64_t s_all, int6
   return static_cast<size_t>(((b * s_all + j) * n_all + n) * d + e);
 }
 
-std::unique_ptr<DeviceTensor> UploadParam(const Param& p) { return Upload(p.dtype, p.shape, p.values); }
+// strided: every other element along the last dim (a stepped view of a buffer twice as long, the rest poison).
+std::unique_ptr<DeviceTensor> UploadParam(const Param& p, bool strided) {
+  if (!strided) return Upload(p.dtype, p.shape, p.values);
+  Layout layout = MakeLayout(p.shape, View::kContiguous);
+  for (int64_t& stride : layout.strides) stride *= 2;
+  layout.storageShape = p.shape;
+  layout.storageShape.back() *= 2;
+  auto t = std::make_unique<DeviceTensor>(p.dtype, layout);
+  t->Poison();
+  t->WriteView(p.values);
+  return t;
+}
 
 struct Devices {
   std::unique_ptr<DeviceTensor> query, key, value, table, out;
@@ -376,10 +387,10 @@ void Make(const Spec& s, Rng& rng, Problem& p, Devices& t) {
       break;
     }
     p.scale[side] = MakeParam(s, side, p.tokens, rng, false);
-    t.scale[side] = UploadParam(p.scale[side]);
+    t.scale[side] = UploadParam(p.scale[side], s.strided);
     if (s.offset) {
       p.offset[side] = MakeParam(s, side, p.tokens, rng, true);
-      t.offset[side] = UploadParam(p.offset[side]);
+      t.offset[side] = UploadParam(p.offset[side], s.strided);
     }
   }
   t.out = std::make_unique<DeviceTensor>(s.dtype, LayoutShape(s.layout, batch, n1, 1, d));
@@ -580,6 +591,26 @@ std::vector<Spec> Specs() {
        .storage = 70,
        .strided = true,
        .name = "fia_v2_key_channel_value_token_strided"});
+  // Strided key / value rows with stepped parameter views of other forms.
+  add({.api = Api::kIfaV3,
+       .channel_shape = 3,
+       .kv_lens = {66, 2},
+       .strided = true,
+       .name = "ifa_v3_channel_h_strided"});
+  add({.api = Api::kFiaV4,
+       .separate = true,
+       .form = Form::kPerTokenHead,
+       .heads = 8,
+       .kv_heads = 2,
+       .kv_lens = {40, 70},
+       .storage = 70,
+       .strided = true,
+       .name = "fia_v4_separate_per_token_head_strided"});
+  add({.api = Api::kFiaV1,
+       .form = Form::kPerToken,
+       .kv_lens = {9, 64},
+       .strided = true,
+       .name = "fia_v1_per_token_strided"});
   return specs;
 }
 
