@@ -1,6 +1,7 @@
 #include "quant_matmul.h"
 
 #include <algorithm>
+#include <atomic>
 #include <sstream>
 #include <vector>
 
@@ -135,7 +136,15 @@ class QuantMatmulStep final : public Step {
   }
   bool PrepareAmx([[maybe_unused]] const float* x, [[maybe_unused]] uint32_t* xb) const {
 #if defined(__x86_64__)
-    return PrepareAmxQuantX(x, d_.m, d_.w.k, XTerms(d_.x_source), d_.w.dtype == ACL_INT4, xb);
+    // Row blocks on the team's threads: for many rows (prefill) this is a pass over all of x.
+    const int terms = XTerms(d_.x_source);
+    const int64_t blocks = (d_.m + 16 / terms - 1) / (16 / terms);
+    std::atomic<bool> exact{true};
+    ParallelFor(blocks, std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, 16 * d_.w.k)),
+                [&](int64_t b0, int64_t b1) {
+                  if (!PrepareAmxQuantX(x, d_.m, d_.w.k, terms, d_.w.dtype == ACL_INT4, xb, b0, b1)) exact = false;
+                });
+    return exact.load();
 #else
     return false;
 #endif

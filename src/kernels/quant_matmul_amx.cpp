@@ -377,17 +377,18 @@ bool AmxQuantUsable() {
   return Cpu().amx && Cpu().avx512vbmi && Cpu().Avx512() && Cpu().avx512bf16 && TileDataGranted();
 }
 
-bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb) {
+bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb, int64_t block0,
+                      int64_t block1) {
   const int block_rows = kTileRows / terms;
-  const int64_t steps = AmxQuantSteps(k);
-  std::memset(xb, 0, static_cast<size_t>(AmxQuantXWords(m, k, terms)) * sizeof(uint32_t));
+  const int64_t steps = AmxQuantSteps(k), block_words = steps * kTileRows * 16;
+  std::memset(xb + block0 * block_words, 0, static_cast<size_t>((block1 - block0) * block_words) * sizeof(uint32_t));
   bool exact = true;
   uint16_t split[2][3];
-  for (int64_t r = 0; r < m; ++r) {
+  for (int64_t r = block0 * block_rows; r < std::min(m, block1 * block_rows); ++r) {
     const int64_t rb = r / block_rows;
     const int column_base = static_cast<int>(r % block_rows) * terms;
     for (int64_t s = 0; s < steps; ++s) {
-      uint32_t* step = xb + (rb * steps + s) * kTileRows * 16;
+      uint32_t* step = xb + rb * block_words + s * kTileRows * 16;
       for (int kp = 0; kp < kTileRows; ++kp) {
         for (int h = 0; h < 2; ++h) {
           const int64_t e = s * kStepK + (int4 ? StepElement(2 * kp + h) : 2 * kp + h);

@@ -53,7 +53,9 @@ inline int64_t AmxQuantXWords(int64_t m, int64_t k, int terms) {
 }
 // AMX with BF16, AVX-512 VBMI and BF16, and the tile data granted to this process.
 bool AmxQuantUsable();
-bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb);
+// Writes the row blocks [block0, block1) of x's layout (blocks of 16 / terms rows).
+bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb, int64_t block0,
+                      int64_t block1);
 void AmxQuantColumns(const QuantMatmulDesc& d, int terms, const uint32_t* xb, const float* sums, const char* wbase,
                      const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1);
 
