@@ -1,7 +1,11 @@
 // Host tasks (canopyLaunchHostTask, src/runtime/host_task.h): compute tasks
 // that run on a host thread in stream order, their status the stream's, and
 // that a thread synchronising the stream may run itself.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -608,6 +612,59 @@ TEST(HostTaskAttack, AHostTaskForceDestroysItsOwnStreamWhileItsSynchronisationRu
     }
     (void)aclGetRecentErrMsg();
   }
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// Run in a child process: with the address space nearly full no callback
+// thread can be started. A host task started from the enqueue (idle stream)
+// and one the engine starts (behind a task) are then each the stream's error,
+// not run, released once; with threads again the stream carries on.
+[[noreturn]] void HostTasksWithoutThreads() {
+  aclrtStream stream = nullptr;
+  if (aclrtCreateStream(&stream) != ACL_SUCCESS) _exit(10);
+  std::atomic<int> counter{0};
+  if (canopyLaunchTask(stream, "warm up", CountOnEngine, nullptr, &counter) != ACL_SUCCESS) _exit(11);
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) _exit(12);
+  long pages = 0;
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  if (pages == 0) _exit(13);
+  rlimit saved{};
+  getrlimit(RLIMIT_AS, &saved);
+  const rlimit tight{static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (1u << 20), saved.rlim_max};
+  Counted idle, behind;
+  if (setrlimit(RLIMIT_AS, &tight) != 0) _exit(14);
+  const aclError launched = canopyLaunchHostTask(stream, "idle", Counted::Run, Counted::Release, &idle);
+  const aclError first = aclrtSynchronizeStream(stream);
+  const std::string first_message = RecentMessage();
+  const aclError queued = canopyLaunchTask(stream, "before", CountOnEngine, nullptr, &counter);
+  const aclError launched_behind = canopyLaunchHostTask(stream, "behind", Counted::Run, Counted::Release, &behind);
+  const aclError second = aclrtSynchronizeStream(stream);
+  setrlimit(RLIMIT_AS, &saved);
+  if (launched != ACL_SUCCESS || queued != ACL_SUCCESS || launched_behind != ACL_SUCCESS) _exit(15);
+  if (first != ACL_ERROR_RT_RESOURCE_ALLOC_FAIL || second != ACL_ERROR_RT_RESOURCE_ALLOC_FAIL) _exit(16);
+  if (first_message.find("canopyLaunchHostTask") == std::string::npos) _exit(17);
+  if (idle.runs.load() != 0 || idle.releases.load() != 1) _exit(18);
+  if (behind.runs.load() != 0 || behind.releases.load() != 1) _exit(19);
+  if (counter.load() != 2) _exit(20);
+  Counted after;
+  if (canopyLaunchHostTask(stream, "after", Counted::Run, Counted::Release, &after) != ACL_SUCCESS) _exit(21);
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) _exit(22);
+  if (after.runs.load() != 1 || after.releases.load() != 1) _exit(23);
+  _exit(0);
+}
+
+TEST(HostTaskDeathTest, AHostTaskWhoseThreadCannotStartIsTheStreamsErrorNotAHang) {
+  if (kSanitized) GTEST_SKIP() << "sanitizers reserve address space; the limit cannot be set";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process, runtime started anew
+  EXPECT_EXIT(HostTasksWithoutThreads(), ::testing::ExitedWithCode(0), "");
 }
 
 // Behind an event wait (the engine starts it), behind a failed task (it still
