@@ -12,6 +12,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -178,6 +179,32 @@ TEST_F(HostTaskCollectives, TwoCommunicatorsInterleavedOnTwoStreamsPerRank) {
     EXPECT_EQ(HcclCommDestroy(second[d]), HCCL_SUCCESS);
   }
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+// One client thread per rank, as a multi-device program runs: each queues its
+// rank's operations and waits for its own stream, so every rank's part may run
+// on the thread that waits for it.
+TEST_F(HostTaskCollectives, AThreadPerRankEachWaitingForItsOwnStream) {
+  std::vector<std::vector<std::unique_ptr<hccl_test::RankCase>>> cases(devices_);
+  std::vector<std::string> failures(devices_);
+  std::vector<std::thread> threads;
+  for (uint32_t d = 0; d < devices_; ++d) {
+    threads.emplace_back([&, d] {
+      if (aclrtSetDevice(ids_[d]) != ACL_SUCCESS) {
+        failures[d] = "aclrtSetDevice";
+        return;
+      }
+      for (int round = 0; round < 20 && failures[d].empty(); ++round) {
+        auto one = hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 8 + round * 300);
+        if (one->Launch(RankOf(d, streams_[d], comms_)) != HCCL_SUCCESS) failures[d] = "launch";
+        if (aclrtSynchronizeStream(streams_[d]) != ACL_SUCCESS) failures[d] = aclGetRecentErrMsg();
+        if (failures[d].empty()) failures[d] = one->Verify();
+      }
+      aclrtResetDevice(ids_[d]);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (uint32_t d = 0; d < devices_; ++d) EXPECT_EQ(failures[d], "") << "rank " << d;
 }
 
 bool SigpipeBlocked() {
