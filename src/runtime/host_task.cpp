@@ -3,6 +3,7 @@
 #include <exception>
 #include <string>
 
+#include "capture.h"
 #include "engine.h"
 #include "error_message.h"
 #include "host_callback_pool.h"
@@ -67,7 +68,9 @@ void HostTaskClaim::Drop(Stream& stream, int32_t status, const char* message) {
 }
 
 void RunPendingHostTask(Stream& stream, uint64_t target) {
-  if (Engine::CurrentThreadIsEngine()) return;
+  // Not on an engine; not while a capture is active, where what a call may do
+  // depends on the calling thread (its capture mode, the captures it began).
+  if (Engine::CurrentThreadIsEngine() || CaptureRegistry::Get().AnyActive()) return;
   const std::shared_ptr<HostTaskClaim> claim = stream.TakeHostClaim(target);
   if (claim == nullptr) return;
   // What the task may change on this thread and a callback thread would have

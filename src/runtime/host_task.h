@@ -53,7 +53,8 @@ void StartHostTask(const std::shared_ptr<Stream>& stream, const Task& task);
 // A synchronising thread's turn: runs the stream's started host task on the
 // calling thread if no pool thread has claimed it yet and it is one of the
 // tasks the thread waits for (its position at most `target`). Never on a
-// device engine's thread (a host task must not hold up an engine). The thread
+// device engine's thread (a host task must not hold up an engine), nor while
+// a graph capture is active (the task's calls would be this thread's). The thread
 // keeps its own state: recent error message, last error code and current
 // context (the task's failure reaches it through the stream).
 void RunPendingHostTask(Stream& stream, uint64_t target);

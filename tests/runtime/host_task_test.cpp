@@ -667,6 +667,48 @@ TEST(HostTaskDeathTest, AHostTaskWhoseThreadCannotStartIsTheStreamsErrorNotAHang
   EXPECT_EXIT(HostTasksWithoutThreads(), ::testing::ExitedWithCode(0), "");
 }
 
+// A thread that captures a stream in the thread-local mode and synchronises
+// another stream: that stream's host task, if run there, must not count as the
+// capturing thread's own call (its synchronous copy refused, the capture
+// invalidated), as it would not on a callback thread.
+struct SynchronousCopy {
+  std::thread::id caller;
+  std::atomic<bool> here{false};
+  std::atomic<aclError> status{-1};
+  static int32_t Run(void* self) {
+    auto* copy = static_cast<SynchronousCopy*>(self);
+    if (std::this_thread::get_id() == copy->caller) copy->here.store(true);
+    int from = 7, to = 0;
+    copy->status.store(aclrtMemcpy(&to, sizeof(to), &from, sizeof(from), ACL_MEMCPY_HOST_TO_HOST));
+    return ACL_SUCCESS;
+  }
+};
+
+TEST(HostTaskAttack, RunOnAThreadCapturingAnotherStreamItIsNotThatThreadsCall) {
+  ScopedStream capturing, other;
+  int inline_runs = 0;
+  for (int round = 0; round < 300 && inline_runs < 5; ++round) {
+    ACL_ASSERT_OK(aclmdlRICaptureBegin(capturing, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    SynchronousCopy copy;
+    copy.caller = std::this_thread::get_id();
+    ACL_ASSERT_OK(canopyLaunchHostTask(other, "copies", SynchronousCopy::Run, nullptr, &copy));
+    ACL_ASSERT_OK(aclrtSynchronizeStream(other));
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    aclmdlRI captured = nullptr;
+    ACL_ASSERT_OK(aclmdlRICaptureGetInfo(capturing, &status, &captured));
+    aclmdlRI model = nullptr;
+    const aclError ended = aclmdlRICaptureEnd(capturing, &model);
+    if (model != nullptr) {
+      ACL_EXPECT_OK(aclmdlRIDestroy(model));
+    }
+    (void)aclGetRecentErrMsg();
+    if (copy.here.load()) ++inline_runs;
+    ASSERT_EQ(copy.status.load(), ACL_SUCCESS) << "round " << round << (copy.here.load() ? " (run here)" : "");
+    ASSERT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE) << "round " << round;
+    ASSERT_EQ(ended, ACL_SUCCESS) << "round " << round;
+  }
+}
+
 // Behind an event wait (the engine starts it), behind a failed task (it still
 // runs; the failure is reported once), and in a model replayed on several
 // streams by several threads at once.
