@@ -33,7 +33,10 @@ ACL_FUNC_VISIBILITY aclError canopyLaunchTask(aclrtStream stream, const char *na
  * queued or running starts at once, and a thread that then synchronises the
  * stream without a timeout (aclrtSynchronizeStream) runs it itself if no
  * callback thread has taken it yet, so that waiting for it costs no thread
- * hand-offs: `run` must not depend on the thread it runs on. */
+ * hand-offs: `run` must not depend on the thread it runs on. The synchronising
+ * thread keeps its current context, last error code and aclGetRecentErrMsg
+ * text; it does not run the task on a device engine's thread or while a graph
+ * capture is active. */
 ACL_FUNC_VISIBILITY aclError canopyLaunchHostTask(aclrtStream stream, const char *name, canopyTaskFn run,
                                                   canopyTaskRelease release, void *userData);
 

@@ -61,6 +61,8 @@ const char* RecentError() noexcept { return recent_error.text; }
 
 void ClearRecentError() noexcept { recent_error.text[0] = '\0'; }
 
+void RestoreRecentError(std::string_view message) noexcept { recent_error.Assign(message); }
+
 const char* TakeRecentError() noexcept {
   std::memcpy(taken_error.text, recent_error.text, kMessageBytes);
   recent_error.text[0] = '\0';

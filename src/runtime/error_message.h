@@ -17,6 +17,10 @@ void SetRecentErrorF(const char* format, ...) noexcept __attribute__((format(pri
 // The calling thread's recent error message; never null, "" when there is none.
 const char* RecentError() noexcept;
 void ClearRecentError() noexcept;
+// Puts back a message saved with RecentError() by a thread that ran other
+// work meanwhile (a host task run in a synchronisation): as SetRecentError,
+// but not logged again, since it was logged when it was first set.
+void RestoreRecentError(std::string_view message) noexcept;
 
 // aclGetRecentErrMsg: hands the message over and clears it, as CANN does. The
 // text stays valid until the thread's next call; "" (never null) when none.

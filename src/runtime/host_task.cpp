@@ -82,7 +82,7 @@ void RunPendingHostTask(Stream& stream, uint64_t target) {
   if (!claim->TryClaim()) return;
   ClaimedRun run{claim.get(), &stream};
   HostCallbackPool::RunHolding(&stream, RunClaimed, &run);
-  SetRecentError(own_error);
+  RestoreRecentError(own_error);
   LastErrorCode(/*clear=*/true);
   SetLastErrorCode(own_code);
   Runtime::Get().set_current_context(own_context.get());

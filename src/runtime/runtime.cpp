@@ -424,18 +424,18 @@ std::vector<std::shared_ptr<Stream>> Runtime::RetiredStreamsOfDevice(int32_t dev
   const auto on_device = [&](const RetiredStream& entry) { return device_id < 0 || entry.device_id == device_id; };
   std::vector<std::shared_ptr<Stream>> result;
   std::unique_lock lock(retired_mutex_);
-  // An expired entry's destructor is running (or about to, on the thread that
-  // dropped the last reference): it is short and never waits for a stream.
+  for (const auto& entry : retired_streams_) {
+    if (!on_device(entry)) continue;
+    if (auto stream = entry.stream.lock(); stream != nullptr) result.push_back(std::move(stream));
+  }
+  // The others expired, before the loop or during it: their destructors are
+  // running (or about to) on the threads that dropped the last references. They
+  // are short and never wait for a stream; what they release is released once
+  // they have forgotten the stream. The streams in `result` cannot expire now.
   retired_gone_.wait(lock, [&] {
     return std::none_of(retired_streams_.begin(), retired_streams_.end(),
                         [&](const RetiredStream& entry) { return on_device(entry) && entry.stream.expired(); });
   });
-  for (const auto& entry : retired_streams_) {
-    // Filter first: a reference taken and dropped here could be the last one,
-    // and its destructor would take retired_mutex_.
-    if (!on_device(entry)) continue;
-    if (auto stream = entry.stream.lock(); stream != nullptr) result.push_back(std::move(stream));
-  }
   return result;
 }
 

@@ -92,7 +92,10 @@ TEST(HostTask, StartedOnAnIdleStreamRunsOnceWhoeverClaimsIt) {
   std::vector<int> log;
   std::atomic<int> next{0};
   int here = 0;  // rounds this thread ran itself
-  for (int round = 0; round < 300; ++round) {
+  // 300 rounds, and more (up to 5000) until this thread has run one: under a
+  // loaded machine a callback thread can win many rounds in a row.
+  int rounds = 0;
+  for (int round = 0; round < 300 || (here == 0 && round < 5000); ++round, ++rounds) {
     Step step;
     step.log = &log;
     step.next = &next;
@@ -105,9 +108,9 @@ TEST(HostTask, StartedOnAnIdleStreamRunsOnceWhoeverClaimsIt) {
     ASSERT_FALSE(step.on_engine.load());
     if (step.thread == std::this_thread::get_id()) ++here;
   }
-  EXPECT_EQ(next.load(), 300);
+  EXPECT_EQ(next.load(), rounds);
   // A callback thread needs a wake-up to start, this thread is already there:
-  // it runs most of them (all but none would mean the synchronisation never claims).
+  // it runs most of them (none at all would mean the synchronisation never claims).
   EXPECT_GT(here, 0);
 }
 
@@ -603,11 +606,9 @@ TEST(HostTaskAttack, AHostTaskForceDestroysItsOwnStreamWhileItsSynchronisationRu
     ASSERT_EQ(self.forced.load(), ACL_SUCCESS);
     for (Counted& task : behind) {
       ASSERT_EQ(task.runs.load(), 0) << "round " << round;
-      // Released by the time aclrtSynchronizeDevice returns, but for a race in
-      // Runtime::RetiredStreamsOfDevice (a retired stream whose last reference
-      // goes between its wait and its lock() is neither waited for nor
-      // returned): until that is fixed, released once, soon.
-      ASSERT_TRUE(WaitUntil([&] { return task.releases.load() >= 1; })) << "round " << round;
+      // Released by the time aclrtSynchronizeDevice returns (a retired stream
+      // whose last reference went between Runtime::RetiredStreamsOfDevice's
+      // wait and its lock() was once neither waited for nor returned).
       ASSERT_EQ(task.releases.load(), 1) << "round " << round;
     }
     (void)aclGetRecentErrMsg();
