@@ -307,12 +307,6 @@ TEST(Callback, IdleHostFunctionThreadsExit) {
   EXPECT_EQ(counter.load(), 1);
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // Run in a child process: with the address space nearly full no new thread can
 // be started. Exits 0 when the host function's failure was reported as an error.
 [[noreturn]] void HostFunctionWithoutThreads() {
@@ -322,17 +316,8 @@ constexpr bool kSanitized = false;
   // The engine's thread and its memory are in place before the limit.
   if (canopyLaunchTask(stream, "warm up", IncrementCounterTask, nullptr, &counter) != ACL_SUCCESS) _exit(11);
   if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) _exit(12);
-  long pages = 0;
-  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
-    std::fclose(statm);
-  }
-  if (pages == 0) _exit(13);
   rlimit saved{};
-  getrlimit(RLIMIT_AS, &saved);
-  // Room for small allocations, none for a thread's stack.
-  const rlimit tight{static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (1u << 20), saved.rlim_max};
-  if (setrlimit(RLIMIT_AS, &tight) != 0) _exit(14);
+  if (!CapAddressSpace(&saved)) _exit(14);
   if (aclrtLaunchHostFunc(stream, IncrementCounter, &counter) != ACL_SUCCESS) _exit(15);
   const aclError status = aclrtSynchronizeStream(stream);
   const std::string message = RecentMessage();

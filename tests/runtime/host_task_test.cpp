@@ -615,12 +615,6 @@ TEST(HostTaskAttack, AHostTaskForceDestroysItsOwnStreamWhileItsSynchronisationRu
   }
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // Run in a child process: with the address space nearly full no callback
 // thread can be started. A host task started from the enqueue (idle stream)
 // and one the engine starts (behind a task) are then each the stream's error,
@@ -631,17 +625,9 @@ constexpr bool kSanitized = false;
   std::atomic<int> counter{0};
   if (canopyLaunchTask(stream, "warm up", CountOnEngine, nullptr, &counter) != ACL_SUCCESS) _exit(11);
   if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) _exit(12);
-  long pages = 0;
-  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
-    std::fclose(statm);
-  }
-  if (pages == 0) _exit(13);
   rlimit saved{};
-  getrlimit(RLIMIT_AS, &saved);
-  const rlimit tight{static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (1u << 20), saved.rlim_max};
   Counted idle, behind;
-  if (setrlimit(RLIMIT_AS, &tight) != 0) _exit(14);
+  if (!CapAddressSpace(&saved)) _exit(14);
   const aclError launched = canopyLaunchHostTask(stream, "idle", Counted::Run, Counted::Release, &idle);
   const aclError first = aclrtSynchronizeStream(stream);
   const std::string first_message = RecentMessage();

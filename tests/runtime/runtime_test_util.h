@@ -2,9 +2,12 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <future>
@@ -219,6 +222,31 @@ inline void IncrementCounter(void* counter) { static_cast<std::atomic<int>*>(cou
 inline int32_t IncrementCounterTask(void* counter) {
   static_cast<std::atomic<int>*>(counter)->fetch_add(1);
   return 0;
+}
+
+// Whether a sanitizer runs the process: they reserve address space, so
+// CapAddressSpace cannot be used.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+// Limits the process's address space to what it maps now plus 1 MiB: room for
+// small allocations, none for a new thread's stack (for tests, in a child
+// process, of what the runtime does when no thread can be started). `saved`
+// receives the limit to put back with setrlimit(RLIMIT_AS, saved). False when
+// the current size cannot be read or the limit cannot be set.
+inline bool CapAddressSpace(rlimit* saved) {
+  long pages = 0;
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%ld", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  if (pages == 0 || getrlimit(RLIMIT_AS, saved) != 0) return false;
+  const rlimit tight{static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (rlim_t{1} << 20),
+                     saved->rlim_max};
+  return setrlimit(RLIMIT_AS, &tight) == 0;
 }
 
 }  // namespace canopy_test
