@@ -1,9 +1,11 @@
-// INT4 and INT8 products with few rows of x (decode) on AMX, for a weight
-// stored K-contiguous (ggml's layout). The vector kernels spend one bf16 dot product
-// (vdpbf16ps) per 32 weights per row of x, so eight rows of x cost eight times
-// one row and the product stops at the CPU's arithmetic long before the
-// memory: AMX multiplies a 16 x 32 tile of weights with up to 16 columns of x
-// in one tdpbf16ps, and what is left per weight is unpacking it.
+// INT4 and INT8 products on AMX, for a weight stored K-contiguous (ggml's
+// layout). The vector kernels spend one bf16 dot product (vdpbf16ps) per 32
+// weights per row of x, so eight rows of x cost eight times one row and the
+// product stops at the CPU's arithmetic long before the memory: AMX multiplies
+// a 16 x 32 tile of weights with up to 16 columns of x in one tdpbf16ps, and
+// what is left per weight is unpacking it. A few rows (decode) unpack as they
+// go (StreamedBlock); many rows (prefill) unpack each block of columns once
+// into a panel that every block of rows multiplies (PanelBlock).
 //
 // Tiles (per thread, configured per block of rows of x):
 //   A (tmm0, tmm5 on odd steps): 16 columns of the weight x 32 elements of K, bf16, one row per
@@ -52,7 +54,7 @@ namespace {
 
 constexpr int kTileRows = 16;
 constexpr int64_t kStepK = kAmxQuantStepK;  // elements of K in one row of A
-constexpr int kRing = 4;                    // unpacked steps kept (see ColumnBlock)
+constexpr int kRing = 4;                    // unpacked steps kept (see StreamedBlock)
 constexpr int kLookahead = 3;               // steps unpacked ahead of the one multiplied
 constexpr int kSlots = 3;                   // C tiles (tmm2..tmm4): group g sums into slot g % kSlots
 // x of the row blocks that share one unpacked panel of weights (see AmxQuantColumns).
