@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_trans_quant_param.h"
 #include "aclnnop/aclnn_trans_quant_param_v2.h"
 #include "llm_test_support.h"
+#include "mc2_ranks.h"
 
 namespace canopy_test {
 namespace {
@@ -43,20 +44,6 @@ struct Case {
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
-
-// TransQuantParamV2's word for an f32 scale: its top 19 bits at bit 0, bit 46 set.
-double PackedScale(double scale) {
-  const auto f = static_cast<float>(scale);
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return static_cast<double>((uint64_t{bits} & 0xFFFFE000u) | (uint64_t{1} << 46));
-}
-double UnpackedScale(double word) {
-  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(word) & 0xFFFFFFFFu);
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
 
 // Element (b, i, j) of a row-major tensor of `shape` whose batch dims broadcast to `batch`.
 double At(const Values& v, const Shape& shape, const Shape& batch, const std::vector<int64_t>& index, int64_t i,
@@ -104,12 +91,13 @@ void RunCase(const Case& c) {
   float deq_value = 0.0f;
   if (c.legacy == 1) {
     deq_value = static_cast<float>(rng.Uniform(1e-4, 1e-3));
-    sv.push_back(UnpackedScale(PackedScale(deq_value)));  // the NPU's 10-bit mantissa
+    sv.push_back(Fp19(deq_value));  // the NPU's 10-bit mantissa
   } else if (c.scale == ACL_UINT64 || c.scale == ACL_INT64) {
     Values words;
     for (int64_t j = 0; j < stored_scales; ++j) {
-      words.push_back(PackedScale(rng.Uniform(1e-4, 1e-3)));
-      sv.push_back(UnpackedScale(words.back().real()));
+      const double kept = Fp19(rng.Uniform(1e-4, 1e-3));  // what TransQuantParamV2 keeps
+      words.push_back(PackedScaleWord(kept));
+      sv.push_back(kept);
     }
     scale.WriteView(words);
   } else {
@@ -377,7 +365,7 @@ Values DocExampleOut(const DeviceTensor& scale) {
 // With the doc's scale of 1 (TransQuantParamV2's word): 3 everywhere.
 TEST(QuantMatmulV4, DocExample) {
   DeviceTensor scale(ACL_UINT64, {3});
-  scale.WriteView(Values(3, PackedScale(1.0)));
+  scale.WriteView(Values(3, PackedScaleWord(Fp19(1.0))));
   ExpectNear(DocExampleOut(scale), Expected{Values(15, 3.0), std::vector<double>(15, 0.0)}, "out");
 }
 
@@ -617,7 +605,7 @@ uint64_t OffsetBits(uint64_t word, double offset, double (*round)(double)) {
   return (word & 0x4000FFFFFFFFull) | (nine_bits << 37);
 }
 double ExpectedWord(double scale, const double* offset) {
-  const auto word = static_cast<uint64_t>(PackedScale(scale));
+  const auto word = static_cast<uint64_t>(PackedScaleWord(Fp19(scale)));
   return static_cast<double>(offset == nullptr ? word
                                                : OffsetBits(word, *offset, [](double v) { return std::nearbyint(v); }));
 }

@@ -22,6 +22,7 @@
 
 #include "aclnnop/aclnn_quant_matmul_v5.h"
 #include "llm_test_support.h"
+#include "mc2_ranks.h"
 
 namespace canopy_test {
 namespace {
@@ -32,20 +33,6 @@ constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
 constexpr int64_t kGroup = 256;
 constexpr int64_t kBlock = 128;
 constexpr int64_t kPerBlockGroupSize = (int64_t{1} << 32) | (kBlock << 16) | kBlock;  // [1, 128, 128]
-
-// TransQuantParamV2's word for an f32 scale: its top 19 bits in the low word, bit 46 set.
-double PackedScale(double scale) {
-  const auto f = static_cast<float>(scale);
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return static_cast<double>((uint64_t{bits} & 0xFFFFE000u) | (uint64_t{1} << 46));
-}
-double UnpackedScale(double word) {
-  const auto bits = static_cast<uint32_t>(static_cast<uint64_t>(word) & 0xFFFFFFFFu);
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
 
 // Random INT4 values [rows, 8 * words] and their INT32 words [rows, words], value 8c + q in
 // bits 4q..4q+3 of word c.
@@ -103,8 +90,9 @@ TEST_P(QuantMatmulV5A8W4, MatchesFloat64) {
   DeviceTensor x2_scale(c.scale, c.per_group ? Shape{groups, n} : Shape{n});
   Values words, s2;
   for (int64_t i = 0; i < groups * n; ++i) {
-    words.push_back(PackedScale(rng.Uniform(1e-3, 1e-2)));
-    s2.push_back(UnpackedScale(words.back().real()));
+    const double scale = Fp19(rng.Uniform(1e-3, 1e-2));  // what TransQuantParamV2 keeps
+    words.push_back(PackedScaleWord(scale));
+    s2.push_back(scale);
   }
   x2_scale.WriteView(words);
   const auto scale_of = [&](int64_t l, int64_t j) {

@@ -17,22 +17,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Runs `body` on a thread and joins it; fails (instead of hanging) when it does
-// not return within `limit`, leaving the thread detached.
-bool RunBounded(const std::function<void()>& body, std::chrono::milliseconds limit = 20s) {
-  auto done = std::make_shared<std::atomic<bool>>(false);
-  std::thread thread([body, done] {
-    body();
-    done->store(true);
-  });
-  if (!WaitUntil([&] { return done->load(); }, limit)) {
-    thread.detach();
-    return false;
-  }
-  thread.join();
-  return true;
-}
-
 // A stream destroyed by one thread while another destroys its context: both
 // drain the same stream, and the stream's destroy must not touch the context
 // once the context's destruction has finished (it did: a use after free that

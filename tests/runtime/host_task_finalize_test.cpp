@@ -30,20 +30,6 @@ struct Tally {
   static void Release(void* self) { static_cast<Tally*>(self)->releases.fetch_add(1); }
 };
 
-bool FinishesWithin(const std::function<void()>& body, std::chrono::milliseconds limit) {
-  auto done = std::make_shared<std::atomic<bool>>(false);
-  std::thread thread([body, done] {
-    body();
-    done->store(true);
-  });
-  if (!WaitUntil([&] { return done->load(); }, limit)) {
-    thread.detach();
-    return false;
-  }
-  thread.join();
-  return true;
-}
-
 TEST(ZzzHostTaskFinalize, FinalizeWhileHostTasksAreStartedClaimedAndRunInline) {
   aclrtContext context = nullptr;
   ACL_ASSERT_OK(aclrtGetCurrentContext(&context));
@@ -70,8 +56,7 @@ TEST(ZzzHostTaskFinalize, FinalizeWhileHostTasksAreStartedClaimedAndRunInline) {
     });
   }
   ASSERT_TRUE(WaitUntil([&] { return tally.runs.load() > 200; }));
-  EXPECT_TRUE(
-      FinishesWithin([] { EXPECT_EQ(aclFinalize(), ACL_SUCCESS) << RecentMessage(); }, std::chrono::seconds(20)))
+  EXPECT_TRUE(RunBounded([] { EXPECT_EQ(aclFinalize(), ACL_SUCCESS) << RecentMessage(); }, std::chrono::seconds(20)))
       << "aclFinalize hung";
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the threads call into a finalized runtime
   stop.store(true);

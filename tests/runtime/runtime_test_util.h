@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <future>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -47,6 +48,22 @@ inline bool WaitUntil(const std::function<bool()>& done, std::chrono::millisecon
     if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
+  return true;
+}
+
+// Runs `body` on a thread and joins it; false (instead of hanging) when it
+// does not return within `limit`, leaving the thread detached.
+inline bool RunBounded(const std::function<void()>& body, std::chrono::milliseconds limit = std::chrono::seconds(20)) {
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  std::thread thread([body, done] {
+    body();
+    done->store(true);
+  });
+  if (!WaitUntil([&] { return done->load(); }, limit)) {
+    thread.detach();
+    return false;
+  }
+  thread.join();
   return true;
 }
 
