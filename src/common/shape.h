@@ -7,6 +7,9 @@
 
 namespace canopy {
 
+// value / divisor rounded up (value >= 0, divisor > 0): blocks of `divisor` that cover `value`.
+inline int64_t CeilDiv(int64_t value, int64_t divisor) { return (value + divisor - 1) / divisor; }
+
 // Row-major strides (in elements) of a dense tensor of `shape`.
 inline std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
   std::vector<int64_t> strides(shape.size());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "common/shape.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "pooling.h"
@@ -125,8 +126,6 @@ aclnnStatus PlanMaxPool2dWithIndices(Plan& plan, const aclTensor* self, const ac
 constexpr DtypeSet kMaskIndexDtypes = {ACL_INT8};
 constexpr int64_t kMaskBlock = 16;         // output positions per mask element, channels per 5HD group
 constexpr int64_t kMaskBytesPerBlock = 2;  // a UINT16 mask element as INT8s
-
-int64_t CeilDiv(int64_t value, int64_t factor) { return (value + factor - 1) / factor; }
 
 TensorRef ContiguousAt(BufferRef buffer, aclDataType dtype, Shape shape) {
   TensorRef ref;

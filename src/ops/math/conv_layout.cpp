@@ -5,12 +5,11 @@
 #include <string>
 
 #include "common/dtype.h"
+#include "common/shape.h"
 
 namespace canopy::ops {
 
 namespace {
-
-int64_t CeilDiv(int64_t value, int64_t by) { return (value + by - 1) / by; }
 
 // Moves every element between a plain convolution tensor and its blocked
 // storage; to the blocked side the storage is zeroed first (the padding).

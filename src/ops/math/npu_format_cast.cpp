@@ -100,8 +100,6 @@ std::string_view AxesOf(aclFormat format) {
   }
 }
 
-int64_t CeilDiv(int64_t value, int64_t by) { return (value + by - 1) / by; }
-
 // The shared layout code's name for a convolution pair's blocking (not kNz).
 ConvBlocking ConvBlockingOf(const FormatPair& pair) {
   return pair.blocking == Blocking::kChannels ? ConvBlocking::kChannels : ConvBlocking::kFractal;

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "aclnnop/aclnn_convert_weight_to_int4_pack.h"
+#include "common/shape.h"
 #include "kernels/parallel_for.h"
 #include "nnopbase/meta_objects.h"
 #include "ops/framework/aclnn_op.h"
@@ -45,8 +46,6 @@ constexpr int64_t kPackGrain = 1 << 16;  // bytes per parallel piece, at least
 bool IsDense(const aclTensor* t) {
   return TensorRef{.buffer = {}, .dtype = t->dtype, .shape = t->view_shape, .strides = t->strides}.IsContiguous();
 }
-
-int64_t CeilDiv(int64_t value, int64_t divisor) { return (value + divisor - 1) / divisor; }
 
 // FLOAT4_E2M1's code of a float as CANN reads it: sign, exponent and the first
 // mantissa bit are kept (the rest truncated); a value that is then none of the

@@ -14,6 +14,7 @@
 // take empty tensors: an empty x is 161002.
 #include "aclnnop/aclnn_dynamic_block_quant.h"
 #include "aclnnop/aclnn_dynamic_block_quant_v2.h"
+#include "common/shape.h"
 #include "kernels/quant_block.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
@@ -27,8 +28,6 @@ constexpr DtypeSet kInputDtypes = {ACL_FLOAT16, ACL_BF16};
 constexpr int64_t kInt8DstType = 2;  // aclDataType ACL_INT8, the only dstType of the A2 kernel
 constexpr int64_t kRowBlockSize = 1;
 constexpr int64_t kColBlockSize = 128;
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The tiling's checks, in its order (561002).
 aclnnStatus CheckTiling(Plan& plan, const aclTensor* x, double min_scale, int64_t dst_type, int64_t row_block_size,

@@ -25,6 +25,7 @@
 
 #include "aclnnop/aclnn_fused_quant_matmul.h"
 #include "aclnnop/aclnn_fused_quant_matmul_weight_nz.h"
+#include "common/shape.h"
 #include "nnopbase/meta_objects.h"
 #include "ops/framework/aclnn_op.h"
 #include "quant_matmul.h"
@@ -36,8 +37,6 @@ namespace {
 
 constexpr int64_t kMinRank = 2, kMaxRank = 6;
 constexpr int64_t kNzRows = 16, kNzColumns = 32;  // an INT8 NZ block: 16 rows of 32 bytes
-
-int64_t CeilDiv(int64_t value, int64_t divisor) { return (value + divisor - 1) / divisor; }
 
 // The last two dims of a view whose storage holds them swapped (a transposed matrix).
 bool LastTwoSwapped(const aclTensor* t) {

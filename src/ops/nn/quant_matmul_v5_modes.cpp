@@ -49,6 +49,7 @@
 
 #include <utility>
 
+#include "common/shape.h"
 #include "kernels/quant_matmul.h"
 #include "matmul_planner.h"
 #include "ops/framework/tensor_view.h"
@@ -242,8 +243,6 @@ aclnnStatus InferGroup(Plan& plan, const char* dim, int64_t extent, int64_t scal
   group = static_cast<uint64_t>(extent / scale_extent);
   return ACLNN_SUCCESS;
 }
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
