@@ -86,8 +86,9 @@ class QuantMatmulStep final : public Step {
     float* xe = sums + (w.has_offset ? d_.m * w.Groups() : 0);
     float* xo = xe + (UsesSplitX() ? d_.m * (w.k / 2) : 0);
     if (w.has_offset) portable_isa::GroupSums(x, d_.m, w.k, w.group_size, sums);
-    // The bf16-pair kernel's own copy of x takes the split one's place, unless
-    // x is too small for it (then the split one is written over it).
+    // The AMX kernel's or the bf16-pair kernel's own copy of x takes the split
+    // one's place, unless x is too small for them (then the split one is
+    // written over it).
     const bool amx = UsesAmx() && PrepareAmx(x, reinterpret_cast<uint32_t*>(xe));
     const bool pairs = !amx && UsesInt4Pairs() && PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
     if (!amx && !pairs && UsesSplitX()) {
@@ -138,9 +139,8 @@ class QuantMatmulStep final : public Step {
 #if defined(__x86_64__)
     // Row blocks on the team's threads: for many rows (prefill) this is a pass over all of x.
     const int terms = XTerms(d_.x_source);
-    const int64_t blocks = (d_.m + 16 / terms - 1) / (16 / terms);
     std::atomic<bool> exact{true};
-    ParallelFor(blocks, std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, 16 * d_.w.k)),
+    ParallelFor(AmxQuantRowBlocks(d_.m, terms), std::max<int64_t>(1, kParallelWork / std::max<int64_t>(1, 16 * d_.w.k)),
                 [&](int64_t b0, int64_t b1) {
                   if (!PrepareAmxQuantX(x, d_.m, d_.w.k, terms, d_.w.dtype == ACL_INT4, xb, b0, b1)) exact = false;
                 });

@@ -185,7 +185,7 @@ void StoreAndZeroSlot(int slot, float* out) {
 struct AmxArgs {
   const QuantMatmulDesc* d;
   int terms;
-  int block_rows;  // rows of x per block: 16 / terms
+  int block_rows;  // rows of x per block: AmxQuantBlockRows(terms)
   const uint32_t* xb;
   const char* wbase;
   const float* zero_scales;  // a group's worth of zeros per group
@@ -381,7 +381,7 @@ bool AmxQuantUsable() {
 
 bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb, int64_t block0,
                       int64_t block1) {
-  const int block_rows = kTileRows / terms;
+  const int block_rows = AmxQuantBlockRows(terms);
   const int64_t steps = AmxQuantSteps(k), block_words = steps * kTileRows * 16;
   std::memset(xb + block0 * block_words, 0, static_cast<size_t>((block1 - block0) * block_words) * sizeof(uint32_t));
   bool exact = true;
@@ -409,11 +409,11 @@ bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4
 void AmxQuantColumns(const QuantMatmulDesc& d, int terms, const uint32_t* xb, const float* sums, const char* wbase,
                      const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1) {
   const QuantWeight& w = d.w;
-  const int block_rows = kTileRows / terms;
+  const int block_rows = AmxQuantBlockRows(terms);
   const std::vector<float> zero_scales(static_cast<size_t>(w.Groups()), 0.0f);
   const AmxArgs args{&d, terms, block_rows, xb, wbase, zero_scales.data()};
   const int64_t chunk = amx_isa::ColumnChunk(w);
-  const int64_t steps = AmxQuantSteps(w.k), row_blocks = (d.m + block_rows - 1) / block_rows;
+  const int64_t steps = AmxQuantSteps(w.k), row_blocks = AmxQuantRowBlocks(d.m, terms);
   const bool int4 = w.dtype == ACL_INT4;
   // Row blocks that share one unpacking of a column block: as many as keep
   // their x (1 KiB a step each) within kPanelXBytes, so that it stays in L2.

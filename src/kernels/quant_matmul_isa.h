@@ -46,14 +46,19 @@ inline int64_t AmxQuantSteps(int64_t k) { return (k + kAmxQuantStepK - 1) / kAmx
 inline bool AmxQuantFit(const QuantWeight& w) {
   return (w.dtype == ACL_INT4 || w.dtype == ACL_INT8) && w.k_contiguous && (w.group_size % 32 == 0 || w.Groups() == 1);
 }
-// 32-bit words of x's tile layout: 16 x 16 a step and block of 16 / terms rows.
+// Rows of x in one block of the tile layout (one B tile holds 16 columns of
+// x: a row's terms side by side), and the blocks that hold m rows.
+inline int AmxQuantBlockRows(int terms) { return 16 / terms; }
+inline int64_t AmxQuantRowBlocks(int64_t m, int terms) {
+  return (m + AmxQuantBlockRows(terms) - 1) / AmxQuantBlockRows(terms);
+}
+// 32-bit words of x's tile layout: 16 x 16 a step and row block.
 inline int64_t AmxQuantXWords(int64_t m, int64_t k, int terms) {
-  const int64_t block_rows = 16 / terms;
-  return (m + block_rows - 1) / block_rows * AmxQuantSteps(k) * 256;
+  return AmxQuantRowBlocks(m, terms) * AmxQuantSteps(k) * 256;
 }
 // AMX with BF16, AVX-512 VBMI and BF16, and the tile data granted to this process.
 bool AmxQuantUsable();
-// Writes the row blocks [block0, block1) of x's layout (blocks of 16 / terms rows).
+// Writes the row blocks [block0, block1) of x's layout (AmxQuantBlockRows rows each).
 bool PrepareAmxQuantX(const float* x, int64_t m, int64_t k, int terms, bool int4, uint32_t* xb, int64_t block0,
                       int64_t block1);
 void AmxQuantColumns(const QuantMatmulDesc& d, int terms, const uint32_t* xb, const float* sums, const char* wbase,
