@@ -35,7 +35,12 @@ double Distance(const float* a, const float* b, int64_t m, double p) {
     return sum;
   }
   if (std::isinf(p)) {
-    for (int64_t k = 0; k < m; ++k) sum = std::fmax(sum, std::abs(double(a[k]) - double(b[k])));
+    // A NaN difference is skipped, as fmax would skip it; written as a compare
+    // because aarch64 GCC 12 fails with an internal error vectorising fmax here.
+    for (int64_t k = 0; k < m; ++k) {
+      const double d = std::abs(double(a[k]) - double(b[k]));
+      if (d > sum) sum = d;
+    }
     return sum;
   }
   for (int64_t k = 0; k < m; ++k) {
