@@ -5,6 +5,7 @@
 
 #include "avx512_lanes.h"
 #include "pointwise_avx512_blocks.h"
+#include "stream_prefetch.h"
 
 namespace canopy::kernels {
 namespace {
@@ -20,7 +21,11 @@ CANOPY_AVX512_TARGET void Convert(const void* src, void* dst, int64_t n) {
   const auto* s = static_cast<const typename From::Element*>(src);
   auto* d = static_cast<typename To::Element*>(dst);
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) To::Store(d + i, From::Load(s + i));
+  for (; i + 16 <= n; i += 16) {
+    PrefetchRead(s + i);
+    PrefetchWrite(d + i);
+    To::Store(d + i, From::Load(s + i));
+  }
   if (i < n) {
     const __mmask16 m = LanesBelow(n - i);
     To::Store(d + i, From::Load(s + i, m), m);
@@ -50,6 +55,8 @@ CANOPY_AVX512 void BlockBinaryLoop(const uint16_t* a, const uint16_t* b, float b
   if (b == nullptr) {
     const __m512 bv = _mm512_set1_ps(b_scalar);
     for (; i + B::kElements <= n; i += B::kElements) {
+      PrefetchRead(a + i);  // a block is one line of each
+      PrefetchWrite(out + i);
       B::Load(a + i, a0, a1);
       B::Store(out + i, op(a0, bv), op(a1, bv));
     }
@@ -61,6 +68,9 @@ CANOPY_AVX512 void BlockBinaryLoop(const uint16_t* a, const uint16_t* b, float b
     return;
   }
   for (; i + B::kElements <= n; i += B::kElements) {
+    PrefetchRead(a + i);
+    PrefetchRead(b + i);
+    PrefetchWrite(out + i);
     B::Load(a + i, a0, a1);
     B::Load(b + i, b0, b1);
     B::Store(out + i, op(a0, b0), op(a1, b1));
@@ -88,14 +98,23 @@ CANOPY_AVX512 void BinaryLoop(const void* a_data, const void* b_data, float b_sc
   int64_t i = 0;
   if (b == nullptr) {
     const __m512 bv = _mm512_set1_ps(b_scalar);
-    for (; i + 16 <= n; i += 16) S::Store(out + i, op(S::Load(a + i), bv));
+    for (; i + 16 <= n; i += 16) {
+      PrefetchRead(a + i);
+      PrefetchWrite(out + i);
+      S::Store(out + i, op(S::Load(a + i), bv));
+    }
     if (i < n) {
       const __mmask16 m = LanesBelow(n - i);
       S::Store(out + i, op(S::Load(a + i, m), bv), m);
     }
     return;
   }
-  for (; i + 16 <= n; i += 16) S::Store(out + i, op(S::Load(a + i), S::Load(b + i)));
+  for (; i + 16 <= n; i += 16) {
+    PrefetchRead(a + i);
+    PrefetchRead(b + i);
+    PrefetchWrite(out + i);
+    S::Store(out + i, op(S::Load(a + i), S::Load(b + i)));
+  }
   if (i < n) {
     const __mmask16 m = LanesBelow(n - i);
     // Masked-off lanes load 0; their quotient is never stored.

@@ -11,6 +11,7 @@
 #include "avx512_lanes.h"
 #include "cpu_features.h"
 #include "pointwise_pow.h"
+#include "stream_prefetch.h"
 #include "unary_avx512_loops.h"
 
 namespace canopy::kernels {
@@ -23,7 +24,11 @@ void Loop(const Fn& fn, const void* src, void* dst, int64_t n) {
   const auto* s = static_cast<const typename In::Element*>(src);
   auto* d = static_cast<typename Out::Element*>(dst);
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) Out::Store(d + i, fn.Vector(V16{In::Load(s + i)}).v);
+  for (; i + 16 <= n; i += 16) {
+    PrefetchRead(s + i);  // a line or half of one each
+    PrefetchWrite(d + i);
+    Out::Store(d + i, fn.Vector(V16{In::Load(s + i)}).v);
+  }
   if (i < n) {
     const __mmask16 m = Tail(n - i);
     // Masked-off lanes read 0 and are never stored.

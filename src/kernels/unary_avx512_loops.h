@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "pointwise_avx512_blocks.h"
+#include "stream_prefetch.h"
 #include "unary_functors.h"
 
 namespace canopy::kernels {
@@ -61,6 +62,8 @@ void BlockLoop(const Fn& fn, const void* src, void* dst, int64_t n) {
   auto* d = static_cast<typename Block::Element*>(dst);
   int64_t i = 0;
   for (; i + Block::kElements <= n; i += Block::kElements) {
+    PrefetchRead(s + i);  // a block is one line of each
+    PrefetchWrite(d + i);
     __m512 first, second;
     Block::Load(s + i, first, second);
     Block::Store(d + i, fn.Vector(V16{first}).v, fn.Vector(V16{second}).v);
