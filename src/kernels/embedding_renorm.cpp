@@ -63,9 +63,12 @@ class EmbeddingRenormStep final : public Step {
     double acc = 0;
     if (std::isinf(d_.p)) {  // the largest magnitude (-inf: the smallest)
       acc = d_.p > 0 ? 0 : INFINITY;
+      // NaN magnitudes are skipped, as fmax / fmin would skip them; compares,
+      // because aarch64 GCC 12 fails with an internal error vectorising those.
+      const bool largest = d_.p > 0;
       for (const float v : row) {
         const double m = std::abs(static_cast<double>(v));
-        acc = d_.p > 0 ? std::fmax(acc, m) : std::fmin(acc, m);
+        if (largest ? m > acc : m < acc) acc = m;
       }
       return acc;
     }

@@ -305,7 +305,6 @@ class CopyPart {
     const bool vector = Cpu().Avx512();  // every size IsBitCopy admits: 1, 2, 4, 8, 16 bytes
     const bool stream = elements_ * bytes_ >= kStreamBytes && out_step % kLineBytes == 0;
 #else
-    const bool vector = false;
     const bool stream = false;
 #endif
     for (int64_t unit = begin; unit < end;) {
