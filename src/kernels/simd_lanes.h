@@ -6,7 +6,7 @@
 // here is internal to such a file.
 #pragma once
 
-#include <immintrin.h>
+#include "x86_intrinsics.h"  // <immintrin.h> without GCC 12's PR105593 warnings
 #include <sleef.h>
 
 namespace canopy::kernels {

@@ -86,6 +86,9 @@ void UnaryAvx512(UnaryOp op, const UnaryParams& params, aclDataType src_dtype, c
 void PowF32Avx512(const float* base, const float* exponent, float* out, int64_t n) {
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
+    PrefetchRead(base + i);
+    PrefetchRead(exponent + i);
+    PrefetchWrite(out + i);
     _mm512_storeu_ps(out + i, Pow(V16{_mm512_loadu_ps(base + i)}, V16{_mm512_loadu_ps(exponent + i)}).v);
   }
   if (i < n) {

@@ -45,6 +45,20 @@ struct SqrtToSixteenBitFn {
   }
 };
 
+// Sigmoid and SiLU rounded to fp16 or bf16: SigmoidAvx512 (unary_functors.h;
+// about 2 ulp of f32 in all, against SLEEF's expf and vdivps, which take about
+// twice as long). The f32 kernels keep SLEEF's exp and the division; a 16-bit
+// result can differ from theirs only where the f32 value lies within a few of
+// its units of a 16-bit rounding boundary.
+struct SigmoidToSixteenBitFn {
+  explicit SigmoidToSixteenBitFn(const UnaryParams&) {}
+  static V16 Vector(V16 x) { return {SigmoidAvx512(x.v)}; }
+};
+struct SiluToSixteenBitFn {
+  explicit SiluToSixteenBitFn(const UnaryParams&) {}
+  static V16 Vector(V16 x) { return {_mm512_mul_ps(x.v, SigmoidAvx512(x.v))}; }
+};
+
 // The functor a 16-bit loop runs for Fn.
 template <typename Fn>
 struct SixteenBitKernel {
@@ -53,6 +67,14 @@ struct SixteenBitKernel {
 template <>
 struct SixteenBitKernel<SqrtFn> {
   using Type = SqrtToSixteenBitFn;
+};
+template <>
+struct SixteenBitKernel<SigmoidFn> {
+  using Type = SigmoidToSixteenBitFn;
+};
+template <>
+struct SixteenBitKernel<SiluFn> {
+  using Type = SiluToSixteenBitFn;
 };
 
 // dst = fn(src) on n elements of one 16-bit storage (Block: pointwise_avx512_blocks.h).

@@ -62,6 +62,41 @@ struct SigmoidFn {
 #endif
 };
 
+#if defined(CANOPY_SIMD_LANES) && defined(__AVX512F__)
+// sigmoid(z) in about half the instructions of SLEEF's expf and a division
+// (vdivps alone takes 10 cycles a register): e^-|z| as 2^n p(r) with n =
+// round(-|z| log2 e) by the 1.5 * 2^23 shifter, r = -|z| - n ln 2 in two steps
+// (Cody and Waite), p the degree-7 Taylor polynomial (truncation below 6e-9 on
+// |r| <= ln 2 / 2) and vscalefps (gradual underflow; -|z| is clamped at -104,
+// where e^-|z| is 0 in f32, so -inf needs no case); about 1 ulp. Then
+// 1 / (1 + e) (e / (1 + e) for z < 0) from vrcp14 and one Newton step, under
+// 1 ulp. NaN stays NaN.
+inline __m512 SigmoidAvx512(__m512 z) {
+  // -|z|, at least -104 (vmaxps returns its second operand, NaN, where z is NaN).
+  const __m512 a =
+      _mm512_max_ps(_mm512_set1_ps(-104.0f),
+                    _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(z), _mm512_set1_epi32(INT32_MIN))));
+  const __m512 shifter = _mm512_set1_ps(0x1.8p23f);
+  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(a, _mm512_set1_ps(1.44269504088896341f), shifter), shifter);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), a);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860682030941723212e-6f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  const __m512 e = _mm512_scalef_ps(p, n);
+  const __m512 d = _mm512_add_ps(_mm512_set1_ps(1.0f), e);
+  const __m512 estimate = _mm512_maskz_rcp14_ps(0xffff, d);  // maskz: GCC 12's PR105593, as simd_lanes.h
+  const __m512 s = _mm512_fmadd_ps(estimate, _mm512_fnmadd_ps(d, estimate, _mm512_set1_ps(1.0f)), estimate);
+  const __mmask16 negative = _mm512_cmp_ps_mask(z, _mm512_setzero_ps(), _CMP_LT_OQ);
+  return _mm512_mask_mul_ps(s, negative, e, s);
+}
+#endif
+
 struct TanhFn {
   explicit TanhFn(const UnaryParams&) {}
   template <typename T>
@@ -408,42 +443,14 @@ struct GeluTanhFn {
     return Mul(x, SigmoidFn(UnaryParams{}).Vector(z));
   }
 #if defined(__AVX512F__)
-  // The same function in about half the instructions of SLEEF's expf and a
-  // division (vdivps alone takes 10 cycles a register): z = x (c + c k x^2),
-  // three roundings; e^-|z| as 2^n p(r) with n = round(-|z| log2 e) by the
-  // 1.5 * 2^23 shifter, r = -|z| - n ln 2 in two steps (Cody and Waite), p the
-  // degree-7 Taylor polynomial (truncation below 6e-9 on |r| <= ln 2 / 2) and
-  // vscalefps (gradual underflow; -|z| is clamped at -104, where e^-|z| is 0 in
-  // f32, so -inf and the overflowing cubic need no case); about 1 ulp. The
-  // sigmoid 1 / (1 + e) (e / (1 + e) for z < 0) from vrcp14 and one Newton
-  // step, under 1 ulp. Within kGeluTanh (harness_unary_test checks f32, fp16, bf16).
+  // The same function with the cheaper sigmoid (SigmoidAvx512): z = x (c + c k
+  // x^2), three roundings. Within kGeluTanh (harness_unary_test checks f32,
+  // fp16, bf16).
   static __m512 Avx512(__m512 x) {
     const auto c = static_cast<float>(kTwiceSqrtTwoOverPi);
     const __m512 w = _mm512_fmadd_ps(
         _mm512_mul_ps(x, x), _mm512_set1_ps(static_cast<float>(kTwiceSqrtTwoOverPi * kCubic)), _mm512_set1_ps(c));
-    const __m512 z = _mm512_mul_ps(x, w);
-    // -|z|, at least -104 (vmaxps returns its second operand, NaN, where z is NaN).
-    const __m512 a =
-        _mm512_max_ps(_mm512_set1_ps(-104.0f),
-                      _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(z), _mm512_set1_epi32(INT32_MIN))));
-    const __m512 shifter = _mm512_set1_ps(0x1.8p23f);
-    const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(a, _mm512_set1_ps(1.44269504088896341f), shifter), shifter);
-    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), a);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860682030941723212e-6f), r);
-    __m512 p = _mm512_set1_ps(1.0f / 5040);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    const __m512 e = _mm512_scalef_ps(p, n);
-    const __m512 d = _mm512_add_ps(_mm512_set1_ps(1.0f), e);
-    const __m512 estimate = _mm512_maskz_rcp14_ps(0xffff, d);  // maskz: GCC 12's PR105593, as simd_lanes.h
-    const __m512 s = _mm512_fmadd_ps(estimate, _mm512_fnmadd_ps(d, estimate, _mm512_set1_ps(1.0f)), estimate);
-    const __mmask16 negative = _mm512_cmp_ps_mask(z, _mm512_setzero_ps(), _CMP_LT_OQ);
-    return _mm512_mul_ps(x, _mm512_mask_mul_ps(s, negative, e, s));
+    return _mm512_mul_ps(x, SigmoidAvx512(_mm512_mul_ps(x, w)));
   }
 #endif
 #endif
