@@ -13,6 +13,7 @@
 #include "kernels/matmul.h"
 #include "kernels/skinny_matmul.h"
 #include "ops/framework/plan.h"
+#include "ops/framework/tensor_view.h"
 
 namespace canopy::ops {
 namespace {
@@ -306,6 +307,49 @@ aclnnStatus CheckWeightNzExtents(Plan& plan, const char* weight_name, const aclT
   return ACLNN_SUCCESS;
 }
 
+namespace {
+
+// Matrices of a batched product planned one by one, at most this many, and
+// only where each B is large enough to pay for a step of its own (an expert's
+// weight is megabytes; small batched products stay one oneDNN primitive).
+constexpr int64_t kMaxSkinnyBatch = 64;
+constexpr int64_t kMinSkinnyBatchBBytes = int64_t{256} << 10;
+
+// A batch of few-row products whose matrices the skinny kernel would each take
+// (ggml's MUL_MAT_ID: each selected expert's 1-16 rows through BatchMatMul):
+// planned matrix by matrix, so each B is streamed where it lies. The batched
+// oneDNN product would first convert every B to f32 (an fp16 weight under
+// USE_FP16, ggml's case: gathered column by column, 50 ms for 8 experts of
+// 768 x 2048) and then run oneDNN's weak M = 1 path. False (nothing planned)
+// where the batch does not qualify. a, b padded to out's rank; no bias.
+bool PlanSkinnyBatch(Plan& plan, const TensorRef& a, const TensorRef& b, const TensorRef& out, int8_t cube_math_type,
+                     const ProductTerms& terms, aclnnStatus& status) {
+  const size_t rank = out.shape.size();
+  int64_t batch = 1;
+  for (size_t d = 0; d + 2 < rank; ++d) batch *= out.shape[d];
+  if (batch < 2 || batch > kMaxSkinnyBatch || terms.bias != nullptr || terms.alpha == 0.0f) return false;
+  // Matrix `index` of the batch (row-major over the batch dims; a and b broadcast where their extent is 1).
+  const auto matrix = [&](const TensorRef& t, int64_t index) {
+    TensorRef view = t;
+    for (size_t d = rank - 2; d-- > 0;) {
+      const int64_t at = index % out.shape[d];
+      index /= out.shape[d];
+      view = Narrow(view, static_cast<int64_t>(d), t.shape[d] == 1 ? 0 : at, 1);
+    }
+    return view;
+  };
+  const TensorRef a0 = matrix(a, 0), b0 = matrix(b, 0), out0 = matrix(out, 0);
+  if (b0.NumElements() * static_cast<int64_t>(DtypeSize(b0.dtype)) < kMinSkinnyBatchBBytes) return false;
+  const bool rounds_to_fp16 = cube_math_type == kUseFp16 && ProductDtype(a.dtype, b.dtype) == ACL_FLOAT;
+  if (!UseSkinnyKernel(a0, b0, out0, rounds_to_fp16 ? ACL_FLOAT16 : b.dtype)) return false;
+  for (int64_t index = 0; index < batch && status == ACLNN_SUCCESS; ++index) {
+    status = PlanProduct(plan, matrix(a, index), matrix(b, index), matrix(out, index), cube_math_type, terms);
+  }
+  return true;
+}
+
+}  // namespace
+
 aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in, const TensorRef& out,
                         int8_t cube_math_type, const ProductTerms& terms) {
   if (out.NumElements() == 0) return ACLNN_SUCCESS;
@@ -322,6 +366,9 @@ aclnnStatus PlanProduct(Plan& plan, const TensorRef& a_in, const TensorRef& b_in
   TensorRef a = PadRank(a_in, static_cast<int64_t>(rank));
   TensorRef b = PadRank(b_in, static_cast<int64_t>(rank));
   const int64_t k = a.shape[rank - 1];
+  if (aclnnStatus status = ACLNN_SUCCESS; k > 0 && PlanSkinnyBatch(plan, a, b, out, cube_math_type, terms, status)) {
+    return status;
+  }
 
   // What the product is computed in, and what oneDNN is handed.
   aclDataType product = ProductDtype(a.dtype, b.dtype);
