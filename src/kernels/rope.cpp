@@ -6,8 +6,10 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
+#include "cpu_features.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "rope_isa.h"
 
 namespace canopy::kernels {
 namespace {
@@ -76,7 +78,19 @@ class RopeStep final : public Step {
       const int64_t i0 = row / desc_.shape[2] / desc_.shape[1];
       return (i0 * o.strides[0] + i1 * o.strides[1] + i2 * o.strides[2]) * element;
     };
-    ParallelFor(rows, std::max<int64_t>(1, kGrainElements / std::max<int64_t>(d, 1)), [&](int64_t begin, int64_t end) {
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / std::max<int64_t>(d, 1));
+#if defined(__x86_64__)
+    if (Vector()) {
+      ParallelFor(rows, grain, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          RopeRowAvx512(desc_.mode, desc_.dtype, d, x + offset(desc_.x, r), cos + offset(desc_.cos, r),
+                        sin + offset(desc_.sin, r), y + offset(desc_.y, r));
+        }
+      });
+      return ACLNN_SUCCESS;
+    }
+#endif
+    ParallelFor(rows, grain, [&](int64_t begin, int64_t end) {
       std::vector<float> row(d), rotated(d), scratch(d), c(d), s(d);
       for (int64_t r = begin; r < end; ++r) {
         Load(desc_.dtype, x + offset(desc_.x, r), desc_.x.strides[3], d, row.data());
@@ -92,10 +106,20 @@ class RopeStep final : public Step {
 
   std::string Describe() const override {
     return std::string("rotary position embedding mode ") + std::to_string(static_cast<int64_t>(desc_.mode)) + " " +
-           DtypeName(desc_.dtype) + ", rows of " + std::to_string(desc_.shape[3]);
+           DtypeName(desc_.dtype) + ", rows of " + std::to_string(desc_.shape[3]) + (Vector() ? " (avx512)" : "");
   }
 
  private:
+  // Rows the AVX-512 kernel takes: its modes and row lengths, every operand's row contiguous.
+  bool Vector() const {
+#if defined(__x86_64__)
+    return Cpu().Avx512() && RopeRowAvx512Takes(desc_.mode, desc_.shape[3]) && desc_.x.strides[3] == 1 &&
+           desc_.cos.strides[3] == 1 && desc_.sin.strides[3] == 1 && desc_.y.strides[3] == 1;
+#else
+    return false;
+#endif
+  }
+
   RopeDesc desc_;
 };
 
