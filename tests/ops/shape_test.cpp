@@ -641,6 +641,10 @@ std::vector<RepeatCase> RepeatCases() {
       cases.push_back({f + "_rank0_self", form, ACL_FLOAT, {}, 0, {3}});
     }
   }
+  // Long ones, copied whole output rows at a time and split between threads
+  // mid-row (ggml's RoPE tables: [n] -> [n, 2]).
+  cases.push_back({"int_dim_long_f32", RepeatForm::kIntWithDim, ACL_FLOAT, {100003}, 0, {3}});
+  cases.push_back({"int_dim_long_f16", RepeatForm::kIntWithDim, ACL_FLOAT16, {65537}, 0, {2}});
   cases.push_back({"tensor_per_element", RepeatForm::kTensor, ACL_INT64, {2, 3}, 0, {1, 0, 2, 3, 1, 2}, {6}});
   cases.push_back({"tensor_rank0_count", RepeatForm::kTensor, ACL_FLOAT, {2, 3}, 0, {2}, {}});
   cases.push_back({"tensor_dim_per_slice", RepeatForm::kTensorWithDim, ACL_BF16, {3, 4}, 0, {1, 2, 3}, {3}});
