@@ -33,10 +33,10 @@ void HalfRow(int64_t d, const typename S::Element* x, const typename S::Element*
 // y[2i] = x[2i] cos[2i] - x[2i + 1] sin[2i], y[2i + 1] = x[2i + 1] cos[2i + 1] + x[2i] sin[2i + 1]:
 // the rotation is the pair swapped within each 64-bit lane, the even lanes negated.
 template <typename S>
-void InterleaveRow(int64_t d, const typename S::Element* x, const typename S::Element* c,
-                   const typename S::Element* s, typename S::Element* y) {
-  const __m512i even_sign = _mm512_set_epi32(0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0,
-                                             INT_MIN, 0, INT_MIN);
+void InterleaveRow(int64_t d, const typename S::Element* x, const typename S::Element* c, const typename S::Element* s,
+                   typename S::Element* y) {
+  const __m512i even_sign =
+      _mm512_set_epi32(0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN, 0, INT_MIN);
   for (int64_t i = 0; i < d; i += kLanes) {
     const __m512 v = S::Load(x + i);
     const __m512 rotated =

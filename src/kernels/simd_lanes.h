@@ -6,7 +6,9 @@
 // here is internal to such a file.
 #pragma once
 
-#include "x86_intrinsics.h"  // <immintrin.h> without GCC 12's PR105593 warnings
+// First: <immintrin.h> without GCC 12's PR105593 warnings (sleef.h includes it too).
+#include "x86_intrinsics.h"
+
 #include <sleef.h>
 
 namespace canopy::kernels {

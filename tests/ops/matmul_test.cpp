@@ -466,8 +466,7 @@ bool SkinnyKernelRuns() {
       return false;
     }
   }
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl");
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
 #else
   return false;
 #endif
@@ -476,8 +475,8 @@ bool SkinnyKernelRuns() {
 TEST(MatmulUseFp16, BatchOfFewRowsReadsEachWeightWhereItLies) {
   constexpr int64_t k = 320, n = 448;  // 280 KiB of fp16 per matrix: each worth a step of its own
   const bool skinny = SkinnyKernelRuns();
-  for (const auto& [batch, rows, selfBatch] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
-           {2, 1, 2}, {5, 5, 5}, {5, 1, 1}, {2, 16, 2}}) {
+  for (const auto& [batch, rows, selfBatch] :
+       std::vector<std::tuple<int64_t, int64_t, int64_t>>{{2, 1, 2}, {5, 5, 5}, {5, 1, 1}, {2, 16, 2}}) {
     for (View mat2View : {View::kTransposed, View::kContiguous}) {
       const uint64_t workspace =
           CheckUseFp16Product(MatmulOp::kBatchMatMul, ACL_FLOAT16, mat2View, k, n, batch, rows, selfBatch);
