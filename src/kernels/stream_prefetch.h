@@ -9,7 +9,7 @@
 // Prefetching the destination for writing and the source for reading a fixed
 // distance ahead (measured stand-alone on two threads, 16M elements): bf16
 // sqrt (rsqrt14 and a Newton step) went from 0.73 to 1.0 of memcpy's time,
-// bf16 muls from 0.91 to 1.0, f32 muls from 0.90 to 1.04; DRAM-sized arrays
+// bf16 muls from 0.81-0.94 to 1.0, f32 muls from 0.89 to 1.04; DRAM-sized arrays
 // and L2-sized ones were not slower. docs/perf.md, "Streaming prefetch".
 #pragma once
 
