@@ -448,13 +448,6 @@ TEST(MatmulUseFp16, Fp16OperandIsNotCopied) {
   }
 }
 
-// ggml's MUL_MAT_ID multiplies each selected expert's few rows through
-// BatchMatMul: f32 rows, the experts' fp16 weights gathered and passed
-// transposed, USE_FP16. Each matrix of such a batch is multiplied by the
-// skinny kernel where its weight lies; the batched product widened every
-// weight to a contiguous f32 copy first (50 ms for 8 experts of 768 x 2048).
-// Checked against float64 with 1, 5 and 16 rows, batches of 2 and 5, self
-// broadcast or not; the workspace tells the copy apart without timing.
 // Whether Canopy's skinny kernel can run here: AVX-512 (F/BW/VL), not capped
 // below it by CANOPY_MAX_ISA or with CANOPY_CPU_FEATURES (the ctest variants).
 bool SkinnyKernelRuns() {
@@ -472,6 +465,13 @@ bool SkinnyKernelRuns() {
 #endif
 }
 
+// ggml's MUL_MAT_ID multiplies each selected expert's few rows through
+// BatchMatMul: f32 rows, the experts' fp16 weights gathered and passed
+// transposed, USE_FP16. Each matrix of such a batch is multiplied by the
+// skinny kernel where its weight lies; the batched product widened every
+// weight to a contiguous f32 copy first (50 ms for 8 experts of 768 x 2048).
+// Checked against float64 with 1, 5 and 16 rows, batches of 2 and 5, self
+// broadcast or not; the workspace tells the copy apart without timing.
 TEST(MatmulUseFp16, BatchOfFewRowsReadsEachWeightWhereItLies) {
   constexpr int64_t k = 320, n = 448;  // 280 KiB of fp16 per matrix: each worth a step of its own
   const bool skinny = SkinnyKernelRuns();
