@@ -57,9 +57,23 @@ const __m512i& DotOrder() {
   return order;
 }
 
-// KeyDots, sixteen keys at a time per row of q (head dims a multiple of 16):
-// the key rows stream past one loaded vector of q into sixteen lane vectors,
-// reduced together; the other keys as KeyDots.
+// Sixteen keys' dots with one row of q (head dims a multiple of 16): the key
+// rows (dims e.. of key t from load(t, e), sixteen f32 lanes) stream past one
+// loaded vector of q into sixteen lane vectors, reduced together; lane t holds
+// key t's dot, bit for bit KeyDots'.
+template <typename KeyLanes>
+inline __m512 SixteenDots(const float* qr, int64_t d, const __m512i& order, const KeyLanes& load) {
+  __m512 acc[16];
+  for (auto& a : acc) a = _mm512_setzero_ps();
+  for (int64_t e = 0; e < d; e += 16) {
+    const __m512 qv = _mm512_loadu_ps(qr + e);
+    for (int t = 0; t < 16; ++t) acc[t] = _mm512_fmadd_ps(qv, load(t, e), acc[t]);
+  }
+  return _mm512_permutexvar_ps(order, SixteenTrees(acc));
+}
+
+// KeyDots, sixteen keys at a time per row of q (head dims a multiple of 16),
+// the other keys as KeyDots.
 void KeyDotsAvx512(const float* q, int64_t rows, const float* keys, int64_t d, int64_t keys_count, float* dots,
                    int64_t dots_stride) {
   if (d % avx512_isa::kDotLanes != 0) return avx512_isa::KeyDots(q, rows, keys, d, keys_count, dots, dots_stride);
@@ -68,17 +82,67 @@ void KeyDotsAvx512(const float* q, int64_t rows, const float* keys, int64_t d, i
   for (; t0 + 16 <= keys_count; t0 += 16) {
     const float* k = keys + t0 * d;
     for (int64_t r = 0; r < rows; ++r) {
-      const float* qr = q + r * d;
-      __m512 acc[16];
-      for (auto& a : acc) a = _mm512_setzero_ps();
-      for (int64_t e = 0; e < d; e += 16) {
-        const __m512 qv = _mm512_loadu_ps(qr + e);
-        for (int t = 0; t < 16; ++t) acc[t] = _mm512_fmadd_ps(qv, _mm512_loadu_ps(k + t * d + e), acc[t]);
-      }
-      _mm512_storeu_ps(dots + r * dots_stride + t0, _mm512_permutexvar_ps(order, SixteenTrees(acc)));
+      const auto lanes = [&](int t, int64_t e) { return _mm512_loadu_ps(k + t * d + e); };
+      _mm512_storeu_ps(dots + r * dots_stride + t0, SixteenDots(q + r * d, d, order, lanes));
     }
   }
   if (t0 < keys_count) avx512_isa::KeyDots(q, rows, keys + t0 * d, d, keys_count - t0, dots + t0, dots_stride);
+}
+
+// count fp16 rows of n elements, `stride` apart, widened exactly into dst as [row][n].
+void WidenF16Rows(const uint16_t* src, int64_t stride, int64_t count, int64_t n, float* dst) {
+  for (int64_t t = 0; t < count; ++t) {
+    const uint16_t* row = src + t * stride;
+    float* out = dst + t * n;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      _mm512_storeu_ps(out + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + i))));
+    }
+    if (i < n) {
+      const __mmask16 m = avx512::LanesBelow(n - i);
+      _mm512_mask_storeu_ps(out + i, m, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, row + i)));
+    }
+  }
+}
+
+// KeyDots on fp16 key rows as stored (key_stride elements apart), each dim
+// widened exactly to f32 as the keys are read: the same products and sums as
+// KeyDotsAvx512 on the rows loaded into f32, without that copy. One query row
+// widens the keys in registers; several widen each group of sixteen keys once
+// into `scratch` (16 d floats), which also takes the last keys, for KeyDots.
+void KeyDotsF16Avx512(const float* q, int64_t rows, const uint16_t* keys, int64_t key_stride, int64_t d,
+                      int64_t keys_count, float* dots, int64_t dots_stride, float* scratch) {
+  const __m512i order = DotOrder();
+  // Other head dims: KeyDots for every key.
+  const int64_t whole = d % avx512_isa::kDotLanes == 0 ? keys_count / 16 * 16 : 0;
+  int64_t t0 = 0;
+  for (; t0 < whole; t0 += 16) {
+    const uint16_t* k = keys + t0 * key_stride;
+    if (rows == 1) {
+      const auto lanes = [&](int t, int64_t e) {
+        return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(k + t * key_stride + e)));
+      };
+      _mm512_storeu_ps(dots + t0, SixteenDots(q, d, order, lanes));
+      continue;
+    }
+    WidenF16Rows(k, key_stride, 16, d, scratch);
+    for (int64_t r = 0; r < rows; ++r) {
+      const auto lanes = [&](int t, int64_t e) { return _mm512_loadu_ps(scratch + t * d + e); };
+      _mm512_storeu_ps(dots + r * dots_stride + t0, SixteenDots(q + r * d, d, order, lanes));
+    }
+  }
+  // The last keys (or every key, for other head dims) sixteen at most at a time.
+  for (int64_t first = t0; first < keys_count; first += 16) {
+    const int64_t count = std::min<int64_t>(16, keys_count - first);
+    WidenF16Rows(keys + first * key_stride, key_stride, count, d, scratch);
+    avx512_isa::KeyDots(q, rows, scratch, d, count, dots + first, dots_stride);
+  }
+}
+
+// Sixteen lanes of a value row as f32: f32 rows as they are, fp16 rows widened (exact).
+inline __m512 ValueLanes(const float* v) { return _mm512_loadu_ps(v); }
+inline __m512 ValueLanes(const uint16_t* v) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(v)));
 }
 
 // AccumulateValues (attention_loops.h) for value dims in 64s, with the
@@ -86,9 +150,10 @@ void KeyDotsAvx512(const float* q, int64_t rows, const float* keys, int64_t d, i
 // once per key and row (the compiler's if-converted form of the portable loop
 // spent more on masks than on the products), each value vector loaded once
 // for four rows (two rows of 128 dims were bound by the loads). The same
-// operations in the same order per row and dim.
-template <int NR, int V>
-void ValueTileAvx512(const float* p, int64_t p_stride, const float* values, int64_t keys, int64_t dv,
+// operations in the same order per row and dim. Value rows of E (f32, or
+// fp16 widened as read), value_stride elements apart.
+template <int NR, int V, typename E>
+void ValueTileAvx512(const float* p, int64_t p_stride, const E* values, int64_t value_stride, int64_t keys, int64_t dv,
                      const float* rescale, float* acc) {
   __m512 a[NR][V];
   for (int r = 0; r < NR; ++r) {
@@ -96,9 +161,9 @@ void ValueTileAvx512(const float* p, int64_t p_stride, const float* values, int6
     for (int l = 0; l < V; ++l) a[r][l] = _mm512_mul_ps(_mm512_loadu_ps(acc + r * dv + 16 * l), s);
   }
   for (int64_t t = 0; t < keys; ++t) {
-    const float* vt = values + t * dv;
+    const E* vt = values + t * value_stride;
     __m512 v[V];
-    for (int l = 0; l < V; ++l) v[l] = _mm512_loadu_ps(vt + 16 * l);
+    for (int l = 0; l < V; ++l) v[l] = ValueLanes(vt + 16 * l);
     for (int r = 0; r < NR; ++r) {
       const float pt = p[r * p_stride + t];
       if (pt == 0.0f) continue;
@@ -111,24 +176,38 @@ void ValueTileAvx512(const float* p, int64_t p_stride, const float* values, int6
   }
 }
 
-template <int NR, int V>
-void ValueRowsAvx512(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys, int64_t dv,
-                     const float* rescale, float* acc) {
+template <int NR, int V, typename E>
+void ValueRowsAvx512(const float* p, int64_t p_stride, int64_t rows, const E* values, int64_t value_stride,
+                     int64_t keys, int64_t dv, const float* rescale, float* acc) {
   for (int64_t e0 = 0; e0 < dv; e0 += 16 * V) {
     int64_t r = 0;
     for (; r + NR <= rows; r += NR) {
-      ValueTileAvx512<NR, V>(p + r * p_stride, p_stride, values + e0, keys, dv, rescale + r, acc + r * dv + e0);
+      ValueTileAvx512<NR, V>(p + r * p_stride, p_stride, values + e0, value_stride, keys, dv, rescale + r,
+                             acc + r * dv + e0);
     }
     for (; r < rows; ++r) {
-      ValueTileAvx512<1, V>(p + r * p_stride, p_stride, values + e0, keys, dv, rescale + r, acc + r * dv + e0);
+      ValueTileAvx512<1, V>(p + r * p_stride, p_stride, values + e0, value_stride, keys, dv, rescale + r,
+                            acc + r * dv + e0);
     }
   }
 }
 
 void AccumulateValuesAvx512(const float* p, int64_t p_stride, int64_t rows, const float* values, int64_t keys,
                             int64_t dv, const float* rescale, float* acc) {
-  if (dv % 64 == 0) return ValueRowsAvx512<4, 4>(p, p_stride, rows, values, keys, dv, rescale, acc);
+  if (dv % 64 == 0) return ValueRowsAvx512<4, 4>(p, p_stride, rows, values, dv, keys, dv, rescale, acc);
   avx512_isa::AccumulateValues(p, p_stride, rows, values, keys, dv, rescale, acc);
+}
+
+// AccumulateValues on fp16 value rows as stored (value_stride elements
+// apart), widened as read: the same sums as on the rows loaded into f32.
+// Value dims not a multiple of 64 widen the rows into `scratch` (keys dv
+// floats) for AccumulateValues.
+void AccumulateValuesF16Avx512(const float* p, int64_t p_stride, int64_t rows, const uint16_t* values,
+                               int64_t value_stride, int64_t keys, int64_t dv, const float* rescale, float* acc,
+                               float* scratch) {
+  if (dv % 64 == 0) return ValueRowsAvx512<4, 4>(p, p_stride, rows, values, value_stride, keys, dv, rescale, acc);
+  WidenF16Rows(values, value_stride, keys, dv, scratch);
+  avx512_isa::AccumulateValues(p, p_stride, rows, scratch, keys, dv, rescale, acc);
 }
 
 // KeyDots for bf16 queries and keys as stored (queries are exact in bf16 when
@@ -376,6 +455,8 @@ float SoftmaxWeightsAvx512(const float* scores, int64_t keys, float max, float* 
 
 const AttentionBf16Loops kAttentionBf16LoopsAvx512 = {KeyDotsBf16Avx512, BlockDotsBf16Avx512,
                                                       AccumulateValuesBf16Avx512};
+
+const AttentionF16Loops kAttentionF16LoopsAvx512 = {KeyDotsF16Avx512, AccumulateValuesF16Avx512};
 
 const AttentionLoops kAttentionLoopsAvx512 = {avx512_isa::BlockDots, KeyDotsAvx512,          ScaledScoresAvx512,
                                               SoftmaxWeightsAvx512,  AccumulateValuesAvx512, avx512_isa::DequantRow};

@@ -43,6 +43,19 @@ struct AttentionBf16Loops {
   AccumulateValuesBf16Fn accumulate_values;
 };
 extern const AttentionBf16Loops kAttentionBf16LoopsAvx512;
+
+// Decode's loops on fp16 key and value rows as stored (attention_avx512.cpp,
+// AVX-512): KeyDots and AccumulateValues with each row widened to f32 as it
+// is read, the same results as on rows loaded into f32 first. scratch: 16 d
+// floats (key_dots), keys dv floats (accumulate_values).
+struct AttentionF16Loops {
+  void (*key_dots)(const float* q, int64_t rows, const uint16_t* keys, int64_t key_stride, int64_t d,
+                   int64_t keys_count, float* dots, int64_t dots_stride, float* scratch);
+  void (*accumulate_values)(const float* p, int64_t p_stride, int64_t rows, const uint16_t* values,
+                            int64_t value_stride, int64_t keys, int64_t dv, const float* rescale, float* acc,
+                            float* scratch);
+};
+extern const AttentionF16Loops kAttentionF16LoopsAvx512;
 extern const AttentionLoops kAttentionLoopsAvx2;
 
 }  // namespace canopy::kernels
