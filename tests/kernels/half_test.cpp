@@ -68,9 +68,18 @@ TEST(HalfBulk, F32ValuesRoundAsTheScalarDefinition) {
       std::memcpy(&values[i], &b, sizeof(b));
     }
   }
-  const float specials[] = {0.0f,     -0.0f,   std::numeric_limits<float>::infinity(),
-                            -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-                            65504.0f, 65520.0f, 65519.99f, 0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1p-26f};
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(),
+                            65504.0f,
+                            65520.0f,
+                            65519.99f,
+                            0x1p-24f,
+                            0x1p-25f,
+                            0x1.8p-25f,
+                            0x1p-26f};
   for (size_t i = 0; i < std::size(specials); ++i) values[i * 41 % values.size()] = specials[i];
   for (const size_t count : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{33}, values.size() - 1}) {
     SCOPED_TRACE(count);
