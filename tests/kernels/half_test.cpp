@@ -32,6 +32,7 @@ TEST(HalfBulk, EveryFp16ValueWidensAsTheScalarDefinition) {
     SCOPED_TRACE(count);
     // Start at an odd element so the loads are unaligned, and at each end of the value range.
     for (const size_t first : {size_t{0}, size_t{1}, all.size() - count}) {
+      if (first + count > all.size()) continue;
       std::vector<float> wide(count + 1, -1.0f);
       HalfToFloatN(all.data() + first, wide.data(), static_cast<int64_t>(count));
       for (size_t i = 0; i < count; ++i) {
