@@ -31,9 +31,9 @@ inline double Total(__m512d lo, __m512d hi) { return _mm512_reduce_add_pd(_mm512
 class Spread {
  public:
   Spread(const char* base, int64_t bytes, int64_t n) : base_(base), bytes_(base == nullptr ? 0 : bytes), n_(n) {}
-  // One more vector of the loop done.
-  void Step() {
-    progress_ += bytes_ * kLanes;
+  // `vectors` more vectors of the loop done.
+  void Step(int vectors = 1) {
+    progress_ += bytes_ * kLanes * vectors;
     for (; next_ < bytes_ && next_ * n_ < progress_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T0);
   }
   void Finish() {
@@ -70,6 +70,49 @@ inline __m512 Exp(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
+// exp(x - shift) over sixteen lanes of rows stored as S. f32 rows: Exp of the
+// difference (within 1.1 ulp). Rows of 16 bits, whose results round to 8 or 11
+// bits: 2^t with t = (x - shift) log2 e from one fma of x against the shift's
+// product, t = n + f with |f| <= 1/2, 2^f by the degree-5 polynomial
+// interpolating it at the Chebyshev nodes (within 1.6e-7), scaled by
+// vscalefps. Rounding t leaves each term within 4e-7 of exp(x - shift) where
+// it is above 2^-24 of the largest (the terms a 16-bit result can show); the
+// product's own rounding is one factor common to every term of the row
+// (within 2^-24 |shift| log2 e), which softmax's division cancels. 11
+// instructions where Exp and the subtraction take 15. NaN stays NaN; -inf
+// gives 0.
+template <typename S>
+class ShiftedExp {
+ public:
+  explicit ShiftedExp(float shift) {
+    if constexpr (kWide) {
+      shift_ = _mm512_set1_ps(shift);
+    } else {
+      offset_ = _mm512_set1_ps(-shift * kLog2e);
+    }
+  }
+  __m512 operator()(__m512 x) const {
+    if constexpr (kWide) return Exp(_mm512_sub_ps(x, shift_));
+    // 2^-151 scales to 0; NaN stays (the second operand).
+    const __m512 t = _mm512_max_ps(
+        _mm512_set1_ps(-151.0f),
+        _mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), offset_));  // 2^-151 scales to 0; NaN stays (second operand)
+    const __m512 n = _mm512_roundscale_ps(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 f = _mm512_sub_ps(t, n);
+    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(1.3390863314270973e-3f), f, _mm512_set1_ps(9.676031768321991e-3f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.5503569543361664e-2f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.402210682630539e-1f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.931471824645996e-1f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0000001192092896f));
+    return _mm512_scalef_ps(p, n);
+  }
+
+ private:
+  static constexpr bool kWide = sizeof(typename S::Element) == 4;
+  static constexpr float kLog2e = 1.44269504088896341f;
+  __m512 shift_, offset_;
+};
+
 template <typename S>
 float Max(const typename S::Element* x, int64_t n, Spread& spread) {
   const __m512 lowest = _mm512_set1_ps(-INFINITY);
@@ -105,30 +148,41 @@ inline void AddBlock(__m512 a, __m512 b, __m512 c, __m512 d, __m512d& lo, __m512
 }
 
 // sum of exp(x - shift) in f64 over blocks of 64 terms added in f32 (AddBlock);
-// the terms stored at e where not null.
-template <typename S>
-double ExpSum(const typename S::Element* x, int64_t n, float shift, float* e, Spread& spread) {
-  const __m512 s = _mm512_set1_ps(shift);
+// the terms stored at e where kStore. Four independent exponentials a block,
+// written out so that the compiler keeps them in registers.
+template <typename S, bool kStore>
+double ExpSumOf(const typename S::Element* x, int64_t n, float shift, float* e, Spread& spread) {
+  const ShiftedExp<S> exp(shift);
   __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
   int64_t i = 0;
   for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
-    __m512 t[4];
-    for (int v = 0; v < 4; ++v) {
-      t[v] = Exp(_mm512_sub_ps(S::Load(x + i + v * kLanes), s));
-      if (e != nullptr) _mm512_storeu_ps(e + i + v * kLanes, t[v]);
-      spread.Step();
+    const __m512 t0 = exp(S::Load(x + i));
+    const __m512 t1 = exp(S::Load(x + i + kLanes));
+    const __m512 t2 = exp(S::Load(x + i + 2 * kLanes));
+    const __m512 t3 = exp(S::Load(x + i + 3 * kLanes));
+    if constexpr (kStore) {
+      _mm512_storeu_ps(e + i, t0);
+      _mm512_storeu_ps(e + i + kLanes, t1);
+      _mm512_storeu_ps(e + i + 2 * kLanes, t2);
+      _mm512_storeu_ps(e + i + 3 * kLanes, t3);
     }
-    AddBlock(t[0], t[1], t[2], t[3], lo, hi);
+    AddBlock(t0, t1, t2, t3, lo, hi);
+    spread.Step(4);
   }
   spread.Finish();
   for (; i < n; i += kLanes) {
     const __mmask16 m = avx512::LanesBelow(n - i);
-    const __m512 t = _mm512_maskz_mov_ps(m, Exp(_mm512_sub_ps(S::Load(x + i, m), s)));
-    if (e != nullptr) _mm512_mask_storeu_ps(e + i, m, t);
+    const __m512 t = _mm512_maskz_mov_ps(m, exp(S::Load(x + i, m)));
+    if constexpr (kStore) _mm512_mask_storeu_ps(e + i, m, t);
     lo = _mm512_add_pd(lo, LowWide(t));
     hi = _mm512_add_pd(hi, HighWide(t));
   }
   return Total(lo, hi);
+}
+
+template <typename S>
+double ExpSum(const typename S::Element* x, int64_t n, float shift, float* e, Spread& spread) {
+  return e != nullptr ? ExpSumOf<S, true>(x, n, shift, e, spread) : ExpSumOf<S, false>(x, n, shift, e, spread);
 }
 
 // sum over x of term(v), the f32 terms of sixteen lanes, in f64 over blocks of
@@ -141,7 +195,7 @@ double WideSum(const typename S::Element* x, int64_t n, Spread& spread, const Te
     const __m512 a = term(S::Load(x + i)), b = term(S::Load(x + i + kLanes));
     const __m512 c = term(S::Load(x + i + 2 * kLanes)), d = term(S::Load(x + i + 3 * kLanes));
     AddBlock(a, b, c, d, lo, hi);
-    for (int v = 0; v < 4; ++v) spread.Step();
+    spread.Step(4);
   }
   spread.Finish();
   for (; i < n; i += kLanes) {
@@ -321,9 +375,10 @@ struct Stored {
   static void ExpScaleStore(const void* x, void* y, int64_t n, float shift, float scale, const void* prefetch,
                             int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
-    const __m512 m = _mm512_set1_ps(shift), f = _mm512_set1_ps(scale);
+    const ShiftedExp<S> exp(shift);
+    const __m512 f = _mm512_set1_ps(scale);
     Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
-                       [m, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(Exp(_mm512_sub_ps(v, m)), f); });
+                       [&exp, f](__m512 v, int64_t, __mmask16) { return _mm512_mul_ps(exp(v), f); });
   }
   // 64 f32 lanes in four vectors, lane l adding elements l, l + 64, ... in
   // order, the tail into the lowest lanes, then halves added pairwise:
