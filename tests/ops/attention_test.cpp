@@ -551,6 +551,26 @@ std::vector<Spec> DecodeSpecs() {
     s.name = std::string("decode_") + Name(s.dtype) + "_kv" + std::to_string(kv_len) + "_poison_past_lengths";
     specs.push_back(s);
   }
+  // Decode units of several KV heads (as many as leave one per thread): 6 and
+  // 16 KV heads, batches of 1 and 3 with lengths of their own, fp16 (also head
+  // dim 72, whose dots widen the keys first) and bf16, masks and lse.
+  for (int variant = 0; variant < 4; ++variant) {
+    Spec s;
+    s.dtype = variant % 2 == 0 ? ACL_FLOAT16 : ACL_BF16;
+    s.batch = variant < 2 ? 1 : 3;
+    s.kv_heads = variant < 2 ? 16 : 6;
+    s.heads = s.kv_heads * (variant == 1 ? 1 : 4);
+    s.head_dim = variant == 2 ? 72 : 128;
+    s.kv_len = 300;
+    if (s.batch == 3) s.actual_kv = {300, 77, 129};
+    s.mask = variant == 3 ? Mask::kBatched4 : Mask::kNone;
+    s.block_mask = s.mask != Mask::kNone;
+    s.lse = variant >= 2;
+    s.name = std::string("decode_kv_span_") + Name(s.dtype) + "_b" + std::to_string(s.batch) + "_nkv" +
+             std::to_string(s.kv_heads) + "_g" + std::to_string(s.heads / s.kv_heads) + "_d" +
+             std::to_string(s.head_dim);
+    specs.push_back(s);
+  }
   for (const int64_t kv_len : {65, 4097}) {  // scores in the hundreds: the softmax must subtract its max first
     Spec s;
     s.dtype = kv_len == 65 ? ACL_FLOAT16 : ACL_BF16;
