@@ -27,17 +27,20 @@ inline __m512d HighWide(__m512 v) {
 inline double Total(__m512d lo, __m512d hi) { return _mm512_reduce_add_pd(_mm512_add_pd(lo, hi)); }
 
 // Prefetches `bytes` from `base` spread evenly over the n elements of a loop, a
-// line whenever the loop has passed its share (the next row, while this one computes).
+// line whenever the loop has passed its share (the next row, while this one
+// computes), into L2: a row of 4096 f32, its terms, the next row and the output
+// row together overfill L1, and prefetching them there evicted the row in use
+// (f32 softmax / LayerNorm / RmsNorm over 4096x4096: 11-14 % faster into L2).
 class Spread {
  public:
   Spread(const char* base, int64_t bytes, int64_t n) : base_(base), bytes_(base == nullptr ? 0 : bytes), n_(n) {}
   // `vectors` more vectors of the loop done.
   void Step(int vectors = 1) {
     progress_ += bytes_ * kLanes * vectors;
-    for (; next_ < bytes_ && next_ * n_ < progress_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T0);
+    for (; next_ < bytes_ && next_ * n_ < progress_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T1);
   }
   void Finish() {
-    for (; next_ < bytes_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T0);
+    for (; next_ < bytes_; next_ += kLine) _mm_prefetch(base_ + next_, _MM_HINT_T1);
   }
 
  private:
