@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "cpu_features.h"
 
@@ -18,6 +19,9 @@
 
 #define CANOPY_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,fma")))
 #define CANOPY_AVX512 CANOPY_AVX512_TARGET __attribute__((always_inline)) inline
+// The same with AVX-512 BF16, for storages only CPUs with it use (Bf16Ne).
+#define CANOPY_AVX512_BF16 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,fma,avx512bf16"))) __attribute__((always_inline)) inline
 
 namespace canopy::kernels::avx512 {
 
@@ -76,6 +80,28 @@ struct Bf16 {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), Round(v));
   }
   CANOPY_AVX512 static void Store(Element* p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
+};
+
+// Bf16 whose stores round with the AVX-512 BF16 instruction (only on CPUs
+// that have it; files built with it): vcvtneps2bf16 rounds to nearest even and
+// quiets NaN as Bf16::Round does, but reads f32 subnormals as zero, so a
+// vector holding one takes Bf16::Round. The same bits, in four instructions
+// where Bf16::Round takes nine (bf16 RmsNorm rows: 1.68 -> 1.4 ms).
+struct Bf16Ne : Bf16 {
+  CANOPY_AVX512_BF16 static __m256i Round(__m512 v) {
+    const __m512i bits = _mm512_castps_si512(v);
+    const __mmask16 subnormal = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f800000)) &
+                                _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x007fffff));
+    if (__builtin_expect(subnormal != 0, 0)) return Bf16::Round(v);
+    const __m256bh rounded = _mm512_cvtneps_pbh(v);
+    __m256i result;
+    std::memcpy(&result, &rounded, sizeof(result));
+    return result;
+  }
+  CANOPY_AVX512_BF16 static void Store(Element* p, __m512 v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), Round(v));
+  }
+  CANOPY_AVX512_BF16 static void Store(Element* p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
 };
 
 // S's values rounded to fp16 as they load (round to nearest even, fp16's range

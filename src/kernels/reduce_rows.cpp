@@ -91,6 +91,7 @@ const RowKernels& Rows() {
 
 const StoredRowKernels* StoredRows(aclDataType dtype, bool stream) {
 #if defined(__x86_64__)
+  if (Cpu().Avx512() && Cpu().avx512bf16 && dtype == ACL_BF16) return Avx512Bf16StoredRows(stream);
   if (Cpu().Avx512()) return Avx512StoredRows(dtype, stream);
 #endif
   (void)dtype;

@@ -76,5 +76,8 @@ const StoredRowKernels* StoredRows(aclDataType dtype, bool stream = false);
 const RowKernels& Avx512Rows();
 const RowKernels& Avx2Rows();
 const StoredRowKernels* Avx512StoredRows(aclDataType dtype, bool stream);
+// bf16 rows whose results round with the AVX-512 BF16 instruction (the same
+// bits; CPUs with it only).
+const StoredRowKernels* Avx512Bf16StoredRows(bool stream);
 
 }  // namespace canopy::kernels

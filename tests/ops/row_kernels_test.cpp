@@ -149,6 +149,43 @@ TEST(SoftmaxRows, SpecialValuesInLongRows) {
   }
 }
 
+// 16-bit results below f32's normal range are rounded, not flushed to zero (the
+// AVX-512 BF16 rounding instruction reads f32 subnormals as zero, so those
+// vectors round in integer arithmetic): softmax of a row whose other elements
+// lie 84.5-99.5 below its max, so that their terms fall through the subnormals.
+TEST(SoftmaxRows, SubnormalResultsAreRoundedNotFlushed) {
+  for (const aclDataType dtype : {ACL_BF16, ACL_FLOAT16, ACL_FLOAT}) {
+    constexpr int64_t kCols = 64;
+    Values values(kCols);
+    values[0] = 0;
+    for (int64_t j = 1; j < kCols; ++j) values[static_cast<size_t>(j)] = -84.5 - 0.5 * static_cast<double>(j % 31);
+    const auto self = Upload(dtype, {1, kCols}, values);
+    DeviceTensor out(dtype, {1, kCols});
+    out.Poison();
+    const OpRun run = RunSoftmax(false, *self, out);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    const Values got = out.ReadView();
+    double sum = 0;
+    for (const Value& v : values) sum += std::exp(v.real());
+    // The smallest step of the dtype's subnormals (f16's results here are all 0 or its subnormals' 0).
+    const double step = dtype == ACL_BF16 ? std::ldexp(1.0, -133) : dtype == ACL_FLOAT ? std::ldexp(1.0, -149) : 0;
+    int nonzero = 0;
+    for (int64_t j = 1; j < kCols; ++j) {
+      const double want = std::exp(values[static_cast<size_t>(j)].real()) / sum;
+      const double have = got[static_cast<size_t>(j)].real();
+      if (dtype == ACL_FLOAT16) {
+        EXPECT_EQ(have, 0.0) << "column " << j;  // far below fp16's range
+        continue;
+      }
+      nonzero += have != 0;
+      EXPECT_LE(std::abs(have - want), step + 0x1p-7 * want) << Name(dtype) << " column " << j << ": want " << want;
+    }
+    if (dtype != ACL_FLOAT16) {
+      EXPECT_GT(nonzero, 20) << Name(dtype);
+    }
+  }
+}
+
 // LayerNorm (mean and rstd out) and RmsNorm (rstd out) over [rows, cols] in
 // float64; `values` are x, gamma and beta of f32 data.
 struct NormReference {
