@@ -455,7 +455,9 @@ class AttentionStep final : public Step {
       // KV head by KV head (sub, with its rows from r0).
       for (int64_t sub = 0; sub < kv_span; ++sub) {
         const int64_t r0 = sub * kv_rows;
-        const char* head_keys = key + ((kv_head + sub) * kv.key_strides[0] + j0 * kv.key_strides[1]) * element;
+        // Where an unpaged cache holds this KV head's rows of the block (a paged one's are gathered).
+        const char* head_keys =
+            table == nullptr ? key + ((kv_head + sub) * kv.key_strides[0] + j0 * kv.key_strides[1]) * element : nullptr;
         float* dots = s.row_dots.data() + r0 * kKeyBlock;
         if (bf16_dots) {
           if (table != nullptr) {
@@ -492,7 +494,9 @@ class AttentionStep final : public Step {
       }
       for (int64_t sub = 0; sub < kv_span; ++sub) {
         const int64_t r0 = sub * kv_rows;
-        const char* head_values = value + ((kv_head + sub) * kv.value_strides[0] + j0 * kv.value_strides[1]) * element;
+        const char* head_values =
+            table == nullptr ? value + ((kv_head + sub) * kv.value_strides[0] + j0 * kv.value_strides[1]) * element
+                             : nullptr;
         float* acc = s.acc.data() + r0 * dv;
         float* rescale = s.rescale.data() + r0;
         if (bf16_values) {
