@@ -82,45 +82,38 @@ inline __m512 Exp(__m512 x) {
 
 // exp(x - shift) over sixteen lanes of rows stored as S. f32 rows: Exp of the
 // difference (within 1.1 ulp). Rows of 16 bits, whose results round to 8 or 11
-// bits: 2^t with t = (x - shift) log2 e from one fma of x against the shift's
-// product, t = n + f with |f| <= 1/2, 2^f by the degree-5 polynomial
-// interpolating it at the Chebyshev nodes (within 1.6e-7), scaled by
-// vscalefps. Rounding t leaves each term within 4e-7 of exp(x - shift) where
-// it is above 2^-24 of the largest (the terms a 16-bit result can show); the
-// product's own rounding is one factor common to every term of the row
-// (within 2^-24 |shift| log2 e), which softmax's division cancels. 11
-// instructions where Exp and the subtraction take 15. NaN stays NaN; -inf
-// gives 0.
+// bits: 2^t with t = (x - shift) log2 e (the difference first, exact where x
+// is near the shift, so that the shift's size costs nothing: a product of the
+// shift alone rounds by up to 2^-24 |shift| log2 e, hundreds of binades at
+// 1e10), t = n + f with |f| <= 1/2, 2^f = 1 + f q(f) with q of degree 4
+// interpolating at the Chebyshev nodes (within 2.1e-7; 2^0 is 1 exactly, so
+// the row's largest term is), scaled by vscalefps. The two roundings of t
+// leave each term within 1.2e-6 of exp(x - shift) where it is above 2^-24 of
+// the largest (the terms a 16-bit result can show). 12 instructions where Exp
+// and the subtraction take 15. NaN stays NaN; -inf gives 0.
 template <typename S>
 class ShiftedExp {
  public:
-  explicit ShiftedExp(float shift) {
-    if constexpr (kWide) {
-      shift_ = _mm512_set1_ps(shift);
-    } else {
-      offset_ = _mm512_set1_ps(-shift * kLog2e);
-    }
-  }
+  explicit ShiftedExp(float shift) : shift_(_mm512_set1_ps(shift)) {}
   __m512 operator()(__m512 x) const {
-    if constexpr (kWide) return Exp(_mm512_sub_ps(x, shift_));
+    const __m512 d = _mm512_sub_ps(x, shift_);
+    if constexpr (kWide) return Exp(d);
     // 2^-151 scales to 0; NaN stays (the second operand).
-    const __m512 t = _mm512_max_ps(
-        _mm512_set1_ps(-151.0f),
-        _mm512_fmadd_ps(x, _mm512_set1_ps(kLog2e), offset_));  // 2^-151 scales to 0; NaN stays (second operand)
+    const __m512 t = _mm512_max_ps(_mm512_set1_ps(-151.0f), _mm512_mul_ps(d, _mm512_set1_ps(kLog2e)));
     const __m512 n = _mm512_roundscale_ps(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m512 f = _mm512_sub_ps(t, n);
-    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(1.3390863314270973e-3f), f, _mm512_set1_ps(9.676031768321991e-3f));
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.5503569543361664e-2f));
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.402210682630539e-1f));
+    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(1.3381302123889327e-3f), f, _mm512_set1_ps(9.66636836528778e-3f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.5503811687231064e-2f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.402234971523285e-1f));
     p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.931471824645996e-1f));
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0000001192092896f));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0f));
     return _mm512_scalef_ps(p, n);
   }
 
  private:
   static constexpr bool kWide = sizeof(typename S::Element) == 4;
   static constexpr float kLog2e = 1.44269504088896341f;
-  __m512 shift_, offset_;
+  __m512 shift_;
 };
 
 template <typename S>
@@ -334,27 +327,38 @@ struct Stored {
     Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
                        [m, l](__m512 v, int64_t, __mmask16) { return _mm512_sub_ps(_mm512_sub_ps(v, m), l); });
   }
-  // gamma and beta of storage G (f32, or the rows' own).
-  template <typename G>
-  static void Affine(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma_data,
-                     const void* beta_data, const void* prefetch, int64_t prefetch_bytes) {
+  // gamma and beta of storage G (f32, or the rows' own). (x - mean) * rstd
+  // with the difference first: exact where x is near the mean, so that a row
+  // of one large value gives beta (x * rstd - mean * rstd in one fma kept the
+  // product's rounding, magnified by the rstd of a constant row); RmsNorm's
+  // mean of 0 leaves the product alone.
+  template <typename G, bool kCentred>
+  static void AffineOf(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma_data,
+                       const void* beta_data, const void* prefetch, int64_t prefetch_bytes) {
     Spread spread = Ahead(prefetch, prefetch_bytes, n);
-    // (x - mean) * rstd as x * rstd - mean * rstd, one fma (the product x * rstd exact in it).
-    const __m512 s = _mm512_set1_ps(rstd), shift = _mm512_set1_ps(-mean * rstd);
+    const __m512 s = _mm512_set1_ps(rstd), m = _mm512_set1_ps(mean);
+    const auto normalised = [s, m](__m512 v) {
+      return kCentred ? _mm512_mul_ps(_mm512_sub_ps(v, m), s) : _mm512_mul_ps(v, s);
+    };
     const auto* gamma = static_cast<const typename G::Element*>(gamma_data);
     const auto* beta = static_cast<const typename G::Element*>(beta_data);
     if (beta == nullptr) {
       Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
-                         [s, shift, gamma](__m512 v, int64_t i, __mmask16 lanes) {
-                           return _mm512_mul_ps(_mm512_fmadd_ps(v, s, shift), G::Load(gamma + i, lanes));
+                         [normalised, gamma](__m512 v, int64_t i, __mmask16 lanes) {
+                           return _mm512_mul_ps(normalised(v), G::Load(gamma + i, lanes));
                          });
     } else {
       Map<S, S, kStream>(static_cast<const E*>(x), static_cast<E*>(y), n, spread,
-                         [s, shift, gamma, beta](__m512 v, int64_t i, __mmask16 lanes) {
-                           return _mm512_fmadd_ps(_mm512_fmadd_ps(v, s, shift), G::Load(gamma + i, lanes),
-                                                  G::Load(beta + i, lanes));
+                         [normalised, gamma, beta](__m512 v, int64_t i, __mmask16 lanes) {
+                           return _mm512_fmadd_ps(normalised(v), G::Load(gamma + i, lanes), G::Load(beta + i, lanes));
                          });
     }
+  }
+  template <typename G>
+  static void Affine(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma, const void* beta,
+                     const void* prefetch, int64_t prefetch_bytes) {
+    if (mean == 0.0f) return AffineOf<G, false>(x, y, n, mean, rstd, gamma, beta, prefetch, prefetch_bytes);
+    AffineOf<G, true>(x, y, n, mean, rstd, gamma, beta, prefetch, prefetch_bytes);
   }
   static void AffineStore(const void* x, void* y, int64_t n, float mean, float rstd, const void* gamma,
                           const void* beta, bool params_f32, const void* prefetch, int64_t prefetch_bytes) {

@@ -186,6 +186,98 @@ TEST(SoftmaxRows, SubnormalResultsAreRoundedNotFlushed) {
   }
 }
 
+// Rows whose largest value is far from 0 (up to bf16's most negative, the
+// mask fill of many clients): each term is taken relative to the max, so the
+// results are those of the same row shifted to 0. And exp(0) is 1 exactly: a
+// row's largest element weighs 1, so a one-column log-softmax is 0 and no
+// log-probability is positive. (Regression: the 16-bit exponential once took
+// the max's product with log2 e in f32, whose rounding at 1e10 is hundreds of
+// binades, and its polynomial gave 2^0 = 1 + 2^-23.)
+TEST(SoftmaxRows, LargeMagnitudeRowsAndExactMax) {
+  struct Row {
+    aclDataType dtype;
+    std::vector<double> x;
+  };
+  const double bf16_lowest = -3.3895313892515355e38;  // -(2 - 2^-7) 2^127
+  const std::vector<Row> rows = {
+      {ACL_BF16, {bf16_lowest, bf16_lowest, bf16_lowest, bf16_lowest}},
+      {ACL_BF16, {9999220736.0, 9999220736.0}},
+      {ACL_BF16, {3.0040552718274585e38, 0, 1}},
+      {ACL_BF16, {-998244352.0, -998244352.0, -998244352.0, -998244352.0}},
+      {ACL_BF16, {1000}},
+      {ACL_BF16, {0.6171875}},
+      {ACL_FLOAT16, {65504, 65472}},
+      {ACL_FLOAT16, {30000, 30000}},
+      {ACL_FLOAT16, {5.0390625}},
+      {ACL_FLOAT, {1e10, 1e10}},
+      {ACL_FLOAT, {3e38, 0, 1}},
+  };
+  for (const bool log : {false, true}) {
+    for (const Row& row : rows) {
+      const auto cols = static_cast<int64_t>(row.x.size());
+      Values values(row.x.size());
+      for (size_t j = 0; j < row.x.size(); ++j) values[j] = row.x[j];
+      const std::string what = std::string(log ? "logsoftmax " : "softmax ") + Name(row.dtype) + " of " +
+                               std::to_string(row.x[0]) + " (" + std::to_string(cols) + " columns)";
+      const auto self = Upload(row.dtype, {1, cols}, values);
+      DeviceTensor out(row.dtype, {1, cols});
+      out.Poison();
+      const OpRun run = RunSoftmax(log, *self, out);
+      ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
+      ExpectNear(out.ReadView(), SoftmaxRows(log, values, 1, cols, row.dtype), what);
+      const Values got = out.ReadView();
+      for (int64_t j = 0; j < cols; ++j) {
+        const double v = got[static_cast<size_t>(j)].real();
+        if (log) {
+          EXPECT_LE(v, 0.0) << what << " column " << j;
+          if (cols == 1) {
+            EXPECT_EQ(v, 0.0) << what;
+          }
+        } else if (cols == 1) {
+          EXPECT_EQ(v, 1.0) << what;
+        }
+      }
+    }
+  }
+}
+
+// LayerNorm of a row holding one value gives beta exactly, however large the
+// value (x - mean is 0, whatever rstd; regression: (x - mean) * rstd was
+// x * rstd - mean * rstd in one fma, whose product's rounding the rstd of a
+// constant row, 1 / sqrt(eps), magnified).
+TEST(NormRows, ConstantRowsOfLargeValuesGiveBeta) {
+  struct Case {
+    aclDataType dtype;
+    double value;
+  };
+  for (const Case c : {Case{ACL_FLOAT16, 60000}, Case{ACL_FLOAT16, 1000}, Case{ACL_BF16, 2e36}, Case{ACL_FLOAT, 1e35},
+                       Case{ACL_FLOAT, 2e36}}) {
+    for (const int64_t cols : {16, 4099}) {
+      const std::string what =
+          std::string(Name(c.dtype)) + " row of " + std::to_string(cols) + " x " + std::to_string(c.value);
+      const Values x(static_cast<size_t>(cols), ConvertValue(c.value, c.dtype));
+      const Values gamma(static_cast<size_t>(cols), 1.0), beta(static_cast<size_t>(cols), 0.5);
+      const auto dx = Upload(c.dtype, {1, cols}, x);
+      const auto dgamma = Upload(c.dtype, {cols}, gamma);
+      const auto dbeta = Upload(c.dtype, {cols}, beta);
+      DeviceTensor y(c.dtype, {1, cols}), mean(ACL_FLOAT, {1, 1}), rstd(ACL_FLOAT, {1, 1});
+      y.Poison();
+      const OpRun run = RunOp(
+          [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+            return aclnnLayerNormGetWorkspaceSize(a.Tensor(*dx), a.IntArray({cols}), a.Tensor(*dgamma),
+                                                  a.Tensor(*dbeta), 1e-5, a.Tensor(y), a.Tensor(mean), a.Tensor(rstd),
+                                                  ws, e);
+          },
+          aclnnLayerNorm);
+      ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
+      const Values got = y.ReadView();
+      for (int64_t j = 0; j < cols; ++j) {
+        ASSERT_EQ(got[static_cast<size_t>(j)].real(), 0.5) << what << " column " << j;
+      }
+    }
+  }
+}
+
 // LayerNorm (mean and rstd out) and RmsNorm (rstd out) over [rows, cols] in
 // float64; `values` are x, gamma and beta of f32 data.
 struct NormReference {
