@@ -383,7 +383,15 @@ class AttentionStep final : public Step {
       float& max = s.max[static_cast<size_t>(r)];
       float& sum = s.sum[static_cast<size_t>(r)];
       const float new_max = std::max(max, block_max);
-      if (new_max == kNegativeInfinity) return false;  // nothing seen yet
+      if (new_max == kNegativeInfinity) {  // nothing seen yet, unless a score is NaN (left out of the max)
+        // A NaN score (from a NaN or inf in q or in a key the row sees) makes
+        // the row NaN, as in PyTorch: its sum turns NaN and stays so (a later
+        // block's rescale multiplies it by 0).
+        if (std::any_of(s.scores.begin(), s.scores.begin() + keys, [](float v) { return std::isnan(v); })) {
+          sum = std::numeric_limits<float>::quiet_NaN();
+        }
+        return false;
+      }
       if (max != new_max) {
         const float rescale = std::exp(max - new_max);  // 0 when max is -inf
         s.rescale[static_cast<size_t>(r)] = rescale;
@@ -527,7 +535,9 @@ class AttentionStep final : public Step {
       const int64_t i = first_row + row_of(r);
       float* acc = s.acc.data() + r * dv;
       const float sum = valid(r) ? s.sum[static_cast<size_t>(r)] : 0.0f;
-      if (sum > 0.0f) {
+      // Some key took part (positive), or a NaN score did (NaN): the results are the sums', NaN for NaN.
+      const bool took_part = !(sum == 0.0f);
+      if (took_part) {
         float inverse = 1.0f / sum;
         if (sinks != nullptr) {
           // The sink joins the denominator only, unscaled: acc / (sum + exp(sink - max)), both terms taken
@@ -551,7 +561,7 @@ class AttentionStep final : public Step {
             desc_.out_strides[3], dv);
       if (desc_.has_stats) {
         const int64_t at = b * desc_.stats_strides[0] + head * desc_.stats_strides[1] + i * desc_.stats_strides[2];
-        const float row_max = sum > 0.0f ? s.max[static_cast<size_t>(r)] : kNegativeInfinity;
+        const float row_max = took_part ? s.max[static_cast<size_t>(r)] : kNegativeInfinity;
         for (int64_t c = 0; c < desc_.stats_copies; ++c) {
           stats_max[at + c * desc_.stats_strides[3]] = row_max;
           stats_sum[at + c * desc_.stats_strides[3]] = sum;
@@ -559,7 +569,7 @@ class AttentionStep final : public Step {
       }
       if (lse != nullptr) {
         lse[b * desc_.lse_strides[0] + head * desc_.lse_strides[1] + i * desc_.lse_strides[2]] =
-            sum > 0.0f ? s.max[static_cast<size_t>(r)] + std::log(sum) : kNegativeInfinity;
+            took_part ? s.max[static_cast<size_t>(r)] + std::log(sum) : kNegativeInfinity;
       }
     }
   }

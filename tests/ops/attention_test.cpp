@@ -923,6 +923,51 @@ TEST(IncreFlashAttentionV4, DocExample) {
   ExpectNear(out.ReadView(), Expected{Values(32, 1.0), std::vector<double>(32, 0.0)}, "attentionOut");
 }
 
+// A NaN score makes its row NaN, as in PyTorch (softmax of a row holding NaN,
+// then its product with V): a NaN in one query head's q (every score of every
+// key block NaN), a NaN in one key row a KV head's queries see (one block's
+// scores). The other heads stay finite. Regression: a NaN sum read as "no key
+// took part", which gave zeros. fp16 and bf16 decode, BNSD, GQA 2.
+TEST(IncreFlashAttentionV4, NanScoresMakeTheirRowsNan) {
+  for (const aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+    constexpr int64_t kHeads = 4, kKvHeads = 2, kKeys = 130, kDim = 64;
+    Rng rng = Rng::ForCurrentTest();
+    DeviceTensor q(dtype, {1, kHeads, 1, kDim}), k(dtype, {1, kKvHeads, kKeys, kDim}),
+        v(dtype, {1, kKvHeads, kKeys, kDim});
+    Values qv = q.FillRandom(rng, Range{-1, 1});
+    Values kv = k.FillRandom(rng, Range{-1, 1});
+    v.FillRandom(rng, Range{-1, 1});
+    qv[static_cast<size_t>(1 * kDim + 5)] = std::numeric_limits<double>::quiet_NaN();  // q head 1
+    kv[static_cast<size_t>((1 * kKeys + 100) * kDim + 7)] =
+        std::numeric_limits<double>::quiet_NaN();  // KV head 1, key 100
+    q.WriteView(qv);
+    k.WriteView(kv);
+    DeviceTensor out(dtype, {1, kHeads, 1, kDim});
+    out.Poison();
+    char layout[] = "BNSD";
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+              a.Tensor(q), a.TensorList({a.Tensor(k)}), a.TensorList({a.Tensor(v)}), nullptr, nullptr, nullptr, nullptr,
+              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, kHeads,
+              1 / std::sqrt(static_cast<double>(kDim)), layout, kKvHeads, 0, 1, a.Tensor(out), w, e);
+        },
+        aclnnIncreFlashAttentionV4);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    const Values got = out.ReadView();
+    for (int64_t h = 0; h < kHeads; ++h) {
+      for (int64_t e = 0; e < kDim; ++e) {
+        const double x = got[static_cast<size_t>(h * kDim + e)].real();
+        if (h == 0) {
+          ASSERT_TRUE(std::isfinite(x)) << Name(dtype) << " head 0 dim " << e << ": " << x;
+        } else {
+          ASSERT_TRUE(std::isnan(x)) << Name(dtype) << " head " << h << " dim " << e << ": " << x;
+        }
+      }
+    }
+  }
+}
+
 // A valid PFA V3 call (f16 BSND, B 2, S 3, N 4 / 2, D 16, KV 10) with one edit.
 struct PfaCall {
   Shape q = {2, 3, 4, 16}, kv = {2, 10, 2, 16}, out = {2, 3, 4, 16};
