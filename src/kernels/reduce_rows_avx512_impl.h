@@ -150,6 +150,12 @@ inline void AddBlock(__m512 a, __m512 b, __m512 c, __m512 d, __m512d& lo, __m512
   hi = _mm512_add_pd(hi, HighWide(block));
 }
 
+// lo and hi (f64) plus the sixteen f32 terms of t: the sums' tails, a vector at a time.
+inline void AddWide(__m512 t, __m512d& lo, __m512d& hi) {
+  lo = _mm512_add_pd(lo, LowWide(t));
+  hi = _mm512_add_pd(hi, HighWide(t));
+}
+
 // sum of exp(x - shift) in f64 over blocks of 64 terms added in f32 (AddBlock);
 // the terms stored at e where kStore. Four independent exponentials a block,
 // written out so that the compiler keeps them in registers.
@@ -177,8 +183,7 @@ double ExpSumOf(const typename S::Element* x, int64_t n, float shift, float* e, 
     const __mmask16 m = avx512::LanesBelow(n - i);
     const __m512 t = _mm512_maskz_mov_ps(m, exp(S::Load(x + i, m)));
     if constexpr (kStore) _mm512_mask_storeu_ps(e + i, m, t);
-    lo = _mm512_add_pd(lo, LowWide(t));
-    hi = _mm512_add_pd(hi, HighWide(t));
+    AddWide(t, lo, hi);
   }
   return Total(lo, hi);
 }
@@ -205,8 +210,7 @@ double WideSum(const typename S::Element* x, int64_t n, Spread& spread, const Te
     const __mmask16 m = avx512::LanesBelow(n - i);
     // Masked-off lanes are left out (their term is 0 only for the plain sums).
     const __m512 t = _mm512_maskz_mov_ps(m, term(S::Load(x + i, m)));
-    lo = _mm512_add_pd(lo, LowWide(t));
-    hi = _mm512_add_pd(hi, HighWide(t));
+    AddWide(t, lo, hi);
   }
   return Total(lo, hi);
 }
