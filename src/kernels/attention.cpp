@@ -463,21 +463,22 @@ class AttentionStep final : public Step {
       // KV head by KV head (sub, with its rows from r0).
       for (int64_t sub = 0; sub < kv_span; ++sub) {
         const int64_t r0 = sub * kv_rows;
-        // Where an unpaged cache holds this KV head's rows of the block (a paged one's are gathered).
-        const char* head_keys =
-            table == nullptr ? key + ((kv_head + sub) * kv.key_strides[0] + j0 * kv.key_strides[1]) * element : nullptr;
+        // The 16-bit dots' key rows of this KV head: where an unpaged cache
+        // holds them, or as gathered from a paged one.
+        const uint16_t* block_keys = nullptr;
+        if (bf16_dots || f16_dots) {
+          block_keys = table != nullptr
+                           ? s.key16.data()
+                           : reinterpret_cast<const uint16_t*>(
+                                 key + ((kv_head + sub) * kv.key_strides[0] + j0 * kv.key_strides[1]) * element);
+        }
+        const int64_t key_stride = table != nullptr ? d : kv.key_strides[1];
         float* dots = s.row_dots.data() + r0 * kKeyBlock;
         if (bf16_dots) {
-          if (table != nullptr) {
-            bf16_->key_dots(s.query16.data() + r0 * d, kv_rows, s.key16.data(), d, d, keys, dots, kKeyBlock);
-          } else {
-            bf16_->key_dots(s.query16.data() + r0 * d, kv_rows, reinterpret_cast<const uint16_t*>(head_keys),
-                            kv.key_strides[1], d, keys, dots, kKeyBlock);
-          }
+          bf16_->key_dots(s.query16.data() + r0 * d, kv_rows, block_keys, key_stride, d, keys, dots, kKeyBlock);
         } else if (f16_dots) {
-          const auto* block_keys = table != nullptr ? s.key16.data() : reinterpret_cast<const uint16_t*>(head_keys);
-          f16_->key_dots(s.query.data() + r0 * d, kv_rows, block_keys, table != nullptr ? d : kv.key_strides[1], d,
-                         keys, dots, kKeyBlock, s.key.data());
+          f16_->key_dots(s.query.data() + r0 * d, kv_rows, block_keys, key_stride, d, keys, dots, kKeyBlock,
+                         s.key.data());
         } else if (bf16_block_dots) {
           bf16_->block_dots(s.query16.data() + r0 * d, kv_rows, s.key_pairs.data(), d, dots, kKeyBlock);
         } else if (few_rows) {
@@ -502,22 +503,24 @@ class AttentionStep final : public Step {
       }
       for (int64_t sub = 0; sub < kv_span; ++sub) {
         const int64_t r0 = sub * kv_rows;
-        const char* head_values =
-            table == nullptr ? value + ((kv_head + sub) * kv.value_strides[0] + j0 * kv.value_strides[1]) * element
-                             : nullptr;
+        // The 16-bit value rows of this KV head, as the key rows above.
+        const uint16_t* block_values = nullptr;
+        if (bf16_values || f16_values) {
+          block_values =
+              table != nullptr
+                  ? s.value16.data()
+                  : reinterpret_cast<const uint16_t*>(
+                        value + ((kv_head + sub) * kv.value_strides[0] + j0 * kv.value_strides[1]) * element);
+        }
+        const int64_t value_stride = table != nullptr ? dv : kv.value_strides[1];
         float* acc = s.acc.data() + r0 * dv;
         float* rescale = s.rescale.data() + r0;
         if (bf16_values) {
-          const auto* block_values =
-              table != nullptr ? s.value16.data() : reinterpret_cast<const uint16_t*>(head_values);
-          bf16_->accumulate_values(weights + r0 * kKeyBlock, kKeyBlock, kv_rows, block_values,
-                                   table != nullptr ? dv : kv.value_strides[1], keys, dv, rescale, acc,
-                                   s.value_weights.data(), s.value_pairs.data());
+          bf16_->accumulate_values(weights + r0 * kKeyBlock, kKeyBlock, kv_rows, block_values, value_stride, keys, dv,
+                                   rescale, acc, s.value_weights.data(), s.value_pairs.data());
         } else if (f16_values) {
-          const auto* block_values =
-              table != nullptr ? s.value16.data() : reinterpret_cast<const uint16_t*>(head_values);
-          f16_->accumulate_values(weights + r0 * kKeyBlock, kKeyBlock, kv_rows, block_values,
-                                  table != nullptr ? dv : kv.value_strides[1], keys, dv, rescale, acc, s.value.data());
+          f16_->accumulate_values(weights + r0 * kKeyBlock, kKeyBlock, kv_rows, block_values, value_stride, keys, dv,
+                                  rescale, acc, s.value.data());
         } else {
           loops_.accumulate_values(weights + r0 * kKeyBlock, kKeyBlock, kv_rows, s.value.data(), keys, dv, rescale,
                                    acc);
