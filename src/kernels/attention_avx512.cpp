@@ -90,6 +90,7 @@ void KeyDotsAvx512(const float* q, int64_t rows, const float* keys, int64_t d, i
 }
 
 // count fp16 rows of n elements, `stride` apart, widened exactly into dst as [row][n].
+// HalfToFloatN's loop, inlined: calling it per row cost GQA-4 decode 10 %.
 void WidenF16Rows(const uint16_t* src, int64_t stride, int64_t count, int64_t n, float* dst) {
   for (int64_t t = 0; t < count; ++t) {
     const uint16_t* row = src + t * stride;
