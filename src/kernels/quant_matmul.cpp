@@ -16,7 +16,7 @@
 namespace canopy::kernels {
 namespace {
 
-constexpr QuantLoops kQuantLoopsPortable = {portable_isa::QuantColumns, portable_isa::DequantizeRows};
+constexpr QuantLoops kQuantLoopsPortable = {portable_isa::QuantColumns, portable_isa::DequantizeRows, nullptr};
 
 const QuantLoops& Loops() {
 #if defined(__x86_64__)  // the vector loops are x86 code
@@ -187,10 +187,22 @@ class DequantizeWeightStep final : public Step {
         loops.dequantize(w_, wbase, scale, offset, reinterpret_cast<float*>(out) + r0 * length, r0, r1);
         return;
       }
-      // 16-bit output: a few rows at a time through an f32 buffer that stays in cache.
+      auto* narrow = reinterpret_cast<uint16_t*>(out);
+      if (DequantizeVectorsFit(w_)) {
+#if defined(__x86_64__)
+        if (out_dtype_ == ACL_BF16 && HasBf16Pairs()) {
+          DequantizeBf16Ne(w_, wbase, scale, offset, narrow + r0 * length, r0, r1);
+          return;
+        }
+#endif
+        if (loops.dequantize16 != nullptr) {
+          loops.dequantize16(w_, wbase, scale, offset, narrow + r0 * length, out_dtype_, r0, r1);
+          return;
+        }
+      }
+      // Otherwise a few rows at a time through an f32 buffer that stays in cache.
       const int64_t block = std::max<int64_t>(1, kNarrowBlockFloats / std::max<int64_t>(1, length));
       std::vector<float> wide(static_cast<size_t>(std::min(block, r1 - r0) * length));
-      auto* narrow = reinterpret_cast<uint16_t*>(out);
       for (int64_t b0 = r0; b0 < r1; b0 += block) {
         const int64_t b1 = std::min(r1, b0 + block), count = (b1 - b0) * length;
         loops.dequantize(w_, wbase, scale, offset, wide.data(), b0, b1);
@@ -222,8 +234,9 @@ bool QuantFusedTakes(const QuantWeight& w, int64_t m, aclDataType x_source) {
   // thread, 4096 x 4096 (docs/perf.md, "Quantised decode on AMX"). f16
   // activations otherwise multiply in f32 (0.23 of the bf16 Matmul at 32 and
   // 128 rows; the tiles 0.64-0.77 and 0.31-0.35); bf16 ones run oneDNN's bf16
-  // product, which the tiles beat up to 64 rows (0.72-0.88 against 0.48-0.63)
-  // and not at 128 (0.55-0.58 against 0.64-0.67).
+  // product of the weight dequantised to bf16 (quant_dequantize_avx512.h),
+  // which the tiles beat at 32 rows (0.99-1.02 against 0.65, two threads),
+  // match at 64 (0.71-0.79 against 0.73-0.84) and not at 128 (0.86-0.94).
   constexpr int64_t kBf16MaxRows = 64;
   if (!AmxQuantFit(w) || !HasAmx()) return false;
   return x_source == ACL_FLOAT16 || (x_source == ACL_BF16 && m <= kBf16MaxRows);

@@ -4,5 +4,5 @@
 #include "quant_matmul_isa.h"
 
 namespace canopy::kernels {
-const QuantLoops kQuantLoopsAvx2 = {avx2_isa::QuantColumns, avx2_isa::DequantizeRows};
+const QuantLoops kQuantLoopsAvx2 = {avx2_isa::QuantColumns, avx2_isa::DequantizeRows, nullptr};
 }  // namespace canopy::kernels

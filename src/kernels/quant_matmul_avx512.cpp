@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #define CANOPY_QMM_ISA avx512_isa
+#include "quant_dequantize_avx512.h"
 #include "quant_matmul_impl.h"
 #include "quant_matmul_isa.h"
 
@@ -218,8 +219,26 @@ void QuantColumnsAvx512(const QuantMatmulDesc& d, const float* x, const float* x
                                });
 }
 
+void DequantizeAvx512(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, float* out,
+                      int64_t row0, int64_t row1) {
+  if (DequantizeVectorsFit(w)) {
+    avx512_isa::DequantizeVectors<avx512::F32>(w, wbase, scale, offset, out, row0, row1);
+  } else {
+    avx512_isa::DequantizeRows(w, wbase, scale, offset, out, row0, row1);
+  }
+}
+
+void Dequantize16Avx512(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, uint16_t* out,
+                        aclDataType out_dtype, int64_t row0, int64_t row1) {
+  if (out_dtype == ACL_BF16) {
+    avx512_isa::DequantizeVectors<avx512::Bf16>(w, wbase, scale, offset, out, row0, row1);
+  } else {
+    avx512_isa::DequantizeVectors<avx512::F16>(w, wbase, scale, offset, out, row0, row1);
+  }
+}
+
 }  // namespace
 
-const QuantLoops kQuantLoopsAvx512 = {QuantColumnsAvx512, avx512_isa::DequantizeRows};
+const QuantLoops kQuantLoopsAvx512 = {QuantColumnsAvx512, DequantizeAvx512, Dequantize16Avx512};
 
 }  // namespace canopy::kernels

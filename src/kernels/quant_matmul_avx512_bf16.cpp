@@ -35,6 +35,7 @@
 
 #define CANOPY_QMM_ISA avx512_bf16_isa
 #include "bf16_terms.h"
+#include "quant_dequantize_avx512.h"
 #include "quant_matmul_impl.h"
 #include "quant_matmul_isa.h"
 
@@ -236,6 +237,11 @@ void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, c
                                     [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
                                       PairsRowsOfTerms<decltype(r)::value>(args, s, o, y, r0, cc, ce);
                                     });
+}
+
+void DequantizeBf16Ne(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, uint16_t* out,
+                      int64_t row0, int64_t row1) {
+  avx512_bf16_isa::DequantizeVectors<avx512::Bf16Ne>(w, wbase, scale, offset, out, row0, row1);
 }
 
 }  // namespace canopy::kernels

@@ -13,7 +13,22 @@ struct QuantLoops {
   // Stored rows [row0, row1) into out, which points at row0's first element.
   void (*dequantize)(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, float* out,
                      int64_t row0, int64_t row1);
+  // The same rounded to out_dtype (ACL_BF16 or ACL_FLOAT16) as it is computed;
+  // null where the instruction set has no such loop (the caller then rounds
+  // dequantize's f32 rows).
+  void (*dequantize16)(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, uint16_t* out,
+                       aclDataType out_dtype, int64_t row0, int64_t row1);
 };
+
+// Whether the AVX-512 dequantising loops (quant_dequantize_avx512.h) take w: a
+// K-contiguous weight's groups must start on whole bytes (group sizes are
+// multiples of 32 there, or one group).
+inline bool DequantizeVectorsFit(const QuantWeight& w) {
+  return !w.k_contiguous || w.Groups() == 1 || w.group_size % 32 == 0;
+}
+// dequantize16 into bf16 rounded by vcvtneps2bf16 (quant_matmul_avx512_bf16.cpp), on AVX-512 BF16.
+void DequantizeBf16Ne(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, uint16_t* out,
+                      int64_t row0, int64_t row1);
 
 extern const QuantLoops kQuantLoopsAvx512;
 extern const QuantLoops kQuantLoopsAvx2;

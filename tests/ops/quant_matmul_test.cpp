@@ -493,6 +493,81 @@ TEST(WeightQuantBatchMatmulV2Exact, Int4ExtremeScalesInPlace) {
   }
 }
 
+// bf16 activations beyond the fused kernel's rows take the dequantised weight
+// rounded once to bf16: (q + offset) * scale in f32, then to nearest even. x's
+// first k rows are the identity, so those rows of y are the dequantised
+// weight itself (one product by 1, exact), bit for bit; the rows after them
+// are random. INT4 and INT8, both layouts, groups of 32 with a partial last
+// one, an odd n (even for INT4 stored along n, which packs it), with and
+// without offsets (the AVX-512 loops, their BF16
+// rounding and, capped, the portable one).
+TEST(WeightQuantBatchMatmulV2Exact, Bf16PrefillWeightRoundsOnceToBf16) {
+  // Rows of 88 and 53 or 54 end in a vector and a part of another.
+  constexpr int64_t k = 88, m = k + 6, group = 32, groups = (k + group - 1) / group;
+  for (aclDataType dtype : {ACL_INT4, ACL_INT8}) {
+    for (bool k_contiguous : {true, false}) {
+      const int64_t n = dtype == ACL_INT4 && !k_contiguous ? 54 : 53;
+      for (bool with_offset : {false, true}) {
+        SCOPED_TRACE(std::string(Name(dtype)) + (k_contiguous ? " K-contiguous" : " N-contiguous") +
+                     (with_offset ? " with offset" : ""));
+        Rng rng = Rng::ForCurrentTest();
+        const QuantWeightBuffer w = MakeWeight(rng, dtype, k, n, k_contiguous);
+        DeviceTensor x(ACL_BF16, {m, k}), scale(ACL_BF16, {groups, n}), offset(ACL_BF16, {groups, n});
+        DeviceTensor y(ACL_BF16, {m, n});
+        Values xv = RandomValues(rng, ACL_BF16, m * k, Range{-1, 1, 0.01});
+        for (int64_t r = 0; r < k; ++r) {
+          for (int64_t kk = 0; kk < k; ++kk) xv[r * k + kk] = r == kk ? 1.0 : 0.0;
+        }
+        x.WriteView(xv);
+        const Values sv = scale.FillRandom(rng, Range{0.002, 0.05});
+        const Values ov = offset.FillRandom(rng, Range{-4, 4, 0.1});
+        y.Poison();
+        const OpRun run = RunOp(
+            [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+              aclTensor* weight = w.Create();
+              const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+                  args.Tensor(x), weight, args.Tensor(scale), with_offset ? args.Tensor(offset) : nullptr, nullptr,
+                  nullptr, nullptr, static_cast<int>(group), args.Tensor(y), ws, ex);
+              aclDestroyTensor(weight);
+              return status;
+            },
+            aclnnWeightQuantBatchMatmulV2);
+        ASSERT_TRUE(run.ok()) << Describe(run);
+        const Values got = y.ReadView();
+        std::vector<double> dense(static_cast<size_t>(k * n));  // the bf16 weight, [k][n]
+        for (int64_t kk = 0; kk < k; ++kk) {
+          for (int64_t c = 0; c < n; ++c) {
+            const size_t at = static_cast<size_t>((kk / group) * n + c);
+            const float q = static_cast<float>(w.q[kk * n + c]);
+            const float value =
+                (with_offset ? q + static_cast<float>(ov[at].real()) : q) * static_cast<float>(sv[at].real());
+            dense[kk * n + c] = ConvertValue(Value(static_cast<double>(value)), ACL_BF16).real();
+          }
+        }
+        for (int64_t r = 0; r < k; ++r) {
+          for (int64_t c = 0; c < n; ++c) {
+            ASSERT_EQ(got[r * n + c].real(), dense[r * n + c]) << "weight row " << r << " column " << c;
+          }
+        }
+        Expected want;
+        for (int64_t r = k; r < m; ++r) {
+          for (int64_t c = 0; c < n; ++c) {
+            double sum = 0, magnitude = 0;
+            for (int64_t kk = 0; kk < k; ++kk) {
+              sum += xv[r * k + kk].real() * dense[kk * n + c];
+              magnitude += std::abs(xv[r * k + kk].real() * dense[kk * n + c]);
+            }
+            want.values.push_back(sum);
+            want.tolerance.push_back(2 * UnitRoundoff(ACL_BF16) * std::abs(sum) +
+                                     static_cast<double>(k + 4) * UnitRoundoff(ACL_FLOAT) * magnitude);
+          }
+        }
+        ExpectNear(Values(got.begin() + k * n, got.end()), want, "random rows");
+      }
+    }
+  }
+}
+
 // ---- rejections -----------------------------------------------------------------------------------
 
 struct Call {
