@@ -10,6 +10,7 @@
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "top_order.h"
 
 namespace canopy::kernels {
 namespace {
@@ -19,8 +20,7 @@ constexpr int64_t kRowGrain = 16;
 // Sorts the first `count` entries of `order` to the front by `value`, largest first, ties: the lower index.
 void TopIndices(const std::vector<float>& value, std::vector<int32_t>& order, int64_t count) {
   const auto before = [&](int32_t a, int32_t b) {
-    const float va = value[static_cast<size_t>(a)], vb = value[static_cast<size_t>(b)];
-    return va > vb || (va == vb && a < b);
+    return TopBefore(value[static_cast<size_t>(a)], a, value[static_cast<size_t>(b)], b);
   };
   std::partial_sort(order.begin(), order.begin() + count, order.end(), before);
 }
@@ -106,8 +106,7 @@ class MoeGroupGatingStep final : public Step {
         for (int64_t g = 0; g < d_.groups; ++g) {
           const auto first = choice.begin() + g * per_group;
           std::copy(first, first + per_group, members.begin());
-          std::partial_sort(members.begin(), members.begin() + (d_.group_by_top2_sum ? 2 : 1), members.end(),
-                            std::greater<>());
+          std::partial_sort(members.begin(), members.begin() + (d_.group_by_top2_sum ? 2 : 1), members.end(), TopAbove);
           group_score[static_cast<size_t>(g)] = d_.group_by_top2_sum ? members[0] + members[1] : members[0];
         }
         std::iota(group_order.begin(), group_order.end(), 0);
@@ -119,8 +118,7 @@ class MoeGroupGatingStep final : public Step {
         const auto before = [&](int32_t a, int32_t b) {
           const bool ka = kept[static_cast<size_t>(a / per_group)], kb = kept[static_cast<size_t>(b / per_group)];
           if (ka != kb) return ka;
-          const float va = choice[static_cast<size_t>(a)], vb = choice[static_cast<size_t>(b)];
-          return va > vb || (va == vb && a < b);
+          return TopBefore(choice[static_cast<size_t>(a)], a, choice[static_cast<size_t>(b)], b);
         };
         std::partial_sort(order.begin(), order.begin() + d_.k, order.end(), before);
         double sum = 0.0;

@@ -13,6 +13,7 @@
 #include "common/half.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
+#include "top_order.h"
 
 namespace canopy::kernels {
 namespace {
@@ -125,8 +126,7 @@ void AttendToken(const GroupKv& kv, const float* q, const Masked& masked, const 
   s.order.resize(s.score.size());
   std::iota(s.order.begin(), s.order.end(), 0);
   std::partial_sort(s.order.begin(), s.order.begin() + kv.top_k, s.order.end(), [&](int32_t a, int32_t b) {
-    const float x = s.score[static_cast<size_t>(a)], y = s.score[static_cast<size_t>(b)];
-    return x > y || (x == y && a < b);
+    return TopBefore(s.score[static_cast<size_t>(a)], a, s.score[static_cast<size_t>(b)], b);
   });
   std::copy(s.order.begin(), s.order.begin() + kv.top_k, top);
 }

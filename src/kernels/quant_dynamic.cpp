@@ -51,13 +51,18 @@ class DynamicQuantStep final : public Step {
         if (d_.has_smooth)
           s_row = smooth.data() + (row_group.empty() ? 0 : row_group[static_cast<size_t>(i)]) * d_.columns;
         float max = 0.0f, high = -std::numeric_limits<float>::infinity(), low = -high;
+        bool nan = false;
         for (int64_t j = 0; j < d_.columns; ++j) {
           float& v = row[static_cast<size_t>(j)];
           if (s_row != nullptr) v *= s_row[j];
+          nan = nan || std::isnan(v);
           max = std::max(max, std::abs(v));
           high = std::max(high, v);
           low = std::min(low, v);
         }
+        // A NaN in the row makes its statistics NaN (std::max would drop it),
+        // so its scale is NaN and every value quantises to 0 (below).
+        if (nan) max = high = low = std::numeric_limits<float>::quiet_NaN();
         float inverse = 0.0f, shift = 0.0f, lowest = -q_max;
         if (d_.asymmetric) {
           const float s = std::max((high - low) / (q_max - q_min), kMinAsymmetricScale);
@@ -76,13 +81,17 @@ class DynamicQuantStep final : public Step {
           inverse = s > 0.0f ? 1.0f / s : 0.0f;
         }
         const float divisor = scale[i];
+        // A NaN quotient (a NaN scale, or inf times a zero inverse) converts to
+        // 0, as the NPU's float-to-integer conversion makes it; a cast of NaN
+        // to int is undefined.
+        const auto integer = [&](float q) {
+          return std::isnan(q) ? 0 : static_cast<int>(std::clamp(q, lowest, q_max));
+        };
         const auto quantise = [&](int64_t j) {
           if (d_.divide_round_away) {
-            const float q = divisor > 0.0f ? std::round(row[static_cast<size_t>(j)] / divisor) : 0.0f;
-            return static_cast<int>(std::clamp(q, lowest, q_max));
+            return integer(divisor > 0.0f ? std::round(row[static_cast<size_t>(j)] / divisor) : 0.0f);
           }
-          const float q = std::nearbyint(row[static_cast<size_t>(j)] * inverse + shift);  // half to even
-          return static_cast<int>(std::clamp(q, lowest, q_max));
+          return integer(std::nearbyint(row[static_cast<size_t>(j)] * inverse + shift));  // half to even
         };
         if (d_.int4) {
           uint8_t* out = y + i * d_.columns / 2;

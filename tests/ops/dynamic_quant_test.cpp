@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "aclnnop/aclnn_dynamic_quant.h"
 #include "aclnnop/aclnn_dynamic_quant_v2.h"
@@ -234,6 +235,39 @@ TEST(DynamicQuant, DocExample) {
     EXPECT_NEAR(got_scale[static_cast<size_t>(i)].real(), max / 127, max / 127 * 1e-6);
     EXPECT_EQ(got[static_cast<size_t>(i * 32 + 31)].real(), 127);  // the row maximum
     EXPECT_EQ(got[static_cast<size_t>(i * 32)].real(), std::nearbyint(i * 32 * 127 / max));
+  }
+}
+
+// A row holding NaN quantises with a NaN scale (its maximum is NaN, as
+// PyTorch's amax gives) and every value 0; a row holding inf with an infinite
+// scale, its finite values 0 and the infinity 0 too (inf / inf); other rows as
+// usual. An adversarial pass found the NaN dropped from the maximum (a finite
+// scale) and NaN converted to int8 (undefined).
+TEST(DynamicQuant, NanAndInfinityRows) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const bool asymmetric : {false, true}) {
+    SCOPED_TRACE(asymmetric ? "asymmetric (V2)" : "symmetric");
+    DeviceTensor x(ACL_FLOAT16, {3, 4}), y(ACL_INT8, {3, 4}), scale(ACL_FLOAT, {3}), offset(ACL_FLOAT, {3});
+    x.WriteView({1, nan, 2, 3, -1, inf, 2, 0.5, 127, -127, 63.5, 1});
+    y.Poison();
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return asymmetric
+                     ? aclnnDynamicQuantV2GetWorkspaceSize(a.Tensor(x), nullptr, nullptr, 2, a.Tensor(y),
+                                                           a.Tensor(scale), a.Tensor(offset), w, e)
+                     : aclnnDynamicQuantGetWorkspaceSize(a.Tensor(x), nullptr, a.Tensor(y), a.Tensor(scale), w, e);
+        },
+        asymmetric ? aclnnDynamicQuantV2 : aclnnDynamicQuant);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    const Values q = y.ReadView(), s = scale.ReadView();
+    EXPECT_TRUE(std::isnan(s[0].real())) << "a NaN row's scale: " << s[0].real();
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(q[static_cast<size_t>(j)].real(), 0) << "NaN row, column " << j;
+    if (!asymmetric) {
+      EXPECT_EQ(s[1].real(), inf);
+      for (int j = 0; j < 4; ++j) EXPECT_EQ(q[static_cast<size_t>(4 + j)].real(), 0) << "inf row, column " << j;
+      EXPECT_EQ(s[2].real(), 1.0);
+      ExpectExact(Values(q.begin() + 8, q.end()), {127, -127, 64, 1}, "an ordinary row (half to even)");
+    }
   }
 }
 

@@ -437,6 +437,40 @@ TEST(IndexAdd, MatchesReferenceTwice) {
   }
 }
 
+// A rank-0 self or source is one element, the other [n] (PyTorch's
+// index_add_): a scalar source into a vector, a vector of sources into a
+// scalar (each added). An adversarial pass found the first crashing phase 1
+// and the second adding source[0] only.
+TEST(IndexAdd, RankZeroSelfOrSource) {
+  for (IndexAddForm form : {IndexAddForm::kV1, IndexAddForm::kV2Mode1}) {
+    SCOPED_TRACE("form " + std::to_string(static_cast<int>(form)));
+    {
+      DeviceTensor self(ACL_FLOAT, {4}), source(ACL_FLOAT, Shape{}), index(ACL_INT64, {1}), out(ACL_FLOAT, {4});
+      self.WriteView({1, 2, 3, 4});
+      source.WriteView({10});
+      index.WriteView({2});
+      out.Poison();
+      OpArgs args;
+      const OpRun run = RunIndexAdd(args.Tensor(self), 0, args.Tensor(index), args.Tensor(source),
+                                    args.Scalar(ACL_FLOAT, 1.0), args.Tensor(out), form);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectExact(out.ReadView(), {1, 2, 13, 4}, "scalar source into a vector");
+    }
+    {
+      DeviceTensor self(ACL_FLOAT, Shape{}), source(ACL_FLOAT, {3}), index(ACL_INT32, {3}), out(ACL_FLOAT, Shape{});
+      self.WriteView({42});
+      source.WriteView({1, 2, 3});
+      index.WriteView({0, 0, 0});
+      out.Poison();
+      OpArgs args;
+      const OpRun run = RunIndexAdd(args.Tensor(self), 0, args.Tensor(index), args.Tensor(source),
+                                    args.Scalar(ACL_FLOAT, 2.0), args.Tensor(out), form);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectExact(out.ReadView(), {54}, "a vector of sources into a scalar");
+    }
+  }
+}
+
 // IndexAddV2's mode 0 outside CANN's fast path fails as CANN's code does (561103);
 // with ACL_OPT_DETERMINISTIC CANN runs IndexAdd instead, whatever the mode (alpha applied).
 TEST(IndexAddV2, ModeZeroLimitsAndDeterministicMode) {

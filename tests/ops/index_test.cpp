@@ -576,7 +576,29 @@ TEST(IndexCopyRejects, EachInvalidArgument) {
   ExpectRejected(CallIndexCopy(f, {4, 3}, 2, i, {2}, f, {2, 3}, f, {4, 3}), "'dim'");
   ExpectRejected(CallIndexCopy(f, {4}, 0, i, {2}, f, {}, f, {4}), "'source'");
   ExpectRejected(CallIndexCopy(f, {4, 3}, 0, i, {1}, f, {}, f, {4, 3}), "'source'");
+  // A rank-0 selfRef is one slice of one element: source is rank 0 or [count]
+  // (an adversarial pass: [2, 300] was accepted and wrote a 300-float row into it).
+  ExpectRejected(CallIndexCopy(f, {}, 0, i, {2}, f, {2, 300}, f, {}), "'source'");
   EXPECT_TRUE(CallIndexCopy(f, {4, 3}, -2, ACL_INT32, {2}, f, {2, 3}, f, {4, 3}).ok());
+}
+
+// A rank-0 selfRef takes source values of rank 0 or 1 (the last index wins).
+TEST(IndexCopy, RankZeroSelf) {
+  for (bool inPlace : {true, false}) {
+    SCOPED_TRACE(inPlace ? "inplace" : "out");
+    DeviceTensor self(ACL_FLOAT, Shape{}), out(ACL_FLOAT, Shape{});
+    self.WriteView({42});
+    out.Poison();
+    DeviceTensor source(ACL_FLOAT, {3});
+    source.WriteView({1, 2, 3});
+    DeviceTensor index(ACL_INT64, {3});
+    index.WriteView({0, 0, 0});
+    OpArgs args;
+    const OpRun run = RunIndexCopy(inPlace, args.Tensor(self), 0, args.Tensor(index), args.Tensor(source),
+                                   inPlace ? nullptr : args.Tensor(out));
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    ExpectExact((inPlace ? self : out).ReadView(), {3}, "selfRef");
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "aclnnop/aclnn_moe_gating_top_k_softmax.h"
@@ -167,6 +168,26 @@ TEST(MoeGatingTopKSoftmax, TiesTakeTheLowerExpertFirst) {
 }
 
 // The doc's example: x = [[0.1 .. 3.1], [4.1 .. 7.1], [8.1 .. 11.1]] f32, k = 2.
+// NaN ranks above every number (torch.topk's order), NaNs by the lower expert,
+// then the numbers highest first; the softmax of such a row is NaN. An
+// adversarial pass found the comparison with > alone, not an order with NaN
+// (std::partial_sort's result undefined): [2, 1, 0, 3] here.
+TEST(MoeGatingTopKSoftmax, NanRanksFirst) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  DeviceTensor x(ACL_FLOAT, {2, 5}), y(ACL_FLOAT, {2, 5}), expert(ACL_INT32, {2, 5}), row(ACL_INT32, {2, 5});
+  x.WriteView({1, nan, 3, 0.5, nan, 2, 4, 4, -1, 0});
+  const OpRun run = RunOp(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnMoeGatingTopKSoftmaxGetWorkspaceSize(a.Tensor(x), nullptr, 5, a.Tensor(y), a.Tensor(expert),
+                                                         a.Tensor(row), w, e);
+      },
+      aclnnMoeGatingTopKSoftmax);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(expert.ReadView(), {1, 4, 2, 0, 3, 1, 2, 0, 4, 3}, "expertIdxOut");
+  const Values got = y.ReadView();
+  for (int j = 0; j < 5; ++j) EXPECT_TRUE(std::isnan(got[static_cast<size_t>(j)].real())) << "NaN row, " << j;
+}
+
 TEST(MoeGatingTopKSoftmax, DocExample) {
   DeviceTensor x(ACL_FLOAT, {3, 4}), y(ACL_FLOAT, {3, 2}), expert(ACL_INT32, {3, 2}), row(ACL_INT32, {3, 2});
   x.WriteView({0.1, 1.1, 2.1, 3.1, 4.1, 5.1, 6.1, 7.1, 8.1, 9.1, 10.1, 11.1});

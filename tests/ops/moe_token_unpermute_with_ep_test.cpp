@@ -10,7 +10,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "aclnnop/aclnn_moe_token_permute_with_ep.h"
 #include "aclnnop/aclnn_moe_token_unpermute_with_ep.h"
@@ -287,6 +292,19 @@ TEST(MoeTokenUnpermuteWithEpRejects, EachCase) {
          },
          kTiling, {"'probsOptional'"});
   expect(c, [](Case&, Data& d) { d.out = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{7, 9}); }, kTiling, {"'out'"});
+  // The range lies within [0, slots] as MoeTokenPermuteWithEp's does (an
+  // adversarial pass: [INT64_MIN, INT64_MAX] let every index through, and the
+  // kernel read far past permutedTokens).
+  for (const std::pair<int64_t, int64_t>& range : std::vector<std::pair<int64_t, int64_t>>{
+           {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}, {-1, 5}, {4, 22}, {22, 4}}) {
+    SCOPED_TRACE(std::to_string(range.first) + ", " + std::to_string(range.second));
+    expect(c,
+           [range](Case& e, Data&) {
+             e.start = range.first;
+             e.end = range.second;
+           },
+           kTiling, {"range", "within"});
+  }
   Case wide;
   wide.tokens = 1;
   wide.k = 513;

@@ -21,6 +21,7 @@
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "op_test_support.h"
 
@@ -301,6 +302,39 @@ std::vector<BilinearCase> BilinearCases() {
 
 class UpsampleBilinear2dTest : public ::testing::TestWithParam<BilinearCase> {};
 TEST_P(UpsampleBilinear2dTest, MatchesFloat64Reference) { RunBilinear(GetParam()); }
+
+// A tiny scales factor puts the source position past the input (huge, or
+// infinite where 1 / scales overflows f32): every such output takes the last
+// source, as the clamp to in - 1 gives. An adversarial pass found the position
+// converted to int64 first (INT64_MIN on x86): reads far outside the input.
+TEST(UpsampleTinyScales, TakeTheLastSource) {
+  DeviceTensor in(ACL_FLOAT, {1, 1, 2, 4});
+  in.WriteView({1, 2, 3, 4, 5, 6, 7, 8});
+  for (const double scale : {1e-30, 1e-44}) {  // 1 / 1e-44 overflows f32
+    SCOPED_TRACE(scale);
+    DeviceTensor nearest(ACL_FLOAT, {1, 1, 2, 6});
+    const OpRun n = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnUpsampleNearest2dV2GetWorkspaceSize(a.Tensor(in, ACL_FORMAT_NCHW), a.IntArray({2, 6}), 1.0f,
+                                                          static_cast<float>(scale), a.Tensor(nearest, ACL_FORMAT_NCHW),
+                                                          ws, ex);
+        },
+        aclnnUpsampleNearest2dV2);
+    ASSERT_TRUE(n.ok()) << Describe(n);
+    // Column 0 maps to source 0 (0 * 1 / scales, also where that is infinite), the rest past the end.
+    ExpectExact(nearest.ReadView(), {1, 4, 4, 4, 4, 4, 5, 8, 8, 8, 8, 8}, "nearest");
+    // Bilinear with half-pixel centres (aligned corners ignore scales).
+    DeviceTensor bilinear(ACL_FLOAT, {1, 1, 2, 6});
+    const OpRun b = RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnUpsampleBilinear2dGetWorkspaceSize(a.Tensor(in, ACL_FORMAT_NCHW), a.IntArray({2, 6}), false, 1.0,
+                                                         scale, a.Tensor(bilinear, ACL_FORMAT_NCHW), ws, ex);
+        },
+        aclnnUpsampleBilinear2d);
+    ASSERT_TRUE(b.ok()) << Describe(b);
+    ExpectExact(bilinear.ReadView(), {4, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8}, "bilinear");
+  }
+}
 INSTANTIATE_TEST_SUITE_P(Cases, UpsampleBilinear2dTest, ::testing::ValuesIn(BilinearCases()),
                          [](const ::testing::TestParamInfo<BilinearCase>& info) {
                            return SanitizeName(info.param.name);

@@ -499,6 +499,31 @@ TEST(ArangeShape, TwoDimensionalOutIsFilledRowMajor) {
   ExpectExact(out.ReadView(), {0, 1, 2, 3, 4, 5}, "arange into [2,3]");
 }
 
+// int64 sequences across the whole range: start + i * step fits where i * step
+// alone does not (an adversarial pass: UBSan's signed overflow).
+TEST(ArangeShape, Int64AcrossTheWholeRange) {
+  const int64_t lowest = std::numeric_limits<int64_t>::min(), highest = std::numeric_limits<int64_t>::max();
+  const int64_t step = int64_t{1} << 62;
+  DeviceTensor out(ACL_INT64, {4});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        int64_t values[3] = {lowest, highest, step};
+        aclScalar* start = aclCreateScalar(&values[0], ACL_INT64);
+        aclScalar* end = aclCreateScalar(&values[1], ACL_INT64);
+        aclScalar* by = aclCreateScalar(&values[2], ACL_INT64);
+        const aclnnStatus status =
+            aclnnArangeGetWorkspaceSize(start, end, by, args.Tensor(out), workspaceSize, executor);
+        aclDestroyScalar(start);
+        aclDestroyScalar(end);
+        aclDestroyScalar(by);
+        return status;
+      },
+      aclnnArange);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  // Powers of two: exact as the doubles ReadView gives.
+  ExpectExact(out.ReadView(), {-0x1p63, -0x1p62, 0, 0x1p62}, "arange by 2^62 from INT64_MIN");
+}
+
 // Range: the closed interval, floor((end - start) / step) + 1 values (torch.range), end included where it falls on a
 // step.
 TEST(Range, ClosedIntervalInEveryOutDtype) {
@@ -933,6 +958,11 @@ TEST(ViewCopyRejects, EachInvalidArgument) {
   ExpectRejected(RunViewCopy(true, f, {2, 3}, {2, -1}, f, {4, 3}), invalid, "'repeats'");
   ExpectRejected(RunViewCopy(true, f, {2}, {1, 1, 1, 1, 1, 1, 1, 1, 2}, f, {1, 1, 1, 1, 1, 1, 1, 1, 4}), invalid, "");
   ExpectRejected(RunViewCopy(true, f, {2, 3}, {2, 2}, f, {4, 5}), invalid, "'out'");
+  // A repeated extent past int64 (an adversarial pass: (2^62 + 1) * 4 wrapped
+  // to 4, so out of self's shape was accepted and given self).
+  const int64_t huge = (int64_t{1} << 62) + 1;
+  ExpectRejected(RunViewCopy(true, f, {3, 4}, {1, huge}, f, {3, 4}), invalid, "'repeats'");
+  ExpectRejected(RunViewCopy(true, f, {4, 4}, {huge, 1}, f, {4, 4}), invalid, "'repeats'");
   EXPECT_TRUE(RunViewCopy(true, f, {2, 3}, {2, 2}, f, {4, 6}).ok());
   EXPECT_TRUE(RunViewCopy(false, f, {2, 3}, {-1, 0}, f, {3, 2}).ok());
 }

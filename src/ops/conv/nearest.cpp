@@ -15,8 +15,12 @@ std::vector<int64_t> NearestSourceIndices(int64_t in, int64_t out, NearestRule r
   const float offset = rule == NearestRule::kExact ? 0.5f : 0.0f;
   std::vector<int64_t> source(static_cast<size_t>(out));
   for (int64_t i = 0; i < out; ++i) {
-    const auto index = static_cast<int64_t>(std::floor((static_cast<float>(i) + offset) * scale));
-    source[static_cast<size_t>(i)] = std::min(index, in - 1);
+    // Clamped before the conversion: a tiny scales factor makes the position
+    // huge or infinite, which no int64 holds. Output 0 at an infinite scale
+    // (0 * inf, NaN) takes source 0, as it does at every finite one.
+    float position = std::floor((static_cast<float>(i) + offset) * scale);
+    if (std::isnan(position)) position = 0.0f;
+    source[static_cast<size_t>(i)] = position < static_cast<float>(in - 1) ? static_cast<int64_t>(position) : in - 1;
   }
   return source;
 }

@@ -62,9 +62,12 @@ kernels::AxisTaps LinearTapsIn(int64_t in, int64_t out, bool align_corners, doub
   const T scale = SourceScale<T>(in, out, align_corners, scales);
   kernels::AxisTaps taps;
   for (int64_t i = 0; i < out; ++i) {
-    const T source =
+    T source =
         align_corners ? scale * static_cast<T>(i) : std::max(scale * (static_cast<T>(i) + T(0.5)) - T(0.5), T(0));
-    const int64_t x0 = std::min(static_cast<int64_t>(source), in - 1);
+    // Clamped before the conversion: a tiny scales factor makes the position
+    // huge or infinite, which no int64 holds.
+    if (!(source < static_cast<T>(in - 1))) source = static_cast<T>(in - 1);
+    const auto x0 = static_cast<int64_t>(source);
     const int64_t x1 = x0 < in - 1 ? x0 + 1 : x0;
     const T lambda1 = std::min(source - static_cast<T>(x0), T(1));
     if (x1 == x0) {

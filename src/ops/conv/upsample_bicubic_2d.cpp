@@ -53,9 +53,11 @@ kernels::AxisTaps CubicTaps(int64_t in, int64_t out, bool align_corners, double 
 // out == floor(in * scales), within CANN's tolerance, where scales is given.
 bool MatchesScales(int64_t in, int64_t out, double scales) {
   if (scales <= 0) return true;
-  const double n = static_cast<double>(in);
-  return out == static_cast<int64_t>(n * scales) || (out >= static_cast<int64_t>(n * (scales - kScalesTolerance)) &&
-                                                     out <= static_cast<int64_t>(n * (scales + kScalesTolerance)));
+  // Compared as doubles truncated as a cast to int64 would truncate them: a
+  // huge scales gives a product no int64 holds.
+  const double n = static_cast<double>(in), length = static_cast<double>(out);
+  return length == std::trunc(n * scales) || (length >= std::trunc(n * (scales - kScalesTolerance)) &&
+                                              length <= std::trunc(n * (scales + kScalesTolerance)));
 }
 
 aclnnStatus PlanUpsampleBicubic2d(Plan& plan, const aclTensor* self, const aclIntArray* output_size, bool align_corners,

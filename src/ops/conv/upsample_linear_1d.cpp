@@ -1,6 +1,7 @@
 // aclnnUpsampleLinear1d: linear resampling of the L axis of [N, C, L] (ND or
 // NCL), as torch.nn.functional.interpolate(mode="linear"), on the separable
 // resampling kernel with one row.
+#include <cmath>
 #include <utility>
 
 #include "aclnnop/aclnn_upsample_linear_1d.h"
@@ -32,7 +33,7 @@ aclnnStatus PlanUpsampleLinear1d(Plan& plan, const aclTensor* self, const aclInt
   CANOPY_CHECK(plan.CheckShape("out", out, {in_shape[0], in_shape[1], out_length}));
   // A scale given (CANN takes any value >= 0 as given; the doc's example passes
   // -1 for none) must give out's length: floor(L * scales).
-  if (scales >= 0 && static_cast<int64_t>(static_cast<double>(in_shape[2]) * scales) != out_length) {
+  if (scales >= 0 && std::trunc(static_cast<double>(in_shape[2]) * scales) != static_cast<double>(out_length)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                        "scales %g conflicts with outputSize %lld: floor(%lld * scales) must equal it (a negative "
                        "scales means none)",

@@ -34,7 +34,10 @@ class ArangeStep final : public Step {
     const int64_t count = values_.shape[0];
     if (values_.dtype == ACL_INT64) {
       auto* values = reinterpret_cast<int64_t*>(base);
-      for (int64_t i = 0; i < count; ++i) values[i] = start_.integer + i * step_.integer;
+      // In uint64 arithmetic (two's complement wraps): i * step alone may not
+      // fit int64 where every start + i * step does (from INT64_MIN by 2^62).
+      const auto start = static_cast<uint64_t>(start_.integer), step = static_cast<uint64_t>(step_.integer);
+      for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int64_t>(start + static_cast<uint64_t>(i) * step);
     } else {
       auto* values = reinterpret_cast<double*>(base);
       for (int64_t i = 0; i < count; ++i) values[i] = start_.real + static_cast<double>(i) * step_.real;

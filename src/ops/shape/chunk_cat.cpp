@@ -21,7 +21,8 @@ namespace {
 constexpr DtypeSet kChunkCatDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr int64_t kMaxRank = 8;
 
-int64_t RowsPerChunk(int64_t rows, int64_t num_chunks) { return (rows + num_chunks - 1) / num_chunks; }
+// ceil(rows / num_chunks) (rows >= 0, num_chunks >= 1), without rows + num_chunks overflowing.
+int64_t RowsPerChunk(int64_t rows, int64_t num_chunks) { return rows / num_chunks + (rows % num_chunks != 0 ? 1 : 0); }
 
 int64_t RowWidth(const Shape& shape) {
   int64_t width = 1;

@@ -122,11 +122,13 @@ aclnnStatus PlanIndexAddSteps(Plan& plan, const aclTensor* self, int64_t d, cons
   TensorRef indices = plan.Input(index, "index");
   TensorRef slices = plan.Input(source, "source");
   TensorRef dst = plan.Output(out, "out");
-  if (self->rank() == 0) {  // one element: a dimension of extent 1
+  // A rank-0 self or source is one element: a dimension of extent 1 (either
+  // may be rank 0 while the other is [n]).
+  if (self->rank() == 0) {
     original = Unsqueeze(original, 0);
     dst = Unsqueeze(dst, 0);
-    slices = Unsqueeze(slices, 0);
   }
+  if (source->rank() == 0) slices = Unsqueeze(slices, 0);
   indices = *Reshape(indices, {indices.NumElements()});
   // The check comes first: a failed one leaves out as it was.
   const std::optional<TensorRef> values = PlanIndexValues(plan, indices, "index", d, dst.shape[d]);

@@ -41,6 +41,10 @@ aclnnStatus CheckIndexCopy(Plan& plan, const aclTensor* self, int64_t dim, const
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "a rank-0 'source' cannot fill a slice of selfRef of shape %s",
                        ShapeToString(self->view_shape).c_str());
   }
+  if (self->rank() == 0 && source->rank() > 1) {  // selfRef is one slice of one element
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "a rank-0 selfRef takes a 'source' of rank 0 or 1; it has rank %lld",
+                       static_cast<long long>(source->rank()));
+  }
   if (self->rank() > 0 && source->rank() > 0 && self->rank() != source->rank()) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'source' has rank %lld; selfRef has rank %lld",
                        static_cast<long long>(source->rank()), static_cast<long long>(self->rank()));

@@ -2,6 +2,8 @@
 // gains leading dimensions of extent 1 when repeats is longer), PyTorch's
 // Tensor.repeat. One strided copy: out viewed with each dimension split into
 // (repeat, extent) against self with a stride-0 repeat dimension before each.
+#include <limits>
+
 #include "aclnnop/aclnn_repeat.h"
 #include "ops/framework/aclnn_op.h"
 #include "shape_checks.h"
@@ -35,6 +37,12 @@ aclnnStatus PlanRepeat(Plan& plan, const aclTensor* self, const aclIntArray* rep
                          static_cast<long long>(r));
     }
     const int64_t extent = d < lead ? 1 : self->view_shape[d - lead];
+    if (extent > 0 && r > std::numeric_limits<int64_t>::max() / extent) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "argument 'repeats' holds %lld for a dimension of %lld: the repeated extent does not fit "
+                         "int64",
+                         static_cast<long long>(r), static_cast<long long>(extent));
+    }
     expected[d] = r * extent;
     split.push_back(r);
     split.push_back(extent);

@@ -148,6 +148,14 @@ aclnnStatus CheckWithEpShapes(Plan& plan, const aclTensor* permuted_tokens, cons
     return plan.Reject(kShapeError, "argument 'out' has shape %s; it must be %s",
                        ShapeToString(out->view_shape).c_str(), ShapeToString(want).c_str());
   }
+  // The sorted positions MoeTokenPermuteWithEp's range selects lie within
+  // [0, slots], as there (sortedIndices' values are then compared against
+  // them without overflowing).
+  const int64_t start = range->values[0], end = range->values[1];
+  if (start < 0 || start > slots || end < 0 || end > slots) {
+    return plan.Reject(kShapeError, "the range [%lld, %lld) (rangeOptional) must be within [0, %lld]",
+                       static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(slots));
+  }
   return ACLNN_SUCCESS;
 }
 
