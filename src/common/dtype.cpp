@@ -64,6 +64,39 @@ DtypeCategory CategoryOf(aclDataType dtype) {
   }
 }
 
+std::pair<double, double> DtypeRange(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_BOOL:
+      return {0, 1};
+    case ACL_INT8:
+      return {-128, 127};
+    case ACL_UINT8:
+      return {0, 255};
+    case ACL_INT16:
+      return {-32768, 32767};
+    case ACL_UINT16:
+      return {0, 65535};
+    case ACL_INT32:
+      return {-2147483648.0, 2147483647.0};
+    case ACL_UINT32:
+      return {0, 4294967295.0};
+    case ACL_INT64:
+      return {-0x1p63, 0x1p63};  // as doubles: int64's greatest rounds up to 2^63
+    case ACL_UINT64:
+      return {0, 0x1p64};
+    case ACL_FLOAT16:
+      return {-65504, 65504};
+    case ACL_BF16:
+      return {-0x1.fep127, 0x1.fep127};
+    case ACL_FLOAT:
+      return {-0x1.fffffep127, 0x1.fffffep127};
+    case ACL_DOUBLE:
+      return {-0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023};
+    default:
+      return {0, 0};
+  }
+}
+
 const char* DtypeName(aclDataType dtype) {
   switch (dtype) {
     case ACL_FLOAT:

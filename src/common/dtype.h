@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "acl/acl_base.h"
 
@@ -19,6 +20,10 @@ size_t DtypeSize(aclDataType dtype);
 DtypeCategory CategoryOf(aclDataType dtype);
 // "FLOAT16", "BF16", ...: used in error messages.
 const char* DtypeName(aclDataType dtype);
+
+// The least and greatest finite values a real dtype holds (bool: 0 and 1);
+// (0, 0) for the others.
+std::pair<double, double> DtypeRange(aclDataType dtype);
 
 inline bool IsFloating(aclDataType d) { return CategoryOf(d) == DtypeCategory::kFloat; }
 inline bool IsComplex(aclDataType d) { return CategoryOf(d) == DtypeCategory::kComplex; }

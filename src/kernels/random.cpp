@@ -78,10 +78,20 @@ class RandomStep final : public Step {
     char* out = context.Resolve(d_.out.buffer);
     const char* prob = d_.has_prob ? context.Resolve(d_.prob.buffer) : nullptr;
     const int64_t count = CountOf(d_.rank, d_.shape);
+    // Integers into an integer (or bool) out are stored as they are drawn: a
+    // double holds only 53 bits, and int64 draws near 2^63 rounded onto `to`.
+    const bool exact = d_.kind == RandomKind::kInteger && !IsFloating(d_.out.dtype);
+    const int64_t element = static_cast<int64_t>(DtypeSize(d_.out.dtype));
     ParallelFor(count, kGrain, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         const std::array<uint32_t, 4> w = Philox(seed, static_cast<uint64_t>(i), offset);
-        StoreOne(Value(w, i, prob), d_.out, out, OffsetOf(i, d_.rank, d_.shape, d_.out.strides));
+        const int64_t at = OffsetOf(i, d_.rank, d_.shape, d_.out.strides);
+        if (exact) {
+          const int64_t value = Integer(w);
+          Store(&value, d_.out.dtype, out + at * element, 1, 1);
+        } else {
+          StoreOne(Value(w, i, prob), d_.out, out, at);
+        }
       }
     });
     return ACLNN_SUCCESS;
@@ -113,15 +123,19 @@ class RandomStep final : public Step {
         }
         return UnitDouble(w[0], w[1]) < p ? 1.0 : 0.0;
       }
-      case RandomKind::kInteger: {
-        const auto range = static_cast<uint64_t>(d_.to) - static_cast<uint64_t>(d_.from);
-        const uint64_t x = (static_cast<uint64_t>(w[0]) << 32) | w[1];
-        return static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(d_.from) + x % range));
-      }
+      case RandomKind::kInteger:
+        return static_cast<double>(Integer(w));
       case RandomKind::kExponential:
         return -std::log1p(-UnitDouble(w[0], w[1])) / d_.a;
     }
     return 0;
+  }
+
+  // An integer in [from, to) from two words.
+  int64_t Integer(const std::array<uint32_t, 4>& w) const {
+    const auto range = static_cast<uint64_t>(d_.to) - static_cast<uint64_t>(d_.from);
+    const uint64_t x = (static_cast<uint64_t>(w[0]) << 32) | w[1];
+    return static_cast<int64_t>(static_cast<uint64_t>(d_.from) + x % range);
   }
 
   RandomDesc d_;

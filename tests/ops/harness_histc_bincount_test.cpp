@@ -182,6 +182,39 @@ TEST(HistcRejects, WithCannCodes) {
   EXPECT_EQ(RunHistc(ACL_FLOAT, ACL_FLOAT, {5}, 4, 0, 1).phase1, ACLNN_ERR_PARAM_INVALID);
 }
 
+// min == max takes the data's range, which must be finite (PyTorch: "range of
+// [lo, hi] is not finite"): an infinity or NaN in the data fails the run with
+// a message, out untouched. An adversarial pass found such data binned through
+// an undefined conversion of an infinite quotient (everything in bin 0).
+TEST(HistcDataRange, NonFiniteDataFailsTheRun) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (const Values& data : {Values{1, 2, inf, 4}, Values{-inf, 1, 2, 3}, Values{1, 2, nan, 4}}) {
+    auto self = Upload(ACL_FLOAT, {4}, data);
+    auto out = Poisoned(ACL_FLOAT, {4});
+    const std::vector<uint8_t> before = out->DownloadBytes();
+    const OpRun run = RunOp(
+        [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnHistcGetWorkspaceSize(args.Tensor(*self), 4, args.Scalar(ACL_FLOAT, 0), args.Scalar(ACL_FLOAT, 0),
+                                            args.Tensor(*out), ws, ex);
+        },
+        aclnnHistc);
+    EXPECT_EQ(run.sync, ACL_ERROR_RT_AICORE_EXCEPTION) << Describe(run);
+    EXPECT_NE(run.message.find("not finite"), std::string::npos) << run.message;
+    EXPECT_EQ(out->DownloadBytes(), before) << "out must stay as it was";
+  }
+  // An explicit range leaves NaN uncounted, as before.
+  auto self = Upload(ACL_FLOAT, {4}, {1, 2, nan, 4});
+  auto out = Poisoned(ACL_FLOAT, {4});
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnHistcGetWorkspaceSize(args.Tensor(*self), 4, args.Scalar(ACL_FLOAT, 0), args.Scalar(ACL_FLOAT, 4),
+                                          args.Tensor(*out), ws, ex);
+      },
+      aclnnHistc);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectExact(out->ReadView(), {0, 1, 1, 1}, "explicit range");
+}
+
 TEST(BincountExample, CannValues) {
   // CANN's example: INT32 self [8, 1, .., 7] with FLOAT weights, minlength 0, FLOAT out [9].
   auto self = Upload(ACL_INT32, {8}, {8, 1, 2, 3, 4, 5, 6, 7});

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -1047,6 +1048,7 @@ std::vector<RejectionCase> FusedAdamwRejections() {
       {"list_lengths", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 1, false, 0.01, "grads"},
       {"amsgrad_without_max", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, true, 0.01, "maxExpAvgSqsRef"},
       {"negative_lr", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, false, -0.01, "lr"},
+      {"nan_lr", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, false, std::numeric_limits<double>::quiet_NaN(), "lr"},
   };
   std::vector<RejectionCase> cases;
   for (const Bad& b : bad) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -168,6 +169,43 @@ TEST(RandomValues, RandomIntegersCoverTheirRangeEvenly) {
     ++counts[static_cast<size_t>(k + 3)];
   }
   for (int c : counts) EXPECT_NEAR(c / static_cast<double>(kDraws), 0.125, 0.01);
+}
+
+// Integers drawn into an integer selfRef are stored exactly: int64 near 2^63
+// (a double holds 53 bits: an adversarial pass got every value rounded onto
+// `to`, outside the range), a narrow range above 2^60, and the ends of int8.
+TEST(RandomValues, RandomIntegersAreExactNearTheEndsOfTheirDtype) {
+  struct Case {
+    aclDataType dtype;
+    int64_t from, to;
+  };
+  const int64_t top = std::numeric_limits<int64_t>::max();
+  for (const Case& c : {Case{ACL_INT64, top - 10, top}, Case{ACL_INT64, int64_t{1} << 60, (int64_t{1} << 60) + 3},
+                        Case{ACL_INT8, -128, 128}, Case{ACL_UINT8, 250, 256}}) {
+    SCOPED_TRACE(std::string(Name(c.dtype)) + " [" + std::to_string(c.from) + ", " + std::to_string(c.to) + ")");
+    DeviceTensor t(c.dtype, {256});
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          return aclnnInplaceRandomGetWorkspaceSize(a.Tensor(t), c.from, c.to, 5, 0, w, e);
+        },
+        aclnnInplaceRandom);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    const std::vector<uint8_t> bytes = t.DownloadBytes();
+    std::vector<int64_t> seen;
+    for (size_t i = 0; i < 256; ++i) {
+      int64_t v = 0;
+      if (c.dtype == ACL_INT64) {
+        std::memcpy(&v, bytes.data() + 8 * i, 8);
+      } else {
+        v = c.dtype == ACL_INT8 ? static_cast<int8_t>(bytes[i]) : bytes[i];
+      }
+      ASSERT_TRUE(v >= c.from && v <= c.to - 1) << "element " << i << " is " << v;
+      seen.push_back(v);
+    }
+    std::sort(seen.begin(), seen.end());
+    const auto distinct = std::unique(seen.begin(), seen.end()) - seen.begin();
+    EXPECT_GE(distinct, std::min<int64_t>(3, c.to - c.from)) << "values drawn, not one repeated";
+  }
 }
 
 TEST(RandomValues, ExponentialMean) {
@@ -346,6 +384,29 @@ std::vector<Rejection> Rejections() {
       {"InplaceRandom_from_equals_to",
        [=](A& a, W w, E e) { return aclnnInplaceRandomGetWorkspaceSize(t(a, ACL_INT32), 3, 3, 0, 0, w, e); },
        aclnnInplaceRandom, "from", kInvalid},
+      // [from, to - 1] within selfRef's dtype (CANN's 161002; an adversarial
+      // pass found INT8 given values of [-1000, -500) wrapped into [0, 127]).
+      {"InplaceRandom_below_int8",
+       [=](A& a, W w, E e) { return aclnnInplaceRandomGetWorkspaceSize(t(a, ACL_INT8), -1000, -500, 0, 0, w, e); },
+       aclnnInplaceRandom, "range", kInvalid},
+      {"InplaceRandom_to_past_uint8",
+       [=](A& a, W w, E e) { return aclnnInplaceRandomGetWorkspaceSize(t(a, ACL_UINT8), 0, 257, 0, 0, w, e); },
+       aclnnInplaceRandom, "range", kInvalid},
+      {"InplaceRandom_bool_to_3",
+       [=](A& a, W w, E e) { return aclnnInplaceRandomGetWorkspaceSize(t(a, ACL_BOOL), 0, 3, 0, 0, w, e); },
+       aclnnInplaceRandom, "range", kInvalid},
+      {"InplaceNormal_nan_std",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceNormalGetWorkspaceSize(t(a, ACL_FLOAT), 0.0F, std::numeric_limits<float>::quiet_NaN(), 0, 0,
+                                                   w, e);
+       },
+       aclnnInplaceNormal, "std", kInvalid},
+      {"InplaceUniform_nan_from",
+       [=](A& a, W w, E e) {
+         return aclnnInplaceUniformGetWorkspaceSize(t(a, ACL_FLOAT), std::numeric_limits<double>::quiet_NaN(), 1, 0, 0,
+                                                    w, e);
+       },
+       aclnnInplaceUniform, "from", kInvalid},
       {"Dropout_mask_size",
        [=](A& a, W w, E e) {
          return aclnnDropoutGetWorkspaceSize(t(a, ACL_FLOAT), 0.5, true, 0, 0, t(a, ACL_FLOAT),

@@ -6,6 +6,7 @@
 #include <limits>
 #include <new>
 #include <sstream>
+#include <unordered_map>
 
 #include "canopy/canopy_runtime.h"
 #include "common/dtype.h"
@@ -89,41 +90,78 @@ class OutputGuardStep final : public Step {
     const Step* snapshot = nullptr;
     const Step* copy_back = nullptr;
     const char* name = "";
+    // What keeps an input of the exact same view safe to update in place (see
+    // InPlaceSafe): the first step writing this output, whether that step is
+    // elementwise over exactly this view, whether its elements are distinct.
+    int64_t first_write = kNoStep;
+    bool tie_safe = false;
+    bool distinct = true;
   };
   struct Input {
     TensorRef view;
     int64_t begin = 0;
     int64_t end = 0;
     const char* name = "";
+    // The last step reading this input, and whether that step is elementwise
+    // reading it as exactly this view.
+    int64_t last_read = -1;
+    bool tie_safe = false;
   };
 
   OutputGuardStep(const char* op, size_t slot_count, std::vector<std::unique_ptr<const Step>> steps,
                   std::vector<std::unique_ptr<const Step>> copies, std::vector<Input> inputs,
-                  std::vector<Output> outputs, std::vector<uint8_t> in_place_safe)
+                  std::vector<Output> outputs)
       : op_(op),
         slot_count_(slot_count),
         steps_(std::move(steps)),
         copies_(std::move(copies)),
         inputs_(std::move(inputs)),
-        outputs_(std::move(outputs)),
-        in_place_safe_(std::move(in_place_safe)) {}
+        outputs_(std::move(outputs)) {}
 
-  // The input that makes output `o` need staging with the slots bound at
-  // `bases`, or null when it can be written in place.
-  const char* NeedsStaging(size_t o, const std::vector<void*>& bases) const {
-    const Output& out = outputs_[o];
-    const char* out_base = static_cast<const char*>(bases[out.parameter_slot]);
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      const Input& in = inputs_[i];
-      const char* in_base = static_cast<const char*>(bases[in.view.buffer.slot]);
-      // Not bound yet (phase 1 of an executor whose addresses come later): nothing to book.
-      if (in_base == nullptr || out_base == nullptr) continue;
-      if (!Intersect(out_base + out.begin, out_base + out.end, in_base + in.begin, in_base + in.end)) continue;
-      const bool same =
-          SameLayout(out_base + out.view.buffer.byte_offset, out.view, in_base + in.view.buffer.byte_offset, in.view);
-      if (!same || in_place_safe_[i * outputs_.size() + o] == 0) return in.name;
+  // For each output, the input that makes it need staging with the slots
+  // bound at `bases`, or null where it can be written in place.
+  void StagingNeeds(const std::vector<void*>& bases, std::vector<const char*>& needs) const {
+    needs.assign(outputs_.size(), nullptr);
+    // Few pairs (almost every op): each is compared. Many (foreach ops over
+    // lists of a thousand tensors): the inputs sorted by address, so that each
+    // output meets only the inputs near it.
+    constexpr size_t kDirectPairs = 256;
+    if (inputs_.size() * outputs_.size() <= kDirectPairs) {
+      for (size_t o = 0; o < outputs_.size(); ++o) {
+        for (size_t i = 0; i < inputs_.size() && needs[o] == nullptr; ++i) needs[o] = Conflict(i, o, bases);
+      }
+      return;
     }
-    return nullptr;
+    struct Span {
+      const char* begin;
+      const char* end;
+      size_t input;
+    };
+    thread_local std::vector<Span> spans;
+    thread_local std::vector<const char*> reach;  // the furthest end among spans[0..j]
+    spans.clear();
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      const char* base = static_cast<const char*>(bases[inputs_[i].view.buffer.slot]);
+      if (base != nullptr) spans.push_back({base + inputs_[i].begin, base + inputs_[i].end, i});
+    }
+    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    reach.resize(spans.size());
+    for (size_t j = 0; j < spans.size(); ++j) reach[j] = j == 0 ? spans[j].end : std::max(reach[j - 1], spans[j].end);
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      const Output& out = outputs_[o];
+      const char* out_base = static_cast<const char*>(bases[out.parameter_slot]);
+      if (out_base == nullptr) continue;
+      const char* first = out_base + out.begin;
+      const char* last = out_base + out.end;
+      // Inputs starting before the output ends, walked back while one of them may still reach into it.
+      auto j = static_cast<size_t>(
+          std::lower_bound(spans.begin(), spans.end(), last, [](const Span& a, const char* v) { return a.begin < v; }) -
+          spans.begin());
+      while (j > 0 && reach[j - 1] > first && needs[o] == nullptr) {
+        --j;
+        if (spans[j].end > first) needs[o] = Conflict(spans[j].input, o, bases);
+      }
+    }
   }
 
   aclnnStatus Run(const RunContext& context) const override {
@@ -136,8 +174,10 @@ class OutputGuardStep final : public Step {
 
     std::vector<size_t> staged;
     std::vector<std::unique_ptr<char[], void (*)(char*)>> allocated;
+    thread_local std::vector<const char*> needs;
+    StagingNeeds(slots, needs);
     for (size_t o = 0; o < outputs_.size(); ++o) {
-      const char* input = NeedsStaging(o, slots);
+      const char* input = needs[o];
       if (input == nullptr) continue;
       const Output& out = outputs_[o];
       char* staging = out.staging_offset >= 0 ? workspace + out.staging_offset : nullptr;
@@ -189,9 +229,33 @@ class OutputGuardStep final : public Step {
   size_t slot_count_;
   std::vector<std::unique_ptr<const Step>> steps_;
   std::vector<std::unique_ptr<const Step>> copies_;  // owns the outputs' snapshot and copy-back steps
+  // The input's name where input i and output o overlap at `bases` other than
+  // as a view the steps update safely in place; null otherwise (or unbound:
+  // phase 1 of an executor whose addresses come later books nothing).
+  const char* Conflict(size_t i, size_t o, const std::vector<void*>& bases) const {
+    const Input& in = inputs_[i];
+    const Output& out = outputs_[o];
+    const char* in_base = static_cast<const char*>(bases[in.view.buffer.slot]);
+    const char* out_base = static_cast<const char*>(bases[out.parameter_slot]);
+    if (in_base == nullptr || out_base == nullptr) return nullptr;
+    if (!Intersect(out_base + out.begin, out_base + out.end, in_base + in.begin, in_base + in.end)) return nullptr;
+    const bool same =
+        SameLayout(out_base + out.view.buffer.byte_offset, out.view, in_base + in.view.buffer.byte_offset, in.view);
+    return same && InPlaceSafe(in, out) ? nullptr : in.name;
+  }
+
+  // Whether an input may be exactly the output's view in place: no step reads
+  // the input after a step has written the output, and the step that does both
+  // is elementwise over exactly these two views (each element read, then
+  // written); an output whose elements share addresses never is.
+  static bool InPlaceSafe(const Input& in, const Output& out) {
+    if (!out.distinct) return false;
+    if (in.last_read != out.first_write) return in.last_read < out.first_write;
+    return in.tie_safe && out.tie_safe;
+  }
+
   std::vector<Input> inputs_;
   std::vector<Output> outputs_;
-  std::vector<uint8_t> in_place_safe_;  // [input][output]
 };
 
 }  // namespace
@@ -231,33 +295,51 @@ void OverlapGuard::AddDeclaredStep(const std::vector<TensorRef>& inputs, const T
   steps_.push_back({false, false, inputs, out});
 }
 
-// Whether input `i` may be exactly output `o`'s view in place: no step reads
-// the input after a step has written the output, and the step that does both
-// is elementwise over exactly these two views (each element read, then written);
-// a declared step (a product) that reads the input and writes the output never is.
-bool OverlapGuard::InPlaceSafe(size_t i, size_t o) const {
-  const Record& in = inputs_[i];
-  const Record& out = outputs_[o];
-  // An output whose elements share addresses (a broadcast self of an in-place
-  // op) is written several times per location: later writes would read values
-  // the op has already changed, so it is computed aside even as the same view.
-  if (!ElementsAreDistinct(out.view.shape, out.view.strides)) return false;
-  int64_t last_read = -1;
-  int64_t first_write = kNoStep;
+// What InPlaceSafe needs of each record, from one pass over the steps (a pass
+// per input and output pair was cubic in a foreach op's list length: 13 s of
+// phase 1 for 1000 tensors). An opaque step reads every input and writes every
+// output; a declared step (a product) that reads an input and writes an output
+// never keeps them safe in place.
+void OverlapGuard::InPlaceFacts(std::vector<InputFacts>& inputs, std::vector<OutputFacts>& outputs) const {
+  int64_t last_opaque = -1, first_opaque = kNoStep;
+  std::unordered_map<int32_t, int64_t> last_read, first_write;  // by slot
   for (size_t k = 0; k < steps_.size(); ++k) {
     const StepOperands& step = steps_[k];
-    const bool reads = step.opaque || std::any_of(step.inputs.begin(), step.inputs.end(),
-                                                  [&](const TensorRef& t) { return t.buffer.slot == in.slot; });
-    const bool writes = step.opaque || step.out.buffer.slot == out.view.buffer.slot;
-    if (reads) last_read = static_cast<int64_t>(k);
-    if (writes && first_write == kNoStep) first_write = static_cast<int64_t>(k);
+    const auto at = static_cast<int64_t>(k);
+    if (step.opaque) {
+      last_opaque = at;
+      first_opaque = std::min(first_opaque, at);
+      continue;
+    }
+    for (const TensorRef& t : step.inputs) last_read[t.buffer.slot] = at;
+    first_write.emplace(step.out.buffer.slot, at);  // keeps the first
   }
-  if (last_read < first_write) return true;
-  if (last_read > first_write) return false;
-  const StepOperands& step = steps_[static_cast<size_t>(last_read)];
-  if (!step.elementwise || !SameView(step.out, out.view)) return false;
-  return std::all_of(step.inputs.begin(), step.inputs.end(),
-                     [&](const TensorRef& t) { return t.buffer.slot != in.slot || SameView(t, in.view); });
+  inputs.resize(inputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Record& in = inputs_[i];
+    const auto found = last_read.find(in.slot);
+    const int64_t k = std::max(found == last_read.end() ? int64_t{-1} : found->second, last_opaque);
+    bool tie_safe = false;
+    if (k >= 0) {
+      const StepOperands& step = steps_[static_cast<size_t>(k)];
+      tie_safe = step.elementwise && std::all_of(step.inputs.begin(), step.inputs.end(), [&](const TensorRef& t) {
+                   return t.buffer.slot != in.slot || SameView(t, in.view);
+                 });
+    }
+    inputs[i] = {k, tie_safe};
+  }
+  outputs.resize(outputs_.size());
+  for (size_t o = 0; o < outputs_.size(); ++o) {
+    const Record& out = outputs_[o];
+    const auto found = first_write.find(out.view.buffer.slot);
+    const int64_t k = std::min(found == first_write.end() ? kNoStep : found->second, first_opaque);
+    bool tie_safe = false;
+    if (k != kNoStep) {
+      const StepOperands& step = steps_[static_cast<size_t>(k)];
+      tie_safe = step.elementwise && SameView(step.out, out.view);
+    }
+    outputs[o] = {k, tie_safe, ElementsAreDistinct(out.view.shape, out.view.strides)};
+  }
 }
 
 std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vector<std::unique_ptr<const Step>> steps,
@@ -265,12 +347,14 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
   const bool any_output = std::any_of(outputs_.begin(), outputs_.end(), [](const Record& r) { return !r.empty; });
   if (steps.empty() || !any_output) return steps;
 
+  std::vector<InputFacts> input_facts;
+  std::vector<OutputFacts> output_facts;
+  InPlaceFacts(input_facts, output_facts);
   std::vector<OutputGuardStep::Input> inputs;
-  std::vector<size_t> input_records;
   for (size_t i = 0; i < inputs_.size(); ++i) {
     if (inputs_[i].empty) continue;
-    inputs.push_back({inputs_[i].view, inputs_[i].begin, inputs_[i].end, inputs_[i].name});
-    input_records.push_back(i);
+    inputs.push_back({inputs_[i].view, inputs_[i].begin, inputs_[i].end, inputs_[i].name, input_facts[i].last_read,
+                      input_facts[i].tie_safe});
   }
   std::vector<OutputGuardStep::Output> outputs;
   std::vector<size_t> output_records;
@@ -279,19 +363,14 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
     Record& record = outputs_[o];
     if (record.empty) continue;
     outputs.push_back({record.view, record.slot, record.begin, record.end, -1, record.snapshot.get(),
-                       record.copy_back.get(), record.name});
+                       record.copy_back.get(), record.name, output_facts[o].first_write, output_facts[o].tie_safe,
+                       output_facts[o].distinct});
     output_records.push_back(o);
     copies.push_back(std::move(record.snapshot));
     copies.push_back(std::move(record.copy_back));
   }
-  std::vector<uint8_t> in_place_safe(inputs.size() * outputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      in_place_safe[i * outputs.size() + o] = InPlaceSafe(input_records[i], output_records[o]) ? 1 : 0;
-    }
-  }
   auto guard = std::make_unique<OutputGuardStep>(plan.op(), addresses.size(), std::move(steps), std::move(copies),
-                                                 std::move(inputs), std::move(outputs), std::move(in_place_safe));
+                                                 std::move(inputs), std::move(outputs));
 
   // Book staging for what overlaps at phase 1's addresses; a cached plan is
   // only reused for calls with the same overlap pattern.
@@ -301,8 +380,10 @@ std::vector<std::unique_ptr<const Step>> OverlapGuard::Seal(Plan& plan, std::vec
     bases[record.view.buffer.slot] = bases[record.slot];
   }
   std::vector<int64_t> booked;
+  std::vector<const char*> needs;
+  guard->StagingNeeds(bases, needs);
   for (size_t o = 0; o < output_records.size(); ++o) {
-    const char* input = guard->NeedsStaging(o, bases);
+    const char* input = needs[o];
     if (input == nullptr) {
       booked.push_back(-1);
       continue;

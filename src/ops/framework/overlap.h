@@ -6,9 +6,9 @@
 // op; Canopy does the same, but only when the memory really overlaps.
 //
 // How: every output is written through a write slot of its own that normally
-// resolves to the output's address. Phase 1 records, per input/output pair,
-// whether the steps keep an exact-same-view pair safe in place (each element is
-// read by the step that writes it, before it is written). A guard step wrapping
+// resolves to the output's address. Phase 1 records, per input and per output,
+// what decides whether the steps keep an exact-same-view pair safe in place
+// (each element is read by the step that writes it, before it is written). A guard step wrapping
 // the plan compares the bound addresses at every run, so rebinding
 // (aclSet*TensorAddr) and plan-cache reuse are covered, and points the write
 // slot of an output that overlaps an input unsafely at a staging buffer: a
@@ -18,6 +18,7 @@
 // run time only when a rebinding creates an overlap phase 1 did not see.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -54,7 +55,22 @@ class OverlapGuard {
  private:
   struct Record;
   struct StepOperands;
-  bool InPlaceSafe(size_t input, size_t output) const;
+  // Per input: the last step reading it and whether that step reads it
+  // elementwise as exactly its view; per output: the first step writing it,
+  // whether that step is elementwise over exactly its view, and whether its
+  // elements are distinct. An input and an output of the same view are safe in
+  // place when the input's last read comes before the output's first write,
+  // or both are the same elementwise step.
+  struct InputFacts {
+    int64_t last_read;
+    bool tie_safe;
+  };
+  struct OutputFacts {
+    int64_t first_write;
+    bool tie_safe;
+    bool distinct;
+  };
+  void InPlaceFacts(std::vector<InputFacts>& inputs, std::vector<OutputFacts>& outputs) const;
 
   std::vector<Record> inputs_;
   std::vector<Record> outputs_;

@@ -20,6 +20,7 @@ bool PlanCacheEnabled() {
 void PlanKey::Reset(const char* op_name) {
   bytes_.clear();
   tensors_.clear();
+  positions_.clear();
   description_.clear();
   bytes_.append(op_name);
   bytes_.push_back('\0');
@@ -29,11 +30,24 @@ void PlanKey::Reset(const char* op_name) {
 }
 
 void PlanKey::Add(const aclTensor* tensor) {
-  // Which earlier argument this one is (in-place calls pass a tensor twice), or -1.
+  // Which earlier argument this one is (in-place calls pass a tensor twice), or
+  // -1: a scan of the few arguments of most ops, a map for long lists.
+  constexpr size_t kScanned = 32;
   int64_t same_as = kNullMarker;
-  for (size_t i = 0; i < tensors_.size(); ++i) {
-    if (tensors_[i] == tensor && tensor != nullptr) same_as = static_cast<int64_t>(i);
+  if (tensor != nullptr && tensors_.size() <= kScanned) {
+    for (size_t i = 0; i < tensors_.size(); ++i) {
+      if (tensors_[i] == tensor) same_as = static_cast<int64_t>(i);
+    }
+  } else if (tensor != nullptr) {
+    if (positions_.empty()) {
+      for (size_t i = 0; i < tensors_.size(); ++i) {
+        if (tensors_[i] != nullptr) positions_[tensors_[i]] = static_cast<int64_t>(i);
+      }
+    }
+    const auto found = positions_.find(tensor);
+    if (found != positions_.end()) same_as = found->second;
   }
+  if (!positions_.empty() && tensor != nullptr) positions_[tensor] = static_cast<int64_t>(tensors_.size());
   tensors_.push_back(tensor);
   if (tensor == nullptr) {
     const int64_t marker[2] = {kNullMarker, kNullMarker};

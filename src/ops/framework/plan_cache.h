@@ -49,6 +49,9 @@ class PlanKey {
   void Append(const void* data, size_t size) { bytes_.append(static_cast<const char*>(data), size); }
   std::string bytes_;
   std::vector<const aclTensor*> tensors_;
+  // Each tensor's latest position in tensors_, kept once the list is long (a
+  // foreach op's thousand tensors: a scan per tensor was quadratic).
+  std::unordered_map<const aclTensor*, int64_t> positions_;
   std::string description_;
 };
 

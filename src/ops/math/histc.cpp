@@ -3,10 +3,12 @@
 // elements outside and NaNs are not counted. Where min and max coincide (as
 // integers for an integer self; within 1e-6, or the same infinity, as floats)
 // the data's own minimum and maximum are the range, widened by 1 each way if
-// those coincide too. The counts are cast to out's dtype.
+// those coincide too (an infinity or NaN among the data then fails the run:
+// the range is not finite). The counts are cast to out's dtype.
 #include <cmath>
 #include <limits>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "aclnnop/aclnn_histc.h"
 #include "kernels/dtype_dispatch.h"
 #include "ops/framework/aclnn_op.h"
@@ -36,9 +38,21 @@ class HistcStep final : public Step {
     if (data_range_) {
       lo = std::numeric_limits<double>::infinity();
       hi = -lo;
+      bool nan = false;
       for (int64_t i = 0; i < n; ++i) {
         lo = std::fmin(lo, values[i]);
         hi = std::fmax(hi, values[i]);
+        nan = nan || std::isnan(values[i]);
+      }
+      // The data's range must be finite (PyTorch: "range of [lo, hi] is not
+      // finite"): an infinity or NaN among the values fails the run, as an
+      // error only the data reveals does on the NPU.
+      if (nan || (n > 0 && (std::isinf(lo) || std::isinf(hi)))) {
+        SetErrorMessage(
+            "aclnnHistc: min and max coincide, so the data's range is the bins' range, and it is not "
+            "finite: [%g, %g]%s",
+            lo, hi, nan ? " with NaN among the values" : "");
+        return ACL_ERROR_RT_AICORE_EXCEPTION;
       }
       if (lo == hi) {
         lo -= 1;

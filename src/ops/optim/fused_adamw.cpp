@@ -22,7 +22,7 @@ constexpr DtypeSet kStepDtypes = {ACL_FLOAT, ACL_INT64};
 aclnnStatus CheckCoefficients(Plan& plan, double lr, double beta1, double beta2, double weight_decay) {
   for (const auto& [name, value] : {std::pair{"lr", lr}, std::pair{"beta1", beta1}, std::pair{"beta2", beta2},
                                     std::pair{"weightDecay", weight_decay}}) {
-    if (value < 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s is %g; it must not be negative", name, value);
+    if (!(value >= 0)) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "%s is %g; it must not be negative", name, value);
   }
   return ACLNN_SUCCESS;
 }

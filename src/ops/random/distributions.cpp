@@ -41,7 +41,7 @@ aclnnStatus Fill(Plan& plan, const aclTensor* selfRef, kernels::RandomDesc desc,
 aclnnStatus PlanNormalCommon(Plan& plan, const aclTensor* selfRef, float mean, float std, const aclTensor* seedTensor,
                              const aclTensor* offsetTensor, int64_t seed, int64_t offset) {
   if (seedTensor != nullptr) CANOPY_CHECK(CheckSeedTensors(plan, seedTensor, offsetTensor, kSeedDtypes));
-  if (std < 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'std' is %g; it must be 0 or more", std);
+  if (!(std >= 0)) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'std' is %g; it must be 0 or more", std);
   CANOPY_CHECK(plan.CheckDtype("selfRef", selfRef->dtype, kNormalDtypes));
   kernels::RandomDesc desc;
   desc.kind = kernels::RandomKind::kNormal;
@@ -63,8 +63,8 @@ aclnnStatus PlanInplaceNormalTensor(Plan& plan, const aclTensor* selfRef, float 
 aclnnStatus PlanUniformCommon(Plan& plan, const aclTensor* selfRef, double from, double to, const aclTensor* seedTensor,
                               const aclTensor* offsetTensor, uint64_t seed, uint64_t offset) {
   CANOPY_CHECK(plan.CheckDtype("selfRef", selfRef->dtype, kUniformDtypes));
-  if (from > to) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'from' %g is above 'to' %g", from, to);
+  if (!(from <= to)) {  // NaN too
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'from' %g is not at most 'to' %g", from, to);
   }
   if (seedTensor != nullptr) CANOPY_CHECK(CheckSeedTensors(plan, seedTensor, offsetTensor, kUniformSeedDtypes));
   kernels::RandomDesc desc;
@@ -90,6 +90,13 @@ aclnnStatus PlanRandomCommon(Plan& plan, const aclTensor* selfRef, int64_t from,
   if (from >= to) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'from' %lld is not below 'to' %lld", static_cast<long long>(from),
                        static_cast<long long>(to));
+  }
+  // [from, to - 1] within selfRef's dtype (CANN: "to beyond the range of
+  // selfRef's dtype" is 161002): an integer out holds every value drawn.
+  const auto [lowest, highest] = DtypeRange(selfRef->dtype);
+  if (static_cast<double>(from) < lowest || static_cast<double>(to - 1) > highest) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "[from, to) = [%lld, %lld) is outside the range of selfRef's dtype %s",
+                       static_cast<long long>(from), static_cast<long long>(to), DtypeName(selfRef->dtype));
   }
   if (seedTensor != nullptr) CANOPY_CHECK(CheckSeedTensors(plan, seedTensor, offsetTensor, kSeedDtypes));
   kernels::RandomDesc desc;
