@@ -5,6 +5,7 @@
 // transport from under work already on a stream (that work still runs).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -34,6 +35,12 @@ class Communicator {
   void SetAsyncError(HcclResult code, const std::string& message);
   HcclResult async_error(std::string* message = nullptr) const;
 
+  // One operation of this rank at a time: a second that starts while one runs
+  // (the communicator used from two streams at once) would meet its peers'
+  // operations out of turn. TryBegin says whether the caller may run one.
+  bool TryBegin() { return !running_.exchange(true, std::memory_order_acquire); }
+  void End() { running_.store(false, std::memory_order_release); }
+
  private:
   const uint32_t rank_;
   const uint32_t size_;
@@ -43,6 +50,7 @@ class Communicator {
   mutable std::mutex mutex_;
   HcclResult async_error_ = HCCL_SUCCESS;  // guarded by mutex_
   std::string async_message_;              // guarded by mutex_
+  std::atomic<bool> running_{false};
 };
 
 // Registers `comm` and returns its client handle.

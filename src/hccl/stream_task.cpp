@@ -14,7 +14,9 @@ namespace {
 // loses its peers surfaces as a suspected remote error at synchronisation.
 constexpr aclError kStreamErrorOfFailure = ACL_ERROR_RT_SUSPECT_REMOTE_ERROR;
 
-// What a queued operation needs when it runs; freed by its release.
+// What a queued operation needs when it runs; freed by its release, which
+// comes only when nothing can run it again: a captured operation is replayed
+// (several times, perhaps on several streams at once) from this same object.
 struct Operation {
   const char* name = "";
   std::shared_ptr<Communicator> comm;
@@ -25,11 +27,9 @@ struct Operation {
 // happen on a host thread, never on the device engine, and a client that
 // synchronises the stream right after queuing runs it on its own thread.
 int32_t RunOperation(void* data) {
-  auto* operation = static_cast<Operation*>(data);
+  const auto* operation = static_cast<const Operation*>(data);
   std::string message;
   const HcclResult result = RunNow(*operation->comm, operation->work, message);
-  // The work (and the client buffers it refers to) is done with.
-  operation->work = nullptr;
   if (result == HCCL_SUCCESS) return ACL_SUCCESS;
   char text[1200];
   std::snprintf(text, sizeof(text), "%s on communicator %s (rank %u of %u) failed with %s: %s", operation->name,
@@ -49,6 +49,18 @@ HcclResult RunNow(Communicator& comm, const std::function<void(Transport&)>& wor
     message = "the communicator failed earlier: " + earlier;
     return failed;
   }
+  if (!comm.TryBegin()) {
+    // Not recorded as the communicator's error: the operation already running
+    // is sound and finishes; this one fails, and its peers' time out.
+    message =
+        "another operation of this communicator is running on this rank (the communicator is used from two "
+        "streams at once); its operations must run one after another, in the same order on every rank";
+    return HCCL_E_INTERNAL;
+  }
+  struct EndOnExit {
+    Communicator& comm;
+    ~EndOnExit() { comm.End(); }
+  } end_on_exit{comm};
   try {
     const SigpipeGuard no_sigpipe;
     work(comm.transport());

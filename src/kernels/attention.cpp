@@ -177,7 +177,10 @@ class AttentionStep final : public Step {
   aclnnStatus CheckBlockTable(const RunContext& context) const {
     const auto* table = reinterpret_cast<const int32_t*>(context.Resolve(desc_.block_table));
     for (int64_t b = 0; b < desc_.batch; ++b) {
-      const int64_t used = (desc_.kv[static_cast<size_t>(b)].length + desc_.block_size - 1) / desc_.block_size;
+      // Phase 1 holds each length within the table's columns; the bound is kept here too.
+      const int64_t length = desc_.kv[static_cast<size_t>(b)].length;
+      const int64_t used =
+          std::min(desc_.table_columns, length / desc_.block_size + (length % desc_.block_size != 0 ? 1 : 0));
       for (int64_t c = 0; c < used; ++c) {
         const int32_t block = table[b * desc_.table_columns + c];
         if (block < 0 || block >= desc_.blocks) {

@@ -53,7 +53,17 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) try {
   // Callbacks already launched on the stream reach the thread before the
   // subscription ends; it still runs them in aclrtProcessReport.
   CANOPY_RETURN_IF_ERROR(CheckMayWait(__func__, *queue));
-  queue->Synchronize(-1, /*consume_error=*/false);
+  if (static_cast<uint64_t>(pthread_self()) == threadId) {
+    // The subscribed thread itself: nobody else runs the callbacks due to it,
+    // so it runs them while it waits (a blocking one would otherwise hold the
+    // stream, and this wait, forever).
+    constexpr int64_t kPollMs = 1;
+    while (queue->Synchronize(kPollMs, /*consume_error=*/false).kind == SyncResult::Kind::kTimeout) {
+      ReportRouter::Get().ProcessOne(threadId, kPollMs);
+    }
+  } else {
+    queue->Synchronize(-1, /*consume_error=*/false);
+  }
   queue->EndReportSubscription();
   return ACL_SUCCESS;
 }

@@ -91,6 +91,16 @@ aclError CreateEvent(const char* function, aclrtEvent* event, uint32_t flag, boo
 // A host callback waiting for a record queued behind it on the stream it holds
 // would wait forever: that stream moves on only once the callback returns.
 aclError CheckMayWaitForRecord(const char* function, const Event& event, uint64_t generation) {
+  // A task on a device engine (canopyLaunchTask) that waits blocks its engine,
+  // and the record may be queued on one of that engine's streams, behind it:
+  // an event does not say which, so any unfinished record is refused there, as
+  // CheckMayWait refuses synchronising a stream of the same device.
+  if (Engine::CurrentThreadIsEngine() && !event.IsComplete(generation)) {
+    return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                "%s: called from a task running on a device while the event's record is not reached; the record "
+                "may be queued behind this task, so waiting could deadlock",
+                function);
+  }
   const Stream* held = HostCallbackPool::HeldByCurrentThread();
   if (held == nullptr || event.IsComplete(generation) || !held->HasQueuedRecord(&event, generation)) {
     return ACL_SUCCESS;

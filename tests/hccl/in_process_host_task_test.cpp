@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <numeric>
@@ -263,6 +264,83 @@ TEST_F(HostTaskCollectives, ARankThatDisagreesFailsEveryRanksSynchronisationOnce
     EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
     comm = nullptr;
   }
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+// A collective captured into a model runs again at every replay (an
+// adversarial pass found the second replay failing with bad_function_call: the
+// first run had dropped the operation's work, which replays share).
+TEST_F(HostTaskCollectives, ACapturedCollectiveRunsAtEveryReplay) {
+  std::vector<std::unique_ptr<hccl_test::RankCase>> cases;
+  std::vector<aclmdlRI> models(devices_, nullptr);
+  for (uint32_t d = 0; d < devices_; ++d) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureBegin(streams_[d], ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    cases.push_back(hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 300));
+    ASSERT_EQ(cases.back()->Launch(RankOf(d, streams_[d], comms_)), HCCL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclmdlRICaptureEnd(streams_[d], &models[d]), ACL_SUCCESS) << aclGetRecentErrMsg();
+  }
+  for (int replay = 0; replay < 3; ++replay) {
+    for (uint32_t d = 0; d < devices_; ++d) {
+      ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRIExecuteAsync(models[d], streams_[d]), ACL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    for (uint32_t d = 0; d < devices_; ++d) {
+      ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(streams_[d]), ACL_SUCCESS)
+          << "replay " << replay << ": " << aclGetRecentErrMsg();
+    }
+    ExpectVerified(cases, "replay " + std::to_string(replay));
+  }
+  for (uint32_t d = 0; d < devices_; ++d) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRIDestroy(models[d]), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+// One rank using its communicator from two streams at once: two operations of
+// that rank would meet the peers' in the wrong turn. Whatever the timing,
+// every stream either reports an error or holds the right sums; never success
+// with wrong data (an adversarial pass saw both operations of rank 0 pair with
+// each other at the shared-memory barrier, and success with the wrong sums).
+TEST_F(HostTaskCollectives, OneCommunicatorOnTwoStreamsOfARankNeverGivesWrongSums) {
+  // The peers of an operation that failed wait for it until HCCL_EXEC_TIMEOUT,
+  // read when the communicator is made.
+  // Two ranks: rank 0's two operations alone would fill the barrier.
+  constexpr uint32_t kRanks = 2;
+  setenv("HCCL_EXEC_TIMEOUT", "1", 1);
+  std::vector<HcclComm> comms(kRanks);
+  ASSERT_EQ(HcclCommInitAll(kRanks, ids_.data(), comms.data()), HCCL_SUCCESS) << aclGetRecentErrMsg();
+  unsetenv("HCCL_EXEC_TIMEOUT");
+  ASSERT_EQ(aclrtSetDevice(ids_[0]), ACL_SUCCESS);
+  aclrtStream second = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
+  std::vector<std::unique_ptr<hccl_test::RankCase>> first_ops, second_ops;
+  for (uint32_t d = 0; d < kRanks; ++d) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    first_ops.push_back(hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 4096));
+    second_ops.push_back(hccl_test::AllReduceCase(HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 4096));
+    ASSERT_EQ(first_ops.back()->Launch(Rank{comms[d], streams_[d], d, kRanks}), HCCL_SUCCESS);
+    ASSERT_EQ(second_ops.back()->Launch(Rank{comms[d], d == 0 ? second : streams_[d], d, kRanks}), HCCL_SUCCESS);
+  }
+  // Rank 1's stream first, as a client waiting for its peers would.
+  for (uint32_t d = kRanks; d-- > 0;) {
+    ASSERT_EQ(aclrtSetDevice(ids_[d]), ACL_SUCCESS);
+    // Ranks past 0 hold both operations on one stream, whose success covers both.
+    const bool first_ok = aclrtSynchronizeStream(streams_[d]) == ACL_SUCCESS;
+    const bool second_ok = d == 0 ? aclrtSynchronizeStream(second) == ACL_SUCCESS : first_ok;
+    if (first_ok) {
+      EXPECT_EQ(first_ops[d]->Verify(), "") << "rank " << d << ": the first operation reported success";
+    }
+    if (second_ok) {
+      EXPECT_EQ(second_ops[d]->Verify(), "") << "rank " << d << ": the second operation reported success";
+    }
+  }
+  ASSERT_EQ(aclrtSetDevice(ids_[0]), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+  for (HcclComm comm : comms) EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
 }
 

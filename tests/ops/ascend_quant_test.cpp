@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "aclnnop/aclnn_ascend_anti_quant.h"
 #include "aclnnop/aclnn_ascend_quant.h"
@@ -239,6 +240,36 @@ TEST(AscendQuantV3, SaturatesAndEmpty) {
       },
       aclnnAscendQuantV3);
   EXPECT_TRUE(empty.ok()) << Describe(empty);
+}
+
+// An INT4 output that starts on a high nibble (an odd storage offset) has no
+// byte address: refused (161002) for every op, as QuantMatmulV5 already did.
+// An adversarial pass found AscendQuantV3 and DynamicQuant writing such a view
+// a nibble early (over the element before it, the last one never written).
+TEST(AscendQuantV3, Int4OutputOnAHalfByteIsRefused) {
+  DeviceTensor x(ACL_FLOAT, {1, 4}), scale(ACL_FLOAT, {1});
+  x.WriteView({1, 2, 3, 4});
+  scale.WriteView({1});
+  DeviceBuffer storage(8);
+  for (const int64_t offset : {int64_t{1}, int64_t{0}}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    const OpRun run = RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          const int64_t dims[2] = {1, 4}, strides[2] = {4, 1}, elements = 8;
+          aclTensor* y =
+              aclCreateTensor(dims, 2, ACL_INT4, strides, offset, ACL_FORMAT_ND, &elements, 1, storage.get());
+          const aclnnStatus status = aclnnAscendQuantV3GetWorkspaceSize(a.Tensor(x), a.Tensor(scale), nullptr, false,
+                                                                        "round", 29, -1, y, w, e);
+          aclDestroyTensor(y);
+          return status;
+        },
+        aclnnAscendQuantV3);
+    if (offset == 0) {
+      EXPECT_TRUE(run.ok()) << Describe(run);
+    } else {
+      ExpectRejectedWith(run, ACLNN_ERR_PARAM_INVALID, {"INT4", "whole byte"});
+    }
+  }
 }
 
 struct QuantCall {

@@ -583,6 +583,13 @@ TEST(TndSinkRejects, Paged) {
                      })),
                      kTiling, {"blockTableOptional", ">= 2"});
   ExpectRejectedWith(RunTnd(paged([](TndCall& c) { c.akv = {-1, 4}; })), kTiling, {"negative"});
+  // A length no cache holds: the blocks it needs are counted without overflow
+  // (an adversarial pass: 128 + INT64_MAX wrapped, the checks passed, and the
+  // run read far past the table and the cache).
+  ExpectRejectedWith(RunTnd(paged([](TndCall& c) {
+                       c.akv = {128, std::numeric_limits<int64_t>::max()};
+                     })),
+                     kTiling, {"blocks"});
   ExpectRejectedWith(RunTnd(paged([](TndCall& c) {
                        c.q = c.out = {6, 4, 192};
                        c.k = c.v = {2, 128, 768};

@@ -1407,6 +1407,43 @@ TEST(PagedAttention, TableEntryOutsideTheCacheFailsTheRun) {
   }
 }
 
+// Paged attention at its edges (an adversarial pass): a batch of 0 plans
+// nothing (phase 1 took the longest of no lengths: SIGSEGV); a block table
+// whose columns times blockSize pass int64 (stride-0 views make any shape
+// cheap) is refused instead of overflowing; a head dimension of 0 is refused.
+TEST(PagedAttention, EdgesOfTheTableAndTheBatch) {
+  constexpr int64_t kHeads = 1, kDim = 16, kBlock = 16;
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor cache(ACL_FLOAT16, {1, kBlock, kHeads * kDim});
+  cache.FillRandom(rng, Range{-1, 1});
+  DeviceTensor table_store(ACL_INT32, {1});
+  table_store.WriteView({0});
+  const auto run_fia = [&](const Shape& query, const Shape& table, const Shape& table_strides,
+                           const std::vector<int64_t>& kv_lengths) {
+    DeviceTensor q(ACL_FLOAT16, query), out(ACL_FLOAT16, query);
+    return RunOp(
+        [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+          const int64_t storage = 1;
+          aclTensor* t = aclCreateTensor(table.data(), table.size(), ACL_INT32, table_strides.data(), 0, ACL_FORMAT_ND,
+                                         &storage, 1, table_store.data());
+          char layout[] = "BNSD";
+          const aclnnStatus status = aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+              a.Tensor(q), a.TensorList({a.Tensor(cache)}), a.TensorList({a.Tensor(cache)}), nullptr, nullptr, nullptr,
+              a.IntArray(kv_lengths), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, t, nullptr,
+              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, kHeads, 0.25, 65535, 65535,
+              layout, kHeads, 0, 0, kBlock, 0, false, 0, 0, a.Tensor(out), nullptr, w, e);
+          aclDestroyTensor(t);
+          return status;
+        },
+        aclnnFusedInferAttentionScoreV2);
+  };
+  const OpRun empty = run_fia({0, kHeads, 1, kDim}, {0, 1}, {1, 1}, {0});
+  EXPECT_TRUE(empty.ok()) << Describe(empty);
+  const int64_t huge = (int64_t{1} << 59) + 1;  // x 16 keys a block: past int64
+  ExpectRejectedWith(run_fia({1, kHeads, 1, kDim}, {1, huge}, {0, 0}, {16}), kInvalid, {"do not fit int64"});
+  ExpectRejectedWith(run_fia({1, kHeads, 1, 0}, {1, 1}, {1, 1}, {16}), kInvalid, {"D in [1,"});
+}
+
 TEST(PagedAttentionRejects, EachCase) {
   const auto expect = [](PagedSpec p, const std::function<void(PagedCall&)>& edit, int64_t block_size,
                          aclnnStatus status, std::vector<std::string> words) {

@@ -632,8 +632,23 @@ DeviceTensor::DeviceTensor(aclDataType dtype, Layout layout) : dtype_(dtype), la
   CheckAcl(aclrtMalloc(&data_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
 }
 
+namespace {
+
+// An INT4 view must start on a whole byte (an even element): its offset view
+// starts one element further in.
+Layout LayoutFor(aclDataType dtype, const Shape& shape, View view) {
+  Layout layout = MakeLayout(shape, view);
+  if (dtype == ACL_INT4 && layout.offset % 2 != 0) {
+    ++layout.offset;
+    if (layout.storageShape.size() == 1) ++layout.storageShape[0];
+  }
+  return layout;
+}
+
+}  // namespace
+
 DeviceTensor::DeviceTensor(aclDataType dtype, const Shape& shape, View view)
-    : DeviceTensor(dtype, MakeLayout(shape, view)) {}
+    : DeviceTensor(dtype, LayoutFor(dtype, shape, view)) {}
 
 DeviceTensor::~DeviceTensor() {
   if (data_ != nullptr) CheckAcl(aclrtFree(data_), "aclrtFree");

@@ -6,6 +6,8 @@
 // position failing the run, and every rejection.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cmath>
 
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
@@ -221,6 +223,13 @@ TEST(RopeWithSinCosCacheRejects, EachCase) {
                        c.mrope = {8, 4, 2};
                      })),
                      kInvalid, {"'mropeSection'", "16"});
+  // Widths checked one by one: these wrap to 16 when summed (an adversarial pass: accepted).
+  ExpectRejectedWith(RunCall(With([](Call& c) {
+                       constexpr int64_t kTop = std::numeric_limits<int64_t>::max();
+                       c.ps = {3, 4};
+                       c.mrope = {kTop, kTop, 18};
+                     })),
+                     kInvalid, {"'mropeSection'"});
   EXPECT_TRUE(RunCall(With([](Call& c) {
                 c.ps = {3, 4};
                 c.mrope = {8, 4, 4};

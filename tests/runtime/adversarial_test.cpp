@@ -589,6 +589,47 @@ TEST(Adversarial, BlockingCallbacksRaceTheirUnsubscription) {
   }
 }
 
+// The subscribed thread itself unsubscribing while a blocking callback is
+// still due to it: it runs the callback while it waits (an adversarial pass
+// found it waiting forever for the callback only it could run).
+TEST(Adversarial, TheSubscribedThreadUnsubscribesWithABlockingCallbackDue) {
+  ScopedStream stream;
+  std::atomic<int> ran{0};
+  const bool finished = RunBounded([&] {
+    const auto self = static_cast<uint64_t>(pthread_self());
+    ACL_ASSERT_OK(aclrtSubscribeReport(self, stream));
+    ACL_ASSERT_OK(aclrtLaunchCallback(IncrementCounter, &ran, ACL_CALLBACK_BLOCK, stream));
+    ACL_ASSERT_OK(aclrtUnSubscribeReport(self, stream));
+  });
+  ASSERT_TRUE(finished) << "aclrtUnSubscribeReport hung";
+  EXPECT_EQ(ran.load(), 1);
+  ACL_EXPECT_OK(aclrtSynchronizeStream(stream));
+}
+
+// A device task (canopyLaunchTask) synchronising an event whose record is
+// queued behind it on its own stream is refused, as synchronising a stream of
+// its device is (an adversarial pass found it waiting forever).
+TEST(Adversarial, ADeviceTaskWaitingForAnEventRecordedBehindItIsRefused) {
+  ScopedStream stream;
+  aclrtEvent event = nullptr;
+  ACL_ASSERT_OK(aclrtCreateEvent(&event));
+  struct Probe {
+    aclrtEvent event;
+    aclError status = ACL_SUCCESS;
+  } probe{event};
+  const auto wait = [](void* data) -> int32_t {
+    auto* p = static_cast<Probe*>(data);
+    p->status = aclrtSynchronizeEvent(p->event);
+    return 0;
+  };
+  ACL_ASSERT_OK(canopyLaunchTask(stream, "event wait", wait, nullptr, &probe));
+  ACL_ASSERT_OK(aclrtRecordEvent(event, stream));
+  const bool finished = RunBounded([&] { ACL_EXPECT_OK(aclrtSynchronizeStream(stream)); });
+  ASSERT_TRUE(finished) << "the task's event wait hung";
+  EXPECT_EQ(probe.status, ACL_ERROR_RT_INTERNAL_ERROR);
+  ACL_EXPECT_OK(aclrtDestroyEvent(event));
+}
+
 // Frees of blocks that queued work on the other device still reads: the copy
 // reads what was there when it was queued, never reused memory.
 TEST(Adversarial, FreeWhileAnotherDevicesQueuedCopyReadsTheBlock) {

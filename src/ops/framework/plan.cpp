@@ -291,6 +291,13 @@ aclnnStatus Plan::CheckViewRepresentable(const aclTensor* tensor) {
     return Reject(ACLNN_ERR_PARAM_INVALID, "a tensor view ending at element %lld does not fit in the address space",
                   static_cast<long long>(last));
   }
+  // INT4 packs two elements a byte: a view starting on the high nibble has no
+  // byte address (ElementByteOffset), and every kernel would start a nibble early.
+  if (tensor->dtype == ACL_INT4 && !empty && tensor->offset % 2 != 0) {
+    return Reject(ACLNN_ERR_PARAM_INVALID,
+                  "an INT4 tensor view starts at element %lld: it must start on a whole byte (an even element)",
+                  static_cast<long long>(tensor->offset));
+  }
   return ACLNN_SUCCESS;
 }
 

@@ -32,6 +32,16 @@ constexpr int64_t kMaxBlockSize =
 constexpr int64_t kTokenLimit = int64_t{1} << 40;
 // TND / NTD_TND (CANN's A2 tiling, the PFA path): at most 1M tokens and 4096 sequences.
 constexpr int64_t kMaxTokens = int64_t{1} << 20;
+
+// The blocks of block_size keys that hold `length` keys, without length + block_size overflowing.
+int64_t BlocksFor(int64_t length, int64_t block_size) {
+  return length / block_size + (length % block_size != 0 ? 1 : 0);
+}
+
+// The longest of the batches' lengths, 0 for none (B = 0).
+int64_t Longest(const std::vector<int64_t>& lengths) {
+  return lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+}
 constexpr int64_t kMaxSequences = 4096;
 constexpr int64_t kTndBlockAlignment = 128;  // a paged cache's blockSize with them: a multiple of 128
 constexpr int64_t kTndMaxBlockSize = 1024;
@@ -497,8 +507,10 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
     const Shape& ks = key->view_shape;
     int64_t needed = 0, most = 0;
     for (const int64_t length : kv_len) {
-      needed += (length + bs - 1) / bs;
-      most = std::max(most, (length + bs - 1) / bs);
+      // Without overflow for any length (INT64_MAX fills no cache): the sum saturates.
+      const int64_t blocks = BlocksFor(length, bs);
+      if (__builtin_add_overflow(needed, blocks, &needed)) needed = std::numeric_limits<int64_t>::max();
+      most = std::max(most, blocks);
     }
     cache_blocks = ks[0];
     const bool cache_ok = value->view_shape == ks &&
@@ -837,8 +849,8 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   if (int8_kv && p.query_length != 1) {
     return RejectNotSupported(plan, "key", "an INT8 key / value with more than one query row");
   }
-  if (p.batch > kMaxBatch || p.head_dim > kMaxHeadDim) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query has B = %lld and D = %lld; at most %lld and %lld",
+  if (p.batch > kMaxBatch || p.head_dim > kMaxHeadDim || p.head_dim < 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "query has B = %lld and D = %lld; at most %lld and D in [1, %lld]",
                        static_cast<long long>(p.batch), static_cast<long long>(p.head_dim),
                        static_cast<long long>(kMaxBatch), static_cast<long long>(kMaxHeadDim));
   }
@@ -893,6 +905,12 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "argument '%s' has shape %s; it must be [B = %lld, blocks per sequence]",
                          call.block_table_name, ShapeToString(t).c_str(), static_cast<long long>(p.batch));
+    }
+    if (t[1] > std::numeric_limits<int64_t>::max() / call.block_size) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "argument '%s' has shape %s: %lld blocks of %lld keys per sequence do not fit int64",
+                         call.block_table_name, ShapeToString(t).c_str(), static_cast<long long>(t[1]),
+                         static_cast<long long>(call.block_size));
     }
     std::fill(kv_storage.begin(), kv_storage.end(), t[1] * call.block_size);  // the lengths the table can hold
   }
@@ -964,9 +982,8 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   CANOPY_CHECK(ReadLengths(
       plan, call.kv_lengths_name, actual_seq_lengths_kv, p.batch,
       [&](int64_t b) { return kv_storage[static_cast<size_t>(b)]; }, kv_valid));
-  if (paged) {  // the keys a mask or pse must cover: the blocks the longest sequence uses
-    const int64_t longest = *std::max_element(kv_valid.begin(), kv_valid.end());
-    p.max_kv_length = (longest + call.block_size - 1) / call.block_size * call.block_size;
+  if (paged) {  // the keys a mask or pse must cover: the blocks the longest sequence uses (none for B = 0)
+    p.max_kv_length = BlocksFor(Longest(kv_valid), call.block_size) * call.block_size;
   }
 
   // ---- pse shift [B or 1, N, >= Q_S, >= KV_S], mask, softmaxLse
@@ -1017,7 +1034,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
                          static_cast<long long>(call.block_size));
     }
     // The keys a per-token parameter must cover: the cache's S, or (paged) the longest sequence.
-    const int64_t tokens = paged ? *std::max_element(kv_valid.begin(), kv_valid.end()) : p.max_kv_length;
+    const int64_t tokens = paged ? Longest(kv_valid) : p.max_kv_length;
     CANOPY_CHECK(CheckAntiquantSide(plan, key_aq, p, tokens, query->dtype));
     if (value_aq.scale != key_aq.scale || value_aq.mode != key_aq.mode) {
       CANOPY_CHECK(CheckAntiquantSide(plan, value_aq, p, tokens, query->dtype));

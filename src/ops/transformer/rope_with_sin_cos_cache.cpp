@@ -75,13 +75,14 @@ aclnnStatus PlanRopeWithSinCosCache(Plan& plan, const aclTensor* positions, cons
     bool negative = false;
     for (size_t i = 0; three && i < kPositionSets; ++i) {
       desc.sections[i] = mrope_section->values[i];
-      negative = negative || desc.sections[i] < 0;
-      sum += desc.sections[i];
+      // Each width on its own first: the sum of unchecked ones may wrap onto rotaryDim / 2.
+      negative = negative || desc.sections[i] < 0 || desc.sections[i] > rotary_dim / 2;
+      if (!negative) sum += desc.sections[i];
     }
     if (!three || negative || sum != rotary_dim / 2) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "positions [3, tokens] asks for multimodal RoPE: argument 'mropeSection' must hold three "
-                         "widths, none negative, summing to rotaryDim / 2 = %lld",
+                         "widths, each in [0, rotaryDim / 2], summing to rotaryDim / 2 = %lld",
                          static_cast<long long>(rotary_dim / 2));
     }
   }
