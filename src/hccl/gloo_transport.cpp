@@ -575,6 +575,23 @@ std::unique_ptr<Transport> ConnectGlooTransport(const RootInfo& root, uint32_t r
   } else {
     attr.hostname = if_ip != nullptr && *if_ip != '\0' ? std::string(if_ip) : store.local_address();
   }
+  // Every rank must be given the same rank count (Gloo's own check aborts
+  // with an internal error deep in its address exchange): each posts its own
+  // and compares a peer's, rank 0 against rank 1, the others against rank 0.
+  if (size > 1) {
+    const auto key = [](uint32_t r) { return "canopy/nranks/" + std::to_string(r); };
+    std::vector<char> mine(sizeof(size));
+    std::memcpy(mine.data(), &size, sizeof(size));
+    store.set(key(rank), mine);
+    const uint32_t peer = rank == 0 ? 1 : 0;
+    const std::vector<char> theirs = store.get(key(peer));
+    uint32_t their_size = 0;
+    if (theirs.size() == sizeof(their_size)) std::memcpy(&their_size, theirs.data(), sizeof(their_size));
+    if (their_size != size) {
+      Throw(HCCL_E_PARA, "rank %u was given %u ranks, rank %u %u: every rank must pass the same nRanks", rank, size,
+            peer, their_size);
+    }
+  }
   auto device = gloo::transport::tcp::CreateDevice(attr);
   auto context = std::make_shared<gloo::rendezvous::Context>(static_cast<int>(rank), static_cast<int>(size));
   context->setTimeout(connect_timeout);

@@ -151,6 +151,12 @@ void ExpectAllPass(const std::string& scenario, uint32_t ranks, const std::vecto
   }
 }
 
+// Ranks given different rank counts fail their init with HCCL_E_PARA and a
+// message (an adversarial pass found HCCL_E_INTERNAL with Gloo's own text).
+TEST(MultiProcessInit, RanksGivenDifferentRankCountsFailWithHcclEPara) {
+  ExpectAllPass("nranks_mismatch", 2, {"HCCL_CONNECT_TIMEOUT=10", "HCCL_EXEC_TIMEOUT=10"});
+}
+
 class MultiProcess : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(MultiProcess, EveryCollectiveTypeAndReduceOpMatchesTheReference) { ExpectAllPass("cases", GetParam()); }

@@ -416,8 +416,18 @@ int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std
     HcclCommConfigInit(&config);
     std::strcpy(config.hcclCommName, "canopy_test_comm");
     status = HcclCommInitRootInfoConfig(ranks, &root, rank_id, &config, &rank.comm);
+  } else if (scenario == "nranks_mismatch") {  // rank 1 is told of one rank more than the others
+    status = HcclCommInitRootInfo(rank_id == 1 ? ranks + 1 : ranks, &root, rank_id, &rank.comm);
   } else {
     status = HcclCommInitRootInfo(ranks, &root, rank_id, &rank.comm);
+  }
+  if (scenario == "nranks_mismatch") {
+    // Ranks 0 and 1 compare their counts: both fail with HCCL_E_PARA (others time out).
+    if (rank_id <= 1 && status != HCCL_E_PARA) {
+      return Fail("init returned " + std::to_string(status) + ", expected HCCL_E_PARA: " + Recent());
+    }
+    std::printf("rank %u: %s\n", rank_id, Recent().c_str());
+    return 0;
   }
   if (scenario == "missing") {
     if (status != HCCL_E_TIMEOUT) return Fail("init returned " + std::to_string(status) + ", expected HCCL_E_TIMEOUT");
