@@ -615,15 +615,20 @@ TEST(Adversarial, ADeviceTaskWaitingForAnEventRecordedBehindItIsRefused) {
   ACL_ASSERT_OK(aclrtCreateEvent(&event));
   struct Probe {
     aclrtEvent event;
+    std::atomic<bool> recorded{false};
     aclError status = ACL_SUCCESS;
   } probe{event};
   const auto wait = [](void* data) -> int32_t {
     auto* p = static_cast<Probe*>(data);
+    // The record must be queued (behind this task) before the wait: an event
+    // never recorded is complete.
+    WaitUntil([&] { return p->recorded.load(); });
     p->status = aclrtSynchronizeEvent(p->event);
     return 0;
   };
   ACL_ASSERT_OK(canopyLaunchTask(stream, "event wait", wait, nullptr, &probe));
   ACL_ASSERT_OK(aclrtRecordEvent(event, stream));
+  probe.recorded.store(true);
   const bool finished = RunBounded([&] { ACL_EXPECT_OK(aclrtSynchronizeStream(stream)); });
   ASSERT_TRUE(finished) << "the task's event wait hung";
   EXPECT_EQ(probe.status, ACL_ERROR_RT_INTERNAL_ERROR);
