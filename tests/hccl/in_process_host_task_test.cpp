@@ -305,6 +305,9 @@ TEST_F(HostTaskCollectives, ACapturedCollectiveRunsAtEveryReplay) {
 // every stream either reports an error or holds the right sums; never success
 // with wrong data (an adversarial pass saw both operations of rank 0 pair with
 // each other at the shared-memory barrier, and success with the wrong sums).
+// Both operations carry the same data, so the two pairing with the peer's in
+// either order (which only the client's issue order can rule out) sums right;
+// a rank's two pairing with each other does not.
 TEST_F(HostTaskCollectives, OneCommunicatorOnTwoStreamsOfARankNeverGivesWrongSums) {
   // The peers of an operation that failed wait for it until HCCL_EXEC_TIMEOUT,
   // read when the communicator is made.
