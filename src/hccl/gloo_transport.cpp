@@ -487,6 +487,15 @@ class GlooTransport final : public Transport {
       if (p.transfer->send) continue;
       p.header->waitRecv(timeout_);
       if (p.size != p.transfer->bytes) {
+        // Take the sender's data aside before failing: its send completes only
+        // when received, and would otherwise wait until HCCL_EXEC_TIMEOUT. The
+        // error is the receiver's, as a truncated receive is in MPI.
+        if (p.size > 0) {
+          std::vector<char> discarded(p.size);
+          auto drain = context_->createUnboundBuffer(discarded.data(), discarded.size());
+          drain->recv(static_cast<int>(p.transfer->peer), p.slot | 1);
+          drain->waitRecv(timeout_);
+        }
         Throw(HCCL_E_PARA, "rank %d expected %llu bytes from rank %u, which sends %llu", context_->rank,
               static_cast<unsigned long long>(p.transfer->bytes), p.transfer->peer,
               static_cast<unsigned long long>(p.size));

@@ -205,6 +205,11 @@ TEST(MultiProcessFaults, ConfigNamesTheCommunicator) { ExpectAllPass("config", 2
 TEST(MultiProcessFaults, MismatchedCountsFailEveryRankWithoutACrash) { ExpectAllPass("mismatch", 3); }
 
 TEST(MultiProcessFaults, DisagreeingAllGatherVArraysFailEveryRank) { ExpectAllPass("mismatch_v", 3); }
+// A receive of the wrong size fails at the receiver; the sender is not left
+// waiting (an adversarial pass: it waited for HCCL_EXEC_TIMEOUT, 1836 s by default).
+TEST(MultiProcessFaults, AReceiveOfTheWrongSizeFailsWithoutHangingTheSender) {
+  ExpectAllPass("p2p_mismatch", 2, {"HCCL_CONNECT_TIMEOUT=30", "HCCL_EXEC_TIMEOUT=120"});
+}
 
 TEST(MultiProcessFaults, ARankThatNeverArrivesTimesOutWithAnError) {
   // Three ranks, two started: both report HCCL_E_TIMEOUT after the connect timeout.

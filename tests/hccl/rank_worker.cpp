@@ -300,6 +300,29 @@ int RunMismatch(const Rank& rank) {
   return 0;
 }
 
+// Rank 0 sends 8 floats to rank 1, which receives 4: the receiver fails with
+// HCCL_E_PARA at once, the sender's send completes (it waited until
+// HCCL_EXEC_TIMEOUT over Gloo before). Ranks past 1 take no part.
+int RunPointToPointMismatch(const Rank& rank) {
+  void* buffer = nullptr;
+  if (aclrtMalloc(&buffer, 64, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return Fail("aclrtMalloc");
+  HcclResult queued = HCCL_SUCCESS;
+  if (rank.rank == 0) queued = HcclSend(buffer, 8, HCCL_DATA_TYPE_FP32, 1, rank.comm, rank.stream);
+  if (rank.rank == 1) queued = HcclRecv(buffer, 4, HCCL_DATA_TYPE_FP32, 0, rank.comm, rank.stream);
+  if (queued != HCCL_SUCCESS) return Fail("launch refused: " + Recent());
+  const aclError synced = aclrtSynchronizeStream(rank.stream);
+  aclrtFree(buffer);
+  if (rank.rank == 0 && synced != ACL_SUCCESS) return Fail("the sender failed: " + Recent());
+  if (rank.rank == 1) {
+    if (synced == ACL_SUCCESS) return Fail("a receive of the wrong size succeeded");
+    HcclResult async = HCCL_SUCCESS;
+    HcclGetCommAsyncError(rank.comm, &async);
+    if (async != HCCL_E_PARA) return Fail("async error " + std::to_string(async) + ", expected HCCL_E_PARA");
+  }
+  std::printf("rank %u: %s\n", rank.rank, Recent().c_str());
+  return 0;
+}
+
 // Rank 0 says rank 1 gathers 3 elements, the others say 2: every rank's
 // AllGatherV fails with HCCL_E_PARA before Gloo moves any data.
 int RunMismatchedArrays(const Rank& rank) {
@@ -449,6 +472,8 @@ int Run(const std::string& scenario, uint32_t rank_id, uint32_t ranks, const std
     result = RunMatmulAllReduce(rank);
   } else if (scenario == "mismatch") {
     result = RunMismatch(rank);
+  } else if (scenario == "p2p_mismatch") {
+    result = RunPointToPointMismatch(rank);
   } else if (scenario == "mismatch_v") {
     result = RunMismatchedArrays(rank);
   } else if (scenario == "killed") {
