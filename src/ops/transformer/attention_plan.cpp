@@ -32,6 +32,9 @@ constexpr int64_t kMaxBlockSize =
 constexpr int64_t kTokenLimit = int64_t{1} << 40;
 // TND / NTD_TND (CANN's A2 tiling, the PFA path): at most 1M tokens and 4096 sequences.
 constexpr int64_t kMaxTokens = int64_t{1} << 20;
+constexpr int64_t kMaxSequences = 4096;
+constexpr int64_t kTndBlockAlignment = 128;  // a paged cache's blockSize with them: a multiple of 128
+constexpr int64_t kTndMaxBlockSize = 1024;
 
 // The blocks of block_size keys that hold `length` keys, without length + block_size overflowing.
 int64_t BlocksFor(int64_t length, int64_t block_size) {
@@ -42,9 +45,6 @@ int64_t BlocksFor(int64_t length, int64_t block_size) {
 int64_t Longest(const std::vector<int64_t>& lengths) {
   return lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
 }
-constexpr int64_t kMaxSequences = 4096;
-constexpr int64_t kTndBlockAlignment = 128;  // a paged cache's blockSize with them: a multiple of 128
-constexpr int64_t kTndMaxBlockSize = 1024;
 
 enum class Layout { kBsh, kBsnd, kBnsd, kBnsdBsnd, kTnd, kNtdTnd };
 
