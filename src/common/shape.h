@@ -7,8 +7,9 @@
 
 namespace canopy {
 
-// value / divisor rounded up (value >= 0, divisor > 0): blocks of `divisor` that cover `value`.
-inline int64_t CeilDiv(int64_t value, int64_t divisor) { return (value + divisor - 1) / divisor; }
+// value / divisor rounded up (value >= 0, divisor > 0): blocks of `divisor` that cover `value`,
+// without value + divisor overflowing (any int64 value: a length a client gave).
+inline int64_t CeilDiv(int64_t value, int64_t divisor) { return value / divisor + (value % divisor != 0 ? 1 : 0); }
 
 // Row-major strides (in elements) of a dense tensor of `shape`.
 inline std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {

@@ -10,6 +10,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "common/dtype.h"
 #include "common/half.h"
+#include "common/shape.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
 #define CANOPY_ATTENTION_ISA portable_isa
@@ -179,8 +180,7 @@ class AttentionStep final : public Step {
     for (int64_t b = 0; b < desc_.batch; ++b) {
       // Phase 1 holds each length within the table's columns; the bound is kept here too.
       const int64_t length = desc_.kv[static_cast<size_t>(b)].length;
-      const int64_t used =
-          std::min(desc_.table_columns, length / desc_.block_size + (length % desc_.block_size != 0 ? 1 : 0));
+      const int64_t used = std::min(desc_.table_columns, CeilDiv(length, desc_.block_size));
       for (int64_t c = 0; c < used; ++c) {
         const int32_t block = table[b * desc_.table_columns + c];
         if (block < 0 || block >= desc_.blocks) {

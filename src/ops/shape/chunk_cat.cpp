@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_chunk_cat.h"
+#include "common/shape.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "view_or_copy.h"
@@ -20,9 +21,6 @@ namespace {
 
 constexpr DtypeSet kChunkCatDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr int64_t kMaxRank = 8;
-
-// ceil(rows / num_chunks) (rows >= 0, num_chunks >= 1), without rows + num_chunks overflowing.
-int64_t RowsPerChunk(int64_t rows, int64_t num_chunks) { return rows / num_chunks + (rows % num_chunks != 0 ? 1 : 0); }
 
 int64_t RowWidth(const Shape& shape) {
   int64_t width = 1;
@@ -55,7 +53,7 @@ aclnnStatus CheckChunkCat(Plan& plan, const aclTensorList* tensors, int64_t num_
   int64_t width = 0;
   for (const aclTensor* t : tensors->tensors) {
     if (t->NumElements() == 0) continue;  // an empty tensor contributes nothing
-    width += RowsPerChunk(t->view_shape[0], num_chunks) * RowWidth(t->view_shape);
+    width += CeilDiv(t->view_shape[0], num_chunks) * RowWidth(t->view_shape);
   }
   const Shape expected = {num_chunks, width};
   if (out->view_shape != expected && !(out->NumElements() == 1 && num_chunks * width == 1)) {
@@ -83,7 +81,7 @@ aclnnStatus PlanChunkCat(Plan& plan, const aclTensorList* tensors, int64_t dim, 
   for (const TensorRef& t : list) {
     if (t.NumElements() == 0) continue;
     const int64_t extent = t.shape[0];
-    const int64_t per_chunk = RowsPerChunk(extent, numChunks);
+    const int64_t per_chunk = CeilDiv(extent, numChunks);
     const int64_t width = RowWidth(t.shape);
     const int64_t columns = per_chunk * width;
     // Tensor k's block of out as [numChunks, c_k, r_k]; a narrowed row-major block always splits its columns.

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "common/shape.h"
 #include "kernels/attention.h"
 
 namespace canopy::ops {
@@ -35,11 +36,6 @@ constexpr int64_t kMaxTokens = int64_t{1} << 20;
 constexpr int64_t kMaxSequences = 4096;
 constexpr int64_t kTndBlockAlignment = 128;  // a paged cache's blockSize with them: a multiple of 128
 constexpr int64_t kTndMaxBlockSize = 1024;
-
-// The blocks of block_size keys that hold `length` keys, without length + block_size overflowing.
-int64_t BlocksFor(int64_t length, int64_t block_size) {
-  return length / block_size + (length % block_size != 0 ? 1 : 0);
-}
 
 // The longest of the batches' lengths, 0 for none (B = 0).
 int64_t Longest(const std::vector<int64_t>& lengths) {
@@ -508,7 +504,7 @@ aclnnStatus PlanVarLenAttention(Plan& plan, const AttentionCall& call, Layout la
     int64_t needed = 0, most = 0;
     for (const int64_t length : kv_len) {
       // Without overflow for any length (INT64_MAX fills no cache): the sum saturates.
-      const int64_t blocks = BlocksFor(length, bs);
+      const int64_t blocks = CeilDiv(length, bs);
       if (__builtin_add_overflow(needed, blocks, &needed)) needed = std::numeric_limits<int64_t>::max();
       most = std::max(most, blocks);
     }
@@ -983,7 +979,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
       plan, call.kv_lengths_name, actual_seq_lengths_kv, p.batch,
       [&](int64_t b) { return kv_storage[static_cast<size_t>(b)]; }, kv_valid));
   if (paged) {  // the keys a mask or pse must cover: the blocks the longest sequence uses (none for B = 0)
-    p.max_kv_length = BlocksFor(Longest(kv_valid), call.block_size) * call.block_size;
+    p.max_kv_length = CeilDiv(Longest(kv_valid), call.block_size) * call.block_size;
   }
 
   // ---- pse shift [B or 1, N, >= Q_S, >= KV_S], mask, softmaxLse
