@@ -63,7 +63,11 @@ _ON_A3 = ("op definition configures ascend910_93 (Atlas A3) only; the combine-ad
     "AlltoAllvGroupedMatMul", "GroupedMatMulAlltoAllv"])
 _NO_HOST = ("no host code or kernel for any chip", ["WeightQuantBatchMatmulNz"])
 _INSTANCE_NORM = ("op_api accepts Ascend310P only (161002), the definition configures ascend950", ["InstanceNorm"])
-NOT_ON_A2 = {name for _, names in (_ON_310P, _NMS, _ON_950, _MX, _ON_A3, _NO_HOST, _INSTANCE_NORM) for name in names}
+_AFTER_A3 = ("the doc's product table marks Atlas A2 and A3 unsupported; what it adds to its predecessor (FP8, HiF8, "
+             "FP4 and MX operands, per-block scales) has no 910B kernel in CANN's tiling, whose 910B path is "
+             "QuantMatmulAllReduceV3's INT8 product", ["QuantMatmulAllReduceV4"])
+NOT_ON_A2 = {name for _, names in (_ON_310P, _NMS, _ON_950, _MX, _ON_A3, _NO_HOST, _INSTANCE_NORM, _AFTER_A3)
+             for name in names}
 
 
 def repo_files(path):

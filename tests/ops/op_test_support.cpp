@@ -847,6 +847,18 @@ aclTensor* OpArgs::NewFractalZ3dTensor(aclDataType dtype, const Shape& shape) {
   return Tensor(*owned_.back(), ACL_FRACTAL_Z_3D);
 }
 
+aclTensor* OpArgs::NewFractalNzTensor(aclDataType dtype, const Shape& shape) {
+  static Rng rng(0xC0FFEE);
+  const int64_t c0 = 32 / static_cast<int64_t>(ElementBytes(dtype));
+  Layout layout;
+  layout.shape = shape;
+  layout.strides = ContiguousStrides(shape);
+  layout.storageShape = {(shape[1] + c0 - 1) / c0, (shape[0] + 15) / 16, 16, c0};
+  owned_.push_back(std::make_unique<DeviceTensor>(dtype, std::move(layout)));
+  if (!FillBulk(*owned_.back(), Range{})) owned_.back()->FillRandom(rng, Range{});
+  return Tensor(*owned_.back(), ACL_FORMAT_FRACTAL_NZ);
+}
+
 aclTensor* OpArgs::NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view, aclFormat format) {
   static Rng rng(0xC0FFEE);
   owned_.push_back(std::make_unique<DeviceTensor>(dtype, shape, view));
@@ -1016,6 +1028,8 @@ void ExampleValue(const ExampleArgument& a, int kind, int index, const RegistryC
     const aclFormat format = vary && index == call.formatArg ? call.format : t->format;
     // A FRACTAL_Z_3D weight is an NCDHW view over its blocked storage, whatever the call's view.
     if (format == ACL_FRACTAL_Z_3D && shape.size() == 5) return args.NewFractalZ3dTensor(t->dtype, shape);
+    // So is a FRACTAL_NZ one a 2-D view over its NZ storage.
+    if (format == ACL_FORMAT_FRACTAL_NZ && shape.size() == 2) return args.NewFractalNzTensor(t->dtype, shape);
     return t->ranged ? args.NewTensorIn(Range{t->lo, t->hi, 0, 0, true}, t->dtype, shape, call.view, format)
                      : args.NewTensor(t->dtype, shape, call.view, format);
   };

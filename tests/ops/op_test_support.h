@@ -205,6 +205,9 @@ class OpArgs {
   // A new random tensor of the NCDHW view `shape` over its FRACTAL_Z_3D storage,
   // [D*C1*H*W, N1, 16, C0] with C0 = 32 bytes of `dtype` (as aclnnNpuFormatCast makes it).
   aclTensor* NewFractalZ3dTensor(aclDataType dtype, const Shape& shape);
+  // A new random tensor of the 2-D view `shape` ([r, c]) over NZ storage
+  // [ceil(c / c0), ceil(r / 16), 16, c0], c0 = 32 bytes of `dtype`.
+  aclTensor* NewFractalNzTensor(aclDataType dtype, const Shape& shape);
   aclIntArray* IntArray(const std::vector<int64_t>& values);
   aclFloatArray* FloatArray(const std::vector<float>& values);
   aclBoolArray* BoolArray(const std::vector<bool>& values);

@@ -33,7 +33,8 @@ constexpr NamedFormat kFormats[] = {{"ND", ACL_FORMAT_ND},
                                     {"NCL", ACL_FORMAT_NCL},
                                     {"NCDHW", ACL_FORMAT_NCDHW},
                                     {"NDHWC", ACL_FORMAT_NDHWC},
-                                    {"FRACTAL_Z_3D", ACL_FRACTAL_Z_3D}};
+                                    {"FRACTAL_Z_3D", ACL_FRACTAL_Z_3D},
+                                    {"FRACTAL_NZ", ACL_FORMAT_FRACTAL_NZ}};
 
 std::optional<aclDataType> DtypeNamed(const std::string& name) {
   for (const NamedDtype& d : kDtypes) {

@@ -5,7 +5,9 @@
 //   f32[2,3]            a tensor of that dtype and shape ([] is rank 0), random values;
 //                       suffixes {lo:hi} (value range, integers inclusive) and @NCHW
 //                       (format: ND NCHW NHWC NCL NCDHW NDHWC, or FRACTAL_Z_3D: a rank-5
-//                       NCDHW view over its blocked storage), in that order
+//                       NCDHW view over its blocked storage; FRACTAL_NZ: a rank-2 view
+//                       [r, c] over NZ storage [ceil(c / c0), ceil(r / 16), 16, c0], c0
+//                       32 bytes of the dtype), in that order
 //   -                   a null pointer (an optional argument left out)
 //   f32:1.5             an aclScalar
 //   ints[0,1]  floats[1,0.5]  bools[1,0]      aclIntArray, aclFloatArray, aclBoolArray
