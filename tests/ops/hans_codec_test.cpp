@@ -308,6 +308,58 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{.name = "fixed_and_var_below_bound", .keyword = "may need", .fixed = 10000, .var = 11000}),
     [](const ::testing::TestParamInfo<Bad>& info) { return info.param.name; });
 
+// With statistic false pdfRef is only read: two streams encoding with one pdf
+// at once is no race (checker mode, CANOPY_CHECK=1, reported one while the
+// op staged and wrote pdfRef back either way).
+TEST(HansEncode, CallerPdfIsOnlyRead) {
+  Rng rng = Rng::ForCurrentTest();
+  Streams a(ACL_FLOAT16, 32768, 30000, 4096), b(ACL_FLOAT16, 32768, 30000, 4096);
+  a.input.FillRandom(rng, Range{-2, 2});
+  b.input.FillRandom(rng, Range{-2, 2});
+  std::vector<uint8_t> pdf(256 * 4, 0);
+  for (int i = 0; i < 256; ++i) pdf[static_cast<size_t>(4 * i)] = static_cast<uint8_t>(i);
+  a.pdf.UploadBytes(pdf);
+  aclrtStream second = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
+  std::vector<aclTensor*> descriptors;
+  const auto encode = [&](Streams& s, aclrtStream stream) {
+    aclTensor* t[5] = {s.input.CreateDescriptor(), a.pdf.CreateDescriptor(), s.mantissa.CreateDescriptor(),
+                       s.fixed.CreateDescriptor(), s.var.CreateDescriptor()};
+    descriptors.insert(descriptors.end(), t, t + 5);
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(aclnnHansEncodeGetWorkspaceSize(t[0], t[1], false, false, t[2], t[3], t[4], &workspaceSize, &executor),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(workspaceSize, 0U) << "nothing is staged";
+    EXPECT_EQ(aclnnHansEncode(nullptr, 0, executor, stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  };
+  encode(a, TestStream());
+  encode(b, second);
+  EXPECT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(second), ACL_SUCCESS);
+  for (aclTensor* t : descriptors) aclDestroyTensor(t);
+  EXPECT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+  EXPECT_EQ(a.pdf.DownloadBytes(), pdf);
+}
+
+// Byte counts of views of any size do not wrap: a broadcast fixedOut of 2^61
+// elements is simply past every bound, and the message says how many bytes.
+TEST(HansEncode, HugeBroadcastOutputsDoNotWrap) {
+  DeviceTensor input(ACL_FLOAT, {32768}), pdf(ACL_INT32, {256}), mantissa(ACL_FLOAT, {24576}), var(ACL_FLOAT, {16});
+  DeviceTensor small(ACL_FLOAT, {16});
+  const int64_t huge = int64_t{1} << 61, zero = 0;
+  aclTensor* fixed = aclCreateTensor(&huge, 1, ACL_FLOAT, &zero, 0, ACL_FORMAT_ND, &huge, 1, small.data());
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnHansEncodeGetWorkspaceSize(args.Tensor(input), args.Tensor(pdf), true, true, args.Tensor(mantissa),
+                                               fixed, args.Tensor(var), workspaceSize, executor);
+      },
+      aclnnHansEncode);
+  aclDestroyTensor(fixed);
+  EXPECT_NE(run.phase1, ACLNN_SUCCESS) << Describe(run);
+  EXPECT_EQ(run.message.find("holds -"), std::string::npos) << run.message;
+}
+
 TEST(HansDecode, Rejects) {
   for (const Bad& b : {Bad{.name = "out_int8", .keyword = "dtype", .dtype = ACL_INT8, .fixedDtype = ACL_INT8},
                        Bad{.name = "fixed_other_dtype", .keyword = "fixed", .fixedDtype = ACL_FLOAT},

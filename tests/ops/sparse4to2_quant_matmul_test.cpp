@@ -249,9 +249,13 @@ TEST(TransSparse4to2Para, Rejects) {
   int64_t *valueDims = nullptr, *indexDims = nullptr;
   uint64_t valueDimsNum = 0, indexDimsNum = 0;
   std::vector<int8_t> ok(16, 0);
+  // A failure leaves no array behind, whatever the pointers held.
+  int8_t sentinel = 0;
+  values = &sentinel;
   EXPECT_EQ(
       aclnnTransSparse4to2Para(ok.data(), flat, &values, &valueDims, &valueDimsNum, &index, &indexDims, &indexDimsNum),
       ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(values, nullptr);
   // CANN's code returns its inner null-pointer status for every null argument.
   EXPECT_EQ(
       aclnnTransSparse4to2Para(nullptr, shape, &values, &valueDims, &valueDimsNum, &index, &indexDims, &indexDimsNum),
@@ -434,6 +438,35 @@ std::vector<Bad> BadCases() {
 
 INSTANTIATE_TEST_SUITE_P(Cases, Sparse4to2Rejects, ::testing::ValuesIn(BadCases()),
                          [](const ::testing::TestParamInfo<Bad>& info) { return info.param.name; });
+
+// A plan-cache hit must not skip the storage checks: the same views over an
+// index, then a weight, whose storage is too small (plain ND buffers) are
+// rejected after a call with the right storage was planned and cached.
+TEST(Sparse4to2QuantMatmulWeightNz, StorageChecksHoldOnAPlanCacheHit) {
+  const int64_t m = 1, n = 1, k = 512;
+  DeviceTensor x(ACL_INT8, {m, k}), xScale(ACL_FLOAT, {m}), weightScale(ACL_FLOAT, {n}), out(ACL_BF16, {m, n});
+  DeviceTensor weight(ACL_INT8, OverStorage({n, k / 2}, {8, 1, 16, 32}));
+  DeviceTensor index(ACL_UINT8, OverStorage({n, k / 8}, {8, 1, 16, 8}));
+  DeviceTensor flatWeight(ACL_INT8, OverStorage({n, k / 2}, {k / 2}));
+  DeviceTensor flatIndex(ACL_UINT8, OverStorage({n, k / 8}, {k / 8}));
+  const auto call = [&](const DeviceTensor& w, const DeviceTensor& i) {
+    return RunOp(
+        [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+          return aclnnSparse4to2QuantMatmulWeightNzGetWorkspaceSize(args.Tensor(x), args.Tensor(w), args.Tensor(i),
+                                                                    args.Tensor(xScale), args.Tensor(weightScale),
+                                                                    nullptr, args.Tensor(out), workspaceSize, executor);
+        },
+        aclnnSparse4to2QuantMatmulWeightNz);
+  };
+  ASSERT_TRUE(call(weight, index).ok());
+  ASSERT_TRUE(call(weight, index).ok());  // now a hit
+  const OpRun smallIndex = call(weight, flatIndex);
+  EXPECT_EQ(smallIndex.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(smallIndex);
+  EXPECT_NE(smallIndex.message.find("index holds 64 bytes"), std::string::npos) << smallIndex.message;
+  const OpRun flatWeightRun = call(flatWeight, index);
+  EXPECT_EQ(flatWeightRun.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(flatWeightRun);
+  EXPECT_NE(flatWeightRun.message.find("storage shape"), std::string::npos) << flatWeightRun.message;
+}
 
 TEST(Sparse4to2QuantMatmulWeightNz, EmptyXIsRejected) {
   DeviceTensor x(ACL_INT8, {0, 64}), xScale(ACL_FLOAT, {0}), weightScale(ACL_FLOAT, {16}), out(ACL_BF16, {0, 16});

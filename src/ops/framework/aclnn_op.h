@@ -264,6 +264,7 @@ aclnnStatus RunPhase1(const canopyOpInfo& op, const char* entry_name, uint64_t* 
   key.Reset(entry_name);
   const bool cacheable = PlanCacheEnabled();
   if (cacheable || tracing) (detail::AddToKey(key, arguments), ...);
+  if (cacheable && op.privateFormats != 0) key.AddStorageShapes();
   if (tracing) {
     index = 0;
     ((detail::DescribeToKey(key, op.args[index], arguments), ++index), ...);

@@ -353,10 +353,14 @@ TensorRef Plan::RefOf(const aclTensor* tensor, int32_t slot) const {
 
 void Plan::RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name) {
   if (tensor->NumElements() == 0) return;
-  const int64_t last = tensor->offset + AccessedElements(tensor) - 1;
-  Built().accesses.push_back(
-      {slot, ElementByteOffset(tensor->dtype, tensor->offset),
-       ElementByteOffset(tensor->dtype, last + 1) + (tensor->dtype == ACL_INT4 ? (last + 1) % 2 : 0), write, name});
+  RecordSpan(slot, tensor->dtype, tensor->offset, AccessedElements(tensor), write, name);
+}
+
+void Plan::RecordSpan(int32_t slot, aclDataType dtype, int64_t first, int64_t elements, bool write, const char* name) {
+  const int64_t last = first + elements - 1;
+  Built().accesses.push_back({slot, ElementByteOffset(dtype, first),
+                              ElementByteOffset(dtype, last + 1) + (dtype == ACL_INT4 ? (last + 1) % 2 : 0), write,
+                              name});
 }
 
 TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
@@ -364,6 +368,17 @@ TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
   Built().inputs.push_back({false, {slot}});
   RecordAccess(tensor, slot, false, name);
   TensorRef ref = RefOf(tensor, slot);
+  Overlaps().AddInput(ref, name);
+  return ref;
+}
+
+TensorRef Plan::InputBlocks(const aclTensor* tensor, const char* name, const Shape& blocks) {
+  const int32_t slot = SlotOf(tensor);
+  Built().inputs.push_back({false, {slot}});
+  TensorRef ref = RefOf(tensor, slot);
+  ref.shape = blocks;
+  ref.strides = ContiguousStrides(blocks);
+  if (tensor->NumElements() != 0) RecordSpan(slot, tensor->dtype, tensor->offset, ref.NumElements(), false, name);
   Overlaps().AddInput(ref, name);
   return ref;
 }

@@ -106,6 +106,11 @@ class Plan {
   // ---- operands, in the op's prototype order.
   // `name` is the argument's name in the op's prototype, for checker reports.
   TensorRef Input(const aclTensor* tensor, const char* name);
+  // An input whose kernels read a contiguous block layout of `blocks` from its
+  // first view element instead of its view (a weight in an NPU layout that may
+  // come tagged ND): the returned ref has that shape, and checker mode and the
+  // overlap guard see the whole range.
+  TensorRef InputBlocks(const aclTensor* tensor, const char* name, const Shape& blocks);
   // An input given again shares its slot. The output is written through a write
   // slot of its own (see overlap.h): reads of the same tensor registered as an
   // input see its values before the op even where the op must be staged.
@@ -163,6 +168,7 @@ class Plan {
   // the plan is handed out or cached.
   void Seal();
   void RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const char* name);
+  void RecordSpan(int32_t slot, aclDataType dtype, int64_t first, int64_t elements, bool write, const char* name);
   TensorRef RefOf(const aclTensor* tensor, int32_t slot) const;
 
   // What is being planned, made on first use: a Plan that only checks (a plan-cache

@@ -68,6 +68,15 @@ void PlanKey::Add(const aclTensor* tensor) {
   }
 }
 
+void PlanKey::AddStorageShapes() {
+  for (const aclTensor* tensor : tensors_) {
+    if (tensor == nullptr) continue;
+    const auto storage_rank = static_cast<int64_t>(tensor->storage_shape.size());
+    Append(&storage_rank, sizeof(storage_rank));
+    Append(tensor->storage_shape.data(), tensor->storage_shape.size() * sizeof(int64_t));
+  }
+}
+
 void PlanKey::Add(const aclScalar* scalar) {
   if (scalar == nullptr) {
     const int64_t marker = kNullMarker;

@@ -36,6 +36,10 @@ class PlanKey {
   // The count, then every element as Add(tensor) records it (each joins tensors()).
   void AddTensorList(const aclTensorList* list);
   void AddScalarList(const aclScalarList* list);
+  // The storage shape of every tensor added so far, ND ones included: for ops
+  // whose checks read it (those taking private layouts, whose weights may come
+  // tagged ND over blocked storage), so that a hit cannot skip those checks.
+  void AddStorageShapes();
 
   const std::string& bytes() const { return bytes_; }
   // The tensor arguments in order, a list's elements in place of the list

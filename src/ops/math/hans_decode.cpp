@@ -7,6 +7,7 @@
 // stream: a header, record or offset that does not describe out's elements in
 // these buffers (another pdf, reshuff or fixed size than the encoder's, say)
 // fails the run with a message, and nothing is read past a buffer.
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -70,7 +71,11 @@ aclnnStatus PlanHansDecode(Plan& plan, const aclTensor* mantissa, const aclTenso
   }
   CANOPY_CHECK(plan.CheckDtype("pdf", pdf->dtype, {ACL_INT32}));
   const int64_t n = out->NumElements(), d = static_cast<int64_t>(DtypeSize(out->dtype));
-  const int64_t mantissa_bytes = mantissa->NumElements() * d, low_bytes = (d - 1) * n;
+  int64_t mantissa_bytes = 0;  // saturated: a broadcast view may hold 2^61 elements
+  if (__builtin_mul_overflow(mantissa->NumElements(), d, &mantissa_bytes)) {
+    mantissa_bytes = std::numeric_limits<int64_t>::max();
+  }
+  const int64_t low_bytes = (d - 1) * n;
   if (mantissa_bytes != low_bytes) {
     return plan.Reject(
         ACLNN_ERR_PARAM_INVALID, "mantissa holds %lld bytes; out's %lld elements need their %lld low bytes",

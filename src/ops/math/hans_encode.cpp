@@ -13,6 +13,7 @@
 // Bytes of fixedOut and varOut the stream does not reach are left as they were
 // (outputs that are not contiguous are written whole, zero there).
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -110,19 +111,31 @@ aclnnStatus PlanHansEncode(Plan& plan, const aclTensor* input, const aclTensor* 
                        ShapeToString(pdf->view_shape).c_str(), static_cast<long long>(pdf->NumElements()));
   }
   const int64_t n = input->NumElements(), d = static_cast<int64_t>(DtypeSize(input->dtype));
+  // Byte counts of views of any size (a broadcast view may hold 2^61 elements): saturated, never wrapped.
+  const auto bytes_of = [d](const aclTensor* t) {
+    int64_t bytes = 0;
+    return __builtin_mul_overflow(t->NumElements(), d, &bytes) ? std::numeric_limits<int64_t>::max() : bytes;
+  };
   if (n % kernels::kHansBlock != 0 || n < kernels::kHansMinElements) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                        "inputTensor has %lld elements; it must hold a multiple of 64, at least 32768",
                        static_cast<long long>(n));
   }
-  const int64_t mantissa_bytes = mantissa->NumElements() * d, low_bytes = (d - 1) * n;
+  for (const auto& [name, t] :
+       {std::pair{"mantissaOut", mantissa}, std::pair{"fixedOut", fixed}, std::pair{"varOut", var}}) {
+    if (bytes_of(t) == std::numeric_limits<int64_t>::max()) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'%s' %s holds more bytes than any buffer can", name,
+                         ShapeToString(t->view_shape).c_str());
+    }
+  }
+  const int64_t mantissa_bytes = bytes_of(mantissa), low_bytes = (d - 1) * n;
   if (mantissa_bytes != low_bytes) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                        "mantissaOut holds %lld bytes; it must hold the %lld low bytes of the input's elements",
                        static_cast<long long>(mantissa_bytes), static_cast<long long>(low_bytes));
   }
   const int64_t cores = kernels::HansCores(n, VectorCores()), bound = kernels::HansBound(n, cores);
-  const int64_t fixed_bytes = fixed->NumElements() * d, var_bytes = var->NumElements() * d;
+  const int64_t fixed_bytes = bytes_of(fixed), var_bytes = bytes_of(var);
   if (reshuff && fixed_bytes < bound) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                        "fixedOut holds %lld bytes; a reshuffled stream of %lld elements needs %lld (n + n / 64 + "
@@ -134,7 +147,8 @@ aclnnStatus PlanHansEncode(Plan& plan, const aclTensor* input, const aclTensor* 
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "fixedOut holds %lld bytes, less than the 512 of the stream's header",
                        static_cast<long long>(fixed_bytes));
   }
-  const int64_t stream_bytes = fixed_bytes + var_bytes;
+  int64_t stream_bytes = 0;
+  if (__builtin_add_overflow(fixed_bytes, var_bytes, &stream_bytes)) stream_bytes = std::numeric_limits<int64_t>::max();
   if (!reshuff && stream_bytes < bound) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                        "fixedOut and varOut hold %lld bytes; a stream of %lld elements may need %lld (n + n / 64 + "
@@ -151,7 +165,13 @@ aclnnStatus PlanHansEncode(Plan& plan, const aclTensor* input, const aclTensor* 
   a.reshuff = reshuff;
   const TensorRef input_ref = plan.Input(input, "inputTensor");
   const TensorRef pdf_ref = plan.Input(pdf, "pdfRef");
-  const TensorRef pdf_out = plan.Output(pdf, "pdfRef");
+  // pdfRef is written only when the counts are taken (otherwise it is only read: no write, no staging).
+  TensorRef pdf_out;
+  if (statistic) {
+    pdf_out = plan.Output(pdf, "pdfRef");
+  } else {
+    plan.SkipOutput();
+  }
   const TensorRef mantissa_ref = plan.Output(mantissa, "mantissaOut");
   const TensorRef fixed_ref = plan.Output(fixed, "fixedOut");
   const TensorRef var_ref = plan.Output(var, "varOut");

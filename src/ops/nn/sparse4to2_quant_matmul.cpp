@@ -105,6 +105,11 @@ aclnnStatus TransSparse4to2Para(const int8_t* weight, const aclIntArray* shape, 
       return ACLNN_ERR_INNER_NULLPTR;
     }
   }
+  // Whatever fails from here leaves no array behind.
+  *sparse_weight = nullptr;
+  *index = nullptr;
+  *sparse_weight_dims = nullptr;
+  *index_dims = nullptr;
   if (shape->values.size() != 2) {
     SetErrorMessage("aclnnTransSparse4to2Para: shape has %zu values; it must be {n, k}", shape->values.size());
     return ACLNN_ERR_PARAM_INVALID;
@@ -144,15 +149,11 @@ aclnnStatus TransSparse4to2Para(const int8_t* weight, const aclIntArray* shape, 
         }
         const GroupCode& code = kGroupCodes[mask];
         if (!code.valid) {
-          const int64_t first = block * kBlock + g * 4, last = first + 3;
+          const int64_t first = block * kBlock + g * 4, last = std::min(first + 3, k - 1);
           SetErrorMessage(
               "aclnnTransSparse4to2Para: weight row %lld, values %lld-%lld hold more than two non-zero values; "
               "each group of four along k may keep at most two",
               static_cast<long long>(r), static_cast<long long>(first), static_cast<long long>(last));
-          *sparse_weight = nullptr;
-          *index = nullptr;
-          *sparse_weight_dims = nullptr;
-          *index_dims = nullptr;
           return ACLNN_ERR_PARAM_INVALID;
         }
         kept[2 * g] = group[code.first];
@@ -368,12 +369,8 @@ aclnnStatus PlanSparse4to2(Plan& plan, const aclTensor* x, const aclTensor* spar
   p.n = n;
   p.k = k;
   const TensorRef x_ref = plan.Input(x, "x");
-  p.values = plan.Input(sparse_weight, "sparseWeight");  // the whole storage: its first element on
-  p.values.shape = sparse_weight->storage_shape;
-  p.values.strides = ContiguousStrides(p.values.shape);
-  p.index = plan.Input(index, "index");
-  p.index.shape = index_storage;
-  p.index.strides = ContiguousStrides(index_storage);
+  p.values = plan.InputBlocks(sparse_weight, "sparseWeight", sparse_weight->storage_shape);  // the whole storage
+  p.index = plan.InputBlocks(index, "index", index_storage);
   const TensorRef x_scale_ref = plan.Input(x_scale, "xScale");
   const TensorRef weight_scale_ref = plan.Input(weight_scale, "sparseWeightScale");
   TensorRef bias_ref;
