@@ -317,7 +317,7 @@ TEST(HansEncode, CallerPdfIsOnlyRead) {
   a.input.FillRandom(rng, Range{-2, 2});
   b.input.FillRandom(rng, Range{-2, 2});
   std::vector<uint8_t> pdf(256 * 4, 0);
-  for (int i = 0; i < 256; ++i) pdf[static_cast<size_t>(4 * i)] = static_cast<uint8_t>(i);
+  for (size_t i = 0; i < 256; ++i) pdf[4 * i] = static_cast<uint8_t>(i);
   a.pdf.UploadBytes(pdf);
   aclrtStream second = nullptr;
   ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
