@@ -834,29 +834,29 @@ aclTensor* OpArgs::NewTensor(aclDataType dtype, const Shape& shape, View view, a
   return Tensor(*owned_.back(), format);
 }
 
-aclTensor* OpArgs::NewFractalZ3dTensor(aclDataType dtype, const Shape& shape) {
+// A new random contiguous view of `shape` over a buffer of `storage`'s shape, tagged `format`.
+aclTensor* OpArgs::NewOverStorage(aclDataType dtype, const Shape& shape, const Shape& storage, aclFormat format) {
   static Rng rng(0xC0FFEE);
-  const int64_t c0 = 32 / static_cast<int64_t>(ElementBytes(dtype));
-  const auto blocks = [](int64_t extent, int64_t block) { return (extent + block - 1) / block; };
   Layout layout;
   layout.shape = shape;
   layout.strides = ContiguousStrides(shape);
-  layout.storageShape = {shape[2] * blocks(shape[1], c0) * shape[3] * shape[4], blocks(shape[0], 16), 16, c0};
+  layout.storageShape = storage;
   owned_.push_back(std::make_unique<DeviceTensor>(dtype, std::move(layout)));
   if (!FillBulk(*owned_.back(), Range{})) owned_.back()->FillRandom(rng, Range{});
-  return Tensor(*owned_.back(), ACL_FRACTAL_Z_3D);
+  return Tensor(*owned_.back(), format);
+}
+
+aclTensor* OpArgs::NewFractalZ3dTensor(aclDataType dtype, const Shape& shape) {
+  const int64_t c0 = 32 / static_cast<int64_t>(ElementBytes(dtype));
+  const auto blocks = [](int64_t extent, int64_t block) { return (extent + block - 1) / block; };
+  return NewOverStorage(dtype, shape,
+                        {shape[2] * blocks(shape[1], c0) * shape[3] * shape[4], blocks(shape[0], 16), 16, c0},
+                        ACL_FRACTAL_Z_3D);
 }
 
 aclTensor* OpArgs::NewFractalNzTensor(aclDataType dtype, const Shape& shape) {
-  static Rng rng(0xC0FFEE);
   const int64_t c0 = 32 / static_cast<int64_t>(ElementBytes(dtype));
-  Layout layout;
-  layout.shape = shape;
-  layout.strides = ContiguousStrides(shape);
-  layout.storageShape = {(shape[1] + c0 - 1) / c0, (shape[0] + 15) / 16, 16, c0};
-  owned_.push_back(std::make_unique<DeviceTensor>(dtype, std::move(layout)));
-  if (!FillBulk(*owned_.back(), Range{})) owned_.back()->FillRandom(rng, Range{});
-  return Tensor(*owned_.back(), ACL_FORMAT_FRACTAL_NZ);
+  return NewOverStorage(dtype, shape, {(shape[1] + c0 - 1) / c0, (shape[0] + 15) / 16, 16, c0}, ACL_FORMAT_FRACTAL_NZ);
 }
 
 aclTensor* OpArgs::NewTensorIn(const Range& range, aclDataType dtype, const Shape& shape, View view, aclFormat format) {

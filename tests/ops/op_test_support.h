@@ -208,6 +208,8 @@ class OpArgs {
   // A new random tensor of the 2-D view `shape` ([r, c]) over NZ storage
   // [ceil(c / c0), ceil(r / 16), 16, c0], c0 = 32 bytes of `dtype`.
   aclTensor* NewFractalNzTensor(aclDataType dtype, const Shape& shape);
+  // A new random contiguous view of `shape` over a buffer of `storage`'s shape, tagged `format`.
+  aclTensor* NewOverStorage(aclDataType dtype, const Shape& shape, const Shape& storage, aclFormat format);
   aclIntArray* IntArray(const std::vector<int64_t>& values);
   aclFloatArray* FloatArray(const std::vector<float>& values);
   aclBoolArray* BoolArray(const std::vector<bool>& values);
