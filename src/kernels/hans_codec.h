@@ -36,6 +36,7 @@ namespace canopy::kernels {
 constexpr int64_t kHansHeaderBytes = 512;
 constexpr int64_t kHansMinElements = 32768;  // the NPU gives each core at least this many
 constexpr int64_t kHansBlock = 64;
+constexpr int64_t kHansPdfBins = 256;  // one count per value of the exponent byte
 
 // The cores the NPU splits n elements over: one per 32768 elements, at most its
 // vector core count.

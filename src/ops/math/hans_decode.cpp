@@ -21,7 +21,6 @@ using namespace canopy::ops;
 namespace {
 
 constexpr DtypeSet kHansDtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT};
-constexpr int64_t kPdfBins = 256;
 
 struct HansDecodeArgs {
   int64_t n = 0, element_bytes = 0;
@@ -81,7 +80,7 @@ aclnnStatus PlanHansDecode(Plan& plan, const aclTensor* mantissa, const aclTenso
         ACLNN_ERR_PARAM_INVALID, "mantissa holds %lld bytes; out's %lld elements need their %lld low bytes",
         static_cast<long long>(mantissa_bytes), static_cast<long long>(n), static_cast<long long>(low_bytes));
   }
-  if (pdf->NumElements() != kPdfBins) {
+  if (pdf->NumElements() != kernels::kHansPdfBins) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "pdf %s has %lld elements; it must hold the encoder's 256 counts",
                        ShapeToString(pdf->view_shape).c_str(), static_cast<long long>(pdf->NumElements()));
   }

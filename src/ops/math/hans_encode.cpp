@@ -28,7 +28,6 @@ using namespace canopy::ops;
 namespace {
 
 constexpr DtypeSet kHansDtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT};
-constexpr int64_t kPdfBins = 256;
 
 // The vector cores of the SoC Canopy presents (CANOPY_SOC_NAME): 24 AI cores
 // with two vector cores each on the 910B1 / B2 and the A3's dies, 20 on the 910B3 / B4.
@@ -106,7 +105,7 @@ aclnnStatus PlanHansEncode(Plan& plan, const aclTensor* input, const aclTensor* 
                          DtypeName(t->dtype), DtypeName(input->dtype));
     }
   }
-  if (pdf->NumElements() != kPdfBins) {
+  if (pdf->NumElements() != kernels::kHansPdfBins) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "pdfRef %s has %lld elements; it must hold 256 counts (1, 256)",
                        ShapeToString(pdf->view_shape).c_str(), static_cast<long long>(pdf->NumElements()));
   }

@@ -54,6 +54,17 @@ constexpr int64_t kMaxK = 65535;       // CANN's limit on k and on the compresse
 Shape ValueStorage(int64_t n, int64_t k) { return {CeilDiv(k, kSliceK), CeilDiv(n, kRows), kRows, kValueColumns}; }
 Shape IndexStorage(int64_t n, int64_t k) { return {CeilDiv(k, kSliceK), CeilDiv(n, kRows), kRows, kIndexColumns}; }
 
+// Where dense block `block` (eight values of k) of weight row r lies in both
+// layouts: its four kept values and its index byte. Rows are padded to 16 per slice.
+struct BlockPlace {
+  int64_t values, index;
+};
+BlockPlace PlaceOf(int64_t block, int64_t r, int64_t n) {
+  constexpr int64_t kBlocksPerSlice = kSliceK / kBlock;
+  const int64_t slice_row = block / kBlocksPerSlice * (CeilDiv(n, kRows) * kRows) + r, c = block % kBlocksPerSlice;
+  return {slice_row * kValueColumns + c * 4, slice_row * kIndexColumns + c};
+}
+
 // ---- the host function ---------------------------------------------------------------------------
 
 // One group of four: its code and the positions of the two values it keeps,
@@ -132,12 +143,11 @@ aclnnStatus TransSparse4to2Para(const int8_t* weight, const aclIntArray* shape, 
     SetErrorMessage("aclnnTransSparse4to2Para: allocating %lld bytes failed", static_cast<long long>(total));
     return ACLNN_ERR_INNER_NULLPTR;
   }
-  const int64_t row_blocks = value_dims[1] * kRows;  // rows of one slice, n padded to 16
   for (int64_t r = 0; r < n; ++r) {
     const int8_t* dense = weight + r * k;
     for (int64_t block = 0; block < CeilDiv(k, kBlock); ++block) {
-      const int64_t slice = block / (kSliceK / kBlock), c = block % (kSliceK / kBlock);
-      int8_t* kept = values.get() + (slice * row_blocks + r) * kValueColumns + c * 4;
+      const BlockPlace place = PlaceOf(block, r, n);
+      int8_t* kept = values.get() + place.values;
       uint8_t byte = 0;
       for (int64_t g = 0; g < 2; ++g) {
         int8_t group[4] = {};
@@ -160,7 +170,7 @@ aclnnStatus TransSparse4to2Para(const int8_t* weight, const aclIntArray* shape, 
         kept[2 * g + 1] = group[code.second];
         byte = static_cast<uint8_t>(byte | (code.code << (4 * g)));
       }
-      codes[(slice * row_blocks + r) * kIndexColumns + c] = byte;
+      codes[place.index] = byte;
     }
   }
   std::copy(value_dims.begin(), value_dims.end(), vdims.get());
@@ -178,7 +188,7 @@ aclnnStatus TransSparse4to2Para(const int8_t* weight, const aclIntArray* shape, 
 
 struct SparseProduct {
   int64_t m = 0, n = 0, k = 0;
-  TensorRef x, values, index, x_scale, weight_scale, bias, out;  // bias: absent when its dtype is undefined
+  TensorRef x, values, index, x_scale, weight_scale, bias, out;  // bias: read only with has_bias
   TensorRef dense, acc;                                          // workspace: [n, k] INT8, [m, n] INT32
   bool has_bias = false;
 };
@@ -231,11 +241,10 @@ class SparseProductStep final : public Step {
   void Rebuild(const int8_t* values, const uint8_t* codes, int64_t r, int32_t* wide, int8_t* row,
                std::vector<Extra>& extras) const {
     std::fill(wide, wide + p_.k + kBlock, 0);
-    const int64_t row_blocks = CeilDiv(p_.n, kRows) * kRows;
     for (int64_t block = 0; block < CeilDiv(p_.k, kBlock); ++block) {
-      const int64_t slice = block / (kSliceK / kBlock), c = block % (kSliceK / kBlock);
-      const int8_t* kept = values + (slice * row_blocks + r) * kValueColumns + c * 4;
-      const unsigned byte = codes[(slice * row_blocks + r) * kIndexColumns + c];
+      const BlockPlace place = PlaceOf(block, r, p_.n);
+      const int8_t* kept = values + place.values;
+      const unsigned byte = codes[place.index];
       for (int64_t g = 0; g < 2; ++g) {
         const unsigned code = (byte >> (4 * g)) & 0xFu;
         const int64_t base = block * kBlock + g * 4;
