@@ -785,7 +785,9 @@ namespace {
 // MlaProlog's fixed dimensions make it) are filled straight in their bytes:
 // uniform in [range.lo, range.hi), without the per-element Value vectors
 // FillRandom keeps for a reference. Small ones, and ranges with a minimum
-// magnitude or zeros, take FillRandom.
+// magnitude or zeros, take FillRandom. One block of kBulkFillElements random
+// values repeats through the tensor: drawing each of tens of millions of values
+// made these fills most of the rejection suite's time.
 constexpr int64_t kBulkFillElements = int64_t{1} << 16;
 
 bool FillBulk(DeviceTensor& tensor, const Range& range) {
@@ -797,7 +799,8 @@ bool FillBulk(DeviceTensor& tensor, const Range& range) {
   if (static_cast<int64_t>(count) < kBulkFillElements) return false;
   static uint64_t state = 0x5EED5EED5EED5EEDull;
   std::vector<uint8_t> bytes(count * element);
-  for (size_t i = 0; i < count; ++i) {
+  const auto block = static_cast<size_t>(kBulkFillElements);
+  for (size_t i = 0; i < block; ++i) {
     state += 0x9E3779B97F4A7C15ull;  // splitmix64
     uint64_t z = state;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -820,6 +823,9 @@ bool FillBulk(DeviceTensor& tensor, const Range& range) {
     } else {
       EncodeValue(Value(value), dtype, at);
     }
+  }
+  for (size_t done = block; done < count; done += block) {
+    std::memcpy(bytes.data() + done * element, bytes.data(), std::min(block, count - done) * element);
   }
   tensor.UploadBytes(bytes);
   return true;
