@@ -1,6 +1,5 @@
 // Device identity, attributes and capabilities: what a Canopy device reports
 // about itself (its CPUs, memory and caches) and the ids it answers to.
-#include <sched.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -8,21 +7,17 @@
 
 #include "api_common.h"
 #include "common/c_boundary.h"
+#include "common/cpu_quota.h"
 #include "not_supported.h"
 
 using namespace canopy::runtime;
 
 namespace {
 
-// A Canopy device computes on the CPUs this process may run on: they are its
-// cores, whichever kind (AI Core, cube, vector) a client asks about.
-int64_t CoreCount() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
-  const long online = sysconf(_SC_NPROCESSORS_ONLN);
-  return online > 0 ? online : 1;
-}
+// A Canopy device computes on the CPUs this process may use (its affinity mask,
+// capped by a cgroup CPU limit): they are its cores, whichever kind (AI Core,
+// cube, vector) a client asks about.
+int64_t CoreCount() { return canopy::UsableCpuCount(); }
 
 // The CPU's last-level cache plays the part of the NPU's L2 (the cache all
 // cores share); 0 when the system does not say.

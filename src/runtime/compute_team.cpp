@@ -5,8 +5,10 @@
 #include <sched.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <vector>
 
+#include "common/cpu_quota.h"
 #include "common/env.h"
 #include "openmp_policy.h"
 
@@ -32,6 +34,18 @@ bool BindCurrentThread(int cpu) {
 }
 
 }  // namespace
+
+std::string SizeComputeTeam() {
+  if (!kOpenMpAllowed) return "no OpenMP team under ThreadSanitizer";
+  const char* requested = std::getenv("OMP_NUM_THREADS");
+  if (requested != nullptr && *requested != '\0') return "team size from OMP_NUM_THREADS";
+  const int usable = UsableCpuCount();
+  const int threads = omp_get_max_threads();
+  if (usable >= threads) return "team of " + std::to_string(threads) + " threads";
+  omp_set_num_threads(usable);
+  return "team of " + std::to_string(usable) + " threads (the cgroup CPU limit; libgomp would start " +
+         std::to_string(threads) + ")";
+}
 
 std::string BindComputeTeam(int32_t device_id) {
   if (!kOpenMpAllowed) return "compute threads not bound (no OpenMP team under ThreadSanitizer)";

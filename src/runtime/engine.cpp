@@ -44,9 +44,10 @@ int32_t Engine::CurrentThreadDevice() { return is_engine_thread ? engine_device 
 void Engine::PrepareComputeTeam() {
   if (!is_engine_thread || compute_team_prepared) return;
   compute_team_prepared = true;
+  const std::string size = SizeComputeTeam();
   const std::string placement = BindComputeTeam(engine_device);
   if (EnvSwitch("CANOPY_VERBOSE", false)) {
-    std::fprintf(stderr, "canopy: device %d: %s\n", engine_device, placement.c_str());
+    std::fprintf(stderr, "canopy: device %d: %s; %s\n", engine_device, size.c_str(), placement.c_str());
   }
 }
 

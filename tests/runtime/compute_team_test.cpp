@@ -6,10 +6,16 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "runtime_test_util.h"
@@ -90,6 +96,21 @@ bool BindingApplies(int threads, size_t cpus) {
          static_cast<size_t>(threads) <= cpus;
 }
 
+// The CPUs a device reports: the process's, capped by a cgroup CPU limit.
+int64_t DeviceCores() {
+  int64_t cores = 0;
+  EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores), ACL_SUCCESS) << RecentMessage();
+  return cores;
+}
+
+// The threads an engine's team has: OMP_NUM_THREADS where set, else libgomp's
+// default capped at the device's CPUs (the runtime narrows it to a cgroup limit).
+int ExpectedTeamSize() {
+  const char* requested = std::getenv("OMP_NUM_THREADS");
+  if (requested != nullptr && *requested != '\0') return omp_get_max_threads();
+  return static_cast<int>(std::min<int64_t>(omp_get_max_threads(), DeviceCores()));
+}
+
 // Every test starts from a fresh aclInit, so the engines' threads are new.
 class ComputeTeamTest : public ::testing::Test {
  protected:
@@ -98,7 +119,7 @@ class ComputeTeamTest : public ::testing::Test {
     ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << RecentMessage();
     cpus_ = CpusOfProcess();
     ASSERT_FALSE(cpus_.empty());
-    threads_ = omp_get_max_threads();
+    threads_ = ExpectedTeamSize();
     binds_ = BindingApplies(threads_, cpus_.size());
   }
   void TearDown() override {
@@ -196,6 +217,74 @@ TEST_F(ComputeTeamTest, ASynchronousCopyRunsOnTheEngine) {
 TEST_F(ComputeTeamTest, ClientThreadIsNeverBound) {
   PlacementOn(0, true);
   EXPECT_EQ(CpusOfCurrentThread(), cpus_);
+}
+
+// A cgroup with a CPU limit of one CPU that this process is moved into for a
+// test and out of after it (v1's cpu controller or v2's cpu.max). Where the
+// cgroup filesystem is not writable (an unprivileged container) nothing moves.
+class OneCpuCgroup {
+ public:
+  OneCpuCgroup() {
+    namespace fs = std::filesystem;
+    const std::string name = "canopy_team_test_" + std::to_string(getpid());
+    for (const char* v1 : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
+      if (!fs::exists(std::string(v1) + "/cpu.cfs_quota_us")) continue;
+      if (Enter(v1, name, {{"cpu.cfs_period_us", "100000"}, {"cpu.cfs_quota_us", "100000"}})) return;
+    }
+    if (fs::exists("/sys/fs/cgroup/cgroup.controllers")) {
+      Write("/sys/fs/cgroup/cgroup.subtree_control", "+cpu");
+      Enter("/sys/fs/cgroup", name, {{"cpu.max", "100000 100000"}});
+    }
+  }
+  ~OneCpuCgroup() {
+    if (directory_.empty()) return;
+    Write(parent_ + "/cgroup.procs", std::to_string(getpid()));
+    std::error_code ignored;
+    std::filesystem::remove(directory_, ignored);
+  }
+  bool entered() const { return !directory_.empty(); }
+
+ private:
+  static bool Write(const std::string& path, const std::string& text) {
+    std::ofstream file(path);
+    file << text << std::flush;
+    return static_cast<bool>(file);
+  }
+  bool Enter(const std::string& parent, const std::string& name,
+             const std::vector<std::pair<std::string, std::string>>& limits) {
+    const std::string directory = parent + "/" + name;
+    std::error_code error;
+    if (!std::filesystem::create_directory(directory, error)) return false;
+    bool ok = true;
+    for (const auto& [file, value] : limits) ok = ok && Write(directory + "/" + file, value);
+    if (ok && Write(directory + "/cgroup.procs", std::to_string(getpid()))) {
+      parent_ = parent;
+      directory_ = directory;
+      return true;
+    }
+    std::filesystem::remove(directory, error);
+    return false;
+  }
+
+  std::string parent_, directory_;
+};
+
+TEST(ComputeTeamUnderCgroupLimit, TheTeamHasAsManyThreadsAsTheLimitAllows) {
+  if (kThreadSanitizer) GTEST_SKIP() << "no OpenMP team under ThreadSanitizer";
+  const char* requested = std::getenv("OMP_NUM_THREADS");
+  if (requested != nullptr && *requested != '\0') GTEST_SKIP() << "OMP_NUM_THREADS sizes the team";
+  if (omp_get_max_threads() < 2) GTEST_SKIP() << "one CPU: a one-CPU limit changes nothing";
+  OneCpuCgroup cgroup;
+  if (!cgroup.entered()) GTEST_SKIP() << "cannot create a cgroup with a CPU limit here";
+  setenv("CANOPY_DEVICE_COUNT", "1", 1);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << RecentMessage();
+  EXPECT_EQ(DeviceCores(), 1) << "the device reports the limit's one CPU";
+  // libgomp still offers a team per CPU of the affinity mask; the engine's has one thread.
+  EXPECT_GE(omp_get_max_threads(), 2);
+  const Placement placement = PlacementOn(0, true);
+  EXPECT_EQ(placement.team.size(), 1U);
+  aclFinalize();
+  unsetenv("CANOPY_DEVICE_COUNT");
 }
 
 }  // namespace
