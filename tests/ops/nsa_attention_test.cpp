@@ -12,6 +12,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 
 #include "aclnnop/aclnn_nsa_compress_attention.h"
 #include "aclnnop/aclnn_nsa_compress_attention_infer.h"
@@ -358,7 +359,14 @@ TEST(NsaCompressAttention, DocExample) {
                .count = 16,
                .scale = 1.0};
   Tensors x(c, 1024, 64);
-  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) t->WriteView(Values(static_cast<size_t>(t->numel()), 1.0));
+  // Every element 1 (contiguous views): written as bytes, where a Values vector
+  // of the caches' 100 M elements took most of a minute.
+  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) {
+    std::vector<uint8_t> one(ElementBytes(c.dtype)), bytes(t->bytes());
+    EncodeValue(Value(1.0), c.dtype, one.data());
+    for (size_t at = 0; at < bytes.size(); at += one.size()) std::memcpy(bytes.data() + at, one.data(), one.size());
+    t->UploadBytes(bytes);
+  }
   x.mask = std::make_unique<DeviceTensor>(ACL_UINT8, Shape{1024, 64});
   x.topk_mask = std::make_unique<DeviceTensor>(ACL_UINT8, Shape{1024, 16});
   x.mask->WriteView(Values(static_cast<size_t>(x.mask->numel()), 0.0));
@@ -775,7 +783,14 @@ TEST(NsaCompressAttentionInfer, DocExample) {
   z.out = {20, 64, 128};
   z.topk = {20, 4, 16};
   InferTensors x(c, z);
-  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) t->WriteView(Values(static_cast<size_t>(t->numel()), 1.0));
+  // Every element 1 (contiguous views): written as bytes, where a Values vector
+  // of the caches' 100 M elements took most of a minute.
+  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) {
+    std::vector<uint8_t> one(ElementBytes(c.dtype)), bytes(t->bytes());
+    EncodeValue(Value(1.0), c.dtype, one.data());
+    for (size_t at = 0; at < bytes.size(); at += one.size()) std::memcpy(bytes.data() + at, one.data(), one.size());
+    t->UploadBytes(bytes);
+  }
   x.table.WriteView(TableValues(z));
   const OpRun run = RunInfer(c, z, x);
   ASSERT_TRUE(run.ok()) << Describe(run);
