@@ -57,7 +57,7 @@ std::optional<int> Smaller(std::optional<int> a, std::optional<int> b) {
 template <typename Limit>
 std::optional<int> LimitAlong(const std::string& mount, std::string path, Limit limit) {
   std::optional<int> smallest = limit(mount);
-  while (!path.empty() && path != "/") {
+  while (!path.empty() && path != "/" && path.front() == '/') {
     smallest = Smaller(smallest, limit(mount + path));
     path.resize(path.find_last_of('/'));
   }

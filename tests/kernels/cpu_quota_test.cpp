@@ -92,6 +92,10 @@ TEST_F(FakeCgroupTree, NoLimitAnywhere) {
   // A garbled file is no limit either.
   Write("sys/cpu.max", "lots");
   EXPECT_EQ(CgroupCpuLimit(Root(), Self()), std::nullopt);
+  // Nor are garbled lines: a path that is not absolute, fields missing.
+  Write("sys/cpu.max", "100000 100000");
+  Write("self_cgroup", "0::relative/path\n0:\nnonsense\n2:cpu:no-slash");
+  EXPECT_EQ(CgroupCpuLimit(Root(), Self()), 1);
 }
 
 TEST(UsableCpuCount, IsTheAffinityMaskCappedByTheLimit) {
