@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -219,9 +220,10 @@ TEST_F(ComputeTeamTest, ClientThreadIsNeverBound) {
   EXPECT_EQ(CpusOfCurrentThread(), cpus_);
 }
 
-// A cgroup with a CPU limit of one CPU that this process is moved into for a
-// test and out of after it (v1's cpu controller or v2's cpu.max). Where the
-// cgroup filesystem is not writable (an unprivileged container) nothing moves.
+// A cgroup with a CPU limit of one CPU, made below this process's own cgroup,
+// that the process moves into for a test and back out of after it (v1's cpu
+// controller or v2's cpu.max). Where the cgroup filesystem is not writable (an
+// unprivileged container) nothing moves.
 class OneCpuCgroup {
  public:
   OneCpuCgroup() {
@@ -229,11 +231,13 @@ class OneCpuCgroup {
     const std::string name = "canopy_team_test_" + std::to_string(getpid());
     for (const char* v1 : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
       if (!fs::exists(std::string(v1) + "/cpu.cfs_quota_us")) continue;
-      if (Enter(v1, name, {{"cpu.cfs_period_us", "100000"}, {"cpu.cfs_quota_us", "100000"}})) return;
+      const std::string own = OwnCgroup(v1, false);
+      if (Enter(own, name, {{"cpu.cfs_period_us", "100000"}, {"cpu.cfs_quota_us", "100000"}})) return;
     }
     if (fs::exists("/sys/fs/cgroup/cgroup.controllers")) {
-      Write("/sys/fs/cgroup/cgroup.subtree_control", "+cpu");
-      Enter("/sys/fs/cgroup", name, {{"cpu.max", "100000 100000"}});
+      const std::string own = OwnCgroup("/sys/fs/cgroup", true);
+      Write(own + "/cgroup.subtree_control", "+cpu");
+      Enter(own, name, {{"cpu.max", "100000 100000"}});
     }
   }
   ~OneCpuCgroup() {
@@ -249,6 +253,21 @@ class OneCpuCgroup {
     std::ofstream file(path);
     file << text << std::flush;
     return static_cast<bool>(file);
+  }
+  // This process's cgroup under `mount` (v2's line, or v1's with the cpu
+  // controller, of /proc/self/cgroup); the mount itself where that path is not
+  // below it (a container whose own cgroup is the mount).
+  static std::string OwnCgroup(const std::string& mount, bool v2) {
+    std::ifstream file("/proc/self/cgroup");
+    for (std::string line; std::getline(file, line);) {
+      const size_t first = line.find(':'), second = line.find(':', first + 1);
+      if (first == std::string::npos || second == std::string::npos) continue;
+      const std::string controllers = "," + line.substr(first + 1, second - first - 1) + ",";
+      if (v2 ? controllers != ",," : controllers.find(",cpu,") == std::string::npos) continue;
+      const std::string path = line.substr(second + 1);
+      if (path.size() > 1 && std::filesystem::is_directory(mount + path)) return mount + path;
+    }
+    return mount;
   }
   bool Enter(const std::string& parent, const std::string& name,
              const std::vector<std::pair<std::string, std::string>>& limits) {
@@ -266,7 +285,7 @@ class OneCpuCgroup {
     return false;
   }
 
-  std::string parent_, directory_;
+  std::string parent_, directory_;  // the process's own cgroup, and the one made below it
 };
 
 TEST(ComputeTeamUnderCgroupLimit, TheTeamHasAsManyThreadsAsTheLimitAllows) {
@@ -274,17 +293,25 @@ TEST(ComputeTeamUnderCgroupLimit, TheTeamHasAsManyThreadsAsTheLimitAllows) {
   const char* requested = std::getenv("OMP_NUM_THREADS");
   if (requested != nullptr && *requested != '\0') GTEST_SKIP() << "OMP_NUM_THREADS sizes the team";
   if (omp_get_max_threads() < 2) GTEST_SKIP() << "one CPU: a one-CPU limit changes nothing";
-  OneCpuCgroup cgroup;
-  if (!cgroup.entered()) GTEST_SKIP() << "cannot create a cgroup with a CPU limit here";
-  setenv("CANOPY_DEVICE_COUNT", "1", 1);
-  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << RecentMessage();
-  EXPECT_EQ(DeviceCores(), 1) << "the device reports the limit's one CPU";
-  // libgomp still offers a team per CPU of the affinity mask; the engine's has one thread.
-  EXPECT_GE(omp_get_max_threads(), 2);
-  const Placement placement = PlacementOn(0, true);
-  EXPECT_EQ(placement.team.size(), 1U);
-  aclFinalize();
-  unsetenv("CANOPY_DEVICE_COUNT");
+  const auto cgroups = [] {
+    std::ifstream file("/proc/self/cgroup");
+    return std::string(std::istreambuf_iterator<char>(file), {});
+  };
+  const std::string before = cgroups();
+  {
+    OneCpuCgroup cgroup;
+    if (!cgroup.entered()) GTEST_SKIP() << "cannot create a cgroup with a CPU limit here";
+    setenv("CANOPY_DEVICE_COUNT", "1", 1);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << RecentMessage();
+    EXPECT_EQ(DeviceCores(), 1) << "the device reports the limit's one CPU";
+    // libgomp still offers a team per CPU of the affinity mask; the engine's has one thread.
+    EXPECT_GE(omp_get_max_threads(), 2);
+    const Placement placement = PlacementOn(0, true);
+    EXPECT_EQ(placement.team.size(), 1U);
+    aclFinalize();
+    unsetenv("CANOPY_DEVICE_COUNT");
+  }
+  EXPECT_EQ(cgroups(), before) << "the process is back in its own cgroups";
 }
 
 }  // namespace
