@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <mutex>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 namespace canopy {
@@ -68,7 +71,7 @@ std::optional<int> LimitAlong(const std::string& mount, std::string path, Limit 
 
 std::optional<int> CpusOfQuota(int64_t quota, int64_t period) {
   if (quota <= 0 || period <= 0) return std::nullopt;
-  const int64_t cpus = (quota + period - 1) / period;
+  const int64_t cpus = quota / period + (quota % period != 0 ? 1 : 0);  // no overflow near INT64_MAX
   return static_cast<int>(std::clamp<int64_t>(cpus, 1, 1 << 20));
 }
 
@@ -99,13 +102,27 @@ std::optional<int> CgroupCpuLimit(const std::string& root, const std::string& se
   return smallest;
 }
 
+std::optional<int> ProcessCgroupCpuLimit() {
+  std::ifstream file("/proc/self/cgroup");
+  std::string cgroups(std::istreambuf_iterator<char>(file), {});
+  static std::mutex lock;
+  static std::optional<std::string> seen;
+  static std::optional<int> limit;
+  const std::lock_guard hold(lock);
+  if (seen != cgroups) {
+    limit = CgroupCpuLimit();
+    seen = std::move(cgroups);
+  }
+  return limit;
+}
+
 int UsableCpuCount() {
   int cpus = 0;
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) == 0) cpus = CPU_COUNT(&set);
   if (cpus <= 0) cpus = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  if (const std::optional<int> limit = CgroupCpuLimit()) cpus = std::min(cpus, *limit);
+  if (const std::optional<int> limit = ProcessCgroupCpuLimit()) cpus = std::min(cpus, *limit);
   return cpus;
 }
 

@@ -25,6 +25,12 @@ int UsableCpuCount();
 std::optional<int> CgroupCpuLimit(const std::string& root = "/sys/fs/cgroup",
                                   const std::string& self_cgroup = "/proc/self/cgroup");
 
+// CgroupCpuLimit() of this process, read again only when /proc/self/cgroup
+// changes (the process moved): the limit files along a deep path cost tens of
+// microseconds, and core-count queries come often. A limit changed in place,
+// in the same cgroup, is not seen.
+std::optional<int> ProcessCgroupCpuLimit();
+
 // ceil(quota / period), at least 1; nullopt for no limit (a quota <= 0, as v1's -1,
 // or a period <= 0).
 std::optional<int> CpusOfQuota(int64_t quota, int64_t period);

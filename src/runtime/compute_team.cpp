@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
 #include "common/cpu_quota.h"
@@ -39,11 +40,15 @@ std::string SizeComputeTeam() {
   if (!kOpenMpAllowed) return "no OpenMP team under ThreadSanitizer";
   const char* requested = std::getenv("OMP_NUM_THREADS");
   if (requested != nullptr && *requested != '\0') return "team size from OMP_NUM_THREADS";
-  const int usable = UsableCpuCount();
+  // libgomp's default already counts the process's CPUs (its affinity mask
+  // when the process started); only the cgroup limit is new to it. The engine
+  // thread's own mask is no measure: under OMP_PROC_BIND libgomp binds the
+  // client's thread, which created this one, to a single CPU.
   const int threads = omp_get_max_threads();
-  if (usable >= threads) return "team of " + std::to_string(threads) + " threads";
-  omp_set_num_threads(usable);
-  return "team of " + std::to_string(usable) + " threads (the cgroup CPU limit; libgomp would start " +
+  const std::optional<int> limit = ProcessCgroupCpuLimit();
+  if (!limit || *limit >= threads) return "team of " + std::to_string(threads) + " thread(s)";
+  omp_set_num_threads(*limit);
+  return "team of " + std::to_string(*limit) + " thread(s) (the cgroup CPU limit; libgomp would start " +
          std::to_string(threads) + ")";
 }
 

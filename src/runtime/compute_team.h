@@ -26,11 +26,12 @@ namespace canopy::runtime {
 // or with fewer than two threads. Returns a one-line account for CANOPY_VERBOSE.
 std::string BindComputeTeam(int32_t device_id);
 
-// Sizes the calling engine thread's OpenMP teams (its own, and oneDNN's forked
-// from it) to the CPUs the process may use (common/cpu_quota.h): libgomp sizes
-// them by the affinity mask alone, which a cgroup CPU limit does not narrow.
-// OMP_NUM_THREADS, where set, decides instead. Call before BindComputeTeam;
-// returns a one-line account for CANOPY_VERBOSE.
+// Caps the calling engine thread's OpenMP teams (its own, and oneDNN's forked
+// from it) at the process's cgroup CPU limit (common/cpu_quota.h): libgomp
+// sizes them by the affinity mask alone, which such a limit does not narrow.
+// OMP_NUM_THREADS, where set, decides instead. Sets the thread's team size and
+// forks nothing, so the engine calls it as it starts, before any kernel splits
+// its work by omp_get_max_threads(); returns a one-line account for CANOPY_VERBOSE.
 std::string SizeComputeTeam();
 
 }  // namespace canopy::runtime

@@ -21,6 +21,8 @@ namespace {
 thread_local bool is_engine_thread = false;
 thread_local int32_t engine_device = -1;
 thread_local bool compute_team_prepared = false;
+// What SizeComputeTeam did when the engine thread started, for CANOPY_VERBOSE.
+thread_local std::string compute_team_size;
 
 }  // namespace
 
@@ -44,10 +46,9 @@ int32_t Engine::CurrentThreadDevice() { return is_engine_thread ? engine_device 
 void Engine::PrepareComputeTeam() {
   if (!is_engine_thread || compute_team_prepared) return;
   compute_team_prepared = true;
-  const std::string size = SizeComputeTeam();
   const std::string placement = BindComputeTeam(engine_device);
   if (EnvSwitch("CANOPY_VERBOSE", false)) {
-    std::fprintf(stderr, "canopy: device %d: %s; %s\n", engine_device, size.c_str(), placement.c_str());
+    std::fprintf(stderr, "canopy: device %d: %s; %s\n", engine_device, compute_team_size.c_str(), placement.c_str());
   }
 }
 
@@ -129,6 +130,9 @@ void Engine::WakeUp() {
 void Engine::Run() {
   is_engine_thread = true;
   engine_device = device_id_;
+  // Before any kernel reads omp_get_max_threads() to split its work (forking
+  // no team: that waits for PrepareComputeTeam).
+  compute_team_size = SizeComputeTeam();
   std::vector<std::shared_ptr<Stream>> snapshot;
   uint64_t snapshot_version = ~uint64_t{0};
   size_t start = 0;

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 namespace {
@@ -46,6 +47,8 @@ TEST(CpusOfQuota, RoundsUpAndTreatsNonPositiveAsNoLimit) {
   EXPECT_EQ(CpusOfQuota(-1, 100000), std::nullopt);
   EXPECT_EQ(CpusOfQuota(0, 100000), std::nullopt);
   EXPECT_EQ(CpusOfQuota(100000, 0), std::nullopt);
+  // A garbled quota near INT64_MAX does not overflow into a small count.
+  EXPECT_EQ(CpusOfQuota(std::numeric_limits<int64_t>::max(), 2), 1 << 20);
 }
 
 TEST_F(FakeCgroupTree, V2TakesTheSmallestLimitOnThePathAndAbove) {
