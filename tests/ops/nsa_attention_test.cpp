@@ -21,6 +21,15 @@
 namespace canopy_test {
 namespace {
 
+// Every storage element 1, written as bytes: a Values vector of the doc
+// examples' caches (100 M elements in the inference one) took most of a minute.
+void FillWithOnes(DeviceTensor& tensor) {
+  std::vector<uint8_t> one(ElementBytes(tensor.dtype())), bytes(tensor.bytes());
+  EncodeValue(Value(1.0), tensor.dtype(), one.data());
+  for (size_t at = 0; at < bytes.size(); at += one.size()) std::memcpy(bytes.data() + at, one.data(), one.size());
+  tensor.UploadBytes(bytes);
+}
+
 constexpr int64_t kStats = 8;
 
 enum class Mask { kNone, kCausal, kRandom };
@@ -359,14 +368,7 @@ TEST(NsaCompressAttention, DocExample) {
                .count = 16,
                .scale = 1.0};
   Tensors x(c, 1024, 64);
-  // Every element 1 (contiguous views): written as bytes, where a Values vector
-  // of the caches' 100 M elements took most of a minute.
-  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) {
-    std::vector<uint8_t> one(ElementBytes(c.dtype)), bytes(t->bytes());
-    EncodeValue(Value(1.0), c.dtype, one.data());
-    for (size_t at = 0; at < bytes.size(); at += one.size()) std::memcpy(bytes.data() + at, one.data(), one.size());
-    t->UploadBytes(bytes);
-  }
+  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) FillWithOnes(*t);
   x.mask = std::make_unique<DeviceTensor>(ACL_UINT8, Shape{1024, 64});
   x.topk_mask = std::make_unique<DeviceTensor>(ACL_UINT8, Shape{1024, 16});
   x.mask->WriteView(Values(static_cast<size_t>(x.mask->numel()), 0.0));
@@ -783,14 +785,7 @@ TEST(NsaCompressAttentionInfer, DocExample) {
   z.out = {20, 64, 128};
   z.topk = {20, 4, 16};
   InferTensors x(c, z);
-  // Every element 1 (contiguous views): written as bytes, where a Values vector
-  // of the caches' 100 M elements took most of a minute.
-  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) {
-    std::vector<uint8_t> one(ElementBytes(c.dtype)), bytes(t->bytes());
-    EncodeValue(Value(1.0), c.dtype, one.data());
-    for (size_t at = 0; at < bytes.size(); at += one.size()) std::memcpy(bytes.data() + at, one.data(), one.size());
-    t->UploadBytes(bytes);
-  }
+  for (DeviceTensor* t : {&x.query, &x.key, &x.value}) FillWithOnes(*t);
   x.table.WriteView(TableValues(z));
   const OpRun run = RunInfer(c, z, x);
   ASSERT_TRUE(run.ok()) << Describe(run);
