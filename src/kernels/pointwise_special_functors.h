@@ -6,6 +6,7 @@
 // correctly rounded up to the function's own error.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -138,8 +139,8 @@ struct RoundDecimalsFn {
   static constexpr int kArity = 2;
   template <typename T>
   T operator()(T x, T decimals) const {
-    const auto d = static_cast<int64_t>(decimals);
     if constexpr (std::is_integral_v<T>) {
+      const auto d = static_cast<int64_t>(decimals);
       if (d >= 0) return x;
       // Exact on int64: the quotient by 10^-d rounded half to even, times 10^-d
       // (a power past int64's range rounds everything to 0).
@@ -155,6 +156,9 @@ struct RoundDecimalsFn {
       }
       return static_cast<T>(static_cast<U>(quotient) * static_cast<U>(scale));
     } else {
+      // Past +-400 digits 10^d is infinite in double either way; clamping first keeps the
+      // conversion to int64 defined for any decimals (INT64_MAX arrives here as 2^63).
+      const auto d = static_cast<int64_t>(std::clamp(static_cast<double>(decimals), -400.0, 400.0));
       if (d == 0) return std::nearbyint(x);
       const T scale = static_cast<T>(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)));
       return d > 0 ? std::nearbyint(x * scale) / scale : std::nearbyint(x / scale) * scale;

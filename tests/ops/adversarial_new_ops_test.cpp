@@ -240,6 +240,25 @@ TEST(AdversarialNewOps, RoundDecimalsRoundsInt64PastTwoTo53Exactly) {
   }
 }
 
+// Regression (fixed): RoundDecimals on FLOAT converted decimals = INT64_MAX (2^63 once
+// a float) to int64 (undefined behaviour, UBSan: float-cast-overflow), and negated
+// INT64_MIN. Any |decimals| past 400 gives 10^d = inf in double: NaN for every
+// element (x * inf / inf, or x / inf * inf), as torch.round's float power does.
+TEST(AdversarialNewOps, RoundDecimalsTakesTheEndsOfInt64) {
+  const std::vector<float> x = {1.5f, -2.25f, 0.0f, 1e30f};
+  for (int64_t decimals : {kMax64, std::numeric_limits<int64_t>::min(), int64_t{401}, int64_t{-401}}) {
+    SCOPED_TRACE(decimals);
+    Buf<float> self(x), out(std::vector<float>(x.size(), 7.0f));
+    aclTensor *s = self.Contiguous(ACL_FLOAT, {4}), *o = out.Contiguous(ACL_FLOAT, {4});
+    ASSERT_EQ(RunCall([&](uint64_t* w,
+                          aclOpExecutor** e) { return aclnnRoundDecimalsGetWorkspaceSize(s, decimals, o, w, e); },
+                      aclnnRoundDecimals, {s, o}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    for (float v : out.Read()) EXPECT_TRUE(std::isnan(v)) << v;
+  }
+}
+
 // Regression (fixed): IsClose compared INT64 operands in double, so two integers that differ
 // by 1 past 2^53 were "equal": isclose(2^60, 2^60 + 1, rtol = 0, atol = 0) was
 // true. docs/ops.md's rule `abs(self - other) <= atol + rtol * abs(other) or

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -691,6 +692,40 @@ std::vector<Rejection> Rejections() {
         x.call.padding = {-1, 1};
       },
       "padding");
+  // Atlas A2's ranges (CANN's doc): a forward conv2d's padding in [0, 255], a
+  // transposed convolution's dilation in [1, 255].
+  add(
+      "padding_256",
+      [](Rejection& x) {
+        x.call.padding = {256, 0};
+      },
+      "padding");
+  add(
+      "transposed_dilation_256",
+      [](Rejection& x) {
+        x.call.transposed = true;
+        x.call.weight = {4, 2, 3, 3};
+        x.call.outputPadding = {0, 0};
+        x.call.dilation = {256, 1};
+      },
+      "dilation");
+  // Extents past int64 are refused, not wrapped (a transposed stride is unbounded;
+  // so is a forward dilation, whose kernel extent then outgrows any padded input).
+  add(
+      "transposed_stride_past_int64",
+      [](Rejection& x) {
+        x.call.transposed = true;
+        x.call.weight = {4, 2, 3, 3};
+        x.call.outputPadding = {0, 0};
+        x.call.stride = {std::numeric_limits<int64_t>::max(), 1};
+      },
+      "int64");
+  add(
+      "dilation_past_int64",
+      [](Rejection& x) {
+        x.call.dilation = {std::numeric_limits<int64_t>::max(), 1};
+      },
+      "kernel");
   add(
       "outputPadding_too_large",
       [](Rejection& x) {

@@ -2,7 +2,8 @@
 // that sums over every path of states (blank, label, blank, ...): the
 // negative log-likelihood and every log alpha, padded and concatenated
 // targets, repeated labels, a non-zero blank, samples with shorter inputs,
-// impossible alignments (inf, or 0 with zeroInfinity), 2-D logProbs, every
+// impossible alignments (inf, or 0 with zeroInfinity), inputs of no steps (0
+// for an empty target, as PyTorch), 2-D logProbs, every
 // logProbs dtype, strided views, a label out of range (a stream error) and
 // the rejections (shapes checked before dtypes, as CANN does).
 #include <gtest/gtest.h>
@@ -54,7 +55,7 @@ void BruteForce(const Values& lp, const CtcCase& c, int64_t b, std::vector<std::
     walk(0, 0, 1);
     if (states > 1) walk(0, 1, 1);
   }
-  double end = 0;
+  double end = steps == 0 && target.empty() ? 1 : 0;  // no steps: only the empty target is certain
   if (steps > 0) {
     end = alpha[static_cast<size_t>(steps - 1)][static_cast<size_t>(states - 1)];
     if (states > 1) end += alpha[static_cast<size_t>(steps - 1)][static_cast<size_t>(states - 2)];
@@ -67,10 +68,11 @@ TEST(CtcLoss, MatchesBruteForce) {
   const std::vector<CtcCase> cases = {
       {5, 2, 3, {{1, 2}, {1, 1}}, {5, 4}, 0, true, false, true},
       {4, 3, 4, {{3}, {1, 2, 1}, {}}, {4, 4, 2}, 0, false, false, true},
-      {5, 2, 3, {{0, 0}, {2}}, {5, 5}, 1, true, false, true},       // blank 1, a repeated label
-      {3, 2, 3, {{1, 1, 2}, {2, 2}}, {3, 3}, 0, true, true, true},  // too short: 0 with zeroInfinity
-      {3, 2, 3, {{1, 1, 2}, {2}}, {3, 2}, 0, false, false, true},   // too short: inf
-      {4, 1, 3, {{2, 1}}, {4}, 0, true, false, false},              // 2-D logProbs
+      {5, 2, 3, {{0, 0}, {2}}, {5, 5}, 1, true, false, true},         // blank 1, a repeated label
+      {3, 2, 3, {{1, 1, 2}, {2, 2}}, {3, 3}, 0, true, true, true},    // too short: 0 with zeroInfinity
+      {3, 2, 3, {{1, 1, 2}, {2}}, {3, 2}, 0, false, false, true},     // too short: inf
+      {4, 1, 3, {{2, 1}}, {4}, 0, true, false, false},                // 2-D logProbs
+      {3, 3, 3, {{}, {1}, {2, 1}}, {0, 0, 3}, 0, true, false, true},  // no input steps: 0 for no labels, else inf
   };
   for (aclDataType dtype : {ACL_FLOAT, ACL_DOUBLE, ACL_FLOAT16, ACL_BF16}) {
     for (size_t k = 0; k < cases.size(); ++k) {

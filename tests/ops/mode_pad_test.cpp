@@ -64,11 +64,25 @@ OpRun RunPad(const PadOp& op, aclTensor* self, aclIntArray* padding, aclTensor* 
                op.phase2);
 }
 
-// The source index of padded position i (i = out index - before) in [0, n).
-int64_t Source(Mode mode, int64_t i, int64_t n) {
+// torch's circular pad along one dimension, as the source of each out index:
+// the middle (self cropped by negative pads) first, then the front pad copied
+// from the middle's end and the back pad from its start.
+std::vector<int64_t> CircularSources(int64_t n, int64_t before, int64_t after) {
+  const int64_t size = n + before + after;
+  const int64_t lo = std::max<int64_t>(before, 0), hi = size - std::max<int64_t>(after, 0);
+  std::vector<int64_t> source(static_cast<size_t>(size), -1);
+  for (int64_t j = lo; j < hi; ++j) source[j] = j - before;
+  for (int64_t j = 0; j < before; ++j) source[j] = source[hi - before + j];
+  for (int64_t j = 0; j < after; ++j) source[size - after + j] = source[lo + j];
+  return source;
+}
+
+// The source index in [0, n) of out index j of a dimension padded by before and after.
+int64_t Source(Mode mode, int64_t j, int64_t n, int64_t before, int64_t after) {
+  const int64_t i = j - before;
   if (mode == Mode::kReplicate) return std::clamp<int64_t>(i, 0, n - 1);
   if (mode == Mode::kReflect) return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
-  return ((i % n) + n) % n;
+  return CircularSources(n, before, after)[static_cast<size_t>(j)];
 }
 
 Shape PaddedShape(const Shape& self, const std::vector<int64_t>& padding) {
@@ -85,7 +99,7 @@ Values PadReference(Mode mode, const Values& values, const Shape& self, const st
     Shape p = Unravel(i, outShape);
     for (size_t k = 0; k < spatial; ++k) {
       const size_t d = self.size() - 1 - k;
-      p[d] = Source(mode, p[d] - padding[2 * k], self[d]);
+      p[d] = Source(mode, p[d], self[d], padding[2 * k], padding[2 * k + 1]);
     }
     out[i] = values[Ravel(p, self)];
   }
@@ -150,6 +164,14 @@ TEST(ModePad, CroppingZeroAndEmptyBatch) {
       wide.insert(wide.end(), {n - 1, n - 1});   // the largest its extent allows
     }
     CheckPad(op, ACL_FLOAT, SelfShape(op.spatial, true), crop, View::kStepped, View::kContiguous);
+    // A crop on the other side, and both: the circular pads wrap around what the crops leave.
+    std::vector<int64_t> crop_back, crop_both;
+    for (int64_t k = 0; k < op.spatial; ++k) {
+      crop_back.insert(crop_back.end(), {2, -1});
+      crop_both.insert(crop_both.end(), {-1, -1});
+    }
+    CheckPad(op, ACL_FLOAT, SelfShape(op.spatial, true), crop_back, View::kContiguous, View::kContiguous);
+    CheckPad(op, ACL_FLOAT, SelfShape(op.spatial, true), crop_both, View::kContiguous, View::kContiguous);
     CheckPad(op, ACL_FLOAT, SelfShape(op.spatial, false), zero, View::kTransposed, View::kReversed);
     CheckPad(op, ACL_FLOAT, SelfShape(op.spatial, false), wide, View::kContiguous, View::kStepped);
     Shape empty = SelfShape(op.spatial, true);

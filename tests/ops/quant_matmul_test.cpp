@@ -234,6 +234,12 @@ std::vector<QuantCase> CornerCases(aclDataType weight, const std::string& prefix
       {prefix + "_slices_bf16_m8_k2200_g96", ACL_BF16, weight, 8, 2200, 5, Mode::kPerGroup, 96, true, true, true});
   cases.push_back({prefix + "_slices_f16_m1_k4200_g128", ACL_FLOAT16, weight, 1, 4200, 7, Mode::kPerGroup, 128, true,
                    true, false, true, kC, View::kTransposed});
+  // One row against many columns (bf16 and f16 x): blocks of columns and
+  // their remainder, groups straddling the lanes, and two slices of x.
+  cases.push_back(
+      {prefix + "_wide_bf16_m1_k8300_g32", ACL_BF16, weight, 1, 8300, 21, Mode::kPerGroup, 32, true, true, true});
+  cases.push_back({prefix + "_wide_f16_m1_k1090_g96", ACL_FLOAT16, weight, 1, 1090, 131, Mode::kPerGroup, 96, true,
+                   false, false, true, kC, View::kTransposed});
   // Several chunks of columns (a 4096-long column takes 2-4 KiB) per thread, in
   // the AMX kernel's row blocks of 16 (bf16) and 8 (f16).
   cases.push_back(

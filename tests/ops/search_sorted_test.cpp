@@ -2,11 +2,13 @@
 // reference: every dtype pair's promotion, a shared 1-D sequence and
 // per-row sequences, left and right, with and without sorter (an unsorted
 // sequence and its argsort), int32 and int64 out, strided views, duplicates,
-// empty inputs (zeros), a bad sorter index (a stream error), CANN's examples
+// empty inputs (zeros), NaN as CANN's kernel compares it, a bad sorter index
+// (a stream error), CANN's examples
 // and the rejections with their codes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -147,6 +149,25 @@ TEST(SearchSorted, CannExamplesEmptyAndBadSorter) {
   o[5] = 4;
   sorter.WriteView(o);
   EXPECT_NE(RunSearch(sequence, self, false, false, &sorter, out).sync, ACL_SUCCESS);
+}
+
+// NaN as CANN's kernel and PyTorch compare (no element is at least NaN; a NaN
+// element is at least nothing, so a search passes it): a sequence as torch.sort
+// leaves it, NaN last, and NaN among the values, left and right, with the
+// kernel's midpoints (lo + (hi - lo) / 2).
+TEST(SearchSorted, NanComparesAsCannsKernel) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (aclDataType d : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE}) {
+    SCOPED_TRACE(Name(d));
+    DeviceTensor sequence(d, {5}), self(d, {4}), out(ACL_INT64, {4});
+    sequence.WriteView({1, 2, 2, 3, nan});
+    self.WriteView({5, nan, 2, 0});
+    ASSERT_TRUE(RunSearch(sequence, self, false, false, nullptr, out).ok());
+    ExpectExact(out.ReadView(), {5, 5, 1, 0}, "left");
+    ASSERT_TRUE(RunSearch(sequence, self, false, true, nullptr, out).ok());
+    // 2 to the right: mid 2 (2 is not above 2) moves on, then mid 4 (NaN is not above 2) too.
+    ExpectExact(out.ReadView(), {5, 5, 5, 0}, "right");
+  }
 }
 
 TEST(SearchSorted, Rejections) {

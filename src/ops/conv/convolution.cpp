@@ -3,6 +3,7 @@
 // convolution and deconvolution primitives (kernels/onednn_step.h); and the
 // ops of the same header planned on it, ConvDepthwise2d and ConvTbc.
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,41 @@ aclnnStatus ReadPadding(Plan& plan, const aclIntArray* padding, bool transposed,
   return ACLNN_SUCCESS;
 }
 
+// The ranges CANN's doc gives stride, padding and dilation on Atlas A2 / A3,
+// by scenario; "H, W" are conv3d's last two axes and every axis of conv1d and
+// conv2d. Strides of conv3d's H, W: [1, 63]. Padding: [0, 255] on every axis
+// of a forward conv1d / conv2d and on conv3d's H, W. Dilation: [1, 255] on
+// every axis of a transposed convolution and on a forward conv3d's H, W.
+aclnnStatus CheckA2Ranges(Plan& plan, const Geometry& g, bool transposed) {
+  const bool conv3d = g.spatial == 3;
+  for (size_t d = 0; d < g.spatial; ++d) {
+    const bool hw = !conv3d || d > 0;
+    struct Range {
+      const char* name;
+      int64_t value, low, high;
+      bool bounded;
+    };
+    const Range ranges[] = {
+        {"stride", g.stride[d], 1, 63, conv3d && hw},
+        {"padding", g.pad_front[d], 0, 255, hw && (conv3d || !transposed)},
+        {"padding", g.pad_back[d], 0, 255, hw && (conv3d || !transposed)},
+        {"dilation", g.dilation[d], 1, 255, transposed || (conv3d && hw)},
+    };
+    for (const Range& r : ranges) {
+      if (r.bounded && r.value > r.high) {
+        return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                           "%s on spatial dim %zu is %lld; it must be in [%lld, %lld] for a %s%s", r.name, d,
+                           static_cast<long long>(r.value), static_cast<long long>(r.low),
+                           static_cast<long long>(r.high), transposed ? "transposed " : "",
+                           conv3d           ? "conv3d"
+                           : g.spatial == 2 ? "conv2d"
+                                            : "conv1d");
+      }
+    }
+  }
+  return ACLNN_SUCCESS;
+}
+
 aclnnStatus CheckGeometry(Plan& plan, const aclTensor* input, const aclTensor* weight, const aclIntArray* stride,
                           const aclIntArray* padding, const aclIntArray* dilation, bool transposed,
                           const aclIntArray* output_padding, Geometry& g) {
@@ -70,20 +106,30 @@ aclnnStatus CheckGeometry(Plan& plan, const aclTensor* input, const aclTensor* w
       g.output_padding[d] = value;
     }
   }
+  CANOPY_CHECK(CheckA2Ranges(plan, g, transposed));
+  // In 128 bits: the axes the ranges leave unbounded (conv3d's D, transposed
+  // padding, forward dilation) can take any int64, and an output extent past
+  // int64 is refused rather than wrapped.
+  constexpr __int128 kMaxExtent = std::numeric_limits<int64_t>::max();
   for (size_t d = 0; d < g.spatial; ++d) {
-    const int64_t in = input->view_shape[2 + d];
-    const int64_t extent = g.dilation[d] * (weight->view_shape[2 + d] - 1) + 1;  // the dilated kernel
-    if (transposed) {
-      g.out.push_back((in - 1) * g.stride[d] - g.pad_front[d] - g.pad_back[d] + extent + g.output_padding[d]);
-      continue;
-    }
-    const int64_t padded = in + g.pad_front[d] + g.pad_back[d];
-    if (padded < extent) {
+    const __int128 in = input->view_shape[2 + d];
+    const __int128 extent = __int128{g.dilation[d]} * (weight->view_shape[2 + d] - 1) + 1;  // the dilated kernel
+    const __int128 padded = in + g.pad_front[d] + g.pad_back[d];
+    const __int128 out = transposed
+                             ? (in - 1) * g.stride[d] - g.pad_front[d] - g.pad_back[d] + extent + g.output_padding[d]
+                         : padded < extent ? -1
+                                           : (padded - extent) / g.stride[d] + 1;
+    if (!transposed && padded < extent) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "input spatial dim %zu is %lld after padding, smaller than the dilated kernel (%lld)", d,
-                         static_cast<long long>(padded), static_cast<long long>(extent));
+                         static_cast<long long>(std::min(padded, kMaxExtent)),
+                         static_cast<long long>(std::min(extent, kMaxExtent)));
     }
-    g.out.push_back((padded - extent) / g.stride[d] + 1);
+    if (extent > kMaxExtent || padded > kMaxExtent || out > kMaxExtent) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "spatial dim %zu: the dilated kernel, the padded input or the output extent is past int64", d);
+    }
+    g.out.push_back(static_cast<int64_t>(out));
   }
   return ACLNN_SUCCESS;
 }

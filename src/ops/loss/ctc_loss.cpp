@@ -95,7 +95,8 @@ class CtcLossStep final : public Step {
           cur[s] = sum == kNegInf ? kNegInf : sum + prob(t, s);
         }
       }
-      double loss = std::numeric_limits<double>::infinity();
+      // No input steps: the empty target is certain (loss 0, as PyTorch), any other impossible.
+      double loss = length == 0 ? 0.0 : std::numeric_limits<double>::infinity();
       if (steps > 0) {
         const double* last = rows + (steps - 1) * a;
         const double end = states > 1 ? LogAdd(last[states - 1], last[states - 2]) : last[0];

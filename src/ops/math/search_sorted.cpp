@@ -3,7 +3,8 @@
 // sortedSequence (one 1-D sequence for every value, or rows matching self's
 // leading dimensions) to keep the row sorted: the first position whose element
 // is not less than the value (right: greater than it). Both are compared in
-// their promoted dtype; NaN sorts last. With `sorter`, row element j is
+// their promoted dtype as CANN's kernel compares them (no element is at least
+// a NaN value, and a NaN element is at least no value). With `sorter`, row element j is
 // sortedSequence[sorter[j]] (its argsort), each sorter index checked at run
 // time. An empty sequence, self or out gives zeros, as CANN does.
 // SearchSorteds searches one host scalar, taken as a float in the sequence's
@@ -35,15 +36,6 @@ auto Comparable(T value) {
   } else {
     return kernels::Convert<double>(value);
   }
-}
-
-// a < b with NaN after everything.
-template <typename K>
-bool Before(K a, K b) {
-  if constexpr (std::is_floating_point_v<K>) {
-    if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
-  }
-  return a < b;
 }
 
 class SearchSortedStep final : public Step {
@@ -81,10 +73,13 @@ class SearchSortedStep final : public Step {
           return Comparable(sequence[order != nullptr ? row * n + order[k] : k]);
         };
         const auto x = Comparable(values[v]);
-        int64_t lo = 0, hi = n;  // the first j whose element comes after x (right) or is not before it
+        // The first j whose element is above x (right) or at least x, as CANN's kernel and PyTorch
+        // compare: written !(e > x) and !(e >= x), so a NaN on either side never stops the search.
+        int64_t lo = 0, hi = n;
         while (lo < hi) {
           const int64_t mid = lo + (hi - lo) / 2;
-          const bool go_right = right_ ? !Before(x, at(mid)) : Before(at(mid), x);
+          const auto e = at(mid);
+          const bool go_right = right_ ? !(e > x) : !(e >= x);
           if (go_right) {
             lo = mid + 1;
           } else {

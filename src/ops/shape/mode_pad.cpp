@@ -1,5 +1,6 @@
 #include "mode_pad.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -21,8 +22,9 @@ const char* ModeName(PadMode mode) {
   return "?";
 }
 
-// Index i of a padded dimension (already shifted by its front padding) mapped into [0, n).
-int64_t MapIndex(PadMode mode, int64_t i, int64_t n) {
+// Index j of a padded dimension of extent n + before + after mapped into [0, n).
+int64_t MapIndex(PadMode mode, int64_t j, int64_t n, int64_t before, int64_t after) {
+  int64_t i = j - before;
   switch (mode) {
     case PadMode::kReplicate:
       return std::clamp<int64_t>(i, 0, n - 1);
@@ -30,8 +32,15 @@ int64_t MapIndex(PadMode mode, int64_t i, int64_t n) {
       if (i < 0) i = -i;
       if (i >= n) i = 2 * (n - 1) - i;
       return i;
-    case PadMode::kCircular:
-      return ((i % n) + n) % n;
+    case PadMode::kCircular: {
+      // As torch's circular pad: negative pads crop first, and the pads wrap
+      // around what is left (length kept), whose first element is self's
+      // element max(-before, 0).
+      const int64_t crop = std::max<int64_t>(-before, 0);
+      const int64_t kept = n - crop - std::max<int64_t>(-after, 0);
+      i = j - std::max<int64_t>(before, 0);
+      return ((i % kept) + kept) % kept + crop;
+    }
   }
   return 0;
 }
@@ -121,9 +130,10 @@ aclnnStatus PlanModePad(Plan& plan, const ModePadRule& rule, const aclTensor* se
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t k = rank - 1 - d;  // which padded dimension d is, counted from the last
     const int64_t before = k < rule.spatial ? padding->values[2 * k] : 0;
+    const int64_t after = k < rule.spatial ? padding->values[2 * k + 1] : 0;
     Shape& table = tables[static_cast<size_t>(d)];
     for (int64_t j = 0; j < dst.shape[d]; ++j) {
-      const int64_t i = k < rule.spatial ? MapIndex(rule.mode, j - before, src.shape[d]) : j;
+      const int64_t i = k < rule.spatial ? MapIndex(rule.mode, j, src.shape[d], before, after) : j;
       table.push_back(i * src.strides[d]);
     }
   }
