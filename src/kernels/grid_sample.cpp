@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -28,14 +29,20 @@ T Clip(T coord, int64_t size) {
 template <typename T>
 T Reflect(T coord, int64_t twice_low, int64_t twice_high) {
   if (twice_low == twice_high) return T(0);
+  if (!std::isfinite(coord)) return std::numeric_limits<T>::quiet_NaN();  // Clip then takes the last pixel
   const T low = static_cast<T>(twice_low) / 2, span = static_cast<T>(twice_high - twice_low) / 2;
   coord = std::fabs(coord - low);
   const T extra = std::fmod(coord, span);
-  const auto flips = static_cast<int64_t>(std::floor(coord / span));
-  return flips % 2 == 0 ? extra + low : span - extra + low;
+  // The parity of the flips in floating point: their count can be past int64 (a coordinate of 1e30).
+  const bool even = std::fmod(std::floor(coord / span), T(2)) == 0;
+  return even ? extra + low : span - extra + low;
 }
 
-// The padding rule applied to a pixel coordinate.
+// The padding rule applied to a pixel coordinate. Border and reflection end
+// in PyTorch's clip, min(size - 1, max(coord, 0)), which takes +inf and NaN to
+// the last pixel and -inf to the first. Zeros padding keeps the coordinate,
+// held within a few pixels of the input, so that the taps of one far outside
+// (all of them zeros) convert to integers without overflow.
 template <typename T>
 T ApplyPadding(T coord, int64_t size, GridPadding padding, bool align_corners) {
   if (padding == GridPadding::kBorder) return Clip(coord, size);
@@ -43,7 +50,7 @@ T ApplyPadding(T coord, int64_t size, GridPadding padding, bool align_corners) {
     coord = align_corners ? Reflect(coord, 0, 2 * (size - 1)) : Reflect(coord, -1, 2 * size - 1);
     return Clip(coord, size);
   }
-  return coord;
+  return std::clamp(coord, T(-4), static_cast<T>(size + 3));
 }
 
 // Keys' cubic convolution weights (a = -0.75) of the four taps around t in [0, 1).
@@ -149,12 +156,17 @@ class GridSampleStep final : public Step {
             finite = finite && std::isfinite(point[k]);
           }
           std::fill(acc.begin(), acc.end(), T(0));
-          if (!finite) {
-            // no tap: a non-finite point reads nothing (zeros)
+          if (!finite && d_.padding == GridPadding::kZeros) {
+            // no tap: a non-finite point reads nothing (zeros); border and reflection clip it
           } else if (kDims == 2 && d_.interpolation == GridInterpolation::kBicubic) {
-            // Taps around the unpadded coordinate, each mapped through the padding rule.
-            const T py = Unnormalize(point[0], size[0], d_.align_corners);
-            const T px = Unnormalize(point[kDims - 1], size[kDims - 1], d_.align_corners);
+            // Taps around the unpadded coordinate, each mapped through the padding rule (held
+            // near the input under zeros padding, as ApplyPadding holds it).
+            auto unpadded = [&](T g, int64_t extent) {
+              const T c = Unnormalize(g, extent, d_.align_corners);
+              return d_.padding == GridPadding::kZeros ? std::clamp(c, T(-4), static_cast<T>(extent + 3)) : c;
+            };
+            const T py = unpadded(point[0], size[0]);
+            const T px = unpadded(point[kDims - 1], size[kDims - 1]);
             const T x0 = std::floor(px), y0 = std::floor(py);
             const std::array<T, 4> wx = CubicWeights(px - x0), wy = CubicWeights(py - y0);
             for (int i = 0; i < 4; ++i) {

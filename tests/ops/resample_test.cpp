@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -1297,6 +1298,39 @@ class GridSampler2DTest : public ::testing::TestWithParam<GridCase> {};
 TEST_P(GridSampler2DTest, MatchesFloat64Reference) { RunGrid(GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, GridSampler2DTest, ::testing::ValuesIn(GridCases()),
                          [](const ::testing::TestParamInfo<GridCase>& info) { return SanitizeName(info.param.name); });
+
+// Grid points no image holds, on a 1 x 3 input {1, 2, 3}. Border and
+// reflection end in PyTorch's clip, min(W - 1, max(x, 0)): +inf and NaN read
+// the last pixel, -inf the first (the reflection of a non-finite point is NaN,
+// then clipped); zeros padding reads nothing there, nor at +-1e30, whose taps
+// (and reflection's count of flips) used to be converted to integers out of range.
+TEST(GridSampler2D, PointsNoImageHolds) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const Values xs = {inf, -inf, nan, 1e30, -1e30, 1.0};
+  const auto in = Upload(ACL_FLOAT, {1, 1, 1, 3}, {1, 2, 3});
+  Values grid;
+  for (const Value& x : xs) grid.insert(grid.end(), {x, Value(0.0)});
+  const auto gridTensor = Upload(ACL_FLOAT, {1, 1, static_cast<int64_t>(xs.size()), 2}, grid);
+  struct Want {
+    int64_t padding;
+    Values out;
+  };
+  // Reflected, +-1e30 (pixel 1e30, an even number of flips of span 2) is pixel 0.
+  const Want wants[] = {{0, {0, 0, 0, 0, 0, 3}}, {1, {3, 1, 3, 3, 1, 3}}, {2, {3, 3, 3, 1, 1, 3}}};
+  for (const Want& want : wants) {
+    for (int64_t interpolation : {0, 1}) {
+      SCOPED_TRACE("padding " + std::to_string(want.padding) + " interpolation " + std::to_string(interpolation));
+      DeviceTensor out(ACL_FLOAT, {1, 1, 1, static_cast<int64_t>(xs.size())});
+      ExpectRuns(
+          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+            return aclnnGridSampler2DGetWorkspaceSize(a.Tensor(*in), a.Tensor(*gridTensor), interpolation, want.padding,
+                                                      true, a.Tensor(out), w, e);
+          },
+          aclnnGridSampler2D);
+      ExpectExact(out.ReadView(), want.out, "out");
+    }
+  }
+}
 
 struct GridRejection {
   std::string name;

@@ -222,6 +222,38 @@ TEST(RoiAlign, EmptyRegionsGiveZerosAndBadImagesFail) {
   ExpectExact(out.ReadView(), Values(24, Value(0)), "zeros");
 }
 
+// Boxes no image fits: a NaN box with samplingRatio samples NaN (it used to
+// convert NaN to an integer); without it, its grid is NaN and the run fails, as
+// it does for a box whose bins would take more than 2^26 samples (1e30 wide:
+// the loop would never end) and for a V2 image index of NaN or 1e30 (converted
+// to an integer before the check). A failing run writes nothing.
+TEST(RoiAlignV2, BoxesNoImageFits) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto self = Upload(ACL_FLOAT, {1, 1, 4, 4}, Values(16, Value(1.0)));
+  auto run = [&](const Values& box, int64_t sampling, DeviceTensor& out) {
+    const auto boxes = Upload(ACL_FLOAT, {1, 5}, box);
+    return RunOp(
+        [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+          return aclnnRoiAlignV2GetWorkspaceSize(a.Tensor(*self, ACL_FORMAT_NCHW), a.Tensor(*boxes), 1, 1, 1.0F,
+                                                 sampling, false, a.Tensor(out, ACL_FORMAT_NCHW), ws, e);
+        },
+        aclnnRoiAlignV2);
+  };
+  DeviceTensor out(ACL_FLOAT, {1, 1, 1, 1});
+  const OpRun fixed = run({0, nan, 0, 2, 2}, 2, out);
+  ASSERT_TRUE(fixed.ok()) << Describe(fixed);
+  EXPECT_TRUE(std::isnan(out.ReadView()[0].real()));
+  for (const Values& box :
+       {Values{0, nan, 0, 2, 2}, Values{0, 0, 0, 1e30, 2}, Values{nan, 0, 0, 2, 2}, Values{1e30, 0, 0, 2, 2}}) {
+    out.Poison();
+    const std::vector<uint8_t> before = out.DownloadBytes();
+    const OpRun bad = run(box, 0, out);
+    EXPECT_EQ(bad.sync, ACL_ERROR_RT_AICORE_EXCEPTION) << Describe(bad);
+    EXPECT_NE(bad.message.find("region 0"), std::string::npos) << bad.message;
+    EXPECT_EQ(out.DownloadBytes(), before);
+  }
+}
+
 using A = OpArgs;
 using W = uint64_t*;
 using E = aclOpExecutor**;

@@ -4,10 +4,12 @@
 // ceil(extent / pooled) when it is 0), each bin the average (or, RoiAlign's
 // "max", the largest) of its samples. Without alignment (RoiAlign always,
 // V2 unless aligned) a region is at least 1 x 1; aligned shifts coordinates
-// by half a pixel. A sample more than a pixel outside the image is 0. RoiAlign
+// by half a pixel. A sample more than a pixel outside the image is 0, one at
+// a NaN position NaN; a region whose grid is NaN or would take more than 2^26
+// samples fails the run, as does an image index outside the batch. RoiAlign
 // takes the regions [K, 4] and their batch images apart; V2 boxes [K, 5] of
-// (image, x1, y1, x2, y2). An image index outside the batch fails the run
-// before anything is written. Computed in FLOAT, channels innermost.
+// (image, x1, y1, x2, y2). A failing run writes nothing. Computed in FLOAT,
+// channels innermost.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -28,6 +30,8 @@ using namespace canopy::ops;
 namespace {
 
 constexpr DtypeSet kRoiDtypes = {ACL_FLOAT, ACL_FLOAT16};
+// Samples one region may take (bins x grid): 2^26, a 4096 x 4096 image at four a pixel.
+constexpr double kMaxSamples = 67108864.0;
 
 struct RoiAlignParams {
   int64_t pooled_h = 1, pooled_w = 1, sampling_ratio = 0;
@@ -52,31 +56,35 @@ class RoiAlignStep final : public Step {
     const int64_t n = image_.shape[0], h = image_.shape[1], w = image_.shape[2], c = image_.shape[3];
     const int64_t k = boxes_.shape[0], width = boxes_.shape[1];
     for (int64_t r = 0; r < k; ++r) {
-      const int64_t b = BatchOf(boxes, indices, r, width);
-      if (b < 0 || b >= n) {
-        SetErrorMessage("aclnnRoiAlign: region %lld takes image %lld of a batch of %lld", static_cast<long long>(r),
-                        static_cast<long long>(b), static_cast<long long>(n));
+      int64_t b = 0;
+      if (!ImageOf(boxes, indices, r, width, n, b)) {
+        SetErrorMessage("aclnnRoiAlign: region %lld takes image %g of a batch of %lld", static_cast<long long>(r),
+                        static_cast<double>(p_.indices_in_boxes ? boxes[r * width] : static_cast<float>(indices[r])),
+                        static_cast<long long>(n));
+        return kIndexOutOfRangeStatus;
+      }
+      // A box of NaN, or one so large that its bins would take more samples
+      // than any image has pixels, fails the run instead of converting NaN to
+      // an integer or sampling for hours.
+      const Region g = RegionOf(boxes + r * width + (p_.indices_in_boxes ? 1 : 0));
+      const double samples = g.grid_h * g.grid_w * static_cast<double>(p_.pooled_h * p_.pooled_w);
+      if (!(samples <= kMaxSamples)) {
+        SetErrorMessage(
+            "aclnnRoiAlign: region %lld (%g x %g after spatialScale) takes %g samples; Canopy samples at most %g a "
+            "region",
+            static_cast<long long>(r), static_cast<double>(g.roi_w), static_cast<double>(g.roi_h), samples,
+            kMaxSamples);
         return kIndexOutOfRangeStatus;
       }
     }
     std::vector<float> acc(static_cast<size_t>(c));
     for (int64_t r = 0; r < k; ++r) {
-      const float* box = boxes + r * width + (p_.indices_in_boxes ? 1 : 0);
-      const float* plane = image + BatchOf(boxes, indices, r, width) * h * w * c;
-      const float offset = p_.aligned ? 0.5F : 0.0F;
-      const float x0 = box[0] * p_.spatial_scale - offset, y0 = box[1] * p_.spatial_scale - offset;
-      float roi_w = box[2] * p_.spatial_scale - offset - x0, roi_h = box[3] * p_.spatial_scale - offset - y0;
-      if (!p_.aligned) {
-        roi_w = std::max(roi_w, 1.0F);
-        roi_h = std::max(roi_h, 1.0F);
-      }
-      const float bin_h = roi_h / static_cast<float>(p_.pooled_h), bin_w = roi_w / static_cast<float>(p_.pooled_w);
-      const int64_t grid_h = p_.sampling_ratio > 0
-                                 ? p_.sampling_ratio
-                                 : static_cast<int64_t>(std::ceil(roi_h / static_cast<float>(p_.pooled_h)));
-      const int64_t grid_w = p_.sampling_ratio > 0
-                                 ? p_.sampling_ratio
-                                 : static_cast<int64_t>(std::ceil(roi_w / static_cast<float>(p_.pooled_w)));
+      int64_t image_index = 0;
+      ImageOf(boxes, indices, r, width, n, image_index);
+      const float* plane = image + image_index * h * w * c;
+      const Region g = RegionOf(boxes + r * width + (p_.indices_in_boxes ? 1 : 0));
+      const float x0 = g.x0, y0 = g.y0, bin_h = g.bin_h, bin_w = g.bin_w;
+      const auto grid_h = static_cast<int64_t>(g.grid_h), grid_w = static_cast<int64_t>(g.grid_w);
       const float count = static_cast<float>(std::max<int64_t>(grid_h * grid_w, 1));
       for (int64_t ph = 0; ph < p_.pooled_h; ++ph) {
         for (int64_t pw = 0; pw < p_.pooled_w; ++pw) {
@@ -107,13 +115,53 @@ class RoiAlignStep final : public Step {
   }
 
  private:
-  int64_t BatchOf(const float* boxes, const int32_t* indices, int64_t r, int64_t width) const {
-    return p_.indices_in_boxes ? static_cast<int64_t>(boxes[r * width]) : indices[r];
+  // Region r's image, false where it is outside [0, n) (a float index compared before any conversion).
+  bool ImageOf(const float* boxes, const int32_t* indices, int64_t r, int64_t width, int64_t n, int64_t& b) const {
+    if (p_.indices_in_boxes) {
+      const float v = boxes[r * width];
+      if (!(v >= 0.0F && v < static_cast<float>(n))) return false;
+      b = static_cast<int64_t>(v);
+      return b < n;
+    }
+    b = indices[r];
+    return b >= 0 && b < n;
+  }
+
+  struct Region {
+    float x0, y0, roi_w, roi_h, bin_h, bin_w;
+    double grid_h, grid_w;  // samples a bin along each axis (NaN for a NaN box without samplingRatio)
+  };
+  Region RegionOf(const float* box) const {
+    Region g{};
+    const float offset = p_.aligned ? 0.5F : 0.0F;
+    g.x0 = box[0] * p_.spatial_scale - offset;
+    g.y0 = box[1] * p_.spatial_scale - offset;
+    g.roi_w = box[2] * p_.spatial_scale - offset - g.x0;
+    g.roi_h = box[3] * p_.spatial_scale - offset - g.y0;
+    if (!p_.aligned) {
+      g.roi_w = std::max(g.roi_w, 1.0F);
+      g.roi_h = std::max(g.roi_h, 1.0F);
+    }
+    g.bin_h = g.roi_h / static_cast<float>(p_.pooled_h);
+    g.bin_w = g.roi_w / static_cast<float>(p_.pooled_w);
+    g.grid_h = GridOf(g.bin_h);
+    g.grid_w = GridOf(g.bin_w);
+    return g;
+  }
+  // samplingRatio, or ceil(bin) (none for an empty bin; NaN for a NaN one).
+  double GridOf(float bin) const {
+    if (p_.sampling_ratio > 0) return static_cast<double>(p_.sampling_ratio);
+    const double grid = std::ceil(static_cast<double>(bin));
+    return grid < 0 ? 0.0 : grid;
   }
 
   // acc += (or max=) the bilinear sample of every channel at (y, x).
   void Accumulate(const float* plane, int64_t h, int64_t w, int64_t c, float y, float x,
                   std::vector<float>& acc) const {
+    if (std::isnan(y) || std::isnan(x)) {  // a NaN position (a NaN box under a fixed samplingRatio) samples NaN
+      for (float& a : acc) a = std::numeric_limits<float>::quiet_NaN();
+      return;
+    }
     const bool outside = y < -1.0F || y > static_cast<float>(h) || x < -1.0F || x > static_cast<float>(w);
     if (outside) {
       for (float& a : acc) a = p_.max_mode ? std::max(a, 0.0F) : a;
