@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -301,6 +302,11 @@ TEST(DeformableConv2d, Rejections) {
       {.name = "dilation size", .dilation = {1, 1, 1}, .keyword = "dilation"},
       {.name = "kernel zero", .kernel = {0, 3}, .keyword = "kernelSize"},
       {.name = "kernel taps", .kernel = {64, 33}, .keyword = "kernelSize"},
+      // Products that overflowed int64: the taps (2^32 x 2^32), and an output extent.
+      {.name = "kernel taps past int64", .kernel = {int64_t{1} << 32, int64_t{1} << 32}, .keyword = "kernelSize"},
+      {.name = "extent past int64",
+       .padding = {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::max(), 0, 0},
+       .keyword = "int64"},
       {.name = "stride N", .stride = {2, 1, 1, 1}, .keyword = "stride"},
       {.name = "stride H", .stride = {1, 1, 0, 1}, .keyword = "stride"},
       {.name = "dilation C", .dilation = {1, 2, 1, 1}, .keyword = "dilation"},

@@ -120,11 +120,14 @@ INSTANTIATE_TEST_SUITE_P(Determinant, DeterminantTest, ::testing::ValuesIn(DetCa
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
 TEST(DeterminantEdges, ExactValues) {
-  // [[0, 1], [1, 0]]: det -1, so sign -1, log 0, logdet NaN; [[2, 0], [0, 0]]: singular.
-  auto self = Upload(ACL_FLOAT, {2, 2, 2}, {0, 1, 1, 0, 2, 0, 0, 0});
-  auto sign = Poisoned(ACL_FLOAT, {2});
-  auto logabs = Poisoned(ACL_FLOAT, {2});
-  auto logdet = Poisoned(ACL_FLOAT, {2});
+  // [[0, 1], [1, 0]]: det -1, so sign -1, log 0, logdet NaN; [[2, 0], [0, 0]]: singular;
+  // [[+-inf, 0], [0, 1]]: sign +-1 and log inf, as PyTorch's product of the pivots' signs (the
+  // sign was inf / inf, NaN).
+  const double inf = std::numeric_limits<double>::infinity();
+  auto self = Upload(ACL_FLOAT, {4, 2, 2}, {0, 1, 1, 0, 2, 0, 0, 0, inf, 0, 0, 1, -inf, 0, 0, 1});
+  auto sign = Poisoned(ACL_FLOAT, {4});
+  auto logabs = Poisoned(ACL_FLOAT, {4});
+  auto logdet = Poisoned(ACL_FLOAT, {4});
   ASSERT_TRUE(RunOp(
                   [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
                     return aclnnSlogdetGetWorkspaceSize(args.Tensor(*self), args.Tensor(*sign), args.Tensor(*logabs),
@@ -138,10 +141,9 @@ TEST(DeterminantEdges, ExactValues) {
                   },
                   aclnnLogdet)
                   .ok());
-  const double inf = std::numeric_limits<double>::infinity();
-  ExpectExact(sign->ReadView(), {-1, 0}, "sign");
-  ExpectExact(logabs->ReadView(), {0, -inf}, "logabsdet");
-  ExpectExact(logdet->ReadView(), {std::nan(""), -inf}, "logdet");
+  ExpectExact(sign->ReadView(), {-1, 0, 1, -1}, "sign");
+  ExpectExact(logabs->ReadView(), {0, -inf, inf, inf}, "logabsdet");
+  ExpectExact(logdet->ReadView(), {std::nan(""), -inf, inf, std::nan("")}, "logdet");
   // 0 x 0 matrices: det 1.
   auto empty = Upload(ACL_FLOAT, {3, 0, 0}, {});
   auto ones = Poisoned(ACL_FLOAT, {3});

@@ -528,6 +528,22 @@ TEST(ReduceSpecialValues, VarianceOfOneElementUnbiasedIsNan) {
   for (const Value& v : got) EXPECT_TRUE(std::isnan(v.real()));
 }
 
+// Constant rows of large values have variance 0: accumulated in f32, the mean
+// came out one ulp from 1e30 and the squared deviations overflowed (inf). A
+// variance that is itself past f32 is still inf.
+TEST(ReduceSpecialValues, VarianceOfLargeConstantRowsIsZero) {
+  DeviceTensor self(ACL_FLOAT, {3, 3}), out(ACL_FLOAT, {3}), mean(ACL_FLOAT, {3});
+  self.WriteView({1e30, 1e30, 1e30, -3e37, -3e37, -3e37, -1e30, 1e30, 0});
+  const Values got = RunReduceOver(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** e) {
+        return aclnnVarMeanGetWorkspaceSize(a.Tensor(self), a.IntArray({1}), 0, false, a.Tensor(out), a.Tensor(mean),
+                                            ws, e);
+      },
+      aclnnVarMean, out);
+  ExpectExact(got, {0, 0, kInf}, "variance");
+  ExpectExact(mean.ReadView(), {static_cast<double>(1e30f), static_cast<double>(-3e37f), 0}, "mean");
+}
+
 TEST(ReduceSpecialValues, ProdOfEmptyIsOneAndIntegersWrap) {
   DeviceTensor empty(ACL_FLOAT, {0, 3}), ones(ACL_FLOAT, {3});
   ones.Poison();

@@ -9,6 +9,7 @@
 // through the matmul path) plus biasOptional. Computed in f32, as CANN casts f16 / bf16 first.
 // Checks: CANN's host code in order (161001, 161002); empty tensors are 161002 (CANN's doc).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -111,7 +112,7 @@ aclnnStatus CheckAttributes(Plan& plan, const aclIntArray* kernelSize, const acl
   CANOPY_CHECK(CheckIntArray(plan, "dilation", dilation, {4}, INT64_MIN));
   const auto& k = kernelSize->values;
   if (k[0] <= 0 || k[1] <= 0) return plan.Reject(kInvalid, "argument 'kernelSize' must be positive");
-  if (k[0] * k[1] > kMaxKernelTaps) {
+  if (k[0] > kMaxKernelTaps || k[1] > kMaxKernelTaps || k[0] * k[1] > kMaxKernelTaps) {  // no product overflows
     return plan.Reject(kInvalid, "argument 'kernelSize' (%lld x %lld) must have at most %lld taps",
                        static_cast<long long>(k[0]), static_cast<long long>(k[1]),
                        static_cast<long long>(kMaxKernelTaps));
@@ -195,8 +196,17 @@ aclnnStatus PlanDeformableConv2d(Plan& plan, const aclTensor* x, const aclTensor
   g.pad_top = pad[0];
   g.pad_left = pad[2];
   g.deformable_groups = deformableGroups;
-  g.out_h = (g.in_h + pad[0] + pad[1] - (g.kernel_h - 1) * g.dilation_h - 1) / g.stride_h + 1;
-  g.out_w = (g.in_w + pad[2] + pad[3] - (g.kernel_w - 1) * g.dilation_w - 1) / g.stride_w + 1;
+  // In 128 bits: padding and dilation may be any int64; an extent past int64 is refused, not wrapped.
+  const __int128 out_h =
+      (__int128{g.in_h} + pad[0] + pad[1] - __int128{g.kernel_h - 1} * g.dilation_h - 1) / g.stride_h + 1;
+  const __int128 out_w =
+      (__int128{g.in_w} + pad[2] + pad[3] - __int128{g.kernel_w - 1} * g.dilation_w - 1) / g.stride_w + 1;
+  constexpr __int128 kMaxExtent = std::numeric_limits<int64_t>::max(), kMinExtent = std::numeric_limits<int64_t>::min();
+  if (out_h > kMaxExtent || out_w > kMaxExtent || out_h < kMinExtent || out_w < kMinExtent) {
+    return plan.Reject(kInvalid, "arguments 'padding' and 'dilation' give an output extent past int64");
+  }
+  g.out_h = static_cast<int64_t>(out_h);
+  g.out_w = static_cast<int64_t>(out_w);
   const int64_t taps = g.kernel_h * g.kernel_w;
   const Shape weight_want = {g.out_channels, g.channels / groups, g.kernel_h, g.kernel_w};
   const Shape offset_want = {g.n, 3 * deformableGroups * taps, g.out_h, g.out_w};

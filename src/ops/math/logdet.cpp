@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,7 +59,11 @@ class DeterminantStep final : public Step {
         }
         const T p = a[col * n + col];
         const double magnitude = std::abs(p);
-        sign *= p / magnitude;
+        if constexpr (std::is_floating_point_v<T>) {
+          sign *= std::isnan(p) ? p : p < 0 ? T(-1) : T(1);  // sgn: an infinite pivot has a sign (inf / inf has none)
+        } else {
+          sign *= p / magnitude;
+        }
         log_abs += std::log(magnitude);
         for (size_t r = col + 1; r < n; ++r) {
           const T factor = a[r * n + col] / p;

@@ -125,8 +125,13 @@ aclnnStatus PlanCenteredReduction(Plan& plan, kernels::ReduceKind kind, const ac
   std::optional<TensorRef> mean_dst;
   if (mean_out != nullptr) mean_dst = AsReducedShape(plan.Output(mean_out, "meanOut"), expected);
   // The centre (mean or max) and the result, both in the accumulator dtype and
-  // laid out alike (the engine reads the centre with the result's strides).
-  const aclDataType acc = kernels::ReduceAccumulatorDtype(out->dtype);
+  // laid out alike (the engine reads the centre with the result's strides). A
+  // variance accumulates in double, as PyTorch's CPU kernel does: in f32 a mean
+  // one ulp off at 1e30 gave deviations whose squares overflowed, so constant
+  // data had an infinite variance.
+  const aclDataType acc = kind == kernels::ReduceKind::kVariance && !IsComplex(out->dtype)
+                              ? ACL_DOUBLE
+                              : kernels::ReduceAccumulatorDtype(out->dtype);
   const TensorRef center = plan.Temporary(acc, expected);
   const TensorRef result = plan.Temporary(acc, expected);
   kernels::ReduceDesc first;

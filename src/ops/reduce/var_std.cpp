@@ -1,8 +1,9 @@
 // aclnnVar, aclnnVarCorrection, aclnnVarMean, aclnnStd and
 // aclnnStdMeanCorrection: the variance (or its root) of self over dim, on the
 // reduction engine in two passes: the mean, then the sum of squared deviations
-// from it divided by max(N - correction, 0), both accumulated in f32 (never
-// E[x^2] - E[x]^2). The mean output is the first pass's result.
+// from it divided by max(N - correction, 0), both accumulated in double as
+// PyTorch's CPU kernel does (never E[x^2] - E[x]^2). The mean output is the
+// first pass's result.
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
 #include "aclnnop/aclnn_var.h"
