@@ -104,7 +104,7 @@ Values ReferencePool(PoolOp op, const PoolCase& c, const Values& x, const Shape&
           for (int64_t z = w0; z < w1; ++z) {
             const double v = x[static_cast<size_t>((p * h.in + y) * w.in + z)].real();
             sum += v;
-            best = std::max(best, v);
+            best = std::isnan(v) || v > best ? v : best;  // NaN wins, as in PyTorch
           }
         }
         const double divisor = c.divisorOverride != 0 ? static_cast<double>(c.divisorOverride)
@@ -135,13 +135,19 @@ aclnnStatus CallPool(PoolOp op, OpArgs& a, const PoolCase& c, aclTensor* self, a
                                       a.IntArray({1, 1}), c.ceilMode ? 1 : 0, out, ws, ex);
 }
 
-void RunPool(PoolOp op, const PoolCase& c, const Range& range = Range{-2, 2}) {
+// `edit` (when given) changes the random input before the run (special values).
+void RunPool(PoolOp op, const PoolCase& c, const Range& range = Range{-2, 2},
+             const std::function<void(Values&)>& edit = nullptr) {
   Rng rng = Rng::ForCurrentTest();
   const Shape outShape = PoolOutShape(op, c);
   const aclFormat format = AvgFormat(c.input);  // MaxPool takes any plain format; ggml passes NCHW
   DeviceTensor in(c.dtype, c.input, c.inView);
   DeviceTensor out(c.dtype, outShape, c.outView);
-  const Values x = in.FillRandom(rng, range);
+  Values x = in.FillRandom(rng, range);
+  if (edit) {
+    edit(x);
+    in.WriteView(x);
+  }
   out.Poison();
   const std::vector<uint8_t> before = out.DownloadBytes();
   const OpRun run =
@@ -239,6 +245,25 @@ std::vector<PoolCase> MaxCases() {
   // dilations {1, 1}, no ceil; p <= k / 2 (supports_op).
   c = Pool("ggml_pool_max_prepadded", {1, 8, 35, 25}, {3, 5}, {2, 3}, {0, 0, 0, 0});
   cases.push_back(c);
+  // Rows wider than a vector (a masked tail), strides 1, 2 (pairs of vectors)
+  // and 3 (gathered), a window of padding only (a top pad equal to the kernel),
+  // and pads past the vector path's buffer (the portable windows).
+  for (const PoolCase& wide :
+       {Pool("wide_k3s2p1", {2, 3, 13, 37}, {3}, {2}, {1}), Pool("wide_k3s1p1", {1, 2, 5, 40}, {3}, {1}, {1}),
+        Pool("wide_k4s3_ceil", {1, 2, 7, 50}, {4}, {3}, {1}, true),
+        Pool("padding_only_row", {1, 2, 5, 33}, {2}, {2}, {2, 0, 0, 0}),
+        Pool("pads_past_buffer", {1, 1, 3, 20}, {1, 600}, {1, 1}, {0, 300})}) {
+    for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16}) {
+      c = wide;
+      c.dtype = dtype;
+      c.name = wide.name + "_" + Name(dtype);
+      cases.push_back(c);
+    }
+  }
+  c = Pool("wide_views", {1, 3, 9, 35}, {3}, {2}, {1});
+  c.inView = View::kTransposed;
+  c.outView = View::kStepped;
+  cases.push_back(c);
   return cases;
 }
 
@@ -246,6 +271,31 @@ class MaxPoolTest : public ::testing::TestWithParam<PoolCase> {};
 TEST_P(MaxPoolTest, MatchesFloat64Reference) { RunPool(PoolOp::kMax, GetParam()); }
 INSTANTIATE_TEST_SUITE_P(Cases, MaxPoolTest, ::testing::ValuesIn(MaxCases()),
                          [](const ::testing::TestParamInfo<PoolCase>& info) { return SanitizeName(info.param.name); });
+
+// NaN anywhere in a window wins, a window of -inf gives -inf (oneDNN's pooling,
+// which MaxPool ran on, gave 4 for {1, NaN, 3, 4} and -FLT_MAX for -inf), as
+// PyTorch's max pool does: every 7th element NaN, every 5th -inf, and one
+// block of -inf rows, over the vector and portable paths' shapes.
+TEST(MaxPoolSpecialValues, NanWinsAndMinusInfinityStays) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const PoolCase& shape :
+       {Pool("k3s2p1", {1, 3, 9, 37}, {3}, {2}, {1}), Pool("k2s3_ceil", {1, 2, 8, 40}, {2}, {3}, {1}, true),
+        Pool("padding_only_row", {1, 2, 5, 33}, {2}, {2}, {2, 0, 0, 0})}) {
+    for (const aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16}) {
+      PoolCase c = shape;
+      c.dtype = dtype;
+      c.name = shape.name + "_" + Name(dtype);
+      SCOPED_TRACE(c.name);
+      RunPool(PoolOp::kMax, c, Range{-2, 2}, [&](Values& x) {
+        const int64_t w = c.input.back();
+        for (size_t i = 0; i < x.size(); ++i) {
+          if (i % 7 == 3) x[i] = nan;
+          if (i % 5 == 1 || i / static_cast<size_t>(w) % 9 == 4) x[i] = -inf;
+        }
+      });
+    }
+  }
+}
 
 // Values far below the data (ggml's -FLT_MAX padding) never win a window that holds data.
 TEST(MaxPoolGgml, NegativeFloatMaxPaddingNeverWins) {

@@ -1,9 +1,12 @@
 // aclnnMaxPool: 2-D max pooling over the last two dims of a 3-D or 4-D tensor
 // (ONNX MaxPool's attributes: kernelShape, strides, autoPad NOTSET only, pads,
-// dilations of 1, ceilMode), on oneDNN's pooling primitive (pooling.h).
+// dilations of 1, ceilMode), on Canopy's kernel (kernels/max_pool2d.h): NaN
+// in a window wins and a window of -inf or of padding alone gives -inf, as in
+// PyTorch (oneDNN's pooling kept neither).
 #include <array>
 
 #include "aclnnop/aclnn_max_pool.h"
+#include "kernels/max_pool2d.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
 #include "pooling.h"
@@ -55,9 +58,10 @@ aclnnStatus PlanMaxPool(Plan& plan, const aclTensor* self, const aclIntArray* ke
     // Two pads: {H, W} on both sides; four: {top, left, bottom, right}.
     a.pad_front = p.empty() ? 0 : p.size() == 1 ? p[0] : p[d];
     a.pad_back = p.size() == 4 ? p[2 + d] : a.pad_front;
-    if (const int64_t pad_sum = a.pad_front + a.pad_back; pad_sum > a.kernel) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "pads on axis %zu sum to %lld, more than kernelShape (%lld)", d,
-                         static_cast<long long>(pad_sum), static_cast<long long>(a.kernel));
+    if (a.pad_front > a.kernel - a.pad_back) {  // pad_front + pad_back > kernel, which could overflow
+      return plan.Reject(
+          ACLNN_ERR_PARAM_INVALID, "pads on axis %zu (%lld and %lld) sum to more than kernelShape (%lld)", d,
+          static_cast<long long>(a.pad_front), static_cast<long long>(a.pad_back), static_cast<long long>(a.kernel));
     }
     const int64_t extent =
         PooledExtent(self->view_shape[self->rank() - 2 + static_cast<int64_t>(d)], a, ceil_mode != 0);
@@ -75,8 +79,22 @@ aclnnStatus PlanMaxPool(Plan& plan, const aclTensor* self, const aclIntArray* ke
     x = Unsqueeze(x, 0);
     y = Unsqueeze(y, 0);
   }
-  if (x.NumElements() == 0) return ACLNN_SUCCESS;
-  return PlanPool2d(plan, x, y, PoolKind::kMax, axes);
+  if (x.NumElements() == 0 || y.NumElements() == 0) return ACLNN_SUCCESS;
+  kernels::MaxPool2dDesc desc;
+  desc.src = x.buffer;
+  desc.dst = y.buffer;
+  desc.dtype = x.dtype;
+  for (size_t d = 0; d < 4; ++d) {
+    desc.src_shape[d] = x.shape[d];
+    desc.src_strides[d] = x.strides[d];
+    desc.dst_strides[d] = y.strides[d];
+  }
+  for (size_t d = 0; d < 2; ++d) {
+    desc.dst_extent[d] = y.shape[2 + d];
+    desc.axes[d] = {axes[d].kernel, axes[d].stride, axes[d].pad_front};
+  }
+  plan.AddStep(kernels::MakeMaxPool2dStep(desc), {x}, y);
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "pooling.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,8 +14,6 @@ namespace {
 
 dnnl::algorithm AlgorithmOf(PoolKind kind) {
   switch (kind) {
-    case PoolKind::kMax:
-      return dnnl::algorithm::pooling_max;
     case PoolKind::kAverageOverWindow:
       return dnnl::algorithm::pooling_avg_include_padding;
     case PoolKind::kAverageOverInput:
@@ -25,8 +24,6 @@ dnnl::algorithm AlgorithmOf(PoolKind kind) {
 
 const char* KindName(PoolKind kind) {
   switch (kind) {
-    case PoolKind::kMax:
-      return "max pool";
     case PoolKind::kAverageOverWindow:
       return "average pool (padding counted)";
     case PoolKind::kAverageOverInput:
@@ -89,11 +86,13 @@ std::unique_ptr<Step> PoolStep(Plan& plan, const TensorRef& x, const TensorRef& 
 }  // namespace
 
 int64_t PooledExtent(int64_t in, const PoolAxis& axis, bool ceil_mode) {
-  const int64_t span = in + axis.pad_front + axis.pad_back - axis.kernel;
+  // In 128 bits: kernel, stride and pads may be any positive int64 (the sums
+  // overflowed); an extent past int64 saturates, which no tensor's shape matches.
+  const __int128 span = __int128{in} + axis.pad_front + axis.pad_back - axis.kernel;
   if (span < 0) return 0;  // the window is longer than the padded input
-  int64_t out = (ceil_mode ? (span + axis.stride - 1) / axis.stride : span / axis.stride) + 1;
-  if (ceil_mode && (out - 1) * axis.stride >= in + axis.pad_front) --out;
-  return out;
+  __int128 out = (ceil_mode ? (span + axis.stride - 1) / axis.stride : span / axis.stride) + 1;
+  if (ceil_mode && (out - 1) * axis.stride >= __int128{in} + axis.pad_front) --out;
+  return static_cast<int64_t>(std::min<__int128>(out, std::numeric_limits<int64_t>::max()));
 }
 
 aclnnStatus PlanPool(Plan& plan, const TensorRef& in, const TensorRef& out, PoolKind kind,

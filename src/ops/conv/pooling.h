@@ -1,8 +1,8 @@
 // Pooling shared by the pooling ops: the output-size rule CANN and PyTorch
 // share (ceil mode and its last-window rule), one oneDNN pooling primitive
-// over an [N, C, H, W] or [N, C, D, H, W] view (AvgPool2d/3d, MaxPool), and
-// max pooling with indices on Canopy's own kernel (the *WithIndices,
-// *WithArgmax and adaptive max ops).
+// over an [N, C, H, W] or [N, C, D, H, W] view (AvgPool2d/3d), and max
+// pooling with indices on Canopy's own kernel (the *WithIndices, *WithArgmax
+// and adaptive max ops).
 #pragma once
 
 #include <array>
@@ -27,8 +27,8 @@ struct PoolAxis {
 // 0 when the padded input is shorter than the window.
 int64_t PooledExtent(int64_t in, const PoolAxis& axis, bool ceil_mode);
 
+// Average pooling's divisors (max pooling has kernels of its own: max_pool2d.h, max_pool_indices.h).
 enum class PoolKind {
-  kMax,
   kAverageOverWindow,  // sum / kernel area, padding counted
   kAverageOverInput,   // sum / elements of the window inside the input
 };
@@ -39,11 +39,6 @@ enum class PoolKind {
 // ACLNN_ERR_INNER when oneDNN has no implementation.
 aclnnStatus PlanPool(Plan& plan, const TensorRef& in, const TensorRef& out, PoolKind kind,
                      const std::vector<PoolAxis>& axes, float scale = 1.0f);
-
-inline aclnnStatus PlanPool2d(Plan& plan, const TensorRef& in, const TensorRef& out, PoolKind kind,
-                              const std::array<PoolAxis, 2>& axes, float scale = 1.0f) {
-  return PlanPool(plan, in, out, kind, {axes[0], axes[1]}, scale);
-}
 
 // torch avg_pool2d/3d over the spatial dims of [N, C, (D,) H, W] views:
 // a divisor override divides every window's sum by it; else countIncludePad
