@@ -149,7 +149,7 @@ class GroupedMatmulFinalizeStep final : public Step {
     const auto* shared = d_.shared_rows > 0 ? reinterpret_cast<const float*>(context.Resolve(d_.shared)) : nullptr;
     ParallelFor(d_.n, kColumnGrain, [&](int64_t begin, int64_t end) {
       for (int64_t i = 0; d_.scatter_add && i < d_.rows; ++i) {
-        const bool in_shared = i >= d_.shared_offset && i < d_.shared_offset + d_.shared_rows;
+        const bool in_shared = i >= d_.shared_offset && i - d_.shared_offset < d_.shared_rows;
         for (int64_t j = begin; j < end; ++j) {
           y[i * d_.n + j] = in_shared ? d_.shared_weight * shared[(i - d_.shared_offset) * d_.n + j] : 0.0f;
         }

@@ -15,11 +15,12 @@
 #endif
 
 // Each output row (n, c, oh) is two passes over a row buffer of f32: the
-// vertical maxima of its window's input rows, column by column, between runs
-// of -inf that stand for the left and right padding (and the columns a
-// ceil-mode window reaches past it); then each output's maximum over its
-// window of that buffer. No window needs clipping, and one lying wholly in
-// the padding reads only -inf.
+// vertical maxima of its window's input rows, column by column; then each
+// output's maximum over its window of that buffer. On the vector path the
+// buffer holds runs of -inf that stand for the left and right padding (and the
+// columns a ceil-mode window reaches past it), so no window needs clipping and
+// one lying wholly in the padding reads only -inf; the portable path clips
+// each window to the input instead, starting from -inf.
 namespace canopy::kernels {
 namespace {
 

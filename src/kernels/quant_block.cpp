@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "abs_max.h"
 #include "common/dtype.h"
 #include "dtype_dispatch.h"
 #include "parallel_for.h"
@@ -39,9 +40,9 @@ class BlockQuantStep final : public Step {
           const int64_t first = b * d_.block_columns;
           const int64_t last = std::min(first + d_.block_columns, d_.columns);
           float max = 0.0f;
-          for (int64_t j = first; j < last; ++j) max = std::max(max, std::abs(row[static_cast<size_t>(j)]));
+          for (int64_t j = first; j < last; ++j) max = AbsMaxKeepingNan(max, row[static_cast<size_t>(j)]);
           float s = max * inverse_max;
-          float q = max > 0.0f ? (1.0f / max) * kInt8Max : 0.0f;
+          float q = max > 0.0f || std::isnan(max) ? (1.0f / max) * kInt8Max : 0.0f;  // NaN: every value NaN, then 0
           if (limited && max > 0.0f) {
             s = std::min(s, max_scale);
             q = std::max(q, d_.min_scale);
@@ -49,7 +50,9 @@ class BlockQuantStep final : public Step {
           scale[i * blocks + b] = s;
           for (int64_t j = first; j < last; ++j) {
             const float v = std::nearbyint(row[static_cast<size_t>(j)] * q);  // half to even
-            y[i * d_.columns + j] = static_cast<int8_t>(std::clamp(v, kInt8Min, kInt8Max));
+            // NaN (a NaN block, or inf times an infinite block's 0) quantises to 0, explicitly: its conversion is
+            // undefined.
+            y[i * d_.columns + j] = std::isnan(v) ? int8_t{0} : static_cast<int8_t>(std::clamp(v, kInt8Min, kInt8Max));
           }
         }
       }

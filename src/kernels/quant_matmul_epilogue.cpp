@@ -41,8 +41,10 @@ class QuantEpilogueStep final : public Step {
         const float t = token != nullptr ? token[i] : 1.0f;
         const auto* ib = int_bias ? reinterpret_cast<const int32_t*>(bias_row) : nullptr;
         for (int64_t j = 0; j < d_.n; ++j) {
-          // INT32 bias: exact in int64 before the scales.
-          const int64_t sum = static_cast<int64_t>(a[j]) + (ib != nullptr ? ib[j] : 0);
+          // INT32 bias: added into the INT32 accumulator as the NPU's cube does, in 32-bit
+          // two's complement (unsigned, so a wrap is defined), as DequantBias adds it.
+          const auto sum =
+              static_cast<int32_t>(static_cast<uint32_t>(a[j]) + static_cast<uint32_t>(ib != nullptr ? ib[j] : 0));
           const float s = scale[static_cast<size_t>(d_.scale_count == 1 ? 0 : j)];
           row[static_cast<size_t>(j)] = static_cast<float>(sum) * s * t + float_bias[static_cast<size_t>(j)];
         }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -309,6 +310,28 @@ TEST(DequantSituQuant, ZeroRowScale) {
     ExpectExact(scale.ReadView(), Values{want, want}, "yScaleOut");
     for (const int q : QuantisedValues(y, ACL_INT8, y.numel())) EXPECT_EQ(q, 0);
   }
+}
+
+// A NaN in a row makes its dynamic scale NaN and its values 0 (std::max dropped it).
+TEST(DequantSituQuant, NanRowGetsANanScaleAndZeros) {
+  const int64_t width = 64;
+  DeviceTensor x(ACL_BF16, {2, width}), y(ACL_INT8, {2, width / 2}), scale(ACL_FLOAT, {2});
+  Values values(static_cast<size_t>(2 * width), Value(1.0));
+  values[0] = std::numeric_limits<double>::quiet_NaN();
+  x.WriteView(values);
+  char type[] = "dynamic";
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnDequantSituQuantGetWorkspaceSize(a.Tensor(x), nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                     4.0F, 25.0F, true, type, a.Tensor(y), a.Tensor(scale), w, e);
+      },
+      aclnnDequantSituQuant);
+  const Values s = scale.ReadView();
+  EXPECT_TRUE(std::isnan(s[0].real())) << s[0].real();
+  EXPECT_FALSE(std::isnan(s[1].real()));
+  const std::vector<int> q = QuantisedValues(y, ACL_INT8, y.numel());
+  for (int64_t j = 0; j < width / 2; ++j) EXPECT_EQ(q[static_cast<size_t>(j)], 0) << j;
+  for (int64_t j = width / 2; j < width; ++j) EXPECT_NE(q[static_cast<size_t>(j)], 0) << j;
 }
 
 TEST(DequantSituQuant, Rejections) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -449,6 +450,27 @@ TEST(DequantSwigluQuant, ModeDefaultAndCase) {
     in.activateLeft = true;
     ExpectMatches(y, scale, Compute(in, 3, 8), 8, in.dynamic, text.empty() ? "null mode" : text);
   }
+}
+
+// A NaN in a row makes its dynamic scale NaN and its values 0, as DynamicQuant
+// (the NPU's max keeps NaN); std::max dropped it (scale 0.00576, values 127).
+TEST(DequantSwigluQuant, NanRowGetsANanScaleAndZeros) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  DeviceTensor x(ACL_FLOAT16, {2, 8}), y(ACL_INT8, {2, 4}), scale(ACL_FLOAT, {2});
+  x.WriteView({nan, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+  char mode[] = "dynamic";
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnDequantSwigluQuantGetWorkspaceSize(a.Tensor(x), nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                       nullptr, true, mode, a.Tensor(y), a.Tensor(scale), w, e);
+      },
+      aclnnDequantSwigluQuant);
+  const Values s = scale.ReadView();
+  EXPECT_TRUE(std::isnan(s[0].real())) << s[0].real();
+  EXPECT_FALSE(std::isnan(s[1].real()));
+  const Values q = y.ReadView();
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(q[static_cast<size_t>(j)].real(), 0) << j;
+  for (int j = 4; j < 8; ++j) EXPECT_EQ(q[static_cast<size_t>(j)].real(), 127) << j;
 }
 
 TEST(DequantSwigluQuant, Rejections) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "aclnnop/aclnn_dynamic_block_quant.h"
 #include "aclnnop/aclnn_dynamic_block_quant_v2.h"
@@ -155,6 +156,21 @@ TEST(DynamicBlockQuant, DocExample) {
     ExpectNear(scale.ReadView(), RelativeTolerance({2 / 127.0, 4 / 127.0, 6 / 127.0, 8 / 127.0}, ACL_FLOAT, 4),
                "scaleOut");
   }
+}
+
+// A block holding NaN gets a NaN scale and zeros; one holding inf an infinite
+// scale and zeros (inf times the block's 0 is NaN, whose conversion to int8 was
+// undefined; NaN was dropped from the block's max).
+TEST(DynamicBlockQuant, NanAndInfinityBlocks) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  DeviceTensor x(ACL_FLOAT16, {3, 2}), y(ACL_INT8, {3, 2}), scale(ACL_FLOAT, {3, 1});
+  x.WriteView({nan, 1, -2, inf, 2, 4});
+  const OpRun run = RunQuant(false, x, 0, y, scale);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  const Values s = scale.ReadView();
+  EXPECT_TRUE(std::isnan(s[0].real())) << s[0].real();
+  EXPECT_EQ(s[1].real(), inf);
+  ExpectExact(y.ReadView(), {0, 0, 0, 0, 64, 127}, "yOut");
 }
 
 struct Call {

@@ -69,6 +69,11 @@ BagWant Reference(const Values& w, const Values& scales, const BagCase& c, aclDa
     }
     want.bagSize.emplace_back(static_cast<double>(count));
   }
+  // Indices past includeLastOffset's last offset are in no bag: PyTorch numbers them one past the last.
+  if (c.includeLast && !c.offsets.empty()) {
+    for (int64_t j = c.offsets.back(); j < n; ++j)
+      want.offset2bag[static_cast<size_t>(j)] = Value(static_cast<double>(bags));
+  }
   return want;
 }
 
@@ -85,7 +90,8 @@ TEST(EmbeddingBag, MatchesReference) {
       {6, 4, {5, 0, 3, 3, 1}, {0, 0, 2, 5}, 1, true, false, 3},  // an empty first bag, the last offset an end
       {6, 4, {5, 0, 3, 3, 1, 2}, {0, 3, 3}, 2, false, false, -1},
       {4, 2, {0, 1, 2, 3, 0}, {0, 1, 1, 4, 5}, 2, true, false, 2},
-      {7, 5, {6, 6, 6}, {0}, 1, false, false, 6},  // every index is padding: zeros, count 0
+      {7, 5, {6, 6, 6}, {0}, 1, false, false, 6},              // every index is padding: zeros, count 0
+      {5, 2, {0, 1, 2, 3, 4}, {0, 1, 3}, 0, true, false, -1},  // indices past the last offset (offset2bag: 2)
   };
   for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     for (const auto& [indexDtype, offsetDtype] :

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -335,6 +336,9 @@ TEST(GroupedMatmulFinalizeRouting, Rejects) {
            {"sharedInputOffset"});
   rejected("negative shared offset", [](Problem& p) { p.sharedOffset = -1; }, Version::kV1, {}, invalid,
            {"sharedInputOffset"});
+  // The offset plus the shared rows overflowed int64 and passed (UBSan: signed overflow); the rows were dropped.
+  rejected("shared offset near INT64_MAX", [](Problem& p) { p.sharedOffset = std::numeric_limits<int64_t>::max(); },
+           Version::kV1, {}, invalid, {"sharedInputOffset"});
   rejected("group list of another length",
            [](Problem& p) {
              p.counts = {2, 3};

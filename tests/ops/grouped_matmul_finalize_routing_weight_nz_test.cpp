@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -409,6 +410,13 @@ TEST(FinalizeRoutingWeightNzRejects, CannChecks) {
       {"n below 256", {}, invalid, "x2", {}, false, [](Problem& p) { p.n = 224; }},
       {"k not a multiple of 16", {}, invalid, "x2", {}, false, [](Problem& p) { p.k = 24; }},
       {"shared rows past out", {}, invalid, "sharedInputOffset", {}, false, [](Problem& p) { p.sharedOffset = 4; }},
+      {"shared offset near INT64_MAX",
+       {},
+       invalid,
+       "sharedInputOffset",
+       {},
+       false,
+       [](Problem& p) { p.sharedOffset = std::numeric_limits<int64_t>::max(); }},
       {"tuning past m", {}, invalid, "tuningConfigOptional", {}, true, [](Problem& p) { p.tuning = 7; }},
   };
   Rng rng = Rng::ForCurrentTest();

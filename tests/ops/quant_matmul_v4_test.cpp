@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <limits>
 
 #include "aclnnop/aclnn_quant_matmul.h"
 #include "aclnnop/aclnn_quant_matmul_v3.h"
@@ -367,6 +368,27 @@ TEST(QuantMatmulV4, DocExample) {
   DeviceTensor scale(ACL_UINT64, {3});
   scale.WriteView(Values(3, PackedScaleWord(Fp19(1.0))));
   ExpectNear(DocExampleOut(scale), Expected{Values(15, 3.0), std::vector<double>(15, 0.0)}, "out");
+}
+
+// An INT32 bias is added into the INT32 accumulator as the NPU's cube adds it
+// (two's complement), as DequantBias does: 127 * 127 * 64 + (INT32_MAX - 10)
+// wraps to -2^31 + 1032245 (it was summed in int64: a positive result). Scale
+// 2^-20 and bf16 out: -2048 either way of the rounding.
+TEST(QuantMatmulV4, Int32BiasWrapsInTheAccumulator) {
+  const int64_t k = 64;
+  const auto x1 = Upload(ACL_INT8, {1, k}, Values(k, Value(127)));
+  const auto x2 = Upload(ACL_INT8, {k, 1}, Values(k, Value(127)));
+  const auto scale = Upload(ACL_FLOAT, {1}, {std::ldexp(1.0, -20)});
+  const auto bias = Upload(ACL_INT32, {1}, {static_cast<double>(std::numeric_limits<int32_t>::max() - 10)});
+  DeviceTensor out(ACL_BF16, {1, 1});
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnQuantMatmulV4GetWorkspaceSize(a.Tensor(*x1), a.Tensor(*x2), a.Tensor(*scale), nullptr, nullptr,
+                                                  a.Tensor(*bias), false, false, a.Tensor(out), w, e);
+      },
+      aclnnQuantMatmulV4);
+  const int64_t wrapped = int64_t{127} * 127 * k + std::numeric_limits<int32_t>::max() - 10 - (int64_t{1} << 32);
+  ExpectNear(out.ReadView(), Expected{{static_cast<double>(wrapped) * std::ldexp(1.0, -20)}, {16.0}}, "out");
 }
 
 struct Call {

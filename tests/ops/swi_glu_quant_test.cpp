@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -278,6 +279,27 @@ TEST(SwiGluQuant, Rejections) {
 }
 
 // A null quantModeOptional is dynamic; a smooth tensor of more rows than one group reads its first.
+// A NaN in a row makes its dynamic scale NaN and its values 0 (std::max dropped it).
+TEST(SwiGluQuant, NanRowGetsANanScaleAndZeros) {
+  DeviceTensor x(ACL_FLOAT, {2, 8}), smooth(ACL_FLOAT, {1, 4}), y(ACL_INT8, {2, 4}), scale(ACL_FLOAT, {2});
+  Values values(16, Value(1.0));
+  values[1] = std::numeric_limits<double>::quiet_NaN();
+  x.WriteView(values);
+  smooth.WriteView(Values(4, Value(1.0)));
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnSwiGluQuantGetWorkspaceSize(a.Tensor(x), a.Tensor(smooth), nullptr, nullptr, true, nullptr,
+                                                a.Tensor(y), a.Tensor(scale), w, e);
+      },
+      aclnnSwiGluQuant);
+  const Values s = scale.ReadView();
+  EXPECT_TRUE(std::isnan(s[0].real())) << s[0].real();
+  EXPECT_FALSE(std::isnan(s[1].real()));
+  const Values q = y.ReadView();
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(q[static_cast<size_t>(j)].real(), 0) << j;
+  for (int j = 4; j < 8; ++j) EXPECT_EQ(q[static_cast<size_t>(j)].real(), 127) << j;
+}
+
 TEST(SwiGluQuant, NullModeIsDynamic) {
   Rng rng = Rng::ForCurrentTest();
   DeviceTensor x(ACL_FLOAT, {4, 8}), smooth(ACL_FLOAT, {3, 4}), y(ACL_INT8, {4, 4}), scale(ACL_FLOAT, {4});

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_dequant_situ_quant.h"
+#include "kernels/abs_max.h"
 #include "kernels/dequant_bias.h"
 #include "kernels/parallel_for.h"
 #include "ops/framework/aclnn_op.h"
@@ -145,12 +146,14 @@ class DequantSituQuantStep final : public Step {
       float max = 0.0F;
       for (int64_t j = 0; j < n; ++j) {
         if (scale != nullptr) s[j] *= scale[d_.quant_one ? 0 : j];
-        max = std::max(max, std::abs(s[j]));
+        max = kernels::AbsMaxKeepingNan(max, s[j]);
       }
       const float row_scale = max * kInverseQMax;
-      const float divisor = row_scale > 0.0F ? row_scale : 1.0F;
+      // A NaN row keeps its NaN scale (its values then quantise to 0); only a zero row divides by 1.
+      const bool zero = row_scale == 0.0F;
+      const float divisor = zero ? 1.0F : row_scale;
       reinterpret_cast<float*>(context.Resolve(b_.scale_out))[r] =
-          row_scale > 0.0F || !d_.zero_scale_written_as_one ? row_scale : 1.0F;
+          zero && d_.zero_scale_written_as_one ? 1.0F : row_scale;
       const float multiplier = 1.0F / divisor;
       for (int64_t j = 0; j < n; ++j) s[j] *= multiplier;
     } else if (d_.quant_one) {

@@ -27,6 +27,7 @@
 
 #include "aclnnop/aclnn_dequant_swiglu_quant.h"
 #include "aclnnop/aclnn_dequant_swiglu_quant_v2.h"
+#include "kernels/abs_max.h"
 #include "kernels/dequant_bias.h"
 #include "kernels/parallel_for.h"
 #include "ops/framework/aclnn_op.h"
@@ -174,7 +175,7 @@ class DequantSwigluQuantStep final : public Step {
       for (int64_t j = 0; j < n; ++j) {
         if (d_.scale == Param::kChannel) s[j] *= scale[g * n + j];
         if (d_.scale == Param::kOne) s[j] *= scale[0];
-        max = std::max(max, std::abs(s[j]));
+        max = kernels::AbsMaxKeepingNan(max, s[j]);
       }
       const float row_scale = d_.grouped ? max * kInverseQMax : max / kQMax;
       reinterpret_cast<float*>(context.Resolve(b_.scale_out))[r] = row_scale;

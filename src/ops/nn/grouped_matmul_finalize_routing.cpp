@@ -196,7 +196,7 @@ aclnnStatus CheckShapes(Plan& plan, const FinalizeArgs& a, int64_t& m, int64_t& 
   }
   if (a.logit != nullptr) CANOPY_CHECK(plan.CheckShape(names.logit, a.logit, {m}));
   CANOPY_CHECK(plan.CheckShape(names.row_index, a.row_index, {m}));
-  if (a.shared_offset + shared_rows > rows) {
+  if (a.shared_offset > rows - shared_rows) {  // offset + rows past out's, written without the sum's overflow
     return Invalid(plan, "sharedInputOffset %lld plus %s's %lld rows pass %s's %lld rows",
                    static_cast<long long>(a.shared_offset), names.shared, static_cast<long long>(shared_rows), a.y_name,
                    static_cast<long long>(rows));

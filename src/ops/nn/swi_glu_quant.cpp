@@ -21,6 +21,7 @@
 
 #include "aclnnop/aclnn_swi_glu_quant.h"
 #include "aclnnop/aclnn_swi_glu_quant_v2.h"
+#include "kernels/abs_max.h"
 #include "kernels/parallel_for.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
@@ -82,7 +83,7 @@ class SwiGluQuantStep final : public Step {
           for (int64_t j = 0; j < n; ++j) {
             float& v = t[static_cast<size_t>(j)];
             if (g >= 0) v *= smooth[g * n + j];
-            max = std::max(max, std::abs(v));
+            max = kernels::AbsMaxKeepingNan(max, v);
           }
           multiplier = q_max / max;
           scale[r] = multiplier;

@@ -4,7 +4,8 @@
 // value its end); output[b] is the sum (each row times perSampleWeights[j]
 // when given), the mean or the elementwise maximum of weight's rows at those
 // indices, paddingIdx's rows left out (and not counted). An empty bag gives
-// zeros. offset2bag[j] is index j's bag (when offset2bag is not empty),
+// zeros. offset2bag[j] is index j's bag (when offset2bag is not empty; past
+// includeLastOffset's last offset, one past the last bag, as PyTorch),
 // bagSize[b] the rows counted, maxIndices[b, d] (max mode) the row each
 // maximum came from (the first, -1 for an empty bag). Indices outside
 // weight's rows and offsets that do not start at 0, run backwards or past the
@@ -110,6 +111,10 @@ class EmbeddingBagStep final : public Step {
       if (!max_mode) chosen[0] = 0;
       bag_size[b] = count;
     }
+    // With includeLastOffset the indices from the last offset on are in no bag:
+    // PyTorch's offset2bag (a cumulative count of the offsets passed) numbers
+    // them one past the last bag. They were left unwritten (the workspace's bytes).
+    if (p_.bags < m) std::fill(offset2bag + offsets[p_.bags], offset2bag + n, p_.bags);
     return ACLNN_SUCCESS;
   }
 
