@@ -112,6 +112,15 @@ aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, u
     return finish(ACLNN_ERR_PARAM_INVALID);
   }
   if (executor->plan->steps.empty()) return finish(ACLNN_SUCCESS);  // e.g. an empty tensor: nothing to do
+  // Always, cheaply: a tensor with bytes to read or write must have an address
+  // (one created with null data and never rebound, or rebound to null, ran into
+  // the kernel and crashed the process; the checker below sees the rest).
+  for (const canopy::TensorAccess& access : executor->plan->accesses) {
+    if (access.end > access.begin && executor->slot_addresses[access.slot] == nullptr) {
+      SetErrorMessage("%s: tensor '%s' has a null device address", op_name, access.argument);
+      return finish(ACLNN_ERR_PARAM_NULLPTR);
+    }
+  }
   if (canopyCheckEnabled() != 0) {
     std::vector<canopyMemoryAccess> accesses;
     accesses.reserve(executor->plan->accesses.size() + 1);

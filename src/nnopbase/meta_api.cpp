@@ -1,4 +1,5 @@
 // aclTensor, aclScalar, the arrays and lists: creation, getters, destruction.
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -8,6 +9,7 @@
 #include "common/shape.h"
 #include "executor.h"
 #include "live_objects.h"
+#include "live_tensor.h"
 
 using canopy::SetErrorMessage;
 
@@ -66,11 +68,41 @@ bool DescribeTensor(const char* function, aclTensor& tensor, const int64_t* view
   return true;
 }
 
-template <typename T>
-aclnnStatus RequireArgs(const char* function, const void* object, const T* out) {
+// An array of `size` elements at `value`: not null unless empty, and not so
+// long that its end would wrap the address space (2^61 int64 values became an
+// empty array).
+bool ArrayArgsValid(const char* function, const void* value, uint64_t size, size_t element) {
+  if (value == nullptr && size > 0) {
+    SetErrorMessage("%s: argument 'value' is null but size is %llu", function, static_cast<unsigned long long>(size));
+    return false;
+  }
+  if (size > static_cast<uint64_t>(std::numeric_limits<std::ptrdiff_t>::max()) / element) {
+    SetErrorMessage("%s: size %llu is more elements than memory holds", function,
+                    static_cast<unsigned long long>(size));
+    return false;
+  }
+  return true;
+}
+
+// Each object type's registry and name, for the getters' liveness check.
+canopy::LiveObjects& RegistryOf(const aclTensor*) { return canopy::LiveTensors(); }
+canopy::LiveObjects& RegistryOf(const aclTensorList*) { return canopy::LiveTensorLists(); }
+canopy::LiveObjects& RegistryOf(const aclScalarList*) { return canopy::LiveScalarLists(); }
+canopy::LiveObjects& RegistryOf(const aclIntArray*) { return canopy::LiveIntArrays(); }
+canopy::LiveObjects& RegistryOf(const aclFloatArray*) { return canopy::LiveFloatArrays(); }
+canopy::LiveObjects& RegistryOf(const aclBoolArray*) { return canopy::LiveBoolArrays(); }
+
+// The getters' arguments: neither null, and the object not destroyed (read
+// through a stale handle it was a use after free).
+template <typename O, typename T>
+aclnnStatus RequireArgs(const char* function, const O* object, const T* out) {
   if (object == nullptr || out == nullptr) {
     SetErrorMessage("%s: argument '%s' is null", function, object == nullptr ? "object" : "output");
     return ACLNN_ERR_PARAM_NULLPTR;
+  }
+  if (!RegistryOf(object).Contains(object)) {
+    SetErrorMessage("%s: the argument is not a live object (destroyed already?)", function);
+    return ACLNN_ERR_PARAM_INVALID;
   }
   return ACLNN_SUCCESS;
 }
@@ -151,11 +183,7 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) try {
 CANOPY_C_BOUNDARY(nullptr)
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) try {
-  if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateIntArray",
-                    static_cast<unsigned long long>(size));
-    return nullptr;
-  }
+  if (!ArrayArgsValid("aclCreateIntArray", value, size, sizeof(*value))) return nullptr;
   auto* array = new aclIntArray{std::vector<int64_t>(value, value + size)};
   canopy::LiveIntArrays().Add(array);
   return array;
@@ -163,11 +191,7 @@ aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) try {
 CANOPY_C_BOUNDARY(nullptr)
 
 aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) try {
-  if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateFloatArray",
-                    static_cast<unsigned long long>(size));
-    return nullptr;
-  }
+  if (!ArrayArgsValid("aclCreateFloatArray", value, size, sizeof(*value))) return nullptr;
   auto* array = new aclFloatArray{std::vector<float>(value, value + size)};
   canopy::LiveFloatArrays().Add(array);
   return array;
@@ -175,11 +199,7 @@ aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) try {
 CANOPY_C_BOUNDARY(nullptr)
 
 aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) try {
-  if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateBoolArray",
-                    static_cast<unsigned long long>(size));
-    return nullptr;
-  }
+  if (!ArrayArgsValid("aclCreateBoolArray", value, size, sizeof(*value))) return nullptr;
   auto* array = new aclBoolArray{std::vector<bool>(value, value + size)};
   canopy::LiveBoolArrays().Add(array);
   return array;
@@ -187,11 +207,7 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) try {
 CANOPY_C_BOUNDARY(nullptr)
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) try {
-  if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateTensorList",
-                    static_cast<unsigned long long>(size));
-    return nullptr;
-  }
+  if (!ArrayArgsValid("aclCreateTensorList", value, size, sizeof(*value))) return nullptr;
   auto* list = new aclTensorList();
   for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
   canopy::LiveTensorLists().Add(list);
@@ -200,11 +216,7 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
 CANOPY_C_BOUNDARY(nullptr)
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) try {
-  if (value == nullptr && size > 0) {
-    SetErrorMessage("%s: argument 'value' is null but size is %llu", "aclCreateScalarList",
-                    static_cast<unsigned long long>(size));
-    return nullptr;
-  }
+  if (!ArrayArgsValid("aclCreateScalarList", value, size, sizeof(*value))) return nullptr;
   auto* list = new aclScalarList();
   for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
   canopy::LiveScalarLists().Add(list);
@@ -376,6 +388,9 @@ aclnnStatus aclDumpOpTensors(const char* opType, const char* opName, aclTensor**
   return ACLNN_SUCCESS;  // dumping is off unless configured, and Canopy has no dump config
 }
 CANOPY_C_BOUNDARY_ACLNN
+
+int canopyNnopbaseTensorIsLive(const aclTensor* tensor) try { return canopy::LiveTensors().Contains(tensor) ? 1 : 0; }
+CANOPY_C_BOUNDARY(0)
 
 aclnnStatus aclnnInit(const char* /*configPath*/) try { return ACLNN_SUCCESS; }
 CANOPY_C_BOUNDARY_ACLNN

@@ -11,6 +11,9 @@
 // fallback to AdvanceStep without spec tokens, its stream errors and rejections.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
+
 #include "aclnnop/aclnn_advance_step.h"
 #include "aclnnop/aclnn_advance_step_v2.h"
 #include "llm_test_support.h"
@@ -135,6 +138,42 @@ TEST(AdvanceStep, TableReadPastItsEndFailsTheRun) {
     ExpectExact(d.tokens->ReadView(), d.tokens_v, "inputTokens");
     ExpectExact(d.slots->ReadView(), d.slots_v, "slotMapping");
   }
+}
+
+// int64 arithmetic wraps as the kernel's does: seqLens INT64_MAX with blockSize
+// INT64_MAX reads block 1 (inside the table) and gives seqLens INT64_MIN and the
+// slot (3 + 0) * INT64_MAX + 0, mod 2^64: INT64_MAX - 2 (signed overflow before).
+TEST(AdvanceStep, Int64ArithmeticWraps) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  auto bytes = [](const std::vector<int64_t>& v) {
+    std::vector<uint8_t> b(v.size() * 8);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  auto values = [](const DeviceTensor& t) {
+    const std::vector<uint8_t> b = t.DownloadBytes();
+    std::vector<int64_t> v(b.size() / 8);
+    std::memcpy(v.data(), b.data(), b.size());
+    return v;
+  };
+  DeviceTensor tokens(ACL_INT64, {2}), sampled(ACL_INT64, {1, 1}), positions(ACL_INT64, {2}), seqLens(ACL_INT64, {2}),
+      slots(ACL_INT64, {2}), tables(ACL_INT64, {2, 2});
+  tokens.UploadBytes(bytes({7, 7}));
+  sampled.UploadBytes(bytes({42}));
+  positions.UploadBytes(bytes({1, 1}));
+  seqLens.UploadBytes(bytes({kMax, 5}));
+  slots.UploadBytes(bytes({9, 9}));
+  tables.UploadBytes(bytes({3, 3, 3, 3}));
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnAdvanceStepGetWorkspaceSize(a.Tensor(tokens), a.Tensor(sampled), a.Tensor(positions),
+                                                a.Tensor(seqLens), a.Tensor(slots), a.Tensor(tables), 2, 1, kMax, w, e);
+      },
+      aclnnAdvanceStep);
+  EXPECT_EQ(values(seqLens)[0], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(values(positions)[0], kMax);
+  EXPECT_EQ(values(slots)[0], kMax - 2);
+  EXPECT_EQ(values(tokens)[0], 42);
 }
 
 TEST(AdvanceStepRejects, EachCase) {
@@ -343,6 +382,8 @@ TEST(AdvanceStepV2Rejects, EachCase) {
   expect([](SpecData& d) { d.slots = std::make_unique<DeviceTensor>(ACL_INT32, Shape{15}); }, kInvalid,
          {"'slotMapping'"});
   expect(none, kTiling, {"'blockSize'"}, 0);
+  // Positions are int32 in the kernel: 2^32 was truncated to 0 and divided by (SIGFPE).
+  expect(none, kTiling, {"'blockSize'"}, int64_t{1} << 32);
   expect(
       [](SpecData& d) {
         d.spec = std::make_unique<DeviceTensor>(ACL_INT64, Shape{4, 2});

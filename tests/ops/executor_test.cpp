@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <random>
 #include <string>
@@ -20,6 +21,7 @@
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_nonzero.h"
 #include "canopy/canopy_executor.h"
 #include "op_test_support.h"
 #include "reference.h"
@@ -731,6 +733,88 @@ TEST(Phase2, NullWorkspaceWithNonZeroSizeIs161001) {
   const char* message = aclGetRecentErrMsg();
   EXPECT_TRUE(message != nullptr && message[0] != '\0') << "aclGetRecentErrMsg() is empty";
   EXPECT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+}
+
+// A tensor with bytes to touch and no address (created with null data, as
+// CANN's rebinding examples do, then never rebound; or rebound to null): phase
+// 2 refuses it (161001) instead of the kernel crashing the process.
+TEST(Phase2, NullTensorAddressIs161001) {
+  DeviceTensor other(ACL_FLOAT, kShape), out(ACL_FLOAT, kShape);
+  aclTensor* self = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                    kShape.size(), nullptr);
+  ASSERT_NE(self, nullptr);
+  OpArgs args;
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(self, args.Tensor(other), args.Scalar(ACL_FLOAT, 1.0), args.Tensor(out),
+                                     &workspaceSize, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  DeviceBuffer workspace(workspaceSize);
+  EXPECT_EQ(aclnnAdd(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_TRUE(RecentMessageContains("null device address"));
+  DeviceTensor real(ACL_FLOAT, kShape);
+  real.FillRandom(*std::make_unique<Rng>(Rng::ForCurrentTest()), Range{});
+  ASSERT_EQ(aclSetInputTensorAddr(executor, 0, self, real.data()), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclSetOutputTensorAddr(executor, 0, args.Tensor(out), nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnAdd(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(self), ACLNN_SUCCESS);
+}
+
+// Nonzero gives out its shape after the run; a client that destroyed out
+// after phase 1 got a write into freed memory (ASan: heap-use-after-free).
+TEST(Phase2, NonzeroWithItsOutDestroyedAfterPhase1) {
+  DeviceTensor self(ACL_FLOAT, {2, 3}), out(ACL_INT64, {6, 2});
+  self.WriteView({0, 1, 0, 2, 0, 3});
+  aclTensor* selfTensor = aclCreateTensor(std::vector<int64_t>{2, 3}.data(), 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND,
+                                          std::vector<int64_t>{2, 3}.data(), 2, self.data());
+  aclTensor* outTensor = aclCreateTensor(std::vector<int64_t>{6, 2}.data(), 2, ACL_INT64, nullptr, 0, ACL_FORMAT_ND,
+                                         std::vector<int64_t>{6, 2}.data(), 2, out.data());
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnNonzeroGetWorkspaceSize(selfTensor, outTensor, &workspaceSize, &executor), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclDestroyTensor(outTensor), ACLNN_SUCCESS);
+  DeviceBuffer workspace(workspaceSize);
+  EXPECT_EQ(aclnnNonzero(WorkspaceOrNull(workspace, workspaceSize), workspaceSize, executor, TestStream()),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const Values written = out.ReadView();  // the first 3 rows of [N, 2]: (0, 1), (1, 0), (1, 2)
+  ExpectExact(Values(written.begin(), written.begin() + 6), {0, 1, 1, 0, 1, 2}, "indices");
+  EXPECT_EQ(aclDestroyTensor(selfTensor), ACLNN_SUCCESS);
+}
+
+// Getters on a destroyed descriptor are refused (161002) instead of reading
+// freed memory; an array whose end would wrap the address space is refused.
+TEST(MetaMisuse, GettersOnADestroyedObjectAndArraysPastMemory) {
+  aclTensor* tensor = aclCreateTensor(kShape.data(), kShape.size(), ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, kShape.data(),
+                                      kShape.size(), nullptr);
+  ASSERT_NE(tensor, nullptr);
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  EXPECT_EQ(aclGetDataType(tensor, &dtype), ACLNN_SUCCESS);
+  EXPECT_EQ(dtype, ACL_FLOAT);
+  ASSERT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+  EXPECT_EQ(aclGetDataType(tensor, &dtype), ACLNN_ERR_PARAM_INVALID);
+  int64_t* dims = nullptr;
+  uint64_t count = 0;
+  EXPECT_EQ(aclGetViewShape(tensor, &dims, &count), ACLNN_ERR_PARAM_INVALID);
+  aclIntArray* array = aclCreateIntArray(std::vector<int64_t>{1, 2}.data(), 2);
+  ASSERT_NE(array, nullptr);
+  ASSERT_EQ(aclDestroyIntArray(array), ACLNN_SUCCESS);
+  uint64_t size = 0;
+  EXPECT_EQ(aclGetIntArraySize(array, &size), ACLNN_ERR_PARAM_INVALID);
+  const int64_t one = 1;
+  EXPECT_EQ(aclCreateIntArray(&one, uint64_t{1} << 61), nullptr);
+  EXPECT_TRUE(RecentMessageContains("aclCreateIntArray"));
+  const float f = 1;
+  EXPECT_EQ(aclCreateFloatArray(&f, uint64_t{1} << 62), nullptr);
 }
 
 TEST(Phase2, OnlyEnqueuesTheWork) {

@@ -28,6 +28,8 @@
 // Deviation: CANN's kernel runs the queries below its vector-core count only
 // and pads every core-count-th padding sequence; Canopy does every query and
 // every padding sequence.
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -94,8 +96,11 @@ class AdvanceStepStep final : public Step {
       const int64_t s = seq_lens[i];
       tokens[i] = sampled[i];
       positions[i] = s;
-      seq_lens[i] = s + 1;
-      slots[i] = (tables[s / d_.block_size] + d_.stride * i) * d_.block_size + s % d_.block_size;
+      // In two's complement, as the kernel's int64 arithmetic wraps (seqLens near INT64_MAX overflowed here).
+      using U = uint64_t;
+      seq_lens[i] = static_cast<int64_t>(U(s) + 1);
+      slots[i] = static_cast<int64_t>((U(tables[s / d_.block_size]) + U(d_.stride) * U(i)) * U(d_.block_size) +
+                                      U(s % d_.block_size));
     }
     for (int64_t i = d_.queries; i < d_.seqs; ++i) {
       tokens[i] = 0;
@@ -329,6 +334,12 @@ aclnnStatus PlanAdvanceStepV2(Plan& plan, const aclTensor* input_tokens, const a
     if (value < 1) {
       return plan.Reject(kTiling, "argument '%s' is %lld; it must be at least 1", name, static_cast<long long>(value));
     }
+  }
+  // The kernel computes positions in int32: a larger blockSize was truncated (2^32 to 0, then a division by zero
+  // that killed the process).
+  if (block_size > std::numeric_limits<int32_t>::max()) {
+    return plan.Reject(kTiling, "argument 'blockSize' is %lld; the speculative form takes at most %d",
+                       static_cast<long long>(block_size), std::numeric_limits<int32_t>::max());
   }
   if (spec_token->rank() != 2 || spec_token->view_shape[0] != num_seqs) {
     return plan.Reject(kTiling, "argument 'specToken' has shape %s; it must be [numSeqs (%lld), specNum]",

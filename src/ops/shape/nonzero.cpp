@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_nonzero_v2.h"
 #include "common/shape.h"
+#include "nnopbase/live_tensor.h"
 #include "ops/framework/aclnn_op.h"
 
 using namespace canopy;
@@ -112,6 +113,8 @@ class NonzeroShape final : public AfterRun {
       : out_(out), count_(count), rank_(rank), columns_(columns) {}
 
   aclnnStatus Finish(const RunContext& context) const override {
+    // A client that destroyed out after phase 1 has no shape to read: nothing is written (it was a use after free).
+    if (canopyNnopbaseTensorIsLive(out_) == 0) return ACLNN_SUCCESS;
     int64_t found = 0;
     std::memcpy(&found, context.Resolve(count_), sizeof found);
     out_->view_shape = columns_ ? Shape{rank_, found} : Shape{found, rank_};
@@ -120,7 +123,7 @@ class NonzeroShape final : public AfterRun {
   }
 
  private:
-  aclTensor* out_;  // the caller's, alive while its executor is (as CANN requires)
+  aclTensor* out_;  // the caller's, checked alive before it is written
   BufferRef count_;
   int64_t rank_;
   bool columns_;

@@ -29,6 +29,7 @@
 #include "aclnnop/aclnn_unique_dim.h"
 #include "common/shape.h"
 #include "kernels/dtype_dispatch.h"
+#include "nnopbase/live_tensor.h"
 #include "ops/framework/aclnn_op.h"
 
 using namespace canopy;
@@ -195,7 +196,7 @@ class UniqueShapes final : public AfterRun {
  public:
   // A shape with -1 where the number of groups goes.
   struct Rewrite {
-    aclTensor* tensor;  // the caller's, alive while its executor is (as CANN requires)
+    aclTensor* tensor;  // the caller's, checked alive before it is written
     Shape shape;
   };
 
@@ -205,6 +206,8 @@ class UniqueShapes final : public AfterRun {
     int64_t groups = 0;
     std::memcpy(&groups, context.Resolve(count_), sizeof groups);
     for (const Rewrite& rewrite : rewrites_) {
+      // A descriptor the client destroyed after phase 1 is skipped (it was written after its free).
+      if (canopyNnopbaseTensorIsLive(rewrite.tensor) == 0) continue;
       Shape shape = rewrite.shape;
       std::replace(shape.begin(), shape.end(), int64_t{-1}, groups);
       rewrite.tensor->view_shape = shape;
