@@ -721,6 +721,15 @@ std::vector<Rejection> Rejections() {
       },
       "int64");
   add(
+      "transposed_padding_below_int64",
+      [](Rejection& x) {
+        x.call.transposed = true;
+        x.call.weight = {4, 2, 3, 3};
+        x.call.outputPadding = {0, 0};
+        x.call.padding = {std::numeric_limits<int64_t>::max(), 1};
+      },
+      "int64");
+  add(
       "dilation_past_int64",
       [](Rejection& x) {
         x.call.dilation = {std::numeric_limits<int64_t>::max(), 1};

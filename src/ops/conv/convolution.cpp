@@ -109,7 +109,8 @@ aclnnStatus CheckGeometry(Plan& plan, const aclTensor* input, const aclTensor* w
   CANOPY_CHECK(CheckA2Ranges(plan, g, transposed));
   // In 128 bits: the axes the ranges leave unbounded (conv3d's D, transposed
   // padding, forward dilation) can take any int64, and an output extent past
-  // int64 is refused rather than wrapped.
+  // int64 either way is refused rather than wrapped (a transposed padding of
+  // INT64_MAX made 9 - 2^64, which wrapped to 9).
   constexpr __int128 kMaxExtent = std::numeric_limits<int64_t>::max();
   for (size_t d = 0; d < g.spatial; ++d) {
     const __int128 in = input->view_shape[2 + d];
@@ -125,7 +126,7 @@ aclnnStatus CheckGeometry(Plan& plan, const aclTensor* input, const aclTensor* w
                          static_cast<long long>(std::min(padded, kMaxExtent)),
                          static_cast<long long>(std::min(extent, kMaxExtent)));
     }
-    if (extent > kMaxExtent || padded > kMaxExtent || out > kMaxExtent) {
+    if (extent > kMaxExtent || padded > kMaxExtent || out > kMaxExtent || out < -kMaxExtent) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "spatial dim %zu: the dilated kernel, the padded input or the output extent is past int64", d);
     }
