@@ -38,11 +38,18 @@ T Reflect(T coord, int64_t twice_low, int64_t twice_high) {
   return even ? extra + low : span - extra + low;
 }
 
+// A pixel coordinate held within a few pixels of an input of `size`: every tap
+// of one farther out reads zeros either way, and held it converts to an
+// integer without overflow (zeros padding).
+template <typename T>
+T HeldNearInput(T coord, int64_t size) {
+  return std::clamp(coord, T(-4), static_cast<T>(size + 3));
+}
+
 // The padding rule applied to a pixel coordinate. Border and reflection end
 // in PyTorch's clip, min(size - 1, max(coord, 0)), which takes +inf and NaN to
 // the last pixel and -inf to the first. Zeros padding keeps the coordinate,
-// held within a few pixels of the input, so that the taps of one far outside
-// (all of them zeros) convert to integers without overflow.
+// held near the input.
 template <typename T>
 T ApplyPadding(T coord, int64_t size, GridPadding padding, bool align_corners) {
   if (padding == GridPadding::kBorder) return Clip(coord, size);
@@ -50,7 +57,7 @@ T ApplyPadding(T coord, int64_t size, GridPadding padding, bool align_corners) {
     coord = align_corners ? Reflect(coord, 0, 2 * (size - 1)) : Reflect(coord, -1, 2 * size - 1);
     return Clip(coord, size);
   }
-  return std::clamp(coord, T(-4), static_cast<T>(size + 3));
+  return HeldNearInput(coord, size);
 }
 
 // Keys' cubic convolution weights (a = -0.75) of the four taps around t in [0, 1).
@@ -163,7 +170,7 @@ class GridSampleStep final : public Step {
             // near the input under zeros padding, as ApplyPadding holds it).
             auto unpadded = [&](T g, int64_t extent) {
               const T c = Unnormalize(g, extent, d_.align_corners);
-              return d_.padding == GridPadding::kZeros ? std::clamp(c, T(-4), static_cast<T>(extent + 3)) : c;
+              return d_.padding == GridPadding::kZeros ? HeldNearInput(c, extent) : c;
             };
             const T py = unpadded(point[0], size[0]);
             const T px = unpadded(point[kDims - 1], size[kDims - 1]);

@@ -55,8 +55,11 @@ class RoiAlignStep final : public Step {
     auto* out = reinterpret_cast<float*>(context.Resolve(out_.buffer));
     const int64_t n = image_.shape[0], h = image_.shape[1], w = image_.shape[2], c = image_.shape[3];
     const int64_t k = boxes_.shape[0], width = boxes_.shape[1];
+    // Every region checked first (a failing run writes nothing); the checked geometry is kept for the run.
+    std::vector<int64_t> images(static_cast<size_t>(k));
+    std::vector<Region> regions(static_cast<size_t>(k));
     for (int64_t r = 0; r < k; ++r) {
-      int64_t b = 0;
+      int64_t& b = images[static_cast<size_t>(r)];
       if (!ImageOf(boxes, indices, r, width, n, b)) {
         SetErrorMessage("aclnnRoiAlign: region %lld takes image %g of a batch of %lld", static_cast<long long>(r),
                         static_cast<double>(p_.indices_in_boxes ? boxes[r * width] : static_cast<float>(indices[r])),
@@ -66,7 +69,7 @@ class RoiAlignStep final : public Step {
       // A box of NaN, or one so large that its bins would take more samples
       // than any image has pixels, fails the run instead of converting NaN to
       // an integer or sampling for hours.
-      const Region g = RegionOf(boxes + r * width + (p_.indices_in_boxes ? 1 : 0));
+      const Region& g = regions[static_cast<size_t>(r)] = RegionOf(boxes + r * width + (p_.indices_in_boxes ? 1 : 0));
       const double samples = g.grid_h * g.grid_w * static_cast<double>(p_.pooled_h * p_.pooled_w);
       if (!(samples <= kMaxSamples)) {
         SetErrorMessage(
@@ -79,10 +82,8 @@ class RoiAlignStep final : public Step {
     }
     std::vector<float> acc(static_cast<size_t>(c));
     for (int64_t r = 0; r < k; ++r) {
-      int64_t image_index = 0;
-      ImageOf(boxes, indices, r, width, n, image_index);
-      const float* plane = image + image_index * h * w * c;
-      const Region g = RegionOf(boxes + r * width + (p_.indices_in_boxes ? 1 : 0));
+      const float* plane = image + images[static_cast<size_t>(r)] * h * w * c;
+      const Region& g = regions[static_cast<size_t>(r)];
       const float x0 = g.x0, y0 = g.y0, bin_h = g.bin_h, bin_w = g.bin_w;
       const auto grid_h = static_cast<int64_t>(g.grid_h), grid_w = static_cast<int64_t>(g.grid_w);
       const float count = static_cast<float>(std::max<int64_t>(grid_h * grid_w, 1));
