@@ -163,12 +163,24 @@ aclError CheckDeviceSide(const char* function, const char* argument, const void*
               function, argument, pointer, span);
 }
 
+// A range that starts inside a live device or aclrtMallocHost block and runs
+// past its end is an error whatever `kind` says: taken for pageable host memory,
+// it would be copied past the block.
+aclError CheckNotOverrunning(const char* function, const char* argument, const void* pointer, size_t span, Side side) {
+  if (side != Side::kPageable || SideOf(pointer, 1) == Side::kPageable) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              "%s: argument '%s' [%p, +%zu bytes) starts inside a live allocation and runs past its end", function,
+              argument, pointer, span);
+}
+
 // Works out where each side lives and checks that the sides `kind` names as
 // device memory are: a device pointer outside every live allocation is an error.
 aclError PlanCopy(const char* function, aclrtMemcpyKind kind, void* dst, size_t dst_span, const void* src,
                   size_t src_span, bool allow_buffered, CopyPlan& plan) {
   plan.dst = SideOf(dst, dst_span);
   plan.src = SideOf(src, src_span);
+  CANOPY_RETURN_IF_ERROR(CheckNotOverrunning(function, "dst", dst, dst_span, plan.dst));
+  CANOPY_RETURN_IF_ERROR(CheckNotOverrunning(function, "src", src, src_span, plan.src));
   bool dst_device = false, src_device = false;
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST:

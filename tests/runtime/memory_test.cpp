@@ -407,6 +407,55 @@ TEST(Memory, Copy2d) {
                    ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy2d");
 }
 
+// A range that starts inside a live block and runs past its end is refused
+// whatever the kind says; DEFAULT and HOST_TO_HOST took it for pageable host
+// memory and copied past the block (docs/reliability.md R84).
+TEST(Memory, CopiesRunningPastALiveBlockAreRefusedWhateverTheKind) {
+  DeviceBuffer device(1000);  // usable up to 1000 rounded up, plus CANN's 32-byte tail
+  std::vector<unsigned char> host(4096, 7);
+  auto* inside = static_cast<char*>(device.get()) + 1000;
+  for (const aclrtMemcpyKind kind : {ACL_MEMCPY_DEFAULT, ACL_MEMCPY_HOST_TO_HOST, ACL_MEMCPY_HOST_TO_DEVICE}) {
+    ACL_EXPECT_ERROR(aclrtMemcpy(inside, 4096, host.data(), 4096, kind), ACL_ERROR_INVALID_PARAM, "runs past");
+    ACL_EXPECT_ERROR(aclrtMemcpy(host.data(), 4096, inside, 4096, kind), ACL_ERROR_INVALID_PARAM, "runs past");
+  }
+  ACL_EXPECT_ERROR(aclrtMemcpy2d(inside, 4096, host.data(), 4096, 4096, 1, ACL_MEMCPY_DEFAULT), ACL_ERROR_INVALID_PARAM,
+                   "runs past");
+  void* pinned = nullptr;
+  ACL_ASSERT_OK(aclrtMallocHost(&pinned, 4096));
+  ScopedStream stream;
+  ACL_EXPECT_ERROR(
+      aclrtMemcpyAsync(static_cast<char*>(pinned) + 4000, 200, device.get(), 200, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+      ACL_ERROR_INVALID_PARAM, "runs past");
+  ACL_EXPECT_OK(aclrtSynchronizeStream(stream));
+  ACL_EXPECT_OK(aclrtFreeHost(pinned));
+}
+
+// 2-D device-to-device copies within one allocation behave as a memmove of
+// the rows: dst above src (rows copied last to first), below it, and pitches
+// that differ (staged).
+TEST(Memory, OverlappingTwoDimensionalCopiesReadEveryByteBeforeOverwritingIt) {
+  constexpr size_t kBytes = 512;
+  const std::vector<unsigned char> pattern = Pattern(kBytes, 5);
+  struct Case {
+    size_t dst_offset, dst_pitch, src_offset, src_pitch, width, height;
+  };
+  for (const Case& c : {Case{16, 16, 0, 16, 16, 8}, Case{0, 16, 16, 16, 16, 8}, Case{8, 32, 0, 32, 24, 6},
+                        Case{40, 24, 0, 32, 20, 8}, Case{0, 32, 40, 24, 20, 8}}) {
+    DeviceBuffer device(kBytes);
+    ACL_ASSERT_OK(aclrtMemcpy(device.get(), kBytes, pattern.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    auto* base = static_cast<unsigned char*>(device.get());
+    ACL_ASSERT_OK(aclrtMemcpy2d(base + c.dst_offset, c.dst_pitch, base + c.src_offset, c.src_pitch, c.width, c.height,
+                                ACL_MEMCPY_DEVICE_TO_DEVICE));
+    std::vector<unsigned char> want = pattern;
+    for (size_t row = 0; row < c.height; ++row) {
+      std::memcpy(want.data() + c.dst_offset + row * c.dst_pitch, pattern.data() + c.src_offset + row * c.src_pitch,
+                  c.width);
+    }
+    EXPECT_EQ(std::memcmp(base, want.data(), kBytes), 0)
+        << "dst +" << c.dst_offset << " pitch " << c.dst_pitch << ", src +" << c.src_offset << " pitch " << c.src_pitch;
+  }
+}
+
 TEST(Memory, FreeWhileQueuedWorkStillUsesTheBlock) {
   // aclrtFree does not wait for the device, but the block outlives the queued work that uses it.
   // (A use-after-free on purpose: checker mode would rightly report it, so it is off here.)
