@@ -12,13 +12,24 @@
 
 namespace canopy::kernels {
 
-// |self - target| (torch l1_loss); integers exact.
+// self - target; integers wrap in two's complement (no undefined overflow).
+template <typename T>
+T Difference(T self, T target) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(self) - static_cast<U>(target));
+  } else {
+    return self - target;
+  }
+}
+
+// |self - target| (torch l1_loss); integers exact, wrapping past their range.
 struct L1LossFn {
   static constexpr int kArity = 2;
   template <typename T>
   T operator()(T self, T target) const {
-    const T d = self - target;
-    return d < T(0) ? T(0) - d : d;
+    const T d = Difference(self, target);
+    return d < T(0) ? Difference(T(0), d) : d;
   }
 };
 

@@ -71,8 +71,12 @@ inline double Digamma(double x) {
   constexpr double kPi = 3.14159265358979323846;
   if (x == 0) return std::copysign(std::numeric_limits<double>::infinity(), -x);
   if (x < 0) {
-    if (x == std::trunc(x)) return std::numeric_limits<double>::quiet_NaN();
-    return Digamma(1 - x) - kPi / std::tan(kPi * x);
+    // tan(pi x) is periodic: its argument is x's fractional part, exact, so
+    // that pi x's rounding (up to |x| ulps) does not land near a pole.
+    double whole = 0;
+    const double fraction = std::modf(x, &whole);
+    if (fraction == 0) return std::numeric_limits<double>::quiet_NaN();
+    return Digamma(1 - x) - kPi / std::tan(kPi * fraction);
   }
   double result = 0;
   while (x < 10) {

@@ -598,6 +598,8 @@ struct HardshrinkFn {
 #ifdef CANOPY_SIMD_LANES
   template <typename V>
   V Vector(V x) const {
+    // |x| <= lambd gives 0: false for a NaN x or a NaN lambd, which pass x through.
+    if (std::isnan(lambd_)) return x;
     const V zero_or_nan = Select(IsEqual(x, x), V::Set(0.0f), x);
     return Select(IsGreater(Abs(x), V::Set(static_cast<float>(lambd_))), x, zero_or_nan);
   }

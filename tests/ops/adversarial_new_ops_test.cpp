@@ -12,36 +12,53 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_addcmul.h"
 #include "aclnnop/aclnn_atan2.h"
+#include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_cat.h"
+#include "aclnnop/aclnn_chunk_cat.h"
+#include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_digamma.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_fmod_scalar.h"
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_hardshrink.h"
 #include "aclnnop/aclnn_heaviside.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_lgamma.h"
 #include "aclnnop/aclnn_logaddexp.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_signbit.h"
+#include "aclnnop/aclnn_split_with_size.h"
+#include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "op_test_support.h"
 
@@ -652,6 +669,346 @@ TEST(AdversarialNewOps, RemainderFromTwoStreamsWithFreshBuffers) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// ---- Widths and sizes (2026-12-07, eighteenth session's pass) -------------------------------------
+
+// A scalar of `value` and `dtype`, destroyed with the holder.
+template <typename V>
+struct HostScalar {
+  HostScalar(V value, aclDataType dtype) : held(value), scalar(aclCreateScalar(&held, dtype)) {}
+  ~HostScalar() { aclDestroyScalar(scalar); }
+  HostScalar(const HostScalar&) = delete;
+  HostScalar& operator=(const HostScalar&) = delete;
+  V held;
+  aclScalar* scalar;
+};
+
+// One call of a (self, scalar, out) op on 1-D tensors.
+using ScalarPhase1 = aclnnStatus (*)(const aclTensor*, const aclScalar*, aclTensor*, uint64_t*, aclOpExecutor**);
+template <typename In, typename Out>
+std::vector<Out> WithScalar(ScalarPhase1 phase1, Phase2 phase2, aclDataType in, const std::vector<In>& a,
+                            const aclScalar* other, aclDataType outDtype) {
+  Buf<In> x(a);
+  Buf<Out> out(std::vector<Out>(a.size(), Out(9)));
+  const int64_t n = static_cast<int64_t>(a.size());
+  aclTensor *s = x.Contiguous(in, {n}), *d = out.Contiguous(outDtype, {n});
+  EXPECT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return phase1(s, other, d, w, e); }, phase2, {s, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  return out.Read();
+}
+
+// CANN computes Add / Sub / Mul / floor DivMod in the promoted dtype and casts
+// the result to out: an INT8 result wraps at 8 bits before it widens into an
+// INT16 out, and a FLOAT16 one rounds to 11 bits before a FLOAT out.
+TEST(AdversarialNewOps, NarrowResultsWrapOrRoundBeforeAWiderOut) {
+  const std::vector<int8_t> a = {127, -128, 100}, b = {1, 1, 100};
+  HostScalar<int64_t> one(1, ACL_INT64);
+  // Captureless forms for Binary's function pointer: the scalar is a static.
+  static aclScalar* alpha = nullptr;
+  alpha = one.scalar;
+  const BinaryPhase1 addPhase1 = [](const aclTensor* x, const aclTensor* y, aclTensor* o, uint64_t* w,
+                                    aclOpExecutor** e) { return aclnnAddGetWorkspaceSize(x, y, alpha, o, w, e); };
+  const BinaryPhase1 subPhase1 = [](const aclTensor* x, const aclTensor* y, aclTensor* o, uint64_t* w,
+                                    aclOpExecutor** e) { return aclnnSubGetWorkspaceSize(x, y, alpha, o, w, e); };
+  const BinaryPhase1 floorDivPhase1 = [](const aclTensor* x, const aclTensor* y, aclTensor* o, uint64_t* w,
+                                         aclOpExecutor** e) { return aclnnDivModGetWorkspaceSize(x, y, 2, o, w, e); };
+  EXPECT_EQ((Binary<int8_t, int16_t>(addPhase1, aclnnAdd, ACL_INT8, a, b, ACL_INT16)),
+            (std::vector<int16_t>{-128, -127, -56}));
+  EXPECT_EQ((Binary<int8_t, int16_t>(subPhase1, aclnnSub, ACL_INT8, b, a, ACL_INT16)),
+            (std::vector<int16_t>{-126, -127, 0}));
+  EXPECT_EQ((Binary<int8_t, int32_t>(aclnnMulGetWorkspaceSize, aclnnMul, ACL_INT8, a, b, ACL_INT32)),
+            (std::vector<int32_t>{127, -128, 16}));
+  EXPECT_EQ((Binary<int8_t, float>(aclnnMulGetWorkspaceSize, aclnnMul, ACL_INT8, a, b, ACL_FLOAT)),
+            (std::vector<float>{127, -128, 16}));
+  EXPECT_EQ((Binary<int8_t, int16_t>(floorDivPhase1, aclnnDivMod, ACL_INT8, a, {-1, -1, -1}, ACL_INT16)),
+            (std::vector<int16_t>{-127, -128, -100}));
+  EXPECT_EQ((Binary<int32_t, int64_t>(addPhase1, aclnnAdd, ACL_INT32, {INT32_MAX, 5}, {1, -6}, ACL_INT64)),
+            (std::vector<int64_t>{INT32_MIN, -1}));
+  // 1 + 2^-11 is a tie in FLOAT16 and rounds to even, 1; in FLOAT it is exact.
+  const uint16_t oneHalf = 0x3c00, tiny = 0x1000;  // 1.0 and 2^-11 as FLOAT16
+  EXPECT_EQ((Binary<uint16_t, float>(addPhase1, aclnnAdd, ACL_FLOAT16, {oneHalf, oneHalf}, {tiny, oneHalf}, ACL_FLOAT)),
+            (std::vector<float>{1.0f, 2.0f}));
+  // The scalar forms compute in self's dtype too.
+  HostScalar<int64_t> hundred(100, ACL_INT64), two(2, ACL_INT64);
+  static aclScalar* scalarAlpha = nullptr;
+  scalarAlpha = one.scalar;
+  const ScalarPhase1 addsPhase1 = [](const aclTensor* x, const aclScalar* y, aclTensor* o, uint64_t* w,
+                                     aclOpExecutor** e) {
+    return aclnnAddsGetWorkspaceSize(x, y, scalarAlpha, o, w, e);
+  };
+  EXPECT_EQ((WithScalar<int8_t, int16_t>(addsPhase1, aclnnAdds, ACL_INT8, a, hundred.scalar, ACL_INT16)),
+            (std::vector<int16_t>{-29, -28, -56}));
+  EXPECT_EQ((WithScalar<int8_t, int16_t>(aclnnMulsGetWorkspaceSize, aclnnMuls, ACL_INT8, a, two.scalar, ACL_INT16)),
+            (std::vector<int16_t>{-2, 0, -56}));
+}
+
+// A scalar operand becomes a tensor of the compute dtype, as CANN's
+// ConvertToTensor makes it: 300 in INT8 math is 44, -5 in UINT8 is 251,
+// 2^32 + 3 in INT32 is 3, 2.5 in INT32 is 2.
+TEST(AdversarialNewOps, ScalarOperandsTakeTheComputeDtype) {
+  const std::vector<int8_t> a = {100, -100, 50};
+  HostScalar<int64_t> low(-128, ACL_INT64), high(300, ACL_INT64), minusFive(-5, ACL_INT64), hundred(100, ACL_INT64),
+      wide((int64_t{1} << 32) + 3, ACL_INT64);
+  static const aclScalar* bounds[2] = {};
+  bounds[0] = low.scalar;
+  bounds[1] = high.scalar;
+  const ScalarPhase1 clampHigh = [](const aclTensor* x, const aclScalar*, aclTensor* o, uint64_t* w,
+                                    aclOpExecutor** e) {
+    return aclnnClampGetWorkspaceSize(x, bounds[0], bounds[1], o, w, e);
+  };
+  EXPECT_EQ((WithScalar<int8_t, int8_t>(clampHigh, aclnnClamp, ACL_INT8, a, nullptr, ACL_INT8)),
+            (std::vector<int8_t>{44, -100, 44}));
+  EXPECT_EQ(
+      (WithScalar<int8_t, int8_t>(aclnnClampMaxGetWorkspaceSize, aclnnClampMax, ACL_INT8, a, high.scalar, ACL_INT8)),
+      (std::vector<int8_t>{44, -100, 44}));
+  bounds[0] = minusFive.scalar;
+  bounds[1] = hundred.scalar;
+  EXPECT_EQ((WithScalar<uint8_t, uint8_t>(clampHigh, aclnnClamp, ACL_UINT8, {1, 200, 10}, nullptr, ACL_UINT8)),
+            (std::vector<uint8_t>{100, 100, 100}));
+  EXPECT_EQ((WithScalar<int8_t, int8_t>(aclnnFmodScalarGetWorkspaceSize, aclnnFmodScalar, ACL_INT8, a, high.scalar,
+                                        ACL_INT8)),
+            (std::vector<int8_t>{12, -12, 6}));
+  EXPECT_EQ((WithScalar<int32_t, int32_t>(aclnnRemainderTensorScalarGetWorkspaceSize, aclnnRemainderTensorScalar,
+                                          ACL_INT32, {100, -100, 7}, wide.scalar, ACL_INT32)),
+            (std::vector<int32_t>{1, 2, 1}));
+  EXPECT_EQ((WithScalar<int8_t, uint8_t>(aclnnEqScalarGetWorkspaceSize, aclnnEqScalar, ACL_INT8, {44, 45, -44},
+                                         high.scalar, ACL_BOOL)),
+            (std::vector<uint8_t>{1, 0, 0}));
+  // Addcmul's value in INT32 math truncates; NaN and 1e30 convert without
+  // undefined behaviour (the value CANN would take there is unspecified).
+  for (const double value : {2.5, kNan, 1e30}) {
+    Buf<int32_t> self({1, 2}), t1({3, 4}), t2({5, 6}), out({0, 0});
+    HostScalar<double> v(value, ACL_DOUBLE);
+    aclTensor *s = self.Contiguous(ACL_INT32, {2}), *x = t1.Contiguous(ACL_INT32, {2}),
+              *y = t2.Contiguous(ACL_INT32, {2}), *d = out.Contiguous(ACL_INT32, {2});
+    ASSERT_EQ(RunCall([&](uint64_t* w,
+                          aclOpExecutor** e) { return aclnnAddcmulGetWorkspaceSize(s, x, y, v.scalar, d, w, e); },
+                      aclnnAddcmul, {s, x, y, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    if (value == 2.5) {
+      EXPECT_EQ(out.Read(), (std::vector<int32_t>{31, 50}));
+    }
+  }
+}
+
+// L1Loss over INT64 wraps where |self - target| does not fit (UBSan checks the arithmetic in CI).
+TEST(AdversarialNewOps, L1LossOfInt64ExtremesWraps) {
+  static const int64_t kNone = 0;
+  const BinaryPhase1 l1 = [](const aclTensor* x, const aclTensor* y, aclTensor* o, uint64_t* w, aclOpExecutor** e) {
+    return aclnnL1LossGetWorkspaceSize(x, y, kNone, o, w, e);
+  };
+  EXPECT_EQ((Binary<int64_t, int64_t>(l1, aclnnL1Loss, ACL_INT64, {kMax64, kMin64, 5}, {-1, 1, 2}, ACL_INT64)),
+            (std::vector<int64_t>{kMin64, kMax64, 3}));
+}
+
+// Kthvalue, MedianDim and NanMedianDim take a one-element out of another rank
+// than the reduced shape (CheckReducedOut), which phase 1 read strides past.
+TEST(AdversarialNewOps, DimSelectionsIntoOneElementOutsOfAnotherRank) {
+  for (int op = 0; op < 3; ++op) {
+    for (const Shape& outShape : {Shape{}, Shape{1, 1}}) {
+      Buf<float> self({4, 1, 3, 2}), values({0});
+      Buf<int64_t> indices({-1});
+      aclTensor* s = self.Contiguous(ACL_FLOAT, {1, 4});
+      aclTensor* v = values.Contiguous(ACL_FLOAT, outShape);
+      aclTensor* i = indices.Contiguous(ACL_INT64, outShape);
+      const aclnnStatus status = RunCall(
+          [&](uint64_t* w, aclOpExecutor** e) {
+            if (op == 0) return aclnnKthvalueGetWorkspaceSize(s, 2, 1, false, v, i, w, e);
+            if (op == 1) return aclnnMedianDimGetWorkspaceSize(s, 1, false, v, i, w, e);
+            return aclnnNanMedianDimGetWorkspaceSize(s, 1, false, v, i, w, e);
+          },
+          op == 0   ? aclnnKthvalue
+          : op == 1 ? aclnnMedianDim
+                    : aclnnNanMedianDim,
+          {s, v, i});
+      ASSERT_EQ(status, ACLNN_SUCCESS) << "op " << op << ": " << aclGetRecentErrMsg();
+      EXPECT_EQ(values.Read()[0], 2.0f) << "op " << op;
+      EXPECT_EQ(indices.Read()[0], 3) << "op " << op;
+    }
+  }
+}
+
+// With labelSmoothing 0 the smoothing term takes no part: a -inf logit (a
+// masked class) leaves the loss finite, as PyTorch's nll_loss(log_softmax).
+TEST(AdversarialNewOps, CrossEntropyOfAMinusInfinityLogitWithoutSmoothing) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const char* reduction : {"none", "mean"}) {
+    Buf<float> input({-inf, 0, 2, 1, 1, 1}), loss({0, 0}), logProb(std::vector<float>(6, 0)), zloss({0, 0}),
+        lse({0, 0});
+    Buf<int64_t> target({1, 0});
+    aclTensor* x = input.Contiguous(ACL_FLOAT, {2, 3});
+    aclTensor* y = target.Contiguous(ACL_INT64, {2});
+    const bool none = std::string(reduction) == "none";
+    const Shape lossShape = none ? Shape{2} : Shape{1};  // zlossOut has loss's shape
+    aclTensor* l = loss.Contiguous(ACL_FLOAT, lossShape);
+    aclTensor* lp = logProb.Contiguous(ACL_FLOAT, {2, 3});
+    aclTensor* z = zloss.Contiguous(ACL_FLOAT, lossShape);
+    aclTensor* ls = lse.Contiguous(ACL_FLOAT, {2});
+    std::string mode = reduction;
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* w, aclOpExecutor** e) {
+                    return aclnnCrossEntropyLossGetWorkspaceSize(x, y, nullptr, mode.data(), -100, 0.0, 0.0, false, l,
+                                                                 lp, z, ls, w, e);
+                  },
+                  aclnnCrossEntropyLoss, {x, y, l, lp, z, ls}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    const double row0 = std::log(1 + std::exp(2.0)), row1 = std::log(3.0);  // -log_softmax at the targets
+    const std::vector<double> want = none ? std::vector<double>{row0, row1} : std::vector<double>{(row0 + row1) / 2};
+    std::vector<double> got = AsDoubles(loss.Read());
+    got.resize(want.size());
+    ExpectValues(got, want, 1e-6, reduction);
+  }
+}
+
+// Extents added up past int64 are refused (a [1, 2^62] stride-0 view is a
+// legal descriptor over one element); the wrapped sum used to pass.
+TEST(AdversarialNewOps, ListExtentsThatAddUpPastInt64AreRefused) {
+  const int64_t huge = int64_t{1} << 62;
+  Buf<float> one({1}), real({1, 2}), out({0, 0});
+  std::vector<aclTensor*> members;
+  for (int k = 0; k < 4; ++k) members.push_back(one.View(ACL_FLOAT, {1, huge}, {0, 0}));
+  members.push_back(real.Contiguous(ACL_FLOAT, {1, 2}));
+  aclTensorList* list = aclCreateTensorList(members.data(), members.size());
+  aclTensor* dst = out.Contiguous(ACL_FLOAT, {1, 2});
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(aclnnChunkCatGetWorkspaceSize(list, 0, 1, dst, &workspaceSize, &executor), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnCatGetWorkspaceSize(list, 1, dst, &workspaceSize, &executor), ACLNN_ERR_PARAM_INVALID);
+  aclDestroyTensorList(list);
+  aclDestroyTensor(dst);
+
+  // SplitWithSize: sizes of 2^62 four times and 4 wrap to self's 4.
+  Buf<float> self(std::vector<float>(1, 0));
+  aclTensor* s = self.Contiguous(ACL_FLOAT, {4, 0});
+  const int64_t sizes[] = {huge, huge, huge, huge, 4};
+  aclIntArray* splitSize = aclCreateIntArray(sizes, 5);
+  std::vector<aclTensor*> pieces;
+  for (int k = 0; k < 4; ++k) pieces.push_back(self.Contiguous(ACL_FLOAT, {huge, 0}));
+  pieces.push_back(self.Contiguous(ACL_FLOAT, {4, 0}));
+  aclTensorList* outs = aclCreateTensorList(pieces.data(), pieces.size());
+  EXPECT_EQ(aclnnSplitWithSizeGetWorkspaceSize(s, splitSize, 0, outs, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  aclDestroyTensorList(outs);
+  aclDestroyIntArray(splitSize);
+  aclDestroyTensor(s);
+}
+
+// Digamma of DOUBLE negatives far from 0: the reflection's tan(pi x) takes
+// x's fractional part (pi x rounds by up to |x| ulps near the poles).
+TEST(AdversarialNewOps, DigammaOfLargeNegativeDoubles) {
+  const std::vector<double> x = {-999999999999999.75, -9999999999.5, -1.0000001, -1000.3};
+  const std::vector<double> want = {31.397183741320892272, 23.02585092994045684, 10000000.41694539884,
+                                    9.1910556692556580917};  // mpmath, 40 digits
+  Buf<double> in(x), out(std::vector<double>(x.size(), 0));
+  const int64_t n = static_cast<int64_t>(x.size());
+  aclTensor *s = in.Contiguous(ACL_DOUBLE, {n}), *d = out.Contiguous(ACL_DOUBLE, {n});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnDigammaGetWorkspaceSize(s, d, w, e); },
+                    aclnnDigamma, {s, d}),
+            ACLNN_SUCCESS);
+  const std::vector<double> got = out.Read();
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-13 * std::fabs(want[i])) << x[i];
+}
+
+// Hardshrink with a NaN lambd: |x| <= NaN is false, so x passes (PyTorch and
+// CANN's kernel); the vector path gave 0 for every element.
+TEST(AdversarialNewOps, HardshrinkWithANanLambdPassesEveryElement) {
+  const int64_t n = 37;  // vectors and a tail
+  std::vector<float> x(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) x[static_cast<size_t>(i)] = i % 2 == 0 ? 2.0f : -1.0f;
+  HostScalar<float> lambd(std::numeric_limits<float>::quiet_NaN(), ACL_FLOAT);
+  EXPECT_EQ((WithScalar<float, float>(aclnnHardshrinkGetWorkspaceSize, aclnnHardshrink, ACL_FLOAT, x, lambd.scalar,
+                                      ACL_FLOAT)),
+            x);
+}
+
+// An NCHW tensor over `buffer` (pooling takes that format).
+aclTensor* Nchw(const DeviceBuffer& buffer, aclDataType dtype, const Shape& shape) {
+  const Shape strides = ContiguousStrides(shape);
+  int64_t elements = 1;
+  for (const int64_t extent : shape) elements *= extent;
+  return aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_NCHW, &elements, 1,
+                         buffer.get());
+}
+
+// Ceil mode gives one clipped window where the kernel is longer than the
+// padded input by less than a stride (PyTorch's and CANN's output shape); a
+// padding near int64's limits plans at once (the first tap inside the input
+// was found one dilation at a time) and 2 * padding past int64 is refused.
+TEST(AdversarialNewOps, PoolingWindowsLongerThanTheInputAndPaddingsNearInt64) {
+  std::vector<float> x(16);
+  std::iota(x.begin(), x.end(), 0.0f);
+  DeviceBuffer in(x.size() * sizeof(float)), out(sizeof(float) * 2), indices(sizeof(int32_t) * 2);
+  ASSERT_EQ(aclrtMemcpy(in.get(), 64, x.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  const auto ints = [](std::vector<int64_t> values) { return aclCreateIntArray(values.data(), values.size()); };
+  const auto read = [](const DeviceBuffer& b, auto first) {
+    decltype(first) value{};
+    EXPECT_EQ(aclrtMemcpy(&value, sizeof(value), b.get(), sizeof(value), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return value;
+  };
+  aclIntArray *kernel = ints({5, 5}), *stride = ints({2, 2}), *pad = ints({0, 0}), *dilation = ints({1, 1});
+  {
+    aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 1});
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* w, aclOpExecutor** e) {
+                    return aclnnAvgPool2dGetWorkspaceSize(s, kernel, stride, pad, true, true, 0, 0, d, w, e);
+                  },
+                  aclnnAvgPool2d, {s, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(read(out, 0.0f), 7.5f);  // the 4 x 4 input's mean: the window clipped to it
+  }
+  {
+    aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 1}),
+              *i = Nchw(indices, ACL_INT32, {1, 1, 1, 1});
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* w, aclOpExecutor** e) {
+                    return aclnnMaxPool2dWithIndicesGetWorkspaceSize(s, kernel, stride, pad, dilation, true, d, i, w,
+                                                                     e);
+                  },
+                  aclnnMaxPool2dWithIndices, {s, d, i}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(read(out, 0.0f), 15.0f);
+    EXPECT_EQ(read(indices, int32_t{0}), 15);
+  }
+  // kernel 2^51, stride 2^51, padding 2^50 over 2 rows: one window holding both.
+  const int64_t p = int64_t{1} << 50;
+  aclIntArray *hugeKernel = ints({2 * p, 1}), *hugeStride = ints({2 * p, 1}), *hugePad = ints({p, 0});
+  {
+    aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 2, 2}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 2}),
+              *i = Nchw(indices, ACL_INT32, {1, 1, 1, 2});
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* w, aclOpExecutor** e) {
+                    return aclnnMaxPool2dWithIndicesGetWorkspaceSize(s, hugeKernel, hugeStride, hugePad, dilation,
+                                                                     false, d, i, w, e);
+                  },
+                  aclnnMaxPool2dWithIndices, {s, d, i}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<float> got(2);
+    ASSERT_EQ(aclrtMemcpy(got.data(), 8, out.get(), 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(got, (std::vector<float>{2.0f, 3.0f}));
+  }
+  // kernel INT64_MAX with padding 2^62: 2 * padding overflowed and passed.
+  aclIntArray *maxKernel = ints({kMax64, 1}), *overPad = ints({int64_t{1} << 62, 0}), *unit = ints({1, 1});
+  aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 1}),
+            *i = Nchw(indices, ACL_INT32, {1, 1, 1, 1});
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(
+      aclnnAvgPool2dGetWorkspaceSize(s, maxKernel, unit, overPad, false, true, 0, 0, d, &workspaceSize, &executor),
+      ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnMaxPool2dWithIndicesGetWorkspaceSize(s, maxKernel, unit, overPad, dilation, false, d, i,
+                                                      &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  for (aclTensor* t : {s, d, i}) aclDestroyTensor(t);
+  for (aclIntArray* a : {kernel, stride, pad, dilation, hugeKernel, hugeStride, hugePad, maxKernel, overPad, unit}) {
+    aclDestroyIntArray(a);
+  }
 }
 
 }  // namespace

@@ -140,7 +140,8 @@ OpRow RoundDecimalsRow() {
 double DigammaOf(double x) {
   if (x == 0) return -kInf;
   if (x < 0 && x == std::trunc(x)) return kNan;
-  if (x < 0) return DigammaOf(1 - x) - kPi / std::tan(kPi * x);
+  // Reflection with tan(pi r) of x's fractional part r: pi x would round by up to |x| ulps near a pole.
+  if (x < 0) return DigammaOf(1 - x) - kPi / std::tan(kPi * (x - std::trunc(x)));
   double r = 0;
   while (x < 20) r -= 1 / x++;
   // The asymptotic series to x^-8 is exact to float64 from 20 up.

@@ -64,7 +64,7 @@ aclnnStatus PlanAvgPool2d(Plan& plan, const aclTensor* self, const aclIntArray* 
     a.kernel = AxisValue(kernel_size, d, 1);
     a.stride = AxisValue(strides, d, a.kernel);  // none given: the kernel size
     a.pad_front = a.pad_back = AxisValue(paddings, d, 0);
-    if (2 * a.pad_front > a.kernel) {
+    if (a.pad_front > a.kernel / 2) {  // 2 * pad > kernel, without overflow
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "paddings[%zu] is %lld; it must be at most half of kernelSize (%lld)",
                          d, static_cast<long long>(a.pad_front), static_cast<long long>(a.kernel));
     }

@@ -59,7 +59,7 @@ aclnnStatus PlanMaxPool3dWithArgmax(Plan& plan, const aclTensor* self, const acl
     a.kernel = PerAxis(kernel_size, d, 1);
     a.stride = PerAxis(stride, d, a.kernel);  // none given: the kernel size
     a.pad_front = a.pad_back = PerAxis(padding, d, 0);
-    if (2 * a.pad_front > a.kernel) {
+    if (a.pad_front > a.kernel / 2) {  // 2 * pad > kernel, without overflow
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "padding[%zu] is %lld; it must be at most half of kernelSize (%lld)",
                          d, static_cast<long long>(a.pad_front), static_cast<long long>(a.kernel));
     }

@@ -89,8 +89,12 @@ int64_t PooledExtent(int64_t in, const PoolAxis& axis, bool ceil_mode) {
   // In 128 bits: kernel, stride and pads may be any positive int64 (the sums
   // overflowed); an extent past int64 saturates, which no tensor's shape matches.
   const __int128 span = __int128{in} + axis.pad_front + axis.pad_back - axis.kernel;
-  if (span < 0) return 0;  // the window is longer than the padded input
-  __int128 out = (ceil_mode ? (span + axis.stride - 1) / axis.stride : span / axis.stride) + 1;
+  // Ceil mode rounds up: a window longer than the padded input by less than
+  // a stride still gives one output, clipped (PyTorch's pooling_output_shape,
+  // CANN's PoolingOutShape).
+  const __int128 rounded = ceil_mode ? span + axis.stride - 1 : span;
+  if (rounded < 0) return 0;  // no window fits
+  __int128 out = rounded / axis.stride + 1;
   if (ceil_mode && (out - 1) * axis.stride >= __int128{in} + axis.pad_front) --out;
   return static_cast<int64_t>(std::min<__int128>(out, std::numeric_limits<int64_t>::max()));
 }
@@ -146,11 +150,16 @@ aclnnStatus PlanAvgPool(Plan& plan, const TensorRef& in, const TensorRef& out, c
 std::vector<kernels::PoolWindow> FixedWindows(int64_t in, const PoolAxis& axis, int64_t dilation, int64_t out) {
   std::vector<kernels::PoolWindow> windows;
   for (int64_t i = 0; i < out; ++i) {
+    // In 128 bits: kernel, stride, padding and dilation may be near int64's
+    // limits. The window starts at its first tap inside the input (a whole
+    // number of dilations past the padding); one that ends before it is empty.
+    const __int128 start = __int128{i} * axis.stride - axis.pad_front;
+    const __int128 end = std::min<__int128>(start + __int128{axis.kernel - 1} * dilation + 1, in);
+    const __int128 first = start < 0 ? start + (-start + dilation - 1) / dilation * dilation : start;
     kernels::PoolWindow w;
-    w.begin = i * axis.stride - axis.pad_front;
-    w.end = std::min(w.begin + (axis.kernel - 1) * dilation + 1, in);
+    w.begin = static_cast<int64_t>(std::min<__int128>(first, in));
+    w.end = static_cast<int64_t>(std::max<__int128>(end, 0));
     w.step = dilation;
-    while (w.begin < 0) w.begin += dilation;
     windows.push_back(w);
   }
   return windows;

@@ -61,6 +61,11 @@ class CrossEntropyStep final : public Step {
       }
     }
     const double e = p_.label_smoothing;
+    // The smoothing term takes part only when e > 0, as in PyTorch and CANN's
+    // kernel: a -inf logit makes it +inf, and 0 x inf would turn the loss NaN.
+    const auto smoothed = [e, c](double nll, double smooth) {
+      return e > 0 ? (1 - e) * nll + e / static_cast<double>(c) * smooth : nll;
+    };
     double nll_sum = 0, smooth_sum = 0, weight_sum = 0;
     for (int64_t i = 0; i < n; ++i) {
       const float* row = x + i * c;
@@ -84,16 +89,16 @@ class CrossEntropyStep final : public Step {
         weight_sum += wy;
       }
       if (p_.reduction == Reduction::kNone) {
-        loss[i] = static_cast<float>((1 - e) * nll + e / static_cast<double>(c) * smooth);
+        loss[i] = static_cast<float>(smoothed(nll, smooth));
       }
       nll_sum += nll;
       smooth_sum += smooth;
     }
     if (p_.reduction == Reduction::kSum) {
-      loss[0] = static_cast<float>((1 - e) * nll_sum + e / static_cast<double>(c) * smooth_sum);
+      loss[0] = static_cast<float>(smoothed(nll_sum, smooth_sum));
     } else if (p_.reduction == Reduction::kMean) {
       // All samples ignored: 0 / 0, NaN as PyTorch gives.
-      loss[0] = static_cast<float>(((1 - e) * nll_sum + e / static_cast<double>(c) * smooth_sum) / weight_sum);
+      loss[0] = static_cast<float>(smoothed(nll_sum, smooth_sum) / weight_sum);
     }
     return ACLNN_SUCCESS;
   }

@@ -41,8 +41,7 @@ aclnnStatus PlanAddcmulCommon(Plan& plan, const aclTensor* self, const aclTensor
   const TensorRef s = plan.Input(self, self_name);
   const TensorRef t1 = plan.Input(tensor1, "tensor1");
   const TensorRef t2 = plan.Input(tensor2, "tensor2");
-  ScalarValue scale = RoundedTo(ValueOf(*value), promoted);
-  if (IsIntegral(promoted) && !scale.is_integer) scale = ScalarValue::Integer(static_cast<int64_t>(scale.real));
+  const ScalarValue scale = RoundedTo(ValueOf(*value), promoted);
   AddPointwise(plan, PointwiseOp::kAddcmul, promoted, promoted,
                {PointwiseOperand::Tensor(s), PointwiseOperand::Tensor(t1), PointwiseOperand::Tensor(t2),
                 PointwiseOperand::Scalar(scale)},

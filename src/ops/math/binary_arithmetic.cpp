@@ -1,5 +1,6 @@
 #include "binary_arithmetic.h"
 
+#include "binary_pointwise.h"
 #include "ops/framework/plan.h"
 
 namespace canopy::ops {
@@ -71,13 +72,26 @@ ScalarValue AlphaOf(BinaryArithmetic op, const aclScalar* alpha) {
   return op.has_alpha ? ValueOf(*alpha) : ScalarValue::Integer(1);
 }
 
-// Runs the arithmetic into `out`. Bool arithmetic yields a bool (true + true is
-// true), so a bool result headed for a wider `out` is staged as bool first.
+// Whether CANN's kernel writes a result of `dtype` that the cast to another out
+// dtype then widens, so that it rounds or wraps there first: bool arithmetic
+// (true + true is true), 16-bit floats, integers narrower than int64 (int8
+// 127 + 1 into an INT16 out is -128). Integers divided truly or with
+// truncation compute in floating point and are cast from there.
+bool ResultRoundsInComputeDtype(ElementwiseOp kind, aclDataType dtype) {
+  const bool narrow_integer = IsIntegral(dtype) && DtypeSize(dtype) < 8;
+  if (IsDivision(kind) && !IsFloating(dtype) && !IsComplex(dtype)) {
+    return kind == ElementwiseOp::kDivFloor && narrow_integer;
+  }
+  return dtype == ACL_BOOL || IsHalfWidth(dtype) || narrow_integer;
+}
+
+// Runs the arithmetic into `out`, staged in the compute dtype where CANN's
+// result rounds or wraps there before its cast to out.
 void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, const std::vector<TensorRef>& inputs,
                    const TensorRef& out, ScalarValue alpha, ScalarValue scalar = {}) {
   const ComputeType compute = ComputeFor(op.kind, compute_dtype);
-  if (compute_dtype == ACL_BOOL && !IsDivision(op.kind) && out.dtype != ACL_BOOL) {
-    const TensorRef result = plan.Temporary(ACL_BOOL, out.shape);
+  if (out.dtype != compute_dtype && ResultRoundsInComputeDtype(op.kind, compute_dtype)) {
+    const TensorRef result = plan.Temporary(compute_dtype, out.shape);
     plan.Elementwise(op.kind, compute, inputs, result, alpha, scalar);
     plan.Copy(result, out);
     return;

@@ -5,8 +5,6 @@
 namespace canopy::ops {
 namespace {
 
-bool IsHalfWidth(aclDataType dtype) { return dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
-
 kernels::StridedOperand OperandOf(const TensorRef& t, const Shape& shape) {
   const TensorRef view = BroadcastTo(t, shape);
   kernels::StridedOperand operand;
@@ -132,6 +130,15 @@ aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar) {
 }
 
 ScalarValue RoundedTo(ScalarValue value, aclDataType dtype) {
+  if (IsIntegral(dtype) || IsBool(dtype)) {
+    int64_t stored = 0;
+    kernels::VisitStorage(dtype, [&](auto tag) {
+      using Storage = decltype(tag);
+      stored = kernels::Convert<int64_t>(value.is_integer ? kernels::Convert<Storage>(value.integer)
+                                                          : kernels::Convert<Storage>(value.real));
+    });
+    return ScalarValue::Integer(stored);
+  }
   if (!IsFloating(dtype)) return value;
   const double real = value.is_integer ? static_cast<double>(value.integer) : value.real;
   double rounded = real;

@@ -40,8 +40,12 @@ void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclData
 // brings complex or floating point into integer or bool math (then the
 // scalar's category at its default width: FLOAT, COMPLEX64). UNDEFINED: none.
 aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar);
-// `value` as a tensor of floating `dtype` holds it (a comparison of FLOAT16
-// data with 0.1 compares with FLOAT16(0.1)); other dtypes keep it exact.
+// FLOAT16 or BF16: results round to 8 or 11 bits before any cast to a wider out.
+inline bool IsHalfWidth(aclDataType dtype) { return dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+// `value` as a tensor of `dtype` holds it, as CANN turns a scalar operand into
+// a tensor of the compute dtype: a comparison of FLOAT16 data with 0.1 compares
+// with FLOAT16(0.1), 300 in INT8 math is 44, 2.5 in INT32 math is 2; complex
+// dtypes keep it exact.
 ScalarValue RoundedTo(ScalarValue value, aclDataType dtype);
 // A scalar argument's dtype is one of `allowed` (161002 naming it otherwise).
 aclnnStatus CheckScalarDtype(Plan& plan, const char* name, const aclScalar* scalar, DtypeSet allowed);

@@ -27,25 +27,6 @@ constexpr DtypeSet kTensorScalarDtypes = kScalarTensorDtypes;
 // From this many test elements on, IsInScalarTensor promotes as two tensors do.
 constexpr int64_t kPromoteAsTensorsFrom = 10;
 
-// The scalar as a tensor of `dtype` holds it: rounded to a float dtype, wrapped into an integer one.
-ScalarValue ScalarIn(const aclScalar& scalar, aclDataType dtype) {
-  const ScalarValue value = RoundedTo(ValueOf(scalar), dtype);
-  if (!IsIntegral(dtype)) return value;
-  const int64_t v = value.is_integer ? value.integer : static_cast<int64_t>(value.real);
-  switch (dtype) {
-    case ACL_INT8:
-      return ScalarValue::Integer(static_cast<int8_t>(v));
-    case ACL_UINT8:
-      return ScalarValue::Integer(static_cast<uint8_t>(v));
-    case ACL_INT16:
-      return ScalarValue::Integer(static_cast<int16_t>(v));
-    case ACL_INT32:
-      return ScalarValue::Integer(static_cast<int32_t>(v));
-    default:
-      return ScalarValue::Integer(v);
-  }
-}
-
 // The tensor's dtype, unless only the scalar is floating.
 aclDataType TensorFirst(aclDataType tensor, aclDataType scalar) {
   if (IsFloating(tensor) || !IsFloating(scalar)) return tensor;
@@ -75,7 +56,8 @@ aclnnStatus PlanScalarTensor(Plan& plan, const aclScalar* element, const aclTens
   // isin: some element equal; invert: every element different.
   const TensorRef compared = plan.Temporary(ACL_BOOL, test.shape);
   AddPointwise(plan, invert ? PointwiseOp::kNe : PointwiseOp::kEq, promoted, ACL_BOOL,
-               {PointwiseOperand::Tensor(test), PointwiseOperand::Scalar(ScalarIn(*element, promoted))}, compared);
+               {PointwiseOperand::Tensor(test), PointwiseOperand::Scalar(RoundedTo(ValueOf(*element), promoted))},
+               compared);
   PlanReduceInto(plan, invert ? kernels::ReduceKind::kAll : kernels::ReduceKind::kAny, compared,
                  std::vector<bool>(test.shape.size(), true), false, ACL_BOOL, dst);
   return ACLNN_SUCCESS;
@@ -91,7 +73,7 @@ aclnnStatus PlanTensorScalar(Plan& plan, const aclTensor* element, const aclScal
   CANOPY_CHECK(plan.CheckShape("out", out, element->view_shape));
   const TensorRef x = plan.Input(element, "element");
   AddPointwise(plan, invert ? PointwiseOp::kNe : PointwiseOp::kEq, promoted, ACL_BOOL,
-               {PointwiseOperand::Tensor(x), PointwiseOperand::Scalar(ScalarIn(*test_element, promoted))},
+               {PointwiseOperand::Tensor(x), PointwiseOperand::Scalar(RoundedTo(ValueOf(*test_element), promoted))},
                plan.Output(out, "out"));
   return ACLNN_SUCCESS;
 }

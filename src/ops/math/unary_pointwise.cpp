@@ -21,8 +21,6 @@ ComputeType ComputeFor(const UnaryRule& rule, aclDataType self, aclDataType resu
   return kernels::ComputeTypeOf(result);
 }
 
-bool IsHalfWidth(aclDataType dtype) { return dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
-
 aclnnStatus CheckScalars(Plan& plan, aclDataType self, std::initializer_list<UnaryScalar> scalars) {
   for (const UnaryScalar& s : scalars) {
     const aclDataType dtype = s.scalar->dtype;
@@ -54,21 +52,7 @@ aclnnStatus CheckScalars(Plan& plan, aclDataType self, std::initializer_list<Una
 
 }  // namespace
 
-ScalarValue ScalarIn(const aclScalar& scalar, aclDataType dtype) {
-  const ScalarValue value = ValueOf(scalar);
-  ScalarValue result = value;
-  kernels::VisitStorage(dtype, [&](auto tag) {
-    using Storage = decltype(tag);
-    const Storage stored =
-        value.is_integer ? kernels::Convert<Storage>(value.integer) : kernels::Convert<Storage>(value.real);
-    if (IsIntegral(dtype) || IsBool(dtype)) {
-      result = ScalarValue::Integer(kernels::Convert<int64_t>(stored));
-    } else if (!IsComplex(dtype)) {
-      result = ScalarValue::Real(kernels::Convert<double>(stored));
-    }
-  });
-  return result;
-}
+ScalarValue ScalarIn(const aclScalar& scalar, aclDataType dtype) { return RoundedTo(ValueOf(scalar), dtype); }
 
 namespace {
 

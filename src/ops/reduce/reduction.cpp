@@ -159,10 +159,26 @@ aclnnStatus NormalizeDim(Plan& plan, const char* name, int64_t dim, int64_t rank
   return ACLNN_SUCCESS;
 }
 
-void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out, int64_t dim,
-               bool drops_dim, bool keep_dim, const TensorRef* values) {
+void PlanDimOp(Plan& plan, kernels::DimOpDesc desc, const TensorRef& in, const TensorRef& out_view, int64_t dim,
+               bool drops_dim, bool keep_dim, const TensorRef* values_view) {
   desc.rank = static_cast<int>(in.rank());
   desc.dim = static_cast<int>(desc.rank == 0 ? 0 : dim);
+  // A reduced dim's outputs as the shape the step walks: CheckReducedOut lets
+  // a one-element out of another rank stand for a one-element result. (Outs
+  // that keep the dim, as Sort's and Topk's, have self's rank.)
+  Shape reduced;
+  for (int d = 0; d < desc.rank; ++d) {
+    if (d != desc.dim) {
+      reduced.push_back(in.shape[static_cast<size_t>(d)]);
+    } else if (keep_dim) {
+      reduced.push_back(1);
+    }
+  }
+  const auto walked = [&](const TensorRef& t) { return drops_dim ? AsReducedShape(t, reduced) : t; };
+  const TensorRef out = walked(out_view);
+  std::optional<TensorRef> reshaped_values;
+  if (values_view != nullptr) reshaped_values = walked(*values_view);
+  const TensorRef* values = reshaped_values ? &*reshaped_values : nullptr;
   desc.in = {in.buffer, in.dtype, {}};
   desc.out = {out.buffer, out.dtype, {}};
   desc.has_values = values != nullptr;

@@ -26,7 +26,7 @@ template <typename S>
 CombineType<S> CombineScalar(const kernels::ScalarValue& value) {
   using C = CombineType<S>;
   if constexpr (std::is_same_v<C, uint64_t>) {
-    return static_cast<uint64_t>(value.is_integer ? value.integer : static_cast<int64_t>(value.real));
+    return static_cast<uint64_t>(value.is_integer ? value.integer : kernels::Convert<int64_t>(value.real));
   } else {
     return value.As<C>();
   }

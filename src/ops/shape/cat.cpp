@@ -66,7 +66,10 @@ aclnnStatus CheckCat(Plan& plan, const std::vector<const aclTensor*>& members, c
                            ShapeToString(members[0]->view_shape).c_str(), static_cast<long long>(d));
       }
     }
-    expected[d] += t->view_shape[d];
+    if (__builtin_add_overflow(expected[d], t->view_shape[d], &expected[d])) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "the members' extents along dim %lld add up past int64",
+                         static_cast<long long>(d));
+    }
   }
   return plan.CheckShape("out", out, expected);
 }

@@ -53,10 +53,14 @@ aclnnStatus CheckChunkCat(Plan& plan, const aclTensorList* tensors, int64_t num_
   int64_t width = 0;
   for (const aclTensor* t : tensors->tensors) {
     if (t->NumElements() == 0) continue;  // an empty tensor contributes nothing
-    width += CeilDiv(t->view_shape[0], num_chunks) * RowWidth(t->view_shape);
+    int64_t piece = 0;
+    if (__builtin_mul_overflow(CeilDiv(t->view_shape[0], num_chunks), RowWidth(t->view_shape), &piece) ||
+        __builtin_add_overflow(width, piece, &width)) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "the chunks' rows are wider than int64 can count");
+    }
   }
   const Shape expected = {num_chunks, width};
-  if (out->view_shape != expected && !(out->NumElements() == 1 && num_chunks * width == 1)) {
+  if (out->view_shape != expected && !(out->NumElements() == 1 && num_chunks == 1 && width == 1)) {
     return plan.CheckShape("out", out, expected);
   }
   return ACLNN_SUCCESS;

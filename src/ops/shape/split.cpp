@@ -63,7 +63,11 @@ aclnnStatus PlanSplitWithSize(Plan& plan, const aclTensor* self, const aclIntArr
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'splitSize' holds %lld; sizes cannot be negative",
                          static_cast<long long>(size));
     }
-    total += size;
+    if (__builtin_add_overflow(total, size, &total)) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "argument 'splitSize' adds up past int64; self has %lld along dim %lld",
+                         static_cast<long long>(self->view_shape[d]), static_cast<long long>(d));
+    }
   }
   if (total != self->view_shape[d]) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'splitSize' adds up to %lld; self has %lld along dim %lld",
