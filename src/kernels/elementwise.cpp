@@ -480,9 +480,12 @@ ComputeType CastComputeType(aclDataType src, aclDataType dst) {
   }
   const bool src_float = IsFloating(src), dst_float = IsFloating(dst);
   if (!src_float && !dst_float) return ComputeType::kI64;  // integers and bool, bit-exact
-  // Same-precision float copies stay in f32; anything with f64 or an integer side goes through f64.
-  if (src_float && dst_float && src != ACL_DOUBLE && dst != ACL_DOUBLE) return ComputeType::kF32;
-  return ComputeType::kF64;
+  // Anything with an f64 side goes through f64. The rest through f32: an
+  // integer rounds into FLOAT once, as static_cast and PyTorch round it (through
+  // f64, 2^60 + 2^36 + 1 landed on a tie and rounded down), and into a 16-bit
+  // float through FLOAT, as PyTorch's c10 types do; f32 holds every 16-bit value.
+  if (src == ACL_DOUBLE || dst == ACL_DOUBLE) return ComputeType::kF64;
+  return ComputeType::kF32;
 }
 
 std::unique_ptr<Step> MakeElementwiseStep(const ElementwiseDesc& desc) {

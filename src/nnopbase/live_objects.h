@@ -19,6 +19,19 @@ class LiveObjects {
   // False when `object` is not live (never created, or destroyed already).
   bool Remove(const void* object);
   bool Contains(const void* object);
+  // Runs `write` while `object` is live, under the lock its Remove takes: a
+  // destroy waits for the write, and two writers take turns. False (nothing
+  // run) when it is not live.
+  template <typename Write>
+  bool WhileLive(const void* object, Write&& write) {
+    const auto key = reinterpret_cast<uintptr_t>(object);
+    if (key == 0) return false;
+    Shard& shard = ShardOf(Hash(key));
+    std::lock_guard lock(shard.mutex);
+    if (shard.slots.empty() || shard.slots[shard.Find(key)] != key) return false;
+    write();
+    return true;
+  }
 
  private:
   // Clients create and destroy descriptors around every op: an open-addressing

@@ -389,7 +389,18 @@ aclnnStatus aclDumpOpTensors(const char* opType, const char* opName, aclTensor**
 }
 CANOPY_C_BOUNDARY_ACLNN
 
-int canopyNnopbaseTensorIsLive(const aclTensor* tensor) try { return canopy::LiveTensors().Contains(tensor) ? 1 : 0; }
+int canopyNnopbaseSetContiguousView(aclTensor* tensor, const int64_t* dims, uint64_t rank) try {
+  if (dims == nullptr && rank > 0) return 0;
+  std::vector<int64_t> shape(dims, dims + rank);
+  std::vector<int64_t> strides = canopy::ContiguousStrides(shape);
+  return canopy::LiveTensors().WhileLive(tensor,
+                                         [&] {
+                                           tensor->view_shape = std::move(shape);
+                                           tensor->strides = std::move(strides);
+                                         })
+             ? 1
+             : 0;
+}
 CANOPY_C_BOUNDARY(0)
 
 aclnnStatus aclnnInit(const char* /*configPath*/) try { return ACLNN_SUCCESS; }

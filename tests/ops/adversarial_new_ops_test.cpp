@@ -22,9 +22,11 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_angle_v2.h"
 #include "aclnnop/aclnn_atan2.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_chunk_cat.h"
 #include "aclnnop/aclnn_clamp.h"
@@ -36,10 +38,15 @@
 #include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_fmod_scalar.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_hardshrink.h"
 #include "aclnnop/aclnn_heaviside.h"
+#include "aclnnop/aclnn_im2col.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_kl_div.h"
 #include "aclnnop/aclnn_kthvalue.h"
@@ -52,6 +59,7 @@
 #include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_right_shift.h"
@@ -59,6 +67,9 @@
 #include "aclnnop/aclnn_signbit.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "op_test_support.h"
 
@@ -81,13 +92,15 @@ class Buf {
                 ACL_SUCCESS);
     }
   }
-  aclTensor* View(aclDataType dtype, const Shape& shape, const Shape& strides, int64_t offset = 0) const {
+  aclTensor* View(aclDataType dtype, const Shape& shape, const Shape& strides, int64_t offset = 0,
+                  aclFormat format = ACL_FORMAT_ND) const {
     const int64_t storage[1] = {static_cast<int64_t>(host_.size())};
-    return aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), offset, ACL_FORMAT_ND, storage, 1,
+    return aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), offset, format, storage, 1,
                            buffer_.get());
   }
-  aclTensor* Contiguous(aclDataType dtype, const Shape& shape, int64_t offset = 0) const {
-    return View(dtype, shape, ContiguousStrides(shape), offset);
+  aclTensor* Contiguous(aclDataType dtype, const Shape& shape, int64_t offset = 0,
+                        aclFormat format = ACL_FORMAT_ND) const {
+    return View(dtype, shape, ContiguousStrides(shape), offset, format);
   }
   std::vector<T> Read() const {
     std::vector<T> values(host_.size());
@@ -925,13 +938,13 @@ TEST(AdversarialNewOps, HardshrinkWithANanLambdPassesEveryElement) {
             x);
 }
 
-// An NCHW tensor over `buffer` (pooling takes that format).
-aclTensor* Nchw(const DeviceBuffer& buffer, aclDataType dtype, const Shape& shape) {
+// A contiguous tensor of `format` over `buffer` (pooling and resampling take NCHW, NCDHW, ...).
+aclTensor* Formatted(const DeviceBuffer& buffer, aclDataType dtype, const Shape& shape,
+                     aclFormat format = ACL_FORMAT_NCHW) {
   const Shape strides = ContiguousStrides(shape);
   int64_t elements = 1;
   for (const int64_t extent : shape) elements *= extent;
-  return aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_NCHW, &elements, 1,
-                         buffer.get());
+  return aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, format, &elements, 1, buffer.get());
 }
 
 // Ceil mode gives one clipped window where the kernel is longer than the
@@ -951,7 +964,7 @@ TEST(AdversarialNewOps, PoolingWindowsLongerThanTheInputAndPaddingsNearInt64) {
   };
   aclIntArray *kernel = ints({5, 5}), *stride = ints({2, 2}), *pad = ints({0, 0}), *dilation = ints({1, 1});
   {
-    aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 1});
+    aclTensor *s = Formatted(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Formatted(out, ACL_FLOAT, {1, 1, 1, 1});
     ASSERT_EQ(RunCall(
                   [&](uint64_t* w, aclOpExecutor** e) {
                     return aclnnAvgPool2dGetWorkspaceSize(s, kernel, stride, pad, true, true, 0, 0, d, w, e);
@@ -962,8 +975,8 @@ TEST(AdversarialNewOps, PoolingWindowsLongerThanTheInputAndPaddingsNearInt64) {
     EXPECT_EQ(read(out, 0.0f), 7.5f);  // the 4 x 4 input's mean: the window clipped to it
   }
   {
-    aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 1}),
-              *i = Nchw(indices, ACL_INT32, {1, 1, 1, 1});
+    aclTensor *s = Formatted(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Formatted(out, ACL_FLOAT, {1, 1, 1, 1}),
+              *i = Formatted(indices, ACL_INT32, {1, 1, 1, 1});
     ASSERT_EQ(RunCall(
                   [&](uint64_t* w, aclOpExecutor** e) {
                     return aclnnMaxPool2dWithIndicesGetWorkspaceSize(s, kernel, stride, pad, dilation, true, d, i, w,
@@ -979,8 +992,8 @@ TEST(AdversarialNewOps, PoolingWindowsLongerThanTheInputAndPaddingsNearInt64) {
   const int64_t p = int64_t{1} << 50;
   aclIntArray *hugeKernel = ints({2 * p, 1}), *hugeStride = ints({2 * p, 1}), *hugePad = ints({p, 0});
   {
-    aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 2, 2}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 2}),
-              *i = Nchw(indices, ACL_INT32, {1, 1, 1, 2});
+    aclTensor *s = Formatted(in, ACL_FLOAT, {1, 1, 2, 2}), *d = Formatted(out, ACL_FLOAT, {1, 1, 1, 2}),
+              *i = Formatted(indices, ACL_INT32, {1, 1, 1, 2});
     ASSERT_EQ(RunCall(
                   [&](uint64_t* w, aclOpExecutor** e) {
                     return aclnnMaxPool2dWithIndicesGetWorkspaceSize(s, hugeKernel, hugeStride, hugePad, dilation,
@@ -995,8 +1008,8 @@ TEST(AdversarialNewOps, PoolingWindowsLongerThanTheInputAndPaddingsNearInt64) {
   }
   // kernel INT64_MAX with padding 2^62: 2 * padding overflowed and passed.
   aclIntArray *maxKernel = ints({kMax64, 1}), *overPad = ints({int64_t{1} << 62, 0}), *unit = ints({1, 1});
-  aclTensor *s = Nchw(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Nchw(out, ACL_FLOAT, {1, 1, 1, 1}),
-            *i = Nchw(indices, ACL_INT32, {1, 1, 1, 1});
+  aclTensor *s = Formatted(in, ACL_FLOAT, {1, 1, 4, 4}), *d = Formatted(out, ACL_FLOAT, {1, 1, 1, 1}),
+            *i = Formatted(indices, ACL_INT32, {1, 1, 1, 1});
   uint64_t workspaceSize = 0;
   aclOpExecutor* executor = nullptr;
   EXPECT_EQ(
@@ -1009,6 +1022,211 @@ TEST(AdversarialNewOps, PoolingWindowsLongerThanTheInputAndPaddingsNearInt64) {
   for (aclIntArray* a : {kernel, stride, pad, dilation, hugeKernel, hugeStride, hugePad, maxKernel, overPad, unit}) {
     aclDestroyIntArray(a);
   }
+}
+
+// Resampling keeps an axis whose size does not change, whatever the scales
+// say (PyTorch's rule; CANN's AreaPixelComputeScale and computeScale), and
+// UpsampleNearest2dV2 doubles a small axis by 2 (CANN's A2 computeScale).
+TEST(AdversarialNewOps, ResamplingAxesOfUnchangedOrDoubledSize) {
+  const auto ints = [](std::vector<int64_t> values) { return aclCreateIntArray(values.data(), values.size()); };
+  {  // Trilinear3d: D 2 -> 2 with scalesD 2
+    Buf<float> in({0, 10}), out(std::vector<float>(2, 0));
+    aclTensor* s = in.Contiguous(ACL_FLOAT, {1, 1, 2, 1, 1}, 0, ACL_FORMAT_NCDHW);
+    aclTensor* d = out.Contiguous(ACL_FLOAT, {1, 1, 2, 1, 1}, 0, ACL_FORMAT_NCDHW);
+    aclIntArray* size = ints({2, 1, 1});
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* w, aclOpExecutor** e) {
+                    return aclnnUpsampleTrilinear3dGetWorkspaceSize(s, size, false, 2.0, 1.0, 1.0, d, w, e);
+                  },
+                  aclnnUpsampleTrilinear3d, {s, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(out.Read(), (std::vector<float>{0, 10}));
+    aclDestroyIntArray(size);
+  }
+  {  // Linear1d: L 4 -> 4 with scales 1.2 (floor(4 * 1.2) = 4 passes the conflict check)
+    Buf<float> in({0, 10, 20, 30}), out(std::vector<float>(4, 0));
+    aclTensor* s = in.Contiguous(ACL_FLOAT, {1, 1, 4}, 0, ACL_FORMAT_NCL);
+    aclTensor* d = out.Contiguous(ACL_FLOAT, {1, 1, 4}, 0, ACL_FORMAT_NCL);
+    aclIntArray* size = ints({4});
+    ASSERT_EQ(
+        RunCall([&](uint64_t* w,
+                    aclOpExecutor** e) { return aclnnUpsampleLinear1dGetWorkspaceSize(s, size, false, 1.2, d, w, e); },
+                aclnnUpsampleLinear1d, {s, d}),
+        ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(out.Read(), (std::vector<float>{0, 10, 20, 30}));
+    aclDestroyIntArray(size);
+  }
+  struct NearestCase {
+    int64_t in_h, out_h;
+    float scales_h;
+    std::vector<float> want;
+  };
+  for (const NearestCase& c : {NearestCase{2, 2, 2.0f, {0, 10}}, NearestCase{3, 6, 3.0f, {0, 0, 10, 10, 20, 20}}}) {
+    std::vector<float> x;
+    for (int64_t i = 0; i < c.in_h; ++i) x.push_back(10.0f * static_cast<float>(i));
+    Buf<float> in(x), out(std::vector<float>(static_cast<size_t>(c.out_h), 0));
+    aclTensor* s = in.Contiguous(ACL_FLOAT, {1, 1, c.in_h, 1}, 0, ACL_FORMAT_NCHW);
+    aclTensor* d = out.Contiguous(ACL_FLOAT, {1, 1, c.out_h, 1}, 0, ACL_FORMAT_NCHW);
+    aclIntArray* size = ints({c.out_h, 1});
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* w, aclOpExecutor** e) {
+                    return aclnnUpsampleNearest2dV2GetWorkspaceSize(s, size, c.scales_h, 1.0f, d, w, e);
+                  },
+                  aclnnUpsampleNearest2dV2, {s, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(out.Read(), c.want) << c.in_h << " -> " << c.out_h;
+    aclDestroyIntArray(size);
+  }
+}
+
+// Im2col's row count C x kh x kw past int64 is refused (it wrapped to 0 and
+// matched an out of [1, 0, 4]).
+TEST(AdversarialNewOps, Im2colRowsPastInt64AreRefused) {
+  const auto ints = [](std::vector<int64_t> values) { return aclCreateIntArray(values.data(), values.size()); };
+  Buf<float> in({1, 2, 3, 4}), out(std::vector<float>(1, 0));
+  aclTensor* s = in.Contiguous(ACL_FLOAT, {1, 4, 1, 1}, 0, ACL_FORMAT_NCHW);
+  aclTensor* d = out.Contiguous(ACL_FLOAT, {1, 0, 4}, 0, ACL_FORMAT_NCHW);
+  const int64_t big = int64_t{1} << 31;
+  aclIntArray *kernel = ints({big, big}), *dilation = ints({1, 1}), *padding = ints({big / 2, big / 2}),
+              *stride = ints({1, 1});
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(aclnnIm2colGetWorkspaceSize(s, kernel, dilation, padding, stride, d, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  for (aclIntArray* a : {kernel, dilation, padding, stride}) aclDestroyIntArray(a);
+  aclDestroyTensor(s);
+  aclDestroyTensor(d);
+}
+
+// An INT64 beyond 2^24 rounds into FLOAT once, as static_cast and PyTorch do
+// (through double, 2^60 + 2^36 + 1 landed on a tie and went down); AngleV2
+// takes BFLOAT16 (CANN's A2 definition) and gives BFLOAT16.
+TEST(AdversarialNewOps, Int64ToFloatRoundsOnceAndAngleTakesBf16) {
+  const int64_t wide = (int64_t{1} << 60) + (int64_t{1} << 36) + 1;
+  const std::vector<int64_t> values = {wide, -wide, (int64_t{1} << 24) + 1, kMax64, kMin64};
+  Buf<int64_t> in(values);
+  Buf<float> out(std::vector<float>(values.size(), 0));
+  const int64_t n = static_cast<int64_t>(values.size());
+  aclTensor *s = in.Contiguous(ACL_INT64, {n}), *d = out.Contiguous(ACL_FLOAT, {n});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnCastGetWorkspaceSize(s, ACL_FLOAT, d, w, e); },
+                    aclnnCast, {s, d}),
+            ACLNN_SUCCESS);
+  std::vector<float> want;
+  for (const int64_t v : values) want.push_back(static_cast<float>(v));
+  EXPECT_EQ(out.Read(), want);
+
+  const std::vector<uint16_t> bf16 = {0xbf80, 0x3f80, 0x0000, 0x7fc0};  // -1, 1, 0, NaN
+  Buf<uint16_t> x(bf16), angle(std::vector<uint16_t>(bf16.size(), 0));
+  aclTensor *a = x.Contiguous(ACL_BF16, {4}), *o = angle.Contiguous(ACL_BF16, {4});
+  ASSERT_EQ(RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAngleV2GetWorkspaceSize(a, o, w, e); },
+                    aclnnAngleV2, {a, o}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const std::vector<uint16_t> got = angle.Read();
+  EXPECT_EQ(got[0], 0x4049);  // pi in bf16
+  EXPECT_EQ(got[1], 0x0000);
+  EXPECT_EQ(got[2], 0x0000);
+  EXPECT_EQ(got[3] & 0x7f80, 0x7f80);  // NaN
+  EXPECT_NE(got[3] & 0x007f, 0);
+}
+
+// The foreach ops pair the scalar's dtype with the list's as CANN's Atlas A2
+// documents: FLOAT / BFLOAT16 lists FLOAT (or DOUBLE for host scalars),
+// FLOAT16 lists FLOAT16 (or DOUBLE), INT32 lists INT32 (or INT64);
+// MulScalarList FLOAT for floating lists and INT64 for INT32 ones.
+TEST(AdversarialNewOps, ForeachScalarsPairWithTheListDtype) {
+  Buf<int32_t> ints32({1, 2, 3});
+  Buf<float> floats({1, 2, 3}), out(std::vector<float>(3, 0));
+  aclTensor* xi = ints32.Contiguous(ACL_INT32, {3});
+  aclTensor* xf = floats.Contiguous(ACL_FLOAT, {3});
+  aclTensor* oi = out.Contiguous(ACL_INT32, {3});
+  aclTensor* of = out.Contiguous(ACL_FLOAT, {3});
+  aclTensorList *listI = aclCreateTensorList(&xi, 1), *listF = aclCreateTensorList(&xf, 1);
+  aclTensorList *outI = aclCreateTensorList(&oi, 1), *outF = aclCreateTensorList(&of, 1);
+  HostScalar<float> f(2.5f, ACL_FLOAT);
+  HostScalar<int32_t> i(2, ACL_INT32);
+  HostScalar<double> dbl(2.0, ACL_DOUBLE);
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(aclnnForeachAddScalarV2GetWorkspaceSize(listI, f.scalar, outI, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnForeachMulScalarV2GetWorkspaceSize(listF, i.scalar, outF, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnForeachAddcmulScalarV2GetWorkspaceSize(listI, listI, listI, f.scalar, outI, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  // Scalar lists own their scalars: these two are made for them.
+  const float listFloat = 2.5f;
+  const double listDouble = 2.0;
+  aclScalar* fl = aclCreateScalar(const_cast<float*>(&listFloat), ACL_FLOAT);
+  aclScalar* db = aclCreateScalar(const_cast<double*>(&listDouble), ACL_DOUBLE);
+  aclScalarList *floatList = aclCreateScalarList(&fl, 1), *doubleList = aclCreateScalarList(&db, 1);
+  EXPECT_EQ(aclnnForeachMulScalarListGetWorkspaceSize(listI, floatList, outI, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnForeachMulScalarListGetWorkspaceSize(listF, doubleList, outF, &workspaceSize, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  // The documented pairs still run.
+  EXPECT_EQ(
+      RunCall([&](uint64_t* w,
+                  aclOpExecutor** e) { return aclnnForeachMulScalarV2GetWorkspaceSize(listF, dbl.scalar, outF, w, e); },
+              aclnnForeachMulScalarV2, {}),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{2, 4, 6}));
+  EXPECT_EQ(RunCall(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnForeachMulScalarListGetWorkspaceSize(listF, floatList, outF, w, e);
+                },
+                aclnnForeachMulScalarList, {}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{2.5f, 5, 7.5f}));
+  aclDestroyScalarList(floatList);
+  aclDestroyScalarList(doubleList);
+  for (aclTensorList* l : {listI, listF, outI, outF}) aclDestroyTensorList(l);
+}
+
+// One repeatable Nonzero executor run from several threads at once, each on
+// its own stream: every run rewrites out's shape after it, which took turns
+// with nothing (a double free under ASan, heap corruption without it).
+TEST(AdversarialNewOps, ARepeatableNonzeroRunsOnSeveralThreadsAtOnce) {
+  Buf<float> in({1, 0, 3, 0, 5, 6, 0, 8});
+  Buf<int64_t> out(std::vector<int64_t>(8, 0));
+  aclTensor* s = in.Contiguous(ACL_FLOAT, {8});
+  aclTensor* d = out.Contiguous(ACL_INT64, {8, 1});
+  uint64_t workspaceSize = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnNonzeroGetWorkspaceSize(s, d, &workspaceSize, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&] {
+      EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+      aclrtStream stream = nullptr;
+      EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+      DeviceBuffer workspace(std::max<uint64_t>(workspaceSize, 1));
+      for (int run = 0; run < 300; ++run) {
+        if (aclnnNonzero(workspace.get(), workspaceSize, executor, stream) != ACLNN_SUCCESS) failures.fetch_add(1);
+      }
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  int64_t* dims = nullptr;
+  uint64_t rank = 0;
+  ASSERT_EQ(aclGetViewShape(d, &dims, &rank), ACLNN_SUCCESS);
+  EXPECT_EQ(std::vector<int64_t>(dims, dims + rank), (std::vector<int64_t>{5, 1}));
+  delete[] dims;
+  std::vector<int64_t> found = out.Read();
+  found.resize(5);
+  EXPECT_EQ(found, (std::vector<int64_t>{0, 2, 4, 5, 7}));
+  EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+  aclDestroyTensor(s);
+  aclDestroyTensor(d);
 }
 
 }  // namespace

@@ -194,15 +194,15 @@ TEST(Polar, MatchesReference) {
 // ---- AngleV2 ----------------------------------------------------------------------------------
 
 TEST(AngleV2, EveryDtype) {
-  const std::vector<aclDataType> dtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_COMPLEX64, ACL_BOOL, ACL_UINT8,
-                                           ACL_INT8,    ACL_INT16, ACL_INT32,     ACL_INT64};
+  const std::vector<aclDataType> dtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_COMPLEX64, ACL_BOOL,
+                                           ACL_UINT8,   ACL_INT8, ACL_INT16, ACL_INT32,     ACL_INT64};
   for (aclDataType dtype : dtypes) {
     for (View view : kViews) {
       SCOPED_TRACE(std::string(Name(dtype)) + " " + ViewName(view));
       Rng rng = Rng::ForCurrentTest();
       DeviceTensor x(dtype, {4, 5}, view);
       const Values values = x.FillRandom(rng, Range{-9, 9, 0, 4});
-      const aclDataType outDtype = dtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
+      const aclDataType outDtype = dtype == ACL_FLOAT16 || dtype == ACL_BF16 ? dtype : ACL_FLOAT;
       DeviceTensor out(outDtype, {4, 5}, view == View::kReversed ? View::kTransposed : view);
       ExpectRuns([&](OpArgs& a, uint64_t* w,
                      aclOpExecutor** e) { return aclnnAngleV2GetWorkspaceSize(a.Tensor(x), a.Tensor(out), w, e); },
@@ -312,9 +312,9 @@ std::vector<RejectionCase> Rejections() {
       {"AngleV2_double",
        [=](A& a, W w, E e) { return aclnnAngleV2GetWorkspaceSize(t(a, ACL_DOUBLE, m), t(a, ACL_FLOAT, m), w, e); },
        aclnnAngleV2, "'x'"},
-      {"AngleV2_bf16",
-       [=](A& a, W w, E e) { return aclnnAngleV2GetWorkspaceSize(t(a, ACL_BF16, m), t(a, ACL_BF16, m), w, e); },
-       aclnnAngleV2, "'x'"},
+      {"AngleV2_bf16_into_f32",
+       [=](A& a, W w, E e) { return aclnnAngleV2GetWorkspaceSize(t(a, ACL_BF16, m), t(a, ACL_FLOAT, m), w, e); },
+       aclnnAngleV2, "BF16"},
       {"AngleV2_f16_into_f32",
        [=](A& a, W w, E e) { return aclnnAngleV2GetWorkspaceSize(t(a, ACL_FLOAT16, m), t(a, ACL_FLOAT, m), w, e); },
        aclnnAngleV2, "FLOAT16"},

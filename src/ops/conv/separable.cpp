@@ -84,6 +84,10 @@ kernels::AxisTaps LinearTapsIn(int64_t in, int64_t out, bool align_corners, doub
 }  // namespace
 
 kernels::AxisTaps LinearTaps(bool f64, int64_t in, int64_t out, bool align_corners, double scales) {
+  if (in == out) {  // an unchanged axis copies, whatever scales says (PyTorch's rule, CANN's AreaPixelComputeScale)
+    align_corners = false;
+    scales = 0;
+  }
   return f64 ? LinearTapsIn<double>(in, out, align_corners, scales)
              : LinearTapsIn<float>(in, out, align_corners, scales);
 }

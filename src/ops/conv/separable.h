@@ -34,7 +34,8 @@ T SourceScale(int64_t in, int64_t out, bool align_corners, double scales) {
 
 // Linear interpolation's two taps per output index (one at the last input
 // index), PyTorch's rule: source scale * i with align_corners, else
-// max(scale * (i + 0.5) - 0.5, 0), computed in f64 or f32.
+// max(scale * (i + 0.5) - 0.5, 0), computed in f64 or f32. An axis whose size
+// does not change copies, whatever `scales` says.
 kernels::AxisTaps LinearTaps(bool f64, int64_t in, int64_t out, bool align_corners, double scales);
 
 // Adaptive pooling's window of output i of `out` over an axis of `in`

@@ -20,12 +20,6 @@ constexpr DtypeSet kBilinearDtypes = {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUB
 constexpr OpTraits kBilinearTraits{
     .header = "aclnnop/aclnn_upsample_bilinear_2d.h", .dtypes = kBilinearDtypes, .max_rank = 4};
 
-// An axis of unchanged size keeps scale 1, whatever the scales say (CANN's rule).
-kernels::AxisTaps TapsFor(aclDataType dtype, int64_t in, int64_t out, bool align_corners, double scales) {
-  if (in == out) return LinearTaps(dtype == ACL_DOUBLE, in, out, false, 0);
-  return LinearTaps(dtype == ACL_DOUBLE, in, out, align_corners, scales);
-}
-
 aclnnStatus PlanUpsampleBilinear2d(Plan& plan, const aclTensor* self, const aclIntArray* output_size,
                                    bool align_corners, double scales_h, double scales_w, const aclTensor* out) {
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kBilinearDtypes));
@@ -72,8 +66,9 @@ aclnnStatus PlanUpsampleBilinear2d(Plan& plan, const aclTensor* self, const aclI
     x = Permute(x, {0, 3, 1, 2});
     y = Permute(y, {0, 3, 1, 2});
   }
-  PlanSeparable(plan, x, y, TapsFor(x.dtype, x.shape[2], y.shape[2], align_corners, scales_h),
-                TapsFor(x.dtype, x.shape[3], y.shape[3], align_corners, scales_w),
+  const bool f64 = x.dtype == ACL_DOUBLE;
+  PlanSeparable(plan, x, y, LinearTaps(f64, x.shape[2], y.shape[2], align_corners, scales_h),
+                LinearTaps(f64, x.shape[3], y.shape[3], align_corners, scales_w),
                 kernels::SeparableReduce::kWeightedSum, "bilinear resample");
   return ACLNN_SUCCESS;
 }

@@ -1,5 +1,6 @@
 // aclnnUpsampleNearest2dV2: UpsampleNearest2d with given scales: source
-// index min(floor(dst * scale), in - 1), scale 1 / scales when > 0, else
+// index min(floor(dst * scale), in - 1), scale 1 / scales when both are > 0
+// (GivenScales: CANN's A2 exceptions for unchanged and doubled axes), else
 // in / out, in float (PyTorch's rule); the gather of nearest.h.
 #include <utility>
 #include <vector>
@@ -18,6 +19,18 @@ constexpr DtypeSet kUpsampleDtypes = {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_DOUB
 constexpr OpTraits kUpsampleTraits{
     .header = "aclnnop/aclnn_upsample_nearest_2d_v2.h", .dtypes = kUpsampleDtypes, .max_rank = 4};
 constexpr int64_t kMaxWideExtent = int64_t{1} << 24;  // the doc's bound on H and W for DOUBLE and UINT8
+constexpr int64_t kSmallDoubledSum = 128;             // out H + W up to which a doubled axis takes 2
+
+// The scales factor an axis resamples by on CANN's A2 path: the given one
+// only when both are positive (else every axis follows the sizes, 0 here),
+// 1 for an axis whose size is unchanged, and 2 for one that doubles while
+// out's H + W is at most 128 (its computeScale, as PyTorch's nearest_idx).
+double GivenScales(int64_t in, int64_t out, int64_t other_out, double scales, bool both) {
+  if (!both) return 0;
+  if (in == out) return 1;
+  if (out % 2 == 0 && out / 2 == in && out + other_out <= kSmallDoubledSum) return 2;
+  return scales;
+}
 
 aclnnStatus PlanUpsampleNearest2dV2(Plan& plan, const aclTensor* self, const aclIntArray* output_size, float scales_h,
                                     float scales_w, const aclTensor* out) {
@@ -49,9 +62,14 @@ aclnnStatus PlanUpsampleNearest2dV2(Plan& plan, const aclTensor* self, const acl
   const TensorRef x = plan.Input(self, "self");
   const TensorRef y = plan.Output(out, "out");
   if (x.NumElements() == 0) return ACLNN_SUCCESS;  // empty tensors are allowed: nothing to read
+  const int64_t in_h = x.shape[row_dim], in_w = x.shape[column_dim];
+  const int64_t out_h = y.shape[row_dim], out_w = y.shape[column_dim];
+  const bool both = scales_h > 0 && scales_w > 0;
   std::vector<std::vector<int64_t>> sources(4);
-  sources[row_dim] = NearestSourceIndices(x.shape[row_dim], y.shape[row_dim], NearestRule::kFloor, scales_h);
-  sources[column_dim] = NearestSourceIndices(x.shape[column_dim], y.shape[column_dim], NearestRule::kFloor, scales_w);
+  sources[row_dim] =
+      NearestSourceIndices(in_h, out_h, NearestRule::kFloor, GivenScales(in_h, out_h, out_w, scales_h, both));
+  sources[column_dim] =
+      NearestSourceIndices(in_w, out_w, NearestRule::kFloor, GivenScales(in_w, out_w, out_h, scales_w, both));
   PlanNearestResize(plan, x, y, std::move(sources));
   return ACLNN_SUCCESS;
 }

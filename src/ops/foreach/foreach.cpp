@@ -163,7 +163,7 @@ ScalarValue HostValue(const aclScalar& scalar, aclDataType compute_dtype) {
   const ScalarValue value = ValueOf(scalar);
   if (IsFloating(compute_dtype))
     return ScalarValue::Real(value.is_integer ? static_cast<double>(value.integer) : value.real);
-  return value.is_integer ? value : ScalarValue::Integer(static_cast<int64_t>(value.real));
+  return value.is_integer ? value : ScalarValue::Integer(kernels::Convert<int64_t>(value.real));
 }
 
 // result (one element) = reduce(every element of in) on the reduction engine.

@@ -47,14 +47,14 @@ constexpr DtypeSet kDivListScalars = {ACL_FLOAT};
 constexpr DtypeSet kPowAndTensorScalars = {ACL_FLOAT, ACL_DOUBLE, ACL_INT64};
 
 constexpr ForeachBinaryRule kAddScalar{
-    .op = ForeachOp::kAdd, .dtypes = kArith7, .scalar_dtypes = kTensorScalars, .pairing = ScalarPairing::kAny};
+    .op = ForeachOp::kAdd, .dtypes = kArith7, .scalar_dtypes = kTensorScalars, .pairing = ScalarPairing::kLikeX};
 aclnnStatus PlanForeachAddScalar(Plan& plan, const aclTensorList* x, const aclTensor* scalar,
                                  const aclTensorList* out) {
   return PlanForeachTensorScalar(plan, kAddScalar, x, scalar, out);
 }
 
 constexpr ForeachBinaryRule kAddScalarV2{
-    .op = ForeachOp::kAdd, .dtypes = kArith7, .scalar_dtypes = kHostScalars, .pairing = ScalarPairing::kAny};
+    .op = ForeachOp::kAdd, .dtypes = kArith7, .scalar_dtypes = kHostScalars, .pairing = ScalarPairing::kLikeX};
 aclnnStatus PlanForeachAddScalarV2(Plan& plan, const aclTensorList* x, const aclScalar* scalar,
                                    const aclTensorList* out) {
   return PlanForeachScalar(plan, kAddScalarV2, x, scalar, out);
@@ -95,21 +95,21 @@ aclnnStatus PlanForeachSubScalarInplace(Plan& plan, const aclTensorList* x, cons
 }
 
 constexpr ForeachBinaryRule kMulScalar{
-    .op = ForeachOp::kMul, .dtypes = kArith4, .scalar_dtypes = kTensorScalars, .pairing = ScalarPairing::kAny};
+    .op = ForeachOp::kMul, .dtypes = kArith4, .scalar_dtypes = kTensorScalars, .pairing = ScalarPairing::kLikeX};
 aclnnStatus PlanForeachMulScalar(Plan& plan, const aclTensorList* x, const aclTensor* scalar,
                                  const aclTensorList* out) {
   return PlanForeachTensorScalar(plan, kMulScalar, x, scalar, out);
 }
 
 constexpr ForeachBinaryRule kMulScalarV2{
-    .op = ForeachOp::kMul, .dtypes = kArith4, .scalar_dtypes = kHostScalars, .pairing = ScalarPairing::kAny};
+    .op = ForeachOp::kMul, .dtypes = kArith4, .scalar_dtypes = kHostScalars, .pairing = ScalarPairing::kLikeX};
 aclnnStatus PlanForeachMulScalarV2(Plan& plan, const aclTensorList* x, const aclScalar* scalar,
                                    const aclTensorList* out) {
   return PlanForeachScalar(plan, kMulScalarV2, x, scalar, out);
 }
 
 constexpr ForeachBinaryRule kMulScalarList{
-    .op = ForeachOp::kMul, .dtypes = kArith4, .scalar_dtypes = kListScalarsDouble, .pairing = ScalarPairing::kAny};
+    .op = ForeachOp::kMul, .dtypes = kArith4, .scalar_dtypes = kListScalars, .pairing = ScalarPairing::kForList};
 aclnnStatus PlanForeachMulScalarList(Plan& plan, const aclTensorList* x, const aclScalarList* scalars,
                                      const aclTensorList* out) {
   return PlanForeachScalarList(plan, kMulScalarList, x, scalars, out);

@@ -42,12 +42,12 @@ constexpr ForeachTernaryRule kAddcmulList{.op = ForeachCombine::kAddcmul,
 constexpr ForeachTernaryRule kAddcmulScalar{.op = ForeachCombine::kAddcmul,
                                             .dtypes = kAddcmulDtypes,
                                             .scalar_dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32},
-                                            .pairing = ScalarPairing::kAny};
+                                            .pairing = ScalarPairing::kLikeX};
 constexpr ForeachTernaryRule kAddcmulScalarV2{
     .op = ForeachCombine::kAddcmul,
     .dtypes = kAddcmulDtypes,
     .scalar_dtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_INT64},
-    .pairing = ScalarPairing::kAny};
+    .pairing = ScalarPairing::kLikeX};
 
 template <const ForeachTernaryRule& kRule>
 aclnnStatus PlanPerTensorScalars(Plan& plan, const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3,

@@ -121,13 +121,13 @@ aclnnStatus PlanPolar(Plan& plan, const aclTensor* input, const aclTensor* angle
 
 // ---- AngleV2 ----------------------------------------------------------------------------------
 
-// CANN's Atlas A2 definition: x's dtypes; FLOAT16 keeps its dtype, every other gives FLOAT.
-constexpr DtypeSet kAngleDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_COMPLEX64, ACL_BOOL, ACL_UINT8,
-                                   ACL_INT8,    ACL_INT16, ACL_INT32,     ACL_INT64};
+// CANN's Atlas A2 definition: x's dtypes; FLOAT16 and BFLOAT16 keep their dtype, every other gives FLOAT.
+constexpr DtypeSet kAngleDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16,  ACL_COMPLEX64, ACL_BOOL,
+                                   ACL_UINT8,   ACL_INT8,  ACL_INT16, ACL_INT32,     ACL_INT64};
 
 aclnnStatus PlanAngleV2(Plan& plan, const aclTensor* x, const aclTensor* out) {
   CANOPY_CHECK(plan.CheckDtype("x", x->dtype, kAngleDtypes));
-  const aclDataType result = x->dtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;
+  const aclDataType result = x->dtype == ACL_FLOAT16 || x->dtype == ACL_BF16 ? x->dtype : ACL_FLOAT;
   if (out->dtype != result) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "x of dtype %s gives an out of dtype %s, not %s", DtypeName(x->dtype),
                        DtypeName(result), DtypeName(out->dtype));

@@ -124,8 +124,14 @@ aclnnStatus CheckIm2col(Plan& plan, const aclTensor* self, const aclIntArray* ke
                        ShapeToString(self->view_shape).c_str(), static_cast<long long>(w.out[0]),
                        static_cast<long long>(w.out[1]));
   }
-  const int64_t rows = self->view_shape[static_cast<size_t>(rank - 3)] * w.kernel[0] * w.kernel[1];
-  Shape expected = {rows, w.out[0] * w.out[1]};
+  int64_t rows = 0, blocks = 0;
+  if (__builtin_mul_overflow(self->view_shape[static_cast<size_t>(rank - 3)], w.kernel[0], &rows) ||
+      __builtin_mul_overflow(rows, w.kernel[1], &rows) || __builtin_mul_overflow(w.out[0], w.out[1], &blocks)) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "the columns of self %s with kernel %lld x %lld do not fit int64",
+                       ShapeToString(self->view_shape).c_str(), static_cast<long long>(w.kernel[0]),
+                       static_cast<long long>(w.kernel[1]));
+  }
+  Shape expected = {rows, blocks};
   if (rank == 4) expected.insert(expected.begin(), self->view_shape[0]);
   CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kIm2colDtypes));
   return plan.CheckShape("out", out, expected);

@@ -206,12 +206,11 @@ class UniqueShapes final : public AfterRun {
     int64_t groups = 0;
     std::memcpy(&groups, context.Resolve(count_), sizeof groups);
     for (const Rewrite& rewrite : rewrites_) {
-      // A descriptor the client destroyed after phase 1 is skipped (it was written after its free).
-      if (canopyNnopbaseTensorIsLive(rewrite.tensor) == 0) continue;
       Shape shape = rewrite.shape;
       std::replace(shape.begin(), shape.end(), int64_t{-1}, groups);
-      rewrite.tensor->view_shape = shape;
-      rewrite.tensor->strides = ContiguousStrides(shape);
+      // Skipped for a descriptor the client destroyed after phase 1; runs of
+      // one repeatable executor on several threads write it in turn.
+      canopyNnopbaseSetContiguousView(rewrite.tensor, shape.data(), shape.size());
     }
     return ACLNN_SUCCESS;
   }
