@@ -24,6 +24,9 @@ class MoeFinalizeStep final : public Step {
         d_.has_bias ? reinterpret_cast<const int32_t*>(context.Resolve(d_.expert_index)) : nullptr;
     // Every index first: a bad one fails the run with out untouched.
     for (int64_t t = 0; t < d_.rows * d_.k; ++t) {
+      if (d_.index_extent > 0 && (row_index[t] < 0 || row_index[t] >= d_.index_extent)) {
+        return OutOfRange(d_.row_index_name, t, row_index[t], d_.index_extent);
+      }
       if (d_.windowed) {
         if (InWindow(row_index[t]) && row_index[t] - d_.window_start >= d_.expanded_rows) {
           return OutOfRange(d_.row_index_name, t, row_index[t], d_.window_start + d_.expanded_rows, d_.window_start);

@@ -32,6 +32,10 @@ struct MoeFinalizeDesc {
   // not 0 add their term, from row v - window_start (which must be below expanded_rows); the others add nothing.
   bool windowed = false;
   int64_t window_start = 0, window_end = 0;
+  // Above 0: every index must lie in [0, index_extent), checked before the
+  // window (MoeTokenUnpermute: positions of the whole permutation, of which
+  // those past a permutedTokens cut short by numOutTokens add nothing).
+  int64_t index_extent = 0;
 };
 
 std::unique_ptr<Step> MakeMoeFinalizeStep(const MoeFinalizeDesc& desc);

@@ -57,6 +57,8 @@
 #include "aclnnop/aclnn_logaddexp.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
 #include "aclnnop/aclnn_median.h"
+#include "aclnnop/aclnn_moe_token_permute.h"
+#include "aclnnop/aclnn_moe_token_unpermute.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_nonzero.h"
@@ -1227,6 +1229,50 @@ TEST(AdversarialNewOps, ARepeatableNonzeroRunsOnSeveralThreadsAtOnce) {
   EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
   aclDestroyTensor(s);
   aclDestroyTensor(d);
+}
+
+// MoeTokenPermute with numOutTokens cuts permutedTokens short; MoeTokenUnpermute
+// takes that cut tensor back (the permutation's length from sortedIndices),
+// adding only the slots placed below the cut and whose prob is not 0, as
+// CANN's kernel does; an index outside the permutation still fails the run.
+TEST(AdversarialNewOps, UnpermuteAfterAPermuteCutShortByNumOutTokens) {
+  constexpr int64_t kTokens = 4, kTopK = 2, kH = 2, kKept = 5;
+  Buf<float> x({1, 2, 3, 4, 5, 6, 7, 8}), permuted(std::vector<float>(kKept * kH, 0));
+  Buf<int32_t> experts({3, 1, 0, 3, 2, 2, 1, 0}), sorted(std::vector<int32_t>(kTokens * kTopK, 0));
+  aclTensor *t = x.Contiguous(ACL_FLOAT, {kTokens, kH}), *e = experts.Contiguous(ACL_INT32, {kTokens, kTopK});
+  aclTensor *p = permuted.Contiguous(ACL_FLOAT, {kKept, kH}), *si = sorted.Contiguous(ACL_INT32, {kTokens * kTopK});
+  ASSERT_EQ(RunCall(
+                [&](uint64_t* w, aclOpExecutor** ex) {
+                  return aclnnMoeTokenPermuteGetWorkspaceSize(t, e, kKept, false, p, si, w, ex);
+                },
+                aclnnMoeTokenPermute, {t, e, p, si}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const std::vector<float> probs = {0.5f, 2, 1, 3, 0.25f, 4, 1.5f, 0.75f};
+  Buf<float> prob(probs), out(std::vector<float>(kTokens * kH, -1));
+  const auto unpermute = [&](Buf<int32_t>& indices) {
+    aclTensor *pt = permuted.Contiguous(ACL_FLOAT, {kKept, kH}), *st = indices.Contiguous(ACL_INT32, {kTokens * kTopK});
+    aclTensor *pr = prob.Contiguous(ACL_FLOAT, {kTokens, kTopK}), *o = out.Contiguous(ACL_FLOAT, {kTokens, kH});
+    return RunCall(
+        [&](uint64_t* w, aclOpExecutor** ex) {
+          return aclnnMoeTokenUnpermuteGetWorkspaceSize(pt, st, pr, false, nullptr, o, w, ex);
+        },
+        aclnnMoeTokenUnpermute, {pt, st, pr, o});
+  };
+  ASSERT_EQ(unpermute(sorted), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  const std::vector<int32_t> positions = sorted.Read();
+  std::vector<double> want(kTokens * kH, 0);
+  for (int64_t i = 0; i < kTokens; ++i) {
+    for (int64_t k = 0; k < kTopK; ++k) {
+      if (positions[static_cast<size_t>(i * kTopK + k)] >= kKept) continue;  // dropped by the cut
+      for (int64_t j = 0; j < kH; ++j) {
+        want[static_cast<size_t>(i * kH + j)] += probs[static_cast<size_t>(i * kTopK + k)] * x.host()[i * kH + j];
+      }
+    }
+  }
+  ExpectValues(AsDoubles(out.Read()), want, 1e-6, "unpermute after numOutTokens");
+  Buf<int32_t> outside({0, 1, 2, 3, 4, 5, 6, 8});  // 8 is past the permutation of 8 slots
+  EXPECT_EQ(unpermute(outside), ACL_ERROR_RT_AICORE_EXCEPTION);
 }
 
 }  // namespace

@@ -79,14 +79,18 @@ aclnnStatus PlanMoeTokenUnpermute(Plan& plan, const aclTensor* permuted_tokens, 
                        ShapeToString(permuted_tokens->view_shape).c_str(),
                        ShapeToString(sorted_indices->view_shape).c_str(), ShapeToString(out->view_shape).c_str());
   }
-  const int64_t slots = permuted_tokens->view_shape[0], h = permuted_tokens->view_shape[1];
+  // The permutation's length comes from sortedIndices: permutedTokens may hold
+  // any number of rows, fewer after MoeTokenPermute's numOutTokens (CANN's
+  // tiling and kernel).
+  const int64_t slots = sorted_indices->view_shape[0], h = permuted_tokens->view_shape[1];
   const int64_t tokens = probs != nullptr ? probs->view_shape[0] : slots;
   const int64_t k = probs != nullptr ? probs->view_shape[1] : 1;
-  if (k > kMaxTopK || tokens * k != slots || sorted_indices->view_shape[0] != slots ||
+  int64_t pairs = 0;
+  if (k > kMaxTopK || __builtin_mul_overflow(tokens, k, &pairs) || pairs != slots ||
       out->view_shape != Shape{tokens, h}) {
     return plan.Reject(kShapeError,
                        "permutedTokens %s, sortedIndices %s, probsOptional [tokens, topK <= %lld] and out %s do not "
-                       "match: [tokens * topK, h], [tokens * topK], [tokens, h]",
+                       "match: [rows, h], [tokens * topK], [tokens, h]",
                        ShapeToString(permuted_tokens->view_shape).c_str(),
                        ShapeToString(sorted_indices->view_shape).c_str(), static_cast<long long>(kMaxTopK),
                        ShapeToString(out->view_shape).c_str());
@@ -108,6 +112,12 @@ aclnnStatus PlanMoeTokenUnpermute(Plan& plan, const aclTensor* permuted_tokens, 
   desc.op = "aclnnMoeTokenUnpermute";
   desc.rows = tokens;
   desc.k = k;
+  // CANN's kernel adds a slot only when its position is below permutedTokens'
+  // rows and its prob is not 0: the WithEp form's window over [0, rows).
+  desc.windowed = true;
+  desc.window_start = 0;
+  desc.window_end = permuted_tokens->view_shape[0];
+  desc.index_extent = slots;
   AddUnpermuteStep(plan, desc, permuted_ref, indices_ref, probs != nullptr ? &probs_ref : nullptr, out_ref);
   return ACLNN_SUCCESS;
 }
