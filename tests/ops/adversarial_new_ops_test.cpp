@@ -63,12 +63,15 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_reflection_pad2d.h"
 #include "aclnnop/aclnn_remainder.h"
+#include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_signbit.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
@@ -1273,6 +1276,50 @@ TEST(AdversarialNewOps, UnpermuteAfterAPermuteCutShortByNumOutTokens) {
   ExpectValues(AsDoubles(out.Read()), want, 1e-6, "unpermute after numOutTokens");
   Buf<int32_t> outside({0, 1, 2, 3, 4, 5, 6, 8});  // 8 is past the permutation of 8 slots
   EXPECT_EQ(unpermute(outside), ACL_ERROR_RT_AICORE_EXCEPTION);
+}
+
+// The replication / reflection / circular pads take an empty batch and
+// nothing else empty (CANN's check before its kernels): an unbatched empty
+// self, or an empty non-batch dimension, is 161002; an empty batch runs.
+TEST(AdversarialNewOps, ModePadsTakeOnlyAnEmptyBatch) {
+  using PadPhase1 = aclnnStatus (*)(const aclTensor*, const aclIntArray*, aclTensor*, uint64_t*, aclOpExecutor**);
+  struct Case {
+    PadPhase1 phase1;
+    Shape self, padding, out;
+    aclnnStatus want;
+  };
+  const Case cases[] = {
+      {aclnnReplicationPad1dGetWorkspaceSize, {0, 3}, {1, 1}, {0, 5}, ACLNN_ERR_PARAM_INVALID},
+      {aclnnReplicationPad1dGetWorkspaceSize, {2, 0, 3}, {1, 1}, {2, 0, 5}, ACLNN_ERR_PARAM_INVALID},
+      {aclnnReplicationPad1dGetWorkspaceSize, {2, 3}, {-2, -1}, {2, 0}, ACLNN_ERR_PARAM_INVALID},
+      {aclnnReflectionPad2dGetWorkspaceSize, {2, 0, 3, 3}, {1, 1, 1, 1}, {2, 0, 5, 5}, ACLNN_ERR_PARAM_INVALID},
+      {aclnnReplicationPad1dGetWorkspaceSize, {0, 2, 3}, {1, 1}, {0, 2, 5}, ACLNN_SUCCESS},
+      {aclnnReflectionPad2dGetWorkspaceSize, {0, 2, 3, 3}, {1, 1, 1, 1}, {0, 2, 5, 5}, ACLNN_SUCCESS},
+  };
+  for (const Case& c : cases) {
+    Buf<float> self(std::vector<float>(1, 0)), out(std::vector<float>(1, 0));
+    aclTensor *s = self.View(ACL_FLOAT, c.self, ContiguousStrides(c.self)),
+              *d = out.View(ACL_FLOAT, c.out, ContiguousStrides(c.out));
+    aclIntArray* padding = aclCreateIntArray(c.padding.data(), c.padding.size());
+    uint64_t workspaceSize = 0;
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(c.phase1(s, padding, d, &workspaceSize, &executor), c.want) << ShapeString(c.self);
+    if (executor != nullptr) aclDestroyAclOpExecutor(executor);
+    aclDestroyIntArray(padding);
+    aclDestroyTensor(s);
+    aclDestroyTensor(d);
+  }
+}
+
+// CalculateMatmulWeightSizeV2 of extents near INT64_MAX: refused without
+// overflowing while the extents are padded to whole blocks (UBSan checks).
+TEST(AdversarialNewOps, MatmulWeightSizeOfHugeExtentsIsRefused) {
+  for (const std::vector<int64_t>& dims : {std::vector<int64_t>{kMax64, 2}, std::vector<int64_t>{3, kMax64}}) {
+    aclIntArray* shape = aclCreateIntArray(dims.data(), dims.size());
+    uint64_t size = 0;
+    EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(shape, ACL_INT8, &size), ACLNN_ERR_PARAM_INVALID);
+    aclDestroyIntArray(shape);
+  }
 }
 
 }  // namespace

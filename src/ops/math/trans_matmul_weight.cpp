@@ -39,7 +39,8 @@ aclnnStatus PlanTransMatmulWeight(Plan& plan, const aclTensor* weight) {
   return ACLNN_SUCCESS;
 }
 
-int64_t AlignUp(int64_t value, int64_t to) { return (value + to - 1) / to * to; }
+// A positive extent rounded up to whole blocks of `to`, in 64 unsigned bits (INT64_MAX + 15 fits).
+uint64_t AlignUp(int64_t value, uint64_t to) { return (static_cast<uint64_t>(value) + to - 1) / to * to; }
 
 aclnnStatus WeightSize(const char* function, const aclIntArray* shape, int raw_dtype, uint64_t* size) {
   if (shape == nullptr || size == nullptr) {
@@ -56,7 +57,7 @@ aclnnStatus WeightSize(const char* function, const aclIntArray* shape, int raw_d
   // checks no dataType here (its document lists FLOAT16, BFLOAT16 and INT8,
   // but GroupedMatmulFinalizeRouting's examples size an INT32 weight), so
   // neither does Canopy.
-  const int64_t column_block = raw_dtype == ACL_FLOAT16 || raw_dtype == ACL_BF16 ? 16 : 32;
+  const uint64_t column_block = raw_dtype == ACL_FLOAT16 || raw_dtype == ACL_BF16 ? 16 : 32;
   uint64_t elements = 1;
   for (size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] <= 0) {
@@ -64,10 +65,10 @@ aclnnStatus WeightSize(const char* function, const aclIntArray* shape, int raw_d
                       ShapeToString(dims).c_str());
       return ACLNN_ERR_PARAM_INVALID;
     }
-    const int64_t extent = d + 2 == dims.size()   ? AlignUp(dims[d], 16)
-                           : d + 1 == dims.size() ? AlignUp(dims[d], column_block)
-                                                  : dims[d];
-    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(extent), &elements)) {
+    const uint64_t extent = d + 2 == dims.size()   ? AlignUp(dims[d], 16)
+                            : d + 1 == dims.size() ? AlignUp(dims[d], column_block)
+                                                   : static_cast<uint64_t>(dims[d]);
+    if (__builtin_mul_overflow(elements, extent, &elements)) {
       SetErrorMessage("%s: tensorShape [%s] is too large", function, ShapeToString(dims).c_str());
       return ACLNN_ERR_PARAM_INVALID;
     }

@@ -123,6 +123,17 @@ aclnnStatus PlanModePad(Plan& plan, const ModePadRule& rule, const aclTensor* se
     expected[d] = n + before + after;
   }
   CANOPY_CHECK(plan.CheckShape("out", out, expected));
+  if (self->NumElements() == 0 || out->NumElements() == 0) {
+    // CANN takes an empty batch (a batched self of extent 0 in dimension 0) and nothing else empty.
+    bool empty_batch = rank == rule.spatial + 2;
+    for (int64_t d = 1; d < rank; ++d) empty_batch = empty_batch && self->view_shape[d] != 0;
+    if (!empty_batch) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "self of shape %s: only the batch dimension of a %lld-D self may be empty (out %s)",
+                         ShapeToString(self->view_shape).c_str(), static_cast<long long>(rule.spatial + 2),
+                         ShapeToString(out->view_shape).c_str());
+    }
+  }
   const TensorRef src = plan.Input(self, "self");
   const TensorRef dst = plan.Output(out, "out");
   if (dst.NumElements() == 0) return ACLNN_SUCCESS;
