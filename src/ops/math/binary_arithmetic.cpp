@@ -87,9 +87,11 @@ bool ResultRoundsInComputeDtype(ElementwiseOp kind, aclDataType dtype) {
 
 // Runs the arithmetic into `out`, staged in the compute dtype where CANN's
 // result rounds or wraps there before its cast to out.
-void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, const std::vector<TensorRef>& inputs,
+void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, const std::vector<TensorRef>& given,
                    const TensorRef& out, ScalarValue alpha, ScalarValue scalar = {}) {
   const ComputeType compute = ComputeFor(op.kind, compute_dtype);
+  std::vector<TensorRef> inputs;
+  for (const TensorRef& input : given) inputs.push_back(RoundedOperand(plan, input, compute_dtype));
   if (out.dtype != compute_dtype && ResultRoundsInComputeDtype(op.kind, compute_dtype)) {
     const TensorRef result = plan.Temporary(compute_dtype, out.shape);
     plan.Elementwise(op.kind, compute, inputs, result, alpha, scalar);

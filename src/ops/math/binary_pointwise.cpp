@@ -103,9 +103,20 @@ aclDataType ScalarPromotionOf(const BinaryRule& rule, aclDataType self, const ac
   return TensorScalarDtype(self, other.dtype);
 }
 
+TensorRef RoundedOperand(Plan& plan, const TensorRef& operand, aclDataType compute_dtype) {
+  if (!IsHalfWidth(compute_dtype) || !IsIntegral(operand.dtype)) return operand;
+  const TensorRef rounded = plan.Temporary(compute_dtype, operand.shape);
+  plan.Copy(operand, rounded);
+  return rounded;
+}
+
 void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclDataType result,
-                  const std::vector<PointwiseOperand>& operands, const TensorRef& out) {
+                  const std::vector<PointwiseOperand>& given, const TensorRef& out) {
   if (out.NumElements() == 0) return;
+  std::vector<PointwiseOperand> operands = given;
+  for (PointwiseOperand& operand : operands) {
+    if (operand.tensor) operand.tensor = RoundedOperand(plan, *operand.tensor, compute_dtype);
+  }
   const ComputeType compute = kernels::ComputeTypeOf(compute_dtype);
   const bool unsigned_compute = compute_dtype == ACL_UINT64;  // the only integer dtype int64 cannot hold
   // A 16-bit float or a narrow integer result rounds or wraps in its own dtype

@@ -27,10 +27,17 @@ struct PointwiseOperand {
   static PointwiseOperand Scalar(ScalarValue v) { return {std::nullopt, v}; }
 };
 
+// An integer operand of 16-bit float math, rounded to that dtype first (a
+// temporary): CANN casts every operand to the promoted dtype, where the
+// kernels read each from its own storage (INT32 2049 against FLOAT16 2048
+// compared unequal; FLOAT16 holds 2049 as 2048). Any other operand as it is.
+TensorRef RoundedOperand(Plan& plan, const TensorRef& operand, aclDataType compute_dtype);
+
 // out = f(operands...) computed in the compute type of `compute_dtype` (the
-// operands' promoted dtype), giving a `result` (a comparison's BOOL, else
-// compute_dtype). A 16-bit float result headed for an out of another dtype is
-// rounded to its dtype first, as CANN computes in it and then casts.
+// operands' promoted dtype, integer operands of 16-bit float math rounded to
+// it), giving a `result` (a comparison's BOOL, else compute_dtype). A 16-bit
+// float result headed for an out of another dtype is rounded to its dtype
+// first, as CANN computes in it and then casts.
 void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclDataType result,
                   const std::vector<PointwiseOperand>& operands, const TensorRef& out);
 
