@@ -105,7 +105,7 @@ aclDataType ScalarPromotionOf(const BinaryRule& rule, aclDataType self, const ac
 
 TensorRef RoundedOperand(Plan& plan, const TensorRef& operand, aclDataType compute_dtype) {
   if (!IsHalfWidth(compute_dtype) || !IsIntegral(operand.dtype)) return operand;
-  const TensorRef rounded = plan.Temporary(compute_dtype, operand.shape);
+  TensorRef rounded = plan.Temporary(compute_dtype, operand.shape);
   plan.Copy(operand, rounded);
   return rounded;
 }

@@ -130,7 +130,7 @@ aclnnStatus PlanModePad(Plan& plan, const ModePadRule& rule, const aclTensor* se
     if (!empty_batch) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                          "self of shape %s: only the batch dimension of a %lld-D self may be empty (out %s)",
-                         ShapeToString(self->view_shape).c_str(), static_cast<long long>(rule.spatial + 2),
+                         ShapeToString(self->view_shape).c_str(), static_cast<long long>(rule.spatial) + 2,
                          ShapeToString(out->view_shape).c_str());
     }
   }
