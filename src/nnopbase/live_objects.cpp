@@ -73,11 +73,7 @@ bool LiveObjects::Remove(const void* object) {
 }
 
 bool LiveObjects::Contains(const void* object) {
-  const auto key = reinterpret_cast<uintptr_t>(object);
-  if (key == 0) return false;
-  Shard& shard = ShardOf(Hash(key));
-  std::lock_guard lock(shard.mutex);
-  return !shard.slots.empty() && shard.slots[shard.Find(key)] == key;
+  return WhileLive(object, [] {});
 }
 
 LiveObjects& LiveTensors() {
