@@ -74,15 +74,13 @@ ScalarValue AlphaOf(BinaryArithmetic op, const aclScalar* alpha) {
 
 // Whether CANN's kernel writes a result of `dtype` that the cast to another out
 // dtype then widens, so that it rounds or wraps there first: bool arithmetic
-// (true + true is true), 16-bit floats, integers narrower than int64 (int8
-// 127 + 1 into an INT16 out is -128). Integers divided truly or with
-// truncation compute in floating point and are cast from there.
+// (true + true is true) and what RoundsInOwnDtype names. Integers divided truly
+// or with truncation compute in floating point and are cast from there.
 bool ResultRoundsInComputeDtype(ElementwiseOp kind, aclDataType dtype) {
-  const bool narrow_integer = IsIntegral(dtype) && DtypeSize(dtype) < 8;
   if (IsDivision(kind) && !IsFloating(dtype) && !IsComplex(dtype)) {
-    return kind == ElementwiseOp::kDivFloor && narrow_integer;
+    return kind == ElementwiseOp::kDivFloor && RoundsInOwnDtype(dtype);
   }
-  return dtype == ACL_BOOL || IsHalfWidth(dtype) || narrow_integer;
+  return dtype == ACL_BOOL || RoundsInOwnDtype(dtype);
 }
 
 // Runs the arithmetic into `out`, staged in the compute dtype where CANN's
@@ -145,9 +143,11 @@ aclnnStatus PlanBinaryScalar(Plan& plan, BinaryArithmetic op, const aclTensor* s
   CANOPY_CHECK(CheckScalarDtype(plan, "other", other));
   aclDataType compute;
   CANOPY_CHECK(ScalarComputeDtype(plan, op.kind, self->dtype, other->dtype, compute));
+  // CANN's A2 Muls / InplaceMuls check only that self and out are in the list:
+  // the result is cast to any such out (FLOAT into INT32 truncates, as Cast does).
   if (IsDivision(op.kind)) {
     CANOPY_CHECK(plan.CheckCastable(self->dtype, out_name, out->dtype));
-  } else {
+  } else if (op.kind != ElementwiseOp::kMul) {
     CANOPY_CHECK(plan.CheckCastable(compute, out_name, out->dtype));
   }
   CANOPY_CHECK(plan.CheckShape(out_name, out, self->view_shape));

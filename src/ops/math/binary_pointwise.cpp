@@ -119,10 +119,7 @@ void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclData
   }
   const ComputeType compute = kernels::ComputeTypeOf(compute_dtype);
   const bool unsigned_compute = compute_dtype == ACL_UINT64;  // the only integer dtype int64 cannot hold
-  // A 16-bit float or a narrow integer result rounds or wraps in its own dtype
-  // before it is cast to another out dtype, as CANN computes in it and then casts
-  // (an INT8 shift into an INT64 out wraps at 8 bits).
-  if ((IsHalfWidth(result) || (IsIntegral(result) && DtypeSize(result) < 8)) && out.dtype != result) {
+  if (RoundsInOwnDtype(result) && out.dtype != result) {
     const TensorRef rounded = plan.Temporary(result, out.shape);
     AddStep(plan, op, compute, unsigned_compute, operands, rounded);
     plan.Copy(rounded, out);

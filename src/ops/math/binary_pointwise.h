@@ -49,6 +49,12 @@ void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclData
 aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar);
 // FLOAT16 or BF16: results round to 8 or 11 bits before any cast to a wider out.
 inline bool IsHalfWidth(aclDataType dtype) { return dtype == ACL_FLOAT16 || dtype == ACL_BF16; }
+// A result CANN's kernel writes in `dtype` before any cast to another out dtype
+// rounds or wraps there: 16-bit floats and integers narrower than int64 (an
+// INT8 shift into an INT64 out wraps at 8 bits; int8 127 + 1 into INT16 is -128).
+inline bool RoundsInOwnDtype(aclDataType dtype) {
+  return IsHalfWidth(dtype) || (IsIntegral(dtype) && DtypeSize(dtype) < 8);
+}
 // `value` as a tensor of `dtype` holds it, as CANN turns a scalar operand into
 // a tensor of the compute dtype: a comparison of FLOAT16 data with 0.1 compares
 // with FLOAT16(0.1), 300 in INT8 math is 44, 2.5 in INT32 math is 2; complex
