@@ -56,7 +56,6 @@ bool SameLayout(const char* a_first, const TensorRef& a, const char* b_first, co
 
 // The bytes a view spans from its slot's base: [begin, end).
 void SpanOf(const TensorRef& view, int64_t& begin, int64_t& end, bool& empty) {
-  const int64_t element = static_cast<int64_t>(DtypeSize(view.dtype));
   int64_t last = 0;
   begin = view.buffer.byte_offset;
   // An empty view spans nothing, and its strides may be anything (phase 1 checks
@@ -69,7 +68,9 @@ void SpanOf(const TensorRef& view, int64_t& begin, int64_t& end, bool& empty) {
   for (size_t d = 0; d < view.shape.size(); ++d) {
     if (view.shape[d] > 1) last += (view.shape[d] - 1) * view.strides[d];
   }
-  end = begin + (last + 1) * element;
+  // INT4 views start on a whole byte (phase 1 checks it), so counting from the
+  // first element's byte is exact.
+  end = begin + ElementBytesEnd(view.dtype, last + 1);
 }
 
 bool Intersect(const char* a_begin, const char* a_end, const char* b_begin, const char* b_end) {
@@ -428,8 +429,14 @@ void AddOverlapPattern(PlanKey& key) {
       overflow = __builtin_mul_overflow(t->view_shape[d] - 1, t->strides[d], &reach) ||
                  __builtin_add_overflow(last, reach, &last);
     }
-    overflow = overflow || __builtin_mul_overflow(t->offset, element, &first_byte) ||
-               __builtin_add_overflow(last, int64_t{1}, &last) || __builtin_mul_overflow(last, element, &end_byte);
+    overflow = overflow || __builtin_add_overflow(last, int64_t{1}, &last);
+    if (t->dtype == ACL_INT4) {  // two to a byte: the bytes that hold the first and the last element
+      first_byte = t->offset / 2;
+      end_byte = last / 2 + last % 2;
+    } else {
+      overflow = overflow || __builtin_mul_overflow(t->offset, element, &first_byte) ||
+                 __builtin_mul_overflow(last, element, &end_byte);
+    }
     if (overflow) continue;  // such a view is rejected on the way to the recipe
     const auto base = reinterpret_cast<uintptr_t>(t->data);
     spans[i] = {base + static_cast<uintptr_t>(first_byte), base + static_cast<uintptr_t>(end_byte), true};

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "canopy/canopy_runtime.h"
 #include "common/env.h"
@@ -193,7 +195,47 @@ kernels::ElementwiseDesc CopyDescOf(const TensorRef& src, const TensorRef& dst) 
                            ScalarValue::Integer(1), {});
 }
 
+namespace {
+
+// INT4 into INT4, two values a byte, through any strides of both views (each
+// starting on a whole byte): the overlap guard's snapshot and copy-back of an
+// INT4 output, which the elementwise engine (whole elements) cannot move.
+class Int4CopyStep final : public Step {
+ public:
+  Int4CopyStep(const TensorRef& src, const TensorRef& dst) : src_(src), dst_(dst) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* from = reinterpret_cast<const uint8_t*>(context.Resolve(src_.buffer));
+    auto* to = reinterpret_cast<uint8_t*>(context.Resolve(dst_.buffer));
+    const size_t rank = dst_.shape.size();
+    std::vector<int64_t> index(rank, 0);
+    for (int64_t n = dst_.NumElements(); n > 0; --n) {
+      int64_t in = 0, out = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        in += index[d] * src_.strides[d];
+        out += index[d] * dst_.strides[d];
+      }
+      const int value = (from[in / 2] >> (in % 2 * 4)) & 0xF;
+      uint8_t& byte = to[out / 2];
+      byte = static_cast<uint8_t>(out % 2 == 0 ? (byte & 0xF0) | value : (byte & 0x0F) | (value << 4));
+      for (size_t d = rank; d-- > 0;) {  // the next index, last dimension fastest
+        if (++index[d] < dst_.shape[d]) break;
+        index[d] = 0;
+      }
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override { return "INT4 copy of " + std::to_string(dst_.NumElements()) + " values"; }
+
+ private:
+  TensorRef src_, dst_;
+};
+
+}  // namespace
+
 std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst) {
+  if (src.dtype == ACL_INT4 && dst.dtype == ACL_INT4) return std::make_unique<Int4CopyStep>(src, dst);
   return kernels::MakeElementwiseStep(CopyDescOf(src, dst));
 }
 
@@ -358,9 +400,7 @@ void Plan::RecordAccess(const aclTensor* tensor, int32_t slot, bool write, const
 
 void Plan::RecordSpan(int32_t slot, aclDataType dtype, int64_t first, int64_t elements, bool write, const char* name) {
   const int64_t last = first + elements - 1;
-  Built().accesses.push_back({slot, ElementByteOffset(dtype, first),
-                              ElementByteOffset(dtype, last + 1) + (dtype == ACL_INT4 ? (last + 1) % 2 : 0), write,
-                              name});
+  Built().accesses.push_back({slot, ElementByteOffset(dtype, first), ElementBytesEnd(dtype, last + 1), write, name});
 }
 
 TensorRef Plan::Input(const aclTensor* tensor, const char* name) {
@@ -431,9 +471,10 @@ TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
   ref.dtype = dtype;
   ref.shape = shape;
   ref.strides = ContiguousStrides(shape);
-  uint64_t bytes = 0;
+  const auto elements = static_cast<uint64_t>(ref.NumElements());
+  uint64_t bytes = dtype == ACL_INT4 ? elements / 2 + elements % 2 : 0;  // two to a byte
   if (workspace_bytes_ == kWorkspaceOverflowed ||
-      __builtin_mul_overflow(static_cast<uint64_t>(ref.NumElements()), DtypeSize(dtype), &bytes) ||
+      (dtype != ACL_INT4 && __builtin_mul_overflow(elements, DtypeSize(dtype), &bytes)) ||
       bytes > kMaxWorkspaceBytes - workspace_bytes_) {
     workspace_bytes_ = kWorkspaceOverflowed;
     return ref;
@@ -443,6 +484,10 @@ TensorRef Plan::Temporary(aclDataType dtype, const Shape& shape) {
 }
 
 void Plan::Copy(const TensorRef& src, const TensorRef& dst) {
+  if (src.dtype == ACL_INT4 && dst.dtype == ACL_INT4) {  // two values a byte: not the elementwise engine's
+    AddStep(MakeCopyStep(src, dst), {src}, dst);
+    return;
+  }
   Elementwise(ElementwiseOp::kCopy, kernels::CastComputeType(src.dtype, dst.dtype), {src}, dst,
               ScalarValue::Integer(1));
 }

@@ -49,6 +49,11 @@ ScalarValue ValueOf(const aclScalar& scalar);
 
 // The byte offset of element `index` in a buffer of `dtype` (INT4: index / 2).
 int64_t ElementByteOffset(aclDataType dtype, int64_t index);
+// The end of the bytes that elements [0, count) of `dtype` occupy: a half-used
+// last byte of INT4 counts whole. Only for counts the caller has checked fit.
+inline int64_t ElementBytesEnd(aclDataType dtype, int64_t count) {
+  return ElementByteOffset(dtype, count) + (dtype == ACL_INT4 ? count % 2 : 0);
+}
 
 // A step that writes src into dst (converted, broadcast, through dst's strides).
 std::unique_ptr<Step> MakeCopyStep(const TensorRef& src, const TensorRef& dst);

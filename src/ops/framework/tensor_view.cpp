@@ -3,11 +3,6 @@
 #include <algorithm>
 
 namespace canopy::ops {
-namespace {
-
-int64_t ElementBytes(const TensorRef& t) { return static_cast<int64_t>(DtypeSize(t.dtype)); }
-
-}  // namespace
 
 std::optional<int64_t> NormalizeDim(int64_t dim, int64_t rank) {
   if (dim < -rank || dim >= rank) return std::nullopt;
@@ -70,7 +65,7 @@ TensorRef Slice(const TensorRef& t, int64_t dim, int64_t start, int64_t length, 
   TensorRef result = t;
   const auto d = static_cast<size_t>(dim);
   // An empty slice keeps the offset: `start` may then lie past the end.
-  if (length > 0) result.buffer.byte_offset += start * t.strides[d] * ElementBytes(t);
+  if (length > 0) result.buffer.byte_offset += ElementByteOffset(t.dtype, start * t.strides[d]);
   result.shape[d] = length;
   // One element or none: the stride names nothing else, and a huge step would overflow it.
   result.strides[d] = length > 1 ? t.strides[d] * step : t.strides[d];

@@ -122,6 +122,10 @@ aclnnStatus PlanRotateQuant(Plan& plan, const aclTensor* x, const aclTensor* rot
   plan.SkipInput();  // alpha
   const TensorRef y_ref = plan.Output(y_out, "yOut");
   const TensorRef scale_ref = plan.Output(scale_out, "scaleOut");
+  // Two INT4 values share a byte: a strided INT4 view cannot be written through a staging copy.
+  if (y_out->dtype == ACL_INT4 && !y_ref.IsContiguous()) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an INT4 yOut must be contiguous");
+  }
 
   const int64_t groups = m * (n / k);
   std::optional<TensorRef> grouped = Reshape(x_ref, {groups, k});

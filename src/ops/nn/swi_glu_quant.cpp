@@ -254,6 +254,10 @@ aclnnStatus PlanSwiGluQuantCommon(Plan& plan, const aclTensor* x, const aclTenso
   }
   const TensorRef dst = plan.Output(y, "yOut");
   const TensorRef scale_out = plan.Output(scale, "scaleOut");
+  // Two INT4 values share a byte: a strided INT4 view cannot be written through a staging copy.
+  if (y->dtype == ACL_INT4 && !dst.IsContiguous()) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an INT4 yOut must be contiguous");
+  }
   int64_t rows = 1;
   for (const int64_t extent : before) rows *= extent;
   if (rows == 0) return ACLNN_SUCCESS;

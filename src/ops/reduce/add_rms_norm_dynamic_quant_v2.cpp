@@ -144,6 +144,13 @@ aclnnStatus PlanAddRmsNormDynamicQuantV2(Plan& plan, const aclTensor* x1, const 
   RegisterRowNormOutputs(plan, norm, refs);
   const std::optional<TensorRef> scale1_ref = OptionalOutput(plan, scale1, "scale1Out");
   const std::optional<TensorRef> scale2_ref = OptionalOutput(plan, scale2, "scale2Out");
+  // Two INT4 values share a byte, so a strided INT4 view cannot be written
+  // through a staging copy; INT8 and packed INT32 views can.
+  for (const auto& [name, ref] : {std::pair{"y1Out", &y1_ref}, std::pair{"y2Out", &y2_ref}}) {
+    if (*ref && ref->value().dtype == ACL_INT4 && !ref->value().IsContiguous()) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an INT4 %s must be contiguous", name);
+    }
+  }
   if (empty) return ACLNN_SUCCESS;
   const TensorRef normalised = plan.Temporary(ACL_FLOAT, {rows, length});
   PlanRowNormStep(plan, norm, refs, &normalised);
