@@ -95,7 +95,10 @@ typedef struct canopyMemoryAccess {
 /* In checker mode, checks the accesses of a task about to be enqueued on
  * `stream`: each range must lie in live device memory, and no other stream
  * may touch it unordered (one side writing). Returns ACL_SUCCESS, or
- * ACL_ERROR_INVALID_PARAM after a report. Outside checker mode: ACL_SUCCESS. */
+ * ACL_ERROR_INVALID_PARAM after a report. Outside checker mode: ACL_SUCCESS.
+ * On a capturing stream the accesses are kept for the next task recorded
+ * there when its name equals `opName` (canopyLaunchTask's `name`), and each
+ * replay checks them again. */
 ACL_FUNC_VISIBILITY aclError canopyCheckAccesses(aclrtStream stream, const char *opName,
                                                  const canopyMemoryAccess *accesses, size_t count);
 

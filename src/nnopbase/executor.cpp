@@ -121,6 +121,18 @@ aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, u
       return finish(ACLNN_ERR_PARAM_NULLPTR);
     }
   }
+  const canopy::AfterRun* after_run = executor->plan->after_run.get();
+  if (after_run != nullptr) {
+    // Its outputs' shapes are written once the run is over: nothing to capture
+    // (refused before the checker keeps accesses for a captured task).
+    aclmdlRICaptureStatus capture = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    aclmdlRI model = nullptr;
+    if (aclmdlRICaptureGetInfo(stream, &capture, &model) == ACL_SUCCESS &&
+        capture != ACL_MODEL_RI_CAPTURE_STATUS_NONE) {
+      SetErrorMessage("%s cannot be captured into a graph: its outputs' shapes are known only after it runs", op_name);
+      return finish(ACLNN_ERR_RUNTIME_ERROR);
+    }
+  }
   if (canopyCheckEnabled() != 0) {
     std::vector<canopyMemoryAccess> accesses;
     accesses.reserve(executor->plan->accesses.size() + 1);
@@ -132,20 +144,12 @@ aclnnStatus canopyNnopbaseLaunchExecutor(const char* op_name, void* workspace, u
     if (executor->plan->workspace_size > 0) {
       accesses.push_back({workspace, static_cast<size_t>(executor->plan->workspace_size), 1, "workspace"});
     }
-    if (canopyCheckAccesses(stream, op_name, accesses.data(), accesses.size()) != ACL_SUCCESS) {
+    // Named as the task is (a capture keeps the accesses for the task of that name).
+    if (canopyCheckAccesses(stream, executor->op_name, accesses.data(), accesses.size()) != ACL_SUCCESS) {
       return finish(ACLNN_ERR_PARAM_INVALID);
     }
   }
-  const canopy::AfterRun* after_run = executor->plan->after_run.get();
   if (after_run != nullptr) {
-    // Its outputs' shapes are written once the run is over: nothing to capture.
-    aclmdlRICaptureStatus capture = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
-    aclmdlRI model = nullptr;
-    if (aclmdlRICaptureGetInfo(stream, &capture, &model) == ACL_SUCCESS &&
-        capture != ACL_MODEL_RI_CAPTURE_STATUS_NONE) {
-      SetErrorMessage("%s cannot be captured into a graph: its outputs' shapes are known only after it runs", op_name);
-      return finish(ACLNN_ERR_RUNTIME_ERROR);
-    }
     executor->references.fetch_add(1, std::memory_order_relaxed);  // this call's, until the shapes are written
   }
   const int64_t begin_ns = canopyTraceEnabled() != 0 ? canopyTraceNowNs() : 0;

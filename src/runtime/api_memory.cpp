@@ -152,8 +152,13 @@ aclError CheckQueuedCopy(const char* function, const std::shared_ptr<Stream>& st
   if (!Checker::Enabled()) return ACL_SUCCESS;
   MemoryAccess accesses[2];
   size_t count = 0;
-  if (plan.src == Side::kDevice) accesses[count++] = {reinterpret_cast<uintptr_t>(src), src_span, false, "src"};
-  if (plan.dst == Side::kDevice) accesses[count++] = {reinterpret_cast<uintptr_t>(dst), dst_span, true, "dst"};
+  // Pinned host sides too: a replay of a captured copy must find them still allocated.
+  if (plan.src != Side::kPageable) {
+    accesses[count++] = {reinterpret_cast<uintptr_t>(src), src_span, false, "src", plan.src == Side::kPinnedHost};
+  }
+  if (plan.dst != Side::kPageable) {
+    accesses[count++] = {reinterpret_cast<uintptr_t>(dst), dst_span, true, "dst", plan.dst == Side::kPinnedHost};
+  }
   return Checker::Get().CheckTask(function, function, stream, accesses, count);
 }
 

@@ -15,12 +15,15 @@ CachingAllocator& CachingAllocator::Get() {
   return *allocator;
 }
 
-bool CachingAllocator::TakeCached(size_t size, const Stream& stream, Block& block) {
+bool CachingAllocator::TakeCached(size_t size, const Stream& stream, bool capturing, Block& block) {
   auto candidate = free_.end();
   for (auto it = free_.lower_bound(size); it != free_.end() && it->first <= size * kMaxWasteFactor; ++it) {
     const Block& cached = it->second;
     if (cached.device_id != stream.device_id()) continue;
-    if (cached.stream == &stream) {  // stream order already protects it
+    // Stream order protects a block freed on this stream, unless the stream
+    // captures: a replay on another stream is not ordered after the eager work
+    // still to write the block, so only a free that has passed will do.
+    if (cached.stream == &stream && !capturing) {
       candidate = it;
       break;
     }
@@ -43,10 +46,17 @@ aclError CachingAllocator::Allocate(void** ptr, size_t size, Stream& stream) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "canopyMallocAsync: argument 'size' (%zu) is too large", size);
   }
   const size_t rounded = (size + kRoundingBytes - 1) / kRoundingBytes * kRoundingBytes;
+  aclmdlRICaptureStatus capture = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  if (CaptureRegistry::Get().AnyActive()) {
+    aclmdlRI model = nullptr;
+    if (CaptureRegistry::Get().GetInfo(stream, &capture, &model) != ACL_SUCCESS) {
+      capture = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    }
+  }
   {
     std::lock_guard lock(mutex_);
     Block block;
-    if (TakeCached(rounded, stream, block)) {
+    if (TakeCached(rounded, stream, capture != ACL_MODEL_RI_CAPTURE_STATUS_NONE, block)) {
       block.stream = &stream;
       in_use_[block.ptr] = block;
       *ptr = block.ptr;

@@ -45,7 +45,7 @@ class CachingAllocator {
     uint64_t generation = 0;
   };
   CachingAllocator() = default;
-  bool TakeCached(size_t size, const Stream& stream, Block& block);
+  bool TakeCached(size_t size, const Stream& stream, bool capturing, Block& block);
   // A block no queued work uses any more (its capture's model is gone): free for any stream.
   void ReturnUnused(Block block);
   static void Discard(Block& block);

@@ -1,6 +1,7 @@
 #include "capture.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "error_message.h"
 #include "event.h"
@@ -141,8 +142,13 @@ bool CaptureRegistry::Record(const char* function, Stream& stream, const Task& t
   const auto stashed = std::find_if(session->stashed.begin(), session->stashed.end(),
                                     [&](const auto& entry) { return entry.stream == &stream; });
   if (stashed != session->stashed.end()) {
-    captured.op = stashed->op;
-    captured.accesses = std::move(stashed->accesses);
+    // The stash is the accesses checked just before this task's enqueue; a
+    // launch refused after its check (an op that cannot be captured) leaves
+    // one behind that a task of another name must not inherit.
+    if (task.name != nullptr && stashed->op != nullptr && std::strcmp(task.name, stashed->op) == 0) {
+      captured.op = stashed->op;
+      captured.accesses = std::move(stashed->accesses);
+    }
     session->stashed.erase(stashed);
   }
   session->model->tasks.push_back(std::move(captured));

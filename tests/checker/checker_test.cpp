@@ -11,6 +11,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_nonzero.h"
 #include "canopy/canopy_runtime.h"
 
 namespace {
@@ -195,6 +196,60 @@ TEST_F(CheckerTest, ReplayAfterFreeingAnInputIsReportedAndRefused) {
   ASSERT_EQ(aclrtFree(input), ACL_SUCCESS);
   EXPECT_EQ(aclmdlRIExecuteAsync(model, second_), ACL_ERROR_INVALID_PARAM);
   ExpectReport({"aclmdlRIExecuteAsync", "argument 'self'", "is not device memory"});
+  ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+// A captured copy keeps its pinned host side as well as its device side: a
+// replay after aclrtFreeHost is reported and refused (it read freed memory).
+TEST_F(CheckerTest, ReplayOfACopyAfterFreeingItsPinnedHostSideIsRefused) {
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, kBytes), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(first_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(a_, kBytes, pinned, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, first_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(pinned, kBytes, c_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, first_), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(first_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, second_), ACL_SUCCESS) << aclGetRecentErrMsg();  // fine while live
+  ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, second_), ACL_ERROR_INVALID_PARAM);
+  ExpectReport({"aclmdlRIExecuteAsync", "argument 'src'", "is not device memory"});
+  ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+// Nonzero cannot be captured (its out's shape is written after the run); the
+// refused launch must leave nothing behind for the next captured task, which
+// once inherited its accesses and refused every replay after out was freed.
+TEST_F(CheckerTest, ARefusedLaunchLeavesNoAccessesForTheNextCapturedTask) {
+  void* out = nullptr;
+  const size_t out_bytes = kElements * sizeof(int64_t);
+  ASSERT_EQ(aclrtMalloc(&out, out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclTensor* self = Vector(a_);
+  const int64_t out_shape[] = {kElements, 1};
+  aclTensor* indices = aclCreateTensor(out_shape, 2, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, out_shape, 2, out);
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(aclnnNonzeroGetWorkspaceSize(self, indices, &workspace, &executor), ACLNN_SUCCESS);
+  void* workspace_memory = nullptr;
+  if (workspace > 0) {
+    ASSERT_EQ(aclrtMalloc(&workspace_memory, workspace, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclmdlRICaptureBegin(first_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  EXPECT_EQ(aclnnNonzero(workspace_memory, workspace, executor, first_), ACLNN_ERR_RUNTIME_ERROR);
+  ASSERT_EQ(aclrtLaunchHostFunc(
+                first_, [](void*) {}, nullptr),
+            ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(first_, &model), ACL_SUCCESS);
+  aclDestroyTensor(indices);
+  aclDestroyTensor(self);
+  ASSERT_EQ(aclrtFree(out), ACL_SUCCESS);
+  if (workspace_memory != nullptr) {
+    ASSERT_EQ(aclrtFree(workspace_memory), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, second_), ACL_SUCCESS) << aclGetRecentErrMsg();
   ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
   EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
 }

@@ -55,6 +55,38 @@ TEST(CachingAllocator, OtherStreamsReuseOnlyAfterTheFreeHasPassed) {
   ACL_ASSERT_OK(aclrtSynchronizeStream(other));
 }
 
+// While a stream captures, a block its eager work freed but has not passed is
+// not handed to the capture: a replay on another stream is not ordered after
+// that work, which once overwrote the model's fresh block (0x11 over 0x22).
+TEST(CachingAllocator, ACapturingStreamDoesNotTakeABlockItsEagerWorkStillWrites) {
+  ScopedStream owner, replay;
+  constexpr size_t kBytes = 4096;
+  void* eager = nullptr;
+  void* captured = nullptr;
+  aclmdlRI model = nullptr;
+  {
+    StreamBlocker blocker(owner);  // the eager fill below waits behind it
+    ACL_ASSERT_OK(canopyMallocAsync(&eager, kBytes, owner));
+    ACL_ASSERT_OK(aclrtMemsetAsync(eager, kBytes, 0x11, kBytes, owner));
+    ACL_ASSERT_OK(canopyFreeAsync(eager, owner));
+    ACL_ASSERT_OK(aclmdlRICaptureBegin(owner, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ACL_ASSERT_OK(canopyMallocAsync(&captured, kBytes, owner));
+    ACL_ASSERT_OK(aclrtMemsetAsync(captured, kBytes, 0x22, kBytes, owner));
+    ACL_ASSERT_OK(aclmdlRICaptureEnd(owner, &model));
+    EXPECT_NE(captured, eager) << "the capture took a block the stream's pending fill still writes";
+    ACL_ASSERT_OK(aclmdlRIExecuteAsync(model, replay));
+    ACL_ASSERT_OK(aclrtSynchronizeStream(replay));
+  }
+  ACL_ASSERT_OK(aclrtSynchronizeStream(owner));
+  std::vector<unsigned char> host(kBytes);
+  ACL_ASSERT_OK(aclrtMemcpy(host.data(), kBytes, captured, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(host[0], 0x22);
+  EXPECT_EQ(host[kBytes - 1], 0x22);
+  ACL_ASSERT_OK(aclmdlRIDestroy(model));
+  ACL_ASSERT_OK(canopyFreeAsync(captured, owner));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(owner));
+}
+
 TEST(CachingAllocator, HotLoopsDoNotGrowDeviceMemory) {
   ScopedStream stream;
   ACL_ASSERT_OK(canopyReleaseCachedMemory());
