@@ -542,9 +542,10 @@ OpRow AddcdivRow() {
 const std::vector<aclDataType> kOrderedDtypes = kGtDtypes;
 const std::vector<aclDataType> kLeDtypes = {ACL_DOUBLE, ACL_BF16,   ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64,
                                             ACL_INT16,  ACL_UINT16, ACL_INT8,    ACL_UINT8, ACL_BOOL};
-const std::vector<aclDataType> kNeDtypes = {ACL_DOUBLE,    ACL_FLOAT16,    ACL_FLOAT, ACL_BF16, ACL_INT64,
-                                            ACL_INT32,     ACL_INT8,       ACL_UINT8, ACL_BOOL, ACL_INT16,
-                                            ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64};
+// Ne and Eq: CANN's A2 (910B) lists, no unsigned dtype but UINT8.
+const std::vector<aclDataType> kNeDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT,     ACL_BF16,
+                                            ACL_INT64,  ACL_INT32,   ACL_INT8,      ACL_UINT8,
+                                            ACL_BOOL,   ACL_INT16,   ACL_COMPLEX64, ACL_COMPLEX128};
 
 struct ComparisonForms {
   Phase1Fn out;
@@ -607,8 +608,6 @@ std::vector<OpRow> ComparisonRows() {
   auto le = [](Value a, Value b) { return a.real() <= b.real(); };
   auto ne = [](Value a, Value b) { return a != b; };
   auto eq = [](Value a, Value b) { return a == b; };
-  std::vector<aclDataType> eqScalarDtypes = kNeDtypes;
-  eqScalarDtypes.push_back(ACL_UINT32);
   return {ComparisonRow("GtTensor", false, TENSOR_COMPARISON(GtTensor), kOrderedDtypes, gt),
           ComparisonRow("GeScalar", true, SCALAR_COMPARISON(GeScalar), kOrderedDtypes, ge),
           ComparisonRow("GeTensor", false, TENSOR_COMPARISON(GeTensor), kOrderedDtypes, ge),
@@ -618,7 +617,7 @@ std::vector<OpRow> ComparisonRows() {
           ComparisonRow("LeTensor", false, TENSOR_COMPARISON(LeTensor), kLeDtypes, le),
           ComparisonRow("NeScalar", true, SCALAR_COMPARISON(NeScalar), kNeDtypes, ne),
           ComparisonRow("NeTensor", false, TENSOR_COMPARISON(NeTensor), kNeDtypes, ne),
-          ComparisonRow("EqScalar", true, SCALAR_COMPARISON(EqScalar), eqScalarDtypes, eq)};
+          ComparisonRow("EqScalar", true, SCALAR_COMPARISON(EqScalar), kNeDtypes, eq)};
 }
 
 // Maximum and Minimum: promoted like Add, NaN from either operand; random
@@ -812,6 +811,10 @@ std::vector<OpRow> BitwiseRows() {
       {{ACL_UINT8, ACL_INT8}, ACL_INT16},  // in place a negative s16 would wrap into u8
       {{ACL_INT32, ACL_INT32}, ACL_INT64},
       {{ACL_BOOL, ACL_BOOL}, ACL_UINT8}};
+  std::vector<aclDataType> xorDtypes;  // A2: no UINT16 / 32 / 64
+  for (aclDataType d : kBitwiseAndDtypes) {
+    if (d != ACL_UINT16) xorDtypes.push_back(d);
+  }
   std::vector<DtypeCase> xorMixed = mixed;
   xorMixed.push_back({{ACL_INT32, ACL_INT32}, ACL_FLOAT});
   return {BitwiseRow(
@@ -824,8 +827,8 @@ std::vector<OpRow> BitwiseRows() {
               "BitwiseOrTensor", TENSOR_COMPARISON(BitwiseOrTensor), wide, [](int64_t a, int64_t b) { return a | b; },
               mixed),
           BitwiseRow(
-              "BitwiseXorTensor", TENSOR_COMPARISON(BitwiseXorTensor), wide, [](int64_t a, int64_t b) { return a ^ b; },
-              xorMixed)};
+              "BitwiseXorTensor", TENSOR_COMPARISON(BitwiseXorTensor), xorDtypes,
+              [](int64_t a, int64_t b) { return a ^ b; }, xorMixed)};
 }
 
 std::vector<OpRow> BinaryPointwiseRows() {

@@ -357,7 +357,7 @@ TEST(Linspace, EveryDtypeAndStepCount) {
       {ACL_FLOAT, -3.5, 9.25, {7}, View::kContiguous}, {ACL_DOUBLE, 10, -2, {4, 25}, View::kTransposed},
       {ACL_INT32, -7, 40, {2}, View::kStepped},        {ACL_FLOAT16, 2.5, 2.5, {1}, View::kOffset},
       {ACL_BF16, 1, 5, {3, 3}, View::kReversed},       {ACL_BOOL, 0, 1, {5}, View::kContiguous},
-      {ACL_INT8, -4, 4, {0}, View::kContiguous}};
+      {ACL_INT8, -4, 4, {0}, View::kContiguous},       {ACL_INT64, -6, 21, {10}, View::kContiguous}};
   const std::vector<aclDataType> outs = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_DOUBLE,
                                          ACL_UINT8,   ACL_INT8, ACL_INT16, ACL_INT32};
   for (aclDataType dtype : outs) {
@@ -391,7 +391,7 @@ TEST(Linspace, EveryDtypeAndStepCount) {
 
 TEST(Linspace, Rejections) {
   DeviceTensor f32(ACL_FLOAT, {4});
-  ExpectInvalid(Linspace(ACL_INT64, 0, 1, 4, f32), "'start'");
+  ExpectInvalid(Linspace(ACL_COMPLEX64, 0, 1, 4, f32), "'start'");
   ExpectInvalid(Linspace(ACL_FLOAT, 0, 1, 5, f32), "'out'");
   DeviceTensor empty(ACL_FLOAT, {0});
   ExpectInvalid(Linspace(ACL_FLOAT, 0, 1, -1, empty), "'steps'");

@@ -1234,7 +1234,7 @@ std::vector<NearestRejection> NearestRejections() {
       },
       "empty");
   add(
-      "e2_uint8", e2, [](NearestCase& c) { c.dtype = ACL_UINT8; }, "self");
+      "e2_double", e2, [](NearestCase& c) { c.dtype = ACL_DOUBLE; }, "self");  // UINT8 is in the A2 list
   add(
       "e2_rank3", e2,
       [](NearestCase& c) {

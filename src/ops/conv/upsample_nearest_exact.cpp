@@ -18,7 +18,7 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr DtypeSet kExactDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+constexpr DtypeSet kExactDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8};  // the A2 column (the 950 drops UINT8)
 constexpr OpTraits kExact1dTraits{
     .header = "aclnnop/aclnn_upsample_nearest_exact1d.h", .dtypes = kExactDtypes, .max_rank = 3};
 constexpr OpTraits kExact2dTraits{

@@ -4,7 +4,7 @@
 // result must be castable to out (or selfRef), which takes any dtype it casts
 // to (CANN's host code checks castability only; the And and Or documents list
 // integer outs). Operand dtypes: each document's Atlas A2 column (And takes no
-// UINT32 / UINT64 operands). aclnnBitwiseAndTensorOut and its in-place form
+// UINT32 / UINT64 operands, Xor no UINT16 / 32 / 64). aclnnBitwiseAndTensorOut and its in-place form
 // are BitwiseAndTensor that also require self, other and out to share one
 // storage format (CANN's host code; its document marks them Ascend 950 only,
 // but the A2 path runs them on the same kernels as BitwiseAndTensor).
@@ -21,6 +21,8 @@ namespace {
 
 constexpr DtypeSet kAndDtypes = {ACL_BOOL, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16};
 constexpr DtypeSet kIntegerDtypes = kAndDtypes | DtypeSet{ACL_UINT32, ACL_UINT64};
+// Xor's A2 list (CANN's default, the wider one is the 950's): no UINT16 / 32 / 64.
+constexpr DtypeSet kXorDtypes = kAndDtypes.Without({ACL_UINT16});
 constexpr DtypeSet kXorOutDtypes =
     kIntegerDtypes | DtypeSet{ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
@@ -39,11 +41,11 @@ constexpr BinaryRule kOr{.op = PointwiseOp::kBitwiseOr,
                          .inplace = kIntegerDtypes,
                          .inplace_other = kIntegerDtypes};
 constexpr BinaryRule kXor{.op = PointwiseOp::kBitwiseXor,
-                          .self = kIntegerDtypes,
-                          .other = kIntegerDtypes,
+                          .self = kXorDtypes,
+                          .other = kXorDtypes,
                           .out = kXorOutDtypes,
-                          .inplace = kIntegerDtypes,
-                          .inplace_other = kIntegerDtypes};
+                          .inplace = kXorDtypes,
+                          .inplace_other = kXorDtypes};
 
 template <const BinaryRule& kRule>
 aclnnStatus PlanOut(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {

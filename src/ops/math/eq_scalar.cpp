@@ -10,18 +10,16 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr DtypeSet kDtypes = {ACL_DOUBLE,    ACL_FLOAT16,    ACL_FLOAT,  ACL_BF16,  ACL_INT64,
-                              ACL_INT32,     ACL_INT8,       ACL_UINT8,  ACL_BOOL,  ACL_INT16,
-                              ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64, ACL_UINT32};
-constexpr BinaryRule kRule{
-    .op = PointwiseOp::kEq,
-    .self = kDtypes,
-    .other = kDtypes,
-    .out = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_BOOL,
-            ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64, ACL_UINT32, ACL_UINT16},
-    .inplace = kDtypes,
-    .inplace_other = kDtypes,
-    .policy = ResultPolicy::kBool};
+// The Atlas A2 column (CANN's 910B lists): no UINT16 / UINT32 / UINT64 anywhere.
+constexpr DtypeSet kDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16,  ACL_INT64,     ACL_INT32,
+                              ACL_INT8,   ACL_UINT8,   ACL_BOOL,  ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128};
+constexpr BinaryRule kRule{.op = PointwiseOp::kEq,
+                           .self = kDtypes,
+                           .other = kDtypes,
+                           .out = kDtypes,
+                           .inplace = kDtypes,
+                           .inplace_other = kDtypes,
+                           .policy = ResultPolicy::kBool};
 
 aclnnStatus PlanEqScalar(Plan& plan, const aclTensor* self, const aclScalar* other, const aclTensor* out) {
   return PlanBinaryScalarOp(plan, kRule, self, other, out, false);

@@ -1,6 +1,6 @@
 // aclnnNeTensor, aclnnInplaceNeTensor: out = (self != other) (torch.ne), other a tensor broadcast with self and
-// promoted; out takes any dtype a BOOL casts to (1 / 0), in place selfRef's own. Dtypes: the Atlas A2 column of CANN's
-// document.
+// promoted; out takes any dtype a BOOL casts to (1 / 0), in place selfRef's own. Dtypes: CANN's A2 (910B) lists, which
+// leave out the UINT64 the document's table names.
 #include "aclnnop/aclnn_ne_tensor.h"
 
 #include "binary_pointwise.h"
@@ -10,17 +10,16 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr DtypeSet kDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16,      ACL_INT64,      ACL_INT32, ACL_INT8,
-                              ACL_UINT8,  ACL_BOOL,    ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64};
-constexpr BinaryRule kRule{
-    .op = PointwiseOp::kNe,
-    .self = kDtypes,
-    .other = kDtypes,
-    .out = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_BOOL,
-            ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT64, ACL_UINT32, ACL_UINT16},
-    .inplace = kDtypes,
-    .inplace_other = kDtypes,
-    .policy = ResultPolicy::kBool};
+// The Atlas A2 column (CANN's 910B lists): no UINT16 / UINT32 / UINT64 anywhere.
+constexpr DtypeSet kDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16,  ACL_INT64,     ACL_INT32,
+                              ACL_INT8,   ACL_UINT8,   ACL_BOOL,  ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128};
+constexpr BinaryRule kRule{.op = PointwiseOp::kNe,
+                           .self = kDtypes,
+                           .other = kDtypes,
+                           .out = kDtypes,
+                           .inplace = kDtypes,
+                           .inplace_other = kDtypes,
+                           .policy = ResultPolicy::kBool};
 
 aclnnStatus PlanNeTensor(Plan& plan, const aclTensor* self, const aclTensor* other, const aclTensor* out) {
   return PlanBinaryTensorOp(plan, kRule, self, other, out, false);

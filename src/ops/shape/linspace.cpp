@@ -15,7 +15,7 @@ using namespace canopy::ops;
 namespace {
 
 constexpr DtypeSet kLinspaceScalarDtypes = {ACL_FLOAT16, ACL_BF16,  ACL_FLOAT, ACL_DOUBLE, ACL_UINT8,
-                                            ACL_INT8,    ACL_INT16, ACL_INT32, ACL_BOOL};
+                                            ACL_INT8,    ACL_INT16, ACL_INT32, ACL_INT64,  ACL_BOOL};
 constexpr DtypeSet kLinspaceOutDtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_DOUBLE,
                                          ACL_UINT8,   ACL_INT8, ACL_INT16, ACL_INT32};
 
