@@ -102,10 +102,16 @@ class OnednnStep final : public Step {
 };
 
 // Whether a view's span holds only its own elements (no gaps another tensor
-// could use): then comparing the span's bytes compares the operand.
+// could use): then comparing the span's bytes compares the operand. A stride-0
+// dimension repeats elements, and oneDNN's size counts it as if it did not (a
+// [2, K] weight with a stride-0 row spans K + 1 elements, its size says 2K).
 bool Dense(const dnnl::memory::desc& view) {
   size_t elements = 1;
-  for (const int64_t d : view.dims()) elements *= static_cast<size_t>(d);
+  const dnnl::memory::dims dims = view.dims();
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] > 1 && view.data.format_desc.blocking.strides[d] == 0) return false;
+    elements *= static_cast<size_t>(dims[d]);
+  }
   return view.get_size() == elements * dnnl::memory::data_type_size(view.data_type());
 }
 
@@ -120,6 +126,15 @@ dnnl::memory::desc OnednnViewDesc(aclDataType dtype, const std::vector<int64_t>&
     dense = std::max<int64_t>(dense, fixed[d] * std::max<int64_t>(dims[d], 1));
   }
   return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), OnednnType(dtype), fixed);
+}
+
+bool OnednnDescribes(aclDataType dtype, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+  try {
+    (void)OnednnViewDesc(dtype, dims, strides);
+    return true;
+  } catch (const dnnl::error&) {
+    return false;
+  }
 }
 
 dnnl::primitive_attr OnednnAttr() {

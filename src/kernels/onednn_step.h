@@ -23,6 +23,11 @@ namespace canopy::kernels {
 // value, which names the same elements (oneDNN reads every stride).
 dnnl::memory::desc OnednnViewDesc(aclDataType dtype, const std::vector<int64_t>& dims,
                                   const std::vector<int64_t>& strides);
+// Whether OnednnViewDesc can describe the view: oneDNN takes only strides that
+// nest (ordered by stride, each at least the next smaller one times its
+// extent); a step-sliced view such as x[..., ::2] of an odd width does not, and
+// its callers copy it to a contiguous one first.
+bool OnednnDescribes(aclDataType dtype, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides);
 
 // Attributes every step's primitive descriptor is made with: the scratchpad is
 // the caller's (booked in the workspace: a cached plan's primitive runs on

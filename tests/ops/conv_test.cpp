@@ -311,12 +311,6 @@ std::vector<ConvCase> Cases() {
   c.name = "conv2d_batch5";
   c.input[0] = 5;
   cases.push_back(c);
-  // No input channels: the output is the bias.
-  c = shapes[4];
-  c.name = "conv2d_zero_channels";
-  c.input[1] = 0;
-  c.weight[1] = 0;
-  cases.push_back(c);
   // ggml's CONV_TRANSPOSE_1D: f32, stride s0, no padding, no bias.
   c = Conv("ggml_conv_transpose_1d", {1, 32, 16}, {32, 16, 5}, {3}, {0}, {1}, true, {0});
   c.bias = false;
@@ -767,6 +761,23 @@ std::vector<Rejection> Rejections() {
         x.outShape = {1, 4, 6, 5};
       },
       "output");
+  // A sum over nothing into a non-empty output: refused as CANN's checker does.
+  add(
+      "zero_channels_nonempty_output",
+      [](Rejection& x) {
+        x.call.input = {1, 0, 6, 6};
+        x.call.weight = {4, 0, 3, 3};
+      },
+      "empty");
+  add(
+      "empty_height_padded_to_nonempty_output",
+      [](Rejection& x) {
+        x.call.input = {1, 4, 0, 6};
+        x.call.weight = {4, 2, 1, 1};
+        x.call.padding = {1, 0};
+        x.outShape = {1, 4, 2, 6};
+      },
+      "empty");
   add(
       "bias_shape", [](Rejection& x) { x.biasShape = {2}; }, "bias");
   add(

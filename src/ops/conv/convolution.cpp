@@ -93,7 +93,8 @@ aclnnStatus CheckGeometry(Plan& plan, const aclTensor* input, const aclTensor* w
   g.stride = stride->values;
   g.dilation = dilation->values;
   g.output_padding.assign(g.spatial, 0);
-  if (transposed) {  // ignored otherwise, as the doc says
+  if (transposed) {  // ignored otherwise (and may be null), as the doc and CANN's null check say
+    CANOPY_CHECK(plan.CheckNotNull("outputPadding", output_padding));
     CANOPY_CHECK(CheckIntArray(plan, "outputPadding", output_padding, {g.spatial}, 0));
     for (size_t d = 0; d < g.spatial; ++d) {
       const int64_t value = output_padding->values[d];
@@ -318,6 +319,14 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
   Shape expected = {input->view_shape[0], out_channels};
   expected.insert(expected.end(), g.out.begin(), g.out.end());
   CANOPY_CHECK(plan.CheckShape("output", output, expected));
+  // CANN's checker refuses a sum over nothing into a non-empty output (no input
+  // channels, an empty kernel, an empty spatial extent that padding would fill)
+  // rather than giving the bias.
+  if ((input->NumElements() == 0 || weight->NumElements() == 0) && output->NumElements() != 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "input %s or weight %s is empty, so output must be empty too; it is %s",
+                       ShapeToString(input->view_shape).c_str(), ShapeToString(weight->view_shape).c_str(),
+                       ShapeToString(output->view_shape).c_str());
+  }
   CANOPY_CHECK(CheckCubeMathType(plan, cube_math_type, promoted));
 
   const TensorRef x = plan.Input(input, "input");
@@ -333,7 +342,8 @@ aclnnStatus PlanConvolution(Plan& plan, const aclTensor* input, const aclTensor*
 }
 
 // y = x (*) w (+ b) for checked operands of any views: oneDNN in the dtype the
-// operands and cubeMathType give, an empty sum (x or w empty) the bias alone.
+// operands and cubeMathType give, an empty sum (x or w empty; ConvTbc's
+// checks let it through) the bias alone.
 aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<TensorRef> b, const TensorRef& y,
                            bool transposed, int64_t groups, const Geometry& g, aclDataType promoted,
                            int8_t cube_math_type) {
@@ -352,7 +362,8 @@ aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<T
   // bf16 natively where oneDNN has it on this CPU; fp16 (no fp16 convolution on
   // CPUs without fp16 arithmetic) in f32.
   const aclDataType engine = compute == ACL_BF16 && Bf16ConvolutionNative() ? ACL_BF16 : ACL_FLOAT;
-  if (x.dtype != engine) x = plan.Contiguous(x, engine);
+  if (x.dtype != engine || !kernels::OnednnDescribes(x.dtype, x.shape, x.strides)) x = plan.Contiguous(x, engine);
+  if (!kernels::OnednnDescribes(w.dtype, w.shape, w.strides)) w = plan.Contiguous(w, w.dtype);
   // w stays as it is: the reorder into the primitive's layout converts it too,
   // and is kept across calls (bf16 runs only with bf16 weights, so oneDNN's
   // missing fp16-to-bf16 reorder is never asked for).
@@ -367,7 +378,10 @@ aclnnStatus AddConvolution(Plan& plan, TensorRef x, TensorRef w, std::optional<T
     reached = Narrow(reached, dim, 0, reached.shape[dim] - unreached);
   }
   if (reached.NumElements() != y.NumElements()) FillWithBias(plan, b ? &*b : nullptr, y);
-  const TensorRef dst = reached.dtype == engine ? reached : plan.Temporary(engine, reached.shape);
+  const TensorRef dst =
+      reached.dtype == engine && kernels::OnednnDescribes(reached.dtype, reached.shape, reached.strides)
+          ? reached
+          : plan.Temporary(engine, reached.shape);
   std::string reason;
   auto step = ConvStep(plan, x, w, b ? &*b : nullptr, dst, transposed, groups, g, engine, reason);
   if (!step) return plan.Reject(ACLNN_ERR_INNER, "no oneDNN convolution for this problem: %s", reason.c_str());
@@ -510,8 +524,8 @@ CANOPY_ACLNN_OP(Convolution, PlanConvolution,
                             "1 f32[1,3,4,4]@NCHW 0"),
                 (const aclTensor*, input), (const aclTensor*, weight), (const aclTensor*, bias, optional),
                 (const aclIntArray*, stride), (const aclIntArray*, padding), (const aclIntArray*, dilation),
-                (bool, transposed), (const aclIntArray*, outputPadding), (int64_t, groups), (aclTensor*, output),
-                (int8_t, cubeMathType))
+                (bool, transposed), (const aclIntArray*, outputPadding, optional), (int64_t, groups),
+                (aclTensor*, output), (int8_t, cubeMathType))
 
 CANOPY_ACLNN_OP(ConvDepthwise2d, PlanConvDepthwise2d,
                 WithExample(kConvTraits,

@@ -104,8 +104,10 @@ aclnnStatus PlanPool(Plan& plan, const TensorRef& in, const TensorRef& out, Pool
   if (out.NumElements() == 0) return ACLNN_SUCCESS;
   // bf16 natively where oneDNN has it on this CPU; fp16 in f32.
   const aclDataType engine = in.dtype == ACL_BF16 && Bf16PoolingNative() ? ACL_BF16 : ACL_FLOAT;
-  const TensorRef x = in.dtype == engine ? in : plan.Contiguous(in, engine);
-  const TensorRef y = out.dtype == engine ? out : plan.Temporary(engine, out.shape);
+  const bool in_described = kernels::OnednnDescribes(in.dtype, in.shape, in.strides);
+  const TensorRef x = in.dtype == engine && in_described ? in : plan.Contiguous(in, engine);
+  const bool out_described = kernels::OnednnDescribes(out.dtype, out.shape, out.strides);
+  const TensorRef y = out.dtype == engine && out_described ? out : plan.Temporary(engine, out.shape);
   std::string reason;
   auto step = PoolStep(plan, x, y, kind, axes, scale, reason);
   if (!step) return plan.Reject(ACLNN_ERR_INNER, "no oneDNN pooling for this problem: %s", reason.c_str());
