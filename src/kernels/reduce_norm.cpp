@@ -23,7 +23,7 @@ class NormStep final : public Step {
  public:
   explicit NormStep(const NormDesc& desc) : d_(desc) {
     chunks_ = std::max<int64_t>(1, (d_.length + kChunk - 1) / kChunk);
-    stream_ = d_.y.present && d_.rows * d_.length * static_cast<int64_t>(DtypeSize(d_.y.dtype)) >= StreamOutputBytes();
+    stream_ = d_.y.present && StreamsOutput(d_.rows * d_.length, static_cast<int64_t>(DtypeSize(d_.y.dtype)));
     description_ = std::string(d_.kind == NormKind::kRms ? "rms-norm " : "layer-norm ") + DtypeName(d_.x.dtype) +
                    (d_.x2.present ? (d_.x_scale != 1 ? " (alpha x1 + x2)" : " (x1 + x2)") : "") + " -> " +
                    DtypeName(d_.y.dtype) + ", " + std::to_string(d_.rows) + " row(s) of " + std::to_string(d_.length) +

@@ -1,6 +1,7 @@
 // The row primitives' portable forms and the choice between forms (see reduce_rows.h).
 #include "reduce_rows.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -75,9 +76,12 @@ constexpr RowKernels kPortable = {MaxPortable, ExpSumPortable, SumPortable, SumS
 
 }  // namespace
 
-int64_t StreamOutputBytes() {
+bool StreamsOutput(int64_t elements, int64_t element_bytes) {
   const char* text = std::getenv("CANOPY_STREAM_OUTPUT_BYTES");
-  return text == nullptr ? int64_t{256} << 20 : std::strtoll(text, nullptr, 10);
+  const int64_t threshold = text == nullptr ? int64_t{256} << 20 : std::strtoll(text, nullptr, 10);
+  if (threshold <= 0) return true;
+  const int64_t size = std::max<int64_t>(element_bytes, 1);
+  return elements >= threshold / size + (threshold % size != 0 ? 1 : 0);
 }
 
 const RowKernels& Rows() {

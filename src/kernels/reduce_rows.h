@@ -58,19 +58,21 @@ struct StoredRowKernels {
   void (*add_rows)(const void* x, int64_t stride, int64_t rows, float* acc, int64_t n);
 };
 
-// Outputs of at least this many bytes are stored past the caches by the
-// whole-row kernels (StoredRows' `stream`): far larger than the caches, they
-// would only evict the inputs, and each line would be read before written.
-// 256 MiB; the environment variable CANOPY_STREAM_OUTPUT_BYTES, read on each
-// call, sets another (tests: 0 streams every output).
-int64_t StreamOutputBytes();
+// Whether an output of `elements` elements of `element_bytes` is stored past
+// the caches by the whole-row kernels (StoredRows' `stream`): from 256 MiB on,
+// far larger than the caches, it would only evict the inputs, and each line
+// would be read before written. The environment variable
+// CANOPY_STREAM_OUTPUT_BYTES, read on each call, sets another size (tests: 0
+// streams every output). Counted without overflow: a broadcast output may
+// span more than int64's bytes.
+bool StreamsOutput(int64_t elements, int64_t element_bytes);
 
 // The primitives for this CPU.
 const RowKernels& Rows();
 // The whole-row kernels for rows of `dtype` on this CPU; null where there are none
 // (no AVX-512, or another dtype): the caller loads into f32 and uses Rows().
 // `stream`: their stores of whole aligned vectors are non-temporal (for outputs
-// of StreamOutputBytes() and more), the same values.
+// StreamsOutput names), the same values.
 const StoredRowKernels* StoredRows(aclDataType dtype, bool stream = false);
 // The vector forms (x86-64 only; Rows() picks the widest the CPU has).
 const RowKernels& Avx512Rows();

@@ -195,7 +195,7 @@ class SoftmaxStep final : public Step {
       Store(x, out_.dtype, dst, out_dim_, n);
     };
     // Outputs far larger than the caches are stored past them (and not prefetched).
-    const bool stream = rows * length_ * out_element >= StreamOutputBytes();
+    const bool stream = StreamsOutput(rows * length_, out_element);
     const StoredRowKernels* fast =
         in_dim_ == 1 && out_dim_ == 1 && in_.dtype == out_.dtype ? StoredRows(in_.dtype, stream) : nullptr;
     if (chunks == 1 && fast != nullptr) {

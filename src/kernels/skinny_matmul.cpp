@@ -67,8 +67,10 @@ CANOPY_AVX512 void PanelProducts(const float* a, int64_t lda, const typename S::
 
 // Rows [0, rows) of B against MR rows of A, for columns [0, columns): one
 // 64-column panel after another along the rows, so each row of B is read in
-// long runs. Sums continue from `partial` unless `first`; the `last` block
-// writes C = alpha * sum + beta * C, the others write `partial`.
+// long runs. Each block sums its rows from zero and then adds `partial` (unless
+// `first`): a sum of K terms rounds as K / rows block sums of `rows` terms, not
+// as one running sum (2^25 ones added one by one stop at 2^24). The `last`
+// block writes C = alpha * sum + beta * C, the others write `partial`.
 template <typename S, int MR>
 CANOPY_AVX512_TARGET void PanelRows(const float* a, int64_t lda, const typename S::Element* b, int64_t ldb,
                                     int64_t rows, int64_t columns, float* partial, int64_t ldp, float* c, int64_t ldc,
@@ -85,9 +87,7 @@ CANOPY_AVX512_TARGET void PanelRows(const float* a, int64_t lda, const typename 
 #pragma GCC unroll 16
     for (int m = 0; m < MR; ++m) {
 #pragma GCC unroll 4
-      for (int j = 0; j < kPanelVectors; ++j) {
-        acc[m][j] = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(masks[j], partial + m * ldp + n0 + 16 * j);
-      }
+      for (int j = 0; j < kPanelVectors; ++j) acc[m][j] = _mm512_setzero_ps();
     }
     if (n0 + kPanelColumns <= columns) {
       PanelProducts<S, MR, false>(a, lda, b + n0, ldb, rows, masks, acc);
@@ -98,8 +98,10 @@ CANOPY_AVX512_TARGET void PanelRows(const float* a, int64_t lda, const typename 
     for (int m = 0; m < MR; ++m) {
 #pragma GCC unroll 4
       for (int j = 0; j < kPanelVectors; ++j) {
+        float* sum = partial + m * ldp + n0 + 16 * j;
+        if (!first) acc[m][j] = _mm512_add_ps(acc[m][j], _mm512_maskz_loadu_ps(masks[j], sum));
         if (!last) {
-          _mm512_mask_storeu_ps(partial + m * ldp + n0 + 16 * j, masks[j], acc[m][j]);
+          _mm512_mask_storeu_ps(sum, masks[j], acc[m][j]);
           continue;
         }
         float* out = c + m * ldc + n0 + 16 * j;

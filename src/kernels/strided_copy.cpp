@@ -177,7 +177,7 @@ class CopyPart {
     if (loop_ == Loop::kTranspose && elements_ > 0) {
       tile_ = std::max<int64_t>(1, kLineBytes / bytes_);
       stack_ = std::max<int64_t>(1, kStackRows / tile_);
-      if (bytes_ == 2 && elements_ * bytes_ <= LastLevelCacheBytes() / kCachedFraction) stack_ = 2;
+      if (bytes_ == 2 && elements_ <= LastLevelCacheBytes() / kCachedFraction / 2) stack_ = 2;
       const int64_t rows = desc_.shape[inner];
       strips_ = (rows + tile_ - 1) / tile_;
       whole_strips_ = rows / tile_;
@@ -319,7 +319,7 @@ class CopyPart {
     const int64_t out_step = desc_.out.strides[across_] * bytes_;     // between columns (j) of the output
 #if defined(__x86_64__)
     const bool vector = Cpu().Avx512();  // every size IsBitCopy admits: 1, 2, 4, 8, 16 bytes
-    const bool stream = elements_ * bytes_ >= kStreamBytes && out_step % kLineBytes == 0;
+    const bool stream = elements_ >= kStreamBytes / bytes_ && out_step % kLineBytes == 0;  // bytes_ in 1..16
 #else
     const bool stream = false;
 #endif

@@ -96,22 +96,49 @@ template <typename V>
 V LargeArcosh(V x) {
   return Add(Log(Abs(x)), V::Set(0.693147180559945309f));
 }
+// Below |x| = 2^-30 asinh(x) is x (SLEEF's gives +0 for the smallest subnormals).
 template <typename V>
 V AsinhOf(V x) {
   const V large = LargeArcosh(x);
   const V big = Select(IsNegative(x), Neg(large), large);
-  return Select(IsGreater(Abs(x), V::Set(0x1p40f)), big, Asinh(x));
+  const V result = Select(IsGreater(Abs(x), V::Set(0x1p40f)), big, Asinh(x));
+  return Select(IsGreater(V::Set(0x1p-30f), Abs(x)), x, result);
 }
 template <typename V>
 V AcoshOf(V x) {
   return Select(IsGreater(x, V::Set(0x1p40f)), LargeArcosh(x), Acosh(x));
+}
+// SLEEF's log1pf gives inf from x = 1e38 on, where log1p(x) is log(x) to the
+// last bit, and +0 for the smallest subnormals, where log1p(x) is x.
+template <typename V>
+V Log1pOf(V x) {
+  const V result = Select(IsGreater(x, V::Set(1e38f)), Log(x), Log1p(x));
+  return Select(IsGreater(V::Set(0x1p-30f), Abs(x)), x, result);
+}
+// SLEEF's sinhf and coshf overflow with e^|x| from |x| = 88.72 on, although
+// the results fit up to 89.415. From |x| = 88 on (e^-|x| is far below
+// roundoff) both are e^|x| / 2, taken as e^(|x| / 2) * (e^(|x| / 2) / 2):
+// |x| / 2 is exact and no factor overflows first.
+template <typename V>
+V HalfExpOfAbs(V x) {
+  const V root = Exp(Mul(Abs(x), V::Set(0.5f)));
+  return Mul(root, Mul(root, V::Set(0.5f)));
+}
+template <typename V>
+V CoshOf(V x) {
+  return Select(IsGreater(Abs(x), V::Set(88.0f)), HalfExpOfAbs(x), Cosh(x));
+}
+template <typename V>
+V SinhOf(V x) {
+  const V large = HalfExpOfAbs(x);
+  return Select(IsGreater(Abs(x), V::Set(88.0f)), Select(IsNegative(x), Neg(large), large), Sinh(x));
 }
 }  // namespace unary_math
 #endif
 
 CANOPY_UNARY_REAL_FN(Exp2Fn, std::exp2, Exp2, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(Expm1Fn, std::expm1, Expm1, unary_accuracy::kSleef)
-CANOPY_UNARY_REAL_FN(Log1pFn, std::log1p, Log1p, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(Log1pFn, std::log1p, unary_math::Log1pOf, unary_accuracy::kSleef)
 CANOPY_UNARY_COMPLEX_FN(Log10Fn, std::log10, Log10, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(ErfFn, std::erf, Erf, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(ErfcFn, std::erfc, Erfc, unary_accuracy::kErfc)
@@ -119,8 +146,8 @@ CANOPY_UNARY_COMPLEX_FN(TanFn, std::tan, Tan, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(AsinFn, std::asin, Asin, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(AcosFn, std::acos, Acos, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(AtanFn, std::atan, Atan, unary_accuracy::kSleef)
-CANOPY_UNARY_COMPLEX_FN(SinhFn, std::sinh, Sinh, unary_accuracy::kSleef)
-CANOPY_UNARY_REAL_FN(CoshFn, std::cosh, Cosh, unary_accuracy::kSleef)
+CANOPY_UNARY_COMPLEX_FN(SinhFn, std::sinh, unary_math::SinhOf, unary_accuracy::kSleef)
+CANOPY_UNARY_REAL_FN(CoshFn, std::cosh, unary_math::CoshOf, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(AsinhFn, std::asinh, unary_math::AsinhOf, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(AcoshFn, std::acosh, unary_math::AcoshOf, unary_accuracy::kSleef)
 CANOPY_UNARY_REAL_FN(AtanhFn, std::atanh, Atanh, unary_accuracy::kSleef)

@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "aclnn/acl_meta.h"
@@ -30,6 +31,7 @@
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_chunk_cat.h"
 #include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_digamma.h"
 #include "aclnnop/aclnn_div.h"
@@ -53,11 +55,13 @@
 #include "aclnnop/aclnn_kl_div.h"
 #include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_lgamma.h"
 #include "aclnnop/aclnn_logaddexp.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_moe_token_permute.h"
 #include "aclnnop/aclnn_moe_token_unpermute.h"
@@ -65,10 +69,13 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_reflection_pad2d.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_right_shift.h"
+#include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_signbit.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -76,6 +83,7 @@
 #include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_upsample_linear_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d.h"
 #include "aclnnop/aclnn_x_log_y_tensor.h"
 #include "canopy/canopy_runtime.h"
@@ -1369,6 +1377,262 @@ TEST(AdversarialNewOps, IntegerOperandsRoundToTheSixteenBitDtypeTheyMeet) {
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(out.Read(), (std::vector<uint16_t>{0, 0}));
+}
+
+// CANN's A2 Muls checks no castability of the result: FLOAT times 2 into an
+// INT32 out truncates, and an INT32 selfRef times 2.5 computes in FLOAT and
+// truncates back (both were refused with 161002).
+TEST(AdversarialNewOps, MulsCastsItsResultToAnyListedOut) {
+  HostScalar<float> two(2.0f, ACL_FLOAT), two_and_a_half(2.5f, ACL_FLOAT);
+  EXPECT_EQ((WithScalar<float, int32_t>(aclnnMulsGetWorkspaceSize, aclnnMuls, ACL_FLOAT, {1.25f, -3.75f, 7}, two.scalar,
+                                        ACL_INT32)),
+            (std::vector<int32_t>{2, -7, 14}));
+  Buf<int32_t> self({3, -5, 7});
+  aclTensor* s = self.Contiguous(ACL_INT32, {3});
+  ASSERT_EQ(RunCall([&](uint64_t* w,
+                        aclOpExecutor** e) { return aclnnInplaceMulsGetWorkspaceSize(s, two_and_a_half.scalar, w, e); },
+                    aclnnInplaceMuls, {s}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(self.Read(), (std::vector<int32_t>{7, -12, 17}));
+}
+
+// MoeTokenPermute of no tokens: permutedTokens is [0, hidden] as CANN infers
+// it (hidden from tokens' trailing dims, not 0), and [0, 0] is refused.
+TEST(AdversarialNewOps, PermuteOfNoTokensKeepsTheHiddenSize) {
+  Buf<float> none(std::vector<float>{});
+  Buf<int64_t> no_indices(std::vector<int64_t>{});
+  Buf<int32_t> no_sorted(std::vector<int32_t>{});
+  const auto permute = [&](const Shape& tokens_shape, const Shape& out_shape) {
+    aclTensor *t = none.Contiguous(ACL_FLOAT, tokens_shape), *e = no_indices.Contiguous(ACL_INT64, {0, 2});
+    aclTensor *p = none.Contiguous(ACL_FLOAT, out_shape), *si = no_sorted.Contiguous(ACL_INT32, {0});
+    return RunCall(
+        [&](uint64_t* w, aclOpExecutor** ex) {
+          return aclnnMoeTokenPermuteGetWorkspaceSize(t, e, 0, false, p, si, w, ex);
+        },
+        aclnnMoeTokenPermute, {t, e, p, si});
+  };
+  EXPECT_EQ(permute({0, 4}, {0, 4}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(permute({0, 2, 2}, {0, 4}), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(permute({0, 4}, {0, 0}), ACLNN_ERR_INNER_TILING_ERROR);
+  EXPECT_EQ(permute({0, 4}, {0, 7, 0}), ACLNN_ERR_INNER_TILING_ERROR);
+}
+
+// UpsampleNearestExact2d takes UINT8 on the A2 path (CANN's doc and host code):
+// out[y][x] = in[min(floor((y + 0.5) * in / out), in - 1)][...].
+TEST(AdversarialNewOps, NearestExactTakesUint8) {
+  Buf<uint8_t> in({10, 20, 30, 40, 50, 60}), out(std::vector<uint8_t>(4 * 6, 0));
+  aclTensor* s = in.Contiguous(ACL_UINT8, {1, 1, 2, 3}, 0, ACL_FORMAT_NCHW);
+  aclTensor* d = out.Contiguous(ACL_UINT8, {1, 1, 4, 6}, 0, ACL_FORMAT_NCHW);
+  const int64_t size[2] = {4, 6};
+  aclIntArray* output_size = aclCreateIntArray(size, 2);
+  ASSERT_EQ(RunCall(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnUpsampleNearestExact2dGetWorkspaceSize(s, output_size, 0.0, 0.0, d, w, e);
+                },
+                aclnnUpsampleNearestExact2d, {s, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  aclDestroyIntArray(output_size);
+  std::vector<uint8_t> want;
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 6; ++x) want.push_back(in.host()[static_cast<size_t>((y / 2) * 3 + x / 2)]);
+  }
+  EXPECT_EQ(out.Read(), want);
+}
+
+// Broadcast views of 2^61 f32 elements (2^63 bytes) are legal views: planning
+// LayerNorm / RmsNorm over them once multiplied the output's byte size past
+// int64 (undefined behaviour, seen under UBSan) to choose streaming stores.
+TEST(AdversarialNewOps, NormsOfAViewOfMoreThanInt64BytesPlanWithoutOverflow) {
+  constexpr int64_t kLength = int64_t{1} << 61;
+  Buf<float> one({1.0f}), zero({0.0f, 0.0f});
+  aclTensor *x = one.View(ACL_FLOAT, {1, kLength}, {0, 0}), *y = zero.View(ACL_FLOAT, {1, kLength}, {0, 0});
+  aclTensor *mean = zero.Contiguous(ACL_FLOAT, {1, 1}), *rstd = zero.Contiguous(ACL_FLOAT, {1, 1}, 1);
+  aclTensor* gamma = one.View(ACL_FLOAT, {kLength}, {0});
+  aclIntArray* normalized = aclCreateIntArray(&kLength, 1);
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(aclnnLayerNormGetWorkspaceSize(x, normalized, nullptr, nullptr, 1e-5, y, mean, rstd, &workspace, &executor),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const auto discard = [](aclOpExecutor* planned) {  // never run (2^61 elements)
+    EXPECT_EQ(aclSetAclOpExecutorRepeatable(planned), ACLNN_SUCCESS);
+    EXPECT_EQ(aclDestroyAclOpExecutor(planned), ACLNN_SUCCESS);
+  };
+  discard(executor);
+  EXPECT_EQ(aclnnRmsNormGetWorkspaceSize(x, gamma, 1e-6, y, rstd, &workspace, &executor), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  discard(executor);
+  aclDestroyIntArray(normalized);
+  for (aclTensor* t : {x, y, mean, rstd, gamma}) aclDestroyTensor(t);
+}
+
+// A convolution weight whose rows repeat one value (stride 0 along kW): the
+// kept-weights snapshot copied and compared oneDNN's size of the view, 2K
+// elements, from a buffer of K + 1 (heap-buffer-overflow under ASan).
+TEST(AdversarialNewOps, ConvolutionWeightWithAStrideZeroDimIsNotReadPastItsEnd) {
+  constexpr int64_t k = 4096;
+  std::vector<float> weights(k + 1, 0.0f);
+  weights[0] = 2.0f;
+  weights[k] = -3.0f;
+  Buf<float> w(weights), x(RandomFloats(k, 7, -1, 1)), y({0.0f, 0.0f});
+  double sum = 0;
+  for (float v : x.host()) sum += v;
+  const std::vector<int64_t> one = {1, 1}, zero = {0, 0};
+  aclIntArray *stride = aclCreateIntArray(one.data(), 2), *dilation = aclCreateIntArray(one.data(), 2);
+  aclIntArray *padding = aclCreateIntArray(zero.data(), 2), *output_padding = aclCreateIntArray(zero.data(), 2);
+  for (int run = 0; run < 2; ++run) {  // the second run compares with the kept copy
+    aclTensor* input = x.Contiguous(ACL_FLOAT, {1, 1, 1, k}, 0, ACL_FORMAT_NCHW);
+    aclTensor* weight = w.View(ACL_FLOAT, {2, 1, 1, k}, {k, 1, 1, 0}, 0, ACL_FORMAT_NCHW);
+    aclTensor* output = y.Contiguous(ACL_FLOAT, {1, 2, 1, 1}, 0, ACL_FORMAT_NCHW);
+    ASSERT_EQ(RunCall(
+                  [&](uint64_t* ws, aclOpExecutor** e) {
+                    return aclnnConvolutionGetWorkspaceSize(input, weight, nullptr, stride, padding, dilation, false,
+                                                            output_padding, 1, output, 0, ws, e);
+                  },
+                  aclnnConvolution, {input, weight, output}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ExpectValues(AsDoubles(y.Read()), {2 * sum, -3 * sum}, 1e-4, "stride-0 weight");
+  }
+  for (aclIntArray* a : {stride, dilation, padding, output_padding}) aclDestroyIntArray(a);
+}
+
+// Views sliced with a step over an odd extent (x[..., ::2] of width 5) have
+// strides oneDNN will not describe (2 over 3 elements inside a row stride of
+// 5): Convolution and AvgPool2d copy them first instead of failing (561000).
+TEST(AdversarialNewOps, ConvolutionAndPoolingTakeStepSlicedViews) {
+  const std::vector<float> data = RandomFloats(40, 11, -1, 1);
+  Buf<float> x(data), w(RandomFloats(3 * 2 * 2 * 2, 12, -1, 1)), y(std::vector<float>(3 * 3 * 2, 0.0f));
+  // x = base[1, 2, 4, 5][..., ::2] of a buffer laid out [2, 20]: [1, 2, 4, 3], strides {40, 20, 5, 2}.
+  const auto at = [&](int64_t c, int64_t h, int64_t wi) { return double{data[c * 20 + h * 5 + wi * 2]}; };
+  const std::vector<int64_t> one = {1, 1}, zero = {0, 0};
+  aclIntArray *unit = aclCreateIntArray(one.data(), 2), *none = aclCreateIntArray(zero.data(), 2);
+  aclTensor* input = x.View(ACL_FLOAT, {1, 2, 4, 3}, {40, 20, 5, 2}, 0, ACL_FORMAT_NCHW);
+  aclTensor* weight = w.Contiguous(ACL_FLOAT, {3, 2, 2, 2}, 0, ACL_FORMAT_NCHW);
+  aclTensor* output = y.Contiguous(ACL_FLOAT, {1, 3, 3, 2}, 0, ACL_FORMAT_NCHW);
+  ASSERT_EQ(RunCall(
+                [&](uint64_t* ws, aclOpExecutor** e) {
+                  return aclnnConvolutionGetWorkspaceSize(input, weight, nullptr, unit, none, unit, false, none, 1,
+                                                          output, 0, ws, e);
+                },
+                aclnnConvolution, {input, weight, output}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<double> want;
+  for (int64_t o = 0; o < 3; ++o) {
+    for (int64_t h = 0; h < 3; ++h) {
+      for (int64_t wi = 0; wi < 2; ++wi) {
+        double sum = 0;
+        for (int64_t c = 0; c < 2; ++c) {
+          for (int64_t kh = 0; kh < 2; ++kh) {
+            for (int64_t kw = 0; kw < 2; ++kw)
+              sum += at(c, h + kh, wi + kw) * w.host()[((o * 2 + c) * 2 + kh) * 2 + kw];
+          }
+        }
+        want.push_back(sum);
+      }
+    }
+  }
+  ExpectValues(AsDoubles(y.Read()), want, 1e-5, "step-sliced convolution input");
+
+  Buf<float> pooled(std::vector<float>(2 * 3 * 2, 0.0f));
+  aclTensor* self = x.View(ACL_FLOAT, {1, 2, 4, 3}, {40, 20, 5, 2}, 0, ACL_FORMAT_NCHW);
+  aclTensor* out = pooled.Contiguous(ACL_FLOAT, {1, 2, 3, 2}, 0, ACL_FORMAT_NCHW);
+  const std::vector<int64_t> two = {2, 2};
+  aclIntArray* kernel = aclCreateIntArray(two.data(), 2);
+  ASSERT_EQ(RunCall(
+                [&](uint64_t* ws, aclOpExecutor** e) {
+                  return aclnnAvgPool2dGetWorkspaceSize(self, kernel, unit, none, false, true, 0, 0, out, ws, e);
+                },
+                aclnnAvgPool2d, {self, out}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  want.clear();
+  for (int64_t c = 0; c < 2; ++c) {
+    for (int64_t h = 0; h < 3; ++h) {
+      for (int64_t wi = 0; wi < 2; ++wi) {
+        want.push_back((at(c, h, wi) + at(c, h, wi + 1) + at(c, h + 1, wi) + at(c, h + 1, wi + 1)) / 4);
+      }
+    }
+  }
+  ExpectValues(AsDoubles(pooled.Read()), want, 1e-6, "step-sliced pooling input");
+  for (aclIntArray* a : {unit, none, kernel}) aclDestroyIntArray(a);
+}
+
+// ReduceSum / Prod / Mean with a `dtype` narrower than self convert self to it
+// first, as CANN's host code and PyTorch do: FLOAT 70000 in FLOAT16 is inf,
+// 1.003 in BFLOAT16 is 1, INT32 200 in INT8 is -56 (the sums were of self's
+// values, rounded once at the end).
+TEST(AdversarialNewOps, ReductionsConvertSelfToTheirDtypeFirst) {
+  const int64_t dim0 = 0;
+  aclIntArray* dims = aclCreateIntArray(&dim0, 1);
+  const auto sum = [&](aclDataType in_dtype, const auto& values, aclDataType dtype) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    Buf<T> x(values);
+    Buf<uint16_t> out({0});
+    aclTensor *s = x.Contiguous(in_dtype, {static_cast<int64_t>(values.size())}), *d = out.Contiguous(dtype, {});
+    EXPECT_EQ(RunCall([&](uint64_t* w,
+                          aclOpExecutor** e) { return aclnnReduceSumGetWorkspaceSize(s, dims, false, dtype, d, w, e); },
+                      aclnnReduceSum, {s, d}),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    return out.Read()[0];
+  };
+  EXPECT_TRUE(std::isnan(HalfToDouble(sum(ACL_FLOAT, std::vector<float>{70000, -69990}, ACL_FLOAT16))));
+  EXPECT_EQ(Bf16ToDouble(sum(ACL_FLOAT, std::vector<float>(1000, 1.003f), ACL_BF16)), 1000.0);
+  EXPECT_EQ(HalfToDouble(sum(ACL_INT32, std::vector<int32_t>{2049, 2049, 2049}, ACL_FLOAT16)), 6144.0);
+  EXPECT_EQ(HalfToDouble(sum(ACL_FLOAT16, std::vector<uint16_t>{0x3c00, 0x4000}, ACL_FLOAT16)), 3.0);  // same dtype
+
+  Buf<float> x({70000, 0.5f});
+  Buf<uint16_t> product({0});
+  aclTensor *s = x.Contiguous(ACL_FLOAT, {2}), *d = product.Contiguous(ACL_FLOAT16, {});
+  ASSERT_EQ(RunCall([&](uint64_t* w,
+                        aclOpExecutor** e) { return aclnnProdDimGetWorkspaceSize(s, 0, false, ACL_FLOAT16, d, w, e); },
+                    aclnnProdDim, {s, d}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(HalfToDouble(product.Read()[0]), kInf);
+
+  Buf<int32_t> ints({200, 100});
+  Buf<int8_t> mean({0});
+  aclTensor *m = ints.Contiguous(ACL_INT32, {2}), *o = mean.Contiguous(ACL_INT8, {});
+  ASSERT_EQ(RunCall([&](uint64_t* w,
+                        aclOpExecutor** e) { return aclnnMeanGetWorkspaceSize(m, dims, false, ACL_INT8, o, w, e); },
+                    aclnnMean, {m, o}),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(mean.Read()[0], 22);
+  aclDestroyIntArray(dims);
+}
+
+// Convolution ignores outputPadding unless transposed, and CANN's null check
+// asks for it only then: a plain convolution takes a null one (161001 before),
+// a transposed one still refuses it.
+TEST(AdversarialNewOps, PlainConvolutionTakesANullOutputPadding) {
+  Buf<float> x({1, 2, 3, 4}), w({0.5f}), y({0, 0, 0, 0});
+  const std::vector<int64_t> one = {1, 1}, zero = {0, 0};
+  aclIntArray *unit = aclCreateIntArray(one.data(), 2), *none = aclCreateIntArray(zero.data(), 2);
+  for (bool transposed : {false, true}) {
+    aclTensor* input = x.Contiguous(ACL_FLOAT, {1, 1, 2, 2}, 0, ACL_FORMAT_NCHW);
+    aclTensor* weight = w.Contiguous(ACL_FLOAT, {1, 1, 1, 1}, 0, ACL_FORMAT_NCHW);
+    aclTensor* output = y.Contiguous(ACL_FLOAT, {1, 1, 2, 2}, 0, ACL_FORMAT_NCHW);
+    const aclnnStatus status = RunCall(
+        [&](uint64_t* ws, aclOpExecutor** e) {
+          return aclnnConvolutionGetWorkspaceSize(input, weight, nullptr, unit, none, unit, transposed, nullptr, 1,
+                                                  output, 0, ws, e);
+        },
+        aclnnConvolution, {input, weight, output});
+    if (transposed) {
+      EXPECT_EQ(status, ACLNN_ERR_PARAM_NULLPTR);
+    } else {
+      ASSERT_EQ(status, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      EXPECT_EQ(y.Read(), (std::vector<float>{0.5f, 1, 1.5f, 2}));
+    }
+  }
+  aclDestroyIntArray(unit);
+  aclDestroyIntArray(none);
 }
 
 }  // namespace

@@ -465,6 +465,56 @@ bool SkinnyKernelRuns() {
 #endif
 }
 
+// A few rows against a row-major weight (the skinny kernel where the CPU has
+// AVX-512): each output sums K products in blocks, so a large first term
+// followed by ones loses at most a block's worth of them. One running f32 sum
+// lost every one after 2^24 (2^24 + 4095 came back as 2^24); 2^25 ones summed
+// to 2^24.
+TEST(MatmulSkinny, LongSumsAreAddedInBlocks) {
+  if (!SkinnyKernelRuns()) GTEST_SKIP() << "the skinny kernel needs AVX-512 (oneDNN's gemm keeps 2^24 + 2048 here)";
+  constexpr int64_t k = 4096, n = 64;
+  for (int64_t m : {1, 5}) {
+    SCOPED_TRACE("m " + std::to_string(m));
+    DeviceTensor self(ACL_FLOAT, Shape{m, k}), mat2(ACL_FLOAT, Shape{k, n}), out(ACL_FLOAT, Shape{m, n});
+    self.WriteView(Values(static_cast<size_t>(m * k), 1.0));
+    Values b(static_cast<size_t>(k * n), 1.0);
+    for (int64_t j = 0; j < n; ++j) b[static_cast<size_t>(j)] = 16777216.0;  // row 0: 2^24
+    mat2.WriteView(b);
+    out.Poison();
+    const OpRun run = RunOp(
+        [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+          return aclnnMmGetWorkspaceSize(args.Tensor(self), args.Tensor(mat2), args.Tensor(out), 0, workspaceSize,
+                                         executor);
+        },
+        aclnnMm);
+    ASSERT_TRUE(run.ok()) << Describe(run);
+    for (const Value& v : out.ReadView()) EXPECT_NEAR(v.real(), 16777216.0 + (k - 1), 64.0);
+  }
+}
+
+// beta * self + alpha * (mat1 @ mat2) with alpha == beta != 1 and self one
+// repeated row: the row was added inside oneDNN's product before alpha scaled
+// the sum, which overflowed (0.5 * (3e38 + 3e38) = inf where the result is
+// 3e38). 17 rows keep the product off the skinny kernel.
+TEST(MatmulRowBias, EqualAlphaAndBetaScaleEachTermBeforeTheSum) {
+  constexpr int64_t m = 17, n = 4;
+  DeviceTensor self(ACL_FLOAT, Shape{n}), mat1(ACL_FLOAT, Shape{m, 1}), mat2(ACL_FLOAT, Shape{1, n});
+  DeviceTensor out(ACL_FLOAT, Shape{m, n});
+  self.WriteView(Values(n, 3e38));
+  mat1.WriteView(Values(m, 3e19));
+  mat2.WriteView(Values(n, 1e19));
+  out.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
+        return aclnnAddmmGetWorkspaceSize(args.Tensor(self), args.Tensor(mat1), args.Tensor(mat2),
+                                          args.Scalar(ACL_FLOAT, 0.5), args.Scalar(ACL_FLOAT, 0.5), args.Tensor(out), 0,
+                                          workspaceSize, executor);
+      },
+      aclnnAddmm);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  for (const Value& v : out.ReadView()) EXPECT_NEAR(v.real(), 3e38, 3e38 * 1e-6);
+}
+
 // ggml's MUL_MAT_ID multiplies each selected expert's few rows through
 // BatchMatMul: f32 rows, the experts' fp16 weights gathered and passed
 // transposed, USE_FP16. Each matrix of such a batch is multiplied by the

@@ -74,7 +74,10 @@ bool FuseRowBias(Plan& plan, const TensorRef& a, const TensorRef& b, const Tenso
   const int64_t n = bias.shape[rank - 1];
   TensorRef row = bias;  // the repeated row: index 0 of every leading dimension
   while (row.rank() > 1) row = Select(row, 0, 0);
-  const bool inside = terms.alpha == terms.beta;
+  // Inside the product oneDNN adds the bias before scaling by alpha: only when
+  // both are 1 does that give beta * bias + alpha * product without an
+  // unscaled sum that can overflow (0.5 * (3e38 + 3e38) is inf in f32).
+  const bool inside = terms.alpha == 1.0f && terms.beta == 1.0f;
   const float row_scale = inside ? 1.0f : terms.beta;
   // A bias inside the product may be in the engine dtype; a post-op one is read as f32.
   const bool usable =

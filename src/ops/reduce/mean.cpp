@@ -24,7 +24,7 @@ aclnnStatus PlanMean(Plan& plan, const aclTensor* self, const aclIntArray* dim, 
   CANOPY_CHECK(plan.CheckCastable(dtype, "out", out->dtype));
   std::vector<bool> reduced;
   CANOPY_CHECK(NormalizeDims(plan, "dim", dim, self->rank(), reduced));
-  return PlanReduction(plan, kernels::ReduceKind::kMean, self, reduced, keep_dim, dtype, out);
+  return PlanReductionInDtype(plan, kernels::ReduceKind::kMean, self, reduced, keep_dim, dtype, out);
 }
 
 aclnnStatus PlanMeanV2(Plan& plan, const aclTensor* self, const aclIntArray* dim, bool keep_dim, bool noop_with_empty,

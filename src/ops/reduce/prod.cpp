@@ -21,7 +21,7 @@ aclnnStatus PlanProdOver(Plan& plan, const aclTensor* self, const std::vector<bo
                        DtypeName(out->dtype));
   }
   CANOPY_CHECK(plan.CheckCastable(self->dtype, "dtype", dtype));
-  return PlanReduction(plan, kernels::ReduceKind::kProd, self, reduced, keep_dim, dtype, out);
+  return PlanReductionInDtype(plan, kernels::ReduceKind::kProd, self, reduced, keep_dim, dtype, out);
 }
 
 aclnnStatus PlanProd(Plan& plan, const aclTensor* self, int raw_dtype, const aclTensor* out) {

@@ -24,7 +24,7 @@ aclnnStatus PlanReduceNansum(Plan& plan, const aclTensor* self, const aclIntArra
   CANOPY_CHECK(plan.CheckCastable(self->dtype, "out", out->dtype));
   std::vector<bool> reduced;
   CANOPY_CHECK(NormalizeDims(plan, "dim", dim, self->rank(), reduced));
-  return PlanReduction(plan, kernels::ReduceKind::kNansum, self, reduced, keep_dim, dtype, out);
+  return PlanReductionInDtype(plan, kernels::ReduceKind::kNansum, self, reduced, keep_dim, dtype, out);
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ aclnnStatus PlanReduceSum(Plan& plan, const aclTensor* self, const aclIntArray* 
   CANOPY_CHECK(plan.CheckCastable(self->dtype, "dtype", dtype));
   std::vector<bool> reduced;
   CANOPY_CHECK(NormalizeDims(plan, "dims", dims, self->rank(), reduced));
-  return PlanReduction(plan, kernels::ReduceKind::kSum, self, reduced, keep_dims, dtype, out);
+  return PlanReductionInDtype(plan, kernels::ReduceKind::kSum, self, reduced, keep_dims, dtype, out);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The reduction ops' shared planning (see reduction.h).
 #include "reduction.h"
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "ops/framework/tensor_view.h"
@@ -86,19 +88,65 @@ void AddReduceStep(Plan& plan, kernels::ReduceDesc desc, const TensorRef& in, co
   plan.AddStep(kernels::MakeReduceStep(desc), reads, result);
 }
 
-}  // namespace
+// The significand bits of a float dtype (complex: of its parts); 0 for the others.
+int SignificandBits(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      return 11;
+    case ACL_BF16:
+      return 8;
+    case ACL_FLOAT:
+    case ACL_COMPLEX64:
+      return 24;
+    case ACL_DOUBLE:
+    case ACL_COMPLEX128:
+      return 53;
+    default:
+      return 0;
+  }
+}
 
-aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
-                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
+// Whether every value of `from` is a value of `to`, so that converting to it first changes nothing.
+bool HoldsEveryValue(aclDataType from, aclDataType to) {
+  if (from == to || from == ACL_BOOL) return true;
+  if (IsComplex(from) && !IsComplex(to)) return false;
+  const auto part = [](aclDataType d) { return d == ACL_COMPLEX64 ? ACL_FLOAT : d == ACL_COMPLEX128 ? ACL_DOUBLE : d; };
+  const auto [from_low, from_high] = DtypeRange(part(from));
+  const auto [to_low, to_high] = DtypeRange(part(to));
+  if (IsIntegral(to)) return IsIntegral(from) && to_low <= from_low && from_high <= to_high;
+  const int bits = SignificandBits(to);
+  if (IsIntegral(from)) return std::max(-from_low, from_high) <= std::ldexp(1.0, bits);
+  // A float or complex `from` into a float or complex `to`: its significand and range.
+  return SignificandBits(from) <= bits && to_low <= from_low && from_high <= to_high;
+}
+
+aclnnStatus PlanReductionOf(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,
+                            const std::vector<bool>& reduced, bool keep_dims, aclDataType dtype, const aclTensor* out,
+                            double p, bool convert_first) {
   const Shape expected = ReducedShape(self->view_shape, reduced, keep_dims);
   CANOPY_CHECK(CheckReducedOut(plan, "out", out, expected));
   if (self->NumElements() == 0 && IsComplex(out->dtype)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "an empty 'self' cannot be reduced into complex 'out' (%s)",
                        DtypeName(out->dtype));
   }
-  const TensorRef in = plan.Input(self, "self");
-  PlanReduceInto(plan, kind, in, reduced, keep_dims, dtype, plan.Output(out, "out"), p);
+  TensorRef in = plan.Input(self, "self");
+  const TensorRef dst = plan.Output(out, "out");
+  if (convert_first && !HoldsEveryValue(in.dtype, dtype) && in.NumElements() != 0) in = plan.Contiguous(in, dtype);
+  PlanReduceInto(plan, kind, in, reduced, keep_dims, dtype, dst, p);
   return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
+                          bool keep_dims, aclDataType dtype, const aclTensor* out, double p) {
+  return PlanReductionOf(plan, kind, self, reduced, keep_dims, dtype, out, p, false);
+}
+
+aclnnStatus PlanReductionInDtype(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,
+                                 const std::vector<bool>& reduced, bool keep_dims, aclDataType dtype,
+                                 const aclTensor* out) {
+  return PlanReductionOf(plan, kind, self, reduced, keep_dims, dtype, out, 2, true);
 }
 
 void PlanReduceInto(Plan& plan, kernels::ReduceKind kind, const TensorRef& in, const std::vector<bool>& reduced,

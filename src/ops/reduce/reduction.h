@@ -30,6 +30,14 @@ aclnnStatus CheckDtypeArgument(Plan& plan, const char* name, int raw, DtypeSet a
 aclnnStatus PlanReduction(Plan& plan, kernels::ReduceKind kind, const aclTensor* self, const std::vector<bool>& reduced,
                           bool keep_dims, aclDataType dtype, const aclTensor* out, double p = 2);
 
+// PlanReduction of self converted to `dtype` first, as CANN's ReduceSum,
+// ReduceNansum, Prod and Mean cast it (and PyTorch's `dtype` argument): FLOAT
+// 70000 summed as FLOAT16 is inf, 1.003 summed as BF16 is a sum of ones. The
+// conversion is skipped where it changes no value (a widening cast).
+aclnnStatus PlanReductionInDtype(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,
+                                 const std::vector<bool>& reduced, bool keep_dims, aclDataType dtype,
+                                 const aclTensor* out);
+
 // The engine step of PlanReduction for tensors already registered: `in` reduced
 // into `dst` (self's reduced shape, or one element), accumulated and rounded as
 // `dtype` and then converted to dst's dtype. Ops with two reduced outputs

@@ -38,12 +38,20 @@ constexpr int64_t kIndexLimit = 16777215;  // index values and count below it
 constexpr aclnnStatus kShapeError = ACLNN_ERR_INNER_TILING_ERROR;
 
 // permuteTokensOut [out_rows, ...] with h elements a row, sortedIndicesOut [slots] (the tiling's checks).
+// The elements a row of `shape` holds (its dims after the first); -1 past int64,
+// which an empty tensor's dims can reach.
+int64_t RowElements(const Shape& shape) {
+  int64_t row = 1;
+  for (size_t i = 1; i < shape.size(); ++i) {
+    if (__builtin_mul_overflow(row, shape[i], &row)) return -1;
+  }
+  return row;
+}
+
 aclnnStatus CheckPermutedShapes(Plan& plan, const aclTensor* permute_tokens_out, const aclTensor* sorted_indices_out,
                                 int64_t out_rows, int64_t h, int64_t slots) {
   const Shape& o = permute_tokens_out->view_shape;
-  int64_t out_row = 1;
-  for (size_t i = 1; i < o.size(); ++i) out_row *= o[i];
-  if (o.size() < 2 || o[0] != out_rows || out_row != h) {
+  if (o.size() < 2 || o[0] != out_rows || RowElements(o) != h) {
     return plan.Reject(kShapeError,
                        "argument 'permuteTokensOut' has shape %s; it must be [%lld, ...] with %lld elements a row",
                        ShapeToString(o).c_str(), static_cast<long long>(out_rows), static_cast<long long>(h));
@@ -99,7 +107,8 @@ aclnnStatus PlanMoeTokenPermute(Plan& plan, const aclTensor* tokens, const aclTe
   }
   const int64_t rows = tokens->view_shape[0];
   const int64_t k = indices->rank() == 2 ? indices->view_shape[1] : 1;
-  const int64_t h = rows == 0 ? 0 : tokens->NumElements() / rows;
+  const int64_t h = RowElements(tokens->view_shape);
+  if (h < 0) return plan.Reject(kShapeError, "argument 'tokens' has rows of more than INT64_MAX elements");
   const int64_t slots = rows * k;
   const int64_t out_rows = num_out_tokens == 0  ? slots
                            : num_out_tokens > 0 ? std::min(slots, num_out_tokens)
@@ -194,8 +203,8 @@ aclnnStatus PlanMoeTokenPermuteWithEp(Plan& plan, const aclTensor* tokens, const
   const int64_t rows = tokens->view_shape[0];
   const int64_t k = indices->rank() == 2 ? indices->view_shape[1] : 1;
   const int64_t slots = rows * k;
-  int64_t h = 1;
-  for (size_t i = 1; i < tokens->view_shape.size(); ++i) h *= tokens->view_shape[i];
+  const int64_t h = RowElements(tokens->view_shape);
+  if (h < 0) return plan.Reject(kShapeError, "argument 'tokens' has rows of more than INT64_MAX elements");
   CANOPY_CHECK(CheckPermutedShapes(plan, permute_tokens_out, sorted_indices_out, out_rows, h, slots));
   if (probs != nullptr && permute_probs_out->view_shape != Shape{out_rows}) {
     return plan.Reject(kShapeError, "argument 'permuteProbsOut' has shape %s; it must be [%lld]",
