@@ -53,7 +53,6 @@ int Nibble(const std::vector<uint8_t>& bytes, int64_t index) {
   return value >= 8 ? value - 16 : value;
 }
 
-
 // AscendQuantV3 into an INT4 y that starts 64 bytes into x's fp16 bytes: the
 // guard stages y, and y holds x's values rounded (scale 1).
 TEST(Int4Views, QuantisedOutputInsideTheInputsBytesIsStaged) {
@@ -94,11 +93,10 @@ TEST(Int4Views, DequantisedOutputOverTheInputIsStaged) {
   aclTensor* x = ViewOf(memory.get(), ACL_INT4, {n}, {1}, 0, n);
   aclTensor* y = ViewOf(memory.get(), ACL_FLOAT16, {n}, {1}, 0, n);
   aclTensor* scale = FloatScalarTensor(scale_memory, 0.5f);
-  const OpRun run = RunOp(
-      [&](OpArgs&, W w, E e) {
-        return aclnnAscendAntiQuantGetWorkspaceSize(x, scale, nullptr, ACL_FLOAT16, false, y, w, e);
-      },
-      aclnnAscendAntiQuant);
+  const OpRun run =
+      RunOp([&](OpArgs&, W w,
+                E e) { return aclnnAscendAntiQuantGetWorkspaceSize(x, scale, nullptr, ACL_FLOAT16, false, y, w, e); },
+            aclnnAscendAntiQuant);
   ASSERT_TRUE(run.ok()) << Describe(run);
   const std::vector<uint8_t> bytes = Download(memory.get(), n * 2);
   int wrong = 0;
@@ -129,8 +127,8 @@ TEST(Int4Views, StridedInt4OutputsAreRefused) {
   aclTensor* transposed = ViewOf(y_memory.get(), ACL_INT4, {rows, half}, {1, rows}, 0, rows * half);
   const OpRun swiglu = RunOp(
       [&](OpArgs& a, W w, E e) {
-        return aclnnSwiGluQuantV2GetWorkspaceSize(a.Tensor(x), a.Tensor(smooth), nullptr, nullptr, false, quant_mode,
-                                                  0, ACL_INT4, transposed, a.Tensor(scale), w, e);
+        return aclnnSwiGluQuantV2GetWorkspaceSize(a.Tensor(x), a.Tensor(smooth), nullptr, nullptr, false, quant_mode, 0,
+                                                  ACL_INT4, transposed, a.Tensor(scale), w, e);
       },
       aclnnSwiGluQuantV2);
   EXPECT_EQ(swiglu.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(swiglu);
@@ -165,8 +163,8 @@ TEST(Int4Views, StridedInt4OutputsAreRefused) {
   const OpRun norm = RunOp(
       [&](OpArgs& a, W w, E e) {
         return aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(a.Tensor(x1), a.Tensor(x2), a.Tensor(gamma), nullptr,
-                                                             nullptr, nullptr, 1e-6, a.BoolArray({true, false}), y1, y2, a.Tensor(x_out),
-                                                             a.Tensor(scale1), a.Tensor(scale2), w, e);
+                                                             nullptr, nullptr, 1e-6, a.BoolArray({true, false}), y1, y2,
+                                                             a.Tensor(x_out), a.Tensor(scale1), a.Tensor(scale2), w, e);
       },
       aclnnAddRmsNormDynamicQuantV2);
   EXPECT_EQ(norm.phase1, ACLNN_ERR_PARAM_INVALID) << Describe(norm);
