@@ -197,6 +197,10 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   CANOPY_RETURN_IF_ERROR(ResolveEvent(__func__, "event", event, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
   *status = target->LatestComplete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  // Seen complete, the recorded work is ordered before what the host enqueues next, as after a synchronize.
+  if (*status == ACL_EVENT_RECORDED_STATUS_COMPLETE && Checker::Enabled()) {
+    Checker::Get().OnHostSynchronized(target.get());
+  }
   return ACL_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACL
@@ -209,6 +213,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) try {
   CANOPY_RETURN_IF_ERROR(CheckNotExCreated(__func__, *target.get()));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckEventNotCaptured(__func__, target.get()));
   *status = target->LatestComplete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  if (*status == ACL_EVENT_STATUS_COMPLETE && Checker::Enabled()) Checker::Get().OnHostSynchronized(target.get());
   return ACL_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACL

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "api_common.h"
+#include "checker.h"
 #include "common/c_boundary.h"
 #include "engine.h"
 
@@ -108,6 +109,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) try {
   CANOPY_RETURN_IF_ERROR(ResolveStream(__func__, stream, target));
   CANOPY_RETURN_IF_ERROR(CaptureRegistry::Get().CheckStreamNotCapturing(__func__, *target));
   *status = target->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  // Seen complete, the stream's work is ordered before what the host enqueues next, as after a synchronize.
+  if (*status == ACL_STREAM_STATUS_COMPLETE && Checker::Enabled()) Checker::Get().OnHostSynchronized(*target);
   return ACL_SUCCESS;
 }
 CANOPY_C_BOUNDARY_ACL

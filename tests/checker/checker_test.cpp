@@ -254,6 +254,40 @@ TEST_F(CheckerTest, ARefusedLaunchLeavesNoAccessesForTheNextCapturedTask) {
   EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
 }
 
+// Seeing a stream or an event complete by polling orders the work before what
+// the host enqueues next, as a synchronize does (a caching allocator's
+// pattern): the next op on another stream is not a race.
+TEST_F(CheckerTest, CompletionSeenByAQueryOrdersLaterWork) {
+  aclrtEvent event = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  for (int query = 0; query < 3; ++query) {
+    SCOPED_TRACE(query);
+    ASSERT_EQ(Add(a_, b_, c_, first_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtRecordEvent(event, first_), ACL_SUCCESS);
+    for (bool complete = false; !complete;) {
+      if (query == 0) {
+        aclrtStreamStatus status;
+        ASSERT_EQ(aclrtStreamQuery(first_, &status), ACL_SUCCESS);
+        complete = status == ACL_STREAM_STATUS_COMPLETE;
+      } else if (query == 1) {
+        aclrtEventRecordedStatus status;
+        ASSERT_EQ(aclrtQueryEventStatus(event, &status), ACL_SUCCESS);
+        complete = status == ACL_EVENT_RECORDED_STATUS_COMPLETE;
+      } else {
+        aclrtEventStatus status;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // the older query, still CANN's API
+        ASSERT_EQ(aclrtQueryEvent(event, &status), ACL_SUCCESS);
+#pragma GCC diagnostic pop
+        complete = status == ACL_EVENT_STATUS_COMPLETE;
+      }
+    }
+    EXPECT_EQ(Add(c_, b_, a_, second_), ACLNN_SUCCESS) << aclGetRecentErrMsg();  // reads c, writes a
+    ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+}
+
 TEST(CheckerAbort, AbortModeStopsAtTheFirstReport) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // the runtime has threads of its own
   EXPECT_DEATH(

@@ -35,6 +35,7 @@
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_digamma.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_dropout_gen_mask.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_erfinv.h"
@@ -70,6 +71,7 @@
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_reflection_pad2d.h"
 #include "aclnnop/aclnn_remainder.h"
@@ -1436,7 +1438,7 @@ TEST(AdversarialNewOps, NearestExactTakesUint8) {
   aclDestroyIntArray(output_size);
   std::vector<uint8_t> want;
   for (int y = 0; y < 4; ++y) {
-    for (int x = 0; x < 6; ++x) want.push_back(in.host()[static_cast<size_t>((y / 2) * 3 + x / 2)]);
+    for (int x = 0; x < 6; ++x) want.push_back(in.host()[static_cast<size_t>(y / 2) * 3 + static_cast<size_t>(x / 2)]);
   }
   EXPECT_EQ(out.Read(), want);
 }
@@ -1633,6 +1635,66 @@ TEST(AdversarialNewOps, PlainConvolutionTakesANullOutputPadding) {
   }
   aclDestroyIntArray(unit);
   aclDestroyIntArray(none);
+}
+
+// InplaceRandom into a float dtype draws only integers that stay in [from, to)
+// once rounded (PyTorch's update_from / update_to, which CANN's host code
+// applies): BF16 [0, 1000) gave 1000 for a draw of 999, FLOAT [2^25, 2^25 + 4)
+// gave 2^25 + 4. (Their rule tests from + 1, so a `from` of -1003 still rounds
+// to -1004 in BF16, there as here.) Complex selfRefs take the draws as
+// real parts (the A2 list has them). A range no draw survives is refused.
+TEST(AdversarialNewOps, RandomIntoFloatsStaysInsideItsRange) {
+  const auto draw = [](aclDataType dtype, int64_t from, int64_t to, auto& buffer, int64_t n) {
+    aclTensor* t = buffer.Contiguous(dtype, {n});
+    return RunCall(
+        [&](uint64_t* w, aclOpExecutor** e) { return aclnnInplaceRandomGetWorkspaceSize(t, from, to, 7, 0, w, e); },
+        aclnnInplaceRandom, {t});
+  };
+  constexpr int64_t n = 1 << 14;
+  struct Case {
+    aclDataType dtype;
+    int64_t from, to;
+  };
+  for (const Case& c : {Case{ACL_BF16, 0, 1000}, Case{ACL_BF16, -1000, 0}, Case{ACL_FLOAT16, 0, 4100}}) {
+    Buf<uint16_t> values(std::vector<uint16_t>(n, 0));
+    ASSERT_EQ(draw(c.dtype, c.from, c.to, values, n), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    for (uint16_t bits : values.Read()) {
+      const double v = c.dtype == ACL_BF16 ? Bf16ToDouble(bits) : HalfToDouble(bits);
+      ASSERT_TRUE(v >= c.from && v < c.to) << Name(c.dtype) << " [" << c.from << ", " << c.to << "): " << v;
+    }
+  }
+  Buf<float> floats(std::vector<float>(n, 0));
+  constexpr int64_t kBig = int64_t{1} << 25;
+  ASSERT_EQ(draw(ACL_FLOAT, kBig, kBig + 8, floats, n), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  for (float v : floats.Read()) ASSERT_TRUE(v >= static_cast<float>(kBig) && v < static_cast<float>(kBig + 8)) << v;
+  EXPECT_EQ(draw(ACL_FLOAT, kBig, kBig + 4, floats, n), ACLNN_ERR_PARAM_INVALID);  // only 2^25 + 4 is above 2^25
+  Buf<float> complex(std::vector<float>(2 * 8, -1));
+  ASSERT_EQ(draw(ACL_COMPLEX64, 3, 5, complex, 8), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  const std::vector<float> parts = complex.Read();
+  for (size_t i = 0; i < parts.size(); i += 2) {
+    EXPECT_TRUE(parts[i] == 3 || parts[i] == 4) << parts[i];
+    EXPECT_EQ(parts[i + 1], 0.0f);
+  }
+  Buf<uint16_t> none(std::vector<uint16_t>(4, 0));
+  EXPECT_EQ(draw(ACL_BF16, 999, 1000, none, 4), ACLNN_ERR_PARAM_INVALID);  // 999 rounds to 1000 in BF16
+}
+
+// DropoutGenMask's element count from `shape` past int64 (or wrapping to 0
+// with an empty out) is refused; it was signed overflow (UBSan) and accepted.
+TEST(AdversarialNewOps, GenMaskOfAShapePastInt64IsRefused) {
+  Buf<uint8_t> mask(std::vector<uint8_t>(16, 0));
+  for (const std::vector<int64_t>& extents :
+       {std::vector<int64_t>{kMax64}, std::vector<int64_t>{int64_t{1} << 32, int64_t{1} << 32},
+        std::vector<int64_t>{int64_t{1} << 62, 4, 1}}) {
+    aclIntArray* shape = aclCreateIntArray(extents.data(), extents.size());
+    aclTensor* out = mask.Contiguous(ACL_UINT8, {extents.size() == 3 ? 0 : 16});
+    EXPECT_EQ(
+        RunCall([&](uint64_t* w,
+                    aclOpExecutor** e) { return aclnnDropoutGenMaskGetWorkspaceSize(shape, 0.5, 1, 0, out, w, e); },
+                aclnnDropoutGenMask, {out}),
+        ACLNN_ERR_PARAM_INVALID);
+    aclDestroyIntArray(shape);
+  }
 }
 
 }  // namespace

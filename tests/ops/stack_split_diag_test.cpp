@@ -139,9 +139,10 @@ TEST(Stack, DocExample) {
 
 // ---- SplitWithSize / SplitTensor ---------------------------------------------------------------------
 
-const std::vector<aclDataType> kSplitDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE,     ACL_INT32,     ACL_UINT32,
-                                               ACL_INT64, ACL_UINT64,  ACL_INT16,      ACL_UINT16,    ACL_INT8,
-                                               ACL_UINT8, ACL_BOOL,    ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
+// CANN's A2 host code: no UINT16 / 32 / 64 (its 950 list adds them).
+const std::vector<aclDataType> kSplitDtypes = {ACL_FLOAT, ACL_FLOAT16,    ACL_DOUBLE,    ACL_INT32,
+                                               ACL_INT64, ACL_INT16,      ACL_INT8,      ACL_UINT8,
+                                               ACL_BOOL,  ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
 
 OpRun RunSplitWithSize(aclTensor* self, aclIntArray* sizes, int64_t dim, aclTensorList* out) {
   return RunOp([&](OpArgs&, uint64_t* ws,

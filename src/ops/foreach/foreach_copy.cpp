@@ -14,10 +14,11 @@ constexpr DtypeSet kCopyDtypes = {ACL_FLOAT,  ACL_FLOAT16, ACL_BF16,   ACL_INT8,
                                   ACL_UINT16, ACL_INT32,   ACL_UINT32, ACL_INT64, ACL_DOUBLE, ACL_BOOL};
 constexpr DtypeSet kZeroDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT32};
 
+// The doc's pairs and BFLOAT16 into FLOAT, which CANN's A2 host code and kernel take too.
 bool CopyAllowed(aclDataType from, aclDataType to) {
   if (from == to) return true;
   if (from == ACL_FLOAT) return to == ACL_FLOAT16 || to == ACL_BF16;
-  return from == ACL_FLOAT16 && to == ACL_FLOAT;
+  return (from == ACL_FLOAT16 || from == ACL_BF16) && to == ACL_FLOAT;
 }
 
 aclnnStatus PlanForeachCopy(Plan& plan, const aclTensorList* x, const aclTensorList* out) {
@@ -29,6 +30,7 @@ aclnnStatus PlanForeachCopy(Plan& plan, const aclTensorList* x, const aclTensorL
                        DtypeName(out_dtype), DtypeName(x_dtype),
                        x_dtype == ACL_FLOAT     ? "FLOAT, FLOAT16 or BFLOAT16"
                        : x_dtype == ACL_FLOAT16 ? "FLOAT16 or FLOAT"
+                       : x_dtype == ACL_BF16    ? "BFLOAT16 or FLOAT"
                                                 : DtypeName(x_dtype));
   }
   CANOPY_CHECK(CheckForeachShapes(plan, {"x", x}, {"out", out}));

@@ -28,8 +28,9 @@ constexpr DtypeSet kFloats = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kTensorScalars = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32};
 constexpr DtypeSet kHostScalars = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_INT64};
 
+// The A2 host code's list for the tensor-alpha form (the doc's table also names INT16, INT8, UINT8).
 constexpr ForeachBinaryRule kAddList{
-    .op = ForeachOp::kAdd, .dtypes = kArith7, .scalar_dtypes = kTensorScalars, .pairing = ScalarPairing::kLikeX};
+    .op = ForeachOp::kAdd, .dtypes = kArith4, .scalar_dtypes = kTensorScalars, .pairing = ScalarPairing::kLikeX};
 aclnnStatus PlanForeachAddList(Plan& plan, const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha,
                                const aclTensorList* out) {
   return PlanForeachList(plan, kAddList, x1, x2, alpha, nullptr, out);

@@ -195,8 +195,9 @@ aclnnStatus PlanForeachPowScalar(Plan& plan, const aclTensorList* x, const aclTe
   return PlanForeachTensorScalar(plan, kPowScalar, x, scalar, out);
 }
 
+// CANN's A2 host code and kernel take INT32 lists too (INT32 / INT64 scalars); the doc's table lists the floats.
 constexpr ForeachBinaryRule kPowScalarV2{
-    .op = ForeachOp::kPow, .dtypes = kFloats, .scalar_dtypes = kHostFloatScalars, .pairing = ScalarPairing::kLikeX};
+    .op = ForeachOp::kPow, .dtypes = kArith4, .scalar_dtypes = kHostScalars, .pairing = ScalarPairing::kLikeX};
 aclnnStatus PlanForeachPowScalarV2(Plan& plan, const aclTensorList* x, const aclScalar* scalar,
                                    const aclTensorList* out) {
   return PlanForeachScalar(plan, kPowScalarV2, x, scalar, out);

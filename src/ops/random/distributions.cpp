@@ -6,6 +6,7 @@
 // Values are drawn in double (Normal, Uniform in FLOAT as CANN's generator
 // does) and converted into selfRef's dtype. Counter based (kernels/random.h).
 #include <cmath>
+#include <cstdlib>
 
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_random.h"
@@ -22,8 +23,8 @@ constexpr DtypeSet kNormalDtypes = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT1
                                     ACL_INT64,   ACL_INT8,  ACL_UINT8,  ACL_BOOL,  ACL_BF16};
 constexpr DtypeSet kUniformDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_INT32, ACL_INT64,
                                      ACL_INT16, ACL_INT8,    ACL_UINT8, ACL_DOUBLE};
-constexpr DtypeSet kRandomDtypes = {ACL_BF16,  ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT32,
-                                    ACL_INT64, ACL_INT16,   ACL_INT8,  ACL_UINT8,  ACL_BOOL};
+constexpr DtypeSet kRandomDtypes = {ACL_BF16,  ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT32,     ACL_INT64,
+                                    ACL_INT16, ACL_INT8,    ACL_UINT8, ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128};
 constexpr DtypeSet kExponentialDtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT};
 constexpr DtypeSet kSeedDtypes = {ACL_INT64};
 constexpr DtypeSet kUniformSeedDtypes = {ACL_INT64, ACL_UINT64};
@@ -84,6 +85,48 @@ aclnnStatus PlanInplaceUniformTensor(Plan& plan, const aclTensor* selfRef, doubl
   return PlanUniformCommon(plan, selfRef, from, to, seedTensor, offsetTensor, 0, offset);
 }
 
+// The significand digits of a float dtype (0: not a float).
+int Digits(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+      return 11;
+    case ACL_BF16:
+      return 8;
+    case ACL_FLOAT:
+      return 24;
+    case ACL_DOUBLE:
+      return 53;
+    default:
+      return 0;
+  }
+}
+
+// The integer `value` as a float of `digits` significand digits holds it (to nearest, ties to even).
+int64_t RoundedTo(int64_t value, int digits) {
+  const int64_t magnitude = value < 0 ? -value : value;
+  const int bits = magnitude == 0 ? 0 : 64 - __builtin_clzll(static_cast<uint64_t>(magnitude));
+  if (bits <= digits) return value;
+  const double significand = std::nearbyint(std::ldexp(static_cast<double>(value), digits - bits));
+  return static_cast<int64_t>(std::ldexp(significand, bits - digits));
+}
+
+// from and to moved inwards until every integer drawn in [from, to) stays in
+// it once rounded to the float dtype (PyTorch's update_from / update_to,
+// which CANN's host code applies before its kernels): BF16 [0, 1000) draws
+// from [0, 996), since 999 rounds to 1000 there.
+void KeepDrawsInside(int digits, int64_t& from, int64_t& to) {
+  const int64_t from_plus_1 = RoundedTo(from + 1, digits);
+  if (from_plus_1 < from) {
+    const int n = 63 - __builtin_clzll(static_cast<uint64_t>(std::abs(from + 1)) | 1);
+    from = from_plus_1 + (int64_t{1} << (n - digits + 1));
+  }
+  const int64_t to_minus_1 = RoundedTo(to - 1, digits);
+  if (to_minus_1 >= to) {
+    const int n = 63 - __builtin_clzll(static_cast<uint64_t>(std::abs(to - 1)) | 1);
+    to = to_minus_1 - (int64_t{1} << (n - digits + 1));
+  }
+}
+
 aclnnStatus PlanRandomCommon(Plan& plan, const aclTensor* selfRef, int64_t from, int64_t to,
                              const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t seed, int64_t offset) {
   CANOPY_CHECK(plan.CheckDtype("selfRef", selfRef->dtype, kRandomDtypes));
@@ -93,10 +136,23 @@ aclnnStatus PlanRandomCommon(Plan& plan, const aclTensor* selfRef, int64_t from,
   }
   // [from, to - 1] within selfRef's dtype (CANN: "to beyond the range of
   // selfRef's dtype" is 161002): an integer out holds every value drawn.
-  const auto [lowest, highest] = DtypeRange(selfRef->dtype);
+  // A complex selfRef takes the draws as real parts.
+  const aclDataType part = selfRef->dtype == ACL_COMPLEX64    ? ACL_FLOAT
+                           : selfRef->dtype == ACL_COMPLEX128 ? ACL_DOUBLE
+                                                              : selfRef->dtype;
+  const auto [lowest, highest] = DtypeRange(part);
   if (static_cast<double>(from) < lowest || static_cast<double>(to - 1) > highest) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "[from, to) = [%lld, %lld) is outside the range of selfRef's dtype %s",
                        static_cast<long long>(from), static_cast<long long>(to), DtypeName(selfRef->dtype));
+  }
+  if (const int digits = Digits(part); digits > 0) {
+    const int64_t asked_from = from, asked_to = to;
+    KeepDrawsInside(digits, from, to);
+    if (from >= to) {  // as PyTorch refuses it: no integer of the range survives the rounding
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "[from, to) = [%lld, %lld) holds no value %s can take below 'to'",
+                         static_cast<long long>(asked_from), static_cast<long long>(asked_to),
+                         DtypeName(selfRef->dtype));
+    }
   }
   if (seedTensor != nullptr) CANOPY_CHECK(CheckSeedTensors(plan, seedTensor, offsetTensor, kSeedDtypes));
   kernels::RandomDesc desc;

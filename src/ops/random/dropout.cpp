@@ -20,7 +20,8 @@ constexpr DtypeSet kProbDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kSeedDtypes = {ACL_INT64};
 
 // The mask's bytes for `count` elements: the bits rounded up to 128.
-int64_t MaskBytes(int64_t count) { return (count + 127) / 128 * 128 / 8; }
+// Rounded up to whole 128-bit blocks, without overflow for any count.
+int64_t MaskBytes(int64_t count) { return count / 128 * 16 + (count % 128 != 0 ? 16 : 0); }
 
 aclnnStatus CheckProb(Plan& plan, const char* name, double p) {
   if (p >= 0 && p <= 1) return ACLNN_SUCCESS;
@@ -71,9 +72,12 @@ void AddApplyMask(Plan& plan, double drop, const TensorRef& mask, const TensorRe
   plan.AddStep(kernels::MakeApplyMaskStep(desc), {in, bits}, out);
 }
 
+// The elements `shape` holds; -1 when an extent is negative or the product passes int64.
 int64_t ShapeCount(const aclIntArray* shape) {
   int64_t count = 1;
-  for (int64_t extent : shape->values) count *= extent;
+  for (int64_t extent : shape->values) {
+    if (extent < 0 || __builtin_mul_overflow(count, extent, &count)) return -1;
+  }
   return count;
 }
 
@@ -84,7 +88,12 @@ aclnnStatus PlanGenMaskCommon(Plan& plan, const aclIntArray* shape, double prob,
   for (int64_t extent : shape->values) {
     if (extent < 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'shape' holds %lld", static_cast<long long>(extent));
   }
-  CANOPY_CHECK(CheckMaskBytes(plan, "out", out, ShapeCount(shape), false));
+  const int64_t count = ShapeCount(shape);
+  if (count < 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "argument 'shape' has a negative extent or more than INT64_MAX elements");
+  }
+  CANOPY_CHECK(CheckMaskBytes(plan, "out", out, count, false));
   std::vector<TensorRef> reads;
   kernels::RandomSeed s = HostSeed(seed, offset);
   if (seedTensor != nullptr) {

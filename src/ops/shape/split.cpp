@@ -17,9 +17,9 @@ using namespace canopy::ops;
 
 namespace {
 
-constexpr DtypeSet kSplitDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE,     ACL_INT32,     ACL_UINT32,
-                                   ACL_INT64, ACL_UINT64,  ACL_INT16,      ACL_UINT16,    ACL_INT8,
-                                   ACL_UINT8, ACL_BOOL,    ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
+// CANN's A2 host code (the non-950 list): no UINT16 / 32 / 64, which the doc's general column names.
+constexpr DtypeSet kSplitDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32,      ACL_INT64,     ACL_INT16,
+                                   ACL_INT8,  ACL_UINT8,   ACL_BOOL,   ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
 
 aclnnStatus CheckSelfAndDim(Plan& plan, const aclTensor* self, const aclTensorList* out, int64_t dim, int64_t& d) {
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kSplitDtypes));
