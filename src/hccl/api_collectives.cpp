@@ -1,5 +1,6 @@
 // The collective and point-to-point operations (hccl/hccl.h): each checks its
 // arguments as CANN's HCCL does, then queues its work on the stream.
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -64,6 +65,25 @@ void CheckReducedV(HcclDataType type, HcclReduceOp op) {
     Throw(HCCL_E_NOT_SUPPORT, "reduce op %s is not supported by HcclReduceScatterV (sum, max and min are)",
           ReduceOpName(op));
   }
+}
+
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+bool Overlap(const void* a, uint64_t a_bytes, const void* b, uint64_t b_bytes) {
+  const auto a_begin = reinterpret_cast<uintptr_t>(a), b_begin = reinterpret_cast<uintptr_t>(b);
+  return a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+}
+
+// A rank's send data, copied into `staged` first where its receive buffer
+// overlaps it: the transports read every rank's send data while ranks write
+// their receive buffers, so a peer could read bytes already overwritten (CANN
+// stages user input in its own buffers and computes these correctly). Runs
+// inside the task, so the copy is of the data the stream has at that point;
+// the transports' calls end together, so no peer reads `staged` after.
+const void* StagedIfOverlapping(const void* send, uint64_t send_bytes, const void* recv, uint64_t recv_bytes,
+                                std::vector<unsigned char>& staged) {
+  if (send == nullptr || !Overlap(send, send_bytes, recv, recv_bytes)) return send;
+  staged.assign(static_cast<const unsigned char*>(send), static_cast<const unsigned char*>(send) + send_bytes);
+  return staged.data();
 }
 
 // The counts and displacements of a V operation, read from the client's arrays.
@@ -170,8 +190,15 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, H
   RequireNotNull(recvBuf, "recvBuf");
   CheckCount(recvCount);
   CheckReduced(dataType, op);
-  return Enqueue("HcclReduceScatter", communicator, stream,
-                 [=](Transport& transport) { transport.ReduceScatter(sendBuf, recvBuf, recvCount, dataType, op); });
+  const uint32_t size = communicator->size(), rank = communicator->rank();
+  const uint64_t bytes = recvCount * ElementSize(dataType);
+  // recvBuf as this rank's own block of sendBuf (NCCL's in-place form) needs no copy.
+  const bool own_block = static_cast<char*>(recvBuf) == static_cast<char*>(sendBuf) + rank * bytes;
+  return Enqueue("HcclReduceScatter", communicator, stream, [=](Transport& transport) {
+    std::vector<unsigned char> staged;
+    const void* send = own_block ? sendBuf : StagedIfOverlapping(sendBuf, bytes * size, recvBuf, bytes, staged);
+    transport.ReduceScatter(send, recvBuf, recvCount, dataType, op);
+  });
 }
 CANOPY_C_BOUNDARY_HCCL
 
@@ -185,9 +212,14 @@ HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDat
   if (communicator->rank() == root) RequireNotNull(sendBuf, "sendBuf");
   RequireNotNull(recvBuf, "recvBuf");
   CheckCount(recvCount);
-  CheckMovedType(dataType);
-  return Enqueue("HcclScatter", communicator, stream,
-                 [=](Transport& transport) { transport.Scatter(sendBuf, recvBuf, recvCount, dataType, root); });
+  const uint64_t bytes = recvCount * CheckMovedType(dataType);
+  const uint32_t size = communicator->size();
+  const bool is_root = communicator->rank() == root;  // the others' sendBuf is never read
+  return Enqueue("HcclScatter", communicator, stream, [=](Transport& transport) {
+    std::vector<unsigned char> staged;
+    const void* send = is_root ? StagedIfOverlapping(sendBuf, bytes * size, recvBuf, bytes, staged) : sendBuf;
+    transport.Scatter(send, recvBuf, recvCount, dataType, root);
+  });
 }
 CANOPY_C_BOUNDARY_HCCL
 
@@ -199,9 +231,15 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
   RequireNotNull(sendBuf, "sendBuf");
   RequireNotNull(recvBuf, "recvBuf");
   CheckCount(sendCount);
-  CheckMovedType(dataType);
-  return Enqueue("HcclAllGather", communicator, stream,
-                 [=](Transport& transport) { transport.AllGather(sendBuf, recvBuf, sendCount, dataType); });
+  const uint64_t bytes = sendCount * CheckMovedType(dataType);
+  const uint32_t size = communicator->size(), rank = communicator->rank();
+  // sendBuf as this rank's own slice of recvBuf (the in-place form) needs no copy.
+  const bool own_slice = static_cast<char*>(sendBuf) == static_cast<char*>(recvBuf) + rank * bytes;
+  return Enqueue("HcclAllGather", communicator, stream, [=](Transport& transport) {
+    std::vector<unsigned char> staged;
+    const void* send = own_slice ? sendBuf : StagedIfOverlapping(sendBuf, bytes, recvBuf, bytes * size, staged);
+    transport.AllGather(send, recvBuf, sendCount, dataType);
+  });
 }
 CANOPY_C_BOUNDARY_HCCL
 
@@ -298,8 +336,13 @@ HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType se
     plan.send_offsets.push_back(r * sendCount);
     plan.recv_offsets.push_back(r * recvCount);
   }
-  return Enqueue("HcclAlltoAll", communicator, stream,
-                 [plan = std::move(plan)](Transport& transport) { transport.AllToAll(plan); });
+  const uint64_t bytes = sendCount * es * size;
+  return Enqueue("HcclAlltoAll", communicator, stream, [plan = std::move(plan), bytes](Transport& transport) {
+    std::vector<unsigned char> staged;
+    AllToAllPlan run = plan;
+    run.send = StagedIfOverlapping(plan.send, bytes, plan.recv, bytes, staged);
+    transport.AllToAll(run);
+  });
 }
 CANOPY_C_BOUNDARY_HCCL
 

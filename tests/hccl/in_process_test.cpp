@@ -85,6 +85,82 @@ TEST_F(InProcess, EveryCollectiveTypeAndReduceOpMatchesTheReference) {
   }
 }
 
+// Send and receive buffers that overlap (the same address) give the values
+// separate buffers give: ReduceScatter, AllGather, AlltoAll and Scatter once
+// overwrote a rank's send data before its peers had read it.
+TEST_F(InProcess, OverlappingSendAndReceiveBuffers) {
+  constexpr uint64_t kCount = 1 << 16;  // elements a rank receives (ReduceScatter, Scatter) or sends
+  const uint64_t size = devices_;
+  enum Op { kReduceScatter, kAllGather, kAllToAll, kScatter };
+  for (Op op : {kReduceScatter, kAllGather, kAllToAll, kScatter}) {
+    SCOPED_TRACE(op);
+    std::vector<void*> buffers(size);
+    const uint64_t elements = kCount * size;
+    for (uint32_t d = 0; d < size; ++d) {
+      OnDevice(d);
+      ASSERT_EQ(aclrtMalloc(&buffers[d], elements * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+      std::vector<float> host(elements);
+      for (uint64_t i = 0; i < elements; ++i) host[i] = static_cast<float>(d * 1000 + i % 997);
+      ASSERT_EQ(aclrtMemcpy(buffers[d], elements * sizeof(float), host.data(), elements * sizeof(float),
+                            ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
+    }
+    for (uint32_t d = 0; d < size; ++d) {
+      OnDevice(d);
+      void* b = buffers[d];
+      HcclResult result = HCCL_SUCCESS;
+      switch (op) {
+        case kReduceScatter:
+          result = HcclReduceScatter(b, b, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms_[d], ranks_[d].stream);
+          break;
+        case kAllGather:
+          result = HcclAllGather(b, b, kCount, HCCL_DATA_TYPE_FP32, comms_[d], ranks_[d].stream);
+          break;
+        case kAllToAll:
+          result =
+              HcclAlltoAll(b, kCount, HCCL_DATA_TYPE_FP32, b, kCount, HCCL_DATA_TYPE_FP32, comms_[d], ranks_[d].stream);
+          break;
+        case kScatter:
+          result = HcclScatter(b, b, kCount, HCCL_DATA_TYPE_FP32, 1, comms_[d], ranks_[d].stream);
+          break;
+      }
+      ASSERT_EQ(result, HCCL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    for (uint32_t d = 0; d < size; ++d) {
+      ASSERT_EQ(aclrtSynchronizeStream(ranks_[d].stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    const auto sent = [](uint64_t rank, uint64_t i) { return static_cast<double>(rank * 1000 + i % 997); };
+    for (uint32_t d = 0; d < size; ++d) {
+      const uint64_t received = op == kAllGather || op == kAllToAll ? elements : kCount;
+      std::vector<float> host(received);
+      ASSERT_EQ(aclrtMemcpy(host.data(), received * sizeof(float), buffers[d], received * sizeof(float),
+                            ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_SUCCESS);
+      int wrong = 0;
+      for (uint64_t i = 0; i < received && wrong < 3; ++i) {
+        double want = 0;
+        if (op == kReduceScatter) {
+          for (uint64_t r = 0; r < size; ++r) want += sent(r, d * kCount + i);
+        } else if (op == kAllGather) {
+          want = sent(i / kCount, i % kCount);
+        } else if (op == kAllToAll) {
+          want = sent(i / kCount, d * kCount + i % kCount);
+        } else {
+          want = sent(1, d * kCount + i);
+        }
+        if (host[i] != want) {
+          ADD_FAILURE() << "rank " << d << " element " << i << ": " << host[i] << ", want " << want;
+          ++wrong;
+        }
+      }
+    }
+    for (uint32_t d = 0; d < size; ++d) {
+      OnDevice(d);
+      EXPECT_EQ(aclrtFree(buffers[d]), ACL_SUCCESS);
+    }
+  }
+}
+
 TEST_F(InProcess, MismatchedCountsFailEveryRank) {
   std::vector<std::unique_ptr<hccl_test::RankCase>> cases;
   for (uint32_t d = 0; d < devices_; ++d) {

@@ -48,6 +48,7 @@
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_hardshrink.h"
 #include "aclnnop/aclnn_heaviside.h"
@@ -1695,6 +1696,31 @@ TEST(AdversarialNewOps, GenMaskOfAShapePastInt64IsRefused) {
         ACLNN_ERR_PARAM_INVALID);
     aclDestroyIntArray(shape);
   }
+}
+
+// A UINT64 scalar past INT64_MAX is its unsigned value in float math (it was
+// read as a negative int64: 1.0 > 2^64 - 1 was true, 1.0 x 2^63 was -2^63),
+// and a COMPLEX32 scalar is its two FLOAT16 parts (it was read as 0).
+TEST(AdversarialNewOps, UnsignedAndComplex32ScalarsKeepTheirValues) {
+  HostScalar<uint64_t> top(~uint64_t{0}, ACL_UINT64), half(uint64_t{1} << 63, ACL_UINT64);
+  EXPECT_EQ((WithScalar<float, uint8_t>(aclnnGtScalarGetWorkspaceSize, aclnnGtScalar, ACL_FLOAT, {1.0f, -2.0f},
+                                        top.scalar, ACL_BOOL)),
+            (std::vector<uint8_t>{0, 0}));
+  EXPECT_EQ((WithScalar<float, float>(aclnnMulsGetWorkspaceSize, aclnnMuls, ACL_FLOAT, {1.0f, -0.5f}, half.scalar,
+                                      ACL_FLOAT)),
+            (std::vector<float>{9223372036854775808.0f, -4611686018427387904.0f}));
+  const uint16_t parts[2] = {0x3c00, 0x4000};  // 1 + 2i in FLOAT16 halves
+  aclScalar* c32 = aclCreateScalar(const_cast<uint16_t*>(parts), ACL_COMPLEX32);
+  HostScalar<int32_t> one(1, ACL_INT32);
+  Buf<float> x({1, 1}), out({0, 0});
+  aclTensor *s = x.Contiguous(ACL_COMPLEX64, {1}), *d = out.Contiguous(ACL_COMPLEX64, {1});
+  ASSERT_EQ(
+      RunCall([&](uint64_t* w, aclOpExecutor** e) { return aclnnAddsGetWorkspaceSize(s, c32, one.scalar, d, w, e); },
+              aclnnAdds, {s, d}),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{2, 3}));
+  aclDestroyScalar(c32);
 }
 
 }  // namespace

@@ -152,8 +152,12 @@ ScalarValue ValueOf(const aclScalar& scalar) {
       return ScalarValue::Integer(read(uint32_t{}));
     case ACL_INT64:
       return ScalarValue::Integer(read(int64_t{}));
-    case ACL_UINT64:
-      return ScalarValue::Integer(static_cast<int64_t>(read(uint64_t{})));
+    case ACL_UINT64: {  // integer math takes the bits (wrapping past INT64_MAX), float math the value
+      const uint64_t value = read(uint64_t{});
+      ScalarValue wrapped = ScalarValue::Integer(static_cast<int64_t>(value));
+      wrapped.real = static_cast<double>(value);
+      return wrapped;
+    }
     case ACL_FLOAT16:
       return ScalarValue::Real(HalfToFloat(read(uint16_t{})));
     case ACL_BF16:
@@ -162,6 +166,11 @@ ScalarValue ValueOf(const aclScalar& scalar) {
       return ScalarValue::Real(read(float{}));
     case ACL_DOUBLE:
       return ScalarValue::Real(read(double{}));
+    case ACL_COMPLEX32: {  // two FLOAT16 parts
+      uint16_t parts[2];
+      std::memcpy(parts, scalar.value, sizeof(parts));
+      return ScalarValue::Complex(HalfToFloat(parts[0]), HalfToFloat(parts[1]));
+    }
     case ACL_COMPLEX64: {
       const auto v = read(std::complex<float>{});
       return ScalarValue::Complex(v.real(), v.imag());

@@ -148,7 +148,7 @@ ScalarValue RoundedTo(ScalarValue value, aclDataType dtype) {
     return ScalarValue::Integer(stored);
   }
   if (!IsFloating(dtype)) return value;
-  const double real = value.is_integer ? static_cast<double>(value.integer) : value.real;
+  const double real = value.real;  // an integer's value (a UINT64 past INT64_MAX unwrapped)
   double rounded = real;
   kernels::VisitStorage(dtype,
                         [&](auto tag) { rounded = kernels::Convert<double>(kernels::Convert<decltype(tag)>(real)); });
