@@ -64,6 +64,34 @@ DtypeCategory CategoryOf(aclDataType dtype) {
   }
 }
 
+aclDataType PartDtype(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_COMPLEX32:
+      return ACL_FLOAT16;
+    case ACL_COMPLEX64:
+      return ACL_FLOAT;
+    case ACL_COMPLEX128:
+      return ACL_DOUBLE;
+    default:
+      return dtype;
+  }
+}
+
+int SignificandDigits(aclDataType dtype) {
+  switch (PartDtype(dtype)) {
+    case ACL_FLOAT16:
+      return 11;
+    case ACL_BF16:
+      return 8;
+    case ACL_FLOAT:
+      return 24;
+    case ACL_DOUBLE:
+      return 53;
+    default:
+      return 0;
+  }
+}
+
 std::pair<double, double> DtypeRange(aclDataType dtype) {
   switch (dtype) {
     case ACL_BOOL:
@@ -143,6 +171,16 @@ const char* DtypeName(aclDataType dtype) {
       return "FLOAT8_E5M2";
     case ACL_FLOAT8_E4M3FN:
       return "FLOAT8_E4M3FN";
+    case ACL_FLOAT8_E8M0:
+      return "FLOAT8_E8M0";
+    case ACL_FLOAT6_E3M2:
+      return "FLOAT6_E3M2";
+    case ACL_FLOAT6_E2M3:
+      return "FLOAT6_E2M3";
+    case ACL_FLOAT4_E2M1:
+      return "FLOAT4_E2M1";
+    case ACL_FLOAT4_E1M2:
+      return "FLOAT4_E1M2";
     case ACL_DT_UNDEFINED:
       return "UNDEFINED";
     default:

@@ -25,6 +25,12 @@ const char* DtypeName(aclDataType dtype);
 // (0, 0) for the others.
 std::pair<double, double> DtypeRange(aclDataType dtype);
 
+// A complex dtype's part dtype (COMPLEX64: FLOAT); any other dtype itself.
+aclDataType PartDtype(aclDataType dtype);
+// The significand digits of a float dtype, or of a complex dtype's parts
+// (FLOAT16: 11, BF16: 8, FLOAT: 24, DOUBLE: 53); 0 for the others.
+int SignificandDigits(aclDataType dtype);
+
 inline bool IsFloating(aclDataType d) { return CategoryOf(d) == DtypeCategory::kFloat; }
 inline bool IsComplex(aclDataType d) { return CategoryOf(d) == DtypeCategory::kComplex; }
 inline bool IsBool(aclDataType d) { return d == ACL_BOOL; }

@@ -92,18 +92,28 @@ struct ScalarValue {
   double imag = 0;
   int64_t integer = 0;
   bool is_integer = false;
+  // A UINT64 past INT64_MAX: integer math takes `integer`, its bits wrapped
+  // (as the NPU's integer kernels do), float math `real`, its value (2^64 - 1
+  // times 1.0 is 1.8e19, not -1).
+  bool past_int64 = false;
 
   static ScalarValue Integer(int64_t v) { return {static_cast<double>(v), 0, v, true}; }
+  static ScalarValue Unsigned(uint64_t v) {
+    return {static_cast<double>(v), 0, static_cast<int64_t>(v), true, v > uint64_t{INT64_MAX}};
+  }
   static ScalarValue Real(double v) { return {v, 0, 0, false}; }
   static ScalarValue Complex(double re, double im) { return {re, im, 0, false}; }
 
+  // The value as T, a compute or a storage type: integers exactly where T
+  // holds them (an int64 converts to float once, not through double).
   template <typename T>
   T As() const {
+    const bool exact_integer = is_integer && (!past_int64 || std::is_integral_v<T>);
     if constexpr (kIsComplex<T>) {
-      return T(static_cast<typename T::value_type>(is_integer ? static_cast<double>(integer) : real),
+      return T(static_cast<typename T::value_type>(exact_integer ? static_cast<double>(integer) : real),
                static_cast<typename T::value_type>(imag));
-    } else if (is_integer) {
-      return static_cast<T>(integer);
+    } else if (exact_integer) {
+      return Convert<T>(integer);
     } else {
       return Convert<T>(real);
     }

@@ -40,6 +40,7 @@
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_fatrelu_mul.h"
+#include "aclnnop/aclnn_fill_diagonal.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_fmod_scalar.h"
 #include "aclnnop/aclnn_foreach_add_scalar_v2.h"
@@ -80,6 +81,7 @@
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_shrink.h"
 #include "aclnnop/aclnn_signbit.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_sub.h"
@@ -1721,6 +1723,38 @@ TEST(AdversarialNewOps, UnsignedAndComplex32ScalarsKeepTheirValues) {
       << aclGetRecentErrMsg();
   EXPECT_EQ(out.Read(), (std::vector<float>{2, 3}));
   aclDestroyScalar(c32);
+}
+
+// The other readers of a scalar as a double take a UINT64 past INT64_MAX as
+// its value too: Shrink refused a lambd of 2^63 as negative, and FillDiagonal
+// let 2^63 into an INT64 tensor as -2^63.
+TEST(AdversarialNewOps, UnsignedScalarsPastInt64MaxInEveryReader) {
+  HostScalar<uint64_t> lambd(uint64_t{1} << 63, ACL_UINT64);
+  HostScalar<float> bias(0.0f, ACL_FLOAT);
+  Buf<float> x({3.0f, -2.5f}), out({7.0f, 7.0f});
+  aclTensor *s = x.Contiguous(ACL_FLOAT, {2}), *d = out.Contiguous(ACL_FLOAT, {2});
+  ASSERT_EQ(
+      RunCall([&](uint64_t* w,
+                  aclOpExecutor** e) { return aclnnShrinkGetWorkspaceSize(s, lambd.scalar, bias.scalar, d, w, e); },
+              aclnnShrink, {s, d}),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{0, 0}));  // |x| <= lambd
+
+  Buf<int64_t> m({1, 2, 3, 4});
+  aclTensor* t = m.Contiguous(ACL_INT64, {2, 2});
+  uint64_t size = 0;
+  aclOpExecutor* executor = nullptr;
+  EXPECT_EQ(aclnnInplaceFillDiagonalGetWorkspaceSize(t, lambd.scalar, false, &size, &executor),
+            ACLNN_ERR_PARAM_INVALID);
+  HostScalar<uint64_t> fits(uint64_t{INT64_MAX}, ACL_UINT64);
+  ASSERT_EQ(
+      RunCall([&](uint64_t* w,
+                  aclOpExecutor** e) { return aclnnInplaceFillDiagonalGetWorkspaceSize(t, fits.scalar, false, w, e); },
+              aclnnInplaceFillDiagonal, {t}),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(m.Read(), (std::vector<int64_t>{INT64_MAX, 2, 3, INT64_MAX}));
 }
 
 }  // namespace

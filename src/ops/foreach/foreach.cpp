@@ -161,8 +161,7 @@ void PlanElement(Plan& plan, ForeachOp op, aclDataType compute_dtype, const Tens
 // A host value as the compute type reads it: integers stay exact, floating compute reads a real.
 ScalarValue HostValue(const aclScalar& scalar, aclDataType compute_dtype) {
   const ScalarValue value = ValueOf(scalar);
-  if (IsFloating(compute_dtype))
-    return ScalarValue::Real(value.is_integer ? static_cast<double>(value.integer) : value.real);
+  if (IsFloating(compute_dtype)) return ScalarValue::Real(value.As<double>());
   return value.is_integer ? value : ScalarValue::Integer(kernels::Convert<int64_t>(value.real));
 }
 
@@ -467,7 +466,7 @@ aclnnStatus PlanForeachNorm(Plan& plan, DtypeSet dtypes, DtypeSet p_dtypes, cons
     }
   }
   const ScalarValue order = ValueOf(*p);
-  const double p_value = order.is_integer ? static_cast<double>(order.integer) : order.real;
+  const double p_value = order.As<double>();
   const std::vector<TensorRef> in = plan.InputList(x, "x");
   const std::vector<TensorRef> dst = plan.OutputList(out, "out");
   for (size_t i = 0; i < in.size(); ++i) {

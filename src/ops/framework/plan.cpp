@@ -152,12 +152,8 @@ ScalarValue ValueOf(const aclScalar& scalar) {
       return ScalarValue::Integer(read(uint32_t{}));
     case ACL_INT64:
       return ScalarValue::Integer(read(int64_t{}));
-    case ACL_UINT64: {  // integer math takes the bits (wrapping past INT64_MAX), float math the value
-      const uint64_t value = read(uint64_t{});
-      ScalarValue wrapped = ScalarValue::Integer(static_cast<int64_t>(value));
-      wrapped.real = static_cast<double>(value);
-      return wrapped;
-    }
+    case ACL_UINT64:
+      return ScalarValue::Unsigned(read(uint64_t{}));
     case ACL_FLOAT16:
       return ScalarValue::Real(HalfToFloat(read(uint16_t{})));
     case ACL_BF16:

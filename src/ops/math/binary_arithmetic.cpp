@@ -68,17 +68,6 @@ aclnnStatus ScalarComputeDtype(Plan& plan, ElementwiseOp kind, aclDataType self,
   return ACLNN_SUCCESS;
 }
 
-// A scalar for `compute` math: a UINT64 past INT64_MAX keeps its wrapped bits
-// for integer math and is its unsigned value for float and complex math
-// (2^64 - 1 times 1.0 is 1.8e19, not -1).
-ScalarValue ScalarFor(aclDataType compute, ScalarValue value) {
-  if (value.is_integer && value.real != static_cast<double>(value.integer) && !IsIntegral(compute) &&
-      !IsBool(compute)) {
-    return ScalarValue::Real(value.real);
-  }
-  return value;
-}
-
 ScalarValue AlphaOf(BinaryArithmetic op, const aclScalar* alpha) {
   return op.has_alpha ? ValueOf(*alpha) : ScalarValue::Integer(1);
 }
@@ -99,8 +88,6 @@ bool ResultRoundsInComputeDtype(ElementwiseOp kind, aclDataType dtype) {
 void AddArithmetic(Plan& plan, BinaryArithmetic op, aclDataType compute_dtype, const std::vector<TensorRef>& given,
                    const TensorRef& out, ScalarValue alpha, ScalarValue scalar = {}) {
   const ComputeType compute = ComputeFor(op.kind, compute_dtype);
-  alpha = ScalarFor(compute_dtype, alpha);
-  scalar = ScalarFor(compute_dtype, scalar);
   std::vector<TensorRef> inputs;
   for (const TensorRef& input : given) inputs.push_back(RoundedOperand(plan, input, compute_dtype));
   if (out.dtype != compute_dtype && ResultRoundsInComputeDtype(op.kind, compute_dtype)) {

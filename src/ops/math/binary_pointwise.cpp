@@ -1,5 +1,7 @@
 #include "binary_pointwise.h"
 
+#include <type_traits>
+
 #include "kernels/dtype_dispatch.h"
 
 namespace canopy::ops {
@@ -139,13 +141,16 @@ aclDataType TensorScalarDtype(aclDataType tensor, aclDataType scalar) {
 
 ScalarValue RoundedTo(ScalarValue value, aclDataType dtype) {
   if (IsIntegral(dtype) || IsBool(dtype)) {
-    int64_t stored = 0;
+    ScalarValue stored;
     kernels::VisitStorage(dtype, [&](auto tag) {
       using Storage = decltype(tag);
-      stored = kernels::Convert<int64_t>(value.is_integer ? kernels::Convert<Storage>(value.integer)
-                                                          : kernels::Convert<Storage>(value.real));
+      if constexpr (std::is_same_v<Storage, uint64_t>) {
+        stored = ScalarValue::Unsigned(value.As<uint64_t>());
+      } else {
+        stored = ScalarValue::Integer(kernels::Convert<int64_t>(value.As<Storage>()));
+      }
     });
-    return ScalarValue::Integer(stored);
+    return stored;
   }
   if (!IsFloating(dtype)) return value;
   const double real = value.real;  // an integer's value (a UINT64 past INT64_MAX unwrapped)

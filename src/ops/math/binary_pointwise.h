@@ -43,6 +43,12 @@ void AddPointwise(Plan& plan, PointwiseOp op, aclDataType compute_dtype, aclData
 
 // ---- dtype rules ------------------------------------------------------------------------------
 
+// The dtypes of Eq / Ne (Tensor and Scalar forms) on Atlas A2: every operand
+// and out, no UINT16 / UINT32 / UINT64 anywhere.
+inline constexpr DtypeSet kEqualityDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT,     ACL_BF16,
+                                             ACL_INT64,  ACL_INT32,   ACL_INT8,      ACL_UINT8,
+                                             ACL_BOOL,   ACL_INT16,   ACL_COMPLEX64, ACL_COMPLEX128};
+
 // CANN's TensorScalar deduction: the tensor's dtype wins unless the scalar
 // brings complex or floating point into integer or bool math (then the
 // scalar's category at its default width: FLOAT, COMPLEX64). UNDEFINED: none.

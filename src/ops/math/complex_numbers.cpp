@@ -18,17 +18,6 @@ using namespace canopy::ops;
 
 namespace {
 
-aclDataType PartDtype(aclDataType complex) {
-  switch (complex) {
-    case ACL_COMPLEX32:
-      return ACL_FLOAT16;
-    case ACL_COMPLEX64:
-      return ACL_FLOAT;
-    default:
-      return ACL_DOUBLE;
-  }
-}
-
 // Complex `t` as [..., 2] of its parts' dtype: [..., 0] the real parts, [..., 1] the imaginary ones.
 TensorRef PartsOf(const TensorRef& t) {
   TensorRef parts = t;
@@ -51,13 +40,11 @@ bool IsComplex(aclDataType dtype) {
 // CANN's Atlas A2 code: self's dtypes, and the out dtype each one takes.
 constexpr DtypeSet kRealDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_COMPLEX32, ACL_COMPLEX64, ACL_COMPLEX128};
 
-aclDataType RealOutDtype(aclDataType self) { return IsComplex(self) ? PartDtype(self) : self; }
-
 aclnnStatus PlanReal(Plan& plan, const aclTensor* self, const aclTensor* out) {
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kRealDtypes));
-  if (out->dtype != RealOutDtype(self->dtype)) {
+  if (out->dtype != PartDtype(self->dtype)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "self of dtype %s gives an out of dtype %s, not %s",
-                       DtypeName(self->dtype), DtypeName(RealOutDtype(self->dtype)), DtypeName(out->dtype));
+                       DtypeName(self->dtype), DtypeName(PartDtype(self->dtype)), DtypeName(out->dtype));
   }
   CANOPY_CHECK(plan.CheckShape("out", out, self->view_shape));
   const TensorRef src = plan.Input(self, "self");
@@ -81,8 +68,8 @@ aclnnStatus PlanComplex(Plan& plan, const aclTensor* real, const aclTensor* imag
     CANOPY_CHECK(plan.CheckDtype("out", out->dtype, kComplexDtypes));
     CANOPY_CHECK(CheckSameDtype(plan, "imag", imag, "real", real));
     if (PartDtype(out->dtype) != real->dtype) {
-      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "parts of dtype %s make a complex tensor of dtype %s, not %s",
-                         DtypeName(real->dtype), DtypeName(out->dtype), DtypeName(out->dtype));
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID, "out of dtype %s has parts of dtype %s, not real's %s",
+                         DtypeName(out->dtype), DtypeName(PartDtype(out->dtype)), DtypeName(real->dtype));
     }
     Shape shape;
     CANOPY_CHECK(plan.CheckBroadcast("real", real->view_shape, "imag", imag->view_shape, shape));

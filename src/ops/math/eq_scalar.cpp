@@ -10,15 +10,12 @@ using namespace canopy::ops;
 
 namespace {
 
-// The Atlas A2 column (CANN's 910B lists): no UINT16 / UINT32 / UINT64 anywhere.
-constexpr DtypeSet kDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16,  ACL_INT64,     ACL_INT32,
-                              ACL_INT8,   ACL_UINT8,   ACL_BOOL,  ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128};
 constexpr BinaryRule kRule{.op = PointwiseOp::kEq,
-                           .self = kDtypes,
-                           .other = kDtypes,
-                           .out = kDtypes,
-                           .inplace = kDtypes,
-                           .inplace_other = kDtypes,
+                           .self = kEqualityDtypes,
+                           .other = kEqualityDtypes,
+                           .out = kEqualityDtypes,
+                           .inplace = kEqualityDtypes,
+                           .inplace_other = kEqualityDtypes,
                            .policy = ResultPolicy::kBool};
 
 aclnnStatus PlanEqScalar(Plan& plan, const aclTensor* self, const aclScalar* other, const aclTensor* out) {
@@ -29,7 +26,7 @@ aclnnStatus PlanInplaceEqScalar(Plan& plan, const aclTensor* selfRef, const aclS
 }
 
 constexpr OpTraits kTraits{
-    .header = "aclnnop/aclnn_eq_scalar.h", .dtypes = kDtypes, .example = "f32[2,3] f32:1 bool[2,3]"};
+    .header = "aclnnop/aclnn_eq_scalar.h", .dtypes = kEqualityDtypes, .example = "f32[2,3] f32:1 bool[2,3]"};
 
 }  // namespace
 

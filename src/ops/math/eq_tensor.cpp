@@ -10,15 +10,12 @@ using namespace canopy::ops;
 
 namespace {
 
-// The Atlas A2 column: no UINT16 / UINT32 / UINT64 anywhere.
-constexpr DtypeSet kEqDtypes = {ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_BF16,  ACL_INT64,     ACL_INT32,
-                                ACL_INT8,   ACL_UINT8,   ACL_BOOL,  ACL_INT16, ACL_COMPLEX64, ACL_COMPLEX128};
 constexpr BinaryRule kEq{.op = PointwiseOp::kEq,
-                         .self = kEqDtypes,
-                         .other = kEqDtypes,
-                         .out = kEqDtypes,
-                         .inplace = kEqDtypes,
-                         .inplace_other = kEqDtypes,
+                         .self = kEqualityDtypes,
+                         .other = kEqualityDtypes,
+                         .out = kEqualityDtypes,
+                         .inplace = kEqualityDtypes,
+                         .inplace_other = kEqualityDtypes,
                          .policy = ResultPolicy::kBool,
                          .inplace_rejects_one_empty = true};
 
@@ -29,7 +26,7 @@ aclnnStatus PlanInplaceEqTensor(Plan& plan, const aclTensor* selfRef, const aclT
   return PlanBinaryTensorOp(plan, kEq, selfRef, other, selfRef, true);
 }
 
-constexpr OpTraits kTraits{.header = "aclnnop/aclnn_eq_tensor.h", .dtypes = kEqDtypes};
+constexpr OpTraits kTraits{.header = "aclnnop/aclnn_eq_tensor.h", .dtypes = kEqualityDtypes};
 
 }  // namespace
 

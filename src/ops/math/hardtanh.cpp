@@ -32,13 +32,12 @@ aclnnStatus CheckBounds(Plan& plan, const char* self_name, const aclTensor* self
 // CANN compares the bounds as int64 when clipValueMin is an integer, else as double.
 aclnnStatus CheckOrder(Plan& plan, const aclScalar* clipValueMin, const aclScalar* clipValueMax) {
   const ScalarValue lo = ValueOf(*clipValueMin), hi = ValueOf(*clipValueMax);
-  const auto as_double = [](const ScalarValue& v) { return v.is_integer ? static_cast<double>(v.integer) : v.real; };
   const bool reversed = IsIntegral(clipValueMin->dtype)
                             ? ScalarIn(*clipValueMin, ACL_INT64).integer > ScalarIn(*clipValueMax, ACL_INT64).integer
-                            : as_double(lo) > as_double(hi);
+                            : lo.As<double>() > hi.As<double>();
   if (!reversed) return ACLNN_SUCCESS;
-  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "clipValueMin (%g) is greater than clipValueMax (%g)", as_double(lo),
-                     as_double(hi));
+  return plan.Reject(ACLNN_ERR_PARAM_INVALID, "clipValueMin (%g) is greater than clipValueMax (%g)", lo.As<double>(),
+                     hi.As<double>());
 }
 
 UnaryParams Bounds(const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax) {

@@ -17,9 +17,6 @@ constexpr DtypeSet kWhereDtypes = {ACL_FLOAT,   ACL_INT32,  ACL_UINT64,    ACL_I
                                    ACL_DOUBLE,  ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 constexpr DtypeSet kConditionDtypes = {ACL_BOOL, ACL_UINT8};
 
-// The real dtype of a complex one's parts.
-aclDataType PartDtype(aclDataType complex) { return complex == ACL_COMPLEX64 ? ACL_FLOAT : ACL_DOUBLE; }
-
 // A complex view as a view of its parts: a trailing dim of 2 (real, imaginary).
 TensorRef AsParts(TensorRef t) {
   t.dtype = PartDtype(t.dtype);

@@ -274,7 +274,7 @@ aclnnStatus CheckMatmulOperand(Plan& plan, const char* name, const aclTensor* te
 
 float MatmulScaleOf(const aclScalar* scalar) {
   const ScalarValue value = ValueOf(*scalar);
-  return static_cast<float>(value.is_integer ? static_cast<double>(value.integer) : value.real);
+  return static_cast<float>(value.As<double>());
 }
 
 aclnnStatus CheckMatmulScales(Plan& plan, const aclScalar* beta, const aclScalar* alpha) {

@@ -20,7 +20,7 @@ aclnnStatus PlanShrink(Plan& plan, const aclTensor* self, const aclScalar* lambd
   CANOPY_CHECK(plan.CheckShape("out", out, self->view_shape));
   const auto as_float = [](const aclScalar& s) {
     const ScalarValue v = ValueOf(s);
-    return static_cast<float>(v.is_integer ? static_cast<double>(v.integer) : v.real);
+    return static_cast<float>(v.As<double>());
   };
   const float lambda = as_float(*lambd);
   if (lambda < 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'lambd' is %g; it may not be negative", lambda);

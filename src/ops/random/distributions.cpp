@@ -85,22 +85,6 @@ aclnnStatus PlanInplaceUniformTensor(Plan& plan, const aclTensor* selfRef, doubl
   return PlanUniformCommon(plan, selfRef, from, to, seedTensor, offsetTensor, 0, offset);
 }
 
-// The significand digits of a float dtype (0: not a float).
-int Digits(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT16:
-      return 11;
-    case ACL_BF16:
-      return 8;
-    case ACL_FLOAT:
-      return 24;
-    case ACL_DOUBLE:
-      return 53;
-    default:
-      return 0;
-  }
-}
-
 // The integer `value` as a float of `digits` significand digits holds it (to nearest, ties to even).
 int64_t RoundedTo(int64_t value, int digits) {
   const int64_t magnitude = value < 0 ? -value : value;
@@ -137,15 +121,13 @@ aclnnStatus PlanRandomCommon(Plan& plan, const aclTensor* selfRef, int64_t from,
   // [from, to - 1] within selfRef's dtype (CANN: "to beyond the range of
   // selfRef's dtype" is 161002): an integer out holds every value drawn.
   // A complex selfRef takes the draws as real parts.
-  const aclDataType part = selfRef->dtype == ACL_COMPLEX64    ? ACL_FLOAT
-                           : selfRef->dtype == ACL_COMPLEX128 ? ACL_DOUBLE
-                                                              : selfRef->dtype;
+  const aclDataType part = PartDtype(selfRef->dtype);
   const auto [lowest, highest] = DtypeRange(part);
   if (static_cast<double>(from) < lowest || static_cast<double>(to - 1) > highest) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "[from, to) = [%lld, %lld) is outside the range of selfRef's dtype %s",
                        static_cast<long long>(from), static_cast<long long>(to), DtypeName(selfRef->dtype));
   }
-  if (const int digits = Digits(part); digits > 0) {
+  if (const int digits = SignificandDigits(part); digits > 0) {
     const int64_t asked_from = from, asked_to = to;
     KeepDrawsInside(digits, from, to);
     if (from >= to) {  // as PyTorch refuses it: no integer of the range survives the rounding

@@ -50,7 +50,7 @@ aclnnStatus PlanLinalgVectorNorm(Plan& plan, const aclTensor* self, const aclSca
   CANOPY_CHECK(NormalizeDims(plan, "dims", dims, self->rank(), reduced));
   CANOPY_CHECK(plan.CheckShape("out", out, ReducedShape(self->view_shape, reduced, keepDims)));
   const ScalarValue value = ValueOf(*ord);
-  const double p = value.is_integer ? static_cast<double>(value.integer) : value.real;
+  const double p = value.As<double>();
   if (self->NumElements() == 0) {
     plan.Input(self, "self");
     plan.Fill(plan.Output(out, "out"), ScalarValue::Real(0));

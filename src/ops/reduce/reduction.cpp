@@ -88,36 +88,17 @@ void AddReduceStep(Plan& plan, kernels::ReduceDesc desc, const TensorRef& in, co
   plan.AddStep(kernels::MakeReduceStep(desc), reads, result);
 }
 
-// The significand bits of a float dtype (complex: of its parts); 0 for the others.
-int SignificandBits(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT16:
-      return 11;
-    case ACL_BF16:
-      return 8;
-    case ACL_FLOAT:
-    case ACL_COMPLEX64:
-      return 24;
-    case ACL_DOUBLE:
-    case ACL_COMPLEX128:
-      return 53;
-    default:
-      return 0;
-  }
-}
-
 // Whether every value of `from` is a value of `to`, so that converting to it first changes nothing.
 bool HoldsEveryValue(aclDataType from, aclDataType to) {
   if (from == to || from == ACL_BOOL) return true;
   if (IsComplex(from) && !IsComplex(to)) return false;
-  const auto part = [](aclDataType d) { return d == ACL_COMPLEX64 ? ACL_FLOAT : d == ACL_COMPLEX128 ? ACL_DOUBLE : d; };
-  const auto [from_low, from_high] = DtypeRange(part(from));
-  const auto [to_low, to_high] = DtypeRange(part(to));
+  const auto [from_low, from_high] = DtypeRange(PartDtype(from));
+  const auto [to_low, to_high] = DtypeRange(PartDtype(to));
   if (IsIntegral(to)) return IsIntegral(from) && to_low <= from_low && from_high <= to_high;
-  const int bits = SignificandBits(to);
+  const int bits = SignificandDigits(to);
   if (IsIntegral(from)) return std::max(-from_low, from_high) <= std::ldexp(1.0, bits);
   // A float or complex `from` into a float or complex `to`: its significand and range.
-  return SignificandBits(from) <= bits && to_low <= from_low && from_high <= to_high;
+  return SignificandDigits(from) <= bits && to_low <= from_low && from_high <= to_high;
 }
 
 aclnnStatus PlanReductionOf(Plan& plan, kernels::ReduceKind kind, const aclTensor* self,

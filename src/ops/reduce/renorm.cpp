@@ -16,7 +16,7 @@ constexpr DtypeSet kRenormDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 double AsDouble(const aclScalar& s) {
   const ScalarValue v = ValueOf(s);
-  return static_cast<float>(v.is_integer ? static_cast<double>(v.integer) : v.real);
+  return static_cast<float>(v.As<double>());
 }
 
 aclnnStatus PlanRenormInto(Plan& plan, const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm,

@@ -24,12 +24,7 @@ using CombineType =
 // The scalar `value` as S's combine type (an integer scalar exactly).
 template <typename S>
 CombineType<S> CombineScalar(const kernels::ScalarValue& value) {
-  using C = CombineType<S>;
-  if constexpr (std::is_same_v<C, uint64_t>) {
-    return static_cast<uint64_t>(value.is_integer ? value.integer : kernels::Convert<int64_t>(value.real));
-  } else {
-    return value.As<C>();
-  }
+  return value.As<CombineType<S>>();
 }
 
 // *to = *to + alpha * *from, or *to * *from when `multiply`, rounded to S.

@@ -22,7 +22,7 @@ constexpr DtypeSet kFillDiagonalDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, AC
 // Whether `value` lies outside what `dtype` can hold (CANN checks the real
 // and integer dtypes; a NaN passes, as its comparisons fail).
 bool Overflows(const ScalarValue& value, aclDataType dtype) {
-  const double v = value.is_integer ? static_cast<double>(value.integer) : value.real;
+  const double v = value.As<double>();
   bool outside = false;
   kernels::VisitStorage(dtype, [&](auto tag) {
     using S = decltype(tag);
@@ -31,8 +31,9 @@ bool Overflows(const ScalarValue& value, aclDataType dtype) {
       const auto lowest =
           static_cast<int64_t>(std::numeric_limits<S>::lowest());                // NOLINT(bugprone-signed-char-misuse)
       const auto highest = static_cast<int64_t>(std::numeric_limits<S>::max());  // NOLINT(bugprone-signed-char-misuse)
-      outside = value.is_integer ? value.integer < lowest || value.integer > highest
-                                 : v < static_cast<double>(lowest) || v > static_cast<double>(highest);
+      outside =
+          value.past_int64 || (value.is_integer ? value.integer < lowest || value.integer > highest
+                                                : v < static_cast<double>(lowest) || v > static_cast<double>(highest));
     } else if constexpr (std::is_floating_point_v<S>) {
       outside = v < std::numeric_limits<S>::lowest() || v > std::numeric_limits<S>::max();
     } else if constexpr (std::is_same_v<S, kernels::Half>) {

@@ -29,8 +29,7 @@ class IndexFillStep final : public Step {
       : dst_(dst), dim_(dim), index_(index) {
     kernels::VisitStorage(dst.dtype, [&](auto tag) {
       using Storage = decltype(tag);
-      const Storage v =
-          value.is_integer ? kernels::Convert<Storage>(value.integer) : kernels::Convert<Storage>(value.real);
+      const Storage v = value.As<Storage>();
       static_assert(sizeof(Storage) <= sizeof(value_bytes_));
       std::memcpy(value_bytes_, &v, sizeof v);
     });
