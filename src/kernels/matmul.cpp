@@ -1,7 +1,5 @@
 #include "matmul.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <mutex>
 #include <sstream>
@@ -137,20 +135,6 @@ class MatmulStep final : public Step {
   MatmulDesc desc_;
   Primitive primitive_;
   BufferRef scratchpad_;  // in this call's workspace
-};
-
-// The calling thread's OpenMP thread count is 1 while this lives: a oneDNN
-// primitive made and run under it does its whole reduction on one thread, in
-// an order that does not depend on how many threads the process has.
-class OneThreadScope {
- public:
-  OneThreadScope() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
-  ~OneThreadScope() { omp_set_num_threads(saved_); }
-  OneThreadScope(const OneThreadScope&) = delete;
-  OneThreadScope& operator=(const OneThreadScope&) = delete;
-
- private:
-  int saved_;
 };
 
 // ACL_OPT_DETERMINISTIC: oneDNN may split K over the threads it has (its AVX2

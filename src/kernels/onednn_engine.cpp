@@ -1,5 +1,7 @@
 #include "onednn_engine.h"
 
+#include <omp.h>
+
 #include "cpu_features.h"
 
 namespace canopy::kernels {
@@ -39,6 +41,9 @@ dnnl::engine& OneDnnEngine() {
   static dnnl::engine engine = MakeEngine();
   return engine;
 }
+
+OneThreadScope::OneThreadScope() : saved_(omp_get_max_threads()) { omp_set_num_threads(1); }
+OneThreadScope::~OneThreadScope() { omp_set_num_threads(saved_); }
 
 dnnl::memory::data_type OnednnType(aclDataType dtype) {
   switch (dtype) {

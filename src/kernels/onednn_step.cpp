@@ -1,6 +1,7 @@
 #include "onednn_step.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -29,19 +30,22 @@ struct Staged {
 class OnednnStep final : public Step {
  public:
   OnednnStep(dnnl::primitive primitive, std::vector<OnednnArgument> arguments, std::vector<Staged> staged,
-             dnnl::memory::desc scratchpad, BufferRef scratchpad_at, std::string description)
+             dnnl::memory::desc scratchpad, BufferRef scratchpad_at, std::string description, bool one_thread)
       : primitive_(std::move(primitive)),
         arguments_(std::move(arguments)),
         staged_(std::move(staged)),
         scratchpad_md_(scratchpad),
         scratchpad_(scratchpad_at),
-        description_(std::move(description)) {}
+        description_(std::move(description)),
+        one_thread_(one_thread) {}
 
   aclnnStatus Run(const RunContext& context) const override {
     try {
       dnnl::engine& engine = OneDnnEngine();
       dnnl::stream& stream = OneDnnThreadStream();
       canopyPrepareComputeTeam();
+      std::optional<OneThreadScope> one_thread;
+      if (one_thread_) one_thread.emplace();
       std::unordered_map<int, dnnl::memory> bound;
       std::unordered_map<int, dnnl::memory> views;
       for (const OnednnArgument& argument : arguments_) {
@@ -99,6 +103,7 @@ class OnednnStep final : public Step {
   dnnl::memory::desc scratchpad_md_;
   BufferRef scratchpad_;  // in this call's workspace
   std::string description_;
+  bool one_thread_;
 };
 
 // Whether a view's span holds only its own elements (no gaps another tensor
@@ -145,7 +150,7 @@ dnnl::primitive_attr OnednnAttr() {
 
 std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
                                      const std::vector<OnednnArgument>& arguments, const OnednnBooking& book,
-                                     std::string what, std::string& reason) {
+                                     std::string what, std::string& reason, bool one_thread) {
   try {
     std::vector<Staged> staged;
     for (const OnednnArgument& argument : arguments) {
@@ -175,13 +180,22 @@ std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
                               (std::any_of(staged.begin(), staged.end(), [](const Staged& s) { return s.copies; })
                                    ? ", weights reordered once per address and content"
                                    : "") +
-                              ")";
+                              (one_thread ? ", one thread: deterministic" : "") + ")";
     return std::make_unique<OnednnStep>(dnnl::primitive(primitive_desc), arguments, std::move(staged), scratchpad,
-                                        scratchpad_at, std::move(description));
+                                        scratchpad_at, std::move(description), one_thread);
   } catch (const dnnl::error& e) {
     reason = e.what();
     return nullptr;
   }
+}
+
+bool SplitsReductionOverThreads(const dnnl::primitive_desc& primitive_desc) {
+  // "gemm:jit", "x64:gemm:jit": a segment named gemm (not brgemm, whose kernels reduce per output).
+  const std::string name = primitive_desc.impl_info_str();
+  for (size_t at = name.find("gemm:"); at != std::string::npos; at = name.find("gemm:", at + 1)) {
+    if (at == 0 || name[at - 1] == ':') return true;
+  }
+  return false;
 }
 
 }  // namespace canopy::kernels

@@ -56,9 +56,16 @@ using OnednnBooking = std::function<BufferRef(int64_t bytes)>;
 // with format_tag::any picks blocked layouts), the step reorders it through a
 // booked buffer: inputs before, outputs after. `what` names the problem for
 // CANOPY_VERBOSE and error messages. Null with `reason` set when oneDNN cannot
-// make the primitive or a reorder.
+// make the primitive or a reorder. `one_thread`: the step runs under
+// OneThreadScope (a primitive descriptor made under one too).
 std::unique_ptr<Step> MakeOnednnStep(const dnnl::primitive_desc& primitive_desc,
                                      const std::vector<OnednnArgument>& arguments, const OnednnBooking& book,
-                                     std::string what, std::string& reason);
+                                     std::string what, std::string& reason, bool one_thread = false);
+
+// Whether the primitive's results may change with the number of threads it was
+// made for: oneDNN's gemm-based convolutions split their reduction over
+// threads; its direct and brgemm kernels reduce each output on one thread
+// (checked bit for bit across thread counts by the determinism test).
+bool SplitsReductionOverThreads(const dnnl::primitive_desc& primitive_desc);
 
 }  // namespace canopy::kernels

@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mul.h"
@@ -54,9 +55,8 @@ struct Buffer {
     }
     Check(aclrtMemcpy(data, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), "upload");
   }
-  aclTensor* Tensor() const {
-    return aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, ACL_FORMAT_ND, shape.data(), shape.size(),
-                           data);
+  aclTensor* Tensor(aclFormat format = ACL_FORMAT_ND) const {
+    return aclCreateTensor(shape.data(), shape.size(), dtype, nullptr, 0, format, shape.data(), shape.size(), data);
   }
   uint64_t Hash() const {
     std::vector<uint8_t> host(bytes);
@@ -122,6 +122,35 @@ int main(int argc, char** argv) {
       std::printf("addmm %d %lldx%lldx%lld %016" PRIx64 "\n", dt, static_cast<long long>(s[0]),
                   static_cast<long long>(s[1]), static_cast<long long>(s[2]), out.Hash());
       for (aclTensor* t : {ta, tb, to, tbias}) aclDestroyTensor(t);
+    }
+  }
+  // Convolutions oneDNN runs as im2col and a gemm below AVX-512 (few output
+  // channels), whose reduction a thread count split.
+  struct Conv {
+    std::vector<int64_t> x, w, y, stride, padding;
+    bool transposed;
+  };
+  const Conv convs[] = {{{1, 1024, 33}, {1024, 3, 4}, {1, 3, 66}, {2}, {1}, true},
+                        {{2, 256, 21, 19}, {13, 256, 3, 3}, {2, 13, 21, 19}, {1, 1}, {1, 1}, false}};
+  for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+    for (const Conv& c : convs) {
+      Buffer x(dt, c.x, 9), w(dt, c.w, 10), y(dt, c.y, 11);
+      const aclFormat format = c.x.size() == 3 ? ACL_FORMAT_NCL : ACL_FORMAT_NCHW;
+      aclTensor *tx = x.Tensor(format), *tw = w.Tensor(format), *ty = y.Tensor(format);
+      const std::vector<int64_t> ones(c.stride.size(), 1), zeros(c.stride.size(), 0);
+      aclIntArray* stride = aclCreateIntArray(c.stride.data(), c.stride.size());
+      aclIntArray* padding = aclCreateIntArray(c.padding.data(), c.padding.size());
+      aclIntArray* dilation = aclCreateIntArray(ones.data(), ones.size());
+      aclIntArray* output_padding = aclCreateIntArray(zeros.data(), zeros.size());
+      Run(
+          [&](uint64_t* ws, aclOpExecutor** e) {
+            return aclnnConvolutionGetWorkspaceSize(tx, tw, nullptr, stride, padding, dilation, c.transposed,
+                                                    output_padding, 1, ty, 0, ws, e);
+          },
+          aclnnConvolution);
+      std::printf("convolution %d %s %016" PRIx64 "\n", dt, c.transposed ? "transposed" : "forward", y.Hash());
+      for (aclIntArray* a : {stride, padding, dilation, output_padding}) aclDestroyIntArray(a);
+      for (aclTensor* t : {tx, tw, ty}) aclDestroyTensor(t);
     }
   }
   aclDestroyScalar(alpha);

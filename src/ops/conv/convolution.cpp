@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_convolution.h"
+#include "canopy/canopy_runtime.h"
 #include "convolution.h"
 #include "kernels/onednn_step.h"
 #include "ops/framework/aclnn_op.h"
@@ -227,6 +228,18 @@ std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& 
   const auto book = [&plan](int64_t bytes) { return plan.Temporary(ACL_UINT8, {bytes}).buffer; };
   std::string what = std::string(transposed ? "transposed convolution " : "convolution ") + ShapeToString(x.shape) +
                      " (*) " + ShapeToString(w.shape) + " -> " + ShapeToString(y.shape) + " " + DtypeName(engine);
+  // ACL_OPT_DETERMINISTIC: a primitive whose work split over threads reaches
+  // into the reduction is made and run for one thread instead, so the bits do
+  // not depend on the thread count (as the deterministic matmul's tiles).
+  const auto step_for = [&](auto make_pd) {
+    auto pd = make_pd();
+    if (canopyDeterministicMode() == 0 || !kernels::SplitsReductionOverThreads(pd)) {
+      return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
+    }
+    const kernels::OneThreadScope one_thread;
+    pd = make_pd();
+    return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason, true);
+  };
   try {
     constexpr auto kInference = dnnl::prop_kind::forward_inference;
     if (transposed) {
@@ -234,15 +247,17 @@ std::unique_ptr<Step> ConvStep(Plan& plan, const TensorRef& x, const TensorRef& 
                                                               weights, bias, dst, strides, dilates, pad_l, pad_r)
                           : dnnl::deconvolution_forward::desc(kInference, dnnl::algorithm::deconvolution_direct, src,
                                                               weights, dst, strides, dilates, pad_l, pad_r);
-      const dnnl::deconvolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
-      return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
+      return step_for([&] {
+        return dnnl::deconvolution_forward::primitive_desc(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
+      });
     }
     const auto desc = b ? dnnl::convolution_forward::desc(kInference, dnnl::algorithm::convolution_direct, src, weights,
                                                           bias, dst, strides, dilates, pad_l, pad_r)
                         : dnnl::convolution_forward::desc(kInference, dnnl::algorithm::convolution_direct, src, weights,
                                                           dst, strides, dilates, pad_l, pad_r);
-    const dnnl::convolution_forward::primitive_desc pd(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
-    return kernels::MakeOnednnStep(pd, arguments, book, std::move(what), reason);
+    return step_for([&] {
+      return dnnl::convolution_forward::primitive_desc(desc, kernels::OnednnAttr(), kernels::OneDnnEngine());
+    });
   } catch (const dnnl::error& e) {
     reason = e.what();
     return nullptr;
