@@ -10,16 +10,6 @@ using namespace canopy::runtime;
 
 extern "C" {
 
-aclError aclrtCtxSetSysParamOpt(aclSysParamOpt /*opt*/, int64_t /*value*/) try {
-  return NotSupported(__func__, "system parameters are per process on Canopy: use aclrtSetSysParamOpt");
-}
-CANOPY_C_BOUNDARY_ACL
-
-aclError aclrtCtxGetSysParamOpt(aclSysParamOpt /*opt*/, int64_t* /*value*/) try {
-  return NotSupported(__func__, "system parameters are per process on Canopy: use aclrtGetSysParamOpt");
-}
-CANOPY_C_BOUNDARY_ACL
-
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) try {
   CANOPY_REQUIRE_INIT();
   CANOPY_REQUIRE_NOT_NULL(stream);

@@ -128,6 +128,18 @@ void Context::Teardown() {
   streams_.clear();  // the default stream stays referenced: calls holding the context may still read it
 }
 
+void Context::SetSysParam(int opt, int64_t value) {
+  std::lock_guard lock(mutex_);
+  sys_params_[opt] = value;
+}
+
+bool Context::GetSysParam(int opt, int64_t& value) const {
+  std::lock_guard lock(mutex_);
+  if (!sys_params_[opt]) return false;
+  value = *sys_params_[opt];
+  return true;
+}
+
 std::vector<std::shared_ptr<Stream>> Context::streams() const {
   std::lock_guard lock(mutex_);
   return streams_;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -98,6 +99,13 @@ class Context {
   // calls fail. The object itself lives on while a call still holds it.
   void Teardown();
 
+  // aclrtCtxSetSysParamOpt's values: the options a context takes
+  // (ACL_OPT_DETERMINISTIC, ACL_OPT_ENABLE_DEBUG_KERNEL, ACL_OPT_STRONG_CONSISTENCY).
+  static constexpr int kSysParamCount = 3;
+  void SetSysParam(int opt, int64_t value);
+  // False when the option was never set in this context.
+  bool GetSysParam(int opt, int64_t& value) const;
+
  private:
   const std::shared_ptr<Device> device_;
   const bool primary_;
@@ -105,7 +113,8 @@ class Context {
   std::shared_ptr<Stream> default_stream_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<Stream>> streams_;
-  bool torn_down_ = false;  // guarded by mutex_
+  bool torn_down_ = false;                             // guarded by mutex_
+  std::optional<int64_t> sys_params_[kSysParamCount];  // guarded by mutex_
 };
 
 class Runtime {

@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "canopy/canopy_runtime.h"
 #include "runtime_test_util.h"
 
 namespace {
@@ -328,13 +329,71 @@ TEST(Device, SysParamOpt) {
     ACL_ASSERT_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
     EXPECT_EQ(value, mode);
   }
-  ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_INVALID_PARAM, "aclrtSetSysParamOpt");
-  ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_INVALID_PARAM, "aclrtSetSysParamOpt");
+  // A value out of range is the runtime's 107000, an unknown option acl's 100000 (CANN's two layers).
+  ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID, "aclrtSetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2), ACL_ERROR_RT_PARAM_INVALID,
+                   "aclrtSetSysParamOpt");
   ACL_EXPECT_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
   ACL_EXPECT_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 0));
   ACL_EXPECT_ERROR(aclrtSetSysParamOpt(static_cast<aclSysParamOpt>(42), 0), ACL_ERROR_INVALID_PARAM,
                    "aclrtSetSysParamOpt");
   ACL_EXPECT_ERROR(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr), ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt");
+}
+
+// aclrtCtxSetSysParamOpt, as CANN's docs enable deterministic computing: each
+// context reads back its own values, and the value set also becomes the
+// process value (CANN's runtime stores both), which the ops follow.
+TEST(Device, ContextSysParamOpt) {
+  ACL_ASSERT_OK(aclrtSetDevice(0));
+  aclrtContext primary = nullptr, other = nullptr;
+  ACL_ASSERT_OK(aclrtGetCurrentContext(&primary));
+  ACL_ASSERT_OK(aclrtCreateContext(&other, 0));  // current from here
+  int64_t value = -1;
+  ACL_EXPECT_ERROR(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
+                   "aclrtCtxGetSysParamOpt");
+  ACL_ASSERT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
+  ACL_ASSERT_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
+  EXPECT_EQ(value, 1);
+  ACL_ASSERT_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
+  EXPECT_EQ(value, 1);
+  EXPECT_EQ(canopyDeterministicMode(), 1);
+
+  ACL_ASSERT_OK(aclrtSetCurrentContext(primary));
+  ACL_EXPECT_ERROR(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
+                   "aclrtCtxGetSysParamOpt");
+  ACL_ASSERT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0));
+  EXPECT_EQ(canopyDeterministicMode(), 0);
+  ACL_ASSERT_OK(aclrtSetCurrentContext(other));
+  ACL_ASSERT_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value));
+  EXPECT_EQ(value, 1);
+
+  // The options a context takes (not ACL_OPT_ENABLE_KERNEL_EARLY_START, 3) and their ranges.
+  ACL_EXPECT_OK(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+  ACL_EXPECT_OK(aclrtCtxSetSysParamOpt(static_cast<aclSysParamOpt>(2), 3));
+  ACL_ASSERT_OK(aclrtCtxGetSysParamOpt(static_cast<aclSysParamOpt>(2), &value));
+  EXPECT_EQ(value, 3);
+  ACL_EXPECT_ERROR(aclrtCtxSetSysParamOpt(static_cast<aclSysParamOpt>(3), 0), ACL_ERROR_INVALID_PARAM,
+                   "aclrtCtxSetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtCtxGetSysParamOpt(static_cast<aclSysParamOpt>(3), &value), ACL_ERROR_INVALID_PARAM,
+                   "aclrtCtxGetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID,
+                   "aclrtCtxSetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, -1), ACL_ERROR_RT_PARAM_INVALID,
+                   "aclrtCtxSetSysParamOpt");
+  ACL_EXPECT_ERROR(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, nullptr), ACL_ERROR_INVALID_PARAM,
+                   "aclrtCtxGetSysParamOpt");
+  std::thread no_context([] {
+    int64_t unused = 0;
+    ACL_EXPECT_ERROR(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtCtxSetSysParamOpt");
+    ACL_EXPECT_ERROR(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &unused), ACL_ERROR_RT_CONTEXT_NULL,
+                     "aclrtCtxGetSysParamOpt");
+  });
+  no_context.join();
+
+  for (int opt = 0; opt < 3; ++opt) ACL_EXPECT_OK(aclrtSetSysParamOpt(static_cast<aclSysParamOpt>(opt), 0));
+  ACL_ASSERT_OK(aclrtSetCurrentContext(primary));
+  ACL_EXPECT_OK(aclrtDestroyContext(other));
 }
 
 TEST(Device, RecentErrorIsPerThreadAndNeverNull) {

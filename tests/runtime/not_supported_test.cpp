@@ -91,8 +91,6 @@ const NotSupportedCase kCases[] = {
     {"aclrtDeviceTaskAbort", Returns::kStatus, [] { return static_cast<int64_t>(aclrtDeviceTaskAbort({}, {})); }},
     {"aclrtSetDeviceTaskAbortCallback", Returns::kStatus,
      [] { return static_cast<int64_t>(aclrtSetDeviceTaskAbortCallback({}, {}, {})); }},
-    {"aclrtCtxSetSysParamOpt", Returns::kStatus, [] { return static_cast<int64_t>(aclrtCtxSetSysParamOpt({}, {})); }},
-    {"aclrtCtxGetSysParamOpt", Returns::kStatus, [] { return static_cast<int64_t>(aclrtCtxGetSysParamOpt({}, {})); }},
     {"aclrtGetOpTimeOutInterval", Returns::kStatus, [] { return static_cast<int64_t>(aclrtGetOpTimeOutInterval({})); }},
     {"aclrtGetDeviceResLimit", Returns::kStatus,
      [] { return static_cast<int64_t>(aclrtGetDeviceResLimit({}, {}, {})); }},
