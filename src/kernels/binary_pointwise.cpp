@@ -153,9 +153,12 @@ class PointwiseStep final : public Step {
   template <typename T>
   void Apply(const T* const* operands, T* out, int64_t n) const {
 #if defined(__x86_64__)
-    if constexpr (std::is_same_v<Fn, PowFn> && std::is_same_v<T, float>) {  // SLEEF's powf, 1.0 ulp
-      if (Cpu().Avx512()) return PowF32Avx512(operands[0], operands[1], out, n);
-      if (Cpu().Avx2()) return PowF32Avx2(operands[0], operands[1], out, n);
+    // SLEEF's powf, 1.0 ulp; PowScalarFn's exponent is one value, whose special forms run below.
+    if constexpr ((std::is_same_v<Fn, PowFn> || std::is_same_v<Fn, PowScalarFn>)&&std::is_same_v<T, float>) {
+      if (std::is_same_v<Fn, PowFn> || (n > 0 && !PowScalarFn::Special(operands[1][0]))) {
+        if (Cpu().Avx512()) return PowF32Avx512(operands[0], operands[1], out, n);
+        if (Cpu().Avx2()) return PowF32Avx2(operands[0], operands[1], out, n);
+      }
     }
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       if (Cpu().Avx512()) return ApplyChunkAvx512(fn_, operands, out, n);

@@ -32,6 +32,7 @@ namespace canopy::kernels {
   X(kClampMax, ClampMaxFn)                       \
   X(kClamp, ClampFn)                             \
   X(kPow, PowFn)                                 \
+  X(kPowScalar, PowScalarFn)                     \
   X(kMaskedFill, MaskedFillFn)                   \
   X(kAddcdiv, AddcdivFn)                         \
   X(kFmod, FmodFn)                               \

@@ -194,6 +194,34 @@ struct PowFn {
   }
 };
 
+// base ** exponent for a scalar exponent, as CANN's A2 host code computes it:
+// FLOAT16 / FLOAT / BF16 (computed in f32) go to its Pows kernel for 2, 3,
+// 0.5, -0.5, -1 and -2 (x * x, x * x * x, sqrt(x), 1 / sqrt(x), 1 / x,
+// 1 / (x * x): sqrt(-0) is -0 and sqrt(-inf) NaN there), every other dtype
+// to Square for 2. PyTorch special-cases the same exponents. Else PowFn.
+struct PowScalarFn {
+  static constexpr int kArity = 2;
+  static constexpr bool kComplex = true;
+  // Whether an f32 exponent takes one of the forms below.
+  static constexpr bool Special(float e) {
+    return e == 2.0f || e == 3.0f || e == 0.5f || e == -0.5f || e == -1.0f || e == -2.0f;
+  }
+  template <typename T>
+  T operator()(T base, T exponent) const {
+    if constexpr (std::is_same_v<T, float>) {
+      if (exponent == 2.0f) return base * base;
+      if (exponent == 3.0f) return base * base * base;
+      if (exponent == 0.5f) return std::sqrt(base);
+      if (exponent == -0.5f) return 1.0f / std::sqrt(base);
+      if (exponent == -1.0f) return 1.0f / base;
+      if (exponent == -2.0f) return 1.0f / (base * base);
+    } else if constexpr (!std::is_integral_v<T>) {  // DOUBLE and the complex dtypes
+      if (exponent == T(2)) return base * base;
+    }
+    return PowFn{}(base, exponent);
+  }
+};
+
 // mask ? value : x (the mask loads as 1 / 0).
 struct MaskedFillFn {
   static constexpr int kArity = 3;

@@ -146,6 +146,70 @@ TEST(PowVector, TensorScalarEachFloatDtype) {
   }
 }
 
+// The exponents CANN's A2 host code sends to its Pows kernel (FLOAT16 / FLOAT /
+// BF16, computed in f32) and, for the other dtypes, to Square: the results are
+// those formulas' bits, not pow's (within an ulp of them), in the out and the
+// in-place forms; sqrt's signed zero and NaN of -inf included.
+TEST(PowVector, TensorScalarSpecialExponentsAsCann) {
+  Rng rng = Rng::ForCurrentTest();
+  const auto formula = [](float x, double e) -> float {
+    if (e == 2) return x * x;
+    if (e == 3) return x * x * x;
+    if (e == 0.5) return std::sqrt(x);
+    if (e == -0.5) return 1.0f / std::sqrt(x);
+    if (e == -1) return 1.0f / x;
+    return 1.0f / (x * x);
+  };
+  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (double power : {2.0, 3.0, 0.5, -0.5, -1.0, -2.0}) {
+      SCOPED_TRACE(std::string(Name(dtype)) + " ^ " + std::to_string(power));
+      const int64_t n = 1031;
+      Values base = RandomValues(rng, dtype, n, Range{.lo = -3, .hi = 3});
+      base[0] = Value(-0.0);
+      base[1] = Value(-kInf);
+      base[2] = Value(kInf);
+      auto b = Upload(dtype, {n}, base);
+      auto out = Poisoned(dtype, {n});
+      ExpectRuns(
+          [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+            return aclnnPowTensorScalarGetWorkspaceSize(x.Tensor(*b), x.Scalar(ACL_FLOAT, power), x.Tensor(*out), w, e);
+          },
+          aclnnPowTensorScalar);
+      auto in_place = Upload(dtype, {n}, base);
+      ExpectRuns(
+          [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+            return aclnnInplacePowTensorScalarGetWorkspaceSize(x.Tensor(*in_place), x.Scalar(ACL_DOUBLE, power), w, e);
+          },
+          aclnnInplacePowTensorScalar);
+      const Values got = out->ReadView(), got_in_place = in_place->ReadView();
+      for (int64_t i = 0; i < n; ++i) {
+        const double want = ConvertValue(Value(formula(static_cast<float>(base[i].real()), power)), dtype).real();
+        const double value = got[i].real();
+        SCOPED_TRACE("x = " + std::to_string(base[i].real()));
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(value)) << value;
+        } else {
+          EXPECT_EQ(value, want);
+          EXPECT_EQ(std::signbit(value), std::signbit(want));  // sqrt(-0) = -0, 1 / sqrt(-0) = -inf
+        }
+        EXPECT_TRUE(std::isnan(want) ? std::isnan(got_in_place[i].real()) : got_in_place[i].real() == value);
+      }
+    }
+  }
+  // Square in the other float dtypes: DOUBLE x * x.
+  const Values base = RandomValues(rng, ACL_DOUBLE, 257, Range{.lo = -1e3, .hi = 1e3});
+  auto b = Upload(ACL_DOUBLE, {257}, base);
+  auto out = Poisoned(ACL_DOUBLE, {257});
+  ExpectRuns(
+      [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPowTensorScalarGetWorkspaceSize(x.Tensor(*b), x.Scalar(ACL_INT64, Value(2.0)), x.Tensor(*out), w,
+                                                    e);
+      },
+      aclnnPowTensorScalar);
+  const Values got = out->ReadView();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].real(), base[i].real() * base[i].real());
+}
+
 TEST(PowVector, EmptyTensor) {
   auto b = Upload(ACL_FLOAT, {0, 5}, {}), e = Upload(ACL_FLOAT, {0, 5}, {});
   auto out = Poisoned(ACL_FLOAT, {0, 5});

@@ -29,6 +29,12 @@ constexpr BinaryRule kPow{.op = PointwiseOp::kPow,
                           .inplace = kPowDtypes,
                           .inplace_other = kPowDtypes,
                           .other_name = "exponent"};
+// A scalar exponent: CANN computes 2, 3, 0.5, -0.5, -1 and -2 with other kernels (PowScalarFn).
+constexpr BinaryRule kPowScalar = [] {
+  BinaryRule rule = kPow;
+  rule.op = PointwiseOp::kPowScalar;
+  return rule;
+}();
 
 aclnnStatus RejectBothBool(Plan& plan, aclDataType self, aclDataType exponent) {
   if (!IsBool(self) || !IsBool(exponent)) return ACLNN_SUCCESS;
@@ -60,16 +66,16 @@ aclnnStatus CheckScalarExponent(Plan& plan, const aclTensor* self, const aclScal
   if (value.is_integer && value.integer >= 0 && value.integer <= IntegerMax(promoted)) return ACLNN_SUCCESS;
   return plan.Reject(ACLNN_ERR_PARAM_INVALID,
                      "'exponent' %g of integer pow in %s must be a non-negative value of that dtype",
-                     value.is_integer ? static_cast<double>(value.integer) : value.real, DtypeName(promoted));
+                     value.As<double>(), DtypeName(promoted));
 }
 
 aclnnStatus PlanPowTensorScalar(Plan& plan, const aclTensor* self, const aclScalar* exponent, const aclTensor* out) {
   CANOPY_CHECK(CheckScalarExponent(plan, self, exponent));
-  return PlanBinaryScalarOp(plan, kPow, self, exponent, out, false);
+  return PlanBinaryScalarOp(plan, kPowScalar, self, exponent, out, false);
 }
 aclnnStatus PlanInplacePowTensorScalar(Plan& plan, const aclTensor* selfRef, const aclScalar* exponent) {
   CANOPY_CHECK(CheckScalarExponent(plan, selfRef, exponent));
-  return PlanBinaryScalarOp(plan, kPow, selfRef, exponent, selfRef, true);
+  return PlanBinaryScalarOp(plan, kPowScalar, selfRef, exponent, selfRef, true);
 }
 aclnnStatus PlanPowTensorTensor(Plan& plan, const aclTensor* self, const aclTensor* exponent, const aclTensor* out) {
   CANOPY_CHECK(RejectBothBool(plan, self->dtype, exponent->dtype));
