@@ -154,8 +154,9 @@ class PointwiseStep final : public Step {
   void Apply(const T* const* operands, T* out, int64_t n) const {
 #if defined(__x86_64__)
     // SLEEF's powf, 1.0 ulp; PowScalarFn's exponent is one value, whose special forms run below.
-    if constexpr ((std::is_same_v<Fn, PowFn> || std::is_same_v<Fn, PowScalarFn>)&&std::is_same_v<T, float>) {
-      if (std::is_same_v<Fn, PowFn> || (n > 0 && !PowScalarFn::Special(operands[1][0]))) {
+    constexpr bool kScalarPow = std::is_same_v<Fn, PowScalarFn>;
+    if constexpr ((std::is_same_v<Fn, PowFn> || kScalarPow) && std::is_same_v<T, float>) {
+      if (!kScalarPow || (n > 0 && !PowScalarFn::Special(operands[1][0]))) {
         if (Cpu().Avx512()) return PowF32Avx512(operands[0], operands[1], out, n);
         if (Cpu().Avx2()) return PowF32Avx2(operands[0], operands[1], out, n);
       }
