@@ -1,12 +1,14 @@
 // INT4 products with few rows of x (decode) on AVX-512 BF16, for a weight
-// stored K-contiguous (ggml's layout). Every INT4 value is exact in bf16, so
-// two byte shuffles turn 128 nibbles into bf16 weights (a 16-entry table for
-// each byte of the bf16 pattern) and vdpbf16ps multiplies 32 of them with x per
-// instruction, each product exact in f32: about a third of the instructions
-// the AVX-512 loop spends converting nibbles to f32 for one FMA per 16.
+// stored K-contiguous (ggml's layout). Every INT4 value is exact in bf16, so a
+// word permutation turns nibbles into bf16 weights (vpermw looks each 16-bit
+// word's low nibble up in a table of bf16(-8..7); four shifts of a 64-byte
+// block give its 128 weights in four vectors) and vdpbf16ps multiplies 32 of
+// them with x per instruction, each product exact in f32 (half the
+// instructions of the byte-shuffle unpacking this file used first;
+// docs/perf.md, "Quantised decode").
 //
-// The shuffles leave the weights of a 64-byte block in a fixed order within
-// each 128-bit lane; x is written once per call in that order (PrepareInt4PairsX),
+// The permutation leaves element 4p + v of a block in word p of vector v; x is
+// written once per call in that order (PrepareInt4PairsX),
 // as one, two or three bf16 terms whose sum is exactly x's value: one for
 // bf16 activations, two for f16, three for f32. The product is then as exact as
 // the f32 loop's, but vdpbf16ps treats denormal inputs and sums as zero,
@@ -16,7 +18,9 @@
 // Each 128-bit lane of a block covers 32 consecutive elements of K, so one
 // scale serves a lane when the group size is a multiple of 32 (or the weight
 // has one group): the lanes' partial sums are scaled per block by a vector
-// holding each lane's group scale.
+// holding each lane's group scale, read from the client's f16 / bf16 scales
+// and widened in registers (a pass widening them first read them from memory
+// apart from the weights, about 14 % of the product's time at one row).
 //
 // GCC 12 reports the undefined pass-through vector inside its own AVX-512
 // intrinsics as uninitialised once they are inlined (as in
@@ -48,31 +52,49 @@ constexpr int64_t kPrefetchColumns = 8;
 // bf16 words of x (all rows and terms of a row block) one slice of K holds.
 constexpr int64_t kSliceWords = 8192;
 
-// Byte b of the weight's nibble tables: the low and high bytes of bf16(n) for
-// nibble n read as a signed INT4 value (8..15 are -8..-1).
-struct NibbleTables {
-  alignas(16) uint8_t low[16];
-  alignas(16) uint8_t high[16];
-  NibbleTables() : low(), high() {
-    for (int n = 0; n < 16; ++n) {
-      const uint16_t bits = FloatToBf16(static_cast<float>(n < 8 ? n : n - 16));
-      low[n] = static_cast<uint8_t>(bits & 0xFFu);
-      high[n] = static_cast<uint8_t>(bits >> 8);
-    }
+// bf16(n) for each nibble n read as a signed INT4 value (8..15 are -8..-1),
+// twice: vpermw indexes its 32 words by the low five bits of each index word,
+// whose fifth bit belongs to the next nibble.
+struct NibbleTable {
+  alignas(64) uint16_t words[32];
+  NibbleTable() : words() {
+    for (int i = 0; i < 32; ++i) words[i] = FloatToBf16(static_cast<float>((i & 15) < 8 ? (i & 15) : (i & 15) - 16));
   }
 };
 
-const NibbleTables& Tables() {
-  static const NibbleTables tables;
-  return tables;
+const NibbleTable& Table() {
+  static const NibbleTable table;
+  return table;
 }
 
-// The bf16 words of x that meet vector v (0..3) of a block at word p (lane j =
-// p / 8, i = p % 8): vectors 0 and 1 the low nibbles of the lane's bytes i and
-// 8 + i (even elements), 2 and 3 their high nibbles (odd elements).
-inline int64_t BlockElement(int v, int p) {
-  const int j = p / 8, i = p % 8;
-  return 32 * j + 16 * (v & 1) + 2 * i + (v >> 1);
+// The element of a block that word p of vector v (0..3) holds: vector v
+// takes nibble v of every 16-bit word of the block's 64 bytes (word p holds
+// elements 4p .. 4p + 3), so each 32-bit lane l of every vector covers
+// elements 8l .. 8l + 7 and each 128-bit lane 32 consecutive elements.
+inline int64_t BlockElement(int v, int p) { return 4 * p + v; }
+
+// A weight's scales as the loops read them: the f32 ones ChunkScales widened
+// (data at column first_column), or the stored ones (any dtype, data at column
+// 0), widened a block at a time in registers instead of in a pass of their own.
+struct ScaleSource {
+  const void* data;
+  aclDataType dtype;
+  int64_t first_column;
+};
+
+inline int ScaleBytes(const ScaleSource& s) { return s.dtype == ACL_FLOAT ? 4 : 2; }
+
+// Up to four scales from element `at` (the lanes in `present`), as f32.
+inline __m128 LoadScales(const ScaleSource& s, int64_t at, __mmask8 present) {
+  switch (s.dtype) {
+    case ACL_BF16:
+      return _mm_castsi128_ps(_mm_slli_epi32(
+          _mm_cvtepu16_epi32(_mm_maskz_loadu_epi16(present, static_cast<const uint16_t*>(s.data) + at)), 16));
+    case ACL_FLOAT16:
+      return _mm_cvtph_ps(_mm_maskz_loadu_epi16(present, static_cast<const uint16_t*>(s.data) + at));
+    default:
+      return _mm_maskz_loadu_ps(present, static_cast<const float*>(s.data) + at);
+  }
 }
 
 struct PairsArgs {
@@ -87,20 +109,40 @@ struct PairsArgs {
   const int32_t* lane_groups;  // 16 a block
 };
 
+// part[r][j] += x's block b (R rows from r0, T terms) times columns [j0, j1)
+// of the block's weights (weights[0] when only one column is live).
+template <int R, int C, int T, int kA, int kLive>
+inline void Accumulate(const PairsArgs& a, int64_t r0, int64_t b, int64_t row_words, int64_t blocks,
+                       const __m512bh (&weights)[kLive][4], __m512 (&part)[R][C][kA], int j0, int j1) {
+  for (int r = 0; r < R; ++r) {
+    for (int j = j0; j < j1; ++j) {
+      for (int h = 0; h < kA; ++h) part[r][j][h] = _mm512_setzero_ps();
+    }
+    for (int t = 0; t < T; ++t) {
+      const uint16_t* xb = a.xp + (r0 + r) * row_words + (t * blocks + b) * kBlockK;
+      for (int v = 0; v < 4; ++v) {
+        const auto xv = std::bit_cast<__m512bh>(_mm512_loadu_si512(xb + 32 * v));
+        for (int j = j0; j < j1; ++j) {
+          part[r][j][v % kA] = _mm512_dpbf16_ps(part[r][j][v % kA], xv, weights[kLive == 1 ? 0 : j][v]);
+        }
+      }
+    }
+  }
+}
+
 // y[r0 .. r0 + R, c .. c + C) from the columns' blocks, x in T terms; scale
 // and offset start at column c0 (f32, ChunkScales). With few outputs each
 // keeps two partial sums a block (even and odd vectors), so that no chain of
 // dependent vdpbf16ps is longer than 2T; with many, the outputs' chains
 // overlap one another.
 template <int R, int C, int T>
-void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
+void PairsBlock(const PairsArgs& a, const ScaleSource& scale, const float* offset, float* y, int64_t r0, int64_t c0,
                 int64_t c, int64_t b0, int64_t b1) {
   const QuantWeight& w = a.d->w;
   const int64_t k = w.k, n = w.n, groups = w.Groups(), blocks = Int4PairsBlocks(k);
   const int64_t bytes = (k + 1) / 2;
-  const __m512i low_table = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(Tables().low)));
-  const __m512i high_table = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(Tables().high)));
-  const __m512i nibble = _mm512_set1_epi8(0x0F);
+  const __m512i table = _mm512_load_si512(Table().words);
+  const int scale_bytes = ScaleBytes(scale);
   const int64_t row_words = T * blocks * kBlockK;  // one row of x, all its terms
   // The columns lie side by side: prefetch the same block kPrefetchColumns
   // columns on, which this loop reaches that much later.
@@ -113,41 +155,36 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
   }
   for (int64_t b = b0; b < b1; ++b) {
     const int64_t at = b * kBlockBytes;
+    const int64_t first_group = a.first_group[b];
     const __mmask64 mask = bytes - at >= kBlockBytes ? ~__mmask64{0} : (__mmask64{1} << (bytes - at)) - 1;
-    __m512bh weights[C][4];
-    for (int j = 0; j < C; ++j) {
-      _mm_prefetch(reinterpret_cast<const char*>(column[j] + at + ahead), _MM_HINT_T0);
-      const __m512i packed = _mm512_maskz_loadu_epi8(mask, column[j] + at);
-      const __m512i planes[2] = {_mm512_and_si512(packed, nibble),
-                                 _mm512_and_si512(_mm512_srli_epi16(packed, 4), nibble)};
-      for (int h = 0; h < 2; ++h) {
-        const __m512i lo = _mm512_shuffle_epi8(low_table, planes[h]);
-        const __m512i hi = _mm512_shuffle_epi8(high_table, planes[h]);
-        weights[j][2 * h] = std::bit_cast<__m512bh>(_mm512_unpacklo_epi8(lo, hi));
-        weights[j][2 * h + 1] = std::bit_cast<__m512bh>(_mm512_unpackhi_epi8(lo, hi));
-      }
-    }
     // Two partial sums an output where registers allow (fewer outputs than 8).
     constexpr int kA = R * C < 8 ? 2 : 1;
     __m512 part[R][C][kA];
-    for (int r = 0; r < R; ++r) {
-      for (int j = 0; j < C; ++j) {
-        for (int h = 0; h < kA; ++h) part[r][j][h] = _mm512_setzero_ps();
+    // One row of x: each column's weights go into its sums as they are made
+    // (x's four vectors stay in registers). More rows: every column's weights
+    // are made first, so that each vector of x is loaded once.
+    constexpr int kLive = R == 1 ? 1 : C;
+    __m512bh weights[kLive][4];
+    for (int j = 0; j < C; ++j) {
+      _mm_prefetch(reinterpret_cast<const char*>(column[j] + at + ahead), _MM_HINT_T0);
+      _mm_prefetch(static_cast<const char*>(scale.data) +
+                       ((c + j + kPrefetchColumns - scale.first_column) * groups + first_group) * scale_bytes,
+                   _MM_HINT_T0);
+      const __m512i packed = _mm512_maskz_loadu_epi8(mask, column[j] + at);
+      __m512bh(&made)[4] = weights[R == 1 ? 0 : j];
+      for (int v = 0; v < 4; ++v) {
+        const __m512i nibbles = v == 0 ? packed : _mm512_srli_epi16(packed, 4 * v);
+        made[v] = std::bit_cast<__m512bh>(_mm512_permutexvar_epi16(nibbles, table));
       }
-      for (int t = 0; t < T; ++t) {
-        const uint16_t* xb = a.xp + (r0 + r) * row_words + (t * blocks + b) * kBlockK;
-        for (int v = 0; v < 4; ++v) {
-          const auto xv = std::bit_cast<__m512bh>(_mm512_loadu_si512(xb + 32 * v));
-          for (int j = 0; j < C; ++j) part[r][j][v % kA] = _mm512_dpbf16_ps(part[r][j][v % kA], xv, weights[j][v]);
-        }
-      }
+      if constexpr (R == 1) Accumulate<R, C, T, kA>(a, r0, b, row_words, blocks, weights, part, j, j + 1);
     }
+    if constexpr (R > 1) Accumulate<R, C, T, kA>(a, r0, b, row_words, blocks, weights, part, 0, C);
     const int64_t g0 = a.first_group[b];
-    const __mmask16 scale_lanes = static_cast<__mmask16>((1u << std::min<int64_t>(4, groups - g0)) - 1u);
+    const auto scale_lanes = static_cast<__mmask8>((1u << std::min<int64_t>(4, groups - g0)) - 1u);
     const __m512i lanes = _mm512_loadu_si512(a.lane_groups + 16 * b);
     for (int j = 0; j < C; ++j) {
-      const __m512 s =
-          _mm512_permutexvar_ps(lanes, _mm512_maskz_loadu_ps(scale_lanes, scale + (c - c0 + j) * groups + g0));
+      const __m512 s = _mm512_permutexvar_ps(
+          lanes, _mm512_castps128_ps512(LoadScales(scale, (c - scale.first_column + j) * groups + g0, scale_lanes)));
       for (int r = 0; r < R; ++r) {
         const __m512 sum = kA == 2 ? _mm512_add_ps(part[r][j][0], part[r][j][kA - 1]) : part[r][j][0];
         total[r][j] = _mm512_fmadd_ps(sum, s, total[r][j]);
@@ -156,9 +193,11 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
   }
   for (int j = 0; j < C; ++j) {
     for (int r = 0; r < R; ++r) {
+      // With an offset the scales are ChunkScales' f32 ones (Int4PairsColumns).
       const int64_t at = (c - c0 + j) * groups;
       const float extra = w.has_offset && b0 == 0
-                              ? avx512_bf16_isa::OffsetTerm(scale + at, offset + at, a.sums + (r0 + r) * groups, groups)
+                              ? avx512_bf16_isa::OffsetTerm(static_cast<const float*>(scale.data) + at, offset + at,
+                                                            a.sums + (r0 + r) * groups, groups)
                               : 0.0f;
       float& out = y[(r0 + r) * n + c + j];
       out = (b0 == 0 ? extra : out) + _mm512_reduce_add_ps(total[r][j]);
@@ -172,7 +211,7 @@ void PairsBlock(const PairsArgs& a, const float* scale, const float* offset, flo
 // of x (R rows, T terms) stays in L1 while the columns stream past it; each
 // slice adds its sums to y (the first one writes it).
 template <int R, int T>
-void PairsRows(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
+void PairsRows(const PairsArgs& a, const ScaleSource& scale, const float* offset, float* y, int64_t r0, int64_t c0,
                int64_t c1) {
   constexpr int kC = R == 1 ? 4 : 2;
   constexpr int64_t kSlice = std::max<int64_t>(1, kSliceWords / (R * T * kBlockK));
@@ -186,8 +225,8 @@ void PairsRows(const PairsArgs& a, const float* scale, const float* offset, floa
 }
 
 template <int R>
-void PairsRowsOfTerms(const PairsArgs& a, const float* scale, const float* offset, float* y, int64_t r0, int64_t c0,
-                      int64_t c1) {
+void PairsRowsOfTerms(const PairsArgs& a, const ScaleSource& scale, const float* offset, float* y, int64_t r0,
+                      int64_t c0, int64_t c1) {
   switch (a.terms) {
     case 1:
       return PairsRows<R, 1>(a, scale, offset, y, r0, c0, c1);
@@ -233,10 +272,16 @@ void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, c
     }
   }
   const PairsArgs args{&d, terms, xp, sums, wbase, first_group.data(), lane_groups.data()};
-  avx512_bf16_isa::QuantColumnsWith(d, nullptr, sums, wbase, scale, offset, bias, y, c0, c1,
-                                    [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
-                                      PairsRowsOfTerms<decltype(r)::value>(args, s, o, y, r0, cc, ce);
-                                    });
+  // The offset term wants f32 scales beside the offsets: widened per chunk
+  // then; otherwise the loops read the stored scales.
+  const bool widen = w.has_offset;
+  avx512_bf16_isa::QuantColumnsWith(
+      d, nullptr, sums, wbase, scale, offset, bias, y, c0, c1,
+      [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
+        const ScaleSource source = widen ? ScaleSource{s, ACL_FLOAT, cc} : ScaleSource{scale, w.scale_dtype, 0};
+        PairsRowsOfTerms<decltype(r)::value>(args, source, o, y, r0, cc, ce);
+      },
+      widen);
 }
 
 void DequantizeBf16Ne(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, uint16_t* out,

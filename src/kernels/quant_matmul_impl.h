@@ -252,16 +252,19 @@ void WithRows(int rows, F&& f) {
 // Columns [c0, c1) of y for every row of x (the fused kernel's unit of work),
 // the K-contiguous rows through k_rows(integral_constant<int, R>, scale,
 // offset, r0, cc, ce) (an instruction set's own loops may stand in), scale and
-// offset as ChunkScales gives them for columns [cc, ce).
+// offset as ChunkScales gives them for columns [cc, ce), or null where
+// widen_scales is false (loops that read the stored scales themselves).
 template <typename KRows>
 void QuantColumnsWith(const QuantMatmulDesc& d, const float* x, const float* sums, const char* wbase, const void* scale,
-                      const void* offset, const float* bias, float* y, int64_t c0, int64_t c1, const KRows& k_rows) {
+                      const void* offset, const float* bias, float* y, int64_t c0, int64_t c1, const KRows& k_rows,
+                      bool widen_scales = true) {
   const int64_t chunk = ColumnChunk(d.w);
   std::vector<float> scale_chunk, offset_chunk;
+  const bool widen = d.w.k_contiguous && widen_scales;
   for (int64_t cc = c0; cc < c1; cc += chunk) {
     const int64_t ce = std::min(c1, cc + chunk);
-    const float* s = d.w.k_contiguous ? ChunkScales(d.w, scale, cc, ce, scale_chunk) : nullptr;
-    const float* o = d.w.k_contiguous && d.w.has_offset ? ChunkScales(d.w, offset, cc, ce, offset_chunk) : nullptr;
+    const float* s = widen ? ChunkScales(d.w, scale, cc, ce, scale_chunk) : nullptr;
+    const float* o = widen && d.w.has_offset ? ChunkScales(d.w, offset, cc, ce, offset_chunk) : nullptr;
     for (int64_t r0 = 0; r0 < d.m; r0 += kRowBlock) {
       const int rows = static_cast<int>(std::min<int64_t>(kRowBlock, d.m - r0));
       WithRows(rows, [&](auto r) {
