@@ -46,7 +46,7 @@ bool HasAmx() {
 }
 
 // The bf16 terms that hold a value of x's source dtype exactly (see
-// PrepareInt4PairsX): bf16 has 8 significant bits, f16 11, f32 24.
+// PreparePairsX): bf16 has 8 significant bits, f16 11, f32 24.
 int XTerms(aclDataType source) {
   if (source == ACL_BF16) return 1;
   return source == ACL_FLOAT16 ? 2 : 3;
@@ -90,7 +90,7 @@ class QuantMatmulStep final : public Step {
     // one's place, unless x is too small for them (then the split one is
     // written over it).
     const bool amx = UsesAmx() && PrepareAmx(x, reinterpret_cast<uint32_t*>(xe));
-    const bool pairs = !amx && UsesInt4Pairs() && PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
+    const bool pairs = !amx && UsesPairs() && PreparePairs(x, reinterpret_cast<uint16_t*>(xe));
     if (!amx && !pairs && UsesSplitX()) {
       for (int64_t i = 0; i < d_.m * (w.k / 2); ++i) {
         xe[i] = x[2 * i];
@@ -124,13 +124,13 @@ class QuantMatmulStep final : public Step {
   }
 
   bool UsesSplitX() const { return d_.w.dtype == ACL_INT4 && d_.w.k_contiguous; }
-  bool UsesInt4Pairs() const { return Int4PairsFit(d_.w) && HasBf16Pairs(); }
+  bool UsesPairs() const { return PairsFit(d_.w, XTerms(d_.x_source)) && HasBf16Pairs(); }
   bool UsesAmx() const { return AmxFits(d_); }
 
   // The pair kernel's calls, x86 code only (HasBf16Pairs is false elsewhere).
   bool PreparePairs([[maybe_unused]] const float* x, [[maybe_unused]] uint16_t* xp) const {
 #if defined(__x86_64__)
-    return PrepareInt4PairsX(x, d_.m, d_.w.k, XTerms(d_.x_source), xp);
+    return PreparePairsX(d_.w, x, d_.m, XTerms(d_.x_source), xp);
 #else
     return false;
 #endif
@@ -162,7 +162,7 @@ class QuantMatmulStep final : public Step {
                    [[maybe_unused]] const void* offset, [[maybe_unused]] const float* bias, [[maybe_unused]] float* y,
                    [[maybe_unused]] int64_t c0, [[maybe_unused]] int64_t c1) const {
 #if defined(__x86_64__)
-    Int4PairsColumns(d_, XTerms(d_.x_source), xp, sums, wbase, scale, offset, bias, y, c0, c1);
+    PairsColumns(d_, XTerms(d_.x_source), xp, sums, wbase, scale, offset, bias, y, c0, c1);
 #endif
   }
 
@@ -243,20 +243,17 @@ bool QuantFusedTakes(const QuantWeight& w, int64_t m, aclDataType x_source) {
 }
 
 int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc) {
-  int64_t floats = desc.w.has_offset ? desc.m * desc.w.Groups() : 0;
-  if (desc.w.dtype == ACL_INT4 && desc.w.k_contiguous) {
-    // x split into even and odd elements, or its bf16 terms for the pair kernel
-    // (16-bit words), whichever the CPU's kernel needs.
-    const int64_t split = 2 * desc.m * (desc.w.k / 2);
-    const int64_t words = Int4PairsFit(desc.w) && HasBf16Pairs()
-                              ? desc.m * XTerms(desc.x_source) * Int4PairsBlocks(desc.w.k) * kInt4PairsBlockK
-                              : 0;
-    floats += std::max(split, (words + 1) / 2);
-  }
-  // Or x in the AMX kernel's tile layout, in the same place.
-  const int64_t amx_words = AmxFits(desc) ? AmxQuantXWords(desc.m, desc.w.k, XTerms(desc.x_source)) : 0;
-  floats = std::max(floats, (desc.w.has_offset ? desc.m * desc.w.Groups() : 0) + amx_words);
-  return std::max<int64_t>(floats, 1) * static_cast<int64_t>(sizeof(float));
+  const QuantWeight& w = desc.w;
+  const int64_t sums = w.has_offset ? desc.m * w.Groups() : 0;
+  // After the group sums, in one place: x split into even and odd elements
+  // (INT4 along K in the f32 loops), its bf16 terms for the pair kernel
+  // (16-bit words) or its AMX tile layout (32-bit words), whichever the
+  // CPU's kernel needs.
+  int64_t after = w.dtype == ACL_INT4 && w.k_contiguous ? 2 * desc.m * (w.k / 2) : 0;
+  if (PairsFit(w, XTerms(desc.x_source)) && HasBf16Pairs())
+    after = std::max(after, (PairsXWords(w, desc.m, XTerms(desc.x_source)) + 1) / 2);
+  if (AmxFits(desc)) after = std::max(after, AmxQuantXWords(desc.m, w.k, XTerms(desc.x_source)));
+  return std::max<int64_t>(sums + after, 1) * static_cast<int64_t>(sizeof(float));
 }
 
 std::unique_ptr<Step> MakeQuantMatmulStep(const QuantMatmulDesc& desc) {

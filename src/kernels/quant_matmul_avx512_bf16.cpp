@@ -1,14 +1,14 @@
-// INT4 products with few rows of x (decode) on AVX-512 BF16, for a weight
-// stored K-contiguous (ggml's layout). Every INT4 value is exact in bf16, so a
-// word permutation turns nibbles into bf16 weights (vpermw looks each 16-bit
-// word's low nibble up in a table of bf16(-8..7); four shifts of a 64-byte
-// block give its 128 weights in four vectors) and vdpbf16ps multiplies 32 of
-// them with x per instruction, each product exact in f32 (half the
-// instructions of the byte-shuffle unpacking this file used first;
-// docs/perf.md, "Quantised decode").
+// INT4 and INT8 products with few rows of x (decode) on AVX-512 BF16, for a
+// weight stored K-contiguous (ggml's layout). Every INT4 and INT8 value is
+// exact in bf16, so vdpbf16ps multiplies 32 weights with x per instruction,
+// each product exact in f32. A word permutation turns nibbles into bf16
+// weights (vpermw looks each 16-bit word's low nibble up in a table of
+// bf16(-8..7); four shifts of a 64-byte block give its 128 weights in four
+// vectors: half the instructions of the byte-shuffle unpacking this file used
+// first, docs/perf.md); INT8 is widened through f32.
 //
-// The permutation leaves element 4p + v of a block in word p of vector v; x is
-// written once per call in that order (PrepareInt4PairsX),
+// Each block's weights come in a fixed order (Int4Block, Int8Block); x is
+// written once per call in that order (PreparePairsX),
 // as one, two or three bf16 terms whose sum is exactly x's value: one for
 // bf16 activations, two for f16, three for f32. The product is then as exact as
 // the f32 loop's, but vdpbf16ps treats denormal inputs and sums as zero,
@@ -46,8 +46,7 @@
 namespace canopy::kernels {
 namespace {
 
-constexpr int64_t kBlockK = kInt4PairsBlockK;  // elements of K in one 64-byte load
-constexpr int64_t kBlockBytes = kBlockK / 2;
+constexpr int64_t kBlockBytes = 64;  // of a column, one load a block
 constexpr int64_t kPrefetchColumns = 8;
 // bf16 words of x (all rows and terms of a row block) one slice of K holds.
 constexpr int64_t kSliceWords = 8192;
@@ -67,11 +66,62 @@ const NibbleTable& Table() {
   return table;
 }
 
-// The element of a block that word p of vector v (0..3) holds: vector v
-// takes nibble v of every 16-bit word of the block's 64 bytes (word p holds
-// elements 4p .. 4p + 3), so each 32-bit lane l of every vector covers
-// elements 8l .. 8l + 7 and each 128-bit lane 32 consecutive elements.
-inline int64_t BlockElement(int v, int p) { return 4 * p + v; }
+// How a block of a column's 64 bytes becomes bf16 vectors, per weight dtype.
+// Element(v, p): the element of the block in word p of vector v (x is written
+// in that order). Each 32-bit lane of every vector holds elements of one run
+// of 32 along K (LaneElement: its first), so one scale serves it when the
+// group size is a multiple of 32.
+//
+// INT4: 128 elements; vector v takes nibble v of every 16-bit word of the
+// block (word p holds elements 4p .. 4p + 3), looked up by vpermw.
+struct Int4Block {
+  static constexpr int64_t kElements = 128;
+  static_assert(kElements == 2 * kBlockBytes);
+  static constexpr int kVectors = 4;
+  static constexpr int kMaxTerms = 3;
+  static int64_t Element(int v, int p) { return 4 * p + v; }
+  static int64_t LaneElement(int l) { return 32 * (l / 4); }
+  static int64_t ColumnBytes(int64_t elements) { return (elements + 1) / 2; }
+  static __m512i Constant() { return _mm512_load_si512(Table().words); }
+  [[gnu::always_inline]] static void Make(const uint8_t* at, __mmask64 mask, __m512i table, __m512bh (&out)[kVectors]) {
+    const __m512i packed = _mm512_maskz_loadu_epi8(mask, at);
+    for (int v = 0; v < kVectors; ++v) {
+      const __m512i nibbles = v == 0 ? packed : _mm512_srli_epi16(packed, 4 * v);
+      out[v] = std::bit_cast<__m512bh>(_mm512_permutexvar_epi16(nibbles, table));
+    }
+  }
+};
+
+// INT8: 64 elements, widened to f32 and rounded to bf16 (exact: eight bits)
+// 16 at a time; vector v holds elements 16v .. 16v + 15 in words 0..15 and
+// 32 + 16v .. 47 + 16v in words 16..31, so lanes 0-7 cover the block's first
+// 32 elements and lanes 8-15 its second.
+struct Int8Block {
+  static constexpr int64_t kElements = 64;
+  static_assert(kElements == kBlockBytes);
+  static constexpr int kVectors = 2;
+  static constexpr int kMaxTerms = 1;  // PairsFit
+  static int64_t Element(int v, int p) { return p < 16 ? 16 * v + p : 16 + 16 * v + p; }
+  static int64_t LaneElement(int l) { return l < 8 ? 0 : 32; }
+  static int64_t ColumnBytes(int64_t elements) { return elements; }
+  static __m512i Constant() { return _mm512_setzero_si512(); }
+  // (A whole block's loads unmasked, so that each folds into its widening.)
+  [[gnu::always_inline]] static __m512 Widen(const uint8_t* at, __mmask64 mask, int byte) {
+    const __m128i bytes = mask == ~__mmask64{0} ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + byte))
+                                                : _mm_maskz_loadu_epi8(static_cast<__mmask16>(mask >> byte), at + byte);
+    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(bytes));
+  }
+  [[gnu::always_inline]] static void Make(const uint8_t* at, __mmask64 mask, __m512i, __m512bh (&out)[kVectors]) {
+    for (int v = 0; v < kVectors; ++v) {
+      out[v] = _mm512_cvtne2ps_pbh(Widen(at, mask, 32 + 16 * v), Widen(at, mask, 16 * v));
+    }
+  }
+};
+
+template <class Block>
+int64_t BlocksOf(int64_t k) {
+  return (k + Block::kElements - 1) / Block::kElements;
+}
 
 // A weight's scales as the loops read them: the f32 ones ChunkScales widened
 // (data at column first_column), or the stored ones (any dtype, data at column
@@ -85,7 +135,7 @@ struct ScaleSource {
 inline int ScaleBytes(const ScaleSource& s) { return s.dtype == ACL_FLOAT ? 4 : 2; }
 
 // Up to four scales from element `at` (the lanes in `present`), as f32.
-inline __m128 LoadScales(const ScaleSource& s, int64_t at, __mmask8 present) {
+[[gnu::always_inline]] inline __m128 LoadScales(const ScaleSource& s, int64_t at, __mmask8 present) {
   switch (s.dtype) {
     case ACL_BF16:
       return _mm_castsi128_ps(_mm_slli_epi32(
@@ -104,23 +154,24 @@ struct PairsArgs {
   const float* sums;
   const char* wbase;
   // Per block: the first group its lanes use, and each f32 lane's group index
-  // relative to it (lanes 4j..4j+3 are 128-bit lane j).
+  // relative to it.
   const int64_t* first_group;
   const int32_t* lane_groups;  // 16 a block
 };
 
 // part[r][j] += x's block b (R rows from r0, T terms) times columns [j0, j1)
 // of the block's weights (weights[0] when only one column is live).
-template <int R, int C, int T, int kA, int kLive>
-inline void Accumulate(const PairsArgs& a, int64_t r0, int64_t b, int64_t row_words, int64_t blocks,
-                       const __m512bh (&weights)[kLive][4], __m512 (&part)[R][C][kA], int j0, int j1) {
+template <class Block, int R, int C, int T, int kA, int kLive>
+[[gnu::always_inline]] inline void Accumulate(const PairsArgs& a, int64_t r0, int64_t b, int64_t row_words,
+                                              int64_t blocks, const __m512bh (&weights)[kLive][Block::kVectors],
+                                              __m512 (&part)[R][C][kA], int j0, int j1) {
   for (int r = 0; r < R; ++r) {
     for (int j = j0; j < j1; ++j) {
       for (int h = 0; h < kA; ++h) part[r][j][h] = _mm512_setzero_ps();
     }
     for (int t = 0; t < T; ++t) {
-      const uint16_t* xb = a.xp + (r0 + r) * row_words + (t * blocks + b) * kBlockK;
-      for (int v = 0; v < 4; ++v) {
+      const uint16_t* xb = a.xp + (r0 + r) * row_words + (t * blocks + b) * Block::kElements;
+      for (int v = 0; v < Block::kVectors; ++v) {
         const auto xv = std::bit_cast<__m512bh>(_mm512_loadu_si512(xb + 32 * v));
         for (int j = j0; j < j1; ++j) {
           part[r][j][v % kA] = _mm512_dpbf16_ps(part[r][j][v % kA], xv, weights[kLive == 1 ? 0 : j][v]);
@@ -130,56 +181,50 @@ inline void Accumulate(const PairsArgs& a, int64_t r0, int64_t b, int64_t row_wo
   }
 }
 
-// y[r0 .. r0 + R, c .. c + C) from the columns' blocks, x in T terms; scale
-// and offset start at column c0 (f32, ChunkScales). With few outputs each
-// keeps two partial sums a block (even and odd vectors), so that no chain of
-// dependent vdpbf16ps is longer than 2T; with many, the outputs' chains
+// y[r0 .. r0 + R, c .. c + C) from the columns' blocks, x in T terms; the
+// offsets (and the scales, when widened) start at column c0. With few outputs
+// each keeps two partial sums a block (even and odd vectors), so that no chain
+// of dependent vdpbf16ps is longer than 2T; with many, the outputs' chains
 // overlap one another.
-template <int R, int C, int T>
+template <class Block, int R, int C, int T>
 void PairsBlock(const PairsArgs& a, const ScaleSource& scale, const float* offset, float* y, int64_t r0, int64_t c0,
                 int64_t c, int64_t b0, int64_t b1) {
+  constexpr int kV = Block::kVectors;
   const QuantWeight& w = a.d->w;
-  const int64_t k = w.k, n = w.n, groups = w.Groups(), blocks = Int4PairsBlocks(k);
-  const int64_t bytes = (k + 1) / 2;
-  const __m512i table = _mm512_load_si512(Table().words);
+  const int64_t k = w.k, n = w.n, groups = w.Groups(), blocks = BlocksOf<Block>(k);
+  const int64_t bytes = Block::ColumnBytes(k), stride = Block::ColumnBytes(w.ld);
+  const __m512i constant = Block::Constant();
   const int scale_bytes = ScaleBytes(scale);
-  const int64_t row_words = T * blocks * kBlockK;  // one row of x, all its terms
-  // The columns lie side by side: prefetch the same block kPrefetchColumns
-  // columns on, which this loop reaches that much later.
-  const int64_t ahead = kPrefetchColumns * w.ld / 2;
+  const int64_t row_words = T * blocks * Block::kElements;  // one row of x, all its terms
+  // The columns lie side by side: prefetch the same block (and its scales)
+  // kPrefetchColumns columns on, which this loop reaches that much later.
+  const int64_t ahead = kPrefetchColumns * stride;
   const uint8_t* column[C];
-  for (int j = 0; j < C; ++j) column[j] = reinterpret_cast<const uint8_t*>(a.wbase) + (c + j) * w.ld / 2;
+  for (int j = 0; j < C; ++j) column[j] = reinterpret_cast<const uint8_t*>(a.wbase) + (c + j) * stride;
   __m512 total[R][C];
   for (int r = 0; r < R; ++r) {
     for (int j = 0; j < C; ++j) total[r][j] = _mm512_setzero_ps();
   }
   for (int64_t b = b0; b < b1; ++b) {
-    const int64_t at = b * kBlockBytes;
-    const int64_t first_group = a.first_group[b];
+    const int64_t at = b * kBlockBytes, g0 = a.first_group[b];
     const __mmask64 mask = bytes - at >= kBlockBytes ? ~__mmask64{0} : (__mmask64{1} << (bytes - at)) - 1;
     // Two partial sums an output where registers allow (fewer outputs than 8).
     constexpr int kA = R * C < 8 ? 2 : 1;
     __m512 part[R][C][kA];
     // One row of x: each column's weights go into its sums as they are made
-    // (x's four vectors stay in registers). More rows: every column's weights
-    // are made first, so that each vector of x is loaded once.
-    constexpr int kLive = R == 1 ? 1 : C;
-    __m512bh weights[kLive][4];
+    // (x's vectors stay in registers). More rows: every column's weights are
+    // made first, so that each vector of x is loaded once.
+    constexpr int kLive = R > 1 ? C : 1;  // NOLINT(bugprone-branch-clone): C is 1 in some instances
+    __m512bh weights[kLive][kV];
     for (int j = 0; j < C; ++j) {
       _mm_prefetch(reinterpret_cast<const char*>(column[j] + at + ahead), _MM_HINT_T0);
       _mm_prefetch(static_cast<const char*>(scale.data) +
-                       ((c + j + kPrefetchColumns - scale.first_column) * groups + first_group) * scale_bytes,
+                       ((c + j + kPrefetchColumns - scale.first_column) * groups + g0) * scale_bytes,
                    _MM_HINT_T0);
-      const __m512i packed = _mm512_maskz_loadu_epi8(mask, column[j] + at);
-      __m512bh(&made)[4] = weights[R == 1 ? 0 : j];
-      for (int v = 0; v < 4; ++v) {
-        const __m512i nibbles = v == 0 ? packed : _mm512_srli_epi16(packed, 4 * v);
-        made[v] = std::bit_cast<__m512bh>(_mm512_permutexvar_epi16(nibbles, table));
-      }
-      if constexpr (R == 1) Accumulate<R, C, T, kA>(a, r0, b, row_words, blocks, weights, part, j, j + 1);
+      Block::Make(column[j] + at, mask, constant, weights[R == 1 ? 0 : j]);
+      if constexpr (R == 1) Accumulate<Block, R, C, T, kA>(a, r0, b, row_words, blocks, weights, part, j, j + 1);
     }
-    if constexpr (R > 1) Accumulate<R, C, T, kA>(a, r0, b, row_words, blocks, weights, part, 0, C);
-    const int64_t g0 = a.first_group[b];
+    if constexpr (R > 1) Accumulate<Block, R, C, T, kA>(a, r0, b, row_words, blocks, weights, part, 0, C);
     const auto scale_lanes = static_cast<__mmask8>((1u << std::min<int64_t>(4, groups - g0)) - 1u);
     const __m512i lanes = _mm512_loadu_si512(a.lane_groups + 16 * b);
     for (int j = 0; j < C; ++j) {
@@ -193,7 +238,7 @@ void PairsBlock(const PairsArgs& a, const ScaleSource& scale, const float* offse
   }
   for (int j = 0; j < C; ++j) {
     for (int r = 0; r < R; ++r) {
-      // With an offset the scales are ChunkScales' f32 ones (Int4PairsColumns).
+      // With an offset the scales are ChunkScales' f32 ones (PairsColumns).
       const int64_t at = (c - c0 + j) * groups;
       const float extra = w.has_offset && b0 == 0
                               ? avx512_bf16_isa::OffsetTerm(static_cast<const float*>(scale.data) + at, offset + at,
@@ -210,46 +255,43 @@ void PairsBlock(const PairsArgs& a, const ScaleSource& scale, const float* offse
 // Blocks are taken a slice at a time for all the columns, so that the slice
 // of x (R rows, T terms) stays in L1 while the columns stream past it; each
 // slice adds its sums to y (the first one writes it).
-template <int R, int T>
+template <class Block, int R, int T>
 void PairsRows(const PairsArgs& a, const ScaleSource& scale, const float* offset, float* y, int64_t r0, int64_t c0,
                int64_t c1) {
   constexpr int kC = R == 1 ? 4 : 2;
-  constexpr int64_t kSlice = std::max<int64_t>(1, kSliceWords / (R * T * kBlockK));
-  const int64_t blocks = Int4PairsBlocks(a.d->w.k);
+  constexpr int64_t kSlice = std::max<int64_t>(1, kSliceWords / (R * T * Block::kElements));
+  const int64_t blocks = BlocksOf<Block>(a.d->w.k);
   for (int64_t b0 = 0; b0 < blocks; b0 += kSlice) {
     const int64_t b1 = std::min(blocks, b0 + kSlice);
     int64_t c = c0;
-    for (; c + kC <= c1; c += kC) PairsBlock<R, kC, T>(a, scale, offset, y, r0, c0, c, b0, b1);
-    for (; c < c1; ++c) PairsBlock<R, 1, T>(a, scale, offset, y, r0, c0, c, b0, b1);
+    for (; c + kC <= c1; c += kC) PairsBlock<Block, R, kC, T>(a, scale, offset, y, r0, c0, c, b0, b1);
+    for (; c < c1; ++c) PairsBlock<Block, R, 1, T>(a, scale, offset, y, r0, c0, c, b0, b1);
   }
 }
 
-template <int R>
+template <class Block, int R>
 void PairsRowsOfTerms(const PairsArgs& a, const ScaleSource& scale, const float* offset, float* y, int64_t r0,
                       int64_t c0, int64_t c1) {
-  switch (a.terms) {
-    case 1:
-      return PairsRows<R, 1>(a, scale, offset, y, r0, c0, c1);
-    case 2:
-      return PairsRows<R, 2>(a, scale, offset, y, r0, c0, c1);
-    default:
-      return PairsRows<R, 3>(a, scale, offset, y, r0, c0, c1);
+  if constexpr (Block::kMaxTerms > 1) {
+    if (a.terms == 2) return PairsRows<Block, R, 2>(a, scale, offset, y, r0, c0, c1);
+    if (a.terms == 3) return PairsRows<Block, R, 3>(a, scale, offset, y, r0, c0, c1);
   }
+  PairsRows<Block, R, 1>(a, scale, offset, y, r0, c0, c1);
 }
 
-}  // namespace
-
-bool PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp) {
-  const int64_t blocks = Int4PairsBlocks(k);
+template <class Block>
+bool PrepareX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp) {
+  constexpr int64_t kElements = Block::kElements;
+  const int64_t blocks = BlocksOf<Block>(k);
   bool exact = true;
   for (int64_t r = 0; r < m; ++r) {
-    uint16_t* row = xp + r * terms * blocks * kBlockK;
+    uint16_t* row = xp + r * terms * blocks * kElements;
     for (int64_t b = 0; b < blocks; ++b) {
-      for (int v = 0; v < 4; ++v) {
+      for (int v = 0; v < Block::kVectors; ++v) {
         for (int p = 0; p < 32; ++p) {
-          const int64_t e = b * kBlockK + BlockElement(v, p);
+          const int64_t e = b * kElements + Block::Element(v, p);
           const float value = e < k ? x[r * k + e] : 0.0f;
-          exact = SplitTerms(value, terms, row + b * kBlockK + 32 * v + p, blocks * kBlockK) && exact;
+          exact = SplitTerms(value, terms, row + b * kElements + 32 * v + p, blocks * kElements) && exact;
         }
       }
     }
@@ -257,17 +299,18 @@ bool PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t
   return exact;
 }
 
-void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
-                      const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1) {
+template <class Block>
+void Columns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
+             const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1) {
   const QuantWeight& w = d.w;
-  const int64_t blocks = Int4PairsBlocks(w.k), groups = w.Groups();
+  const int64_t blocks = BlocksOf<Block>(w.k), groups = w.Groups();
   std::vector<int64_t> first_group(static_cast<size_t>(blocks));
   std::vector<int32_t> lane_groups(static_cast<size_t>(16 * blocks));
   for (int64_t b = 0; b < blocks; ++b) {
-    const int64_t kb = b * kBlockK;
+    const int64_t kb = b * Block::kElements;
     first_group[b] = std::min(groups - 1, kb / w.group_size);
     for (int l = 0; l < 16; ++l) {
-      const int64_t g = std::min(groups - 1, (kb + 32 * (l / 4)) / w.group_size);
+      const int64_t g = std::min(groups - 1, (kb + Block::LaneElement(l)) / w.group_size);
       lane_groups[16 * b + l] = static_cast<int32_t>(g - first_group[b]);
     }
   }
@@ -279,9 +322,21 @@ void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, c
       d, nullptr, sums, wbase, scale, offset, bias, y, c0, c1,
       [&](auto r, const float* s, const float* o, int64_t r0, int64_t cc, int64_t ce) {
         const ScaleSource source = widen ? ScaleSource{s, ACL_FLOAT, cc} : ScaleSource{scale, w.scale_dtype, 0};
-        PairsRowsOfTerms<decltype(r)::value>(args, source, o, y, r0, cc, ce);
+        PairsRowsOfTerms<Block, decltype(r)::value>(args, source, o, y, r0, cc, ce);
       },
       widen);
+}
+
+}  // namespace
+
+bool PreparePairsX(const QuantWeight& w, const float* x, int64_t m, int terms, uint16_t* xp) {
+  return w.dtype == ACL_INT4 ? PrepareX<Int4Block>(x, m, w.k, terms, xp) : PrepareX<Int8Block>(x, m, w.k, terms, xp);
+}
+
+void PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
+                  const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1) {
+  if (d.w.dtype == ACL_INT4) return Columns<Int4Block>(d, terms, xp, sums, wbase, scale, offset, bias, y, c0, c1);
+  Columns<Int8Block>(d, terms, xp, sums, wbase, scale, offset, bias, y, c0, c1);
 }
 
 void DequantizeBf16Ne(const QuantWeight& w, const char* wbase, const float* scale, const float* offset, uint16_t* out,

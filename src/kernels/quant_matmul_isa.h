@@ -33,21 +33,30 @@ void DequantizeBf16Ne(const QuantWeight& w, const char* wbase, const float* scal
 extern const QuantLoops kQuantLoopsAvx512;
 extern const QuantLoops kQuantLoopsAvx2;
 
-// INT4 weights stored K-contiguous, multiplied as bf16 pairs on AVX-512 BF16
-// (quant_matmul_avx512_bf16.cpp): for a group size that is a multiple of 32,
-// or one group. x is first written in the kernel's order as `terms` bf16 terms
-// (1 for values exact in bf16, 2 for f16's, 3 for any f32), blocks of
-// kInt4PairsBlockK elements of K per row and term. PrepareInt4PairsX returns
-// false when x holds values too small for vdpbf16ps (it treats denormal inputs
-// and sums as zero): the f32 loops must then take the product.
-inline constexpr int64_t kInt4PairsBlockK = 128;
-inline int64_t Int4PairsBlocks(int64_t k) { return (k + kInt4PairsBlockK - 1) / kInt4PairsBlockK; }
-inline bool Int4PairsFit(const QuantWeight& w) {
-  return w.dtype == ACL_INT4 && w.k_contiguous && (w.group_size % 32 == 0 || w.Groups() == 1);
+// INT4 and INT8 weights stored K-contiguous, multiplied as bf16 pairs on
+// AVX-512 BF16 (quant_matmul_avx512_bf16.cpp): for a group size that is a
+// multiple of 32, or one group. x is first written in the kernel's order as
+// `terms` bf16 terms (1 for values exact in bf16, 2 for f16's, 3 for any f32),
+// PairsXWords words of scratch. PreparePairsX returns false when x holds
+// values too small for vdpbf16ps (it treats denormal inputs and sums as
+// zero): the f32 loops must then take the product. INT8 weights only with x
+// in one term: widening INT8 to bf16 costs more than the nibble lookup, and
+// with two terms the f32 loops, one FMA per 16 products, were as fast or
+// faster (f16 x, 4 and 8 rows on Zen 5: 0.40 / 0.20 of the weight's read
+// against 0.35 / 0.14-0.17; bf16 x: 0.39 / 0.21 against 0.48 / 0.20-0.25).
+inline bool PairsFit(const QuantWeight& w, int terms) {
+  return (w.dtype == ACL_INT4 || (w.dtype == ACL_INT8 && terms == 1)) && w.k_contiguous &&
+         (w.group_size % 32 == 0 || w.Groups() == 1);
 }
-bool PrepareInt4PairsX(const float* x, int64_t m, int64_t k, int terms, uint16_t* xp);
-void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
-                      const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1);
+// Elements of K in one block of the kernel (a column's 64 bytes).
+inline int64_t PairsBlockElements(aclDataType weight) { return weight == ACL_INT4 ? 128 : 64; }
+inline int64_t PairsXWords(const QuantWeight& w, int64_t m, int terms) {
+  const int64_t elements = PairsBlockElements(w.dtype);
+  return m * terms * ((w.k + elements - 1) / elements * elements);
+}
+bool PreparePairsX(const QuantWeight& w, const float* x, int64_t m, int terms, uint16_t* xp);
+void PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const float* sums, const char* wbase,
+                  const void* scale, const void* offset, const float* bias, float* y, int64_t c0, int64_t c1);
 
 // INT4 and INT8 weights stored K-contiguous multiplied on AMX tiles
 // (quant_matmul_amx.cpp), for a group size that is a multiple of 32 or one
@@ -55,7 +64,7 @@ void Int4PairsColumns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, c
 // columns of x (a row of x and one of its `terms` bf16 terms each), so a few
 // rows of x cost what one does. x is first written as the tiles take it,
 // kAmxQuantStepK elements of K a step, by PrepareAmxQuantX, which returns
-// false (as PrepareInt4PairsX) when x is too small for bf16 products.
+// false (as PreparePairsX) when x is too small for bf16 products.
 inline constexpr int64_t kAmxQuantStepK = 32;
 inline int64_t AmxQuantSteps(int64_t k) { return (k + kAmxQuantStepK - 1) / kAmxQuantStepK; }
 inline bool AmxQuantFit(const QuantWeight& w) {

@@ -370,9 +370,9 @@ TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0SplitAbove65535) { GgmlMulMatQuant(
 
 // Runs x [m, k] @ the K-contiguous INT4 weight q (column c scaled by
 // scales[c], per channel, no offset) and returns y's values.
-Values RunInt4PerChannel(aclDataType dtype, int64_t m, int64_t k, int64_t n, const std::vector<int64_t>& q,
-                         const Values& xv, const Values& scales) {
-  const std::vector<uint8_t> bytes = PackWeight(ACL_INT4, k, n, true, 0, q);
+Values RunPerChannel(aclDataType weightDtype, aclDataType dtype, int64_t m, int64_t k, int64_t n,
+                     const std::vector<int64_t>& q, const Values& xv, const Values& scales) {
+  const std::vector<uint8_t> bytes = PackWeight(weightDtype, k, n, true, 0, q);
   DeviceBuffer wbuf(bytes.size());
   EXPECT_EQ(aclrtMemcpy(wbuf.get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   DeviceTensor x(dtype, {m, k}), s(dtype, {1, n}), y(dtype, {m, n});
@@ -382,7 +382,7 @@ Values RunInt4PerChannel(aclDataType dtype, int64_t m, int64_t k, int64_t n, con
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
         const int64_t dims[2] = {k, n}, strides[2] = {1, k}, storage = k * n;
-        aclTensor* weight = aclCreateTensor(dims, 2, ACL_INT4, strides, 0, ACL_FORMAT_ND, &storage, 1, wbuf.get());
+        aclTensor* weight = aclCreateTensor(dims, 2, weightDtype, strides, 0, ACL_FORMAT_ND, &storage, 1, wbuf.get());
         const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
             args.Tensor(x), weight, args.Tensor(s), nullptr, nullptr, nullptr, nullptr, 0, args.Tensor(y), ws, ex);
         aclDestroyTensor(weight);
@@ -398,8 +398,8 @@ Values RunInt4PerChannel(aclDataType dtype, int64_t m, int64_t k, int64_t n, con
 // value, the sum exact in f32).
 TEST(WeightQuantBatchMatmulV2Exact, Int4WithFloat16ActivationsKeepsEveryBit) {
   constexpr int64_t m = 2, k = 128, n = 8;
-  const Values got = RunInt4PerChannel(ACL_FLOAT16, m, k, n, std::vector<int64_t>(k * n, 1),
-                                       Values(m * k, 1.0 + 3.0 / 1024), Values(n, 1.0));
+  const Values got = RunPerChannel(ACL_INT4, ACL_FLOAT16, m, k, n, std::vector<int64_t>(k * n, 1),
+                                   Values(m * k, 1.0 + 3.0 / 1024), Values(n, 1.0));
   ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
   for (const auto& v : got) EXPECT_EQ(v.real(), 128.375);
 }
@@ -424,7 +424,7 @@ TEST(WeightQuantBatchMatmulV2Exact, Int4Float16ExtremeActivations) {
   xv[5 * k + 0] = inf;  // both signs: NaN wherever the weights' signs agree, else an infinity
   xv[5 * k + 159] = -inf;
   const double scale = 0.001;
-  const Values got = RunInt4PerChannel(ACL_FLOAT16, m, k, n, w.q, xv, Values(n, scale));
+  const Values got = RunPerChannel(ACL_INT4, ACL_FLOAT16, m, k, n, w.q, xv, Values(n, scale));
   Expected want;
   for (int64_t r = 0; r < m; ++r) {
     for (int64_t c = 0; c < n; ++c) {
@@ -445,57 +445,64 @@ TEST(WeightQuantBatchMatmulV2Exact, Int4Float16ExtremeActivations) {
 // bf16 activations below bf16's normal range (and tiny ones whose products
 // cancel below it), scaled back up by a large scale: vdpbf16ps treats such
 // inputs and sums as zero, so the pair kernel must leave them to the f32
-// loops. Every sum here is exact in f32.
-TEST(WeightQuantBatchMatmulV2Exact, Int4Bf16SubnormalActivations) {
-  constexpr int64_t m = 3, k = 256, n = 6;
-  const std::vector<int64_t> q(k * n, 1);
-  Values xv(m * k, 0.0);
-  for (int64_t kk = 0; kk < k; ++kk) xv[0 * k + kk] = std::ldexp(1.0, -130);  // bf16 subnormals
-  xv[1 * k + 0] = std::ldexp(1.0 + 1.0 / 128, -126);                          // normal, the pair's sum 2^-133 is not
-  xv[1 * k + 2] = -std::ldexp(1.0, -126);
-  for (int64_t kk = 0; kk < k; ++kk) xv[2 * k + kk] = 0.5;  // an ordinary row beside them
-  const double scale = std::ldexp(1.0, 100);
-  const Values got = RunInt4PerChannel(ACL_BF16, m, k, n, q, xv, Values(n, scale));
-  const double want[m] = {std::ldexp(1.0, -30) * 256 * 1, std::ldexp(1.0, -33), 128 * scale};
-  ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
-  for (int64_t r = 0; r < m; ++r) {
-    for (int64_t c = 0; c < n; ++c) EXPECT_EQ(got[r * n + c].real(), want[r]) << "row " << r << " column " << c;
+// loops. Every sum here is exact in f32. INT4 and INT8 weights (both run as
+// bf16 pairs).
+TEST(WeightQuantBatchMatmulV2Exact, Bf16SubnormalActivations) {
+  for (aclDataType weightDtype : {ACL_INT4, ACL_INT8}) {
+    SCOPED_TRACE(Name(weightDtype));
+    constexpr int64_t m = 3, k = 256, n = 6;
+    const std::vector<int64_t> q(k * n, 1);
+    Values xv(m * k, 0.0);
+    for (int64_t kk = 0; kk < k; ++kk) xv[0 * k + kk] = std::ldexp(1.0, -130);  // bf16 subnormals
+    xv[1 * k + 0] = std::ldexp(1.0 + 1.0 / 128, -126);                          // normal, the pair's sum 2^-133 is not
+    xv[1 * k + 2] = -std::ldexp(1.0, -126);
+    for (int64_t kk = 0; kk < k; ++kk) xv[2 * k + kk] = 0.5;  // an ordinary row beside them
+    const double scale = std::ldexp(1.0, 100);
+    const Values got = RunPerChannel(weightDtype, ACL_BF16, m, k, n, q, xv, Values(n, scale));
+    const double want[m] = {std::ldexp(1.0, -30) * 256 * 1, std::ldexp(1.0, -33), 128 * scale};
+    ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+    for (int64_t r = 0; r < m; ++r) {
+      for (int64_t c = 0; c < n; ++c) EXPECT_EQ(got[r * n + c].real(), want[r]) << "row " << r << " column " << c;
+    }
   }
 }
 
 // Scales at the ends of their dtype's range, read where the client's tensor
 // holds them (per channel, m <= 16): f16's 65504 and subnormals, bf16's
-// largest and subnormal values; x small enough that y stays finite.
-TEST(WeightQuantBatchMatmulV2Exact, Int4ExtremeScalesInPlace) {
+// largest and subnormal values; x small enough that y stays finite. INT4 and
+// INT8 weights.
+TEST(WeightQuantBatchMatmulV2Exact, ExtremeScalesInPlace) {
   constexpr int64_t m = 3, k = 64, n = 6;
-  for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
-    SCOPED_TRACE(Name(dtype));
-    Rng rng = Rng::ForCurrentTest();
-    const QuantWeightBuffer w = MakeWeight(rng, ACL_INT4, k, n, true);
-    const bool half = dtype == ACL_FLOAT16;
-    const Values scales = {half ? 65504.0 : 0x1.fep127,   half ? std::ldexp(1.0, -24) : std::ldexp(1.0, -133),
-                           half ? -65504.0 : -0x1p100,    half ? std::ldexp(3.0, -20) : std::ldexp(1.0, -126),
-                           half ? 0x1.ffcp-15 : 0x1p-120, 1.0};
-    const double x_magnitude = half ? std::ldexp(1.0, -12) : std::ldexp(1.0, -40);
-    const Values xv = RandomValues(rng, dtype, m * k, Range{-x_magnitude, x_magnitude});
-    const Values got = RunInt4PerChannel(dtype, m, k, n, w.q, xv, scales);
-    Expected want;
-    for (int64_t r = 0; r < m; ++r) {
-      for (int64_t c = 0; c < n; ++c) {
-        double sum = 0, magnitude = 0;
-        for (int64_t kk = 0; kk < k; ++kk) {
-          const double term = xv[r * k + kk].real() * static_cast<double>(w.q[kk * n + c]) * scales[c].real();
-          sum += term;
-          magnitude += std::abs(term);
+  for (aclDataType weightDtype : {ACL_INT4, ACL_INT8}) {
+    for (aclDataType dtype : {ACL_FLOAT16, ACL_BF16}) {
+      SCOPED_TRACE(std::string(Name(weightDtype)) + " " + Name(dtype));
+      Rng rng = Rng::ForCurrentTest();
+      const QuantWeightBuffer w = MakeWeight(rng, weightDtype, k, n, true);
+      const bool half = dtype == ACL_FLOAT16;
+      const Values scales = {half ? 65504.0 : 0x1.fep127,   half ? std::ldexp(1.0, -24) : std::ldexp(1.0, -133),
+                             half ? -65504.0 : -0x1p100,    half ? std::ldexp(3.0, -20) : std::ldexp(1.0, -126),
+                             half ? 0x1.ffcp-15 : 0x1p-120, 1.0};
+      const double x_magnitude = half ? std::ldexp(1.0, -12) : std::ldexp(1.0, -40);
+      const Values xv = RandomValues(rng, dtype, m * k, Range{-x_magnitude, x_magnitude});
+      const Values got = RunPerChannel(weightDtype, dtype, m, k, n, w.q, xv, scales);
+      Expected want;
+      for (int64_t r = 0; r < m; ++r) {
+        for (int64_t c = 0; c < n; ++c) {
+          double sum = 0, magnitude = 0;
+          for (int64_t kk = 0; kk < k; ++kk) {
+            const double term = xv[r * k + kk].real() * static_cast<double>(w.q[kk * n + c]) * scales[c].real();
+            sum += term;
+            magnitude += std::abs(term);
+          }
+          want.values.push_back(sum);
+          // y is rounded to the dtype, subnormals included: half an ulp of its smallest normal at least.
+          want.tolerance.push_back(2 * UnitRoundoff(dtype) * std::abs(sum) +
+                                   static_cast<double>(k + 4) * UnitRoundoff(ACL_FLOAT) * magnitude +
+                                   (half ? std::ldexp(1.0, -25) : std::ldexp(1.0, -134)));
         }
-        want.values.push_back(sum);
-        // y is rounded to the dtype, subnormals included: half an ulp of its smallest normal at least.
-        want.tolerance.push_back(2 * UnitRoundoff(dtype) * std::abs(sum) +
-                                 static_cast<double>(k + 4) * UnitRoundoff(ACL_FLOAT) * magnitude +
-                                 (half ? std::ldexp(1.0, -25) : std::ldexp(1.0, -134)));
       }
+      ExpectNear(got, want, "extreme scales");
     }
-    ExpectNear(got, want, "extreme scales");
   }
 }
 
