@@ -62,6 +62,7 @@ TEST_P(ApplyRotaryPosEmbTest, MatchesReference) {
   const Values sv = sin.FillRandom(rng, Range{-1, 1});
   const OpRun run = RunApply(c.mode, q, k, cos, sin);
   ASSERT_TRUE(run.ok()) << Describe(run);
+  EXPECT_EQ(run.workspaceSize, 0u) << "queryRef and keyRef are rotated in place, not staged";
   const int64_t mode = ModeNumber(c.mode);
   ExpectNear(q.ReadView(), RelativeTolerance(ReferenceRope(mode, qv, qs, cv, sv, cs), c.dtype, 4, Magnitudes(qv, qs)),
              "queryRef");

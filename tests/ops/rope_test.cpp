@@ -107,26 +107,35 @@ TEST(RopeGgml, HeadViewOfWiderTensor) {
   }
 }
 
-// ggml also rotates a contiguous tensor in place (x and out the same buffer).
-TEST(RopeGgml, InPlaceContiguous) {
-  const Shape xs = {1, 3, 2, 32};
-  Rng rng = Rng::ForCurrentTest();
-  DeviceTensor x(ACL_FLOAT, xs);
-  DeviceTensor cos(ACL_FLOAT, {1, 3, 1, 32});
-  DeviceTensor sin(ACL_FLOAT, {1, 3, 1, 32});
-  const Values xv = x.FillRandom(rng, Range{-3, 3});
-  const Values cv = cos.FillRandom(rng, Range{-1, 1});
-  const Values sv = sin.FillRandom(rng, Range{-1, 1});
-  const OpRun run = RunOp(
-      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
-        return aclnnRotaryPositionEmbeddingGetWorkspaceSize(a.Tensor(x), a.Tensor(cos), a.Tensor(sin), 0, a.Tensor(x),
-                                                            w, e);
-      },
-      aclnnRotaryPositionEmbedding);
-  ASSERT_TRUE(run.ok()) << Describe(run);
-  ExpectNear(x.ReadView(),
-             RelativeTolerance(ReferenceRope(0, xv, xs, cv, sv, {1, 3, 1, 32}), ACL_FLOAT, 4, Magnitudes(xv, xs)),
-             "x (in place)");
+// ggml also rotates a contiguous tensor in place (x and out the same buffer):
+// every mode and dtype, contiguous and stepped views, computed in place with
+// no staging (each row's elements are read before the step writes them).
+TEST(RopeGgml, InPlace) {
+  const Shape xs = {1, 3, 2, 64}, ts = {1, 3, 1, 64};
+  for (aclDataType dtype : HalfAndSingle()) {
+    for (int64_t mode : {0, 1, 2}) {
+      for (View view : {View::kContiguous, View::kStepped}) {
+        SCOPED_TRACE(std::string(Name(dtype)) + " mode " + std::to_string(mode) +
+                     (view == View::kStepped ? " stepped" : ""));
+        Rng rng = Rng::ForCurrentTest();
+        DeviceTensor x(dtype, xs, view), cos(dtype, ts), sin(dtype, ts);
+        const Values xv = x.FillRandom(rng, Range{-3, 3});
+        const Values cv = cos.FillRandom(rng, Range{-1, 1});
+        const Values sv = sin.FillRandom(rng, Range{-1, 1});
+        const OpRun run = RunOp(
+            [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+              return aclnnRotaryPositionEmbeddingGetWorkspaceSize(a.Tensor(x), a.Tensor(cos), a.Tensor(sin), mode,
+                                                                  a.Tensor(x), w, e);
+            },
+            aclnnRotaryPositionEmbedding);
+        ASSERT_TRUE(run.ok()) << Describe(run);
+        EXPECT_EQ(run.workspaceSize, 0u) << "in place, not staged";
+        ExpectNear(x.ReadView(),
+                   RelativeTolerance(ReferenceRope(mode, xv, xs, cv, sv, ts), dtype, 4, Magnitudes(xv, xs)),
+                   "x (in place)");
+      }
+    }
+  }
 }
 
 TEST(RopeEmpty, EmptyXNeedsNoMatchingTables) {

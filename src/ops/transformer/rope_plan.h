@@ -25,7 +25,12 @@ inline void PlanRopeStep(Plan& plan, kernels::RopeMode mode, const TensorRef& x,
   desc.cos = operand(cos);
   desc.sin = operand(sin);
   desc.y = operand(y);
-  plan.AddStep(kernels::MakeRopeStep(desc), {x, cos, sin}, y);
+  // Each row of y is computed from the same row of x (and cos, sin), and every
+  // element of x is read before the step writes that element or its partner
+  // in the rotation (the vector rows load both halves first, the portable one
+  // the whole row): on exactly x's view the step runs in place, which
+  // ApplyRotaryPosEmb's queryRef / keyRef always ask for.
+  plan.AddPositionwiseStep(kernels::MakeRopeStep(desc), {x, cos, sin}, y);
 }
 
 }  // namespace canopy::ops
