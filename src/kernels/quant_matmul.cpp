@@ -124,7 +124,7 @@ class QuantMatmulStep final : public Step {
   }
 
   bool UsesSplitX() const { return d_.w.dtype == ACL_INT4 && d_.w.k_contiguous; }
-  bool UsesPairs() const { return PairsFit(d_.w, XTerms(d_.x_source)) && HasBf16Pairs(); }
+  bool UsesPairs() const { return PairsFit(d_.w, d_.m, XTerms(d_.x_source)) && HasBf16Pairs(); }
   bool UsesAmx() const { return AmxFits(d_); }
 
   // The pair kernel's calls, x86 code only (HasBf16Pairs is false elsewhere).
@@ -250,7 +250,7 @@ int64_t QuantMatmulScratchBytes(const QuantMatmulDesc& desc) {
   // (16-bit words) or its AMX tile layout (32-bit words), whichever the
   // CPU's kernel needs.
   int64_t after = w.dtype == ACL_INT4 && w.k_contiguous ? 2 * desc.m * (w.k / 2) : 0;
-  if (PairsFit(w, XTerms(desc.x_source)) && HasBf16Pairs())
+  if (PairsFit(w, desc.m, XTerms(desc.x_source)) && HasBf16Pairs())
     after = std::max(after, (PairsXWords(w, desc.m, XTerms(desc.x_source)) + 1) / 2);
   if (AmxFits(desc)) after = std::max(after, AmxQuantXWords(desc.m, w.k, XTerms(desc.x_source)));
   return std::max<int64_t>(sums + after, 1) * static_cast<int64_t>(sizeof(float));

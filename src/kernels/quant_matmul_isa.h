@@ -40,12 +40,16 @@ extern const QuantLoops kQuantLoopsAvx2;
 // PairsXWords words of scratch. PreparePairsX returns false when x holds
 // values too small for vdpbf16ps (it treats denormal inputs and sums as
 // zero): the f32 loops must then take the product. INT8 weights only with x
-// in one term: widening INT8 to bf16 costs more than the nibble lookup, and
-// with two terms the f32 loops, one FMA per 16 products, were as fast or
-// faster (f16 x, 4 and 8 rows on Zen 5: 0.40 / 0.20 of the weight's read
-// against 0.35 / 0.14-0.17; bf16 x: 0.39 / 0.21 against 0.48 / 0.20-0.25).
-inline bool PairsFit(const QuantWeight& w, int terms) {
-  return (w.dtype == ACL_INT4 || (w.dtype == ACL_INT8 && terms == 1)) && w.k_contiguous &&
+// in one term and three rows or more: widening INT8 to bf16 costs more than
+// the nibble lookup, so the f32 loops (one FMA per 16 products) were as fast
+// or faster with f16 x and with one or two bf16 rows. Alternating A/B on Zen
+// 5, 4096x14336, ms: bf16 x, 1 / 2 / 3 / 4 / 8 rows: 1.25-1.33 / 1.75-1.80 /
+// 2.03-2.17 / 2.26-2.56 / 4.4-5.3 here against 1.18-1.26 / 1.52-1.54 /
+// 2.46-2.56 / 2.6-2.9 / 5.2-5.5 in the f32 loops; f16 x at 4 and 8 rows 0.35 /
+// 0.14-0.17 of the weight's read against 0.40 / 0.20.
+inline bool PairsFit(const QuantWeight& w, int64_t m, int terms) {
+  constexpr int64_t kInt8MinRows = 3;
+  return (w.dtype == ACL_INT4 || (w.dtype == ACL_INT8 && terms == 1 && m >= kInt8MinRows)) && w.k_contiguous &&
          (w.group_size % 32 == 0 || w.Groups() == 1);
 }
 // Elements of K in one block of the kernel (a column's 64 bytes).
