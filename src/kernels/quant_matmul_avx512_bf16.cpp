@@ -3,9 +3,10 @@
 // exact in bf16, so vdpbf16ps multiplies 32 weights with x per instruction,
 // each product exact in f32. A word permutation turns nibbles into bf16
 // weights (vpermw looks each 16-bit word's low nibble up in a table of
-// bf16(-8..7); four shifts of a 64-byte block give its 128 weights in four
-// vectors: half the instructions of the byte-shuffle unpacking this file used
-// first, docs/perf.md); INT8 is widened through f32.
+// bf16(-8..7); three shifts and four lookups give a 64-byte block's 128
+// weights in four vectors, where the byte shuffles this file used first took
+// eleven instructions: docs/perf.md, "Quantised decode and row gathers");
+// INT8 is widened through f32.
 //
 // Each block's weights come in a fixed order (Int4Block, Int8Block); x is
 // written once per call in that order (PreparePairsX),
