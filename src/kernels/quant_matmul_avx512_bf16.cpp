@@ -16,12 +16,13 @@
 // whatever MXCSR says: x whose terms come near that range (below 2^-119, where
 // two products could cancel to a sum below 2^-126) is left to the f32 loops.
 //
-// Each 128-bit lane of a block covers 32 consecutive elements of K, so one
-// scale serves a lane when the group size is a multiple of 32 (or the weight
-// has one group): the lanes' partial sums are scaled per block by a vector
-// holding each lane's group scale, read from the client's f16 / bf16 scales
-// and widened in registers (a pass widening them first read them from memory
-// apart from the weights, about 14 % of the product's time at one row).
+// Each 32-bit lane of a block's vectors holds elements of one run of 32 along
+// K (Int4Block, Int8Block), so one scale serves a lane when the group size is
+// a multiple of 32 (or the weight has one group): the lanes' partial sums are
+// scaled per block by a vector holding each lane's group scale, read from the
+// client's f16 / bf16 scales and widened in registers (a pass widening them
+// first read them from memory apart from the weights, about 14 % of the
+// product's time at one row).
 //
 // GCC 12 reports the undefined pass-through vector inside its own AVX-512
 // intrinsics as uninitialised once they are inlined (as in
@@ -212,9 +213,10 @@ void PairsBlock(const PairsArgs& a, const ScaleSource& scale, const float* offse
     // Two partial sums an output where registers allow (fewer outputs than 8).
     constexpr int kA = R * C < 8 ? 2 : 1;
     __m512 part[R][C][kA];
-    // One row of x: each column's weights go into its sums as they are made
-    // (x's vectors stay in registers). More rows: every column's weights are
-    // made first, so that each vector of x is loaded once.
+    // One row of x: each column's weights go into its sums as they are made,
+    // so that one column's weight vectors are live at a time (four columns'
+    // spilled). More rows: every column's weights are made first, so that each
+    // vector of x is loaded once.
     constexpr int kLive = R > 1 ? C : 1;  // NOLINT(bugprone-branch-clone): C is 1 in some instances
     __m512bh weights[kLive][kV];
     for (int j = 0; j < C; ++j) {
