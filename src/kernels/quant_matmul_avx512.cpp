@@ -102,10 +102,13 @@ void KContiguousBlock(const QuantMatmulDesc& d, const float* x, const float* xe,
       }
       GroupInt8<R, C>(x + r0 * k + k0, k, q, w.ld, len, part);
     }
+    // Lanes that met no element of the group (fewer than 16) add nothing: 0
+    // times an infinite scale would be NaN where the formula has no such term.
+    const __mmask16 live = Lanes(std::min<int64_t>(16, w.dtype == ACL_INT4 ? len / 2 : len));
     for (int j = 0; j < C; ++j) {
       const float s = scale[(c - c0 + j) * groups + g];
       const __m512 sv = _mm512_set1_ps(s);
-      for (int r = 0; r < R; ++r) total[r][j] = _mm512_fmadd_ps(sv, part[r][j], total[r][j]);
+      for (int r = 0; r < R; ++r) total[r][j] = _mm512_mask3_fmadd_ps(sv, part[r][j], total[r][j], live);
       if (w.has_offset) {
         const float o = offset[(c - c0 + j) * groups + g];
         for (int r = 0; r < R; ++r) extra[r][j] += s * o * sums[(r0 + r) * groups + g];
@@ -160,7 +163,9 @@ inline void Int8Step(const float* x, int64_t k, const int8_t* const (&column)[C]
         xv[v] = kMasked ? _mm512_maskz_loadu_ps(masks[v], xr + 16 * v) : _mm512_loadu_ps(xr + 16 * v);
       const __m512 low = _mm512_fmadd_ps(xv[1], wv[1], _mm512_mul_ps(xv[0], wv[0]));
       const __m512 high = _mm512_fmadd_ps(xv[3], wv[3], _mm512_mul_ps(xv[2], wv[2]));
-      total[r][j] = _mm512_fmadd_ps(high, s1, _mm512_fmadd_ps(low, s0, total[r][j]));
+      // Lanes past K (the last step's) add nothing: their 0 times an
+      // infinite scale would be NaN where the formula has no such term.
+      total[r][j] = _mm512_mask3_fmadd_ps(high, s1, _mm512_mask3_fmadd_ps(low, s0, total[r][j], masks[0]), masks[2]);
     }
   }
 }

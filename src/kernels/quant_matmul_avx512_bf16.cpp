@@ -83,6 +83,7 @@ struct Int4Block {
   static constexpr int kMaxTerms = 3;
   static int64_t Element(int v, int p) { return 4 * p + v; }
   static int64_t LaneElement(int l) { return 32 * (l / 4); }
+  static int64_t LaneFirst(int l) { return 8 * l; }  // its smallest element
   static int64_t ColumnBytes(int64_t elements) { return (elements + 1) / 2; }
   static __m512i Constant() { return _mm512_load_si512(Table().words); }
   [[gnu::always_inline]] static void Make(const uint8_t* at, __mmask64 mask, __m512i table, __m512bh (&out)[kVectors]) {
@@ -105,6 +106,7 @@ struct Int8Block {
   static constexpr int kMaxTerms = 1;  // PairsFit
   static int64_t Element(int v, int p) { return p < 16 ? 16 * v + p : 16 + 16 * v + p; }
   static int64_t LaneElement(int l) { return l < 8 ? 0 : 32; }
+  static int64_t LaneFirst(int l) { return l < 8 ? 2 * l : 16 + 2 * l; }
   static int64_t ColumnBytes(int64_t elements) { return elements; }
   static __m512i Constant() { return _mm512_setzero_si512(); }
   // (A whole block's loads unmasked, so that each folds into its widening.)
@@ -155,10 +157,13 @@ struct PairsArgs {
   const uint16_t* xp;
   const float* sums;
   const char* wbase;
-  // Per block: the first group its lanes use, and each f32 lane's group index
-  // relative to it.
+  // Per block: the first group its lanes use, each f32 lane's group index
+  // relative to it, and the lanes holding an element of K (the others, past
+  // K, take a scale of 0: their sums are 0, and 0 times an infinite scale
+  // would be NaN where the formula has no such term).
   const int64_t* first_group;
   const int32_t* lane_groups;  // 16 a block
+  const __mmask16* live_lanes;
 };
 
 // part[r][j] += x's block b (R rows from r0, T terms) times columns [j0, j1)
@@ -231,8 +236,9 @@ void PairsBlock(const PairsArgs& a, const ScaleSource& scale, const float* offse
     const auto scale_lanes = static_cast<__mmask8>((1u << std::min<int64_t>(4, groups - g0)) - 1u);
     const __m512i lanes = _mm512_loadu_si512(a.lane_groups + 16 * b);
     for (int j = 0; j < C; ++j) {
-      const __m512 s = _mm512_permutexvar_ps(
-          lanes, _mm512_castps128_ps512(LoadScales(scale, (c - scale.first_column + j) * groups + g0, scale_lanes)));
+      const __m512 s = _mm512_maskz_permutexvar_ps(
+          a.live_lanes[b], lanes,
+          _mm512_castps128_ps512(LoadScales(scale, (c - scale.first_column + j) * groups + g0, scale_lanes)));
       for (int r = 0; r < R; ++r) {
         const __m512 sum = kA == 2 ? _mm512_add_ps(part[r][j][0], part[r][j][kA - 1]) : part[r][j][0];
         total[r][j] = _mm512_fmadd_ps(sum, s, total[r][j]);
@@ -309,15 +315,19 @@ void Columns(const QuantMatmulDesc& d, int terms, const uint16_t* xp, const floa
   const int64_t blocks = BlocksOf<Block>(w.k), groups = w.Groups();
   std::vector<int64_t> first_group(static_cast<size_t>(blocks));
   std::vector<int32_t> lane_groups(static_cast<size_t>(16 * blocks));
+  std::vector<__mmask16> live_lanes(static_cast<size_t>(blocks));
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t kb = b * Block::kElements;
     first_group[b] = std::min(groups - 1, kb / w.group_size);
+    unsigned live = 0;
     for (int l = 0; l < 16; ++l) {
       const int64_t g = std::min(groups - 1, (kb + Block::LaneElement(l)) / w.group_size);
       lane_groups[16 * b + l] = static_cast<int32_t>(g - first_group[b]);
+      if (kb + Block::LaneFirst(l) < w.k) live |= 1u << l;
     }
+    live_lanes[b] = static_cast<__mmask16>(live);
   }
-  const PairsArgs args{&d, terms, xp, sums, wbase, first_group.data(), lane_groups.data()};
+  const PairsArgs args{&d, terms, xp, sums, wbase, first_group.data(), lane_groups.data(), live_lanes.data()};
   // The offset term wants f32 scales beside the offsets: widened per chunk
   // then; otherwise the loops read the stored scales.
   const bool widen = w.has_offset;

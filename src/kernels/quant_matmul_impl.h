@@ -129,9 +129,18 @@ void KContiguousRows(const QuantMatmulDesc& d, const float* x, const float* xe, 
       }
       const float s = scale[(c - c0) * groups + g];
       const float o = w.has_offset ? offset[(c - c0) * groups + g] : 0.0f;
+      // Only the lanes and the tail that met elements of the group add to the
+      // totals: 0 times an infinite scale would be NaN where the formula has
+      // no such term.
+      const int64_t count = w.dtype == ACL_INT4 ? len / 2 : len;  // per lane position
+      const bool lanes_met = count >= kLanes, tail_met = count % kLanes != 0;
       for (int r = 0; r < R; ++r) {
-        for (int l = 0; l < kLanes; ++l) total[r][l] += s * part[r][l];
-        extra[r] += s * (w.has_offset ? tail[r] + o * sums[(r0 + r) * groups + g] : tail[r]);
+        if (lanes_met) {
+          for (int l = 0; l < kLanes; ++l) total[r][l] += s * part[r][l];
+        }
+        if (tail_met || w.has_offset) {
+          extra[r] += s * (w.has_offset ? tail[r] + o * sums[(r0 + r) * groups + g] : tail[r]);
+        }
       }
     }
     for (int r = 0; r < R; ++r) {

@@ -467,6 +467,35 @@ TEST(WeightQuantBatchMatmulV2Exact, Bf16SubnormalActivations) {
   }
 }
 
+// An infinite scale over weights and activations of 1: every term of the
+// doc's formula x @ (w * scale) is +inf, so is every output. The kernels'
+// padding (lanes past K, lanes of a group shorter than a vector) holds sums
+// of 0, which must not meet the scale (0 * inf is NaN): INT4 and INT8, bf16
+// and f16 x, K below, at and past whole blocks of every kernel, one and three
+// rows (run at every ISA cap). At most three columns of x (rows times bf16
+// terms), below the four from which the AMX kernel takes the product: it
+// scales each term of x apart, and an f16 term of 0 times an infinite scale
+// is NaN there (docs/reliability.md, known).
+TEST(WeightQuantBatchMatmulV2Exact, InfiniteScaleWithoutZeroTermsIsInfinite) {
+  constexpr int64_t n = 3;
+  for (aclDataType weightDtype : {ACL_INT4, ACL_INT8}) {
+    for (aclDataType dtype : {ACL_BF16, ACL_FLOAT16}) {
+      for (int64_t m : {1, 3}) {
+        if (dtype == ACL_FLOAT16 && m > 1) continue;  // two terms a row
+        for (int64_t k : {2, 14, 33, 34, 64, 100, 128, 130}) {
+          if (weightDtype == ACL_INT4 && k % 2 != 0) continue;  // INT4 pairs share a byte along K
+          SCOPED_TRACE(std::string(Name(weightDtype)) + " " + Name(dtype) + " m " + std::to_string(m) + " k " +
+                       std::to_string(k));
+          const Values got = RunPerChannel(weightDtype, dtype, m, k, n, std::vector<int64_t>(k * n, 1),
+                                           Values(m * k, 1.0), Values(n, std::numeric_limits<double>::infinity()));
+          ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+          for (const auto& v : got) EXPECT_EQ(v.real(), std::numeric_limits<double>::infinity());
+        }
+      }
+    }
+  }
+}
+
 // Scales at the ends of their dtype's range, read where the client's tensor
 // holds them (per channel, m <= 16): f16's 65504 and subnormals, bf16's
 // largest and subnormal values; x small enough that y stays finite. INT4 and
