@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,19 @@ std::vector<int> AllowedCpus() {
     if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
   }
   return cpus;
+}
+
+// The engine thread's CPUs when the first team was bound: those its creator,
+// a client thread, had.
+std::once_flag process_cpus_once;
+cpu_set_t process_cpus;
+std::atomic<bool> process_cpus_known{false};
+
+void RememberProcessCpus() {
+  std::call_once(process_cpus_once, [] {
+    CPU_ZERO(&process_cpus);
+    if (sched_getaffinity(0, sizeof(process_cpus), &process_cpus) == 0) process_cpus_known.store(true);
+  });
 }
 
 bool BindCurrentThread(int cpu) {
@@ -63,6 +77,7 @@ std::string BindComputeTeam(int32_t device_id) {
     return "compute threads not bound (" + std::to_string(threads) + " threads, " + std::to_string(available) +
            " CPUs)";
   }
+  RememberProcessCpus();
   // libgomp hands a master's later teams the same pool threads in the same
   // order, so binding them once binds every team this engine forks.
   std::atomic<int> bound{0};
@@ -75,6 +90,11 @@ std::string BindComputeTeam(int32_t device_id) {
   }
   return "compute threads: " + std::to_string(bound.load()) + " of " + std::to_string(threads) +
          " bound to their own CPU";
+}
+
+void UnbindCurrentThread() {
+  if (!process_cpus_known.load()) return;
+  pthread_setaffinity_np(pthread_self(), sizeof(process_cpus), &process_cpus);
 }
 
 }  // namespace canopy::runtime

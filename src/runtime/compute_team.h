@@ -26,6 +26,13 @@ namespace canopy::runtime {
 // or with fewer than two threads. Returns a one-line account for CANOPY_VERBOSE.
 std::string BindComputeTeam(int32_t device_id);
 
+// Gives the calling thread the CPUs the process could use before any engine
+// bound its team (a no-op until then). For runtime threads an engine thread
+// starts, such as the host-function pool's workers: a new thread inherits its
+// creator's binding, which would pin every host function (and every thread
+// a client starts from one) to the engine's single CPU.
+void UnbindCurrentThread();
+
 // Caps the calling engine thread's OpenMP teams (its own, and oneDNN's forked
 // from it) at the process's cgroup CPU limit (common/cpu_quota.h): libgomp
 // sizes them by the affinity mask alone, which such a limit does not narrow.

@@ -2,6 +2,8 @@
 
 #include <system_error>
 
+#include "compute_team.h"
+
 namespace canopy::runtime {
 namespace {
 thread_local const Stream* held_stream = nullptr;
@@ -47,6 +49,7 @@ bool HostCallbackPool::Submit(std::function<void()> work, std::string& error) {
 }
 
 void HostCallbackPool::Worker(Threads::iterator self) {
+  UnbindCurrentThread();  // started by an engine thread, bound to one CPU
   std::unique_lock lock(mutex_);
   while (true) {
     ++idle_;

@@ -2,11 +2,15 @@
 // aclrtUnSubscribeReport, and host functions on the runtime's own threads.
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -305,6 +309,55 @@ TEST(Callback, IdleHostFunctionThreadsExit) {
   ACL_ASSERT_OK(aclrtLaunchHostFunc(stream, IncrementCounter, &counter));
   ACL_ASSERT_OK(aclrtSynchronizeStream(stream));
   EXPECT_EQ(counter.load(), 1);
+}
+
+// Host functions run on the runtime's pool threads, which an engine thread
+// starts once its compute team is bound to single CPUs: each must run with
+// the CPUs the process may use, not pinned to the engine's CPU (nor must the
+// threads a client starts from one). Eight at once, each waiting for the
+// others, so that most run on threads started after the binding.
+int32_t BindTheComputeTeam(void*) {
+  canopyPrepareComputeTeam();
+  return ACL_SUCCESS;
+}
+
+struct AffinityProbe {
+  cpu_set_t cpus;
+  std::atomic<int>* started = nullptr;
+  int total = 0;
+};
+
+void RecordAffinity(void* user_data) {
+  auto* probe = static_cast<AffinityProbe*>(user_data);
+  CPU_ZERO(&probe->cpus);
+  sched_getaffinity(0, sizeof(probe->cpus), &probe->cpus);
+  probe->started->fetch_add(1);
+  WaitUntil([&] { return probe->started->load() >= probe->total; }, std::chrono::seconds(30));
+}
+
+TEST(Callback, HostFunctionsRunOnTheProcessCpus) {
+  cpu_set_t process;
+  CPU_ZERO(&process);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(process), &process), 0);
+  constexpr int kProbes = 8;
+  std::vector<std::unique_ptr<ScopedStream>> streams;
+  for (int i = 0; i < kProbes; ++i) streams.push_back(std::make_unique<ScopedStream>());
+  ACL_ASSERT_OK(canopyLaunchTask(*streams[0], "bind the compute team", BindTheComputeTeam, nullptr, nullptr));
+  ACL_ASSERT_OK(aclrtSynchronizeStream(*streams[0]));
+  std::atomic<int> started{0};
+  std::vector<AffinityProbe> probes(kProbes);
+  for (int i = 0; i < kProbes; ++i) {
+    probes[i].started = &started;
+    probes[i].total = kProbes;
+    ACL_ASSERT_OK(aclrtLaunchHostFunc(*streams[i], RecordAffinity, &probes[i]));
+  }
+  for (auto& stream : streams) ACL_ASSERT_OK(aclrtSynchronizeStream(*stream));
+  ASSERT_EQ(started.load(), kProbes);
+  for (int i = 0; i < kProbes; ++i) {
+    EXPECT_TRUE(CPU_EQUAL(&probes[i].cpus, &process))
+        << "host function " << i << " ran with " << CPU_COUNT(&probes[i].cpus) << " CPU(s), the process has "
+        << CPU_COUNT(&process);
+  }
 }
 
 // Run in a child process: with the address space nearly full no new thread can
