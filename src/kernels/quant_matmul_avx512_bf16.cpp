@@ -77,7 +77,7 @@ const NibbleTable& Table() {
 // INT4: 128 elements; vector v takes nibble v of every 16-bit word of the
 // block (word p holds elements 4p .. 4p + 3), looked up by vpermw.
 struct Int4Block {
-  static constexpr int64_t kElements = 128;
+  static constexpr int64_t kElements = PairsBlockElements(ACL_INT4);  // PairsXWords' blocks
   static_assert(kElements == 2 * kBlockBytes);
   static constexpr int kVectors = 4;
   static constexpr int kMaxTerms = 3;
@@ -100,7 +100,7 @@ struct Int4Block {
 // 32 + 16v .. 47 + 16v in words 16..31, so lanes 0-7 cover the block's first
 // 32 elements and lanes 8-15 its second.
 struct Int8Block {
-  static constexpr int64_t kElements = 64;
+  static constexpr int64_t kElements = PairsBlockElements(ACL_INT8);
   static_assert(kElements == kBlockBytes);
   static constexpr int kVectors = 2;
   static constexpr int kMaxTerms = 1;  // PairsFit

@@ -53,7 +53,7 @@ inline bool PairsFit(const QuantWeight& w, int64_t m, int terms) {
          (w.group_size % 32 == 0 || w.Groups() == 1);
 }
 // Elements of K in one block of the kernel (a column's 64 bytes).
-inline int64_t PairsBlockElements(aclDataType weight) { return weight == ACL_INT4 ? 128 : 64; }
+constexpr int64_t PairsBlockElements(aclDataType weight) { return weight == ACL_INT4 ? 128 : 64; }
 inline int64_t PairsXWords(const QuantWeight& w, int64_t m, int terms) {
   const int64_t elements = PairsBlockElements(w.dtype);
   return m * terms * ((w.k + elements - 1) / elements * elements);
