@@ -287,21 +287,31 @@ PlanCache& PlanCache::Get() {
   return *cache;
 }
 
+int64_t PlanCache::EstimatedBytes(const std::string& key, const CachedPlan& plan) {
+  const ExecutorPlan& steps = *plan.plan;
+  return 2 * static_cast<int64_t>(key.size()) + static_cast<int64_t>(steps.steps.size()) * kStepBytes +
+         static_cast<int64_t>(steps.accesses.size()) * kTensorBytes;
+}
+
 std::shared_ptr<const CachedPlan> PlanCache::Find(const PlanKey& key) {
   std::lock_guard lock(mutex_);
   auto it = index_.find(key.bytes());
   if (it == index_.end()) return nullptr;
   recency_.splice(recency_.begin(), recency_, it->second);
-  return it->second->second;
+  return it->second->plan;
 }
 
 void PlanCache::Insert(const PlanKey& key, std::shared_ptr<const CachedPlan> plan) {
+  const int64_t bytes = EstimatedBytes(key.bytes(), *plan);
+  if (bytes > kBudgetBytes / 2) return;  // it would evict most of the others
   std::lock_guard lock(mutex_);
   if (index_.contains(key.bytes())) return;
-  recency_.emplace_front(key.bytes(), std::move(plan));
+  recency_.push_front(Entry{key.bytes(), std::move(plan), bytes});
   index_[key.bytes()] = recency_.begin();
-  if (recency_.size() > kCapacity) {
-    index_.erase(recency_.back().first);
+  bytes_ += bytes;
+  while (recency_.size() > kCapacity || bytes_ > kBudgetBytes) {
+    bytes_ -= recency_.back().bytes;
+    index_.erase(recency_.back().key);
     recency_.pop_back();
   }
 }

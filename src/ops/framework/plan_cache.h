@@ -79,7 +79,22 @@ struct CachedPlan {
 
 class PlanCache {
  public:
+  // Entries kept at most, least recently used evicted first.
   static constexpr size_t kCapacity = 4096;
+  // And at most this many bytes by EstimatedBytes: plans over long tensor lists
+  // hold a step per tensor (ForeachAbs over 256 tensors, ~1 MiB), so 4096 of
+  // them held ~4 GiB; a single plan above half of it is not kept.
+  static constexpr int64_t kBudgetBytes = int64_t{64} << 20;
+  // What a kept plan holds, estimated from its parts: its key (twice: list and
+  // index), kStepBytes a step and kTensorBytes a tensor it reads or writes (a
+  // list's steps nest inside one guard step, a step or more per tensor).
+  // Measured with mallinfo2 on a Zen 5: Add 5.6 KiB a plan (estimate 7),
+  // Softmax 4.7 (5), ForeachAbs over 256 tensors 1050 (1025); a oneDNN Matmul
+  // 31 (7), whose primitive oneDNN's own cache also bounds.
+  static constexpr int64_t kStepBytes = 1024;
+  static constexpr int64_t kTensorBytes = 2048;
+  static int64_t EstimatedBytes(const std::string& key, const CachedPlan& plan);
+
   static PlanCache& Get();
 
   std::shared_ptr<const CachedPlan> Find(const PlanKey& key);
@@ -88,10 +103,15 @@ class PlanCache {
   static aclOpExecutor* Instantiate(const char* op_name, const CachedPlan& plan, const PlanKey& key);
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const CachedPlan>>;
+  struct Entry {
+    std::string key;
+    std::shared_ptr<const CachedPlan> plan;
+    int64_t bytes = 0;  // EstimatedBytes
+  };
   std::mutex mutex_;
   std::list<Entry> recency_;  // most recent first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  int64_t bytes_ = 0;  // of every entry
 };
 
 bool PlanCacheEnabled();
