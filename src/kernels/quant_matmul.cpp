@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <sstream>
 #include <vector>
 
@@ -113,6 +114,7 @@ class QuantMatmulStep final : public Step {
         loops.columns(d_, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
       }
     });
+    if (w.has_offset) RedoNonFiniteRows(x, sums, wbase, scale, offset, bias, y);
     return ACLNN_SUCCESS;
   }
 
@@ -167,6 +169,62 @@ class QuantMatmulStep final : public Step {
   }
 
  private:
+  // With an offset every kernel adds scale * offset * sum(x) a group apart from
+  // scale * (x . w), so a row of x holding an infinity gave NaN where the
+  // doc's x @ ((w + offset) * scale) is an infinity: inf - inf where w and
+  // w + offset differ in sign, inf * 0 where w is 0. Rows whose group sums
+  // are not finite (an infinity or NaN in x, or sums past f32) are computed
+  // again as the formula reads, each weight dequantised first (in f32, as
+  // DequantizeRows does), on this thread: such rows are rare.
+  void RedoNonFiniteRows(const float* x, const float* sums, const char* wbase, const void* scale, const void* offset,
+                         const float* bias, float* y) const {
+    const QuantWeight& w = d_.w;
+    const int64_t groups = w.Groups();
+    std::vector<int64_t> rows;
+    for (int64_t r = 0; r < d_.m; ++r) {
+      const float* row_sums = sums + r * groups;
+      if (!std::all_of(row_sums, row_sums + groups, [](float v) { return std::isfinite(v); })) rows.push_back(r);
+    }
+    if (rows.empty()) return;
+    // f32 scales and offsets (16-bit ones only reach here for a K-contiguous weight).
+    std::vector<float> wide_scale, wide_offset;
+    const auto* s = static_cast<const float*>(scale);
+    const auto* o = static_cast<const float*>(offset);
+    if (w.scale_dtype != ACL_FLOAT) {
+      s = portable_isa::ChunkScales(w, scale, 0, w.n, wide_scale);
+      o = portable_isa::ChunkScales(w, offset, 0, w.n, wide_offset);
+    }
+    // Stored rows (columns n of a K-contiguous weight, else rows k) a block at a time.
+    const int64_t stored = w.k_contiguous ? w.n : w.k, length = w.k_contiguous ? w.k : w.n;
+    const int64_t block = std::max<int64_t>(1, kRedoBlockFloats / length);
+    std::vector<float> dequantised(static_cast<size_t>(std::min(block, stored) * length));
+    std::vector<double> totals(static_cast<size_t>(rows.size() * w.n), 0.0);
+    for (int64_t b0 = 0; b0 < stored; b0 += block) {
+      const int64_t b1 = std::min(stored, b0 + block);
+      portable_isa::DequantizeRows(w, wbase, s, o, dequantised.data(), b0, b1);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const float* xr = x + rows[i] * w.k;
+        double* total = totals.data() + i * w.n;
+        for (int64_t b = b0; b < b1; ++b) {
+          const float* line = dequantised.data() + (b - b0) * length;
+          if (w.k_contiguous) {  // line: column b over k
+            for (int64_t kk = 0; kk < w.k; ++kk) total[b] += static_cast<double>(xr[kk]) * line[kk];
+          } else {  // line: row k = b over n
+            for (int64_t c = 0; c < w.n; ++c) total[c] += static_cast<double>(xr[b]) * line[c];
+          }
+        }
+      }
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+      for (int64_t c = 0; c < w.n; ++c) {
+        const double sum = totals[i * w.n + c] + (bias != nullptr ? bias[c] : 0.0f);
+        y[rows[i] * w.n + c] = static_cast<float>(sum);
+      }
+    }
+  }
+
+  // f32 elements of RedoNonFiniteRows' dequantised block.
+  static constexpr int64_t kRedoBlockFloats = int64_t{64} << 10;
   QuantMatmulDesc d_;
 };
 

@@ -371,20 +371,23 @@ TEST(WeightQuantBatchMatmulV2Ggml, MulMatQ4_0SplitAbove65535) { GgmlMulMatQuant(
 // Runs x [m, k] @ the K-contiguous INT4 weight q (column c scaled by
 // scales[c], per channel, no offset) and returns y's values.
 Values RunPerChannel(aclDataType weightDtype, aclDataType dtype, int64_t m, int64_t k, int64_t n,
-                     const std::vector<int64_t>& q, const Values& xv, const Values& scales) {
+                     const std::vector<int64_t>& q, const Values& xv, const Values& scales,
+                     const Values& offsets = {}) {
   const std::vector<uint8_t> bytes = PackWeight(weightDtype, k, n, true, 0, q);
   DeviceBuffer wbuf(bytes.size());
   EXPECT_EQ(aclrtMemcpy(wbuf.get(), bytes.size(), bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-  DeviceTensor x(dtype, {m, k}), s(dtype, {1, n}), y(dtype, {m, n});
+  DeviceTensor x(dtype, {m, k}), s(dtype, {1, n}), o(dtype, {1, n}), y(dtype, {m, n});
   x.WriteView(xv);
   s.WriteView(scales);
+  if (!offsets.empty()) o.WriteView(offsets);
   y.Poison();
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
         const int64_t dims[2] = {k, n}, strides[2] = {1, k}, storage = k * n;
         aclTensor* weight = aclCreateTensor(dims, 2, weightDtype, strides, 0, ACL_FORMAT_ND, &storage, 1, wbuf.get());
         const aclnnStatus status = aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
-            args.Tensor(x), weight, args.Tensor(s), nullptr, nullptr, nullptr, nullptr, 0, args.Tensor(y), ws, ex);
+            args.Tensor(x), weight, args.Tensor(s), offsets.empty() ? nullptr : args.Tensor(o), nullptr, nullptr,
+            nullptr, 0, args.Tensor(y), ws, ex);
         aclDestroyTensor(weight);
         return status;
       },
@@ -490,6 +493,61 @@ TEST(WeightQuantBatchMatmulV2Exact, InfiniteScaleWithoutZeroTermsIsInfinite) {
                                            Values(m * k, 1.0), Values(n, std::numeric_limits<double>::infinity()));
           ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
           for (const auto& v : got) EXPECT_EQ(v.real(), std::numeric_limits<double>::infinity());
+        }
+      }
+    }
+  }
+}
+
+// Infinite activations with an offset: x @ ((w + offset) * scale) is an
+// infinity of the sign of (w + offset) * scale where x's one infinity meets a
+// weight, also where w is 0 or of the other sign than w + offset, and NaN
+// where the two infinities of a row meet terms of opposite signs. The
+// kernels add the offset's term apart (inf - inf, inf * 0 gave NaN); rows of
+// x without an infinity stay as they were. INT4 and INT8, bf16 and f16 x,
+// one and three rows (all kernels: run at every ISA cap).
+TEST(WeightQuantBatchMatmulV2Exact, InfiniteActivationWithOffsetAsTheFormula) {
+  constexpr int64_t k = 64, n = 6;
+  const double inf = std::numeric_limits<double>::infinity();
+  // Column c's weights: 0 at k = 5, -1 at k = 20, 2 elsewhere; offsets make
+  // w + offset positive, negative or zero at the infinities.
+  std::vector<int64_t> q(k * n, 2);
+  for (int64_t c = 0; c < n; ++c) {
+    q[5 * n + c] = 0;
+    q[20 * n + c] = -1;
+  }
+  const Values offsets = {3.0, -2.0, 1.0, 0.5, -4.0, 2.0};
+  const Values scales = {1.0, 0.5, 2.0, -1.0, 0.25, 4.0};
+  for (aclDataType weightDtype : {ACL_INT4, ACL_INT8}) {
+    for (aclDataType dtype : {ACL_BF16, ACL_FLOAT16}) {
+      for (int64_t m : {1, 3}) {
+        SCOPED_TRACE(std::string(Name(weightDtype)) + " " + Name(dtype) + " m " + std::to_string(m));
+        Values xv(m * k, 0.25);
+        xv[5] = inf;  // row 0: +inf on the zero weight
+        if (m > 1) {
+          xv[1 * k + 20] = -inf;  // row 1: -inf on the weight of the other sign, +inf on a zero weight
+          xv[1 * k + 5] = inf;
+          xv[2 * k + 7] = -1.5;  // row 2: finite
+        }
+        const Values got = RunPerChannel(weightDtype, dtype, m, k, n, q, xv, scales, offsets);
+        ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+        for (int64_t r = 0; r < m; ++r) {
+          for (int64_t c = 0; c < n; ++c) {
+            double want = 0;
+            for (int64_t kk = 0; kk < k; ++kk) {
+              want +=
+                  xv[r * k + kk].real() * ((static_cast<double>(q[kk * n + c]) + offsets[c].real()) * scales[c].real());
+            }
+            const double value = got[r * n + c].real();
+            const std::string where = "row " + std::to_string(r) + " column " + std::to_string(c);
+            if (std::isnan(want)) {
+              EXPECT_TRUE(std::isnan(value)) << where << ": " << value;
+            } else if (std::isinf(want)) {
+              EXPECT_EQ(value, want) << where;
+            } else {
+              EXPECT_NEAR(value, want, 2 * UnitRoundoff(dtype) * std::abs(want) + 1e-3) << where;
+            }
+          }
         }
       }
     }
