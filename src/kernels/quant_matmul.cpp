@@ -114,7 +114,7 @@ class QuantMatmulStep final : public Step {
         loops.columns(d_, x, xe, xo, sums, wbase, scale, offset, bias, y, c0, c1);
       }
     });
-    if (w.has_offset) RedoNonFiniteRows(x, sums, wbase, scale, offset, bias, y);
+    RedoNonFiniteRows(x, wbase, scale, offset, bias, y);
     return ACLNN_SUCCESS;
   }
 
@@ -169,21 +169,23 @@ class QuantMatmulStep final : public Step {
   }
 
  private:
-  // With an offset every kernel adds scale * offset * sum(x) a group apart from
-  // scale * (x . w), so a row of x holding an infinity gave NaN where the
-  // doc's x @ ((w + offset) * scale) is an infinity: inf - inf where w and
-  // w + offset differ in sign, inf * 0 where w is 0. Rows whose group sums
-  // are not finite (an infinity or NaN in x, or sums past f32) are computed
-  // again as the formula reads, each weight dequantised first (in f32, as
-  // DequantizeRows does), on this thread: such rows are rare.
-  void RedoNonFiniteRows(const float* x, const float* sums, const char* wbase, const void* scale, const void* offset,
-                         const float* bias, float* y) const {
+  // The kernels multiply x . w exactly in f32 and scale a group's sum after,
+  // and with an offset add scale * offset * sum(x) apart: exact for finite
+  // results, but not where f32 overflows or an infinity meets them. A row of x
+  // holding an infinity gave NaN where the doc's x @ ((w + offset) * scale) is
+  // an infinity (inf - inf where w and w + offset differ in sign, inf * 0
+  // where w is 0), and x . w past f32 (bf16 x near its largest times an INT8
+  // weight) an infinity that a small scale would have brought back. Rows of y
+  // holding an infinity or NaN are computed again as the formula reads, each
+  // weight dequantised first (in f32, as DequantizeRows does) and the
+  // products summed in f64, on this thread: such rows are rare.
+  void RedoNonFiniteRows(const float* x, const char* wbase, const void* scale, const void* offset, const float* bias,
+                         float* y) const {
     const QuantWeight& w = d_.w;
-    const int64_t groups = w.Groups();
     std::vector<int64_t> rows;
     for (int64_t r = 0; r < d_.m; ++r) {
-      const float* row_sums = sums + r * groups;
-      if (!std::all_of(row_sums, row_sums + groups, [](float v) { return std::isfinite(v); })) rows.push_back(r);
+      const float* row = y + r * w.n;
+      if (!std::all_of(row, row + w.n, [](float v) { return std::isfinite(v); })) rows.push_back(r);
     }
     if (rows.empty()) return;
     // f32 scales and offsets (16-bit ones only reach here for a K-contiguous weight).
@@ -192,7 +194,7 @@ class QuantMatmulStep final : public Step {
     const auto* o = static_cast<const float*>(offset);
     if (w.scale_dtype != ACL_FLOAT) {
       s = portable_isa::ChunkScales(w, scale, 0, w.n, wide_scale);
-      o = portable_isa::ChunkScales(w, offset, 0, w.n, wide_offset);
+      if (w.has_offset) o = portable_isa::ChunkScales(w, offset, 0, w.n, wide_offset);
     }
     // Stored rows (columns n of a K-contiguous weight, else rows k) a block at a time.
     const int64_t stored = w.k_contiguous ? w.n : w.k, length = w.k_contiguous ? w.k : w.n;

@@ -474,17 +474,16 @@ TEST(WeightQuantBatchMatmulV2Exact, Bf16SubnormalActivations) {
 // doc's formula x @ (w * scale) is +inf, so is every output. The kernels'
 // padding (lanes past K, lanes of a group shorter than a vector) holds sums
 // of 0, which must not meet the scale (0 * inf is NaN): INT4 and INT8, bf16
-// and f16 x, K below, at and past whole blocks of every kernel, one and three
-// rows (run at every ISA cap). At most three columns of x (rows times bf16
-// terms), below the four from which the AMX kernel takes the product: it
-// scales each term of x apart, and an f16 term of 0 times an infinite scale
-// is NaN there (docs/reliability.md, known).
+// and f16 x, K below, at and past whole blocks of every kernel, one, three
+// and five rows (run at every ISA cap). From four columns of x (rows times
+// bf16 terms) the AMX kernel takes the product where the CPU has it: it
+// scales each bf16 term of x apart, and an f16 term of 0 times an infinite
+// scale is NaN there; such rows of y are computed again as the formula reads.
 TEST(WeightQuantBatchMatmulV2Exact, InfiniteScaleWithoutZeroTermsIsInfinite) {
   constexpr int64_t n = 3;
   for (aclDataType weightDtype : {ACL_INT4, ACL_INT8}) {
     for (aclDataType dtype : {ACL_BF16, ACL_FLOAT16}) {
-      for (int64_t m : {1, 3}) {
-        if (dtype == ACL_FLOAT16 && m > 1) continue;  // two terms a row
+      for (int64_t m : {1, 3, 5}) {
         for (int64_t k : {2, 14, 33, 34, 64, 100, 128, 130}) {
           if (weightDtype == ACL_INT4 && k % 2 != 0) continue;  // INT4 pairs share a byte along K
           SCOPED_TRACE(std::string(Name(weightDtype)) + " " + Name(dtype) + " m " + std::to_string(m) + " k " +
@@ -551,6 +550,26 @@ TEST(WeightQuantBatchMatmulV2Exact, InfiniteActivationWithOffsetAsTheFormula) {
         }
       }
     }
+  }
+}
+
+// bf16 activations near bf16's largest value times INT8 weights of 100: x . w
+// is past f32's range, x @ (w * scale) with a scale of 2^-20 is not (64 terms
+// of 100 x 2^107). The kernels multiply first and scale after; such rows are
+// computed again as the formula reads. Rows of ordinary values beside them
+// (three rows: the bf16-pair kernel's INT8 loops on CPUs with AVX-512 BF16;
+// run at every ISA cap).
+TEST(WeightQuantBatchMatmulV2Exact, LargeActivationsScaledBackIntoRange) {
+  constexpr int64_t m = 3, k = 64, n = 5;
+  const double large = std::ldexp(1.0, 127);
+  Values xv(m * k, 0.5);
+  for (int64_t kk = 0; kk < k; ++kk) xv[kk] = large;
+  const Values got =
+      RunPerChannel(ACL_INT8, ACL_BF16, m, k, n, std::vector<int64_t>(k * n, 100), xv, Values(n, std::ldexp(1.0, -20)));
+  ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+  for (int64_t c = 0; c < n; ++c) {
+    EXPECT_EQ(got[c].real(), 64 * 100 * std::ldexp(1.0, 107)) << "column " << c;  // exact in bf16: 6400 = 25 x 2^8
+    for (int64_t r = 1; r < m; ++r) EXPECT_EQ(got[r * n + c].real(), 64 * 0.5 * 100 * std::ldexp(1.0, -20)) << r;
   }
 }
 
