@@ -132,6 +132,48 @@ TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) {
   }
 }
 
+// The same with an infinity in x: +inf in the first row, -inf in the last
+// (a row of its own when there are several), each output the float64
+// formula's infinity or NaN, the other rows as before (every layout, group
+// and offset of the table; both the fused rows and the dequantised product).
+TEST_P(WeightQuantBatchMatmulV2Test, InfiniteActivationsAsTheFormula) {
+  const QuantCase& c = GetParam();
+  if (c.k < 3) GTEST_SKIP() << "too short for two infinities";
+  Rng rng = Rng::ForCurrentTest();
+  const QuantWeightBuffer w = MakeWeight(rng, c.wDtype, c.k, c.n, c.kContiguous, c.weightOffset);
+  const Shape ss = ScaleShape(c);
+  DeviceTensor x(c.xDtype, {c.m, c.k}, c.xView), y(c.xDtype, {c.m, c.n});
+  DeviceTensor scale(c.xDtype, ss, c.scaleView), offset(c.xDtype, ss, c.scaleView);
+  DeviceTensor bias(c.xDtype == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16, c.twoDimScale ? Shape{1, c.n} : Shape{c.n});
+  Values xv = x.FillRandom(rng, Range{-1, 1, 0.01});
+  xv[1] = std::numeric_limits<double>::infinity();
+  xv[(c.m - 1) * c.k + 2] = -std::numeric_limits<double>::infinity();
+  x.WriteView(xv);
+  const Values sv = scale.FillRandom(rng, Range{0.002, 0.05});
+  const Values ov = offset.FillRandom(rng, Range{-4, 4, 0.1});
+  const Values bv = bias.FillRandom(rng, Range{-1, 1, 0.01});
+  y.Poison();
+  const OpRun run = RunOp(
+      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+        aclTensor* weight = w.Create(c.weightFormat);
+        const aclTensor* offset_arg = c.withOffset ? args.Tensor(offset) : nullptr;
+        const aclTensor* bias_arg = c.withBias ? args.Tensor(bias) : nullptr;
+        const auto group = static_cast<int>(c.groupSize);
+        const aclnnStatus status = c.innerPrecise < 0
+                                       ? aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+                                             args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
+                                             bias_arg, group, args.Tensor(y), ws, ex)
+                                       : aclnnWeightQuantBatchMatmulV3GetWorkspaceSize(
+                                             args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
+                                             bias_arg, group, c.innerPrecise, args.Tensor(y), ws, ex);
+        aclDestroyTensor(weight);
+        return status;
+      },
+      c.innerPrecise < 0 ? aclnnWeightQuantBatchMatmulV2 : aclnnWeightQuantBatchMatmulV3);
+  ASSERT_TRUE(run.ok()) << Describe(run);
+  ExpectNear(y.ReadView(), Reference(c, xv, w.q, sv, ov, bv), c.name + " with infinities");
+}
+
 std::vector<QuantCase> QuantCases() {
   std::vector<QuantCase> cases;
   const Mode modes[] = {Mode::kPerTensor, Mode::kPerChannel, Mode::kPerGroup};
