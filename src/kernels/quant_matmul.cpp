@@ -177,8 +177,8 @@ class QuantMatmulStep final : public Step {
   // where w is 0), and x . w past f32 (bf16 x near its largest times an INT8
   // weight) an infinity that a small scale would have brought back. Rows of y
   // holding an infinity or NaN are computed again as the formula reads, each
-  // weight dequantised first (in f32, as DequantizeRows does) and the
-  // products summed in f64, on this thread: such rows are rare.
+  // weight dequantised first, in f64 as the products and their sums, on this
+  // thread: such rows are rare.
   void RedoNonFiniteRows(const float* x, const char* wbase, const void* scale, const void* offset, const float* bias,
                          float* y) const {
     const QuantWeight& w = d_.w;
@@ -196,23 +196,36 @@ class QuantMatmulStep final : public Step {
       s = portable_isa::ChunkScales(w, scale, 0, w.n, wide_scale);
       if (w.has_offset) o = portable_isa::ChunkScales(w, offset, 0, w.n, wide_offset);
     }
-    // Stored rows (columns n of a K-contiguous weight, else rows k) a block at a time.
+    // The stored integers (columns n of a K-contiguous weight, else rows k), a
+    // block at a time, as DequantizeRows reads them under a scale of 1.
+    QuantWeight integers = w;
+    integers.has_offset = false;
+    const std::vector<float> ones(static_cast<size_t>(w.Groups() * w.n), 1.0f);
     const int64_t stored = w.k_contiguous ? w.n : w.k, length = w.k_contiguous ? w.k : w.n;
     const int64_t block = std::max<int64_t>(1, kRedoBlockFloats / length);
-    std::vector<float> dequantised(static_cast<size_t>(std::min(block, stored) * length));
+    std::vector<float> values(static_cast<size_t>(std::min(block, stored) * length));
     std::vector<double> totals(static_cast<size_t>(rows.size() * w.n), 0.0);
+    // (q + offset) * scale in f64: a large bf16 scale times q may pass f32's
+    // range where the formula's result does not.
+    const auto weight = [&](float q, int64_t at) {
+      return (static_cast<double>(q) + (w.has_offset ? static_cast<double>(o[at]) : 0.0)) * static_cast<double>(s[at]);
+    };
+    const int64_t groups = w.Groups();
     for (int64_t b0 = 0; b0 < stored; b0 += block) {
       const int64_t b1 = std::min(stored, b0 + block);
-      portable_isa::DequantizeRows(w, wbase, s, o, dequantised.data(), b0, b1);
+      portable_isa::DequantizeRows(integers, wbase, ones.data(), nullptr, values.data(), b0, b1);
       for (size_t i = 0; i < rows.size(); ++i) {
         const float* xr = x + rows[i] * w.k;
         double* total = totals.data() + i * w.n;
         for (int64_t b = b0; b < b1; ++b) {
-          const float* line = dequantised.data() + (b - b0) * length;
-          if (w.k_contiguous) {  // line: column b over k
-            for (int64_t kk = 0; kk < w.k; ++kk) total[b] += static_cast<double>(xr[kk]) * line[kk];
-          } else {  // line: row k = b over n
-            for (int64_t c = 0; c < w.n; ++c) total[c] += static_cast<double>(xr[b]) * line[c];
+          const float* line = values.data() + (b - b0) * length;
+          if (w.k_contiguous) {  // line: column b over k; its scales side by side
+            for (int64_t kk = 0; kk < w.k; ++kk) {
+              total[b] += static_cast<double>(xr[kk]) * weight(line[kk], b * groups + kk / w.group_size);
+            }
+          } else {  // line: row k = b over n; one scale row
+            const int64_t at = (b / w.group_size) * w.n;
+            for (int64_t c = 0; c < w.n; ++c) total[c] += static_cast<double>(xr[b]) * weight(line[c], at + c);
           }
         }
       }
@@ -225,7 +238,7 @@ class QuantMatmulStep final : public Step {
     }
   }
 
-  // f32 elements of RedoNonFiniteRows' dequantised block.
+  // f32 elements of RedoNonFiniteRows' block of stored integers.
   static constexpr int64_t kRedoBlockFloats = int64_t{64} << 10;
   QuantMatmulDesc d_;
 };

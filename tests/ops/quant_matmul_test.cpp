@@ -615,6 +615,26 @@ TEST(WeightQuantBatchMatmulV2Exact, LargeActivationsScaledBackIntoRange) {
   }
 }
 
+// A bf16 scale near bf16's largest value times INT8 weights of 120 passes
+// f32's range while the formula's result need not: x . (w * scale) with x =
+// [1, -0.5] is 1.8e40 (inf in bf16, not NaN from inf - inf), with x = [1e-3,
+// -5e-4] 1.8e37. The rows recomputed as the formula reads take (w + offset)
+// * scale in f64 (one and three rows; run at every ISA cap).
+TEST(WeightQuantBatchMatmulV2Exact, LargeScaleTimesWeightPastF32) {
+  const double scale = 0x1.c4p127;  // a bf16 value, 3.0e38
+  for (int64_t m : {1, 3}) {
+    SCOPED_TRACE("m " + std::to_string(m));
+    for (const auto& [x0, x1] : {std::pair{1.0, -0.5}, std::pair{0x1.06p-10, -0x1.06p-11}}) {
+      Values xv;
+      for (int64_t r = 0; r < m; ++r) xv.insert(xv.end(), {x0, x1});
+      const Values got = RunPerChannel(ACL_INT8, ACL_BF16, m, 2, 1, {120, 120}, xv, Values(1, scale));
+      const double want = (x0 + x1) * 120 * scale;                        // exact in f64
+      const double rounded = ConvertValue(Value(want), ACL_BF16).real();  // 1.8e40: inf
+      for (int64_t r = 0; r < m; ++r) EXPECT_EQ(got[r].real(), rounded) << "x " << x0 << " row " << r;
+    }
+  }
+}
+
 // Scales at the ends of their dtype's range, read where the client's tensor
 // holds them (per channel, m <= 16): f16's 65504 and subnormals, bf16's
 // largest and subnormal values; x small enough that y stays finite. INT4 and
