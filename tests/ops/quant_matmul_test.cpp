@@ -96,82 +96,73 @@ Expected Reference(const QuantCase& c, const Values& x, const std::vector<int64_
 
 class WeightQuantBatchMatmulV2Test : public ::testing::TestWithParam<QuantCase> {};
 
-TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) {
-  const QuantCase& c = GetParam();
-  Rng rng = Rng::ForCurrentTest();
-  const QuantWeightBuffer w = MakeWeight(rng, c.wDtype, c.k, c.n, c.kContiguous, c.weightOffset);
-  const Shape ss = ScaleShape(c);
-  DeviceTensor x(c.xDtype, {c.m, c.k}, c.xView), y(c.xDtype, {c.m, c.n});
-  DeviceTensor scale(c.xDtype, ss, c.scaleView), offset(c.xDtype, ss, c.scaleView);
-  DeviceTensor bias(c.xDtype == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16, c.twoDimScale ? Shape{1, c.n} : Shape{c.n});
-  const Values xv = x.FillRandom(rng, Range{-1, 1, 0.01});
-  const Values sv = scale.FillRandom(rng, Range{0.002, 0.05});
-  const Values ov = offset.FillRandom(rng, Range{-4, 4, 0.1});
-  const Values bv = bias.FillRandom(rng, Range{-1, 1, 0.01});
-  for (int call = 0; call < 2; ++call) {  // the second call is a plan-cache hit
-    y.Poison();
-    const OpRun run = RunOp(
-        [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
-          aclTensor* weight = w.Create(c.weightFormat);
-          const aclTensor* offset_arg = c.withOffset ? args.Tensor(offset) : nullptr;
-          const aclTensor* bias_arg = c.withBias ? args.Tensor(bias) : nullptr;
-          const auto group = static_cast<int>(c.groupSize);
-          const aclnnStatus status = c.innerPrecise < 0
-                                         ? aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
-                                               args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
-                                               bias_arg, group, args.Tensor(y), ws, ex)
-                                         : aclnnWeightQuantBatchMatmulV3GetWorkspaceSize(
-                                               args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
-                                               bias_arg, group, c.innerPrecise, args.Tensor(y), ws, ex);
-          aclDestroyTensor(weight);
-          return status;
-        },
-        c.innerPrecise < 0 ? aclnnWeightQuantBatchMatmulV2 : aclnnWeightQuantBatchMatmulV3);
-    ASSERT_TRUE(run.ok()) << Describe(run);
-    ExpectNear(y.ReadView(), Reference(c, xv, w.q, sv, ov, bv), c.name);
+// One case's operands on fresh random data; Check() calls the op on them
+// (twice: the second call is a plan-cache hit) against the float64 formula.
+// `infinities`: +inf in x's first row and -inf in its last.
+class CaseRun {
+ public:
+  CaseRun(const QuantCase& c, bool infinities)
+      : c_(c),
+        rng_(Rng::ForCurrentTest()),
+        w_(MakeWeight(rng_, c.wDtype, c.k, c.n, c.kContiguous, c.weightOffset)),
+        x_(c.xDtype, {c.m, c.k}, c.xView),
+        y_(c.xDtype, {c.m, c.n}),
+        scale_(c.xDtype, ScaleShape(c), c.scaleView),
+        offset_(c.xDtype, ScaleShape(c), c.scaleView),
+        bias_(c.xDtype == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16, c.twoDimScale ? Shape{1, c.n} : Shape{c.n}) {
+    xv_ = x_.FillRandom(rng_, Range{-1, 1, 0.01});
+    if (infinities) {
+      xv_[1] = std::numeric_limits<double>::infinity();
+      xv_[(c.m - 1) * c.k + 2] = -std::numeric_limits<double>::infinity();
+      x_.WriteView(xv_);
+    }
+    sv_ = scale_.FillRandom(rng_, Range{0.002, 0.05});
+    ov_ = offset_.FillRandom(rng_, Range{-4, 4, 0.1});
+    bv_ = bias_.FillRandom(rng_, Range{-1, 1, 0.01});
   }
-}
+
+  void Check(const std::string& what) {
+    for (int call = 0; call < 2; ++call) {
+      y_.Poison();
+      const OpRun run = RunOp(
+          [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+            aclTensor* weight = w_.Create(c_.weightFormat);
+            const aclTensor* offset = c_.withOffset ? args.Tensor(offset_) : nullptr;
+            const aclTensor* bias = c_.withBias ? args.Tensor(bias_) : nullptr;
+            const auto group = static_cast<int>(c_.groupSize);
+            const aclnnStatus status = c_.innerPrecise < 0
+                                           ? aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+                                                 args.Tensor(x_), weight, args.Tensor(scale_), offset, nullptr, nullptr,
+                                                 bias, group, args.Tensor(y_), ws, ex)
+                                           : aclnnWeightQuantBatchMatmulV3GetWorkspaceSize(
+                                                 args.Tensor(x_), weight, args.Tensor(scale_), offset, nullptr, nullptr,
+                                                 bias, group, c_.innerPrecise, args.Tensor(y_), ws, ex);
+            aclDestroyTensor(weight);
+            return status;
+          },
+          c_.innerPrecise < 0 ? aclnnWeightQuantBatchMatmulV2 : aclnnWeightQuantBatchMatmulV3);
+      ASSERT_TRUE(run.ok()) << Describe(run);
+      ExpectNear(y_.ReadView(), Reference(c_, xv_, w_.q, sv_, ov_, bv_), what);
+    }
+  }
+
+ private:
+  const QuantCase& c_;
+  Rng rng_;
+  QuantWeightBuffer w_;
+  DeviceTensor x_, y_, scale_, offset_, bias_;
+  Values xv_, sv_, ov_, bv_;
+};
+
+TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) { CaseRun(GetParam(), false).Check(GetParam().name); }
 
 // The same with an infinity in x: +inf in the first row, -inf in the last
 // (a row of its own when there are several), each output the float64
 // formula's infinity or NaN, the other rows as before (every layout, group
 // and offset of the table; both the fused rows and the dequantised product).
 TEST_P(WeightQuantBatchMatmulV2Test, InfiniteActivationsAsTheFormula) {
-  const QuantCase& c = GetParam();
-  if (c.k < 3) GTEST_SKIP() << "too short for two infinities";
-  Rng rng = Rng::ForCurrentTest();
-  const QuantWeightBuffer w = MakeWeight(rng, c.wDtype, c.k, c.n, c.kContiguous, c.weightOffset);
-  const Shape ss = ScaleShape(c);
-  DeviceTensor x(c.xDtype, {c.m, c.k}, c.xView), y(c.xDtype, {c.m, c.n});
-  DeviceTensor scale(c.xDtype, ss, c.scaleView), offset(c.xDtype, ss, c.scaleView);
-  DeviceTensor bias(c.xDtype == ACL_BF16 ? ACL_FLOAT : ACL_FLOAT16, c.twoDimScale ? Shape{1, c.n} : Shape{c.n});
-  Values xv = x.FillRandom(rng, Range{-1, 1, 0.01});
-  xv[1] = std::numeric_limits<double>::infinity();
-  xv[(c.m - 1) * c.k + 2] = -std::numeric_limits<double>::infinity();
-  x.WriteView(xv);
-  const Values sv = scale.FillRandom(rng, Range{0.002, 0.05});
-  const Values ov = offset.FillRandom(rng, Range{-4, 4, 0.1});
-  const Values bv = bias.FillRandom(rng, Range{-1, 1, 0.01});
-  y.Poison();
-  const OpRun run = RunOp(
-      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
-        aclTensor* weight = w.Create(c.weightFormat);
-        const aclTensor* offset_arg = c.withOffset ? args.Tensor(offset) : nullptr;
-        const aclTensor* bias_arg = c.withBias ? args.Tensor(bias) : nullptr;
-        const auto group = static_cast<int>(c.groupSize);
-        const aclnnStatus status = c.innerPrecise < 0
-                                       ? aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
-                                             args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
-                                             bias_arg, group, args.Tensor(y), ws, ex)
-                                       : aclnnWeightQuantBatchMatmulV3GetWorkspaceSize(
-                                             args.Tensor(x), weight, args.Tensor(scale), offset_arg, nullptr, nullptr,
-                                             bias_arg, group, c.innerPrecise, args.Tensor(y), ws, ex);
-        aclDestroyTensor(weight);
-        return status;
-      },
-      c.innerPrecise < 0 ? aclnnWeightQuantBatchMatmulV2 : aclnnWeightQuantBatchMatmulV3);
-  ASSERT_TRUE(run.ok()) << Describe(run);
-  ExpectNear(y.ReadView(), Reference(c, xv, w.q, sv, ov, bv), c.name + " with infinities");
+  if (GetParam().k < 3) GTEST_SKIP() << "too short for two infinities";
+  CaseRun(GetParam(), true).Check(GetParam().name + " with infinities");
 }
 
 std::vector<QuantCase> QuantCases() {
