@@ -178,14 +178,18 @@ class QuantMatmulStep final : public Step {
   // weight) an infinity that a small scale would have brought back. Rows of y
   // holding an infinity or NaN are computed again as the formula reads, each
   // weight dequantised first, in f64 as the products and their sums, on this
-  // thread: such rows are rare.
+  // thread: such rows are rare. A row of x holding a NaN is NaN throughout
+  // either way, and is left as the kernels made it.
   void RedoNonFiniteRows(const float* x, const char* wbase, const void* scale, const void* offset, const float* bias,
                          float* y) const {
     const QuantWeight& w = d_.w;
+    const auto finite = [](float v) { return std::isfinite(v); };
+    const auto nan = [](float v) { return std::isnan(v); };
     std::vector<int64_t> rows;
     for (int64_t r = 0; r < d_.m; ++r) {
       const float* row = y + r * w.n;
-      if (!std::all_of(row, row + w.n, [](float v) { return std::isfinite(v); })) rows.push_back(r);
+      if (std::all_of(row, row + w.n, finite) || std::any_of(x + r * w.k, x + (r + 1) * w.k, nan)) continue;
+      rows.push_back(r);
     }
     if (rows.empty()) return;
     // f32 scales and offsets (16-bit ones only reach here for a K-contiguous weight).

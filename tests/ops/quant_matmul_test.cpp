@@ -98,7 +98,8 @@ class WeightQuantBatchMatmulV2Test : public ::testing::TestWithParam<QuantCase> 
 
 // One case's operands on fresh random data; Check() calls the op on them
 // (twice: the second call is a plan-cache hit) against the float64 formula.
-// `infinities`: +inf in x's first row and -inf in its last.
+// `infinities`: +inf in x's first row, -inf in its last and, from three rows,
+// a NaN in its second.
 class CaseRun {
  public:
   CaseRun(const QuantCase& c, bool infinities)
@@ -114,6 +115,7 @@ class CaseRun {
     if (infinities) {
       xv_[1] = std::numeric_limits<double>::infinity();
       xv_[(c.m - 1) * c.k + 2] = -std::numeric_limits<double>::infinity();
+      if (c.m >= 3) xv_[c.k] = std::numeric_limits<double>::quiet_NaN();  // row 1: NaN throughout
       x_.WriteView(xv_);
     }
     sv_ = scale_.FillRandom(rng_, Range{0.002, 0.05});
@@ -157,8 +159,8 @@ class CaseRun {
 TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) { CaseRun(GetParam(), false).Check(GetParam().name); }
 
 // The same with an infinity in x: +inf in the first row, -inf in the last
-// (a row of its own when there are several), each output the float64
-// formula's infinity or NaN, the other rows as before (every layout, group
+// (a row of its own when there are several) and a NaN in the second (from
+// three rows), each output the float64 formula's infinity or NaN, the other rows as before (every layout, group
 // and offset of the table; both the fused rows and the dequantised product).
 TEST_P(WeightQuantBatchMatmulV2Test, InfiniteActivationsAsTheFormula) {
   if (GetParam().k < 3) GTEST_SKIP() << "too short for two infinities";
