@@ -160,8 +160,9 @@ TEST_P(WeightQuantBatchMatmulV2Test, MatchesDequantisedFloat64) { CaseRun(GetPar
 
 // The same with an infinity in x: +inf in the first row, -inf in the last
 // (a row of its own when there are several) and a NaN in the second (from
-// three rows), each output the float64 formula's infinity or NaN, the other rows as before (every layout, group
-// and offset of the table; both the fused rows and the dequantised product).
+// three rows), each output the float64 formula's infinity or NaN, the other
+// rows as before (every layout, group and offset of the table; both the
+// fused rows and the dequantised product).
 TEST_P(WeightQuantBatchMatmulV2Test, InfiniteActivationsAsTheFormula) {
   if (GetParam().k < 3) GTEST_SKIP() << "too short for two infinities";
   CaseRun(GetParam(), true).Check(GetParam().name + " with infinities");
@@ -565,24 +566,20 @@ TEST(WeightQuantBatchMatmulV2Exact, InfiniteActivationWithOffsetAsTheFormula) {
         }
         const Values got = RunPerChannel(weightDtype, dtype, m, k, n, q, xv, scales, offsets);
         ASSERT_EQ(got.size(), static_cast<size_t>(m * n));
+        // ExpectNear takes NaN for NaN and an infinity only for itself.
+        Expected want;
         for (int64_t r = 0; r < m; ++r) {
           for (int64_t c = 0; c < n; ++c) {
-            double want = 0;
+            double sum = 0;
             for (int64_t kk = 0; kk < k; ++kk) {
-              want +=
+              sum +=
                   xv[r * k + kk].real() * ((static_cast<double>(q[kk * n + c]) + offsets[c].real()) * scales[c].real());
             }
-            const double value = got[r * n + c].real();
-            const std::string where = "row " + std::to_string(r) + " column " + std::to_string(c);
-            if (std::isnan(want)) {
-              EXPECT_TRUE(std::isnan(value)) << where << ": " << value;
-            } else if (std::isinf(want)) {
-              EXPECT_EQ(value, want) << where;
-            } else {
-              EXPECT_NEAR(value, want, 2 * UnitRoundoff(dtype) * std::abs(want) + 1e-3) << where;
-            }
+            want.values.push_back(sum);
+            want.tolerance.push_back(2 * UnitRoundoff(dtype) * std::abs(sum) + 1e-3);
           }
         }
+        ExpectNear(got, want, "infinite activations with an offset");
       }
     }
   }
