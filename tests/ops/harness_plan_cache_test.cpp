@@ -1,12 +1,11 @@
 // The plan cache's bounds, seen as a client sees them: with CANOPY_VERBOSE=1
-// (set here before the first phase 1: the library reads it once) a reused
-// plan says "plan cache hit" on stderr. Plans over long tensor lists hold a step per tensor (~1 MiB
+// (harness/stderr_capture.h sets it) a reused plan says "plan cache hit" on
+// stderr. Plans over long tensor lists hold a step per tensor (~1 MiB
 // for 256 tensors), so the cache is bounded by their estimated bytes as well
 // as by its entry count (src/ops/framework/plan_cache.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -17,13 +16,6 @@
 
 namespace canopy_test {
 namespace {
-
-[[maybe_unused]] const bool kVerboseSet = setenv("CANOPY_VERBOSE", "1", 1) == 0;
-
-bool PlanCacheOn() {
-  const char* value = std::getenv("CANOPY_PLAN_CACHE");
-  return value == nullptr || std::string(value) != "0";
-}
 
 // ForeachAbs over `count` tensors of shape [rows, 4], all views of `in` and
 // `out` (the lists alias one buffer each: phase 1 only, nothing runs).
@@ -53,7 +45,7 @@ bool PlansFromCache(const DeviceTensor& in, const DeviceTensor& out, int count, 
   }
   aclDestroyTensorList(x);
   aclDestroyTensorList(y);
-  return verbose.find("plan cache hit") != std::string::npos;
+  return verbose.find(harness::kCacheHitMessage) != std::string::npos;
 }
 
 // 72 plans of 256 tensors each (~1 MiB apiece by the cache's estimate) outgrow
@@ -61,7 +53,7 @@ bool PlansFromCache(const DeviceTensor& in, const DeviceTensor& out, int count, 
 // newest still hit. (Before the budget all 72 stayed: ~1 GiB per 1000 such
 // plans, 4 GiB at the entry limit.)
 TEST(PlanCacheBudget, PlansOverLongListsAreBoundedByBytes) {
-  if (!PlanCacheOn()) GTEST_SKIP() << "CANOPY_PLAN_CACHE=0";
+  if (!harness::PlanCacheOn()) GTEST_SKIP() << "CANOPY_PLAN_CACHE=0";
   constexpr int kTensors = 256;
   constexpr int kPlans = 72;
   DeviceTensor in(ACL_FLOAT, {kPlans, 4}), out(ACL_FLOAT, {kPlans, 4});
@@ -74,7 +66,7 @@ TEST(PlanCacheBudget, PlansOverLongListsAreBoundedByBytes) {
 // A plan bigger than half the budget (9000 tensors, ~35 MiB estimated) is not
 // kept at all, so it cannot evict every other plan; small plans still are.
 TEST(PlanCacheBudget, OnePlanAboveHalfTheBudgetIsNotKept) {
-  if (!PlanCacheOn()) GTEST_SKIP() << "CANOPY_PLAN_CACHE=0";
+  if (!harness::PlanCacheOn()) GTEST_SKIP() << "CANOPY_PLAN_CACHE=0";
   DeviceTensor in(ACL_FLOAT, {3, 4}), out(ACL_FLOAT, {3, 4});
   EXPECT_FALSE(PlansFromCache(in, out, 2, 3));
   EXPECT_FALSE(PlansFromCache(in, out, 9000, 3));

@@ -2,8 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <sstream>
 
@@ -12,20 +10,6 @@
 
 namespace canopy_test::harness {
 namespace {
-
-// What phase 1 prints under CANOPY_VERBOSE=1 when it reuses a cached plan.
-constexpr const char* kCacheHitMessage = "plan cache hit";
-
-// Plan-cache hits are read from the verbose output (see stderr_capture.h). The
-// library reads CANOPY_VERBOSE once, at the first phase 1, so it is set before
-// main: this file is linked into every binary that runs harness cases.
-[[maybe_unused]] const bool kVerboseSet = setenv("CANOPY_VERBOSE", "1", 1) == 0;
-
-// CANOPY_PLAN_CACHE=0 (EnvSwitch: "0" is off) turns the cache off: nothing can hit.
-bool PlanCacheOn() {
-  const char* value = std::getenv("CANOPY_PLAN_CACHE");
-  return value == nullptr || std::strcmp(value, "0") != 0;
-}
 
 // The buffers of one call: a device tensor per tensor input, a value per
 // scalar input, and the out tensor of the out form.

@@ -3,7 +3,17 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+#include <cstring>
+
 namespace canopy_test::harness {
+
+[[maybe_unused]] const bool kVerboseSet = setenv("CANOPY_VERBOSE", "1", 1) == 0;
+
+bool PlanCacheOn() {
+  const char* value = std::getenv("CANOPY_PLAN_CACHE");
+  return value == nullptr || std::strcmp(value, "0") != 0;
+}
 
 StderrCapture::~StderrCapture() {
   if (saved_ >= 0) Stop();

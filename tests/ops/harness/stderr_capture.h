@@ -27,6 +27,15 @@ class StderrCapture {
   int saved_ = -1;
 };
 
+// What phase 1 prints under CANOPY_VERBOSE=1 when it reuses a cached plan.
+// Every binary that links this file runs with CANOPY_VERBOSE=1: the library
+// reads it once, at the first phase 1, so stderr_capture.cpp sets it before main.
+inline constexpr const char* kCacheHitMessage = "plan cache hit";
+
+// Whether the plan cache is on: CANOPY_PLAN_CACHE=0 (EnvSwitch: "0" is off)
+// turns it off, and then nothing can hit.
+bool PlanCacheOn();
+
 }  // namespace canopy_test::harness
 
 #endif  // CANOPY_TESTS_OPS_HARNESS_STDERR_CAPTURE_H_
