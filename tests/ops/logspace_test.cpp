@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -87,10 +88,10 @@ std::vector<LogSpaceCase> LogSpaceCases() {
 INSTANTIATE_TEST_SUITE_P(LogSpace, LogSpaceTest, ::testing::ValuesIn(LogSpaceCases()),
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
-OpRun RunLogSpace(aclDataType result, const Shape& shape, int64_t steps, double start = 0) {
+OpRun RunLogSpace(aclDataType result, const Shape& shape, int64_t steps, double start = 0, double base = 10.0) {
   return RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnLogSpaceGetWorkspaceSize(args.Scalar(ACL_FLOAT, start), args.Scalar(ACL_FLOAT, 2.0), steps, 10.0,
+        return aclnnLogSpaceGetWorkspaceSize(args.Scalar(ACL_FLOAT, start), args.Scalar(ACL_FLOAT, 2.0), steps, base,
                                              args.NewTensor(result, shape), ws, ex);
       },
       aclnnLogSpace);
@@ -124,6 +125,12 @@ TEST(LogSpaceRejects, WithCannCodes) {
   EXPECT_EQ(RunLogSpace(ACL_INT32, {5}, 5).phase1, ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(RunLogSpace(ACL_FLOAT, {5}, -1).phase1, ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(RunLogSpace(ACL_FLOAT, {4}, 5).phase1, ACLNN_ERR_PARAM_INVALID);  // result does not hold steps values
+  // CANN's host code: the base must be above 0 (even with no steps to compute).
+  for (const double base : {0.0, -0.0, -2.0, -std::numeric_limits<double>::infinity()}) {
+    EXPECT_EQ(RunLogSpace(ACL_FLOAT, {5}, 5, 0, base).phase1, ACLNN_ERR_PARAM_INVALID) << base;
+    EXPECT_EQ(RunLogSpace(ACL_FLOAT, {0}, 0, 0, base).phase1, ACLNN_ERR_PARAM_INVALID) << base;
+  }
+  EXPECT_TRUE(RunLogSpace(ACL_FLOAT, {5}, 5, 0, 1e-30).ok());
   const OpRun null_start = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
         return aclnnLogSpaceGetWorkspaceSize(nullptr, args.Scalar(ACL_FLOAT, 2.0), 5, 10.0,

@@ -1515,6 +1515,21 @@ TEST(GridSampler3D, MatchesFloat64Reference) {
   RunGrid3d({{2, 4, 3, 3, 3}, 0, 0, false, true});
 }
 
+TEST(GridSampler3D, EmptyDepthLeavesOutAsItWas) {
+  // CANN passes an input empty in D (or N, C) and returns without a kernel: out keeps its bytes.
+  DeviceTensor in(ACL_FLOAT, {1, 2, 0, 4, 5}), grid(ACL_FLOAT, {1, 2, 2, 2, 3}), out(ACL_FLOAT, {1, 2, 2, 2, 2});
+  Rng rng = Rng::ForCurrentTest();
+  grid.FillRandom(rng, Range{-1, 1});
+  out.Poison();
+  const std::vector<uint8_t> poisoned = out.DownloadBytes();
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGridSampler3DGetWorkspaceSize(a.Tensor(in), a.Tensor(grid), 0, 0, false, a.Tensor(out), ws, ex);
+      },
+      aclnnGridSampler3D);
+  EXPECT_EQ(out.DownloadBytes(), poisoned);
+}
+
 TEST(GridSampler3D, Rejections) {
   struct Case {
     std::string name;
@@ -1534,6 +1549,9 @@ TEST(GridSampler3D, Rejections) {
       {"grid_last", f, f, in, {1, 2, 2, 2, 2}, o, 0, 0, "grid"},
       {"out_shape", f, f, in, g, {1, 2, 2, 2, 3}, 0, 0, "out"},
       {"batch", f, f, in, {2, 2, 2, 2, 3}, o, 0, 0, "grid"},
+      // CANN's host code: the view's last two dimensions must not be empty.
+      {"empty_h", f, f, {1, 2, 3, 0, 5}, g, o, 0, 0, "empty"},
+      {"empty_w", f, f, {1, 2, 3, 4, 0}, g, o, 1, 2, "empty"},
   };
   for (const Case& x : cases) {
     const OpRun run = RunOp(

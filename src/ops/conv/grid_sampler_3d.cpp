@@ -64,6 +64,14 @@ aclnnStatus PlanGridSampler3D(Plan& plan, const aclTensor* input, const aclTenso
                        ShapeToString(input->view_shape).c_str(), ShapeToString(g).c_str(),
                        ShapeToString(out->view_shape).c_str());
   }
+  // CANN's host code reads the view's last two dimensions as given (H and W of
+  // NCDHW, W and C of NDHWC); an empty D or C passes and, as there, leaves out
+  // as it was (the input is empty, so nothing is sampled or written).
+  const Shape& view = input->view_shape;
+  if (view[3] == 0 || view[4] == 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "input %s is empty in its last two dimensions",
+                       ShapeToString(view).c_str());
+  }
   if (in[2] * in[3] * in[4] >= INT32_MAX) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "input %s has D * H * W of 2^31 - 1 or more",
                        ShapeToString(input->view_shape).c_str());
@@ -71,7 +79,7 @@ aclnnStatus PlanGridSampler3D(Plan& plan, const aclTensor* input, const aclTenso
   const TensorRef x = Permute(plan.Input(input, "input"), planar);
   const TensorRef points = plan.Input(grid, "grid");
   const TensorRef y = Permute(plan.Output(out, "out"), planar);
-  if (y.NumElements() == 0) return ACLNN_SUCCESS;
+  if (x.NumElements() == 0 || y.NumElements() == 0) return ACLNN_SUCCESS;
   kernels::GridSampleDesc desc;
   desc.input = x.buffer;
   desc.grid = points.buffer;

@@ -62,6 +62,8 @@ aclnnStatus PlanLogSpace(Plan& plan, const aclScalar* start, const aclScalar* en
   if (steps < 0) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "steps %ld must not be negative", static_cast<long>(steps));
   }
+  // CANN's host code refuses a base of 0 or less (a NaN base passes its `base <= 0`, as here).
+  if (base <= 0) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "base %g must be greater than 0", base);
   const TensorRef dst = plan.Output(result, "result");
   if (steps == 0) return ACLNN_SUCCESS;
   if (dst.NumElements() != steps) {
