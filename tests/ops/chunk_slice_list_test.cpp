@@ -329,7 +329,7 @@ TEST(ScatterList, MatchesReference) {
           lengths.push_back(length);
           index.emplace_back(offset);
           if (c.pairs) index.emplace_back(length);
-          mask.emplace_back(c.masked ? b % 3 : 1);  // 0 and 2 leave the cache alone
+          mask.emplace_back(c.masked ? (b % 3) * 127 : 1);  // 0 leaves the cache alone; 127 and 254 write it, as 1
         }
         const auto indice = Upload(indexDtype, c.pairs ? Shape{c.caches, 2} : Shape{c.caches}, index);
         const auto maskTensor = Upload(ACL_UINT8, {c.caches}, mask);
@@ -338,7 +338,7 @@ TEST(ScatterList, MatchesReference) {
         for (size_t d = 0; d < dim; ++d) pre *= c.cache[d];
         for (size_t d = dim + 1; d < c.cache.size(); ++d) post *= c.cache[d];
         for (int64_t b = 0; b < c.caches; ++b) {
-          if (mask[static_cast<size_t>(b)] != Value(1)) continue;
+          if (mask[static_cast<size_t>(b)] == Value(0)) continue;
           for (int64_t p = 0; p < pre; ++p) {
             for (int64_t t = 0; t < lengths[static_cast<size_t>(b)]; ++t) {
               for (int64_t q = 0; q < post; ++q) {

@@ -798,6 +798,21 @@ std::vector<Rejection> Rejections() {
                                              0, -100, scalarOut(a, ACL_FLOAT), scalarOut(a, ACL_FLOAT), w, e);
        },
        aclnnNLLLoss, "out"},
+      // CANN's host code: no classes for targets that exist, whatever their values and ignoreIndex.
+      {"NLLLoss_no_classes",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {2, 0}), a.NewTensor(ACL_INT64, {2}),
+                                             a.NewTensor(ACL_FLOAT, {0}), 1, -100, scalarOut(a, ACL_FLOAT),
+                                             scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "out of bounds"},
+      {"NLLLoss_no_classes_1d",
+       [=](A& a, W w, E e) {
+         return aclnnNLLLossGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {0}), a.NewTensor(ACL_INT64, {}),
+                                             a.NewTensor(ACL_FLOAT, {0}), 2, -100, scalarOut(a, ACL_FLOAT),
+                                             scalarOut(a, ACL_FLOAT), w, e);
+       },
+       aclnnNLLLoss, "out of bounds"},
       {"NLLLoss2d_rank3_self",
        [=](A& a, W w, E e) {
          return aclnnNLLLoss2dGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {2, 3, 4}), a.NewTensor(ACL_INT64, {2, 4}),

@@ -422,6 +422,20 @@ TEST(GatherNd, Rejections) {
   ExpectInvalid(GatherNd(ACL_FLOAT, {4, 5}, ACL_INT64, {3, 1}, ACL_FLOAT, {3, 4}), "'out'");
 }
 
+// CANN returns before its kernel when self is empty: any index values, out keeps its bytes.
+TEST(GatherNd, EmptySelfLeavesOutAsItWas) {
+  DeviceTensor self(ACL_FLOAT, {0, 3}), out(ACL_FLOAT, {2, 3});
+  const auto indices = Upload(ACL_INT64, {2, 1}, {Value(0), Value(5)});
+  out.Poison();
+  const std::vector<uint8_t> poisoned = out.DownloadBytes();
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnGatherNdGetWorkspaceSize(a.Tensor(self), a.Tensor(*indices), false, a.Tensor(out), ws, ex);
+      },
+      aclnnGatherNd);
+  EXPECT_EQ(out.DownloadBytes(), poisoned);
+}
+
 // The document's four examples, negativeIndexSupport true and false.
 TEST(GatherNd, DocumentExamples) {
   struct Example {

@@ -237,6 +237,20 @@ TEST(MoeTokenPermuteWithRoutingMapRejects, EachCase) {
   ExpectRejectedWith(RunCall(With([](Call& c) { c.is = {4}; })), kInvalid, {"'sortedIndicesOut'"});
   // numOutTokens rounds down to a multiple of the tokens (experts with dropAndPad).
   EXPECT_EQ(RunCall(With([](Call& c) { c.num_out = 11; })).phase1, ACLNN_SUCCESS);
+  // CANN's tiling: drop-less, at most 512 selections a token (561002); drop and pad has no such limit.
+  const auto top_k = [](int64_t k, bool drop_and_pad) {
+    return With([=](Call& c) {
+      c.ts = {1, 8};
+      c.ms = c.ps = {1, k};
+      c.num_out = k;
+      c.pts = {k, 8};
+      c.pps = c.is = {k};
+      c.drop_and_pad = drop_and_pad;
+    });
+  };
+  EXPECT_EQ(RunCall(top_k(512, false)).phase1, ACLNN_SUCCESS);
+  ExpectRejectedWith(RunCall(top_k(513, false)), ACLNN_ERR_INNER_TILING_ERROR, {"topK", "512"});
+  EXPECT_TRUE(RunCall(top_k(600, true)).ok());
 }
 
 }  // namespace

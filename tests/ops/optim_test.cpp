@@ -703,6 +703,46 @@ void CheckAdamWQuant(const AdamWQuantCase& x) {
 
 class ApplyAdamWQuantTest : public ::testing::TestWithParam<AdamWQuantCase> {};
 TEST_P(ApplyAdamWQuantTest, MatchesReference) { CheckAdamWQuant(GetParam()); }
+
+// CANN's reference (torch.max, torch.argmin): a NaN gradient makes its block's absmaxes NaN, and every
+// code of that block the first entry (each quotient by the absmax is NaN); the next block is untouched.
+TEST(ApplyAdamWQuantValues, NanInABlockIsItsAbsmax) {
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor var(ACL_FLOAT, {512}), grad(ACL_FLOAT, {512}), m(ACL_UINT8, {512}), v(ACL_UINT8, {512});
+  DeviceTensor qmapM(ACL_FLOAT, {256}), qmapV(ACL_FLOAT, {256});
+  DeviceTensor absmaxM(ACL_FLOAT, {2}), absmaxV(ACL_FLOAT, {2}), step(ACL_INT64, {1});
+  var.FillRandom(rng, Range{-2, 2});
+  Values g = grad.FillRandom(rng, Range{-1, 1});
+  g[3] = Value(std::nan(""));
+  grad.WriteView(g);
+  m.FillRandom(rng, Range{1, 255});
+  v.FillRandom(rng, Range{1, 255});
+  absmaxM.FillRandom(rng, Range{0.1, 1});
+  absmaxV.FillRandom(rng, Range{0.01, 0.5});
+  qmapM.WriteView(RandomQmap(rng, -1, 1));
+  qmapV.WriteView(RandomQmap(rng, 0, 1));
+  step.WriteView({Value(1.0)});
+  char mode[] = "BLOCKWISE";
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnApplyAdamWQuantGetWorkspaceSize(
+            a.Tensor(var), a.Tensor(grad), a.Tensor(m), a.Tensor(v), a.Tensor(qmapM), a.Tensor(qmapV),
+            a.Tensor(absmaxM), a.Tensor(absmaxV), a.Tensor(step), 0.01, 0.9, 0.99, 0.05, 1e-6, 1.0, mode, 256, ws, ex);
+      },
+      aclnnApplyAdamWQuant);
+  const Values am = absmaxM.ReadView(), av = absmaxV.ReadView(), mOut = m.ReadView(), vOut = v.ReadView();
+  const Values varOut = var.ReadView();
+  EXPECT_TRUE(std::isnan(am[0].real()) && std::isnan(av[0].real())) << am[0].real() << " " << av[0].real();
+  EXPECT_TRUE(std::isfinite(am[1].real()) && std::isfinite(av[1].real())) << am[1].real() << " " << av[1].real();
+  EXPECT_TRUE(std::isnan(varOut[3].real()));
+  for (size_t i = 0; i < 256; ++i) {
+    EXPECT_EQ(mOut[i].real(), 0) << "mRef[" << i << "]";
+    EXPECT_EQ(vOut[i].real(), 0) << "vRef[" << i << "]";
+    if (i != 3) {
+      EXPECT_TRUE(std::isfinite(varOut[i].real())) << "varRef[" << i << "]";
+    }
+  }
+}
 INSTANTIATE_TEST_SUITE_P(Cases, ApplyAdamWQuantTest, ::testing::ValuesIn(AdamWQuantCases()),
                          [](const ::testing::TestParamInfo<AdamWQuantCase>& info) {
                            return SanitizeName(info.param.name);

@@ -103,6 +103,11 @@ aclnnStatus PlanNllLoss(Plan& plan, const aclTensor* self, const aclTensor* targ
     CANOPY_CHECK(CheckOneElement(plan, "out", out, 1));
   }
   CANOPY_CHECK(CheckOneElement(plan, "totalWeightOut", totalWeightOut, 8));
+  // CANN's host code: no class to pick for a target that has an element, whatever its value or ignoreIndex.
+  if (classes == 0 && target->NumElements() > 0) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'self' %s has no classes, so 'target' %s is out of bounds",
+                       ShapeToString(s).c_str(), ShapeToString(target->view_shape).c_str());
+  }
   AddNllStep(plan, self, target, weight, reduction, ignoreIndex, out, totalWeightOut,
              batched ? std::vector<int64_t>{0} : std::vector<int64_t>{}, batched ? 1 : 0, "aclnnNLLLoss");
   return ACLNN_SUCCESS;

@@ -3,8 +3,8 @@
 //   m = qmapM[mRef] * absmaxM[b];  v = qmapV[vRef] * absmaxV[b];  g = grad * gnormScale
 //   m = beta1 * m + (1 - beta1) * g;  v = beta2 * v + (1 - beta2) * g^2
 //   var += -lr * c2 / c1 * m / (sqrt(v) + eps * c2);  then var *= 1 - lr * weightDecay when weightDecay > 0
-//   absmaxM[b] = max |m|, absmaxV[b] = max |v|; mRef, vRef = the nearest qmap entry to m / absmaxM[b],
-//   v / absmaxV[b] (an absmax of 0 divides by 1)
+//   absmaxM[b] = max |m|, absmaxV[b] = max v (NaN where the block holds one); mRef, vRef = the nearest
+//   qmap entry to m / absmaxM[b], v / absmaxV[b] (an absmax of 0 divides by 1; a NaN quotient takes code 0)
 // and, where qmapM has negative entries, an m code whose entry has the other sign than m moves one entry
 // towards m's sign. These follow CANN's reference for the op (tests/assets/golden.py): its A2 kernel
 // moves a positive m's code down rather than up there, which we take for a slip. Computed in f32.
@@ -39,6 +39,7 @@ struct AdamQuantDesc {
 
 // The index of the qmap entry nearest to x (the lower one on a tie), by bisection of the ascending map.
 int NearestCode(const float* qmap, float x) {
+  if (std::isnan(x)) return 0;  // every distance NaN: argmin's first index, as the reference's torch.argmin
   int lower = 0, upper = kQmapSize - 1;
   while (upper - lower > 1) {
     const int pivot = (lower + upper) / 2;
@@ -78,7 +79,9 @@ class AdamQuantStep final : public Step {
       for (int64_t b = block_begin; b < block_end; ++b) {
         const int64_t begin = b * kQuantBlock;
         const int64_t size = std::min(kQuantBlock, d_.count - begin);
-        float max_m = 0.0f, max_v = 0.0f;
+        // The reference's torch.max: a NaN anywhere in the block is the block's maximum.
+        float max_m = 0.0f, max_v = -INFINITY;
+        const auto max_of = [](float a, float b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); };
         for (int64_t i = 0; i < size; ++i) {
           const int64_t at = begin + i;
           const float g = grad[at] * d_.gnorm_scale;
@@ -87,8 +90,8 @@ class AdamQuantStep final : public Step {
           float updated = var[at] + step_size * m[i] / (std::sqrt(v[i]) + eps);
           if (d_.weight_decay > 0.0f) updated *= decay;
           var[at] = updated;
-          max_m = std::fmax(max_m, std::fabs(m[i]));
-          max_v = std::fmax(max_v, std::fabs(v[i]));
+          max_m = max_of(max_m, std::fabs(m[i]));
+          max_v = max_of(max_v, v[i]);
         }
         absmax_m[b] = max_m;
         absmax_v[b] = max_v;

@@ -36,7 +36,8 @@ aclnnStatus PlanGatherNd(Plan& plan, const aclTensor* self, const aclTensor* ind
   const TensorRef src = plan.Input(self, "self");
   const TensorRef coordinates = plan.Input(indices, "indices");
   const TensorRef dst = plan.Output(out, "out");
-  if (out->NumElements() == 0) return ACLNN_SUCCESS;  // nothing is read (CANN does not run the kernel either)
+  // CANN returns before its kernel when self, indices or out is empty: out (if any) keeps its bytes.
+  if (out->NumElements() == 0 || self->NumElements() == 0 || indices->NumElements() == 0) return ACLNN_SUCCESS;
   // Without negativeIndexSupport the caller promises non-negative coordinates; a negative one fails the run.
   const IndexSign sign = negative_index_support ? IndexSign::kNegativeFromEnd : IndexSign::kNonNegative;
   std::optional<TensorRef> count;

@@ -2,7 +2,7 @@
 // updates is [B, ...] and `axis` (normalised by updates' rank, never 0) names
 // the dimension its slabs run along, which is dimension axis - 1 of each
 // cache; updates' other dimensions group into V's before and after it. For
-// each b (where maskOptional[b] is 1), slab b goes into varRef[b] at offset
+// each b (where maskOptional[b] is not 0), slab b goes into varRef[b] at offset
 // indice[b] along that dimension: all updates.shape[axis] rows, or, with a
 // [B, 2] indice of (offset, length) pairs, the first `length`. CANN generates
 // this op's entry from its definition and checks shapes while tiling, so a
@@ -57,7 +57,8 @@ class ScatterListWindowsStep final : public Step {
     for (int64_t b = 0; b < windows_.shape[0]; ++b) {
       const int64_t offset = Index(indice, b, 0);
       const int64_t length = pairs ? Index(indice, b, 1) : slab_extent_;
-      const bool selected = mask == nullptr || static_cast<uint8_t>(mask[b * mask_->strides[0]]) == 1;
+      // CANN's kernels skip a cache whose mask byte is 0 and write it for any other value.
+      const bool selected = mask == nullptr || static_cast<uint8_t>(mask[b * mask_->strides[0]]) != 0;
       if (selected && (offset < 0 || length < 0 || length > slab_extent_ || offset > cache_extent_ - length)) {
         SetErrorMessage(
             "aclnnScatterList: indice gives cache %lld offset %lld and length %lld along its dimension %lld; the "

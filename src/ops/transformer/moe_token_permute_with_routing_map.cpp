@@ -15,7 +15,9 @@
 // float dtype, sortedIndicesOut INT32), routingMap and probs 2-D, numOutTokens
 // in [0, tokens * experts], tokens and experts below 16777215,
 // permuteTokensOut's rows numOutTokens rounded down to a multiple of tokens
-// (experts with dropAndPad), as permuteProbsOutOptional's. Canopy also checks
+// (experts with dropAndPad), as permuteProbsOutOptional's. CANN's tiling
+// (561002): drop-less, topK at most 512 and tokens * topK below 16777215.
+// Canopy also checks
 // the shapes CANN's kernel assumes (tokens [T, h], probs like routingMap,
 // sortedIndicesOut with one entry a row), 161002.
 #include <algorithm>
@@ -36,6 +38,7 @@ namespace {
 constexpr DtypeSet kTokenDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kMapDtypes = {ACL_INT8, ACL_BOOL};
 constexpr int64_t kSortLimit = 16777215;
+constexpr int64_t kMaxTopK = 512;  // selections a token, drop-less
 
 struct PermuteDesc {
   aclDataType dtype = ACL_FLOAT;
@@ -156,6 +159,16 @@ aclnnStatus PlanPermuteWithRoutingMap(Plan& plan, const aclTensor* tokens, const
   if (token_count >= kSortLimit || experts >= kSortLimit) {
     return plan.Reject(kInvalid, "routingMap has shape %s; tokens and experts must be below %lld",
                        ShapeToString(map->view_shape).c_str(), static_cast<long long>(kSortLimit));
+  }
+  // CANN's tiling (561002): drop-less, at most 512 selections a token and fewer than the sort limit in all.
+  if (!drop_and_pad && token_count > 0) {
+    const int64_t top_k = num_out_tokens / token_count;
+    if (top_k > kMaxTopK || token_count * top_k >= kSortLimit) {
+      return plan.Reject(ACLNN_ERR_INNER_TILING_ERROR,
+                         "numOutTokens / tokens (topK) is %lld; it must be at most %lld, and tokens * topK below %lld",
+                         static_cast<long long>(top_k), static_cast<long long>(kMaxTopK),
+                         static_cast<long long>(kSortLimit));
+    }
   }
   const int64_t align = std::max<int64_t>(drop_and_pad ? experts : token_count, 1);
   const int64_t rows = num_out_tokens / align * align;
