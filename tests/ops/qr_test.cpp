@@ -121,6 +121,62 @@ std::vector<QrCase> QrCases() {
 INSTANTIATE_TEST_SUITE_P(Qr, QrTest, ::testing::ValuesIn(QrCases()),
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
+// Q and R of one matrix, reduced (mode 0), as read back in float64.
+struct Factors {
+  Values q, r;
+};
+Factors ReducedQr(aclDataType dtype, const Shape& shape, const Values& values) {
+  const int64_t m = shape[0], n = shape[1], k = std::min(m, n);
+  DeviceTensor self(dtype, shape), q(dtype, {m, k}), r(dtype, {k, n});
+  self.WriteView(values);
+  ExpectRuns(
+      [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnLinalgQrGetWorkspaceSize(args.Tensor(self), 0, args.Tensor(q), args.Tensor(r), ws, ex);
+      },
+      aclnnLinalgQr);
+  return {q.ReadView(), r.ReadView()};
+}
+
+// LAPACK's geqrf, as torch and CANN's document give them: a column with nothing below its diagonal is not
+// reflected (a square matrix's last column, an identity, a triangular matrix keep their signs).
+TEST(QrValues, LapackSignsAsTheDocument) {
+  const double s10 = std::sqrt(10.0);
+  const Factors doc = ReducedQr(ACL_DOUBLE, {2, 2}, {1, 2, 3, 4});  // the document's example
+  ExpectNear(doc.q, {{-1 / s10, -3 / s10, -3 / s10, 1 / s10}, std::vector<double>(4, 1e-12)}, "example Q");
+  ExpectNear(doc.r, {{-s10, -14 / s10, 0, -2 / s10}, std::vector<double>(4, 1e-12)}, "example R");
+  const Factors identity = ReducedQr(ACL_FLOAT, {2, 2}, {1, 0, 0, 1});
+  ExpectExact(identity.q, {1, 0, 0, 1}, "identity Q");
+  ExpectExact(identity.r, {1, 0, 0, 1}, "identity R");
+  const Factors upper = ReducedQr(ACL_FLOAT, {2, 2}, {2, 1, 0, 3});
+  ExpectExact(upper.q, {1, 0, 0, 1}, "triangular Q");
+  ExpectExact(upper.r, {2, 1, 0, 3}, "triangular R");
+  // Complex: R's diagonal is real (geqrf's beta).
+  Rng rng = Rng::ForCurrentTest();
+  Values c;
+  for (int i = 0; i < 12; ++i) c.push_back(Value(rng.Uniform(-2, 2), rng.Uniform(-2, 2)));
+  const Factors complex = ReducedQr(ACL_COMPLEX128, {4, 3}, c);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(complex.r[static_cast<size_t>(i * 3 + i)].imag(), 0.0) << "R[" << i << "]";
+}
+
+// f64 values near the ends of the range: the norms are scaled, so the factors stay finite and exact.
+TEST(QrValues, ExtremeScalesFactor) {
+  for (const double scale : {1e200, 1e-200, 1e-305}) {
+    const Values a = {3 * scale, 4 * scale, 1 * scale, 2 * scale};
+    const Factors f = ReducedQr(ACL_DOUBLE, {2, 2}, a);
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        const Value qr = f.q[static_cast<size_t>(i * 2)] * f.r[static_cast<size_t>(j)] +
+                         f.q[static_cast<size_t>(i * 2 + 1)] * f.r[static_cast<size_t>(2 + j)];
+        const Value want = a[static_cast<size_t>(i * 2 + j)];
+        EXPECT_NEAR(qr.real() / scale, want.real() / scale, 1e-12) << scale << " (Q R)[" << i << "][" << j << "]";
+        const Value qq = f.q[static_cast<size_t>(i)] * f.q[static_cast<size_t>(j)] +
+                         f.q[static_cast<size_t>(2 + i)] * f.q[static_cast<size_t>(2 + j)];
+        EXPECT_NEAR(qq.real(), i == j ? 1.0 : 0.0, 1e-12) << scale << " (Q^T Q)[" << i << "][" << j << "]";
+      }
+    }
+  }
+}
+
 OpRun RunLinalgQr(aclDataType self, const Shape& shape, int64_t mode, aclDataType q, const Shape& qs, aclDataType r,
                   const Shape& rs) {
   return RunOp(

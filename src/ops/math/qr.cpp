@@ -1,14 +1,20 @@
 // aclnnLinalgQr and aclnnQr (torch.linalg.qr, torch.qr): self = Q R for each
 // m x n matrix of the batch, by Householder reflections in double (complex
-// double for the complex dtypes), with LAPACK's sign convention (R's
-// diagonal is -sign(x0) |x| of each reflected column). Reduced: Q [m, k], R
+// double for the complex dtypes), as LAPACK's geqrf makes them (and so
+// torch's and CANN's documented results): R's diagonal is real, -sign(Re x0)
+// |x| of each reflected column, and a column with nothing below its
+// diagonal (a square matrix's last) is left as it is; norms are scaled, so
+// f64 values near the ends of the range factor too. Reduced: Q [m, k], R
 // [k, n] with k = min(m, n); complete: Q [m, m], R [m, n]; LinalgQr's mode 2
 // gives R alone. Results are cast into Q and R.
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <initializer_list>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "aclnnop/aclnn_linalg_qr.h"
@@ -27,9 +33,74 @@ constexpr int64_t kROnly = 2;
 
 double Conj(double x) { return x; }
 std::complex<double> Conj(std::complex<double> x) { return std::conj(x); }
-// x / |x|, 1 for 0.
-double Phase(double x) { return x < 0 ? -1.0 : 1.0; }
-std::complex<double> Phase(std::complex<double> x) { return std::abs(x) == 0 ? 1.0 : x / std::abs(x); }
+double Real(double x) { return x; }
+double Real(std::complex<double> x) { return x.real(); }
+double Imag(double) { return 0.0; }
+double Imag(std::complex<double> x) { return x.imag(); }
+
+// sqrt(sum |x|^2) over parts that may under- or overflow when squared (LAPACK's dnrm2 / dlapy3): the
+// parts are scaled by the largest magnitude first.
+double ScaledNorm(std::initializer_list<double> parts) {
+  double largest = 0;
+  for (double x : parts) largest = std::max(largest, std::fabs(x));
+  if (largest == 0 || !std::isfinite(largest)) return largest;
+  double sum = 0;
+  for (double x : parts) sum += (x / largest) * (x / largest);
+  return largest * std::sqrt(sum);
+}
+template <typename T>
+double ScaledNorm(const T* x, size_t count, size_t stride) {
+  double largest = 0;
+  for (size_t i = 0; i < count; ++i)
+    largest = std::max({largest, std::fabs(Real(x[i * stride])), std::fabs(Imag(x[i * stride]))});
+  if (largest == 0 || !std::isfinite(largest)) return largest;
+  double sum = 0;
+  for (size_t i = 0; i < count; ++i) sum += std::norm(x[i * stride] / largest);
+  return largest * std::sqrt(sum);
+}
+
+// One elementary reflector H = I - tau v v^H (v[0] = 1) with H^H [alpha; x] = [beta; 0], beta real, as
+// LAPACK's dlarfg / zlarfg make it: no reflection (tau = 0) where x is 0 and alpha real, so R keeps that
+// diagonal's sign; beta = -sign(Re alpha) |(alpha, x)|; tiny betas rescaled on the way, as LAPACK does.
+template <typename T>
+struct Reflector {
+  std::vector<T> v;
+  T tau = T(0);
+};
+
+template <typename T>
+double MakeReflector(T* column, size_t rows, size_t stride, Reflector<T>& h) {
+  h.v.assign(rows, T(0));
+  h.tau = T(0);
+  T alpha = column[0];
+  double x_norm = ScaledNorm(column + stride, rows - 1, stride);
+  if (x_norm == 0 && Imag(alpha) == 0) return Real(alpha);
+  double beta = -std::copysign(ScaledNorm({Real(alpha), Imag(alpha), x_norm}), Real(alpha));
+  constexpr double kSafeMin = std::numeric_limits<double>::min() / std::numeric_limits<double>::epsilon();
+  std::vector<T> x(rows - 1);
+  for (size_t i = 1; i < rows; ++i) x[i - 1] = column[i * stride];
+  int rescaled = 0;
+  while (std::fabs(beta) < kSafeMin && rescaled < 20) {
+    for (T& e : x) e /= kSafeMin;
+    beta /= kSafeMin;
+    alpha /= kSafeMin;
+    ++rescaled;
+  }
+  if (rescaled > 0) {
+    x_norm = ScaledNorm(x.data(), x.size(), 1);
+    beta = -std::copysign(ScaledNorm({Real(alpha), Imag(alpha), x_norm}), Real(alpha));
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    h.tau = (beta - alpha) / beta;
+  } else {
+    h.tau = T((beta - Real(alpha)) / beta, -Imag(alpha) / beta);
+  }
+  const T scale = T(1) / (alpha - beta);
+  h.v[0] = T(1);
+  for (size_t i = 1; i < rows; ++i) h.v[i] = x[i - 1] * scale;
+  for (int i = 0; i < rescaled; ++i) beta *= kSafeMin;
+  return beta;
+}
 
 // q[b] (m x q_cols, absent for R alone) and r[b] (r_rows x n) of `batch` contiguous m x n matrices of T.
 template <typename T>
@@ -47,24 +118,16 @@ class QrStep final : public Step {
     const size_t k = std::min(m, n);
     const size_t q_cols = complete_ ? m : k, r_rows = complete_ ? m : k;
     std::vector<T> a(m * n);
-    std::vector<std::vector<T>> reflectors(k);
+    std::vector<Reflector<T>> reflectors(k);
     for (int64_t b = 0; b < batch_; ++b) {
       std::copy(src + static_cast<size_t>(b) * m * n, src + static_cast<size_t>(b + 1) * m * n, a.begin());
       for (size_t j = 0; j < k; ++j) {
-        std::vector<T>& v = reflectors[j];
-        v.assign(m - j, T(0));
-        double norm = 0;
-        for (size_t i = j; i < m; ++i) norm += std::norm(a[i * n + j]);
-        norm = std::sqrt(norm);
-        if (norm == 0) continue;  // nothing to reflect: v stays 0
-        const T alpha = -Phase(a[j * n + j]) * norm;
-        for (size_t i = j; i < m; ++i) v[i - j] = a[i * n + j];
-        v[0] -= alpha;
-        double v_norm = 0;
-        for (const T& x : v) v_norm += std::norm(x);
-        v_norm = std::sqrt(v_norm);
-        for (T& x : v) x /= v_norm;
-        Reflect(v, a.data(), j, m, n, n, j);
+        Reflector<T>& h = reflectors[j];
+        const double beta = MakeReflector(&a[j * n + j], m - j, n, h);
+        // A := H^H A on the columns right of j; column j becomes [beta; 0].
+        Apply(h, Conj(h.tau), a.data(), j, m, n, n, j + 1);
+        a[j * n + j] = T(beta);
+        for (size_t i = j + 1; i < m; ++i) a[i * n + j] = T(0);
       }
       T* r = r_out + static_cast<size_t>(b) * r_rows * n;
       for (size_t i = 0; i < r_rows; ++i) {
@@ -75,7 +138,8 @@ class QrStep final : public Step {
       for (size_t i = 0; i < m; ++i) {
         for (size_t c = 0; c < q_cols; ++c) q[i * q_cols + c] = i == c ? T(1) : T(0);
       }
-      for (size_t j = k; j-- > 0;) Reflect(reflectors[j], q, j, m, q_cols, q_cols, 0);
+      // Q = H_0 H_1 ... H_(k-1), applied to the identity's columns from the last reflector.
+      for (size_t j = k; j-- > 0;) Apply(reflectors[j], reflectors[j].tau, q, j, m, q_cols, q_cols, 0);
     }
     return ACLNN_SUCCESS;
   }
@@ -85,14 +149,16 @@ class QrStep final : public Step {
   }
 
  private:
-  // rows first.. of x (columns from `from` to `cols`, row stride `stride`) -= 2 v (v^H x).
-  static void Reflect(const std::vector<T>& v, T* x, size_t first, size_t rows, size_t cols, size_t stride,
-                      size_t from) {
+  // rows first.. of x (columns from `from` to `cols`, row stride `stride`) -= tau v (v^H x).
+  static void Apply(const Reflector<T>& h, T tau, T* x, size_t first, size_t rows, size_t cols, size_t stride,
+                    size_t from) {
+    if (tau == T(0)) return;
     for (size_t c = from; c < cols; ++c) {
       T dot(0);
-      for (size_t i = first; i < rows; ++i) dot += Conj(v[i - first]) * x[i * stride + c];
+      for (size_t i = first; i < rows; ++i) dot += Conj(h.v[i - first]) * x[i * stride + c];
       if (dot == T(0)) continue;
-      for (size_t i = first; i < rows; ++i) x[i * stride + c] -= T(2) * v[i - first] * dot;
+      const T factor = tau * dot;
+      for (size_t i = first; i < rows; ++i) x[i * stride + c] -= h.v[i - first] * factor;
     }
   }
 
