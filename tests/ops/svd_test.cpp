@@ -133,6 +133,30 @@ std::vector<SvdCase> SvdCases() {
 INSTANTIATE_TEST_SUITE_P(Svd, SvdTest, ::testing::ValuesIn(SvdCases()),
                          [](const auto& info) { return SanitizeName(info.param.name); });
 
+// f64 matrices near the ends of the range: scaled by a power of two first, so sigma is exact, not 0 or inf.
+TEST(SvdValues, ExtremeScales) {
+  const auto sigma = [](const Values& a) {
+    DeviceTensor input(ACL_DOUBLE, {2, 2}), s(ACL_DOUBLE, {2}), u(ACL_DOUBLE, {2, 2}), v(ACL_DOUBLE, {2, 2});
+    input.WriteView(a);
+    ExpectRuns(
+        [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnSvdGetWorkspaceSize(args.Tensor(input), false, true, args.Tensor(s), args.Tensor(u),
+                                          args.Tensor(v), ws, ex);
+        },
+        aclnnSvd);
+    return s.ReadView();
+  };
+  const double big = 5.464985704219043, small = 0.365966190626258;  // of [[1, 2], [3, 4]]
+  for (const double scale : {1e200, 1e-200, 1e-160, 1e-305}) {
+    const Values got = sigma({1 * scale, 2 * scale, 3 * scale, 4 * scale});
+    EXPECT_NEAR(got[0].real() / scale, big, 1e-12) << scale;
+    EXPECT_NEAR(got[1].real() / scale, small, 1e-12) << scale;
+  }
+  const Values diagonal = sigma({1e-300, 0, 0, 1});
+  EXPECT_EQ(diagonal[0].real(), 1.0);
+  EXPECT_NEAR(diagonal[1].real() / 1e-300, 1.0, 1e-15);
+}
+
 OpRun RunSvd(aclDataType in, const Shape& shape, bool full, bool uv, aclDataType sd, const Shape& ss, aclDataType ud,
              const Shape& us, const Shape& vs) {
   return RunOp(
@@ -146,7 +170,10 @@ OpRun RunSvd(aclDataType in, const Shape& shape, bool full, bool uv, aclDataType
 TEST(SvdRejects, WithCannCodes) {
   const auto f = ACL_FLOAT;
   EXPECT_TRUE(RunSvd(f, {4, 3}, false, true, f, {3}, f, {4, 3}, {3, 3}).ok());
-  EXPECT_TRUE(RunSvd(f, {4, 3}, false, false, f, {3}, f, {1}, {1}).ok());  // u and v unchecked
+  // CANN's host code checks u's and v's shapes whether or not computeUV asks for them.
+  EXPECT_TRUE(RunSvd(f, {4, 3}, false, false, f, {3}, f, {4, 3}, {3, 3}).ok());
+  EXPECT_EQ(RunSvd(f, {4, 3}, false, false, f, {3}, f, {1}, {1}).phase1, ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(RunSvd(f, {4, 3}, false, false, f, {3}, f, {4, 3}, {5, 5}).phase1, ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(RunSvd(f, {0, 3}, false, true, f, {0}, f, {0, 0}, {3, 0}).ok());
   EXPECT_EQ(RunSvd(ACL_FLOAT16, {4, 3}, false, true, ACL_FLOAT16, {3}, ACL_FLOAT16, {4, 3}, {3, 3}).phase1,
             ACLNN_ERR_PARAM_INVALID);

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -20,6 +19,7 @@
 #include "aclnnop/aclnn_linalg_qr.h"
 #include "aclnnop/aclnn_qr.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/math/scaled_norm.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -33,32 +33,6 @@ constexpr int64_t kROnly = 2;
 
 double Conj(double x) { return x; }
 std::complex<double> Conj(std::complex<double> x) { return std::conj(x); }
-double Real(double x) { return x; }
-double Real(std::complex<double> x) { return x.real(); }
-double Imag(double) { return 0.0; }
-double Imag(std::complex<double> x) { return x.imag(); }
-
-// sqrt(sum |x|^2) over parts that may under- or overflow when squared (LAPACK's dnrm2 / dlapy3): the
-// parts are scaled by the largest magnitude first.
-double ScaledNorm(std::initializer_list<double> parts) {
-  double largest = 0;
-  for (double x : parts) largest = std::max(largest, std::fabs(x));
-  if (largest == 0 || !std::isfinite(largest)) return largest;
-  double sum = 0;
-  for (double x : parts) sum += (x / largest) * (x / largest);
-  return largest * std::sqrt(sum);
-}
-template <typename T>
-double ScaledNorm(const T* x, size_t count, size_t stride) {
-  double largest = 0;
-  for (size_t i = 0; i < count; ++i)
-    largest = std::max({largest, std::fabs(Real(x[i * stride])), std::fabs(Imag(x[i * stride]))});
-  if (largest == 0 || !std::isfinite(largest)) return largest;
-  double sum = 0;
-  for (size_t i = 0; i < count; ++i) sum += std::norm(x[i * stride] / largest);
-  return largest * std::sqrt(sum);
-}
-
 // One elementary reflector H = I - tau v v^H (v[0] = 1) with H^H [alpha; x] = [beta; 0], beta real, as
 // LAPACK's dlarfg / zlarfg make it: no reflection (tau = 0) where x is 0 and alpha real, so R keeps that
 // diagonal's sign; beta = -sign(Re alpha) |(alpha, x)|; tiny betas rescaled on the way, as LAPACK does.
@@ -74,8 +48,8 @@ double MakeReflector(T* column, size_t rows, size_t stride, Reflector<T>& h) {
   h.tau = T(0);
   T alpha = column[0];
   double x_norm = ScaledNorm(column + stride, rows - 1, stride);
-  if (x_norm == 0 && Imag(alpha) == 0) return Real(alpha);
-  double beta = -std::copysign(ScaledNorm({Real(alpha), Imag(alpha), x_norm}), Real(alpha));
+  if (x_norm == 0 && ImagPart(alpha) == 0) return RealPart(alpha);
+  double beta = -std::copysign(ScaledNorm({RealPart(alpha), ImagPart(alpha), x_norm}), RealPart(alpha));
   constexpr double kSafeMin = std::numeric_limits<double>::min() / std::numeric_limits<double>::epsilon();
   std::vector<T> x(rows - 1);
   for (size_t i = 1; i < rows; ++i) x[i - 1] = column[i * stride];
@@ -88,12 +62,12 @@ double MakeReflector(T* column, size_t rows, size_t stride, Reflector<T>& h) {
   }
   if (rescaled > 0) {
     x_norm = ScaledNorm(x.data(), x.size(), 1);
-    beta = -std::copysign(ScaledNorm({Real(alpha), Imag(alpha), x_norm}), Real(alpha));
+    beta = -std::copysign(ScaledNorm({RealPart(alpha), ImagPart(alpha), x_norm}), RealPart(alpha));
   }
   if constexpr (std::is_same_v<T, double>) {
     h.tau = (beta - alpha) / beta;
   } else {
-    h.tau = T((beta - Real(alpha)) / beta, -Imag(alpha) / beta);
+    h.tau = T((beta - RealPart(alpha)) / beta, -ImagPart(alpha) / beta);
   }
   const T scale = T(1) / (alpha - beta);
   h.v[0] = T(1);

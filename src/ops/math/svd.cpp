@@ -14,6 +14,7 @@
 
 #include "aclnnop/aclnn_svd.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/math/scaled_norm.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -28,6 +29,11 @@ constexpr double kNumericallyZero = 1e-12;
 
 double Conj(double x) { return x; }
 std::complex<double> Conj(std::complex<double> x) { return std::conj(x); }
+// x * 2^e, exact (std::ldexp) for every e.
+double TimesPowerOfTwo(double x, int e) { return std::ldexp(x, e); }
+std::complex<double> TimesPowerOfTwo(std::complex<double> x, int e) {
+  return {std::ldexp(x.real(), e), std::ldexp(x.imag(), e)};
+}
 
 // A column-major matrix: rows x cols.
 template <typename T>
@@ -107,7 +113,7 @@ void TallSvd(Columns<T> a, std::vector<double>& sigma, Columns<T>& u, Columns<T>
   }
   // Descending order of the column norms.
   std::vector<double> norms(n);
-  for (size_t j = 0; j < n; ++j) norms[j] = std::sqrt(std::abs(Dot(a.Col(j), a.Col(j), m)));
+  for (size_t j = 0; j < n; ++j) norms[j] = ScaledNorm(a.Col(j), m);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return norms[x] > norms[y]; });
@@ -160,10 +166,19 @@ class SvdStep final : public Step {
           }
         }
       }
+      // Scaled by a power of two (exact) so that the largest magnitude is near 1: the rotations' dot
+      // products then neither overflow nor lose the matrix to underflow (f64 values near 1e+-300).
+      double largest = 0;
+      for (const T& x : tall.data) largest = std::max({largest, std::fabs(RealPart(x)), std::fabs(ImagPart(x))});
+      int exponent = 0;
+      if (largest > 0 && std::isfinite(largest)) {
+        std::frexp(largest, &exponent);
+        for (T& x : tall.data) x = TimesPowerOfTwo(x, -exponent);
+      }
       std::vector<double> sigma;
       Columns<T> left, right;
       TallSvd(std::move(tall), sigma, left, right, wide ? v_cols : u_cols);
-      for (size_t j = 0; j < k; ++j) sigma_out[static_cast<size_t>(b) * k + j] = T(sigma[j]);
+      for (size_t j = 0; j < k; ++j) sigma_out[static_cast<size_t>(b) * k + j] = T(std::ldexp(sigma[j], exponent));
       if (u_out == nullptr) continue;
       // a = U S V^H; for a^H = L S R^H, U = R and V = L. R is cols x cols: extend it when U must be wider.
       Columns<T>& u = wide ? right : left;
@@ -217,11 +232,10 @@ aclnnStatus PlanSvd(Plan& plan, const aclTensor* input, bool full_matrices, bool
   sigma_shape.push_back(k);
   u_shape.insert(u_shape.end(), {m, full_matrices ? m : k});
   v_shape.insert(v_shape.end(), {n, full_matrices ? n : k});
+  // CANN's host code checks u and v's shapes whether or not computeUV asks for them.
+  CANOPY_CHECK(plan.CheckShape("u", u, u_shape));
   CANOPY_CHECK(plan.CheckShape("sigma", sigma, sigma_shape));
-  if (compute_uv) {
-    CANOPY_CHECK(plan.CheckShape("u", u, u_shape));
-    CANOPY_CHECK(plan.CheckShape("v", v, v_shape));
-  }
+  CANOPY_CHECK(plan.CheckShape("v", v, v_shape));
   const TensorRef in = plan.Input(input, "input");
   const TensorRef sigma_dst = plan.Output(sigma, "sigma");
   const TensorRef u_dst = plan.Output(u, "u");
