@@ -115,6 +115,17 @@ std::vector<RejectionCase> Rejections() {
       {"shift_width", call(f, x, f, r, f, {2, 1, 3}, f, x), aclnnModulate, "'shiftOptional'"},
       {"shift_rows", call(f, x, f, r, f, {2, 3, 4}, f, x), aclnnModulate, "'shiftOptional'"},
       {"shift_4d", call(f, x, f, r, f, {2, 1, 1, 4}, f, x), aclnnModulate, "'shiftOptional'"},
+      // CANN's shape check, not its null check: 161002 for either factor left out.
+      {"scale_null",
+       [=](A& a, W w, E e) {
+         return aclnnModulateGetWorkspaceSize(a.NewTensor(f, x), nullptr, a.NewTensor(f, r), a.NewTensor(f, x), w, e);
+       },
+       aclnnModulate, "'scaleOptional'"},
+      {"shift_null",
+       [=](A& a, W w, E e) {
+         return aclnnModulateGetWorkspaceSize(a.NewTensor(f, x), a.NewTensor(f, r), nullptr, a.NewTensor(f, x), w, e);
+       },
+       aclnnModulate, "'shiftOptional'"},
   };
 }
 

@@ -810,6 +810,7 @@ struct EmaAdamCase {
   bool biasCorrection = true;
   View view = View::kContiguous;
   double lr = 0.01, emaDecay = 0.75, beta1 = 0.9, beta2 = 0.99, eps = 1e-8, weightDecay = 0.05;
+  Shape stepShape = {1};  // the kernel reads the first element (later ones hold other counts)
 };
 
 void PrintTo(const EmaAdamCase& x, std::ostream* os) { *os << x.name; }
@@ -848,6 +849,10 @@ std::vector<EmaAdamCase> EmaAdamCases() {
   x.name = "empty";
   x.shape = {0, 4};
   cases.push_back(x);
+  x = EmaAdamCase{};
+  x.name = "step_2x2_as_the_document";  // CANN's example passes a [2, 2] step
+  x.stepShape = {2, 2};
+  cases.push_back(x);
   return cases;
 }
 
@@ -855,13 +860,15 @@ void CheckEmaAdam(const EmaAdamCase& x) {
   Rng rng = Rng::ForCurrentTest();
   SCOPED_TRACE("seed " + std::to_string(rng.seed()));
   DeviceTensor grad(x.dtype, x.shape, x.view), var(x.dtype, x.shape, x.view), m(x.dtype, x.shape, x.view);
-  DeviceTensor v(x.dtype, x.shape, x.view), s(x.dtype, x.shape, x.view), step(ACL_INT64, {1});
+  DeviceTensor v(x.dtype, x.shape, x.view), s(x.dtype, x.shape, x.view), step(ACL_INT64, x.stepShape);
   const Values g0 = grad.FillRandom(rng, Range{-1, 1});
   const Values var0 = var.FillRandom(rng, Range{-2, 2});
   const Values m0 = m.FillRandom(rng, Range{-0.5, 0.5});
   const Values v0 = v.FillRandom(rng, Range{0, 0.5});
   const Values s0 = s.FillRandom(rng, Range{-2, 2});
-  step.WriteView({Value(static_cast<double>(x.step))});
+  Values steps(static_cast<size_t>(NumElements(x.stepShape)), Value(static_cast<double>(x.step + 7)));
+  steps[0] = Value(static_cast<double>(x.step));
+  step.WriteView(steps);
   const OpRun run = RunOp(
       [&](OpArgs& args, uint64_t* workspaceSize, aclOpExecutor** executor) {
         return aclnnApplyFusedEmaAdamGetWorkspaceSize(args.Tensor(grad), args.Tensor(var), args.Tensor(m),
@@ -923,7 +930,7 @@ std::vector<RejectionCase> EmaAdamRejections() {
       {"float_step", ACL_FLOAT, ACL_FLOAT, {2, 3}, {1}, 1, "step"},
       {"mixed_dtypes", ACL_FLOAT16, ACL_INT64, {2, 3}, {1}, 1, "varRef", ACLNN_ERR_INNER_TILING_ERROR},
       {"s_shape", ACL_FLOAT, ACL_INT64, {3, 2}, {1}, 1, "sRef", ACLNN_ERR_INNER_TILING_ERROR},
-      {"two_steps", ACL_FLOAT, ACL_INT64, {2, 3}, {2}, 1, "step"},
+      {"empty_step", ACL_FLOAT, ACL_INT64, {2, 3}, {0}, 1, "step"},
       {"mode2", ACL_FLOAT, ACL_INT64, {2, 3}, {1}, 2, "mode"},
   };
   std::vector<RejectionCase> cases;

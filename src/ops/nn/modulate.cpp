@@ -45,6 +45,10 @@ TensorRef AsRows(const TensorRef& factor) {
 
 aclnnStatus PlanModulate(Plan& plan, const aclTensor* self, const aclTensor* scaleOptional,
                          const aclTensor* shiftOptional, const aclTensor* out) {
+  // Declared optional, so the kit's null check (161001) passes them; CANN's shape check refuses them (161002).
+  if (scaleOptional == nullptr || shiftOptional == nullptr) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'scaleOptional' and 'shiftOptional' must not be null");
+  }
   CANOPY_CHECK(plan.CheckDtype("self", self->dtype, kModulateDtypes));
   for (const auto& [name, t] :
        {std::pair{"scaleOptional", scaleOptional}, std::pair{"shiftOptional", shiftOptional}, std::pair{"out", out}}) {
@@ -85,5 +89,5 @@ CANOPY_ACLNN_OP(Modulate, PlanModulate,
                 (OpTraits{.header = "aclnnop/aclnn_modulate.h",
                           .dtypes = kModulateDtypes,
                           .example = "f32[2,3,4] f32[2,1,4] f32[2,4] f32[2,3,4]"}),
-                (const aclTensor*, self), (const aclTensor*, scaleOptional), (const aclTensor*, shiftOptional),
-                (aclTensor*, out))
+                (const aclTensor*, self), (const aclTensor*, scaleOptional, optional),
+                (const aclTensor*, shiftOptional, optional), (aclTensor*, out))

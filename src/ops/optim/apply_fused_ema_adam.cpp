@@ -4,7 +4,8 @@
 //   var -= lr * ((m / c1) / (sqrt(v / c2) + eps) [+ weightDecay * var, mode 1])
 //   s = emaDecay * s + (1 - emaDecay) * var
 // with c1, c2 = 1 - beta^step under biasCorrection, else 1; on the shared Adam
-// update (adam_update.h). CANN's tiling rejects mixed dtypes and shapes (561002).
+// update (adam_update.h). CANN's tiling rejects mixed dtypes and shapes (561002);
+// step is read from its first element, whatever its shape.
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "adam_update.h"
 #include "ops/framework/aclnn_op.h"
@@ -37,8 +38,10 @@ aclnnStatus PlanApplyFusedEmaAdam(Plan& plan, const aclTensor* grad, const aclTe
                          ShapeToString(tensor->view_shape).c_str(), ShapeToString(grad->view_shape).c_str());
     }
   }
-  if (step->NumElements() != 1) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'step' has shape %s; it must be [1]",
+  // CANN's tiling checks only step's dtype and its kernel reads the first element (the document's example
+  // passes a [2, 2] step); an empty one has nothing to read.
+  if (step->NumElements() < 1) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'step' has shape %s; it must hold a value",
                        ShapeToString(step->view_shape).c_str());
   }
   if (mode != 0 && mode != 1) {
