@@ -31,8 +31,8 @@ class MoeFinalizeStep final : public Step {
         if (InWindow(row_index[t]) && row_index[t] - d_.window_start >= d_.expanded_rows) {
           return OutOfRange(d_.row_index_name, t, row_index[t], d_.window_start + d_.expanded_rows, d_.window_start);
         }
-      } else if (row_index[t] < 0 || row_index[t] >= d_.expanded_rows) {
-        return OutOfRange(d_.row_index_name, t, row_index[t], d_.expanded_rows);
+      } else if (row_index[t] < (d_.drop_pad ? -1 : 0) || row_index[t] >= d_.expanded_rows) {
+        return OutOfRange(d_.row_index_name, t, row_index[t], d_.expanded_rows, d_.drop_pad ? -1 : 0);
       }
       if (expert_index != nullptr && (expert_index[t] < 0 || expert_index[t] >= d_.experts)) {
         return OutOfRange("expertIdx", t, expert_index[t], d_.experts);
@@ -65,7 +65,11 @@ class MoeFinalizeStep final : public Step {
             if (!InWindow(source) || (scales != nullptr && scale[static_cast<size_t>(kk)] == 0.0f)) continue;
             source -= d_.window_start;
           }
-          Load(d_.dtype, expanded + source * d_.h * element, 1, d_.h, term.data());
+          if (source < 0) {  // a dropped slot (drop_pad): no row of its own
+            std::fill(term.begin(), term.end(), 0.0f);
+          } else {
+            Load(d_.dtype, expanded + source * d_.h * element, 1, d_.h, term.data());
+          }
           if (bias != nullptr) {
             Load(d_.dtype, bias + expert_index[i * d_.k + kk] * d_.h * element, 1, d_.h, row_bias.data());
             for (int64_t j = 0; j < d_.h; ++j) term[static_cast<size_t>(j)] += row_bias[static_cast<size_t>(j)];

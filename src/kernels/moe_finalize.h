@@ -1,4 +1,4 @@
-// MoE finalize routing (MoeFinalizeRouting, MoeFinalizeRoutingV2 drop-less):
+// MoE finalize routing (MoeFinalizeRouting, MoeFinalizeRoutingV2, MoeTokenUnpermute):
 // for each token row i of out [rows, h],
 //   out[i, :] = x1[i, :] + x2[i, :]
 //             + sum_k scales[i, k] * (expandedX[rowIdx[i + k * rows], :] + bias[expertIdx[i, k], :])
@@ -32,6 +32,9 @@ struct MoeFinalizeDesc {
   // not 0 add their term, from row v - window_start (which must be below expanded_rows); the others add nothing.
   bool windowed = false;
   int64_t window_start = 0, window_end = 0;
+  // MoeFinalizeRoutingV2's drop-and-pad modes: an index of -1 is a dropped slot, whose expandedX term is 0
+  // (its bias is still added and scaled, as CANN's kernel does).
+  bool drop_pad = false;
   // Above 0: every index must lie in [0, index_extent), checked before the
   // window (MoeTokenUnpermute: positions of the whole permutation, of which
   // those past a permutedTokens cut short by numOutTokens add nothing).

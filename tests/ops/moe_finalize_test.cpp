@@ -1,4 +1,5 @@
-// aclnnMoeFinalizeRouting and aclnnMoeFinalizeRoutingV2 (drop-less) against a
+// aclnnMoeFinalizeRouting and aclnnMoeFinalizeRoutingV2 (every dropPadMode: both
+// index orders, drop and pad with dropped slots, FLOAT scales with BFLOAT16) against a
 // float64 reference: out = x1 + x2 + sum_k scales * (expandedX[rowIdx[i + k * rows]]
 // + bias[expertIdx]), every float dtype, optional terms, strided views, empty
 // rows, index values out of range (507015 on the stream), and every rejection.
@@ -37,6 +38,14 @@ struct Case {
   bool x1 = true, x2 = true, bias = true, scales = true;
   View view = View::kContiguous;
   std::string name;
+  // V2: dropPadMode (0, 2: expandedX [rows * K, H]; 1, 3: [E, C, H] with dropped slots), FLOAT scales.
+  int64_t mode = 0;
+  bool float_scales = false;
+  bool DropPad() const { return mode == 1 || mode == 3; }
+  bool TokenMajor() const { return mode >= 2; }
+  int64_t Capacity() const { return (rows * k + experts - 1) / experts + 1; }
+  // Slot (i, kk)'s position in expandedRowIdx.
+  int64_t Slot(int64_t i, int64_t kk) const { return TokenMajor() ? i * k + kk : i + kk * rows; }
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -50,12 +59,19 @@ struct Inputs {
 Inputs Make(const Case& c, Rng& rng) {
   Inputs in;
   const int64_t slots = c.rows * c.k;
-  in.expanded = std::make_unique<DeviceTensor>(c.dtype, Shape{slots, c.h}, c.view);
+  const int64_t expanded_rows = c.DropPad() ? c.experts * c.Capacity() : slots;
+  in.expanded = std::make_unique<DeviceTensor>(
+      c.dtype, c.DropPad() ? Shape{c.experts, c.Capacity(), c.h} : Shape{slots, c.h}, c.view);
   in.ev = in.expanded->FillRandom(rng, Range{-2, 2});
-  // A permutation of the expanded rows, as MoeInitRouting produces.
-  std::vector<int> perm(static_cast<size_t>(slots));
+  // A permutation of the expanded rows, as MoeInitRouting produces; drop and pad: distinct rows of E * C,
+  // every third slot dropped (-1).
+  std::vector<int> perm(static_cast<size_t>(expanded_rows));
   std::iota(perm.begin(), perm.end(), 0);
   for (size_t i = perm.size(); i > 1; --i) std::swap(perm[i - 1], perm[static_cast<size_t>(rng.Uniform(0, i))]);
+  perm.resize(static_cast<size_t>(slots));
+  if (c.DropPad()) {
+    for (size_t t = 0; t < perm.size(); t += 3) perm[t] = -1;
+  }
   in.rows = perm;
   in.row_index = std::make_unique<DeviceTensor>(ACL_INT32, Shape{slots});
   in.row_index->WriteView(Values(perm.begin(), perm.end()));
@@ -75,7 +91,7 @@ Inputs Make(const Case& c, Rng& rng) {
     in.expert_index->WriteView(Values(in.experts.begin(), in.experts.end()));
   }
   if (c.scales) {
-    in.scales = std::make_unique<DeviceTensor>(c.dtype, Shape{c.rows, c.k});
+    in.scales = std::make_unique<DeviceTensor>(c.float_scales ? ACL_FLOAT : c.dtype, Shape{c.rows, c.k});
     in.sv = in.scales->FillRandom(rng, Range{0, 1});
   }
   in.out = std::make_unique<DeviceTensor>(c.dtype, Shape{c.rows, c.h}, c.view);
@@ -90,7 +106,7 @@ OpRun RunFinalize(const Case& c, Inputs& in) {
         [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
           return aclnnMoeFinalizeRoutingV2GetWorkspaceSize(t(a, in.expanded), t(a, in.row_index), t(a, in.x1),
                                                            t(a, in.x2), t(a, in.bias), t(a, in.scales),
-                                                           t(a, in.expert_index), 0, t(a, in.out), w, e);
+                                                           t(a, in.expert_index), c.mode, t(a, in.out), w, e);
         },
         aclnnMoeFinalizeRoutingV2);
   }
@@ -117,8 +133,8 @@ void RunCase(const Case& c) {
       if (c.x2) v += in.x2v[static_cast<size_t>(i * c.h + j)].real();
       m = std::abs(v);
       for (int64_t kk = 0; kk < c.k; ++kk) {
-        const int64_t src = in.rows[static_cast<size_t>(i + kk * c.rows)];
-        double term = in.ev[static_cast<size_t>(src * c.h + j)].real();
+        const int64_t src = in.rows[static_cast<size_t>(c.Slot(i, kk))];
+        double term = src < 0 ? 0.0 : in.ev[static_cast<size_t>(src * c.h + j)].real();
         if (c.bias) term += in.bv[static_cast<size_t>(in.experts[static_cast<size_t>(i * c.k + kk)] * c.h + j)].real();
         const double s = c.scales ? in.sv[static_cast<size_t>(i * c.k + kk)].real() : 1.0;
         v += s * term;
@@ -151,6 +167,7 @@ std::vector<Case> Cases() {
   Case bare;
   bare.v2 = true;
   bare.x1 = bare.x2 = bare.bias = bare.scales = false;
+  bare.k = 1;  // no scales: K is 1
   bare.name = "v2_expanded_only";
   cases.push_back(bare);
   Case scales_only = bare;
@@ -168,6 +185,31 @@ std::vector<Case> Cases() {
   k1.rows = 17;
   k1.name = "v2_k1";
   cases.push_back(k1);
+  // dropPadMode 2 (MoeInitRoutingV2's token-major order: what vLLM-style clients pass), 1 and 3 (drop and pad).
+  for (int64_t mode : {1, 2, 3}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+      Case m;
+      m.v2 = true;
+      m.mode = mode;
+      m.dtype = dtype;
+      m.name = "v2_mode" + std::to_string(mode) + "_" + Name(dtype);
+      cases.push_back(m);
+    }
+  }
+  Case strided_pad;
+  strided_pad.v2 = true;
+  strided_pad.mode = 3;
+  strided_pad.view = View::kTransposed;
+  strided_pad.x2 = false;
+  strided_pad.name = "v2_mode3_strided";
+  cases.push_back(strided_pad);
+  Case mixed;
+  mixed.v2 = true;
+  mixed.mode = 2;
+  mixed.dtype = ACL_BF16;
+  mixed.float_scales = true;
+  mixed.name = "v2_bf16_with_float_scales";
+  cases.push_back(mixed);
   return cases;
 }
 
@@ -251,6 +293,7 @@ TEST(MoeFinalizeRouting, DocExample) {
 constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
 
 TEST(MoeFinalizeRoutingRejects, EachCase) {
+  constexpr aclnnStatus kTiling = ACLNN_ERR_INNER_TILING_ERROR;
   const auto expect = [](Case c, const std::function<void(Inputs&)>& edit, aclnnStatus status,
                          std::vector<std::string> words) {
     Rng rng(1);
@@ -263,7 +306,25 @@ TEST(MoeFinalizeRoutingRejects, EachCase) {
   v2.v2 = true;
   expect(v1, [](Inputs& in) { in.bias.reset(); }, ACLNN_ERR_PARAM_NULLPTR, {"'bias'"});
   expect(v1, [](Inputs& in) { in.x1.reset(); }, ACLNN_ERR_PARAM_NULLPTR, {"'x1'"});
-  expect(v2, [](Inputs& in) { in.expert_index.reset(); }, ACLNN_ERR_PARAM_NULLPTR, {"'expertIdxOptional'"});
+  expect(v2, [](Inputs& in) { in.expert_index.reset(); }, kTiling, {"'expertIdxOptional'"});
+  // V2's tiling (561002): x2 needs x1, E at least K, out's rows expandedRowIdx's / K (K 1 without scales).
+  expect(v2, [](Inputs& in) { in.x1.reset(); }, kTiling, {"'x2Optional'", "'x1Optional'"});
+  expect(v2,
+         [](Inputs& in) {
+           in.bias = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{1, 24});
+         },
+         kTiling, {"'biasOptional'", "K = 2"});
+  expect(v2, [](Inputs& in) { in.scales.reset(); }, kTiling, {"'x1Optional'", "[10, 24]"});
+  expect(v2,
+         [](Inputs& in) {
+           in.scales = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{4, 2});
+         },
+         kTiling, {"'scalesOptional'"});
+  expect(v2,
+         [](Inputs& in) {
+           in.scales = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{5, 2});
+         },
+         kInvalid, {"'scalesOptional'", "mixed precision"});
   expect(v1,
          [](Inputs& in) {
            in.x1 = std::make_unique<DeviceTensor>(ACL_FLOAT16, Shape{5, 24});
@@ -320,19 +381,26 @@ TEST(MoeFinalizeRoutingRejects, EachCase) {
            in.expert_index = std::make_unique<DeviceTensor>(ACL_INT32, Shape{2, 5});
          },
          kInvalid, {"'expandedExpertIdx'"});
-  // V2's drop-pad modes.
+  // V2's drop-pad modes take expandedX as [E, C, H], the others as [rows * K, H]; a bias matches drop-pad's E.
   Rng rng(2);
   Inputs in = Make(v2, rng);
-  for (int64_t mode : {1, 2, 3}) {
+  for (int64_t mode : {1, 3}) {
     ExpectRejectedWith(RunOp(
                            [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
                              return aclnnMoeFinalizeRoutingV2GetWorkspaceSize(
-                                 a.Tensor(*in.expanded), a.Tensor(*in.row_index), nullptr, nullptr, nullptr, nullptr,
-                                 nullptr, mode, a.Tensor(*in.out), w, e);
+                                 a.Tensor(*in.expanded), a.Tensor(*in.row_index), nullptr, nullptr, nullptr,
+                                 a.Tensor(*in.scales), nullptr, mode, a.Tensor(*in.out), w, e);
                            },
                            aclnnMoeFinalizeRoutingV2),
-                       ACLNN_ERR_INNER_FIND_KERNEL_ERROR, {"'dropPadMode'", "not supported"});
+                       kTiling, {"'expandedX'", "[E, C, H]"});
   }
+  Case pad = v2;
+  pad.mode = 1;
+  expect(pad,
+         [](Inputs& in) {
+           in.bias = std::make_unique<DeviceTensor>(ACL_FLOAT, Shape{5, 24});
+         },
+         kTiling, {"'biasOptional'", "E"});
   ExpectRejectedWith(RunOp(
                          [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
                            return aclnnMoeFinalizeRoutingV2GetWorkspaceSize(
@@ -621,11 +689,13 @@ TEST(MoeInitRouting, RoundTripThroughFinalize) {
   Rng rng = Rng::ForCurrentTest();
   InitData d = MakeInit(c, rng);
   ASSERT_TRUE(RunInit(c, d).ok());
-  DeviceTensor out(ACL_FLOAT, Shape{c.rows, c.h});
+  DeviceTensor out(ACL_FLOAT, Shape{c.rows, c.h}), ones(ACL_FLOAT, Shape{c.rows, c.k});
+  ones.WriteView(Values(static_cast<size_t>(c.rows * c.k), Value(1.0)));  // K comes from the scales (1 without)
   const OpRun run = RunOp(
       [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
         return aclnnMoeFinalizeRoutingV2GetWorkspaceSize(a.Tensor(*d.expanded_x), a.Tensor(*d.expanded_row), nullptr,
-                                                         nullptr, nullptr, nullptr, nullptr, 0, a.Tensor(out), w, e);
+                                                         nullptr, nullptr, a.Tensor(ones), nullptr, 0, a.Tensor(out), w,
+                                                         e);
       },
       aclnnMoeFinalizeRoutingV2);
   ASSERT_TRUE(run.ok()) << Describe(run);

@@ -5,15 +5,19 @@
 // expandedX [rows * K, H], x1 / x2 / out [rows, H], bias [E, H], scales and the
 // expert numbers [rows, K], expandedRowIdx [rows * K] (int32), one float dtype
 // (f32, f16, bf16) for every float tensor. V1 takes x1, bias and scales as
-// required; V2 makes every term optional (no scales: weight 1; a bias needs
-// expertIdxOptional). Index values outside their range fail the run (507015).
-//
-// Scope: V2's drop-pad modes (dropPadMode 1-3: expandedX [E, C, H]) are not
-// supported by Canopy (561003).
+// required. V2 makes every term optional (no scales: K = 1, weight 1; x2
+// needs x1; a bias needs expertIdxOptional), takes FLOAT scales with a
+// BFLOAT16 expandedX (the doc's mixed precision), and its dropPadMode picks
+// expandedRowIdx's order and expandedX's form: 0 and 1 index it by
+// i + k * rows (MoeInitRouting's order), 2 and 3 by i * K + k (MoeInitRoutingV2's);
+// 1 and 3 take expandedX as [E, C, H] (drop and pad), where an index of -1 is
+// a dropped slot whose expandedX term is 0. V2's shape checks are its
+// tiling's (561002). Index values outside their range fail the run (507015).
 #include "aclnnop/aclnn_moe_finalize_routing.h"
 #include "aclnnop/aclnn_moe_finalize_routing_v2.h"
 #include "kernels/moe_finalize.h"
 #include "ops/framework/aclnn_op.h"
+#include "ops/framework/tensor_view.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -95,9 +99,16 @@ aclnnStatus CheckFinalize(Plan& plan, const FinalizeArgs& a, int64_t& k) {
   return ACLNN_SUCCESS;
 }
 
+// V2's forms: expandedRowIdx's order, drop and pad (-1 indices), and the expanded rows (E * C for [E, C, H]).
+struct FinalizeLayout {
+  bool token_major_index = false;
+  bool drop_pad = false;
+  int64_t expanded_rows = -1;  // -1: expandedX's first dimension
+};
+
 void AddFinalize(Plan& plan, const FinalizeArgs& a, int64_t k, const TensorRef& expanded, const TensorRef& row_index,
                  const TensorRef* x1, const TensorRef* x2, const TensorRef* bias, const TensorRef* scales,
-                 const TensorRef* expert_index, const TensorRef& out) {
+                 const TensorRef* expert_index, const TensorRef& out, const FinalizeLayout& layout = {}) {
   if (out.NumElements() == 0) return;
   kernels::MoeFinalizeDesc desc;
   desc.op = a.op;
@@ -105,7 +116,9 @@ void AddFinalize(Plan& plan, const FinalizeArgs& a, int64_t k, const TensorRef& 
   desc.rows = out.shape[0];
   desc.h = out.shape[1];
   desc.k = k;
-  desc.expanded_rows = expanded.shape[0];
+  desc.expanded_rows = layout.expanded_rows >= 0 ? layout.expanded_rows : expanded.shape[0];
+  desc.token_major_index = layout.token_major_index;
+  desc.drop_pad = layout.drop_pad;
   const auto dense = [&](const TensorRef& t) { return plan.Contiguous(t, t.dtype).buffer; };
   desc.expanded_x = dense(expanded);
   desc.row_index = dense(row_index);
@@ -120,6 +133,7 @@ void AddFinalize(Plan& plan, const FinalizeArgs& a, int64_t k, const TensorRef& 
   if (scales != nullptr) {
     desc.has_scales = true;
     desc.scales = dense(*scales);
+    desc.scales_dtype = scales->dtype;  // V2: FLOAT with a BFLOAT16 expandedX
   }
   if (bias != nullptr) {
     desc.has_bias = true;
@@ -168,23 +182,112 @@ aclnnStatus PlanMoeFinalizeRouting(Plan& plan, const aclTensor* expanded_x, cons
   return ACLNN_SUCCESS;
 }
 
-constexpr int64_t kDropLess = 0;
 constexpr int64_t kLastDropPadMode = 3;
+
+// V2's dtypes (its host code, 161002) and shapes (its tiling, 561002); on success K, the expanded rows, H and
+// whether expandedX is drop-and-pad's [E, C, H].
+aclnnStatus CheckFinalizeV2(Plan& plan, const FinalizeArgs& a, int64_t drop_pad_mode, int64_t& k, int64_t& expanded,
+                            int64_t& h, bool& drop_pad) {
+  CANOPY_CHECK(plan.CheckDtype("expandedX", a.expanded_x->dtype, kFloatDtypes));
+  const aclDataType dtype = a.expanded_x->dtype;
+  for (const auto& [name, t] : {std::pair{a.x1_name, a.x1}, std::pair{a.x2_name, a.x2}, std::pair{a.bias_name, a.bias},
+                                std::pair{"out", a.out}}) {
+    CANOPY_CHECK(CheckSameDtype(plan, name, t, dtype));
+  }
+  if (a.scales != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype(a.scales_name, a.scales->dtype, kFloatDtypes));
+    if (a.scales->dtype != dtype && !(dtype == ACL_BF16 && a.scales->dtype == ACL_FLOAT)) {
+      return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                         "argument '%s' is %s with expandedX %s: it must match, or be FLOAT with a BFLOAT16 "
+                         "expandedX (mixed precision)",
+                         a.scales_name, DtypeName(a.scales->dtype), DtypeName(dtype));
+    }
+  }
+  CANOPY_CHECK(plan.CheckDtype(a.row_index_name, a.row_index->dtype, DtypeSet{ACL_INT32}));
+  if (a.expert_index != nullptr) {
+    CANOPY_CHECK(plan.CheckDtype(a.expert_index_name, a.expert_index->dtype, DtypeSet{ACL_INT32}));
+  }
+  if (drop_pad_mode < 0 || drop_pad_mode > kLastDropPadMode) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dropPadMode' is %lld; it must be 0 to 3",
+                       static_cast<long long>(drop_pad_mode));
+  }
+  constexpr aclnnStatus kShape = ACLNN_ERR_INNER_TILING_ERROR;
+  const auto shape = [](const aclTensor* t) { return ShapeToString(t->view_shape); };
+  if (a.row_index->rank() != 1) {
+    return plan.Reject(kShape, "argument '%s' has shape %s; it must be 1-D", a.row_index_name,
+                       shape(a.row_index).c_str());
+  }
+  k = 1;  // without scales
+  if (a.scales != nullptr) {
+    if (a.scales->rank() != 2 || a.scales->view_shape[1] <= 0) {
+      return plan.Reject(kShape, "argument '%s' has shape %s; it must be [rows, K] with K above 0", a.scales_name,
+                         shape(a.scales).c_str());
+    }
+    k = a.scales->view_shape[1];
+  }
+  const int64_t rows = a.row_index->view_shape[0] / k;
+  drop_pad = drop_pad_mode == 1 || drop_pad_mode == 3;
+  int64_t experts = 0;
+  if (!drop_pad) {
+    if (a.expanded_x->rank() != 2) {
+      return plan.Reject(kShape, "argument 'expandedX' has shape %s; it must be 2-D with dropPadMode %lld",
+                         shape(a.expanded_x).c_str(), static_cast<long long>(drop_pad_mode));
+    }
+    expanded = a.expanded_x->view_shape[0];
+    h = a.expanded_x->view_shape[1];
+  } else {
+    if (a.expanded_x->rank() != 3) {
+      return plan.Reject(kShape, "argument 'expandedX' has shape %s; it must be [E, C, H] with dropPadMode %lld",
+                         shape(a.expanded_x).c_str(), static_cast<long long>(drop_pad_mode));
+    }
+    experts = a.expanded_x->view_shape[0];
+    expanded = experts * a.expanded_x->view_shape[1];
+    h = a.expanded_x->view_shape[2];
+  }
+  const Shape row_shape = {rows, h};
+  if (a.x1 != nullptr && a.x1->view_shape != row_shape) {
+    return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.x1_name, shape(a.x1).c_str(),
+                       static_cast<long long>(rows), static_cast<long long>(h));
+  }
+  if (a.x2 != nullptr) {
+    if (a.x1 == nullptr) return plan.Reject(kShape, "argument '%s' is given without '%s'", a.x2_name, a.x1_name);
+    if (a.x2->view_shape != row_shape) {
+      return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.x2_name, shape(a.x2).c_str(),
+                         static_cast<long long>(rows), static_cast<long long>(h));
+    }
+  }
+  if (a.scales != nullptr && a.scales->view_shape[0] != rows) {
+    return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.scales_name,
+                       shape(a.scales).c_str(), static_cast<long long>(rows), static_cast<long long>(k));
+  }
+  if (a.bias != nullptr) {
+    if (a.expert_index == nullptr) {
+      return plan.Reject(kShape, "argument '%s' is null, but a bias needs it", a.expert_index_name);
+    }
+    if (a.bias->rank() != 2 || a.bias->view_shape[1] != h || (drop_pad && a.bias->view_shape[0] != experts) ||
+        a.bias->view_shape[0] < k || a.bias->view_shape[0] == 0) {
+      return plan.Reject(kShape, "argument '%s' has shape %s; it must be [E, %lld] with E of at least K = %lld%s",
+                         a.bias_name, shape(a.bias).c_str(), static_cast<long long>(h), static_cast<long long>(k),
+                         drop_pad ? " and expandedX's E" : "");
+    }
+  }
+  if (a.expert_index != nullptr && a.expert_index->view_shape != Shape{rows, k}) {
+    return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.expert_index_name,
+                       shape(a.expert_index).c_str(), static_cast<long long>(rows), static_cast<long long>(k));
+  }
+  if (a.out->view_shape != row_shape) {
+    return plan.Reject(kShape, "argument 'out' has shape %s; it must be [%lld, %lld] (expandedRowIdx's %lld / K, H)",
+                       shape(a.out).c_str(), static_cast<long long>(rows), static_cast<long long>(h),
+                       static_cast<long long>(a.row_index->view_shape[0]));
+  }
+  return ACLNN_SUCCESS;
+}
 
 aclnnStatus PlanMoeFinalizeRoutingV2(Plan& plan, const aclTensor* expanded_x, const aclTensor* expanded_row_idx,
                                      const aclTensor* x1_optional, const aclTensor* x2_optional,
                                      const aclTensor* bias_optional, const aclTensor* scales_optional,
                                      const aclTensor* expert_idx_optional, int64_t drop_pad_mode,
                                      const aclTensor* out) {
-  if (drop_pad_mode < kDropLess || drop_pad_mode > kLastDropPadMode) {
-    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'dropPadMode' is %lld; it must be 0 to 3",
-                       static_cast<long long>(drop_pad_mode));
-  }
-  if (drop_pad_mode != kDropLess) {
-    return plan.Reject(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-                       "argument 'dropPadMode' is %lld: the drop-pad forms are not supported by Canopy (only 0)",
-                       static_cast<long long>(drop_pad_mode));
-  }
   FinalizeArgs a;
   a.op = "aclnnMoeFinalizeRoutingV2";
   a.expanded_x = expanded_x;
@@ -199,8 +302,9 @@ aclnnStatus PlanMoeFinalizeRoutingV2(Plan& plan, const aclTensor* expanded_x, co
   a.expert_index = expert_idx_optional;
   a.expert_index_name = "expertIdxOptional";
   a.out = out;
-  int64_t k = 0;
-  CANOPY_CHECK(CheckFinalize(plan, a, k));
+  int64_t k = 0, expanded_rows = 0, h = 0;
+  bool drop_pad = false;
+  CANOPY_CHECK(CheckFinalizeV2(plan, a, drop_pad_mode, k, expanded_rows, h, drop_pad));
   const TensorRef e = plan.Input(expanded_x, "expandedX");
   const TensorRef ri = plan.Input(expanded_row_idx, "expandedRowIdx");
   const TensorRef r1 = OptionalInput(plan, x1_optional, "x1Optional");
@@ -209,9 +313,16 @@ aclnnStatus PlanMoeFinalizeRoutingV2(Plan& plan, const aclTensor* expanded_x, co
   const TensorRef s = OptionalInput(plan, scales_optional, "scalesOptional");
   const TensorRef ei = OptionalInput(plan, expert_idx_optional, "expertIdxOptional");
   const TensorRef o = plan.Output(out, "out");
-  AddFinalize(plan, a, k, e, ri, x1_optional != nullptr ? &r1 : nullptr, x2_optional != nullptr ? &r2 : nullptr,
+  if (o.NumElements() == 0) return ACLNN_SUCCESS;
+  FinalizeLayout layout;
+  layout.token_major_index = drop_pad_mode >= 2;
+  layout.drop_pad = drop_pad;
+  layout.expanded_rows = expanded_rows;
+  // [E, C, H] read as E * C rows (a dense copy first where the view is strided).
+  const TensorRef rows = *Reshape(plan.Contiguous(e, e.dtype), {expanded_rows, h});
+  AddFinalize(plan, a, k, rows, ri, x1_optional != nullptr ? &r1 : nullptr, x2_optional != nullptr ? &r2 : nullptr,
               bias_optional != nullptr ? &b : nullptr, scales_optional != nullptr ? &s : nullptr,
-              expert_idx_optional != nullptr ? &ei : nullptr, o);
+              expert_idx_optional != nullptr ? &ei : nullptr, o, layout);
   return ACLNN_SUCCESS;
 }
 
@@ -232,7 +343,7 @@ CANOPY_ACLNN_OP(MoeFinalizeRouting, PlanMoeFinalizeRouting,
 CANOPY_ACLNN_OP(MoeFinalizeRoutingV2, PlanMoeFinalizeRoutingV2,
                 (OpTraits{.header = "aclnnop/aclnn_moe_finalize_routing_v2.h",
                           .dtypes = kAllDtypes,
-                          .max_rank = 2,
+                          .max_rank = 3,  // expandedX [E, C, H] in the drop-and-pad modes
                           .example = "f32[6,4] i32[6]{0:5} f32[3,4] f32[3,4] - f32[3,2] i32[3,2]{0:1} 0 f32[3,4]"}),
                 (const aclTensor*, expandedX), (const aclTensor*, expandedRowIdx),
                 (const aclTensor*, x1Optional, optional), (const aclTensor*, x2Optional, optional),
