@@ -2,7 +2,7 @@
 // API against a float64 reference written out here: INT8 x and weights (the 5-D NZ
 // blocks, an ND weight prepared by aclnnTransMatmulWeight, a 3-D FRACTAL_NZ view on
 // the NZ entry point), FLOAT, FLOAT16 and BFLOAT16 channel scales, cumulative group
-// ends with an empty expert, fewer ends than experts and rows past the last end,
+// ends with an empty expert, fewer ends than experts and rows past the last end (kept),
 // strided x, scales and output, empty outputs and group lists, a decreasing group
 // list failing the run, and CANN's rejections with their codes. The A8W4 form: INT4
 // weights (INT4 pairs or INT32 words, ND or NZ blocks, both entry points), UINT64 and
@@ -158,9 +158,21 @@ void Reference(const Problem& p, std::vector<double>& q, std::vector<double>& sc
 }
 
 // The run's output and outputScale rows [0, q.size() / half) against the reference's.
+// Rows past the last end keep what output and outputScale held (`outBefore`, `scaleBefore`), as CANN's kernel
+// leaves them.
+void ExpectRowsPastTheEndKept(const Values& after, const Values& before, size_t from, const std::string& what) {
+  for (size_t e = from; e < after.size(); ++e) {
+    const bool same = after[e] == before[e] || (std::isnan(after[e].real()) && std::isnan(before[e].real()));
+    EXPECT_TRUE(same) << what << "[" << e << "] = " << after[e].real() << ", was " << before[e].real();
+  }
+}
+
 void ExpectOutputs(const DeviceTensor& outT, const DeviceTensor& outScaleT, const std::vector<double>& q,
-                   const std::vector<double>& scales, const std::vector<uint8_t>& before, const std::string& what) {
+                   const std::vector<double>& scales, const std::vector<uint8_t>& before, const Values& outBefore,
+                   const Values& scaleBefore, const std::string& what) {
   const Values out = outT.ReadView();
+  ExpectRowsPastTheEndKept(out, outBefore, q.size(), what + " output past the last end");
+  ExpectRowsPastTheEndKept(outScaleT.ReadView(), scaleBefore, scales.size(), what + " outputScale past the last end");
   ExpectNear(Values(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(q.size())), ThroughHalfQuant(q),
              what + " output");
   const Values outScale = outScaleT.ReadView();
@@ -176,11 +188,12 @@ void ExpectMatches(Problem& p, const std::string& what) {
   Build(p, rng);
   if (p.form == WeightForm::kTransmatmul) TransMatmulWeight(*p.wT);
   const auto before = p.outT->DownloadBytes();
+  const Values outBefore = p.outT->ReadView(), scaleBefore = p.outScaleT->ReadView();
   const OpRun run = RunSwiglu(p);
   ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
   std::vector<double> q, scales;
   Reference(p, q, scales);
-  ExpectOutputs(*p.outT, *p.outScaleT, q, scales, before, what);
+  ExpectOutputs(*p.outT, *p.outScaleT, q, scales, before, outBefore, scaleBefore, what);
 }
 
 class GroupedMatmulSwigluQuant : public ::testing::TestWithParam<aclDataType> {};
@@ -521,11 +534,12 @@ void ExpectA8W4Matches(A8W4Problem& p, const std::string& what) {
   Rng rng = Rng::ForCurrentTest();
   BuildA8W4(p, rng);
   const auto before = p.outT->DownloadBytes();
+  const Values outBefore = p.outT->ReadView(), scaleBefore = p.outScaleT->ReadView();
   const OpRun run = RunA8W4(p);
   ASSERT_TRUE(run.ok()) << what << ": " << Describe(run);
   std::vector<double> q, scales;
   ReferenceA8W4(p, q, scales);
-  ExpectOutputs(*p.outT, *p.outScaleT, q, scales, before, what);
+  ExpectOutputs(*p.outT, *p.outScaleT, q, scales, before, outBefore, scaleBefore, what);
 }
 
 TEST(GroupedMatmulSwigluQuantA8W4, AuxiliaryMatrixGivesTheDequantisedProduct) {

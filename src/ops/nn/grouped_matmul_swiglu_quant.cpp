@@ -17,11 +17,13 @@
 // scales (A8W4: with the bias as one more row of K, against a column of ones), the
 // grouped product (kernels/grouped_matmul.h), the per-token scale, the SwiGLU step
 // (kernels/glu.h) and DynamicQuant's row quantisation (quant_rows.h). Rows past the
-// last end, which CANN leaves as they were, come out as 0 with scale 0.
+// last end are left as they were, as CANN's kernel leaves them.
 // Weights: a 5-D FRACTAL_NZ view is the NZ blocks [e, n / n0, k / 16, 16, n0], n0 32
 // (INT8) or 64 (INT4) (element [e, j1, k1, k0, j0] is weight[e][k1 * 16 + k0][j1 * n0 +
 // j0]); a 3-D view is [e, k, n], read through the view (Canopy's TransMatmulWeight leaves
 // an ND weight as it is).
+#include <algorithm>
+#include <cstring>
 #include <optional>
 #include <utility>
 
@@ -38,6 +40,39 @@ using namespace canopy;
 using namespace canopy::ops;
 
 namespace {
+
+// Rows [0, end) of `src` (contiguous) into `dst` (any strides, rank 1 or 2, same dtype), end being the group
+// list's last cumulative end (checked by the grouped product before): the rows past it keep dst's values, as
+// CANN's kernel leaves them.
+class LeadingRowsStep final : public Step {
+ public:
+  LeadingRowsStep(const TensorRef& list, const TensorRef& src, const TensorRef& dst)
+      : list_(list), src_(src), dst_(dst) {}
+
+  aclnnStatus Run(const RunContext& context) const override {
+    const auto* list = reinterpret_cast<const int64_t*>(context.Resolve(list_.buffer));
+    const int64_t rows = dst_.shape[0];
+    const int64_t last = list[(list_.shape[0] - 1) * list_.strides[0]];
+    const int64_t end = std::clamp<int64_t>(last, 0, rows);
+    const int64_t width = dst_.rank() == 2 ? dst_.shape[1] : 1;
+    const int64_t column_step = dst_.rank() == 2 ? dst_.strides[1] : 0;
+    const auto element = static_cast<int64_t>(DtypeSize(dst_.dtype));
+    const char* src = context.Resolve(src_.buffer);
+    char* dst = context.Resolve(dst_.buffer);
+    for (int64_t r = 0; r < end; ++r) {
+      for (int64_t c = 0; c < width; ++c) {
+        std::memcpy(dst + (r * dst_.strides[0] + c * column_step) * element, src + (r * width + c) * element,
+                    static_cast<size_t>(element));
+      }
+    }
+    return ACLNN_SUCCESS;
+  }
+
+  std::string Describe() const override { return "rows up to the group list's end of " + ShapeToString(dst_.shape); }
+
+ private:
+  TensorRef list_, src_, dst_;
+};
 
 // The host code's lists. xScale: the host code also takes FLOAT16 and BFLOAT16, but the
 // op definition registers kernels for FLOAT only, so CANN fails those in phase 1 when it
@@ -331,7 +366,7 @@ aclnnStatus PlanSwigluQuantCommon(Plan& plan, const SwigluQuantArgs& a, bool wei
   gemm.group_list = group_list.buffer;
   gemm.group_list_stride = group_list.shape[0] > 1 ? group_list.strides[0] : 1;
   const TensorRef product = plan.Temporary(ACL_FLOAT, {m, n});
-  plan.Fill(product, ScalarValue::Integer(0));  // rows past the last end
+  plan.Fill(product, ScalarValue::Integer(0));  // rows past the last end: quantised, then not stored
   gemm.y = product.buffer;
   plan.AddStep(kernels::MakeGroupedGemmStep(gemm));
   plan.Elementwise(ElementwiseOp::kMul, ComputeType::kF32, {product, BroadcastTo(Unsqueeze(x_scale, 1), {m, n})},
@@ -347,7 +382,12 @@ aclnnStatus PlanSwigluQuantCommon(Plan& plan, const SwigluQuantArgs& a, bool wei
   const TensorRef activated = plan.Temporary(ACL_FLOAT, {m, n / 2});
   glu.out = activated.buffer;
   plan.AddStep(kernels::MakeGluStep(glu));
-  PlanDynamicQuantRows(plan, activated, nullptr, output, output_scale);
+  // Quantised into temporaries; only the rows the group list names reach output and outputScale.
+  const TensorRef quantised = plan.Temporary(output.dtype, output.shape);
+  const TensorRef scales = plan.Temporary(output_scale.dtype, output_scale.shape);
+  PlanDynamicQuantRows(plan, activated, nullptr, quantised, scales);
+  plan.AddStep(std::make_unique<LeadingRowsStep>(group_list, quantised, output), {group_list, quantised}, output);
+  plan.AddStep(std::make_unique<LeadingRowsStep>(group_list, scales, output_scale), {group_list, scales}, output_scale);
   return ACLNN_SUCCESS;
 }
 

@@ -278,8 +278,10 @@ aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList*
   desc.group_list_stride = gl.shape[0] > 1 ? gl.strides[0] : 1;
   desc.counts = extras.group_list_type == 1;
   const TensorRef result = plan.Temporary(ACL_FLOAT, yr[0].shape);
-  // Rows past the last group (M split) are not computed: they are given zeros.
-  if (!desc.split_k) plan.Fill(result, ScalarValue::Integer(0));
+  // Rows past the last group (M split) are not computed and keep y's values, as CANN's kernel leaves them
+  // (the V4 document: the part the group list does not name is not updated): y is read in first (16-bit
+  // values round-trip through f32 exactly).
+  if (!desc.split_k) plan.Copy(yr[0], result);
   desc.y = result.buffer;
   plan.AddStep(kernels::MakeGroupedGemmStep(desc));
   plan.Copy(result, yr[0]);
