@@ -169,7 +169,8 @@ TEST_P(GroupedMatmulV3Split, MatchesFloat64) {
   const SplitCase& c = GetParam();
   Rng rng = Rng::ForCurrentTest();
   const int64_t g = static_cast<int64_t>(c.groupList.size());
-  DeviceTensor x(c.dtype, {c.m, c.k});
+  // CANN's host code: split K takes x as a transposed view ([k, m] storage), split M never.
+  DeviceTensor x(c.dtype, {c.m, c.k}, c.splitK ? View::kTransposed : View::kContiguous);
   const Values xv = x.FillRandom(rng, Range{-1, 1, 0.01});
   DeviceTensor list(ACL_INT64, {g});
   Values lv;
@@ -298,6 +299,17 @@ TEST(GroupedMatmulV3Rejects, WithCannCodes) {
   EXPECT_EQ(run(a, {t(f, {2, 4})}, {t(f, {4, 3})}, {t(f, {3})}, list({2}), 2, 2, {t(f, {1, 2, 3})}),
             invalid);  // bias with a K split
   EXPECT_EQ(run(a, {t(f, {2, 4})}, {t(f, {4, 3})}, {}, list({4}), 0, 2, {t(f, {2, 3})}), invalid);  // K split, y list
+  // CANN's host code: x's transpose flag (its view over transposed storage) must be set for a K split of one x
+  // and clear for the others; a group list tensor holds at most 1024 values.
+  auto transposed = [](aclDataType d, const Shape& s) {
+    return Make([d, s](OpArgs& args) { return args.NewTensor(d, s, View::kTransposed); });
+  };
+  EXPECT_EQ(run(a, {transposed(f, {2, 4})}, {t(f, {4, 3})}, {}, list({4}), 2, 2, {t(f, {1, 2, 3})}), ACLNN_SUCCESS);
+  EXPECT_EQ(run(a, {t(f, {2, 4})}, {t(f, {4, 3})}, {}, list({4}), 2, 2, {t(f, {1, 2, 3})}), invalid);
+  EXPECT_EQ(run(a, {transposed(f, {2, 4})}, {t(f, {2, 4, 3})}, {}, list({1, 2}), 2, 0, {t(f, {2, 3})}), invalid);
+  EXPECT_EQ(run(a, {transposed(f, {2, 4})}, {t(f, {4, 3})}, {}, nullptr, 0, -1, {t(f, {2, 3})}), invalid);
+  EXPECT_EQ(run(a, {t(f, {2, 4})}, {t(f, {1025, 4, 3})}, {}, list(std::vector<double>(1025, 2)), 2, 0, {t(f, {2, 3})}),
+            invalid);
   const OpRun null_x = RunOp(
       [&](OpArgs& args, uint64_t* ws, aclOpExecutor** ex) {
         return aclnnGroupedMatmulV3GetWorkspaceSize(nullptr, args.TensorList({args.NewTensor(f, {4, 3})}), nullptr,

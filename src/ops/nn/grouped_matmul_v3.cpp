@@ -26,6 +26,7 @@
 #include "matmul_planner.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
+#include "transposed_storage.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -35,6 +36,7 @@ namespace {
 constexpr DtypeSet kGroupedDtypes = {ACL_FLOAT16, ACL_BF16, ACL_FLOAT};
 constexpr size_t kMaxGroups = 128;
 constexpr int64_t kNoSplit = -1, kSplitM = 0, kSplitN = 1, kSplitK = 2;
+constexpr int64_t kMaxGroupListTensor = 1024;  // CANN's MAX_GROUP_LIST_SIZE_TENSOR
 
 using Tensors = std::vector<aclTensor*>;
 
@@ -110,6 +112,21 @@ aclnnStatus PlanGrouped(Plan& plan, const aclTensorList* x, const aclTensorList*
                        DtypeName(group_list->dtype), ShapeToString(group_list->view_shape).c_str());
   }
   if (x->tensors.empty()) return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'x' is an empty list");
+  // CANN's host code reads x's transpose flag from its first tensor's view: split K takes one x only as
+  // the transpose of [k, m] storage, the other forms never transposed.
+  const bool x_transposed = IsTransposedStorage(x->tensors[0]);
+  if (group_type == kSplitK && x->tensors.size() == 1 && !x_transposed) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID,
+                       "with groupType 2 and one x, x must be a transposed view (of [k, m] storage)");
+  }
+  if (group_type != kSplitK && x_transposed) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "with groupType %lld, x can not be a transposed view",
+                       static_cast<long long>(group_type));
+  }
+  if (group_list != nullptr && group_list->view_shape[0] > kMaxGroupListTensor) {
+    return plan.Reject(ACLNN_ERR_PARAM_INVALID, "groupListOptional holds %lld values; at most %lld",
+                       static_cast<long long>(group_list->view_shape[0]), static_cast<long long>(kMaxGroupListTensor));
+  }
   const aclDataType dtype = x->tensors[0]->dtype;
   CANOPY_CHECK(plan.CheckDtype("x", dtype, kGroupedDtypes));
   const aclDataType bias_dtype = dtype == ACL_FLOAT16 ? ACL_FLOAT16 : ACL_FLOAT;

@@ -54,6 +54,7 @@
 #include "matmul_planner.h"
 #include "ops/framework/tensor_view.h"
 #include "quant_matmul.h"
+#include "transposed_storage.h"
 #include "weight_quant_matmul.h"
 
 namespace canopy::ops {
@@ -79,21 +80,6 @@ constexpr int64_t kMinRank = 2, kMaxRank = 6;  // x1, x2 (ND) and out
 constexpr int kGroupNShift = 16, kGroupMShift = 32;
 
 bool IsEmpty(const aclTensor* t) { return t != nullptr && t->NumElements() == 0; }
-
-// CANN's IsTransposeLastTwoDims: the view is the transpose (last two dims) of contiguous storage.
-bool IsTransposedStorage(const aclTensor* t) {
-  const int64_t r = t->rank();
-  if (r < 2) return false;
-  const Shape& s = t->view_shape;
-  const Shape& st = t->strides;
-  if (st[r - 2] != 1 || st[r - 1] != s[r - 2]) return false;
-  int64_t span = s[r - 1] * s[r - 2];
-  for (int64_t d = r - 3; d >= 0; --d) {
-    if (st[d] != span) return false;
-    span *= s[d];
-  }
-  return !(s[r - 1] == 1 && s[r - 2] == 1);
-}
 
 // A tensor as CANN's host code sees it after TensorContiguousProcess: a transposed view of
 // contiguous storage becomes that storage (shape swapped) and its flag flips.
