@@ -88,6 +88,6 @@ aclnnStatus PlanModulate(Plan& plan, const aclTensor* self, const aclTensor* sca
 CANOPY_ACLNN_OP(Modulate, PlanModulate,
                 (OpTraits{.header = "aclnnop/aclnn_modulate.h",
                           .dtypes = kModulateDtypes,
-                          .example = "f32[2,3,4] f32[2,1,4] f32[2,4] f32[2,3,4]"}),
+                          .example = "f32[2,3,4] f32[2,1,4]!161002 f32[2,4]!161002 f32[2,3,4]"}),
                 (const aclTensor*, self), (const aclTensor*, scaleOptional, optional),
                 (const aclTensor*, shiftOptional, optional), (aclTensor*, out))

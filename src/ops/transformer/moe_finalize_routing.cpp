@@ -340,12 +340,13 @@ CANOPY_ACLNN_OP(MoeFinalizeRouting, PlanMoeFinalizeRouting,
                 (const aclTensor*, bias), (const aclTensor*, scales), (const aclTensor*, expandedRowIdx),
                 (const aclTensor*, expandedExpertIdx), (const aclTensor*, out))
 
-CANOPY_ACLNN_OP(MoeFinalizeRoutingV2, PlanMoeFinalizeRoutingV2,
-                (OpTraits{.header = "aclnnop/aclnn_moe_finalize_routing_v2.h",
-                          .dtypes = kAllDtypes,
-                          .max_rank = 3,  // expandedX [E, C, H] in the drop-and-pad modes
-                          .example = "f32[6,4] i32[6]{0:5} f32[3,4] f32[3,4] - f32[3,2] i32[3,2]{0:1} 0 f32[3,4]"}),
-                (const aclTensor*, expandedX), (const aclTensor*, expandedRowIdx),
-                (const aclTensor*, x1Optional, optional), (const aclTensor*, x2Optional, optional),
-                (const aclTensor*, biasOptional, optional), (const aclTensor*, scalesOptional, optional),
-                (const aclTensor*, expertIdxOptional, optional), (int64_t, dropPadMode), (const aclTensor*, out))
+CANOPY_ACLNN_OP(
+    MoeFinalizeRoutingV2, PlanMoeFinalizeRoutingV2,
+    (OpTraits{.header = "aclnnop/aclnn_moe_finalize_routing_v2.h",
+              .dtypes = kAllDtypes,
+              .max_rank = 3,  // expandedX [E, C, H] in the drop-and-pad modes
+              .example = "f32[6,4] i32[6]{0:5} f32[3,4]!561002 f32[3,4] - f32[3,2]!561002 i32[3,2]{0:1} 0 f32[3,4]"}),
+    (const aclTensor*, expandedX), (const aclTensor*, expandedRowIdx), (const aclTensor*, x1Optional, optional),
+    (const aclTensor*, x2Optional, optional), (const aclTensor*, biasOptional, optional),
+    (const aclTensor*, scalesOptional, optional), (const aclTensor*, expertIdxOptional, optional),
+    (int64_t, dropPadMode), (const aclTensor*, out))
