@@ -383,6 +383,8 @@ std::vector<Spec> WithOtherApis(const std::vector<Spec>& fia) {
       s.api = api;
       s.name = std::string(ApiName(api)) + "_" + base.name;
       if (api == Api::kPfa3 && base.per_batch_list) continue;
+      // PFA has no decode form: one query row keeps its prompt masks, so the decode mask (B, KV_S) is FIA's.
+      if (api == Api::kPfa3 && base.q_len == 1 && base.mask == Mask::kDecode2) continue;
       if (api == Api::kIfa4 && (base.q_len != 1 || base.layout == Lay::kBnsdBsnd)) continue;
       if (api == Api::kPfa3 || api == Api::kIfa4) s.lse = false;  // no softmaxLse output
       if (api == Api::kIfa4) s.actual_q.clear();
@@ -1764,6 +1766,7 @@ struct FaCall {
   aclDataType mask_dtype = ACL_BOOL, drop_dtype = ACL_UINT8;
   double keep_prob = 1.0;
   int64_t heads = 4, sparse = 0;
+  int64_t pre = 65536, next = 65536;
   std::string layout = "BSND";
 };
 
@@ -1778,7 +1781,7 @@ OpRun RunFa(const FaCall& c) {
         return aclnnFlashAttentionScoreGetWorkspaceSize(
             a.NewTensor(c.dtype, c.q), a.NewTensor(c.dtype, c.k), a.NewTensor(c.dtype, c.v), opt(c.dtype, c.pse),
             opt(c.drop_dtype, c.drop), opt(ACL_UINT8, c.padding), opt(c.mask_dtype, c.mask), nullptr, 0.25, c.keep_prob,
-            65536, 65536, c.heads, layout.data(), 0, c.sparse, a.NewTensor(c.stats_dtype, c.stats),
+            c.pre, c.next, c.heads, layout.data(), 0, c.sparse, a.NewTensor(c.stats_dtype, c.stats),
             a.NewTensor(ACL_FLOAT, c.stats), nullptr, a.NewTensor(c.out_dtype, c.out), w, e);
       },
       aclnnFlashAttentionScore);
@@ -1814,6 +1817,28 @@ TEST(FlashAttentionScoreRejects, EachCase) {
   expect([](FaCall& c) { c.pse = {2, 4, 2, 10}; }, kInvalid, {"'realShiftOptional'"});
   expect([](FaCall& c) { c.mask = {3, 9}; }, kInvalid, {"'attenMaskOptional'"});
   expect([](FaCall& c) { c.mask = {1, 4, 3, 10}; }, kInvalid, {"'attenMaskOptional'"});
+  // [B, N, Sq, Skv] with B = 1 is the documented per-head mask (its first extent is B).
+  FaCall one;
+  one.q = one.out = {1, 3, 4, 16}, one.k = one.v = {1, 10, 2, 16}, one.stats = {1, 4, 3, 8}, one.mask = {1, 4, 3, 10};
+  EXPECT_TRUE(RunFa(one).ok()) << Describe(RunFa(one));
+  // CANN's tiling (561002): sparse mode 0's token window must leave every query row a key.
+  for (const auto& [pre, next] :
+       std::vector<std::pair<int64_t, int64_t>>{{-1, -1}, {0, -1}, {65536, -3}, {-10, 65536}, {-2, 1}}) {
+    expect(
+        [pre, next](FaCall& c) {
+          c.mask = {3, 10};
+          c.pre = pre;
+          c.next = next;
+        },
+        ACLNN_ERR_INNER_TILING_ERROR, {"preTokens", "nextTokens"});
+  }
+  for (const auto& [pre, next] : std::vector<std::pair<int64_t, int64_t>>{{0, 0}, {2, -1}, {-1, 2}}) {
+    FaCall window;
+    window.mask = {3, 10};
+    window.pre = pre;
+    window.next = next;
+    EXPECT_TRUE(RunFa(window).ok()) << pre << ", " << next << ": " << Describe(RunFa(window));
+  }
   expect([](FaCall& c) { c.mask = {3, 10}, c.sparse = 2; }, kInvalid, {"2048"});
   expect(
       [](FaCall& c) {

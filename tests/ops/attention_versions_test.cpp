@@ -171,6 +171,62 @@ TEST_F(PromptVersions, V2IsV3) {
       aclnnPromptFlashAttentionV2, V3({13, 7}, 1, 65535, 65535), aclnnPromptFlashAttentionV3);
 }
 
+// torch_npu passes an empty array for actual_seq_lengths=None: CANN's tiling reads it as no lengths.
+TEST_F(PromptVersions, EmptyLengthArraysAreNoLengths) {
+  ExpectSameBits(
+      p,
+      [this](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(a.Tensor(*p.query), a.Tensor(*p.key), a.Tensor(*p.value),
+                                                           nullptr, a.Tensor(*p.mask), a.IntArray({}), a.IntArray({}),
+                                                           nullptr, nullptr, nullptr, nullptr, nullptr, 4, 0.25, 65535,
+                                                           65535, layout, 2, 0, 1, a.Tensor(*p.outs[0]), w, e);
+      },
+      aclnnPromptFlashAttentionV3,
+      [this](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(a.Tensor(*p.query), a.Tensor(*p.key), a.Tensor(*p.value),
+                                                           nullptr, a.Tensor(*p.mask), nullptr, nullptr, nullptr,
+                                                           nullptr, nullptr, nullptr, nullptr, 4, 0.25, 65535, 65535,
+                                                           layout, 2, 0, 1, a.Tensor(*p.outs[1]), w, e);
+      },
+      aclnnPromptFlashAttentionV3);
+}
+
+// CANN's tiling (561002): with sparse mode 0 and a mask, the token window must leave every query row a key.
+TEST_F(PromptVersions, EmptyTokenWindowsAreRefused) {
+  for (const auto& [pre, next] :
+       std::vector<std::pair<int64_t, int64_t>>{{-1, -1}, {0, -1}, {65535, -9}, {-13, 65535}, {-2, 1}}) {
+    ExpectRejectedWith(RunOp(V3({}, 0, pre, next), aclnnPromptFlashAttentionV3), ACLNN_ERR_INNER_TILING_ERROR,
+                       {"preTokens", "nextTokens"});
+  }
+  EXPECT_TRUE(RunOp(V3({}, 0, 2, -1), aclnnPromptFlashAttentionV3).ok());
+}
+
+// PFA has no decode form: one query row keeps its query lengths (a batch of length 0 gives zeros, as CANN's
+// kernel initialises it) and takes sparse mode 2's [2048, 2048] mask.
+TEST(PromptOneQueryRow, KeepsPromptSemantics) {
+  Rng rng = Rng::ForCurrentTest();
+  DeviceTensor q(ACL_FLOAT16, {1, 1, 1, 16}), k(ACL_FLOAT16, {1, 1, 4, 16}), v(ACL_FLOAT16, {1, 1, 4, 16});
+  for (DeviceTensor* t : {&q, &k, &v}) t->FillRandom(rng, Range{-1, 1});
+  DeviceTensor out(ACL_FLOAT16, {1, 1, 1, 16}), causal(ACL_BOOL, {2048, 2048});
+  char bnsd[5] = {'B', 'N', 'S', 'D', '\0'};
+  out.Poison();
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(
+            a.Tensor(q), a.Tensor(k), a.Tensor(v), nullptr, nullptr, a.IntArray({0}), nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, 1, 0.25, 65535, 65535, bnsd, 1, 0, 1, a.Tensor(out), w, e);
+      },
+      aclnnPromptFlashAttentionV3);
+  ExpectExact(out.ReadView(), Values(16, 0.0), "out of a batch with no query rows");
+  ExpectRuns(
+      [&](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnPromptFlashAttentionV3GetWorkspaceSize(
+            a.Tensor(q), a.Tensor(k), a.Tensor(v), nullptr, a.Tensor(causal), nullptr, nullptr, nullptr, nullptr,
+            nullptr, nullptr, nullptr, 1, 0.25, 65535, 65535, bnsd, 1, 2, 1, a.Tensor(out), w, e);
+      },
+      aclnnPromptFlashAttentionV3);
+}
+
 TEST_F(PromptVersions, V2QuantisedArgumentsAreNotSupported) {
   const OpRun run = RunOp(
       [this](OpArgs& a, uint64_t* w, aclOpExecutor** e) {

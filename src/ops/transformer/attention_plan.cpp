@@ -1,5 +1,6 @@
 // The inference attention planner (see attention_plan.h).
 #include "attention_plan.h"
+#include "token_window.h"
 
 #include <algorithm>
 #include <array>
@@ -127,13 +128,14 @@ aclnnStatus CheckAttentionDtype(Plan& plan, const char* name, aclDataType dtype,
 }
 
 // actualSeqLengths(Kv): one length for every batch, or at least `batch` of them
-// (the first `batch` used), each in [0, limit(b)].
+// (the first `batch` used), each in [0, limit(b)]. An empty array is no lengths
+// at all, as CANN's tilings read it: torch_npu passes one for a None.
 template <typename Limit>
 aclnnStatus ReadLengths(Plan& plan, const char* name, const aclIntArray* lengths, int64_t batch, Limit limit,
                         std::vector<int64_t>& out) {
   out.resize(static_cast<size_t>(batch));
   for (int64_t b = 0; b < batch; ++b) out[static_cast<size_t>(b)] = limit(b);
-  if (lengths == nullptr) return ACLNN_SUCCESS;
+  if (lengths == nullptr || lengths->values.empty()) return ACLNN_SUCCESS;
   const auto& v = lengths->values;
   const auto count = static_cast<int64_t>(v.size());
   if (count != 1 && count < batch) {
@@ -778,7 +780,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
                          "arguments 'key' and 'value' hold %zu tensors; with a block table each is one cache tensor",
                          keys.size());
     }
-    if (actual_seq_lengths_kv == nullptr) {
+    if (actual_seq_lengths_kv == nullptr || actual_seq_lengths_kv->values.empty()) {
       return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' is null; paged attention (%s) needs it",
                          call.kv_lengths_name, call.block_table_name);
     }
@@ -948,7 +950,8 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'innerPrecise' is %lld; it must be in [0, %lld]",
                        static_cast<long long>(inner_precise), static_cast<long long>(call.max_inner_precise));
   }
-  const bool prompt = p.query_length > 1;  // a single query row ignores the sparse mode and the token window
+  // A single query row is decode (FIA): no sparse mode, token window or query lengths; PFA keeps them.
+  const bool prompt = call.prompt_only || p.query_length > 1;
   if (prompt && (sparse_mode < 0 || sparse_mode > kLastSparseMode)) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'sparseMode' is %lld; it must be in [0, 4]",
                        static_cast<long long>(sparse_mode));
@@ -970,6 +973,9 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
   }
   if (prompt && sparse_mode == 1 && atten_mask == nullptr) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "sparse mode 1 needs an attention mask");
+  }
+  if (prompt && sparse_mode == 0 && atten_mask != nullptr) {
+    CANOPY_CHECK(CheckTokenWindow(plan, call.pre_tokens, call.next_tokens, p.query_length, p.max_kv_length));
   }
   std::vector<int64_t> query_valid, kv_valid;
   CANOPY_CHECK(ReadLengths(

@@ -77,6 +77,9 @@ struct AttentionCall {
   int64_t max_inner_precise = 3;
   bool allow_bnsd_bsnd = true;  // the BNSD_BSND layout (query BNSD, output BSND)
   bool decode_only = false;     // query's S must be 1 (IncreFlashAttention)
+  // A single query row keeps the prompt semantics (PromptFlashAttention: its lengths, sparse modes, token
+  // window and masks); FusedInferAttentionScore takes it as decode.
+  bool prompt_only = false;
   // With more than one query row, a D off the 16 alignment is an error (FIA),
   // or limits the batch to 128 (PFA).
   bool unaligned_d_limits_batch = false;

@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_flash_attention_score.h"
 #include "kernels/attention.h"
 #include "ops/framework/aclnn_op.h"
+#include "token_window.h"
 
 #include <array>
 #include <cstring>
@@ -270,6 +271,7 @@ aclnnStatus PlanDense(Plan& plan, const FlashArgs& a) {
     }
   }
   const bool compressed = masked && (sparse_mode == 2 || sparse_mode == 3);
+  if (masked && sparse_mode == 0) CANOPY_CHECK(CheckTokenWindow(plan, pre_tokens, next_tokens, q_len, kv_len));
   if (masked) {
     const Shape& m = atten_mask->view_shape;
     const size_t r = m.size();
@@ -277,7 +279,7 @@ aclnnStatus PlanDense(Plan& plan, const FlashArgs& a) {
     bool ok = (r == 2 || r == 4) && m[r - 2] == want_q && m[r - 1] == want_k;
     if (ok && r == 4) {
       ok = compressed ? m[0] == 1 && m[1] == 1
-                      : (m[0] == batch || m[0] == 1) && (m[1] == head_num || m[1] == 1) && !(m[0] == 1 && m[1] != 1);
+                      : (m[0] == batch && (m[1] == head_num || m[1] == 1)) || (m[0] == 1 && m[1] == 1);
     }
     if (!ok) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'attenMaskOptional' has shape %s; %s",
@@ -522,7 +524,7 @@ aclnnStatus PlanVarLen(Plan& plan, const FlashArgs& a) {
       ok = m[r - 2] == kCompressedMaskSize && m[r - 1] == kCompressedMaskSize && (r == 2 || (m[0] == 1 && m[1] == 1));
     } else if (ok) {
       ok = m[r - 2] >= max_q && m[r - 1] >= max_kv &&
-           (r == 2 || ((m[0] == batch || m[0] == 1) && (m[1] == heads || m[1] == 1) && !(m[0] == 1 && m[1] != 1)));
+           (r == 2 || (m[0] == batch && (m[1] == heads || m[1] == 1)) || (m[0] == 1 && m[1] == 1));
     }
     if (!ok) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'attenMaskOptional' has shape %s; %s",

@@ -53,6 +53,7 @@ aclnnStatus PlanPrompt(Plan& plan, const aclTensor* query, const aclTensor* key,
   call.sparse_mode = sparse_mode;
   call.inner_precise = inner_precise;
   call.unaligned_d_limits_batch = true;
+  call.prompt_only = true;  // CANN's PFA has no decode path: one query row keeps its lengths, mask and modes
   call.out = attention_out;
   return PlanAttention(plan, call);
 }
