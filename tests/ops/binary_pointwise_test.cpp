@@ -348,6 +348,30 @@ TEST(MaskedFillValues, BroadcastMaskAndANanValue) {
   ExpectExact(self->ReadView(), {kNan, 2, kNan, kNan, 5, kNan}, "InplaceMaskedFillScalar");
 }
 
+// CANN's host code converts a value of any dtype to selfRef's, as a cast (its unit tests: INT32, INT8 and
+// BOOL tensors filled from FLOAT and integer scalars).
+TEST(MaskedFillValues, ValueOfAnyDtypeIsCastToSelf) {
+  struct Case {
+    aclDataType self, value;
+    double fill, want;
+  };
+  for (const Case& c : std::vector<Case>{{ACL_INT32, ACL_FLOAT, 8.88888, 8},
+                                         {ACL_INT8, ACL_FLOAT, -3.7, -3},
+                                         {ACL_BOOL, ACL_INT64, 0, 0},
+                                         {ACL_BOOL, ACL_INT32, 5, 1},
+                                         {ACL_FLOAT, ACL_DOUBLE, 0.1, static_cast<float>(0.1)}}) {
+    auto self = Upload(c.self, {2, 2}, {1, 1, 1, 1});
+    auto mask = Upload(ACL_BOOL, {2, 2}, {1, 0, 0, 1});
+    ExpectRuns(
+        [&](OpArgs& x, uint64_t* w, aclOpExecutor** e) {
+          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(x.Tensor(*self), x.Tensor(*mask),
+                                                              x.Scalar(c.value, c.fill), w, e);
+        },
+        aclnnInplaceMaskedFillScalar);
+    ExpectExact(self->ReadView(), {c.want, 1, 1, c.want}, std::string(Name(c.self)) + " from " + Name(c.value));
+  }
+}
+
 TEST(AddcdivValues, Int64DividesTrulyAndTruncatesFloatsDivideByZero) {
   auto self = Upload(ACL_INT64, {3}, {10, -10, 1});
   auto t1 = Upload(ACL_INT64, {3}, {7, 7, 1});
@@ -713,7 +737,7 @@ std::vector<Rejection> Rejections() {
                                                      e);
        },
        aclnnPowScalarTensor, "self", kNull},
-      // InplaceMaskedFillScalar: bool mask broadcast into selfRef; value castable to selfRef.
+      // InplaceMaskedFillScalar: bool mask broadcast into selfRef (value of any dtype: MaskedFillValues).
       {"InplaceMaskedFillScalar_mask_not_bool",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), a.NewTensor(ACL_INT8, m),
@@ -732,12 +756,6 @@ std::vector<Rejection> Rejections() {
                                                              a.Scalar(ACL_FLOAT, 0), w, e);
        },
        aclnnInplaceMaskedFillScalar, "selfRef", kInvalid},
-      {"InplaceMaskedFillScalar_float_value_into_int",
-       [=](A& a, W w, E e) {
-         return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_INT32, m), a.NewTensor(ACL_BOOL, m),
-                                                             a.Scalar(ACL_FLOAT, 0.5), w, e);
-       },
-       aclnnInplaceMaskedFillScalar, "value", kInvalid},
       {"InplaceMaskedFillScalar_null_mask",
        [=](A& a, W w, E e) {
          return aclnnInplaceMaskedFillScalarGetWorkspaceSize(a.NewTensor(ACL_FLOAT, m), nullptr, a.Scalar(ACL_FLOAT, 0),

@@ -1,6 +1,6 @@
 // ThnnFusedLstmCell through the public API against a float64 reference: with
-// and without the biases, both A2 dtypes, strided views, CANN's gate order
-// (input, cell candidate, forget, output), an empty batch and the rejections
+// and without the biases, both A2 dtypes, strided views, the gate order of
+// CANN's kernels and torch (input, forget, cell candidate, output), an empty batch and the rejections
 // (a lone bias 161001, as CANN).
 #include <gtest/gtest.h>
 
@@ -45,7 +45,7 @@ TEST(ThnnFusedLstmCell, MatchesReference) {
             return vig[at].real() + vhg[at].real() + (biased ? vib[b].real() + vhb[b].real() : 0.0);
           };
           for (int64_t j = 0; j < h; ++j) {
-            const double i = Sigmoid(gate(0, j)), g = std::tanh(gate(1, j)), f = Sigmoid(gate(2, j)),
+            const double i = Sigmoid(gate(0, j)), f = Sigmoid(gate(1, j)), g = std::tanh(gate(2, j)),
                          o = Sigmoid(gate(3, j));
             const double c = f * vcx[static_cast<size_t>(r * h + j)].real() + i * g;
             wantCy.values.emplace_back(c);
@@ -54,7 +54,7 @@ TEST(ThnnFusedLstmCell, MatchesReference) {
             wantHy.tolerance.push_back(tol * 4);
             for (int64_t k = 0; k < 4; ++k) {
               const auto at = static_cast<size_t>(r * 4 * h + k * h + j);
-              wantStorage.values[at] = std::vector<double>{i, g, f, o}[static_cast<size_t>(k)];
+              wantStorage.values[at] = std::vector<double>{i, f, g, o}[static_cast<size_t>(k)];
               wantStorage.tolerance[at] = tol * 2;
             }
           }

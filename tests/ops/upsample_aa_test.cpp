@@ -28,8 +28,10 @@ double Filter(bool cubic, double x) {
 
 // The normalised weights of every input index for output index i.
 std::vector<double> Weights(bool cubic, int64_t in, int64_t out, bool align, double given, int64_t i) {
-  const double scale = align ? (out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0)
-                             : (given > 0 ? 1 / given : static_cast<double>(in) / static_cast<double>(out));
+  // An unchanged axis has scale 1 whatever is given (CANN's tilings, PyTorch's separable kernel).
+  const double scale = in == out ? 1.0
+                       : align   ? (out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0)
+                                 : (given > 0 ? 1 / given : static_cast<double>(in) / static_cast<double>(out));
   const double widen = std::max(scale, 1.0), support = (cubic ? 2.0 : 1.0) * widen;
   const double centre = scale * (static_cast<double>(i) + 0.5);
   const double first = centre - support + 0.5, last = centre + support + 0.5;  // truncated, as PyTorch
@@ -95,9 +97,15 @@ void RunCase(bool cubic, const AaCase& c, aclDataType dtype, View view, bool con
 }
 
 TEST(UpsampleAA, MatchesPyTorchsFilters) {
-  const std::vector<AaCase> cases = {{{1, 2, 12, 10}, 4, 3, false, 0, 0}, {{2, 1, 9, 7}, 3, 5, true, 0, 0},
-                                     {{1, 3, 6, 6}, 11, 9, false, 0, 0},  {{1, 1, 20, 16}, 5, 4, false, 0.25, 0.3},
-                                     {{1, 2, 5, 8}, 1, 1, true, 0, 0},    {{2, 2, 7, 5}, 7, 5, false, 0, 0}};
+  const std::vector<AaCase> cases = {{{1, 2, 12, 10}, 4, 3, false, 0, 0},
+                                     {{2, 1, 9, 7}, 3, 5, true, 0, 0},
+                                     {{1, 3, 6, 6}, 11, 9, false, 0, 0},
+                                     {{1, 1, 20, 16}, 5, 4, false, 0.25, 0.3},
+                                     {{1, 2, 5, 8}, 1, 1, true, 0, 0},
+                                     {{2, 2, 7, 5}, 7, 5, false, 0, 0},
+                                     // unchanged axes with a scale given: copied
+                                     {{1, 1, 4, 4}, 4, 4, false, 0.5, 0.5},
+                                     {{1, 2, 6, 5}, 6, 10, false, 0.25, 2}};
   for (const bool cubic : {false, true}) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       for (size_t k = 0; k < cases.size(); ++k) {
@@ -106,6 +114,15 @@ TEST(UpsampleAA, MatchesPyTorchsFilters) {
       }
     }
   }
+}
+
+TEST(UpsampleAA, BilinearTakesAnIntegerRatioOf50) {
+  ExpectRuns(
+      [](OpArgs& a, uint64_t* w, aclOpExecutor** e) {
+        return aclnnUpsampleBilinear2dAAGetWorkspaceSize(a.NewTensor(ACL_FLOAT, {1, 1, 101, 2}), a.IntArray({2, 2}),
+                                                         false, 0.0, 0.0, a.NewTensor(ACL_FLOAT, {1, 1, 2, 2}), w, e);
+      },
+      aclnnUpsampleBilinear2dAA);
 }
 
 TEST(UpsampleAA, ConstantImageStaysConstant) {
@@ -137,6 +154,13 @@ std::vector<RejectionCase> Rejections() {
       {"empty", call(f, {1, 0, 4, 4}, {2, 2}, 0, f, {1, 0, 2, 2}), aclnnUpsampleBilinear2dAA, "empty"},
       {"out_shape", call(f, {1, 1, 4, 4}, {2, 2}, 0, f, {1, 1, 2, 3}), aclnnUpsampleBilinear2dAA, "'out'"},
       {"reduce_over_50", call(f, {1, 1, 102, 4}, {2, 2}, 0, f, {1, 1, 2, 2}), aclnnUpsampleBilinear2dAA, "50"},
+      // Bicubic's host code divides the sizes in FLOAT: 101 / 2 is 50.5 (bilinear's integer 50 passes).
+      {"bicubic_reduce_50_5",
+       [=](A& a, W w, E e) {
+         return aclnnUpsampleBicubic2dAAGetWorkspaceSize(a.NewTensor(f, {1, 1, 101, 2}), a.IntArray({2, 2}), false, 0.0,
+                                                         0.0, a.NewTensor(f, {1, 1, 2, 2}), w, e);
+       },
+       aclnnUpsampleBicubic2dAA, "50"},
   };
 }
 

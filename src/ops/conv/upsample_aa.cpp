@@ -44,7 +44,9 @@ double AreaScale(int64_t in, int64_t out, bool align_corners, double scale) {
 
 // The normalised filter taps of every output index along one axis.
 kernels::AxisTaps AntialiasTaps(AaFilter filter, int64_t in, int64_t out, bool align_corners, double given_scale) {
-  const double scale = AreaScale(in, out, align_corners, given_scale);
+  // An axis whose size does not change is copied, whatever scale is given (CANN's tilings and PyTorch's
+  // separable kernel take its scale as 1: the filter is then 1 at each sample and 0 at the others).
+  const double scale = in == out ? 1.0 : AreaScale(in, out, align_corners, given_scale);
   const double widen = std::max(scale, 1.0);
   const double support = (filter == AaFilter::kTriangle ? 1.0 : 2.0) * widen;
   kernels::AxisTaps taps;
@@ -95,10 +97,14 @@ aclnnStatus PlanAntialias(Plan& plan, AaFilter filter, const aclTensor* input, c
                        ShapeToString(s).c_str(), static_cast<long long>(oh), static_cast<long long>(ow));
   }
   CANOPY_CHECK(plan.CheckShape("out", out, {s[0], s[1], oh, ow}));
-  // CANN's A2 limit, with its integer division when no scale is given.
-  const int64_t ratio_h = s[2] / oh, ratio_w = s[3] / ow;
-  const double reduce_h = scalesH > 0 ? 1 / scalesH : static_cast<double>(ratio_h);
-  const double reduce_w = scalesW > 0 ? 1 / scalesW : static_cast<double>(ratio_w);
+  // CANN's A2 limit when no scale is given: the bilinear host code divides the sizes as integers, the
+  // bicubic one in FLOAT (101 / 2 is 50 there and 50.5 here).
+  const auto ratio = [filter](int64_t in, int64_t out) {
+    return filter == AaFilter::kTriangle ? static_cast<double>(in / out)
+                                         : static_cast<double>(static_cast<float>(in) / static_cast<float>(out));
+  };
+  const double reduce_h = scalesH > 0 ? 1 / scalesH : ratio(s[2], oh);
+  const double reduce_w = scalesW > 0 ? 1 / scalesW : ratio(s[3], ow);
   if (reduce_h > kMaxScale || reduce_w > kMaxScale) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "the reduction factors (%g, %g) must not exceed 50", reduce_h,
                        reduce_w);

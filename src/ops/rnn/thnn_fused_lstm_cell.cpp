@@ -1,8 +1,9 @@
 // aclnnThnnFusedLstmCell (torch's _thnn_fused_lstm_cell): gates = inputGates
-// + hiddenGates (+ inputBias + hiddenBias), [B, 4H] in CANN's order input,
-// cell candidate, forget, output; i, f, o through sigmoid and g through tanh;
-// cy = f * cx + i * g, hy = o * tanh(cy); storageOut keeps [i, g, f, o]
-// activated. The two biases come together or not at all (161001 otherwise,
+// + hiddenGates (+ inputBias + hiddenBias), [B, 4H] in torch's order input,
+// forget, cell candidate, output, as CANN's forward and backward kernels
+// read them (the document's formula text lists [i, g, f, o]); i, f, o through
+// sigmoid and g through tanh; cy = f * cx + i * g, hy = o * tanh(cy);
+// storageOut keeps [i, f, g, o] activated. The two biases come together or not at all (161001 otherwise,
 // as CANN). Computed in FLOAT, each output rounded once.
 #include <cmath>
 #include <memory>
@@ -54,15 +55,15 @@ class LstmCellStep final : public Step {
         return ig[at] + hg[at] + bias;
       };
       for (int64_t j = 0; j < h; ++j) {
-        const float i = Sigmoid(gate(0, j)), g = std::tanh(gate(1, j)), f = Sigmoid(gate(2, j)),
+        const float i = Sigmoid(gate(0, j)), f = Sigmoid(gate(1, j)), g = std::tanh(gate(2, j)),
                     o = Sigmoid(gate(3, j));
         const float c = f * cx[r * h + j] + i * g;
         cy[r * h + j] = c;
         hy[r * h + j] = o * std::tanh(c);
         float* s = storage + r * 4 * h;
         s[j] = i;
-        s[h + j] = g;
-        s[2 * h + j] = f;
+        s[h + j] = f;
+        s[2 * h + j] = g;
         s[3 * h + j] = o;
       }
     }
