@@ -1822,8 +1822,8 @@ TEST(FlashAttentionScoreRejects, EachCase) {
   one.q = one.out = {1, 3, 4, 16}, one.k = one.v = {1, 10, 2, 16}, one.stats = {1, 4, 3, 8}, one.mask = {1, 4, 3, 10};
   EXPECT_TRUE(RunFa(one).ok()) << Describe(RunFa(one));
   // CANN's tiling (561002): sparse mode 0's token window must leave every query row a key.
-  for (const auto& [pre, next] :
-       std::vector<std::pair<int64_t, int64_t>>{{-1, -1}, {0, -1}, {65536, -3}, {-10, 65536}, {-2, 1}}) {
+  for (const auto& [pre, next] : std::vector<std::pair<int64_t, int64_t>>{
+           {-1, -1}, {0, -1}, {65536, -3}, {-10, 65536}, {-2, 1}, {INT64_MIN, 0}, {0, INT64_MIN}}) {
     expect(
         [pre, next](FaCall& c) {
           c.mask = {3, 10};
@@ -1832,7 +1832,8 @@ TEST(FlashAttentionScoreRejects, EachCase) {
         },
         ACLNN_ERR_INNER_TILING_ERROR, {"preTokens", "nextTokens"});
   }
-  for (const auto& [pre, next] : std::vector<std::pair<int64_t, int64_t>>{{0, 0}, {2, -1}, {-1, 2}}) {
+  for (const auto& [pre, next] :
+       std::vector<std::pair<int64_t, int64_t>>{{0, 0}, {2, -1}, {-1, 2}, {INT64_MAX, INT64_MAX}}) {
     FaCall window;
     window.mask = {3, 10};
     window.pre = pre;

@@ -781,7 +781,7 @@ aclnnStatus PlanAttention(Plan& plan, const AttentionCall& call) {
                          keys.size());
     }
     if (actual_seq_lengths_kv == nullptr || actual_seq_lengths_kv->values.empty()) {
-      return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' is null; paged attention (%s) needs it",
+      return plan.Reject(ACLNN_ERR_PARAM_NULLPTR, "argument '%s' is null or empty; paged attention (%s) needs it",
                          call.kv_lengths_name, call.block_table_name);
     }
   }
