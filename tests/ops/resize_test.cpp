@@ -53,7 +53,10 @@ TEST(Resize, MatchesTensorFlowsAsymmetricRule) {
         DeviceTensor self(dtype, c.in, View::kTransposed);
         const Values x = self.FillRandom(rng, Range{-4, 4});
         DeviceTensor out(dtype, {c.in[0], c.in[1], c.oh, c.ow}, View::kStepped);
-        const OpRun run = RunResize(self, mode, out);
+        // out's H and W as self's times scales (CANN's A2 host code checks them).
+        const std::vector<float> scales = {1, 1, static_cast<float>(c.oh) / static_cast<float>(c.in[2]),
+                                           static_cast<float>(c.ow) / static_cast<float>(c.in[3])};
+        const OpRun run = RunResize(self, mode, out, scales);
         ASSERT_TRUE(run.ok()) << Describe(run);
         const bool nearest = std::string(mode) == "nearest";
         const auto rows = Taps(c.in[2], c.oh, nearest), cols = Taps(c.in[3], c.ow, nearest);
@@ -111,6 +114,9 @@ std::vector<RejectionCase> Rejections() {
       {"rank", call(f, {2, 4, 4}, "nearest", f, {2, 8, 8}, s, ACL_FORMAT_ND), aclnnResize, "NCHW"},
       {"scales_three", call(f, in, "nearest", f, o, {1, 2, 2}, nchw), aclnnResize, "'scales'"},
       {"channels", call(f, in, "nearest", f, {1, 3, 8, 8}, s, nchw), aclnnResize, "channels"},
+      // CANN's A2 host code: out's H and W within 1e-5 of self's times scales.
+      {"scales_mismatch_h", call(f, in, "bilinear", f, {1, 2, 5, 8}, s, nchw), aclnnResize, "'scales'"},
+      {"scales_mismatch_w", call(f, in, "nearest", f, {1, 2, 8, 3}, s, nchw), aclnnResize, "'scales'"},
   };
 }
 

@@ -3,8 +3,9 @@
 // ResizeBilinearV2 with align_corners and half_pixel_centers false: the
 // source of output index i is i * in / out; "nearest" takes min(floor(it),
 // in - 1), "bilinear" interpolates between floor(it) and the next index
-// (clamped to the last). scales must hold four values, but on A2 the sizes
-// come from out (CANN checks scales only on newer chips). Planned as taps on
+// (clamped to the last). scales must hold four values; the sizes come from
+// out, whose H and W CANN's A2 host code checks against self's times scales
+// (within 1e-5 of the scale). Planned as taps on
 // the separable resampling kernel (separable.h).
 #include <algorithm>
 #include <cmath>
@@ -20,6 +21,7 @@ using namespace canopy::ops;
 namespace {
 
 constexpr DtypeSet kResizeDtypes = {ACL_FLOAT16, ACL_FLOAT};
+constexpr double kScaleTolerance = 1e-5;  // CANN's EPSILON on a scale
 
 kernels::AxisTaps AsymmetricTaps(int64_t in, int64_t out, bool nearest) {
   const float scale = static_cast<float>(in) / static_cast<float>(out);
@@ -70,6 +72,19 @@ aclnnStatus PlanResize(Plan& plan, const aclTensor* self, const aclFloatArray* s
   if (s[0] != o[0] || s[1] != o[1]) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "out %s must keep self's %s batch and channels",
                        ShapeToString(o).c_str(), ShapeToString(s).c_str());
+  }
+  // CANN's A2 host code (its extended path) takes out's H and W only within 1e-5 of self's times scales.
+  for (const size_t d : {size_t{2}, size_t{3}}) {
+    const double scale = static_cast<double>(scales->values[d]);
+    const auto low = static_cast<int64_t>(static_cast<double>(s[d]) * (scale - kScaleTolerance));
+    const auto high = static_cast<int64_t>(static_cast<double>(s[d]) * (scale + kScaleTolerance));
+    if (o[d] < low || o[d] > high) {
+      return plan.Reject(
+          ACLNN_ERR_PARAM_INVALID,
+          "out %s does not match self %s times 'scales' [%g, %g, %g, %g]: dim %zu must be in [%lld, %lld]",
+          ShapeToString(o).c_str(), ShapeToString(s).c_str(), scales->values[0], scales->values[1], scales->values[2],
+          scales->values[3], d, static_cast<long long>(low), static_cast<long long>(high));
+    }
   }
   if (self->NumElements() == 0 && out->NumElements() != 0) {
     return plan.Reject(ACLNN_ERR_PARAM_INVALID, "'self' of shape %s is empty", ShapeToString(s).c_str());
