@@ -1822,13 +1822,13 @@ TEST(FlashAttentionScoreRejects, EachCase) {
   one.q = one.out = {1, 3, 4, 16}, one.k = one.v = {1, 10, 2, 16}, one.stats = {1, 4, 3, 8}, one.mask = {1, 4, 3, 10};
   EXPECT_TRUE(RunFa(one).ok()) << Describe(RunFa(one));
   // CANN's tiling (561002): sparse mode 0's token window must leave every query row a key.
-  for (const auto& [pre, next] : std::vector<std::pair<int64_t, int64_t>>{
+  for (const std::pair<int64_t, int64_t>& tokens : std::vector<std::pair<int64_t, int64_t>>{
            {-1, -1}, {0, -1}, {65536, -3}, {-10, 65536}, {-2, 1}, {INT64_MIN, 0}, {0, INT64_MIN}}) {
     expect(
-        [pre, next](FaCall& c) {
+        [tokens](FaCall& c) {
           c.mask = {3, 10};
-          c.pre = pre;
-          c.next = next;
+          c.pre = tokens.first;
+          c.next = tokens.second;
         },
         ACLNN_ERR_INNER_TILING_ERROR, {"preTokens", "nextTokens"});
   }

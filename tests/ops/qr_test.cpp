@@ -163,14 +163,12 @@ TEST(QrValues, ExtremeScalesFactor) {
   for (const double scale : {1e200, 1e-200, 1e-305}) {
     const Values a = {3 * scale, 4 * scale, 1 * scale, 2 * scale};
     const Factors f = ReducedQr(ACL_DOUBLE, {2, 2}, a);
-    for (int i = 0; i < 2; ++i) {
-      for (int j = 0; j < 2; ++j) {
-        const Value qr = f.q[static_cast<size_t>(i * 2)] * f.r[static_cast<size_t>(j)] +
-                         f.q[static_cast<size_t>(i * 2 + 1)] * f.r[static_cast<size_t>(2 + j)];
-        const Value want = a[static_cast<size_t>(i * 2 + j)];
+    for (size_t i = 0; i < 2; ++i) {
+      for (size_t j = 0; j < 2; ++j) {
+        const Value qr = f.q[i * 2] * f.r[j] + f.q[i * 2 + 1] * f.r[2 + j];
+        const Value want = a[i * 2 + j];
         EXPECT_NEAR(qr.real() / scale, want.real() / scale, 1e-12) << scale << " (Q R)[" << i << "][" << j << "]";
-        const Value qq = f.q[static_cast<size_t>(i)] * f.q[static_cast<size_t>(j)] +
-                         f.q[static_cast<size_t>(2 + i)] * f.q[static_cast<size_t>(2 + j)];
+        const Value qq = f.q[i] * f.q[j] + f.q[2 + i] * f.q[2 + j];
         EXPECT_NEAR(qq.real(), i == j ? 1.0 : 0.0, 1e-12) << scale << " (Q^T Q)[" << i << "][" << j << "]";
       }
     }

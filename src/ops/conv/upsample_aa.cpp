@@ -100,8 +100,11 @@ aclnnStatus PlanAntialias(Plan& plan, AaFilter filter, const aclTensor* input, c
   // CANN's A2 limit when no scale is given: the bilinear host code divides the sizes as integers, the
   // bicubic one in FLOAT (101 / 2 is 50 there and 50.5 here).
   const auto ratio = [filter](int64_t in, int64_t out) {
-    return filter == AaFilter::kTriangle ? static_cast<double>(in / out)
-                                         : static_cast<double>(static_cast<float>(in) / static_cast<float>(out));
+    if (filter == AaFilter::kTriangle) {
+      const int64_t whole = in / out;  // truncated on purpose, as the bilinear host code
+      return static_cast<double>(whole);
+    }
+    return static_cast<double>(static_cast<float>(in) / static_cast<float>(out));
   };
   const double reduce_h = scalesH > 0 ? 1 / scalesH : ratio(s[2], oh);
   const double reduce_w = scalesW > 0 ? 1 / scalesW : ratio(s[3], ow);
