@@ -178,6 +178,11 @@ aclnnStatus CheckCommon(Plan& plan, const FlashArgs& a) {
 // The pse's weight against the scores: FlashAttentionScore's pseType 1 scales it with them.
 float PseScale(const FlashArgs& a) { return a.pse_type == 1 ? static_cast<float>(a.scale) : 1.0f; }
 
+// A 4-D mask's leading extents: [B, N or 1, ...] (B = 1 included), or [1, 1, ...] shared by every batch.
+bool MaskLeadsFit(const Shape& m, int64_t batch, int64_t heads) {
+  return (m[0] == batch && (m[1] == heads || m[1] == 1)) || (m[0] == 1 && m[1] == 1);
+}
+
 aclnnStatus PlanDense(Plan& plan, const FlashArgs& a) {
   const aclTensor *query = a.query, *key = a.key, *value = a.value, *real_shift = a.real_shift,
                   *atten_mask = a.atten_mask, *softmax_max = a.softmax_max, *softmax_sum = a.softmax_sum,
@@ -278,8 +283,7 @@ aclnnStatus PlanDense(Plan& plan, const FlashArgs& a) {
     const int64_t want_q = compressed ? kCompressedMaskSize : q_len, want_k = compressed ? kCompressedMaskSize : kv_len;
     bool ok = (r == 2 || r == 4) && m[r - 2] == want_q && m[r - 1] == want_k;
     if (ok && r == 4) {
-      ok = compressed ? m[0] == 1 && m[1] == 1
-                      : (m[0] == batch && (m[1] == head_num || m[1] == 1)) || (m[0] == 1 && m[1] == 1);
+      ok = compressed ? m[0] == 1 && m[1] == 1 : MaskLeadsFit(m, batch, head_num);
     }
     if (!ok) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'attenMaskOptional' has shape %s; %s",
@@ -523,8 +527,7 @@ aclnnStatus PlanVarLen(Plan& plan, const FlashArgs& a) {
     if (ok && compressed) {
       ok = m[r - 2] == kCompressedMaskSize && m[r - 1] == kCompressedMaskSize && (r == 2 || (m[0] == 1 && m[1] == 1));
     } else if (ok) {
-      ok = m[r - 2] >= max_q && m[r - 1] >= max_kv &&
-           (r == 2 || (m[0] == batch && (m[1] == heads || m[1] == 1)) || (m[0] == 1 && m[1] == 1));
+      ok = m[r - 2] >= max_q && m[r - 1] >= max_kv && (r == 2 || MaskLeadsFit(m, batch, heads));
     }
     if (!ok) {
       return plan.Reject(ACLNN_ERR_PARAM_INVALID, "argument 'attenMaskOptional' has shape %s; %s",

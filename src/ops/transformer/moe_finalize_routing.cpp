@@ -18,6 +18,7 @@
 #include "kernels/moe_finalize.h"
 #include "ops/framework/aclnn_op.h"
 #include "ops/framework/tensor_view.h"
+#include "ops/transformer/moe_plan_support.h"
 
 using namespace canopy;
 using namespace canopy::ops;
@@ -99,11 +100,10 @@ aclnnStatus CheckFinalize(Plan& plan, const FinalizeArgs& a, int64_t& k) {
   return ACLNN_SUCCESS;
 }
 
-// V2's forms: expandedRowIdx's order, drop and pad (-1 indices), and the expanded rows (E * C for [E, C, H]).
+// V2's forms: expandedRowIdx's order and drop and pad (-1 indices).
 struct FinalizeLayout {
   bool token_major_index = false;
   bool drop_pad = false;
-  int64_t expanded_rows = -1;  // -1: expandedX's first dimension
 };
 
 void AddFinalize(Plan& plan, const FinalizeArgs& a, int64_t k, const TensorRef& expanded, const TensorRef& row_index,
@@ -116,7 +116,7 @@ void AddFinalize(Plan& plan, const FinalizeArgs& a, int64_t k, const TensorRef& 
   desc.rows = out.shape[0];
   desc.h = out.shape[1];
   desc.k = k;
-  desc.expanded_rows = layout.expanded_rows >= 0 ? layout.expanded_rows : expanded.shape[0];
+  desc.expanded_rows = expanded.shape[0];
   desc.token_major_index = layout.token_major_index;
   desc.drop_pad = layout.drop_pad;
   const auto dense = [&](const TensorRef& t) { return plan.Contiguous(t, t.dtype).buffer; };
@@ -245,21 +245,12 @@ aclnnStatus CheckFinalizeV2(Plan& plan, const FinalizeArgs& a, int64_t drop_pad_
     h = a.expanded_x->view_shape[2];
   }
   const Shape row_shape = {rows, h};
-  if (a.x1 != nullptr && a.x1->view_shape != row_shape) {
-    return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.x1_name, shape(a.x1).c_str(),
-                       static_cast<long long>(rows), static_cast<long long>(h));
-  }
+  if (a.x1 != nullptr) CANOPY_CHECK(moe::CheckShapeIs(plan, kShape, a.x1_name, a.x1, row_shape));
   if (a.x2 != nullptr) {
     if (a.x1 == nullptr) return plan.Reject(kShape, "argument '%s' is given without '%s'", a.x2_name, a.x1_name);
-    if (a.x2->view_shape != row_shape) {
-      return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.x2_name, shape(a.x2).c_str(),
-                         static_cast<long long>(rows), static_cast<long long>(h));
-    }
+    CANOPY_CHECK(moe::CheckShapeIs(plan, kShape, a.x2_name, a.x2, row_shape));
   }
-  if (a.scales != nullptr && a.scales->view_shape[0] != rows) {
-    return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.scales_name,
-                       shape(a.scales).c_str(), static_cast<long long>(rows), static_cast<long long>(k));
-  }
+  if (a.scales != nullptr) CANOPY_CHECK(moe::CheckShapeIs(plan, kShape, a.scales_name, a.scales, {rows, k}));
   if (a.bias != nullptr) {
     if (a.expert_index == nullptr) {
       return plan.Reject(kShape, "argument '%s' is null, but a bias needs it", a.expert_index_name);
@@ -271,9 +262,8 @@ aclnnStatus CheckFinalizeV2(Plan& plan, const FinalizeArgs& a, int64_t drop_pad_
                          drop_pad ? " and expandedX's E" : "");
     }
   }
-  if (a.expert_index != nullptr && a.expert_index->view_shape != Shape{rows, k}) {
-    return plan.Reject(kShape, "argument '%s' has shape %s; it must be [%lld, %lld]", a.expert_index_name,
-                       shape(a.expert_index).c_str(), static_cast<long long>(rows), static_cast<long long>(k));
+  if (a.expert_index != nullptr) {
+    CANOPY_CHECK(moe::CheckShapeIs(plan, kShape, a.expert_index_name, a.expert_index, {rows, k}));
   }
   if (a.out->view_shape != row_shape) {
     return plan.Reject(kShape, "argument 'out' has shape %s; it must be [%lld, %lld] (expandedRowIdx's %lld / K, H)",
@@ -317,7 +307,6 @@ aclnnStatus PlanMoeFinalizeRoutingV2(Plan& plan, const aclTensor* expanded_x, co
   FinalizeLayout layout;
   layout.token_major_index = drop_pad_mode >= 2;
   layout.drop_pad = drop_pad;
-  layout.expanded_rows = expanded_rows;
   // [E, C, H] read as E * C rows (a dense copy first where the view is strided).
   const TensorRef rows = *Reshape(plan.Contiguous(e, e.dtype), {expanded_rows, h});
   AddFinalize(plan, a, k, rows, ri, x1_optional != nullptr ? &r1 : nullptr, x2_optional != nullptr ? &r2 : nullptr,

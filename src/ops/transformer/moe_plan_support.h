@@ -3,12 +3,18 @@
 // op), and dense kernel operands for outputs that may be strided views.
 #pragma once
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "ops/framework/aclnn_op.h"
 
 namespace canopy::ops::moe {
+
+// CANN's permutation limits (its MoE tilings): at most 512 selections a token, and index values and
+// counts below the sort's 16777215.
+constexpr int64_t kMaxTopK = 512;
+constexpr int64_t kSortLimit = 16777215;
 
 inline aclnnStatus CheckShapeIs(Plan& plan, aclnnStatus status, const char* name, const aclTensor* t,
                                 const Shape& want) {

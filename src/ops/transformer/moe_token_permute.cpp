@@ -34,7 +34,7 @@ namespace {
 
 constexpr DtypeSet kTokenDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kIndexDtypes = {ACL_INT32, ACL_INT64};
-constexpr int64_t kIndexLimit = 16777215;  // index values and count below it
+constexpr int64_t kIndexLimit = moe::kSortLimit;  // index values and count below it
 constexpr aclnnStatus kShapeError = ACLNN_ERR_INNER_TILING_ERROR;
 
 // permuteTokensOut [out_rows, ...] with h elements a row, sortedIndicesOut [slots] (the tiling's checks).
@@ -134,7 +134,7 @@ aclnnStatus PlanMoeTokenPermute(Plan& plan, const aclTensor* tokens, const aclTe
   return ACLNN_SUCCESS;
 }
 
-constexpr int64_t kMaxTopK = 512;
+using moe::kMaxTopK;
 
 // CANN's tiling checks for WithEp, in its order; on success the window's start and row count.
 aclnnStatus CheckWithEpShapes(Plan& plan, const aclTensor* tokens, const aclTensor* indices, const aclTensor* probs,

@@ -37,8 +37,8 @@ namespace {
 
 constexpr DtypeSet kTokenDtypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 constexpr DtypeSet kMapDtypes = {ACL_INT8, ACL_BOOL};
-constexpr int64_t kSortLimit = 16777215;
-constexpr int64_t kMaxTopK = 512;  // selections a token, drop-less
+using moe::kMaxTopK;
+using moe::kSortLimit;
 
 struct PermuteDesc {
   aclDataType dtype = ACL_FLOAT;
